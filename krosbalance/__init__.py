@@ -1,0 +1,1 @@
+"""krosbalance: Krosmaster balance questions answered by simulation."""

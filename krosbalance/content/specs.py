@@ -1,0 +1,123 @@
+"""Frozen specifications of game content: what a character, spell, effect or power *is*.
+
+Specs are plain data loaded from TOML and validated once; the engine reads them but never changes
+them. Behaviour lives in small registered functions looked up by ``EffectSpec.kind`` and
+``PowerSpec.kind``, so adding a Krosmaster that reuses known mechanics means adding data only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ELEMENTS: tuple[str, ...] = ("neutral", "water", "air", "earth", "fire")
+SPELL_KINDS: tuple[str, ...] = ("attack", "heal", "summon", "special")
+RANGE_TYPES: tuple[str, ...] = ("classic", "line", "melee", "personal")
+LIMITS: tuple[str, ...] = ("unlimited", "turn", "game")  # black, blue, red (R-A66)
+AREAS: tuple[str, ...] = ("single", "square", "cross", "hammer", "staff", "shovel", "axe", "needle")
+TARGET_RULES: tuple[str, ...] = ("any", "free_cell", "ally", "enemy", "character")
+PIECE_KINDS: tuple[str, ...] = ("krosmaster", "creature", "bomb", "trap")
+NAME_COLOURS: tuple[str, ...] = ("gold", "white", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class EffectSpec:
+    """One additional-effect keyword of a spell (R-A81-R-A96), e.g. ``push`` with ``{"cells": 3}``.
+
+    ``kind`` names a function in the engine's effect registry; ``params`` are its keyword arguments.
+    """
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerSpec:
+    """A power printed on a card (R-A100-R-A108), e.g. ``armour`` or ``resistance`` with an element."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SpellSpec:
+    """A spell as printed on a card.
+
+    Attributes:
+        id: stable English id, unique within its character (e.g. ``"to_fu_ti"``).
+        name: English display name; ``aliases`` holds the Italian/French names.
+        kind: attack / heal / summon / special (R-A58-R-A65).
+        element: one of ELEMENTS; neutral attacks roll at most one Critical die (R-A79).
+        ap_cost, mp_cost, injury_cost: the three costs (R-A58, R-A68, R-A69).
+        range_min, range_max: distances counted as in R-A6; melee is 1-1, personal 0-0.
+        range_type: classic / line / melee / personal (R-A72-R-A77).
+        needs_los: False for the no-line-of-sight spells (R-A75).
+        fixed_range: True when the max can never be increased (red numbers, no-LOS, melee, personal).
+        limit: unlimited / turn / game (black / blue / red, R-A66).
+        amount: printed damage (attack) or heal (heal); 0 for summon and special spells.
+        area: area of effect around the main target (R-A97-R-A99).
+        target: which targets are legal (``any`` cell; ``free_cell`` for summons; ``ally``...).
+        effects: additional effects in printed order.
+        summons: id of the summoned piece for summon spells.
+        summon_control: the number in parentheses (R-A67); 0 when not a summon.
+        source: where every doubtful value came from.
+    """
+
+    id: str
+    name: str
+    kind: str
+    element: str = "neutral"
+    ap_cost: int = 0
+    mp_cost: int = 0
+    injury_cost: int = 0
+    range_min: int = 1
+    range_max: int = 1
+    range_type: str = "classic"
+    needs_los: bool = True
+    fixed_range: bool = False
+    limit: str = "unlimited"
+    amount: int = 0
+    area: str = "single"
+    target: str = "any"
+    effects: tuple[EffectSpec, ...] = ()
+    summons: str | None = None
+    summon_control: int = 0
+    aliases: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterSpec:
+    """A Krosmaster card, or a summon token (creature, bomb, trap).
+
+    ``level`` is 0 for summons (their KO gives no GG, R-A110). ``colour`` is the name colour that
+    limits copies in a team (gold once, white twice, R-A147). ``on_death`` names a spell cast when
+    the piece is KO'd (a bomb's Explosion, R-A111); ``trigger`` the spell a trap casts (R-A116).
+    """
+
+    id: str
+    name: str
+    kind: str
+    level: int
+    initiative: int
+    mp: int
+    hp: int
+    ap: int
+    powers: tuple[PowerSpec, ...] = ()
+    spells: tuple[SpellSpec, ...] = ()
+    colour: str = "none"
+    class_name: str = ""
+    aliases: tuple[str, ...] = ()
+    on_death: str | None = None
+    version: str = "1"
+    source: dict[str, str] = field(default_factory=dict)
+
+    def spell(self, spell_id: str) -> SpellSpec:
+        """The spell with this id; KeyError names the character when it has none."""
+        for spell in self.spells:
+            if spell.id == spell_id:
+                return spell
+        raise KeyError(f"{self.name} has no spell {spell_id!r}")
+
+    def has_power(self, kind: str) -> bool:
+        return any(power.kind == kind for power in self.powers)
