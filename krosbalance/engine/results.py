@@ -1,0 +1,114 @@
+"""What a finished match leaves behind: the outcome and per-fighter counters.
+
+Counters are kept by the engine as play happens (never recomputed from events), so bulk runs can
+record no events at all and still get full statistics. The simulation layer flattens these records
+into the tidy matches and fighters tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from krosbalance.content.specs import ELEMENTS
+
+ENGINE_VERSION = "arena-1"
+
+
+def _per_element() -> list[int]:
+    return [0] * len(ELEMENTS)
+
+
+@dataclass(slots=True)
+class FighterStats:
+    """Counters of one fighter (Krosmaster or summon) over one match. Lists are indexed by ELEMENTS."""
+
+    damage_dealt: list[int] = field(default_factory=_per_element)
+    damage_taken: list[int] = field(default_factory=_per_element)
+    heals_given: int = 0
+    heals_received: int = 0
+    kills: int = 0
+    knocked_out: bool = False
+    turns_alive: int = 0
+    kamas_collected: int = 0
+    gg_won: int = 0
+    spells_cast: int = 0
+    moves: int = 0
+    times_blocked: int = 0
+
+
+@dataclass(slots=True)
+class FighterRecord:
+    """One fighter's identity and counters, as returned in a MatchResult."""
+
+    uid: int
+    side: int
+    character: str
+    name: str
+    level: int
+    is_summon: bool
+    summoner: int | None
+    stats: FighterStats
+
+    def as_row(self) -> dict[str, Any]:
+        """A flat dict: one column per counter, damage split per element."""
+        s = self.stats
+        row: dict[str, Any] = {
+            "uid": self.uid,
+            "side": self.side,
+            "character": self.character,
+            "name": self.name,
+            "level": self.level,
+            "is_summon": self.is_summon,
+            "summoner": -1 if self.summoner is None else self.summoner,
+        }
+        for i, element in enumerate(ELEMENTS):
+            row[f"damage_dealt_{element}"] = s.damage_dealt[i]
+            row[f"damage_taken_{element}"] = s.damage_taken[i]
+        row["damage_dealt"] = sum(s.damage_dealt)
+        row["damage_taken"] = sum(s.damage_taken)
+        row.update(
+            heals_given=s.heals_given,
+            heals_received=s.heals_received,
+            kills=s.kills,
+            knocked_out=s.knocked_out,
+            turns_alive=s.turns_alive,
+            kamas_collected=s.kamas_collected,
+            gg_won=s.gg_won,
+            spells_cast=s.spells_cast,
+            moves=s.moves,
+            times_blocked=s.times_blocked,
+        )
+        return row
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """The outcome of one match.
+
+    Attributes:
+        winner: 0 or 1 (side index), or None for a draw.
+        end_reason: ``gg`` (only one side holds GG), ``last_standing`` (only one side has Krosmasters),
+            ``gg_exhausted`` (nobody holds GG: a draw), ``turn_limit`` (the ruleset's bound was hit).
+        turns: game turns played (one per player turn).
+        first_player: the side that played first (R-A18).
+        gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken.
+        teams: character ids per side, in the order given.
+        fighters: every fighter that was ever in play, Krosmasters first.
+        events: the event log at the recording level asked for (empty for ``none``).
+    """
+
+    winner: int | None
+    end_reason: str
+    turns: int
+    first_player: int
+    gg: tuple[int, int]
+    kamas: tuple[int, int]
+    wild_gg_left: bool
+    teams: tuple[tuple[str, ...], tuple[str, ...]]
+    board: str
+    ruleset: str
+    seed: int
+    fighters: list[FighterRecord]
+    events: list[Any] = field(default_factory=list)
+    versions: dict[str, str] = field(default_factory=dict)
