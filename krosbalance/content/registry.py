@@ -1,0 +1,179 @@
+"""The one place characters and boards are looked up.
+
+A ``Registry`` is built from one or more folders of character TOML files (by default the package's
+``data/characters``). Nothing is read until the first lookup, then everything is loaded, validated
+together (unique names, summon references) and cached. Lookups accept an id, the English name or any
+alias, ignoring case, accents, spaces, underscores, apostrophes and hyphens; an unknown name raises
+``ContentError`` with close matches, so a typo in an experiment file is a one-line fix.
+
+Boards are delegated to ``krosbalance.board.loader``, imported lazily so this module never depends on
+the board layer at import time.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from krosbalance.content.loader import LoadedCharacter, load_characters, normalize_name
+from krosbalance.content.specs import PIECE_KINDS, CharacterSpec
+from krosbalance.errors import ContentError
+
+__all__ = [
+    "DEFAULT_CHARACTER_FOLDER",
+    "Registry",
+    "all_characters",
+    "default_registry",
+    "list_boards",
+    "list_characters",
+    "load_board",
+    "load_character",
+]
+
+DEFAULT_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "characters"
+_REGISTRY_FILE = "character registry"
+_BOARD_FILE = "board registry"
+
+
+def _unknown(what: str, name: str, keys: dict[str, str], known: list[str]) -> str:
+    """'unknown X 'name'; did you mean ...? known: ...' with difflib suggestions over normalised keys."""
+    close = difflib.get_close_matches(normalize_name(name), list(keys), n=5, cutoff=0.6)
+    suggestions: list[str] = []
+    for key in close:
+        if keys[key] not in suggestions:
+            suggestions.append(keys[key])
+    hint = f"; did you mean {' or '.join(repr(s) for s in suggestions[:3])}?" if suggestions else ""
+    return f"unknown {what} {name!r}{hint} known: {', '.join(known)}"
+
+
+class Registry:
+    """Characters (Krosmasters and summon tokens) from one or more data folders, loaded on first use.
+
+    Args:
+        *folders: folders of ``*.toml`` character files; default the package's ``data/characters``.
+    """
+
+    def __init__(self, *folders: str | Path) -> None:
+        self.folders: tuple[Path, ...] = tuple(Path(f) for f in folders) or (DEFAULT_CHARACTER_FOLDER,)
+        self._loaded: dict[str, LoadedCharacter] | None = None
+        self._index: dict[str, str] = {}
+        self._boards: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ characters
+    @property
+    def loaded(self) -> bool:
+        """Whether the character files have been read yet."""
+        return self._loaded is not None
+
+    def _characters(self) -> dict[str, LoadedCharacter]:
+        if self._loaded is None:
+            paths: list[Path] = []
+            for folder in self.folders:
+                if not folder.is_dir():
+                    raise ContentError(str(folder), "folder", "no such character folder")
+                files = sorted(folder.glob("*.toml"))
+                if not files:
+                    raise ContentError(str(folder), "folder", "no character files (*.toml) in this folder")
+                paths.extend(files)
+            loaded = load_characters(paths)
+            index: dict[str, str] = {}
+            for char_id, entry in loaded.items():
+                for text in (char_id, entry.spec.name, *entry.spec.aliases):
+                    index[normalize_name(text)] = char_id
+            self._index = index
+            self._loaded = loaded
+        return self._loaded
+
+    def load_character(self, name: str) -> CharacterSpec:
+        """The character with this id, English name or alias (case/spacing/punctuation-insensitive)."""
+        loaded = self._characters()
+        if not isinstance(name, str):
+            raise ContentError(_REGISTRY_FILE, "name", f"expected a character name, got {name!r}")
+        char_id = self._index.get(normalize_name(name))
+        if char_id is None:
+            raise ContentError(
+                _REGISTRY_FILE, "name", _unknown("character", name, self._index, sorted(loaded))
+            )
+        return loaded[char_id].spec
+
+    def source_file(self, name: str) -> str:
+        """The file a character was loaded from (for error messages and provenance)."""
+        spec = self.load_character(name)
+        return self._characters()[spec.id].file
+
+    def list_characters(self, kind: str | None = "krosmaster") -> list[str]:
+        """Sorted ids of the characters of this kind (``None``: every piece, summons included)."""
+        if kind is not None and kind not in PIECE_KINDS:
+            raise ContentError(_REGISTRY_FILE, "kind", f"{kind!r} is not one of: {', '.join(PIECE_KINDS)}")
+        return sorted(
+            cid for cid, entry in self._characters().items() if kind is None or entry.spec.kind == kind
+        )
+
+    def all_characters(self) -> list[CharacterSpec]:
+        """Every loaded spec (Krosmasters and summon tokens), sorted by id."""
+        loaded = self._characters()
+        return [loaded[cid].spec for cid in sorted(loaded)]
+
+    # ---------------------------------------------------------------------- boards
+    def _board_table(self) -> dict[str, Any]:
+        if self._boards is None:
+            from krosbalance.board.loader import list_board_files, load_board_file
+
+            boards: dict[str, Any] = {}
+            for path in list_board_files():
+                board = load_board_file(path)
+                if board.id in boards:
+                    raise ContentError(str(path), "id", f"duplicate board id {board.id!r}")
+                boards[board.id] = board
+            self._boards = boards
+        return self._boards
+
+    def load_board(self, board_id: str) -> Any:
+        """The board with this id (case/spacing/punctuation-insensitive)."""
+        boards = self._board_table()
+        keys = {normalize_name(bid): bid for bid in boards}
+        found = keys.get(normalize_name(board_id)) if isinstance(board_id, str) else None
+        if found is None:
+            raise ContentError(_BOARD_FILE, "board", _unknown("board", str(board_id), keys, sorted(boards)))
+        return boards[found]
+
+    def list_boards(self) -> list[str]:
+        """Sorted ids of the available boards."""
+        return sorted(self._board_table())
+
+
+_DEFAULT: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """The shared registry over the package's data folder (created on first call, loaded on first use)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Registry()
+    return _DEFAULT
+
+
+def load_character(name: str) -> CharacterSpec:
+    """``default_registry().load_character(name)``."""
+    return default_registry().load_character(name)
+
+
+def list_characters(kind: str | None = "krosmaster") -> list[str]:
+    """``default_registry().list_characters(kind)``."""
+    return default_registry().list_characters(kind)
+
+
+def all_characters() -> list[CharacterSpec]:
+    """``default_registry().all_characters()``."""
+    return default_registry().all_characters()
+
+
+def load_board(board_id: str) -> Any:
+    """``default_registry().load_board(board_id)``."""
+    return default_registry().load_board(board_id)
+
+
+def list_boards() -> list[str]:
+    """``default_registry().list_boards()``."""
+    return default_registry().list_boards()

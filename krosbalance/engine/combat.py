@@ -1,0 +1,291 @@
+"""Casting spells and what follows from them: damage, heals, summons, KOs, bombs and traps.
+
+A spell resolves in the five steps of R-A58-R-A62 (pay, additional effects, Critical roll, Armour
+roll per target, injuries), with heals (R-A63), summons (R-A64) and special spells (R-A65) taking
+their own subsets. Rolls that cannot change anything (no target, no damage left to modify) are
+skipped, which keeps scripted tests short and costs nothing in fairness.
+"""
+
+from __future__ import annotations
+
+from krosbalance.board.areas import area_cells
+from krosbalance.content.specs import ELEMENTS, SpellSpec
+from krosbalance.engine.dice import ARMOUR, CRITICAL, count_successes
+from krosbalance.engine.economy import check_victory, gain_gg
+from krosbalance.engine.effects import CastContext, apply_step_two
+from krosbalance.engine.events import (
+    FULL,
+    SUMMARY,
+    Damaged,
+    DiceRolled,
+    Healed,
+    KnockedOut,
+    SpellCast,
+    Summoned,
+)
+from krosbalance.engine.pieces import lift, place, spawn
+from krosbalance.engine.powers import after_injured, dice_for, heal_bonus
+from krosbalance.engine.state import BOMB, CREATURE, ELEMENT_INDEX, KROSMASTER, TRAP, Fighter, MatchState
+
+NEUTRAL = 0
+
+
+def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> None:
+    """Cast a spell whose legality the caller has checked: pay, resolve, then settle KOs and traps."""
+    caster.ap -= spell.ap_cost
+    caster.mp -= spell.mp_cost
+    caster.injuries += spell.injury_cost  # R-A69: the spell still resolves if this KOs the caster
+    if spell.limit == "turn":
+        caster.turn_uses[spell.id] = caster.turn_uses.get(spell.id, 0) + 1
+    elif spell.limit == "game":
+        caster.game_uses.add(spell.id)
+    caster.stats.spells_cast += 1
+    if state.record >= FULL:
+        state.events.append(SpellCast(state.turn, caster.uid, spell.id, target_cell))
+    resolve_spell(state, caster, spell, target_cell)
+    explode_pending_bombs(state)
+    if caster.alive and caster.injuries >= caster.hp:
+        knock_out(state, caster, caster)
+        explode_pending_bombs(state)
+    check_victory(state)
+
+
+def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> None:
+    """Steps 2-5 of a spell (the costs are already paid)."""
+    if spell.kind == "summon":
+        summon(state, caster, spell, target_cell)
+        return
+    targets = _targets(state, caster, spell, target_cell)
+    ctx = CastContext(state, caster, spell, target_cell)
+    moved_from = [caster.cell] + [t.cell for t in targets]
+    if spell.effects:
+        apply_step_two(ctx, targets)
+    if spell.kind == "special":
+        _settle_traps(state, targets, moved_from, caster)
+        return
+    element = ELEMENT_INDEX[spell.element]
+    critical = _critical_roll(state, caster, spell, targets, ctx) if targets else 0
+    for target in targets:
+        if not target.alive:
+            continue
+        base = spell.amount + ctx.bonus.get(target.uid, 0) + critical
+        if spell.kind == "heal":
+            heal(state, caster, target, base)
+            continue
+        armour = _armour_roll(state, target, ctx.pierce_armour) if base > 0 else 0
+        damage = base - armour
+        if element != NEUTRAL:
+            if spell.element in target.immune:
+                damage = 0
+            elif spell.element in target.resist:
+                damage -= 1
+        if damage > 0:
+            dealt = inflict(state, caster, target, damage, element)
+            if ctx.lifesteal and dealt and caster.alive:
+                heal(state, caster, caster, dealt, from_spell=False)
+    if spell.kind == "attack" and state.opts.scenery_destruction and spell.range_type == "melee":
+        _damage_scenery(state, caster, spell, target_cell, critical)
+    _settle_traps(state, targets, moved_from, caster)
+
+
+def _targets(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> list[Fighter]:
+    """The pieces a spell affects: the main target's and the area's (R-A97, R-A98)."""
+    if spell.area == "single":
+        piece = state.by_cell[target_cell]
+        return [piece] if piece is not None and piece.alive else []
+    cells = area_cells(state.board, spell.area, caster.cell, target_cell)
+    exclude_caster = spell.range_type == "personal" or not state.opts.caster_in_own_area
+    targets = []
+    for cell in cells:
+        piece = state.by_cell[cell]
+        if piece is None or not piece.alive or (exclude_caster and piece is caster):
+            continue
+        targets.append(piece)
+    return targets
+
+
+def _critical_roll(
+    state: MatchState, caster: Fighter, spell: SpellSpec, targets: list[Fighter], ctx: CastContext
+) -> int:
+    """One Critical roll for the whole spell (R-A97); neutral spells never roll two dice (R-A79)."""
+    n_dice = 1 if spell.element == "neutral" else dice_for(caster, CRITICAL)
+    successes, faces = count_successes(state.dice, n_dice, CRITICAL)
+    if state.record >= FULL:
+        state.events.append(DiceRolled(state.turn, caster.uid, "critical", faces, successes))
+    return successes
+
+
+def _armour_roll(state: MatchState, target: Fighter, pierce: bool) -> int:
+    """The target's Armour roll (R-A61); Pierce Armour removes one die (R-A82, R-A161)."""
+    n_dice = state.opts.bomb_armour_dice if target.kind == BOMB else dice_for(target, ARMOUR)
+    if pierce:
+        n_dice -= 1
+    if n_dice <= 0:
+        return 0
+    successes, faces = count_successes(state.dice, n_dice, ARMOUR)
+    if state.record >= FULL:
+        state.events.append(DiceRolled(state.turn, target.uid, "armour", faces, successes))
+    return successes
+
+
+def inflict(
+    state: MatchState,
+    source: Fighter | None,
+    target: Fighter,
+    amount: int,
+    element: int,
+    counterable: bool = True,
+) -> int:
+    """Place injury markers, never beyond HP (R-A9); KO at HP (R-A10). Returns markers placed."""
+    amount = min(amount, target.hp - target.injuries)
+    if amount <= 0:
+        return 0
+    target.injuries += amount
+    target.stats.damage_taken[element] += amount
+    if source is not None:
+        source.stats.damage_dealt[element] += amount
+    if state.record >= FULL:
+        state.events.append(
+            Damaged(state.turn, -1 if source is None else source.uid, target.uid, amount, ELEMENTS[element])
+        )
+    if counterable:
+        after_injured(state, target, source, amount)
+    if target.alive and target.injuries >= target.hp:
+        knock_out(state, target, source)
+    return amount
+
+
+def heal(state: MatchState, source: Fighter, target: Fighter, amount: int, from_spell: bool = True) -> int:
+    """Remove injury markers, never below 0 (R-A63); Healing adds 1 when it heals any (R-A105)."""
+    healed = min(amount, target.injuries)
+    if healed > 0 and from_spell:
+        healed = min(healed + heal_bonus(source), target.injuries)
+    if healed <= 0:
+        return 0
+    target.injuries -= healed
+    source.stats.heals_given += healed
+    target.stats.heals_received += healed
+    if state.record >= FULL:
+        state.events.append(Healed(state.turn, source.uid, target.uid, healed))
+    return healed
+
+
+def knock_out(state: MatchState, victim: Fighter, by: Fighter | None) -> None:
+    """Remove a KO'd piece (R-A10). A Krosmaster's KO gives its level in GG to the opponent and takes
+    its tokens off without exploding bombs (R-A113); a KO'd bomb explodes (R-A111)."""
+    if not victim.alive:
+        return
+    victim.alive = False
+    victim.stats.knocked_out = True
+    if by is not None and by.side != victim.side:
+        by.stats.kills += 1
+    if state.record >= SUMMARY:
+        state.events.append(KnockedOut(state.turn, victim.uid, -1 if by is None else by.uid))
+    if victim.kind == BOMB:
+        state.pending_bombs.append(victim)  # stays on its cell until it has exploded
+        return
+    lift(state, victim)
+    if victim.kind == KROSMASTER:
+        gain_gg(state, 1 - victim.side, victim.level, by)
+        for token in state.fighters:
+            if token.alive and token.summoner is victim:
+                token.alive = False
+                lift(state, token)
+    check_victory(state)
+
+
+def explode_pending_bombs(state: MatchState) -> None:
+    """Each KO'd bomb casts its explosion, then leaves the board; chains follow (R-A111, R-A114)."""
+    while state.pending_bombs:
+        bomb = state.pending_bombs.pop(0)
+        if bomb.cell < 0:
+            continue
+        owner = bomb.summoner
+        if bomb.spec.on_death and (owner is None or owner.alive):
+            explosion = bomb.spec.spell(bomb.spec.on_death)
+            if state.record >= FULL:
+                state.events.append(SpellCast(state.turn, bomb.uid, explosion.id, bomb.cell))
+            resolve_spell(state, bomb, explosion, bomb.cell)
+        lift(state, bomb)
+
+
+def summon(state: MatchState, caster: Fighter, spell: SpellSpec, cell: int) -> Fighter:
+    """Put a summon token on a free cell (R-A64); creatures act after their summoner (R-A31)."""
+    spec = state.summon_specs[spell.summons or ""]
+    token = spawn(state, spec, caster.side, caster, spell.id)
+    place(state, token, cell)
+    token.placed_turn = state.turn
+    if token.kind == CREATURE or token.kind == BOMB:
+        caster.summons.append(token)
+    if state.record >= FULL:
+        state.events.append(Summoned(state.turn, caster.uid, token.uid, spec.id, cell))
+    return token
+
+
+def trigger_trap(state: MatchState, cell: int) -> None:
+    """A piece ended a movement on a trap: the trap casts its spell there and is removed (R-A116)."""
+    trap = state.traps.get(cell)
+    if trap is None or not trap.alive:
+        return
+    trap.alive = False
+    if trap.spec.spells:
+        resolve_spell(state, trap, trap.spec.spells[0], cell)
+    lift(state, trap)
+    explode_pending_bombs(state)
+    check_victory(state)
+
+
+def _settle_traps(state: MatchState, targets: list[Fighter], moved_from: list[int], caster: Fighter) -> None:
+    """Traps fire only where a special movement ended, after the spell resolved (R-A171)."""
+    if not state.traps:
+        return
+    for piece, origin in zip([caster, *targets], moved_from, strict=True):
+        if piece.alive and piece.cell != origin and piece.cell in state.traps and piece.kind != TRAP:
+            trigger_trap(state, piece.cell)
+
+
+_SCENERY = ("tree", "bush", "crate")
+
+
+def _damage_scenery(
+    state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int, critical: int
+) -> None:
+    """Optional rule: melee attacks injure scenery, which never rolls Armour and is destroyed at its
+    HP, leaving loot kamas (R-A123-R-A127)."""
+    cells = (
+        (target_cell,)
+        if spell.area == "single"
+        else area_cells(state.board, spell.area, caster.cell, target_cell)
+    )
+    for cell in cells:
+        bit = 1 << cell
+        kind = (
+            "tree"
+            if state.trees & bit
+            else "bush"
+            if state.bushes & bit
+            else "crate"
+            if state.crates & bit
+            else ""
+        )
+        if not kind:
+            continue
+        if kind == "crate" and state.by_cell[cell] is not None and not state.opts.scenery_hit_under_piece:
+            continue
+        injuries = state.scenery_injuries.get(cell, 0) + spell.amount + critical
+        if injuries < state.opts.scenery_hp[kind]:
+            state.scenery_injuries[cell] = injuries
+            continue
+        state.scenery_injuries.pop(cell, None)
+        if kind == "tree":
+            state.trees &= ~bit
+            state.sight_blockers &= ~bit
+            state.obstacles &= ~bit
+        elif kind == "bush":
+            state.bushes &= ~bit
+            state.obstacles &= ~bit
+        else:
+            state.crates &= ~bit
+        loot = min(state.opts.scenery_loot[kind], state.kama_reserve)
+        state.kama_reserve -= loot
+        state.board_kamas[cell] += loot

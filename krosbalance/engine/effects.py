@@ -1,0 +1,227 @@
+"""Additional-effect keywords (R-A81-R-A96) as small registered functions.
+
+Each keyword declares its *phase*, which says when and to whom it applies during the five steps of
+a spell (R-A58-R-A62):
+
+- ``flag``: sets a flag read later in the resolution (Pierce Armour, Lifesteal);
+- ``caster``: acts once on the caster in step 2 (Retreat, Approach, Distant Shot);
+- ``target``: acts on each target in step 2, ignored by Unfazed targets (R-A106);
+- ``bonus``: adds damage to each target in step 2; Unfazed does not stop it (R-A106).
+
+The keyword vocabulary and its parameters are declared as data in ``krosbalance.content.keywords``;
+a test checks that this registry implements exactly that vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from krosbalance.engine.movement import slide
+from krosbalance.engine.pieces import swap
+
+if TYPE_CHECKING:
+    from krosbalance.content.specs import SpellSpec
+    from krosbalance.engine.state import Fighter, MatchState
+
+FLAG, CASTER, TARGET, BONUS = "flag", "caster", "target", "bonus"
+
+
+@dataclass(slots=True)
+class CastContext:
+    """What one spell resolution knows while it runs."""
+
+    state: MatchState
+    caster: Fighter
+    spell: SpellSpec
+    target_cell: int
+    pierce_armour: bool = False
+    lifesteal: bool = False
+    bonus: dict[int, int] = field(default_factory=dict)  # uid -> extra damage
+
+
+EffectFn = Callable[..., None]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRule:
+    kind: str
+    phase: str
+    rule: str
+    apply: EffectFn
+
+
+EFFECTS: dict[str, EffectRule] = {}
+
+
+def effect(kind: str, phase: str, rule: str) -> Callable[[EffectFn], EffectFn]:
+    def register(fn: EffectFn) -> EffectFn:
+        EFFECTS[kind] = EffectRule(kind, phase, rule, fn)
+        return fn
+
+    return register
+
+
+def _away(ctx: CastContext, origin: int, other: int) -> tuple[int, int] | None:
+    """Unit step pointing from ``other`` to ``origin`` (away from ``other``); None when undefined."""
+    step = ctx.state.board.direction(other, origin)
+    return step
+
+
+def _is_fazed(ctx: CastContext, piece: Fighter) -> bool:
+    """Whether movement effects move this piece: Unfazed pieces and (by option) bombs are not."""
+    if piece.has("unfazed"):
+        return False
+    return not (piece.kind == "bomb" and ctx.state.opts.bombs_unfazed)
+
+
+@effect("pierce_armour", FLAG, "R-A82")
+def _pierce_armour(ctx: CastContext, target: Fighter | None) -> None:
+    ctx.pierce_armour = True
+
+
+@effect("lifesteal", FLAG, "R-A81")
+def _lifesteal(ctx: CastContext, target: Fighter | None) -> None:
+    ctx.lifesteal = True
+
+
+@effect("retreat", CASTER, "R-A83")
+def _retreat(ctx: CastContext, target: Fighter | None, cells: int) -> None:
+    step = _away(ctx, ctx.caster.cell, ctx.target_cell)
+    if step is not None and ctx.caster.cell >= 0:
+        slide(ctx.state, ctx.caster, step[0], step[1], cells, "retreat")
+
+
+@effect("approach", CASTER, "R-A84")
+def _approach(ctx: CastContext, target: Fighter | None, cells: int) -> None:
+    step = ctx.state.board.direction(ctx.caster.cell, ctx.target_cell)
+    if step is not None and ctx.caster.cell >= 0:
+        slide(ctx.state, ctx.caster, step[0], step[1], cells, "approach")
+
+
+@effect("push", TARGET, "R-A85")
+def _push(ctx: CastContext, target: Fighter | None, cells: int) -> None:
+    if target is None or target is ctx.caster or not _is_fazed(ctx, target):
+        return
+    step = _away(ctx, target.cell, ctx.caster.cell)
+    if step is not None:
+        slide(ctx.state, target, step[0], step[1], cells, "push")
+
+
+@effect("attract", TARGET, "R-A86")
+def _attract(ctx: CastContext, target: Fighter | None, cells: int) -> None:
+    if target is None or target is ctx.caster or not _is_fazed(ctx, target):
+        return
+    step = ctx.state.board.direction(target.cell, ctx.caster.cell)
+    if step is not None:
+        slide(ctx.state, target, step[0], step[1], cells, "attract")
+
+
+def _add_markers(piece: Fighter, attribute: str, amount: int, cap: int | None = None) -> None:
+    value = getattr(piece, attribute) + amount
+    if cap is not None:
+        value = min(value, cap)
+    setattr(piece, attribute, value)
+
+
+@effect("minus_mp", TARGET, "R-A90")
+def _minus_mp(ctx: CastContext, target: Fighter | None, amount: int) -> None:
+    if target is not None and target.is_character:
+        _add_markers(target, "minus_mp", amount, cap=target.base_mp)  # R-A34
+
+
+@effect("plus_mp", TARGET, "R-A90")
+def _plus_mp(ctx: CastContext, target: Fighter | None, amount: int) -> None:
+    if target is not None and target.is_character:
+        _add_markers(target, "plus_mp", amount)
+
+
+@effect("minus_ap", TARGET, "R-A91")
+def _minus_ap(ctx: CastContext, target: Fighter | None, amount: int) -> None:
+    if target is not None and target.is_character:
+        _add_markers(target, "minus_ap", amount, cap=target.base_ap)  # R-A34
+
+
+@effect("plus_ap", TARGET, "R-A91")
+def _plus_ap(ctx: CastContext, target: Fighter | None, amount: int) -> None:
+    if target is not None and target.is_character:
+        _add_markers(target, "plus_ap", amount)
+
+
+@effect("steal_mp", TARGET, "R-A92")
+def _steal_mp(ctx: CastContext, target: Fighter | None, amount: int) -> None:
+    if target is not None and target.is_character:
+        _add_markers(target, "minus_mp", amount, cap=target.base_mp)
+        _add_markers(ctx.caster, "plus_mp", amount)
+
+
+@effect("steal_ap", TARGET, "R-A93")
+def _steal_ap(ctx: CastContext, target: Fighter | None, amount: int) -> None:
+    if target is not None and target.is_character:
+        _add_markers(target, "minus_ap", amount, cap=target.base_ap)
+        _add_markers(ctx.caster, "plus_ap", amount)
+
+
+@effect("swap_places", TARGET, "R-A95")
+def _swap_places(ctx: CastContext, target: Fighter | None) -> None:
+    """The caster and the target piece exchange cells; a special movement, never locked."""
+    caster = ctx.caster
+    if target is None or target is caster or caster.cell < 0 or target.cell < 0:
+        return
+    if not _is_fazed(ctx, target):
+        return
+    origin = caster.cell
+    swap(ctx.state, caster, target)
+    if ctx.state.record >= 2:
+        from krosbalance.engine.events import Moved
+
+        ctx.state.events.append(Moved(ctx.state.turn, caster.uid, origin, caster.cell, "swap"))
+
+
+@effect("bonus_per_adjacent_summon", BONUS, "R-A96")
+def _bonus_per_adjacent_summon(ctx: CastContext, target: Fighter | None, summon: str, damage: int) -> None:
+    """+damage per summon of that id *placed by this caster* adjacent to the target (R-A96)."""
+    if target is None:
+        return
+    adjacent = ctx.state.board.neighbour_mask[target.cell]
+    count = sum(
+        1
+        for token in ctx.caster.summons
+        if token.alive and token.spec.id == summon and (adjacent >> token.cell) & 1
+    )
+    if count:
+        ctx.bonus[target.uid] = ctx.bonus.get(target.uid, 0) + count * damage
+
+
+@effect("element_bonus", BONUS, "R-A80")
+def _element_bonus(ctx: CastContext, target: Fighter | None, element: str, amount: int) -> None:
+    if target is not None and ctx.spell.element == element:
+        ctx.bonus[target.uid] = ctx.bonus.get(target.uid, 0) + amount
+
+
+@effect("range_bonus_this_turn", CASTER, "R-A72")
+def _range_bonus_this_turn(ctx: CastContext, target: Fighter | None, amount: int) -> None:
+    ctx.caster.range_bonus += amount
+
+
+@effect("lose_all_mp", CASTER, "R-A65")
+def _lose_all_mp(ctx: CastContext, target: Fighter | None) -> None:
+    ctx.caster.mp = 0
+
+
+def apply_step_two(ctx: CastContext, targets: list[Fighter]) -> None:
+    """Step 2 of a spell: every additional effect in printed order, to all targets (R-A59)."""
+    for spec in ctx.spell.effects:
+        rule = EFFECTS[spec.kind]
+        params: dict[str, Any] = spec.params
+        if rule.phase == FLAG or rule.phase == CASTER:
+            rule.apply(ctx, None, **params)
+        elif rule.phase == BONUS:
+            for target in targets:
+                if target.cell >= 0:
+                    rule.apply(ctx, target, **params)
+        else:
+            for target in targets:
+                if target.cell >= 0 and target.alive and not target.has("unfazed"):
+                    rule.apply(ctx, target, **params)

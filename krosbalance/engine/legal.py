@@ -1,0 +1,177 @@
+"""What the active character may do now: actions, spell targets, and their legality (R-A37-R-A77).
+
+Actions are small named tuples of ints so that generating and comparing them is cheap. A cast
+names the spell by its index in the fighter's spell list (the punch is the last spell of every
+Krosmaster).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.state import KROSMASTER, Fighter, MatchState
+
+END, MOVE, CAST, PICK_KAMA, BUY_GG = range(5)
+ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast", "pick_kama", "buy_gg")
+
+
+class Action(NamedTuple):
+    """One decision of the active character. ``spell`` and ``target`` are -1 where unused."""
+
+    kind: int
+    spell: int = -1
+    target: int = -1
+
+    def describe(self, fighter: Fighter | None = None) -> str:
+        name = ACTION_NAMES[self.kind]
+        if self.kind == CAST and fighter is not None:
+            return f"cast {fighter.spells[self.spell].id} on {self.target}"
+        if self.kind == MOVE:
+            return f"move to {self.target}"
+        return name
+
+
+END_TURN = Action(END)
+
+
+def max_range(state: MatchState, fighter: Fighter, spell: SpellSpec) -> int:
+    """The spell's max range with crate (+1, R-A121) and effect bonuses, unless it is fixed (R-A73,
+    R-A75-R-A77)."""
+    if spell.fixed_range or not spell.needs_los or spell.range_type in ("melee", "personal"):
+        return spell.range_max
+    bonus = fighter.range_bonus
+    if (state.crates >> fighter.cell) & 1:
+        bonus += 1
+    return spell.range_max + bonus
+
+
+def can_pay(state: MatchState, fighter: Fighter, spell: SpellSpec) -> bool:
+    """Costs, usage limit and summon control (R-A56, R-A66-R-A69)."""
+    if fighter.ap < spell.ap_cost or fighter.mp < spell.mp_cost:
+        return False
+    if spell.injury_cost and fighter.injuries + spell.injury_cost > fighter.hp:
+        return False
+    if spell.limit == "turn" and fighter.turn_uses.get(spell.id, 0) >= 1:
+        return False
+    if spell.limit == "game" and spell.id in fighter.game_uses:
+        return False
+    if spell.summon_control:
+        in_play = sum(1 for t in fighter.summons if t.alive and t.summon_spell == spell.id)
+        if in_play >= spell.summon_control:
+            return False
+    return True
+
+
+def _target_ok(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int) -> bool:
+    rule = spell.target
+    if rule == "any":
+        return True
+    if rule == "free_cell":
+        return not (state.obstacles >> cell) & 1 and cell not in state.traps
+    piece = state.by_cell[cell]
+    if piece is None or not piece.is_character:
+        return False
+    if rule == "ally":
+        return piece.side == fighter.side and piece is not fighter
+    if rule == "enemy":
+        return piece.side != fighter.side
+    return True  # "character"
+
+
+def spell_targets(state: MatchState, fighter: Fighter, spell: SpellSpec) -> list[int]:
+    """Every cell this spell may target now: range, line, line of sight, target rule (R-A55-R-A78)."""
+    origin = fighter.cell
+    board = state.board
+    kind = spell.range_type
+    if kind == "personal":
+        candidates: list[int] | tuple[int, ...] = (origin,)
+    elif kind == "melee":
+        candidates = board.neighbours[origin]
+    else:
+        rings = board.rings[origin]
+        top = min(max_range(state, fighter, spell), len(rings) - 1)
+        candidates = [cell for d in range(spell.range_min, top + 1) for cell in rings[d]]
+        if kind == "line":
+            candidates = [cell for cell in candidates if board.aligned(origin, cell)]
+        if spell.needs_los:
+            blockers = state.sight_blockers
+            path = board.los_path[origin]
+            candidates = [cell for cell in candidates if not path[cell] & blockers]
+            if state.opts.strict_corner_los:
+                candidates = [
+                    cell for cell in candidates if board.has_los(origin, cell, blockers, strict=True)
+                ]
+    return [cell for cell in candidates if _target_ok(state, fighter, spell, cell)]
+
+
+def is_target(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int) -> bool:
+    """Whether one cell is a legal target: the single-cell form of ``spell_targets``."""
+    board = state.board
+    origin = fighter.cell
+    kind = spell.range_type
+    if kind == "personal":
+        if cell != origin:
+            return False
+    elif kind == "melee":
+        if cell not in board.neighbours[origin]:
+            return False
+    else:
+        if cell < 0 or cell >= board.n_cells:
+            return False
+        distance = board.distance[origin][cell]
+        if distance < spell.range_min or distance > max_range(state, fighter, spell):
+            return False
+        if kind == "line" and not board.aligned(origin, cell):
+            return False
+        if spell.needs_los and not board.has_los(
+            origin, cell, state.sight_blockers, state.opts.strict_corner_los
+        ):
+            return False
+    return _target_ok(state, fighter, spell, cell)
+
+
+def legal_actions(state: MatchState, fighter: Fighter) -> list[Action]:
+    """All legal actions of the active character, END first."""
+    actions = [END_TURN]
+    if fighter.mp >= 1 and not fighter.blocked:
+        obstacles = state.obstacles
+        actions.extend(
+            Action(MOVE, -1, c) for c in state.board.neighbours[fighter.cell] if not (obstacles >> c) & 1
+        )
+    for index, spell in enumerate(fighter.spells):
+        if can_pay(state, fighter, spell):
+            actions.extend(Action(CAST, index, cell) for cell in spell_targets(state, fighter, spell))
+    if fighter.kind == KROSMASTER and fighter.ap >= 1:
+        if state.board_kamas[fighter.cell] > 0:
+            actions.append(Action(PICK_KAMA))
+        if (state.board.demon_cells >> fighter.cell) & 1 and state.kamas[fighter.side] >= state.opts.gg_price:
+            actions.append(Action(BUY_GG))
+    return actions
+
+
+def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:
+    """Check one action without enumerating them all (what the engine does with an AI's choice)."""
+    kind = action.kind
+    if kind == END:
+        return True
+    if kind == MOVE:
+        return (
+            fighter.mp >= 1
+            and not fighter.blocked
+            and action.target in state.board.neighbours[fighter.cell]
+            and not (state.obstacles >> action.target) & 1
+        )
+    if kind == CAST:
+        if not 0 <= action.spell < len(fighter.spells):
+            return False
+        spell = fighter.spells[action.spell]
+        return can_pay(state, fighter, spell) and is_target(state, fighter, spell, action.target)
+    if fighter.kind != KROSMASTER or fighter.ap < 1:
+        return False
+    if kind == PICK_KAMA:
+        return state.board_kamas[fighter.cell] > 0
+    if kind == BUY_GG:
+        on_demon = (state.board.demon_cells >> fighter.cell) & 1
+        return bool(on_demon) and state.kamas[fighter.side] >= state.opts.gg_price
+    return False

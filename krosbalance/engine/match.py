@@ -1,0 +1,69 @@
+"""Running a set-up match to its end and summing it up as a MatchResult."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from krosbalance.engine.economy import check_victory, end_match
+from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, MatchResult
+from krosbalance.engine.state import KROSMASTER, MatchState
+from krosbalance.engine.turn import game_turn
+
+if TYPE_CHECKING:
+    from krosbalance.engine.turn import Controller
+    from krosbalance.engine.view import MatchView
+
+
+def run_to_end(
+    state: MatchState, controllers: tuple[Controller, Controller], views: tuple[MatchView, MatchView]
+) -> None:
+    """Play game turns until a side wins or the ruleset's turn bound stops the match."""
+    opts = state.opts
+    while not state.finished:
+        if state.turn >= opts.turn_limit:
+            winner = None
+            if opts.turn_limit_result == "gg" and state.gg[0] != state.gg[1]:
+                winner = 0 if state.gg[0] > state.gg[1] else 1
+            end_match(state, winner, "turn_limit")
+            break
+        side = state.active_side
+        game_turn(state, controllers[side], views[side])
+        check_victory(state)
+
+
+def summarise(state: MatchState, seed: int) -> MatchResult:
+    """The MatchResult of a finished match: outcome, holdings and every fighter's counters."""
+    krosmasters = [f for f in state.fighters if f.kind == KROSMASTER]
+    tokens = [f for f in state.fighters if f.kind != KROSMASTER]
+    records = [
+        FighterRecord(
+            uid=f.uid,
+            side=f.side,
+            character=f.spec.id,
+            name=f.spec.name,
+            level=f.level,
+            is_summon=f.kind != KROSMASTER,
+            summoner=None if f.summoner is None else f.summoner.uid,
+            stats=f.stats,
+        )
+        for f in krosmasters + tokens
+    ]
+    teams = tuple(
+        tuple(f.spec.id for f in state.fighters if f.kind == KROSMASTER and f.side == s) for s in (0, 1)
+    )
+    return MatchResult(
+        winner=state.winner,
+        end_reason=state.end_reason,
+        turns=state.turn,
+        first_player=state.first_player,
+        gg=(state.gg[0], state.gg[1]),
+        kamas=(state.kamas[0], state.kamas[1]),
+        wild_gg_left=state.wild_gg > 0,
+        teams=(teams[0], teams[1]),
+        board=state.board.id,
+        ruleset=state.ruleset.describe(),
+        seed=seed,
+        fighters=records,
+        events=state.events,
+        versions={"engine": ENGINE_VERSION, "ruleset": f"{state.ruleset.name}-{state.ruleset.version}"},
+    )

@@ -1,0 +1,81 @@
+"""Putting pieces on the board, moving them, and taking them off, keeping the bitmasks in step."""
+
+from __future__ import annotations
+
+from krosbalance.content.specs import CharacterSpec
+from krosbalance.engine.state import KROSMASTER, TRAP, Fighter, MatchState
+
+
+def spawn(
+    state: MatchState,
+    spec: CharacterSpec,
+    side: int,
+    summoner: Fighter | None = None,
+    summon_spell: str = "",
+) -> Fighter:
+    """A new fighter (not yet on the board). Krosmasters also get the rule-defined punch (R-A39)."""
+    spells = spec.spells + (state.ruleset.punch,) if spec.kind == KROSMASTER else spec.spells
+    fighter = Fighter(state.next_uid, spec, side, spells, summoner, summon_spell)
+    state.next_uid += 1
+    state.fighters.append(fighter)
+    return fighter
+
+
+def blocks_sight(fighter: Fighter) -> bool:
+    """Characters block line of sight unless Tiny; bombs and traps never do (R-A78, R-A103)."""
+    return fighter.is_character and not fighter.has("tiny")
+
+
+def place(state: MatchState, fighter: Fighter, cell: int) -> None:
+    """Put a piece on a cell. Traps sit on free cells without becoming obstacles (R-A116)."""
+    fighter.cell = cell
+    if fighter.kind == TRAP:
+        state.traps[cell] = fighter
+        return
+    state.by_cell[cell] = fighter
+    bit = 1 << cell
+    state.obstacles |= bit
+    if blocks_sight(fighter):
+        state.sight_blockers |= bit
+
+
+def lift(state: MatchState, fighter: Fighter) -> None:
+    """Take a piece off its cell (it keeps no cell)."""
+    cell = fighter.cell
+    if cell < 0:
+        return
+    if fighter.kind == TRAP:
+        if state.traps.get(cell) is fighter:
+            del state.traps[cell]
+    else:
+        state.by_cell[cell] = None
+        mask = ~(1 << cell)
+        state.obstacles &= mask
+        if not (state.trees >> cell) & 1:
+            state.sight_blockers &= mask
+    fighter.cell = -1
+
+
+def relocate(state: MatchState, fighter: Fighter, cell: int) -> None:
+    lift(state, fighter)
+    place(state, fighter, cell)
+
+
+def swap(state: MatchState, a: Fighter, b: Fighter) -> None:
+    """Exchange the cells of two pieces (a special movement: no Lock, R-A95)."""
+    cell_a, cell_b = a.cell, b.cell
+    lift(state, a)
+    lift(state, b)
+    place(state, a, cell_b)
+    place(state, b, cell_a)
+
+
+def refresh_sight(state: MatchState, fighter: Fighter) -> None:
+    """Re-derive one piece's line-of-sight bit after its powers changed (e.g. Tiny gained)."""
+    if fighter.cell < 0 or fighter.kind == TRAP:
+        return
+    bit = 1 << fighter.cell
+    if blocks_sight(fighter):
+        state.sight_blockers |= bit
+    elif not state.trees & bit:
+        state.sight_blockers &= ~bit

@@ -1,0 +1,222 @@
+"""Match state: small, slotted, and mutated in place by the engine only.
+
+Cells are ints and cell sets are int bitmasks, so the hot questions (is this cell free? does a
+character block this line?) are one AND. ``obstacles`` holds everything that stops movement
+(trees, bushes, pieces); ``sight_blockers`` what stops line of sight (trees and non-Tiny characters).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from krosbalance.content.specs import ELEMENTS, CharacterSpec, SpellSpec
+from krosbalance.engine.results import FighterStats
+
+if TYPE_CHECKING:
+    from krosbalance.board.board import Board
+    from krosbalance.engine.dice import Dice
+    from krosbalance.rulesets.options import Ruleset
+
+KROSMASTER, CREATURE, BOMB, TRAP = "krosmaster", "creature", "bomb", "trap"
+ELEMENT_INDEX: dict[str, int] = {element: i for i, element in enumerate(ELEMENTS)}
+
+
+class Fighter:
+    """A piece in play: a Krosmaster or a summon token (creature, bomb, trap).
+
+    MP/AP markers wait in ``plus_mp``/``minus_mp``/``plus_ap``/``minus_ap`` until the start of the
+    piece's next activation (R-A33, R-A35). ``inspired`` holds powers given by tension dice, which
+    last until the owner's next tension roll (R-A27).
+    """
+
+    __slots__ = (
+        "uid",
+        "spec",
+        "side",
+        "cell",
+        "injuries",
+        "hp",
+        "base_mp",
+        "base_ap",
+        "mp",
+        "ap",
+        "kind",
+        "level",
+        "alive",
+        "spells",
+        "powers",
+        "inspired",
+        "resist",
+        "immune",
+        "summoner",
+        "summon_spell",
+        "summons",
+        "plus_mp",
+        "minus_mp",
+        "plus_ap",
+        "minus_ap",
+        "turn_uses",
+        "game_uses",
+        "range_bonus",
+        "blocked",
+        "placed_turn",
+        "stats",
+        "acting",
+    )
+
+    def __init__(
+        self,
+        uid: int,
+        spec: CharacterSpec,
+        side: int,
+        spells: tuple[SpellSpec, ...],
+        summoner: Fighter | None = None,
+        summon_spell: str = "",
+    ) -> None:
+        self.uid = uid
+        self.spec = spec
+        self.side = side
+        self.cell = -1
+        self.injuries = 0
+        self.hp = spec.hp
+        self.base_mp = spec.mp
+        self.base_ap = spec.ap
+        self.mp = 0
+        self.ap = 0
+        self.kind = spec.kind
+        self.level = spec.level
+        self.alive = True
+        self.spells = spells
+        self.powers: set[str] = {p.kind for p in spec.powers if p.kind not in ("resistance", "immune")}
+        self.inspired: set[str] = set()
+        self.resist = frozenset(p.params["element"] for p in spec.powers if p.kind == "resistance")
+        self.immune = frozenset(p.params["element"] for p in spec.powers if p.kind == "immune")
+        self.summoner = summoner
+        self.summon_spell = summon_spell
+        self.summons: list[Fighter] = []
+        self.plus_mp = self.minus_mp = self.plus_ap = self.minus_ap = 0
+        self.turn_uses: dict[str, int] = {}
+        self.game_uses: set[str] = set()
+        self.range_bonus = 0
+        self.blocked = False
+        self.placed_turn = -1
+        self.stats = FighterStats()
+        self.acting = False
+
+    def has(self, power: str) -> bool:
+        """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""
+        return power in self.powers or power in self.inspired
+
+    @property
+    def is_character(self) -> bool:
+        """Krosmasters and creatures are characters; bombs and traps are mechanisms (R-A111, R-A116)."""
+        return self.kind == KROSMASTER or self.kind == CREATURE
+
+    @property
+    def remaining_hp(self) -> int:
+        return self.hp - self.injuries
+
+    def __repr__(self) -> str:
+        return f"<{self.spec.id}#{self.uid} side={self.side} cell={self.cell} {self.injuries}/{self.hp}>"
+
+
+class MatchState:
+    """Everything that changes during a match. Only engine modules write to it."""
+
+    __slots__ = (
+        "board",
+        "ruleset",
+        "opts",
+        "dice",
+        "fighters",
+        "by_cell",
+        "obstacles",
+        "sight_blockers",
+        "trees",
+        "bushes",
+        "crates",
+        "traps",
+        "board_kamas",
+        "kama_reserve",
+        "gg",
+        "wild_gg",
+        "gg_removed",
+        "kamas",
+        "turn",
+        "active_side",
+        "first_player",
+        "timeline",
+        "active",
+        "winner",
+        "end_reason",
+        "finished",
+        "record",
+        "events",
+        "scenery_injuries",
+        "pending_bombs",
+        "next_uid",
+        "summon_specs",
+    )
+
+    def __init__(self, board: Board, ruleset: Ruleset, dice: Dice, record: int = 0) -> None:
+        opts = ruleset.options
+        self.board = board
+        self.ruleset = ruleset
+        self.opts = opts
+        self.dice = dice
+        self.fighters: list[Fighter] = []
+        self.by_cell: list[Fighter | None] = [None] * board.n_cells
+        self.trees = board.trees
+        self.bushes = board.bushes
+        self.crates = board.crates
+        self.obstacles = board.trees | board.bushes
+        self.sight_blockers = board.trees
+        self.traps: dict[int, Fighter] = {}
+        self.board_kamas = [0] * board.n_cells
+        for cell, count in board.kama_cells.items():
+            self.board_kamas[cell] += count
+        demon = board.demon_cells
+        while demon:
+            low = demon & -demon
+            self.board_kamas[low.bit_length() - 1] += 1
+            demon ^= low
+        self.kama_reserve = max(0, opts.kama_reserve - sum(self.board_kamas))
+        self.gg = [opts.starting_gg, opts.starting_gg]
+        self.wild_gg = opts.wild_gg
+        self.gg_removed = 0
+        self.kamas = [0, 0]
+        self.turn = 0
+        self.active_side = 0
+        self.first_player = 0
+        self.timeline: tuple[list[Fighter], list[Fighter]] = ([], [])
+        self.active: Fighter | None = None
+        self.winner: int | None = None
+        self.end_reason = ""
+        self.finished = False
+        self.record = record
+        self.events: list = []
+        self.scenery_injuries: dict[int, int] = {}
+        self.pending_bombs: list[Fighter] = []
+        self.next_uid = 0
+        self.summon_specs: dict[str, CharacterSpec] = {}
+
+    def piece_at(self, cell: int) -> Fighter | None:
+        return self.by_cell[cell]
+
+    def is_free(self, cell: int) -> bool:
+        """A free cell holds no obstacle (R-A7): crates, traps and kamas do not count."""
+        return not (self.obstacles >> cell) & 1
+
+    def alive_krosmasters(self, side: int) -> list[Fighter]:
+        return [f for f in self.timeline[side] if f.alive]
+
+    def pieces(self) -> list[Fighter]:
+        """Every piece on the board (traps included), in uid order."""
+        return [f for f in self.fighters if f.alive and f.cell >= 0]
+
+    def gg_total(self) -> int:
+        """GG in the game: both stocks and the wild GG (conserved except tension losses)."""
+        return self.gg[0] + self.gg[1] + self.wild_gg
+
+    def element_index(self, element: str) -> int:
+        return ELEMENT_INDEX[element]

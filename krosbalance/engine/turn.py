@@ -1,0 +1,180 @@
+"""The game turn (R-A26-R-A37): tension roll, inspiration, refund, then each character's three phases.
+
+Decisions are asked of a ``Controller`` (an AI) through a read-only view; the engine checks every
+answer and raises IllegalActionError on an illegal one, since that is a bug in the AI.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from krosbalance.engine.combat import cast, explode_pending_bombs, inflict
+from krosbalance.engine.dice import FACE_POWER, tension_options
+from krosbalance.engine.economy import buy_gg, check_victory, pick_kama, take_from_reserve, tension_rises
+from krosbalance.engine.events import (
+    FULL,
+    SUMMARY,
+    CharacterTurnStarted,
+    TensionRolled,
+    TurnEnded,
+    TurnStarted,
+)
+from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
+from krosbalance.engine.movement import walk
+from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, Fighter, MatchState
+from krosbalance.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from krosbalance.engine.view import FighterView, MatchView
+
+MAX_ACTIONS_PER_ACTIVATION = 400
+REFUND_KAMAS = (3, 1, 0)  # kamas for 0, 1 or 2 dice used for inspiration (R-A28)
+
+
+class TensionChoice(NamedTuple):
+    """The roller's answer to a tension roll: the faces the dice are turned to (R-A13) and, per die,
+    the uid of the Krosmaster it inspires or -1 to refund it (R-A27, R-A28)."""
+
+    faces: tuple[int, int]
+    assigned: tuple[int, int] = (-1, -1)
+
+
+class Controller(Protocol):
+    """What the engine asks of a player. Implemented by the AIs in ``krosbalance.ai``."""
+
+    def choose_deployment(
+        self, view: MatchView, fighters: list[FighterView], cells: list[int]
+    ) -> list[int]: ...
+
+    def choose_tension(
+        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
+    ) -> TensionChoice: ...
+
+    def choose_action(self, view: MatchView) -> Action: ...
+
+
+def tension_roll(state: MatchState, side: int, controller: Controller, view: MatchView) -> None:
+    """Roll 2 dice; a double (after turning wild faces) costs each player 1 GG; the dice then inspire
+    Krosmasters or are refunded for kamas (R-A26-R-A29)."""
+    for fighter in state.timeline[side]:
+        fighter.inspired.clear()
+    raw = (state.dice.roll(), state.dice.roll())
+    options = tension_options(*raw)
+    choice = controller.choose_tension(view, raw, options)
+    faces = tuple(choice.faces)
+    if faces not in options:
+        raise IllegalActionError(f"tension faces {faces} cannot be made from raw dice {raw}")
+    own = {f.uid: f for f in state.timeline[side] if f.alive}
+    for uid in choice.assigned:
+        if uid != -1 and uid not in own:
+            raise IllegalActionError(
+                f"tension die given to #{uid}, not a Krosmaster of player {side} in play"
+            )
+    double = faces[0] == faces[1]
+    if state.record >= FULL:
+        state.events.append(TensionRolled(state.turn, side, raw, faces, double, tuple(choice.assigned)))
+    if double:
+        tension_rises(state)
+        if check_victory(state):
+            return
+    for face, uid in zip(faces, choice.assigned, strict=True):
+        if uid != -1:
+            own[uid].inspired.add(FACE_POWER[face])
+    used = sum(1 for uid in choice.assigned if uid != -1)
+    take_from_reserve(state, side, REFUND_KAMAS[used])
+
+
+def character_turn(state: MatchState, fighter: Fighter, controller: Controller, view: MatchView) -> None:
+    """Preliminary, activation and end phases of one character (R-A32-R-A36)."""
+    state.active = fighter
+    # Preliminary phase: this character's bombs from its previous turn self-detonate (R-A112).
+    for token in fighter.summons:
+        if token.kind == BOMB and token.alive and token.placed_turn < state.turn:
+            inflict(state, None, token, 1, 0)
+    explode_pending_bombs(state)
+    if state.finished or check_victory(state) or not fighter.alive:
+        state.active = None
+        return
+    # Activation phase: markers apply, then are discarded (R-A33, R-A34).
+    fighter.mp = max(0, fighter.base_mp + fighter.plus_mp - fighter.minus_mp)
+    fighter.ap = max(0, fighter.base_ap + fighter.plus_ap - fighter.minus_ap)
+    fighter.plus_mp = fighter.minus_mp = fighter.plus_ap = fighter.minus_ap = 0
+    fighter.turn_uses.clear()
+    fighter.range_bonus = 0
+    fighter.blocked = False
+    fighter.acting = True
+    if state.record >= FULL:
+        state.events.append(
+            CharacterTurnStarted(state.turn, fighter.uid, fighter.spec.name, fighter.mp, fighter.ap)
+        )
+    for _ in range(MAX_ACTIONS_PER_ACTIVATION):
+        action = controller.choose_action(view)
+        if not is_legal(state, fighter, action):
+            raise IllegalActionError(f"{fighter!r} cannot {action}")
+        if action.kind == END:
+            break
+        perform(state, fighter, action)
+        if state.finished or not fighter.alive:
+            break
+    else:
+        raise IllegalActionError(
+            f"{fighter!r} took more than {MAX_ACTIONS_PER_ACTIVATION} actions in one turn"
+        )
+    # End phase: "this turn" effects expire; unspent MP and AP are lost (R-A11, R-A36).
+    fighter.acting = False
+    fighter.range_bonus = 0
+    fighter.mp = fighter.ap = 0
+    if fighter.alive:
+        fighter.stats.turns_alive += 1
+    state.active = None
+
+
+def perform(state: MatchState, fighter: Fighter, action: Action) -> None:
+    """Carry out one legal action."""
+    kind = action.kind
+    if kind == MOVE:
+        walk(state, fighter, action.target)
+    elif kind == CAST:
+        cast(state, fighter, fighter.spells[action.spell], action.target)
+    elif kind == PICK_KAMA:
+        pick_kama(state, fighter)
+    elif kind == BUY_GG:
+        buy_gg(state, fighter)
+
+
+def game_turn(state: MatchState, controller: Controller, view: MatchView) -> None:
+    """One player's game turn: tension, then the Timeline left to right, each Krosmaster followed by
+    its creatures in the order they were summoned (R-A30, R-A31, R-A37)."""
+    side = state.active_side
+    state.turn += 1
+    if state.record >= FULL:
+        state.events.append(TurnStarted(state.turn, side))
+    first_turn = state.turn == 1
+    if not first_turn or state.opts.first_turn_tension:
+        tension_roll(state, side, controller, view)
+    for krosmaster in list(state.timeline[side]):
+        if state.finished:
+            return
+        if not krosmaster.alive:
+            continue
+        character_turn(state, krosmaster, controller, view)
+        for token in list(krosmaster.summons):
+            if state.finished:
+                return
+            if token.alive and token.kind == CREATURE:
+                character_turn(state, token, controller, view)
+    state.scenery_injuries.clear()  # R-A125: scenery heals at the end of each player's turn
+    if state.record >= SUMMARY:
+        state.events.append(TurnEnded(state.turn, side, (state.gg[0], state.gg[1]), positions(state)))
+    state.active_side = 1 - side
+
+
+def positions(state: MatchState) -> tuple[tuple[int, str, int, int, int], ...]:
+    """(uid, character, side, cell, injuries) of every piece on the board, for replays."""
+    return tuple(
+        (f.uid, f.spec.id, f.side, f.cell, f.injuries) for f in state.fighters if f.alive and f.cell >= 0
+    )
+
+
+def is_krosmaster(fighter: Fighter) -> bool:
+    return fighter.kind == KROSMASTER

@@ -1,0 +1,262 @@
+"""The read-only window through which AIs see a match.
+
+AIs never touch the live state or the match dice: they get a ``MatchView`` for their side, whose
+methods answer the questions decision makers ask (legal actions, reachable cells, targets in range
+and sight, expected damage) and whose ``FighterView`` objects expose fighters' public facts as
+read-only properties. A lookahead AI that wants to try moves works on ``clone_state`` copies with its
+own dice.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.legal import Action, legal_actions, max_range, spell_targets
+from krosbalance.engine.movement import adjacent_lockers
+
+if TYPE_CHECKING:
+    from krosbalance.board.board import Board
+    from krosbalance.engine.state import Fighter, MatchState
+
+#: expected successes of 1 or 2 dice: Critical/Dodge succeed on 3 faces of 6, Armour/Lock on 2
+EXPECTED_CRITICAL = (0.0, 0.5, 1.0)
+EXPECTED_ARMOUR = (0.0, 1 / 3, 2 / 3)
+#: chance of being blocked by one locker, indexed [lock dice][dodge dice] (R-A16)
+BLOCK_CHANCE = ((0.0, 0.0, 0.0), (0.0, 1 / 6, 1 / 12), (0.0, 1 / 3, 7 / 36))
+
+
+class FighterView:
+    """Read-only facts about one fighter."""
+
+    __slots__ = ("_f",)
+
+    def __init__(self, fighter: Fighter) -> None:
+        self._f = fighter
+
+    uid = property(lambda self: self._f.uid)
+    side = property(lambda self: self._f.side)
+    character = property(lambda self: self._f.spec.id)
+    name = property(lambda self: self._f.spec.name)
+    kind = property(lambda self: self._f.kind)
+    level = property(lambda self: self._f.level)
+    cell = property(lambda self: self._f.cell)
+    hp = property(lambda self: self._f.hp)
+    injuries = property(lambda self: self._f.injuries)
+    remaining_hp = property(lambda self: self._f.hp - self._f.injuries)
+    mp = property(lambda self: self._f.mp)
+    ap = property(lambda self: self._f.ap)
+    base_mp = property(lambda self: self._f.base_mp)
+    base_ap = property(lambda self: self._f.base_ap)
+    alive = property(lambda self: self._f.alive)
+    spells = property(lambda self: self._f.spells)
+    initiative = property(lambda self: self._f.spec.initiative)
+    is_character = property(lambda self: self._f.is_character)
+    is_krosmaster = property(lambda self: self._f.kind == "krosmaster")
+    summoner = property(lambda self: None if self._f.summoner is None else self._f.summoner.uid)
+    blocked = property(lambda self: self._f.blocked)
+    range_bonus = property(lambda self: self._f.range_bonus)
+    pending_markers = property(
+        lambda self: (self._f.plus_mp - self._f.minus_mp, self._f.plus_ap - self._f.minus_ap)
+    )
+
+    def has(self, power: str) -> bool:
+        return self._f.has(power)
+
+    def resists(self, element: str) -> bool:
+        return element in self._f.resist
+
+    def immune_to(self, element: str) -> bool:
+        return element in self._f.immune
+
+    def spell_used(self, spell: SpellSpec) -> bool:
+        """Whether a blue/red spell's limit is used up for now (R-A66)."""
+        f = self._f
+        if spell.limit == "turn":
+            return f.turn_uses.get(spell.id, 0) >= 1
+        return spell.limit == "game" and spell.id in f.game_uses
+
+    def __repr__(self) -> str:
+        return f"FighterView({self._f!r})"
+
+
+class MatchView:
+    """What one side may see and ask. Reading is free; nothing here changes the match."""
+
+    __slots__ = ("_s", "side", "_views")
+
+    def __init__(self, state: MatchState, side: int) -> None:
+        self._s = state
+        self.side = side
+        self._views: dict[int, FighterView] = {}
+
+    def _view(self, fighter: Fighter) -> FighterView:
+        view = self._views.get(fighter.uid)
+        if view is None:
+            view = self._views[fighter.uid] = FighterView(fighter)
+        return view
+
+    # --- the public situation -------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return self._s.board
+
+    @property
+    def turn(self) -> int:
+        return self._s.turn
+
+    @property
+    def gg(self) -> tuple[int, int]:
+        return (self._s.gg[0], self._s.gg[1])
+
+    @property
+    def wild_gg(self) -> int:
+        return self._s.wild_gg
+
+    @property
+    def kamas(self) -> tuple[int, int]:
+        return (self._s.kamas[0], self._s.kamas[1])
+
+    @property
+    def gg_price(self) -> int:
+        return self._s.opts.gg_price
+
+    @property
+    def active(self) -> FighterView | None:
+        f = self._s.active
+        return None if f is None else self._view(f)
+
+    def fighters(self, side: int | None = None) -> list[FighterView]:
+        """Fighters on the board (traps excluded: the opponent's are hidden), optionally of one side."""
+        return [
+            self._view(f)
+            for f in self._s.fighters
+            if f.alive and f.cell >= 0 and f.kind != "trap" and (side is None or f.side == side)
+        ]
+
+    def allies(self) -> list[FighterView]:
+        return self.fighters(self.side)
+
+    def enemies(self) -> list[FighterView]:
+        return self.fighters(1 - self.side)
+
+    def krosmasters(self, side: int) -> list[FighterView]:
+        """A side's Krosmasters in Timeline order, KO'd ones included (check ``alive``)."""
+        return [self._view(f) for f in self._s.timeline[side]]
+
+    def summons_of(self, fighter: FighterView) -> list[FighterView]:
+        """The tokens this fighter has in play (creatures and bombs), in the order summoned."""
+        return [self._view(t) for t in fighter._f.summons if t.alive]
+
+    def piece_at(self, cell: int) -> FighterView | None:
+        f = self._s.by_cell[cell]
+        return None if f is None or not f.alive else self._view(f)
+
+    def is_free(self, cell: int) -> bool:
+        return self._s.is_free(cell)
+
+    def kamas_at(self, cell: int) -> int:
+        return self._s.board_kamas[cell]
+
+    def kama_cells(self) -> list[int]:
+        return [c for c, n in enumerate(self._s.board_kamas) if n > 0]
+
+    def has_los(self, a: int, b: int) -> bool:
+        """Line of sight now, characters included (R-A78)."""
+        s = self._s
+        return s.board.has_los(a, b, s.sight_blockers, s.opts.strict_corner_los)
+
+    # --- questions about the active character ------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        f = self._s.active
+        return [] if f is None else legal_actions(self._s, f)
+
+    def reachable_cells(self, fighter: FighterView | None = None, mp: int | None = None) -> dict[int, int]:
+        """Cells the fighter can walk to with its MP (or ``mp``), with their MP cost; lock rolls are
+        ignored (see ``lock_risk``)."""
+        f = self._s.active if fighter is None else fighter._f
+        if f is None:
+            return {}
+        budget = f.mp if mp is None else mp
+        obstacles = self._s.obstacles
+        neighbours = self._s.board.neighbours
+        costs = {f.cell: 0}
+        frontier = deque([f.cell])
+        while frontier:
+            cell = frontier.popleft()
+            cost = costs[cell]
+            if cost >= budget:
+                continue
+            for nxt in neighbours[cell]:
+                if nxt not in costs and not (obstacles >> nxt) & 1:
+                    costs[nxt] = cost + 1
+                    frontier.append(nxt)
+        return costs
+
+    def lock_risk(self, fighter: FighterView | None = None) -> float:
+        """Chance that leaving the fighter's current cell by walking gets it blocked (R-A16, R-A47)."""
+        f = self._s.active if fighter is None else fighter._f
+        if f is None or f.has("tiny"):
+            return 0.0
+        dodge = 2 if f.has("dodge") else 1
+        free = 1.0
+        for locker in adjacent_lockers(self._s, f):
+            free *= 1.0 - BLOCK_CHANCE[2 if locker.has("lock") else 1][dodge]
+        return 1.0 - free
+
+    def spell_targets(self, spell_index: int, fighter: FighterView | None = None) -> list[int]:
+        f = self._s.active if fighter is None else fighter._f
+        if f is None:
+            return []
+        return spell_targets(self._s, f, f.spells[spell_index])
+
+    def max_range(self, spell_index: int, fighter: FighterView | None = None) -> int:
+        f = self._s.active if fighter is None else fighter._f
+        return 0 if f is None else max_range(self._s, f, f.spells[spell_index])
+
+    def expected_damage(
+        self, spell_index: int, target_cell: int, fighter: FighterView | None = None
+    ) -> float:
+        """Expected injuries a spell would deal to the piece on ``target_cell`` (0 if none): printed
+        damage, adjacency bonuses, expected criticals and armour, resistance, immunity and the target's
+        remaining HP. A heal spell gives the expected injuries healed instead."""
+        s = self._s
+        f = s.active if fighter is None else fighter._f
+        target = s.by_cell[target_cell] if 0 <= target_cell < len(s.by_cell) else None
+        if f is None or target is None or not target.alive:
+            return 0.0
+        spell = f.spells[spell_index]
+        if spell.kind not in ("attack", "heal"):
+            return 0.0
+        base = float(spell.amount + _expected_bonus(s, f, spell, target))
+        crit_dice = 1 if spell.element == "neutral" else (2 if f.has("critical") else 1)
+        base += EXPECTED_CRITICAL[crit_dice]
+        if spell.kind == "heal":
+            return min(base, float(target.injuries))
+        if spell.element != "neutral" and spell.element in target.immune:
+            return 0.0
+        armour_dice = 2 if target.has("armour") else 1
+        if target.kind == "bomb":
+            armour_dice = s.opts.bomb_armour_dice
+        if any(e.kind == "pierce_armour" for e in spell.effects):
+            armour_dice -= 1
+        damage = base - EXPECTED_ARMOUR[max(0, armour_dice)]
+        if spell.element != "neutral" and spell.element in target.resist:
+            damage -= 1.0
+        return max(0.0, min(damage, float(target.hp - target.injuries)))
+
+
+def _expected_bonus(state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> int:
+    bonus = 0
+    for effect in spell.effects:
+        if effect.kind == "bonus_per_adjacent_summon":
+            mask = state.board.neighbour_mask[target.cell]
+            bonus += effect.params["damage"] * sum(
+                1
+                for t in caster.summons
+                if t.alive and t.spec.id == effect.params["summon"] and (mask >> t.cell) & 1
+            )
+        elif effect.kind == "element_bonus" and spell.element == effect.params["element"]:
+            bonus += effect.params["amount"]
+    return bonus
