@@ -18,9 +18,14 @@ def adjacent_lockers(state: MatchState, mover: Fighter) -> list[Fighter]:
     lockers = []
     for cell in state.board.neighbours[mover.cell]:
         piece = state.by_cell[cell]
-        if piece is not None and piece.alive and piece.side != mover.side and piece.is_character:
-            if not piece.has("tiny"):
-                lockers.append(piece)
+        if (
+            piece is not None
+            and piece.alive
+            and piece.side != mover.side
+            and piece.is_character
+            and not piece.has("tiny")
+        ):
+            lockers.append(piece)
     return lockers
 
 
