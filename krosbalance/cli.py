@@ -1,0 +1,275 @@
+"""The ``krosbalance`` command line: a thin layer over ``sim``, ``analysis`` and ``render``.
+
+User mistakes (a bad experiment file, an unknown name, an output folder in the way) raise a
+``KrosbalanceError``; ``main`` prints ``error: <message>`` on stderr and exits with status 2, never
+with a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from krosbalance.errors import KrosbalanceError
+
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, not {value}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be >= 1, or negative to count back from all cores (-1 = all)")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from krosbalance.sim.backends import BACKENDS
+
+    parser = argparse.ArgumentParser(
+        prog="krosbalance", description="Krosmaster Arena balance questions answered by simulation."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run an experiment file, writing Parquet shards")
+    run.add_argument("file", type=Path, help="experiment TOML file (see simulations/)")
+    run.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers (-1 = all cores)")
+    run.add_argument("--out", "-o", type=Path, default=None, help="output folder (default results/<name>)")
+    run.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
+    run.add_argument(
+        "--batch-size", type=_positive_int, default=None, help="matches per task (default: ~1 s)"
+    )
+    run.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (default loky)")
+    run.add_argument("--address", default=None, help="Dask scheduler / Ray cluster address")
+    run.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    run.set_defaults(handler=cmd_run)
+
+    report = sub.add_parser("report", help="write report.html and report.md for a finished run")
+    report.add_argument("out", type=Path, help="run folder written by 'krosbalance run'")
+    report.add_argument("--to", type=Path, default=None, help="report folder (default reports/<name>)")
+    report.set_defaults(handler=cmd_report)
+
+    validate = sub.add_parser("validate", help="check experiment files and explain every problem")
+    validate.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    validate.set_defaults(handler=cmd_validate)
+
+    listing = sub.add_parser("list", help="list characters, boards or AIs")
+    listing.add_argument("what", choices=("characters", "boards", "ais"))
+    listing.set_defaults(handler=cmd_list)
+
+    replay = sub.add_parser("replay", help="re-simulate one match turn by turn, with board pictures")
+    replay.add_argument("out", type=Path, help="run folder written by 'krosbalance run'")
+    replay.add_argument("match_id", type=int, metavar="MATCH_ID")
+    replay.add_argument("--turn", type=int, default=None, help="only this turn's picture")
+    replay.add_argument(
+        "--pictures", type=Path, default=None, help="picture folder (default OUT/replays/match-ID)"
+    )
+    replay.add_argument("--no-pictures", action="store_true", help="text only")
+    replay.set_defaults(handler=cmd_replay)
+    return parser
+
+
+# ------------------------------------------------------------------------------------------ commands
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from krosbalance.sim.experiment import load_experiment
+    from krosbalance.sim.runner import run_experiment
+
+    out = args.out
+    if out is None:
+        out = Path("results") / load_experiment(args.file).name
+    summary = run_experiment(
+        args.file,
+        out,
+        jobs=args.jobs,
+        resume=args.resume,
+        batch_size=args.batch_size,
+        backend=args.backend,
+        address=args.address,
+        progress=False if args.no_progress else None,
+    )
+    print(
+        f"{summary.experiment}: {summary.n_matches} matches ({summary.n_played} played, "
+        f"{summary.n_skipped} already done), {summary.n_errors} errors, {summary.seconds:.1f} s -> {summary.out}"
+    )
+    if summary.n_errors:
+        print(f"see {summary.out / 'errors'} for the tracebacks", file=sys.stderr)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from krosbalance.sim.runner import read_manifest
+
+    name = read_manifest(args.out).get("experiment") or args.out.name
+    report_dir = args.to if args.to is not None else Path("reports") / name
+    from krosbalance.analysis.report import write_report
+
+    path = write_report(args.out, report_dir)
+    print(path)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from krosbalance.sim.experiment import check_experiment
+
+    status = 0
+    for file in args.files:
+        experiment, errors = check_experiment(file)
+        for error in errors:
+            print(f"error: {error}", file=sys.stderr)
+        if errors:
+            status = EXIT_USER_ERROR
+        elif experiment is not None:
+            print(
+                f"{file}: ok: {experiment.name!r}, {len(experiment.pairings)} pairings, "
+                f"{experiment.n_deals} deals, {experiment.n_matches} matches"
+            )
+    return status
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    if args.what == "characters":
+        from krosbalance.content.registry import list_characters
+
+        names = list_characters("krosmaster")
+    elif args.what == "boards":
+        from krosbalance.content.registry import list_boards
+
+        names = list_boards()
+    else:
+        from krosbalance.ai.registry import list_ais
+
+        names = list_ais()
+    for name in names:
+        print(name)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from krosbalance.sim.experiment import expand, load_experiment
+    from krosbalance.sim.match import play_spec
+    from krosbalance.sim.runner import EXPERIMENT_COPY, RunError, read_table
+
+    source = args.out / EXPERIMENT_COPY
+    if not source.is_file():
+        raise RunError(f"{args.out}: not a krosbalance run folder (no {EXPERIMENT_COPY})")
+    specs = expand(load_experiment(source))
+    if not 0 <= args.match_id < len(specs):
+        raise RunError(f"{args.out}: no match {args.match_id} (match ids run from 0 to {len(specs) - 1})")
+    spec = specs[args.match_id]
+    result = play_spec(spec, record="full")
+
+    print(
+        f"match {spec.match_id} of {spec.experiment}: pairing {spec.pairing}, deal {spec.deal}, seed {spec.seed}"
+    )
+    print(f"  side 0 ({spec.ai0}): {', '.join(spec.team0)}")
+    print(f"  side 1 ({spec.ai1}): {', '.join(spec.team1)}")
+    print(f"  board {spec.board}, first player: side {result.first_player}")
+
+    by_turn: dict[int, list[Any]] = defaultdict(list)
+    positions: dict[int, Any] = {}
+    for event in result.events:
+        turn = int(getattr(event, "turn", 0))
+        by_turn[turn].append(event)
+        if getattr(event, "kind", "") == "turn_ended":
+            positions[turn] = event.positions
+    for turn in sorted(by_turn):
+        if args.turn is not None and turn != args.turn:
+            continue
+        print(f"--- turn {turn} ---")
+        for event in by_turn[turn]:
+            print(f"  {event}")
+
+    winner = "draw" if result.winner is None else f"side {result.winner}"
+    print(
+        f"result: {winner} ({result.end_reason}) after {result.turns} turns; GG {result.gg}, kamas {result.kamas}"
+    )
+    _compare_with_record(args.out, spec.match_id, result, read_table)
+
+    if not args.no_pictures:
+        turns = sorted(positions) if args.turn is None else [t for t in positions if t == args.turn]
+        if args.turn is not None and not turns:
+            raise RunError(f"match {spec.match_id} has no turn {args.turn} (it lasted {result.turns} turns)")
+        folder = args.pictures or args.out / "replays" / f"match-{spec.match_id}"
+        for path in _save_pictures(spec, positions, turns, folder):
+            print(path)
+    return 0
+
+
+def _compare_with_record(out: Path, match_id: int, result: Any, read_table: Any) -> None:
+    matches = read_table(out, "matches")
+    if matches.empty:
+        return
+    row = matches[matches["match_id"] == match_id]
+    if row.empty:
+        return
+    recorded = row.iloc[0]
+    winner = (
+        None if recorded["winner"] is None or str(recorded["winner"]) == "<NA>" else int(recorded["winner"])
+    )
+    if winner != result.winner or int(recorded["turns"]) != result.turns:
+        print(
+            f"note: the recorded result differs (winner {winner}, {int(recorded['turns'])} turns): "
+            "the engine or content changed since the run",
+            file=sys.stderr,
+        )
+
+
+def _save_pictures(spec: Any, positions: dict[int, Any], turns: Sequence[int], folder: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from krosbalance.content.registry import load_board
+    from krosbalance.render.board_picture import plot_board
+
+    board = load_board(spec.board)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for turn in turns:
+        fig = plot_board(board, positions[turn], title=f"match {spec.match_id}, after turn {turn}")
+        path = folder / f"turn-{turn:03d}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+# --------------------------------------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for user mistakes, printed as one line)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except KrosbalanceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("interrupted: finished matches are saved; continue with --resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,670 @@
+"""Experiments as TOML files: parsing, validation with every problem explained, and expansion.
+
+An experiment names teams, how they meet, boards, AIs, how many deals per pairing and a master seed;
+``expand`` turns it into a flat, stable list of ``MatchSpec`` (one per match, ``match_id`` = position in
+that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` for examples)::
+
+    name = "box-round-robin"      # required; letters, digits, '-', '_' (used as a folder name)
+    description = "..."           # optional
+    master_seed = 20250101        # required; int >= 0; every match seed derives from it
+    matches_per_pairing = 4       # required; deals per pairing, board and AI matchup
+    paired_seeds = true           # default true: each deal is also played with sides swapped
+    boards = ["arena-elemental"]  # default ["arena-elemental"]
+    ais = [["focus_fire", "random"]]  # default ["random"]; each entry is one AI for both teams
+                                  # or [AI of team A, AI of team B] (the AI follows its team on swaps)
+    ruleset = "arena"             # default "arena"
+    record = "none"               # event recording level of bulk runs: none / summary / full
+
+    [teams]
+    mode = "round_robin"          # round_robin | mirror | splits | pairs
+    list = [["a", "b"], ...]      # explicit teams                  (round_robin, mirror)
+    pool = ["a", "b", ...]        # or all legal level-12 teams drawn from this pool of figures; a
+                                  # name listed twice may appear twice in a team; "all" = every
+                                  # Krosmaster once                  (round_robin, mirror, splits)
+    pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
+    include_mirror = false        # round_robin only: also play each team against itself
+
+    [options]                     # passed unchanged to play_match(options=...)
+    turn_limit = 60
+
+``splits`` plays every split of the pool into two legal teams (the eight box Krosmasters give 35).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from krosbalance.errors import ExperimentError, KrosbalanceError, LocatedError
+from krosbalance.sim.catalog import DEFAULT_BOARD, DEFAULT_RULESET, Catalog, RegistryCatalog
+from krosbalance.sim.seeding import deal_seed
+
+Team = tuple[str, ...]
+
+TEAM_MODES: tuple[str, ...] = ("round_robin", "mirror", "splits", "pairs")
+RECORD_LEVELS: tuple[str, ...] = ("none", "summary", "full")
+TOP_KEYS: tuple[str, ...] = (
+    "name",
+    "description",
+    "master_seed",
+    "matches_per_pairing",
+    "paired_seeds",
+    "boards",
+    "ais",
+    "ruleset",
+    "record",
+    "teams",
+    "options",
+)
+TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "include_mirror")
+MAX_TEAM_SIZE = 8
+TEAM_LEVEL = 12
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Experiment:
+    """A validated experiment; ``pairings`` are already generated and checked."""
+
+    name: str
+    file: str
+    master_seed: int
+    matches_per_pairing: int
+    pairings: tuple[tuple[Team, Team], ...]
+    boards: tuple[str, ...] = (DEFAULT_BOARD,)
+    ais: tuple[tuple[str, str], ...] = (("random", "random"),)
+    paired_seeds: bool = True
+    ruleset: str = DEFAULT_RULESET
+    record: str = "none"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    mode: str = "pairs"
+
+    @property
+    def deals_per_pairing(self) -> int:
+        return len(self.boards) * len(self.ais) * self.matches_per_pairing
+
+    @property
+    def n_deals(self) -> int:
+        return len(self.pairings) * self.deals_per_pairing
+
+    @property
+    def n_matches(self) -> int:
+        return self.n_deals * (2 if self.paired_seeds else 1)
+
+    @property
+    def options_json(self) -> str:
+        return json.dumps(dict(self.options), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """Everything one match needs; a match is a pure function of this (plus code versions).
+
+    Team A / team B are the pairing's two teams; ``swapped`` puts team B on side 0. AIs follow teams.
+    """
+
+    match_id: int
+    experiment: str
+    pairing: int
+    deal: int
+    swapped: bool
+    seed: int
+    team_a: Team
+    team_b: Team
+    ai_a: str
+    ai_b: str
+    board: str
+    ruleset: str
+    options_json: str
+    record: str = "none"
+
+    @property
+    def team0(self) -> Team:
+        return self.team_b if self.swapped else self.team_a
+
+    @property
+    def team1(self) -> Team:
+        return self.team_a if self.swapped else self.team_b
+
+    @property
+    def ai0(self) -> str:
+        return self.ai_b if self.swapped else self.ai_a
+
+    @property
+    def ai1(self) -> str:
+        return self.ai_a if self.swapped else self.ai_b
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return json.loads(self.options_json)
+
+    def side_team(self, side: int) -> str:
+        """``"A"`` or ``"B"``: which of the pairing's teams played ``side``."""
+        return "AB"[side ^ int(self.swapped)]
+
+    def as_json(self) -> str:
+        return json.dumps(
+            {
+                "match_id": self.match_id,
+                "experiment": self.experiment,
+                "pairing": self.pairing,
+                "deal": self.deal,
+                "swapped": self.swapped,
+                "seed": self.seed,
+                "team0": list(self.team0),
+                "team1": list(self.team1),
+                "ai": [self.ai0, self.ai1],
+                "board": self.board,
+                "ruleset": self.ruleset,
+                "options": self.options,
+                "record": self.record,
+            },
+            sort_keys=True,
+        )
+
+
+# --------------------------------------------------------------------------------------------- parsing
+
+
+class _Problems:
+    """Collects every problem of one file, so ``validate`` can explain them all at once."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.errors: list[ExperimentError] = []
+
+    def add(self, field_name: str, reason: str) -> None:
+        self.errors.append(ExperimentError(self.file, field_name, reason))
+
+
+def check_experiment(
+    path: str | Path, catalog: Catalog | None = None
+) -> tuple[Experiment | None, list[ExperimentError]]:
+    """Parse and validate an experiment file, returning it (or None) and *every* problem found."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, [ExperimentError(str(path), "(file)", "no such file")]
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [ExperimentError(str(path), "(file)", f"cannot read: {exc}")]
+    return check_experiment_text(text, str(path), catalog)
+
+
+def check_experiment_text(
+    text: str, file: str = "<string>", catalog: Catalog | None = None
+) -> tuple[Experiment | None, list[ExperimentError]]:
+    """Like ``check_experiment`` for TOML text; ``file`` is only used in messages."""
+    problems = _Problems(file)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        problems.add("(toml)", f"not valid TOML: {exc}")
+        return None, problems.errors
+    experiment = _parse(data, file, problems, catalog or RegistryCatalog())
+    return (experiment if not problems.errors else None), problems.errors
+
+
+def load_experiment(path: str | Path, catalog: Catalog | None = None) -> Experiment:
+    """Parse and validate an experiment file; raise the first ``ExperimentError`` found."""
+    experiment, errors = check_experiment(path, catalog)
+    if errors:
+        raise errors[0]
+    assert experiment is not None
+    return experiment
+
+
+def loads_experiment(text: str, file: str = "<string>", catalog: Catalog | None = None) -> Experiment:
+    """``load_experiment`` for TOML text."""
+    experiment, errors = check_experiment_text(text, file, catalog)
+    if errors:
+        raise errors[0]
+    assert experiment is not None
+    return experiment
+
+
+def _type_name(value: Any) -> str:
+    return {
+        str: "a string",
+        int: "an integer",
+        float: "a number",
+        bool: "a boolean",
+        list: "an array",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)
+
+
+def _unknown_keys(table: Mapping[str, Any], allowed: Sequence[str], prefix: str, problems: _Problems) -> None:
+    for key in table:
+        if key not in allowed:
+            problems.add(f"{prefix}{key}", f"unknown key; expected one of: {', '.join(allowed)}")
+
+
+def _get(
+    data: Mapping[str, Any],
+    key: str,
+    kind: type | tuple[type, ...],
+    problems: _Problems,
+    *,
+    prefix: str = "",
+    required: bool = False,
+    default: Any = None,
+) -> Any:
+    """The value of ``key`` when it has the right type; else record a problem and return None."""
+    if key not in data:
+        if required:
+            problems.add(prefix + key, "missing (required)")
+            return None
+        return default
+    value = data[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    # bool is an int subclass in Python; TOML keeps them apart, so do we.
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        expected = " or ".join(_type_name(k()) if k is not type(None) else "none" for k in kinds)
+        problems.add(prefix + key, f"must be {expected}, not {_type_name(value)} ({value!r})")
+        return None
+    return value
+
+
+def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Catalog) -> Experiment | None:
+    _unknown_keys(data, TOP_KEYS, "", problems)
+
+    name = _get(data, "name", str, problems, required=True)
+    if name is not None and not _NAME_RE.match(name):
+        problems.add("name", f"{name!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
+        name = None
+    description = _get(data, "description", str, problems, default="")
+    master_seed = _get(data, "master_seed", int, problems, required=True)
+    if master_seed is not None and master_seed < 0:
+        problems.add("master_seed", f"must be >= 0, not {master_seed}")
+        master_seed = None
+    per_pairing = _get(data, "matches_per_pairing", int, problems, required=True)
+    if per_pairing is not None and per_pairing < 1:
+        problems.add("matches_per_pairing", f"must be >= 1, not {per_pairing}")
+        per_pairing = None
+    paired = _get(data, "paired_seeds", bool, problems, default=True)
+    record = _get(data, "record", str, problems, default="none")
+    if record is not None and record not in RECORD_LEVELS:
+        problems.add(
+            "record", f"unknown recording level {record!r}; expected one of: {', '.join(RECORD_LEVELS)}"
+        )
+
+    ruleset = _get(data, "ruleset", str, problems, default=DEFAULT_RULESET)
+    if ruleset is not None:
+        known = _ask(catalog.rulesets, "ruleset", problems)
+        if known is not None and ruleset not in known:
+            problems.add("ruleset", f"unknown ruleset {ruleset!r}; known: {', '.join(known)}")
+            ruleset = None
+
+    boards = _parse_boards(data, problems, catalog)
+    ais = _parse_ais(data, problems, catalog)
+
+    options = _get(data, "options", dict, problems, default={})
+    if options is not None:
+        try:
+            json.dumps(options)
+        except TypeError as exc:
+            problems.add(
+                "options", f"values must be plain numbers, strings, booleans, arrays or tables ({exc})"
+            )
+            options = None
+    if options is not None and ruleset is not None:
+        try:
+            catalog.check_options(ruleset, options)
+        except LocatedError as exc:
+            key = exc.field.removeprefix("options.")
+            problems.add(f"options.{key}", exc.reason)
+        except KrosbalanceError as exc:
+            problems.add("options", str(exc))
+
+    teams = _get(data, "teams", dict, problems, required=True)
+    pairings: tuple[tuple[Team, Team], ...] | None = None
+    mode = "pairs"
+    if teams is not None:
+        mode, pairings = _parse_teams(teams, problems, catalog)
+
+    if problems.errors:
+        return None
+    assert name is not None and master_seed is not None and per_pairing is not None
+    assert pairings is not None and boards is not None and ais is not None
+    return Experiment(
+        name=name,
+        file=file,
+        master_seed=master_seed,
+        matches_per_pairing=per_pairing,
+        pairings=pairings,
+        boards=boards,
+        ais=ais,
+        paired_seeds=paired,
+        ruleset=ruleset,
+        record=record,
+        options=options,
+        description=description,
+        mode=mode,
+    )
+
+
+def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
+    """Call a catalog listing; a registry that fails to load is reported on the field, not raised."""
+    try:
+        return list(fn())
+    except KrosbalanceError as exc:
+        problems.add(field_name, f"cannot check: {exc}")
+        return None
+    except ImportError as exc:  # a registry that is not installed: say so on the field
+        problems.add(field_name, f"cannot check: {exc}")
+        return None
+
+
+def _parse_boards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...] | None:
+    boards = _get(data, "boards", (list, str), problems, default=[DEFAULT_BOARD])
+    if boards is None:
+        return None
+    if isinstance(boards, str):
+        boards = [boards]
+    if not boards:
+        problems.add("boards", "must name at least one board")
+        return None
+    known = _ask(catalog.boards, "boards", problems)
+    ok = True
+    for i, board in enumerate(boards):
+        if not isinstance(board, str):
+            problems.add(f"boards[{i}]", f"must be a string, not {_type_name(board)} ({board!r})")
+            ok = False
+        elif known is not None and board not in known:
+            problems.add(f"boards[{i}]", f"unknown board {board!r}; known: {', '.join(known) or '(none)'}")
+            ok = False
+    return tuple(boards) if ok else None
+
+
+def _parse_ais(
+    data: Mapping[str, Any], problems: _Problems, catalog: Catalog
+) -> tuple[tuple[str, str], ...] | None:
+    ais = _get(data, "ais", (list, str), problems, default=["random"])
+    if ais is None:
+        return None
+    if isinstance(ais, str):
+        ais = [ais]
+    if not ais:
+        problems.add("ais", "must list at least one AI matchup")
+        return None
+    known = _ask(catalog.ais, "ais", problems)
+    matchups: list[tuple[str, str]] = []
+    ok = True
+    for i, entry in enumerate(ais):
+        where = f"ais[{i}]"
+        if isinstance(entry, str):
+            pair = [entry, entry]
+        elif isinstance(entry, list) and len(entry) == 2:
+            pair = entry
+        else:
+            problems.add(where, f"must be an AI name or [AI of team A, AI of team B], not {entry!r}")
+            ok = False
+            continue
+        for j, ai in enumerate(pair[:1] if isinstance(entry, str) else pair):
+            sub = where if isinstance(entry, str) else f"{where}[{j}]"
+            if not isinstance(ai, str):
+                problems.add(sub, f"must be a string, not {_type_name(ai)} ({ai!r})")
+                ok = False
+            elif known is not None and ai not in known:
+                problems.add(sub, f"unknown AI {ai!r}; known: {', '.join(known) or '(none)'}")
+                ok = False
+        if ok:
+            matchups.append((pair[0], pair[1]))
+    return tuple(matchups) if ok else None
+
+
+def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -> Team | None:
+    """One team: a non-empty array of character names, resolved to ids and checked by the rules."""
+    if not isinstance(value, list) or not value:
+        problems.add(where, f"a team must be a non-empty array of character names, not {value!r}")
+        return None
+    ids: list[str] = []
+    ok = True
+    for i, name in enumerate(value):
+        if not isinstance(name, str):
+            problems.add(f"{where}[{i}]", f"must be a character name, not {_type_name(name)} ({name!r})")
+            ok = False
+            continue
+        try:
+            ids.append(catalog.resolve_character(name))
+        except KrosbalanceError as exc:
+            problems.add(f"{where}[{i}]", f"unknown character {name!r} ({_short(exc)})")
+            ok = False
+    if not ok:
+        return None
+    try:
+        catalog.check_team(ids)
+    except KrosbalanceError as exc:
+        problems.add(where, f"illegal team {', '.join(ids)}: {exc}")
+        return None
+    return tuple(ids)
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) < 200 else text[:197] + "..."
+
+
+def _parse_pool(value: Any, problems: _Problems, catalog: Catalog) -> list[str] | None:
+    if value == "all":
+        known = _ask(catalog.characters, "teams.pool", problems)
+        return known
+    if not isinstance(value, list) or not value:
+        problems.add("teams.pool", f'must be a non-empty array of character names or "all", not {value!r}')
+        return None
+    pool: list[str] = []
+    ok = True
+    for i, name in enumerate(value):
+        if not isinstance(name, str):
+            problems.add(f"teams.pool[{i}]", f"must be a character name, not {_type_name(name)} ({name!r})")
+            ok = False
+            continue
+        try:
+            pool.append(catalog.resolve_character(name))
+        except KrosbalanceError as exc:
+            problems.add(f"teams.pool[{i}]", f"unknown character {name!r} ({_short(exc)})")
+            ok = False
+    return pool if ok else None
+
+
+def _parse_teams(
+    teams: Mapping[str, Any], problems: _Problems, catalog: Catalog
+) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
+    _unknown_keys(teams, TEAM_KEYS, "teams.", problems)
+    n_before = len(problems.errors)
+    mode = _get(teams, "mode", str, problems, prefix="teams.", required=True)
+    if mode is not None and mode not in TEAM_MODES:
+        problems.add("teams.mode", f"unknown mode {mode!r}; expected one of: {', '.join(TEAM_MODES)}")
+        return "pairs", None
+    include_mirror = _get(teams, "include_mirror", bool, problems, prefix="teams.", default=False)
+    if mode is None:
+        return "pairs", None
+    sources = [k for k in ("list", "pool", "pairs") if k in teams]
+    allowed = {
+        "round_robin": ("list", "pool"),
+        "mirror": ("list", "pool"),
+        "splits": ("pool",),
+        "pairs": ("pairs",),
+    }[mode]
+    for key in sources:
+        if key not in allowed:
+            problems.add(f"teams.{key}", f"not used by mode {mode!r} (it takes {' or '.join(allowed)})")
+    given = [k for k in sources if k in allowed]
+    if len(given) != 1:
+        what = " or ".join(f"teams.{k}" for k in allowed)
+        problems.add(what if len(given) == 0 else "teams", f"mode {mode!r} needs exactly one of {what}")
+        return mode, None
+    if "include_mirror" in teams and mode != "round_robin":
+        problems.add("teams.include_mirror", f"only used by mode 'round_robin', not {mode!r}")
+    if len(problems.errors) > n_before:
+        return mode, None
+
+    source = given[0]
+    if mode == "pairs":
+        return mode, _parse_pairs(teams["pairs"], problems, catalog)
+
+    team_list: list[Team] | None
+    if source == "list":
+        raw = teams["list"]
+        if not isinstance(raw, list) or not raw:
+            problems.add("teams.list", f"must be a non-empty array of teams, not {raw!r}")
+            return mode, None
+        parsed = [_parse_team(t, f"teams.list[{i}]", problems, catalog) for i, t in enumerate(raw)]
+        if any(t is None for t in parsed):
+            return mode, None
+        team_list = [t for t in parsed if t is not None]
+    else:
+        pool = _parse_pool(teams["pool"], problems, catalog)
+        if pool is None:
+            return mode, None
+        if mode == "splits":
+            splits = pool_splits(pool, catalog)
+            if not splits:
+                problems.add("teams.pool", "cannot be split into two legal teams")
+                return mode, None
+            return mode, tuple(splits)
+        team_list = legal_teams(pool, catalog)
+        if not team_list:
+            problems.add("teams.pool", f"no legal level-{TEAM_LEVEL} team can be drawn from it")
+            return mode, None
+
+    if mode == "mirror":
+        return mode, tuple((t, t) for t in team_list)
+    pairs = [
+        (team_list[i], team_list[j])
+        for i in range(len(team_list))
+        for j in range(i if include_mirror else i + 1, len(team_list))
+    ]
+    if not pairs:
+        problems.add("teams", "a round robin needs at least two teams (or include_mirror = true)")
+        return mode, None
+    return mode, tuple(pairs)
+
+
+def _parse_pairs(raw: Any, problems: _Problems, catalog: Catalog) -> tuple[tuple[Team, Team], ...] | None:
+    if not isinstance(raw, list) or not raw:
+        problems.add("teams.pairs", f"must be a non-empty array of [team A, team B], not {raw!r}")
+        return None
+    pairs: list[tuple[Team, Team]] = []
+    ok = True
+    for i, pair in enumerate(raw):
+        if not isinstance(pair, list) or len(pair) != 2:
+            problems.add(f"teams.pairs[{i}]", f"must be [team A, team B], not {pair!r}")
+            ok = False
+            continue
+        a = _parse_team(pair[0], f"teams.pairs[{i}][0]", problems, catalog)
+        b = _parse_team(pair[1], f"teams.pairs[{i}][1]", problems, catalog)
+        if a is None or b is None:
+            ok = False
+        else:
+            pairs.append((a, b))
+    return tuple(pairs) if ok else None
+
+
+# ------------------------------------------------------------------------------------ team generation
+
+
+def _sub_multisets(pool: Sequence[str], catalog: Catalog) -> Iterator[Team]:
+    """Every sub-multiset of ``pool`` with level sum 12 and 2-8 members, in pool order."""
+    counts = Counter(pool)
+    names = list(dict.fromkeys(pool))
+    levels = {n: catalog.level(n) for n in names}
+
+    def walk(i: int, chosen: list[str], level: int) -> Iterator[Team]:
+        if level > TEAM_LEVEL or len(chosen) > MAX_TEAM_SIZE:
+            return
+        if i == len(names):
+            if level == TEAM_LEVEL and len(chosen) >= 2:
+                yield tuple(chosen)
+            return
+        name = names[i]
+        for k in range(counts[name], -1, -1):
+            yield from walk(i + 1, chosen + [name] * k, level + k * levels[name])
+
+    yield from walk(0, [], 0)
+
+
+def _is_legal(team: Team, catalog: Catalog) -> bool:
+    try:
+        catalog.check_team(team)
+    except KrosbalanceError:
+        return False
+    return True
+
+
+def legal_teams(pool: Sequence[str], catalog: Catalog) -> list[Team]:
+    """All legal level-12 teams that can be drawn from a pool of figures (a multiset of ids)."""
+    return [team for team in _sub_multisets(pool, catalog) if _is_legal(team, catalog)]
+
+
+def pool_splits(pool: Sequence[str], catalog: Catalog) -> list[tuple[Team, Team]]:
+    """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0])."""
+    order = {name: i for i, name in reversed(list(enumerate(pool)))}
+    whole = Counter(pool)
+    seen: set[tuple[Team, Team]] = set()
+    splits: list[tuple[Team, Team]] = []
+    for team in _sub_multisets(pool, catalog):
+        rest_counts = whole - Counter(team)
+        rest = tuple(sorted(rest_counts.elements(), key=order.__getitem__))
+        key = (min(team, rest), max(team, rest))
+        if key in seen or not rest:
+            continue
+        seen.add(key)
+        if _is_legal(team, catalog) and _is_legal(rest, catalog):
+            a, b = (team, rest) if pool[0] in team else (rest, team)
+            splits.append((a, b))
+    return splits
+
+
+# ------------------------------------------------------------------------------------------ expansion
+
+
+def expand(experiment: Experiment) -> list[MatchSpec]:
+    """The experiment's matches in a stable order; ``match_id`` is the index in this list.
+
+    Order: pairing, board, AI matchup, deal; within a deal the direct match, then (paired seeds) its
+    side-swapped twin with the same seed. ``deal`` counts deals within a pairing across boards and AI
+    matchups, so ``(pairing, deal)`` names one deal; the seed depends only on the deal's global index.
+    """
+    return list(iter_matches(experiment))
+
+
+def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
+    options_json = experiment.options_json
+    sides = (False, True) if experiment.paired_seeds else (False,)
+    match_id = 0
+    global_deal = 0
+    for p, (team_a, team_b) in enumerate(experiment.pairings):
+        deal = 0
+        for board in experiment.boards:
+            for ai_a, ai_b in experiment.ais:
+                for _ in range(experiment.matches_per_pairing):
+                    seed = deal_seed(experiment.master_seed, global_deal)
+                    for swapped in sides:
+                        yield MatchSpec(
+                            match_id=match_id,
+                            experiment=experiment.name,
+                            pairing=p,
+                            deal=deal,
+                            swapped=swapped,
+                            seed=seed,
+                            team_a=team_a,
+                            team_b=team_b,
+                            ai_a=ai_a,
+                            ai_b=ai_b,
+                            board=board,
+                            ruleset=experiment.ruleset,
+                            options_json=options_json,
+                            record=experiment.record,
+                        )
+                        match_id += 1
+                    deal += 1
+                    global_deal += 1

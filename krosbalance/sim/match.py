@@ -1,0 +1,81 @@
+"""Play one match spec and turn its outcome (or its crash) into table rows.
+
+This is the whole of what a worker does: ``run_batch`` plays its specs one after another and returns
+plain dicts. A match that raises becomes a matches row with ``error`` set plus an errors row carrying
+seed, spec and traceback, so one bad match never stops an experiment.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from krosbalance.engine.results import MatchResult
+from krosbalance.sim.experiment import MatchSpec
+from krosbalance.sim.tables import error_row, failed_match_row, fighter_rows, match_row
+
+PlayFn = Callable[..., MatchResult]
+"""Anything with the signature of ``krosbalance.play.play_match``."""
+
+
+def default_play() -> PlayFn:
+    """The engine's ``play_match`` (imported on demand: it is the only link to the rules)."""
+    from krosbalance.play import play_match
+
+    return play_match
+
+
+def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = None) -> MatchResult:
+    """Play one match exactly as the spec says (``record`` overrides the spec's recording level)."""
+    fn = play if play is not None else default_play()
+    return fn(
+        list(spec.team0),
+        list(spec.team1),
+        board=spec.board,
+        ai=(spec.ai0, spec.ai1),
+        seed=spec.seed,
+        options=spec.options,
+        record=record if record is not None else spec.record,
+    )
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """The rows of one batch of matches, ready to become one set of shards."""
+
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    fighters: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def extend(self, other: BatchResult) -> None:
+        self.matches.extend(other.matches)
+        self.fighters.extend(other.fighters)
+        self.errors.extend(other.errors)
+        self.seconds += other.seconds
+
+
+def run_match(spec: MatchSpec, play: PlayFn | None = None) -> BatchResult:
+    """Play one match; an exception inside it is recorded, not raised."""
+    out = BatchResult()
+    try:
+        result = play_spec(spec, play)
+        out.matches.append(match_row(spec, result))
+        out.fighters.extend(fighter_rows(spec, result))
+    except Exception as exc:  # a crash in one match must not stop the experiment
+        out.matches.append(failed_match_row(spec, f"{type(exc).__name__}: {exc}"))
+        out.errors.append(error_row(spec, traceback.format_exc()))
+    return out
+
+
+def run_batch(specs: Sequence[MatchSpec], play: PlayFn | None = None) -> BatchResult:
+    """Play a batch of matches in order (the unit of work sent to a joblib worker)."""
+    start = time.perf_counter()
+    out = BatchResult()
+    for spec in specs:
+        out.extend(run_match(spec, play))
+    out.seconds = time.perf_counter() - start
+    return out

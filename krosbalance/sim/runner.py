@@ -1,0 +1,327 @@
+"""Run an experiment in parallel batches, streaming results to Parquet shards that survive a crash.
+
+Layout of an output folder::
+
+    OUT/experiment.toml            copy of the experiment file (what ``report`` and ``replay`` read)
+    OUT/manifest.json              name, master seed, match count, fingerprint, versions, times
+    OUT/matches/part-00000040.parquet   one row per match        } one set per flush, named after
+    OUT/fighters/part-00000040.parquet  one row per fighter      } the smallest match id in it
+    OUT/errors/part-00000040.parquet    matches that raised (only when there were some)
+
+Determinism: the parent expands the experiment into match specs whose seeds depend only on the master
+seed and the deal index (``seeding``), so any job count or backend gives the same rows once sorted by
+``match_id``.
+
+Crash safety: every shard is written to a temporary name and renamed (``os.replace``); fighters and
+errors are written before matches, and a matches shard is the commit record of its set. ``resume``
+reads the finished match ids from the matches shards, deletes the fighters/errors shards of sets
+that never got their matches shard, and plays only what is missing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import math
+import os
+import shutil
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from krosbalance.engine.results import ENGINE_VERSION
+from krosbalance.errors import KrosbalanceError
+from krosbalance.sim.backends import backend_context
+from krosbalance.sim.catalog import Catalog
+from krosbalance.sim.experiment import Experiment, MatchSpec, expand, load_experiment
+from krosbalance.sim.match import BatchResult, PlayFn, default_play, run_batch
+from krosbalance.sim.tables import errors_frame, fighters_frame, matches_frame, package_version
+
+TABLES: tuple[str, ...] = ("matches", "fighters", "errors")
+MANIFEST = "manifest.json"
+EXPERIMENT_COPY = "experiment.toml"
+TARGET_BATCH_SECONDS = 1.0
+MAX_BATCH = 1000
+
+
+class RunError(KrosbalanceError):
+    """A run that cannot start: output folder in the way, or belonging to another experiment."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    out: Path
+    experiment: str
+    n_matches: int
+    n_played: int
+    n_skipped: int
+    n_errors: int
+    seconds: float
+
+
+def fingerprint(experiment: Experiment) -> str:
+    """A hash of everything that decides the match specs (not the description or file name)."""
+    payload = {
+        "name": experiment.name,
+        "master_seed": experiment.master_seed,
+        "matches_per_pairing": experiment.matches_per_pairing,
+        "pairings": experiment.pairings,
+        "boards": experiment.boards,
+        "ais": experiment.ais,
+        "paired_seeds": experiment.paired_seeds,
+        "ruleset": experiment.ruleset,
+        "record": experiment.record,
+        "options": experiment.options_json,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+# ------------------------------------------------------------------------------------------- shards
+
+
+def _write_shard(frame: Any, folder: Path, first_id: int) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / f"part-{first_id:08d}.parquet"
+    tmp = folder / f".part-{first_id:08d}.parquet.tmp-{os.getpid()}"
+    frame.to_parquet(tmp, index=False)
+    os.replace(tmp, final)
+    return final
+
+
+def write_shards(out: Path, batch: BatchResult) -> None:
+    """Write one set of shards; the matches shard goes last because it commits the set."""
+    if not batch.matches:
+        return
+    first = min(row["match_id"] for row in batch.matches)
+    if batch.fighters:
+        _write_shard(fighters_frame(batch.fighters), out / "fighters", first)
+    if batch.errors:
+        _write_shard(errors_frame(batch.errors), out / "errors", first)
+    _write_shard(matches_frame(batch.matches), out / "matches", first)
+
+
+def _shards(out: Path, table: str) -> list[Path]:
+    return sorted((out / table).glob("part-*.parquet"))
+
+
+def clean_partial(out: Path) -> None:
+    """Remove temporary files and the shards of sets whose matches shard was never written."""
+    committed = {p.name for p in _shards(out, "matches")}
+    for table in TABLES:
+        folder = out / table
+        if not folder.is_dir():
+            continue
+        for tmp in folder.glob(".part-*"):
+            tmp.unlink()
+        if table != "matches":
+            for shard in _shards(out, table):
+                if shard.name not in committed:
+                    shard.unlink()
+
+
+def finished_ids(out: Path) -> set[int]:
+    """Match ids already recorded (including matches that raised: they would raise again)."""
+    import pyarrow.parquet as pq
+
+    done: set[int] = set()
+    for shard in _shards(out, "matches"):
+        done.update(pq.read_table(shard, columns=["match_id"]).column("match_id").to_pylist())
+    return done
+
+
+def read_table(out: str | Path, table: str = "matches") -> Any:
+    """One table of a run folder as a DataFrame sorted by match id (empty when there are no shards)."""
+    import pandas as pd
+
+    shards = _shards(Path(out), table)
+    if not shards:
+        return pd.DataFrame()
+    frame = pd.concat([pd.read_parquet(p) for p in shards], ignore_index=True)
+    keys = ["match_id", "uid"] if table == "fighters" and "uid" in frame else ["match_id"]
+    return frame.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------------------- manifest
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_manifest(out: str | Path) -> dict[str, Any]:
+    path = Path(out) / MANIFEST
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RunError(f"{out}: not a krosbalance run folder (no {MANIFEST})") from None
+    except (OSError, ValueError) as exc:
+        raise RunError(f"{path}: unreadable manifest ({exc})") from None
+
+
+def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) -> dict[str, Any]:
+    fp = fingerprint(experiment)
+    non_empty = out.is_dir() and any(out.iterdir())
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: exists and is not a folder; choose another --out")
+    if non_empty and not resume:
+        raise RunError(
+            f"{out}: folder is not empty; use --resume to continue that run, or choose another --out"
+        )
+    if non_empty:
+        manifest = read_manifest(out)
+        if manifest.get("fingerprint") != fp:
+            raise RunError(
+                f"{out}: holds a run of a different experiment ({manifest.get('experiment')!r}, "
+                f"fingerprint {manifest.get('fingerprint')}); --resume needs the same file: choose another --out"
+            )
+        manifest.update(status="running", resumed=_now(), finished=None)
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        manifest = {
+            "experiment": experiment.name,
+            "file": str(source),
+            "master_seed": experiment.master_seed,
+            "n_matches": experiment.n_matches,
+            "fingerprint": fp,
+            "engine_version": ENGINE_VERSION,
+            "package_version": package_version(),
+            "started": _now(),
+            "finished": None,
+            "status": "running",
+        }
+        shutil.copyfile(source, out / EXPERIMENT_COPY)
+    _write_json(out / MANIFEST, manifest)
+    return manifest
+
+
+# ------------------------------------------------------------------------------------------- runner
+
+
+def _batches(specs: Sequence[MatchSpec], size: int) -> Iterator[list[MatchSpec]]:
+    for i in range(0, len(specs), size):
+        yield list(specs[i : i + size])
+
+
+def auto_batch_size(seconds_per_match: float, n_todo: int, jobs: int) -> int:
+    """Matches per task: about ``TARGET_BATCH_SECONDS`` of work, but at least ~4 tasks per worker."""
+    by_time = max(1, round(TARGET_BATCH_SECONDS / max(seconds_per_match, 1e-4)))
+    by_spread = max(1, math.ceil(n_todo / (4 * max(jobs, 1))))
+    return int(min(by_time, by_spread, MAX_BATCH))
+
+
+def _progress(total: int, initial: int, enabled: bool | None, name: str) -> Any:
+    from tqdm.auto import tqdm
+
+    disable = not sys.stderr.isatty() if enabled is None else not enabled
+    return tqdm(total=total, initial=initial, disable=disable, desc=name, unit="match", dynamic_ncols=True)
+
+
+def run_experiment(
+    source: str | Path,
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    resume: bool = False,
+    batch_size: int | None = None,
+    backend: str = "loky",
+    address: str | None = None,
+    progress: bool | None = None,
+    play: PlayFn | None = None,
+    catalog: Catalog | None = None,
+    flush_seconds: float = 10.0,
+    flush_matches: int = 2000,
+) -> RunSummary:
+    """Run (or resume) the experiment in ``source``, writing shards under ``out``.
+
+    Args:
+        jobs: joblib ``n_jobs`` (``-1`` = all cores); 1 runs in this process.
+        batch_size: matches per task; None measures one match here and aims at ~1 s tasks.
+        backend: ``loky``, ``threading``, ``sequential``, ``dask`` or ``ray`` (see ``backends``);
+            ``address`` is the Dask scheduler or Ray cluster.
+        progress: tqdm bar with rate and ETA; None shows it only on a terminal.
+        play: the match function (default the engine's ``play_match``); must be picklable by
+            reference for process backends.
+        flush_seconds, flush_matches: finished batches are buffered and written as one set of
+            shards when either is reached (a kill loses at most this much work).
+    """
+    source, out = Path(source), Path(out)
+    start = time.perf_counter()
+    experiment = load_experiment(source, catalog)
+    manifest = _prepare_out(out, experiment, source, resume)
+    clean_partial(out)
+    specs = expand(experiment)
+    done = finished_ids(out)
+    todo = [s for s in specs if s.match_id not in done]
+    play_fn = play if play is not None else default_play()
+
+    n_errors = 0
+    buffer = BatchResult()
+    last_flush = time.monotonic()
+
+    def flush() -> None:
+        nonlocal buffer, last_flush
+        for row in buffer.matches[:1]:
+            if not row["error"]:
+                manifest.setdefault("content_version", row["content_version"])
+        write_shards(out, buffer)
+        buffer = BatchResult()
+        last_flush = time.monotonic()
+
+    bar = _progress(len(specs), len(specs) - len(todo), progress, experiment.name)
+    try:
+        if todo and batch_size is None:
+            # Calibrate on the first match, played here; its rows are kept.
+            first = run_batch(todo[:1], play_fn)
+            buffer.extend(first)
+            n_errors += len(first.errors)
+            bar.update(1)
+            todo = todo[1:]
+            batch_size = auto_batch_size(first.seconds, len(todo), _effective_jobs(jobs))
+        size = max(1, batch_size or 1)
+        if todo:
+            import joblib
+
+            with backend_context(backend, address) as joblib_backend:
+                parallel = joblib.Parallel(
+                    n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered", batch_size=1
+                )
+                tasks = (joblib.delayed(run_batch)(batch, play_fn) for batch in _batches(todo, size))
+                for result in parallel(tasks):
+                    buffer.extend(result)
+                    n_errors += len(result.errors)
+                    bar.update(len(result.matches))
+                    if len(buffer.matches) >= flush_matches or time.monotonic() - last_flush >= flush_seconds:
+                        flush()
+    finally:
+        # Whatever finished is complete: keep it even when interrupted.
+        flush()
+        bar.close()
+
+    manifest.update(status="complete", finished=_now(), n_matches=len(specs))
+    _write_json(out / MANIFEST, manifest)
+    n_played = len(specs) - len(done)
+    return RunSummary(
+        out=out,
+        experiment=experiment.name,
+        n_matches=len(specs),
+        n_played=n_played,
+        n_skipped=len(done),
+        n_errors=n_errors,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _effective_jobs(jobs: int) -> int:
+    if jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + jobs)
+    return max(1, jobs)

@@ -1,0 +1,183 @@
+"""Flatten match outcomes into the tidy rows of the matches, fighters and errors tables.
+
+Workers return plain dicts (cheap to pickle, no pandas in the hot loop); the parent turns a batch of
+rows into typed DataFrames with ``*_frame`` so every Parquet shard has the same schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from krosbalance.engine.results import ENGINE_VERSION, MatchResult
+from krosbalance.sim.experiment import MatchSpec
+
+if TYPE_CHECKING:  # workers only build dicts; pandas is imported by the parent when writing shards
+    import pandas as pd
+
+MATCH_COLUMNS: dict[str, str] = {
+    "match_id": "int64",
+    "experiment": "string",
+    "pairing": "int64",
+    "swapped": "bool",
+    "deal": "int64",
+    "seed": "int64",
+    "team_a": "string",
+    "team_b": "string",
+    "team0": "string",
+    "team1": "string",
+    "ai0": "string",
+    "ai1": "string",
+    "board": "string",
+    "ruleset": "string",
+    "options": "string",
+    "winner": "Int64",
+    "winner_team": "string",
+    "end_reason": "string",
+    "turns": "int64",
+    "first_player": "int64",
+    "gg0": "int64",
+    "gg1": "int64",
+    "kamas0": "int64",
+    "kamas1": "int64",
+    "wild_gg_left": "bool",
+    "engine_version": "string",
+    "content_version": "string",
+    "package_version": "string",
+    "error": "string",
+}
+FIGHTER_KEYS: tuple[str, ...] = ("match_id", "side", "team", "team_ids", "ai", "won", "draw")
+ERROR_COLUMNS: dict[str, str] = {
+    "match_id": "int64",
+    "seed": "int64",
+    "spec": "string",
+    "traceback": "string",
+}
+
+
+@cache
+def package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("krosbalance")
+    except Exception:  # not installed (running from a source tree)
+        return "0+unknown"
+
+
+def _joined(team: Sequence[str]) -> str:
+    return ",".join(team)
+
+
+def _spec_columns(spec: MatchSpec) -> dict[str, Any]:
+    return {
+        "match_id": spec.match_id,
+        "experiment": spec.experiment,
+        "pairing": spec.pairing,
+        "swapped": spec.swapped,
+        "deal": spec.deal,
+        "seed": spec.seed,
+        "team_a": _joined(spec.team_a),
+        "team_b": _joined(spec.team_b),
+        "team0": _joined(spec.team0),
+        "team1": _joined(spec.team1),
+        "ai0": spec.ai0,
+        "ai1": spec.ai1,
+        "board": spec.board,
+        "ruleset": spec.ruleset,
+        "options": spec.options_json,
+    }
+
+
+def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
+    """The matches-table row of a finished match."""
+    row = _spec_columns(spec)
+    winner = result.winner
+    versions = result.versions or {}
+    row.update(
+        ruleset=result.ruleset or spec.ruleset,
+        winner=winner,
+        winner_team="" if winner is None else spec.side_team(winner),
+        end_reason=result.end_reason,
+        turns=result.turns,
+        first_player=result.first_player,
+        gg0=result.gg[0],
+        gg1=result.gg[1],
+        kamas0=result.kamas[0],
+        kamas1=result.kamas[1],
+        wild_gg_left=bool(result.wild_gg_left),
+        engine_version=str(versions.get("engine", ENGINE_VERSION)),
+        content_version=str(versions.get("content", "")),
+        package_version=str(versions.get("package", package_version())),
+        error="",
+    )
+    return row
+
+
+def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
+    """The fighters-table rows of a finished match: one per fighter ever in play."""
+    rows = []
+    for fighter in result.fighters:
+        side = fighter.side
+        row: dict[str, Any] = {
+            "match_id": spec.match_id,
+            "side": side,
+            "team": spec.side_team(side),
+            "team_ids": _joined(spec.team0 if side == 0 else spec.team1),
+            "ai": spec.ai0 if side == 0 else spec.ai1,
+            "won": result.winner == side,
+            "draw": result.winner is None,
+        }
+        for key, value in fighter.as_row().items():
+            row.setdefault(key, value)
+        rows.append(row)
+    return rows
+
+
+def failed_match_row(spec: MatchSpec, error: str) -> dict[str, Any]:
+    """The matches-table row of a match that raised: identity columns, empty outcome, ``error`` set."""
+    row = _spec_columns(spec)
+    row.update(
+        winner=None,
+        winner_team="",
+        end_reason="error",
+        turns=0,
+        first_player=-1,
+        gg0=0,
+        gg1=0,
+        kamas0=0,
+        kamas1=0,
+        wild_gg_left=False,
+        engine_version=ENGINE_VERSION,
+        content_version="",
+        package_version=package_version(),
+        error=error or "error",
+    )
+    return row
+
+
+def error_row(spec: MatchSpec, traceback_text: str) -> dict[str, Any]:
+    return {"match_id": spec.match_id, "seed": spec.seed, "spec": spec.as_json(), "traceback": traceback_text}
+
+
+def matches_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
+    frame = pd.DataFrame(list(rows), columns=list(MATCH_COLUMNS))
+    return frame.astype(MATCH_COLUMNS)
+
+
+def fighters_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
+    frame = pd.DataFrame(list(rows))
+    if frame.empty:
+        return frame
+    return frame.astype({"match_id": "int64", "side": "int64", "won": "bool", "draw": "bool"})
+
+
+def errors_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(list(rows), columns=list(ERROR_COLUMNS)).astype(ERROR_COLUMNS)

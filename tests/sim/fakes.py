@@ -1,0 +1,147 @@
+"""Test doubles for the simulation layer: a small catalog and deterministic fake ``play_match``.
+
+They live in an importable module (not in a test file) so loky workers and ``python -c`` children can
+import them by reference.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from krosbalance.engine.results import FighterRecord, FighterStats, MatchResult
+from krosbalance.errors import ContentError, KrosbalanceError, TeamError
+
+BOX = (
+    "queen_of_the_tofus",
+    "king_of_the_gobballs",
+    "oscar_kass",
+    "anna_tommy",
+    "bill_tell",
+    "kassius_kaos",
+    "lil_healey",
+    "bad_aboum",
+)
+GOLD = {"queen_of_the_tofus", "king_of_the_gobballs"}
+EXTRA_LEVELS = {"big_six": 6, "small_two": 2, "mid_four": 4}
+LEVELS = {**dict.fromkeys(BOX, 3), **EXTRA_LEVELS}
+
+
+class FakeCatalog:
+    """Box Krosmasters (level 3; King and Queen gold) plus three white extras of levels 6, 2 and 4."""
+
+    def resolve_character(self, name: str) -> str:
+        if name not in LEVELS:
+            raise ContentError("characters", "id", f"unknown character {name!r}")
+        return name
+
+    def level(self, character_id: str) -> int:
+        return LEVELS[character_id]
+
+    def check_team(self, ids: Sequence[str]) -> None:
+        if not 2 <= len(ids) <= 8:
+            raise TeamError(f"a team has 2 to 8 Krosmasters, not {len(ids)}")
+        total = sum(LEVELS[i] for i in ids)
+        if total != 12:
+            raise TeamError(f"levels sum to {total}, not 12")
+        for name, count in Counter(ids).items():
+            if count > (1 if name in GOLD else 2):
+                raise TeamError(f"{name} appears {count} times")
+
+    def characters(self) -> list[str]:
+        return list(LEVELS)
+
+    def boards(self) -> list[str]:
+        return ["arena-elemental", "test-open-5x5"]
+
+    def ais(self) -> list[str]:
+        return ["random", "focus_fire", "kiter", "objective"]
+
+    def rulesets(self) -> list[str]:
+        return ["arena"]
+
+    def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
+        for key in options:
+            if key not in ("turn_limit", "starting_gg"):
+                raise KrosbalanceError(f"unknown ruleset option {key!r}")
+
+
+def fake_play(
+    team0: Sequence[str],
+    team1: Sequence[str],
+    *,
+    board: Any = "arena-elemental",
+    ai: str | tuple[str, str] = "random",
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    record: str = "none",
+) -> MatchResult:
+    """A pure function of its arguments that looks like a match result."""
+    ais = (ai, ai) if isinstance(ai, str) else tuple(ai)
+    key = zlib.crc32(f"{','.join(team0)}|{','.join(team1)}|{board}|{ais}".encode())
+    rng = np.random.default_rng([seed, key])
+    roll = int(rng.integers(0, 10))
+    winner = None if roll == 0 else roll % 2
+    fighters = []
+    for side, team in enumerate((team0, team1)):
+        for name in team:
+            stats = FighterStats(kills=int(rng.integers(0, 3)), moves=int(rng.integers(0, 20)))
+            stats.damage_dealt[int(rng.integers(0, 5))] += int(rng.integers(0, 9))
+            fighters.append(FighterRecord(len(fighters), side, name, name.title(), 3, False, None, stats))
+    return MatchResult(
+        winner=winner,
+        end_reason="gg" if winner is not None else "gg_exhausted",
+        turns=int(rng.integers(4, 30)),
+        first_player=int(rng.integers(0, 2)),
+        gg=(int(rng.integers(0, 13)), int(rng.integers(0, 13))),
+        kamas=(int(rng.integers(0, 20)), int(rng.integers(0, 20))),
+        wild_gg_left=bool(rng.integers(0, 2)),
+        teams=(tuple(team0), tuple(team1)),
+        board=str(board),
+        ruleset="arena",
+        seed=seed,
+        fighters=fighters,
+        versions={"engine": "fake-1", "content": "fake-content"},
+    )
+
+
+def slow_play(*args: Any, **kwargs: Any) -> MatchResult:
+    """``fake_play`` that takes 40 ms, so a child run can be killed half-way."""
+    time.sleep(0.04)
+    return fake_play(*args, **kwargs)
+
+
+def crashy_play(*args: Any, **kwargs: Any) -> MatchResult:
+    """``fake_play`` that raises for one seed in five."""
+    if kwargs.get("seed", 0) % 5 == 0:
+        raise RuntimeError(f"boom on seed {kwargs.get('seed')}")
+    return fake_play(*args, **kwargs)
+
+
+class FakeEvent:
+    """An event with the attributes replay relies on: kind, turn, readable str, positions at turn end."""
+
+    def __init__(
+        self, kind: str, turn: int, positions: tuple[tuple[int, str, int, int, int], ...] = ()
+    ) -> None:
+        self.kind, self.turn, self.positions = kind, turn, positions
+
+    def __str__(self) -> str:
+        return f"{self.kind} (turn {self.turn})"
+
+
+def eventful_play(*args: Any, **kwargs: Any) -> MatchResult:
+    """``fake_play`` that records three turns of events when asked for ``record="full"``."""
+    result = fake_play(*args, **kwargs)
+    if kwargs.get("record") == "full":
+        for turn in (1, 2, 3):
+            result.events.append(FakeEvent("moved", turn))
+            result.events.append(
+                FakeEvent("turn_ended", turn, ((0, "big_six", 0, turn, 0), (1, "oscar_kass", 1, 20, 1)))
+            )
+    return result

@@ -1,0 +1,253 @@
+"""Experiment files: parsing, every kind of mistake, expansion counts and seeding."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from krosbalance.errors import ExperimentError
+from krosbalance.sim.experiment import (
+    check_experiment,
+    expand,
+    legal_teams,
+    load_experiment,
+    loads_experiment,
+    pool_splits,
+)
+from krosbalance.sim.seeding import deal_seed, deal_seeds
+from tests.sim.fakes import BOX, FakeCatalog
+
+ROOT = Path(__file__).resolve().parents[2]
+CAT = FakeCatalog()
+
+GOOD = """
+name = "good"
+master_seed = 11
+matches_per_pairing = 3
+paired_seeds = true
+boards = ["arena-elemental", "test-open-5x5"]
+ais = [["focus_fire", "random"], "kiter"]
+
+[options]
+turn_limit = 40
+
+[teams]
+mode = "round_robin"
+list = [
+    ["queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy"],
+    ["bill_tell", "kassius_kaos", "lil_healey", "bad_aboum"],
+    ["big_six", "oscar_kass", "anna_tommy"],
+]
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "exp.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_good_file_parses(tmp_path: Path) -> None:
+    exp = load_experiment(write(tmp_path, GOOD), CAT)
+    assert exp.name == "good" and exp.master_seed == 11
+    assert exp.boards == ("arena-elemental", "test-open-5x5")
+    assert exp.ais == (("focus_fire", "random"), ("kiter", "kiter"))
+    assert exp.options == {"turn_limit": 40}
+    assert len(exp.pairings) == 3
+    # 3 pairings x 2 boards x 2 AI matchups x 3 deals, each played twice
+    assert exp.n_deals == 36 and exp.n_matches == 72
+    assert len(expand(exp)) == 72
+
+
+def test_shipped_files_parse_with_fake_catalog() -> None:
+    box = load_experiment(ROOT / "simulations" / "box-round-robin.toml", CAT)
+    assert len(box.pairings) == 35
+    assert all(len(a) == 4 and len(b) == 4 and set(a) | set(b) == set(BOX) for a, b in box.pairings)
+    assert box.paired_seeds and box.boards == ("arena-elemental",)
+    validity = load_experiment(ROOT / "simulations" / "ai-validity.toml", CAT)
+    per_ai = validity.n_matches // len(validity.ais)
+    assert per_ai == 400 and all(b == "random" for _, b in validity.ais)
+    smoke = load_experiment(ROOT / "simulations" / "smoke.toml", CAT)
+    assert smoke.n_matches <= 16 and smoke.ais == (("random", "random"),)
+
+
+BAD = {
+    "unknown character": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="mirror"\nlist=[["nobody","big_six"]]\n',
+        "teams.list[0][0]",
+        "unknown character 'nobody'",
+    ),
+    "illegal team": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="mirror"\nlist=[["big_six","oscar_kass"]]\n',
+        "teams.list[0]",
+        "illegal team",
+    ),
+    "missing field": (
+        'name="x"\nmatches_per_pairing=1\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "master_seed",
+        "missing",
+    ),
+    "wrong type": (
+        'name="x"\nmaster_seed="one"\nmatches_per_pairing=1\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "master_seed",
+        "must be an integer",
+    ),
+    "bool is not int": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=true\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "matches_per_pairing",
+        "must be an integer",
+    ),
+    "unknown board": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\nboards=["moon"]\n'
+        '[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "boards[0]",
+        "unknown board 'moon'",
+    ),
+    "unknown AI": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\nais=[["random","genius"]]\n'
+        '[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "ais[0][1]",
+        "unknown AI 'genius'",
+    ),
+    "unknown key": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\nseeds=3\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "seeds",
+        "unknown key",
+    ),
+    "unknown team key": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\nsize=4\n',
+        "teams.size",
+        "unknown key",
+    ),
+    "unknown mode": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="swiss"\nlist=[["big_six","big_six"]]\n',
+        "teams.mode",
+        "unknown mode",
+    ),
+    "bad option": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[options]\nfog=true\n'
+        '[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "options",
+        "fog",
+    ),
+    "not toml": ('name = "x\n', "(toml)", "not valid TOML"),
+    "pool cannot split": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="splits"\npool=["big_six","oscar_kass"]\n',
+        "teams.pool",
+        "cannot be split",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_file_names_file_field_and_reason(tmp_path: Path, case: str) -> None:
+    text, field, reason = BAD[case]
+    path = write(tmp_path, text)
+    with pytest.raises(ExperimentError) as info:
+        load_experiment(path, CAT)
+    err = info.value
+    assert err.file == str(path)
+    assert err.field == field
+    assert reason in err.reason
+    assert str(err).startswith(f"{path}: {field}: ")
+
+
+def test_missing_file_is_an_experiment_error(tmp_path: Path) -> None:
+    with pytest.raises(ExperimentError, match="no such file"):
+        load_experiment(tmp_path / "absent.toml", CAT)
+
+
+def test_check_collects_every_problem(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+        name = "x"
+        master_seed = -1
+        colour = "red"
+        boards = ["moon"]
+        ais = ["genius"]
+        [teams]
+        mode = "mirror"
+        list = [["nobody", "big_six"], ["big_six", "oscar_kass"]]
+        """,
+    )
+    experiment, errors = check_experiment(path, CAT)
+    assert experiment is None
+    fields = [e.field for e in errors]
+    assert fields == [
+        "colour",
+        "master_seed",
+        "matches_per_pairing",
+        "boards[0]",
+        "ais[0]",
+        "teams.list[0][0]",
+        "teams.list[1]",
+    ]
+    assert all(e.file == str(path) for e in errors)
+
+
+def experiment_text(teams: str, *, paired: bool = True, per: int = 1) -> str:
+    return f'name="t"\nmaster_seed=5\nmatches_per_pairing={per}\npaired_seeds={str(paired).lower()}\n[teams]\n{teams}\n'
+
+
+def test_box_splits_are_35_and_paired_seeds_double() -> None:
+    pool = "mode='splits'\npool=[" + ",".join(f'"{n}"' for n in BOX) + "]"
+    paired = loads_experiment(experiment_text(pool, per=4), catalog=CAT)
+    single = loads_experiment(experiment_text(pool, paired=False, per=4), catalog=CAT)
+    assert len(paired.pairings) == 35 == len(pool_splits(list(BOX), CAT))
+    assert single.n_matches == 35 * 4 and paired.n_matches == 2 * 35 * 4
+    assert len({frozenset((a, b)) for a, b in paired.pairings}) == 35
+    assert all(a[0] == BOX[0] for a, _ in paired.pairings)  # team A holds the first pool figure
+
+
+def test_all_legal_teams_from_pool_round_robin_and_mirror() -> None:
+    assert len(legal_teams(list(BOX), CAT)) == 70  # C(8, 4): no copies when each figure is listed once
+    pool = '["big_six", "big_six", "oscar_kass", "oscar_kass", "queen_of_the_tofus", "queen_of_the_tofus"]'
+    teams = legal_teams(["big_six", "big_six", "oscar_kass", "oscar_kass", "queen_of_the_tofus"] * 1, CAT)
+    assert set(teams) == {
+        ("big_six", "big_six"),
+        ("big_six", "oscar_kass", "oscar_kass"),
+        ("big_six", "oscar_kass", "queen_of_the_tofus"),
+    }
+    rr = loads_experiment(experiment_text(f"mode='round_robin'\npool={pool}"), catalog=CAT)
+    # the queen is gold: she never appears twice in a team even though the pool has two
+    assert all(t.count("queen_of_the_tofus") <= 1 for pair in rr.pairings for t in pair)
+    n = len(legal_teams(["big_six", "big_six", "oscar_kass", "oscar_kass", "queen_of_the_tofus"] * 1, CAT))
+    assert len(rr.pairings) == n * (n - 1) // 2
+    with_mirror = loads_experiment(
+        experiment_text(f"mode='round_robin'\npool={pool}\ninclude_mirror=true"), catalog=CAT
+    )
+    assert len(with_mirror.pairings) == n * (n + 1) // 2
+    mirror = loads_experiment(experiment_text(f"mode='mirror'\npool={pool}"), catalog=CAT)
+    assert [a for a, b in mirror.pairings if a == b] == [a for a, _ in mirror.pairings]
+    assert len(mirror.pairings) == n
+
+
+def test_expansion_ids_deals_and_twins() -> None:
+    exp = loads_experiment(GOOD, catalog=CAT)
+    specs = expand(exp)
+    assert [s.match_id for s in specs] == list(range(len(specs)))
+    for direct, twin in zip(specs[::2], specs[1::2], strict=True):
+        assert not direct.swapped and twin.swapped
+        assert direct.seed == twin.seed and direct.deal == twin.deal and direct.pairing == twin.pairing
+        assert (direct.team0, direct.team1) == (twin.team1, twin.team0)
+        assert (direct.ai0, direct.ai1) == (twin.ai1, twin.ai0)  # the AI follows its team
+        assert direct.side_team(0) == "A" and twin.side_team(0) == "B"
+    # (pairing, deal, swapped) names a match; deals count across boards and AI matchups
+    assert len({(s.pairing, s.deal, s.swapped) for s in specs}) == len(specs)
+    assert max(s.deal for s in specs) + 1 == exp.deals_per_pairing
+    assert len({s.seed for s in specs}) == exp.n_deals
+    assert expand(exp) == specs  # stable
+
+
+def test_seeds_come_from_one_seed_sequence() -> None:
+    seeds = deal_seeds(123, 50)
+    assert seeds == [deal_seed(123, d) for d in range(50)]
+    children = np.random.SeedSequence(123).spawn(3)
+    assert seeds[2] == int(children[2].generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    assert all(0 <= s < 2**63 for s in seeds)
+    exp = loads_experiment(GOOD, catalog=CAT)
+    assert [s.seed for s in expand(exp)][::2] == deal_seeds(exp.master_seed, exp.n_deals)
