@@ -1,0 +1,183 @@
+"""Plain-language findings generated from the derived tables.
+
+Every sentence is driven by a number and its interval, and significance is only claimed when the
+95% interval shows it (excludes zero for strengths, excludes 50% for rates). The wording is for a
+reader who plays Krosmaster, not a statistician.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from krosbalance.analysis.strength import character_strengths
+
+MAX_CONFOUND_LINES = 4
+
+
+def fmt(x: float, digits: int = 2) -> str:
+    """A number, or "n/a" for NaN."""
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+def pct(x: float) -> str:
+    """A proportion as a percentage (one decimal)."""
+    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def with_ci(est: float, lo: float, hi: float, as_pct: bool = False, digits: int = 2) -> str:
+    """``est [lo, hi]``; the interval is left out when it is undefined."""
+    f = pct if as_pct else (lambda v: fmt(v, digits))
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return f(est)
+    return f"{f(est)} [{f(lo)}, {f(hi)}]"
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def strength_findings(strength: pd.DataFrame, win_rates: pd.DataFrame) -> list[str]:
+    """Strongest / weakest character, how many intervals exclude zero, and confounded raw rates."""
+    chars = character_strengths(strength)
+    if len(chars) < 2:
+        return ["Teammate-adjusted strength: not enough data (fewer than two characters could be estimated)."]
+    out = []
+    method = str(chars["method"].iloc[0])
+    if method == "ridge":
+        out.append(
+            "The strength model needed its fallback (an L2-penalised fit, because the plain fit separated or "
+            "was singular): estimates are shrunk towards zero and intervals are approximate."
+        )
+    for label, row in (("highest", chars.iloc[0]), ("lowest", chars.iloc[-1])):
+        name, c, lo, hi = row["term"], row["coef"], row["ci_low"], row["ci_high"]
+        head = f"**{name}** has the {label} teammate-adjusted strength, {_signed(c)} log-odds versus the average character (95% CI [{fmt(lo)}, {fmt(hi)}], n={int(row['n'])})"
+        if lo > 0:
+            tail = "; the interval excludes zero, so it is stronger than the average character."
+        elif hi < 0:
+            tail = "; the interval excludes zero, so it is weaker than the average character."
+        else:
+            tail = (
+                "; the interval includes zero, so the data do not show it differs from the average character."
+            )
+        out.append(head + tail)
+    strong = chars[chars["ci_low"] > 0]["term"].tolist()
+    weak = chars[chars["ci_high"] < 0]["term"].tolist()
+    k = len(chars)
+    line = f"Of {k} characters, {len(strong)} are above average with confidence ({', '.join(strong) or 'none'}) and {len(weak)} below ({', '.join(weak) or 'none'})."
+    line += f" With {k} intervals, about {0.05 * k:.1f} would exclude zero by chance alone."
+    out.append(line)
+    confounded: list[str] = []
+    if not win_rates.empty:
+        merged = win_rates.merge(chars, left_on="character", right_on="term", suffixes=("", "_s"))
+        for _, r in merged.iterrows():
+            raw_high, raw_low = r["ci_low"] > 0.5, r["ci_high"] < 0.5
+            adj_zero = r["ci_low_s"] <= 0 <= r["ci_high_s"]
+            flipped = (raw_high and r["ci_high_s"] < 0) or (raw_low and r["ci_low_s"] > 0)
+            if (raw_high or raw_low) and (adj_zero or flipped):
+                looks = "high" if raw_high else "low"
+                verdict = "is indistinguishable from average" if adj_zero else "points the other way"
+                confounded.append(
+                    f"{r['character']}'s raw win rate looks {looks} ({with_ci(r['win_rate'], r['ci_low'], r['ci_high'], True)}), "
+                    f"but its teammate-adjusted strength ({with_ci(r['coef'], r['ci_low_s'], r['ci_high_s'])}) {verdict}: "
+                    "its raw rate reflects who it was teamed with."
+                )
+    out += confounded[:MAX_CONFOUND_LINES]
+    if len(confounded) > MAX_CONFOUND_LINES:
+        out.append(
+            f"... and {len(confounded) - MAX_CONFOUND_LINES} more characters whose raw rate misleads the same way."
+        )
+    return out
+
+
+def first_player_finding(first: pd.DataFrame) -> str:
+    """Whether the first player wins significantly more (or less) than half of the decided matches."""
+    if first.empty or not first["n"].iloc[0]:
+        return "First-player advantage: not enough data (no decided match)."
+    r = first.iloc[0]
+    rate = with_ci(r["win_rate"], r["ci_low"], r["ci_high"], as_pct=True)
+    base = f"The first player won {rate} of {int(r['n'])} decided matches (exact binomial p = {r['p_value']:.3g})"
+    if r["ci_low"] > 0.5 and r["p_value"] < 0.05:
+        return base + ": significantly more than half, a real first-player advantage."
+    if r["ci_high"] < 0.5 and r["p_value"] < 0.05:
+        return base + ": significantly less than half, a second-player advantage."
+    return base + ": not significantly different from half (the interval includes 50%)."
+
+
+def matchup_finding(matchups: pd.DataFrame) -> str:
+    """The most convincingly lopsided matchup (highest Wilson lower bound of the winning team)."""
+    cells = (
+        matchups[(matchups["team"] != matchups["opponent"]) & matchups["win_rate"].notna()]
+        if not matchups.empty
+        else matchups
+    )
+    if cells.empty:
+        return "Matchups: not enough data (no two different teams met)."
+    winners = cells[cells["win_rate"] >= 0.5]
+    if winners.empty:
+        winners = cells
+    r = winners.sort_values(["ci_low", "n"], ascending=[False, False]).iloc[0]
+    text = (
+        f"Most lopsided matchup: [{r['team']}] beat [{r['opponent']}] in "
+        f"{with_ci(r['win_rate'], r['ci_low'], r['ci_high'], as_pct=True)} of {int(r['n'])} matches"
+    )
+    if r["ci_low"] > 0.5:
+        return text + "; the interval excludes 50%."
+    return text + "; the interval includes 50%, so even this matchup is not shown to be unbalanced."
+
+
+def dominated_finding(dominated: pd.DataFrame) -> str:
+    """Dominated teams, or a sentence saying there are none."""
+    if dominated.empty:
+        return "No team is dominated (none has a 95% upper bound below 50% against every opponent it met)."
+    names = "; ".join(
+        f"[{t}] ({k} opponent{'s' if k != 1 else ''})"
+        for t, k in zip(dominated["team"], dominated["opponents"], strict=True)
+    )
+    return f"{len(dominated)} team(s) are dominated, worse than every opponent they met with 95% confidence: {names}."
+
+
+def ending_finding(balance: pd.DataFrame) -> str:
+    """Draw and turn-limit shares."""
+    b = balance.set_index("metric")
+    parts = []
+    for metric, label in (("draw share", "were draws"), ("turn-limit share", "hit the turn limit")):
+        if metric in b.index and not math.isnan(b.loc[metric, "value"]):
+            r = b.loc[metric]
+            parts.append(f"{with_ci(r['value'], r['ci_low'], r['ci_high'], as_pct=True)} of matches {label}")
+    if not parts:
+        return "Draws and turn limits: not enough data."
+    text = "; ".join(parts).capitalize() + "."
+    if "turn-limit share" in b.index and b.loc["turn-limit share", "ci_low"] > 0.10:
+        text += " That is a large share: the turn limit, not the game, decides many matches."
+    return text
+
+
+def summary_lines(
+    *,
+    n_total: int,
+    n_ok: int,
+    win_rates: pd.DataFrame,
+    strength: pd.DataFrame,
+    first: pd.DataFrame,
+    matchups: pd.DataFrame,
+    dominated: pd.DataFrame,
+    balance: pd.DataFrame,
+) -> list[str]:
+    """The report's summary, one finding per line (Markdown emphasis allowed)."""
+    errors = n_total - n_ok
+    lines = [f"Based on {n_ok} error-free matches out of {n_total}."]
+    if errors:
+        lines.append(
+            f"{errors} match(es) ended in an error and are excluded from every statistic (listed below)."
+        )
+    if n_ok == 0:
+        lines.append("No error-free match: nothing can be concluded.")
+        return lines
+    lines += strength_findings(strength, win_rates)
+    lines.append(first_player_finding(first))
+    lines.append(matchup_finding(matchups))
+    lines.append(dominated_finding(dominated))
+    lines.append(ending_finding(balance))
+    return lines

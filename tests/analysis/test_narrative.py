@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import pandas as pd
+
+from krosbalance.analysis import narrative
+
+
+def _strength(rows: list[tuple[str, float, float, float]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "term": t,
+                "kind": "character",
+                "coef": c,
+                "se": 0.1,
+                "ci_low": lo,
+                "ci_high": hi,
+                "p_value": 0.5,
+                "n": 10,
+                "method": "mle",
+                "note": "",
+            }
+            for t, c, lo, hi in rows
+        ]
+    )
+
+
+def test_no_significance_claimed_when_ci_covers_zero() -> None:
+    s = _strength([("a", 0.3, -0.1, 0.7), ("b", -0.3, -0.7, 0.1)])
+    text = " ".join(narrative.strength_findings(s, pd.DataFrame()))
+    assert "includes zero" in text and "excludes zero" not in text
+    assert "stronger than the average" not in text
+
+
+def test_significance_claimed_when_ci_excludes_zero() -> None:
+    s = _strength([("a", 0.9, 0.5, 1.3), ("b", -0.9, -1.3, -0.5)])
+    text = " ".join(narrative.strength_findings(s, pd.DataFrame()))
+    assert "**a**" in text and "stronger than the average character" in text
+    assert "weaker than the average character" in text
+
+
+def test_first_player_wording() -> None:
+    base = {"n_matches": 100, "draws": 0, "n": 100, "first_wins": 55, "win_rate_all": 0.55}
+    ns = pd.DataFrame([{**base, "win_rate": 0.55, "ci_low": 0.45, "ci_high": 0.64, "p_value": 0.37}])
+    assert "not significantly" in narrative.first_player_finding(ns)
+    sig = pd.DataFrame([{**base, "win_rate": 0.65, "ci_low": 0.55, "ci_high": 0.73, "p_value": 0.004}])
+    assert "significantly more than half" in narrative.first_player_finding(sig)
+    none = pd.DataFrame(
+        [
+            {
+                **base,
+                "n": 0,
+                "win_rate": float("nan"),
+                "ci_low": float("nan"),
+                "ci_high": float("nan"),
+                "p_value": float("nan"),
+            }
+        ]
+    )
+    assert "not enough data" in narrative.first_player_finding(none)
+
+
+def test_matchup_wording_respects_interval() -> None:
+    mm = pd.DataFrame(
+        [
+            {
+                "team": "x",
+                "opponent": "y",
+                "n": 2,
+                "wins": 2,
+                "draws": 0,
+                "losses": 0,
+                "win_rate": 1.0,
+                "ci_low": 0.34,
+                "ci_high": 1.0,
+            },
+            {
+                "team": "y",
+                "opponent": "x",
+                "n": 2,
+                "wins": 0,
+                "draws": 0,
+                "losses": 2,
+                "win_rate": 0.0,
+                "ci_low": 0.0,
+                "ci_high": 0.66,
+            },
+        ]
+    )
+    text = narrative.matchup_finding(mm)
+    assert "[x] beat [y]" in text and "includes 50%" in text
+
+
+def test_with_ci_formatting() -> None:
+    assert narrative.with_ci(0.5, 0.4, 0.6, as_pct=True) == "50.0% [40.0%, 60.0%]"
+    assert narrative.with_ci(1.234, float("nan"), float("nan")) == "1.23"

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from matplotlib.figure import Figure
+
+from krosbalance.render.board_picture import plot_board, positions_at, short_label
+
+
+@dataclass
+class StandInBoard:
+    """The attributes plot_board reads, on a 4x3 board (cell = y * 4 + x, row 0 at the top)."""
+
+    width: int = 4
+    height: int = 3
+    trees: int = 1 << 5
+    bushes: int = 1 << 6
+    crates: int = 1 << 1
+    demon_cells: int = 1 << 9
+    kama_cells: dict[int, int] = field(default_factory=lambda: {2: 1, 10: 2})
+    deploy: tuple[int, int] = (0b1111 << 8, 0b1111)
+
+
+PIECES = [(1, "goultard", 0, 8, 0), (2, "kriss-la-krass", 1, 3, 4)]
+
+
+def test_plot_board_returns_figure() -> None:
+    fig = plot_board(StandInBoard(), PIECES, title="moment")
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert "Goul" in texts and "Kris" in texts
+    assert "#2 -4" in texts and "#1" in texts  # injuries shown only when there are some
+    assert ax.get_title() == "moment"
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # row 0 drawn at the top
+
+
+def test_plot_board_into_ax_without_pieces() -> None:
+    fig = Figure()
+    ax = fig.add_subplot()
+    assert plot_board(StandInBoard(), ax=ax) is fig
+    assert len(ax.patches) >= 12  # one square per cell at least
+
+
+def test_short_label() -> None:
+    assert short_label("goultard") == "Goul"
+    assert short_label("kriss_la_krass", 3) == "Kri"
+
+
+def test_positions_at() -> None:
+    @dataclass
+    class Ev:
+        kind: str
+        turn: int
+        positions: tuple = ()
+
+    events = [
+        Ev("turn_started", 1),
+        Ev("turn_ended", 1, ((1, "a", 0, 3, 0),)),
+        {"kind": "turn_ended", "turn": 2, "positions": '[[1, "a", 0, 4, 2]]'},
+    ]
+    assert positions_at(events, turn=1) == [(1, "a", 0, 3, 0)]
+    assert positions_at(events) == [(1, "a", 0, 4, 2)]
+    assert positions_at(events, turn=0) == []
+
+
+def test_real_board_from_ascii() -> None:
+    import krosbalance.board as board_mod
+
+    board = board_mod.Board.from_ascii(
+        """
+        b b b b
+        . T 1 .
+        . B D C
+        a a a a
+        """
+    )
+    fig = plot_board(board, [(1, "goultard", 0, 12, 1)], title="ascii")
+    assert isinstance(fig, Figure)
