@@ -8,6 +8,7 @@ with a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
@@ -269,6 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: finished matches are saved; continue with --resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `krosbalance replay ... | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
