@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -165,38 +164,22 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from krosbalance.sim.experiment import expand, load_experiment
-    from krosbalance.sim.match import play_spec
-    from krosbalance.sim.runner import EXPERIMENT_COPY, RunError, read_table
+    from krosbalance.sim.replay import replay_match
+    from krosbalance.sim.runner import RunError, read_table
 
-    source = args.out / EXPERIMENT_COPY
-    if not source.is_file():
-        raise RunError(f"{args.out}: not a krosbalance run folder (no {EXPERIMENT_COPY})")
-    specs = expand(load_experiment(source))
-    if not 0 <= args.match_id < len(specs):
-        raise RunError(f"{args.out}: no match {args.match_id} (match ids run from 0 to {len(specs) - 1})")
-    spec = specs[args.match_id]
-    result = play_spec(spec, record="full")
-
+    replay = replay_match(args.out, args.match_id)
+    spec, result, positions = replay.spec, replay.result, replay.positions
     print(
         f"match {spec.match_id} of {spec.experiment}: pairing {spec.pairing}, deal {spec.deal}, seed {spec.seed}"
     )
     print(f"  side 0 ({spec.ai0}): {', '.join(spec.team0)}")
     print(f"  side 1 ({spec.ai1}): {', '.join(spec.team1)}")
     print(f"  board {spec.board}, first player: side {result.first_player}")
-
-    by_turn: dict[int, list[Any]] = defaultdict(list)
-    positions: dict[int, Any] = {}
-    for event in result.events:
-        turn = int(getattr(event, "turn", 0))
-        by_turn[turn].append(event)
-        if getattr(event, "kind", "") == "turn_ended":
-            positions[turn] = event.positions
-    for turn in sorted(by_turn):
+    for turn in sorted(replay.events_by_turn):
         if args.turn is not None and turn != args.turn:
             continue
         print(f"--- turn {turn} ---")
-        for event in by_turn[turn]:
+        for event in replay.events_by_turn[turn]:
             print(f"  {event}")
 
     winner = "draw" if result.winner is None else f"side {result.winner}"
