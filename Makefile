@@ -13,8 +13,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out reports/box-round-robin-run --resume
-	$(BIN)/krosbalance report reports/box-round-robin-run
+	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume
+	$(BIN)/krosbalance report results/box-round-robin
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
