@@ -64,8 +64,14 @@ def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_c
         _settle_traps(state, targets, moved_from, caster)
         return
     element = ELEMENT_INDEX[spell.element]
-    critical = _critical_roll(state, caster, spell, targets, ctx) if targets else 0
+    # R-A124: under the destruction option, scenery under a melee attack is a target too, so the
+    # Critical roll is made even when no piece is hit
+    scenery_hit = spell.kind == "attack" and state.opts.scenery_destruction and spell.range_type == "melee"
+    rolls = targets or (scenery_hit and _covers_scenery(state, caster, spell, target_cell))
+    critical = _critical_roll(state, caster, spell, targets, ctx) if rolls else 0
     for target in targets:
+        if state.finished:  # R-A132: victory is checked at any moment; the match stops there
+            break
         if not target.alive:
             continue
         base = spell.amount + ctx.bonus.get(target.uid, 0) + critical
@@ -81,9 +87,9 @@ def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_c
                 damage -= 1
         if damage > 0:
             dealt = inflict(state, caster, target, damage, element)
-            if ctx.lifesteal and dealt and caster.alive:
+            if ctx.lifesteal and dealt and caster.alive and not state.finished:
                 heal(state, caster, caster, dealt, from_spell=False)
-    if spell.kind == "attack" and state.opts.scenery_destruction and spell.range_type == "melee":
+    if scenery_hit:
         _damage_scenery(state, caster, spell, target_cell, critical)
     _settle_traps(state, targets, moved_from, caster)
 
@@ -201,7 +207,7 @@ def explode_pending_bombs(state: MatchState) -> None:
         if bomb.cell < 0:
             continue
         owner = bomb.summoner
-        if bomb.spec.on_death and (owner is None or owner.alive):
+        if bomb.spec.on_death and (owner is None or owner.alive) and not state.finished:
             explosion = bomb.spec.spell(bomb.spec.on_death)
             if state.record >= FULL:
                 state.events.append(SpellCast(state.turn, bomb.uid, explosion.id, bomb.cell))
@@ -245,6 +251,17 @@ def _settle_traps(state: MatchState, targets: list[Fighter], moved_from: list[in
 
 
 _SCENERY = ("tree", "bush", "crate")
+
+
+def _covers_scenery(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> bool:
+    """Whether a cell the spell covers holds a tree, a bush or a crate."""
+    cells = (
+        (target_cell,)
+        if spell.area == "single"
+        else area_cells(state.board, spell.area, caster.cell, target_cell)
+    )
+    scenery = state.trees | state.bushes | state.crates
+    return any((scenery >> cell) & 1 for cell in cells)
 
 
 def _damage_scenery(

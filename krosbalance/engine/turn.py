@@ -163,6 +163,8 @@ def game_turn(state: MatchState, controller: Controller, view: MatchView) -> Non
                 return
             if token.alive and token.kind == CREATURE:
                 character_turn(state, token, controller, view)
+    if state.finished:  # the last character's turn won the match: no turn end after the match end
+        return
     state.scenery_injuries.clear()  # R-A125: scenery heals at the end of each player's turn
     if state.record >= SUMMARY:
         state.events.append(TurnEnded(state.turn, side, (state.gg[0], state.gg[1]), positions(state)))

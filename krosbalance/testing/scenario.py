@@ -1,0 +1,327 @@
+"""A small kit for rule tests: a position on a tiny ASCII board, scripted dice, and one-line actions.
+
+A :class:`Scenario` builds a :class:`~krosbalance.engine.state.MatchState` directly (no deployment,
+no tension), lets a test put pieces where it wants and then act through the engine's own code:
+legality is checked with :func:`krosbalance.engine.legal.is_legal` and actions are carried out with
+:func:`krosbalance.engine.turn.perform`, so a test exercises exactly what a match does.
+
+    sc = Scenario('''. . . .
+                     . . . .''', dice=[CRITICAL, ARMOUR])
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))
+    assert sc.dice.remaining == 0
+
+Whole game turns (tension roll, Timeline order, summons acting after their summoner) run through
+:func:`krosbalance.engine.turn.game_turn` with a :class:`ScriptedController`.
+
+Dice faces are the raw faces of :mod:`krosbalance.engine.dice` (CRITICAL, ARMOUR, LOCK, DODGE,
+CRIT_DODGE, DOFUS); a script that runs out raises ``ScriptExhaustedError``, so a test asserting
+``sc.dice.remaining == 0`` proves that every roll it scripted was made and no other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from krosbalance.board.board import Board
+from krosbalance.content.registry import Registry, default_registry
+from krosbalance.content.specs import CharacterSpec
+from krosbalance.engine.dice import ScriptedDice
+from krosbalance.engine.events import FULL, Event
+from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
+from krosbalance.engine.pieces import place, spawn
+from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, Fighter, MatchState
+from krosbalance.engine.turn import TensionChoice, character_turn, game_turn, perform
+from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.errors import IllegalActionError
+from krosbalance.rulesets.arena import summonable
+from krosbalance.rulesets.options import load_ruleset
+
+__all__ = ["END_TURN", "Scenario", "ScriptedController"]
+
+Where = tuple[int, int] | int
+END_TURN = Action(END)
+
+
+class _SpecSource:
+    """Looks characters up in the test's own specs first, then in the registry.
+
+    ``krosbalance.rulesets.arena.summonable`` only calls ``load_character``, so this also lets it
+    follow summon spells into test-only tokens (a trap, a custom creature).
+    """
+
+    def __init__(self, registry: Registry, extra: Iterable[CharacterSpec]) -> None:
+        self.registry = registry
+        self.extra = {spec.id: spec for spec in extra}
+
+    def load_character(self, name: str) -> CharacterSpec:
+        if name in self.extra:
+            return self.extra[name]
+        return self.registry.load_character(name)
+
+
+class _Pause(Exception):
+    """Raised by the pausing controller at the first decision of an activation."""
+
+
+class _PauseController:
+    """Stops ``character_turn`` where it first asks for an action: the activation phase has begun."""
+
+    def choose_action(self, view: MatchView) -> Action:
+        raise _Pause
+
+
+class ScriptedController:
+    """A player whose every decision is written in the test.
+
+    Args:
+        actions: ``(fighter, action)`` pairs in the order they must happen. When the engine asks the
+            active character for an action, the head of the script is returned if it belongs to that
+            character; otherwise the character ends its turn. ``(fighter, END_TURN)`` ends a turn
+            explicitly (needed when one character acts in two consecutive activations).
+        tension: answers to tension rolls, in order (:class:`~krosbalance.engine.turn.TensionChoice`).
+        deployment: the cells returned to ``choose_deployment``, in Timeline order.
+
+    ``raw_tension`` records the raw faces of every tension roll seen; ``options_seen`` the options.
+    """
+
+    def __init__(
+        self,
+        actions: Sequence[tuple[Fighter, Action]] = (),
+        tension: Sequence[TensionChoice] | TensionChoice = (),
+        deployment: Sequence[int] = (),
+    ) -> None:
+        self.actions = list(actions)
+        self.tension = [tension] if isinstance(tension, TensionChoice) else list(tension)
+        self.deployment = list(deployment)
+        self.raw_tension: list[tuple[int, int]] = []
+        self.options_seen: list[list[tuple[int, int]]] = []
+
+    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
+        return list(self.deployment)
+
+    def choose_tension(
+        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
+    ) -> TensionChoice:
+        self.raw_tension.append(raw)
+        self.options_seen.append(options)
+        if not self.tension:
+            raise AssertionError(f"unscripted tension roll {raw}")
+        return self.tension.pop(0)
+
+    def choose_action(self, view: MatchView) -> Action:
+        active = view.active
+        if self.actions and active is not None and self.actions[0][0].uid == active.uid:
+            return self.actions.pop(0)[1]
+        return END_TURN
+
+    @property
+    def done(self) -> bool:
+        """Whether every scripted action and tension answer was used."""
+        return not self.actions and not self.tension
+
+
+class Scenario:
+    """A hand-made position with scripted dice.
+
+    Args:
+        board: an ASCII grid for :meth:`Board.from_ascii`, or a ready ``Board``.
+        dice: raw die faces, consumed in order by every roll.
+        options: ruleset option overrides (names from ``rulesets/data/arena.toml``).
+        specs: test-only ``CharacterSpec`` s that ``add`` and summon spells may name by id.
+        turn: the game-turn number the position is in (bombs self-detonate when ``turn`` has moved on
+            since they were placed; the first turn skips the tension roll).
+        active_side: the player whose game turn it is.
+        record: event recording level (default ``FULL``, so tests can look at every step).
+    """
+
+    def __init__(
+        self,
+        board: str | Board,
+        dice: Sequence[int] = (),
+        options: Mapping[str, Any] | None = None,
+        *,
+        specs: Iterable[CharacterSpec] = (),
+        turn: int = 1,
+        active_side: int = 0,
+        record: int = FULL,
+        ruleset: str = "arena",
+        registry: Registry | None = None,
+    ) -> None:
+        self.board = board if isinstance(board, Board) else Board.from_ascii(board, id="scenario")
+        self.dice = ScriptedDice(list(dice))
+        self.source = _SpecSource(registry or default_registry(), specs)
+        self.state = MatchState(self.board, load_ruleset(ruleset, dict(options or {})), self.dice, record)
+        self.state.turn = turn
+        self.state.active_side = active_side
+        self.state.first_player = active_side
+
+    # ----------------------------------------------------------------- cells and pieces
+    def cell(self, x: int, y: int) -> int:
+        """Cell index of column ``x``, row ``y`` (row 0 is the first line of the grid)."""
+        if not self.board.in_bounds(x, y):
+            raise ValueError(f"({x}, {y}) is not on the {self.board.width}x{self.board.height} board")
+        return self.board.cell(x, y)
+
+    def _cell(self, where: Where) -> int:
+        return where if isinstance(where, int) else self.cell(*where)
+
+    def xy(self, piece: Fighter) -> tuple[int, int] | None:
+        """Where a piece stands, as ``(x, y)``, or None when it is off the board."""
+        return None if piece.cell < 0 else self.board.xy(piece.cell)
+
+    def at(self, where: Where) -> Fighter | None:
+        """The piece on a cell (traps included), or None."""
+        cell = self._cell(where)
+        piece = self.state.by_cell[cell]
+        if piece is None:
+            piece = self.state.traps.get(cell)
+        return piece
+
+    def spec(self, name: str | CharacterSpec) -> CharacterSpec:
+        return name if isinstance(name, CharacterSpec) else self.source.load_character(name)
+
+    def add(
+        self,
+        character: str | CharacterSpec,
+        side: int,
+        at: Where,
+        *,
+        summoner: Fighter | None = None,
+        injuries: int = 0,
+    ) -> Fighter:
+        """Spawn a piece with the engine, place it, and (for a Krosmaster) put it in its Timeline.
+
+        A summon token may be given its ``summoner``: it is then tied to it exactly as if the
+        summoner's spell had put it in play (acts after it, counts for summon control, leaves with it).
+        """
+        spec = self.spec(character)
+        state = self.state
+        spell_id = ""
+        if summoner is not None:
+            spell_id = next((s.id for s in summoner.spells if s.summons == spec.id), "")
+        fighter = spawn(state, spec, side, summoner, spell_id)
+        cell = self._cell(at)
+        if spec.kind != "trap" and state.by_cell[cell] is not None:
+            raise ValueError(f"cell {self.board.xy(cell)} already holds {state.by_cell[cell]!r}")
+        place(state, fighter, cell)
+        fighter.injuries = injuries
+        fighter.placed_turn = state.turn
+        if summoner is not None and spec.kind in (CREATURE, BOMB):
+            summoner.summons.append(fighter)
+        if spec.kind == KROSMASTER:
+            timeline = state.timeline[side]
+            timeline.append(fighter)
+            timeline.sort(key=lambda f: -f.spec.initiative)  # stable: ties keep the order added (R-A20)
+        state.summon_specs.update(summonable([spec], self.source))  # type: ignore[arg-type]
+        return fighter
+
+    # ----------------------------------------------------------------- turns
+    def new_turn(self, side: int) -> None:
+        """Start the next game turn for ``side`` without a tension roll (for activation-level tests)."""
+        self.state.turn += 1
+        self.state.active_side = side
+
+    def activate(self, fighter: Fighter) -> None:
+        """Run the engine's preliminary phase and the start of the activation phase for ``fighter``
+        (bombs self-detonate, ±MP/AP markers applied and discarded, MP/AP set), then hand control to
+        the test. Uses ``engine.turn.character_turn`` itself, stopped at its first decision.
+
+        If the preliminary phase KOs the fighter (its own bomb) it returns with the fighter off the
+        board; if the match is already over it raises IllegalActionError.
+        """
+        if self.state.active is not None and self.state.active is not fighter:
+            self.end_turn()
+        try:
+            character_turn(self.state, fighter, _PauseController(), MatchView(self.state, fighter.side))
+        except _Pause:
+            return
+        if fighter.alive:
+            raise IllegalActionError(
+                f"{fighter!r} could not start its activation: the match is over "
+                f"({self.state.end_reason}; a scenario needs a Krosmaster on each side)"
+            )
+
+    def end_turn(self, fighter: Fighter | None = None) -> None:
+        """End phase of the active character: "this turn" effects end, unspent MP/AP are lost
+        (R-A11, R-A36). Mirrors the tail of ``engine.turn.character_turn``."""
+        fighter = fighter or self.state.active
+        if fighter is None:
+            return
+        fighter.acting = False
+        fighter.range_bonus = 0
+        fighter.mp = fighter.ap = 0
+        if fighter.alive:
+            fighter.stats.turns_alive += 1
+        self.state.active = None
+
+    def play_turn(self, controller: ScriptedController) -> None:
+        """One whole game turn of the active side through ``engine.turn.game_turn``."""
+        if self.state.active is not None:
+            self.end_turn()
+        side = self.state.active_side
+        game_turn(self.state, controller, MatchView(self.state, side))
+
+    def tension(self, faces: tuple[int, int], *to: Fighter | None) -> TensionChoice:
+        """A tension answer: the faces the dice are turned to, and who each die inspires (None =
+        refund)."""
+        assigned = tuple(-1 if f is None else f.uid for f in to) + (-1, -1)
+        return TensionChoice((faces[0], faces[1]), (assigned[0], assigned[1]))
+
+    # ----------------------------------------------------------------- actions
+    def spell_index(self, fighter: Fighter, spell_id: str) -> int:
+        for index, spell in enumerate(fighter.spells):
+            if spell.id == spell_id:
+                return index
+        raise KeyError(f"{fighter.spec.name} has no spell {spell_id!r}: {[s.id for s in fighter.spells]}")
+
+    def cast_action(self, fighter: Fighter, spell_id: str, target: Where | None = None) -> Action:
+        cell = fighter.cell if target is None else self._cell(target)
+        return Action(CAST, self.spell_index(fighter, spell_id), cell)
+
+    def move_action(self, to: Where) -> Action:
+        return Action(MOVE, -1, self._cell(to))
+
+    def do(self, fighter: Fighter, action: Action) -> None:
+        """Carry out one action of the active character, refusing it as the engine would."""
+        if self.state.active is not fighter:
+            raise IllegalActionError(f"{fighter!r} is not the active character ({self.state.active!r})")
+        if not is_legal(self.state, fighter, action):
+            raise IllegalActionError(f"{fighter!r} cannot {action.describe(fighter)}")
+        perform(self.state, fighter, action)
+
+    def can(self, fighter: Fighter, action: Action) -> bool:
+        """Whether the engine would accept this action now."""
+        return self.state.active is fighter and is_legal(self.state, fighter, action)
+
+    def can_cast(self, fighter: Fighter, spell_id: str, target: Where | None = None) -> bool:
+        return self.can(fighter, self.cast_action(fighter, spell_id, target))
+
+    def can_move(self, fighter: Fighter, to: Where) -> bool:
+        return self.can(fighter, self.move_action(to))
+
+    def cast(self, fighter: Fighter, spell_id: str, target: Where | None = None) -> None:
+        """Cast a spell on a cell (the caster's own cell when ``target`` is None)."""
+        self.do(fighter, self.cast_action(fighter, spell_id, target))
+
+    def move(self, fighter: Fighter, *path: Where) -> None:
+        """Walk one cell, or several cells one after the other (1 MP each, Lock applies each step)."""
+        for step in path:
+            self.do(fighter, self.move_action(step))
+
+    def pick_kama(self, fighter: Fighter) -> None:
+        self.do(fighter, Action(PICK_KAMA))
+
+    def buy_gg(self, fighter: Fighter) -> None:
+        self.do(fighter, Action(BUY_GG))
+
+    # ----------------------------------------------------------------- reading
+    def events(self, kind: str | None = None) -> list[Event]:
+        """Recorded events, optionally only those of one ``kind`` (e.g. ``"damaged"``)."""
+        return [e for e in self.state.events if kind is None or e.kind == kind]
+
+    def event_kinds(self) -> list[str]:
+        return [e.kind for e in self.state.events]

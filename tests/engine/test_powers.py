@@ -1,0 +1,165 @@
+"""Powers (R-A100-R-A107)."""
+
+from __future__ import annotations
+
+from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, DOFUS, LOCK
+from krosbalance.testing import Scenario
+
+from .specs import character, spell
+
+BOARD = """. . . . .
+           . . . . .
+           . . . . ."""
+
+
+def test_r_a100_a_power_owned_twice_gives_nothing_more():
+    sc = Scenario(BOARD, dice=[LOCK, LOCK, LOCK])
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    king.inspired.add("armour")  # the card already has Armour
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))
+    armour = [e for e in sc.events("dice_rolled") if e.roll == "armour"]
+    assert [len(e.faces) for e in armour] == [2]
+    assert sc.dice.remaining == 0
+
+
+def test_r_a101_lock_and_dodge_powers_roll_two_dice():
+    sc = Scenario(BOARD, dice=[ARMOUR, LOCK, DODGE, ARMOUR])
+    bill = sc.add("bill_tell", side=0, at=(1, 1))  # Dodge
+    king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))  # Lock
+    sc.activate(bill)
+    sc.move(bill, (0, 1))
+    (roll,) = sc.events("lock_rolled")
+    assert (roll.locker, roll.lock, roll.dodge, roll.blocked) == (king.uid, 1, 1, False)
+    assert sc.dice.remaining == 0
+
+
+def test_r_a101_inspired_critical_rolls_two_dice_for_an_elemental_spell():
+    sc = Scenario(BOARD, dice=[CRITICAL, CRITICAL, LOCK])
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    lil = sc.add("lil_healey", side=1, at=(2, 1))
+    anna.inspired.add("critical")
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))
+    assert lil.injuries == 3
+    assert sc.dice.remaining == 0
+
+
+def test_r_a102_resistance_reduces_damage_of_its_element_by_one():
+    fire_wall = character("salamander", powers=(("resistance", {"element": "fire"}),))
+    sc = Scenario(BOARD, dice=[CRITICAL, LOCK, LOCK, LOCK, CRITICAL, LOCK], specs=[fire_wall])
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))  # fire Assault
+    target = sc.add(fire_wall, side=1, at=(2, 1))
+    anna.plus_ap = 6
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))  # 1 + 1 critical - 0 armour - 1 resistance
+    assert target.injuries == 1
+    sc.cast(anna, "assault", (1, 1))  # swapped back; 1 damage - 1 resistance = 0
+    assert target.injuries == 1
+    sc.cast(anna, "punch", (2, 1))  # neutral: not reduced
+    assert target.injuries == 3
+    assert sc.dice.remaining == 0
+
+
+def test_r_a103_tiny_pieces_do_not_block_sight_but_block_movement():
+    sc = Scenario(". . . . .")
+    bill = sc.add("bill_tell", side=0, at=(0, 0))
+    queen = sc.add("queen_of_the_tofus", side=1, at=(4, 0))
+    tofu = sc.add("tofu", side=1, at=(1, 0), summoner=queen)
+    sc.activate(bill)
+    assert sc.can_cast(bill, "plaguing_arrow", (4, 0))  # through the Tofu
+    assert not sc.can_move(bill, (1, 0))
+    assert not sc.state.is_free(tofu.cell)
+
+
+def test_r_a104_counter_injures_the_enemy_that_injured_the_holder():
+    hedgehog = character("hedgehog", powers=("counter",))
+    sc = Scenario(BOARD, dice=[LOCK, LOCK, LOCK, ARMOUR], specs=[hedgehog])
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    spiky = sc.add(hedgehog, side=1, at=(2, 1))
+    anna.plus_ap = 6
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))
+    assert spiky.injuries == 1 and anna.injuries == 1
+    damaged = [(e.source, e.target, e.amount) for e in sc.events("damaged")]
+    assert damaged == [(anna.uid, spiky.uid, 1), (spiky.uid, anna.uid, 1)]
+    sc.cast(anna, "assault", (1, 1))  # armour absorbs: no injury, no counter
+    assert spiky.injuries == 1 and anna.injuries == 1
+    assert sc.dice.remaining == 0
+
+
+def test_r_a104_no_counter_against_an_ally():
+    hedgehog = character("hedgehog", powers=("counter",))
+    sc = Scenario(BOARD, dice=[LOCK, LOCK], specs=[hedgehog])
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    spiky = sc.add(hedgehog, side=0, at=(2, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 2))
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))
+    assert spiky.injuries == 1 and anna.injuries == 0
+    assert sc.dice.remaining == 0
+
+
+def test_r_a104_no_counter_against_a_bomb_explosion():
+    hedgehog = character("hedgehog", powers=("counter",))
+    sc = Scenario(BOARD, dice=[CRITICAL, LOCK, LOCK, LOCK, LOCK], specs=[hedgehog])
+    kass = sc.add("kassius_kaos", side=0, at=(0, 0))
+    bad = sc.add("bad_aboum", side=1, at=(4, 2))
+    spiky = sc.add(hedgehog, side=0, at=(3, 1))
+    bomb = sc.add("water_bomb", side=1, at=(2, 1), summoner=bad)
+    sc.activate(kass)
+    # 2 Critical dice (CRITICAL, LOCK) -> 2 damage; the bomb's Armour die: LOCK -> the bomb is KO and
+    # explodes: its Critical die LOCK, the hedgehog's Armour die LOCK -> 1 injury, no counter
+    sc.cast(kass, "irritating_sting", (2, 1))
+    assert not bomb.alive and spiky.injuries == 1 and spiky.minus_ap == 1
+    assert bomb.injuries == 1 and bad.injuries == 0 and kass.injuries == 0
+    assert sc.dice.remaining == 0
+
+
+def test_r_a105_healing_power_heals_one_more_when_it_heals_any():
+    priest = character(
+        "priest", powers=("healing",), spells=(spell("mend", kind="heal", element="neutral", rmin=0, rmax=3),)
+    )
+    sc = Scenario(BOARD, dice=[LOCK, LOCK], specs=[priest])
+    me = sc.add(priest, side=0, at=(0, 1))
+    anna = sc.add("anna_tommy", side=0, at=(2, 1), injuries=5)
+    sc.add("king_of_the_gobballs", side=1, at=(4, 2))
+    sc.activate(me)
+    sc.cast(me, "mend", (2, 1))
+    assert anna.injuries == 3
+    sc.cast(me, "mend", (0, 1))  # the priest has no injury: nothing healed, no bonus
+    assert me.injuries == 0 and len(sc.events("healed")) == 1
+    assert sc.dice.remaining == 0
+
+
+def test_r_a106_unfazed_ignores_additional_effects_but_not_extra_damage():
+    rock = character("rock", powers=("unfazed",))
+    sc = Scenario(BOARD, dice=[LOCK] * 8, specs=[rock])
+    bad = sc.add("bad_aboum", side=0, at=(4, 2))
+    king = sc.add("king_of_the_gobballs", side=0, at=(1, 1))
+    sc.add("gobball", side=0, at=(3, 1), summoner=king)
+    target = sc.add(rock, side=1, at=(2, 1))
+    sc.add("water_bomb", side=0, at=(1, 2), summoner=bad)
+    king.plus_ap = 2
+    sc.activate(king)
+    sc.cast(king, "gobbolob", (2, 1))  # +2 for the adjacent Gobball still applies
+    assert target.injuries == 3
+    sc.cast(king, "gobbolob", (1, 2))  # the bomb explodes: 1 damage and -1 AP to the King and the rock
+    assert target.injuries == 4 and target.minus_ap == 0
+    assert king.injuries == 1 and king.minus_ap == 1
+    assert sc.dice.remaining == 0
+
+
+def test_r_a107_immune_ignores_damage_of_its_element_only():
+    golem = character("golem", powers=(("immune", {"element": "fire"}),))
+    sc = Scenario(BOARD, dice=[DOFUS, LOCK, LOCK, LOCK], specs=[golem])
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    target = sc.add(golem, side=1, at=(2, 1))
+    anna.plus_ap = 5
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))  # fire: nothing
+    assert target.injuries == 0 and sc.events("damaged") == []
+    sc.cast(anna, "punch", (1, 1))  # neutral: not covered
+    assert target.injuries == 1
+    assert sc.dice.remaining == 0

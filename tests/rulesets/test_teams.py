@@ -1,0 +1,217 @@
+"""Team building, first player, Timeline and set-up (R-A17-R-A25, R-A146-R-A151)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from krosbalance.board.board import Board
+from krosbalance.content.registry import default_registry
+from krosbalance.engine.dice import ScriptedDice
+from krosbalance.engine.events import FULL
+from krosbalance.engine.view import MatchView
+from krosbalance.errors import IllegalActionError, TeamError
+from krosbalance.rulesets.arena import deploy, first_player, setup, validate_team
+from krosbalance.rulesets.options import load_ruleset
+from krosbalance.testing import ScriptedController
+
+BOX = [
+    "anna_tommy",
+    "bad_aboum",
+    "bill_tell",
+    "kassius_kaos",
+    "king_of_the_gobballs",
+    "lil_healey",
+    "oscar_kass",
+    "queen_of_the_tofus",
+]
+
+
+def _spec(name):
+    return default_registry().load_character(name)
+
+
+def _with_initiative(name, initiative):
+    return dataclasses.replace(_spec(name), initiative=initiative)
+
+
+def test_r_a146_a_team_is_two_to_eight_krosmasters_of_level_sum_twelve():
+    assert [s.id for s in validate_team(BOX[:4])] == BOX[:4]
+    with pytest.raises(TeamError, match="level sum 9"):
+        validate_team(BOX[:3])
+    with pytest.raises(TeamError, match="level sum 15"):
+        validate_team(BOX[:5])
+    with pytest.raises(TeamError, match="2 to 8"):
+        validate_team([])
+
+
+def test_r_a146_summon_tokens_cannot_be_in_a_team():
+    with pytest.raises(TeamError, match="token"):
+        validate_team(["gobball", "anna_tommy", "bill_tell", "lil_healey"])
+
+
+def test_r_a147_gold_names_once_white_names_at_most_twice():
+    assert len(validate_team(["anna_tommy", "anna_tommy", "bill_tell", "bill_tell"])) == 4
+    with pytest.raises(TeamError, match="at most 2"):
+        validate_team(["anna_tommy", "anna_tommy", "anna_tommy", "bill_tell"])
+    with pytest.raises(TeamError, match="at most 1"):
+        validate_team(["king_of_the_gobballs", "king_of_the_gobballs", "anna_tommy", "bill_tell"])
+    assert len(validate_team(["king_of_the_gobballs", "queen_of_the_tofus", "anna_tommy", "bill_tell"])) == 4
+
+
+def test_r_a148_both_players_may_field_identical_teams():
+    team = ["king_of_the_gobballs", "anna_tommy", "anna_tommy", "bill_tell"]
+    assert validate_team(team) == validate_team(list(team))
+
+
+@pytest.mark.parametrize(
+    ("team0", "team1", "first"),
+    [
+        (["anna_tommy", "queen_of_the_tofus"], ["oscar_kass", "king_of_the_gobballs"], 0),  # 17 vs 8
+        (["oscar_kass", "kassius_kaos"], ["anna_tommy", "bill_tell"], 1),  # 10 vs 16
+        (  # WAKFU 9+4+2+1 = 16 vs STASI 8+7+6+3 = 24
+            ["anna_tommy", "kassius_kaos", "king_of_the_gobballs", "lil_healey"],
+            ["queen_of_the_tofus", "bill_tell", "oscar_kass", "bad_aboum"],
+            1,
+        ),
+    ],
+)
+def test_r_a18_higher_initiative_sum_plays_first_rulebook_examples(team0, team1, first):
+    specs0, specs1 = [_spec(n) for n in team0], [_spec(n) for n in team1]
+    assert first_player(specs0, specs1, np.random.default_rng(0)) == first
+
+
+def test_r_a151_a_tie_compares_the_highest_initiatives_then_the_next():
+    # 9 + 1 = 10 vs 6 + 4 = 10: the highest single initiative (9) wins
+    tied0 = [_spec("anna_tommy"), _spec("lil_healey")]
+    tied1 = [_spec("oscar_kass"), _spec("kassius_kaos")]
+    assert first_player(tied0, tied1, np.random.default_rng(0)) == 0
+    assert first_player(tied1, tied0, np.random.default_rng(0)) == 1
+    # 5 + 3 + 2 vs 5 + 4 + 1: equal highest, the second highest decides
+    a = [
+        _with_initiative("anna_tommy", 5),
+        _with_initiative("bill_tell", 3),
+        _with_initiative("lil_healey", 2),
+    ]
+    b = [
+        _with_initiative("anna_tommy", 5),
+        _with_initiative("bill_tell", 4),
+        _with_initiative("lil_healey", 1),
+    ]
+    assert first_player(a, b, np.random.default_rng(0)) == 1
+
+
+def test_r_a151_a_perfect_tie_is_a_coin_toss():
+    team = [_spec("anna_tommy"), _spec("lil_healey")]
+    results = {first_player(team, list(team), np.random.default_rng(seed)) for seed in range(40)}
+    assert results == {0, 1}
+
+
+BOARD = """b b b b
+           . . . .
+           . . . .
+           a a a a"""
+
+
+def _setup(team0, team1, dice=()):
+    board = Board.from_ascii(BOARD, id="deploy")
+    registry = default_registry()
+    specs = (validate_team(team0, registry), validate_team(team1, registry))
+    return setup(
+        specs,
+        board,
+        load_ruleset("arena"),
+        ScriptedDice(list(dice)),
+        np.random.default_rng(0),
+        registry,
+        FULL,
+    )
+
+
+def test_r_a20_timeline_in_decreasing_initiative_ties_keep_the_given_order():
+    state = _setup(
+        ["lil_healey", "anna_tommy", "bad_aboum", "bill_tell"],
+        ["bill_tell", "bill_tell", "king_of_the_gobballs", "queen_of_the_tofus"],
+    )
+    assert [f.spec.id for f in state.timeline[0]] == ["anna_tommy", "bill_tell", "bad_aboum", "lil_healey"]
+    ids1 = [(f.spec.id, f.uid) for f in state.timeline[1]]
+    assert [i for i, _ in ids1] == ["queen_of_the_tofus", "bill_tell", "bill_tell", "king_of_the_gobballs"]
+    assert ids1[1][1] < ids1[2][1]  # the two equal Bill Tells keep the order they were given in
+
+
+def test_r_a18_r_a24_setup_decides_the_first_player_and_gives_six_gg_each_plus_the_wild_gg():
+    state = _setup(
+        ["anna_tommy", "kassius_kaos", "king_of_the_gobballs", "lil_healey"],
+        ["queen_of_the_tofus", "bill_tell", "oscar_kass", "bad_aboum"],
+    )
+    assert state.first_player == 1 and state.active_side == 1
+    assert state.gg == [6, 6] and state.wild_gg == 1 and state.kamas == [0, 0]
+    assert set(state.summon_specs) == {"gobball", "tofu", "water_bomb"}
+
+
+def test_r_a25_the_first_player_deploys_first_on_his_own_deployment_cells():
+    state = _setup(
+        ["anna_tommy", "kassius_kaos", "king_of_the_gobballs", "lil_healey"],
+        ["queen_of_the_tofus", "bill_tell", "oscar_kass", "bad_aboum"],
+    )
+    board = state.board
+    order = []
+
+    class Recording(ScriptedController):
+        def choose_deployment(self, view, fighters, cells):
+            order.append((view.side, sorted(cells)))
+            return super().choose_deployment(view, fighters, cells)
+
+    zone0 = [board.cell(x, 3) for x in range(4)]
+    zone1 = [board.cell(x, 0) for x in range(4)]
+    controllers = (Recording(deployment=zone0[::-1]), Recording(deployment=zone1))
+    deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+    assert order == [(1, zone1), (0, zone0)]
+    assert [f.cell for f in state.timeline[1]] == zone1
+    assert [f.cell for f in state.timeline[0]] == zone0[::-1]
+
+
+def test_r_a25_deploying_outside_the_own_zone_is_refused():
+    state = _setup(
+        ["anna_tommy", "kassius_kaos", "king_of_the_gobballs", "lil_healey"],
+        ["queen_of_the_tofus", "bill_tell", "oscar_kass", "bad_aboum"],
+    )
+    board = state.board
+    wrong = [board.cell(x, 2) for x in range(4)]
+    zone1 = [board.cell(x, 0) for x in range(4)]
+    controllers = (ScriptedController(deployment=wrong), ScriptedController(deployment=zone1))
+    with pytest.raises(IllegalActionError):
+        deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+    same = [board.cell(0, 0)] * 4
+    state2 = _setup(
+        ["anna_tommy", "kassius_kaos", "king_of_the_gobballs", "lil_healey"],
+        ["queen_of_the_tofus", "bill_tell", "oscar_kass", "bad_aboum"],
+    )
+    with pytest.raises(IllegalActionError):
+        deploy(
+            state2,
+            (ScriptedController(), ScriptedController(deployment=same)),
+            (MatchView(state2, 0), MatchView(state2, 1)),
+        )
+
+
+def test_r_a25_not_enough_deployment_cells_is_a_team_error():
+    board = Board.from_ascii(
+        """b b b .
+                               . . . .
+                               a a a a""",
+        id="small",
+    )
+    registry = default_registry()
+    specs = (validate_team(BOX[:4], registry), validate_team(BOX[4:], registry))
+    state = setup(specs, board, load_ruleset("arena"), ScriptedDice([]), np.random.default_rng(0), registry)
+    assert state.first_player == 0  # 23 vs 17: deploys on his 4 cells, then player 1 has only 3
+    zone0 = [board.cell(x, 2) for x in range(4)]
+    with pytest.raises(TeamError, match="3 free deployment cells"):
+        deploy(
+            state,
+            (ScriptedController(deployment=zone0), ScriptedController()),
+            (MatchView(state, 0), MatchView(state, 1)),
+        )
