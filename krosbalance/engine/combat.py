@@ -25,7 +25,7 @@ from krosbalance.engine.events import (
 )
 from krosbalance.engine.pieces import lift, place, spawn
 from krosbalance.engine.powers import after_injured, dice_for, heal_bonus
-from krosbalance.engine.state import BOMB, CREATURE, ELEMENT_INDEX, KROSMASTER, TRAP, Fighter, MatchState
+from krosbalance.engine.state import BOMB, ELEMENT_INDEX, KROSMASTER, TRAP, Fighter, MatchState
 
 NEUTRAL = 0
 
@@ -221,8 +221,7 @@ def summon(state: MatchState, caster: Fighter, spell: SpellSpec, cell: int) -> F
     token = spawn(state, spec, caster.side, caster, spell.id)
     place(state, token, cell)
     token.placed_turn = state.turn
-    if token.kind == CREATURE or token.kind == BOMB:
-        caster.summons.append(token)
+    caster.summons.append(token)  # every token counts for summon control (R-A67); creatures act (R-A31)
     if state.record >= FULL:
         state.events.append(Summoned(state.turn, caster.uid, token.uid, spec.id, cell))
     return token

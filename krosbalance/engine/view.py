@@ -146,8 +146,12 @@ class MatchView:
         return [self._view(f) for f in self._s.timeline[side]]
 
     def summons_of(self, fighter: FighterView) -> list[FighterView]:
-        """The tokens this fighter has in play (creatures and bombs), in the order summoned."""
-        return [self._view(t) for t in fighter._f.summons if t.alive]
+        """The tokens this fighter has in play, in the order summoned; the opponent's traps are hidden."""
+        return [
+            self._view(t)
+            for t in fighter._f.summons
+            if t.alive and (t.kind != "trap" or t.side == self.side)
+        ]
 
     def piece_at(self, cell: int) -> FighterView | None:
         f = self._s.by_cell[cell]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.testing import Scenario, ScriptedController
 
@@ -196,11 +194,6 @@ def test_r_a116_a_trap_has_no_hp_and_is_unfazed():
     assert trap.hp == 0 and trap.has("unfazed") and not trap.is_character
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: traps are not added to the summoner's summons, so trap "
-    "spells ignore summon control (R-A67) and a trap is not counted as the summoner's token",
-)
 def test_r_a67_r_a116_trap_summon_control():
     sc = Scenario(BOARD, specs=[TRAP, TRAPPER])
     trapper = sc.add(TRAPPER, side=0, at=(0, 1))
