@@ -7,12 +7,20 @@ from collections.abc import Callable
 import numpy as np
 
 from krosbalance.ai.base import AI
+from krosbalance.ai.focus_fire import FocusFireAI
+from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.random_ai import RandomAI
 from krosbalance.errors import ContentError
 
 AIFactory = Callable[[np.random.Generator], AI]
 
-_AIS: dict[str, AIFactory] = {"random": RandomAI}
+_AIS: dict[str, AIFactory] = {
+    "random": RandomAI,
+    "focus_fire": FocusFireAI,
+    "kiter": KiterAI,
+    "objective": ObjectiveAI,
+}
 
 
 def register_ai(name: str, factory: AIFactory) -> None:

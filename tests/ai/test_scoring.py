@@ -1,0 +1,130 @@
+"""Unit tests of the evaluation pieces in krosbalance.ai.scoring, on tiny hand-made positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from krosbalance.ai import scoring
+from krosbalance.engine.view import MatchView
+from krosbalance.testing.scenario import Scenario
+
+ROW7 = ". . . . . . ."
+OPEN5 = """
+. . . . .
+. . . . .
+. . . . .
+. . . . .
+. . . . .
+"""
+
+
+def test_hit_odds_one_damage_one_critical_die_one_armour_die() -> None:
+    # damage = 1 + C - A with C ~ B(1, 1/2), A ~ B(1, 1/3): 1 (1/3), 0 (1/6), 2 (1/3), 1 (1/6)
+    expected, ko = scoring.hit_odds(1, 1, 1, 0, 99)
+    assert expected == pytest.approx(7 / 6)
+    assert ko == 0.0
+    expected, ko = scoring.hit_odds(1, 1, 1, 0, 2)
+    assert ko == pytest.approx(1 / 3)
+    assert expected == pytest.approx(7 / 6)
+
+
+def test_hit_odds_caps_at_remaining_hp_and_applies_resistance() -> None:
+    expected, ko = scoring.hit_odds(3, 2, 0, 0, 1)
+    assert (expected, ko) == (pytest.approx(1.0), pytest.approx(1.0))
+    # resistance -1: a 1-damage hit needs a critical that the armour die does not cancel
+    expected, _ = scoring.hit_odds(1, 1, 1, 1, 99)
+    assert expected == pytest.approx(1 / 3)
+
+
+def test_gg_swing_takes_the_wild_gg_first_and_spots_a_win() -> None:
+    sc = Scenario(ROW7)
+    sc.add("anna_tommy", 0, (0, 0))
+    sc.add("bill_tell", 1, (6, 0))
+    view = MatchView(sc.state, 0)
+    assert view.gg == (6, 6) and view.wild_gg == 1
+    assert scoring.gg_swing(view, 0, 3) == 5.0  # wild GG + 2 taken: +3 for us, -2 for them
+    sc.state.wild_gg = 0
+    sc.state.gg[1] = 3
+    assert scoring.gg_swing(view, 0, 3) == scoring.WIN_VALUE
+    sc.state.gg[1] = 4
+    assert scoring.gg_swing(view, 0, 3) == 6.0
+
+
+def test_kill_value_of_a_krosmaster_and_of_a_summon() -> None:
+    sc = Scenario(ROW7)
+    anna = sc.add("anna_tommy", 0, (0, 0))
+    queen = sc.add("queen_of_the_tofus", 1, (6, 0))
+    tofu = sc.add("tofu", 1, (5, 0), summoner=queen)
+    view = MatchView(sc.state, 0)
+    by_uid = {f.uid: f for f in view.fighters()}
+    assert scoring.kill_value(view, by_uid[queen.uid]) == pytest.approx(scoring.GG_UNIT * 5)
+    assert scoring.kill_value(view, by_uid[tofu.uid]) == scoring.SUMMON_WORTH["tofu"]
+    assert scoring.kill_value(view, by_uid[anna.uid]) == pytest.approx(scoring.GG_UNIT * 5)
+
+
+def test_threat_map_melee_enemy_reaches_mp_plus_one() -> None:
+    sc = Scenario(ROW7)
+    sc.add("anna_tommy", 0, (6, 0))
+    sc.add("king_of_the_gobballs", 1, (0, 0))
+    threat = scoring.threat_map(MatchView(sc.state, 0), 0)
+    two_gobbolobs = 2 * scoring.hit_odds(1, 1, 1, 0, 99)[0]  # 7 AP // 3 AP = 2 casts
+    assert threat[1:5] == [pytest.approx(two_gobbolobs)] * 4  # walk 3 then hit the next cell
+    assert threat[5] == 0.0 and threat[6] == 0.0
+
+
+def test_threat_map_ranged_enemy_and_allies_do_not_threaten() -> None:
+    sc = Scenario(ROW7)
+    sc.add("bill_tell", 1, (0, 0))
+    sc.add("anna_tommy", 0, (6, 0))
+    threat = scoring.threat_map(MatchView(sc.state, 0), 0)
+    assert all(t > 0 for t in threat)  # 3 MP + range 3-8 covers the whole row
+    assert scoring.threat_map(MatchView(sc.state, 1), 1) != threat  # Anna's threat on Bill's side
+    assert max(scoring.threat_map(MatchView(sc.state, 1), 1)) > 0
+
+
+def test_block_chance_follows_r_a16() -> None:
+    sc = Scenario(OPEN5)
+    oscar = sc.add("oscar_kass", 0, (2, 2))
+    sc.add("king_of_the_gobballs", 1, (2, 1))  # Lock: 2 dice
+    bill = sc.add("bill_tell", 0, (0, 0))
+    view = MatchView(sc.state, 0)
+    views = {f.uid: f for f in view.fighters()}
+    assert scoring.block_chance(view, views[oscar.uid], oscar.cell) == pytest.approx(1 / 3)
+    assert scoring.block_chance(view, views[bill.uid], bill.cell) == 0.0
+    # Bill has Dodge (2 dice): against 2 Lock dice on the same cell as Oscar -> 7/36
+    assert scoring.block_chance(view, views[bill.uid], oscar.cell) == pytest.approx(7 / 36)
+
+
+def test_explosion_value_counts_enemies_for_and_allies_against() -> None:
+    sc = Scenario(OPEN5)
+    sc.add("bad_aboum", 0, (0, 4))
+    sc.add("oscar_kass", 1, (1, 1))
+    sc.add("lil_healey", 1, (3, 3))
+    view = MatchView(sc.state, 0)
+    centre = sc.cell(2, 2)
+    two_enemies = scoring.explosion_value(view, centre, 0)
+    assert two_enemies > 0
+    assert scoring.explosion_value(view, centre, 1) == pytest.approx(-two_enemies)
+    sc.add("anna_tommy", 0, (2, 1))
+    assert scoring.explosion_value(MatchView(sc.state, 0), centre, 0) < two_enemies
+
+
+def test_geometry_masks() -> None:
+    sc = Scenario(OPEN5)
+    geo = scoring.geometry(sc.board)
+    assert geo is scoring.geometry(sc.board)
+    centre = sc.cell(2, 2)
+    assert sorted(scoring.iter_bits(geo.ring_mask(centre, 1, 1))) == sorted(sc.board.neighbours[centre])
+    assert len(scoring.iter_bits(geo.ring_mask(centre, 0, 2))) == 13
+    line = scoring.iter_bits(geo.ring_mask(centre, 1, 2) & geo.line_mask(centre))
+    assert len(line) == 8 and all(sc.board.aligned(centre, c) for c in line)
+
+
+def test_sight_blockers_and_obstacles_match_the_engine() -> None:
+    sc = Scenario(OPEN5)
+    queen = sc.add("queen_of_the_tofus", 0, (0, 0))
+    sc.add("tofu", 0, (1, 0), summoner=queen)
+    sc.add("bill_tell", 1, (4, 4))
+    view = MatchView(sc.state, 0)
+    assert scoring.sight_blockers(view) == sc.state.sight_blockers
+    assert scoring.obstacles(view) == sc.state.obstacles
