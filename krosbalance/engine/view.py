@@ -13,7 +13,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from krosbalance.content.specs import SpellSpec
-from krosbalance.engine.legal import Action, legal_actions, max_range, spell_targets
+from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
 from krosbalance.engine.movement import adjacent_lockers
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ class FighterView:
     is_character = property(lambda self: self._f.is_character)
     is_krosmaster = property(lambda self: self._f.kind == "krosmaster")
     summoner = property(lambda self: None if self._f.summoner is None else self._f.summoner.uid)
+    summon_spell = property(lambda self: self._f.summon_spell)
     blocked = property(lambda self: self._f.blocked)
     range_bonus = property(lambda self: self._f.range_bonus)
     pending_markers = property(
@@ -166,6 +167,21 @@ class MatchView:
     def kama_cells(self) -> list[int]:
         return [c for c, n in enumerate(self._s.board_kamas) if n > 0]
 
+    @property
+    def sight_blockers(self) -> int:
+        """Cells that block line of sight now (trees and non-Tiny characters), as a bitmask."""
+        return self._s.sight_blockers
+
+    @property
+    def obstacles(self) -> int:
+        """Cells nothing may enter now (trees, bushes, pieces), as a bitmask."""
+        return self._s.obstacles
+
+    @property
+    def crates(self) -> int:
+        """Cells holding a crate now (+1 range to a caster standing there), as a bitmask."""
+        return self._s.crates
+
     def has_los(self, a: int, b: int) -> bool:
         """Line of sight now, characters included (R-A78)."""
         s = self._s
@@ -175,6 +191,11 @@ class MatchView:
     def legal_actions(self) -> list[Action]:
         f = self._s.active
         return [] if f is None else legal_actions(self._s, f)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the active character may take this action now, without listing them all."""
+        f = self._s.active
+        return f is not None and is_legal(self._s, f, action)
 
     def reachable_cells(self, fighter: FighterView | None = None, mp: int | None = None) -> dict[int, int]:
         """Cells the fighter can walk to with its MP (or ``mp``), with their MP cost; lock rolls are
