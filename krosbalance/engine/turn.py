@@ -86,27 +86,8 @@ def tension_roll(state: MatchState, side: int, controller: Controller, view: Mat
 
 def character_turn(state: MatchState, fighter: Fighter, controller: Controller, view: MatchView) -> None:
     """Preliminary, activation and end phases of one character (R-A32-R-A36)."""
-    state.active = fighter
-    # Preliminary phase: this character's bombs from its previous turn self-detonate (R-A112).
-    for token in fighter.summons:
-        if token.kind == BOMB and token.alive and token.placed_turn < state.turn:
-            inflict(state, None, token, 1, 0)
-    explode_pending_bombs(state)
-    if state.finished or check_victory(state) or not fighter.alive:
-        state.active = None
+    if not begin_activation(state, fighter):
         return
-    # Activation phase: markers apply, then are discarded (R-A33, R-A34).
-    fighter.mp = max(0, fighter.base_mp + fighter.plus_mp - fighter.minus_mp)
-    fighter.ap = max(0, fighter.base_ap + fighter.plus_ap - fighter.minus_ap)
-    fighter.plus_mp = fighter.minus_mp = fighter.plus_ap = fighter.minus_ap = 0
-    fighter.turn_uses.clear()
-    fighter.range_bonus = 0
-    fighter.blocked = False
-    fighter.acting = True
-    if state.record >= FULL:
-        state.events.append(
-            CharacterTurnStarted(state.turn, fighter.uid, fighter.spec.name, fighter.mp, fighter.ap)
-        )
     for _ in range(MAX_ACTIONS_PER_ACTIVATION):
         action = controller.choose_action(view)
         if not is_legal(state, fighter, action):
@@ -120,7 +101,38 @@ def character_turn(state: MatchState, fighter: Fighter, controller: Controller, 
         raise IllegalActionError(
             f"{fighter!r} took more than {MAX_ACTIONS_PER_ACTIVATION} actions in one turn"
         )
-    # End phase: "this turn" effects expire; unspent MP and AP are lost (R-A11, R-A36).
+    end_activation(state, fighter)
+
+
+def begin_activation(state: MatchState, fighter: Fighter) -> bool:
+    """The preliminary phase and the start of the activation phase; False when the character does not
+    get to act (KO'd by its own bomb, or the match is over)."""
+    state.active = fighter
+    # Preliminary phase: this character's bombs from its previous turn self-detonate (R-A112).
+    for token in fighter.summons:
+        if token.kind == BOMB and token.alive and token.placed_turn < state.turn:
+            inflict(state, None, token, 1, 0)
+    explode_pending_bombs(state)
+    if state.finished or check_victory(state) or not fighter.alive:
+        state.active = None
+        return False
+    # Activation phase: markers apply, then are discarded (R-A33, R-A34).
+    fighter.mp = max(0, fighter.base_mp + fighter.plus_mp - fighter.minus_mp)
+    fighter.ap = max(0, fighter.base_ap + fighter.plus_ap - fighter.minus_ap)
+    fighter.plus_mp = fighter.minus_mp = fighter.plus_ap = fighter.minus_ap = 0
+    fighter.turn_uses.clear()
+    fighter.range_bonus = 0
+    fighter.blocked = False
+    fighter.acting = True
+    if state.record >= FULL:
+        state.events.append(
+            CharacterTurnStarted(state.turn, fighter.uid, fighter.spec.name, fighter.mp, fighter.ap)
+        )
+    return True
+
+
+def end_activation(state: MatchState, fighter: Fighter) -> None:
+    """End phase: "this turn" effects expire; unspent MP and AP are lost (R-A11, R-A36)."""
     fighter.acting = False
     fighter.range_bonus = 0
     fighter.mp = fighter.ap = 0

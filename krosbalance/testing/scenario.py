@@ -34,7 +34,7 @@ from krosbalance.engine.events import FULL, Event
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, Fighter, MatchState
-from krosbalance.engine.turn import TensionChoice, character_turn, game_turn, perform
+from krosbalance.engine.turn import TensionChoice, begin_activation, end_activation, game_turn, perform
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.errors import IllegalActionError
 from krosbalance.rulesets.arena import summonable
@@ -61,17 +61,6 @@ class _SpecSource:
         if name in self.extra:
             return self.extra[name]
         return self.registry.load_character(name)
-
-
-class _Pause(Exception):
-    """Raised by the pausing controller at the first decision of an activation."""
-
-
-class _PauseController:
-    """Stops ``character_turn`` where it first asks for an action: the activation phase has begun."""
-
-    def choose_action(self, view: MatchView) -> Action:
-        raise _Pause
 
 
 class ScriptedController:
@@ -228,16 +217,14 @@ class Scenario:
     def activate(self, fighter: Fighter) -> None:
         """Run the engine's preliminary phase and the start of the activation phase for ``fighter``
         (bombs self-detonate, ±MP/AP markers applied and discarded, MP/AP set), then hand control to
-        the test. Uses ``engine.turn.character_turn`` itself, stopped at its first decision.
+        the test (``engine.turn.begin_activation``).
 
         If the preliminary phase KOs the fighter (its own bomb) it returns with the fighter off the
         board; if the match is already over it raises IllegalActionError.
         """
         if self.state.active is not None and self.state.active is not fighter:
             self.end_turn()
-        try:
-            character_turn(self.state, fighter, _PauseController(), MatchView(self.state, fighter.side))
-        except _Pause:
+        if begin_activation(self.state, fighter):
             return
         if fighter.alive:
             raise IllegalActionError(
@@ -246,17 +233,10 @@ class Scenario:
             )
 
     def end_turn(self, fighter: Fighter | None = None) -> None:
-        """End phase of the active character: "this turn" effects end, unspent MP/AP are lost
-        (R-A11, R-A36). Mirrors the tail of ``engine.turn.character_turn``."""
+        """End phase of the active character (``engine.turn.end_activation``, R-A11, R-A36)."""
         fighter = fighter or self.state.active
-        if fighter is None:
-            return
-        fighter.acting = False
-        fighter.range_bonus = 0
-        fighter.mp = fighter.ap = 0
-        if fighter.alive:
-            fighter.stats.turns_alive += 1
-        self.state.active = None
+        if fighter is not None:
+            end_activation(self.state, fighter)
 
     def play_turn(self, controller: ScriptedController) -> None:
         """One whole game turn of the active side through ``engine.turn.game_turn``."""
