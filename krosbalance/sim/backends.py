@@ -26,13 +26,18 @@ BACKENDS: tuple[str, ...] = ("loky", "threading", "sequential", "dask", "ray")
 
 
 @contextmanager
-def backend_context(name: str, address: str | None = None) -> Iterator[str]:
-    """Make a joblib backend available and yield the name to pass to ``joblib.Parallel``."""
+def backend_context(name: str, address: str | None = None) -> Iterator[str | None]:
+    """Make a joblib backend available and yield what to pass to ``joblib.Parallel(backend=...)``
+    (None when the backend is set through ``joblib.parallel_config``)."""
     if name not in BACKENDS:
         raise KrosbalanceError(f"unknown backend {name!r}; expected one of: {', '.join(BACKENDS)}")
     if name == "dask":
-        with _dask(address):
-            yield "dask"
+        # joblib registers its Dask backend only through parallel_config; Parallel(backend=None)
+        # then uses it.
+        import joblib
+
+        with _dask(address), joblib.parallel_config(backend="dask"):
+            yield None
     elif name == "ray":
         with _ray(address):
             yield "ray"
