@@ -14,13 +14,14 @@ import numpy as np
 from krosbalance.ai.registry import get_ai
 from krosbalance.board.board import Board
 from krosbalance.content.registry import Registry, default_registry
+from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.dice import Dice, SeededDice
 from krosbalance.engine.events import LEVELS
 from krosbalance.engine.match import run_to_end, summarise
 from krosbalance.engine.results import MatchResult
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import MatchView
-from krosbalance.errors import ContentError
+from krosbalance.errors import ContentError, TeamError
 from krosbalance.rulesets.arena import deploy, setup, validate_team
 from krosbalance.rulesets.options import load_ruleset
 
@@ -48,7 +49,7 @@ def prepare_match(
     rules = load_ruleset(ruleset, dict(options or {}))
     names = (ai, ai) if isinstance(ai, str) else tuple(ai)
     factories = (get_ai(names[0]), get_ai(names[1]))
-    teams = (validate_team(team0, registry), validate_team(team1, registry))
+    teams = (_team(team0, 0, registry), _team(team1, 1, registry))
     setup_seq, dice_seq, ai0_seq, ai1_seq = np.random.SeedSequence(seed).spawn(4)
     state = setup(
         teams,
@@ -63,6 +64,14 @@ def prepare_match(
     views = (MatchView(state, 0), MatchView(state, 1))
     deploy(state, controllers, views)
     return state, controllers, views
+
+
+def _team(names: Sequence[str], side: int, registry: Registry) -> tuple[CharacterSpec, ...]:
+    """The validated team of one side; the error says which side's team is wrong."""
+    try:
+        return validate_team(names, registry)
+    except TeamError as exc:
+        raise TeamError(f"team{side}: {exc}") from None
 
 
 def play_match(

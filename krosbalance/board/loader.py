@@ -91,6 +91,9 @@ def board_from_mapping(data: dict[str, Any], *, file: str = "<board>") -> Board:
     source = _req(data, "source", str, file)
     glyphs = _glyph_table(data.get("glyphs", {}), file)
     grid = _req(data, "grid", dict, file)
+    for key in grid:
+        if key != "rows":
+            raise ContentError(file, f"grid.{key}", "unknown key; [grid] holds only 'rows'")
     rows = _req(grid, "rows", str, file, prefix="grid.")
     layers = parse_grid(rows, glyphs, file=file, field_name="grid.rows")
     for key, actual in (("width", layers.width), ("height", layers.height)):

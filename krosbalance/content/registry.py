@@ -44,7 +44,7 @@ def _unknown(what: str, name: str, keys: dict[str, str], known: list[str]) -> st
         if keys[key] not in suggestions:
             suggestions.append(keys[key])
     hint = f"; did you mean {' or '.join(repr(s) for s in suggestions[:3])}?" if suggestions else ""
-    return f"unknown {what} {name!r}{hint} known: {', '.join(known)}"
+    return f"unknown {what} {name!r}{hint}; known: {', '.join(known)}"
 
 
 class Registry:

@@ -69,16 +69,16 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _check_value(file: str, name: str, value: Any, expected: Any) -> None:
+def _check_value(file: str, field: str, name: str, value: Any, expected: Any) -> None:
     if isinstance(expected, bool) or isinstance(value, bool):
         if not isinstance(value, bool) or not isinstance(expected, bool):
-            raise ContentError(file, f"options.{name}", f"expected {type(expected).__name__}, got {value!r}")
+            raise ContentError(file, field, f"expected {type(expected).__name__}, got {value!r}")
     elif not isinstance(value, type(expected)):
-        raise ContentError(file, f"options.{name}", f"expected {type(expected).__name__}, got {value!r}")
+        raise ContentError(file, field, f"expected {type(expected).__name__}, got {value!r}")
     if name in _CHOICES and value not in _CHOICES[name]:
-        raise ContentError(file, f"options.{name}", f"must be one of {_CHOICES[name]}, got {value!r}")
+        raise ContentError(file, field, f"must be one of {_CHOICES[name]}, got {value!r}")
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-        raise ContentError(file, f"options.{name}", f"must not be negative, got {value}")
+        raise ContentError(file, field, f"must not be negative, got {value}")
 
 
 @cache
@@ -110,6 +110,6 @@ def load_ruleset(
     for key, value in (overrides or {}).items():
         if key not in values:
             raise ContentError(file, key, f"unknown ruleset option; known: {', '.join(sorted(values))}")
-        _check_value(file, key, value, values[key])
+        _check_value(file, key, key, value, values[key])
         merged[key] = value
     return Ruleset(name, version, RulesetOptions(**merged), punch, dict(sources))

@@ -1,0 +1,239 @@
+"""A public conformance kit: play matches with the state checked before every decision.
+
+Every character and every AI must pass it (PettingZoo's ``api_test`` is the model): a match between
+any legal teams on any shipped board plays to a result, and the invariants of
+``krosbalance.testing.invariants`` hold before every decision, i.e. after every action the engine
+carried out. ``CheckingController`` wraps any AI without changing what it decides, so a checked
+match and an unchecked one with the same seed give the same event log.
+
+Example::
+
+    from krosbalance.testing.conformance import run_checked_match
+    result = run_checked_match(["anna_tommy"] * 2 + ["bill_tell"] * 2,
+                               ["bad_aboum", "lil_healey", "oscar_kass", "kassius_kaos"],
+                               "arena-pit", seed=7)
+"""
+
+from __future__ import annotations
+
+import itertools
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from krosbalance.content.registry import Registry, default_registry
+from krosbalance.engine.match import run_to_end, summarise
+from krosbalance.play import DEFAULT_BOARD, prepare_match
+from krosbalance.rulesets.arena import COPIES_ALLOWED, TEAM_LEVEL, TEAM_SIZE
+from krosbalance.testing.invariants import check_invariants
+
+if TYPE_CHECKING:
+    from krosbalance.board.board import Board
+    from krosbalance.engine.legal import Action
+    from krosbalance.engine.results import MatchResult
+    from krosbalance.engine.state import MatchState
+    from krosbalance.engine.turn import TensionChoice
+    from krosbalance.engine.view import FighterView, MatchView
+
+__all__ = [
+    "CheckingController",
+    "all_legal_teams",
+    "run_checked_match",
+    "battery_plan",
+    "first_difference",
+    "snapshot",
+]
+
+
+def snapshot(state: MatchState) -> tuple[Any, ...]:
+    """Everything a decision could conceivably change, as plain comparable values: every fighter's
+    cell, injuries, MP/AP, markers, powers and limits, the bitmasks, GG, kamas and the clock."""
+    fighters = tuple(
+        (
+            f.uid,
+            f.alive,
+            f.cell,
+            f.injuries,
+            f.hp,
+            f.mp,
+            f.ap,
+            f.plus_mp,
+            f.minus_mp,
+            f.plus_ap,
+            f.minus_ap,
+            tuple(sorted(f.powers)),
+            tuple(sorted(f.inspired)),
+            tuple(sorted(f.turn_uses.items())),
+            tuple(sorted(f.game_uses)),
+            f.range_bonus,
+            f.blocked,
+            tuple(t.uid for t in f.summons),
+        )
+        for f in state.fighters
+    )
+    return (
+        fighters,
+        tuple(None if p is None else p.uid for p in state.by_cell),
+        state.obstacles,
+        state.sight_blockers,
+        state.trees,
+        state.bushes,
+        state.crates,
+        tuple(sorted((c, t.uid) for c, t in state.traps.items())),
+        tuple(state.board_kamas),
+        state.kama_reserve,
+        tuple(state.gg),
+        state.wild_gg,
+        state.gg_removed,
+        tuple(state.kamas),
+        state.turn,
+        state.active_side,
+        None if state.active is None else state.active.uid,
+        state.finished,
+        state.winner,
+        len(state.events),
+        tuple(sorted(state.scenery_injuries.items())),
+    )
+
+
+class CheckingController:
+    """Wrap an AI so ``check_invariants(state)`` runs before each of its decisions.
+
+    The wrapper only reads the state, so the inner AI decides exactly as it would unwrapped. With
+    ``check_untouched`` it also compares a ``snapshot`` of the state before and after each decision:
+    an AI that changes the match while deciding fails at once.
+
+    Attributes:
+        checks: how many times the invariants were checked (one per decision).
+    """
+
+    def __init__(self, inner: Any, state: MatchState, *, check_untouched: bool = False) -> None:
+        self.inner = inner
+        self.state = state
+        self.check_untouched = check_untouched
+        self.checks = 0
+
+    def _guard(self, what: str, decide: Callable[[], Any]) -> Any:
+        check_invariants(self.state)
+        self.checks += 1
+        if not self.check_untouched:
+            return decide()
+        before = snapshot(self.state)
+        answer = decide()
+        if snapshot(self.state) != before:
+            raise AssertionError(f"{type(self.inner).__name__}.{what} changed the match state")
+        return answer
+
+    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
+        return self._guard("choose_deployment", lambda: self.inner.choose_deployment(view, fighters, cells))
+
+    def choose_tension(
+        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
+    ) -> TensionChoice:
+        return self._guard("choose_tension", lambda: self.inner.choose_tension(view, raw, options))
+
+    def choose_action(self, view: MatchView) -> Action:
+        return self._guard("choose_action", lambda: self.inner.choose_action(view))
+
+    def __getattr__(self, name: str) -> Any:  # anything else an AI exposes (name, rng, ...)
+        return getattr(self.inner, name)
+
+
+def run_checked_match(
+    team0: Sequence[str],
+    team1: Sequence[str],
+    board: str | Board = DEFAULT_BOARD,
+    seed: int = 0,
+    *,
+    ai: str | tuple[str, str] = "random",
+    options: Mapping[str, Any] | None = None,
+    record: str = "none",
+    ruleset: str = "arena",
+    registry: Registry | None = None,
+    check_untouched: bool = False,
+) -> MatchResult:
+    """Play one match like ``krosbalance.play.play_match``, checking the invariants after deployment,
+    before every decision and at the end; an AssertionError names the broken invariant."""
+    state, controllers, views = prepare_match(
+        team0,
+        team1,
+        board=board,
+        ai=ai,
+        seed=seed,
+        options=options,
+        record=record,
+        ruleset=ruleset,
+        registry=registry,
+    )
+    check_invariants(state)
+    checked = (
+        CheckingController(controllers[0], state, check_untouched=check_untouched),
+        CheckingController(controllers[1], state, check_untouched=check_untouched),
+    )
+    try:
+        run_to_end(state, checked, views)
+        check_invariants(state)
+    except AssertionError as exc:
+        raise AssertionError(
+            f"{exc} [replay: teams {list(team0)} vs {list(team1)}, board "
+            f"{state.board.id}, seed {seed}, ai {ai}]"
+        ) from None
+    if not state.finished:
+        raise AssertionError(f"run_to_end returned an unfinished match (seed {seed})")
+    return summarise(state, seed)
+
+
+def all_legal_teams(
+    pool: Sequence[str] | None = None, registry: Registry | None = None
+) -> list[tuple[str, ...]]:
+    """Every legal Arena team (R-A146, R-A147) from ``pool`` (default: every Krosmaster), as sorted
+    tuples of ids: 2-8 Krosmasters whose levels sum to 12, gold names once, white names at most twice."""
+    registry = registry or default_registry()
+    names = sorted(set(pool if pool is not None else registry.list_characters()))
+    specs = {name: registry.load_character(name) for name in names}
+    teams: list[tuple[str, ...]] = []
+    for size in range(TEAM_SIZE[0], TEAM_SIZE[1] + 1):
+        for team in itertools.combinations_with_replacement(names, size):
+            if sum(specs[n].level for n in team) != TEAM_LEVEL:
+                continue
+            if all(team.count(n) <= COPIES_ALLOWED.get(specs[n].colour, 1) for n in set(team)):
+                teams.append(team)
+    return teams
+
+
+BATTERY_SEED = 20_251_130
+END_REASONS = ("gg", "last_standing", "gg_exhausted", "turn_limit")
+
+
+def battery_plan(
+    board: str, n_matches: int, *, start: int = 0, teams: Sequence[tuple[str, ...]] | None = None
+) -> list[tuple[tuple[str, ...], tuple[str, ...], int]]:
+    """(team0, team1, seed) of matches ``start`` to ``start + n_matches`` of a board's battery.
+
+    Teams are dealt from shuffled decks of every legal team (``all_legal_teams``), a new shuffle per
+    deck, so every team appears once before any appears twice; the seeds depend on the board id and
+    the match number only, so any slice of the plan can be replayed on its own.
+    """
+    deck_source = list(teams if teams is not None else all_legal_teams())
+    board_key = zlib.crc32(board.encode("utf-8"))
+    rng = np.random.default_rng(np.random.SeedSequence([BATTERY_SEED, board_key]))
+    needed = 2 * (start + n_matches)
+    dealt: list[tuple[str, ...]] = []
+    while len(dealt) < needed:
+        dealt.extend(deck_source[int(i)] for i in rng.permutation(len(deck_source)))
+    return [
+        (dealt[2 * k], dealt[2 * k + 1], int(board_key % 100_000) * 100_000 + k)
+        for k in range(start, start + n_matches)
+    ]
+
+
+def first_difference(a: Sequence[Any], b: Sequence[Any]) -> str:
+    """Where two event logs first differ, for assertion messages ('' when they are equal)."""
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return f"event {i} differs: {x!r} != {y!r}"
+    if len(a) != len(b):
+        return f"logs have {len(a)} and {len(b)} events; the first {min(len(a), len(b))} agree"
+    return ""

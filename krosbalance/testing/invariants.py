@@ -1,0 +1,198 @@
+"""Invariants every match state must satisfy between two actions.
+
+``check_invariants`` is what the conformance battery runs before every decision of every AI, i.e.
+after every action the engine carried out. It recomputes from scratch what the engine keeps
+incrementally (occupancy, the obstacle and line-of-sight bitmasks, GG and kama totals) and raises
+``AssertionError`` with a message that names the piece, the cell and the two disagreeing values, so a
+failing battery match can be replayed from its seed and read without a debugger.
+
+The checks follow the rules they protect: injuries within 0..HP (R-A9, R-A10), one piece per cell
+and nothing standing in a tree or a bush (R-A7, R-A120-R-A122), AP/MP and markers never negative
+(R-A33-R-A35), GG conserved except the tension losses (R-A26, R-A128-R-A131), kamas conserved
+between the board, the stocks and the box reserve (R-A49, R-A50, R-A134, R-A135), KO'd pieces and
+the tokens of a KO'd Krosmaster off the board (R-A10, R-A113).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from krosbalance.engine.pieces import blocks_sight
+from krosbalance.engine.state import KROSMASTER, TRAP
+
+if TYPE_CHECKING:
+    from krosbalance.engine.state import Fighter, MatchState
+
+__all__ = ["check_invariants", "expected_gg_total", "expected_kama_total"]
+
+_MARKERS = ("plus_mp", "minus_mp", "plus_ap", "minus_ap")
+
+
+def expected_gg_total(state: MatchState) -> int:
+    """GG in the game at the start: both players' stocks plus the wild GG (R-A128)."""
+    return 2 * state.opts.starting_gg + state.opts.wild_gg
+
+
+def expected_kama_total(state: MatchState) -> int:
+    """Kamas in the game at the start: the board's printed kamas and Demon-cell kamas, plus what the
+    box reserve holds beyond them (the reserve is the box's tokens minus the board's, never < 0)."""
+    board = state.board
+    on_board = sum(board.kama_cells.values()) + board.demon_cells.bit_count()
+    return on_board + max(0, state.opts.kama_reserve - on_board)
+
+
+def _who(f: Fighter) -> str:
+    return f"{f.spec.id}#{f.uid} (side {f.side})"
+
+
+def _cells(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _fail(state: MatchState, message: str) -> None:
+    raise AssertionError(f"invariant broken at turn {state.turn} (board {state.board.id}): {message}")
+
+
+def check_invariants(state: MatchState) -> None:
+    """Raise AssertionError, naming what is wrong, if ``state`` breaks an invariant; else return None."""
+    board = state.board
+    n_cells = board.n_cells
+    opts = state.opts
+
+    # --- scenery: only the optional destruction rule removes any, and none is ever added
+    for name in ("trees", "bushes", "crates"):
+        live, printed = getattr(state, name), getattr(board, name)
+        if live & ~printed:
+            _fail(state, f"{name} on cells {_cells(live & ~printed)} that the board does not have")
+        if not opts.scenery_destruction and live != printed:
+            _fail(state, f"{name} changed without scenery_destruction: missing {_cells(printed & ~live)}")
+    walls = state.trees | state.bushes
+
+    # --- pieces: in play, KO'd, injuries, AP/MP, markers
+    occupied = 0
+    blockers = 0
+    by_id: set[int] | None = None
+    uids = set()
+    for f in state.fighters:
+        if f.uid in uids:
+            _fail(state, f"uid {f.uid} used twice")
+        uids.add(f.uid)
+        if not f.alive:
+            if f.cell != -1:
+                _fail(state, f"KO'd piece {_who(f)} still on cell {f.cell}")
+            continue
+        if f.summoner is not None:
+            if by_id is None:
+                by_id = {id(g) for g in state.fighters}
+            if id(f.summoner) not in by_id:
+                _fail(state, f"{_who(f)} has a summoner that is not in the match")
+            if not f.summoner.alive:
+                _fail(state, f"{_who(f)} is in play but its summoner {_who(f.summoner)} is KO")
+        if f.cell < 0:
+            if f.kind != KROSMASTER or state.turn > 0:
+                _fail(state, f"living piece {_who(f)} has no cell")
+            continue
+        if f.cell >= n_cells:
+            _fail(state, f"{_who(f)} is on cell {f.cell}, outside the {n_cells}-cell board")
+        if not 0 <= f.injuries <= f.hp:
+            _fail(state, f"{_who(f)} has {f.injuries} injuries for {f.hp} HP")
+        if f.injuries >= f.hp and f.kind != TRAP:
+            _fail(state, f"{_who(f)} has {f.injuries} injuries = HP {f.hp} but is not KO")
+        if f.mp < 0 or f.ap < 0:
+            _fail(state, f"{_who(f)} has negative MP/AP: {f.mp} MP, {f.ap} AP")
+        if min(f.plus_mp, f.minus_mp, f.plus_ap, f.minus_ap) < 0:
+            for marker in _MARKERS:
+                if getattr(f, marker) < 0:
+                    _fail(state, f"{_who(f)} has {getattr(f, marker)} {marker} markers")
+        bit = 1 << f.cell
+        if walls & bit:
+            _fail(state, f"{_who(f)} stands on cell {f.cell}, a tree or bush")
+        if f.kind == TRAP:
+            if state.traps.get(f.cell) is not f:
+                _fail(state, f"trap {_who(f)} on cell {f.cell} is not in state.traps")
+            continue
+        if occupied & bit:
+            other = next(g for g in state.fighters if g.alive and g.cell == f.cell and g is not f)
+            _fail(state, f"two pieces on cell {f.cell}: {_who(other)} and {_who(f)}")
+        occupied |= bit
+        if blocks_sight(f):
+            blockers |= bit
+        if state.by_cell[f.cell] is not f:
+            _fail(state, f"by_cell[{f.cell}] is {state.by_cell[f.cell]!r}, but {_who(f)} stands there")
+
+    # every piece in play is in by_cell at its own cell (above), so equal counts leave no stray entry
+    if len(state.by_cell) - state.by_cell.count(None) != occupied.bit_count():
+        for cell, piece in enumerate(state.by_cell):
+            if piece is not None and (not piece.alive or piece.cell != cell or piece.kind == TRAP):
+                _fail(state, f"by_cell[{cell}] holds {piece!r}, which is not a living piece on that cell")
+    for cell, trap in state.traps.items():
+        if trap.kind != TRAP or not trap.alive or trap.cell != cell:
+            _fail(state, f"state.traps[{cell}] holds {trap!r}, not a living trap on that cell")
+        if state.by_cell[cell] is not None:
+            _fail(state, f"{state.by_cell[cell]!r} ended a movement on the trap on cell {cell} (R-A116)")
+    if state.pending_bombs:
+        _fail(state, f"bombs waiting to explode between actions: {state.pending_bombs}")
+
+    # --- bitmasks equal what recomputing them gives
+    if state.obstacles != walls | occupied:
+        _fail(
+            state,
+            f"obstacles mask is off: extra cells {_cells(state.obstacles & ~(walls | occupied))}, "
+            f"missing cells {_cells((walls | occupied) & ~state.obstacles)}",
+        )
+    want_sight = state.trees | blockers
+    if state.sight_blockers != want_sight:
+        _fail(
+            state,
+            f"sight_blockers mask is off: extra cells {_cells(state.sight_blockers & ~want_sight)}, "
+            f"missing cells {_cells(want_sight & ~state.sight_blockers)}",
+        )
+
+    # --- Timelines and summon control
+    for side in (0, 1):
+        for f in state.timeline[side]:
+            if f.side != side or f.kind != KROSMASTER:
+                _fail(state, f"{_who(f)} is in the Timeline of side {side}")
+    for f in state.fighters:
+        for spell in f.spells:
+            if spell.summon_control:
+                in_play = sum(1 for t in f.summons if t.alive and t.summon_spell == spell.id)
+                if in_play > spell.summon_control:
+                    _fail(
+                        state,
+                        f"{_who(f)} controls {in_play} tokens of {spell.id}, limit {spell.summon_control}",
+                    )
+
+    # --- GG (R-A26, R-A128-R-A131)
+    if min(state.gg) < 0 or state.wild_gg < 0 or state.gg_removed < 0:
+        _fail(state, f"negative GG: stocks {state.gg}, wild {state.wild_gg}, removed {state.gg_removed}")
+    total_gg = state.gg[0] + state.gg[1] + state.wild_gg + state.gg_removed
+    if total_gg != expected_gg_total(state):
+        _fail(
+            state,
+            f"GG not conserved: stocks {state.gg} + wild {state.wild_gg} + removed {state.gg_removed} "
+            f"= {total_gg}, expected {expected_gg_total(state)}",
+        )
+
+    # --- kamas (R-A49, R-A50, R-A134, R-A135)
+    if min(state.board_kamas) < 0 or min(state.kamas) < 0 or state.kama_reserve < 0:
+        _fail(state, f"negative kamas: stocks {state.kamas}, reserve {state.kama_reserve}")
+    on_board = sum(state.board_kamas)
+    total_kamas = on_board + state.kamas[0] + state.kamas[1] + state.kama_reserve
+    if total_kamas != expected_kama_total(state):
+        _fail(
+            state,
+            f"kamas not conserved: board {on_board} + stocks {state.kamas} + reserve "
+            f"{state.kama_reserve} = {total_kamas}, expected {expected_kama_total(state)}",
+        )
+
+    # --- the match clock
+    if state.turn > opts.turn_limit:
+        _fail(state, f"turn {state.turn} is past the turn limit {opts.turn_limit}")
+    if state.active is not None and not state.active.alive:
+        _fail(state, f"the active piece {_who(state.active)} is KO")
