@@ -145,10 +145,12 @@ def test_real_smoke_run_and_replay(tmp_path: Path) -> None:
     run = cli("run", "simulations/smoke.toml", "--out", str(out), "--jobs", "2", "--no-progress")
     assert run.returncode == 0, run.stderr
     assert len(read_table(out)) == 8
-    replay = cli("replay", str(out), "1", "--pictures", str(tmp_path / "pics"))
+    replay = cli("replay", str(out), "1", "--no-pictures")
     assert replay.returncode == 0, replay.stderr
-    assert "--- turn 1 ---" in replay.stdout
-    assert list((tmp_path / "pics").glob("turn-*.png"))
+    assert "--- turn 1 ---" in replay.stdout and "result:" in replay.stdout
+    one_turn = cli("replay", str(out), "1", "--turn", "2", "--pictures", str(tmp_path / "pics"))
+    assert one_turn.returncode == 0, one_turn.stderr
+    assert [p.name for p in (tmp_path / "pics").glob("turn-*.png")] == ["turn-002.png"]
 
 
 def test_shipped_experiments_validate_against_the_registries() -> None:
