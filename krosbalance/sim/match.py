@@ -15,7 +15,7 @@ from typing import Any
 
 from krosbalance.engine.results import MatchResult
 from krosbalance.sim.experiment import MatchSpec
-from krosbalance.sim.tables import error_row, failed_match_row, fighter_rows, match_row
+from krosbalance.sim.tables import error_row, event_rows, failed_match_row, fighter_rows, match_row
 
 PlayFn = Callable[..., MatchResult]
 """Anything with the signature of ``krosbalance.play.play_match``."""
@@ -49,12 +49,14 @@ class BatchResult:
     matches: list[dict[str, Any]] = field(default_factory=list)
     fighters: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
 
     def extend(self, other: BatchResult) -> None:
         self.matches.extend(other.matches)
         self.fighters.extend(other.fighters)
         self.errors.extend(other.errors)
+        self.events.extend(other.events)
         self.seconds += other.seconds
 
 
@@ -65,6 +67,8 @@ def run_match(spec: MatchSpec, play: PlayFn | None = None) -> BatchResult:
         result = play_spec(spec, play)
         out.matches.append(match_row(spec, result))
         out.fighters.extend(fighter_rows(spec, result))
+        if result.events:
+            out.events.extend(event_rows(spec, result))
     except Exception as exc:  # a crash in one match must not stop the experiment
         out.matches.append(failed_match_row(spec, f"{type(exc).__name__}: {exc}"))
         out.errors.append(error_row(spec, traceback.format_exc()))

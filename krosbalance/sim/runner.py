@@ -7,6 +7,7 @@ Layout of an output folder::
     OUT/matches/part-00000040.parquet   one row per match        } one set per flush, named after
     OUT/fighters/part-00000040.parquet  one row per fighter      } the smallest match id in it
     OUT/errors/part-00000040.parquet    matches that raised (only when there were some)
+    OUT/events/part-00000040.parquet    the event log, when the experiment records events
 
 Determinism: the parent expands the experiment into match specs whose seeds depend only on the master
 seed and the deal index (``seeding``), so any job count or backend gives the same rows once sorted by
@@ -39,9 +40,9 @@ from krosbalance.sim.backends import backend_context
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.experiment import Experiment, MatchSpec, expand, load_experiment
 from krosbalance.sim.match import BatchResult, PlayFn, default_play, run_batch
-from krosbalance.sim.tables import errors_frame, fighters_frame, matches_frame, package_version
+from krosbalance.sim.tables import errors_frame, events_frame, fighters_frame, matches_frame, package_version
 
-TABLES: tuple[str, ...] = ("matches", "fighters", "errors")
+TABLES: tuple[str, ...] = ("matches", "fighters", "events", "errors")
 MANIFEST = "manifest.json"
 EXPERIMENT_COPY = "experiment.toml"
 TARGET_BATCH_SECONDS = 1.0
@@ -101,6 +102,8 @@ def write_shards(out: Path, batch: BatchResult) -> None:
         _write_shard(fighters_frame(batch.fighters), out / "fighters", first)
     if batch.errors:
         _write_shard(errors_frame(batch.errors), out / "errors", first)
+    if batch.events:
+        _write_shard(events_frame(batch.events), out / "events", first)
     _write_shard(matches_frame(batch.matches), out / "matches", first)
 
 

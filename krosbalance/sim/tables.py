@@ -48,6 +48,14 @@ MATCH_COLUMNS: dict[str, str] = {
     "error": "string",
 }
 FIGHTER_KEYS: tuple[str, ...] = ("match_id", "side", "team", "team_ids", "ai", "won", "draw")
+EVENT_COLUMNS: dict[str, str] = {
+    "match_id": "int64",
+    "seq": "int64",
+    "turn": "int64",
+    "kind": "string",
+    "positions": "string",
+    "data": "string",
+}
 ERROR_COLUMNS: dict[str, str] = {
     "match_id": "int64",
     "seed": "int64",
@@ -135,6 +143,30 @@ def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
     return rows
 
 
+def event_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
+    """The events-table rows of a match recorded at ``summary`` or ``full`` level: kind and turn as
+    columns, the piece positions at turn ends and every other field as JSON."""
+    import json
+    from dataclasses import asdict
+
+    rows = []
+    for seq, event in enumerate(result.events):
+        fields = asdict(event)
+        turn = fields.pop("turn", 0)
+        positions = fields.pop("positions", None)
+        rows.append(
+            {
+                "match_id": spec.match_id,
+                "seq": seq,
+                "turn": turn,
+                "kind": event.kind,
+                "positions": "" if positions is None else json.dumps(positions),
+                "data": json.dumps(fields),
+            }
+        )
+    return rows
+
+
 def failed_match_row(spec: MatchSpec, error: str) -> dict[str, Any]:
     """The matches-table row of a match that raised: identity columns, empty outcome, ``error`` set."""
     row = _spec_columns(spec)
@@ -175,6 +207,12 @@ def fighters_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
     if frame.empty:
         return frame
     return frame.astype({"match_id": "int64", "side": "int64", "won": "bool", "draw": "bool"})
+
+
+def events_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(list(rows), columns=list(EVENT_COLUMNS)).astype(EVENT_COLUMNS)
 
 
 def errors_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
