@@ -25,7 +25,7 @@ kamas / buy GG, end":
   from :func:`scoring.threat_map`, distance to enemies, kamas and Demon cells, support of the
   summoner's bonus for creatures).
 
-The best plan is replayed one action at a time; every action is checked against the legal ones.
+The best plan is replayed one action at a time; every action is checked with ``MatchView.is_legal``.
 It replans after a cast that moved pieces or put a new one in play, when a planned target is gone,
 and whenever the fighter's cell, MP or AP are not what the plan expected (a lock block); it never
 raises and always returns a legal action (END at worst). Tie-breaks follow the board's stable orders (BFS order of cells, spell order,
@@ -40,7 +40,8 @@ import numpy as np
 
 from krosbalance.ai import scoring
 from krosbalance.ai.base import AI
-from krosbalance.ai.scoring import GG_UNIT, geometry
+from krosbalance.ai.context import _bonus_for, _Context, _path, _path_risks, _reach
+from krosbalance.ai.scoring import GG_UNIT
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action
 from krosbalance.engine.turn import TensionChoice
@@ -77,75 +78,6 @@ class _Plan:
     value: float
 
 
-class _Context:
-    """What one planning pass reads many times: masks, threat, targets."""
-
-    __slots__ = (
-        "view",
-        "me",
-        "side",
-        "board",
-        "geo",
-        "blockers",
-        "obstacles",
-        "threat",
-        "enemies",
-        "allies",
-        "bombs",
-        "risk",
-        "enemy_kros",
-        "blasts",
-        "near_enemies",
-        "my_reach",
-        "my_worry",
-        "support_bonus",
-        "values",
-    )
-
-    def __init__(self, view: MatchView, me: FighterView, threat: list[float]) -> None:
-        self.view = view
-        self.me = me
-        self.side = me.side
-        self.board = view.board
-        self.geo = geometry(view.board)
-        everyone = view.fighters()
-        mine = 1 << me.cell
-        self.blockers = scoring.sight_blockers(view) & ~mine
-        self.obstacles = scoring.obstacles(view)
-        self.threat = threat
-        self.enemies = [f for f in everyone if f.side != me.side and f.is_character]
-        self.allies = [f for f in everyone if f.side == me.side and f.is_character]
-        self.bombs = [f for f in everyone if f.kind == "bomb"]
-        self.enemy_kros = [f.cell for f in self.enemies if f.is_krosmaster]
-        self.risk: dict[int, float] = {}
-        self.blasts: dict[int, float] = {}
-        square = self.board.square_mask
-        near = 0
-        for enemy in self.enemies:
-            near |= square[enemy.cell]
-        self.near_enemies = near
-        self.my_reach = _reach(me)
-        self.my_worry = scoring.kill_value(view, me) if me.is_krosmaster else 0.3
-        self.support_bonus = 0
-        self.values: dict[tuple, float] = {}
-        if not me.is_krosmaster and me.summoner is not None:
-            summoner = next((a for a in self.allies if a.uid == me.summoner), None)
-            self.support_bonus = _bonus_for(summoner, me.character)
-
-    def blast(self, cell: int) -> float:
-        """Worth to us of a bomb exploding on ``cell`` (our fighter counted where it stands now)."""
-        value = self.blasts.get(cell)
-        if value is None:
-            value = self.blasts[cell] = scoring.explosion_value(self.view, cell, self.side, self.me.cell)
-        return value
-
-    def block(self, cell: int) -> float:
-        risk = self.risk.get(cell)
-        if risk is None:
-            risk = self.risk[cell] = scoring.block_chance(self.view, self.me, cell)
-        return risk
-
-
 class HeuristicAI(AI):
     """Plan-and-replay heuristic player; personalities set ``weights`` (see the module docstring)."""
 
@@ -160,6 +92,8 @@ class HeuristicAI(AI):
         self._replans = 0
         self._threat_key: tuple = ()
         self._threat: list[float] = []
+        self._threat_cache: dict = {}  # per-enemy shares of the threat map, for this match
+        self._reach: dict[tuple[int, int, int], dict[int, int]] = {}  # for the current activation
 
     # ------------------------------------------------------------------------------ deployment
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
@@ -263,13 +197,13 @@ class HeuristicAI(AI):
             self._steps = []
             self._expect = None
             self._replans = 0
+            self._reach = {}
             self._plan(view, me)
         elif self._expect is not None and self._expect != (me.cell, me.mp, me.ap):
             self._plan(view, me)
-        legal = view.legal_actions()
         for _ in range(3):
             action = self._next(view, me)
-            if action is not None and action in legal:
+            if action is not None and view.is_legal(action):
                 self._remember(me, action)
                 return action
             if not self._plan(view, me):
@@ -301,7 +235,7 @@ class HeuristicAI(AI):
                 if me.cell == dest:
                     self._steps.pop(0)
                     continue
-                nxt = _first_step(view, me, dest)
+                nxt = self._first_step(view, me, dest)
                 if nxt < 0:
                     return None
                 return Action(MOVE, -1, nxt)
@@ -324,11 +258,29 @@ class HeuristicAI(AI):
             self._steps.pop(0)
         return END_ACTION
 
+    def _reachable(self, view: MatchView, me: FighterView) -> dict[int, int]:
+        """``view.reachable_cells(me)``, kept for the activation by (cell, MP, obstacles): the plan and
+        the first step of its walk ask the same question."""
+        key = (me.cell, me.mp, view.obstacles)
+        reach = self._reach.get(key)
+        if reach is None:
+            reach = self._reach[key] = view.reachable_cells(me)
+        return reach
+
+    def _first_step(self, view: MatchView, me: FighterView, dest: int) -> int:
+        """The neighbour to walk to next on a shortest path to ``dest``, or -1 when out of reach."""
+        if me.mp <= 0 or me.blocked:
+            return -1
+        reach = self._reachable(view, me)
+        if dest not in reach:
+            return -1
+        return _path(view.board.neighbours, reach, dest)[0]
+
     def _threat_for(self, view: MatchView) -> list[float]:
         key = (view.turn, tuple((f.uid, f.cell, f.injuries) for f in view.enemies()))
         if key != self._threat_key:
             self._threat_key = key
-            self._threat = scoring.threat_map(view, view.side)
+            self._threat = scoring.threat_map(view, view.side, self._threat_cache)
         return self._threat
 
     # ------------------------------------------------------------------------------ planning
@@ -345,189 +297,343 @@ class HeuristicAI(AI):
 
     def _best_plan(self, ctx: _Context) -> _Plan:
         view, me, board = ctx.view, ctx.me, ctx.board
+        me_cell, me_ap = ctx.me_cell, me.ap
         mp = 0 if me.blocked else me.mp
-        reach = view.reachable_cells(me) if mp > 0 else {me.cell: 0}
-        pos_cache: dict[int, float] = {}
+        reach = self._reachable(view, me) if mp > 0 else {me_cell: 0}
+        position_value, economy_value = self.position_value, self._economy_value
+        # every reachable cell is a candidate end cell: score them all once
+        pos_cache = {cell: position_value(ctx, cell) for cell in reach}
+        econ_mask = ctx.econ_mask
 
         def pos(cell: int, ap_left: int) -> float:
             base = pos_cache.get(cell)
             if base is None:
-                base = pos_cache[cell] = self.position_value(ctx, cell)
-            return base + self._economy_value(ctx, cell, ap_left)
+                base = pos_cache[cell] = position_value(ctx, cell)
+            if (econ_mask >> cell) & 1:
+                return base + economy_value(ctx, cell, ap_left)
+            return base
 
-        # (cell, mp cost, ap cost, range bonus, mp left, prefix steps, lock risk, penalty)
-        origins: list[tuple[int, int, int, int, int, list[tuple], float, float]] = []
-        for cell, cost in reach.items():
-            risk = _path_risk(ctx, reach, cell) if cost else 0.0
-            origins.append((cell, cost, 0, 0, mp - cost, [("goto", cell)] if cost else [], risk, 0.0))
+        # chance of walking to each cell unblocked: every cell left on the BFS path may lock (R-A16)
+        risks = _path_risks(ctx, reach)
+        # (cell, mp cost, ap cost, range bonus, mp left, cast first or None, lock risk, penalty)
+        origins: list[tuple[int, int, int, int, int, tuple | None, float, float]] = [
+            (cell, cost, 0, 0, mp - cost, None, risks[cell], 0.0) for cell, cost in reach.items()
+        ]
         for index, spell in enumerate(me.spells):
-            if spell.kind != "special" or spell.ap_cost > me.ap or me.spell_used(spell):
+            if spell.kind != "special" or spell.ap_cost > me_ap or me.spell_used(spell):
                 continue
             kinds = {e.kind for e in spell.effects}
             if "range_bonus_this_turn" in kinds and me.range_bonus == 0:
                 bonus = next(e.params["amount"] for e in spell.effects if e.kind == "range_bonus_this_turn")
                 for cell, cost in reach.items():
-                    risk = _path_risk(ctx, reach, cell) if cost else 0.0
-                    prefix = ([("goto", cell)] if cost else []) + [("cast", index, cell)]
-                    origins.append((cell, cost, spell.ap_cost, bonus, 0, prefix, risk, 0.0))
+                    origins.append(
+                        (cell, cost, spell.ap_cost, bonus, 0, ("cast", index, cell), risks[cell], 0.0)
+                    )
             elif "swap_places" in kinds and spell.target == "ally":
                 for target in view.spell_targets(index):
                     ally = view.piece_at(target)
                     if ally is None:
                         continue
                     # the ally lands where we stood: charge the change of its danger
-                    shift = ctx.threat[me.cell] - ctx.threat[target]
+                    shift = ctx.threat[me_cell] - ctx.threat[target]
                     penalty = self.weights.safety * 0.5 * max(0.0, shift) if ally.is_krosmaster else 0.0
-                    prefix = [("cast", index, target)]
-                    origins.append((target, 0, spell.ap_cost, 0, mp, prefix, 0.0, penalty))
+                    origins.append((target, 0, spell.ap_cost, 0, mp, ("cast", index, target), 0.0, penalty))
 
-        useful = self._useful_origins(ctx)
-        stuck = pos(me.cell, 0)
-        best = _Plan([("tail",), ("end",)], pos(me.cell, me.ap))
-        ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (value, cell), best first
-        for cell, cost, ap_cost, bonus, mp_left, prefix, risk, penalty in origins:
-            ap = me.ap - ap_cost
-            if (useful >> cell) & 1:
-                casts, value, ap_left, fixed_end = self._greedy_casts(ctx, cell, ap, me.range_bonus + bonus)
+        useful = self._useful_by_bonus(ctx)
+        wide, exact = useful.wide, useful.masks
+        stuck = pos(me_cell, 0)
+        best = _Plan([("tail",), ("end",)], pos(me_cell, me_ap))
+        best_value = best.value
+        ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (-value, cell), best first
+        distance = board.distance
+        range_bonus = me.range_bonus
+        greedy = self._greedy_casts
+        crates = ctx.crates
+        block = ctx.block
+        no_casts: list[tuple] = []
+        for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
+            ap = me_ap - ap_cost
+            reach_bonus = range_bonus + bonus
+            if wide is None:
+                mask = exact.get(reach_bonus + ((crates >> cell) & 1))
+                if mask is None:
+                    mask = useful.get(reach_bonus + ((crates >> cell) & 1))
             else:
-                casts, value, ap_left, fixed_end = [], 0.0, ap, -1
+                mask = wide
+            if (mask >> cell) & 1:
+                casts, value, ap_left, fixed_end = greedy(ctx, cell, ap, reach_bonus)
+            else:
+                casts, value, ap_left, fixed_end = no_casts, 0.0, ap, -1
+                if mp_left > 0 and cell in pos_cache:
+                    # nothing to cast here: the plan is worth at most the best reachable end
+                    # (economy and the lock mix never exceed it), so skip it when that cannot win
+                    order = ranked.get(ap_left)
+                    if order is None:
+                        order = ranked[ap_left] = self._ranked_ends(ctx, reach, ap_left, pos, ranked)
+                    top = -order[0][0]
+                    bound = (1.0 - risk) * top + risk * stuck - penalty - 0.001 * (cost + ap_cost)
+                    if bound < best_value - 1e-7:
+                        continue
             if fixed_end >= 0:
                 end, end_value = fixed_end, pos(fixed_end, ap_left)
             else:
-                end, end_value = cell, pos(cell, ap_left)
+                end = cell
+                end_value = pos_cache.get(cell)
+                if end_value is None:  # a swap lands outside the walk
+                    end_value = pos(cell, ap_left)
+                elif (econ_mask >> cell) & 1:
+                    end_value += economy_value(ctx, cell, ap_left)
                 if mp_left > 0:
                     order = ranked.get(ap_left)
                     if order is None:
-                        order = ranked[ap_left] = sorted(
-                            ((pos(c, ap_left), c) for c in reach), key=lambda vc: (-vc[0], vc[1])
-                        )
-                    row = board.distance[cell]
+                        order = ranked[ap_left] = self._ranked_ends(ctx, reach, ap_left, pos, ranked)
+                    row = distance[cell]
+                    bar = -(end_value + 1e-9)
                     for v, other in order:
-                        if v <= end_value + 1e-9:
+                        if v >= bar:  # -v <= end_value + 1e-9: no better end
                             break
                         if row[other] <= mp_left:
-                            leave = ctx.block(cell)
+                            v = -v
+                            leave = block(cell)
                             mixed = (1.0 - leave) * v + leave * pos(cell, 0)
                             if mixed > end_value + 1e-9:
                                 end, end_value = other, mixed
                             break
             total = (1.0 - risk) * (value + end_value) + risk * stuck - penalty - 0.001 * (cost + ap_cost)
-            if total > best.value + 1e-9:
-                steps = [*prefix, *casts]
+            if total > best_value + 1e-9:
+                steps = [("goto", cell)] if cost else []
+                if first is not None:
+                    steps.append(first)
+                steps += casts
                 if end != cell and fixed_end < 0:
                     steps.append(("goto", end))
                 steps += [("tail",), ("end",)]
                 best = _Plan(steps, total)
+                best_value = total
         return best
 
-    def _useful_origins(self, ctx: _Context) -> int:
+    @staticmethod
+    def _ranked_ends(
+        ctx: _Context, reach: dict[int, int], ap_left: int, pos, ranked: dict[int, list[tuple[float, int]]]
+    ) -> list[tuple[float, int]]:
+        """(-value, cell) of every reachable end cell with ``ap_left`` AP left, best first (ties:
+        lower cell). Only kama and Demon cells depend on the AP left, so the list for another AP
+        is re-sorted from an existing one with just those cells rescored (a sorted run plus a few
+        items: one pass of the sort)."""
+        econ = ctx.econ_mask
+        for known in ranked.values():
+            if econ:
+                keep = [vc for vc in known if not (econ >> vc[1]) & 1]
+                keep += [(-pos(c, ap_left), c) for c in reach if (econ >> c) & 1]
+                keep.sort()
+                return keep
+            return known
+        return sorted([(-pos(c, ap_left), c) for c in reach])
+
+    def _useful_origins(self, ctx: _Context, bonus: int | None = None) -> int:
         """Cells from which some spell may have a target (range only, symmetric): the others skip
-        the cast search."""
+        the cast search. With ``bonus`` None, the range of every spell is stretched by the most
+        any origin may add (Distant Shot and a crate), else by exactly ``bonus``."""
         me, geo = ctx.me, ctx.geo
-        bonus = me.range_bonus + 4  # Distant Shot and a crate at most
+        if bonus is None:
+            bonus = me.range_bonus + 4
         mask = 0
         for spell in me.spells:
             if spell.ap_cost > me.ap or spell.ap_cost == 0 or me.spell_used(spell):
                 continue
             if spell.kind == "attack":
-                for target in ctx.enemies + ctx.bombs:
-                    mask |= geo.spell_mask(target.cell, spell, bonus)
+                table = geo.spell_table(spell, bonus)
+                for t, _, _, _ in ctx.targets:
+                    mask |= table[t]
             elif spell.kind == "heal":
+                table = geo.spell_table(spell, bonus)
                 for ally in ctx.allies:
                     if ally.injuries > 0:
-                        mask |= geo.spell_mask(ally.cell, spell, bonus) | (1 << ally.cell)
+                        mask |= table[ally.cell] | (1 << ally.cell)
             elif spell.kind == "summon":
                 return -1
         return mask
+
+    def _useful_by_bonus(self, ctx: _Context) -> _UsefulMasks:
+        """Per range bonus, the origins worth a cast search.
+
+        An origin out of every target's exact range finds nothing to cast, except a heal on itself
+        when a heal reaches its own cell (range 0): the search then keeps every origin within the
+        stretched range (as it always did)."""
+        me = ctx.me
+        ap = me.ap
+        wide = False
+        for spell in me.spells:
+            kind = spell.kind
+            if kind != "summon" and kind != "heal":
+                continue
+            if spell.ap_cost > ap or spell.ap_cost == 0 or me.spell_used(spell):
+                continue
+            if kind == "summon" or (
+                (spell.range_type == "personal" or spell.range_min == 0) and me.injuries > 0
+            ):
+                wide = True
+                break
+        return _UsefulMasks(self, ctx, self._useful_origins(ctx) if wide else None)
+
+    def _summon_groups(self, ctx: _Context, summon: str, ap_left: int) -> list[tuple[int, float]]:
+        """Where a new ``summon`` may go, as (cells, worth) groups, best first, worth over 0.2.
+
+        A summon's worth (``_summon_value``) does not depend on the casting cell, only on the cell
+        it lands on and on whether 3 AP are left: for a creature, whether the cell touches an enemy
+        Krosmaster (bombs are scanned cell by cell instead). Groups of equal worth are merged,
+        so the cast search takes the lowest free cell in range of the first group it meets, as a
+        scan of the cells in order would."""
+        key = (summon, ap_left >= 3)
+        groups = ctx.summon_ranks.get(key)
+        if groups is None:
+            board = ctx.board
+            near = 0
+            for c in ctx.enemy_kros:
+                near |= board.neighbour_mask[c]
+            everywhere = (1 << board.n_cells) - 1
+            parts = []
+            for part in (near, everywhere & ~near):
+                if part:
+                    x = (part & -part).bit_length() - 1
+                    parts.append((part, self._summon_value(ctx, summon, x, ctx.me_cell, ap_left)))
+            merged: dict[float, list] = {}
+            for cells_mask, value in parts:
+                if value > 0.2:
+                    slot = merged.setdefault(round(value, 9), [0, value])
+                    slot[0] |= cells_mask
+            groups = ctx.summon_ranks[key] = [
+                (slot[0], slot[1]) for _, slot in sorted(merged.items(), key=lambda kv: -kv[0])
+            ]
+        return groups
 
     def _greedy_casts(
         self, ctx: _Context, cell: int, ap: int, bonus: int
     ) -> tuple[list[tuple], float, int, int]:
         """Casts from ``cell`` chosen greedily by value per AP: (steps, value, AP left, end cell or -1)."""
-        view, me, board, w = ctx.view, ctx.me, ctx.board, self.weights
-        geo = ctx.geo
-        crate = 1 if (board.crates >> cell) & 1 else 0
+        view, me = ctx.view, ctx.me
+        reach_bonus = bonus + ((ctx.crates >> cell) & 1)
+        castable = ctx.by_bonus.get(reach_bonus)
+        if castable is None:
+            castable = ctx.castable_with(reach_bonus)
         blockers = ctx.blockers
-        los = board.los_path[cell]
+        los = ctx.board.los_path[cell]
+        me_uid = ctx.me_uid
+        targets = ctx.targets
+        target_mask = ctx.target_mask
+        plain = ctx.plain
         remaining: dict[int, float] = {}
         gone: set[int] = set()
         used: set[int] = set()
         planned: list[tuple[str, int]] = []  # (summon id, cell) placed by this plan
+        planned_mask = 0
         steps: list[tuple] = []
         total = 0.0
-        occupied = (ctx.obstacles & ~(1 << me.cell)) | (1 << cell)
+        occupied = ctx.occupied | (1 << cell)
         healed_uids: set[int] = set()
-        my_tokens: dict[str, int] = {}
-        for token in view.summons_of(me):
-            my_tokens[token.character] = my_tokens.get(token.character, 0) + 1
+        attack_value = self._attack_value
         for _ in range(4):
-            best: tuple[float, float, int, int, str] | None = None  # density, value, index, target, kind
-            for index, spell in enumerate(me.spells):
-                cost = spell.ap_cost
-                if cost > ap or cost == 0 or spell.mp_cost or spell.injury_cost:
+            best_density = -1.0
+            best: tuple[float, int, int, str, tuple] | None = None  # value, index, target, kind, entry
+            for entry in castable:
+                index, spell, cost, kind, limited, needs_los, _, _, _, table = entry
+                if cost > ap or (limited and index in used):
                     continue
-                if spell.limit != "unlimited" and (index in used or me.spell_used(spell)):
-                    continue
-                kind = spell.kind
                 if kind == "attack":
-                    mask = geo.spell_mask(cell, spell, bonus + crate)
-                    for target in ctx.enemies + ctx.bombs:
-                        t = target.cell
-                        if target.uid in gone or not (mask >> t) & 1:
-                            continue
-                        if spell.needs_los and los[t] & blockers:
-                            continue
-                        value = self._attack_value(ctx, spell, target, cell, remaining, planned)
-                        if value > 0.05 and (best is None or value / cost > best[0] + 1e-9):
-                            best = (value / cost, value, index, t, "attack")
-                    for summon_id, x in planned:
-                        if (
-                            summon_id == "water_bomb"
-                            and (mask >> x) & 1
-                            and not (spell.needs_los and los[x] & blockers)
-                        ):
-                            value = 0.25 * ctx.blast(x)
-                            if value > 0.05 and (best is None or value / cost > best[0] + 1e-9):
-                                best = (value / cost, value, index, x, "virtual")
+                    mask = table[cell]
+                    if mask & target_mask:
+                        fresh = not remaining and not planned
+                        for t, uid, target, bomb in targets:
+                            if not (mask >> t) & 1 or uid in gone:
+                                continue
+                            if needs_los and los[t] & blockers:
+                                continue
+                            if fresh and not bomb:
+                                # first hit on an untouched target: the same from every cell
+                                value = plain.get((index, uid))
+                                if value is None:
+                                    value = plain[(index, uid)] = attack_value(
+                                        ctx, spell, target, cell, remaining, planned
+                                    )
+                            else:
+                                value = attack_value(ctx, spell, target, cell, remaining, planned)
+                            if value > 0.05 and (best is None or value / cost > best_density + 1e-9):
+                                best_density = value / cost
+                                best = (value, index, t, "attack", entry)
+                    if planned_mask & mask:
+                        for summon_id, x in planned:
+                            if (
+                                summon_id == "water_bomb"
+                                and (mask >> x) & 1
+                                and not (needs_los and los[x] & blockers)
+                            ):
+                                value = 0.25 * ctx.blast(x)
+                                if value > 0.05 and (best is None or value / cost > best_density + 1e-9):
+                                    best_density = value / cost
+                                    best = (value, index, x, "virtual", entry)
                 elif kind == "heal":
-                    mask = geo.spell_mask(cell, spell, bonus + crate)
+                    mask = table[cell]
                     for ally in ctx.allies:
-                        t = cell if ally.uid == me.uid else ally.cell
-                        if ally.injuries <= 0 or not (mask >> t) & 1:
+                        if ally.injuries <= 0:
                             continue
-                        if spell.needs_los and t != cell and los[t] & blockers:
+                        mine = ally.uid == me_uid
+                        t = cell if mine else ally.cell
+                        if not (mask >> t) & 1:
                             continue
-                        healed, _ = scoring.attack_odds(view, me, spell, ally)
-                        danger = ctx.threat[t] if ally.uid != me.uid else 0.0
-                        value = w.heal * healed * (1.0 + 0.5 * scoring.ko_risk(danger, ally.remaining_hp))
+                        if needs_los and t != cell and los[t] & blockers:
+                            continue
+                        value = self._heal_value(ctx, index, spell, ally, mine)
                         if ally.uid in healed_uids:
                             value *= 0.5
-                        if value > 0.05 and (best is None or value / cost > best[0] + 1e-9):
-                            best = (value / cost, value, index, t, "heal")
-                elif kind == "summon" and spell.summons:
-                    count = my_tokens.get(spell.summons, 0) + sum(1 for s, _ in planned if s == spell.summons)
+                        if value > 0.05 and (best is None or value / cost > best_density + 1e-9):
+                            best_density = value / cost
+                            best = (value, index, t, "heal", entry)
+                else:  # summon
+                    summons = spell.summons
+                    count = ctx.my_tokens.get(summons, 0)
+                    if planned:
+                        count += sum(1 for s, _ in planned if s == summons)
                     if count >= spell.summon_control:
                         continue
-                    mask = geo.spell_mask(cell, spell) & ~occupied
-                    if spell.summons == "water_bomb":
+                    mask = table[cell] & ~occupied & ~planned_mask
+                    if summons == "water_bomb":
                         mask &= ctx.near_enemies
-                    for x in scoring.iter_bits(mask):
-                        if x == cell or any(x == p for _, p in planned):
-                            continue
-                        value = self._summon_value(ctx, spell.summons, x, cell, ap - cost)
-                        if value > 0.2 and (best is None or value / cost > best[0] + 1e-9):
-                            best = (value / cost, value, index, x, "summon")
+                        bombs = ctx.bomb_values
+                        while mask:
+                            low = mask & -mask
+                            mask ^= low
+                            x = low.bit_length() - 1
+                            value = bombs.get(x)  # a bomb's worth depends on its cell only
+                            if value is None:
+                                value = bombs[x] = self._summon_value(ctx, summons, x, cell, ap - cost)
+                            if value > 0.2 and (best is None or value / cost > best_density + 1e-9):
+                                best_density = value / cost
+                                best = (value, index, x, "summon", entry)
+                        continue
+                    if not mask:
+                        continue
+                    groups = ctx.summon_ranks.get((summons, ap - cost >= 3))
+                    if groups is None:
+                        groups = self._summon_groups(ctx, summons, ap - cost)
+                    for cells, value in groups:
+                        hit = mask & cells
+                        if hit:
+                            if best is None or value / cost > best_density + 1e-9:
+                                best_density = value / cost
+                                best = (value, index, (hit & -hit).bit_length() - 1, "summon", entry)
+                            break
             if best is None:
                 break
-            _, value, index, target, kind = best
-            spell = me.spells[index]
-            ap -= spell.ap_cost
+            value, index, target, kind, entry = best
+            spell = entry[1]
+            ap -= entry[2]
             total += value
-            if spell.limit != "unlimited":
+            if entry[4]:
                 used.add(index)
             steps.append(("cast", index, target))
             if kind == "summon":
                 planned.append((spell.summons or "", target))
+                planned_mask |= 1 << target
                 continue
             if kind == "heal":
                 healer_target = me if target == cell else view.piece_at(target)
@@ -535,17 +641,30 @@ class HeuristicAI(AI):
                     healed_uids.add(healer_target.uid)
                 continue
             piece = view.piece_at(target)
-            effects = {e.kind for e in spell.effects}
             if piece is not None and kind == "attack":
-                hurt, _ = scoring.attack_odds(view, me, spell, piece)
-                remaining[piece.uid] = remaining.get(piece.uid, float(piece.remaining_hp)) - hurt
-                if "push" in effects or "attract" in effects or piece.kind == "bomb":
-                    gone.add(piece.uid)
-            if "swap_places" in effects and piece is not None:
+                uid = piece.uid
+                hurt = ctx.hurts.get((index, uid))
+                if hurt is None:
+                    hurt = ctx.hurts[(index, uid)] = scoring.attack_odds(view, me, spell, piece)[0]
+                remaining[uid] = remaining.get(uid, float(piece.remaining_hp)) - hurt
+                if entry[6] or piece.kind == "bomb":
+                    gone.add(uid)
+            if entry[7] and piece is not None:
                 return steps, total, ap, target
-            if "retreat" in effects or "approach" in effects:
+            if entry[8]:
                 return steps, total, ap, cell  # the engine moves us: replanning will see where
         return steps, total, ap, -1
+
+    def _heal_value(self, ctx: _Context, index: int, spell, ally: FighterView, mine: bool) -> float:
+        """Worth of healing ``ally`` once (more when it is in danger), cached per pass."""
+        key = (index, ally.uid)
+        value = ctx.heals.get(key)
+        if value is None:
+            healed, _ = scoring.attack_odds(ctx.view, ctx.me, spell, ally)
+            danger = 0.0 if mine else ctx.threat[ally.cell]
+            value = self.weights.heal * healed * (1.0 + 0.5 * scoring.ko_risk(danger, ally.remaining_hp))
+            ctx.heals[key] = value
+        return value
 
     def _attack_value(
         self,
@@ -558,9 +677,12 @@ class HeuristicAI(AI):
     ) -> float:
         view, me, w = ctx.view, ctx.me, self.weights
         if target.kind == "bomb":
-            _, ko = scoring.attack_odds(view, me, spell, target)
+            key = ("bomb", spell.id, target.uid)
+            ko = ctx.values.get(key)
+            if ko is None:
+                ko = ctx.values[key] = scoring.attack_odds(view, me, spell, target)[1]
             blast = ctx.blast(target.cell)
-            if cell != me.cell and (view.board.square_mask[target.cell] >> cell) & 1:
+            if cell != ctx.me_cell and (view.board.square_mask[target.cell] >> cell) & 1:
                 blast -= 1.0 + scoring.ko_risk(1.5, me.remaining_hp) * scoring.kill_value(view, me)
             return ko * blast
         left = remaining.get(target.uid)
@@ -587,12 +709,14 @@ class HeuristicAI(AI):
         return value
 
     def _summon_value(self, ctx: _Context, summon: str, x: int, cell: int, ap_left: int) -> float:
-        view, me, w = ctx.view, ctx.me, self.weights
+        """Worth of a new ``summon`` on ``x`` (the casting ``cell`` does not matter; keep
+        ``_summon_groups`` in step when this changes)."""
+        w = self.weights
         if summon == "water_bomb":
             return 0.6 * ctx.blast(x) if (ctx.near_enemies >> x) & 1 else 0.0
         value = w.summon * scoring.SUMMON_WORTH.get(summon, 0.5)
-        near_enemy = any((view.board.neighbour_mask[x] >> e.cell) & 1 for e in ctx.enemies if e.is_krosmaster)
-        bonus = _bonus_for(me, summon)
+        near_enemy = ctx.board.neighbour_mask[x] & ctx.enemy_kros_mask
+        bonus = _bonus_for(ctx.me, summon)
         if bonus and near_enemy:
             # the bonus serves at once when AP is left for the boosted spell, and again next turn
             value += 0.5 * w.support * bonus + (w.damage * bonus if ap_left >= 3 else 0.0)
@@ -604,35 +728,34 @@ class HeuristicAI(AI):
     def position_value(self, ctx: _Context, cell: int) -> float:
         """Worth of ending the activation on ``cell`` (kamas aside): safety, distance to enemies,
         support, objectives. Personalities may extend it."""
-        me, w, board = ctx.me, self.weights, ctx.board
+        w = self.weights
         value = 0.0
         danger = ctx.threat[cell]
         if danger > 0:
-            hurt = min(danger, me.remaining_hp)
-            value -= w.safety * (0.5 * hurt + scoring.ko_risk(danger, me.remaining_hp) * ctx.my_worry)
+            left = ctx.hp_left
+            hurt = danger if danger < left else left
+            value -= w.safety * (0.5 * hurt + scoring.ko_risk(danger, left) * ctx.my_worry)
         if ctx.enemy_kros:
-            row = board.distance[cell]
-            near = min(row[c] for c in ctx.enemy_kros)
-            strike = me.base_mp + ctx.my_reach
-            value -= w.approach * max(0, near - strike)
+            near = ctx.nearest_kros[cell]
+            short = near - ctx.strike
+            value -= w.approach * (short if short > 0 else 0)
             if w.kite:
-                value -= 0.02 * abs(near - max(2, ctx.my_reach))
+                value -= 0.02 * abs(near - ctx.hold)
             else:
                 value -= 0.02 * near
-        if ctx.support_bonus:
-            near_mask = board.neighbour_mask[cell]
-            if any((near_mask >> e.cell) & 1 for e in ctx.enemies if e.is_krosmaster):
-                value += w.support * ctx.support_bonus
-        if w.objective and me.is_krosmaster:
+        if ctx.support_bonus and ctx.board.neighbour_mask[cell] & ctx.enemy_kros_mask:
+            value += w.support * ctx.support_bonus
+        if w.objective and ctx.is_krosmaster:
             value -= w.objective * self._objective_distance(ctx, cell)
         return value
 
     def _objective_distance(self, ctx: _Context, cell: int) -> float:
         view, board = ctx.view, ctx.board
-        demons = scoring.iter_bits(board.demon_cells)
+        if ctx.objective is None:
+            ctx.objective = (scoring.iter_bits(board.demon_cells), view.kama_cells())
+        demons, kamas = ctx.objective
         if demons and view.kamas[ctx.side] >= view.gg_price - 2:
             return 1.5 * scoring.nearest_distance(board, cell, demons)
-        kamas = view.kama_cells()
         if kamas:
             return float(min(scoring.nearest_distance(board, cell, kamas), 8))
         if demons:
@@ -653,60 +776,22 @@ class HeuristicAI(AI):
 
 
 # ---------------------------------------------------------------------------------- helpers
-def _reach(fighter: FighterView) -> int:
-    """The longest max range among the fighter's attack spells (1 for melee, 0 with none)."""
-    best = 0
-    for spell in fighter.spells:
-        if spell.kind == "attack" and spell.ap_cost:
-            best = max(best, 1 if spell.range_type == "melee" else spell.range_max)
-    return best
+class _UsefulMasks:
+    """Useful-origins masks per range bonus: one mask for all (``wide``), or exact ones computed
+    when first asked."""
 
+    __slots__ = ("ai", "ctx", "wide", "masks")
 
-def _bonus_for(summoner: FighterView | None, summon: str) -> int:
-    """Damage a summoner's spells gain per adjacent token of ``summon`` (To Fu Ti, Gobbolob)."""
-    if summoner is None:
-        return 0
-    return max(
-        (
-            e.params["damage"]
-            for spell in summoner.spells
-            for e in spell.effects
-            if e.kind == "bonus_per_adjacent_summon" and e.params["summon"] == summon
-        ),
-        default=0,
-    )
+    def __init__(self, ai: HeuristicAI, ctx: _Context, wide: int | None) -> None:
+        self.ai = ai
+        self.ctx = ctx
+        self.wide = wide
+        self.masks: dict[int, int] = {}
 
-
-def _path(board_neighbours, reach: dict[int, int], dest: int) -> list[int]:
-    """Cells from the start to ``dest`` along decreasing BFS cost (start excluded, dest included)."""
-    path = [dest]
-    cur = dest
-    while reach[cur] > 1:
-        cost = reach[cur] - 1
-        for n in board_neighbours[cur]:
-            if reach.get(n) == cost:
-                cur = n
-                break
-        else:
-            break
-        path.append(cur)
-    path.reverse()
-    return path
-
-
-def _path_risk(ctx: _Context, reach: dict[int, int], dest: int) -> float:
-    """Chance of being blocked somewhere on the way to ``dest`` (every cell left may lock)."""
-    free = 1.0 - ctx.block(ctx.me.cell)
-    for cell in _path(ctx.board.neighbours, reach, dest)[:-1]:
-        free *= 1.0 - ctx.block(cell)
-    return 1.0 - free
-
-
-def _first_step(view: MatchView, me: FighterView, dest: int) -> int:
-    """The neighbour to walk to next on a shortest path to ``dest``, or -1 when out of reach."""
-    if me.mp <= 0 or me.blocked:
-        return -1
-    reach = view.reachable_cells()
-    if dest not in reach:
-        return -1
-    return _path(view.board.neighbours, reach, dest)[0]
+    def get(self, bonus: int) -> int:
+        if self.wide is not None:
+            return self.wide
+        mask = self.masks.get(bonus)
+        if mask is None:
+            mask = self.masks[bonus] = self.ai._useful_origins(self.ctx, bonus)
+        return mask

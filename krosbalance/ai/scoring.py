@@ -41,15 +41,36 @@ _GEOMETRY: dict[int, tuple[Board, Geometry]] = {}
 
 
 class Geometry:
-    """Range masks of one board, built lazily and kept for the board's lifetime."""
+    """Range masks of one board, built lazily and kept for the board's lifetime.
 
-    __slots__ = ("board", "_ranges", "_lines")
+    ``spell_table`` gives, per spell shape, the list of masks indexed by origin cell, so a hot loop
+    reads ``table[cell]`` instead of calling back in here.
+    """
+
+    __slots__ = (
+        "board",
+        "_ranges",
+        "_lines",
+        "_tables",
+        "_width",
+        "full",
+        "_not_left",
+        "_not_right",
+        "_nearest",
+    )
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self._ranges: dict[tuple[int, int, int], int] = {}
         self._lines: list[int] = []
+        self._tables: dict[tuple[str, int, int], list[int] | tuple[int, ...]] = {}
+        self._nearest: dict[int, list[int]] = {}
         width, height = board.width, board.height
+        self._width = width
+        self.full = (1 << board.n_cells) - 1
+        left = sum(1 << (y * width) for y in range(height))
+        self._not_left = self.full & ~left
+        self._not_right = self.full & ~(left << (width - 1))
         for cell in range(board.n_cells):
             x, y = cell % width, cell // width
             mask = 0
@@ -76,18 +97,109 @@ class Geometry:
         """Cells in the same row or column (R-A74)."""
         return self._lines[cell]
 
+    def nearest(self, cells: int) -> list[int]:
+        """Per cell, the distance to the nearest cell of the (non-empty) mask ``cells``; the last
+        few masks asked are kept."""
+        table = self._nearest.get(cells)
+        if table is None:
+            if len(self._nearest) > 32:
+                self._nearest.clear()
+            rows = [self.board.distance[c] for c in iter_bits(cells)]
+            table = self._nearest[cells] = [min(column) for column in zip(*rows, strict=True)]
+        return table
+
+    def walk_mask(self, start: int, mp: int, obstacles: int) -> int:
+        """Cells a fighter on ``start`` can walk to with ``mp`` MP around ``obstacles`` (the set of
+        ``MatchView.reachable_cells``, as a mask: orthogonal steps, flood-filled by bit shifts)."""
+        width, full = self._width, self.full
+        not_left, not_right = self._not_left, self._not_right
+        reached = frontier = 1 << start
+        free = full & ~obstacles
+        for _ in range(mp):
+            frontier = (
+                (
+                    ((frontier & not_right) << 1)
+                    | ((frontier & not_left) >> 1)
+                    | (frontier << width)
+                    | (frontier >> width)
+                )
+                & free
+                & ~reached
+            )
+            if not frontier:
+                break
+            reached |= frontier
+        return reached
+
+    def dilate(self, mask: int, steps: int) -> int:
+        """Cells within ``steps`` of some cell of ``mask`` (obstacles ignored, like range, R-A6)."""
+        width, full = self._width, self.full
+        not_left, not_right = self._not_left, self._not_right
+        for _ in range(steps):
+            mask |= (
+                ((mask & not_right) << 1) | ((mask & not_left) >> 1) | (mask << width) | (mask >> width)
+            ) & full
+        return mask
+
+    def reach_union(self, cells: int, spell: SpellSpec) -> int:
+        """Cells ``spell`` reaches from some cell of ``cells`` (a connected set, such as a walk), by
+        range and line alone.
+
+        Along a path the distance to a fixed cell changes by one per step, so over a connected set
+        it takes every value between its minimum and maximum: a cell is in reach when the nearest
+        origin is within the max range and the farthest at least at the min range."""
+        kind = spell.range_type
+        if kind == "line":
+            table = self.spell_table(spell)
+            mask = 0
+            while cells:
+                low = cells & -cells
+                mask |= table[low.bit_length() - 1]
+                cells ^= low
+            return mask
+        if kind == "personal":
+            lo = hi = 0
+        elif kind == "melee":
+            lo = hi = 1
+        else:
+            lo, hi = spell.range_min, spell.range_max
+        mask = self.dilate(cells, hi)
+        if lo > 0:
+            inner = self.full
+            rest = cells
+            while rest and inner:
+                low = rest & -rest
+                inner &= self.ring_mask(low.bit_length() - 1, 0, lo - 1)
+                rest ^= low
+            mask &= ~inner
+        return mask
+
+    def spell_table(self, spell: SpellSpec, bonus: int = 0) -> list[int] | tuple[int, ...]:
+        """Per origin cell, the cells a spell reaches by range and line alone (``spell_mask`` of
+        every cell at once), shared by every spell of the same shape."""
+        kind = spell.range_type
+        if kind == "personal" or kind == "melee":
+            key = (kind, 0, 0)
+        else:
+            extendable = not spell.fixed_range and spell.needs_los
+            key = (kind, spell.range_min, spell.range_max + (bonus if extendable else 0))
+        table = self._tables.get(key)
+        if table is None:
+            n = self.board.n_cells
+            if kind == "personal":
+                table = [1 << c for c in range(n)]
+            elif kind == "melee":
+                table = self.board.neighbour_mask
+            else:
+                table = [self.ring_mask(c, key[1], key[2]) for c in range(n)]
+                if kind == "line":
+                    table = [m & self._lines[c] for c, m in enumerate(table)]
+            self._tables[key] = table
+        return table
+
     def spell_mask(self, cell: int, spell: SpellSpec, bonus: int = 0) -> int:
         """Cells a spell cast from ``cell`` reaches by range and line alone (no line of sight)."""
-        kind = spell.range_type
-        if kind == "personal":
-            return 1 << cell
-        if kind == "melee":
-            return self.board.neighbour_mask[cell]
-        extendable = not spell.fixed_range and spell.needs_los
-        mask = self.ring_mask(cell, spell.range_min, spell.range_max + (bonus if extendable else 0))
-        if kind == "line":
-            mask &= self._lines[cell]
-        return mask
+        return self.spell_table(spell, bonus)[cell]
 
 
 def geometry(board: Board) -> Geometry:
@@ -236,49 +348,112 @@ def average_hit(spell: SpellSpec, critical: bool) -> float:
     return hit_odds(spell.amount, crit, 0 if pierce else 1, 0, 99)[0]
 
 
-def threat_map(view: MatchView, side: int) -> list[float]:
+def threat_map(view: MatchView, side: int, cache: dict | None = None) -> list[float]:
     """Per cell: injuries the enemies of ``side`` could deal next turn to a piece of ``side`` there.
 
     Each enemy character walks up to its printed MP (ignoring Lock) and casts its best attack on the
     cell as many times as its AP pays; the enemies' threats add up (they may all focus one piece).
     Line of sight is ignored.
+
+    ``cache`` (a dict owned by the caller, for one match) keeps each enemy's share by what it depends
+    on: the enemy, its cell, MP, AP, Critical and the obstacles within its MP, so a map recomputed
+    after one enemy moved redoes only that enemy.
     """
     board = view.board
     geo = geometry(board)
-    n = board.n_cells
-    total = [0.0] * n
+    obstacles = view.obstacles
+    # cells grouped by the threat summed so far, enemy by enemy (in the view's order, so every cell
+    # adds up its enemies' shares in the same order as a per-cell sum would)
+    parts: list[tuple[int, float]] = [(geo.full, 0.0)]
     for enemy in view.fighters(1 - side):
         if not enemy.is_character:
             continue
-        attacks = []
-        for spell in enemy.spells:
-            if spell.kind != "attack" or spell.ap_cost > enemy.base_ap or spell.limit == "game":
-                continue
-            if spell.ap_cost == 0:
-                continue
-            hit = average_hit(spell, enemy.has("critical"))
-            casts = enemy.base_ap // spell.ap_cost
-            if spell.limit == "turn":
-                casts = min(casts, 1)
-            if hit * casts > 0.05:
-                attacks.append((hit * casts, spell))
-        if not attacks:
+        if cache is None:
+            layers = _enemy_threat(view, geo, enemy, obstacles)
+        else:
+            cell, mp = enemy.cell, enemy.base_mp
+            key = (
+                enemy.uid,
+                cell,
+                mp,
+                enemy.base_ap,
+                enemy.has("critical"),
+                obstacles & geo.ring_mask(cell, 0, mp),
+            )
+            layers = cache.get(key)
+            if layers is None:
+                if len(cache) > 4096:
+                    cache.clear()
+                layers = cache[key] = _enemy_threat(view, geo, enemy, obstacles)
+        if not layers:
             continue
-        attacks.sort(key=lambda a: -a[0])
-        reach = view.reachable_cells(enemy, enemy.base_mp)
-        best = [0.0] * n
-        covered = 0
-        for worth, spell in attacks:
-            mask = 0
-            for cell in reach:
-                mask |= geo.spell_mask(cell, spell)
-            fresh = mask & ~covered
-            covered |= mask
-            for c in iter_bits(fresh):
-                best[c] = worth
-        for c in iter_bits(covered):
-            total[c] += best[c]
+        split = []
+        for part, value in parts:
+            rest = part
+            for layer, worth in layers:
+                both = part & layer
+                if both:
+                    split.append((both, value + worth))
+                    rest &= ~layer
+            if rest:
+                split.append((rest, value))
+        parts = split
+    total = [0.0] * board.n_cells
+    for part, value in parts:
+        if value:
+            while part:
+                low = part & -part
+                total[low.bit_length() - 1] = value
+                part ^= low
     return total
+
+
+def _enemy_threat(
+    view: MatchView, geo: Geometry, enemy: FighterView, obstacles: int
+) -> list[tuple[int, float]]:
+    """One enemy's share of :func:`threat_map` as disjoint (cells, injuries) layers, best first."""
+    attacks = _best_attacks(enemy.spells, enemy.base_ap, enemy.has("critical"))
+    if not attacks:
+        return []
+    walk = geo.walk_mask(enemy.cell, enemy.base_mp, obstacles)
+    layers = []
+    covered = 0
+    for worth, spell in attacks:
+        mask = geo.reach_union(walk, spell)
+        fresh = mask & ~covered
+        covered |= mask
+        if fresh:
+            layers.append((fresh, worth))
+    return layers
+
+
+_ATTACKS: dict[tuple[int, int, bool], tuple[object, list[tuple[float, SpellSpec]]]] = {}
+
+
+def _best_attacks(spells, base_ap: int, critical: bool) -> list[tuple[float, SpellSpec]]:
+    """(injuries per turn, spell) of the attacks an enemy may repeat next turn, best first; kept
+    per spell list (held, so its id stays its own)."""
+    key = (id(spells), base_ap, critical)
+    entry = _ATTACKS.get(key)
+    if entry is not None and entry[0] is spells:
+        return entry[1]
+    attacks = []
+    for spell in spells:
+        if spell.kind != "attack" or spell.ap_cost > base_ap or spell.limit == "game":
+            continue
+        if spell.ap_cost == 0:
+            continue
+        hit = average_hit(spell, critical)
+        casts = base_ap // spell.ap_cost
+        if spell.limit == "turn":
+            casts = min(casts, 1)
+        if hit * casts > 0.05:
+            attacks.append((hit * casts, spell))
+    attacks.sort(key=lambda a: -a[0])
+    if len(_ATTACKS) > 256:
+        _ATTACKS.clear()
+    _ATTACKS[key] = (spells, attacks)
+    return attacks
 
 
 def block_chance(view: MatchView, mover: FighterView, cell: int) -> float:

@@ -128,3 +128,59 @@ def test_sight_blockers_and_obstacles_match_the_engine() -> None:
     view = MatchView(sc.state, 0)
     assert scoring.sight_blockers(view) == sc.state.sight_blockers
     assert scoring.obstacles(view) == sc.state.obstacles
+
+
+def _naive_threat(view: MatchView, side: int) -> list[float]:
+    """threat_map the slow way: every enemy walks (BFS), every origin ORs its spell's cells, and each
+    cell adds up its enemies' best attacks one by one."""
+    geo = scoring.geometry(view.board)
+    total = [0.0] * view.board.n_cells
+    for enemy in view.fighters(1 - side):
+        if not enemy.is_character:
+            continue
+        attacks = scoring._best_attacks(enemy.spells, enemy.base_ap, enemy.has("critical"))
+        reach = view.reachable_cells(enemy, enemy.base_mp)
+        best: dict[int, float] = {}
+        for worth, spell in attacks:
+            for origin in reach:
+                for c in scoring.iter_bits(geo.spell_mask(origin, spell)):
+                    best.setdefault(c, worth)
+        for c, worth in best.items():
+            total[c] += worth
+    return total
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_threat_map_equals_the_naive_sum_with_and_without_cache(seed: int) -> None:
+    from krosbalance.play import prepare_match
+
+    state, _, views = prepare_match(
+        ["queen_of_the_tofus", "anna_tommy", "bill_tell", "lil_healey"],
+        ["king_of_the_gobballs", "oscar_kass", "kassius_kaos", "bad_aboum"],
+        board=("arena-elemental", "arena-pit", "bonta-1")[seed % 3],
+        seed=seed,
+    )
+    cache: dict = {}
+    for side in (0, 1):
+        expected = _naive_threat(views[side], side)
+        assert scoring.threat_map(views[side], side) == expected
+        assert scoring.threat_map(views[side], side, cache) == expected
+        assert scoring.threat_map(views[side], side, cache) == expected  # from the cache
+
+
+def test_walk_mask_and_reach_union_match_bfs_and_spell_masks() -> None:
+    sc = Scenario(OPEN5)
+    sc.add("bill_tell", 0, (2, 2))
+    sc.add("oscar_kass", 1, (2, 1))
+    sc.add("anna_tommy", 1, (1, 2))
+    view = MatchView(sc.state, 0)
+    geo = scoring.geometry(sc.board)
+    bill = next(f for f in view.fighters(0))
+    for mp in range(5):
+        walk = geo.walk_mask(bill.cell, mp, view.obstacles)
+        assert sorted(scoring.iter_bits(walk)) == sorted(view.reachable_cells(bill, mp))
+        for spell in bill.spells:
+            expected = 0
+            for origin in scoring.iter_bits(walk):
+                expected |= geo.spell_mask(origin, spell)
+            assert geo.reach_union(walk, spell) == expected
