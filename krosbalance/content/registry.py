@@ -59,6 +59,7 @@ class Registry:
         self._loaded: dict[str, LoadedCharacter] | None = None
         self._index: dict[str, str] = {}
         self._boards: dict[str, Any] | None = None
+        self._single_boards: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ characters
     @property
@@ -130,13 +131,36 @@ class Registry:
         return self._boards
 
     def load_board(self, board_id: str) -> Any:
-        """The board with this id (case/spacing/punctuation-insensitive)."""
+        """The board with this id (case/spacing/punctuation-insensitive).
+
+        A board whose file is named after its id is built alone: building a board precomputes its
+        line-of-sight tables, and a worker process that needs one board should not pay for all.
+        """
+        if self._boards is None and isinstance(board_id, str):
+            board = self._board_by_file_name(board_id)
+            if board is not None:
+                return board
         boards = self._board_table()
         keys = {normalize_name(bid): bid for bid in boards}
         found = keys.get(normalize_name(board_id)) if isinstance(board_id, str) else None
         if found is None:
             raise ContentError(_BOARD_FILE, "board", _unknown("board", str(board_id), keys, sorted(boards)))
         return boards[found]
+
+    def _board_by_file_name(self, board_id: str) -> Any:
+        from krosbalance.board.loader import list_board_files, load_board_file
+
+        key = normalize_name(board_id)
+        cached = self._single_boards.get(key)
+        if cached is not None:
+            return cached
+        for path in list_board_files():
+            if normalize_name(path.stem) == key:
+                board = load_board_file(path)
+                if normalize_name(board.id) == key:
+                    self._single_boards[key] = board
+                    return board
+        return None
 
     def list_boards(self) -> list[str]:
         """Sorted ids of the available boards."""
