@@ -91,10 +91,34 @@ def strength_findings(strength: pd.DataFrame, win_rates: pd.DataFrame) -> list[s
     return out
 
 
-def first_player_finding(first: pd.DataFrame) -> str:
-    """Whether the first player wins significantly more (or less) than half of the decided matches."""
+def first_player_finding(first: pd.DataFrame, strength: pd.DataFrame | None = None) -> str:
+    """Whether the first player wins significantly more (or less) than half of the decided matches.
+
+    In Arena the first player is the team with the higher Initiative sum (R-A18), so the raw rate
+    mixes playing first with who the characters are; when the strength model has a first-player
+    term (adjusted for the characters), the sentence reports it as well."""
     if first.empty or not first["n"].iloc[0]:
         return "First-player advantage: not enough data (no decided match)."
+    text = _raw_first_player(first)
+    if strength is None or strength.empty or "term" not in strength:
+        return text
+    term = strength[strength["term"] == "(first player)"]
+    if term.empty or pd.isna(term["coef"].iloc[0]):
+        return text
+    t = term.iloc[0]
+    adjusted = with_ci(t["coef"], t["ci_low"], t["ci_high"])
+    verdict = (
+        "the interval includes 0, so playing first is not shown to matter once the characters are accounted for"
+        if t["ci_low"] <= 0 <= t["ci_high"]
+        else "the interval excludes 0"
+    )
+    return (
+        f"{text} The first player is the team with the higher Initiative sum, so this raw rate is confounded "
+        f"with team composition; adjusted for the characters, playing first adds {adjusted} log-odds: {verdict}."
+    )
+
+
+def _raw_first_player(first: pd.DataFrame) -> str:
     r = first.iloc[0]
     rate = with_ci(r["win_rate"], r["ci_low"], r["ci_high"], as_pct=True)
     base = f"The first player won {rate} of {int(r['n'])} decided matches (exact binomial p = {r['p_value']:.3g})"
@@ -127,15 +151,33 @@ def matchup_finding(matchups: pd.DataFrame) -> str:
     return text + "; the interval includes 50%, so even this matchup is not shown to be unbalanced."
 
 
-def dominated_finding(dominated: pd.DataFrame) -> str:
-    """Dominated teams, or a sentence saying there are none."""
+def dominated_finding(dominated: pd.DataFrame, shown: int = 5) -> str:
+    """Dominated teams, or a sentence saying there are none.
+
+    Teams that met a single opponent (as in a design of splits, where each team meets only its
+    complement) are counted apart: losing to one opponent is not dominance over a field."""
     if dominated.empty:
         return "No team is dominated (none has a 95% upper bound below 50% against every opponent it met)."
-    names = "; ".join(
-        f"[{t}] ({k} opponent{'s' if k != 1 else ''})"
-        for t, k in zip(dominated["team"], dominated["opponents"], strict=True)
-    )
-    return f"{len(dominated)} team(s) are dominated, worse than every opponent they met with 95% confidence: {names}."
+    several = dominated[dominated["opponents"] > 1]
+    single = len(dominated) - len(several)
+    parts = []
+    if len(several):
+        names = "; ".join(
+            f"[{t}] ({k} opponents)"
+            for t, k in zip(several["team"].head(shown), several["opponents"].head(shown), strict=True)
+        )
+        more = f" and {len(several) - shown} more" if len(several) > shown else ""
+        parts.append(
+            f"{len(several)} team(s) are dominated, worse than every one of several opponents with 95% "
+            f"confidence: {names}{more}."
+        )
+    if single:
+        parts.append(
+            f"{single} team(s) lost to the only opponent they met with 95% confidence; with one opponent each "
+            "this says which side of a pairing is stronger, not that a team is dominated across the field "
+            "(a round robin of teams would tell)."
+        )
+    return " ".join(parts)
 
 
 def ending_finding(balance: pd.DataFrame) -> str:
@@ -176,7 +218,7 @@ def summary_lines(
         lines.append("No error-free match: nothing can be concluded.")
         return lines
     lines += strength_findings(strength, win_rates)
-    lines.append(first_player_finding(first))
+    lines.append(first_player_finding(first, strength))
     lines.append(matchup_finding(matchups))
     lines.append(dominated_finding(dominated))
     lines.append(ending_finding(balance))

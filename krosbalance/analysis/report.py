@@ -372,7 +372,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
             first, "win_rate", "ci_low", "ci_high", as_pct=True
         )
         t["binomial p"] = [fmt(p, 4) for p in first["p_value"]]
-        doc.p(narrative.first_player_finding(first))
+        doc.p(narrative.first_player_finding(first, strength))
         doc.table(t)
         doc.image("first_player.png", plots.plot_first_player(first), "first-player advantage")
 

@@ -94,3 +94,29 @@ def test_matchup_wording_respects_interval() -> None:
 def test_with_ci_formatting() -> None:
     assert narrative.with_ci(0.5, 0.4, 0.6, as_pct=True) == "50.0% [40.0%, 60.0%]"
     assert narrative.with_ci(1.234, float("nan"), float("nan")) == "1.23"
+
+
+def test_losing_to_a_single_opponent_is_not_called_dominance():
+    import pandas as pd
+
+    from krosbalance.analysis.narrative import dominated_finding
+
+    table = pd.DataFrame({"team": ["a,b", "c,d", "e,f"], "opponents": [1, 1, 3]})
+    text = dominated_finding(table)
+    assert "1 team(s) are dominated" in text and "[e,f] (3 opponents)" in text
+    assert "2 team(s) lost to the only opponent they met" in text
+    assert "[a,b]" not in text
+
+
+def test_first_player_sentence_reports_the_adjusted_term():
+    import pandas as pd
+
+    from krosbalance.analysis.narrative import first_player_finding
+
+    first = pd.DataFrame(
+        {"n": [1000], "win_rate": [0.45], "ci_low": [0.42], "ci_high": [0.48], "p_value": [0.001]}
+    )
+    strength = pd.DataFrame({"term": ["(first player)"], "coef": [0.08], "ci_low": [-0.03], "ci_high": [0.2]})
+    text = first_player_finding(first, strength)
+    assert "second-player advantage" in text and "confounded with team composition" in text
+    assert "not shown to matter" in text
