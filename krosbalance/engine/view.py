@@ -149,9 +149,7 @@ class MatchView:
     def summons_of(self, fighter: FighterView) -> list[FighterView]:
         """The tokens this fighter has in play, in the order summoned; the opponent's traps are hidden."""
         return [
-            self._view(t)
-            for t in fighter._f.summons
-            if t.alive and (t.kind != "trap" or t.side == self.side)
+            self._view(t) for t in fighter._f.summons if t.alive and (t.kind != "trap" or t.side == self.side)
         ]
 
     def piece_at(self, cell: int) -> FighterView | None:
