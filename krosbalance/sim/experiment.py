@@ -421,11 +421,8 @@ def _parse_ais(
     return tuple(matchups) if ok else None
 
 
-def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -> Team | None:
-    """One team: a non-empty array of character names, resolved to ids and checked by the rules."""
-    if not isinstance(value, list) or not value:
-        problems.add(where, f"a team must be a non-empty array of character names, not {value!r}")
-        return None
+def _resolve_names(value: list[Any], where: str, problems: _Problems, catalog: Catalog) -> list[str] | None:
+    """Character names resolved to ids; every name that is not one is reported with its index."""
     ids: list[str] = []
     ok = True
     for i, name in enumerate(value):
@@ -438,7 +435,16 @@ def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -
         except KrosbalanceError as exc:
             problems.add(f"{where}[{i}]", f"unknown character {name!r} ({_short(exc)})")
             ok = False
-    if not ok:
+    return ids if ok else None
+
+
+def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -> Team | None:
+    """One team: a non-empty array of character names, resolved to ids and checked by the rules."""
+    if not isinstance(value, list) or not value:
+        problems.add(where, f"a team must be a non-empty array of character names, not {value!r}")
+        return None
+    ids = _resolve_names(value, where, problems, catalog)
+    if ids is None:
         return None
     try:
         catalog.check_team(ids)
@@ -460,19 +466,7 @@ def _parse_pool(value: Any, problems: _Problems, catalog: Catalog) -> list[str] 
     if not isinstance(value, list) or not value:
         problems.add("teams.pool", f'must be a non-empty array of character names or "all", not {value!r}')
         return None
-    pool: list[str] = []
-    ok = True
-    for i, name in enumerate(value):
-        if not isinstance(name, str):
-            problems.add(f"teams.pool[{i}]", f"must be a character name, not {_type_name(name)} ({name!r})")
-            ok = False
-            continue
-        try:
-            pool.append(catalog.resolve_character(name))
-        except KrosbalanceError as exc:
-            problems.add(f"teams.pool[{i}]", f"unknown character {name!r} ({_short(exc)})")
-            ok = False
-    return pool if ok else None
+    return _resolve_names(value, "teams.pool", problems, catalog)
 
 
 def _parse_teams(
