@@ -11,6 +11,7 @@ from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.registry import get_ai, list_ais
+from krosbalance.content.registry import list_characters
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, Action
 from krosbalance.engine.view import MatchView
@@ -20,16 +21,7 @@ from krosbalance.testing.scenario import Scenario
 
 HEURISTICS = ("focus_fire", "kiter", "objective")
 OPEN7 = "\n".join([" ".join(["."] * 7)] * 7)
-BOX = (
-    "anna_tommy",
-    "bad_aboum",
-    "bill_tell",
-    "kassius_kaos",
-    "king_of_the_gobballs",
-    "lil_healey",
-    "oscar_kass",
-    "queen_of_the_tofus",
-)
+BOX = list_characters()  # the eight box Krosmasters, from the registry
 
 
 def _activation(sc: Scenario, ai: HeuristicAI, fighter, limit: int = 30) -> list[Action]:

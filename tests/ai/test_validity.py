@@ -10,19 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from krosbalance.content.registry import default_registry
+from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.play import play_match
 
-BOX = (
-    "anna_tommy",
-    "bad_aboum",
-    "bill_tell",
-    "kassius_kaos",
-    "king_of_the_gobballs",
-    "lil_healey",
-    "oscar_kass",
-    "queen_of_the_tofus",
-)
+BOX = list_characters()  # the eight box Krosmasters, from the registry
 HEURISTICS = ("focus_fire", "kiter", "objective")
 
 

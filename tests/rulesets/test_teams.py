@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from krosbalance.board.board import Board
-from krosbalance.content.registry import default_registry
+from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.events import FULL
 from krosbalance.engine.view import MatchView
@@ -17,16 +17,7 @@ from krosbalance.rulesets.arena import deploy, first_player, setup, validate_tea
 from krosbalance.rulesets.options import load_ruleset
 from krosbalance.testing import ScriptedController
 
-BOX = [
-    "anna_tommy",
-    "bad_aboum",
-    "bill_tell",
-    "kassius_kaos",
-    "king_of_the_gobballs",
-    "lil_healey",
-    "oscar_kass",
-    "queen_of_the_tofus",
-]
+BOX = list_characters()  # the eight box Krosmasters, from the registry
 
 
 def _spec(name):
