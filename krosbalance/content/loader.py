@@ -149,13 +149,13 @@ class _Table:
         value = self.get(key, int, default)
         if value < 0:
             raise self.error(key, f"must be >= 0, got {value}")
-        return value
+        return int(value)
 
     def text(self, key: str, default: Any = _REQUIRED) -> str:
         value = self.get(key, str, default)
         if isinstance(value, str) and key in self.data and not value.strip():
             raise self.error(key, "must not be empty")
-        return value
+        return str(value)
 
     def ident(self, key: str) -> str:
         value = self.get(key, str)
@@ -163,13 +163,13 @@ class _Table:
             raise self.error(
                 key, f"{value!r} is not a valid id (lowercase letters, digits, '_', starting with a letter)"
             )
-        return value
+        return str(value)
 
     def choice(self, key: str, allowed: tuple[str, ...], default: Any = _REQUIRED) -> str:
         value = self.get(key, str, default)
         if value not in allowed:
             raise self.error(key, f"{value!r} is not one of the allowed values: {', '.join(allowed)}")
-        return value
+        return str(value)
 
     def strings(self, key: str) -> tuple[str, ...]:
         values = self.get(key, list, [])
@@ -476,12 +476,12 @@ def load_characters(paths: Iterable[str | Path]) -> dict[str, LoadedCharacter]:
                 *(("aliases", a) for a in spec.aliases),
             ):
                 key = normalize_name(text)
-                other = owners.get(key)
-                if other is not None and other.spec.id != spec.id:
+                owner = owners.get(key)
+                if owner is not None and owner.spec.id != spec.id:
                     raise ContentError(
                         entry.file,
                         f"{entry.field}.{label}",
-                        f"{text!r} is already used by {other.spec.id!r} in {other.file} ({other.field}); "
+                        f"{text!r} is already used by {owner.spec.id!r} in {owner.file} ({owner.field}); "
                         "ids, names and aliases must be unique ignoring case, accents, spaces, '_', \"'\" and '-'",
                     )
                 owners[key] = entry

@@ -14,6 +14,7 @@ from krosbalance.engine.results import FighterStats
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
+    from krosbalance.engine.events import Event
     from krosbalance.engine.dice import Dice
     from krosbalance.rulesets.options import Ruleset
 
@@ -194,7 +195,7 @@ class MatchState:
         self.end_reason = ""
         self.finished = False
         self.record = record
-        self.events: list = []
+        self.events: list[Event] = []
         self.scenery_injuries: dict[int, int] = {}
         self.pending_bombs: list[Fighter] = []
         self.next_uid = 0

@@ -61,7 +61,7 @@ def tension_roll(state: MatchState, side: int, controller: Controller, view: Mat
     raw = (state.dice.roll(), state.dice.roll())
     options = tension_options(*raw)
     choice = controller.choose_tension(view, raw, options)
-    faces = tuple(choice.faces)
+    faces = (choice.faces[0], choice.faces[1])
     if faces not in options:
         raise IllegalActionError(f"tension faces {faces} cannot be made from raw dice {raw}")
     own = {f.uid: f for f in state.timeline[side] if f.alive}
@@ -72,7 +72,7 @@ def tension_roll(state: MatchState, side: int, controller: Controller, view: Mat
             )
     double = faces[0] == faces[1]
     if state.record >= FULL:
-        state.events.append(TensionRolled(state.turn, side, raw, faces, double, tuple(choice.assigned)))
+        state.events.append(TensionRolled(state.turn, side, raw, faces, double, (choice.assigned[0], choice.assigned[1])))
     if double:
         tension_rises(state)
         if check_victory(state):
