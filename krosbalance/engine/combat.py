@@ -249,9 +249,6 @@ def _settle_traps(state: MatchState, targets: list[Fighter], moved_from: list[in
             trigger_trap(state, piece.cell)
 
 
-_SCENERY = ("tree", "bush", "crate")
-
-
 def _covers_scenery(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> bool:
     """Whether a cell the spell covers holds a tree, a bush or a crate."""
     cells = (

@@ -68,14 +68,3 @@ def swap(state: MatchState, a: Fighter, b: Fighter) -> None:
     lift(state, b)
     place(state, a, cell_b)
     place(state, b, cell_a)
-
-
-def refresh_sight(state: MatchState, fighter: Fighter) -> None:
-    """Re-derive one piece's line-of-sight bit after its powers changed (e.g. Tiny gained)."""
-    if fighter.cell < 0 or fighter.kind == TRAP:
-        return
-    bit = 1 << fighter.cell
-    if blocks_sight(fighter):
-        state.sight_blockers |= bit
-    elif not state.trees & bit:
-        state.sight_blockers &= ~bit

@@ -14,8 +14,8 @@ from krosbalance.engine.results import FighterStats
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
-    from krosbalance.engine.events import Event
     from krosbalance.engine.dice import Dice
+    from krosbalance.engine.events import Event
     from krosbalance.rulesets.options import Ruleset
 
 KROSMASTER, CREATURE, BOMB, TRAP = "krosmaster", "creature", "bomb", "trap"
@@ -208,9 +208,6 @@ class MatchState:
         """A free cell holds no obstacle (R-A7): crates, traps and kamas do not count."""
         return not (self.obstacles >> cell) & 1
 
-    def alive_krosmasters(self, side: int) -> list[Fighter]:
-        return [f for f in self.timeline[side] if f.alive]
-
     def pieces(self) -> list[Fighter]:
         """Every piece on the board (traps included), in uid order."""
         return [f for f in self.fighters if f.alive and f.cell >= 0]
@@ -218,6 +215,3 @@ class MatchState:
     def gg_total(self) -> int:
         """GG in the game: both stocks and the wild GG (conserved except tension losses)."""
         return self.gg[0] + self.gg[1] + self.wild_gg
-
-    def element_index(self, element: str) -> int:
-        return ELEMENT_INDEX[element]

@@ -21,7 +21,7 @@ from krosbalance.engine.events import (
 )
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
 from krosbalance.engine.movement import walk
-from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, Fighter, MatchState
+from krosbalance.engine.state import BOMB, CREATURE, Fighter, MatchState
 from krosbalance.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -72,7 +72,9 @@ def tension_roll(state: MatchState, side: int, controller: Controller, view: Mat
             )
     double = faces[0] == faces[1]
     if state.record >= FULL:
-        state.events.append(TensionRolled(state.turn, side, raw, faces, double, (choice.assigned[0], choice.assigned[1])))
+        state.events.append(
+            TensionRolled(state.turn, side, raw, faces, double, (choice.assigned[0], choice.assigned[1]))
+        )
     if double:
         tension_rises(state)
         if check_victory(state):
@@ -188,7 +190,3 @@ def positions(state: MatchState) -> tuple[tuple[int, str, int, int, int], ...]:
     return tuple(
         (f.uid, f.spec.id, f.side, f.cell, f.injuries) for f in state.fighters if f.alive and f.cell >= 0
     )
-
-
-def is_krosmaster(fighter: Fighter) -> bool:
-    return fighter.kind == KROSMASTER
