@@ -111,6 +111,15 @@ def _rate_spread_interval(rates: pd.DataFrame, rng: np.random.Generator, alpha: 
     return tuple(np.quantile(spread, [alpha / 2, 1 - alpha / 2]))
 
 
+def _team_list(teams: pd.Series, shown: int = 3) -> str:
+    """A few team names for a summary cell; the full list is in the dominated-teams table."""
+    names = [f"[{t}]" for t in teams]
+    if not names:
+        return "none"
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return "; ".join(names[:shown]) + more
+
+
 def balance_summary(
     matches: pd.DataFrame,
     *,
@@ -226,9 +235,9 @@ def balance_summary(
 
     dom = dominated_teams(matchups)
     n_teams = len(set(matchups["team"])) if not matchups.empty else 0
-    rows.append(("dominated teams", float(len(dom)), nan, nan, n_teams, ", ".join(dom["team"]) or "none"))
+    rows.append(("dominated teams", float(len(dom)), nan, nan, n_teams, _team_list(dom["team"])))
     dmt = dominant_teams(matchups)
-    rows.append(("dominant teams", float(len(dmt)), nan, nan, n_teams, ", ".join(dmt["team"]) or "none"))
+    rows.append(("dominant teams", float(len(dmt)), nan, nan, n_teams, _team_list(dmt["team"])))
 
     draws = int(w.isna().sum())
     lo, hi = stats.wilson_interval(draws, n, alpha)

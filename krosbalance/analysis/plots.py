@@ -55,7 +55,7 @@ def _errors(est: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 def plot_win_rates(df: pd.DataFrame, ax: Axes | None = None) -> Figure:
     """Raw win rate per character with Wilson 95% bars, n in the labels, 0.5 marked."""
     fig, ax = _axes(ax, _height(len(df)))
-    title = "Raw win rate by character (95% Wilson CI; draws = non-wins)"
+    title = "Raw win rate by character\n(95% Wilson CI; draws count as non-wins)"
     if df.empty:
         _no_data(ax, title)
         return fig

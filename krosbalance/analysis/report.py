@@ -27,6 +27,7 @@ from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.strength import adjusted_strength
 
+CELLS_SHOWN = 20  # more cells than this are summarised (n per cell), the full table goes to CSV
 MAX_TABLE_ROWS = 200
 CSS = """
 body { font-family: system-ui, -apple-system, Segoe UI, sans-serif; max-width: 980px; margin: 2em auto;
@@ -311,6 +312,13 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         tables["cells"] = cells
         if cells.empty:
             doc.p("Not enough data: no match.")
+        elif len(cells) > CELLS_SHOWN:
+            n = cells["n"]
+            doc.p(
+                f"{len(cells)} cells (a pairing of teams A and B on one board with one AI matchup); n per cell: "
+                f"min {int(n.min())}, median {int(n.median())}, max {int(n.max())}. "
+                "Every cell is in tables/cells.csv."
+            )
         else:
             doc.table(cells, "n per cell (a pairing of teams A and B on one board with one AI matchup).")
 
