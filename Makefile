@@ -28,7 +28,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy krosbalance/engine krosbalance/board krosbalance/content krosbalance/rulesets
+	$(BIN)/mypy krosbalance/engine krosbalance/board krosbalance/content krosbalance/rulesets krosbalance/ai
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -1,11 +1,17 @@
-"""The engine, board, content and rulesets layers type-check under mypy --strict (pyproject.toml)."""
+"""The engine, board, content, rulesets and AI layers type-check under mypy --strict (pyproject.toml)."""
 
 from pathlib import Path
 
 from mypy import api
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ["krosbalance/engine", "krosbalance/board", "krosbalance/content", "krosbalance/rulesets"]
+LAYERS = [
+    "krosbalance/engine",
+    "krosbalance/board",
+    "krosbalance/content",
+    "krosbalance/rulesets",
+    "krosbalance/ai",
+]
 
 
 def test_lower_layers_are_strictly_typed():

@@ -8,9 +8,20 @@ that do not depend on the casting cell.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from krosbalance.ai import scoring
 from krosbalance.ai.scoring import geometry
+from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import FighterView, MatchView
+
+#: a spell the cast search may pick: (index, spell, AP cost, kind, limited, needs line of sight,
+#: moves its target, swaps with it, moves the caster)
+Castable = tuple[int, SpellSpec, int, str, bool, bool, bool, bool, bool]
+#: a ``Castable`` with its range table for one range bonus (per origin cell, the cells it reaches)
+CastEntry = tuple[int, SpellSpec, int, str, bool, bool, bool, bool, bool, list[int] | tuple[int, ...]]
+#: cached attack values: ("bomb", spell id, bomb uid) or (spell id, target uid, HP left, extra bonus)
+ValueKey = tuple[str, str, int] | tuple[str, int, int, int]
 
 
 class _Context:
@@ -80,9 +91,9 @@ class _Context:
         self.occupied = self.obstacles & ~(1 << me_cell)  # where a summon cannot go (we will move)
         self.crates = view.crates
         self.threat = threat
-        enemies = []
-        allies = []
-        bombs = []
+        enemies: list[FighterView] = []
+        allies: list[FighterView] = []
+        bombs: list[FighterView] = []
         for f in everyone:
             if f.is_character:
                 (allies if f.side == side else enemies).append(f)
@@ -120,13 +131,13 @@ class _Context:
         self.is_krosmaster = me.is_krosmaster
         self.my_worry = scoring.kill_value(view, me) if me.is_krosmaster else 0.3
         self.support_bonus = 0
-        self.values: dict[tuple, float] = {}
+        self.values: dict[ValueKey, float] = {}
         if not me.is_krosmaster and me.summoner is not None:
             summoner = next((a for a in allies if a.uid == me.summoner), None)
             self.support_bonus = _bonus_for(summoner, me.character)
         # the spells the greedy cast search may pick (costs, limits and kinds checked once)
         ap = me.ap
-        castable = []
+        castable: list[Castable] = []
         for index, spell in enumerate(me.spells):
             cost = spell.ap_cost
             if cost > ap or cost == 0 or spell.mp_cost or spell.injury_cost:
@@ -155,7 +166,7 @@ class _Context:
                 )
             )
         self.castable = castable
-        self.by_bonus: dict[int, list[tuple]] = {}
+        self.by_bonus: dict[int, list[CastEntry]] = {}
         self.plain: dict[tuple[int, int], float] = {}
         self.bomb_values: dict[int, float] = {}
         tokens: dict[str, int] = {}
@@ -173,7 +184,7 @@ class _Context:
             self.econ_mask = econ
         self.objective: tuple[list[int], list[int]] | None = None
 
-    def castable_with(self, bonus: int) -> list[tuple]:
+    def castable_with(self, bonus: int) -> list[CastEntry]:
         """``castable`` with each spell's range table for this range bonus appended."""
         entries = self.by_bonus.get(bonus)
         if entries is None:
@@ -223,7 +234,7 @@ def _bonus_for(summoner: FighterView | None, summon: str) -> int:
     )
 
 
-def _path(board_neighbours, reach: dict[int, int], dest: int) -> list[int]:
+def _path(board_neighbours: Sequence[Sequence[int]], reach: dict[int, int], dest: int) -> list[int]:
     """Cells from the start to ``dest`` along decreasing BFS cost (start excluded, dest included)."""
     path = [dest]
     cur = dest

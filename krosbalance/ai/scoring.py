@@ -23,9 +23,15 @@ from typing import TYPE_CHECKING
 from krosbalance.engine.view import BLOCK_CHANCE
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from krosbalance.board.board import Board
     from krosbalance.content.specs import SpellSpec
     from krosbalance.engine.view import FighterView, MatchView
+
+#: per-enemy shares of :func:`threat_map`, kept by a caller for one match: (uid, cell, MP, AP,
+#: Critical, obstacles within its MP) -> (cells, injuries) layers
+ThreatCache = dict[tuple[int, int, int, int, bool, int], list[tuple[int, float]]]
 
 #: injuries' worth of one GG of swing (10 HP ~ a KO ~ 6 GG of swing ~ 10-12 injuries)
 GG_UNIT = 2.0
@@ -348,7 +354,7 @@ def average_hit(spell: SpellSpec, critical: bool) -> float:
     return hit_odds(spell.amount, crit, 0 if pierce else 1, 0, 99)[0]
 
 
-def threat_map(view: MatchView, side: int, cache: dict | None = None) -> list[float]:
+def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> list[float]:
     """Per cell: injuries the enemies of ``side`` could deal next turn to a piece of ``side`` there.
 
     Each enemy character walks up to its printed MP (ignoring Lock) and casts its best attack on the
@@ -368,6 +374,7 @@ def threat_map(view: MatchView, side: int, cache: dict | None = None) -> list[fl
     for enemy in view.fighters(1 - side):
         if not enemy.is_character:
             continue
+        layers: list[tuple[int, float]] | None
         if cache is None:
             layers = _enemy_threat(view, geo, enemy, obstacles)
         else:
@@ -430,7 +437,7 @@ def _enemy_threat(
 _ATTACKS: dict[tuple[int, int, bool], tuple[object, list[tuple[float, SpellSpec]]]] = {}
 
 
-def _best_attacks(spells, base_ap: int, critical: bool) -> list[tuple[float, SpellSpec]]:
+def _best_attacks(spells: Sequence[SpellSpec], base_ap: int, critical: bool) -> list[tuple[float, SpellSpec]]:
     """(injuries per turn, spell) of the attacks an enemy may repeat next turn, best first; kept
     per spell list (held, so its id stays its own)."""
     key = (id(spells), base_ap, critical)

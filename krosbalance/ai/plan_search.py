@@ -1,0 +1,234 @@
+"""The plan search: every way to start (walk, Distant Shot, Transposition), its casts, its best end.
+
+:func:`best_plan` enumerates the *origins* of a plan (every reachable casting cell weighted by the
+chance of reaching it unblocked, plus the origins opened by range-bonus and swap spells), asks
+:mod:`.casts` what to cast from each, and :mod:`.positions` where to end; origins that cannot have a
+target (:func:`useful_origins`) or cannot beat the best plan so far are skipped, so a pass stays
+cheap enough for batteries of thousands of matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from krosbalance.ai.casts import Step, greedy_casts
+from krosbalance.ai.context import _Context, _path_risks
+from krosbalance.ai.positions import economy_value
+from krosbalance.ai.weights import Weights
+
+#: the worth of ending on a cell, before kamas (``HeuristicAI.position_value``)
+PositionValue = Callable[[_Context, int], float]
+
+
+@dataclass(slots=True)
+class _Plan:
+    steps: list[Step]
+    value: float
+
+
+def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue) -> _Plan:
+    """The best plan from here; ``reach`` is ``view.reachable_cells(me)`` (just the current cell
+    when the fighter cannot walk)."""
+    view, me, board = ctx.view, ctx.me, ctx.board
+    me_cell, me_ap = ctx.me_cell, me.ap
+    mp = 0 if me.blocked else me.mp
+    # every reachable cell is a candidate end cell: score them all once
+    pos_cache = {cell: position_value(ctx, cell) for cell in reach}
+    econ_mask = ctx.econ_mask
+
+    def pos(cell: int, ap_left: int) -> float:
+        base = pos_cache.get(cell)
+        if base is None:
+            base = pos_cache[cell] = position_value(ctx, cell)
+        if (econ_mask >> cell) & 1:
+            return base + economy_value(weights, ctx, cell, ap_left)
+        return base
+
+    # chance of walking to each cell unblocked: every cell left on the BFS path may lock (R-A16)
+    risks = _path_risks(ctx, reach)
+    # (cell, mp cost, ap cost, range bonus, mp left, cast first or None, lock risk, penalty)
+    origins: list[tuple[int, int, int, int, int, Step | None, float, float]] = [
+        (cell, cost, 0, 0, mp - cost, None, risks[cell], 0.0) for cell, cost in reach.items()
+    ]
+    for index, spell in enumerate(me.spells):
+        if spell.kind != "special" or spell.ap_cost > me_ap or me.spell_used(spell):
+            continue
+        kinds = {e.kind for e in spell.effects}
+        if "range_bonus_this_turn" in kinds and me.range_bonus == 0:
+            bonus = next(e.params["amount"] for e in spell.effects if e.kind == "range_bonus_this_turn")
+            for cell, cost in reach.items():
+                origins.append(
+                    (cell, cost, spell.ap_cost, bonus, 0, Step("cast", index, cell), risks[cell], 0.0)
+                )
+        elif "swap_places" in kinds and spell.target == "ally":
+            for target in view.spell_targets(index):
+                ally = view.piece_at(target)
+                if ally is None:
+                    continue
+                # the ally lands where we stood: charge the change of its danger
+                shift = ctx.threat[me_cell] - ctx.threat[target]
+                penalty = weights.safety * 0.5 * max(0.0, shift) if ally.is_krosmaster else 0.0
+                origins.append((target, 0, spell.ap_cost, 0, mp, Step("cast", index, target), 0.0, penalty))
+
+    useful = useful_by_bonus(ctx)
+    wide, exact = useful.wide, useful.masks
+    stuck = pos(me_cell, 0)
+    best = _Plan([Step("tail"), Step("end")], pos(me_cell, me_ap))
+    best_value = best.value
+    ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (-value, cell), best first
+    distance = board.distance
+    range_bonus = me.range_bonus
+    crates = ctx.crates
+    block = ctx.block
+    no_casts: list[Step] = []
+    for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
+        ap = me_ap - ap_cost
+        reach_bonus = range_bonus + bonus
+        if wide is None:
+            mask = exact.get(reach_bonus + ((crates >> cell) & 1))
+            if mask is None:
+                mask = useful.get(reach_bonus + ((crates >> cell) & 1))
+        else:
+            mask = wide
+        if (mask >> cell) & 1:
+            casts, value, ap_left, fixed_end = greedy_casts(weights, ctx, cell, ap, reach_bonus)
+        else:
+            casts, value, ap_left, fixed_end = no_casts, 0.0, ap, -1
+            if mp_left > 0 and cell in pos_cache:
+                # nothing to cast here: the plan is worth at most the best reachable end
+                # (economy and the lock mix never exceed it), so skip it when that cannot win
+                order = ranked.get(ap_left)
+                if order is None:
+                    order = ranked[ap_left] = ranked_ends(ctx, reach, ap_left, pos, ranked)
+                top = -order[0][0]
+                bound = (1.0 - risk) * top + risk * stuck - penalty - 0.001 * (cost + ap_cost)
+                if bound < best_value - 1e-7:
+                    continue
+        if fixed_end >= 0:
+            end, end_value = fixed_end, pos(fixed_end, ap_left)
+        else:
+            end = cell
+            known = pos_cache.get(cell)
+            if known is None:  # a swap lands outside the walk
+                end_value = pos(cell, ap_left)
+            else:
+                end_value = known
+                if (econ_mask >> cell) & 1:
+                    end_value += economy_value(weights, ctx, cell, ap_left)
+            if mp_left > 0:
+                order = ranked.get(ap_left)
+                if order is None:
+                    order = ranked[ap_left] = ranked_ends(ctx, reach, ap_left, pos, ranked)
+                row = distance[cell]
+                bar = -(end_value + 1e-9)
+                for v, other in order:
+                    if v >= bar:  # -v <= end_value + 1e-9: no better end
+                        break
+                    if row[other] <= mp_left:
+                        v = -v
+                        leave = block(cell)
+                        mixed = (1.0 - leave) * v + leave * pos(cell, 0)
+                        if mixed > end_value + 1e-9:
+                            end, end_value = other, mixed
+                        break
+        total = (1.0 - risk) * (value + end_value) + risk * stuck - penalty - 0.001 * (cost + ap_cost)
+        if total > best_value + 1e-9:
+            steps = [Step("goto", cell)] if cost else []
+            if first is not None:
+                steps.append(first)
+            steps += casts
+            if end != cell and fixed_end < 0:
+                steps.append(Step("goto", end))
+            steps += [Step("tail"), Step("end")]
+            best = _Plan(steps, total)
+            best_value = total
+    return best
+
+
+def ranked_ends(
+    ctx: _Context,
+    reach: dict[int, int],
+    ap_left: int,
+    pos: Callable[[int, int], float],
+    ranked: dict[int, list[tuple[float, int]]],
+) -> list[tuple[float, int]]:
+    """(-value, cell) of every reachable end cell with ``ap_left`` AP left, best first (ties:
+    lower cell). Only kama and Demon cells depend on the AP left, so the list for another AP
+    is re-sorted from an existing one with just those cells rescored (a sorted run plus a few
+    items: one pass of the sort)."""
+    econ = ctx.econ_mask
+    for known in ranked.values():
+        if econ:
+            keep = [vc for vc in known if not (econ >> vc[1]) & 1]
+            keep += [(-pos(c, ap_left), c) for c in reach if (econ >> c) & 1]
+            keep.sort()
+            return keep
+        return known
+    return sorted([(-pos(c, ap_left), c) for c in reach])
+
+
+def useful_origins(ctx: _Context, bonus: int | None = None) -> int:
+    """Cells from which some spell may have a target (range only, symmetric): the others skip
+    the cast search. With ``bonus`` None, the range of every spell is stretched by the most
+    any origin may add (Distant Shot and a crate), else by exactly ``bonus``."""
+    me, geo = ctx.me, ctx.geo
+    if bonus is None:
+        bonus = me.range_bonus + 4
+    mask = 0
+    for spell in me.spells:
+        if spell.ap_cost > me.ap or spell.ap_cost == 0 or me.spell_used(spell):
+            continue
+        if spell.kind == "attack":
+            table = geo.spell_table(spell, bonus)
+            for t, _, _, _ in ctx.targets:
+                mask |= table[t]
+        elif spell.kind == "heal":
+            table = geo.spell_table(spell, bonus)
+            for ally in ctx.allies:
+                if ally.injuries > 0:
+                    mask |= table[ally.cell] | (1 << ally.cell)
+        elif spell.kind == "summon":
+            return -1
+    return mask
+
+
+def useful_by_bonus(ctx: _Context) -> _UsefulMasks:
+    """Per range bonus, the origins worth a cast search.
+
+    An origin out of every target's exact range finds nothing to cast, except a heal on itself
+    when a heal reaches its own cell (range 0): the search then keeps every origin within the
+    stretched range (as it always did)."""
+    me = ctx.me
+    ap = me.ap
+    wide = False
+    for spell in me.spells:
+        kind = spell.kind
+        if kind != "summon" and kind != "heal":
+            continue
+        if spell.ap_cost > ap or spell.ap_cost == 0 or me.spell_used(spell):
+            continue
+        if kind == "summon" or ((spell.range_type == "personal" or spell.range_min == 0) and me.injuries > 0):
+            wide = True
+            break
+    return _UsefulMasks(ctx, useful_origins(ctx) if wide else None)
+
+
+class _UsefulMasks:
+    """Useful-origins masks per range bonus: one mask for all (``wide``), or exact ones computed
+    when first asked."""
+
+    __slots__ = ("ctx", "wide", "masks")
+
+    def __init__(self, ctx: _Context, wide: int | None) -> None:
+        self.ctx = ctx
+        self.wide = wide
+        self.masks: dict[int, int] = {}
+
+    def get(self, bonus: int) -> int:
+        if self.wide is not None:
+            return self.wide
+        mask = self.masks.get(bonus)
+        if mask is None:
+            mask = self.masks[bonus] = useful_origins(self.ctx, bonus)
+        return mask

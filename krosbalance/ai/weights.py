@@ -1,0 +1,29 @@
+"""What a heuristic personality cares about: the weights the shared planner scores plans with.
+
+Kept apart from the planner so a personality (focus fire, kiter, objective) is one ``Weights`` value
+and the valuation modules (:mod:`.casts`, :mod:`.positions`, :mod:`.tension`) can take it without
+importing the AI class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What a personality cares about, in injury units (see :mod:`krosbalance.ai.scoring`)."""
+
+    damage: float = 1.0  # per expected injury dealt
+    kill: float = 1.0  # times the KO's GG swing
+    focus: float = 0.3  # extra per fraction of the target's HP already lost
+    safety: float = 0.35  # per expected injury taken next turn (and KO risk)
+    kama: float = 0.25  # per kama picked up
+    objective: float = 0.0  # per cell of distance to kamas / Demon cells
+    approach: float = 0.15  # per cell short of striking distance of the nearest enemy
+    kite: bool = False  # hold at range instead of closing in
+    heal: float = 1.0  # per expected injury healed
+    summon: float = 1.0  # times a token's worth
+    support: float = 0.6  # per point of summoner bonus a creature gives by standing next to an enemy
+    refund: float = 0.2  # per kama refunded by tension dice
+    inspire: float = 1.0  # times an inspiration's estimated worth
