@@ -1,4 +1,8 @@
-"""AIs by name: the one list the CLI, experiments and tests read."""
+"""AIs by name: the one list the CLI, experiments, tests and reports read.
+
+Each AI belongs to a *tier* — ``baseline`` (random), ``heuristic`` (scripted planners) or ``search``
+(lookahead over copies of the state) — so that reports can give every balance verdict per tier.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from krosbalance.ai.random_ai import RandomAI
 from krosbalance.errors import ContentError
 
 AIFactory = Callable[[np.random.Generator], AI]
+TIERS: tuple[str, ...] = ("baseline", "heuristic", "search")
 
 _AIS: dict[str, AIFactory] = {
     "random": RandomAI,
@@ -21,14 +26,30 @@ _AIS: dict[str, AIFactory] = {
     "kiter": KiterAI,
     "objective": ObjectiveAI,
 }
+_TIER_OF: dict[str, str] = {
+    "random": "baseline",
+    "focus_fire": "heuristic",
+    "kiter": "heuristic",
+    "objective": "heuristic",
+}
 
 
-def register_ai(name: str, factory: AIFactory) -> None:
+def register_ai(name: str, factory: AIFactory, tier: str = "heuristic") -> None:
+    """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`."""
+    if tier not in TIERS:
+        raise ContentError("AI registry", "tier", f"unknown tier {tier!r}; known: {', '.join(TIERS)}")
     _AIS[name] = factory
+    _TIER_OF[name] = tier
 
 
 def list_ais() -> list[str]:
     return sorted(_AIS)
+
+
+def ai_tier(name: str) -> str:
+    """The tier of a registered AI (``baseline``, ``heuristic`` or ``search``)."""
+    get_ai(name)
+    return _TIER_OF[name]
 
 
 def get_ai(name: str) -> AIFactory:

@@ -1,0 +1,37 @@
+"""The ladder file that reports read: parsed, and absent means 'not validated'."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from krosbalance.ai.ladder import load_ladder
+from krosbalance.ai.registry import TIERS, ai_tier, list_ais
+from krosbalance.errors import ContentError
+
+
+def test_every_registered_ai_has_a_known_tier() -> None:
+    assert {ai_tier(name) for name in list_ais()} <= set(TIERS)
+    assert ai_tier("random") == "baseline"
+
+
+def test_missing_ladder_file_means_nothing_validated(tmp_path: Path) -> None:
+    assert load_ladder(tmp_path / "absent.toml") == {}
+
+
+def test_ladder_file_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.toml"
+    path.write_text(
+        '[ais.random]\ntier = "baseline"\nrating = -2.5\nci = [-2.7, -2.3]\nn = 800\nvalidated = true\n'
+    )
+    standing = load_ladder(path)["random"]
+    assert (standing.tier, standing.n, standing.validated) == ("baseline", 800, True)
+    assert standing.ci_low < standing.rating < standing.ci_high
+
+
+def test_malformed_ladder_entry_names_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.toml"
+    path.write_text('[ais.kiter]\ntier = "heuristic"\n')
+    with pytest.raises(ContentError, match="ais.kiter"):
+        load_ladder(path)
