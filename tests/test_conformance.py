@@ -160,6 +160,18 @@ class _Recorder:
         self.answers.append(self.inner.choose_action(view))
         return self.answers[-1]
 
+    def choose_edge(self, view, edges):
+        self.answers.append(self.inner.choose_edge(view, edges))
+        return self.answers[-1]
+
+    def order_creatures(self, view, summoner, creatures):
+        self.answers.append(self.inner.order_creatures(view, summoner, creatures))
+        return self.answers[-1]
+
+    def order_triggers(self, view, triggers):
+        self.answers.append(self.inner.order_triggers(view, triggers))
+        return self.answers[-1]
+
 
 @pytest.mark.parametrize("ai", list_ais())
 def test_checking_controller_changes_no_decision(ai: str) -> None:
@@ -208,6 +220,15 @@ class _PickleGuard:
 
     def choose_action(self, view):
         return self._guard("choose_action", lambda: self.inner.choose_action(view))
+
+    def choose_edge(self, view, edges):
+        return self._guard("choose_edge", lambda: self.inner.choose_edge(view, edges))
+
+    def order_creatures(self, view, summoner, creatures):
+        return self._guard("order_creatures", lambda: self.inner.order_creatures(view, summoner, creatures))
+
+    def order_triggers(self, view, triggers):
+        return self._guard("order_triggers", lambda: self.inner.order_triggers(view, triggers))
 
 
 @pytest.mark.parametrize("ai", list_ais())

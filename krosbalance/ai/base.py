@@ -3,21 +3,69 @@
 An AI decides through a ``MatchView`` only (never the live state or the match dice) and owns its
 own random stream, so a match stays a pure function of its seed. Subclasses override the decisions
 they care about; the defaults here are reasonable, cheap and deterministic given the stream.
+
+Besides the match decisions (deployment, tension, actions) a player makes a few choices the rules
+give him around them, each with a deterministic default here:
+
+- before the match, through the ``krosbalance.rulesets.arena`` pregame: which card to take in a draft
+  (R-A17, ``choose_draft``) and, as first player, which board to play on (R-A19, ``choose_board``);
+- in the match: which board edge to sit at (R-A19, ``choose_edge``), the order in which several of
+  his creatures act (R-A31, ``order_creatures``) and the order of triggers that fire together
+  (R-A32, R-A36, ``order_triggers``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
-from krosbalance.engine.turn import TensionChoice
+from krosbalance.engine.turn import TensionChoice, Trigger
 from krosbalance.engine.view import FighterView, MatchView
+
+if TYPE_CHECKING:
+    from krosbalance.board.board import Board
+    from krosbalance.content.specs import CharacterSpec
+
+
+def card_value(spec: CharacterSpec) -> float:
+    """A plain reading of a Krosmaster card for drafting: HP + AP + 2 x MP + 2 per power, plus its
+    best attack (damage + half its max range) and 1 per other spell. A baseline valuation, not a
+    balance model: it sees numbers, not synergies."""
+    attacks = [s.amount + s.range_max / 2 for s in spec.spells if s.kind == "attack"]
+    others = sum(1 for s in spec.spells if s.kind != "attack")
+    return spec.hp + spec.ap + 2 * spec.mp + 2 * len(spec.powers) + max(attacks, default=0.0) + others
+
+
+def team_reach(team: Sequence[CharacterSpec]) -> float:
+    """Mean over a team of each Krosmaster's longest attack range (0 for one with no attack)."""
+    if not team:
+        return 0.0
+    return sum(max((s.range_max for s in k.spells if s.kind == "attack"), default=0) for k in team) / len(
+        team
+    )
+
+
+def edge_distance(board: Board, edge: int) -> int:
+    """How far a deployment zone is from the board's objectives: for every kama token and Demon cell,
+    the distance to the zone's nearest cell, summed."""
+    cells = [c for c in range(board.n_cells) if (edge >> c) & 1]
+    if not cells:
+        return 1 << 30
+    objectives = list(board.kama_cells.items())
+    demon = board.demon_cells
+    objectives += [(c, 1) for c in range(board.n_cells) if (demon >> c) & 1]
+    distance = board.distance
+    return sum(count * min(distance[cell][c] for c in cells) for cell, count in objectives)
 
 
 class AI:
     """Base class: random deployment, tension dice that avoid doubles and inspire the first
-    Krosmasters to act, and ``choose_action`` left to subclasses."""
+    Krosmasters to act, the pregame and ordering defaults below, and ``choose_action`` left to
+    subclasses."""
 
     name = "base"
 
@@ -46,3 +94,46 @@ class AI:
 
     def choose_action(self, view: MatchView) -> Action:
         raise TypeError(f"{type(self).__name__} must implement choose_action")
+
+    # ------------------------------------------------------------------ choices around the match
+    def choose_edge(self, view: MatchView, edges: list[int]) -> int:
+        """R-A19: the edge (deployment zone) nearest the kamas and Demon cells; on a board where the
+        zones are equally placed, the zone the board lists for this side."""
+        board = view.board
+        costs = [edge_distance(board, edge) for edge in edges]
+        best = min(costs)
+        own = view.side if view.side < len(edges) else 0
+        return own if costs[own] == best else costs.index(best)
+
+    def order_creatures(
+        self, view: MatchView, summoner: FighterView, creatures: list[FighterView]
+    ) -> list[int]:
+        """R-A31: creatures act in the order they were summoned."""
+        return [c.uid for c in creatures]
+
+    def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
+        """R-A32, R-A36: triggers resolve in the order listed (bombs in the order they were placed)."""
+        return list(range(len(triggers)))
+
+    def choose_board(
+        self, boards: Sequence[Board], own: Sequence[CharacterSpec], opponent: Sequence[CharacterSpec]
+    ) -> int:
+        """R-A19, as first player: a team that outranges the opponent picks the board with the fewest
+        trees (open lines of sight), one that is outranged the most trees (cover); ties, and equal
+        reach, keep the first board listed."""
+        trees = [board.trees.bit_count() for board in boards]
+        reach, theirs = team_reach(own), team_reach(opponent)
+        if reach == theirs:
+            return 0
+        wanted = min(trees) if reach > theirs else max(trees)
+        return trees.index(wanted)
+
+    def choose_draft(
+        self,
+        visible: Sequence[CharacterSpec],
+        own: Sequence[CharacterSpec],
+        opponent: Sequence[CharacterSpec],
+    ) -> int:
+        """R-A17: take the visible card with the higher ``card_value`` (the first on a tie)."""
+        values = [card_value(spec) for spec in visible]
+        return values.index(max(values))

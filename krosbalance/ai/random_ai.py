@@ -2,17 +2,25 @@
 
 It deploys at random, turns tension dice at random (so it makes doubles about as often as chance
 allows), gives each die to a random Krosmaster or refunds it, and picks a uniformly random legal
-action at every step, ending its turn only when that is the action drawn. It is the floor every
+action at every step, ending its turn only when that is the action drawn. Its edge, board and draft
+picks and the orders of its creatures and triggers are uniformly random too. It is the floor every
 heuristic AI must beat, and the driver of the conformance battery because it reaches odd corners
 of the rules that sensible play avoids.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from krosbalance.ai.base import AI
 from krosbalance.engine.legal import Action
-from krosbalance.engine.turn import TensionChoice
-from krosbalance.engine.view import MatchView
+from krosbalance.engine.turn import TensionChoice, Trigger
+from krosbalance.engine.view import FighterView, MatchView
+
+if TYPE_CHECKING:
+    from krosbalance.board.board import Board
+    from krosbalance.content.specs import CharacterSpec
 
 
 class RandomAI(AI):
@@ -29,3 +37,27 @@ class RandomAI(AI):
     def choose_action(self, view: MatchView) -> Action:
         actions = view.legal_actions()
         return actions[int(self.rng.integers(len(actions)))]
+
+    def choose_edge(self, view: MatchView, edges: list[int]) -> int:
+        return int(self.rng.integers(len(edges)))
+
+    def order_creatures(
+        self, view: MatchView, summoner: FighterView, creatures: list[FighterView]
+    ) -> list[int]:
+        return [creatures[int(i)].uid for i in self.rng.permutation(len(creatures))]
+
+    def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
+        return [int(i) for i in self.rng.permutation(len(triggers))]
+
+    def choose_board(
+        self, boards: Sequence[Board], own: Sequence[CharacterSpec], opponent: Sequence[CharacterSpec]
+    ) -> int:
+        return int(self.rng.integers(len(boards)))
+
+    def choose_draft(
+        self,
+        visible: Sequence[CharacterSpec],
+        own: Sequence[CharacterSpec],
+        opponent: Sequence[CharacterSpec],
+    ) -> int:
+        return int(self.rng.integers(len(visible)))

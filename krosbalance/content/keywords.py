@@ -7,8 +7,14 @@ engine registers exactly one function per keyword (a test asserts the two key se
 
 Each schema maps a parameter name to its Python type. Every listed parameter is required and no other
 parameter is allowed. Value rules shared by several keywords live in the loader: a parameter named
-``element`` must be one of ``specs.ELEMENTS``; ``int`` parameters must be positive; ``summon`` must
-name a loaded summon token.
+``element`` must be one of ``specs.ELEMENTS``; ``marker`` one of ``specs.MARKERS``; ``int`` parameters
+must be positive; ``summon`` must name a loaded summon token.
+
+``POWER_KEYWORDS`` holds every power the Arena rulebook defines: the nine of "Poteri di Krosmaster
+Arena" (R-A101-R-A107, Resistance once per element) and the two it prints from other sets' cards as
+examples of "other powers" (R-A108: Etraggy's Invisibility, Aly Zé's Stimulus), so that content
+authors adding Krosmasters from other sets find them. Where the rulebook's text is incomplete the
+comment says which reading the engine implements.
 """
 
 from __future__ import annotations
@@ -54,4 +60,14 @@ POWER_KEYWORDS: dict[str, dict[str, type]] = {
     "unfazed": {},  # R-A106
     "resistance": {"element": str},  # R-A102
     "immune": {"element": str},  # R-A107 (per element by default)
+    # R-A108, Etraggy (Add-on 2012 13/32, seed L2893-L2906): the holder does not block line of sight
+    # for characters not adjacent to it, and characters not adjacent to it cannot injure it (the
+    # seed's icon after "infliggergli" is lost: read as injuries, the damage of spells). Bombs and
+    # traps are not characters, so they still injure it; it is "invisible, but not Unfazed".
+    "invisibility": {},
+    # R-A108, Aly Zé (Add-on 2012 11/32, seed L2895-L2899): at the end of the holder's turn every
+    # allied Krosmaster adjacent to it gains +1 MP or +1 AP — the icon is lost in the seed, so the
+    # card says which with ``marker`` ("mp" or "ap"). The +1 is a marker: it acts at the start of
+    # that Krosmaster's next activation (R-A35).
+    "stimulus": {"marker": str},
 }

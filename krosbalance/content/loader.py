@@ -33,6 +33,7 @@ from krosbalance.content.specs import (
     AREAS,
     ELEMENTS,
     LIMITS,
+    MARKERS,
     NAME_COLOURS,
     PIECE_KINDS,
     RANGE_TYPES,
@@ -205,6 +206,8 @@ def _keyword_params(table: _Table, kind: str, schema: Mapping[str, type], what: 
             raise table.error(name, f"must be a positive integer, got {value}")
         if name == "element" and value not in ELEMENTS:
             raise table.error(name, f"{value!r} is not one of the allowed values: {', '.join(ELEMENTS)}")
+        if name == "marker" and value not in MARKERS:
+            raise table.error(name, f"{value!r} is not one of the allowed values: {', '.join(MARKERS)}")
         if name == "summon" and not _ID_RE.match(value):
             raise table.error(name, f"{value!r} is not a valid piece id")
         params[name] = value

@@ -18,6 +18,7 @@ AREAS: tuple[str, ...] = ("single", "square", "cross", "hammer", "staff", "shove
 TARGET_RULES: tuple[str, ...] = ("any", "free_cell", "ally", "enemy", "character")
 PIECE_KINDS: tuple[str, ...] = ("krosmaster", "creature", "bomb", "trap")
 NAME_COLOURS: tuple[str, ...] = ("gold", "white", "none")
+MARKERS: tuple[str, ...] = ("mp", "ap")  # the two kinds of +1/-1 markers (R-A33)
 
 
 @dataclass(frozen=True, slots=True)

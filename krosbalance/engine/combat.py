@@ -11,7 +11,6 @@ from __future__ import annotations
 from krosbalance.board.areas import area_cells
 from krosbalance.content.specs import ELEMENTS, SpellSpec
 from krosbalance.engine.dice import ARMOUR, CRITICAL, count_successes
-from krosbalance.engine.economy import check_victory, gain_gg
 from krosbalance.engine.effects import CastContext, apply_step_two
 from krosbalance.engine.events import (
     FULL,
@@ -24,17 +23,19 @@ from krosbalance.engine.events import (
     Summoned,
 )
 from krosbalance.engine.pieces import lift, place, spawn
-from krosbalance.engine.powers import after_injured, dice_for, heal_bonus
-from krosbalance.engine.state import BOMB, ELEMENT_INDEX, KROSMASTER, TRAP, Fighter, MatchState
+from krosbalance.engine.powers import after_injured, dice_for, heal_bonus, injury_prevented
+from krosbalance.engine.state import BOMB, ELEMENT_INDEX, Fighter, MatchState
 
 NEUTRAL = 0
 
 
 def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> None:
-    """Cast a spell whose legality the caller has checked: pay, resolve, then settle KOs and traps."""
+    """Cast a spell whose legality the caller has checked: pay, resolve, explode the bombs it KO'd.
+
+    The KOs, GG and victory it causes settle when the action's instant ends (``engine.instant``).
+    """
     caster.ap -= spell.ap_cost
     caster.mp -= spell.mp_cost
-    caster.injuries += spell.injury_cost  # R-A69: the spell still resolves if this KOs the caster
     if spell.limit == "turn":
         caster.turn_uses[spell.id] = caster.turn_uses.get(spell.id, 0) + 1
     elif spell.limit == "game":
@@ -42,12 +43,14 @@ def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int)
     caster.stats.spells_cast += 1
     if state.record >= FULL:
         state.events.append(SpellCast(state.turn, caster.uid, spell.id, target_cell))
+    if spell.injury_cost:
+        # R-A69: the caster places the injuries; reaching its HP KOs it, and the spell still resolves
+        # from its cell (a KO'd piece leaves the board when the instant settles)
+        caster.injuries += spell.injury_cost
+        if caster.injuries >= caster.hp:
+            knock_out(state, caster, caster)
     resolve_spell(state, caster, spell, target_cell)
     explode_pending_bombs(state)
-    if caster.alive and caster.injuries >= caster.hp:
-        knock_out(state, caster, caster)
-        explode_pending_bombs(state)
-    check_victory(state)
 
 
 def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> None:
@@ -70,8 +73,6 @@ def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_c
     rolls = targets or (scenery_hit and _covers_scenery(state, caster, spell, target_cell))
     critical = _critical_roll(state, caster, spell, targets, ctx) if rolls else 0
     for target in targets:
-        if state.finished:  # R-A132: victory is checked at any moment; the match stops there
-            break
         if not target.alive:
             continue
         base = spell.amount + ctx.bonus.get(target.uid, 0) + critical
@@ -87,7 +88,7 @@ def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_c
                 damage -= 1
         if damage > 0:
             dealt = inflict(state, caster, target, damage, element)
-            if ctx.lifesteal and dealt and caster.alive and not state.finished:
+            if ctx.lifesteal and dealt and caster.alive:
                 heal(state, caster, caster, dealt, from_spell=False)
     if scenery_hit:
         _damage_scenery(state, caster, spell, target_cell, critical)
@@ -146,6 +147,8 @@ def inflict(
     amount = min(amount, target.hp - target.injuries)
     if amount <= 0:
         return 0
+    if state.invisible and (state.invisible >> target.cell) & 1 and injury_prevented(state, target, source):
+        return 0
     target.injuries += amount
     target.stats.damage_taken[element] += amount
     if source is not None:
@@ -177,12 +180,17 @@ def heal(state: MatchState, source: Fighter, target: Fighter, amount: int, from_
 
 
 def knock_out(state: MatchState, victim: Fighter, by: Fighter | None) -> None:
-    """Remove a KO'd piece (R-A10). A Krosmaster's KO gives its level in GG to the opponent and takes
-    its tokens off without exploding bombs (R-A113); a KO'd bomb explodes (R-A111)."""
+    """A piece is KO (R-A10): it stops acting at once; a KO'd bomb explodes before it leaves (R-A111).
+
+    Everything else a KO does — leaving the board, the Krosmaster's tokens leaving with it (R-A113),
+    the GG it gives, victory — happens when the current instant settles (``engine.instant``), together
+    with the other KOs of that instant.
+    """
     if not victim.alive:
         return
     victim.alive = False
     victim.stats.knocked_out = True
+    victim.ko_by = by
     if by is not None and by.side != victim.side:
         by.stats.kills += 1
     if state.record >= SUMMARY:
@@ -190,24 +198,21 @@ def knock_out(state: MatchState, victim: Fighter, by: Fighter | None) -> None:
     if victim.kind == BOMB:
         state.pending_bombs.append(victim)  # stays on its cell until it has exploded
         return
-    lift(state, victim)
-    if victim.kind == KROSMASTER:
-        gain_gg(state, 1 - victim.side, victim.level, by)
-        for token in state.fighters:
-            if token.alive and token.summoner is victim:
-                token.alive = False
-                lift(state, token)
-    check_victory(state)
+    state.pending_kos.append(victim)
+    state.unsettled = True
 
 
 def explode_pending_bombs(state: MatchState) -> None:
-    """Each KO'd bomb casts its explosion, then leaves the board; chains follow (R-A111, R-A114)."""
+    """Each KO'd bomb casts its explosion, then leaves the board; chains follow (R-A111, R-A114).
+
+    A bomb KO'd in the same instant as its summoner still explodes: the summoner's tokens leave
+    (without exploding) only when the instant settles (``engine.instant``, R-A113).
+    """
     while state.pending_bombs:
         bomb = state.pending_bombs.pop(0)
         if bomb.cell < 0:
             continue
-        owner = bomb.summoner
-        if bomb.spec.on_death and (owner is None or owner.alive) and not state.finished:
+        if bomb.spec.on_death:
             explosion = bomb.spec.spell(bomb.spec.on_death)
             if state.record >= FULL:
                 state.events.append(SpellCast(state.turn, bomb.uid, explosion.id, bomb.cell))
@@ -228,24 +233,27 @@ def summon(state: MatchState, caster: Fighter, spell: SpellSpec, cell: int) -> F
 
 
 def trigger_trap(state: MatchState, cell: int) -> None:
-    """A piece ended a movement on a trap: the trap casts its spell there and is removed (R-A116)."""
+    """A character ended a movement on a trap: the trap casts its spell there and is removed (R-A116).
+    What the spell KOs settles with the instant of the movement."""
     trap = state.traps.get(cell)
     if trap is None or not trap.alive:
         return
     trap.alive = False
     if trap.spec.spells:
+        if state.record >= FULL:
+            state.events.append(SpellCast(state.turn, trap.uid, trap.spec.spells[0].id, cell))
         resolve_spell(state, trap, trap.spec.spells[0], cell)
     lift(state, trap)
     explode_pending_bombs(state)
-    check_victory(state)
 
 
 def _settle_traps(state: MatchState, targets: list[Fighter], moved_from: list[int], caster: Fighter) -> None:
-    """Traps fire only where a special movement ended, after the spell resolved (R-A171)."""
+    """Traps fire only where a character's special movement ended, after the spell resolved (R-A171);
+    bombs and other mechanisms never set a trap off (R-A116: "when a character moves onto it")."""
     if not state.traps:
         return
     for piece, origin in zip([caster, *targets], moved_from, strict=True):
-        if piece.alive and piece.cell != origin and piece.cell in state.traps and piece.kind != TRAP:
+        if piece.alive and piece.cell != origin and piece.cell in state.traps and piece.is_character:
             trigger_trap(state, piece.cell)
 
 

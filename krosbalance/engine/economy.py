@@ -1,4 +1,8 @@
-"""Gallons of Glory, kamas and victory (R-A49-R-A50, R-A128-R-A135)."""
+"""Gallons of Glory, kamas and victory (R-A49-R-A50, R-A128-R-A135).
+
+GG gains and losses made during an action wait for its instant to settle before victory is checked
+(``krosbalance.engine.instant``); ``check_victory`` is the one place R-A132 is decided.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +35,9 @@ def gain_gg(state: MatchState, side: int, amount: int, credit: Fighter | None = 
 
 
 def tension_rises(state: MatchState) -> None:
-    """A tension double: each player loses 1 GG to the box, given to nobody (R-A26)."""
+    """A tension double: each player loses 1 GG to the box, given to nobody (R-A26); both losses are
+    one instant, so victory is checked once, after both (R-A133, option ``simultaneous_zero_gg``)."""
+    state.unsettled = True
     for side in (0, 1):
         if state.gg[side] > 0:
             state.gg[side] -= 1
@@ -66,7 +72,7 @@ def buy_gg(state: MatchState, fighter: Fighter) -> None:
     state.kamas[fighter.side] -= price
     state.kama_reserve += price
     gain_gg(state, fighter.side, 1, fighter)
-    check_victory(state)
+    state.unsettled = True  # victory is checked when the action's instant settles
 
 
 def end_match(state: MatchState, winner: int | None, reason: str) -> None:
@@ -80,26 +86,34 @@ def end_match(state: MatchState, winner: int | None, reason: str) -> None:
 
 
 def check_victory(state: MatchState) -> bool:
-    """End the match if a side has won (R-A132) and say whether it is over.
+    """End the match if a player has won (R-A132) and say whether it is over.
 
-    A side with no Krosmaster left loses; otherwise, once the wild GG is gone (or at once under the
-    ``zero_gg_loses`` variant), the only side holding GG wins, and nobody holding GG is a draw.
+    Called once per instant, after its KOs and GG gains (``engine.instant``):
+
+    - Krosmasters: a player wins if he *alone* still has Krosmasters in play (``last_standing``).
+    - GG, once the wild GG is gone (or at once under the ``zero_gg_loses`` variant): the only player
+      holding GG wins (``gg``). Nobody holding GG (a tension double at 1-1, R-A133) is what the
+      ``simultaneous_zero_gg`` option says: ``draw`` (``gg_exhausted``), or ``play_on`` (nobody is
+      *the only* player holding GG, so the match goes on until one player alone has Krosmasters).
+    - Neither player has Krosmasters (their last ones were KO'd at one instant): the GG condition
+      decides if it can, else the match is a draw (``mutual_ko``).
     """
     if state.finished:
         return True
-    standing = [any(f.alive for f in state.timeline[side]) for side in (0, 1)]
-    if not (standing[0] and standing[1]):
-        if standing[0] or standing[1]:
-            end_match(state, 0 if standing[0] else 1, "last_standing")
-        else:
-            end_match(state, None, "last_standing")
+    standing0 = any(f.alive for f in state.timeline[0])
+    standing1 = any(f.alive for f in state.timeline[1])
+    if standing0 != standing1:
+        end_match(state, 0 if standing0 else 1, "last_standing")
         return True
     if state.wild_gg == 0 or state.opts.zero_gg_loses:
-        holders = [side for side in (0, 1) if state.gg[side] > 0]
-        if len(holders) == 1:
-            end_match(state, holders[0], "gg")
+        holding0, holding1 = state.gg[0] > 0, state.gg[1] > 0
+        if holding0 != holding1:
+            end_match(state, 0 if holding0 else 1, "gg")
             return True
-        if not holders:
+        if not holding0 and standing0 and state.opts.simultaneous_zero_gg == "draw":
             end_match(state, None, "gg_exhausted")
             return True
+    if not standing0:
+        end_match(state, None, "mutual_ko")
+        return True
     return False

@@ -93,11 +93,27 @@ def _retreat(ctx: CastContext, target: Fighter | None, cells: int) -> None:
         slide(ctx.state, ctx.caster, step[0], step[1], cells, "retreat")
 
 
+def _toward(ctx: CastContext, origin: int, goal: int, cells: int) -> tuple[int, int, int] | None:
+    """Unit step from ``origin`` toward ``goal`` and how many cells a move *toward* it may take: never
+    past the goal's row or column along that axis (R-A84, R-A86); None when there is no direction."""
+    board = ctx.state.board
+    step = board.direction(origin, goal)
+    if step is None:
+        return None
+    (x0, y0), (x1, y1) = board.xy(origin), board.xy(goal)
+    room = abs(x1 - x0) if step[0] else abs(y1 - y0)
+    return step[0], step[1], min(cells, room)
+
+
 @effect("approach", CASTER, "R-A84")
 def _approach(ctx: CastContext, target: Fighter | None, cells: int) -> None:
-    step = ctx.state.board.direction(ctx.caster.cell, ctx.target_cell)
-    if step is not None and ctx.caster.cell >= 0:
-        slide(ctx.state, ctx.caster, step[0], step[1], cells, "approach")
+    """The caster moves up to ``cells`` toward the target cell, never past it: an empty target cell
+    may be reached, an occupied one stops the caster in front of it (R-A84, R-A87)."""
+    if ctx.caster.cell < 0:
+        return
+    move = _toward(ctx, ctx.caster.cell, ctx.target_cell, cells)
+    if move is not None and move[2] > 0:
+        slide(ctx.state, ctx.caster, move[0], move[1], move[2], "approach")
 
 
 @effect("push", TARGET, "R-A85")
@@ -113,9 +129,9 @@ def _push(ctx: CastContext, target: Fighter | None, cells: int) -> None:
 def _attract(ctx: CastContext, target: Fighter | None, cells: int) -> None:
     if target is None or target is ctx.caster or not _is_fazed(ctx, target):
         return
-    step = ctx.state.board.direction(target.cell, ctx.caster.cell)
-    if step is not None:
-        slide(ctx.state, target, step[0], step[1], cells, "attract")
+    move = _toward(ctx, target.cell, ctx.caster.cell, cells)
+    if move is not None and move[2] > 0:
+        slide(ctx.state, target, move[0], move[1], move[2], "attract")
 
 
 def _add_markers(piece: Fighter, attribute: str, amount: int, cap: int | None = None) -> None:
@@ -165,9 +181,13 @@ def _steal_ap(ctx: CastContext, target: Fighter | None, amount: int) -> None:
 
 @effect("swap_places", TARGET, "R-A95")
 def _swap_places(ctx: CastContext, target: Fighter | None) -> None:
-    """The caster and the target piece exchange cells; a special movement, never locked."""
+    """The caster and the target *character* (a figure or a creature token) exchange cells; a special
+    movement, never locked (R-A95, seed L1220, L1242-L1245). Bombs and traps are mechanisms, not
+    characters (R-A111, R-A116): a spell that hits one still resolves, but nobody swaps."""
     caster = ctx.caster
     if target is None or target is caster or caster.cell < 0 or target.cell < 0:
+        return
+    if not target.is_character:
         return
     if not _is_fazed(ctx, target):
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from krosbalance.content.specs import SpellSpec
-from krosbalance.engine.state import KROSMASTER, Fighter, MatchState
+from krosbalance.engine.state import KROSMASTER, TRAP, Fighter, MatchState
 
 END, MOVE, CAST, PICK_KAMA, BUY_GG = range(5)
 ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast", "pick_kama", "buy_gg")
@@ -46,6 +46,15 @@ def max_range(state: MatchState, fighter: Fighter, spell: SpellSpec) -> int:
     return spell.range_max + bonus
 
 
+def sight_blockers_from(state: MatchState, origin: int) -> int:
+    """What blocks line of sight for a caster on ``origin`` (R-A78): trees and non-Tiny characters,
+    except pieces with Invisibility that are not adjacent to the caster (R-A108)."""
+    blockers = state.sight_blockers
+    if state.invisible:
+        blockers &= ~(state.invisible & ~state.board.neighbour_mask[origin])
+    return blockers
+
+
 def can_pay(state: MatchState, fighter: Fighter, spell: SpellSpec) -> bool:
     """Costs, usage limit and summon control (R-A56, R-A66-R-A69)."""
     if fighter.ap < spell.ap_cost or fighter.mp < spell.mp_cost:
@@ -68,7 +77,10 @@ def _target_ok(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int)
     if rule == "any":
         return True
     if rule == "free_cell":
-        return not (state.obstacles >> cell) & 1 and cell not in state.traps
+        # R-A64, R-A116: a trap's cell stays free; only a second trap may not be put there
+        if (state.obstacles >> cell) & 1:
+            return False
+        return cell not in state.traps or not lays_trap(state, spell)
     piece = state.by_cell[cell]
     if piece is None or not piece.is_character:
         return False
@@ -77,6 +89,12 @@ def _target_ok(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int)
     if rule == "enemy":
         return piece.side != fighter.side
     return True  # "character"
+
+
+def lays_trap(state: MatchState, spell: SpellSpec) -> bool:
+    """Whether a summon spell puts a trap in play (at most one trap per cell, R-A116)."""
+    spec = state.summon_specs.get(spell.summons or "")
+    return spec is not None and spec.kind == TRAP
 
 
 def spell_targets(state: MatchState, fighter: Fighter, spell: SpellSpec) -> list[int]:
@@ -95,7 +113,7 @@ def spell_targets(state: MatchState, fighter: Fighter, spell: SpellSpec) -> list
         if kind == "line":
             candidates = [cell for cell in candidates if board.aligned(origin, cell)]
         if spell.needs_los:
-            blockers = state.sight_blockers
+            blockers = sight_blockers_from(state, origin)
             path = board.los_path[origin]
             candidates = [cell for cell in candidates if not path[cell] & blockers]
             if state.opts.strict_corner_los:
@@ -125,7 +143,7 @@ def is_target(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int) 
         if kind == "line" and not board.aligned(origin, cell):
             return False
         if spell.needs_los and not board.has_los(
-            origin, cell, state.sight_blockers, state.opts.strict_corner_los
+            origin, cell, sight_blockers_from(state, origin), state.opts.strict_corner_los
         ):
             return False
     return _target_ok(state, fighter, spell, cell)

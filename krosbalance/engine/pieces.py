@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from krosbalance.content.specs import CharacterSpec
+from krosbalance.engine.powers import INVISIBLE_POWERS
 from krosbalance.engine.state import KROSMASTER, TRAP, Fighter, MatchState
 
 
@@ -37,6 +38,8 @@ def place(state: MatchState, fighter: Fighter, cell: int) -> None:
     state.obstacles |= bit
     if blocks_sight(fighter):
         state.sight_blockers |= bit
+    if not fighter.powers.isdisjoint(INVISIBLE_POWERS):
+        state.invisible |= bit  # R-A108: see engine.legal.sight_blockers_from
 
 
 def lift(state: MatchState, fighter: Fighter) -> None:
@@ -53,6 +56,7 @@ def lift(state: MatchState, fighter: Fighter) -> None:
         state.obstacles &= mask
         if not (state.trees >> cell) & 1:
             state.sight_blockers &= mask
+        state.invisible &= mask
     fighter.cell = -1
 
 

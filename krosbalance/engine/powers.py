@@ -1,9 +1,12 @@
 """Powers (R-A100-R-A108) as registered rules.
 
 A power is a keyword on a card (or given by inspiration). Each registered ``PowerRule`` says what
-it changes: an extra die in one kind of roll, a hook after its holder is injured, a bonus to heals,
-or a flag other rules read (Tiny, Unfazed). Resistance and Immune carry an element and are read from
-the fighter's precomputed element sets. A new power is one registration here plus its scenario test.
+it changes: an extra die in one kind of roll, a hook after its holder is injured, a guard that stops
+injuries, a hook at the end of its holder's turn, a bonus to heals, or a flag other rules read (Tiny,
+Unfazed). Resistance and Immune carry an element and are read from the fighter's precomputed element
+sets; Invisibility also keeps the cells of its holders in ``state.invisible`` so that line of sight
+and injuries only look further when such a piece is involved. A new power is one registration here
+plus its scenario test, named after its rule id.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ if TYPE_CHECKING:
     from krosbalance.engine.state import Fighter, MatchState
 
 InjuredHook = Callable[["MatchState", "Fighter", "Fighter | None", int], None]
+GuardHook = Callable[["MatchState", "Fighter", "Fighter | None"], bool]
+TurnEndHook = Callable[["MatchState", "Fighter"], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +31,8 @@ class PowerRule:
     rule: str
     extra_die_in: int = -1  # the roll kind in which the holder rolls 2 dice instead of 1
     after_injured: InjuredHook | None = None
+    prevents_injury: GuardHook | None = None  # True: this source cannot injure the holder
+    end_of_turn: TurnEndHook | None = None  # resolves in the holder's end-of-activation phase (R-A36)
     heal_bonus: int = 0
 
 
@@ -45,6 +52,32 @@ def _counter(state: MatchState, holder: Fighter, source: Fighter | None, amount:
         inflict(state, holder, source, 1, 0, counterable=False)
 
 
+def _invisibility(state: MatchState, holder: Fighter, source: Fighter | None) -> bool:
+    """R-A108, Etraggy's Invisibility (seed L2893-L2906): characters not adjacent to the holder cannot
+    injure it (the icon after "non possono infliggergli" is lost; read as injuries, i.e. damage).
+    Bombs and traps are not characters, so their explosions and spells still injure it; its
+    additional effects still apply ("invisible, but not Unfazed"). The line-of-sight half of the power
+    is ``sight_blockers_from`` in ``engine.legal``."""
+    if source is None or not source.is_character or source.cell < 0:
+        return False
+    return not (state.board.neighbour_mask[holder.cell] >> source.cell) & 1
+
+
+def _stimulus(state: MatchState, holder: Fighter) -> None:
+    """R-A108, Aly Zé's Stimulus (seed L2895-L2899): at the end of the holder's turn every allied
+    Krosmaster adjacent to it gains +1 MP or +1 AP. The icon saying which is lost in the seed, so the
+    card names it (``marker = "mp"`` or ``"ap"``); the bonus is a marker, acting at the start of that
+    Krosmaster's next activation (R-A35, R-A172)."""
+    marker = next(p.params["marker"] for p in holder.spec.powers if p.kind == "stimulus")
+    adjacent = state.board.neighbour_mask[holder.cell]
+    for ally in state.timeline[holder.side]:
+        if ally is not holder and ally.alive and ally.cell >= 0 and (adjacent >> ally.cell) & 1:
+            if marker == "mp":
+                ally.plus_mp += 1
+            else:
+                ally.plus_ap += 1
+
+
 register(PowerRule("critical", "R-A101", extra_die_in=CRITICAL))
 register(PowerRule("armour", "R-A101", extra_die_in=ARMOUR))
 register(PowerRule("lock", "R-A101", extra_die_in=LOCK))
@@ -55,6 +88,13 @@ register(PowerRule("counter", "R-A104", after_injured=_counter))
 register(PowerRule("healing", "R-A105", heal_bonus=1))
 register(PowerRule("unfazed", "R-A106"))
 register(PowerRule("immune", "R-A107"))
+register(PowerRule("invisibility", "R-A108", prevents_injury=_invisibility))
+register(PowerRule("stimulus", "R-A108", end_of_turn=_stimulus))
+
+#: powers that keep their holder's cell in ``state.invisible`` (line of sight and injury guards)
+INVISIBLE_POWERS = frozenset(kind for kind, rule in POWERS.items() if rule.prevents_injury is not None)
+#: powers with an end-of-turn trigger
+END_OF_TURN_POWERS = frozenset(kind for kind, rule in POWERS.items() if rule.end_of_turn is not None)
 
 _DIE_POWER: dict[int, str] = {
     rule.extra_die_in: kind for kind, rule in POWERS.items() if rule.extra_die_in >= 0
@@ -71,6 +111,26 @@ def after_injured(state: MatchState, holder: Fighter, source: Fighter | None, am
         hook = POWERS[kind].after_injured if kind in POWERS else None
         if hook is not None:
             hook(state, holder, source, amount)
+
+
+def injury_prevented(state: MatchState, holder: Fighter, source: Fighter | None) -> bool:
+    """Whether a power of the holder stops this source from injuring it (Invisibility, R-A108)."""
+    for kind in holder.powers:
+        guard = POWERS[kind].prevents_injury if kind in POWERS else None
+        if guard is not None and guard(state, holder, source):
+            return True
+    return False
+
+
+def end_of_turn_powers(fighter: Fighter) -> list[str]:
+    """The holder's powers that trigger in its end-of-activation phase (R-A36), sorted by name."""
+    return sorted(kind for kind in fighter.powers if kind in END_OF_TURN_POWERS)
+
+
+def run_end_of_turn(state: MatchState, holder: Fighter, kind: str) -> None:
+    hook = POWERS[kind].end_of_turn
+    if hook is not None:
+        hook(state, holder)
 
 
 def heal_bonus(fighter: Fighter) -> int:

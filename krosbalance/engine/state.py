@@ -63,6 +63,7 @@ class Fighter:
         "placed_turn",
         "stats",
         "acting",
+        "ko_by",
     )
 
     def __init__(
@@ -103,6 +104,7 @@ class Fighter:
         self.placed_turn = -1
         self.stats = FighterStats()
         self.acting = False
+        self.ko_by: Fighter | None = None  # who KO'd it, for the GG credit when its KO settles
 
     def has(self, power: str) -> bool:
         """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""
@@ -155,6 +157,10 @@ class MatchState:
         "events",
         "scenery_injuries",
         "pending_bombs",
+        "pending_kos",
+        "unsettled",
+        "invisible",
+        "edges",
         "next_uid",
         "summon_specs",
     )
@@ -198,6 +204,12 @@ class MatchState:
         self.events: list[Event] = []
         self.scenery_injuries: dict[int, int] = {}
         self.pending_bombs: list[Fighter] = []
+        # The same instant (engine.instant): pieces KO'd in the instant being resolved, and whether
+        # anything (a KO, a GG gain or loss) waits for the instant to settle.
+        self.pending_kos: list[Fighter] = []
+        self.unsettled = False
+        self.invisible = 0  # cells of pieces with Invisibility (R-A108), a bitmask
+        self.edges = [0, 1]  # the deployment zone (board edge) of each side, chosen by R-A19
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
 

@@ -152,6 +152,14 @@ class MatchView:
             self._view(t) for t in fighter._f.summons if t.alive and (t.kind != "trap" or t.side == self.side)
         ]
 
+    def fighter(self, uid: int) -> FighterView:
+        """The fighter with this uid (in play or not; the engine numbers fighters in spawn order).
+        The opponent's traps stay hidden: asking for one raises KeyError."""
+        f = self._s.fighters[uid]
+        if f.kind == "trap" and f.side != self.side:
+            raise KeyError(uid)
+        return self._view(f)
+
     def piece_at(self, cell: int) -> FighterView | None:
         f = self._s.by_cell[cell]
         return None if f is None or not f.alive else self._view(f)

@@ -1,11 +1,24 @@
 """Krosmaster Arena, 2 players: team building, first player, set-up and deployment (R-A17-R-A25,
-R-A146-R-A151). Everything else is the shared engine; this module only says how a match begins."""
+R-A146-R-A151). Everything else is the shared engine; this module only says how a match begins.
+
+The pregame choices of R-A17 and R-A19 live here as well, as functions of the players' decisions
+and a seeded stream:
+
+- team choice (R-A17): ``random_deal`` (four cards each at random) and ``draft`` (the face-up pick of
+  the rulebook, step by step); teams "by agreement" are simply given;
+- board and edge (R-A19): the first player picks the board (``choose_board``, among the candidates
+  an experiment lists), then the other player picks the edge he sits at (``choose_edges``). The
+  model's boards carry their deployment cells as two zones on opposite edges (R-A25: "the two rows
+  nearest to him"; the printed layouts are not known, R-A3), so the edge choice is the choice of one
+  of those zones; the first player takes the opposite one. On the shipped boards, which are mirror
+  symmetric, the choice changes nothing but the side of the board.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import numpy as np
 
@@ -21,6 +34,8 @@ if TYPE_CHECKING:
     from krosbalance.engine.turn import Controller
     from krosbalance.engine.view import MatchView
     from krosbalance.rulesets.options import Ruleset
+
+T = TypeVar("T")
 
 TEAM_LEVEL = 12
 TEAM_SIZE = (2, 8)
@@ -76,6 +91,99 @@ def first_player(
     return int(rng.integers(2))
 
 
+class PregamePlayer(Protocol):
+    """The pregame decisions of a player (implemented by the AIs): indices into the given lists."""
+
+    def choose_board(
+        self, boards: Sequence[Board], own: Sequence[CharacterSpec], opponent: Sequence[CharacterSpec]
+    ) -> int: ...
+
+    def choose_draft(
+        self,
+        visible: Sequence[CharacterSpec],
+        own: Sequence[CharacterSpec],
+        opponent: Sequence[CharacterSpec],
+    ) -> int: ...
+
+
+def random_deal(pool: Sequence[T], rng: np.random.Generator) -> tuple[list[T], list[T]]:
+    """R-A17 (b), "a caso": the cards are shuffled and dealt one at a time, alternately, so each
+    player gets half of them (four each from the eight box cards)."""
+    order = rng.permutation(len(pool))
+    return [pool[int(i)] for i in order[0::2]], [pool[int(i)] for i in order[1::2]]
+
+
+def draft_splits_evenly(size: int) -> bool:
+    """Whether R-A17's draft (1 card, then 2 a turn, the last card to the first chooser) gives both
+    players as many cards: only for a deck whose size is a multiple of 4 (8 in the box)."""
+    return size >= 4 and size % 4 == 0
+
+
+def draft(
+    pool: Sequence[CharacterSpec], players: tuple[PregamePlayer, PregamePlayer], rng: np.random.Generator
+) -> tuple[list[CharacterSpec], list[CharacterSpec]]:
+    """R-A17 (c), "pescando" (seed L2170-L2178), the hands of player 0 and player 1.
+
+    The cards form a face-down deck (shuffled by ``rng``) and the first two are turned face up. A
+    player drawn at random (``rng``) takes one of the two visible cards and a card is turned up to
+    refill them; then each player in turn, starting with the other, takes two consecutive cards the
+    same way, until the deck is used up; the last card goes to the player who chose first. Each pick
+    is the player's ``choose_draft`` among the two visible cards.
+    """
+    if not draft_splits_evenly(len(pool)):
+        raise TeamError(f"the draft splits a deck of {len(pool)} cards unevenly; it needs a multiple of 4")
+    deck = [pool[int(i)] for i in rng.permutation(len(pool))]
+    visible = [deck.pop(0), deck.pop(0)]
+    hands: tuple[list[CharacterSpec], list[CharacterSpec]] = ([], [])
+    first = int(rng.integers(2))
+
+    def pick(player: int) -> None:
+        choice = players[player].choose_draft(list(visible), list(hands[player]), list(hands[1 - player]))
+        if not 0 <= choice < len(visible):
+            raise IllegalActionError(f"player {player} picked card {choice} of {len(visible)} visible")
+        hands[player].append(visible.pop(choice))
+        if deck:
+            visible.append(deck.pop(0))
+
+    pick(first)
+    player = 1 - first
+    while deck:
+        pick(player)
+        pick(player)
+        player = 1 - player
+    hands[first].extend(visible)  # the last card
+    return hands
+
+
+def choose_board(
+    boards: Sequence[Board],
+    teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+    players: tuple[PregamePlayer, PregamePlayer],
+    first: int,
+) -> int:
+    """R-A19: the first player picks the board among the candidates; returns its index."""
+    if len(boards) == 1:
+        return 0
+    choice = players[first].choose_board(list(boards), list(teams[first]), list(teams[1 - first]))
+    if not 0 <= choice < len(boards):
+        raise IllegalActionError(f"player {first} picked board {choice} of {len(boards)}")
+    return choice
+
+
+def choose_edges(
+    state: MatchState, controllers: tuple[Controller, Controller], views: tuple[MatchView, MatchView]
+) -> None:
+    """R-A19: the player who is not first picks the edge he sits at — one of the board's deployment
+    zones — and the first player sits opposite (``state.edges``, used by ``deploy``)."""
+    chooser = 1 - state.first_player
+    edges = [state.board.deploy[0], state.board.deploy[1]]
+    choice = controllers[chooser].choose_edge(views[chooser], list(edges))
+    if choice not in (0, 1):
+        raise IllegalActionError(f"player {chooser} picked edge {choice}; the board has edges 0 and 1")
+    state.edges[chooser] = choice
+    state.edges[1 - chooser] = 1 - choice
+
+
 def summonable(specs: Sequence[CharacterSpec], registry: Registry) -> dict[str, CharacterSpec]:
     """Every piece the teams can put in play, found by following summon spells."""
     found: dict[str, CharacterSpec] = {}
@@ -114,10 +222,11 @@ def setup(
 def deploy(
     state: MatchState, controllers: tuple[Controller, Controller], views: tuple[MatchView, MatchView]
 ) -> None:
-    """The first player places all his figures on his deployment cells, then the other (R-A25)."""
+    """The first player places all his figures on the deployment cells of his edge (R-A19), then the
+    other (R-A25)."""
     order = (state.first_player, 1 - state.first_player)
     for side in order:
-        zone = state.board.deploy[side]
+        zone = state.board.deploy[state.edges[side]]
         cells = [c for c in range(state.board.n_cells) if (zone >> c) & 1 and state.is_free(c)]
         fighters = state.timeline[side]
         if len(cells) < len(fighters):

@@ -65,7 +65,7 @@ class Ruleset:
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "turn_limit_result": ("draw", "gg"),
-    "simultaneous_zero_gg": ("draw",),
+    "simultaneous_zero_gg": ("draw", "play_on"),
 }
 
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from krosbalance.engine.legal import Action
     from krosbalance.engine.results import MatchResult
     from krosbalance.engine.state import MatchState
-    from krosbalance.engine.turn import TensionChoice
+    from krosbalance.engine.turn import TensionChoice, Trigger
     from krosbalance.engine.view import FighterView, MatchView
 
 __all__ = [
@@ -136,6 +136,17 @@ class CheckingController:
 
     def choose_action(self, view: MatchView) -> Action:
         return self._guard("choose_action", lambda: self.inner.choose_action(view))
+
+    def choose_edge(self, view: MatchView, edges: list[int]) -> int:
+        return self._guard("choose_edge", lambda: self.inner.choose_edge(view, edges))
+
+    def order_creatures(
+        self, view: MatchView, summoner: FighterView, creatures: list[FighterView]
+    ) -> list[int]:
+        return self._guard("order_creatures", lambda: self.inner.order_creatures(view, summoner, creatures))
+
+    def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
+        return self._guard("order_triggers", lambda: self.inner.order_triggers(view, triggers))
 
     def __getattr__(self, name: str) -> Any:  # anything else an AI exposes (name, rng, ...)
         return getattr(self.inner, name)

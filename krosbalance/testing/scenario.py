@@ -33,8 +33,15 @@ from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.events import FULL, Event
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
-from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, Fighter, MatchState
-from krosbalance.engine.turn import TensionChoice, begin_activation, end_activation, game_turn, perform
+from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState
+from krosbalance.engine.turn import (
+    TensionChoice,
+    Trigger,
+    begin_activation,
+    end_activation,
+    game_turn,
+    perform,
+)
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.errors import IllegalActionError
 from krosbalance.rulesets.arena import summonable
@@ -73,8 +80,14 @@ class ScriptedController:
             explicitly (needed when one character acts in two consecutive activations).
         tension: answers to tension rolls, in order (:class:`~krosbalance.engine.turn.TensionChoice`).
         deployment: the cells returned to ``choose_deployment``, in Timeline order.
+        edge: the answer to ``choose_edge`` (R-A19); None keeps the zone the board lists for the side.
+        creature_orders: answers to ``order_creatures`` (R-A31), each a list of pieces in acting order;
+            when none is left, creatures act in the order they were summoned.
+        trigger_orders: answers to ``order_triggers`` (R-A32, R-A36), each a list of indices into the
+            triggers offered; when none is left, the listed order.
 
-    ``raw_tension`` records the raw faces of every tension roll seen; ``options_seen`` the options.
+    ``raw_tension`` records the raw faces of every tension roll seen; ``options_seen`` the options;
+    ``triggers_seen`` and ``creatures_seen`` what the ordering decisions were offered.
     """
 
     def __init__(
@@ -82,12 +95,21 @@ class ScriptedController:
         actions: Sequence[tuple[Fighter, Action]] = (),
         tension: Sequence[TensionChoice] | TensionChoice = (),
         deployment: Sequence[int] = (),
+        *,
+        edge: int | None = None,
+        creature_orders: Sequence[Sequence[Fighter]] = (),
+        trigger_orders: Sequence[Sequence[int]] = (),
     ) -> None:
         self.actions = list(actions)
         self.tension = [tension] if isinstance(tension, TensionChoice) else list(tension)
         self.deployment = list(deployment)
+        self.edge = edge
+        self.creature_orders = [list(order) for order in creature_orders]
+        self.trigger_orders = [list(order) for order in trigger_orders]
         self.raw_tension: list[tuple[int, int]] = []
         self.options_seen: list[list[tuple[int, int]]] = []
+        self.triggers_seen: list[list[Trigger]] = []
+        self.creatures_seen: list[list[int]] = []
 
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
         return list(self.deployment)
@@ -107,10 +129,27 @@ class ScriptedController:
             return self.actions.pop(0)[1]
         return END_TURN
 
+    def choose_edge(self, view: MatchView, edges: list[int]) -> int:
+        return view.side if self.edge is None else self.edge
+
+    def order_creatures(
+        self, view: MatchView, summoner: FighterView, creatures: list[FighterView]
+    ) -> list[int]:
+        self.creatures_seen.append([c.uid for c in creatures])
+        if self.creature_orders:
+            return [f.uid for f in self.creature_orders.pop(0)]
+        return [c.uid for c in creatures]
+
+    def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
+        self.triggers_seen.append(list(triggers))
+        if self.trigger_orders:
+            return self.trigger_orders.pop(0)
+        return list(range(len(triggers)))
+
     @property
     def done(self) -> bool:
-        """Whether every scripted action and tension answer was used."""
-        return not self.actions and not self.tension
+        """Whether every scripted action, tension answer and order was used."""
+        return not self.actions and not self.tension and not self.creature_orders and not self.trigger_orders
 
 
 class Scenario:
@@ -199,7 +238,7 @@ class Scenario:
         place(state, fighter, cell)
         fighter.injuries = injuries
         fighter.placed_turn = state.turn
-        if summoner is not None and spec.kind in (CREATURE, BOMB):
+        if summoner is not None and spec.kind in (CREATURE, BOMB, TRAP):
             summoner.summons.append(fighter)
         if spec.kind == KROSMASTER:
             timeline = state.timeline[side]
@@ -214,17 +253,19 @@ class Scenario:
         self.state.turn += 1
         self.state.active_side = side
 
-    def activate(self, fighter: Fighter) -> None:
+    def activate(self, fighter: Fighter, controller: ScriptedController | None = None) -> None:
         """Run the engine's preliminary phase and the start of the activation phase for ``fighter``
         (bombs self-detonate, ±MP/AP markers applied and discarded, MP/AP set), then hand control to
-        the test (``engine.turn.begin_activation``).
+        the test (``engine.turn.begin_activation``). ``controller`` answers the order of several
+        self-detonating bombs (R-A32); without one they go in the order placed.
 
         If the preliminary phase KOs the fighter (its own bomb) it returns with the fighter off the
         board; if the match is already over it raises IllegalActionError.
         """
         if self.state.active is not None and self.state.active is not fighter:
             self.end_turn()
-        if begin_activation(self.state, fighter):
+        view = MatchView(self.state, fighter.side) if controller is not None else None
+        if begin_activation(self.state, fighter, controller, view):
             return
         if fighter.alive:
             raise IllegalActionError(
@@ -232,11 +273,13 @@ class Scenario:
                 f"({self.state.end_reason}; a scenario needs a Krosmaster on each side)"
             )
 
-    def end_turn(self, fighter: Fighter | None = None) -> None:
-        """End phase of the active character (``engine.turn.end_activation``, R-A11, R-A36)."""
+    def end_turn(self, fighter: Fighter | None = None, controller: ScriptedController | None = None) -> None:
+        """End phase of the active character (``engine.turn.end_activation``, R-A11, R-A36);
+        ``controller`` answers the order of several end-of-turn triggers."""
         fighter = fighter or self.state.active
         if fighter is not None:
-            end_activation(self.state, fighter)
+            view = MatchView(self.state, fighter.side) if controller is not None else None
+            end_activation(self.state, fighter, controller, view)
 
     def play_turn(self, controller: ScriptedController) -> None:
         """One whole game turn of the active side through ``engine.turn.game_turn``."""

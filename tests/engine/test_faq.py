@@ -77,8 +77,11 @@ def test_r_a167_globulo_injury_cost_eleven_illegal_ten_legal_ko_and_the_spell_re
         sc.cast(globulo, "life_transfer", (2, 1))
         assert not globulo.alive and globulo.injuries == 14
         assert anna.injuries == 2  # the spell still took effect
+        # KO when the cost is paid, yet the spell resolves from its cell; it leaves the board and
+        # the opponent gains its level when the instant settles, after the spell (engine.instant)
         kinds = [e.kind for e in sc.state.events]
-        assert kinds.index("damaged") < kinds.index("knocked_out")
+        assert kinds.index("knocked_out") < kinds.index("damaged") < kinds.index("gg_changed")
+        assert globulo.cell == -1
         assert sc.state.gg == [4, 9]
     assert sc.dice.remaining == 0
 

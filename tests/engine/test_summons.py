@@ -148,10 +148,10 @@ def test_r_a115_option_no_armour_die_for_bombs():
     bad = sc.add("bad_aboum", side=1, at=(4, 2))
     bomb = sc.add("water_bomb", side=1, at=(2, 1), summoner=bad)
     sc.activate(anna)
-    sc.cast(anna, "assault", (2, 1))  # swap first, then 1 damage with no Armour roll: KO
-    assert not bomb.alive and sc.xy(anna) == (2, 1)
+    sc.cast(anna, "assault", (2, 1))  # 1 damage with no Armour roll: KO (no swap with a bomb, R-A95)
+    assert not bomb.alive and sc.xy(anna) == (0, 1)
     (explosion,) = [e for e in sc.events("spell_cast") if e.spell == "explosion"]
-    assert explosion.target == sc.cell(0, 1)  # nobody around it there: no roll at all
+    assert explosion.target == sc.cell(2, 1)  # nobody around it: no roll at all
     assert sc.dice.remaining == 0
 
 
@@ -163,7 +163,7 @@ def test_r_a115_bomb_armour_die_can_save_it():
     sc.activate(anna)
     sc.cast(anna, "assault", (2, 1))  # 1 damage, 1 Armour success: the bomb survives
     assert bomb.alive and bomb.injuries == 0
-    assert sc.xy(anna) == (2, 1) and sc.xy(bomb) == (0, 1)  # a bomb is swapped like any piece
+    assert sc.xy(anna) == (0, 1) and sc.xy(bomb) == (2, 1)  # a bomb is not a character: no swap
     assert sc.dice.remaining == 0
 
 
