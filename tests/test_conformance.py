@@ -7,7 +7,11 @@ match is a pure function of its seed and that checking changes no decision.
 
 The default suite plays a slice (``SLICE`` matches per board, every Krosmaster at least once); the
 full battery (``FULL`` matches per board, teams dealt from every legal team) is marked ``slow`` and
-run by ``make battery``. Set ``KROSBALANCE_BATTERY_OUT`` to a folder to get one JSON file of match
+run by ``make battery``. No box Krosmaster sets traps, so a second battery adds a test-only
+trap-setter (``tests/fixtures/characters/test_trapper.toml``) and plays teams that include it, so that
+the trap rules (R-A116, R-A171) are exercised by whole matches: ``TRAP_SLICE`` matches on two boards
+in the default suite, ``TRAP_FULL`` per board under ``make battery``; both assert that traps were
+laid and sprung. Set ``KROSBALANCE_BATTERY_OUT`` to a folder to get one JSON file of match
 rows per chunk, for the turn distribution reported in the docs.
 """
 
@@ -22,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from krosbalance.ai.registry import get_ai, list_ais
-from krosbalance.content.registry import list_boards, list_characters
+from krosbalance.content.registry import DEFAULT_CHARACTER_FOLDER, Registry, list_boards, list_characters
 from krosbalance.play import play_match, prepare_match
 from krosbalance.rulesets.options import load_ruleset
 from krosbalance.testing.conformance import (
@@ -41,16 +45,25 @@ SLICE = 30
 SLICE_REPLAY = 5
 FULL = 1000
 CHUNKS = 10
+TEST_CHARACTERS = Path(__file__).resolve().parent / "fixtures" / "characters"
+TRAPPER, SNARE = "test_trapper", "test_snare"
+TRAP_SLICE = 12
+TRAP_FULL = 200
 #: per chunk of FULL // CHUNKS matches: how many may hit the turn bound (data/arena.toml says rare)
 MAX_TURN_LIMIT_HITS_PER_CHUNK = 5
 
 
 def play_and_check(
-    board: str, team0: tuple[str, ...], team1: tuple[str, ...], seed: int, replay: bool = True
+    board: str,
+    team0: tuple[str, ...],
+    team1: tuple[str, ...],
+    seed: int,
+    replay: bool = True,
+    registry: Registry | None = None,
 ) -> dict:
     """One battery match: checked run, replay (unless ``replay`` is false), and the assertions every
     match must pass."""
-    checked = run_checked_match(team0, team1, board, seed, record="full")
+    checked = run_checked_match(team0, team1, board, seed, record="full", registry=registry)
     where = f"board {board}, seed {seed}, teams {list(team0)} vs {list(team1)}"
     assert checked.end_reason in END_REASONS, where
     assert 1 <= checked.turns <= TURN_LIMIT, where
@@ -61,7 +74,7 @@ def play_and_check(
         assert checked.gg[checked.winner] > 0 and not checked.wild_gg_left, where
     assert checked.events and checked.events[-1].kind == "match_ended", where
     if replay:
-        again = play_match(team0, team1, board=board, seed=seed, record="full")
+        again = play_match(team0, team1, board=board, seed=seed, record="full", registry=registry)
         assert again.events == checked.events, f"{where}: {first_difference(again.events, checked.events)}"
         assert [f.as_row() for f in again.fighters] == [f.as_row() for f in checked.fighters], where
         assert (again.winner, again.end_reason, again.turns) == (
@@ -69,7 +82,10 @@ def play_and_check(
             checked.end_reason,
             checked.turns,
         ), where
+    traps = {f.uid for f in checked.fighters if f.character == SNARE}
     return {
+        "traps_laid": len(traps),
+        "traps_sprung": sum(1 for e in checked.events if e.kind == "spell_cast" and e.uid in traps),
         "board": board,
         "seed": seed,
         "team0": list(team0),
@@ -131,6 +147,49 @@ def test_conformance_battery(board: str, chunk: int) -> None:
     _dump(rows, f"battery-{board}-{chunk:02d}")
     reasons = Counter(r["end_reason"] for r in rows)
     assert reasons["turn_limit"] <= MAX_TURN_LIMIT_HITS_PER_CHUNK, reasons
+
+
+# ---------------------------------------------------------------------------- traps in play
+
+
+def _trap_registry() -> Registry:
+    return Registry(DEFAULT_CHARACTER_FOLDER, TEST_CHARACTERS)
+
+
+def _trap_plan(board: str, n: int, start: int = 0) -> list:
+    registry = _trap_registry()
+    teams = [t for t in all_legal_teams(registry=registry) if TRAPPER in t]
+    return battery_plan(board, n, start=start, teams=teams)
+
+
+def test_the_trapper_is_test_content_only() -> None:
+    assert TRAPPER not in list_characters(None) and SNARE not in list_characters(None)
+    registry = _trap_registry()
+    assert registry.load_character(SNARE).kind == "trap"
+    assert any(s.summons == SNARE for s in registry.load_character(TRAPPER).spells)
+
+
+@pytest.mark.parametrize("board", BOARDS[:2])
+def test_conformance_slice_with_traps(board: str) -> None:
+    registry = _trap_registry()
+    plan = _trap_plan(board, TRAP_SLICE)
+    rows = [
+        play_and_check(board, *match, replay=k % SLICE_REPLAY == 0, registry=registry)
+        for k, match in enumerate(plan)
+    ]
+    _dump(rows, f"traps-slice-{board}")
+    assert sum(r["traps_laid"] for r in rows) > 0 and sum(r["traps_sprung"] for r in rows) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", BOARDS)
+def test_conformance_battery_with_traps(board: str) -> None:
+    registry = _trap_registry()
+    rows = [play_and_check(board, *match, registry=registry) for match in _trap_plan(board, TRAP_FULL)]
+    _dump(rows, f"traps-battery-{board}")
+    assert sum(r["traps_sprung"] for r in rows) >= TRAP_FULL  # measured: about 8 per match
+    reasons = Counter(r["end_reason"] for r in rows)
+    assert reasons["turn_limit"] <= MAX_TURN_LIMIT_HITS_PER_CHUNK * TRAP_FULL // (FULL // CHUNKS), reasons
 
 
 # ------------------------------------------------------------------- the kit and AIs' decisions

@@ -14,13 +14,15 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # or [AI of team A, AI of team B] (the AI follows its team on swaps)
     ruleset = "arena"             # default "arena"
     record = "none"               # event recording level of bulk runs: none / summary / full
+    board_choice = false          # true: R-A19, the first player of each match picks its board among
+                                  # ``boards`` (at least two) instead of every board being played
 
     [teams]
-    mode = "round_robin"          # round_robin | mirror | splits | pairs
+    mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
     list = [["a", "b"], ...]      # explicit teams                  (round_robin, mirror)
     pool = ["a", "b", ...]        # or all legal level-12 teams drawn from this pool of figures; a
                                   # name listed twice may appear twice in a team; "all" = every
-                                  # Krosmaster once                  (round_robin, mirror, splits)
+                                  # Krosmaster once  (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
 
@@ -28,6 +30,14 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     turn_limit = 60
 
 ``splits`` plays every split of the pool into two legal teams (the eight box Krosmasters give 35).
+``draft`` and ``random_deal`` are the team choices of R-A17: every deal deals the pool's cards anew
+between the two players — half each at random, or by the rulebook's draft in which each player's AI
+picks its cards (``krosbalance.rulesets.arena.draft``). The pool must split that way into two legal
+teams whatever the cards dealt (every half of it a legal team; for the draft its size a multiple of
+4, as the eight box cards). They have one pairing (the pool); each deal's teams are seeded by the
+deal's seed and recorded as ``team_a`` (dealt to AI A) and ``team_b`` in the match specs, hence in the
+matches table. With ``board_choice`` each match's board is the one its first player picks
+(``krosbalance.play.pick_board``), recorded as its ``board``.
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ import tomllib
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +58,8 @@ from krosbalance.sim.seeding import deal_seed
 
 Team = tuple[str, ...]
 
-TEAM_MODES: tuple[str, ...] = ("round_robin", "mirror", "splits", "pairs")
+TEAM_MODES: tuple[str, ...] = ("round_robin", "mirror", "splits", "pairs", "draft", "random_deal")
+DEALT_MODES: tuple[str, ...] = ("draft", "random_deal")  # R-A17: teams dealt anew at every deal
 RECORD_LEVELS: tuple[str, ...] = ("none", "summary", "full")
 TOP_KEYS: tuple[str, ...] = (
     "name",
@@ -59,6 +71,7 @@ TOP_KEYS: tuple[str, ...] = (
     "ais",
     "ruleset",
     "record",
+    "board_choice",
     "teams",
     "options",
 )
@@ -85,10 +98,17 @@ class Experiment:
     options: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     mode: str = "pairs"
+    board_choice: bool = False
+
+    @property
+    def board_groups(self) -> tuple[tuple[str, ...], ...]:
+        """The boards a deal is played on, one entry per board factor: each board alone, or (with
+        ``board_choice``) all of them as the candidates of R-A19."""
+        return (self.boards,) if self.board_choice else tuple((b,) for b in self.boards)
 
     @property
     def deals_per_pairing(self) -> int:
-        return len(self.boards) * len(self.ais) * self.matches_per_pairing
+        return len(self.board_groups) * len(self.ais) * self.matches_per_pairing
 
     @property
     def n_deals(self) -> int:
@@ -305,6 +325,12 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
 
     boards = _parse_boards(data, problems, catalog)
     ais = _parse_ais(data, problems, catalog)
+    board_choice = _get(data, "board_choice", bool, problems, default=False)
+    if board_choice and boards is not None and len(set(boards)) < 2:
+        problems.add(
+            "board_choice",
+            f"the first player chooses among the boards (R-A19): list at least two, not {list(boards)}",
+        )
 
     options = _get(data, "options", dict, problems, default={})
     if options is not None:
@@ -348,6 +374,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         options=options,
         description=description,
         mode=mode,
+        board_choice=bool(board_choice),
     )
 
 
@@ -487,6 +514,8 @@ def _parse_teams(
         "mirror": ("list", "pool"),
         "splits": ("pool",),
         "pairs": ("pairs",),
+        "draft": ("pool",),
+        "random_deal": ("pool",),
     }[mode]
     for key in sources:
         if key not in allowed:
@@ -519,6 +548,12 @@ def _parse_teams(
         pool = _parse_pool(teams["pool"], problems, catalog)
         if pool is None:
             return mode, None
+        if mode in DEALT_MODES:
+            problem = dealt_pool_problem(mode, pool, catalog)
+            if problem:
+                problems.add("teams.pool", problem)
+                return mode, None
+            return mode, ((tuple(pool), tuple(pool)),)
         if mode == "splits":
             splits = pool_splits(pool, catalog)
             if not splits:
@@ -618,6 +653,25 @@ def pool_splits(pool: Sequence[str], catalog: Catalog) -> list[tuple[Team, Team]
     return splits
 
 
+def dealt_pool_problem(mode: str, pool: Sequence[str], catalog: Catalog) -> str:
+    """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can: half of
+    it to each player, every possible half a legal team, and for the draft a multiple of 4 cards."""
+    size = len(pool)
+    if mode == "draft" and (size < 4 or size % 4):
+        return (
+            f"the draft (R-A17: one card, then two a turn, the last to the first chooser) splits a pool "
+            f"evenly only when its size is a multiple of 4; this one has {size}"
+        )
+    if size < 4 or size % 2:
+        return f"a random deal gives half the pool to each player; it needs an even number (>= 4), not {size}"
+    for half in sorted({tuple(sorted(c)) for c in combinations(pool, size // 2)}):
+        try:
+            catalog.check_team(half)
+        except KrosbalanceError as exc:
+            return f"every half of the pool must be a legal team for mode {mode!r}; {', '.join(half)} is not: {exc}"
+    return ""
+
+
 # ------------------------------------------------------------------------------------------ expansion
 
 
@@ -634,15 +688,26 @@ def expand(experiment: Experiment) -> list[MatchSpec]:
 def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
     options_json = experiment.options_json
     sides = (False, True) if experiment.paired_seeds else (False,)
+    dealt = experiment.mode in DEALT_MODES
+    if dealt or experiment.board_choice:  # the pregame of R-A17/R-A19 needs the rules and the AIs
+        from krosbalance.play import deal_teams, pick_board
     match_id = 0
     global_deal = 0
     for p, (team_a, team_b) in enumerate(experiment.pairings):
+        pool = team_a  # dealt modes: the pairing is (pool, pool)
         deal = 0
-        for board in experiment.boards:
+        for boards in experiment.board_groups:
             for ai_a, ai_b in experiment.ais:
                 for _ in range(experiment.matches_per_pairing):
                     seed = deal_seed(experiment.master_seed, global_deal)
+                    if dealt:
+                        team_a, team_b = deal_teams(experiment.mode, pool, (ai_a, ai_b), seed)
                     for swapped in sides:
+                        board = boards[0]
+                        if len(boards) > 1:
+                            team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
+                            ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
+                            board = pick_board(boards, team0, team1, (ai0, ai1), seed)
                         yield MatchSpec(
                             match_id=match_id,
                             experiment=experiment.name,

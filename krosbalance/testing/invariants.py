@@ -10,7 +10,8 @@ The checks follow the rules they protect: injuries within 0..HP (R-A9, R-A10), o
 and nothing standing in a tree or a bush (R-A7, R-A120-R-A122), AP/MP and markers never negative
 (R-A33-R-A35), GG conserved except the tension losses (R-A26, R-A128-R-A131), kamas conserved
 between the board, the stocks and the box reserve (R-A49, R-A50, R-A134, R-A135), KO'd pieces and
-the tokens of a KO'd Krosmaster off the board (R-A10, R-A113).
+the tokens of a KO'd Krosmaster off the board (R-A10, R-A113), no Krosmaster standing on a trap
+(R-A116), and nothing of an instant left unsettled between two actions (``engine.instant``).
 """
 
 from __future__ import annotations
@@ -133,10 +134,16 @@ def check_invariants(state: MatchState) -> None:
     for cell, trap in state.traps.items():
         if trap.kind != TRAP or not trap.alive or trap.cell != cell:
             _fail(state, f"state.traps[{cell}] holds {trap!r}, not a living trap on that cell")
-        if state.by_cell[cell] is not None:
-            _fail(state, f"{state.by_cell[cell]!r} ended a movement on the trap on cell {cell} (R-A116)")
+        piece = state.by_cell[cell]
+        if piece is not None and piece.kind == KROSMASTER:
+            # a character moving onto a trap springs it (R-A116); a creature may be summoned onto a
+            # trap's cell (it stays free, R-A64) and a bomb may be pushed there, but a Krosmaster
+            # only ever gets there by moving
+            _fail(state, f"{piece!r} ended a movement on the trap on cell {cell} (R-A116)")
     if state.pending_bombs:
         _fail(state, f"bombs waiting to explode between actions: {state.pending_bombs}")
+    if state.pending_kos or state.unsettled:
+        _fail(state, f"an instant left unsettled between actions: KOs {state.pending_kos}")
 
     # --- bitmasks equal what recomputing them gives
     if state.obstacles != walls | occupied:

@@ -259,15 +259,16 @@ class Scenario:
         the test (``engine.turn.begin_activation``). ``controller`` answers the order of several
         self-detonating bombs (R-A32); without one they go in the order placed.
 
-        If the preliminary phase KOs the fighter (its own bomb) it returns with the fighter off the
-        board; if the match is already over it raises IllegalActionError.
+        If the preliminary phase KOs the fighter (its own bomb) or ends the match, it returns with
+        the fighter not active; if the match was already over it raises IllegalActionError.
         """
         if self.state.active is not None and self.state.active is not fighter:
             self.end_turn()
         view = MatchView(self.state, fighter.side) if controller is not None else None
+        over = self.state.finished or bool(self.state.timeline[0]) != bool(self.state.timeline[1])
         if begin_activation(self.state, fighter, controller, view):
             return
-        if fighter.alive:
+        if fighter.alive and over:
             raise IllegalActionError(
                 f"{fighter!r} could not start its activation: the match is over "
                 f"({self.state.end_reason}; a scenario needs a Krosmaster on each side)"

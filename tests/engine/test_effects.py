@@ -271,3 +271,36 @@ def test_r_a96_gobbolob_plus_two_with_his_gobball_adjacent_to_the_target():
     sc.cast(king, "gobbolob", (2, 1))  # 3 damage, 1 Armour success
     assert anna.injuries == 5
     assert sc.dice.remaining == 0
+
+
+def test_r_a84_approach_toward_an_empty_cell_never_passes_it():
+    """Approach 3 toward an empty cell one step away: the caster reaches it and stops there."""
+    charger = character("charger", spells=(_special("charge", ("approach", {"cells": 3}), rmax=6),))
+    sc = Scenario(BOARD, specs=[charger])
+    me = sc.add(charger, side=0, at=(0, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(6, 2))
+    sc.activate(me)
+    sc.cast(me, "charge", (1, 1))
+    assert sc.xy(me) == (1, 1)
+    assert [(e.origin, e.destination) for e in sc.events("moved")] == [(sc.cell(0, 1), sc.cell(1, 1))]
+
+
+def test_r_a84_approach_off_the_line_stops_at_the_targets_column():
+    """Not aligned: the move goes along the dominant axis (R-A88) and never past the target's column."""
+    charger = character("charger", spells=(_special("charge", ("approach", {"cells": 5}), rmax=6),))
+    sc = Scenario(BOARD, specs=[charger])
+    me = sc.add(charger, side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(3, 1))
+    sc.activate(me)
+    sc.cast(me, "charge", (3, 1))
+    assert sc.xy(me) == (3, 0)  # beside the King, not beyond him
+
+
+def test_r_a86_attract_never_carries_the_target_past_the_caster():
+    puller = character("puller", spells=(_special("lasso", ("attract", {"cells": 6}), rmax=6),))
+    sc = Scenario(BOARD, specs=[puller])
+    me = sc.add(puller, side=0, at=(2, 0))
+    king = sc.add("king_of_the_gobballs", side=1, at=(6, 1))
+    sc.activate(me)
+    sc.cast(me, "lasso", (6, 1))
+    assert sc.xy(king) == (2, 1)  # pulled along the row up to the caster's column, then stops

@@ -163,3 +163,59 @@ def test_r_a107_immune_ignores_damage_of_its_element_only():
     sc.cast(anna, "punch", (1, 1))  # neutral: not covered
     assert target.injuries == 1
     assert sc.dice.remaining == 0
+
+
+#: Etraggy-like: Invisibility (R-A108)
+INVISIBLE = character("etraggy_like", hp=6, powers=("invisibility",))
+LONGSHOT = character("longshot", spells=(spell("dart", rmin=1, rmax=4, amount=1, element="fire"),))
+
+
+def test_r_a108_invisibility_does_not_block_sight_of_characters_not_adjacent():
+    sc = Scenario(". . . . .\n. . . . .", specs=[INVISIBLE, LONGSHOT])
+    shooter = sc.add(LONGSHOT, side=0, at=(0, 0))
+    sc.add(INVISIBLE, side=1, at=(2, 0))
+    sc.add("anna_tommy", side=1, at=(4, 0))
+    sc.activate(shooter)
+    assert sc.can_cast(shooter, "dart", (4, 0))  # through the invisible piece
+    sc.move(shooter, (1, 0))  # now adjacent to it: it blocks as any character does
+    assert not sc.can_cast(shooter, "dart", (4, 0))
+
+
+def test_r_a108_invisibility_characters_not_adjacent_cannot_injure_it():
+    sc = Scenario(BOARD, dice=[CRITICAL, LOCK, CRITICAL, LOCK], specs=[INVISIBLE, LONGSHOT])
+    shooter = sc.add(LONGSHOT, side=0, at=(0, 1))
+    etraggy = sc.add(INVISIBLE, side=1, at=(3, 1))
+    sc.activate(shooter)
+    sc.cast(shooter, "dart", (3, 1))  # 2 damage from afar: nothing
+    assert etraggy.injuries == 0 and not sc.events("damaged")
+    sc.move(shooter, (1, 1), (2, 1))
+    sc.cast(shooter, "dart", (3, 1))  # adjacent: the injuries are placed
+    assert etraggy.injuries == 2
+    assert sc.dice.remaining == 0
+
+
+def test_r_a108_invisibility_bombs_are_not_characters_and_still_injure_it():
+    sc = Scenario(BOARD, dice=[LOCK, LOCK], specs=[INVISIBLE])
+    bad = sc.add("bad_aboum", side=0, at=(0, 0))
+    etraggy = sc.add(INVISIBLE, side=1, at=(3, 1))
+    sc.add("water_bomb", side=0, at=(2, 2), summoner=bad)
+    sc.new_turn(0)
+    sc.activate(bad)  # the bomb self-detonates next to it: Critical LOCK, Armour LOCK
+    assert etraggy.injuries == 1 and etraggy.minus_ap == 1
+
+
+def test_r_a108_stimulus_gives_adjacent_allied_krosmasters_a_marker_at_the_end_of_its_turn():
+    aly = character("aly_like", powers=(("stimulus", {"marker": "mp"}),))
+    sc = Scenario(BOARD, specs=[aly])
+    me = sc.add(aly, side=0, at=(1, 1))
+    beside = sc.add("anna_tommy", side=0, at=(2, 1))
+    far = sc.add("bill_tell", side=0, at=(4, 0))
+    enemy = sc.add("king_of_the_gobballs", side=1, at=(1, 2))
+    tofu = sc.add("tofu", side=0, at=(0, 1), summoner=sc.add("queen_of_the_tofus", side=0, at=(0, 0)))
+    sc.activate(me)
+    assert beside.plus_mp == 0  # nothing before the end of her turn
+    sc.end_turn()
+    assert beside.plus_mp == 1 and far.plus_mp == 0 and enemy.plus_mp == 0 and tofu.plus_mp == 0
+    assert me.plus_mp == 0
+    sc.activate(beside)
+    assert beside.mp == 4  # the marker acts at the start of its next activation (R-A35)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.testing import Scenario, ScriptedController
 
-from .specs import TRAP, TRAPPER
+from .specs import TRAP, TRAPPER, character, spell
 
 BOARD = """. . . . .
            . . . . .
@@ -227,3 +229,109 @@ def test_bombs_are_pushed_by_default_and_not_with_the_bombs_unfazed_option():
         assert {f.spec.id: f.injuries for f in (kass, bad)}[hurt] == 1
         assert kass.injuries + bad.injuries == 1
         assert sc.dice.remaining == 0
+
+
+def test_r_a111_r_a95_assault_does_not_swap_with_a_bomb():
+    """Seed L1220, L1242: Assault swaps Anna with the *character* attacked (a figure or a creature
+    token). A bomb is a mechanism, not a character (R-A111): it takes the damage, nobody moves."""
+    sc = Scenario(BOARD, dice=[LOCK, ARMOUR])
+    anna = sc.add("anna_tommy", side=0, at=(0, 1))
+    bad = sc.add("bad_aboum", side=1, at=(4, 2))
+    bomb = sc.add("water_bomb", side=1, at=(2, 1), summoner=bad)
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))  # 1 damage, the bomb's Armour die saves it
+    assert sc.xy(anna) == (0, 1) and sc.xy(bomb) == (2, 1)
+    assert not sc.events("moved")
+    assert sc.dice.remaining == 0
+
+
+def test_r_a95_assault_still_swaps_with_a_creature_token():
+    sc = Scenario(BOARD, dice=[LOCK, LOCK])
+    anna = sc.add("anna_tommy", side=0, at=(0, 1))
+    king = sc.add("king_of_the_gobballs", side=1, at=(4, 2))
+    gobball = sc.add("gobball", side=1, at=(2, 1), summoner=king)
+    sc.activate(anna)
+    sc.cast(anna, "assault", (2, 1))
+    assert sc.xy(anna) == (2, 1) and sc.xy(gobball) == (0, 1)
+
+
+SHOVE = character(
+    "shover",
+    spells=(
+        spell(
+            "shove",
+            kind="special",
+            ap=1,
+            amount=0,
+            range_type="line",
+            rmin=1,
+            rmax=3,
+            effects=(("push", {"cells": 2}),),
+        ),
+    ),
+)
+
+
+def test_r_a116_a_pushed_bomb_does_not_set_off_a_trap():
+    """Traps cast their spell when a *character* moves onto them; a bomb is not one (R-A111)."""
+    sc = Scenario(BOARD, specs=[SHOVE, TRAP, TRAPPER])
+    shover = sc.add(SHOVE, side=0, at=(0, 1))
+    bad = sc.add("bad_aboum", side=1, at=(4, 2))
+    bomb = sc.add("water_bomb", side=1, at=(1, 1), summoner=bad)
+    trapper = sc.add(TRAPPER, side=0, at=(4, 0))
+    trap = sc.add(TRAP, side=0, at=(3, 1), summoner=trapper)
+    sc.activate(shover)
+    sc.cast(shover, "shove", (1, 1))
+    assert sc.xy(bomb) == (3, 1)  # pushed onto the trap's cell, which stays free for a bomb
+    assert trap.alive and sc.state.traps == {sc.cell(3, 1): trap}
+    assert bomb.alive and bomb.injuries == 0
+    assert sc.dice.remaining == 0
+
+
+def test_r_a116_r_a171_a_pushed_character_sets_off_the_trap():
+    sc = Scenario(BOARD, dice=[LOCK, LOCK], specs=[SHOVE, TRAP, TRAPPER])
+    shover = sc.add(SHOVE, side=0, at=(0, 1))
+    anna = sc.add("anna_tommy", side=1, at=(1, 1))
+    trapper = sc.add(TRAPPER, side=0, at=(4, 0))
+    trap = sc.add(TRAP, side=0, at=(3, 1), summoner=trapper)
+    sc.activate(shover)
+    sc.cast(shover, "shove", (1, 1))
+    assert sc.xy(anna) == (3, 1) and anna.injuries == 1 and not trap.alive
+    assert sc.dice.remaining == 0
+
+
+def test_r_a64_r_a116_a_summon_may_go_on_a_traps_cell_but_not_a_second_trap():
+    """A trap's cell stays free (seed L2737-L2739), so a creature or a bomb may be summoned there;
+    only a second trap is forbidden (L2744). A creature placed there does not set it off: it did not
+    move onto it."""
+    sc = Scenario(BOARD, specs=[TRAP, TRAPPER])
+    trapper = sc.add(TRAPPER, side=1, at=(4, 0))
+    trap = sc.add(TRAP, side=1, at=(1, 1), summoner=trapper)
+    king = sc.add("king_of_the_gobballs", side=0, at=(0, 1))
+    sc.activate(king)
+    assert sc.can_cast(king, "summon_gobball", (1, 1))
+    sc.cast(king, "summon_gobball", (1, 1))
+    gobball = sc.at((1, 1))
+    assert gobball.spec.id == "gobball" and trap.alive and gobball.injuries == 0
+
+
+def test_r_a116_at_most_one_trap_per_cell():
+    two = replace(
+        TRAPPER, id="two_trapper", spells=(replace(TRAPPER.spells[0], summon_control=2),)
+    )  # control (2): only the cell rule can refuse the second trap
+    sc = Scenario(BOARD, specs=[TRAP, two])
+    trapper = sc.add(two, side=0, at=(0, 1))
+    sc.add("anna_tommy", side=1, at=(4, 2))
+    sc.activate(trapper)
+    sc.cast(trapper, "lay_trap", (2, 1))
+    assert not sc.can_cast(trapper, "lay_trap", (2, 1))
+    assert sc.can_cast(trapper, "lay_trap", (3, 1))
+
+
+def test_r_a116_a_bomb_may_be_summoned_on_a_traps_cell():
+    sc = Scenario(BOARD, specs=[TRAP, TRAPPER])
+    trapper = sc.add(TRAPPER, side=1, at=(4, 0))
+    sc.add(TRAP, side=1, at=(2, 1), summoner=trapper)
+    bad = sc.add("bad_aboum", side=0, at=(0, 1))
+    sc.activate(bad)
+    assert sc.can_cast(bad, "summon_water_bomb", (2, 1))

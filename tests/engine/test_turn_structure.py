@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK
+from krosbalance.errors import IllegalActionError
 from krosbalance.testing import END_TURN, Scenario, ScriptedController
 
 from .specs import character, spell
@@ -181,3 +184,87 @@ def test_r_a37_after_every_character_acted_the_opponent_becomes_active():
     assert _activation_order(sc) == [anna.uid, king.uid]
     assert sc.state.active_side == 0 and sc.state.turn == 2
     assert sc.dice.remaining == 0
+
+
+def test_r_a31_the_active_player_chooses_the_order_of_several_creatures():
+    sc = Scenario(BOARD, turn=0)
+    queen = sc.add("queen_of_the_tofus", side=0, at=(2, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 2))
+    first = sc.add("tofu", side=0, at=(2, 0), summoner=queen)
+    second = sc.add("tofu", side=0, at=(1, 1), summoner=queen)
+    third = sc.add("tofu", side=0, at=(3, 1), summoner=queen)
+    controller = ScriptedController(creature_orders=[[third, first, second]])
+    sc.play_turn(controller)
+    assert controller.creatures_seen == [[first.uid, second.uid, third.uid]]
+    assert _activation_order(sc) == [queen.uid, third.uid, first.uid, second.uid]
+    assert controller.done
+
+
+def test_r_a31_an_order_that_is_not_of_the_creatures_is_refused():
+    sc = Scenario(BOARD, turn=0)
+    queen = sc.add("queen_of_the_tofus", side=0, at=(2, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 2))
+    first = sc.add("tofu", side=0, at=(2, 0), summoner=queen)
+    sc.add("tofu", side=0, at=(1, 1), summoner=queen)
+    with pytest.raises(IllegalActionError, match="creature order"):
+        sc.play_turn(ScriptedController(creature_orders=[[first, first]]))
+
+
+def _two_bombs(order):
+    """Bad Aboum (1 HP left) starts his turn with two bombs from his last turn: bomb A next to the
+    opponent's last Krosmaster (1 HP left), bomb B next to Bad. Each detonation is its own instant."""
+    board = """. . . . . . .
+               . . . . . . .
+               . . . . . . ."""
+    sc = Scenario(board, dice=[LOCK, LOCK])
+    bad = sc.add("bad_aboum", side=0, at=(0, 1), injuries=9)
+    bill = sc.add("bill_tell", side=1, at=(6, 1), injuries=5)
+    bomb_a = sc.add("water_bomb", side=0, at=(5, 1), summoner=bad)
+    bomb_b = sc.add("water_bomb", side=0, at=(1, 1), summoner=bad)
+    sc.new_turn(0)
+    controller = ScriptedController(trigger_orders=[order])
+    sc.activate(bad, controller)
+    assert [t.kind for t in controller.triggers_seen[0]] == ["self_detonation"] * 2
+    assert [t.uid for t in controller.triggers_seen[0]] == [bomb_a.uid, bomb_b.uid]
+    assert sc.dice.remaining == 0  # one explosion only: Critical LOCK, one Armour LOCK
+    return sc, bad, bill, bomb_a, bomb_b
+
+
+def test_r_a32_the_player_orders_simultaneous_self_detonations_and_each_is_one_instant():
+    """Bomb A first: the opponent's last Krosmaster is KO'd and the match ends at once, before bomb B
+    would KO Bad. Bomb B first: Bad is KO'd, his other bomb leaves without exploding (R-A113)."""
+    sc, bad, bill, bomb_a, bomb_b = _two_bombs([0, 1])
+    assert not bill.alive and bad.alive and bomb_b.alive
+    assert sc.state.winner == 0 and sc.state.end_reason == "last_standing"
+    sc, bad, bill, bomb_a, bomb_b = _two_bombs([1, 0])
+    assert not bad.alive and bill.alive and not bomb_a.alive
+    assert [e.spell for e in sc.events("spell_cast")] == ["explosion"]
+    assert sc.state.winner == 1 and sc.state.end_reason == "last_standing"
+
+
+def test_r_a36_end_of_turn_triggers_resolve_in_the_end_phase_in_the_players_order(monkeypatch):
+    """Stimulus triggers when its holder's turn ends (R-A36); with two end-of-turn powers the
+    controller orders them (a test-only second power, registered for this test alone)."""
+    from krosbalance.engine import powers, turn
+    from krosbalance.engine.powers import POWERS, PowerRule
+
+    seen: list[str] = []
+    monkeypatch.setitem(
+        POWERS, "test_echo", PowerRule("test_echo", "R-A36", end_of_turn=lambda s, f: seen.append("echo"))
+    )
+    both = frozenset({"stimulus", "test_echo"})
+    monkeypatch.setattr(powers, "END_OF_TURN_POWERS", both)
+    monkeypatch.setattr(turn, "END_OF_TURN_POWERS", both)
+    aly = character("aly", powers=(("stimulus", {"marker": "ap"}),))
+    sc = Scenario(BOARD, specs=[aly])
+    me = sc.add(aly, side=0, at=(1, 1))
+    ally = sc.add("anna_tommy", side=0, at=(2, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 2))
+    me.powers.add("test_echo")
+    sc.activate(me)
+    assert ally.plus_ap == 0 and seen == []
+    controller = ScriptedController(trigger_orders=[[1, 0]])
+    sc.end_turn(controller=controller)
+    assert [t.kind for t in controller.triggers_seen[0]] == ["stimulus", "test_echo"]
+    assert seen == ["echo"] and ally.plus_ap == 1
+    assert controller.done

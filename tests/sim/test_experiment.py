@@ -134,6 +134,41 @@ BAD = {
         "fog",
     ),
     "not toml": ('name = "x\n', "(toml)", "not valid TOML"),
+    "draft pool not a multiple of 4": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="draft"\n'
+        'pool=["oscar_kass","anna_tommy","bill_tell","kassius_kaos","lil_healey","bad_aboum"]\n',
+        "teams.pool",
+        "multiple of 4",
+    ),
+    "random deal pool odd": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="random_deal"\n'
+        'pool=["oscar_kass","anna_tommy","bill_tell","kassius_kaos","lil_healey"]\n',
+        "teams.pool",
+        "even number",
+    ),
+    "dealt pool with an illegal half": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="random_deal"\n'
+        'pool=["big_six","small_two","mid_four","oscar_kass","anna_tommy","bill_tell","kassius_kaos","lil_healey"]\n',
+        "teams.pool",
+        "every half of the pool must be a legal team",
+    ),
+    "draft takes a pool, not a list": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="draft"\nlist=[["big_six","big_six"]]\n',
+        "teams.list",
+        "not used by mode 'draft'",
+    ),
+    "board choice not a boolean": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\nboard_choice="yes"\nboards=["arena-elemental","test-open-5x5"]\n'
+        '[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "board_choice",
+        "must be a boolean",
+    ),
+    "board choice among one board": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\nboard_choice=true\nboards=["arena-elemental"]\n'
+        '[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "board_choice",
+        "at least two",
+    ),
     "pool cannot split": (
         'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="splits"\npool=["big_six","oscar_kass"]\n',
         "teams.pool",
@@ -251,3 +286,61 @@ def test_seeds_come_from_one_seed_sequence() -> None:
     assert all(0 <= s < 2**63 for s in seeds)
     exp = loads_experiment(GOOD, catalog=CAT)
     assert [s.seed for s in expand(exp)][::2] == deal_seeds(exp.master_seed, exp.n_deals)
+
+
+DRAFT = """
+name = "draft"
+master_seed = 8
+matches_per_pairing = 5
+ais = [["focus_fire", "random"]]
+[teams]
+mode = "{mode}"
+pool = "all"
+"""
+
+
+@pytest.mark.parametrize("mode", ["draft", "random_deal"])
+def test_r_a17_dealt_team_modes_deal_every_deal_anew_and_record_the_teams(mode: str) -> None:
+    """R-A17 team choice as experiment modes: one pairing (the pool), teams dealt per deal from the
+    deal's seed, the same teams in both matches of a deal, AIs following their teams."""
+    from krosbalance.content.registry import list_characters
+    from krosbalance.play import deal_teams
+    from krosbalance.rulesets.arena import validate_team
+
+    exp = loads_experiment(DRAFT.format(mode=mode))
+    assert exp.mode == mode and len(exp.pairings) == 1 and exp.n_matches == 10
+    specs = expand(exp)
+    assert specs == expand(loads_experiment(DRAFT.format(mode=mode)))  # deterministic
+    pool = sorted(list_characters())
+    for direct, twin in zip(specs[0::2], specs[1::2], strict=True):
+        assert (direct.team_a, direct.team_b) == (twin.team_a, twin.team_b) and twin.swapped
+        assert sorted(direct.team_a + direct.team_b) == pool
+        validate_team(direct.team_a)
+        assert (direct.team_a, direct.team_b) == deal_teams(
+            mode, tuple(pool), ("focus_fire", "random"), direct.seed
+        )
+    assert len({(s.team_a, s.team_b) for s in specs}) > 1
+
+
+def test_r_a19_board_choice_gives_each_match_the_board_its_first_player_picks() -> None:
+    from krosbalance.play import pick_board
+
+    text = """
+    name = "choice"
+    master_seed = 3
+    matches_per_pairing = 2
+    boards = ["arena-elemental", "test-scenery-6x6"]
+    board_choice = true
+    ais = ["focus_fire", "random"]
+    [teams]
+    mode = "pairs"
+    pairs = [[["anna_tommy", "queen_of_the_tofus", "bill_tell", "oscar_kass"],
+              ["kassius_kaos", "bad_aboum", "king_of_the_gobballs", "lil_healey"]]]
+    """
+    exp = loads_experiment(textwrap.dedent(text))
+    assert exp.board_groups == (("arena-elemental", "test-scenery-6x6"),)
+    specs = expand(exp)
+    assert exp.n_matches == len(specs) == 8  # boards are candidates, not a factor
+    for spec in specs:
+        assert spec.board == pick_board(exp.boards, spec.team0, spec.team1, (spec.ai0, spec.ai1), spec.seed)
+    assert {s.board for s in specs if s.ai0 == "random"} <= set(exp.boards)

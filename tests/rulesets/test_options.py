@@ -1,0 +1,245 @@
+"""Every declared ruleset option changes behaviour (issue 6): one probe per option in
+``rulesets/data/arena.toml``, played under the default and under another value, must give different
+outcomes; a meta-test checks that the probes cover exactly the declared options and that the engine
+code reads each of them."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK
+from krosbalance.engine.legal import BUY_GG, Action
+from krosbalance.engine.match import run_to_end
+from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.options import DATA_DIR, load_ruleset
+from krosbalance.testing import Scenario, ScriptedController
+
+from ..engine.specs import character, spell
+
+PACKAGE = Path(__file__).resolve().parents[2] / "krosbalance"
+DECLARED = sorted(tomllib.loads((DATA_DIR / "arena.toml").read_text(encoding="utf-8"))["options"])
+
+Probe = Callable[[dict[str, Any]], Any]
+
+
+def _state(options: dict[str, Any], board: str = ". . .\n. . .") -> Scenario:
+    return Scenario(board, options=options)
+
+
+def _starting_gg(options):
+    return tuple(_state(options).state.gg)
+
+
+def _wild_gg(options):
+    return _state(options).state.wild_gg
+
+
+def _kama_reserve(options):
+    return _state(options, "2 . .\n. . .").state.kama_reserve
+
+
+def _gg_price(options):
+    sc = Scenario("D . .\n. . .", options=options)
+    anna = sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.state.kamas[0] = 10
+    sc.activate(anna)
+    return sc.can(anna, Action(BUY_GG))
+
+
+def _first_turn_tension(options):
+    sc = Scenario(". . .\n. . .", options=options, turn=0, dice=[ARMOUR, LOCK])
+    sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    controller = ScriptedController(tension=sc.tension((ARMOUR, LOCK)))
+    sc.play_turn(controller)
+    return len(controller.raw_tension)
+
+
+def _zero_gg_loses(options):
+    sc = _state(options)
+    sc.add("anna_tommy", side=0, at=(0, 0))
+    king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.state.gg[:] = [12, 0]  # the wild GG is still there
+    sc.activate(king)
+    return sc.state.finished
+
+
+def _turn_limit_match(options) -> Scenario:
+    sc = Scenario(". . . .\n. . . .", options=options, turn=0, dice=[ARMOUR, LOCK] * 200)
+    anna = sc.add("anna_tommy", side=0, at=(0, 0))
+    king = sc.add("king_of_the_gobballs", side=1, at=(3, 1))
+    sc.state.gg[:] = [7, 5]
+    sc.state.wild_gg = 0
+    tension = [sc.tension((ARMOUR, LOCK))] * 100
+    controllers = (ScriptedController(tension=tension), ScriptedController(tension=tension))
+    views = (MatchView(sc.state, 0), MatchView(sc.state, 1))
+    del anna, king
+    run_to_end(sc.state, controllers, views)
+    return sc
+
+
+def _turn_limit(options):
+    return _turn_limit_match(options).state.turn
+
+
+def _turn_limit_result(options):
+    state = _turn_limit_match({"turn_limit": 3, **options}).state
+    return (state.winner, state.end_reason)
+
+
+def _strict_corner_los(options):
+    dart = character("darter", spells=(spell("dart", rmin=1, rmax=3, amount=1),))
+    sc = Scenario(". T\nT .", options=options, specs=[dart])
+    me = sc.add(dart, side=0, at=(0, 0))
+    sc.add("anna_tommy", side=1, at=(1, 1))
+    sc.activate(me)
+    return sc.can_cast(me, "dart", (1, 1))  # the line squeezes between two trees at a corner
+
+
+def _caster_in_own_area(options):
+    quake = character("quaker", spells=(spell("quake", rmin=1, rmax=2, amount=1, area="cross"),))
+    sc = Scenario(". . .\n. . .", options=options, dice=[LOCK, LOCK, LOCK, LOCK], specs=[quake])
+    me = sc.add(quake, side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.activate(me)
+    sc.cast(me, "quake", (1, 0))  # the Cross around (1, 0) covers the caster's cell
+    return me.injuries
+
+
+def _lock_block_ends_turn(options):
+    sc = Scenario(". . .\n. . .", options=options, dice=[LOCK, ARMOUR, ARMOUR])
+    anna = sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(1, 0))
+    sc.activate(anna)
+    sc.move(anna, (0, 1))  # King's Lock (2 dice) LOCK, ARMOUR: 1; Anna's Dodge ARMOUR: 0 -> blocked
+    return anna.ap
+
+
+def _bombs_unfazed(options):
+    shove = character(
+        "shover",
+        spells=(
+            spell(
+                "shove", kind="special", ap=1, amount=0, range_type="line", effects=(("push", {"cells": 1}),)
+            ),
+        ),
+    )
+    sc = Scenario(". . . .\n. . . .", options=options, specs=[shove])
+    me = sc.add(shove, side=0, at=(0, 0))
+    bad = sc.add("bad_aboum", side=1, at=(3, 1))
+    bomb = sc.add("water_bomb", side=1, at=(1, 0), summoner=bad)
+    sc.activate(me)
+    sc.cast(me, "shove", (1, 0))
+    return sc.xy(bomb)
+
+
+def _bomb_armour_dice(options):
+    sc = Scenario(". . . .\n. . . .", options=options, dice=[LOCK, ARMOUR, ARMOUR, LOCK])
+    anna = sc.add("anna_tommy", side=0, at=(0, 0))
+    bad = sc.add("bad_aboum", side=1, at=(3, 1))
+    sc.add("water_bomb", side=1, at=(1, 0), summoner=bad)
+    sc.activate(anna)
+    sc.cast(anna, "assault", (1, 0))
+    return sc.dice.remaining
+
+
+def _simultaneous_zero_gg(options):
+    sc = Scenario(". . .\n. . .", options=options, turn=1, dice=[ARMOUR, ARMOUR])
+    sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.state.wild_gg, sc.state.gg[:], sc.state.gg_removed = 0, [1, 1], 11
+    sc.play_turn(ScriptedController(tension=sc.tension((ARMOUR, ARMOUR))))
+    return sc.state.finished, sc.state.end_reason
+
+
+def _scenery_match(options, board: str = ". B .", at: tuple[int, int] = (1, 0), dice=(CRITICAL,)):
+    sc = Scenario(board, options=options, dice=list(dice))
+    king = sc.add("king_of_the_gobballs", side=0, at=(0, 0))
+    sc.add("anna_tommy", side=1, at=(2, 0))
+    sc.activate(king)
+    sc.cast(king, "gobbolob", at)
+    return sc
+
+
+def _scenery_destruction(options):
+    return _scenery_match(options).state.scenery_injuries
+
+
+def _scenery_hp(options):
+    return _scenery_match({"scenery_destruction": True, **options}).state.bushes
+
+
+def _scenery_loot(options):
+    sc = _scenery_match(
+        {"scenery_destruction": True, "scenery_hp": {"crate": 1, "bush": 6, "tree": 12}, **options}, ". C ."
+    )
+    return sc.state.board_kamas[sc.cell(1, 0)]
+
+
+def _scenery_hit_under_piece(options):
+    sc = Scenario(". C .\n. . .", options={"scenery_destruction": True, **options}, dice=[CRITICAL, LOCK])
+    king = sc.add("king_of_the_gobballs", side=0, at=(0, 0))
+    sc.add("anna_tommy", side=1, at=(1, 0))
+    sc.add("lil_healey", side=1, at=(2, 1))
+    sc.activate(king)
+    sc.cast(king, "gobbolob", (1, 0))  # Anna stands on the crate
+    return sc.state.scenery_injuries
+
+
+#: option -> (another value than the default, probe of an observable outcome)
+PROBES: dict[str, tuple[Any, Probe]] = {
+    "starting_gg": (3, _starting_gg),
+    "wild_gg": (0, _wild_gg),
+    "gg_price": (12, _gg_price),
+    "kama_reserve": (10, _kama_reserve),
+    "first_turn_tension": (True, _first_turn_tension),
+    "zero_gg_loses": (True, _zero_gg_loses),
+    "turn_limit": (7, _turn_limit),
+    "turn_limit_result": ("gg", _turn_limit_result),
+    "strict_corner_los": (True, _strict_corner_los),
+    "caster_in_own_area": (False, _caster_in_own_area),
+    "lock_block_ends_turn": (False, _lock_block_ends_turn),
+    "bombs_unfazed": (True, _bombs_unfazed),
+    "bomb_armour_dice": (0, _bomb_armour_dice),
+    "simultaneous_zero_gg": ("play_on", _simultaneous_zero_gg),
+    "scenery_destruction": (True, _scenery_destruction),
+    "scenery_hp": ({"crate": 3, "bush": 1, "tree": 12}, _scenery_hp),
+    "scenery_loot": ({"crate": 3, "bush": 2, "tree": 4}, _scenery_loot),
+    "scenery_hit_under_piece": (True, _scenery_hit_under_piece),
+}
+
+
+def test_every_declared_option_has_a_behaviour_probe():
+    assert sorted(PROBES) == DECLARED
+
+
+@pytest.mark.parametrize("name", DECLARED)
+def test_every_declared_option_is_read_by_the_engine(name: str):
+    pattern = re.compile(rf"\b(?:opts|options)\.{name}\b")
+    readers = [
+        p
+        for folder in ("engine", "rulesets")
+        for p in (PACKAGE / folder).rglob("*.py")
+        if pattern.search(p.read_text(encoding="utf-8"))
+    ]
+    assert readers, f"no engine or ruleset code reads option {name!r}"
+
+
+@pytest.mark.parametrize("name", DECLARED)
+def test_every_declared_option_changes_behaviour(name: str):
+    value, probe = PROBES[name]
+    default = getattr(load_ruleset("arena").options, name)
+    assert value != default
+    assert probe({}) != probe({name: value}), f"option {name}={value!r} changed nothing its probe sees"
+
+
+def test_r_a133_simultaneous_zero_gg_draw_or_play_on():
+    assert _simultaneous_zero_gg({}) == (True, "gg_exhausted")
+    assert _simultaneous_zero_gg({"simultaneous_zero_gg": "play_on"}) == (False, "")
