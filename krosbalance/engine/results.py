@@ -12,7 +12,7 @@ from typing import Any
 
 from krosbalance.content.specs import ELEMENTS
 
-ENGINE_VERSION = "arena-1"
+ENGINE_VERSION = "arena-2"  # arena-2: one settle per instant (issue 6), R-A17/R-A19 choices
 
 
 def _per_element() -> list[int]:
@@ -89,7 +89,9 @@ class MatchResult:
     Attributes:
         winner: 0 or 1 (side index), or None for a draw.
         end_reason: ``gg`` (only one side holds GG), ``last_standing`` (only one side has Krosmasters),
-            ``gg_exhausted`` (nobody holds GG: a draw), ``turn_limit`` (the ruleset's bound was hit).
+            ``gg_exhausted`` (nobody holds GG: a draw under ``simultaneous_zero_gg = "draw"``),
+            ``mutual_ko`` (both sides' last Krosmasters KO'd at one instant and the GG do not decide:
+            a draw), ``turn_limit`` (the ruleset's bound was hit).
         turns: game turns played (one per player turn).
         first_player: the side that played first (R-A18).
         gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken.

@@ -215,7 +215,7 @@ def all_legal_teams(
 
 
 BATTERY_SEED = 20_251_130
-END_REASONS = ("gg", "last_standing", "gg_exhausted", "turn_limit")
+END_REASONS = ("gg", "last_standing", "gg_exhausted", "mutual_ko", "turn_limit")
 
 
 def battery_plan(
