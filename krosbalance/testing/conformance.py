@@ -95,6 +95,10 @@ def snapshot(state: MatchState) -> tuple[Any, ...]:
         state.winner,
         len(state.events),
         tuple(sorted(state.scenery_injuries.items())),
+        tuple(state.edges),
+        state.invisible,
+        state.unsettled,
+        tuple(f.uid for f in state.pending_kos),
     )
 
 
