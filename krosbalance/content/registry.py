@@ -103,13 +103,24 @@ class Registry:
         spec = self.load_character(name)
         return self._characters()[spec.id].file
 
-    def list_characters(self, kind: str | None = "krosmaster") -> list[str]:
-        """Sorted ids of the characters of this kind (``None``: every piece, summons included)."""
+    def list_characters(
+        self, kind: str | None = "krosmaster", *, set: str | None = None, tag: str | None = None
+    ) -> list[str]:
+        """Sorted ids of the characters of this kind (``None``: every piece, summons included),
+        optionally only those of one ``set`` (e.g. ``"arena-box"``) and/or carrying ``tag``."""
         if kind is not None and kind not in PIECE_KINDS:
             raise ContentError(_REGISTRY_FILE, "kind", f"{kind!r} is not one of: {', '.join(PIECE_KINDS)}")
         return sorted(
-            cid for cid, entry in self._characters().items() if kind is None or entry.spec.kind == kind
+            cid
+            for cid, entry in self._characters().items()
+            if (kind is None or entry.spec.kind == kind)
+            and (set is None or entry.spec.set == set)
+            and (tag is None or tag in entry.spec.tags)
         )
+
+    def list_sets(self) -> list[str]:
+        """Sorted names of the sets the loaded characters come from."""
+        return sorted({entry.spec.set for entry in self._characters().values()})
 
     def all_characters(self) -> list[CharacterSpec]:
         """Every loaded spec (Krosmasters and summon tokens), sorted by id."""
@@ -183,9 +194,11 @@ def load_character(name: str) -> CharacterSpec:
     return default_registry().load_character(name)
 
 
-def list_characters(kind: str | None = "krosmaster") -> list[str]:
-    """``default_registry().list_characters(kind)``."""
-    return default_registry().list_characters(kind)
+def list_characters(
+    kind: str | None = "krosmaster", *, set: str | None = None, tag: str | None = None
+) -> list[str]:
+    """``default_registry().list_characters(kind, set=..., tag=...)``."""
+    return default_registry().list_characters(kind, set=set, tag=tag)
 
 
 def all_characters() -> list[CharacterSpec]:

@@ -94,6 +94,9 @@ class CharacterSpec:
     ``level`` is 0 for summons (their KO gives no GG, R-A110). ``colour`` is the name colour that
     limits copies in a team (gold once, white twice, R-A147). ``on_death`` names a spell cast when
     the piece is KO'd (a bomb's Explosion, R-A111); ``trigger`` the spell a trap casts (R-A116).
+    ``set`` names the box or set the card comes from (``arena-box``: the Krosmaster Arena box) and
+    ``tags`` are free labels (``summon``, ``test-content``...): the registry lists characters by
+    either, so code and tests select content by what it is, never by a hand-kept list.
     """
 
     id: str
@@ -112,6 +115,8 @@ class CharacterSpec:
     on_death: str | None = None
     version: str = "1"
     source: dict[str, str] = field(default_factory=dict)
+    set: str = ""
+    tags: tuple[str, ...] = ()
 
     def spell(self, spell_id: str) -> SpellSpec:
         """The spell with this id; KeyError names the character when it has none."""
