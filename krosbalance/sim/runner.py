@@ -11,7 +11,11 @@ Layout of an output folder::
 
 Determinism: the parent expands the experiment into match specs whose seeds depend only on the master
 seed and the deal index (``seeding``), so any job count or backend gives the same rows once sorted by
-``match_id``.
+``match_id``. The expansion is lazy (specs are generated batch by batch as workers ask for work and
+finished matches are a bit mask), so the parent's memory does not grow with the number of matches.
+
+Workers: local (loky) workers watch the runner and exit as soon as it is gone, so a runner killed
+with ``kill -9`` leaves no worker behind (see :func:`watch_parent`).
 
 Crash safety: every shard is written to a temporary name and renamed (``os.replace``); fighters and
 errors are written before matches, and a matches shard is the commit record of its set. ``resume``
@@ -23,13 +27,15 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import json
 import math
 import os
 import shutil
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +44,7 @@ from krosbalance.engine.results import ENGINE_VERSION
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.backends import backend_context
 from krosbalance.sim.catalog import Catalog
-from krosbalance.sim.experiment import Experiment, MatchSpec, expand, load_experiment
+from krosbalance.sim.experiment import Experiment, MatchSpec, iter_matches, load_experiment
 from krosbalance.sim.match import BatchResult, PlayFn, default_play, run_batch
 from krosbalance.sim.tables import errors_frame, events_frame, fighters_frame, matches_frame, package_version
 
@@ -136,6 +142,18 @@ def finished_ids(out: Path) -> set[int]:
     return done
 
 
+def finished_mask(out: Path, n_matches: int) -> Any:
+    """``finished_ids`` as a boolean array indexed by match id: one byte per match, not a Python set."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    done = np.zeros(n_matches, dtype=bool)
+    for shard in _shards(out, "matches"):
+        ids = pq.read_table(shard, columns=["match_id"]).column("match_id").to_numpy()
+        done[ids[(ids >= 0) & (ids < n_matches)]] = True
+    return done
+
+
 def read_table(out: str | Path, table: str = "matches") -> Any:
     """One table of a run folder as a DataFrame sorted by match id (empty when there are no shards)."""
     import pandas as pd
@@ -210,9 +228,47 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
 # ------------------------------------------------------------------------------------------- runner
 
 
-def _batches(specs: Sequence[MatchSpec], size: int) -> Iterator[list[MatchSpec]]:
-    for i in range(0, len(specs), size):
-        yield list(specs[i : i + size])
+def _batches(specs: Iterable[MatchSpec], size: int) -> Iterator[list[MatchSpec]]:
+    """Consecutive batches of ``size`` specs, drawn lazily from ``specs``."""
+    it = iter(specs)
+    while batch := list(itertools.islice(it, size)):
+        yield batch
+
+
+def _todo(experiment: Experiment, done: Any) -> Iterator[MatchSpec]:
+    """The experiment's specs not yet finished, generated on demand in match-id order."""
+    return (spec for spec in iter_matches(experiment) if not done[spec.match_id])
+
+
+PARENT_POLL_SECONDS = 0.5
+
+
+def watch_parent(poll_seconds: float = PARENT_POLL_SECONDS) -> None:
+    """Worker initializer: end this worker as soon as the process that started it (the runner) is gone.
+
+    A runner killed with ``kill -9`` cannot shut its pool down; without this its workers finish
+    their batch and then idle for minutes. A daemon thread polls the parent pid (a re-parented
+    process has a new one; no signal plumbing, so it works wherever ``os.getppid`` does) and ends
+    the worker with ``os._exit``: its unfinished batch was never committed, so ``--resume`` plays
+    it again.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll_seconds)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="krosbalance-watch-parent", daemon=True).start()
+
+
+def _joblib_backend(name: str | None) -> Any:
+    """The backend object to hand to ``joblib.Parallel``: loky workers get the parent watch."""
+    if name != "loky":
+        return name
+    from joblib._parallel_backends import LokyBackend
+
+    return LokyBackend(initializer=watch_parent)
 
 
 def auto_batch_size(seconds_per_match: float, n_todo: int, jobs: int) -> int:
@@ -262,9 +318,11 @@ def run_experiment(
     experiment = load_experiment(source, catalog)
     manifest = _prepare_out(out, experiment, source, resume)
     clean_partial(out)
-    specs = expand(experiment)
-    done = finished_ids(out)
-    todo = [s for s in specs if s.match_id not in done]
+    n_matches = experiment.n_matches
+    done = finished_mask(out, n_matches)
+    n_done = int(done.sum())
+    n_todo = n_matches - n_done
+    todo = _todo(experiment, done)
     play_fn = play if play is not None else default_play()
 
     n_errors = 0
@@ -280,23 +338,26 @@ def run_experiment(
         buffer = BatchResult()
         last_flush = time.monotonic()
 
-    bar = _progress(len(specs), len(specs) - len(todo), progress, experiment.name)
+    bar = _progress(n_matches, n_done, progress, experiment.name)
     try:
-        if todo and batch_size is None:
+        if n_todo and batch_size is None:
             # Calibrate on the first match, played here; its rows are kept.
-            first = run_batch(todo[:1], play_fn)
+            first = run_batch(list(itertools.islice(todo, 1)), play_fn)
             buffer.extend(first)
             n_errors += len(first.errors)
             bar.update(1)
-            todo = todo[1:]
-            batch_size = auto_batch_size(first.seconds, len(todo), _effective_jobs(jobs))
+            n_todo -= 1
+            batch_size = auto_batch_size(first.seconds, n_todo, _effective_jobs(jobs))
         size = max(1, batch_size or 1)
-        if todo:
+        if n_todo:
             import joblib
 
             with backend_context(backend, address) as joblib_backend:
                 parallel = joblib.Parallel(
-                    n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered", batch_size=1
+                    n_jobs=jobs,
+                    backend=_joblib_backend(joblib_backend),
+                    return_as="generator_unordered",
+                    batch_size=1,
                 )
                 tasks = (joblib.delayed(run_batch)(batch, play_fn) for batch in _batches(todo, size))
                 for result in parallel(tasks):
@@ -310,15 +371,14 @@ def run_experiment(
         flush()
         bar.close()
 
-    manifest.update(status="complete", finished=_now(), n_matches=len(specs))
+    manifest.update(status="complete", finished=_now(), n_matches=n_matches)
     _write_json(out / MANIFEST, manifest)
-    n_played = len(specs) - len(done)
     return RunSummary(
         out=out,
         experiment=experiment.name,
-        n_matches=len(specs),
-        n_played=n_played,
-        n_skipped=len(done),
+        n_matches=n_matches,
+        n_played=n_matches - n_done,
+        n_skipped=n_done,
         n_errors=n_errors,
         seconds=time.perf_counter() - start,
     )

@@ -143,15 +143,25 @@ def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
     return rows
 
 
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    from dataclasses import fields
+
+    return tuple(f.name for f in fields(kind))
+
+
 def event_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
     """The events-table rows of a match recorded at ``summary`` or ``full`` level: kind and turn as
-    columns, the piece positions at turn ends and every other field as JSON."""
+    columns, the piece positions at turn ends and every other field as JSON.
+
+    Event fields are ints, strings and (nested) tuples of them, so a shallow read of the fields is
+    enough: ``json`` writes tuples as arrays, exactly as a deep ``dataclasses.asdict`` copy would.
+    """
     import json
-    from dataclasses import asdict
 
     rows = []
     for seq, event in enumerate(result.events):
-        fields = asdict(event)
+        fields = {name: getattr(event, name) for name in _field_names(type(event))}
         turn = fields.pop("turn", 0)
         positions = fields.pop("positions", None)
         rows.append(
