@@ -103,7 +103,7 @@ def test_losing_to_a_single_opponent_is_not_called_dominance():
 
     table = pd.DataFrame({"team": ["a,b", "c,d", "e,f"], "opponents": [1, 1, 3]})
     text = dominated_finding(table)
-    assert "1 team(s) are dominated" in text and "[e,f] (3 opponents)" in text
+    assert "1 team(s) are dominated" in text and "[e, f] (3 opponents)" in text
     assert "2 team(s) lost to the only opponent they met" in text
     assert "[a,b]" not in text
 
