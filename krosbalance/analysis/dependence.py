@@ -155,8 +155,10 @@ def rank_stability(long: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------- headlines
 
 
-def headline_by(matches: pd.DataFrame, by: str) -> pd.DataFrame:
+def headline_by(matches: pd.DataFrame, by: str, strengths: pd.DataFrame | None = None) -> pd.DataFrame:
     """The experiment's headline numbers per group of ``by`` and pooled, each with n and interval.
+
+    ``strengths`` (the output of :func:`strength_by` for the same ``by``) avoids refitting.
 
     Returns:
         group, tier (AI matchups), matches (error-free), decided, strongest, strongest_coef,
@@ -179,8 +181,13 @@ def headline_by(matches: pd.DataFrame, by: str) -> pd.DataFrame:
         draws = int(round(k[stats.winner_series(ok).isna().to_numpy()].sum())) if n_ok else 0
         lo, hi = stats.wilson_interval(draws, n_ok)
         row.update(draw_share=draws / n_ok if n_ok else np.nan, draw_ci_low=lo, draw_ci_high=hi)
-        sym = sub[sub["symmetric"]] if "symmetric" in sub.columns else sub
-        chars = character_strengths(adjusted_strength(sym)) if len(sym) else pd.DataFrame()
+        if strengths is not None:
+            chars = strengths[strengths["group"] == group].sort_values(
+                ["coef", "term"], ascending=[False, True]
+            )
+        else:
+            sym = sub[sub["symmetric"]] if "symmetric" in sub.columns else sub
+            chars = character_strengths(adjusted_strength(sym)) if len(sym) else pd.DataFrame()
         for label, pick in (("strongest", 0), ("weakest", -1)):
             if len(chars) >= 2:
                 r = chars.iloc[pick]

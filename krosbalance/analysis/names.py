@@ -39,12 +39,32 @@ def display_name(char_id: str) -> str:
     return str(spec.name) if spec is not None else str(char_id)
 
 
-def short_name(char_id: str) -> str:
-    """A short name for crowded labels: ``Queen of the Tofus`` -> ``Queen``, ``Bill Tell`` -> ``Tell``."""
-    name = display_name(char_id)
+def _short_form(name: str) -> str:
     if " of " in name:
         return name.split(" of ")[0]
     return name.split()[-1] if " " in name else name
+
+
+@cache
+def _short_names() -> dict[str, str]:
+    """Short forms of every registered character, the full name wherever two short forms collide."""
+    try:
+        from krosbalance.content.registry import list_characters
+
+        ids = list_characters(None)
+    except Exception:
+        return {}
+    forms = {c: _short_form(display_name(c)) for c in ids}
+    taken: dict[str, int] = {}
+    for form in forms.values():
+        taken[form] = taken.get(form, 0) + 1
+    return {c: (form if taken[form] == 1 else display_name(c)) for c, form in forms.items()}
+
+
+def short_name(char_id: str) -> str:
+    """A short name for crowded labels: ``Queen of the Tofus`` -> ``Queen``, ``Bill Tell`` -> ``Tell``
+    (the full name when another character would get the same short one)."""
+    return _short_names().get(str(char_id)) or _short_form(display_name(char_id))
 
 
 def team_label(team: str, short: bool = False) -> str:

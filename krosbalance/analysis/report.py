@@ -409,7 +409,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         ):
             if long is None:
                 continue
-            head = dependence.headline_by(m, by)
+            head = dependence.headline_by(m, by, long)
             tables[f"headline_by_{label.lower()}"] = head
             doc.p(f"**Headline numbers per {label}** (strengths from same-AI matchups only):")
             shown = _headline_table(head, "AI matchup" if by == "ai_matchup" else "board")

@@ -35,7 +35,7 @@ import pandas as pd
 from krosbalance.analysis import stats
 from krosbalance.analysis.design import CLUSTER, WEIGHT
 
-CHUNK_MATCHES = 20_000
+CHUNK_MATCHES = 5_000
 ERRORS_KEPT = 200
 DEAL_COLUMNS = ("pairing", "team_a", "team_b", "board", "ai_a", "ai_b")
 SLOT_COLUMNS = (
@@ -114,33 +114,34 @@ def _dataset(files: list[Path]) -> Any:
     return ds.dataset([str(f) for f in files], format=fmt)
 
 
-def _id_ranges(files: list[Path], chunk: int) -> list[tuple[int, int]]:
-    """Disjoint ``[lo, hi)`` match-id ranges covering every row, each holding about ``chunk`` matches.
-
-    Cuts come from the row-group statistics (no data is read) and fall on even ids.
-    """
+def _file_ranges(files: list[Path]) -> list[tuple[Path, int, int, int]]:
+    """``(file, min id, max id, rows)`` of every non-empty shard, from the Parquet footers' statistics
+    (a file without them is read for its ids)."""
     import pyarrow.parquet as pq
 
-    groups: list[tuple[int, int, int]] = []
+    out = []
     for f in files:
         meta = pq.read_metadata(f)
         names = [meta.schema.column(i).name for i in range(meta.num_columns)]
-        if "match_id" not in names:
+        if "match_id" not in names or meta.num_rows == 0:
             continue
         j = names.index("match_id")
-        for r in range(meta.num_row_groups):
-            rg = meta.row_group(r)
-            st = rg.column(j).statistics
-            if rg.num_rows == 0:
-                continue
-            if st is None or not st.has_min_max:
-                ids = pq.read_table(f, columns=["match_id"]).column("match_id").to_numpy()
-                groups.append((int(ids.min()), int(ids.max()), len(ids)))
-                break
-            groups.append((int(st.min), int(st.max), rg.num_rows))
-    if not groups:
+        stats = [meta.row_group(r).column(j).statistics for r in range(meta.num_row_groups)]
+        if all(st is not None and st.has_min_max for st in stats):
+            lo, hi = min(int(st.min) for st in stats), max(int(st.max) for st in stats)
+        else:
+            ids = pq.read_table(f, columns=["match_id"]).column("match_id").to_numpy()
+            lo, hi = int(ids.min()), int(ids.max())
+        out.append((f, lo, hi, meta.num_rows))
+    return out
+
+
+def _id_ranges(files: list[tuple[Path, int, int, int]], chunk: int) -> list[tuple[int, int]]:
+    """Disjoint ``[lo, hi)`` match-id ranges covering every row, each holding about ``chunk`` matches,
+    cut at even ids (from :func:`_file_ranges`: no data is read)."""
+    if not files:
         return []
-    groups.sort()
+    groups = sorted((lo, hi, n) for _, lo, hi, n in files)
     ranges: list[tuple[int, int]] = []
     lo = groups[0][0] - groups[0][0] % 2
     rows = 0
@@ -154,13 +155,20 @@ def _id_ranges(files: list[Path], chunk: int) -> list[tuple[int, int]]:
     return ranges
 
 
-def _read_range(dataset: Any, lo: int, hi: int, columns: list[str]) -> pd.DataFrame:
+def _read_range(
+    files: list[tuple[Path, int, int, int]], lo: int, hi: int, columns: list[str]
+) -> pd.DataFrame:
+    """Rows with ``lo <= match_id < hi`` of the shards whose id range overlaps it, single-threaded
+    (a dataset over only those files, so nothing is cached across chunks)."""
     import pyarrow.dataset as ds
 
+    overlapping = [f for f, a, b, _ in files if a < hi and b >= lo]
+    if not overlapping:
+        return pd.DataFrame(columns=columns)
+    dataset = _dataset(overlapping)
     present = [c for c in columns if c in dataset.schema.names]
     flt = (ds.field("match_id") >= lo) & (ds.field("match_id") < hi)
-    table = dataset.to_table(columns=present, filter=flt)
-    return table.to_pandas()
+    return dataset.to_table(columns=present, filter=flt, use_threads=False).to_pandas()
 
 
 def iter_chunks(
@@ -172,21 +180,22 @@ def iter_chunks(
     """Yield ``(matches, fighters)`` for successive ranges of whole matches (fighters None unless
     ``fighter_columns`` is given, or when there are no fighter shards)."""
     root = Path(root)
-    mfiles = shard_files(root / "matches")
+    mfiles = _file_ranges(shard_files(root / "matches"))
     if not mfiles:
         return
     chunk = max(2, chunk_matches + chunk_matches % 2)
-    mset = _dataset(mfiles)
-    ffiles = shard_files(root / "fighters") if fighter_columns is not None else []
-    fset = _dataset(ffiles) if ffiles else None
-    if fset is not None and "match_id" not in fset.schema.names:
-        fset = None  # shards without rows or columns (every match raised)
+    ffiles = _file_ranges(shard_files(root / "fighters")) if fighter_columns is not None else []
+    import pyarrow as pa
+
+    pool = pa.default_memory_pool()
     for lo, hi in _id_ranges(mfiles, chunk):
-        m = _read_range(mset, lo, hi, list(match_columns))
+        m = _read_range(mfiles, lo, hi, list(match_columns))
         if m.empty:
             continue
-        f = _read_range(fset, lo, hi, list(fighter_columns or ())) if fset is not None else None
+        f = _read_range(ffiles, lo, hi, list(fighter_columns or ())) if ffiles else None
         yield m, f
+        del m, f
+        pool.release_unused()  # hand the chunk's Arrow buffers back to the system, not to a cache
 
 
 # --------------------------------------------------------------------------------------- compression
@@ -366,15 +375,17 @@ class _Accumulator:
             keys = [c for c in TURN_KEYS if c in ok.columns]
             t = ok[keys].astype({c: str for c in keys if c != "turns"})
             self.turns.append(t.groupby(keys, sort=False).size().rename(WEIGHT).reset_index())
+            if len(self.turns) > 1:
+                self.turns = [_merge_turns(self.turns)]
         if compress:
             self.patterns.append(deal_patterns(m))
-            if len(self.patterns) > 8:  # keep the running total small
+            if len(self.patterns) > 1:  # keep the running total small
                 self.patterns = [merge_patterns(self.patterns)]
         else:
             self.raw.append(m)
         if f is not None and not f.empty:
             self.moments.append(stats.fighter_moments(m, f))
-            if len(self.moments) > 8:
+            if len(self.moments) > 1:
                 self.moments = [stats.combine_moments(self.moments)]
 
     def result(self) -> Summary:
@@ -382,12 +393,7 @@ class _Accumulator:
             matches = pd.concat(self.raw, ignore_index=True) if len(self.raw) > 1 else self.raw[0]
         else:
             matches = explode_patterns(merge_patterns(self.patterns))
-        turns = pd.DataFrame(columns=[*TURN_KEYS, WEIGHT])
-        if self.turns:
-            t = pd.concat(self.turns, ignore_index=True)
-            keys = [c for c in t.columns if c != WEIGHT]
-            turns = t.groupby(keys, sort=True)[WEIGHT].sum().reset_index()
-            turns[WEIGHT] = turns[WEIGHT].astype(float)
+        turns = _merge_turns(self.turns) if self.turns else pd.DataFrame(columns=[*TURN_KEYS, WEIGHT])
         errors = pd.concat(self.errors, ignore_index=True) if self.errors else pd.DataFrame()
         return Summary(
             matches=matches,
@@ -400,6 +406,14 @@ class _Accumulator:
             first_match=self.first_match,
             experiment=self.experiment,
         )
+
+
+def _merge_turns(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    t = pd.concat(parts, ignore_index=True)
+    keys = [c for c in t.columns if c != WEIGHT]
+    turns = t.groupby(keys, sort=True)[WEIGHT].sum().reset_index()
+    turns[WEIGHT] = turns[WEIGHT].astype(float)
+    return turns
 
 
 def summarize(root: str | Path, chunk_matches: int = CHUNK_MATCHES) -> Summary:
