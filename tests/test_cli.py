@@ -231,7 +231,9 @@ def test_report_writes_the_ladder_file_every_report_reads(
     (fake_world / "ladder.toml").write_text(LADDER, encoding="utf-8")
     assert main(["run", "ladder.toml", "--out", "res", "--no-progress"]) == 0
     capsys.readouterr()
-    assert main(["report", "res", "--to", "rep", "--write-ladder", "standing.toml", "--chunk-matches", "8"]) == 0
+    assert (
+        main(["report", "res", "--to", "rep", "--write-ladder", "standing.toml", "--chunk-matches", "8"]) == 0
+    )
     printed = capsys.readouterr().out.split()
     assert printed[0] == "standing.toml"
     standing = load_ladder(Path("standing.toml"))

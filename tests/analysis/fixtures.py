@@ -297,9 +297,8 @@ def planted_ladder(n_deals: int = 150, seed: int = 5) -> pd.DataFrame:
     ais = list(PLANTED_RATINGS)
     rows = []
     mid = 0
-    pairing = 0
     team = "star,bolt,fern"
-    for a, b in itertools.combinations(ais, 2):
+    for pairing, (a, b) in enumerate(itertools.combinations(ais, 2)):
         for deal in range(n_deals):
             dice = rng.normal(0, 1.0)
             for swapped in (False, True):
@@ -334,7 +333,6 @@ def planted_ladder(n_deals: int = 150, seed: int = 5) -> pd.DataFrame:
                     }
                 )
                 mid += 1
-        pairing += 1
     m = pd.DataFrame(rows)
     m["winner"] = m["winner"].astype("Int64")
     return m
