@@ -271,6 +271,26 @@ def verdict_lines(verdicts: pd.DataFrame, by_ai: pd.DataFrame | None = None, sho
     return lines
 
 
+def ladder_line(ratings: pd.DataFrame, gate: pd.DataFrame, passed: bool) -> str:
+    """The AI ladder in one sentence: the order with ratings, and whether the tier gate holds."""
+    r = ratings[ratings["rating"].notna()] if not ratings.empty else ratings
+    if r.empty:
+        return "AI ladder: not enough data (no decided match between two different AIs)."
+    order = "; ".join(
+        f"{a} ({t}) {with_ci(x, lo, hi)}"
+        for a, t, x, lo, hi in zip(r["ai"], r["tier"], r["rating"], r["ci_low"], r["ci_high"], strict=True)
+    )
+    if gate.empty:
+        verdict = "no two tiers met, so the tier order cannot be judged"
+    elif passed:
+        verdict = "the validity gate passes: every tier is above the tiers below it with 95% confidence"
+    else:
+        failed = gate[~gate["holds"]]
+        pairs = ", ".join(f"{h} over {lo}" for h, lo in zip(failed["higher"], failed["lower"], strict=True))
+        verdict = f"**the validity gate fails** ({pairs} not shown)"
+    return f"AI ladder (Bradley-Terry log-odds): {order}; {verdict}."
+
+
 def stability_line(tau: pd.DataFrame, between: str) -> str:
     """How far the character ranking agrees between AIs (or boards): Kendall's tau."""
     t = tau.dropna(subset=["tau"]) if not tau.empty else tau
@@ -301,12 +321,15 @@ def summary_lines(
     verdicts: pd.DataFrame | None = None,
     by_ai: pd.DataFrame | None = None,
     stability: list[str] | None = None,
+    ladder: str = "",
 ) -> list[str]:
     """The report's summary, one finding per line (Markdown emphasis allowed)."""
     errors = n_total - n_ok
     lines = [f"Based on {n_ok} error-free matches out of {n_total}."]
     if ais is not None:
         lines += ai_lines(ais)
+    if ladder:
+        lines.append(ladder)
     if errors:
         lines.append(
             f"{errors} match(es) ended in an error and are excluded from every statistic (listed below)."

@@ -243,6 +243,9 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     tau_board = dependence.rank_stability(by_board) if by_board is not None else pd.DataFrame()
     verdicts = dependence.verdicts(m, standings)
     is_ladder = ladder.is_ladder(m)
+    ratings = ladder.ladder_ratings(m) if is_ladder else pd.DataFrame()
+    gate = ladder.validity_gate(ratings) if is_ladder else pd.DataFrame()
+    ladder_summary = narrative.ladder_line(ratings, gate, ladder.gate_passed(gate)) if is_ladder else ""
     tables.update(
         ais=ais,
         win_rates=win_rates,
@@ -284,6 +287,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
                 narrative.stability_line(tau_ai, "AIs"),
                 narrative.stability_line(tau_board, "boards"),
             ],
+            ladder=ladder_summary,
         )
     )
     doc.p(
@@ -451,9 +455,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
             )
 
     def s_ladder() -> None:
-        ratings = ladder.ladder_ratings(m)
         matrix = ladder.win_matrix(m)
-        gate = ladder.validity_gate(ratings)
         tables.update(ladder_ratings=ratings, ladder_win_matrix=matrix, ladder_gate=gate)
         t = ratings[["ai", "tier", "n"]].copy()
         t["rating [95% CI]"] = _ci_col(ratings, "rating", "ci_low", "ci_high")

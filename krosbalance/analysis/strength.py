@@ -250,6 +250,8 @@ def fit_effects(
     if method in ("auto", "mle"):
         fit = _fit_mle(design, y, w)
         used = "mle"
+        if fit is not None and np.any(np.abs(L @ fit[0][n_cov:]) > MAX_ABS_COEF):
+            fit = None  # the effect left out of the design (minus the sum of the others) diverged
         if fit is None:
             note = "maximum likelihood failed (separation or singular design)"
     if fit is None and method != "mle":

@@ -280,47 +280,64 @@ def _synthetic_fighters(m: Any, ref: Any, rng: np.random.Generator) -> Any:
 
 CHILD = """
 import json, resource, sys
-mode, a, b, play, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-if mode == "run":
-    from krosbalance.sim.runner import run_experiment
-    fn = None
-    if play == "fake":
-        from krosbalance.sim.memory_bench import fake_play as fn
-    run_experiment(a, b, jobs=2, play=fn, progress=False)
-    from joblib.externals.loky import get_reusable_executor
-    get_reusable_executor().shutdown(wait=True)
-else:
-    from krosbalance.cli import main
-    assert main(["report", a, "--to", b, *extra]) == 0
-me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"self_kib": me, "children_kib": kids}))
+mode, play, n_extra = sys.argv[1], sys.argv[2], int(sys.argv[3])
+extra, jobs = sys.argv[4 : 4 + n_extra], sys.argv[4 + n_extra :]
+for a, b in zip(jobs[::2], jobs[1::2]):
+    if mode == "run":
+        from krosbalance.sim.runner import run_experiment
+        fn = None
+        if play == "fake":
+            from krosbalance.sim.memory_bench import fake_play as fn
+        run_experiment(a, b, jobs=2, play=fn, progress=False)
+        from joblib.externals.loky import get_reusable_executor
+        get_reusable_executor().shutdown(wait=True)
+    else:
+        from krosbalance.cli import main
+        assert main(["report", a, "--to", b, *extra]) == 0
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(json.dumps({"self_kib": me, "children_kib": kids}), flush=True)
 """
 
 
-def measure(mode: str, a: Path, b: Path, play: str = "fake", extra: Sequence[str] = ()) -> dict[str, float]:
-    """Peak RSS (MiB) of one ``run`` (a = experiment file, b = output) or ``report`` (a = results,
-    b = report folder; ``extra`` = more ``krosbalance report`` options) done in a fresh process, and
-    of its largest finished child."""
+def measure_sequence(
+    mode: str, jobs: Sequence[tuple[Path, Path]], play: str = "fake", extra: Sequence[str] = ()
+) -> list[dict[str, float]]:
+    """Run several ``run`` (experiment file, output) or ``report`` (results, report folder) jobs one
+    after the other in one fresh process; after each, the process's peak RSS so far (MiB) and that of
+    its largest finished child. A peak that does not rise from a small job to a larger one is flat."""
     import time
 
     start = time.perf_counter()
+    args = [str(x) for pair in jobs for x in pair]
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, mode, str(a), str(b), play, *extra],
+        [sys.executable, "-c", CHILD, mode, play, str(len(extra)), *extra, *args],
         capture_output=True,
         text=True,
         check=False,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"{mode} failed:\n{proc.stderr[-3000:]}")
-    line = [x for x in proc.stdout.splitlines() if x.startswith("{")][-1]
-    peaks = json.loads(line)
     scale = 1024 if sys.platform != "darwin" else 1  # ru_maxrss: KiB on Linux, bytes on macOS
-    return {
-        "peak_mib": peaks["self_kib"] * scale / MIB,
-        "child_mib": peaks["children_kib"] * scale / MIB,
-        "seconds": time.perf_counter() - start,
-    }
+    seconds = time.perf_counter() - start
+    out = []
+    for line in (x for x in proc.stdout.splitlines() if x.startswith("{")):
+        peaks = json.loads(line)
+        out.append(
+            {
+                "peak_mib": peaks["self_kib"] * scale / MIB,
+                "child_mib": peaks["children_kib"] * scale / MIB,
+                "seconds": seconds,
+            }
+        )
+    return out
+
+
+def measure(mode: str, a: Path, b: Path, play: str = "fake", extra: Sequence[str] = ()) -> dict[str, float]:
+    """Peak RSS (MiB) of one ``run`` (a = experiment file, b = output) or ``report`` (a = results,
+    b = report folder; ``extra`` = more ``krosbalance report`` options) done in a fresh process, and
+    of its largest finished child."""
+    return measure_sequence(mode, [(a, b)], play, extra)[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
