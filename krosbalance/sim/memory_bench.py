@@ -40,7 +40,7 @@ import numpy as np
 
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
 
-POOL = (
+POOL = (  # the eight Krosmasters of the Arena box: 35 splits into two teams of four
     "queen_of_the_tofus",
     "king_of_the_gobballs",
     "oscar_kass",
@@ -52,7 +52,6 @@ POOL = (
 )
 AIS = ("focus_fire", "kiter", "objective")
 BOARD = "arena-elemental"
-N_SPLITS = 35  # splits of the eight box Krosmasters into two teams of four
 SHARD_MATCHES = 2000  # the runner's default flush
 MIB = 1024 * 1024
 
@@ -60,9 +59,16 @@ MIB = 1024 * 1024
 # ----------------------------------------------------------------------------------- the experiment
 
 
-def experiment_text(n_matches: int, name: str = "memory-bench") -> tuple[str, int]:
+def _n_splits() -> int:
+    from krosbalance.sim.experiment import loads_experiment
+
+    return len(loads_experiment(experiment_text(2, sized=False)[0]).pairings)
+
+
+def experiment_text(n_matches: int, name: str = "memory-bench", sized: bool = True) -> tuple[str, int]:
     """The TOML of a box round robin of about ``n_matches`` matches, and its exact size."""
-    per_pairing = max(1, round(n_matches / (N_SPLITS * len(AIS) * 2)))
+    n_splits = _n_splits() if sized else 1
+    per_pairing = max(1, round(n_matches / (n_splits * len(AIS) * 2)))
     text = textwrap.dedent(
         f"""\
         name = "{name}"
@@ -77,7 +83,7 @@ def experiment_text(n_matches: int, name: str = "memory-bench") -> tuple[str, in
         pool = {json.dumps(list(POOL))}
         """
     )
-    return text, N_SPLITS * len(AIS) * per_pairing * 2
+    return text, n_splits * len(AIS) * per_pairing * 2
 
 
 def fake_play(
@@ -123,17 +129,6 @@ def fake_play(
 # ------------------------------------------------------------------------------- synthetic shards
 
 
-def _splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    import itertools
-
-    first, rest = POOL[0], POOL[1:]
-    out = []
-    for others in itertools.combinations(rest, 3):
-        a = (first, *others)
-        out.append((a, tuple(c for c in POOL if c not in a)))
-    return out
-
-
 def _reference_frames() -> tuple[Any, Any]:
     """One real matches row and its fighter rows, through the runner's own table builders."""
     from krosbalance.sim.experiment import iter_matches, loads_experiment
@@ -154,20 +149,22 @@ def synthetic_results(
     a time (memory does not grow with ``n_matches``)."""
     import pandas as pd
 
+    from krosbalance.sim.experiment import loads_experiment
+
     out = Path(out)
     text, _ = experiment_text(n_matches)
+    splits = loads_experiment(text).pairings  # exactly the runner's pairings, in its order
     ref_m, ref_f = _reference_frames()
-    splits = _splits()
     strength = dict(zip(POOL, np.linspace(0.8, -0.8, len(POOL)), strict=True))
     rng = np.random.default_rng(seed)
-    deals_per_cell = max(1, n_matches // (2 * N_SPLITS * len(AIS)))
+    deals_per_cell = max(1, n_matches // (2 * len(splits) * len(AIS)))
     out.mkdir(parents=True, exist_ok=True)
     (out / "experiment.toml").write_text(text, encoding="utf-8")
     for start in range(0, n_matches, shard_matches):
         ids = np.arange(start, min(start + shard_matches, n_matches), dtype=np.int64)
         deal_global = ids // 2
         swapped = (ids % 2).astype(bool)
-        pairing = (deal_global // (len(AIS) * deals_per_cell)) % N_SPLITS
+        pairing = (deal_global // (len(AIS) * deals_per_cell)) % len(splits)
         ai = np.array(AIS)[(deal_global // deals_per_cell) % len(AIS)]
         team_a = np.array([",".join(splits[p][0]) for p in pairing], dtype=object)
         team_b = np.array([",".join(splits[p][1]) for p in pairing], dtype=object)
