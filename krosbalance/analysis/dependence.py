@@ -6,8 +6,9 @@ measures how stable the character ranking is between AIs and between boards (Ken
 gives each character a verdict that holds only when the AIs agree:
 
 * **over-powered** / **under-powered**: the teammate-adjusted strength's 95% interval excludes zero
-  with the same sign in every validated tier played (pooled over that tier's AIs), and no validated
-  AI shows the opposite sign with confidence;
+  with the same sign in every validated tier played (pooled over that tier's AIs), and every
+  validated AI's own estimate points the same way (an AI whose estimate has the other sign, even
+  without confidence, *dissents*: the direction itself then depends on who plays);
 * **depends on AI**: some tier or AI shows a sign with confidence but the others do not agree;
 * **not shown**: no tier shows a sign with confidence.
 
@@ -264,8 +265,8 @@ def verdicts(matches: pd.DataFrame, standings: dict[str, Any] | None = None) -> 
     Returns:
         character, verdict (``over-powered`` / ``under-powered`` / ``depends on AI`` / ``not
         shown``), basis (the note of :func:`verdict_basis`), and per tier ``<tier>`` (coef) with
-        ``<tier>_ci_low`` / ``<tier>_ci_high``; ``dissent`` names an AI of the basis whose own
-        interval has the opposite sign.
+        ``<tier>_ci_low`` / ``<tier>_ci_high``; ``dissent`` names the AIs of the basis whose own
+        estimate points the other way (which made the verdict "depends on AI").
     """
     basis = verdict_basis(matches, standings)
     cols = ["character", "verdict", "basis", "dissent"]
@@ -310,7 +311,8 @@ def verdicts(matches: pd.DataFrame, standings: dict[str, Any] | None = None) -> 
         else:
             verdict = "not shown"
         held = {"over-powered": 1, "under-powered": -1}.get(verdict)
-        dissent = [ai for ai, s in ai_signs.items() if held is not None and s == -held]
+        points = {ai: float(np.sign(t.loc[c, "coef"])) for ai, t in per_ai.items() if c in t.index}
+        dissent = [ai for ai, s in points.items() if held is not None and s == -held]
         if dissent:
             verdict = "depends on AI"
         row.update(verdict=verdict, basis=basis.note, dissent=", ".join(dissent))

@@ -400,7 +400,8 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
             doc.p(
                 "Verdicts: over- or under-powered only when the strength's 95% interval lies on the same side of "
                 "zero in every AI tier played (the validated AIs of each tier pooled; random play only when nothing "
-                f"stronger was played) and no such AI says the opposite; otherwise 'depends on AI'. Basis: "
+                "stronger was played) and every one of those AIs' own estimate points the same way; otherwise "
+                f"'depends on AI' ('dissent' names the AIs that point the other way). Basis: "
                 f"{verdicts['basis'].iloc[0]}.",
                 note=True,
             )
