@@ -120,8 +120,7 @@ class ColumnBatch:
         for name in TABLES:
             rows = getattr(batch, name)
             if rows:
-                keys = list(dict.fromkeys(k for row in rows[:1] for k in row))
-                keys += [k for row in rows[1:] for k in row if k not in keys]
+                keys = list(dict.fromkeys(k for row in rows for k in row))  # first row's order first
                 tables[name] = {k: [row.get(k) for row in rows] for k in keys}
         content = next((r["content_version"] for r in batch.matches if not r["error"]), "")
         return cls(tables, len(batch.matches), len(batch.errors), batch.seconds, content)
@@ -299,14 +298,18 @@ def _completed(
     """Results of ``play_columns`` on every batch of ``tasks`` in completion order, with at most
     ``window`` batches submitted and not yet taken (the parent's backpressure)."""
     pending: set[Future[ColumnBatch]] = set()
-    for batch in itertools.islice(tasks, window):
-        pending.add(pool.submit(play_columns, batch, play))
-    while pending:
-        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-        for future in done:
-            yield future.result()
-            for batch in itertools.islice(tasks, 1):
-                pending.add(pool.submit(play_columns, batch, play))
+    try:
+        for batch in itertools.islice(tasks, window):
+            pending.add(pool.submit(play_columns, batch, play))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                for batch in itertools.islice(tasks, 1):
+                    pending.add(pool.submit(play_columns, batch, play))
+    finally:  # interrupted (Ctrl-C, a worker lost): batches not started yet are dropped
+        for future in pending:
+            future.cancel()
 
 
 def auto_batch_size(seconds_per_match: float, n_todo: int, jobs: int) -> int:

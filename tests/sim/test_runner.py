@@ -263,3 +263,20 @@ def test_a_runner_killed_with_sigkill_leaves_no_worker_behind(tmp_path: Path, ba
     for p in left:  # do not leak them into the rest of the suite, then fail
         p.kill()
     assert not left, f"{len(left)} process(es) outlived the killed runner: {[p.cmdline()[:3] for p in left]}"
+
+
+def test_column_batches_keep_every_column_once_and_align_missing_values() -> None:
+    from krosbalance.sim.match import BatchResult
+    from krosbalance.sim.runner import ColumnBatch
+
+    rows = [{"match_id": 0, "a": 1}, {"match_id": 1, "b": 2}, {"match_id": 2, "b": 3, "a": 4}]
+    batch = ColumnBatch.of(BatchResult(fighters=rows))
+    assert batch.tables["fighters"] == {"match_id": [0, 1, 2], "a": [1, None, 4], "b": [None, 2, 3]}
+    more = ColumnBatch.of(BatchResult(fighters=[{"match_id": 3, "c": 5}]))
+    batch.extend(more)
+    assert batch.tables["fighters"] == {
+        "match_id": [0, 1, 2, 3],
+        "a": [1, None, 4, None],
+        "b": [None, 2, 3, None],
+        "c": [None, None, None, 5],
+    }
