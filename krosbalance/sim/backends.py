@@ -108,7 +108,7 @@ def _dask(address: str | None, jobs: int) -> Iterator[Executor]:
         except ValueError:
             client_in_use = None
             cluster = distributed.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"
             )
             client = distributed.Client(cluster)
     try:
