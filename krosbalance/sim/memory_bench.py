@@ -95,6 +95,7 @@ def fake_play(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
+    ruleset: str = "arena",
 ) -> MatchResult:
     """A stand-in for ``play_match`` that costs microseconds: a pure function of its arguments with
     real fighter records (one per Krosmaster), so every table the runner writes has its real shape."""
