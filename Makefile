@@ -1,38 +1,65 @@
 # Every target creates and uses .venv itself: a fresh clone needs nothing else.
+#
+# The install is editable and compiled with mypyc (setup.py): the engine, board, content, rulesets
+# and ai layers run as C extensions, and any edit to them is rebuilt by the next `make` target.
+# For an edit-test loop without rebuilds, use the pure-Python build (identical results):
+#   KROSBALANCE_PURE=1 make test     # reinstalls pure once; then `.venv/bin/python -m pytest ...`
+# and `make build` (or any target without KROSBALANCE_PURE) goes back to the compiled build.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+HOT_LAYERS := engine board content rulesets ai
+HOT_SOURCES := $(wildcard $(foreach layer,$(HOT_LAYERS),krosbalance/$(layer)/*.py))
 
-.PHONY: run test bench battery lint format clean
+ifneq ($(filter-out 0,$(KROSBALANCE_PURE)),)
+BUILD := pure
+export KROSBALANCE_PURE
+STAMP_DEPS := pyproject.toml setup.py
+else
+BUILD := compiled
+unexport KROSBALANCE_PURE
+STAMP_DEPS := pyproject.toml setup.py krosbalance/build_info.py $(HOT_SOURCES)
+endif
+STAMP := $(VENV)/.installed-$(BUILD)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+.PHONY: run test build bench battery lint format clean
+
+$(STAMP): $(STAMP_DEPS)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	rm -f $(VENV)/.installed-*
+	@echo "installing the $(BUILD) build (compiling takes a minute or two)"
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@
+
+build: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume
 	$(BIN)/krosbalance report results/box-round-robin
 
+# The whole suite on the installed build (compiled unless KROSBALANCE_PURE=1); its identity test also
+# replays seeded matches of every AI on a pure copy of the sources and compares the event logs.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2
+	KROSBALANCE_EXPECT_BUILD=$(BUILD) $(BIN)/python -m pytest -q -n 2
 
 battery: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
 
+# Pure vs compiled side by side (the pure build runs from a copy of the sources without extensions).
 bench: $(STAMP)
 	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective --speedup focus_fire --profile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy krosbalance/engine krosbalance/board krosbalance/content krosbalance/rulesets krosbalance/ai
+	$(BIN)/mypy $(addprefix krosbalance/,$(HOT_LAYERS)) krosbalance/build_info.py
 
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache build krosbalance__mypyc.*
+	find krosbalance -name '*.so' -delete
+	rm -f krosbalance/_compiled_sources.json

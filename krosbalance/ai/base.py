@@ -8,6 +8,7 @@ they care about; the defaults here are reasonable, cheap and deterministic given
 from __future__ import annotations
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
@@ -15,6 +16,7 @@ from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class AI:
     """Base class: random deployment, tension dice that avoid doubles and inspire the first
     Krosmasters to act, and ``choose_action`` left to subclasses."""

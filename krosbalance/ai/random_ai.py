@@ -9,12 +9,15 @@ of the rules that sensible play avoids.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from krosbalance.ai.base import AI
 from krosbalance.engine.legal import Action
 from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import MatchView
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class RandomAI(AI):
     name = "random"
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from krosbalance.content.registry import Registry, default_registry
+from krosbalance.content.registry import CharacterSource, Registry, default_registry
 from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import KROSMASTER, MatchState
@@ -34,7 +34,10 @@ def validate_team(names: Sequence[str], registry: Registry | None = None) -> tup
     if isinstance(names, str):
         raise TeamError(f"a team is a list of character names, got the string {names!r}")
     specs = []
-    for name in names:
+    given: Sequence[object] = names  # user input, checked name by name
+    for name in given:
+        if not isinstance(name, str):
+            raise TeamError(f"expected a character name, got {name!r}")
         try:
             spec = registry.load_character(name)
         except KrosbalanceError as exc:
@@ -76,7 +79,7 @@ def first_player(
     return int(rng.integers(2))
 
 
-def summonable(specs: Sequence[CharacterSpec], registry: Registry) -> dict[str, CharacterSpec]:
+def summonable(specs: Sequence[CharacterSpec], registry: CharacterSource) -> dict[str, CharacterSpec]:
     """Every piece the teams can put in play, found by following summon spells."""
     found: dict[str, CharacterSpec] = {}
     todo = list(specs)
@@ -95,7 +98,7 @@ def setup(
     ruleset: Ruleset,
     dice: Dice,
     setup_rng: np.random.Generator,
-    registry: Registry,
+    registry: CharacterSource,
     record: int = 0,
 ) -> MatchState:
     """A state with both teams spawned (not yet deployed), Timelines built (R-A20) and the first

@@ -205,7 +205,7 @@ class Scenario:
             timeline = state.timeline[side]
             timeline.append(fighter)
             timeline.sort(key=lambda f: -f.spec.initiative)  # stable: ties keep the order added (R-A20)
-        state.summon_specs.update(summonable([spec], self.source))  # type: ignore[arg-type]
+        state.summon_specs.update(summonable([spec], self.source))
         return fighter
 
     # ----------------------------------------------------------------- turns
