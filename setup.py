@@ -11,6 +11,7 @@ edited after it was compiled (see the README, "Build").
 
 import os
 import runpy
+import time
 from pathlib import Path
 
 from setuptools import setup
@@ -19,17 +20,20 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 INFO = runpy.run_path(str(ROOT / "krosbalance" / "build_info.py"))
 PURE = os.environ.get(INFO["PURE_ENV"], "").strip() not in ("", "0")
+SECONDS: dict = {}  # build time by step, recorded in the manifest
 
 
 class BuildExt(build_ext):
     """build_ext that records the hashes of the compiled sources beside the compiled package."""
 
     def run(self) -> None:
+        start = time.perf_counter()
         super().run()
         if not self.extensions:
             return
+        SECONDS["cc"] = round(time.perf_counter() - start, 1)
         package = ROOT / "krosbalance" if self.inplace else Path(self.build_lib) / "krosbalance"
-        INFO["write_manifest"](package, ROOT / "krosbalance")
+        INFO["write_manifest"](package, ROOT / "krosbalance", SECONDS)
         if self.inplace:  # extensions of modules deleted since an earlier build would still import
             current = set(INFO["hot_modules"](package))
             for path in INFO["compiled_artefacts"](package):
@@ -51,7 +55,10 @@ def extensions() -> list:
     # One group: calls between modules stay native. Its shared library is the top-level module
     # krosbalance__mypyc (beside the package, where mypyc expects it); editable installs map it to the
     # source tree like the package itself.
-    return mypycify(paths, opt_level="3", group_name="krosbalance")
+    start = time.perf_counter()
+    modules = mypycify(paths, opt_level="3", group_name="krosbalance")
+    SECONDS["mypyc"] = round(time.perf_counter() - start, 1)
+    return modules
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})

@@ -21,12 +21,14 @@ import importlib.machinery
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "COMPILED_LAYERS",
     "MANIFEST",
     "PURE_ENV",
     "build_mode",
+    "build_seconds",
     "compiled_artefacts",
     "compiled_modules",
     "hot_modules",
@@ -39,7 +41,8 @@ __all__ = [
 COMPILED_LAYERS: tuple[str, ...] = ("engine", "board", "content", "rulesets", "ai")
 #: set to 1 at install time for a pure-Python build
 PURE_ENV = "KROSBALANCE_PURE"
-#: written by a compiled build into the package: {module: SHA-256 of the source compiled}
+#: written by a compiled build into the package: ``{"sources": {module: SHA-256 of the source compiled},
+#: "seconds": {"mypyc": type check and C generation, "cc": C compilation}}``
 MANIFEST = "_compiled_sources.json"
 #: the shared library of the compiled modules, a top-level module beside the package
 SHARED_LIBRARY = "krosbalance__mypyc"
@@ -65,19 +68,34 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def write_manifest(target_dir: Path, package_dir: Path = PACKAGE_DIR) -> Path:
-    """Record the SHA-256 of every hot module's source in ``target_dir`` / :data:`MANIFEST`."""
+def write_manifest(
+    target_dir: Path, package_dir: Path = PACKAGE_DIR, seconds: dict[str, float] | None = None
+) -> Path:
+    """Record the SHA-256 of every hot module's source, and how long the build took, in
+    ``target_dir`` / :data:`MANIFEST`."""
     sources = {name: _digest(_source(name, package_dir)) for name in hot_modules(package_dir)}
     target = target_dir / MANIFEST
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
+    target.write_text(json.dumps({"sources": sources, "seconds": seconds or {}}, indent=1, sort_keys=True))
     return target
 
 
-def read_manifest(package_dir: Path = PACKAGE_DIR) -> dict[str, str] | None:
-    """The compiled build's source hashes, or None for a pure build."""
+def _manifest(package_dir: Path = PACKAGE_DIR) -> dict[str, dict[str, Any]] | None:
     path = package_dir / MANIFEST
     return json.loads(path.read_text()) if path.is_file() else None
+
+
+def read_manifest(package_dir: Path = PACKAGE_DIR) -> dict[str, str] | None:
+    """The compiled build's source hashes by module, or None for a pure build."""
+    manifest = _manifest(package_dir)
+    return None if manifest is None else dict(manifest["sources"])
+
+
+def build_seconds(package_dir: Path = PACKAGE_DIR) -> dict[str, float]:
+    """How long the compiled build took: ``mypyc`` (type check and C generation) and ``cc`` (C
+    compilation) in seconds; empty for a pure build."""
+    manifest = _manifest(package_dir)
+    return {} if manifest is None else dict(manifest["seconds"])
 
 
 def compiled_artefacts(package_dir: Path = PACKAGE_DIR) -> list[Path]:

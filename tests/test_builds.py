@@ -4,13 +4,21 @@
 ``KROSBALANCE_PURE=1``), so a compile that silently did not happen fails here.
 """
 
+import copy
 import os
+import pickle
 
+import numpy as np
 import pytest
 
-from krosbalance.ai.registry import list_ais
+from krosbalance.ai.registry import get_ai, list_ais
 from krosbalance.build_info import build_mode, compiled_modules, hot_modules, read_manifest
-from krosbalance.sim.builds import MATCHES_PER_AI, compare_builds
+from krosbalance.content.registry import default_registry
+from krosbalance.play import play_match
+from krosbalance.rulesets.options import load_ruleset
+from krosbalance.sim.builds import MATCHES_PER_AI, box_splits, compare_builds
+
+TEAMS = box_splits()[0]
 
 
 def test_the_installed_build_is_the_one_expected():
@@ -37,3 +45,19 @@ def test_compiled_and_pure_builds_give_identical_event_logs():
     report = compare_builds()
     assert report.matches == MATCHES_PER_AI * len(list_ais())
     assert report.mismatches == [], report.line()
+
+
+def test_results_specs_rulesets_and_ais_survive_pickle_and_copy():
+    """Both builds pickle and copy what users and workers pass around (compiled frozen dataclasses
+    need ``Frozen.__reduce__`` for this)."""
+    result = play_match(TEAMS[0], TEAMS[1], ai=("focus_fire", "random"), seed=7, record="full")
+    assert result.events and pickle.loads(pickle.dumps(result)) == result
+    assert copy.deepcopy(result) == result
+    specs = default_registry().all_characters()
+    assert pickle.loads(pickle.dumps(specs)) == specs and copy.deepcopy(specs) == specs
+    ruleset = load_ruleset("arena", {})
+    assert pickle.loads(pickle.dumps(ruleset)) == ruleset
+    for name in list_ais():
+        ai = get_ai(name)(np.random.default_rng(0))
+        clone = pickle.loads(pickle.dumps(ai))
+        assert type(clone) is type(ai) and getattr(clone, "weights", None) == getattr(ai, "weights", None)

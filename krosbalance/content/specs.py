@@ -7,7 +7,7 @@ them. Behaviour lives in small registered functions looked up by ``EffectSpec.ki
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 ELEMENTS: tuple[str, ...] = ("neutral", "water", "air", "earth", "fire")
@@ -20,8 +20,19 @@ PIECE_KINDS: tuple[str, ...] = ("krosmaster", "creature", "bomb", "trap")
 NAME_COLOURS: tuple[str, ...] = ("gold", "white", "none")
 
 
+class Frozen:
+    """Base of the frozen dataclasses of the compiled layers: copies and pickles rebuild them by
+    calling the class with their fields. (Compiled by mypyc, a class would otherwise be unpickled by
+    assigning its fields one by one, which a frozen dataclass refuses.)"""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True, slots=True)
-class EffectSpec:
+class EffectSpec(Frozen):
     """One additional-effect keyword of a spell (R-A81-R-A96), e.g. ``push`` with ``{"cells": 3}``.
 
     ``kind`` names a function in the engine's effect registry; ``params`` are its keyword arguments.
@@ -32,7 +43,7 @@ class EffectSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class PowerSpec:
+class PowerSpec(Frozen):
     """A power printed on a card (R-A100-R-A108), e.g. ``armour`` or ``resistance`` with an element."""
 
     kind: str
@@ -40,7 +51,7 @@ class PowerSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class SpellSpec:
+class SpellSpec(Frozen):
     """A spell as printed on a card.
 
     Attributes:
@@ -87,7 +98,7 @@ class SpellSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class CharacterSpec:
+class CharacterSpec(Frozen):
     """A Krosmaster card, or a summon token (creature, bomb, trap).
 
     ``level`` is 0 for summons (their KO gives no GG, R-A110). ``colour`` is the name colour that

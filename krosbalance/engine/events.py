@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from krosbalance.content.specs import Frozen
 from krosbalance.engine.dice import FACE_NAMES
 
 NONE, SUMMARY, FULL = 0, 1, 2
@@ -19,7 +20,7 @@ LEVELS: dict[str, int] = {"none": NONE, "summary": SUMMARY, "full": FULL}
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(Frozen):
     turn: int
 
     @property

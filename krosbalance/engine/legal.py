@@ -1,27 +1,54 @@
 """What the active character may do now: actions, spell targets, and their legality (R-A37-R-A77).
 
-Actions are small named tuples of ints so that generating and comparing them is cheap. A cast
+Actions are small immutable values of three ints so that generating and comparing them is cheap. A cast
 names the spell by its index in the fighter's spell list (the punch is the last spell of every
 Krosmaster).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, final
 
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.state import KROSMASTER, Fighter, MatchState
 
-END, MOVE, CAST, PICK_KAMA, BUY_GG = range(5)
+#: action kinds (``Final``: compiled code reads them as constants, not module attributes)
+END: Final = 0
+MOVE: Final = 1
+CAST: Final = 2
+PICK_KAMA: Final = 3
+BUY_GG: Final = 4
 ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast", "pick_kama", "buy_gg")
 
 
-class Action(NamedTuple):
-    """One decision of the active character. ``spell`` and ``target`` are -1 where unused."""
+@final
+class Action:
+    """One decision of the active character. ``spell`` and ``target`` are -1 where unused.
 
-    kind: int
-    spell: int = -1
-    target: int = -1
+    An immutable value, equal and hashable by its fields. A plain slotted class rather than a
+    NamedTuple: compiled code builds it natively, where a NamedTuple's constructor is Python code.
+    """
+
+    __slots__ = ("kind", "spell", "target")
+
+    def __init__(self, kind: int, spell: int = -1, target: int = -1) -> None:
+        self.kind: Final = kind
+        self.spell: Final = spell
+        self.target: Final = target
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Action)
+            and self.kind == other.kind
+            and self.spell == other.spell
+            and self.target == other.target
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.spell, self.target))
+
+    def __repr__(self) -> str:
+        return f"Action(kind={self.kind}, spell={self.spell}, target={self.target})"
 
     def describe(self, fighter: Fighter | None = None) -> str:
         name = ACTION_NAMES[self.kind]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from krosbalance.content.specs import Frozen
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ InjuredHook = Callable[["MatchState", "Fighter", "Fighter | None", int], None]
 
 
 @dataclass(frozen=True, slots=True)
-class PowerRule:
+class PowerRule(Frozen):
     kind: str
     rule: str
     extra_die_in: int = -1  # the roll kind in which the holder rolls 2 dice instead of 1

@@ -9,7 +9,6 @@ own dice.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING
 
 from krosbalance.content.specs import SpellSpec
@@ -278,9 +277,8 @@ class MatchView:
         obstacles = self._s.obstacles
         neighbours = self._s.board.neighbours
         costs = {f.cell: 0}
-        frontier = deque([f.cell])
-        while frontier:
-            cell = frontier.popleft()
+        frontier = [f.cell]  # breadth-first: a list read in order (a native loop once compiled)
+        for cell in frontier:
             cost = costs[cell]
             if cost >= budget:
                 continue

@@ -12,14 +12,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from krosbalance.content.specs import SpellSpec
+from krosbalance.content.specs import Frozen, SpellSpec
 from krosbalance.errors import ContentError
 
 DATA_DIR = Path(__file__).parent / "data"
 
 
 @dataclass(frozen=True, slots=True)
-class RulesetOptions:
+class RulesetOptions(Frozen):
     """Values of every named option; see ``data/arena.toml`` for the source of each default."""
 
     starting_gg: int
@@ -43,7 +43,7 @@ class RulesetOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(Frozen):
     """A ruleset: its name, version, option values, and rule-defined spells such as the punch."""
 
     name: str
