@@ -46,16 +46,24 @@ test: $(STAMP)
 battery: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
 
-# Pure vs compiled side by side (the pure build runs from a copy of the sources without extensions).
+# Pure vs compiled side by side (the pure build runs from a copy of the sources without extensions),
+# the 2-job runner speed-up, the identity check and a perf profile of the compiled build.
+# More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the pure build, more rounds).
+BENCH_ARGS ?=
 bench: $(STAMP)
-	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective --speedup focus_fire --profile
+	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective \
+		--speedup focus_fire --speedup-deals 8 --identity --perf $(BENCH_ARGS)
 
-lint: $(STAMP)
+# Linting needs the tools, not a fresh build of an edited source.
+$(BIN)/ruff:
+	$(MAKE) build
+
+lint: $(BIN)/ruff
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(addprefix krosbalance/,$(HOT_LAYERS)) krosbalance/build_info.py
 
-format: $(STAMP)
+format: $(BIN)/ruff
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 

@@ -62,10 +62,17 @@ class BenchResult:
     seconds: float
     turns: int
     build: str = ""
+    cpu_seconds: float = 0.0
 
     @property
     def per_second(self) -> float:
         return self.matches / self.seconds if self.seconds else 0.0
+
+    @property
+    def per_cpu_second(self) -> float:
+        """Matches per second of this process's CPU time: the rate of one core, which a machine
+        shared with other work leaves intact where it stretches the wall time."""
+        return self.matches / self.cpu_seconds if self.cpu_seconds else 0.0
 
     def line(self) -> str:
         return (
@@ -89,13 +96,14 @@ def measure(
         play_match(team0, team1, board=board, ai=ai, seed=seed)
         played += 1
     matches = turns = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     end = start + seconds
     while matches < 1 or time.perf_counter() < end:
         team0, team1, seed = next(source)
         turns += play_match(team0, team1, board=board, ai=ai, seed=seed).turns
         matches += 1
-    return BenchResult(ai, board, matches, time.perf_counter() - start, turns, build_mode())
+    wall = time.perf_counter() - start
+    return BenchResult(ai, board, matches, wall, turns, build_mode(), time.process_time() - cpu)
 
 
 def _worker_args(ai: str, board: str, seconds: float, warmup: float) -> list[str]:
@@ -151,19 +159,29 @@ def side_by_side(
 
 
 def side_by_side_table(pairs: dict[str, list[tuple[BenchResult, BenchResult | None]]]) -> str:
-    installed = next(iter(pairs.values()))[0][0].build
+    """Matches per CPU-second (one core's rate) of each build and their ratio, medians over rounds;
+    the wall-clock rates follow for reference (a busy machine lowers them)."""
+    first = next(iter(pairs.values()))
+    installed = first[0][0].build
     lines = [
-        f"{'matches/s, one core':>20} {installed:>10} {'pure':>8} {installed + '/pure':>14}   (median of "
-        f"{len(next(iter(pairs.values())))} rounds, builds in turn)"
+        f"{'matches/s, one core':>20} {installed:>10} {'pure':>8} {installed + '/pure':>14}   "
+        f"(per CPU-second, median of {len(first)} rounds, builds in turn; wall-clock rates after)"
     ]
     for ai, rounds in pairs.items():
-        fast = statistics.median(a.per_second for a, _ in rounds)
-        if rounds[0][1] is None:
-            lines.append(f"{ai:>20} {fast:>10.1f} {'-':>8} {'-':>14}")
+        fast = statistics.median(a.per_cpu_second for a, _ in rounds)
+        fast_wall = statistics.median(a.per_second for a, _ in rounds)
+        pure = [(a, b) for a, b in rounds if b is not None]
+        if not pure:
+            lines.append(f"{ai:>20} {fast:>10.1f} {'-':>8} {'-':>14}   wall {fast_wall:.1f}")
             continue
-        slow = statistics.median(b.per_second for _, b in rounds if b is not None)
-        ratio = statistics.median(a.per_second / b.per_second for a, b in rounds if b is not None)
-        lines.append(f"{ai:>20} {fast:>10.1f} {slow:>8.1f} {ratio:>13.2f}x")
+        slow = statistics.median(b.per_cpu_second for _, b in pure)
+        ratio = statistics.median(a.per_cpu_second / b.per_cpu_second for a, b in pure)
+        slow_wall = statistics.median(b.per_second for _, b in pure)
+        wall_ratio = statistics.median(a.per_second / b.per_second for a, b in pure)
+        lines.append(
+            f"{ai:>20} {fast:>10.1f} {slow:>8.1f} {ratio:>13.2f}x   "
+            f"wall {fast_wall:.1f} vs {slow_wall:.1f} = {wall_ratio:.2f}x"
+        )
     return "\n".join(lines)
 
 
