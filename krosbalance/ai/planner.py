@@ -135,9 +135,9 @@ class HeuristicAI(AI):
         """The next action of the current plan, or None when the plan is broken."""
         while self._steps:
             step = self._steps[0]
-            kind = step[0]
+            kind = step.kind
             if kind == "goto":
-                dest = step[1]
+                dest = step.arg
                 if me.cell == dest:
                     self._steps.pop(0)
                     continue
@@ -147,12 +147,12 @@ class HeuristicAI(AI):
                 return Action(MOVE, -1, nxt)
             if kind == "cast":
                 self._steps.pop(0)
-                spell = me.spells[step[1]]
+                spell = me.spells[step.arg]
                 if spell.kind in ("attack", "heal") and spell.range_type != "personal":
-                    piece = view.piece_at(step[2])
+                    piece = view.piece_at(step.target)
                     if piece is None or (spell.kind == "heal" and piece.injuries == 0):
                         return None  # the target is gone (KO'd, exploded) or healed: replan
-                return Action(CAST, step[1], step[2])
+                return Action(CAST, step.arg, step.target)
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
                     if view.kamas_at(me.cell) > 0:
