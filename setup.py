@@ -37,8 +37,12 @@ class BuildExt(build_ext):
         if self.inplace:  # extensions of modules deleted since an earlier build would still import
             current = set(INFO["hot_modules"](package))
             for path in INFO["compiled_artefacts"](package):
-                module = f"krosbalance.{path.parent.name}.{path.name.split('.')[0]}"
-                if path.parent.parent == package and module not in current:
+                if path.parent == package or path.parent == package.parent:
+                    continue  # the manifest and the shared library
+                module = ".".join(
+                    ("krosbalance", *path.relative_to(package).parent.parts, path.name.split(".")[0])
+                )
+                if module not in current:
                     path.unlink()
 
 

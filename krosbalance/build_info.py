@@ -53,9 +53,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 def hot_modules(package_dir: Path = PACKAGE_DIR) -> list[str]:
     """Dotted names of the modules mypyc compiles (``__init__`` files stay Python)."""
     return sorted(
-        f"{package_dir.name}.{layer}.{path.stem}"
+        ".".join((package_dir.name, *path.relative_to(package_dir).with_suffix("").parts))
         for layer in COMPILED_LAYERS
-        for path in (package_dir / layer).glob("*.py")
+        for path in (package_dir / layer).rglob("*.py")  # subpackages too (rulesets/arena/...)
         if path.name != "__init__.py"
     )
 
@@ -105,7 +105,7 @@ def compiled_artefacts(package_dir: Path = PACKAGE_DIR) -> list[Path]:
     found = [
         path
         for layer in COMPILED_LAYERS
-        for path in sorted((package_dir / layer).iterdir())
+        for path in sorted((package_dir / layer).rglob("*"))
         if path.name.endswith(suffixes)
     ]
     found += [p for p in sorted(package_dir.parent.glob(SHARED_LIBRARY + ".*")) if p.name.endswith(suffixes)]
