@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from krosbalance.board.board import Board
+    from krosbalance.content.registry import CharacterSource
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.legal import Action
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from krosbalance.engine.turn import Controller
     from krosbalance.engine.view import MatchView
     from krosbalance.rulesets.arena.tension import ArenaController
-    from krosbalance.rulesets.base import CharacterSource
 
 
 class ArenaRuleset(Ruleset):
@@ -54,6 +54,11 @@ class ArenaRuleset(Ruleset):
         super().__init__("arena", data.version, options, data.sources)
         self.opts = options
         self.punch = punch()
+
+    def __reduce__(self) -> tuple[type[ArenaRuleset], tuple[ArenaOptions]]:
+        """Pickles and copies rebuild the ruleset from its options (compiled, it has no instance
+        dictionary to restore)."""
+        return ArenaRuleset, (self.opts,)
 
     def default_options(self) -> ArenaOptions:
         return default_options()
