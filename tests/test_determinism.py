@@ -18,7 +18,7 @@ import pytest
 from krosbalance.ai.registry import list_ais
 from krosbalance.engine.results import MatchResult
 from krosbalance.play import play_match
-from krosbalance.sim.builds import match_digest
+from krosbalance.sim.builds import match_digest, match_outcome
 from krosbalance.testing.conformance import first_difference
 
 TEAM_A = ("queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy")
@@ -29,21 +29,7 @@ TEAM_D = ("anna_tommy", "anna_tommy", "queen_of_the_tofus", "bill_tell")
 
 def outcome(result: MatchResult) -> tuple:
     """Everything in a MatchResult, events excluded, as comparable values."""
-    return (
-        result.winner,
-        result.end_reason,
-        result.turns,
-        result.first_player,
-        result.gg,
-        result.kamas,
-        result.wild_gg_left,
-        result.teams,
-        result.board,
-        result.ruleset,
-        result.seed,
-        result.versions,
-        [f.as_row() for f in result.fighters],
-    )
+    return match_outcome(result)
 
 
 def digest(result: MatchResult) -> str:

@@ -39,6 +39,7 @@ __all__ = [
     "compare_builds",
     "event_digests",
     "match_digest",
+    "match_outcome",
     "pure_copy",
     "pure_python",
 ]
@@ -57,10 +58,10 @@ def box_splits(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], tuple[str
     return get_ruleset(DEFAULT_RULESET).team_splits(list_characters(set=card_set))
 
 
-def match_digest(result: MatchResult) -> str:
-    """SHA-256 of everything a match leaves behind: every event (``repr``), the outcome, the
-    holdings and each fighter's counters."""
-    outcome = (
+def match_outcome(result: MatchResult) -> tuple[Any, ...]:
+    """Everything in a MatchResult but its events, as comparable values: the outcome, the holdings
+    and each fighter's counters."""
+    return (
         result.winner,
         result.end_reason,
         result.turns,
@@ -75,7 +76,11 @@ def match_digest(result: MatchResult) -> str:
         result.versions,
         [f.as_row() for f in result.fighters],
     )
-    text = "\n".join(repr(e) for e in result.events) + "\n" + repr(outcome)
+
+
+def match_digest(result: MatchResult) -> str:
+    """SHA-256 of everything a match leaves behind: every event (``repr``) and its outcome."""
+    text = "\n".join(repr(e) for e in result.events) + "\n" + repr(match_outcome(result))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
