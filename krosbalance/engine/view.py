@@ -13,11 +13,13 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.clone import clone_state
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
 from krosbalance.engine.movement import adjacent_lockers
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
+    from krosbalance.engine.dice import Dice
     from krosbalance.engine.state import Fighter, MatchState
 
 #: expected successes of 1 or 2 dice: Critical/Dodge succeed on 3 faces of 6, Armour/Lock on 2
@@ -184,6 +186,12 @@ class MatchView:
         """Line of sight now, characters included (R-A78)."""
         s = self._s
         return s.board.has_los(a, b, s.sight_blockers, s.opts.strict_corner_los)
+
+    def clone_state(self, dice: Dice, *, keep_stats: bool = False) -> MatchState:
+        """A copy of the match as this side may know it, to play on (:mod:`krosbalance.engine.clone`):
+        it rolls ``dice`` (the AI's own, never the match's), records nothing, and holds none of the
+        opponent's traps (hidden, R-A116). Nothing done to the copy reaches the match."""
+        return clone_state(self._s, dice, keep_stats=keep_stats, hide_traps_of=1 - self.side)
 
     # --- questions about the active character ------------------------------------------------
     def legal_actions(self) -> list[Action]:
