@@ -175,17 +175,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=100, help="box deals per AI (each played twice)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--board", default="arena-elemental")
-    parser.add_argument("--jobs", type=int, default=1, help="AIs diagnosed in parallel (joblib)")
+    parser.add_argument("--jobs", type=int, default=1, help="AIs diagnosed in parallel (processes)")
     args = parser.parse_args(argv)
     from krosbalance.ai.registry import ai_tier, list_ais
 
     names = args.ai or [a for a in list_ais() if ai_tier(a) == "heuristic"]
     if args.jobs > 1:
-        from joblib import Parallel, delayed
+        from concurrent.futures import ProcessPoolExecutor
 
-        rows = Parallel(n_jobs=args.jobs)(
-            delayed(diagnosis_row)(name, args.deals, args.seed, args.board) for name in names
-        )
+        with ProcessPoolExecutor(args.jobs) as pool:
+            futures = [pool.submit(diagnosis_row, name, args.deals, args.seed, args.board) for name in names]
+            rows = [f.result() for f in futures]
     else:
         rows = [diagnosis_row(name, args.deals, args.seed, args.board) for name in names]
     print(table(rows))
