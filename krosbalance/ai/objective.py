@@ -31,4 +31,5 @@ class ObjectiveAI(HeuristicAI):
         support=0.5,
         refund=0.45,
         inspire=0.8,
+        economy=1.2,
     )

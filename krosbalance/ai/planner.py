@@ -44,7 +44,7 @@ import numpy as np
 from krosbalance.ai import scoring
 from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
-from krosbalance.ai.context import _Context, _path
+from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
 from krosbalance.ai.plan_search import best_plan
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
@@ -77,6 +77,11 @@ class HeuristicAI(AI):
         self._threat: list[float] = []
         self._threat_cache: scoring.ThreatCache = {}  # per-enemy shares of the threat map, for this match
         self._reach: dict[tuple[int, int, int], dict[int, int]] = {}  # for the current activation
+        self._route: list[int] = []  # the walk the plan chose to its first cell
+        self._picks = 0  # kamas the plan picks up on that walk
+        self._turn = -1
+        self._acted: set[int] = set()  # allies that have had their activation this turn
+        self._team: tuple[int, float] = (-1, 0.0)
 
     # ------------------------------------------------------------------------------ deployment, tension
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
@@ -97,6 +102,11 @@ class HeuristicAI(AI):
             return END_ACTION
         key = (view.turn, me.uid)
         if key != self._key:
+            if view.turn != self._turn:
+                self._turn = view.turn
+                self._acted = set()
+            self._acted.add(me.uid)
+            self._team = team_target(view, self._acted)
             self._key = key
             self._steps = []
             self._expect = None
@@ -128,6 +138,8 @@ class HeuristicAI(AI):
             self._expect = (me.cell, me.mp, me.ap - 1)
         else:
             self._expect = None
+        if action.kind == MOVE and self._route and self._route[0] == action.target:
+            self._route.pop(0)
 
     def _next(self, view: MatchView, me: FighterView) -> Action | None:
         """The next action of the current plan, or None when the plan is broken."""
@@ -138,7 +150,11 @@ class HeuristicAI(AI):
                 dest = step[1]
                 if me.cell == dest:
                     self._steps.pop(0)
+                    self._route = []
                     continue
+                if self._picks > 0 and me.ap >= 1 and me.is_krosmaster and view.kamas_at(me.cell) > 0:
+                    self._picks -= 1
+                    return Action(PICK_KAMA)  # a kama on the way (R-A49)
                 nxt = self._first_step(view, me, dest)
                 if nxt < 0:
                     return None
@@ -175,6 +191,8 @@ class HeuristicAI(AI):
         """The neighbour to walk to next on a shortest path to ``dest``, or -1 when out of reach."""
         if me.mp <= 0 or me.blocked:
             return -1
+        if self._route and self._route[-1] == dest and self._route[0] in view.board.neighbours[me.cell]:
+            return self._route[0]  # the walk the plan chose (least Lock, most kamas)
         reach = self._reachable(view, me)
         if dest not in reach:
             return -1
@@ -195,10 +213,14 @@ class HeuristicAI(AI):
         if self._replans > MAX_REPLANS:
             self._steps = [Step("end")]
             return False
-        ctx = _Context(view, me, self._threat_for(view))
+        ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
         mp = 0 if me.blocked else me.mp
         reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
-        self._steps = best_plan(self.weights, ctx, reach, self.position_value).steps
+        plan = best_plan(self.weights, ctx, reach, self.position_value)
+        self._steps = plan.steps
+        self._route = plan.route
+        first = plan.steps[0] if plan.steps else None
+        self._picks = first.target if first is not None and first.kind == "goto" and first.target > 0 else 0
         return True
 
     # ------------------------------------------------------------------------------ positions
@@ -206,3 +228,39 @@ class HeuristicAI(AI):
         """Worth of ending the activation on ``cell`` (kamas aside): the hook personalities may
         extend; by default :func:`.positions.position_value` with this AI's weights."""
         return position_value(self.weights, ctx, cell)
+
+
+def team_target(view: MatchView, acted: set[int]) -> tuple[int, float]:
+    """The enemy Krosmaster the team can most likely KO this turn, and what each injury dealt to it is
+    worth: (uid, worth per injury), or (-1, 0) when no KO is within the team's reach.
+
+    Every ally still to act (the active one included) that can walk to striking range of an enemy
+    adds its damage per turn (:func:`.context.per_turn_damage`); the KO chance is read from the total
+    against the enemy's HP left (:func:`.scoring.ko_risk`). Each injury on the chosen target is then
+    worth half its share of that KO (its GG swing, :func:`.scoring.kill_value`), so the first hits of
+    a dive count, not only the last."""
+    board = view.board
+    active = view.active
+    allies = [
+        a
+        for a in view.allies()
+        if a.is_character and (a.uid not in acted or (active is not None and a.uid == active.uid))
+    ]
+    best = (-1, 0.0)
+    best_score = 0.0
+    for enemy in view.enemies():
+        if not enemy.is_krosmaster:
+            continue
+        total = 0.0
+        for ally in allies:
+            if board.distance[ally.cell][enemy.cell] <= ally.base_mp + _reach(ally):
+                total += per_turn_damage(ally)
+        left = enemy.remaining_hp
+        chance = scoring.ko_risk(total, left)
+        if chance <= 0.2:
+            continue
+        worth = scoring.kill_value(view, enemy)
+        if chance * worth > best_score:
+            best_score = chance * worth
+            best = (enemy.uid, 0.5 * chance * worth / max(1, left))
+    return best

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from krosbalance.content.specs import SpellSpec
+from krosbalance.content.specs import CharacterSpec, SpellSpec
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
 from krosbalance.engine.movement import adjacent_lockers
@@ -63,6 +63,12 @@ class FighterView:
     pending_markers = property(
         lambda self: (self._f.plus_mp - self._f.minus_mp, self._f.plus_ap - self._f.minus_ap)
     )
+
+    @property
+    def placed_turn(self) -> int:
+        """The game turn a summon token was put in play (a bomb goes off at its summoner's first
+        activation of a later turn, R-A112)."""
+        return self._f.placed_turn
 
     def has(self, power: str) -> bool:
         return self._f.has(power)
@@ -186,6 +192,10 @@ class MatchView:
         """Line of sight now, characters included (R-A78)."""
         s = self._s
         return s.board.has_los(a, b, s.sight_blockers, s.opts.strict_corner_los)
+
+    def summon_spec(self, summon: str) -> CharacterSpec | None:
+        """The card of a token a spell in this match can put in play (None if none can)."""
+        return self._s.summon_specs.get(summon)
 
     def clone_state(self, dice: Dice, *, keep_stats: bool = False) -> MatchState:
         """A copy of the match as this side may know it, to play on (:mod:`krosbalance.engine.clone`):

@@ -275,7 +275,7 @@ def _step_out_of_the_blast() -> Position:
     bomb = sc.add("water_bomb", 0, (3, 2), summoner=aboum)
     sc.add("kassius_kaos", 1, (4, 3))
     sc.add("bill_tell", 1, (7, 5))
-    return Position(sc, {"anna": anna, "bomb": bomb}, None, {"bomb_cell": bomb.cell})
+    return Position(sc, {"anna": anna, "bomb": bomb})
 
 
 def _dive_the_archer_together() -> Position:
@@ -299,6 +299,7 @@ def _kama_on_the_way() -> Position:
 def _avoid_the_lock_holder() -> Position:
     sc = _scenario(_grid(6, 4, {(1, 1): "D"}))
     oscar = sc.add("oscar_kass", 0, (0, 0))
+    oscar.minus_ap = 4  # 2 AP this turn: too few to fight the King, enough to buy
     sc.add("king_of_the_gobballs", 1, (2, 0))
     sc.state.board_kamas[sc.cell(1, 1)] = 0
     sc.state.kamas[:] = [10, 0]
@@ -364,8 +365,10 @@ PUZZLES: tuple[Puzzle, ...] = (
         "anna_closes_in",
         "Anna Tommy walks up and fights (injures an enemy or ends next to one)",
         _anna_closes_in,
-        lambda p: _damage(p.pieces["melee"]) > 0
-        or any(_adjacent(p.state, p.pieces["melee"], e) for e in p.state.fighters if e.side == 1),
+        lambda p: (
+            _damage(p.pieces["melee"]) > 0
+            or any(_adjacent(p.state, p.pieces["melee"], e) for e in p.state.fighters if e.side == 1)
+        ),
     ),
     Puzzle(
         "king_pins_the_archer",
@@ -393,11 +396,11 @@ PUZZLES: tuple[Puzzle, ...] = (
     ),
     Puzzle(
         "step_out_of_the_blast",
-        "Anna leaves the square of the team's Water Bomb before it goes off",
+        "Anna is not in the square of the team's Water Bomb when it goes off (no injury, no -1 AP)",
         _step_out_of_the_blast,
-        lambda p: p.pieces["anna"].alive
-        and not (p.state.board.square_mask[p.start["bomb_cell"]] >> p.pieces["anna"].cell) & 1
-        and p.pieces["anna"].injuries == 0,
+        lambda p: (
+            p.pieces["anna"].alive and p.pieces["anna"].injuries == 0 and p.pieces["anna"].minus_ap == 0
+        ),
     ),
     Puzzle(
         "dive_the_archer_together",
@@ -413,7 +416,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     ),
     Puzzle(
         "avoid_the_lock_holder",
-        "of two equally short walks to the Demon cell, take the one away from the King's Lock, and buy",
+        "with 2 AP, take the walk to the Demon cell away from the King's Lock (no lock roll), and buy",
         _avoid_the_lock_holder,
         lambda p: _gained_gg(p, 7) and _locks_against(p, p.pieces["buyer"]) == 0,
     ),
@@ -421,10 +424,12 @@ PUZZLES: tuple[Puzzle, ...] = (
         "gobball_sets_up_the_hit",
         "summon the Gobball next to the target, then Gobbolob it (+2)",
         _gobball_sets_up_the_hit,
-        lambda p: p.pieces["target"].injuries >= 2
-        and any(
-            t.alive and t.spec.id == "gobball" and _adjacent(p.state, t, p.pieces["target"])
-            for t in p.pieces["king"].summons
+        lambda p: (
+            p.pieces["target"].injuries >= 2
+            and any(
+                t.alive and t.spec.id == "gobball" and _adjacent(p.state, t, p.pieces["target"])
+                for t in p.pieces["king"].summons
+            )
         ),
     ),
 )
@@ -437,9 +442,13 @@ def format_table(table: dict[str, dict[str, float]], seeds: int) -> str:
     names = list(next(iter(table.values()))) if table else []
     lines = ["| puzzle | " + " | ".join(ais) + " |", "|---|" + "---|" * len(ais)]
     for name in names:
-        lines.append(f"| {name} | " + " | ".join(f"{round(table[a][name] * seeds)}/{seeds}" for a in ais) + " |")
+        lines.append(
+            f"| {name} | " + " | ".join(f"{round(table[a][name] * seeds)}/{seeds}" for a in ais) + " |"
+        )
     solved = [sum(1 for v in table[a].values() if v >= 0.75) for a in ais]
-    lines.append("| **solved (>= 3/4 of seeds)** | " + " | ".join(f"**{s}/{len(names)}**" for s in solved) + " |")
+    lines.append(
+        "| **solved (>= 3/4 of seeds)** | " + " | ".join(f"**{s}/{len(names)}**" for s in solved) + " |"
+    )
     return "\n".join(lines)
 
 
@@ -450,7 +459,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from krosbalance.ai.registry import list_ais
 
     parser = argparse.ArgumentParser(prog="python -m krosbalance.testing.puzzles")
-    parser.add_argument("--ai", action="append", help="AI to grade (repeatable; default: every registered AI)")
+    parser.add_argument(
+        "--ai", action="append", help="AI to grade (repeatable; default: every registered AI)"
+    )
     parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     args = parser.parse_args(argv)
