@@ -3,7 +3,7 @@
 :func:`best_plan` enumerates the *origins* of a plan (every reachable casting cell, reached by the
 shortest walk least exposed to Lock and then richest in kamas, weighted by the chance of getting
 there unblocked; plus the origins opened by range-bonus and swap spells), asks :mod:`.casts` what to
-cast from each (also with 1, 2... AP kept back when the team can afford GG on a reachable Demon
+cast from each (also with 1, 2... AP held back when the team can afford GG on a reachable Demon
 cell), and :mod:`.positions` where to end; origins that cannot have a target
 (:func:`useful_origins`) or cannot beat the best plan so far are skipped, so a pass stays cheap
 enough for batteries of thousands of matches.
@@ -46,6 +46,14 @@ def affordable_buys(ctx: _Context, reach: dict[int, int]) -> int:
 def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue) -> _Plan:
     """The best plan from here; ``reach`` is ``view.reachable_cells(me)`` (just the current cell
     when the fighter cannot walk)."""
+    return best_plans(weights, ctx, reach, position_value, 1)[0]
+
+
+def best_plans(
+    weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue, keep: int
+) -> list[_Plan]:
+    """The ``keep`` best plans from here, best first, no two with the same casts and end cell (the
+    candidates a lookahead AI tries; see :func:`best_plan`)."""
     view, me, board = ctx.view, ctx.me, ctx.board
     me_cell, me_ap = ctx.me_cell, me.ap
     mp = 0 if me.blocked else me.mp
@@ -90,9 +98,30 @@ def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_v
     useful = useful_by_bonus(ctx)
     wide, exact = useful.wide, useful.masks
     stuck = pos(me_cell, 0)
-    best = _Plan([Step("tail"), Step("end")], pos(me_cell, me_ap))
-    best_value = best.value
-    best_origin = me_cell
+    # the plans kept so far, best first: (value, plan, the cell its walk from the start goes to, end)
+    leaders: list[tuple[float, _Plan, int, int]] = []
+    seen: dict[tuple[tuple[Step, ...], int], float] = {}
+
+    def offer(total: float, steps: list[Step], dest: int, end: int) -> float:
+        """Keep a plan if it is among the best; return the value a plan must now beat."""
+        signature = (tuple(st for st in steps if st.kind == "cast"), end)
+        known = seen.get(signature)
+        if known is not None and known >= total:
+            return leaders[-1][0] if len(leaders) >= keep else -1e18
+        if known is not None:
+            leaders[:] = [
+                k for k in leaders if (tuple(st for st in k[1].steps if st.kind == "cast"), k[3]) != signature
+            ]
+        seen[signature] = total
+        entry = (total, _Plan(steps, total), dest, end)
+        index = len(leaders)
+        while index > 0 and leaders[index - 1][0] < total:
+            index -= 1
+        leaders.insert(index, entry)
+        del leaders[keep:]
+        return leaders[-1][0] if len(leaders) >= keep else -1e18
+
+    best_value = offer(pos(me_cell, me_ap), [Step("tail"), Step("end")], me_cell, me_cell)
     ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (-value, cell), best first
     distance = board.distance
     range_bonus = me.range_bonus
@@ -121,11 +150,11 @@ def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_v
         if (mask >> cell) & 1:
             tries = [greedy_casts(weights, ctx, cell, ap, reach_bonus, mp_left)]
             # keep AP for purchases: the same casts with 1, 2... AP fewer
-            for kept in range(1, min(buys, ap) + 1):
+            for held in range(1, min(buys, ap) + 1):
                 casts, value, ap_left, fixed_end = greedy_casts(
-                    weights, ctx, cell, ap - kept, reach_bonus, mp_left
+                    weights, ctx, cell, ap - held, reach_bonus, mp_left
                 )
-                tries.append((casts, value, ap_left + kept, fixed_end))
+                tries.append((casts, value, ap_left + held, fixed_end))
                 if not casts:
                     break
         else:
@@ -179,12 +208,14 @@ def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_v
                 if end != cell and fixed_end < 0:
                     steps.append(Step("goto", end))
                 steps += [Step("tail"), Step("end")]
-                best = _Plan(steps, total)
-                best_value = total
-                best_origin = cell if cost or first is not None or end == cell else end
-    if best.steps and best.steps[0].kind == "goto":
-        best.route = route(parent, me_cell, best_origin)
-    return best
+                dest = cell if cost or first is not None or end == cell else end
+                best_value = offer(total, steps, dest, end)
+    plans = []
+    for _, plan, dest, _ in leaders:
+        if plan.steps and plan.steps[0].kind == "goto":
+            plan.route = route(parent, me_cell, dest)
+        plans.append(plan)
+    return plans
 
 
 def ranked_ends(

@@ -45,7 +45,7 @@ from krosbalance.ai import scoring
 from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
 from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
-from krosbalance.ai.plan_search import best_plan
+from krosbalance.ai.plan_search import _Plan, best_plan, best_plans
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
@@ -102,16 +102,7 @@ class HeuristicAI(AI):
             return END_ACTION
         key = (view.turn, me.uid)
         if key != self._key:
-            if view.turn != self._turn:
-                self._turn = view.turn
-                self._acted = set()
-            self._acted.add(me.uid)
-            self._team = team_target(view, self._acted)
-            self._key = key
-            self._steps = []
-            self._expect = None
-            self._replans = 0
-            self._reach = {}
+            self.begin(view, me)
             self._plan(view, me)
         elif self._expect is not None and self._expect != (me.cell, me.mp, me.ap):
             self._plan(view, me)
@@ -123,6 +114,37 @@ class HeuristicAI(AI):
             if not self._plan(view, me):
                 break
         return END_ACTION
+
+    def begin(self, view: MatchView, me: FighterView) -> None:
+        """Start a new activation of ``me``: forget the last plan, note who has acted this turn and
+        choose the team's target (:func:`team_target`)."""
+        if view.turn != self._turn:
+            self._turn = view.turn
+            self._acted = set()
+        self._acted.add(me.uid)
+        self._team = team_target(view, self._acted)
+        self._key = (view.turn, me.uid)
+        self._steps = []
+        self._expect = None
+        self._replans = 0
+        self._reach = {}
+
+    def candidates(self, view: MatchView, me: FighterView, keep: int) -> list[_Plan]:
+        """The ``keep`` best plans for ``me`` from here, best first (for a lookahead AI); call
+        :meth:`begin` first."""
+        ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
+        mp = 0 if me.blocked else me.mp
+        reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
+        return best_plans(self.weights, ctx, reach, self.position_value, keep)
+
+    def adopt(self, plan: _Plan) -> None:
+        """Follow ``plan`` from now on (replanning on surprises as usual)."""
+        self._steps = list(plan.steps)
+        self._route = list(plan.route)
+        first = plan.steps[0] if plan.steps else None
+        self._picks = first.target if first is not None and first.kind == "goto" and first.target > 0 else 0
+        self._expect = None
+        self._replans += 1
 
     def _remember(self, me: FighterView, action: Action) -> None:
         if action.kind == MOVE:
@@ -222,6 +244,24 @@ class HeuristicAI(AI):
         first = plan.steps[0] if plan.steps else None
         self._picks = first.target if first is not None and first.kind == "goto" and first.target > 0 else 0
         return True
+
+    def fork(self) -> HeuristicAI:
+        """A copy of this player in the middle of the same activation (same plan, same turn
+        bookkeeping, shared caches), to continue it on a copy of the match."""
+        other = type(self)(self.rng)
+        other._threat_cache = self._threat_cache
+        other._threat_key, other._threat = self._threat_key, self._threat
+        other._key, other._turn, other._team = self._key, self._turn, self._team
+        other._acted = set(self._acted)
+        other._steps, other._route, other._picks = list(self._steps), list(self._route), self._picks
+        other._expect, other._replans = self._expect, self._replans
+        other._reach = dict(self._reach)
+        return other
+
+    def share_caches(self, other: HeuristicAI) -> None:
+        """Use ``other``'s per-match caches (threat layers keyed by what they depend on, so any copy
+        of the same match may share them)."""
+        self._threat_cache = other._threat_cache
 
     # ------------------------------------------------------------------------------ positions
     def position_value(self, ctx: _Context, cell: int) -> float:
