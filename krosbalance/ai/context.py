@@ -88,6 +88,7 @@ class _Context:
         "walks",
         "buy_pull",
         "nearest_demon",
+        "screens",
     )
 
     def __init__(
@@ -194,6 +195,7 @@ class _Context:
             if buyer.uid == me.uid:
                 self.buy_pull = scoring.GG_UNIT * scoring.gg_swing(view, side, 1) + 0.5
                 self.nearest_demon = nearest
+        self.screens: list[tuple[int, float]] | None = None
         self.support_bonus = 0
         self.values: dict[ValueKey, float] = {}
         if not me.is_krosmaster and me.summoner is not None:
@@ -300,6 +302,38 @@ class _Context:
             if touching:
                 value += 0.5 * self.strike_next
             self.engaged[cell] = value
+        return value
+
+    def screen(self, cell: int) -> float:
+        """For a melee figure (the team's bodyguards): the worth of its body on ``cell`` as cover, when
+        it blocks the line of sight of an enemy that shoots (Plaguing Arrow, Forbidden Word...) to one
+        of our Krosmasters (R-A78), more so when that Krosmaster is wounded. The enemy may walk round
+        it, so half its shots count."""
+        if self.screens is None:
+            screens = []
+            if self.melee and not self.me.has("tiny"):
+                paths = self.board.los_path
+                for enemy in self.enemies:
+                    shots = [
+                        s
+                        for s in enemy.spells
+                        if s.kind == "attack" and s.needs_los and s.range_type != "melee" and s.amount > 0
+                    ]
+                    if not shots:
+                        continue
+                    output = per_turn_damage(enemy)
+                    for ally in self.allies:
+                        if ally.uid == self.me_uid or not ally.is_krosmaster:
+                            continue
+                        line = paths[enemy.cell][ally.cell] & ~self.view.sight_blockers
+                        if line:
+                            wounded = 2.0 if ally.remaining_hp <= output + 1 else 1.0
+                            screens.append((line, 0.5 * output * wounded))
+            self.screens = screens
+        value = 0.0
+        for line, worth in self.screens:
+            if (line >> cell) & 1:
+                value += worth
         return value
 
     def block(self, cell: int) -> float:

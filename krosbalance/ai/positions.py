@@ -10,6 +10,9 @@ weighs safety, approach, kiting, support and objectives through its :class:`.wei
 - **Melee figures** (:func:`.context.is_melee`) weigh their danger less (``melee_safety``) and value
   standing next to enemies: the pin (the enemy's chance of being blocked when it walks away, times
   what it loses) and the strike they make next turn without walking (:meth:`_Context.engagement`).
+- **Cover**: a melee figure's body on the line between an enemy that shoots and one of our
+  Krosmasters blocks it (``screen`` times half the shooter's output, doubled for a wounded
+  Krosmaster).
 - **Economy** (:func:`economy_value`): kamas picked up on the end cell and on the way there, and
   every GG the kamas then buy on a Demon cell, each valued at the score it is bought at; buying
   changes the score, so the KO risk of the cell is re-priced at the new score. While the team can
@@ -47,6 +50,8 @@ def position_value(weights: Weights, ctx: _Context, cell: int) -> float:
             value -= 0.02 * near
     if ctx.pins:
         value += w.engage * ctx.engagement(cell)
+    if w.screen:
+        value += w.screen * ctx.screen(cell)
     if ctx.support_bonus and ctx.board.neighbour_mask[cell] & ctx.enemy_kros_mask:
         value += w.support * ctx.support_bonus
     if w.objective and ctx.is_krosmaster:
