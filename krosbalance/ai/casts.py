@@ -266,12 +266,28 @@ def _summon_then_hit(
             if not spots:
                 continue
             x = (spots & -spots).bit_length() - 1
+            if not here and not _can_step_in(ctx, cell, t, x, top, mp_left):
+                continue
             alone = summon_value(weights, ctx, summons, x, cell, ap - cost)
             hit = attack_value(weights, ctx, spell, victim, cell, remaining, [*planned, (summons, x)])
             density = (alone + (hit if here else 0.8 * hit)) / (cost + hit_cost)
             if best is None or density > best[0] + 1e-9:
                 best = (density, alone, x, 0) if here else (density, alone + 0.8 * hit, x, hit_cost)
     return best
+
+
+def _can_step_in(ctx: _Context, cell: int, target: int, summon_cell: int, top: int, mp_left: int) -> bool:
+    """Whether, once a summon stands on ``summon_cell``, a free cell within ``top`` of ``target`` lies
+    within ``mp_left`` steps of ``cell`` (distances only: a rough but cheap test)."""
+    row = ctx.board.distance[cell]
+    near = ctx.geo.ring_mask(target, 1, top) & ~ctx.occupied & ~(1 << summon_cell)
+    while near:
+        low = near & -near
+        c = low.bit_length() - 1
+        if row[c] <= mp_left:
+            return True
+        near ^= low
+    return False
 
 
 def heal_value(

@@ -5,8 +5,8 @@
 - **the score**: ``GG_UNIT`` times :func:`.scoring.score_value` — the GG difference with each GG
   weighing more the closer its holder is to zero (the GG at stake), a won or lost match as
   ``WIN_SCORE``;
-- **material**: each Krosmaster in play is worth its HP left plus a fixed worth for being there (it
-  acts, blocks and threatens), creatures half their HP left plus their token worth;
+- **material**: each Krosmaster in play is worth ``HP_WORTH`` per HP left plus a fixed worth for
+  being there (it acts, blocks and threatens), creatures half that per HP plus their token worth;
 - **KO threats**: a Krosmaster the other side could KO on its next turn (its threat map against the
   HP left, :func:`.scoring.ko_risk`) loses that chance of its KO's GG swing; the side to move next
   strikes first, so the threats against the side not to move weigh more;
@@ -22,10 +22,13 @@ from krosbalance.engine.view import MatchView
 
 #: a decided match, in injury units
 WIN_SCORE = 10_000.0
+#: worth of one HP left on a Krosmaster (a means to GG: a KO of 10 HP brings 3 of the 6 GG to win)
+HP_WORTH = 0.7
 #: worth of a Krosmaster for being in play, besides its HP left
-PRESENCE = 3.0
-#: worth of a kama in the stock (a tenth of a GG's swing, discounted for having to reach a Demon cell)
-KAMA_WORTH = 0.25
+PRESENCE = 2.0
+#: worth of a kama in the stock: a fraction of the tenth of a GG it may buy (it must still be
+#: carried to a Demon cell, R-A50), so a purchase is always worth its kamas
+KAMA_WORTH = 0.1
 #: weight of the KO threats against the side to move next, and against the other side
 THREAT_TO_MOVER = 0.25
 THREAT_TO_OTHER = 0.5
@@ -49,9 +52,9 @@ def evaluate(
             continue
         sign = 1.0 if f.side == side else -1.0
         if f.kind == KROSMASTER:
-            value += sign * (f.hp - f.injuries + PRESENCE)
+            value += sign * (HP_WORTH * (f.hp - f.injuries) + PRESENCE)
         elif f.kind == "creature":
-            value += sign * (0.5 * (f.hp - f.injuries) + SUMMON_WORTH.get(f.spec.id, 0.5))
+            value += sign * (0.5 * HP_WORTH * (f.hp - f.injuries) + SUMMON_WORTH.get(f.spec.id, 0.5))
     value += KAMA_WORTH * (state.kamas[side] - state.kamas[1 - side])
     if threats:
         mover = state.active_side

@@ -8,7 +8,8 @@ this side may see, with the AI's own dice, never the match's), each copy continu
 heuristic for the rest of the team's turn and a heuristic model of the opponent (the kiter) for
 its whole reply; the copies are then scored by :func:`.evaluation.evaluate` (GG at the score,
 material, KO threats, kamas). Every plan meets the same pre-drawn dice (common random numbers), so
-the comparison measures the plans, not their luck. The plan with the best total is played;
+the comparison measures the plans, not their luck. The plan with the best mean evaluation plus
+``PRIOR`` times the heuristic's own value of it (which settles near-ties) is played;
 replanning on surprises follows the heuristic. Creatures, deployment and tension follow the
 heuristic.
 
@@ -33,6 +34,9 @@ from krosbalance.engine.view import FighterView, MatchView
 
 #: raw faces pre-drawn per dice set (a rollout that rolls more cycles through them)
 FACES_PER_SET = 512
+#: weight of the heuristic's own value of a plan, added to its mean rollout evaluation: a prior that
+#: settles near-ties (a few rollouts are noisy) in the heuristic's favour
+PRIOR = 0.5
 
 
 class LookaheadAI(AI):
@@ -85,7 +89,8 @@ class LookaheadAI(AI):
         dice = [self.rng.integers(0, 6, size=FACES_PER_SET).tolist() for _ in range(self.dice_sets)]
         best, best_value = plans[0], -1e18
         for plan in plans:
-            total = sum(self._rollout(view, me, plan, faces) for faces in dice)
+            mean = sum(self._rollout(view, me, plan, faces) for faces in dice) / len(dice)
+            total = mean + PRIOR * plan.value
             if total > best_value + 1e-9:
                 best, best_value = plan, total
         return best

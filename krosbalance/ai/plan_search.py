@@ -168,6 +168,7 @@ def best_plans(
                     continue
         for casts, value, ap_left, fixed_end in tries:
             picks = 0
+            placed = {st.target for st in casts if me.spells[st.arg].kind == "summon"}
             if fixed_end >= 0:
                 end, end_value = fixed_end, pos(fixed_end, ap_left)
             else:
@@ -190,7 +191,7 @@ def best_plans(
                     for v, other in order:
                         if v >= bar:  # -v <= end_value + 1e-9: no better end
                             break
-                        if row[other] <= mp_left:
+                        if row[other] <= mp_left and other not in placed:
                             v = -v
                             # from the start the walk is the safest shortest one; from a casting
                             # cell, only leaving that cell is weighed

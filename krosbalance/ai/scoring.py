@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 #: per-enemy shares of :func:`threat_map`, kept by a caller for one match: (uid, cell, MP, AP,
 #: Critical, obstacles within its MP) -> (cells, injuries) layers
-ThreatCache = dict[tuple[int, int, int, int, bool, int], list[tuple[int, float]]]
+ThreatCache = dict[tuple[int, int, int, int, bool, int, tuple[str, ...]], list[tuple[int, float]]]
 
 #: injuries' worth of one GG of swing (10 HP ~ a KO ~ 6 GG of swing ~ 10-12 injuries)
 GG_UNIT = 2.0
@@ -467,6 +467,7 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
                 enemy.base_ap,
                 enemy.has("critical"),
                 obstacles & geo.ring_mask(cell, 0, mp),
+                _once_per_game_ready(enemy),
             )
             layers = cache.get(key)
             if layers is None:
@@ -501,6 +502,9 @@ def _enemy_threat(
 ) -> list[tuple[int, float]]:
     """One enemy's share of :func:`threat_map` as disjoint (cells, injuries) layers, best first."""
     options = _attack_options(enemy.spells, enemy.base_ap, enemy.has("critical"))
+    ready = _once_per_game_ready(enemy)
+    if ready:
+        options = sorted(options + _once_options(enemy, ready), key=lambda o: -o[0])
     if not options:
         return []
     walk = geo.walk_mask(enemy.cell, enemy.base_mp, obstacles)
@@ -519,6 +523,36 @@ def _enemy_threat(
         if fresh:
             layers.append((fresh, worth))
     return layers
+
+
+def _once_per_game_ready(enemy: FighterView) -> tuple[str, ...]:
+    """The once-per-game attacks the enemy has not used yet (they threaten once, R-A66)."""
+    return tuple(
+        s.id
+        for s in enemy.spells
+        if s.kind == "attack" and s.limit == "game" and s.ap_cost and not enemy.spell_used(s)
+    )
+
+
+def _once_options(enemy: FighterView, ready: tuple[str, ...]) -> list[tuple[float, SpellSpec, int]]:
+    """Threat options of an unused once-per-game attack: it once, then the best repeatable attack
+    with the AP left (Puff, then Irritating Sting)."""
+    critical = enemy.has("critical")
+    plain = _attack_options(enemy.spells, enemy.base_ap, critical)
+    out = []
+    for spell in enemy.spells:
+        if spell.id not in ready or spell.ap_cost > enemy.base_ap:
+            continue
+        worth = average_hit(spell, critical)
+        rest = enemy.base_ap - spell.ap_cost
+        follow = [o for o in plain if o[2] == 0]
+        if follow:
+            _, best, _ = follow[0]
+            worth += average_hit(best, critical) * min(
+                rest // best.ap_cost, 1 if best.limit == "turn" else rest // best.ap_cost
+            )
+        out.append((worth, spell, 0))
+    return out
 
 
 _ATTACKS: dict[tuple[int, int, bool], tuple[object, list[tuple[float, SpellSpec, int]]]] = {}

@@ -228,8 +228,8 @@ def _healer_hides() -> Position:
 def _anna_closes_in() -> Position:
     sc = _scenario(_grid(8, 7))
     anna = sc.add("anna_tommy", 0, (1, 3))
-    sc.add("kassius_kaos", 1, (5, 3))
-    sc.add("bill_tell", 1, (7, 0))
+    sc.add("bill_tell", 1, (5, 3))  # he shoots her next turn wherever she stands on this board
+    sc.add("lil_healey", 1, (7, 6))
     return Position(sc, {"melee": anna}, anna)
 
 
@@ -293,6 +293,8 @@ def _kama_on_the_way() -> Position:
     sc.add("bill_tell", 1, (6, 0))
     sc.state.board_kamas[sc.cell(3, 1)] = 0  # only the kama on the way
     sc.state.kamas[:] = [9, 0]
+    sc.state.gg[:] = [3, 3]
+    sc.state.wild_gg = 0
     return Position(sc, {"buyer": oscar}, oscar)
 
 
@@ -303,6 +305,8 @@ def _avoid_the_lock_holder() -> Position:
     sc.add("king_of_the_gobballs", 1, (2, 0))
     sc.state.board_kamas[sc.cell(1, 1)] = 0
     sc.state.kamas[:] = [10, 0]
+    sc.state.gg[:] = [5, 1]  # the purchase wins the match: a lock block would throw it away
+    sc.state.wild_gg = 0
     return Position(sc, {"buyer": oscar}, oscar)
 
 
@@ -363,7 +367,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     ),
     Puzzle(
         "anna_closes_in",
-        "Anna Tommy walks up and fights (injures an enemy or ends next to one)",
+        "Anna Tommy walks up to the archer and fights (injures an enemy or ends next to one)",
         _anna_closes_in,
         lambda p: (
             _damage(p.pieces["melee"]) > 0
@@ -410,15 +414,15 @@ PUZZLES: tuple[Puzzle, ...] = (
     ),
     Puzzle(
         "kama_on_the_way",
-        "9 kamas: pick up the kama on the way to the Demon cell, then buy the GG",
+        "9 kamas at 3-3: pick up the kama on the way to the Demon cell, then buy the GG",
         _kama_on_the_way,
-        lambda p: _gained_gg(p, 7),
+        lambda p: _gained_gg(p, 4),
     ),
     Puzzle(
         "avoid_the_lock_holder",
-        "with 2 AP, take the walk to the Demon cell away from the King's Lock (no lock roll), and buy",
+        "a purchase wins at 5-1: walk to the Demon cell away from the King's Lock (no lock roll), buy",
         _avoid_the_lock_holder,
-        lambda p: _gained_gg(p, 7) and _locks_against(p, p.pieces["buyer"]) == 0,
+        lambda p: p.state.winner == 0 and _locks_against(p, p.pieces["buyer"]) == 0,
     ),
     Puzzle(
         "gobball_sets_up_the_hit",

@@ -102,6 +102,21 @@ def test_threat_map_sees_distant_shot_and_the_trees() -> None:
     assert behind[sc2.cell(4, 1)] > 0  # Bill walks round the tree
 
 
+def test_threat_map_counts_an_unused_once_per_game_attack_once() -> None:
+    sc = Scenario(ROW7)
+    kassius = sc.add("kassius_kaos", 1, (0, 0))
+    sc.add("anna_tommy", 0, (6, 0))
+    view = MatchView(sc.state, 0)
+    puff = next(s for s in kassius.spells if s.limit == "game")
+    sting = next(s for s in kassius.spells if s.kind == "attack" and s.limit != "game")
+    with_puff = scoring.threat_map(view, 0)
+    # walk 3 then Puff (line 1-3) and a Sting with the AP left (1 + 5 = 6 AP)
+    expected = scoring.average_hit(puff, True) + scoring.average_hit(sting, True)
+    assert with_puff[sc.cell(4, 0)] == pytest.approx(expected)
+    kassius.game_uses.add(puff.id)
+    assert scoring.threat_map(view, 0)[sc.cell(4, 0)] == pytest.approx(scoring.average_hit(sting, True))
+
+
 def test_threat_map_ranged_enemy_and_allies_do_not_threaten() -> None:
     sc = Scenario(ROW7)
     sc.add("bill_tell", 1, (0, 0))
@@ -171,6 +186,8 @@ def _naive_threat(view: MatchView, side: int) -> list[float]:
         if not enemy.is_character:
             continue
         options = scoring._attack_options(enemy.spells, enemy.base_ap, enemy.has("critical"))
+        ready = scoring._once_per_game_ready(enemy)
+        options = sorted(options + scoring._once_options(enemy, ready), key=lambda o: -o[0])
         reach = view.reachable_cells(enemy, enemy.base_mp)
         best: dict[int, float] = {}
         for worth, spell, bonus in options:
