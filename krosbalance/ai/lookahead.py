@@ -60,6 +60,7 @@ class LookaheadAI(AI):
         self.model.share_caches(self.base)
         self._key: tuple[int, int] = (-1, -1)
         self.rollouts = 0  # rollouts played so far (for benchmarks)
+        self.searches = 0  # activations decided by rollouts
 
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
         return self.base.choose_deployment(view, fighters, cells)
@@ -86,6 +87,7 @@ class LookaheadAI(AI):
     def _choose(self, view: MatchView, me: FighterView, plans: list[_Plan]) -> _Plan:
         """The plan with the best total evaluation over the shared dice sets (ties: the heuristic's
         order)."""
+        self.searches += 1
         dice = [self.rng.integers(0, 6, size=FACES_PER_SET).tolist() for _ in range(self.dice_sets)]
         best, best_value = plans[0], -1e18
         for plan in plans:

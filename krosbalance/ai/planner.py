@@ -3,33 +3,30 @@
 ``HeuristicAI`` is the base of the scripted personalities (focus fire, kiter, objective); they differ
 only by their :class:`Weights` and a few overrides.
 
-How an activation is decided. At the fighter's first decision (and again after every cast, after a
-blocked step, or whenever the position is not what the plan expected) the planner scores every
-*plan* of the form "get to a casting cell, cast greedily from there, walk to an end cell, pick up
-kamas / buy GG, end":
+How an activation is decided. At the fighter's first decision (and again after every cast that
+moves pieces or summons, after a blocked step, or whenever the position is not what the plan
+expected) the planner scores every *plan* of the form "get to a casting cell, cast greedily from
+there, walk to an end cell, pick up kamas / buy GG, end":
 
-- casting cells: every cell the fighter can walk to with its MP (``MatchView.reachable_cells``), each
-  weighted by the chance of getting there without being blocked (Lock, R-A16/R-A45; the risk of
-  every cell left on the path); for a fighter with a swap-with-ally spell (Transposition) the allies
-  it can swap with now; for a fighter with a "+range for all MP" spell (Distant Shot) every cell
-  again with the bonus, its cost and no MP left;
-- casts from a cell: greedy by value per AP among attacks on enemies and bombs, heals on injured
-  allies and summons, with line of sight computed for the hypothetical cell from board geometry
-  (``Board.los_path`` against trees and non-Tiny characters, the fighter's own old cell left out)
-  and crate range (+1, R-A121). An attack is worth its expected injuries (exact dice odds) plus its
-  KO chance times the KO's GG swing (:func:`scoring.kill_value`); bonuses from the caster's summons
-  adjacent to the target are counted, including summons the plan itself places first (Tofu next to
-  the target then To Fu Ti). Shooting a bomb is worth its KO chance times its explosion's worth
-  (Water Bomb, R-A114); a new bomb is worth 0.6 of its explosion (it goes off next turn);
-- end cells: cells within the MP left, scored by the personality's position value (next-turn threat
-  from :func:`scoring.threat_map`, distance to enemies, kamas and Demon cells, support of the
-  summoner's bonus for creatures).
+- casting cells: every cell the fighter can walk to with its MP, reached by the safest shortest walk
+  (of equally short walks the one least exposed to Lock, R-A16/R-A45, then the one passing over most
+  kamas, picked up on the way) and weighted by the chance of getting there unblocked; for a fighter
+  with a swap-with-ally spell (Transposition) the allies it can swap with; for a fighter with a
+  "+range for all MP" spell (Distant Shot) every cell again with the bonus and no MP left;
+- casts from a cell: greedy by value per AP (:mod:`.casts`), also with 1, 2... AP held back when the
+  team can afford GG on a reachable Demon cell;
+- end cells: scored by the personality's position value (:mod:`.positions`: danger with line of
+  sight and range bonuses, bombs about to go off, engagement for melee figures, cover, economy).
 
-The best plan is replayed one action at a time; every action is checked with ``MatchView.is_legal``.
-It replans after a cast that moved pieces or put a new one in play, when a planned target is gone,
-and whenever the fighter's cell, MP or AP are not what the plan expected (a lock block); it never
-raises and always returns a legal action (END at worst). Tie-breaks follow the board's stable orders (BFS order of cells, spell order,
-Timeline order); the AI's ``rng`` is not needed, so its decisions are a pure function of the view.
+Each fighter also knows the team's target this turn (:func:`team_target`: the enemy Krosmaster the
+allies still to act can most likely KO together), so the first hits of a dive count.
+
+The best plan is replayed one action at a time; every action is checked with ``MatchView.is_legal``;
+it never raises and always returns a legal action (END at worst). Tie-breaks follow the board's
+stable orders (BFS order of cells, spell order, Timeline order); the AI's ``rng`` is not needed, so
+its decisions are a pure function of the view. A search AI drives the same player through
+:meth:`HeuristicAI.candidates` (the k best plans), :meth:`HeuristicAI.adopt` and
+:meth:`HeuristicAI.fork` (the same player on a copy of the match).
 
 Where each part lives: :mod:`.weights` (what a personality cares about), :mod:`.plan_search` (origins
 and the search), :mod:`.casts` (cast selection and valuation), :mod:`.positions` (end cells),

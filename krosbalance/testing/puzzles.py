@@ -325,9 +325,13 @@ def _with_side_totals(position: Position) -> Position:
 
 
 def _own_losses(position: Position) -> bool:
-    """Whether side 0 lost a piece or took injuries (bombs aside: they are meant to go off)."""
+    """Whether side 0 lost a piece, took injuries or a -1 AP marker (a blast gives one even when the
+    Armour roll saves the injury, R-A114); bombs aside: they are meant to go off."""
     mine = [f for f in position.state.fighters if f.side == 0 and f.is_character]
-    return any(not f.alive for f in mine) or sum(f.injuries for f in mine) > position.start["injuries"]
+    return (
+        any(not f.alive or f.minus_ap for f in mine)
+        or sum(f.injuries for f in mine) > position.start["injuries"]
+    )
 
 
 def _gained_gg(position: Position, at_least: int) -> bool:
@@ -394,7 +398,7 @@ PUZZLES: tuple[Puzzle, ...] = (
     ),
     Puzzle(
         "summon_clear_of_the_bomb",
-        "the Queen's Tofu and the team stay out of the team's own Water Bomb blast",
+        "the Queen (in the blast square) and her Tofu keep out of the team's own Water Bomb blast",
         _summon_clear_of_the_bomb,
         lambda p: not _own_losses(p),
     ),

@@ -35,3 +35,18 @@ def test_malformed_ladder_entry_names_the_field(tmp_path: Path) -> None:
     path.write_text('[ais.kiter]\ntier = "heuristic"\n')
     with pytest.raises(ContentError, match="ais.kiter"):
         load_ladder(path)
+
+
+def test_ladder_experiment_pairs_every_registered_ai_with_every_other_once() -> None:
+    from itertools import combinations
+    from pathlib import Path
+
+    from krosbalance.sim.experiment import check_experiment
+
+    root = Path(__file__).resolve().parents[2]
+    experiment, problems = check_experiment(root / "simulations" / "ai-ladder.toml")
+    assert not problems and experiment is not None
+    pairs = [frozenset(p) for p in experiment.ais]
+    assert len(pairs) == len(set(pairs))
+    assert set(pairs) == {frozenset(p) for p in combinations(list_ais(), 2)}
+    assert experiment.paired_seeds and len(experiment.boards) >= 3
