@@ -155,7 +155,7 @@ class _Context:
         # melee figures fight up close whatever the personality: their danger weighs less and
         # standing next to an enemy (a pin, a strike next turn) is worth something
         self.melee = is_melee(me)
-        self.safety = w.safety * (w.melee_safety if self.melee else 1.0)
+        self.safety = min(w.safety, w.melee_safety) if self.melee else w.safety
         bomb_cells = 0
         for bomb in bombs:
             bomb_cells |= board.square_mask[bomb.cell]

@@ -7,7 +7,7 @@ weighs safety, approach, kiting, support and objectives through its :class:`.wei
 - **Danger**: the injuries the enemy could deal there next turn (:func:`.scoring.threat_map`, line
   of sight and range bonuses included), and the chance they KO us times what the KO would cost at
   the current score; plus the blast of any bomb about to go off around the cell, ours included.
-- **Melee figures** (:func:`.context.is_melee`) weigh their danger less (``melee_safety``) and value
+- **Melee figures** (:func:`.context.is_melee`) weigh their danger at most ``melee_safety`` and value
   standing next to enemies: the pin (the enemy's chance of being blocked when it walks away, times
   what it loses) and the strike they make next turn without walking (:meth:`_Context.engagement`).
 - **Cover**: a melee figure's body on the line between an enemy that shoots and one of our
