@@ -318,6 +318,34 @@ def _gobball_sets_up_the_hit() -> Position:
     return Position(sc, {"king": king, "target": target}, king)
 
 
+def _hide_behind_a_body() -> Position:
+    # Bill Tell hemmed in by bushes; the King (out of MP this turn) stands between him and one cell:
+    # the only cell Kassius can reach that Bill cannot shoot next turn is behind the King's body.
+    sc = _scenario(_grid(10, 5, {(8, 2): "B", (9, 1): "B", (9, 3): "B"}))
+    king = sc.add("king_of_the_gobballs", 0, (3, 0))
+    king.minus_mp, king.minus_ap = 3, 7  # spent: he stays where he is and does nothing this turn
+    kassius = sc.add("kassius_kaos", 0, (3, 2), injuries=7)
+    bill = sc.add("bill_tell", 1, (9, 2))
+    return Position(sc, {"wounded": kassius, "archer": bill}, kassius)
+
+
+def _swap_the_wounded_out() -> Position:
+    sc = _scenario(_grid(10, 6))
+    anna = sc.add("anna_tommy", 0, (1, 2))
+    bill = sc.add("bill_tell", 0, (4, 2), injuries=5)
+    sc.add("king_of_the_gobballs", 1, (5, 2))
+    return Position(sc, {"rescuer": anna, "wounded": bill}, anna)
+
+
+def _safe_from_every_enemy(p: Position) -> bool:
+    wounded = p.pieces["wounded"]
+    return wounded.alive and not any(
+        exposed_to(p.state, e, wounded.cell)
+        for e in p.state.fighters
+        if e.side == 1 and e.alive and e.cell >= 0
+    )
+
+
 def _with_side_totals(position: Position) -> Position:
     state = position.state
     position.start["injuries"] = sum(f.injuries for f in state.fighters if f.side == 0 and f.is_character)
@@ -427,6 +455,18 @@ PUZZLES: tuple[Puzzle, ...] = (
         "a purchase wins at 5-1: walk to the Demon cell away from the King's Lock (no lock roll), buy",
         _avoid_the_lock_holder,
         lambda p: p.state.winner == 0 and _locks_against(p, p.pieces["buyer"]) == 0,
+    ),
+    Puzzle(
+        "hide_behind_a_body",
+        "Kassius at 7/9 hides behind the King's body, the one cell Bill Tell cannot shoot next turn",
+        _hide_behind_a_body,
+        lambda p: not exposed_to(p.state, p.pieces["archer"], p.pieces["wounded"].cell),
+    ),
+    Puzzle(
+        "swap_the_wounded_out",
+        "Anna's Transposition takes Bill Tell (1 HP, next to the King) out of the King's reach",
+        _swap_the_wounded_out,
+        _safe_from_every_enemy,
     ),
     Puzzle(
         "gobball_sets_up_the_hit",
