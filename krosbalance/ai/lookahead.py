@@ -25,7 +25,7 @@ import numpy as np
 from krosbalance.ai.base import AI
 from krosbalance.ai.evaluation import evaluate
 from krosbalance.ai.kiter import KiterAI
-from krosbalance.ai.plan_search import _Plan
+from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import END_ACTION, HeuristicAI
 from krosbalance.ai.rollout import ReplayDice, finish_team_turn, play_turn
 from krosbalance.engine.legal import Action
@@ -84,7 +84,7 @@ class LookaheadAI(AI):
             self.base.adopt(plan)
         return self.base.choose_action(view)
 
-    def _choose(self, view: MatchView, me: FighterView, plans: list[_Plan]) -> _Plan:
+    def _choose(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan with the best total evaluation over the shared dice sets (ties: the heuristic's
         order)."""
         self.searches += 1
@@ -97,7 +97,7 @@ class LookaheadAI(AI):
                 best, best_value = plan, total
         return best
 
-    def _rollout(self, view: MatchView, me: FighterView, plan: _Plan, faces: list[int]) -> float:
+    def _rollout(self, view: MatchView, me: FighterView, plan: Plan, faces: list[int]) -> float:
         """Play ``plan`` on a copy, then the rest of the turn and the opponent's reply; evaluate."""
         self.rollouts += 1
         side = view.side

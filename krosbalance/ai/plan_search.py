@@ -24,7 +24,10 @@ PositionValue = Callable[[_Context, int], float]
 
 
 @dataclass(slots=True)
-class _Plan:
+class Plan:
+    """A plan for one activation: its steps, the planner's value of it, and the walk chosen to its
+    first cell (the safest shortest one)."""
+
     steps: list[Step]
     value: float
     route: list[int] = field(default_factory=list)  # the walk to the first cell, when chosen
@@ -43,7 +46,7 @@ def affordable_buys(ctx: _Context, reach: dict[int, int]) -> int:
     return min(int(me.ap), kamas // max(1, view.gg_price))
 
 
-def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue) -> _Plan:
+def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue) -> Plan:
     """The best plan from here; ``reach`` is ``view.reachable_cells(me)`` (just the current cell
     when the fighter cannot walk)."""
     return best_plans(weights, ctx, reach, position_value, 1)[0]
@@ -51,7 +54,7 @@ def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_v
 
 def best_plans(
     weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue, keep: int
-) -> list[_Plan]:
+) -> list[Plan]:
     """The ``keep`` best plans from here, best first, no two with the same casts and end cell (the
     candidates a lookahead AI tries; see :func:`best_plan`)."""
     view, me, board = ctx.view, ctx.me, ctx.board
@@ -99,7 +102,7 @@ def best_plans(
     wide, exact = useful.wide, useful.masks
     stuck = pos(me_cell, 0)
     # the plans kept so far, best first: (value, plan, the cell its walk from the start goes to, end)
-    leaders: list[tuple[float, _Plan, int, int]] = []
+    leaders: list[tuple[float, Plan, int, int]] = []
     seen: dict[tuple[tuple[Step, ...], int], float] = {}
 
     def offer(total: float, steps: list[Step], dest: int, end: int) -> float:
@@ -113,7 +116,7 @@ def best_plans(
                 k for k in leaders if (tuple(st for st in k[1].steps if st.kind == "cast"), k[3]) != signature
             ]
         seen[signature] = total
-        entry = (total, _Plan(steps, total), dest, end)
+        entry = (total, Plan(steps, total), dest, end)
         index = len(leaders)
         while index > 0 and leaders[index - 1][0] < total:
             index -= 1

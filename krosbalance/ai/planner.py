@@ -42,7 +42,7 @@ from krosbalance.ai import scoring
 from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
 from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
-from krosbalance.ai.plan_search import _Plan, best_plan, best_plans
+from krosbalance.ai.plan_search import Plan, best_plan, best_plans
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
@@ -126,7 +126,7 @@ class HeuristicAI(AI):
         self._replans = 0
         self._reach = {}
 
-    def candidates(self, view: MatchView, me: FighterView, keep: int) -> list[_Plan]:
+    def candidates(self, view: MatchView, me: FighterView, keep: int) -> list[Plan]:
         """The ``keep`` best plans for ``me`` from here, best first (for a lookahead AI); call
         :meth:`begin` first."""
         ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
@@ -134,7 +134,7 @@ class HeuristicAI(AI):
         reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
         return best_plans(self.weights, ctx, reach, self.position_value, keep)
 
-    def adopt(self, plan: _Plan) -> None:
+    def adopt(self, plan: Plan) -> None:
         """Follow ``plan`` from now on (replanning on surprises as usual)."""
         self._steps = list(plan.steps)
         self._route = list(plan.route)
