@@ -29,8 +29,9 @@ class Step(NamedTuple):
 def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) -> list[tuple[int, float]]:
     """Where a new ``summon`` may go, as (cells, worth) groups, best first, worth over 0.2.
 
-    A summon's worth (:func:`summon_value`) does not depend on the casting cell, only on the cell
-    it lands on and on whether 3 AP are left, so it is computed once per cell and pass; cells of
+    A summon's worth (:func:`summon_value`) does not depend on the casting cell, only on whether the
+    cell it lands on touches an enemy Krosmaster, lies in a bomb's blast, and is within the
+    creature's walk-and-strike reach of one: at most eight kinds of cell, one value each. Groups of
     equal worth are merged, so the cast search takes the lowest free cell in range of the first
     group it meets, as a scan of the cells in order would. (Bombs are scanned cell by cell.)"""
     key = (summon, ap_left >= 3)
@@ -38,13 +39,32 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
     if groups is None:
         board = ctx.board
         free = ((1 << board.n_cells) - 1) & ~ctx.occupied
+        near = 0
+        for c in ctx.enemy_kros:
+            near |= board.neighbour_mask[c]
+        spec = ctx.view.summon_spec(summon)
+        strike = 0
+        if spec is not None and spec.kind == "creature" and ctx.enemy_kros_mask:
+            options = scoring._attack_options(
+                spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers}
+            )
+            if options:
+                spell = options[0][1]
+                top = 1 if spell.range_type == "melee" else spell.range_max
+                strike = ctx.geo.dilate(ctx.enemy_kros_mask, spec.mp + top)
         merged: dict[float, tuple[int, float]] = {}  # rounded worth -> (cells, first worth)
-        for x in scoring.iter_bits(free):
-            value = summon_value(weights, ctx, summon, x, ctx.me_cell, ap_left)
-            if value > 0.2:
-                rounded = round(value, 9)
-                cells_so_far, first = merged.get(rounded, (0, value))
-                merged[rounded] = (cells_so_far | (1 << x), first)
+        for a in (near, ~near):
+            for b in (ctx.bomb_cells, ~ctx.bomb_cells):
+                for c in (strike, ~strike):
+                    part = free & a & b & c
+                    if not part:
+                        continue
+                    x = (part & -part).bit_length() - 1
+                    value = summon_value(weights, ctx, summon, x, ctx.me_cell, ap_left)
+                    if value > 0.2:
+                        rounded = round(value, 9)
+                        cells_so_far, first = merged.get(rounded, (0, value))
+                        merged[rounded] = (cells_so_far | part, first)
         groups = ctx.summon_ranks[key] = [
             (slot[0], slot[1]) for _, slot in sorted(merged.items(), key=lambda kv: -kv[0])
         ]

@@ -375,12 +375,23 @@ def per_turn_damage(fighter: FighterView) -> float:
     return options[0][0] if options else 0.0
 
 
+_REACH: dict[int, tuple[object, int]] = {}
+
+
 def _reach(fighter: FighterView) -> int:
-    """The longest max range among the fighter's attack spells (1 for melee, 0 with none)."""
+    """The longest max range among the fighter's attack spells (1 for melee, 0 with none); kept per
+    spell list (held, so its id stays its own)."""
+    spells = fighter.spells
+    entry = _REACH.get(id(spells))
+    if entry is not None and entry[0] is spells:
+        return entry[1]
     best = 0
-    for spell in fighter.spells:
+    for spell in spells:
         if spell.kind == "attack" and spell.ap_cost:
             best = max(best, 1 if spell.range_type == "melee" else spell.range_max)
+    if len(_REACH) > 256:
+        _REACH.clear()
+    _REACH[id(spells)] = (spells, best)
     return best
 
 
