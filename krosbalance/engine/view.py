@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, cast
 
-from krosbalance.content.specs import SpellSpec
+from krosbalance.content.specs import CharacterSpec, SpellSpec
+from krosbalance.engine.clone import clone_state
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
+    from krosbalance.engine.dice import Dice
     from krosbalance.engine.state import Fighter, MatchState
 
 #: expected successes of 1 or 2 dice: Critical/Dodge succeed on 3 faces of 6, Armour/Lock on 2
@@ -153,6 +155,12 @@ class FighterView:
     def pending_markers(self) -> tuple[int, int]:
         """Net MP and AP markers waiting for the next activation (R-A33, R-A35)."""
         return (self._f.plus_mp - self._f.minus_mp, self._f.plus_ap - self._f.minus_ap)
+
+    @property
+    def placed_turn(self) -> int:
+        """The game turn a summon token was put in play (a bomb goes off at its summoner's first
+        activation of a later turn, R-A112)."""
+        return self._f.placed_turn
 
     def has(self, power: str) -> bool:
         return self._f.has(power)
@@ -295,6 +303,16 @@ class MatchView:
         """Line of sight now, characters included (R-A78)."""
         s = self._s
         return s.board.has_los(a, b, s.sight_blockers, s.opts.strict_corner_los)
+
+    def summon_spec(self, summon: str) -> CharacterSpec | None:
+        """The card of a token a spell in this match can put in play (None if none can)."""
+        return self._s.summon_specs.get(summon)
+
+    def clone_state(self, dice: Dice, *, keep_stats: bool = False) -> MatchState:
+        """A copy of the match as this side may know it, to play on (:mod:`krosbalance.engine.clone`):
+        it rolls ``dice`` (the AI's own, never the match's), records nothing, and holds none of the
+        opponent's traps (hidden, R-A116). Nothing done to the copy reaches the match."""
+        return clone_state(self._s, dice, keep_stats=keep_stats, hide_traps_of=1 - self.side)
 
     # --- questions about the active character ------------------------------------------------
     def legal_actions(self) -> list[Action]:
