@@ -38,7 +38,7 @@ from krosbalance.testing.conformance import (
     run_checked_match,
 )
 
-BOARDS = [b for b in list_boards() if not b.startswith("test-")]
+BOARDS = [b for b in list_boards("arena") if not b.startswith("test-")]
 TURN_LIMIT = load_ruleset("arena").options.turn_limit
 SLICE = 30
 #: in the default slice, every SLICE_REPLAY-th match is replayed for the event-log comparison

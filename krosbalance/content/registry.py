@@ -162,9 +162,10 @@ class Registry:
                     return board
         return None
 
-    def list_boards(self) -> list[str]:
-        """Sorted ids of the available boards."""
-        return sorted(self._board_table())
+    def list_boards(self, ruleset: str | None = None) -> list[str]:
+        """Sorted ids of the available boards; with ``ruleset``, only the boards made for it."""
+        boards = self._board_table()
+        return sorted(bid for bid, board in boards.items() if ruleset is None or ruleset in board.rulesets)
 
 
 _DEFAULT: Registry | None = None
@@ -198,6 +199,6 @@ def load_board(board_id: str) -> Any:
     return default_registry().load_board(board_id)
 
 
-def list_boards() -> list[str]:
-    """``default_registry().list_boards()``."""
-    return default_registry().list_boards()
+def list_boards(ruleset: str | None = None) -> list[str]:
+    """``default_registry().list_boards(ruleset)``."""
+    return default_registry().list_boards(ruleset)
