@@ -11,7 +11,7 @@ from krosbalance.engine.events import FULL
 from krosbalance.engine.instant import settle
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
 from krosbalance.engine.state import KROSMASTER
-from krosbalance.errors import TeamError
+from krosbalance.errors import ContentError, TeamError
 from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
 from krosbalance.rulesets.blast import actions as extra
 from krosbalance.rulesets.blast import pregame, terrain, turn
@@ -245,7 +245,9 @@ class BlastRuleset(Ruleset):
         record: int = 0,
     ) -> MatchState:
         if "glyph" not in board.features:
-            raise TeamError(f"board {board.id!r} has no glyph cells: it is not a Krosmaster Blast board")
+            raise ContentError(
+                "board", board.id, "the board has no glyph cells: it is not a Krosmaster Blast board"
+            )
         return pregame.setup(teams, board, self, dice, setup_rng, registry, record)
 
     def deploy(
