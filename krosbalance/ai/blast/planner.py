@@ -86,7 +86,7 @@ class Planner:
         casts = sorted(
             ((self.cast_value(a), i, a) for i, a in enumerate(actions) if a.kind == CAST), reverse=True
         )
-        cast_values = [v for v, _, _ in casts if v > EPS]
+        cast_values = self.ap_uses(casts)
         bonuses = sorted(
             (
                 (self.bonus_value(a, cast_values), i, a)
@@ -104,7 +104,7 @@ class Planner:
         if best_cast is not None and self.view.lock_risk() > 0.0:
             return best_cast[2]  # cast before a dodge roll can take the AP away (R-B36)
         top = max(best_cast[0] if best_cast else 0.0, gain)
-        if best_bonus is not None and best_bonus[0] > top + EPS:
+        if best_bonus is not None and (best_bonus[0] > top + EPS or self.amplifies(best_bonus[2])):
             return best_bonus[2]
         if (
             plan is not None
@@ -165,6 +165,26 @@ class Planner:
             return self.cell_gain(action.target) - self.stay_value()
         return 0.0
 
+    def ap_uses(self, casts: list[tuple[float, int, Action]]) -> list[float]:
+        """The worth of the casts the AP left would buy, best first: each spell's best target, a
+        once-per-turn spell once, another spell as often as the AP allow."""
+        best: dict[int, float] = {}
+        for value, _, action in casts:
+            if value > EPS and value > best.get(action.spell, 0.0):
+                best[action.spell] = value
+        uses: list[float] = []
+        for index, value in best.items():
+            spell = self.me.spells[index]
+            repeat = max(1, self.me.ap) if spell.limit == "unlimited" and spell.kind == "attack" else 1
+            uses.extend([value] * repeat)
+        return sorted(uses, reverse=True)
+
+    def amplifies(self, action: Action) -> bool:
+        """A bonus that makes what follows better (Brasier, +MP, +AP) is worth taking first when its
+        net worth is positive: having used it early costs nothing later."""
+        spec, _ = self.bonus_spec(action)
+        return all(e.kind in ("next_spell_damage", "marker_self") for e in spec.effects)
+
     # ------------------------------------------------------------------ bonus uses
     def bonus_spec(self, action: Action) -> tuple[BonusActionSpec, int]:
         index, _ = decode(action.spell)
@@ -193,9 +213,8 @@ class Planner:
                         more = self.best_plan(me.mp + amount)
                         value += max(0.0, (more.value if more else 0.0) - (now.value if now else 0.0))
                 else:
-                    spare = me.ap - cost
-                    extra = cast_values[spare : spare + amount] if spare >= 0 else []
-                    value += sum(extra)
+                    start = me.ap - cost
+                    value += sum(cast_values[start : start + amount]) if start >= 0 else 0.0
             elif kind == "heal_self":
                 value += w.heal * min(int(params["amount"]), me.injuries)
             elif kind == "summon":
@@ -227,8 +246,9 @@ class Planner:
                 value += self.glyph_gain(action.target)
             elif kind == "place_terrain":
                 value += self.terrain_value(str(params["terrain"]), action.target)
-        if cost and cast_values and me.ap - cost < min(len(cast_values), me.ap):
-            value -= cast_values[min(len(cast_values), me.ap) - 1]
+        lost = me.ap - cost  # the cast the AP paid would have bought
+        if cost and 0 <= lost < len(cast_values):
+            value -= cast_values[lost]
         return value
 
     def has_attack(self) -> bool:
@@ -297,8 +317,11 @@ class Planner:
     def cell_value(self, cell: int, owned_after: bool) -> float:
         """The worth of ending the activation on ``cell``."""
         w = self.w
-        value = self.attack_from(cell) - w.safety * self.threat(cell)
+        threat = self.threat(cell)
+        value = self.attack_from(cell) - w.safety * threat
         if self.me.is_krosmaster:
+            if threat >= self.me.remaining_hp:
+                value -= w.danger
             if owned_after and any(
                 self.board.distance[e.cell][cell] <= e.base_mp + 1 for e in self.enemy_krosmasters
             ):

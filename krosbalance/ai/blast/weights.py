@@ -20,6 +20,8 @@ class BlastWeights:
         hold: standing on one's own glyph cell that an enemy Krosmaster could reach next turn.
         guard: an Invocation standing on one's own glyph cell (enemies cannot enter it).
         safety: one injury the enemy could deal to the end cell next turn (subtracted).
+        danger: ending where the enemy could deal at least the Krosmaster's remaining HP next turn
+            (a KO there loses the game, R-B2; subtracted).
         approach: per cell closer to the nearest enemy Krosmaster (brawlers close in).
         near_glyph: per cell closer to the nearest glyph cell not yet one's own.
         urgency: how much captures gain when few favors are left (glyph race vs favor clock).
@@ -35,6 +37,7 @@ class BlastWeights:
     hold: float = 3.0
     guard: float = 2.0
     safety: float = 1.0
+    danger: float = 40.0
     approach: float = 0.0
     near_glyph: float = 1.0
     urgency: float = 1.0
@@ -50,6 +53,7 @@ BRAWLER = BlastWeights(
     hold=0.5,
     guard=0.5,
     safety=0.3,
+    danger=10.0,
     approach=1.2,
     near_glyph=0.3,
     urgency=2.0,

@@ -116,7 +116,7 @@ def test_relance_rerolls_a_minus_one_with_four_glyphs_once_per_turn() -> None:
     sc = BlastScenario(board, dice=[ARMOUR, CRITICAL, ARMOUR])
     martine = sc.add("martine_gale", side=0, at=(0, 1))
     gege = sc.add("gege_ronimo", side=1, at=(2, 1))
-    sam = sc.add("sam_sram", side=1, at=(3, 2))
+    sam = sc.add("sam_sram", side=1, at=(2, 2))
     sc.own(0, (0, 0), (1, 0), (2, 0), (3, 0))
     sc.activate(martine)
     sc.cast(martine, "roulette_de_chat", (2, 1))

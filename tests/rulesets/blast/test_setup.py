@@ -70,7 +70,8 @@ def test_r_b40_challenges_named_or_drawn_at_random() -> None:
 def test_bad_blast_options_are_named() -> None:
     for options, field in (
         ({"challenges": ["no such god"]}, "challenges"),
-        ({"favor_deck_size": 11}, "favor_deck_size"),
+        ({"favor_deck_size": 15}, "favor_deck_size"),
+        ({"favor_deck_size": 11, "superior_favors": False}, "favor_deck_size"),
         ({"dice_faces": "loaded"}, "dice_faces"),
         ({"challenges": ["random"] * 8}, "challenges"),
     ):
