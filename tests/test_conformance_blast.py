@@ -18,7 +18,7 @@ from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing.conformance import all_legal_teams, battery_plan, first_difference, run_checked_match
 
 BLAST_BOARDS = list_boards("blast")
-POOL = [c for c in default_registry().list_characters("krosmaster") if default_registry().load_character(c).game == "blast"]
+POOL = default_registry().list_characters("krosmaster", game="blast")
 TEAMS = all_legal_teams(POOL, ruleset="blast")
 DECK = get_ruleset("blast").opts.favor_deck_size
 #: option variants the battery cycles through (match number modulo their count)

@@ -96,7 +96,11 @@ def arm_summary(frame: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
             ("glyph_win", g["end"] == "glyphs"),
         ):
             row[name], row[f"{name}_lo"], row[f"{name}_hi"] = _rate(int(mask.sum()), n, alpha)
-        for name, column in (("turns", "turns"), ("glyphs_first", "glyphs_first"), ("glyphs_second", "glyphs_second")):
+        for name, column in (
+            ("turns", "turns"),
+            ("glyphs_first", "glyphs_first"),
+            ("glyphs_second", "glyphs_second"),
+        ):
             row[name], row[f"{name}_lo"], row[f"{name}_hi"] = mean_interval(g[column].to_numpy(float), alpha)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -107,7 +111,9 @@ def team_win_rates(frame: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     records = []
     for side in (0, 1):
         part = frame[["arm", f"team{side}", "winner"]].rename(columns={f"team{side}": "team"})
-        part = part.assign(won=(part["winner"].astype("Float64") == side).to_numpy(dtype=bool, na_value=False))
+        part = part.assign(
+            won=(part["winner"].astype("Float64") == side).to_numpy(dtype=bool, na_value=False)
+        )
         part = part.assign(drawn=part["winner"].isna())
         records.append(part[["arm", "team", "won", "drawn"]])
     both = pd.concat(records)
@@ -115,8 +121,16 @@ def team_win_rates(frame: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     for (arm, team), g in both.groupby(["arm", "team"], sort=True):
         rate, lo, hi = _rate(int(g["won"].sum()), len(g), alpha)
         rows.append(
-            {"arm": arm, "team": team, "n": len(g), "wins": int(g["won"].sum()), "draws": int(g["drawn"].sum()),
-             "win_rate": rate, "ci_low": lo, "ci_high": hi}
+            {
+                "arm": arm,
+                "team": team,
+                "n": len(g),
+                "wins": int(g["won"].sum()),
+                "draws": int(g["drawn"].sum()),
+                "win_rate": rate,
+                "ci_low": lo,
+                "ci_high": hi,
+            }
         )
     return pd.DataFrame(rows)
 
@@ -132,7 +146,9 @@ def tier_table(frame: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
             row: dict[str, Any] = {"arm": arm, "ai": ai, "tier": tier, "n": n}
             for who in ("first", "second", "any"):
                 count = int(g[f"tier{tier}_{who}"].sum())
-                row[f"reached_{who}"], row[f"reached_{who}_lo"], row[f"reached_{who}_hi"] = _rate(count, n, alpha)
+                row[f"reached_{who}"], row[f"reached_{who}_lo"], row[f"reached_{who}_hi"] = _rate(
+                    count, n, alpha
+                )
             row["bonuses"] = ", ".join(_bonus_uses(g, uses, arm, tier))
             rows.append(row)
     return pd.DataFrame(rows)
@@ -296,3 +312,105 @@ def plot_tiers(tiers: pd.DataFrame, ax: Axes | None = None) -> Figure:
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------------------------------- report
+
+
+def _ci(est: pd.Series, lo: pd.Series, hi: pd.Series, pct: bool = True, digits: int = 1) -> list[str]:
+    scale = 100.0 if pct else 1.0
+    unit = "%" if pct else ""
+    return [
+        "-"
+        if pd.isna(e)
+        else f"{e * scale:.{digits}f}{unit} [{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
+        for e, low, high in zip(est, lo, hi, strict=True)
+    ]
+
+
+def verdict_table(verdicts_frame: pd.DataFrame) -> pd.DataFrame:
+    """The verdict table as the report shows it: one row per challenge and matchup."""
+    v = verdicts_frame
+    out = pd.DataFrame({"challenge": v["arm"], "card": v["status"], "AI": v["ai"], "n pairs": v["n_pairs"]})
+    out["first-player wins: none -> challenge"] = [
+        f"{b:.1%} -> {a:.1%}" for b, a in zip(v["first_base"], v["first_arm"], strict=True)
+    ]
+    out["shift [95% CI]"] = _ci(v["first_diff"], v["first_lo"], v["first_hi"])
+    out["p (Holm)"] = [f"{p:.3g}" for p in v["first_p_holm"]]
+    out["KO endings: none -> challenge"] = [
+        f"{b:.1%} -> {a:.1%}" for b, a in zip(v["ko_base"], v["ko_arm"], strict=True)
+    ]
+    out["KO shift [95% CI]"] = _ci(v["ko_diff"], v["ko_lo"], v["ko_hi"])
+    out["p (Holm) "] = [f"{p:.3g}" for p in v["ko_p_holm"]]
+    out["verdict"] = [
+        ", ".join(
+            [s for s, flag in (("shifts first player", f), ("shifts KO vs glyphs", k)) if flag]
+            or ["within the noise"]
+        )
+        for f, k in zip(v["shifts_first_player"], v["shifts_ko_vs_glyph"], strict=True)
+    ]
+    out["tiers never reached"] = v["dead_tiers"]
+    return out
+
+
+def report_section(
+    doc: Any, matches: pd.DataFrame, tables: dict[str, pd.DataFrame], alpha: float = ALPHA
+) -> None:
+    """The Divine Challenge section of a Blast experiment's report (``krosbalance.analysis.report``):
+    the verdict table, then the tables and plots behind it. ``doc`` is the report's document model."""
+    frame = blast_matches(matches)
+    if frame.empty:
+        doc.p("No error-free Blast match.")
+        return
+    summary = arm_summary(frame, alpha)
+    teams = team_win_rates(frame, alpha)
+    tiers = tier_table(frame, alpha)
+    verdict = verdicts(frame, alpha)
+    tables.update(
+        challenge_summary=summary, challenge_teams=teams, challenge_tiers=tiers, challenge_verdicts=verdict
+    )
+    doc.p(
+        "Each deal (teams, board, first player, favor deck, dice seed) is played under every arm: no Divine "
+        "Challenge ('none') and each challenge alone. A challenge's effect is the paired difference against "
+        "'none' on the same deals; 'beyond the noise' = exact McNemar test, Holm-adjusted over the whole table, "
+        f"p < {alpha}. Cards marked 'assumed' are invented stand-ins (no reachable source prints them): their "
+        "verdicts test this toolkit's reading, not the real card.",
+        note=True,
+    )
+    if not verdict.empty:
+        doc.table(
+            verdict_table(verdict),
+            "Verdicts: which challenges move the first player's edge or the KO-vs-glyph balance.",
+        )
+    show = pd.DataFrame({"arm": summary["arm"], "AI": summary["ai"], "n": summary["n"]})
+    for col, label in (
+        ("first_win", "first player wins"),
+        ("second_win", "second player wins"),
+        ("draw", "draws"),
+        ("ko", "ends by KO"),
+        ("glyph_win", "ends on glyphs"),
+    ):
+        show[f"{label} [95% CI]"] = _ci(summary[col], summary[f"{col}_lo"], summary[f"{col}_hi"])
+    for col, label in (
+        ("turns", "turns"),
+        ("glyphs_first", "glyphs, first player"),
+        ("glyphs_second", "glyphs, second player"),
+    ):
+        show[f"{label} [95% CI]"] = _ci(
+            summary[col], summary[f"{col}_lo"], summary[f"{col}_hi"], pct=False, digits=2
+        )
+    doc.table(show, "Per arm and AI matchup: outcomes, game length and glyphs held at the end.")
+    doc.image("challenges_first_player.png", plot_first_player(summary), "first-player win rate by challenge")
+    doc.image("challenges_endings.png", plot_endings(summary), "how games end by challenge")
+    if not tiers.empty:
+        t = pd.DataFrame(
+            {"challenge": tiers["arm"], "AI": tiers["ai"], "tier": tiers["tier"], "n": tiers["n"]}
+        )
+        for who in ("first", "second", "any"):
+            t[f"reached by {who} [95% CI]"] = _ci(
+                tiers[f"reached_{who}"], tiers[f"reached_{who}_lo"], tiers[f"reached_{who}_hi"]
+            )
+        t["bonus uses"] = tiers["bonuses"]
+        doc.table(t, "How often each tier (glyph cells held at once) was reached, and by whom.")
+        doc.image("challenges_tiers.png", plot_tiers(tiers), "tiers reached by challenge")
+    doc.table(teams, "Win rate of each team per arm (Wilson 95% CI).")

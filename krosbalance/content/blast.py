@@ -260,6 +260,18 @@ def _summon_refs(action: BonusActionSpec | None, path: str) -> Iterable[tuple[st
             yield f"{path}.effects[{k}].summon", str(effect.params["summon"])
 
 
+def _index_card(
+    index: dict[str, tuple[str, str]], kind: str, card_id: str, names: tuple[str, ...], file: str, field: str
+) -> None:
+    """Ids, names and aliases are unique across favors and challenges (normalised like characters)."""
+    for text in (card_id, *names):
+        key = normalize_name(text)
+        other = index.get(key)
+        if other is not None and other != (kind, card_id):
+            raise ContentError(file, f"{field}.id", f"{text!r} is already used by the {other[0][:-1]} {other[1]!r}")
+        index[key] = (kind, card_id)
+
+
 class BlastCards:
     """The favors and Divine Challenges of the Krosmaster Blast box, loaded on first use.
 
@@ -283,43 +295,37 @@ class BlastCards:
         challenges: dict[str, ChallengeSpec] = {}
         index: dict[str, tuple[str, str]] = {}
         refs: list[tuple[str, str, str]] = []
-        for kind, loader in (("favors", load_favor_file), ("challenges", load_challenge_file)):
-            folder = self.folder / kind
-            files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
-            if not files:
-                raise ContentError(str(folder), "folder", f"no {kind} files (*.toml) in this folder")
-            for path in files:
-                for i, spec in enumerate(loader(path)):
-                    field = f"{kind}[{i}]"
-                    for text in (spec.id, spec.name, *spec.aliases):
-                        key = normalize_name(text)
-                        other = index.get(key)
-                        if other is not None and other != (kind, spec.id):
-                            raise ContentError(
-                                str(path),
-                                f"{field}.id",
-                                f"{text!r} is already used by the {other[0][:-1]} {other[1]!r}",
-                            )
-                        index[key] = (kind, spec.id)
-                    if isinstance(spec, FavorSpec):
-                        favors[spec.id] = spec
-                        refs.extend((str(path), p, ref) for p, ref in _summon_refs(spec.action, field))
-                    else:
-                        challenges[spec.id] = spec
-                        for j, bonus in enumerate(spec.bonuses):
-                            refs.extend(
-                                (str(path), p, ref)
-                                for p, ref in _summon_refs(bonus.action, f"{field}.bonuses[{j}]")
-                            )
+        for path in self._files("favors"):
+            for i, favor in enumerate(load_favor_file(path)):
+                field = f"favors[{i}]"
+                _index_card(index, "favors", favor.id, (favor.name, *favor.aliases), str(path), field)
+                favors[favor.id] = favor
+                refs.extend((str(path), where, ref) for where, ref in _summon_refs(favor.action, field))
+        for path in self._files("challenges"):
+            for i, challenge in enumerate(load_challenge_file(path)):
+                field = f"challenges[{i}]"
+                names = (challenge.name, *challenge.aliases)
+                _index_card(index, "challenges", challenge.id, names, str(path), field)
+                challenges[challenge.id] = challenge
+                for j, bonus in enumerate(challenge.bonuses):
+                    where_bonus = f"{field}.bonuses[{j}]"
+                    refs.extend((str(path), where, ref) for where, ref in _summon_refs(bonus.action, where_bonus))
         if self._summons is not None:
-            for file, path, ref in refs:
+            for file, where, ref in refs:
                 if ref not in self._summons:
                     known = ", ".join(sorted(self._summons)) or "none"
-                    raise ContentError(file, path, f"{ref!r} names no loaded Invocation; known: {known}")
+                    raise ContentError(file, where, f"{ref!r} names no loaded Invocation; known: {known}")
         self._challenges = challenges
         self._index = index
         self._favors = favors
         return favors
+
+    def _files(self, kind: str) -> list[Path]:
+        folder = self.folder / kind
+        files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+        if not files:
+            raise ContentError(str(folder), "folder", f"no {kind} files (*.toml) in this folder")
+        return files
 
     def favors(self, grade: str | None = None) -> list[FavorSpec]:
         """Every favor (or those of one grade), sorted by id."""
@@ -364,6 +370,6 @@ def blast_cards() -> BlastCards:
     if _CARDS is None:
         from krosbalance.content.registry import default_registry
 
-        summons = default_registry().list_characters("creature")
+        summons = default_registry().list_characters("creature", game="blast")
         _CARDS = BlastCards(BLAST_DATA, summons)
     return _CARDS

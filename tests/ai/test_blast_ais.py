@@ -18,7 +18,7 @@ from krosbalance.testing.conformance import all_legal_teams, battery_plan
 import numpy as np
 
 HEURISTICS = [name for name in list_ais("blast") if ai_tier(name) == "heuristic"]
-POOL = [c for c in default_registry().list_characters("krosmaster") if default_registry().load_character(c).game == "blast"]
+POOL = default_registry().list_characters("krosmaster", game="blast")
 TEAMS = all_legal_teams(POOL, ruleset="blast")
 BOARDS = list_boards("blast")
 

@@ -22,13 +22,13 @@ REGISTRY = Registry(BLAST_CHARACTERS)
 
 
 def blast_cards() -> BlastCards:
-    return BlastCards(BLAST_DATA, REGISTRY.list_characters("creature"))
+    return BlastCards(BLAST_DATA, REGISTRY.list_characters("creature", game="blast"))
 
 
 def test_r_b1_the_box_is_complete() -> None:
     """R-B1: 6 Krosmasters, 9 Invocation cards, 10 basic and 4 superior favors, 7 Divine Challenges."""
-    assert len(REGISTRY.list_characters("krosmaster")) == 6
-    assert len(REGISTRY.list_characters("creature")) == 9
+    assert len(REGISTRY.list_characters("krosmaster", game="blast")) == 6
+    assert len(REGISTRY.list_characters("creature", game="blast")) == 9
     cards = blast_cards()
     assert len(cards.favors("basic")) == 10
     assert len(cards.favors("superior")) == 4

@@ -79,6 +79,10 @@ class Planner:
         self.advanced = self.bv.options.dice_faces == "advanced"
         self.urgency = 1.0 + self.w.urgency / (self.bv.turns_left(self.side) + 1)
         self._threat: dict[int, float] = {}
+        self._cells: dict[tuple[int, bool], float] = {}
+        self._expected: dict[tuple[int, int], float] = {}
+        todo = self.bv.glyph_cells & ~self.bv.owned(self.side)
+        self.todo = [c for c in range(self.board.n_cells) if (todo >> c) & 1]  # glyphs not yet ours
 
     # ------------------------------------------------------------------ the decision
     def decide(self) -> Action:
@@ -158,7 +162,7 @@ class Planner:
             if target is None or target.side != self.side:
                 return 0.0
             healed = min(spell.amount, target.injuries)
-            return self.w.heal * healed * (1.0 if target.is_krosmaster else 0.3)
+            return float(self.w.heal * healed * (1.0 if target.is_krosmaster else 0.3))
         if spell.kind == "summon":
             return self.w.summon
         if any(e.kind == "move_to_target" for e in spell.effects):
@@ -310,12 +314,18 @@ class Planner:
                     continue
                 if spell.needs_los and self.board.los_path[cell][enemy.cell] & blockers:
                     continue
-                expected = self.view.expected_damage(index, enemy.cell)
+                key = (index, enemy.uid)
+                expected = self._expected.get(key)
+                if expected is None:  # position-independent under Blast's rolls
+                    expected = self._expected[key] = self.view.expected_damage(index, enemy.cell)
                 best = max(best, self.hit_value(enemy, expected, self.spell_base(spell)))
         return best
 
     def cell_value(self, cell: int, owned_after: bool) -> float:
         """The worth of ending the activation on ``cell``."""
+        cached = self._cells.get((cell, owned_after))
+        if cached is not None:
+            return cached
         w = self.w
         threat = self.threat(cell)
         value = self.attack_from(cell) - w.safety * threat
@@ -328,11 +338,12 @@ class Planner:
                 value += w.hold
             if self.enemy_krosmasters and w.approach:
                 value -= w.approach * min(self.board.distance[cell][e.cell] for e in self.enemy_krosmasters)
-            todo = self.bv.glyph_cells & ~self.bv.owned(self.side) & ~(1 << cell)
-            if todo and w.near_glyph:
-                value -= w.near_glyph * min(
-                    self.board.distance[cell][g] for g in range(self.board.n_cells) if (todo >> g) & 1
-                )
+            if w.near_glyph:
+                distance = self.board.distance[cell]
+                near = [distance[g] for g in self.todo if g != cell]
+                if near:
+                    value -= w.near_glyph * min(near)
+        self._cells[(cell, owned_after)] = value
         return value
 
     def cell_gain(self, cell: int) -> float:
@@ -432,14 +443,14 @@ class Planner:
                     key=lambda c: (min(self.board.distance[c][e.cell] for e in self.enemy_krosmasters), c),
                 )
         if self.enemies:
-            return min(self.enemies, key=lambda e: (self.board.distance[self.me.cell][e.cell], e.uid)).cell
+            return int(min(self.enemies, key=lambda e: (self.board.distance[self.me.cell][e.cell], e.uid)).cell)
         return -1
 
     def first_step(self, goal: int) -> int:
         """The first cell of a shortest walk to ``goal`` (-1 if none)."""
-        start = self.me.cell
+        start: int = self.me.cell
         obstacles = self.view.obstacles
-        parent = {start: start}
+        parent: dict[int, int] = {start: start}
         frontier = deque([start])
         while frontier:
             cell = frontier.popleft()
@@ -466,7 +477,7 @@ def next_to_act(view: MatchView, weights: BlastWeights, candidates: list[Fighter
     """R-B10: the Krosmaster whose best walk is worth the most goes first (captures early also
     trigger capture bonuses); Invocations act in the listed order."""
     if not candidates[0].is_krosmaster:
-        return candidates[0].uid
+        return int(candidates[0].uid)
     bv = blast_view(view)
     board = view.board
     todo = bv.glyph_cells & ~bv.owned(view.side)
@@ -474,6 +485,6 @@ def next_to_act(view: MatchView, weights: BlastWeights, candidates: list[Fighter
 
     def key(f: FighterView) -> tuple[int, int]:
         nearest = min((board.distance[f.cell][c] for c in cells), default=99)
-        return (nearest - f.base_mp, f.uid)
+        return (nearest - int(f.base_mp), int(f.uid))
 
-    return min(candidates, key=key).uid
+    return int(min(candidates, key=key).uid)

@@ -20,7 +20,7 @@ class FavorRevealed(Event):
     slot: int  # 0 left, 1 right (R-B9)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "favor_revealed"
 
     def __str__(self) -> str:
@@ -35,7 +35,7 @@ class BonusUsed(Event):
     ap: int  # AP paid
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "bonus_used"
 
     def __str__(self) -> str:
@@ -51,7 +51,7 @@ class GlyphCaptured(Event):
     glyphs: tuple[int, int]
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "glyph_captured"
 
     def __str__(self) -> str:
@@ -64,7 +64,7 @@ class DofusTaken(Event):
     side: int
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "dofus_taken"
 
     def __str__(self) -> str:
@@ -78,7 +78,7 @@ class TerrainChanged(Event):
     placed: bool  # False: removed (a fifth tile, a Fog dissipated)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "terrain_changed"
 
     def __str__(self) -> str:
@@ -92,7 +92,7 @@ class CombatRolled(Event):
     delta: int
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "combat_rolled"
 
     def __str__(self) -> str:
@@ -107,7 +107,7 @@ class DodgeRolled(Event):
     outcome: int  # rolls.FREE / GRABBED / TACKLED
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "dodge_rolled"
 
     def __str__(self) -> str:
@@ -124,7 +124,7 @@ class GlyphCount(Event):
     favors_left: int
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> str:  # type: ignore[override]  # (a ClassVar on Event until the compiled build)
         return "glyph_count"
 
     def __str__(self) -> str:

@@ -223,9 +223,9 @@ def reroll_source(bs: BlastState, caster: Fighter) -> tuple[str, int]:
         return "", -1
     glyphs = bs.glyphs(caster.side)
     for power in caster.spec.powers:
-        if power.kind == "combat_reroll" and glyphs >= int(power.params["glyphs"]):
-            if (caster.uid, "power") not in bs.rerolled:
-                return "power", -1
+        ready = (caster.uid, "power") not in bs.rerolled
+        if power.kind == "combat_reroll" and glyphs >= int(power.params["glyphs"]) and ready:
+            return "power", -1
     for index, _, _ in active_passives(bs, caster.side, REROLL, glyphs):
         key = f"bonus:{index}"
         if (caster.uid, key) not in bs.rerolled:

@@ -18,7 +18,7 @@ OUTCOMES: tuple[str, ...] = ("free", "grabbed", "tackled")
 
 def combat_delta(face: int, advanced: bool) -> int:
     """Damage added by one combat die: +1 (a weak point), -1 (the target defends) or 0 (R-B30)."""
-    if face == CRITICAL or face == CRIT_DODGE or (advanced and face == DOFUS):
+    if face in (CRITICAL, CRIT_DODGE) or (advanced and face == DOFUS):
         return 1
     if face == ARMOUR:
         return -1
@@ -27,7 +27,7 @@ def combat_delta(face: int, advanced: bool) -> int:
 
 def is_dodge(face: int, advanced: bool) -> bool:
     """Whether a dodge die shows Dodge once the roller has turned it (R-B36, R-B38)."""
-    return face == DODGE or (advanced and (face == CRIT_DODGE or face == DOFUS))
+    return face == DODGE or (advanced and face in (CRIT_DODGE, DOFUS))
 
 
 def dodge_outcome(faces: tuple[int, ...], advanced: bool) -> int:

@@ -9,4 +9,4 @@ from krosbalance.content.registry import default_registry
 def blast_krosmasters() -> list[str]:
     """Every Krosmaster with a Blast card, by id."""
     registry = default_registry()
-    return [c for c in registry.list_characters("krosmaster") if registry.load_character(c).game == "blast"]
+    return registry.list_characters("krosmaster", game="blast")

@@ -87,7 +87,7 @@ def test_r_b34_invocations_have_no_tackle_zone_but_r_b35_they_roll() -> None:
     sc.move(sam, (0, 1))  # next to an enemy Invocation only: no roll (the script is empty)
     assert sc.xy(sam) == (0, 1)
     sc2 = BlastScenario(BOARD, dice=[LOCK])
-    sam2 = sc2.add("sam_sram", side=0, at=(0, 1))
+    sc2.add("sam_sram", side=0, at=(0, 1))
     gege2 = sc2.add("gege_ronimo", side=1, at=(2, 1))
     lapino = sc2.add("lapino", side=1, at=(1, 1), summoner=gege2)
     sc2.new_turn(1)
