@@ -171,6 +171,8 @@ def start_of_activation(state: MatchState, bs: BlastState, fighter: Fighter) -> 
         if apply is not None:
             apply(state, bs, fighter, params, index)
     refresh_range(state, bs)
+    for index, _, _ in active_passives(bs, fighter.side, SPELL_RANGE, bs.glyphs(fighter.side)):
+        _count(bs, fighter.side, index)  # a range bonus acts for the whole activation
 
 
 def end_of_activation(state: MatchState, bs: BlastState, fighter: Fighter) -> None:
