@@ -23,7 +23,7 @@ battery: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
 
 bench: $(STAMP)
-	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective --speedup focus_fire --profile
+	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective --blast random --blast blast_glyph --speedup focus_fire --profile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -28,14 +28,20 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"challenges": ["random"]},
     {"challenges": ["random", "random"], "challenge_tier_reading": "alternative"},
     {"challenges": ["grande_melee_de_iop"], "tackle_dice_several": "per_enemy", "fire_combat_roll": True},
-    {"challenges": ["monde_merveilleux_d_eniripsa"], "ice_slide_chain": False, "bonus_damage_combat_roll": True},
+    {
+        "challenges": ["monde_merveilleux_d_eniripsa"],
+        "ice_slide_chain": False,
+        "bonus_damage_combat_roll": True,
+    },
 )
 SLICE = 24
 FULL = 1000
 CHUNKS = 10
 
 
-def play_and_check(board: str, team0: tuple[str, ...], team1: tuple[str, ...], seed: int, k: int, replay: bool) -> str:
+def play_and_check(
+    board: str, team0: tuple[str, ...], team1: tuple[str, ...], seed: int, k: int, replay: bool
+) -> str:
     options = VARIANTS[k % len(VARIANTS)]
     checked = run_checked_match(team0, team1, board, seed, ruleset="blast", options=options, record="full")
     where = f"board {board}, seed {seed}, options {options}, teams {list(team0)} vs {list(team1)}"
@@ -53,7 +59,9 @@ def play_and_check(board: str, team0: tuple[str, ...], team1: tuple[str, ...], s
         assert checked.winner is not None and 2 * kos >= len(team0), where
     assert checked.events and checked.events[-1].kind == "match_ended", where
     if replay:
-        again = play_match(team0, team1, board=board, seed=seed, ruleset="blast", options=options, record="full")
+        again = play_match(
+            team0, team1, board=board, seed=seed, ruleset="blast", options=options, record="full"
+        )
         assert again.events == checked.events, f"{where}: {first_difference(again.events, checked.events)}"
         assert again.extras == checked.extras, where
     return checked.end_reason
@@ -89,8 +97,22 @@ def test_every_blast_ai_passes_checked_matches_and_leaves_the_state_untouched(ai
         team0, team1, seed = battery_plan(board, 1, start=k, teams=TEAMS)[0]
         for options in ({}, {"challenges": ["random", "random"]}):
             run_checked_match(
-                team0, team1, board, seed, ai=(ai, "random"), ruleset="blast", options=options, check_untouched=True
+                team0,
+                team1,
+                board,
+                seed,
+                ai=(ai, "random"),
+                ruleset="blast",
+                options=options,
+                check_untouched=True,
             )
             run_checked_match(
-                team0, team1, board, seed, ai=("random", ai), ruleset="blast", options=options, check_untouched=True
+                team0,
+                team1,
+                board,
+                seed,
+                ai=("random", ai),
+                ruleset="blast",
+                options=options,
+                check_untouched=True,
             )

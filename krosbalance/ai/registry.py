@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from krosbalance.ai.base import AI
+from krosbalance.ai.blast.players import BrawlerAI, GlyphAI
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.objective import ObjectiveAI
@@ -22,28 +23,51 @@ TIERS: tuple[str, ...] = ("baseline", "heuristic", "search")
 
 _AIS: dict[str, AIFactory] = {
     "random": RandomAI,
+    "blast_glyph": GlyphAI,
+    "blast_brawler": BrawlerAI,
     "focus_fire": FocusFireAI,
     "kiter": KiterAI,
     "objective": ObjectiveAI,
 }
 _TIER_OF: dict[str, str] = {
     "random": "baseline",
+    "blast_glyph": "heuristic",
+    "blast_brawler": "heuristic",
     "focus_fire": "heuristic",
     "kiter": "heuristic",
     "objective": "heuristic",
 }
 
 
-def register_ai(name: str, factory: AIFactory, tier: str = "heuristic") -> None:
-    """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`."""
+#: the rulesets each AI can play (default: Arena only); the random AI plays any ruleset, since it
+#: only ever picks among the legal actions and choices the engine offers
+_RULESETS_OF: dict[str, tuple[str, ...]] = {
+    "random": ("arena", "blast"),
+    "blast_glyph": ("blast",),
+    "blast_brawler": ("blast",),
+}
+
+
+def register_ai(
+    name: str, factory: AIFactory, tier: str = "heuristic", rulesets: tuple[str, ...] = ("arena",)
+) -> None:
+    """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`, ``rulesets`` those it plays."""
     if tier not in TIERS:
         raise ContentError("AI registry", "tier", f"unknown tier {tier!r}; known: {', '.join(TIERS)}")
     _AIS[name] = factory
     _TIER_OF[name] = tier
+    _RULESETS_OF[name] = tuple(rulesets)
 
 
-def list_ais() -> list[str]:
-    return sorted(_AIS)
+def list_ais(ruleset: str | None = None) -> list[str]:
+    """Sorted names of the registered AIs; with ``ruleset``, only those that play it."""
+    return sorted(name for name in _AIS if ruleset is None or ruleset in ai_rulesets(name))
+
+
+def ai_rulesets(name: str) -> tuple[str, ...]:
+    """The rulesets a registered AI plays."""
+    get_ai(name)
+    return _RULESETS_OF.get(name, ("arena",))
 
 
 def ai_tier(name: str) -> str:

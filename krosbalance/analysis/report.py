@@ -463,6 +463,14 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
             t["error"] = t["error"].astype(str).str.slice(0, 200)
         doc.table(t, f"{len(errs)} match(es) excluded from every statistic.")
 
+    def s_challenges() -> None:
+        from krosbalance.analysis.challenges import report_section
+
+        report_section(doc, m, tables)
+
+    is_blast = "ruleset" in m.columns and m["ruleset"].astype(str).str.startswith("blast").any()
+    if is_blast:
+        _section(doc, "Divine Challenges (Krosmaster Blast)", s_challenges)
     for heading, build in (
         ("Data", s_data),
         ("Character win rates (raw)", s_win_rates),

@@ -268,7 +268,9 @@ def _index_card(
         key = normalize_name(text)
         other = index.get(key)
         if other is not None and other != (kind, card_id):
-            raise ContentError(file, f"{field}.id", f"{text!r} is already used by the {other[0][:-1]} {other[1]!r}")
+            raise ContentError(
+                file, f"{field}.id", f"{text!r} is already used by the {other[0][:-1]} {other[1]!r}"
+            )
         index[key] = (kind, card_id)
 
 
@@ -309,7 +311,9 @@ class BlastCards:
                 challenges[challenge.id] = challenge
                 for j, bonus in enumerate(challenge.bonuses):
                     where_bonus = f"{field}.bonuses[{j}]"
-                    refs.extend((str(path), where, ref) for where, ref in _summon_refs(bonus.action, where_bonus))
+                    refs.extend(
+                        (str(path), where, ref) for where, ref in _summon_refs(bonus.action, where_bonus)
+                    )
         if self._summons is not None:
             for file, where, ref in refs:
                 if ref not in self._summons:

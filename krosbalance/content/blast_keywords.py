@@ -8,8 +8,9 @@ registers exactly one function per keyword (a test asserts the key sets are equa
 
 Four families:
 
-- ``BLAST_EFFECT_KEYWORDS``: additional effects of Blast spells, on top of the Arena effect keywords
-  (push, markers...) a Blast card may also use;
+- ``BLAST_EFFECT_KEYWORDS``: additional effects only Blast spells have (they read Blast's holdings),
+  on top of the shared effect keywords (push, markers, ``move_to_target`` for Bond imprudent,
+  ``different_target_next`` for Roulette de chat...) a Blast card may also use;
 - ``BLAST_POWER_KEYWORDS``: powers printed on Blast Krosmaster cards;
 - ``PASSIVE_KEYWORDS``: passive Divine Challenge bonuses (R-B42), on while their tier is reached;
 - ``BONUS_EFFECT_KEYWORDS``: what a Krosmic Favor or an active Divine Challenge bonus does when a
@@ -22,12 +23,6 @@ from __future__ import annotations
 TERRAINS: tuple[str, ...] = ("ice", "fire", "fog")
 
 BLAST_EFFECT_KEYWORDS: dict[str, dict[str, type]] = {
-    # Bond imprudent (p.4, p.6): the caster moves into the targeted free cell; a spell effect, so no
-    # dodge roll (R-B35); entering the cell captures a glyph and triggers terrain (options).
-    "move_to_target": {},
-    # Roulette de chat (p.8, p.10): "your next <spell> must have a different target" - the caster's
-    # next cast of this spell may not target the Combatant its last cast targeted.
-    "different_target_next": {},
     # Peine capitole (p.8): "4 Glyphes: met un marqueur -1 a la cible" - while the caster's player
     # controls at least ``glyphs`` glyph cells, the target receives ``amount`` minus markers (R-B29).
     "minus_marker_if_glyphs": {"glyphs": int, "marker": str, "amount": int},

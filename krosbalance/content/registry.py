@@ -21,7 +21,9 @@ from krosbalance.content.specs import PIECE_KINDS, CharacterSpec
 from krosbalance.errors import ContentError
 
 __all__ = [
+    "BLAST_CHARACTER_FOLDER",
     "DEFAULT_CHARACTER_FOLDER",
+    "DEFAULT_CHARACTER_FOLDERS",
     "Registry",
     "all_characters",
     "default_registry",
@@ -32,6 +34,10 @@ __all__ = [
 ]
 
 DEFAULT_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "characters"
+#: the Krosmaster Blast cards (Krosmasters and Invocations, ``game = "blast"``)
+BLAST_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "blast" / "characters"
+#: what ``Registry()`` reads: every card the package ships
+DEFAULT_CHARACTER_FOLDERS: tuple[Path, ...] = (DEFAULT_CHARACTER_FOLDER, BLAST_CHARACTER_FOLDER)
 _REGISTRY_FILE = "character registry"
 _BOARD_FILE = "board registry"
 
@@ -51,11 +57,12 @@ class Registry:
     """Characters (Krosmasters and summon tokens) from one or more data folders, loaded on first use.
 
     Args:
-        *folders: folders of ``*.toml`` character files; default the package's ``data/characters``.
+        *folders: folders of ``*.toml`` character files; default the package's ``data/characters``
+            (Arena cards) and ``data/blast/characters`` (Krosmaster Blast cards).
     """
 
     def __init__(self, *folders: str | Path) -> None:
-        self.folders: tuple[Path, ...] = tuple(Path(f) for f in folders) or (DEFAULT_CHARACTER_FOLDER,)
+        self.folders: tuple[Path, ...] = tuple(Path(f) for f in folders) or DEFAULT_CHARACTER_FOLDERS
         self._loaded: dict[str, LoadedCharacter] | None = None
         self._index: dict[str, str] = {}
         self._boards: dict[str, Any] | None = None
@@ -103,13 +110,32 @@ class Registry:
         spec = self.load_character(name)
         return self._characters()[spec.id].file
 
-    def list_characters(self, kind: str | None = "krosmaster") -> list[str]:
-        """Sorted ids of the characters of this kind (``None``: every piece, summons included)."""
+    def list_characters(
+        self,
+        kind: str | None = "krosmaster",
+        *,
+        set: str | None = None,
+        tag: str | None = None,
+        game: str | None = "arena",
+    ) -> list[str]:
+        """Sorted ids of the characters of this kind (``None``: every piece, summons included),
+        optionally only those of one ``set`` (e.g. ``"arena-box"``) and/or carrying ``tag``, printed
+        for ``game`` — Arena cards by default, ``"blast"`` for Krosmaster Blast cards, ``None`` for
+        every card."""
         if kind is not None and kind not in PIECE_KINDS:
             raise ContentError(_REGISTRY_FILE, "kind", f"{kind!r} is not one of: {', '.join(PIECE_KINDS)}")
         return sorted(
-            cid for cid, entry in self._characters().items() if kind is None or entry.spec.kind == kind
+            cid
+            for cid, entry in self._characters().items()
+            if (kind is None or entry.spec.kind == kind)
+            and (set is None or entry.spec.set == set)
+            and (tag is None or tag in entry.spec.tags)
+            and (game is None or entry.spec.game == game)
         )
+
+    def list_sets(self) -> list[str]:
+        """Sorted names of the sets the loaded characters come from."""
+        return sorted({entry.spec.set for entry in self._characters().values()})
 
     def all_characters(self) -> list[CharacterSpec]:
         """Every loaded spec (Krosmasters and summon tokens), sorted by id."""
@@ -184,9 +210,15 @@ def load_character(name: str) -> CharacterSpec:
     return default_registry().load_character(name)
 
 
-def list_characters(kind: str | None = "krosmaster") -> list[str]:
-    """``default_registry().list_characters(kind)``."""
-    return default_registry().list_characters(kind)
+def list_characters(
+    kind: str | None = "krosmaster",
+    *,
+    set: str | None = None,
+    tag: str | None = None,
+    game: str | None = "arena",
+) -> list[str]:
+    """``default_registry().list_characters(kind, set=..., tag=..., game=...)``."""
+    return default_registry().list_characters(kind, set=set, tag=tag, game=game)
 
 
 def all_characters() -> list[CharacterSpec]:

@@ -99,6 +99,9 @@ class CharacterSpec:
     printed for (``GAMES``): a Krosmaster Blast card has no level, initiative or name colour (all 0 /
     ``"none"``). ``on_death`` names a spell cast when
     the piece is KO'd (a bomb's Explosion, R-A111); ``trigger`` the spell a trap casts (R-A116).
+    ``set`` names the box or set the card comes from (``arena-box``: the Krosmaster Arena box) and
+    ``tags`` are free labels (``summon``, ``test-content``...): the registry lists characters by
+    either, so code and tests select content by what it is, never by a hand-kept list.
     """
 
     id: str
@@ -117,6 +120,8 @@ class CharacterSpec:
     on_death: str | None = None
     version: str = "1"
     source: dict[str, str] = field(default_factory=dict)
+    set: str = ""
+    tags: tuple[str, ...] = ()
     game: str = "arena"
 
     def spell(self, spell_id: str) -> SpellSpec:

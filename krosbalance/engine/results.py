@@ -94,10 +94,14 @@ class MatchResult:
             a draw), ``turn_limit`` (the ruleset's bound was hit).
         turns: game turns played (one per player turn).
         first_player: the side that played first (R-A18).
-        gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken.
+        gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken (Arena's
+            holdings, written by the ruleset's ``fill_result``; (0, 0) and False under a ruleset
+            without them).
         teams: character ids per side, in the order given.
         fighters: every fighter that was ever in play, Krosmasters first.
         events: the event log at the recording level asked for (empty for ``none``).
+        extras: the ruleset's other holdings as plain values (Blast: glyphs, tiers reached, bonus
+            uses — ``krosbalance.rulesets.blast.results``); empty under Arena.
     """
 
     winner: int | None
@@ -114,3 +118,4 @@ class MatchResult:
     fighters: list[FighterRecord]
     events: list[Any] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)

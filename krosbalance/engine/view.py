@@ -10,11 +10,10 @@ own dice.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
-from krosbalance.engine.movement import adjacent_lockers
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -25,6 +24,27 @@ EXPECTED_CRITICAL = (0.0, 0.5, 1.0)
 EXPECTED_ARMOUR = (0.0, 1 / 3, 2 / 3)
 #: chance of being blocked by one locker, indexed [lock dice][dodge dice] (R-A16)
 BLOCK_CHANCE = ((0.0, 0.0, 0.0), (0.0, 1 / 6, 1 / 12), (0.0, 1 / 3, 7 / 36))
+
+
+class ArenaHoldings(Protocol):
+    """Arena's holdings as its ruleset state keeps them (``krosbalance.rulesets.arena.state``). The
+    view reads them through this protocol so that the engine imports no ruleset; under a ruleset
+    without GG and kamas the Arena accessors of ``MatchView`` raise AttributeError."""
+
+    @property
+    def gg(self) -> list[int]: ...
+
+    @property
+    def wild_gg(self) -> int: ...
+
+    @property
+    def kamas(self) -> list[int]: ...
+
+    @property
+    def board_kamas(self) -> list[int]: ...
+
+    @property
+    def gg_price(self) -> int: ...
 
 
 class FighterView:
@@ -108,20 +128,36 @@ class MatchView:
         return self._s.turn
 
     @property
+    def ruleset(self) -> str:
+        """The name of the ruleset in play."""
+        return self._s.ruleset.name
+
+    def ruleset_view(self) -> Any:
+        """The ruleset's own read-only view for this side (``MatchRules.ruleset_view``; Blast:
+        ``krosbalance.rulesets.blast.view.BlastView``), None when it has none."""
+        return self._s.ruleset.ruleset_view(self._s, self.side)
+
+    # --- Arena's holdings (R-A24, R-A49, R-A50, R-A128) -----------------------------------------
+    def _arena(self) -> ArenaHoldings:
+        return cast(ArenaHoldings, self._s.rules)
+
+    @property
     def gg(self) -> tuple[int, int]:
-        return (self._s.gg[0], self._s.gg[1])
+        gg = self._arena().gg
+        return (gg[0], gg[1])
 
     @property
     def wild_gg(self) -> int:
-        return self._s.wild_gg
+        return self._arena().wild_gg
 
     @property
     def kamas(self) -> tuple[int, int]:
-        return (self._s.kamas[0], self._s.kamas[1])
+        kamas = self._arena().kamas
+        return (kamas[0], kamas[1])
 
     @property
     def gg_price(self) -> int:
-        return self._s.opts.gg_price
+        return self._arena().gg_price
 
     @property
     def active(self) -> FighterView | None:
@@ -168,10 +204,10 @@ class MatchView:
         return self._s.is_free(cell)
 
     def kamas_at(self, cell: int) -> int:
-        return self._s.board_kamas[cell]
+        return self._arena().board_kamas[cell]
 
     def kama_cells(self) -> list[int]:
-        return [c for c, n in enumerate(self._s.board_kamas) if n > 0]
+        return [c for c, n in enumerate(self._arena().board_kamas) if n > 0]
 
     @property
     def sight_blockers(self) -> int:
@@ -226,15 +262,12 @@ class MatchView:
         return costs
 
     def lock_risk(self, fighter: FighterView | None = None) -> float:
-        """Chance that leaving the fighter's current cell by walking gets it blocked (R-A16, R-A47)."""
+        """Chance that leaving the fighter's current cell by walking fails (the ruleset's
+        ``leave_risk``: Arena's Lock, R-A16, R-A47)."""
         f = self._s.active if fighter is None else fighter._f
-        if f is None or f.has("tiny"):
+        if f is None:
             return 0.0
-        dodge = 2 if f.has("dodge") else 1
-        free = 1.0
-        for locker in adjacent_lockers(self._s, f):
-            free *= 1.0 - BLOCK_CHANCE[2 if locker.has("lock") else 1][dodge]
-        return 1.0 - free
+        return self._s.ruleset.leave_risk(self._s, f)
 
     def spell_targets(self, spell_index: int, fighter: FighterView | None = None) -> list[int]:
         f = self._s.active if fighter is None else fighter._f
@@ -249,36 +282,20 @@ class MatchView:
     def expected_damage(
         self, spell_index: int, target_cell: int, fighter: FighterView | None = None
     ) -> float:
-        """Expected injuries a spell would deal to the piece on ``target_cell`` (0 if none): printed
-        damage, adjacency bonuses, expected criticals and armour, resistance, immunity and the target's
-        remaining HP. A heal spell gives the expected injuries healed instead."""
+        """Expected injuries a spell would deal to the piece on ``target_cell`` (0 if none) under the
+        ruleset's rolls (``MatchRules.expected_damage``; Arena: printed damage, adjacency bonuses,
+        expected criticals and armour, resistance, immunity and the target's remaining HP). A heal
+        spell gives the expected injuries healed instead."""
         s = self._s
         f = s.active if fighter is None else fighter._f
         target = s.by_cell[target_cell] if 0 <= target_cell < len(s.by_cell) else None
         if f is None or target is None or not target.alive:
             return 0.0
-        spell = f.spells[spell_index]
-        if spell.kind not in ("attack", "heal"):
-            return 0.0
-        base = float(spell.amount + _expected_bonus(s, f, spell, target))
-        crit_dice = 1 if spell.element == "neutral" else (2 if f.has("critical") else 1)
-        base += EXPECTED_CRITICAL[crit_dice]
-        if spell.kind == "heal":
-            return min(base, float(target.injuries))
-        if spell.element != "neutral" and spell.element in target.immune:
-            return 0.0
-        armour_dice = 2 if target.has("armour") else 1
-        if target.kind == "bomb":
-            armour_dice = s.opts.bomb_armour_dice
-        if any(e.kind == "pierce_armour" for e in spell.effects):
-            armour_dice -= 1
-        damage = base - EXPECTED_ARMOUR[max(0, armour_dice)]
-        if spell.element != "neutral" and spell.element in target.resist:
-            damage -= 1.0
-        return max(0.0, min(damage, float(target.hp - target.injuries)))
+        return s.ruleset.expected_damage(s, f, f.spells[spell_index], target)
 
 
-def _expected_bonus(state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> int:
+def expected_bonus(state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> int:
+    """Damage the spell's bonus effects add against ``target`` now (R-A80, R-A96)."""
     bonus = 0
     for effect in spell.effects:
         if effect.kind == "bonus_per_adjacent_summon":

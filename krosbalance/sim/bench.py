@@ -1,12 +1,14 @@
 """``make bench`` / ``python -m krosbalance.sim.bench``: Arena matches per second on one core, the
 speed-up of the parallel runner on two cores, and where the time goes.
 
-Plays matches between the box teams (every split of the eight box Krosmasters into two teams of four,
-in turn) on one board with fixed seeds, in this process only: a warm-up first (imports, content and
+Plays matches between the box teams (every split of the Krosmasters of the ``arena-box`` set into two
+legal Arena teams — 35 splits of the eight box Krosmasters — in turn) on one board with fixed seeds, in this process only: a warm-up first (imports, content and
 board loading, caches), then about ``--seconds`` of measurement. ``--profile`` adds a cProfile run of
 a few seconds and prints the top functions by cumulative and by own ("total") time. ``--ai NAME``
 (repeatable, or ``all``) benchmarks other AIs from ``krosbalance.ai.registry``; the default is the
-random AI playing both sides.
+random AI playing both sides. ``--blast NAME`` (repeatable) adds the same figure for Krosmaster Blast
+matches played by that AI: every split into two teams of two of every four of the Blast Krosmasters
+in turn, on ``--blast-board``, with a Divine Challenge drawn at random.
 
 The figure is matches/s of whole matches from names to MatchResult (``play_match`` with
 ``record="none"``), which is what a bulk run pays per match on one worker. ``--speedup`` runs the
@@ -29,29 +31,36 @@ from pathlib import Path
 
 from krosbalance.ai.registry import list_ais
 from krosbalance.content.registry import list_characters
-from krosbalance.play import DEFAULT_BOARD, play_match
+from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.sim.runner import run_experiment
 
 __all__ = ["BenchResult", "box_splits", "main", "measure", "profile"]
 
 BASE_SEED = 20_251_130
+BOX_SET = "arena-box"
+BLAST_BOARD = "blast-a"
+BLAST_OPTIONS = {"challenges": ["random"]}
 
 
-def box_splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Every split of the box Krosmasters into two teams of four, the first always holding the first
-    Krosmaster by id (35 splits for eight Krosmasters)."""
-    pool = list_characters()
-    first, rest = pool[0], pool[1:]
-    splits = []
-    for others in itertools.combinations(rest, len(pool) // 2 - 1):
-        team0 = (first, *others)
-        team1 = tuple(c for c in pool if c not in team0)
-        splits.append((team0, team1))
-    return splits
+def box_splits(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every split of the Krosmasters of ``card_set`` into two legal Arena teams, the first always
+    holding the first Krosmaster by id (35 splits for the eight box Krosmasters); the team rules are
+    the Arena ruleset's."""
+    return get_ruleset(DEFAULT_RULESET).team_splits(list_characters(set=card_set))
 
 
-def _matches(board: str, ai: str, start: int) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
-    splits = box_splits()
+def blast_splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every split into two Blast teams of every four of the Blast Krosmasters (45 for the six)."""
+    rules = get_ruleset("blast")
+    pool = list_characters(game="blast")
+    return [split for four in itertools.combinations(pool, 4) for split in rules.team_splits(list(four))]
+
+
+def _matches(
+    board: str, ai: str, start: int, ruleset: str = DEFAULT_RULESET
+) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
+    splits = box_splits() if ruleset == DEFAULT_RULESET else blast_splits()
     for k in itertools.count(start):
         team0, team1 = splits[k % len(splits)]
         yield team0, team1, BASE_SEED + k
@@ -79,24 +88,32 @@ class BenchResult:
 
 
 def measure(
-    ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 10.0, warmup: float = 1.0
+    ai: str = "random",
+    board: str = DEFAULT_BOARD,
+    seconds: float = 10.0,
+    warmup: float = 1.0,
+    ruleset: str = DEFAULT_RULESET,
 ) -> BenchResult:
     """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds."""
-    source = _matches(board, ai, 0)
+    source = _matches(board, ai, 0, ruleset)
+    options = BLAST_OPTIONS if ruleset == "blast" else None
     end = time.perf_counter() + warmup
     played = 0
     while played < 2 or time.perf_counter() < end:
         team0, team1, seed = next(source)
-        play_match(team0, team1, board=board, ai=ai, seed=seed)
+        play_match(team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options)
         played += 1
     matches = turns = 0
     start = time.perf_counter()
     end = start + seconds
     while matches < 1 or time.perf_counter() < end:
         team0, team1, seed = next(source)
-        turns += play_match(team0, team1, board=board, ai=ai, seed=seed).turns
+        turns += play_match(
+            team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options
+        ).turns
         matches += 1
-    return BenchResult(ai, board, matches, time.perf_counter() - start, turns)
+    label = ai if ruleset == DEFAULT_RULESET else f"{ruleset}:{ai}"
+    return BenchResult(label, board, matches, time.perf_counter() - start, turns)
 
 
 def profile(ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 3.0, top: int = 15) -> str:
@@ -133,7 +150,7 @@ boards = ["{board}"]
 ais = ["{ai}"]
 [teams]
 mode = "splits"
-pool = "all"
+pool = {pool}
 """
 
 
@@ -142,7 +159,10 @@ def speedup(ai: str, board: str = DEFAULT_BOARD, deals: int = 3) -> tuple[float,
     (seconds with 1 job, seconds with 2 jobs, matches)."""
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "bench.toml"
-        source.write_text(SPEEDUP_EXPERIMENT.format(seed=BASE_SEED, deals=deals, board=board, ai=ai))
+        pool = "[" + ", ".join(f'"{name}"' for name in list_characters(set=BOX_SET)) + "]"
+        source.write_text(
+            SPEEDUP_EXPERIMENT.format(seed=BASE_SEED, deals=deals, board=board, ai=ai, pool=pool)
+        )
         times = []
         matches = 0
         for jobs in (1, 2):
@@ -165,6 +185,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help=f"AI to benchmark, repeatable, or 'all' (default random; known: {', '.join(list_ais())})",
     )
+    parser.add_argument(
+        "--blast",
+        action="append",
+        default=[],
+        metavar="AI",
+        help=f"also benchmark Krosmaster Blast matches of this AI (known: {', '.join(list_ais('blast'))})",
+    )
+    parser.add_argument("--blast-board", default=BLAST_BOARD, help=f"Blast board (default {BLAST_BOARD})")
     parser.add_argument("--profile", action="store_true", help="also print a short cProfile summary")
     parser.add_argument(
         "--speedup",
@@ -178,13 +206,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     ais = args.ai or ["random"]
     if "all" in ais:
-        ais = list_ais()
+        ais = list_ais("arena")
     unknown = [name for name in ais if name not in list_ais()]
     if unknown:
         parser.error(f"unknown AI {unknown[0]!r}; known: {', '.join(list_ais())}")
     print(f"one core, box teams ({len(box_splits())} splits in turn), fixed seeds from {BASE_SEED}")
     for ai in ais:
         print(measure(ai, args.board, args.seconds, args.warmup).line(), flush=True)
+    unknown = [name for name in args.blast if name not in list_ais("blast")]
+    if unknown:
+        parser.error(f"unknown Blast AI {unknown[0]!r}; known: {', '.join(list_ais('blast'))}")
+    if args.blast:
+        print(f"Krosmaster Blast: {len(blast_splits())} team splits in turn, a random Divine Challenge")
+    for ai in args.blast:
+        print(measure(ai, args.blast_board, args.seconds, args.warmup, "blast").line(), flush=True)
     if args.speedup:
         one, two, matches = speedup(args.speedup, args.board, args.speedup_deals)
         print(

@@ -20,21 +20,29 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
     list = [["a", "b"], ...]      # explicit teams                  (round_robin, mirror)
-    pool = ["a", "b", ...]        # or all legal level-12 teams drawn from this pool of figures; a
-                                  # name listed twice may appear twice in a team; "all" = every
-                                  # Krosmaster once  (round_robin, mirror, splits, draft, random_deal)
+    pool = ["a", "b", ...]        # or all legal teams (the ruleset's team rules: Arena's level 12)
+                                  # drawn from this pool of figures; a name listed twice may appear
+                                  # twice in a team; "all" = every Krosmaster once
+                                  # (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
 
     [options]                     # passed unchanged to play_match(options=...)
     turn_limit = 60
 
-``splits`` plays every split of the pool into two legal teams (the eight box Krosmasters give 35).
-``draft`` and ``random_deal`` are the team choices of R-A17: every deal deals the pool's cards anew
-between the two players — half each at random, or by the rulebook's draft in which each player's AI
-picks its cards (``krosbalance.rulesets.arena.draft``). The pool must split that way into two legal
-teams whatever the cards dealt (every half of it a legal team; for the draft its size a multiple of
-4, as the eight box cards). They have one pairing (the pool); each deal's teams are seeded by the
+    [[variants]]                  # optional arms of the experiment: every deal is played under each,
+    name = "none"                 # on the same seed (paired across arms); ``name`` labels the arm
+    options = { challenges = [] } # (the matches table's ``variant``), ``options`` are merged over
+                                  # [options]
+
+Which teams are legal is the ruleset's (``Ruleset.validate_team``, ``legal_teams``, ``team_splits``;
+Arena's are in ``krosbalance.rulesets.arena.teams``). ``splits`` plays every split of the pool into
+two legal teams (the eight box Krosmasters give 35). ``draft`` and ``random_deal`` are Arena's team
+choices of R-A17: every deal deals the pool's cards anew between the two players — half each at
+random, or by the rulebook's draft in which each player's AI picks its cards
+(``krosbalance.rulesets.arena.draft``). The pool must split that way into two legal teams whatever
+the cards dealt (every half of it a legal team; for the draft its size a multiple of 4, as the eight
+box cards). They have one pairing (the pool); each deal's teams are seeded by the
 deal's seed and recorded as ``team_a`` (dealt to AI A) and ``team_b`` in the match specs, hence in the
 matches table. With ``board_choice`` each match's board is the one its first player picks
 (``krosbalance.play.pick_board``), recorded as its ``board``.
@@ -45,10 +53,8 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -74,10 +80,9 @@ TOP_KEYS: tuple[str, ...] = (
     "board_choice",
     "teams",
     "options",
+    "variants",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "include_mirror")
-MAX_TEAM_SIZE = 8
-TEAM_LEVEL = 12
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -99,6 +104,12 @@ class Experiment:
     description: str = ""
     mode: str = "pairs"
     board_choice: bool = False
+    variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
+
+    @property
+    def arms(self) -> tuple[tuple[str, str], ...]:
+        """(variant name, options JSON) of every arm; one unnamed arm without ``[[variants]]``."""
+        return self.variants or (("", self.options_json),)
 
     @property
     def board_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -116,7 +127,7 @@ class Experiment:
 
     @property
     def n_matches(self) -> int:
-        return self.n_deals * (2 if self.paired_seeds else 1)
+        return self.n_deals * (2 if self.paired_seeds else 1) * len(self.arms)
 
     @property
     def options_json(self) -> str:
@@ -144,6 +155,7 @@ class MatchSpec:
     ruleset: str
     options_json: str
     record: str = "none"
+    variant: str = ""
 
     @property
     def team0(self) -> Team:
@@ -185,6 +197,7 @@ class MatchSpec:
                 "ruleset": self.ruleset,
                 "options": self.options,
                 "record": self.record,
+                "variant": self.variant,
             },
             sort_keys=True,
         )
@@ -323,8 +336,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             problems.add("ruleset", f"unknown ruleset {ruleset!r}; known: {', '.join(known)}")
             ruleset = None
 
-    boards = _parse_boards(data, problems, catalog)
-    ais = _parse_ais(data, problems, catalog)
+    boards = _parse_boards(data, problems, catalog, ruleset or DEFAULT_RULESET)
+    ais = _parse_ais(data, problems, catalog, ruleset or DEFAULT_RULESET)
     board_choice = _get(data, "board_choice", bool, problems, default=False)
     if board_choice and boards is not None and len(set(boards)) < 2:
         problems.add(
@@ -350,11 +363,13 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         except KrosbalanceError as exc:
             problems.add("options", str(exc))
 
+    variants = _parse_variants(data, options, ruleset, problems, catalog)
+
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, Team], ...] | None = None
     mode = "pairs"
     if teams is not None:
-        mode, pairings = _parse_teams(teams, problems, catalog)
+        mode, pairings = _parse_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET)
 
     if problems.errors:
         return None
@@ -375,7 +390,50 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         description=description,
         mode=mode,
         board_choice=bool(board_choice),
+        variants=variants or (),
     )
+
+
+def _parse_variants(
+    data: Mapping[str, Any],
+    options: Mapping[str, Any] | None,
+    ruleset: str | None,
+    problems: _Problems,
+    catalog: Catalog,
+) -> tuple[tuple[str, str], ...] | None:
+    """``[[variants]]``: named arms, each with options merged over ``[options]`` and checked."""
+    raw = _get(data, "variants", list, problems, default=[])
+    if raw is None:
+        return None
+    arms: list[tuple[str, str]] = []
+    for i, entry in enumerate(raw):
+        prefix = f"variants[{i}]."
+        if not isinstance(entry, dict):
+            problems.add(f"variants[{i}]", f"must be a table with name and options, not {_type_name(entry)}")
+            continue
+        _unknown_keys(entry, ("name", "options"), prefix, problems)
+        name = _get(entry, "name", str, problems, prefix=prefix, required=True)
+        extra = _get(entry, "options", dict, problems, prefix=prefix, default={})
+        if name is not None and not _NAME_RE.match(name):
+            problems.add(prefix + "name", f"{name!r} must be letters, digits, '-', '_' or '.'")
+            continue
+        if name is not None and any(name == other for other, _ in arms):
+            problems.add(prefix + "name", f"variant {name!r} is listed twice")
+            continue
+        if name is None or extra is None or options is None:
+            continue
+        merged = {**options, **extra}
+        if ruleset is not None:
+            try:
+                catalog.check_options(ruleset, merged)
+            except LocatedError as exc:
+                problems.add(f"{prefix}options.{exc.field.removeprefix('options.')}", exc.reason)
+                continue
+            except KrosbalanceError as exc:
+                problems.add(prefix + "options", str(exc))
+                continue
+        arms.append((name, json.dumps(merged, sort_keys=True, separators=(",", ":"))))
+    return tuple(arms)
 
 
 def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
@@ -390,7 +448,9 @@ def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
         return None
 
 
-def _parse_boards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...] | None:
+def _parse_boards(
+    data: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> tuple[str, ...] | None:
     boards = _get(data, "boards", (list, str), problems, default=[DEFAULT_BOARD])
     if boards is None:
         return None
@@ -399,7 +459,7 @@ def _parse_boards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog
     if not boards:
         problems.add("boards", "must name at least one board")
         return None
-    known = _ask(catalog.boards, "boards", problems)
+    known = _ask(lambda: catalog.boards(ruleset), "boards", problems)  # the boards made for the ruleset
     ok = True
     for i, board in enumerate(boards):
         if not isinstance(board, str):
@@ -412,7 +472,7 @@ def _parse_boards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog
 
 
 def _parse_ais(
-    data: Mapping[str, Any], problems: _Problems, catalog: Catalog
+    data: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
 ) -> tuple[tuple[str, str], ...] | None:
     ais = _get(data, "ais", (list, str), problems, default=["random"])
     if ais is None:
@@ -422,7 +482,7 @@ def _parse_ais(
     if not ais:
         problems.add("ais", "must list at least one AI matchup")
         return None
-    known = _ask(catalog.ais, "ais", problems)
+    known = _ask(lambda: catalog.ais(ruleset), "ais", problems)  # the AIs that play the ruleset
     matchups: list[tuple[str, str]] = []
     ok = True
     for i, entry in enumerate(ais):
@@ -465,7 +525,7 @@ def _resolve_names(value: list[Any], where: str, problems: _Problems, catalog: C
     return ids if ok else None
 
 
-def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -> Team | None:
+def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog, ruleset: str) -> Team | None:
     """One team: a non-empty array of character names, resolved to ids and checked by the rules."""
     if not isinstance(value, list) or not value:
         problems.add(where, f"a team must be a non-empty array of character names, not {value!r}")
@@ -474,7 +534,7 @@ def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -
     if ids is None:
         return None
     try:
-        catalog.check_team(ids)
+        catalog.check_team(ids, ruleset)
     except KrosbalanceError as exc:
         problems.add(where, f"illegal team {', '.join(ids)}: {exc}")
         return None
@@ -486,10 +546,11 @@ def _short(exc: Exception) -> str:
     return text if len(text) < 200 else text[:197] + "..."
 
 
-def _parse_pool(value: Any, problems: _Problems, catalog: Catalog) -> list[str] | None:
-    if value == "all":
-        known = _ask(catalog.characters, "teams.pool", problems)
-        return known
+def _parse_pool(
+    value: Any, problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> list[str] | None:
+    if value == "all":  # every Krosmaster whose cards the ruleset plays
+        return _ask(lambda: catalog.characters(ruleset), "teams.pool", problems)
     if not isinstance(value, list) or not value:
         problems.add("teams.pool", f'must be a non-empty array of character names or "all", not {value!r}')
         return None
@@ -497,7 +558,7 @@ def _parse_pool(value: Any, problems: _Problems, catalog: Catalog) -> list[str] 
 
 
 def _parse_teams(
-    teams: Mapping[str, Any], problems: _Problems, catalog: Catalog
+    teams: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
 ) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
     _unknown_keys(teams, TEAM_KEYS, "teams.", problems)
     n_before = len(problems.errors)
@@ -532,7 +593,7 @@ def _parse_teams(
 
     source = given[0]
     if mode == "pairs":
-        return mode, _parse_pairs(teams["pairs"], problems, catalog)
+        return mode, _parse_pairs(teams["pairs"], problems, catalog, ruleset)
 
     team_list: list[Team] | None
     if source == "list":
@@ -540,29 +601,29 @@ def _parse_teams(
         if not isinstance(raw, list) or not raw:
             problems.add("teams.list", f"must be a non-empty array of teams, not {raw!r}")
             return mode, None
-        parsed = [_parse_team(t, f"teams.list[{i}]", problems, catalog) for i, t in enumerate(raw)]
+        parsed = [_parse_team(t, f"teams.list[{i}]", problems, catalog, ruleset) for i, t in enumerate(raw)]
         if any(t is None for t in parsed):
             return mode, None
         team_list = [t for t in parsed if t is not None]
     else:
-        pool = _parse_pool(teams["pool"], problems, catalog)
+        pool = _parse_pool(teams["pool"], problems, catalog, ruleset)
         if pool is None:
             return mode, None
         if mode in DEALT_MODES:
-            problem = dealt_pool_problem(mode, pool, catalog)
+            problem = dealt_pool_problem(mode, pool, catalog, ruleset)
             if problem:
                 problems.add("teams.pool", problem)
                 return mode, None
             return mode, ((tuple(pool), tuple(pool)),)
         if mode == "splits":
-            splits = pool_splits(pool, catalog)
+            splits = pool_splits(pool, catalog, ruleset)
             if not splits:
                 problems.add("teams.pool", "cannot be split into two legal teams")
                 return mode, None
             return mode, tuple(splits)
-        team_list = legal_teams(pool, catalog)
+        team_list = legal_teams(pool, catalog, ruleset)
         if not team_list:
-            problems.add("teams.pool", f"no legal level-{TEAM_LEVEL} team can be drawn from it")
+            problems.add("teams.pool", f"no legal team (ruleset {ruleset!r}) can be drawn from it")
             return mode, None
 
     if mode == "mirror":
@@ -578,7 +639,9 @@ def _parse_teams(
     return mode, tuple(pairs)
 
 
-def _parse_pairs(raw: Any, problems: _Problems, catalog: Catalog) -> tuple[tuple[Team, Team], ...] | None:
+def _parse_pairs(
+    raw: Any, problems: _Problems, catalog: Catalog, ruleset: str
+) -> tuple[tuple[Team, Team], ...] | None:
     if not isinstance(raw, list) or not raw:
         problems.add("teams.pairs", f"must be a non-empty array of [team A, team B], not {raw!r}")
         return None
@@ -589,8 +652,8 @@ def _parse_pairs(raw: Any, problems: _Problems, catalog: Catalog) -> tuple[tuple
             problems.add(f"teams.pairs[{i}]", f"must be [team A, team B], not {pair!r}")
             ok = False
             continue
-        a = _parse_team(pair[0], f"teams.pairs[{i}][0]", problems, catalog)
-        b = _parse_team(pair[1], f"teams.pairs[{i}][1]", problems, catalog)
+        a = _parse_team(pair[0], f"teams.pairs[{i}][0]", problems, catalog, ruleset)
+        b = _parse_team(pair[1], f"teams.pairs[{i}][1]", problems, catalog, ruleset)
         if a is None or b is None:
             ok = False
         else:
@@ -599,77 +662,26 @@ def _parse_pairs(raw: Any, problems: _Problems, catalog: Catalog) -> tuple[tuple
 
 
 # ------------------------------------------------------------------------------------ team generation
+# The team rules are the ruleset's (Arena: ``krosbalance.rulesets.arena.teams``); these ask the catalog.
 
 
-def _sub_multisets(pool: Sequence[str], catalog: Catalog) -> Iterator[Team]:
-    """Every sub-multiset of ``pool`` with level sum 12 and 2-8 members, in pool order."""
-    counts = Counter(pool)
-    names = list(dict.fromkeys(pool))
-    levels = {n: catalog.level(n) for n in names}
-
-    def walk(i: int, chosen: list[str], level: int) -> Iterator[Team]:
-        if level > TEAM_LEVEL or len(chosen) > MAX_TEAM_SIZE:
-            return
-        if i == len(names):
-            if level == TEAM_LEVEL and len(chosen) >= 2:
-                yield tuple(chosen)
-            return
-        name = names[i]
-        for k in range(counts[name], -1, -1):
-            yield from walk(i + 1, chosen + [name] * k, level + k * levels[name])
-
-    yield from walk(0, [], 0)
+def legal_teams(pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET) -> list[Team]:
+    """All legal teams that can be drawn from a pool of figures (a multiset of ids)."""
+    return catalog.legal_teams(pool, ruleset)
 
 
-def _is_legal(team: Team, catalog: Catalog) -> bool:
-    try:
-        catalog.check_team(team)
-    except KrosbalanceError:
-        return False
-    return True
-
-
-def legal_teams(pool: Sequence[str], catalog: Catalog) -> list[Team]:
-    """All legal level-12 teams that can be drawn from a pool of figures (a multiset of ids)."""
-    return [team for team in _sub_multisets(pool, catalog) if _is_legal(team, catalog)]
-
-
-def pool_splits(pool: Sequence[str], catalog: Catalog) -> list[tuple[Team, Team]]:
+def pool_splits(
+    pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> list[tuple[Team, Team]]:
     """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0])."""
-    order = {name: i for i, name in reversed(list(enumerate(pool)))}
-    whole = Counter(pool)
-    seen: set[tuple[Team, Team]] = set()
-    splits: list[tuple[Team, Team]] = []
-    for team in _sub_multisets(pool, catalog):
-        rest_counts = whole - Counter(team)
-        rest = tuple(sorted(rest_counts.elements(), key=order.__getitem__))
-        key = (min(team, rest), max(team, rest))
-        if key in seen or not rest:
-            continue
-        seen.add(key)
-        if _is_legal(team, catalog) and _is_legal(rest, catalog):
-            a, b = (team, rest) if pool[0] in team else (rest, team)
-            splits.append((a, b))
-    return splits
+    return catalog.team_splits(pool, ruleset)
 
 
-def dealt_pool_problem(mode: str, pool: Sequence[str], catalog: Catalog) -> str:
-    """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can: half of
-    it to each player, every possible half a legal team, and for the draft a multiple of 4 cards."""
-    size = len(pool)
-    if mode == "draft" and (size < 4 or size % 4):
-        return (
-            f"the draft (R-A17: one card, then two a turn, the last to the first chooser) splits a pool "
-            f"evenly only when its size is a multiple of 4; this one has {size}"
-        )
-    if size < 4 or size % 2:
-        return f"a random deal gives half the pool to each player; it needs an even number (>= 4), not {size}"
-    for half in sorted({tuple(sorted(c)) for c in combinations(pool, size // 2)}):
-        try:
-            catalog.check_team(half)
-        except KrosbalanceError as exc:
-            return f"every half of the pool must be a legal team for mode {mode!r}; {', '.join(half)} is not: {exc}"
-    return ""
+def dealt_pool_problem(
+    mode: str, pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> str:
+    """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can."""
+    return catalog.deal_problem(mode, pool, ruleset)
 
 
 # ------------------------------------------------------------------------------------------ expansion
@@ -679,14 +691,14 @@ def expand(experiment: Experiment) -> list[MatchSpec]:
     """The experiment's matches in a stable order; ``match_id`` is the index in this list.
 
     Order: pairing, board, AI matchup, deal; within a deal the direct match, then (paired seeds) its
-    side-swapped twin with the same seed. ``deal`` counts deals within a pairing across boards and AI
+    side-swapped twin with the same seed; each of these once per arm (``[[variants]]``), in order. ``deal`` counts deals within a pairing across boards and AI
     matchups, so ``(pairing, deal)`` names one deal; the seed depends only on the deal's global index.
     """
     return list(iter_matches(experiment))
 
 
 def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
-    options_json = experiment.options_json
+    arms = experiment.arms
     sides = (False, True) if experiment.paired_seeds else (False,)
     dealt = experiment.mode in DEALT_MODES
     if dealt or experiment.board_choice:  # the pregame of R-A17/R-A19 needs the rules and the AIs
@@ -701,29 +713,35 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                 for _ in range(experiment.matches_per_pairing):
                     seed = deal_seed(experiment.master_seed, global_deal)
                     if dealt:
-                        team_a, team_b = deal_teams(experiment.mode, pool, (ai_a, ai_b), seed)
+                        team_a, team_b = deal_teams(
+                            experiment.mode, pool, (ai_a, ai_b), seed, ruleset=experiment.ruleset
+                        )
                     for swapped in sides:
                         board = boards[0]
                         if len(boards) > 1:
                             team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
                             ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
-                            board = pick_board(boards, team0, team1, (ai0, ai1), seed)
-                        yield MatchSpec(
-                            match_id=match_id,
-                            experiment=experiment.name,
-                            pairing=p,
-                            deal=deal,
-                            swapped=swapped,
-                            seed=seed,
-                            team_a=team_a,
-                            team_b=team_b,
-                            ai_a=ai_a,
-                            ai_b=ai_b,
-                            board=board,
-                            ruleset=experiment.ruleset,
-                            options_json=options_json,
-                            record=experiment.record,
-                        )
-                        match_id += 1
+                            board = pick_board(
+                                boards, team0, team1, (ai0, ai1), seed, ruleset=experiment.ruleset
+                            )
+                        for variant, options_json in arms:  # every arm on the same seed
+                            yield MatchSpec(
+                                match_id=match_id,
+                                experiment=experiment.name,
+                                pairing=p,
+                                deal=deal,
+                                swapped=swapped,
+                                seed=seed,
+                                team_a=team_a,
+                                team_b=team_b,
+                                ai_a=ai_a,
+                                ai_b=ai_b,
+                                board=board,
+                                ruleset=experiment.ruleset,
+                                options_json=options_json,
+                                record=experiment.record,
+                                variant=variant,
+                            )
+                            match_id += 1
                     deal += 1
                     global_deal += 1

@@ -44,8 +44,9 @@ from krosbalance.engine.turn import (
 )
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.errors import IllegalActionError
-from krosbalance.rulesets.arena import summonable
-from krosbalance.rulesets.options import load_ruleset
+from krosbalance.rulesets.arena.state import ArenaState, arena_state
+from krosbalance.rulesets.base import summonable
+from krosbalance.rulesets.registry import get_ruleset
 
 __all__ = ["END_TURN", "Scenario", "ScriptedController"]
 
@@ -56,7 +57,7 @@ END_TURN = Action(END)
 class _SpecSource:
     """Looks characters up in the test's own specs first, then in the registry.
 
-    ``krosbalance.rulesets.arena.summonable`` only calls ``load_character``, so this also lets it
+    ``krosbalance.rulesets.base.summonable`` only calls ``load_character``, so this also lets it
     follow summon spells into test-only tokens (a trap, a custom creature).
     """
 
@@ -158,12 +159,13 @@ class Scenario:
     Args:
         board: an ASCII grid for :meth:`Board.from_ascii`, or a ready ``Board``.
         dice: raw die faces, consumed in order by every roll.
-        options: ruleset option overrides (names from ``rulesets/data/arena.toml``).
+        options: ruleset option overrides (Arena's names: ``rulesets/arena/data/arena.toml``).
         specs: test-only ``CharacterSpec`` s that ``add`` and summon spells may name by id.
         turn: the game-turn number the position is in (bombs self-detonate when ``turn`` has moved on
             since they were placed; the first turn skips the tension roll).
         active_side: the player whose game turn it is.
         record: event recording level (default ``FULL``, so tests can look at every step).
+        ruleset: the ruleset's name in ``krosbalance.rulesets.registry`` (default ``arena``).
     """
 
     def __init__(
@@ -182,10 +184,16 @@ class Scenario:
         self.board = board if isinstance(board, Board) else Board.from_ascii(board, id="scenario")
         self.dice = ScriptedDice(list(dice))
         self.source = _SpecSource(registry or default_registry(), specs)
-        self.state = MatchState(self.board, load_ruleset(ruleset, dict(options or {})), self.dice, record)
+        self.rules = get_ruleset(ruleset, dict(options or {}))
+        self.state = MatchState(self.board, self.rules, self.dice, record)
         self.state.turn = turn
         self.state.active_side = active_side
         self.state.first_player = active_side
+
+    @property
+    def arena(self) -> ArenaState:
+        """Arena's GG and kamas (``krosbalance.rulesets.arena.state``), for Arena scenarios."""
+        return arena_state(self.state)
 
     # ----------------------------------------------------------------- cells and pieces
     def cell(self, x: int, y: int) -> int:
@@ -244,7 +252,7 @@ class Scenario:
             timeline = state.timeline[side]
             timeline.append(fighter)
             timeline.sort(key=lambda f: -f.spec.initiative)  # stable: ties keep the order added (R-A20)
-        state.summon_specs.update(summonable([spec], self.source))  # type: ignore[arg-type]
+        state.summon_specs.update(summonable([spec], self.source))
         return fighter
 
     # ----------------------------------------------------------------- turns
@@ -314,7 +322,7 @@ class Scenario:
         if self.state.active is not fighter:
             raise IllegalActionError(f"{fighter!r} is not the active character ({self.state.active!r})")
         if not is_legal(self.state, fighter, action):
-            raise IllegalActionError(f"{fighter!r} cannot {action.describe(fighter)}")
+            raise IllegalActionError(f"{fighter!r} cannot {action.describe(fighter, self.rules)}")
         perform(self.state, fighter, action)
 
     def can(self, fighter: Fighter, action: Action) -> bool:

@@ -3,6 +3,7 @@ matches (``make battery``; a slice in the default suite), and tactics puzzles fo
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from krosbalance.ai.registry import ai_tier, get_ai, list_ais
@@ -14,8 +15,6 @@ from krosbalance.play import play_match
 from krosbalance.rulesets.blast.actions import USE_BONUS, USE_FAVOR
 from krosbalance.testing.blast import BlastScenario
 from krosbalance.testing.conformance import all_legal_teams, battery_plan
-
-import numpy as np
 
 HEURISTICS = [name for name in list_ais("blast") if ai_tier(name) == "heuristic"]
 POOL = default_registry().list_characters("krosmaster", game="blast")
@@ -32,7 +31,9 @@ def paired_wins(ai: str, deals: int, options: dict[str, object] | None = None) -
         team0, team1, seed = battery_plan(board, 1, start=k, teams=TEAMS)[0]
         for side in (0, 1):
             ais = (ai, "random") if side == 0 else ("random", ai)
-            result = play_match(team0, team1, board=board, ai=ais, seed=seed, ruleset="blast", options=options)
+            result = play_match(
+                team0, team1, board=board, ai=ais, seed=seed, ruleset="blast", options=options
+            )
             wins += result.winner == side
     return wins, 2 * deals
 
@@ -121,7 +122,9 @@ def test_puzzle_last_turn_the_glyph_race_wins_over_damage() -> None:
 
 @pytest.mark.parametrize("ai", HEURISTICS)
 def test_puzzle_a_free_brasier_before_the_damaging_spell(ai: str) -> None:
-    sc = BlastScenario(". . . . .\n. . . . .", favors=("brasier", None), dofus=0, options={"tackle_zone": False})
+    sc = BlastScenario(
+        ". . . . .\n. . . . .", favors=("brasier", None), dofus=0, options={"tackle_zone": False}
+    )
     gege = sc.add("gege_ronimo", side=0, at=(0, 0))
     sc.add("sam_sram", side=1, at=(3, 0))
     sc.activate(gege)

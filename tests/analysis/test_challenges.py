@@ -19,7 +19,9 @@ from krosbalance.analysis.report import Doc
 IOP = "grande_melee_de_iop"
 
 
-def extras(first: int, glyphs: tuple[int, int], tiers: tuple[tuple[int, int, int], tuple[int, int, int]]) -> str:
+def extras(
+    first: int, glyphs: tuple[int, int], tiers: tuple[tuple[int, int, int], tuple[int, int, int]]
+) -> str:
     data: dict[str, object] = {"glyphs0": glyphs[0], "glyphs1": glyphs[1], "challenges": ""}
     for side in (0, 1):
         for tier, turn in zip((1, 3, 5), tiers[side], strict=True):
@@ -129,14 +131,30 @@ def test_a_few_real_blast_matches_go_through_the_study() -> None:
     for seed in range(3):
         for arm, challenges in (("none", []), (IOP, [IOP])):
             result = play_match(
-                kros[:2], kros[2:4], board="blast-a", ruleset="blast", seed=seed, options={"challenges": challenges}
+                kros[:2],
+                kros[2:4],
+                board="blast-a",
+                ruleset="blast",
+                seed=seed,
+                options={"challenges": challenges},
             )
             rows.append(
                 {
-                    "seed": seed, "swapped": False, "board": "blast-a", "ai0": "random", "ai1": "random",
-                    "team0": ",".join(kros[:2]), "team1": ",".join(kros[2:4]), "ruleset": result.ruleset,
-                    "variant": arm, "options": "{}", "winner": result.winner, "first_player": result.first_player,
-                    "end_reason": result.end_reason, "turns": result.turns, "error": "",
+                    "seed": seed,
+                    "swapped": False,
+                    "board": "blast-a",
+                    "ai0": "random",
+                    "ai1": "random",
+                    "team0": ",".join(kros[:2]),
+                    "team1": ",".join(kros[2:4]),
+                    "ruleset": result.ruleset,
+                    "variant": arm,
+                    "options": "{}",
+                    "winner": result.winner,
+                    "first_player": result.first_player,
+                    "end_reason": result.end_reason,
+                    "turns": result.turns,
+                    "error": "",
                     "extras": json.dumps(result.extras),
                 }
             )

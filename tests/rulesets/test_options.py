@@ -1,5 +1,5 @@
 """Every declared ruleset option changes behaviour (issue 6): one probe per option in
-``rulesets/data/arena.toml``, played under the default and under another value, must give different
+``rulesets/arena/data/arena.toml``, played under the default and under another value, must give different
 outcomes; a meta-test checks that the probes cover exactly the declared options and that the engine
 code reads each of them."""
 
@@ -17,13 +17,14 @@ from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK
 from krosbalance.engine.legal import BUY_GG, Action
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.view import MatchView
-from krosbalance.rulesets.options import DATA_DIR, load_ruleset
+from krosbalance.rulesets.arena.options import DATA_FILE
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing import Scenario, ScriptedController
 
 from ..engine.specs import character, spell
 
 PACKAGE = Path(__file__).resolve().parents[2] / "krosbalance"
-DECLARED = sorted(tomllib.loads((DATA_DIR / "arena.toml").read_text(encoding="utf-8"))["options"])
+DECLARED = sorted(tomllib.loads(DATA_FILE.read_text(encoding="utf-8"))["options"])
 
 Probe = Callable[[dict[str, Any]], Any]
 
@@ -33,22 +34,22 @@ def _state(options: dict[str, Any], board: str = ". . .\n. . .") -> Scenario:
 
 
 def _starting_gg(options):
-    return tuple(_state(options).state.gg)
+    return tuple(_state(options).arena.gg)
 
 
 def _wild_gg(options):
-    return _state(options).state.wild_gg
+    return _state(options).arena.wild_gg
 
 
 def _kama_reserve(options):
-    return _state(options, "2 . .\n. . .").state.kama_reserve
+    return _state(options, "2 . .\n. . .").arena.kama_reserve
 
 
 def _gg_price(options):
     sc = Scenario("D . .\n. . .", options=options)
     anna = sc.add("anna_tommy", side=0, at=(0, 0))
     sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    sc.state.kamas[0] = 10
+    sc.arena.kamas[0] = 10
     sc.activate(anna)
     return sc.can(anna, Action(BUY_GG))
 
@@ -66,7 +67,7 @@ def _zero_gg_loses(options):
     sc = _state(options)
     sc.add("anna_tommy", side=0, at=(0, 0))
     king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    sc.state.gg[:] = [12, 0]  # the wild GG is still there
+    sc.arena.gg[:] = [12, 0]  # the wild GG is still there
     sc.activate(king)
     return sc.state.finished
 
@@ -75,8 +76,8 @@ def _turn_limit_match(options) -> Scenario:
     sc = Scenario(". . . .\n. . . .", options=options, turn=0, dice=[ARMOUR, LOCK] * 200)
     anna = sc.add("anna_tommy", side=0, at=(0, 0))
     king = sc.add("king_of_the_gobballs", side=1, at=(3, 1))
-    sc.state.gg[:] = [7, 5]
-    sc.state.wild_gg = 0
+    sc.arena.gg[:] = [7, 5]
+    sc.arena.wild_gg = 0
     tension = [sc.tension((ARMOUR, LOCK))] * 100
     controllers = (ScriptedController(tension=tension), ScriptedController(tension=tension))
     views = (MatchView(sc.state, 0), MatchView(sc.state, 1))
@@ -154,7 +155,7 @@ def _simultaneous_zero_gg(options):
     sc = Scenario(". . .\n. . .", options=options, turn=1, dice=[ARMOUR, ARMOUR])
     sc.add("anna_tommy", side=0, at=(0, 0))
     sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    sc.state.wild_gg, sc.state.gg[:], sc.state.gg_removed = 0, [1, 1], 11
+    sc.arena.wild_gg, sc.arena.gg[:], sc.arena.gg_removed = 0, [1, 1], 11
     sc.play_turn(ScriptedController(tension=sc.tension((ARMOUR, ARMOUR))))
     return sc.state.finished, sc.state.end_reason
 
@@ -180,7 +181,7 @@ def _scenery_loot(options):
     sc = _scenery_match(
         {"scenery_destruction": True, "scenery_hp": {"crate": 1, "bush": 6, "tree": 12}, **options}, ". C ."
     )
-    return sc.state.board_kamas[sc.cell(1, 0)]
+    return sc.arena.board_kamas[sc.cell(1, 0)]
 
 
 def _scenery_hit_under_piece(options):
@@ -235,7 +236,7 @@ def test_every_declared_option_is_read_by_the_engine(name: str):
 @pytest.mark.parametrize("name", DECLARED)
 def test_every_declared_option_changes_behaviour(name: str):
     value, probe = PROBES[name]
-    default = getattr(load_ruleset("arena").options, name)
+    default = getattr(get_ruleset("arena").options, name)
     assert value != default
     assert probe({}) != probe({name: value}), f"option {name}={value!r} changed nothing its probe sees"
 

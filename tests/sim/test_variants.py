@@ -58,7 +58,7 @@ def test_without_variants_one_unnamed_arm() -> None:
         ('[[variants]]\nname = "a"\n[[variants]]\nname = "a"\n', "variants[1].name"),
         ('[[variants]]\nname = "a"\noptions = { challenges = ["zeus"] }\n', "variants[0].options.challenges"),
         ('[[variants]]\nname = "a"\ncolour = 1\n', "variants[0].colour"),
-        ('[[variants]]\noptions = {}\n', "variants[0].name"),
+        ("[[variants]]\noptions = {}\n", "variants[0].name"),
     ],
 )
 def test_bad_arms_are_located(arms: str, field: str) -> None:
@@ -69,8 +69,18 @@ def test_bad_arms_are_located(arms: str, field: str) -> None:
 def test_the_matches_row_carries_the_arm_and_the_rulesets_extras() -> None:
     spec = expand(loads_experiment(BASE + ARMS))[1]
     result = MatchResult(
-        winner=0, end_reason="glyphs", turns=10, first_player=0, gg=(0, 0), kamas=(0, 0), wild_gg_left=False,
-        teams=(spec.team0, spec.team1), board="blast-a", ruleset="blast", seed=spec.seed, fighters=[],
+        winner=0,
+        end_reason="glyphs",
+        turns=10,
+        first_player=0,
+        gg=(0, 0),
+        kamas=(0, 0),
+        wild_gg_left=False,
+        teams=(spec.team0, spec.team1),
+        board="blast-a",
+        ruleset="blast",
+        seed=spec.seed,
+        fighters=[],
         extras={"glyphs0": 3},
     )
     row = match_row(spec, result)

@@ -443,7 +443,9 @@ class Planner:
                     key=lambda c: (min(self.board.distance[c][e.cell] for e in self.enemy_krosmasters), c),
                 )
         if self.enemies:
-            return int(min(self.enemies, key=lambda e: (self.board.distance[self.me.cell][e.cell], e.uid)).cell)
+            return int(
+                min(self.enemies, key=lambda e: (self.board.distance[self.me.cell][e.cell], e.uid)).cell
+            )
         return -1
 
     def first_step(self, goal: int) -> int:

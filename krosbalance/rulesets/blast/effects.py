@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
 
 @effect("minus_marker_if_glyphs", TARGET, "R-B29 (Peine capitole)")
-def _minus_marker_if_glyphs(ctx: CastContext, target: Fighter | None, glyphs: int, marker: str, amount: int) -> None:
+def _minus_marker_if_glyphs(
+    ctx: CastContext, target: Fighter | None, glyphs: int, marker: str, amount: int
+) -> None:
     """R-B29, Peine capitole: "4 Glyphes: met un marqueur -1 a la cible" - while the caster's player
     controls at least ``glyphs`` glyph cells, the target receives ``amount`` minus markers."""
     state = ctx.state

@@ -43,7 +43,15 @@ if TYPE_CHECKING:
 class BlastRuleset(Ruleset):
     """Krosmaster Blast, 2 players, as the French rulebook writes it (options in ``data/blast.toml``)."""
 
-    team_modes = ("random_deal",)
+    @property
+    def team_modes(self) -> tuple[str, ...]:
+        """R-B5: each player takes his Krosmasters at random."""
+        return ("random_deal",)
+
+    @property
+    def card_game(self) -> str:
+        """Blast plays Krosmaster Blast cards (``game = "blast"``)."""
+        return "blast"
 
     def __init__(self, options: BlastOptions) -> None:
         data = blast_file()

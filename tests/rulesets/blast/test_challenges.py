@@ -74,7 +74,9 @@ def test_r_b41_glyphe_de_soin_heals_on_capture() -> None:
 
 @pytest.mark.parametrize(("reading", "invasion", "amitie"), [("printed", 3, 5), ("alternative", 5, 3)])
 def test_r_b41_eniripsa_tiers_follow_the_tier_reading(reading: str, invasion: int, amitie: int) -> None:
-    sc = BlastScenario(GLYPHS, challenges=[ENI], options={"challenge_tier_reading": reading, "tackle_zone": False})
+    sc = BlastScenario(
+        GLYPHS, challenges=[ENI], options={"challenge_tier_reading": reading, "tackle_zone": False}
+    )
     sam = sc.add("sam_sram", side=0, at=(0, 1))
     arielle = sc.add("arielle_fleche", side=0, at=(1, 1))
     sc.add("gege_ronimo", side=1, at=(5, 3))
@@ -126,6 +128,12 @@ def test_assumed_challenges_bonuses_unlock_at_their_tier(challenge: str) -> None
     for glyphs in range(6):
         sc.bs.owned[0] = 0
         sc.own(0, *[(x, 0) for x in range(glyphs)])
-        usable = {sc.bs.bonuses[a.spell % 1024].id for a in MatchView(sc.state, 0).legal_actions() if a.kind == USE_BONUS}
-        expected = {b.id for i, b in enumerate(sc.bs.bonuses) if b.kind == "active" and sc.bs.tiers[i] <= glyphs}
+        usable = {
+            sc.bs.bonuses[a.spell % 1024].id
+            for a in MatchView(sc.state, 0).legal_actions()
+            if a.kind == USE_BONUS
+        }
+        expected = {
+            b.id for i, b in enumerate(sc.bs.bonuses) if b.kind == "active" and sc.bs.tiers[i] <= glyphs
+        }
         assert usable == expected, glyphs

@@ -54,7 +54,9 @@ def test_r_b20_the_deck_is_ten_favors_of_the_right_grades(superior: bool, pool: 
 
 
 def test_r_b40_challenges_named_or_drawn_at_random() -> None:
-    state, _, _ = prepare_match(*TEAMS, board="blast-a", ruleset="blast", options={"challenges": ["Grande Mêlée de Iop"]})
+    state, _, _ = prepare_match(
+        *TEAMS, board="blast-a", ruleset="blast", options={"challenges": ["Grande Mêlée de Iop"]}
+    )
     assert [c.id for c in blast_state(state).challenges] == ["grande_melee_de_iop"]
     drawn = set()
     for seed in range(30):

@@ -1,0 +1,302 @@
+"""The Arena ruleset object: every hook the engine calls, and the set-up side, wired to the modules
+of this package."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from krosbalance.content.registry import Registry, default_registry
+from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK, count_successes
+from krosbalance.engine.events import FULL, DiceRolled, LockRolled
+from krosbalance.engine.outcome import end_match
+from krosbalance.engine.powers import dice_for
+from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
+from krosbalance.engine.state import BOMB, KROSMASTER
+from krosbalance.errors import TeamError
+from krosbalance.rulesets.arena import actions as extra
+from krosbalance.rulesets.arena import economy, pregame, rolls
+from krosbalance.rulesets.arena import teams as team_rules
+from krosbalance.rulesets.arena.invariants import arena_problems, arena_snapshot
+from krosbalance.rulesets.arena.options import ArenaOptions, arena_file, arena_options, default_options, punch
+from krosbalance.rulesets.arena.state import ArenaState, arena_state
+from krosbalance.rulesets.arena.tension import tension_roll
+from krosbalance.rulesets.arena.timeline import play_timeline, record_turn_end
+from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from krosbalance.board.board import Board
+    from krosbalance.content.specs import CharacterSpec, SpellSpec
+    from krosbalance.engine.dice import Dice
+    from krosbalance.engine.legal import Action
+    from krosbalance.engine.results import MatchResult
+    from krosbalance.engine.rules import RulesetState
+    from krosbalance.engine.state import Fighter, MatchState
+    from krosbalance.engine.turn import Controller
+    from krosbalance.engine.view import MatchView
+    from krosbalance.rulesets.arena.tension import ArenaController
+    from krosbalance.rulesets.base import CharacterSource
+
+
+class ArenaRuleset(Ruleset):
+    """Krosmaster Arena, 2 players, as the 2013 Italian rulebook writes it (options in
+    ``data/arena.toml``)."""
+
+    @property
+    def team_modes(self) -> tuple[str, ...]:
+        """R-A17's team choices besides teams given by agreement."""
+        return ("random_deal", "draft")
+
+    def __init__(self, options: ArenaOptions) -> None:
+        data = arena_file()
+        super().__init__("arena", data.version, options, data.sources)
+        self.opts = options
+        self.punch = punch()
+
+    def default_options(self) -> ArenaOptions:
+        return default_options()
+
+    # ------------------------------------------------------------------ state and pieces
+    def new_state(self, state: MatchState) -> RulesetState:
+        return ArenaState.start(state, self.opts)
+
+    def spells_for(self, spec: CharacterSpec) -> tuple[SpellSpec, ...]:
+        """Every spell at its printed costs; Krosmasters also get the punch (R-A39)."""
+        return spec.spells + (self.punch,) if spec.kind == KROSMASTER else spec.spells
+
+    # ------------------------------------------------------------------ the game turn
+    def start_turn(self, state: MatchState, side: int, controller: Controller, view: MatchView) -> None:
+        """The tension roll, except on the first player's very first turn (R-A26)."""
+        if state.turn != 1 or self.opts.first_turn_tension:
+            tension_roll(state, side, cast("ArenaController", controller), view)
+
+    def play_characters(self, state: MatchState, side: int, controller: Controller, view: MatchView) -> None:
+        play_timeline(state, side, cast("ArenaController", controller), view)
+
+    def end_turn(self, state: MatchState, side: int) -> None:
+        record_turn_end(state, side)
+
+    # ------------------------------------------------------------------ actions
+    def extra_actions(self, state: MatchState, fighter: Fighter, actions: list[Action]) -> None:
+        """A Krosmaster with AP may pick up a kama on its cell (R-A49), then buy a GG on a Demon
+        cell with the price in its team's stock (R-A50); the same test as ``actions.is_legal``,
+        written out because it runs for every list of legal actions."""
+        if fighter.kind == KROSMASTER and fighter.ap >= 1:
+            arena: ArenaState = state.rules  # type: ignore[assignment]  # a cast() call costs here
+            cell = fighter.cell
+            if arena.board_kamas[cell] > 0:
+                actions.append(extra.PICK)
+            if (state.board.demon_cells >> cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
+                actions.append(extra.BUY)
+
+    def is_legal_extra(self, state: MatchState, fighter: Fighter, action: Action) -> bool:
+        return extra.is_legal(state, fighter, action)
+
+    def action_name(self, kind: int) -> str:
+        return extra.NAMES.get(kind, f"action {kind}")
+
+    def perform_extra(self, state: MatchState, fighter: Fighter, action: Action) -> None:
+        extra.perform(state, fighter, action)
+
+    # ------------------------------------------------------------------ movement, markers, combat
+    def may_leave(self, state: MatchState, mover: Fighter) -> bool:
+        """Each adjacent enemy may lock a walking character (R-A41-R-A47); whether it gets away.
+
+        A Dodge roll is made only against a lock roll with at least one success: with none, the
+        mover escapes whatever it rolls. A blocked mover loses its remaining MP (and AP, under the
+        default ``lock_block_ends_turn``) and may not walk again this turn. Tiny pieces are never
+        locked (R-A103).
+        """
+        if mover.has("tiny"):
+            return True
+        for locker in rolls.adjacent_lockers(state, mover):
+            lock, _ = count_successes(state.dice, dice_for(locker, LOCK), LOCK)
+            dodge = 0
+            if lock:
+                dodge, _ = count_successes(state.dice, dice_for(mover, DODGE), DODGE)
+            blocked = lock > dodge
+            if state.record >= FULL:
+                state.events.append(LockRolled(state.turn, mover.uid, locker.uid, lock, dodge, blocked))
+            if blocked:
+                mover.mp = 0
+                if self.opts.lock_block_ends_turn:
+                    mover.ap = 0
+                mover.blocked = True
+                mover.stats.times_blocked += 1
+                return False
+        return True
+
+    def add_marker(self, state: MatchState, piece: Fighter, marker: int, amount: int) -> None:
+        """Markers wait for the piece's next activation (R-A33, R-A35); minus markers never exceed
+        its printed MP or AP (R-A34)."""
+        if marker == PLUS_MP:
+            piece.plus_mp += amount
+        elif marker == MINUS_MP:
+            piece.minus_mp = min(piece.minus_mp + amount, piece.base_mp)
+        elif marker == PLUS_AP:
+            piece.plus_ap += amount
+        elif marker == MINUS_AP:
+            piece.minus_ap = min(piece.minus_ap + amount, piece.base_ap)
+
+    def attack_roll(self, state: MatchState, caster: Fighter, spell: SpellSpec) -> int:
+        """One Critical roll for the whole spell (R-A60, R-A97); neutral spells never roll two dice
+        (R-A79)."""
+        n_dice = 1 if spell.element == "neutral" else dice_for(caster, CRITICAL)
+        successes, faces = count_successes(state.dice, n_dice, CRITICAL)
+        if state.record >= FULL:
+            state.events.append(DiceRolled(state.turn, caster.uid, "critical", faces, successes))
+        return successes
+
+    def defence_roll(self, state: MatchState, target: Fighter, pierce: bool) -> int:
+        """The target's Armour roll (R-A61); Pierce Armour removes one die (R-A82, R-A161); a bomb
+        rolls ``bomb_armour_dice`` dice (R-A115)."""
+        n_dice = self.opts.bomb_armour_dice if target.kind == BOMB else dice_for(target, ARMOUR)
+        if pierce:
+            n_dice -= 1
+        if n_dice <= 0:
+            return 0
+        successes, faces = count_successes(state.dice, n_dice, ARMOUR)
+        if state.record >= FULL:
+            state.events.append(DiceRolled(state.turn, target.uid, "armour", faces, successes))
+        return successes
+
+    def on_scenery_destroyed(self, state: MatchState, cell: int, kind: str) -> None:
+        economy.drop_loot(state, cell, self.opts.scenery_loot[kind])
+
+    # ------------------------------------------------------------------ KOs and victory
+    def on_kos(self, state: MatchState, kos: list[Fighter]) -> None:
+        economy.gg_for_kos(state, kos)
+
+    def check_victory(self, state: MatchState) -> bool:
+        """End the match if a player has won (R-A132) and say whether it is over.
+
+        Called once per instant, after its KOs and GG gains (``engine.instant``):
+
+        - Krosmasters: a player wins if he *alone* still has Krosmasters in play (``last_standing``).
+        - GG, once the wild GG is gone (or at once under the ``zero_gg_loses`` variant): the only
+          player holding GG wins (``gg``). Nobody holding GG (a tension double at 1-1, R-A133) is
+          what the ``simultaneous_zero_gg`` option says: ``draw`` (``gg_exhausted``), or ``play_on``
+          (nobody is *the only* player holding GG, so the match goes on until one player alone has
+          Krosmasters).
+        - Neither player has Krosmasters (their last ones were KO'd at one instant): the GG
+          condition decides if it can, else the match is a draw (``mutual_ko``).
+        """
+        if state.finished:
+            return True
+        standing0 = any(f.alive for f in state.timeline[0])
+        standing1 = any(f.alive for f in state.timeline[1])
+        if standing0 != standing1:
+            end_match(state, 0 if standing0 else 1, "last_standing")
+            return True
+        arena: ArenaState = state.rules  # type: ignore[assignment]  # runs at every activation
+        opts = self.opts
+        if arena.wild_gg == 0 or opts.zero_gg_loses:
+            holding0, holding1 = arena.gg[0] > 0, arena.gg[1] > 0
+            if holding0 != holding1:
+                end_match(state, 0 if holding0 else 1, "gg")
+                return True
+            if not holding0 and standing0 and opts.simultaneous_zero_gg == "draw":
+                end_match(state, None, "gg_exhausted")
+                return True
+        if not standing0:
+            end_match(state, None, "mutual_ko")
+            return True
+        return False
+
+    def turn_limit_winner(self, state: MatchState) -> int | None:
+        return economy.turn_limit_winner(state, self.opts)
+
+    def fill_result(self, state: MatchState, result: MatchResult) -> None:
+        arena = arena_state(state)
+        result.gg = (arena.gg[0], arena.gg[1])
+        result.kamas = (arena.kamas[0], arena.kamas[1])
+        result.wild_gg_left = arena.wild_gg > 0
+
+    def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:
+        return rolls.expected_damage(state, caster, spell, target, self.opts)
+
+    def leave_risk(self, state: MatchState, mover: Fighter) -> float:
+        return rolls.lock_risk(state, mover)
+
+    def state_problems(self, state: MatchState) -> list[str]:
+        return arena_problems(state, self.opts)
+
+    def snapshot(self, state: MatchState) -> tuple[Any, ...]:
+        return arena_snapshot(state)
+
+    # ------------------------------------------------------------------ teams and the pregame
+    def validate_team(
+        self, names: Sequence[str], registry: Registry | None = None
+    ) -> tuple[CharacterSpec, ...]:
+        return pregame.validate_team(names, registry)
+
+    def _cards(self, pool: Sequence[str], registry: Registry | None) -> dict[str, CharacterSpec]:
+        registry = registry or default_registry()
+        return {name: registry.load_character(name) for name in dict.fromkeys(pool)}
+
+    def legal_teams(self, pool: Sequence[str], registry: Registry | None = None) -> list[Team]:
+        return team_rules.legal_teams(pool, self._cards(pool, registry))
+
+    def all_teams(self, names: Sequence[str], registry: Registry | None = None) -> list[Team]:
+        return team_rules.every_legal_team(self._cards(names, registry))
+
+    def team_splits(self, pool: Sequence[str], registry: Registry | None = None) -> list[tuple[Team, Team]]:
+        return team_rules.team_splits(pool, self._cards(pool, registry))
+
+    def deal_problem(self, mode: str, pool: Sequence[str], registry: Registry | None = None) -> str:
+        if mode not in self.team_modes:
+            return f"ruleset 'arena' has no team deal {mode!r}; it has {', '.join(self.team_modes)}"
+        return team_rules.deal_problem(mode, pool, self._cards(pool, registry))
+
+    def deal_teams(
+        self,
+        mode: str,
+        pool: Sequence[CharacterSpec],
+        players: tuple[PregamePlayer, PregamePlayer],
+        rng: np.random.Generator,
+    ) -> tuple[list[CharacterSpec], list[CharacterSpec]]:
+        """R-A17: ``random_deal`` (half the cards each, at random) or ``draft`` (the rulebook's pick)."""
+        if mode == "random_deal":
+            return pregame.random_deal(pool, rng)
+        if mode == "draft":
+            return pregame.draft(pool, players, rng)
+        raise TeamError(f"ruleset 'arena' has no team deal {mode!r}; it has {', '.join(self.team_modes)}")
+
+    def first_player(
+        self, teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]], rng: np.random.Generator
+    ) -> int:
+        return pregame.first_player(teams[0], teams[1], rng)
+
+    def choose_board(
+        self,
+        boards: Sequence[Board],
+        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+        players: tuple[PregamePlayer, PregamePlayer],
+        first: int,
+    ) -> int:
+        return pregame.choose_board(boards, teams, players, first)
+
+    def setup(
+        self,
+        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+        board: Board,
+        dice: Dice,
+        setup_rng: np.random.Generator,
+        registry: CharacterSource,
+        record: int = 0,
+    ) -> MatchState:
+        return pregame.setup(teams, board, self, dice, setup_rng, registry, record)
+
+    def deploy(
+        self, state: MatchState, controllers: tuple[Any, Any], views: tuple[MatchView, MatchView]
+    ) -> None:
+        """The player who is not first picks his edge (R-A19), then both deploy (R-A25)."""
+        pregame.choose_edges(state, controllers, views)
+        pregame.deploy(state, controllers, views)
+
+
+def arena_ruleset(options: Mapping[str, Any] | None = None, *, file: str = "options") -> ArenaRuleset:
+    """The Arena ruleset with option ``overrides`` (ContentError names a bad one)."""
+    return ArenaRuleset(arena_options(options, file=file))
