@@ -137,3 +137,27 @@ def test_assumed_challenges_bonuses_unlock_at_their_tier(challenge: str) -> None
             b.id for i, b in enumerate(sc.bs.bonuses) if b.kind == "active" and sc.bs.tiers[i] <= glyphs
         }
         assert usable == expected, glyphs
+
+
+def test_r_b42_a_start_of_activation_passive_acts_at_once() -> None:
+    """Maitrise du temps (assumed card, tier 5): allied Krosmasters start each activation with +1 AP."""
+    for owned, ap in ((4, 2), (5, 3)):
+        sc = BlastScenario(GLYPHS, challenges=["horloge_de_xelor"], options={"tackle_zone": False})
+        sam = sc.add("sam_sram", side=0, at=(0, 1))
+        sc.add("gege_ronimo", side=1, at=(5, 3))
+        sc.own(0, *[(x, 0) for x in range(owned)])
+        sc.activate(sam)
+        assert sam.ap == ap
+
+
+def test_r_b42_a_range_passive_follows_the_glyph_count() -> None:
+    """Vue percante (assumed card, tier 1): +1 max range while the player holds a glyph cell; the
+    capture that reaches the tier switches it on during the activation."""
+    sc = BlastScenario("G . . . . .\n. . . . . .", challenges=["oeil_de_cra"], options={"tackle_zone": False})
+    martine = sc.add("martine_gale", side=0, at=(1, 0))
+    sc.add("gege_ronimo", side=1, at=(5, 0))
+    sc.activate(martine)
+    assert not sc.can_cast(martine, "roulette_de_chat", (5, 0))  # range 2-3, the target at 4
+    sc.move(martine, (0, 0))  # the first glyph: tier 1
+    sc.move(martine, (1, 0))
+    assert sc.can_cast(martine, "roulette_de_chat", (5, 0))
