@@ -87,6 +87,8 @@ def test_a_blast_board_is_needed() -> None:
         prepare_match(*TEAMS, board="arena-pit", ruleset="blast")
 
 
-def test_the_toss_uses_the_setup_stream_only() -> None:
+def test_r_b7_the_toss_is_a_fair_coin_of_the_setup_stream_whatever_the_teams() -> None:
     rules = get_ruleset("blast")
-    assert rules.first_player(((), ()), np.random.default_rng(1)) in (0, 1)
+    tosses = [rules.first_player(((), ()), np.random.default_rng(seed)) for seed in range(400)]
+    assert tosses == [int(np.random.default_rng(seed).integers(2)) for seed in range(400)]
+    assert 160 < sum(tosses) < 240  # 400 fair tosses: 200 +/- 2 standard deviations
