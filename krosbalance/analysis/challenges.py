@@ -37,10 +37,53 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from krosbalance.analysis.resultset import ResultSet
+
 BASELINE = "none"
 TIERS = (1, 3, 5)
 ENDS = {"ko": "ko", "glyphs": "glyphs", "glyph_draw": "draw", "mutual_ko": "draw"}
 PAIR_KEYS = ["seed", "swapped", "board", "ai0", "ai1", "team0", "team1"]
+#: the matches-table columns the study reads (one row per match: the arms are paired match by match)
+COLUMNS = [
+    *PAIR_KEYS,
+    "ruleset",
+    "variant",
+    "options",
+    "winner",
+    "first_player",
+    "end_reason",
+    "turns",
+    "error",
+    "extras",
+]
+
+
+def is_blast(rs: ResultSet) -> bool:
+    """Whether a result set holds Krosmaster Blast matches (its ``ruleset`` column, read alone)."""
+    rulesets = _columns(rs, ["ruleset"])
+    return "ruleset" in rulesets and bool(rulesets["ruleset"].astype(str).str.startswith("blast").any())
+
+
+def study_matches(rs: ResultSet) -> pd.DataFrame:
+    """The study's columns of every match of a result set: read column by column from the shards of
+    a result directory (the report's memory stays bounded by those columns, a few bytes a match), or
+    taken from the table of an in-memory result set."""
+    return _columns(rs, COLUMNS)
+
+
+def _columns(rs: ResultSet, columns: list[str]) -> pd.DataFrame:
+    if rs.root is None:
+        return rs.matches[[c for c in columns if c in rs.matches.columns]]
+    import pyarrow.dataset as ds
+
+    from krosbalance.analysis import scan
+
+    files = scan.shard_files(rs.root / "matches")
+    if not files:
+        return pd.DataFrame(columns=columns)
+    dataset = ds.dataset([str(f) for f in files], format="parquet")
+    names = [c for c in columns if c in dataset.schema.names]
+    return dataset.to_table(columns=names).to_pandas()
 
 
 def _extras(matches: pd.DataFrame) -> pd.DataFrame:

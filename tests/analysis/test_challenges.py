@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from krosbalance.analysis import challenges as ch
-from krosbalance.analysis.report import Doc
+from krosbalance.analysis.document import Doc
 
 IOP = "grande_melee_de_iop"
 
@@ -160,3 +160,15 @@ def test_a_few_real_blast_matches_go_through_the_study() -> None:
             )
     frame = ch.blast_matches(pd.DataFrame(rows).astype({"winner": "Int64"}))
     assert len(frame) == 6 and ch.verdicts(frame)["n_pairs"].iloc[0] == 3
+
+
+def test_the_report_finds_blast_results_and_reads_only_the_study_columns(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from krosbalance.analysis.resultset import ResultSet
+
+    frame = table(10).assign(match_id=range(20))
+    in_memory = ResultSet(frame)
+    assert ch.is_blast(in_memory)
+    saved = ResultSet.load(in_memory.save(tmp_path / "res"))
+    study = ch.study_matches(saved)
+    assert ch.is_blast(saved) and set(study.columns) <= set(ch.COLUMNS) and len(study) == 20
+    assert not ch.is_blast(ResultSet(frame.assign(ruleset="arena")))
