@@ -70,7 +70,7 @@ battery: $(STAMP)
 BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective \
-		--search lookahead-fast --search lookahead \
+		--search lookahead-fast --search lookahead --blast random --blast blast_glyph \
 		--speedup focus_fire --speedup-deals 8 --identity --perf $(BENCH_ARGS)
 
 # Linting needs the tools, not a fresh build of an edited source.

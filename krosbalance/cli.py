@@ -178,7 +178,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.what == "characters":
         from krosbalance.content.registry import list_characters
 
-        names = list_characters("krosmaster")
+        names = list_characters("krosmaster", game=None)  # Arena and Krosmaster Blast cards
     elif args.what == "boards":
         from krosbalance.content.registry import list_boards
 

@@ -17,11 +17,11 @@ from krosbalance.ai.registry import ai_tier, list_ais
 DEFAULT_SEARCH = "lookahead-fast"
 
 
-def every_ai() -> list[Any]:
-    """``list_ais()`` as pytest parameters, search AIs other than :data:`DEFAULT_SEARCH` slow."""
+def every_ai(ruleset: str | None = None) -> list[Any]:
+    """``list_ais(ruleset)`` as pytest parameters, search AIs other than :data:`DEFAULT_SEARCH` slow."""
     return [
         pytest.param(name, marks=pytest.mark.slow)
         if ai_tier(name) == "search" and name != DEFAULT_SEARCH
         else name
-        for name in list_ais()
+        for name in list_ais(ruleset)
     ]

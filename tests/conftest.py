@@ -33,7 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if extra:
         from krosbalance.content import registry
 
-        registry._DEFAULT = registry.Registry(registry.DEFAULT_CHARACTER_FOLDER, *extra)
+        registry._DEFAULT = registry.Registry(*registry.DEFAULT_CHARACTER_FOLDERS, *extra)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -24,6 +24,7 @@ from krosbalance.sim.builds import (
     SEARCH_MATCHES_PER_AI,
     box_splits,
     compare_builds,
+    event_digests,
     identity_matches,
 )
 
@@ -56,6 +57,15 @@ def test_compiled_and_pure_builds_give_identical_event_logs():
     assert report.matches == identity_matches(MATCHES_PER_AI, SEARCH_MATCHES_PER_AI)
     assert any(ai_tier(name) == "search" for name in list_ais()) and SEARCH_MATCHES_PER_AI >= 2
     assert report.mismatches == [], report.line()
+
+
+def test_the_identity_check_plays_blast_matches_of_the_blast_ais():
+    digests = event_digests(matches_per_ai=2, search_matches_per_ai=0)
+    blast_only = set(list_ais("blast")) - set(list_ais("arena"))
+    assert blast_only, "no Blast-only AI registered?"
+    played = {key.removeprefix("blast:").split("/")[0] for key in digests if key.startswith("blast:")}
+    assert played == blast_only
+    assert len(digests) == identity_matches(2, 0)
 
 
 @pytest.mark.slow

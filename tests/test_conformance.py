@@ -39,7 +39,7 @@ from krosbalance.testing.conformance import (
 )
 from tests.ai_params import every_ai
 
-BOARDS = [b for b in list_boards() if not b.startswith("test-")]
+BOARDS = [b for b in list_boards("arena") if not b.startswith("test-")]
 TURN_LIMIT = get_ruleset("arena").options.turn_limit
 SLICE = 30
 #: in the default slice, every SLICE_REPLAY-th match is replayed for the event-log comparison
@@ -236,7 +236,7 @@ class _Recorder:
         return self.answers[-1]
 
 
-@pytest.mark.parametrize("ai", every_ai())
+@pytest.mark.parametrize("ai", every_ai("arena"))
 def test_checking_controller_changes_no_decision(ai: str) -> None:
     from krosbalance.engine.match import run_to_end
 
@@ -294,7 +294,7 @@ class _PickleGuard:
         return self._guard("order_triggers", lambda: self.inner.order_triggers(view, triggers))
 
 
-@pytest.mark.parametrize("ai", every_ai())
+@pytest.mark.parametrize("ai", every_ai("arena"))
 def test_ai_decisions_leave_the_state_untouched(ai: str) -> None:
     """Every AI in the registry, on a live match: byte-identical state around each choose_action and
     choose_tension (pickle), and the finer snapshot of CheckingController(check_untouched=True)."""
@@ -310,7 +310,7 @@ def test_ai_decisions_leave_the_state_untouched(ai: str) -> None:
         assert result.end_reason in END_REASONS
 
 
-@pytest.mark.parametrize("ai", every_ai())
+@pytest.mark.parametrize("ai", every_ai("arena"))
 def test_every_ai_passes_a_checked_match_on_every_board(ai: str) -> None:
     factory = get_ai(ai)
     assert callable(factory)

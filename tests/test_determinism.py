@@ -43,7 +43,7 @@ def assert_same(a: MatchResult, b: MatchResult) -> None:
     assert a.events == b.events, first_difference(a.events, b.events)
 
 
-@pytest.mark.parametrize("ai", every_ai())
+@pytest.mark.parametrize("ai", every_ai("arena"))
 @pytest.mark.parametrize("board", ["arena-elemental", "frigost-2"])
 def test_same_seed_same_match(ai: str, board: str) -> None:
     first = play_match(TEAM_A, TEAM_B, board=board, ai=ai, seed=42, record="full")
@@ -72,7 +72,7 @@ def test_different_seeds_differ() -> None:
 def test_a_match_does_not_depend_on_matches_played_before() -> None:
     """A, B, A in one process (B on another board, teams and AI, to disturb any cache): A twice equal."""
     a1 = play_match(TEAM_A, TEAM_B, board="bonta-2", seed=9, record="full")
-    for ai in list_ais():
+    for ai in list_ais("arena"):
         play_match(TEAM_C, TEAM_D, board="arena-pit", ai=ai, seed=10, record="full")
     play_match(TEAM_B, TEAM_A, board="bonta-2", seed=9, record="summary")
     a2 = play_match(TEAM_A, TEAM_B, board="bonta-2", seed=9, record="full")

@@ -29,6 +29,7 @@ from krosbalance.engine.view import FighterView, MatchView
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
+    from krosbalance.content.blast import FavorSpec
     from krosbalance.content.specs import CharacterSpec
 
 
@@ -112,6 +113,14 @@ class AI:
     ) -> list[int]:
         """R-A31: creatures act in the order they were summoned."""
         return [c.uid for c in creatures]
+
+    def choose_favor_slot(self, view: MatchView, favor: FavorSpec, slots: list[FavorSpec | None]) -> int:
+        """Blast, R-B9: the new favor goes to an empty slot, else covers the left one."""
+        return 0 if slots[0] is None or slots[1] is not None else 1
+
+    def choose_next(self, view: MatchView, candidates: list[FighterView]) -> int:
+        """Blast, R-B10, R-B11: the uid of the fighter that acts next (the first listed)."""
+        return int(candidates[0].uid)
 
     def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
         """R-A32, R-A36: triggers resolve in the order listed (bombs in the order they were placed)."""

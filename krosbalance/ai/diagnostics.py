@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     from krosbalance.ai.registry import ai_tier, list_ais
 
-    names = args.ai or [a for a in list_ais() if ai_tier(a) == "heuristic"]
+    names = args.ai or [a for a in list_ais("arena") if ai_tier(a) == "heuristic"]
     if args.jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 

@@ -22,6 +22,7 @@ from krosbalance.engine.view import FighterView, MatchView
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
+    from krosbalance.content.blast import FavorSpec
     from krosbalance.content.specs import CharacterSpec
 
 
@@ -48,6 +49,12 @@ class RandomAI(AI):
         self, view: MatchView, summoner: FighterView, creatures: list[FighterView]
     ) -> list[int]:
         return [creatures[int(i)].uid for i in self.rng.permutation(len(creatures))]
+
+    def choose_favor_slot(self, view: MatchView, favor: FavorSpec, slots: list[FavorSpec | None]) -> int:
+        return int(self.rng.integers(len(slots)))
+
+    def choose_next(self, view: MatchView, candidates: list[FighterView]) -> int:
+        return int(candidates[int(self.rng.integers(len(candidates)))].uid)
 
     def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
         return [int(i) for i in self.rng.permutation(len(triggers))]

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from krosbalance.ai.base import AI
+from krosbalance.ai.blast.players import BrawlerAI, GlyphAI
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.lookahead import LookaheadAI
@@ -23,12 +24,16 @@ TIERS: tuple[str, ...] = ("baseline", "heuristic", "search")
 
 _AIS: dict[str, AIFactory] = {
     "random": RandomAI,
+    "blast_glyph": GlyphAI,
+    "blast_brawler": BrawlerAI,
     "focus_fire": FocusFireAI,
     "kiter": KiterAI,
     "objective": ObjectiveAI,
 }
 _TIER_OF: dict[str, str] = {
     "random": "baseline",
+    "blast_glyph": "heuristic",
+    "blast_brawler": "heuristic",
     "focus_fire": "heuristic",
     "kiter": "heuristic",
     "objective": "heuristic",
@@ -42,16 +47,35 @@ def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
     return factory
 
 
-def register_ai(name: str, factory: AIFactory, tier: str = "heuristic") -> None:
-    """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`."""
+#: the rulesets each AI can play (default: Arena only); the random AI plays any ruleset, since it
+#: only ever picks among the legal actions and choices the engine offers
+_RULESETS_OF: dict[str, tuple[str, ...]] = {
+    "random": ("arena", "blast"),
+    "blast_glyph": ("blast",),
+    "blast_brawler": ("blast",),
+}
+
+
+def register_ai(
+    name: str, factory: AIFactory, tier: str = "heuristic", rulesets: tuple[str, ...] = ("arena",)
+) -> None:
+    """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`, ``rulesets`` those it plays."""
     if tier not in TIERS:
         raise ContentError("AI registry", "tier", f"unknown tier {tier!r}; known: {', '.join(TIERS)}")
     _AIS[name] = factory
     _TIER_OF[name] = tier
+    _RULESETS_OF[name] = tuple(rulesets)
 
 
-def list_ais() -> list[str]:
-    return sorted(_AIS)
+def list_ais(ruleset: str | None = None) -> list[str]:
+    """Sorted names of the registered AIs; with ``ruleset``, only those that play it."""
+    return sorted(name for name in _AIS if ruleset is None or ruleset in ai_rulesets(name))
+
+
+def ai_rulesets(name: str) -> tuple[str, ...]:
+    """The rulesets a registered AI plays."""
+    get_ai(name)
+    return _RULESETS_OF.get(name, ("arena",))
 
 
 def ai_tier(name: str) -> str:
@@ -70,5 +94,7 @@ def get_ai(name: str) -> AIFactory:
         ) from None
 
 
-register_ai("lookahead-fast", _lookahead(3, 1), tier="search")
-register_ai("lookahead", _lookahead(4, 2), tier="search")
+# The search tier plays Arena only: its candidates and leaf evaluation come from the Arena planner
+# (ai/planner.py, ai/evaluation.py), which knows nothing of Blast's glyphs, favors or challenges.
+register_ai("lookahead-fast", _lookahead(3, 1), tier="search", rulesets=("arena",))
+register_ai("lookahead", _lookahead(4, 2), tier="search", rulesets=("arena",))

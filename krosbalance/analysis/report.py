@@ -28,6 +28,7 @@ from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
 from krosbalance.analysis import dependence, ladder, narrative, plots, stats
+from krosbalance.analysis.challenges import is_blast, report_section, study_matches
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -616,7 +617,13 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         )
         doc.table(t, f"{summary.n_errors} match(es) excluded from every statistic{more}.")
 
-    sections: list[tuple[str, Callable[[], None]]] = [
+    def s_challenges() -> None:
+        report_section(doc, study_matches(rs), tables)
+
+    sections: list[tuple[str, Callable[[], None]]] = []
+    if is_blast(rs):
+        sections.append(("Divine Challenges (Krosmaster Blast)", s_challenges))
+    sections += [
         ("AIs", s_ais),
         ("Data", s_data),
         ("Character win rates (raw)", s_win_rates),

@@ -49,6 +49,7 @@ class Board:
         kama_cells: cell -> kama tokens printed there (1 or 2); Demon cells are not included.
         deploy: deployment masks for side 0 (bottom rows) and side 1 (top rows) (R-A25).
         features: extra named masks for later rulesets (glyph, duel, window, machine ...).
+        rulesets: the rulesets the board is made for (Arena boards: ``("arena",)``).
         distance: ``distance[a][b]`` Manhattan distance (R-A6).
         neighbours, neighbour_mask: orthogonal neighbours, N/E/S/W order (R-A5).
         square_mask: the up-to-8 cells around each cell (Square areas, explosions).
@@ -72,6 +73,7 @@ class Board:
         deploy: tuple[int, int] = (0, 0),
         features: Mapping[str, int] | None = None,
         source: str = "",
+        rulesets: tuple[str, ...] = ("arena",),
     ) -> None:
         """Validate the layers and build every table.
 
@@ -93,6 +95,7 @@ class Board:
         self.kama_cells: dict[int, int] = dict(kama_cells or {})
         self.deploy: tuple[int, int] = (deploy[0], deploy[1])
         self.features: dict[str, int] = dict(features or {})
+        self.rulesets: tuple[str, ...] = tuple(rulesets)
         self._validate()
 
         n = self.n_cells
@@ -240,7 +243,15 @@ class Board:
         )
 
     @classmethod
-    def from_layers(cls, layers: Layers, *, id: str, name: str = "", source: str = "") -> Board:
+    def from_layers(
+        cls,
+        layers: Layers,
+        *,
+        id: str,
+        name: str = "",
+        source: str = "",
+        rulesets: tuple[str, ...] = ("arena",),
+    ) -> Board:
         """Build a board from parsed layers."""
         return cls(
             id,
@@ -255,6 +266,7 @@ class Board:
             deploy=(layers.deploy[0], layers.deploy[1]),
             features=layers.features,
             source=source,
+            rulesets=rulesets,
         )
 
     @classmethod
@@ -323,6 +335,7 @@ class Board:
                 self.deploy,
                 self.features,
                 self.source,
+                self.rulesets,
             ),
         )
 
@@ -343,6 +356,7 @@ def _rebuild(
     deploy: tuple[int, int],
     features: dict[str, int],
     source: str,
+    rulesets: tuple[str, ...] = ("arena",),
 ) -> Board:
     """Unpickling helper for :meth:`Board.__reduce__` (module-level so pickle can find it)."""
     return Board(
@@ -358,4 +372,5 @@ def _rebuild(
         deploy=deploy,
         features=features,
         source=source,
+        rulesets=rulesets,
     )

@@ -4,6 +4,7 @@ Format (every key except ``id``, ``name``, ``source`` and ``[grid] rows`` is opt
 
     id = "arena-elemental"              # stable id, used by match specs and result rows
     name = "Elemental Arena (assumed layout)"
+    rulesets = ["arena"]                # the rulesets the board is made for (default ["arena"])
     source = "assumed layout: ..."      # provenance: say what is known and what is assumed
     width = 12                          # checked against the grid when given
     height = 12
@@ -16,6 +17,7 @@ Format (every key except ``id``, ``name``, ``source`` and ``[grid] rows`` is opt
     kama_cells = 10                     # number of kama cells (Demon cells not included)
     kama_tokens = 14                    # kamas printed on kama cells (Demon cells not included)
     deploy = [8, 8]                     # deployment cells of side 0 and side 1
+    features = { glyph = 8 }            # cells of each named feature
 
     [glyphs]                            # extra glyphs for later rulesets: char = feature name
     G = "glyph"
@@ -36,7 +38,8 @@ Format (every key except ``id``, ``name``, ``source`` and ``[grid] rows`` is opt
     feature = "glyph"                   # feature only
 
 Glyphs: ``.`` free, ``T`` tree, ``B`` bush, ``C`` crate, ``D`` Demon cell, ``1``/``2`` kama cell with that
-many kamas, ``a``/``b`` deployment cell of side 0 (bottom) / side 1 (top). Every problem raises
+many kamas, ``a``/``b`` deployment cell of side 0 (bottom) / side 1 (top). Blast boards add ``G = "glyph"`` in
+``[glyphs]`` for their glyph cells (R-B14). Every problem raises
 :class:`~krosbalance.errors.ContentError` naming the file, the field and the reason, so the CLI can
 print one line.
 """
@@ -54,7 +57,18 @@ from .board import Board, LayoutError
 #: Folder of the shipped board files (data lives with the content package).
 BOARDS_DIR: Path = Path(__file__).resolve().parent.parent / "content" / "data" / "boards"
 
-_TOP_KEYS = {"id", "name", "source", "width", "height", "expect", "glyphs", "grid", "overlay"}
+_TOP_KEYS = {
+    "id",
+    "name",
+    "source",
+    "rulesets",
+    "width",
+    "height",
+    "expect",
+    "glyphs",
+    "grid",
+    "overlay",
+}
 _OVERLAY_KEYS = {"x", "y", "kind", "count", "side", "feature"}
 
 
@@ -89,6 +103,7 @@ def board_from_mapping(data: dict[str, Any], *, file: str = "<board>") -> Board:
     board_id = _req(data, "id", str, file)
     name = _req(data, "name", str, file)
     source = _req(data, "source", str, file)
+    rulesets = _rulesets(data.get("rulesets", ["arena"]), file)
     glyphs = _glyph_table(data.get("glyphs", {}), file)
     grid = _req(data, "grid", dict, file)
     for key in grid:
@@ -107,7 +122,7 @@ def board_from_mapping(data: dict[str, Any], *, file: str = "<board>") -> Board:
     for i, entry in enumerate(overlays):
         _apply_overlay(layers, entry, file, f"overlay[{i}]")
     try:
-        board = Board.from_layers(layers, id=board_id, name=name, source=source)
+        board = Board.from_layers(layers, id=board_id, name=name, source=source, rulesets=rulesets)
     except LayoutError as err:
         raise ContentError(file, err.field, err.reason) from err
     if "expect" in data:
@@ -123,6 +138,13 @@ def _req(table: dict[str, Any], key: str, kind: type, file: str, prefix: str = "
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ContentError(file, prefix + key, f"must be {kind.__name__}, got {type(value).__name__}")
     return value
+
+
+def _rulesets(value: Any, file: str) -> tuple[str, ...]:
+    """The ``rulesets`` key: a non-empty array of ruleset names."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise ContentError(file, "rulesets", f"must be a non-empty array of ruleset names, got {value!r}")
+    return tuple(value)
 
 
 def _glyph_table(extra: Any, file: str) -> dict[str, Glyph]:
@@ -179,6 +201,7 @@ def _check_expect(board: Board, expect: dict[str, Any], file: str) -> None:
         "kama_cells": len(board.kama_cells),
         "kama_tokens": sum(board.kama_cells.values()),
         "deploy": [board.deploy[0].bit_count(), board.deploy[1].bit_count()],
+        "features": {name: mask.bit_count() for name, mask in board.features.items()},
     }
     for key, declared in expect.items():
         if key not in actual:

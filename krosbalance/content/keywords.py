@@ -47,6 +47,12 @@ EFFECT_KEYWORDS: dict[str, dict[str, type]] = {
     "range_bonus_this_turn": {"amount": int},
     # Distant Shot's price: the caster loses all its remaining MP now.
     "lose_all_mp": {},
+    # Bond imprudent (Krosmaster Blast, R-B28 family): the caster moves into the targeted free cell,
+    # a special movement (no Lock, no dodge roll).
+    "move_to_target": {},
+    # Roulette de chat (Krosmaster Blast rulebook example): "your next <spell> must have a different
+    # target" - the caster's next cast of this spell may not target the piece this cast targeted.
+    "different_target_next": {},
 }
 
 POWER_KEYWORDS: dict[str, dict[str, type]] = {

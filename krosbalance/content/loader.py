@@ -16,6 +16,8 @@ Consistency rules enforced (beyond types and vocabularies):
 - R-A111: ``on_death`` names a spell of the same piece.
 - Every character names its ``set`` (the box it comes from, e.g. ``arena-box``) and may carry
   ``tags``; both are labels (lowercase letters, digits, '-'), tags listed once.
+- R-B23, R-B50: a Krosmaster Blast card (``game = "blast"``) has no level, initiative or name colour,
+  and each of its spells costs exactly 1 AP and nothing else.
 - Across files: ids, names and aliases are unique once normalised (case, accents, spaces,
   underscores, apostrophes and hyphens ignored), and every summon reference names a loaded summon token.
 """
@@ -30,10 +32,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.blast_keywords import BLAST_EFFECT_KEYWORDS, BLAST_POWER_KEYWORDS, TERRAINS
 from krosbalance.content.keywords import EFFECT_KEYWORDS, POWER_KEYWORDS
 from krosbalance.content.specs import (
     AREAS,
     ELEMENTS,
+    GAMES,
     LIMITS,
     MARKERS,
     NAME_COLOURS,
@@ -57,6 +61,16 @@ _REQUIRED = object()
 _SUMMON_KINDS = tuple(kind for kind in PIECE_KINDS if kind != "krosmaster")
 # Keys accepted in a character's ``source`` table: its fields plus "card" for a note on the whole card.
 _SOURCE_KEYS = tuple(f.name for f in fields(CharacterSpec) if f.name != "source") + ("card",)
+#: the effect and power vocabularies of each game's cards: Blast cards may use the Arena effects
+#: (push, markers...) and the Blast ones, and only Blast powers (Arena's dice powers have no Blast roll)
+_EFFECTS_OF: dict[str, Mapping[str, Mapping[str, type]]] = {
+    "arena": EFFECT_KEYWORDS,
+    "blast": {**EFFECT_KEYWORDS, **BLAST_EFFECT_KEYWORDS},
+}
+_POWERS_OF: dict[str, Mapping[str, Mapping[str, type]]] = {
+    "arena": POWER_KEYWORDS,
+    "blast": BLAST_POWER_KEYWORDS,
+}
 
 
 def normalize_name(text: str) -> str:
@@ -233,6 +247,8 @@ def _keyword_params(table: _Table, kind: str, schema: Mapping[str, type], what: 
             raise table.error(name, f"{value!r} is not one of the allowed values: {', '.join(ELEMENTS)}")
         if name == "marker" and value not in MARKERS:
             raise table.error(name, f"{value!r} is not one of the allowed values: {', '.join(MARKERS)}")
+        if name == "terrain" and value not in TERRAINS:
+            raise table.error(name, f"{value!r} is not one of the allowed values: {', '.join(TERRAINS)}")
         if name == "summon" and not _ID_RE.match(value):
             raise table.error(name, f"{value!r} is not a valid piece id")
         params[name] = value
@@ -244,30 +260,34 @@ def _keyword_params(table: _Table, kind: str, schema: Mapping[str, type], what: 
     return params
 
 
-def _parse_effect(table: _Table) -> EffectSpec:
+def _parse_effect(
+    table: _Table, vocabulary: Mapping[str, Mapping[str, type]] = EFFECT_KEYWORDS, what: str = "effect"
+) -> EffectSpec:
     kind = table.get("kind", str)
-    if kind not in EFFECT_KEYWORDS:
+    if kind not in vocabulary:
         raise table.error(
-            "kind", f"unknown effect keyword {kind!r}; known effect keywords: {_choices(EFFECT_KEYWORDS)}"
+            "kind", f"unknown {what} keyword {kind!r}; known {what} keywords: {_choices(vocabulary)}"
         )
-    return EffectSpec(kind, _keyword_params(table, kind, EFFECT_KEYWORDS[kind], "effect"))
+    return EffectSpec(kind, _keyword_params(table, kind, vocabulary[kind], what))
 
 
-def _parse_powers(owner: _Table) -> tuple[PowerSpec, ...]:
+def _parse_powers(
+    owner: _Table, vocabulary: Mapping[str, Mapping[str, type]] = POWER_KEYWORDS
+) -> tuple[PowerSpec, ...]:
     raw = owner.get("powers", list, [])
     powers: list[PowerSpec] = []
     for i, item in enumerate(raw):
         path = f"{owner.field('powers')}[{i}]"
         table = _Table(owner.file, path, {"kind": item} if isinstance(item, str) else item)
         kind = table.get("kind", str)
-        if kind not in POWER_KEYWORDS:
+        if kind not in vocabulary:
             field_path = path if isinstance(item, str) else table.field("kind")
             raise ContentError(
                 owner.file,
                 field_path,
-                f"unknown power keyword {kind!r}; known power keywords: {_choices(POWER_KEYWORDS)}",
+                f"unknown power keyword {kind!r}; known power keywords: {_choices(vocabulary)}",
             )
-        power = PowerSpec(kind, _keyword_params(table, kind, POWER_KEYWORDS[kind], "power"))
+        power = PowerSpec(kind, _keyword_params(table, kind, vocabulary[kind], "power"))
         if power in powers:  # R-A100: a power counts once
             raise ContentError(
                 owner.file, path, f"power {kind!r} is listed twice (R-A100: a power counts once)"
@@ -279,7 +299,7 @@ def _parse_powers(owner: _Table) -> tuple[PowerSpec, ...]:
 # -------------------------------------------------------------------------------------------- spells
 
 
-def _parse_spell(table: _Table) -> SpellSpec:
+def _parse_spell(table: _Table, effects: Mapping[str, Mapping[str, type]] = EFFECT_KEYWORDS) -> SpellSpec:
     spell_id = table.ident("id")
     name = table.text("name")
     kind = table.choice("kind", SPELL_KINDS)
@@ -317,7 +337,7 @@ def _parse_spell(table: _Table) -> SpellSpec:
         )
     area = table.choice("area", AREAS, "single")
     target = table.choice("target", TARGET_RULES, "free_cell" if kind == "summon" else "any")
-    effects = tuple(_parse_effect(effect) for effect in table.tables("effects"))
+    effect_specs = tuple(_parse_effect(effect, effects) for effect in table.tables("effects"))
 
     if kind == "summon":  # R-A64, R-A67
         summons = table.ident("summons")
@@ -354,7 +374,7 @@ def _parse_spell(table: _Table) -> SpellSpec:
         amount=amount,
         area=area,
         target=target,
-        effects=effects,
+        effects=effect_specs,
         summons=summons,
         summon_control=summon_control,
         aliases=aliases,
@@ -371,28 +391,43 @@ def _parse_character(table: _Table) -> CharacterSpec:
     kind = table.choice("kind", PIECE_KINDS)
     card_set = table.label("set")
     tags = table.labels("tags")
-    level = table.get("level", int)
-    if kind == "krosmaster" and level <= 0:
-        raise table.error("level", f"a Krosmaster's level must be positive, got {level}")
-    if level < 0:
-        raise table.error("level", f"must be >= 0, got {level}")
-    initiative = table.nonneg("initiative")
+    game = table.choice("game", GAMES, "arena")
+    if game == "blast":  # R-B50: no levels, no initiative, no name colours
+        for key in ("level", "initiative", "colour"):
+            if table.has(key):
+                raise table.error(key, f"a Krosmaster Blast card has no {key} (R-B50); remove it")
+        level = initiative = 0
+    else:
+        level = table.get("level", int)
+        if kind == "krosmaster" and level <= 0:
+            raise table.error("level", f"a Krosmaster's level must be positive, got {level}")
+        if level < 0:
+            raise table.error("level", f"must be >= 0, got {level}")
+        initiative = table.nonneg("initiative")
     mp = table.nonneg("mp")
     hp = table.nonneg("hp")
     if hp == 0 and kind != "trap":  # traps have no HP (R-A116)
         raise table.error("hp", f"a {kind} needs at least 1 HP")
     ap = table.nonneg("ap")
-    if kind == "krosmaster":  # R-A147
+    if game == "blast":
+        colour = "none"
+    elif kind == "krosmaster":  # R-A147
         colour = table.choice("colour", ("gold", "white"))
     else:
         colour = table.choice("colour", NAME_COLOURS, "none")
         if colour != "none":
             raise table.error("colour", f"only Krosmasters have a name colour; a {kind} has colour 'none'")
-    powers = _parse_powers(table)
+    powers = _parse_powers(table, _POWERS_OF[game])
     spells: list[SpellSpec] = []
     seen: dict[str, int] = {}
     for i, spell_table in enumerate(table.tables("spells")):
-        spell = _parse_spell(spell_table)
+        spell = _parse_spell(spell_table, _EFFECTS_OF[game])
+        if game == "blast" and (spell.ap_cost != 1 or spell.mp_cost or spell.injury_cost):
+            raise ContentError(
+                table.file,
+                f"{spell_table.path}.ap_cost",
+                "every Krosmaster Blast spell costs exactly 1 AP and nothing else (R-B23)",
+            )
         for key in {
             normalize_name(spell.id),
             normalize_name(spell.name),
@@ -442,6 +477,7 @@ def _parse_character(table: _Table) -> CharacterSpec:
         source=source,
         set=card_set,
         tags=tags,
+        game=game,
     )
 
 

@@ -21,7 +21,9 @@ from krosbalance.content.specs import PIECE_KINDS, CharacterSpec
 from krosbalance.errors import ContentError
 
 __all__ = [
+    "BLAST_CHARACTER_FOLDER",
     "DEFAULT_CHARACTER_FOLDER",
+    "DEFAULT_CHARACTER_FOLDERS",
     "Registry",
     "all_characters",
     "default_registry",
@@ -32,6 +34,10 @@ __all__ = [
 ]
 
 DEFAULT_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "characters"
+#: the Krosmaster Blast cards (Krosmasters and Invocations, ``game = "blast"``)
+BLAST_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "blast" / "characters"
+#: what ``Registry()`` reads: every card the package ships
+DEFAULT_CHARACTER_FOLDERS: tuple[Path, ...] = (DEFAULT_CHARACTER_FOLDER, BLAST_CHARACTER_FOLDER)
 _REGISTRY_FILE = "character registry"
 _BOARD_FILE = "board registry"
 
@@ -58,11 +64,12 @@ class Registry:
     """Characters (Krosmasters and summon tokens) from one or more data folders, loaded on first use.
 
     Args:
-        *folders: folders of ``*.toml`` character files; default the package's ``data/characters``.
+        *folders: folders of ``*.toml`` character files; default the package's ``data/characters``
+            (Arena cards) and ``data/blast/characters`` (Krosmaster Blast cards).
     """
 
     def __init__(self, *folders: str | Path) -> None:
-        self.folders: tuple[Path, ...] = tuple(Path(f) for f in folders) or (DEFAULT_CHARACTER_FOLDER,)
+        self.folders: tuple[Path, ...] = tuple(Path(f) for f in folders) or DEFAULT_CHARACTER_FOLDERS
         self._loaded: dict[str, LoadedCharacter] | None = None
         self._index: dict[str, str] = {}
         self._boards: dict[str, Any] | None = None
@@ -111,10 +118,17 @@ class Registry:
         return self._characters()[spec.id].file
 
     def list_characters(
-        self, kind: str | None = "krosmaster", *, set: str | None = None, tag: str | None = None
+        self,
+        kind: str | None = "krosmaster",
+        *,
+        set: str | None = None,
+        tag: str | None = None,
+        game: str | None = "arena",
     ) -> list[str]:
         """Sorted ids of the characters of this kind (``None``: every piece, summons included),
-        optionally only those of one ``set`` (e.g. ``"arena-box"``) and/or carrying ``tag``."""
+        optionally only those of one ``set`` (e.g. ``"arena-box"``) and/or carrying ``tag``, printed
+        for ``game`` — Arena cards by default, ``"blast"`` for Krosmaster Blast cards, ``None`` for
+        every card."""
         if kind is not None and kind not in PIECE_KINDS:
             raise ContentError(_REGISTRY_FILE, "kind", f"{kind!r} is not one of: {', '.join(PIECE_KINDS)}")
         return sorted(
@@ -123,6 +137,7 @@ class Registry:
             if (kind is None or entry.spec.kind == kind)
             and (set is None or entry.spec.set == set)
             and (tag is None or tag in entry.spec.tags)
+            and (game is None or entry.spec.game == game)
         )
 
     def list_sets(self) -> list[str]:
@@ -180,9 +195,10 @@ class Registry:
                     return board
         return None
 
-    def list_boards(self) -> list[str]:
-        """Sorted ids of the available boards."""
-        return sorted(self._board_table())
+    def list_boards(self, ruleset: str | None = None) -> list[str]:
+        """Sorted ids of the available boards; with ``ruleset``, only the boards made for it."""
+        boards = self._board_table()
+        return sorted(bid for bid, board in boards.items() if ruleset is None or ruleset in board.rulesets)
 
 
 _DEFAULT: Registry | None = None
@@ -202,10 +218,14 @@ def load_character(name: str) -> CharacterSpec:
 
 
 def list_characters(
-    kind: str | None = "krosmaster", *, set: str | None = None, tag: str | None = None
+    kind: str | None = "krosmaster",
+    *,
+    set: str | None = None,
+    tag: str | None = None,
+    game: str | None = "arena",
 ) -> list[str]:
-    """``default_registry().list_characters(kind, set=..., tag=...)``."""
-    return default_registry().list_characters(kind, set=set, tag=tag)
+    """``default_registry().list_characters(kind, set=..., tag=..., game=...)``."""
+    return default_registry().list_characters(kind, set=set, tag=tag, game=game)
 
 
 def all_characters() -> list[CharacterSpec]:
@@ -218,6 +238,6 @@ def load_board(board_id: str) -> Any:
     return default_registry().load_board(board_id)
 
 
-def list_boards() -> list[str]:
-    """``default_registry().list_boards()``."""
-    return default_registry().list_boards()
+def list_boards(ruleset: str | None = None) -> list[str]:
+    """``default_registry().list_boards(ruleset)``."""
+    return default_registry().list_boards(ruleset)

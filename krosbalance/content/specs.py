@@ -22,6 +22,9 @@ TARGET_RULES: tuple[str, ...] = ("any", "free_cell", "ally", "enemy", "character
 PIECE_KINDS: tuple[str, ...] = ("krosmaster", "creature", "bomb", "trap")
 NAME_COLOURS: tuple[str, ...] = ("gold", "white", "none")
 MARKERS: tuple[str, ...] = ("mp", "ap")  # the two kinds of +1/-1 markers (R-A33)
+#: the game a card is printed for: Arena cards (levels, initiative, name colours, per-spell costs) or
+#: Krosmaster Blast cards (none of those; every spell costs 1 AP, R-B23)
+GAMES: tuple[str, ...] = ("arena", "blast")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # options classes of rulesets (and tests) extend it
@@ -124,7 +127,9 @@ class CharacterSpec(Frozen):
     """A Krosmaster card, or a summon token (creature, bomb, trap).
 
     ``level`` is 0 for summons (their KO gives no GG, R-A110). ``colour`` is the name colour that
-    limits copies in a team (gold once, white twice, R-A147). ``on_death`` names a spell cast when
+    limits copies in a team (gold once, white twice, R-A147). ``game`` is the game the card is
+    printed for (``GAMES``): a Krosmaster Blast card has no level, initiative or name colour (all 0 /
+    ``"none"``). ``on_death`` names a spell cast when
     the piece is KO'd (a bomb's Explosion, R-A111); ``trigger`` the spell a trap casts (R-A116).
     ``set`` names the box or set the card comes from (``arena-box``: the Krosmaster Arena box) and
     ``tags`` are free labels (``summon``, ``test-content``...): the registry lists characters by
@@ -149,6 +154,7 @@ class CharacterSpec(Frozen):
     source: dict[str, str] = field(default_factory=dict)
     set: str = ""
     tags: tuple[str, ...] = ()
+    game: str = "arena"
 
     def spell(self, spell_id: str) -> SpellSpec:
         """The spell with this id; KeyError names the character when it has none."""

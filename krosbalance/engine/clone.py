@@ -86,7 +86,14 @@ FIGHTER_VALUES: tuple[str, ...] = (
     "placed_turn",
     "acting",
 )
-FIGHTER_CONTAINERS: tuple[str, ...] = ("powers", "inspired", "turn_uses", "game_uses", "stats")
+FIGHTER_CONTAINERS: tuple[str, ...] = (
+    "powers",
+    "inspired",
+    "turn_uses",
+    "game_uses",
+    "stats",
+    "banned_targets",
+)
 FIGHTER_REMAPPED: tuple[str, ...] = ("summoner", "summons", "ko_by")
 
 
@@ -137,6 +144,7 @@ def _copy_fighter(f: Fighter, keep_stats: bool) -> Fighter:
     if keep_stats:  # else the constructor's zeroed counters
         c.stats = _copy_stats(f.stats)
     c.acting = f.acting
+    c.banned_targets = dict(f.banned_targets)
     return c
 
 

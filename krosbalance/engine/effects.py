@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.specs import Frozen
 from krosbalance.engine.movement import slide
-from krosbalance.engine.pieces import swap
+from krosbalance.engine.pieces import relocate, swap
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
 
 if TYPE_CHECKING:
@@ -232,6 +232,34 @@ def _range_bonus_this_turn(ctx: CastContext, target: Fighter | None, amount: int
 @effect("lose_all_mp", CASTER, "R-A65")
 def _lose_all_mp(ctx: CastContext, target: Fighter | None) -> None:
     ctx.caster.mp = 0
+
+
+@effect("move_to_target", CASTER, "R-B28 (Bond imprudent)")
+def _move_to_target(ctx: CastContext, target: Fighter | None) -> None:
+    """The caster moves into the targeted cell if it is free: a special movement, so no Lock and no
+    dodge roll; entering a cell of ``state.enter_cells`` calls the ruleset's ``on_enter``."""
+    state, caster = ctx.state, ctx.caster
+    cell = ctx.target_cell
+    if caster.cell < 0 or cell == caster.cell or (state.obstacles >> cell) & 1:
+        return
+    origin = caster.cell
+    relocate(state, caster, cell)
+    if state.record >= 2:
+        from krosbalance.engine.events import Moved
+
+        state.events.append(Moved(state.turn, caster.uid, origin, cell, "spell_move"))
+    if (state.enter_cells >> cell) & 1:
+        state.ruleset.on_enter(state, caster, origin, cell, "spell_move")
+
+
+@effect("different_target_next", FLAG, "Roulette de chat")
+def _different_target_next(ctx: CastContext, target: Fighter | None) -> None:
+    """The caster's next cast of this spell may not target the piece this cast targets."""
+    piece = ctx.state.by_cell[ctx.target_cell]
+    if piece is None:
+        ctx.caster.banned_targets.pop(ctx.spell.id, None)
+    else:
+        ctx.caster.banned_targets[ctx.spell.id] = piece.uid
 
 
 def apply_step_two(ctx: CastContext, targets: list[Fighter]) -> None:

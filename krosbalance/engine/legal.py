@@ -111,6 +111,12 @@ def can_pay(state: MatchState, fighter: Fighter, spell: SpellSpec) -> bool:
 
 
 def _target_ok(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int) -> bool:
+    if fighter.banned_targets:  # "your next <spell> must have a different target"
+        banned = fighter.banned_targets.get(spell.id)
+        if banned is not None:
+            piece = state.by_cell[cell]
+            if piece is not None and piece.uid == banned:
+                return False
     rule = spell.target
     if rule == "any":
         return True

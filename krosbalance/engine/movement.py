@@ -68,7 +68,7 @@ def slide(state: MatchState, piece: Fighter, dx: int, dy: int, cells: int, how: 
             state.events.append(Moved(state.turn, piece.uid, here, nxt, how))
         if (state.enter_cells >> nxt) & 1:
             state.ruleset.on_enter(state, piece, here, nxt, how)
-            if piece.cell != nxt:
+            if piece.cell != nxt or not piece.alive:
                 break
         here = nxt
     return True

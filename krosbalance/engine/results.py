@@ -100,6 +100,8 @@ class MatchResult:
         teams: character ids per side, in the order given.
         fighters: every fighter that was ever in play, Krosmasters first.
         events: the event log at the recording level asked for (empty for ``none``).
+        extras: the ruleset's other holdings as plain values (Blast: glyphs, tiers reached, bonus
+            uses — ``krosbalance.rulesets.blast.results``); empty under Arena.
     """
 
     winner: int | None
@@ -116,3 +118,4 @@ class MatchResult:
     fighters: list[FighterRecord]
     events: list[Any] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)

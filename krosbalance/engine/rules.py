@@ -17,7 +17,9 @@ The hooks, in the order a match meets them (the full list with the engine's call
   Blast makes every spell cost 1 AP), resolved once per piece;
 - ``start_turn``, ``play_characters``, ``end_turn``, ``next_player``: a player's game turn (Arena:
   the tension roll, the Timeline with creatures after their summoner, the turn-end record);
-- ``activation_ended``: after each character's end phase (Blast: end-of-activation bonuses);
+- ``activation_started``, ``activation_ended``: when a character starts acting, its MP and AP set
+  (Blast: start-of-activation bonuses, a range bonus), and after its end phase (Blast:
+  end-of-activation bonuses);
 - ``extra_actions``, ``is_legal_extra``, ``perform_extra``: the actions a ruleset adds, with kinds
   from ``engine.legal.EXTRA`` on (Arena: pick up a kama, buy a GG);
 - ``may_leave``: whether a walking piece gets away from its cell (Arena: Lock against Dodge);
@@ -28,7 +30,8 @@ The hooks, in the order a match meets them (the full list with the engine's call
 - ``on_scenery_destroyed``: what a destroyed tree, bush or crate leaves (Arena: kamas);
 - ``on_kos``: the consequences of the KOs of one instant (Arena: GG by level);
 - ``check_victory``, ``turn_limit_winner``: who has won;
-- ``fill_result``: the ruleset's holdings in the ``MatchResult``;
+- ``fill_result``: the ruleset's holdings in the ``MatchResult`` (``gg``/``kamas`` or ``extras``);
+- ``ruleset_view``: a read-only view of the ruleset's own state, for AIs (``MatchView.ruleset_view``);
 - ``expected_damage``, ``leave_risk``: the expectations of the two rolls, for AIs.
 
 The defaults below are what a ruleset gets when it does not override a hook: they are the shared
@@ -153,6 +156,9 @@ class MatchRules:
         """Who plays the next game turn."""
         return 1 - side
 
+    def activation_started(self, state: MatchState, fighter: Fighter) -> None:
+        """A character starts acting, its MP and AP set from its markers (after ``CharacterTurnStarted``)."""
+
     def activation_ended(self, state: MatchState, fighter: Fighter) -> None:
         """A character's end phase is over (before ``state.active`` is cleared)."""
 
@@ -212,6 +218,12 @@ class MatchRules:
 
     def turn_limit_winner(self, state: MatchState) -> int | None:
         """The winner when the simulation bound stops the match (None: a draw)."""
+        return None
+
+    def ruleset_view(self, state: MatchState, side: int) -> Any:
+        """A read-only view of the ruleset's own holdings for player ``side`` (Blast: glyphs, tiles,
+        favors, Divine Challenges), what ``MatchView.ruleset_view`` returns to AIs; None when the
+        ruleset has none beyond ``MatchView``'s own accessors."""
         return None
 
     def fill_result(self, state: MatchState, result: MatchResult) -> None:

@@ -69,6 +69,7 @@ class Fighter:
         "stats",
         "acting",
         "ko_by",
+        "banned_targets",
     )
 
     def __init__(
@@ -110,6 +111,7 @@ class Fighter:
         self.stats = FighterStats()
         self.acting = False
         self.ko_by: Fighter | None = None  # who KO'd it, for the GG credit when its KO settles
+        self.banned_targets: dict[str, int] = {}  # spell id -> uid its next cast may not target
 
     def has(self, power: str) -> bool:
         """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""

@@ -140,6 +140,7 @@ def begin_activation(
         state.events.append(
             CharacterTurnStarted(state.turn, fighter.uid, fighter.spec.name, fighter.mp, fighter.ap)
         )
+    state.ruleset.activation_started(state, fighter)
     return True
 
 

@@ -9,7 +9,7 @@ own dice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from krosbalance.content.specs import CharacterSpec, SpellSpec
 from krosbalance.engine.clone import clone_state
@@ -211,6 +211,11 @@ class MatchView:
     def ruleset(self) -> str:
         """The name of the ruleset in play."""
         return self._s.ruleset.name
+
+    def ruleset_view(self) -> Any:
+        """The ruleset's own read-only view for this side (``MatchRules.ruleset_view``; Blast:
+        ``krosbalance.rulesets.blast.view.BlastView``), None when it has none."""
+        return self._s.ruleset.ruleset_view(self._s, self.side)
 
     # --- Arena's holdings (R-A24, R-A49, R-A50, R-A128) -----------------------------------------
     def _arena(self) -> ArenaHoldings:

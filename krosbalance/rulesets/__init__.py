@@ -19,8 +19,9 @@ A hook is a plain method call on the object the match was set up with: the choic
 made once per match, never per step. ``README.md`` next to this file lists every hook with the
 moment the engine calls it, and how to add a ruleset.
 
-**Arena** is :mod:`krosbalance.rulesets.arena` (its options in ``arena/data/arena.toml``). Blast, the
-Duel Pack and 4-player Arena are to come as sibling packages.
+**Arena** is :mod:`krosbalance.rulesets.arena` (its options in ``arena/data/arena.toml``), **Krosmaster
+Blast** :mod:`krosbalance.rulesets.blast` (``blast/data/blast.toml``). The Duel Pack and 4-player
+Arena are to come as sibling packages.
 """
 
 from krosbalance.engine.rules import EngineOptions, MatchRules, RulesetState

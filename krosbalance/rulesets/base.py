@@ -73,6 +73,11 @@ class Ruleset(MatchRules):
         """The team deals of experiments this ruleset knows besides given teams."""
         return ()
 
+    @property
+    def card_game(self) -> str:
+        """The game whose cards the ruleset plays (``CharacterSpec.game``): ``arena`` or ``blast``."""
+        return "arena"
+
     # ------------------------------------------------------------------ teams
     def validate_team(
         self, names: Sequence[str], registry: Registry | None = None

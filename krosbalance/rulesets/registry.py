@@ -14,12 +14,14 @@ from typing import Any
 from krosbalance.errors import ContentError
 from krosbalance.rulesets.arena import arena_ruleset
 from krosbalance.rulesets.base import Ruleset
+from krosbalance.rulesets.blast import blast_ruleset
 
 RulesetFactory = Callable[..., Ruleset]
 """Called as ``factory(options, file=...)``: the ruleset with those option overrides."""
 
 _RULESETS: dict[str, RulesetFactory] = {
     "arena": arena_ruleset,
+    "blast": blast_ruleset,
 }
 
 

@@ -12,6 +12,11 @@ The two builds take turns, ``--rounds`` times per AI, in processes of their own:
 (:mod:`krosbalance.sim.builds`); the ratio is the median of the per-round ratios, so a machine that
 speeds up or slows down during the run affects both sides alike.
 
+``--blast AI`` (repeatable) adds the same figures for Krosmaster Blast matches played by that AI:
+every split into two teams of two of every four of the Blast Krosmasters in turn
+(:func:`krosbalance.sim.builds.blast_splits`), on ``--blast-board``, with a Divine Challenge drawn at
+random.
+
 ``--speedup AI`` runs the same box round robin through the experiment runner with ``--jobs 1`` and
 ``--jobs 2`` (loky, process start-up included) and prints the ratio of wall times. ``--identity``
 compares event logs of seeded matches of every AI in both builds. ``--search AI`` adds the search
@@ -43,16 +48,28 @@ from pathlib import Path
 from krosbalance.ai.registry import list_ais
 from krosbalance.build_info import build_mode, build_seconds
 from krosbalance.content.registry import list_characters
-from krosbalance.play import DEFAULT_BOARD, play_match
-from krosbalance.sim.builds import BOX_SET, box_splits, compare_builds, expect_build, pure_copy, pure_python
+from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
+from krosbalance.sim.builds import (
+    BLAST_BOARD,
+    BLAST_OPTIONS,
+    BOX_SET,
+    blast_splits,
+    box_splits,
+    compare_builds,
+    expect_build,
+    pure_copy,
+    pure_python,
+)
 
 __all__ = ["BenchResult", "box_splits", "main", "measure", "profile", "side_by_side", "speedup"]
 
 BASE_SEED = 20_251_130
 
 
-def _matches(start: int) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
-    splits = box_splits()
+def _matches(
+    start: int, ruleset: str = DEFAULT_RULESET
+) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
+    splits = box_splits() if ruleset == DEFAULT_RULESET else blast_splits()
     for k in itertools.count(start):
         team0, team1 = splits[k % len(splits)]
         yield team0, team1, BASE_SEED + k
@@ -88,33 +105,45 @@ class BenchResult:
 
 
 def measure(
-    ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 10.0, warmup: float = 1.0
+    ai: str = "random",
+    board: str = DEFAULT_BOARD,
+    seconds: float = 10.0,
+    warmup: float = 1.0,
+    ruleset: str = DEFAULT_RULESET,
 ) -> BenchResult:
     """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds, in this
-    process (whichever build it runs)."""
-    source = _matches(0)
+    process (whichever build it runs); ``ruleset="blast"`` plays Blast matches (:func:`blast_splits`)."""
+    source = _matches(0, ruleset)
+    options = BLAST_OPTIONS if ruleset == "blast" else None
     end = time.perf_counter() + warmup
     played = 0
     while played < 2 or time.perf_counter() < end:
         team0, team1, seed = next(source)
-        play_match(team0, team1, board=board, ai=ai, seed=seed)
+        play_match(team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options)
         played += 1
     matches = turns = 0
     start, cpu = time.perf_counter(), time.process_time()
     end = start + seconds
     while matches < 1 or time.perf_counter() < end:
         team0, team1, seed = next(source)
-        turns += play_match(team0, team1, board=board, ai=ai, seed=seed).turns
+        turns += play_match(
+            team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options
+        ).turns
         matches += 1
     wall = time.perf_counter() - start
-    return BenchResult(ai, board, matches, wall, turns, build_mode(), time.process_time() - cpu)
+    label = ai if ruleset == DEFAULT_RULESET else f"{ruleset}:{ai}"
+    return BenchResult(label, board, matches, wall, turns, build_mode(), time.process_time() - cpu)
 
 
-def _worker_args(ai: str, board: str, seconds: float, warmup: float) -> list[str]:
+def _worker_args(
+    ai: str, board: str, seconds: float, warmup: float, ruleset: str = DEFAULT_RULESET
+) -> list[str]:
     return [
         "-m",
         "krosbalance.sim.bench",
         "--worker",
+        "--worker-ruleset",
+        ruleset,
         "--ai",
         ai,
         "--board",
@@ -134,7 +163,12 @@ def _result(process: subprocess.Popen[str], build: str) -> BenchResult:
 
 
 def side_by_side(
-    ais: Sequence[str], board: str = DEFAULT_BOARD, seconds: float = 5.0, warmup: float = 1.0, rounds: int = 2
+    ais: Sequence[str],
+    board: str = DEFAULT_BOARD,
+    seconds: float = 5.0,
+    warmup: float = 1.0,
+    rounds: int = 2,
+    ruleset: str = DEFAULT_RULESET,
 ) -> dict[str, list[tuple[BenchResult, BenchResult | None]]]:
     """Per AI, ``rounds`` pairs (installed build, pure copy), each measured in a fresh process, the
     two builds in turn; the pure side is None when the installed build is pure already."""
@@ -145,7 +179,7 @@ def side_by_side(
         for ai in ais:
             pairs[ai] = []
             for _ in range(rounds):
-                args = _worker_args(ai, board, seconds, warmup)
+                args = _worker_args(ai, board, seconds, warmup, ruleset)
                 mine = subprocess.Popen(
                     [sys.executable, *args],
                     env=env,
@@ -312,6 +346,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         help=f"AI to benchmark, repeatable, or 'all' (default random; known: {', '.join(list_ais())})",
     )
+    parser.add_argument(
+        "--blast",
+        action="append",
+        default=[],
+        metavar="AI",
+        help=f"also benchmark Krosmaster Blast matches of this AI (known: {', '.join(list_ais('blast'))})",
+    )
+    parser.add_argument("--blast-board", default=BLAST_BOARD, help=f"Blast board (default {BLAST_BOARD})")
     parser.add_argument("--speedup", metavar="AI", help="also time the runner with 1 and 2 jobs on this AI")
     parser.add_argument(
         "--speedup-deals", type=int, default=3, help="deals per pairing for --speedup (default 3)"
@@ -335,22 +377,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--perf", action="store_true", help="also profile the compiled build with Linux perf")
     parser.add_argument("--profile-seconds", type=float, default=3.0)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-ruleset", default=DEFAULT_RULESET, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     ais = args.ai or ["random"]
     if "all" in ais:
-        ais = list_ais()
-    unknown = [name for name in ais if name not in list_ais()]
-    if unknown:
-        parser.error(f"unknown AI {unknown[0]!r}; known: {', '.join(list_ais())}")
+        ais = list_ais(DEFAULT_RULESET)
     if args.worker:  # one measurement in this process, for side_by_side
         expect_build()
-        print(json.dumps(asdict(measure(ais[0], args.board, args.seconds, args.warmup))))
+        result = measure(ais[0], args.board, args.seconds, args.warmup, args.worker_ruleset)
+        print(json.dumps(asdict(result)))
         return 0
+    for ruleset, names in ((DEFAULT_RULESET, ais), ("blast", args.blast)):
+        unknown = [name for name in names if name not in list_ais(ruleset)]
+        if unknown:
+            parser.error(f"unknown {ruleset} AI {unknown[0]!r}; known: {', '.join(list_ais(ruleset))}")
     print(f"{_build_line()}; {os.cpu_count()} cores")
     print(f"box teams ({len(box_splits())} splits in turn) on {args.board}, fixed seeds from {BASE_SEED}")
     print(
         side_by_side_table(side_by_side(ais, args.board, args.seconds, args.warmup, args.rounds)), flush=True
     )
+    if args.blast:
+        print(
+            f"Krosmaster Blast: {len(blast_splits())} team splits in turn on {args.blast_board}, "
+            "a random Divine Challenge"
+        )
+        pairs = side_by_side(
+            args.blast, args.blast_board, args.seconds, args.warmup, args.rounds, ruleset="blast"
+        )
+        print(side_by_side_table(pairs), flush=True)
     if args.speedup:
         one, two, matches = speedup(args.speedup, args.board, args.speedup_deals)
         print(

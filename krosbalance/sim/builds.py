@@ -3,7 +3,8 @@ time) and a pure-Python copy of the same sources, run in a subprocess.
 
 The copy is the installed package's directory without its extension modules, so it holds exactly the
 sources that were compiled. :func:`compare_builds` plays the same seeded matches of every registered
-AI, recorded in full, in both builds and compares the event-log digests: the identity check that
+AI, recorded in full — Arena box matches for the Arena AIs, Blast matches for the Blast AIs — in
+both builds and compares the event-log digests: the identity check that
 ``make test`` runs and ``make bench`` prints. ``python -m krosbalance.sim.builds`` runs it alone.
 The AIs of the search tier, each match of which plays hundreds of turns on copies, play a smaller
 slice by default (``search_matches_per_ai``; ``make battery`` plays them as many as the others).
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -35,8 +37,11 @@ from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
 from krosbalance.rulesets.registry import get_ruleset
 
 __all__ = [
+    "BLAST_BOARD",
+    "BLAST_OPTIONS",
     "BOX_SET",
     "IdentityReport",
+    "blast_splits",
     "box_splits",
     "compare_builds",
     "event_digests",
@@ -50,6 +55,9 @@ __all__ = [
 BASE_SEED = 20_251_130
 #: the card set whose Krosmasters the benchmark and the identity check split into teams
 BOX_SET = "arena-box"
+#: the Blast board and options of the benchmark's and the identity check's Blast matches
+BLAST_BOARD = "blast-a"
+BLAST_OPTIONS: dict[str, Any] = {"challenges": ["random"]}
 #: seeded matches per AI in the identity check (half against itself, half against the next AI)
 MATCHES_PER_AI = 80
 #: the same for each AI of the search tier in the default check
@@ -63,9 +71,16 @@ def box_splits(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], tuple[str
     return get_ruleset(DEFAULT_RULESET).team_splits(list_characters(set=card_set))
 
 
+def blast_splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every split into two Blast teams of every four of the Blast Krosmasters (45 for the six)."""
+    rules = get_ruleset("blast")
+    pool = list_characters(game="blast")
+    return [split for four in itertools.combinations(pool, 4) for split in rules.team_splits(list(four))]
+
+
 def match_outcome(result: MatchResult) -> tuple[Any, ...]:
     """Everything in a MatchResult but its events, as comparable values: the outcome, the holdings
-    and each fighter's counters."""
+    and each fighter's counters, and the ruleset's extras (Blast)."""
     return (
         result.winner,
         result.end_reason,
@@ -80,6 +95,7 @@ def match_outcome(result: MatchResult) -> tuple[Any, ...]:
         result.seed,
         result.versions,
         [f.as_row() for f in result.fighters],
+        sorted(result.extras.items()),
     )
 
 
@@ -91,7 +107,16 @@ def match_digest(result: MatchResult) -> str:
 
 def identity_matches(matches_per_ai: int, search_matches_per_ai: int) -> int:
     """How many matches :func:`event_digests` plays with these budgets."""
-    return sum(search_matches_per_ai if ai_tier(ai) == "search" else matches_per_ai for ai in list_ais())
+    arena = sum(
+        search_matches_per_ai if ai_tier(ai) == "search" else matches_per_ai
+        for ai in list_ais(DEFAULT_RULESET)
+    )
+    return arena + matches_per_ai * len(_blast_only_ais())
+
+
+def _blast_only_ais() -> list[str]:
+    """The AIs that play Blast but not Arena; the identity check plays them on Blast matches."""
+    return [ai for ai in list_ais("blast") if ai not in list_ais(DEFAULT_RULESET)]
 
 
 def event_digests(
@@ -102,8 +127,10 @@ def event_digests(
     """``{"ai0/ai1/seed": digest}`` for seeded box matches of every registered AI, recorded in full:
     each AI plays half its matches against itself and half against the next AI by name — an AI of
     the search tier ``search_matches_per_ai`` matches, the others against the next AI outside the
-    search tier (so that their many matches stay cheap)."""
-    ais = list_ais()
+    search tier (so that their many matches stay cheap). The AIs that play only Blast do the same
+    on Blast matches (:func:`blast_splits` on :data:`BLAST_BOARD`, a random Divine Challenge), the
+    rival of the last one being the first (``random`` plays both rulesets)."""
+    ais = list_ais(DEFAULT_RULESET)
     cheap = [ai for ai in ais if ai_tier(ai) != "search"]
     splits = box_splits()
     digests = {}
@@ -117,6 +144,25 @@ def event_digests(
             seed = BASE_SEED + i * matches_per_ai + k
             result = play_match(team0, team1, board=board, ai=pair, seed=seed, record="full")
             digests[f"{pair[0]}/{pair[1]}/{seed}"] = match_digest(result)
+    blast_ais = _blast_only_ais()
+    blast = blast_splits()
+    for i, ai in enumerate(blast_ais):
+        rival = blast_ais[(i + 1) % len(blast_ais)] if len(blast_ais) > 1 else "random"
+        for k in range(matches_per_ai):
+            pair = (ai, ai) if k % 2 == 0 else (ai, rival)
+            team0, team1 = blast[(i * matches_per_ai + k) % len(blast)]
+            seed = BASE_SEED + 1_000_000 + i * matches_per_ai + k
+            result = play_match(
+                team0,
+                team1,
+                board=BLAST_BOARD,
+                ai=pair,
+                seed=seed,
+                record="full",
+                ruleset="blast",
+                options=BLAST_OPTIONS,
+            )
+            digests[f"blast:{pair[0]}/{pair[1]}/{seed}"] = match_digest(result)
     return digests
 
 
@@ -165,7 +211,8 @@ class IdentityReport:
     def line(self) -> str:
         verdict = "identical" if not self.mismatches else f"{len(self.mismatches)} DIFFER"
         return (
-            f"identity: {self.matches} seeded matches of every AI ({', '.join(list_ais())}), event logs "
+            f"identity: {self.matches} seeded matches of every AI ({', '.join(list_ais())}; Blast AIs "
+            f"on Blast), event logs "
             f"{self.build} vs pure: {verdict} ({self.seconds_installed:.1f} s vs {self.seconds_pure:.1f} s)"
         )
 

@@ -40,11 +40,17 @@ class Catalog(Protocol):
         """Why ``pool`` cannot be dealt by ``mode`` under the ruleset, or '' when it can."""
         ...
 
-    def characters(self) -> list[str]: ...
+    def characters(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
+        """Every Krosmaster whose cards the ruleset plays."""
+        ...
 
-    def boards(self) -> list[str]: ...
+    def boards(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
+        """The boards made for the ruleset."""
+        ...
 
-    def ais(self) -> list[str]: ...
+    def ais(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
+        """The AIs that play the ruleset."""
+        ...
 
     def rulesets(self) -> list[str]: ...
 
@@ -85,20 +91,21 @@ class RegistryCatalog:
 
         return get_ruleset(ruleset).deal_problem(mode, pool)
 
-    def characters(self) -> list[str]:
+    def characters(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
         from krosbalance.content.registry import list_characters
+        from krosbalance.rulesets.registry import get_ruleset
 
-        return list(list_characters("krosmaster"))
+        return list(list_characters("krosmaster", game=get_ruleset(ruleset).card_game))
 
-    def boards(self) -> list[str]:
+    def boards(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
         from krosbalance.content.registry import list_boards
 
-        return list(list_boards())
+        return list(list_boards(ruleset))
 
-    def ais(self) -> list[str]:
+    def ais(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
         from krosbalance.ai.registry import list_ais
 
-        return list(list_ais())
+        return list(list_ais(ruleset))
 
     def rulesets(self) -> list[str]:
         from krosbalance.rulesets.registry import list_rulesets

@@ -30,6 +30,11 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     [options]                     # passed unchanged to play_match(options=...)
     turn_limit = 60
 
+    [[variants]]                  # optional arms of the experiment: every deal is played under each,
+    name = "none"                 # on the same seed (paired across arms); ``name`` labels the arm
+    options = { challenges = [] } # (the matches table's ``variant``), ``options`` are merged over
+                                  # [options]
+
 Which teams are legal is the ruleset's (``Ruleset.validate_team``, ``legal_teams``, ``team_splits``;
 Arena's are in ``krosbalance.rulesets.arena.teams``). ``splits`` plays every split of the pool into
 two legal teams (the eight box Krosmasters give 35). ``draft`` and ``random_deal`` are Arena's team
@@ -75,6 +80,7 @@ TOP_KEYS: tuple[str, ...] = (
     "board_choice",
     "teams",
     "options",
+    "variants",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "include_mirror")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -98,6 +104,12 @@ class Experiment:
     description: str = ""
     mode: str = "pairs"
     board_choice: bool = False
+    variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
+
+    @property
+    def arms(self) -> tuple[tuple[str, str], ...]:
+        """(variant name, options JSON) of every arm; one unnamed arm without ``[[variants]]``."""
+        return self.variants or (("", self.options_json),)
 
     @property
     def board_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -115,7 +127,7 @@ class Experiment:
 
     @property
     def n_matches(self) -> int:
-        return self.n_deals * (2 if self.paired_seeds else 1)
+        return self.n_deals * (2 if self.paired_seeds else 1) * len(self.arms)
 
     @property
     def options_json(self) -> str:
@@ -143,6 +155,7 @@ class MatchSpec:
     ruleset: str
     options_json: str
     record: str = "none"
+    variant: str = ""
 
     @property
     def team0(self) -> Team:
@@ -184,6 +197,7 @@ class MatchSpec:
                 "ruleset": self.ruleset,
                 "options": self.options,
                 "record": self.record,
+                "variant": self.variant,
             },
             sort_keys=True,
         )
@@ -322,8 +336,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             problems.add("ruleset", f"unknown ruleset {ruleset!r}; known: {', '.join(known)}")
             ruleset = None
 
-    boards = _parse_boards(data, problems, catalog)
-    ais = _parse_ais(data, problems, catalog)
+    boards = _parse_boards(data, problems, catalog, ruleset or DEFAULT_RULESET)
+    ais = _parse_ais(data, problems, catalog, ruleset or DEFAULT_RULESET)
     board_choice = _get(data, "board_choice", bool, problems, default=False)
     if board_choice and boards is not None and len(set(boards)) < 2:
         problems.add(
@@ -348,6 +362,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             problems.add(f"options.{key}", exc.reason)
         except KrosbalanceError as exc:
             problems.add("options", str(exc))
+
+    variants = _parse_variants(data, options, ruleset, problems, catalog)
 
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, Team], ...] | None = None
@@ -374,7 +390,50 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         description=description,
         mode=mode,
         board_choice=bool(board_choice),
+        variants=variants or (),
     )
+
+
+def _parse_variants(
+    data: Mapping[str, Any],
+    options: Mapping[str, Any] | None,
+    ruleset: str | None,
+    problems: _Problems,
+    catalog: Catalog,
+) -> tuple[tuple[str, str], ...] | None:
+    """``[[variants]]``: named arms, each with options merged over ``[options]`` and checked."""
+    raw = _get(data, "variants", list, problems, default=[])
+    if raw is None:
+        return None
+    arms: list[tuple[str, str]] = []
+    for i, entry in enumerate(raw):
+        prefix = f"variants[{i}]."
+        if not isinstance(entry, dict):
+            problems.add(f"variants[{i}]", f"must be a table with name and options, not {_type_name(entry)}")
+            continue
+        _unknown_keys(entry, ("name", "options"), prefix, problems)
+        name = _get(entry, "name", str, problems, prefix=prefix, required=True)
+        extra = _get(entry, "options", dict, problems, prefix=prefix, default={})
+        if name is not None and not _NAME_RE.match(name):
+            problems.add(prefix + "name", f"{name!r} must be letters, digits, '-', '_' or '.'")
+            continue
+        if name is not None and any(name == other for other, _ in arms):
+            problems.add(prefix + "name", f"variant {name!r} is listed twice")
+            continue
+        if name is None or extra is None or options is None:
+            continue
+        merged = {**options, **extra}
+        if ruleset is not None:
+            try:
+                catalog.check_options(ruleset, merged)
+            except LocatedError as exc:
+                problems.add(f"{prefix}options.{exc.field.removeprefix('options.')}", exc.reason)
+                continue
+            except KrosbalanceError as exc:
+                problems.add(prefix + "options", str(exc))
+                continue
+        arms.append((name, json.dumps(merged, sort_keys=True, separators=(",", ":"))))
+    return tuple(arms)
 
 
 def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
@@ -389,7 +448,9 @@ def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
         return None
 
 
-def _parse_boards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...] | None:
+def _parse_boards(
+    data: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> tuple[str, ...] | None:
     boards = _get(data, "boards", (list, str), problems, default=[DEFAULT_BOARD])
     if boards is None:
         return None
@@ -398,7 +459,7 @@ def _parse_boards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog
     if not boards:
         problems.add("boards", "must name at least one board")
         return None
-    known = _ask(catalog.boards, "boards", problems)
+    known = _ask(lambda: catalog.boards(ruleset), "boards", problems)  # the boards made for the ruleset
     ok = True
     for i, board in enumerate(boards):
         if not isinstance(board, str):
@@ -411,7 +472,7 @@ def _parse_boards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog
 
 
 def _parse_ais(
-    data: Mapping[str, Any], problems: _Problems, catalog: Catalog
+    data: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
 ) -> tuple[tuple[str, str], ...] | None:
     ais = _get(data, "ais", (list, str), problems, default=["random"])
     if ais is None:
@@ -421,7 +482,7 @@ def _parse_ais(
     if not ais:
         problems.add("ais", "must list at least one AI matchup")
         return None
-    known = _ask(catalog.ais, "ais", problems)
+    known = _ask(lambda: catalog.ais(ruleset), "ais", problems)  # the AIs that play the ruleset
     matchups: list[tuple[str, str]] = []
     ok = True
     for i, entry in enumerate(ais):
@@ -485,10 +546,11 @@ def _short(exc: Exception) -> str:
     return text if len(text) < 200 else text[:197] + "..."
 
 
-def _parse_pool(value: Any, problems: _Problems, catalog: Catalog) -> list[str] | None:
-    if value == "all":
-        known = _ask(catalog.characters, "teams.pool", problems)
-        return known
+def _parse_pool(
+    value: Any, problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> list[str] | None:
+    if value == "all":  # every Krosmaster whose cards the ruleset plays
+        return _ask(lambda: catalog.characters(ruleset), "teams.pool", problems)
     if not isinstance(value, list) or not value:
         problems.add("teams.pool", f'must be a non-empty array of character names or "all", not {value!r}')
         return None
@@ -544,7 +606,7 @@ def _parse_teams(
             return mode, None
         team_list = [t for t in parsed if t is not None]
     else:
-        pool = _parse_pool(teams["pool"], problems, catalog)
+        pool = _parse_pool(teams["pool"], problems, catalog, ruleset)
         if pool is None:
             return mode, None
         if mode in DEALT_MODES:
@@ -629,14 +691,14 @@ def expand(experiment: Experiment) -> list[MatchSpec]:
     """The experiment's matches in a stable order; ``match_id`` is the index in this list.
 
     Order: pairing, board, AI matchup, deal; within a deal the direct match, then (paired seeds) its
-    side-swapped twin with the same seed. ``deal`` counts deals within a pairing across boards and AI
+    side-swapped twin with the same seed; each of these once per arm (``[[variants]]``), in order. ``deal`` counts deals within a pairing across boards and AI
     matchups, so ``(pairing, deal)`` names one deal; the seed depends only on the deal's global index.
     """
     return list(iter_matches(experiment))
 
 
 def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
-    options_json = experiment.options_json
+    arms = experiment.arms
     sides = (False, True) if experiment.paired_seeds else (False,)
     dealt = experiment.mode in DEALT_MODES
     if dealt or experiment.board_choice:  # the pregame of R-A17/R-A19 needs the rules and the AIs
@@ -662,22 +724,24 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                             board = pick_board(
                                 boards, team0, team1, (ai0, ai1), seed, ruleset=experiment.ruleset
                             )
-                        yield MatchSpec(
-                            match_id=match_id,
-                            experiment=experiment.name,
-                            pairing=p,
-                            deal=deal,
-                            swapped=swapped,
-                            seed=seed,
-                            team_a=team_a,
-                            team_b=team_b,
-                            ai_a=ai_a,
-                            ai_b=ai_b,
-                            board=board,
-                            ruleset=experiment.ruleset,
-                            options_json=options_json,
-                            record=experiment.record,
-                        )
-                        match_id += 1
+                        for variant, options_json in arms:  # every arm on the same seed
+                            yield MatchSpec(
+                                match_id=match_id,
+                                experiment=experiment.name,
+                                pairing=p,
+                                deal=deal,
+                                swapped=swapped,
+                                seed=seed,
+                                team_a=team_a,
+                                team_b=team_b,
+                                ai_a=ai_a,
+                                ai_b=ai_b,
+                                board=board,
+                                ruleset=experiment.ruleset,
+                                options_json=options_json,
+                                record=experiment.record,
+                                variant=variant,
+                            )
+                            match_id += 1
                     deal += 1
                     global_deal += 1

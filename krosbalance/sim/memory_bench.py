@@ -197,6 +197,7 @@ def synthetic_results(
                 "board": BOARD,
                 "ruleset": "arena",
                 "options": "{}",
+                "variant": "",
                 "winner": pd.array(np.where(draw, -1, winner), dtype="Int64"),
                 "winner_team": np.where(draw, "", np.where(a_wins, "A", "B")),
                 "end_reason": np.where(draw, "turn_limit", "gg"),
@@ -210,6 +211,7 @@ def synthetic_results(
                 "engine_version": ENGINE_VERSION,
                 "content_version": "bench",
                 "package_version": "bench",
+                "extras": "",
                 "error": "",
             }
         )

@@ -7,6 +7,7 @@ schema.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ MATCH_COLUMNS: dict[str, str] = {
     "board": "string",
     "ruleset": "string",
     "options": "string",
+    "variant": "string",
     "winner": "Int64",
     "winner_team": "string",
     "end_reason": "string",
@@ -46,6 +48,7 @@ MATCH_COLUMNS: dict[str, str] = {
     "engine_version": "string",
     "content_version": "string",
     "package_version": "string",
+    "extras": "string",
     "error": "string",
 }
 FIGHTER_KEYS: tuple[str, ...] = ("match_id", "side", "team", "team_ids", "ai", "won", "draw")
@@ -96,6 +99,7 @@ def _spec_columns(spec: MatchSpec) -> dict[str, Any]:
         "board": spec.board,
         "ruleset": spec.ruleset,
         "options": spec.options_json,
+        "variant": spec.variant,
     }
 
 
@@ -119,6 +123,7 @@ def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
         engine_version=str(versions.get("engine", ENGINE_VERSION)),
         content_version=str(versions.get("content", "")),
         package_version=str(versions.get("package", package_version())),
+        extras=json.dumps(result.extras, sort_keys=True, separators=(",", ":")) if result.extras else "",
         error="",
     )
     return row
@@ -195,6 +200,7 @@ def failed_match_row(spec: MatchSpec, error: str) -> dict[str, Any]:
         engine_version=ENGINE_VERSION,
         content_version="",
         package_version=package_version(),
+        extras="",
         error=error or "error",
     )
     return row

@@ -67,6 +67,7 @@ def snapshot(state: MatchState) -> tuple[Any, ...]:
             tuple(sorted(f.inspired)),
             tuple(sorted(f.turn_uses.items())),
             tuple(sorted(f.game_uses)),
+            tuple(sorted(f.banned_targets.items())),
             f.range_bonus,
             f.blocked,
             tuple(t.uid for t in f.summons),
@@ -149,6 +150,12 @@ class CheckingController:
     def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
         return self._guard("order_triggers", lambda: self.inner.order_triggers(view, triggers))
 
+    def choose_favor_slot(self, view: MatchView, favor: Any, slots: list[Any]) -> int:
+        return self._guard("choose_favor_slot", lambda: self.inner.choose_favor_slot(view, favor, slots))
+
+    def choose_next(self, view: MatchView, candidates: list[FighterView]) -> int:
+        return self._guard("choose_next", lambda: self.inner.choose_next(view, candidates))
+
     def __getattr__(self, name: str) -> Any:  # anything else an AI exposes (name, rng, ...)
         return getattr(self.inner, name)
 
@@ -204,8 +211,8 @@ def all_legal_teams(
     Krosmaster), as sorted tuples of ids, by size then name: each name up to the copies the rules
     allow (Arena: gold once, white twice)."""
     registry = registry or default_registry()
-    names = sorted(set(pool if pool is not None else registry.list_characters()))
     rules = get_ruleset(ruleset)
+    names = sorted(set(pool if pool is not None else registry.list_characters(game=rules.card_game)))
     return rules.all_teams(names, registry)
 
 

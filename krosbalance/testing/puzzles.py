@@ -514,7 +514,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     args = parser.parse_args(argv)
     chosen = [p for p in PUZZLES if not args.puzzle or p.name in args.puzzle]
-    table = score_table(args.ai or list_ais(), range(args.seeds), chosen)
+    table = score_table(args.ai or list_ais("arena"), range(args.seeds), chosen)
     print(format_table(table, args.seeds))
 
 

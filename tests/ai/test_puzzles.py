@@ -17,7 +17,7 @@ from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.testing.puzzles import PUZZLES, attempt, exposed_to, format_table, score_table, solve_rate
 from krosbalance.testing.scenario import Scenario
 
-HEURISTICS = [name for name in list_ais() if ai_tier(name) == "heuristic"]
+HEURISTICS = [name for name in list_ais("arena") if ai_tier(name) == "heuristic"]
 SEARCH = [name for name in list_ais() if ai_tier(name) == "search"]
 #: puzzles whose right outcome is to refrain: a player that does nothing passes them
 RESTRAINT = {"keep_the_puff"}
@@ -93,7 +93,7 @@ def test_score_table_formats_every_ai_and_puzzle() -> None:
 
 @pytest.mark.slow
 def test_search_tier_solves_the_most_puzzles() -> None:
-    table = score_table(list_ais(), range(8))
+    table = score_table(list_ais("arena"), range(8))
     solved = {ai: sum(1 for rate in rates.values() if rate >= 0.75) for ai, rates in table.items()}
     print(format_table(table, 8))
     best_heuristic = max(solved[a] for a in HEURISTICS)

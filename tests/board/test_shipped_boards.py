@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from krosbalance.board import BOARDS_DIR, Board, iter_cells, list_board_files, load_board_file
+from krosbalance.board.ascii import GLYPHS, Glyph
 
 FILES = list_board_files()
 BOARDS = {p.stem: load_board_file(p) for p in FILES}
@@ -149,7 +151,9 @@ def test_board_files_round_trip_through_ascii() -> None:
         b = BOARDS[path.stem]
         text = Path(path).read_text()
         rows = text.split('rows = """', 1)[1].split('"""', 1)[0]
-        drawn = ["".join(r.split()) for r in b.to_ascii().splitlines()]
+        extra = tomllib.loads(text).get("glyphs", {})  # a ruleset's own glyphs (Blast glyph cells)
+        glyphs = {**GLYPHS, **{ch: Glyph("feature", name) for ch, name in extra.items()}}
+        drawn = ["".join(r.split()) for r in b.to_ascii(glyphs).splitlines()]
         written = ["".join(r.split()) for r in rows.strip().splitlines()]
         diff = [
             (x, y)

@@ -102,7 +102,8 @@ SUMMONS = {
 
 @pytest.fixture(scope="module")
 def box() -> Registry:
-    return Registry()
+    """The Arena cards the package ships (the Blast cards have their own tests)."""
+    return Registry(registry_module.DEFAULT_CHARACTER_FOLDER)
 
 
 def test_every_krosmaster_of_the_box_is_shipped(box: Registry) -> None:

@@ -19,6 +19,7 @@ from krosbalance.engine.state import Fighter, MatchState
 from krosbalance.engine.turn import game_turn
 from krosbalance.engine.view import MatchView
 from krosbalance.play import prepare_match
+from krosbalance.sim.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits
 from krosbalance.testing.scenario import Scenario
 
 from .specs import TRAP, TRAPPER
@@ -183,3 +184,54 @@ def test_view_copy_hides_the_opponents_traps_and_never_the_match_dice() -> None:
     assert [t.side for t in seen_by_0.traps.values()] == [0]
     assert [t.side for t in MatchView(sc.state, 1).clone_state(dice).traps.values()] == [1]
     assert len(sc.state.traps) == 2
+
+
+def _mid_blast(seed: int, turns: int = 4) -> MatchState:
+    team0, team1 = blast_splits()[seed % len(blast_splits())]
+    state, controllers, views = prepare_match(
+        team0,
+        team1,
+        board=BLAST_BOARD,
+        ai="blast_glyph",
+        seed=seed,
+        record="full",
+        ruleset="blast",
+        options=BLAST_OPTIONS,
+    )
+    for _ in range(turns):
+        if state.finished:
+            break
+        side = state.active_side
+        game_turn(state, controllers[side], views[side])
+    return state
+
+
+def _play_out_blast(state: MatchState, seed: int) -> None:
+    ai = get_ai("blast_glyph")
+    controllers = (ai(np.random.default_rng(seed)), ai(np.random.default_rng(seed + 1)))
+    run_to_end(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_blast_state_copies_whole_and_plays_on_like_an_independent_replay(seed: int) -> None:
+    """Blast's holdings (glyphs, tiles, favors, challenges, per-turn limits) and its fighters' slots
+    (``banned_targets``) go through ``BlastState.copy`` and ``clone_state`` like Arena's."""
+    state = _mid_blast(seed)
+    assert type(state.rules).__name__ == "BlastState" and not state.finished
+    copy_ = clone_state(state, SeededDice(np.random.default_rng(0)), keep_stats=True)
+    assert snapshot(copy_) == snapshot(state)
+    for name in _slots(state.rules):
+        value = getattr(state.rules, name)
+        if isinstance(value, (list, dict, set)):
+            assert getattr(copy_.rules, name) is not value, name
+    for f, c in zip(state.fighters, copy_.fighters, strict=True):
+        assert c.banned_targets == f.banned_targets and c.banned_targets is not f.banned_targets
+    deep = _mid_blast(seed)
+    deep.dice = SeededDice(np.random.default_rng(99))
+    deep.record, deep.events = 0, []
+    fast = clone_state(state, SeededDice(np.random.default_rng(99)), keep_stats=True)
+    before = snapshot(state)
+    _play_out_blast(deep, seed)
+    _play_out_blast(fast, seed)
+    assert fast.finished and snapshot(fast) == snapshot(deep)
+    assert snapshot(state) == before

@@ -74,13 +74,13 @@ class FakeCatalog:
     def deal_problem(self, mode: str, pool: Sequence[str], ruleset: str = "arena") -> str:
         return self._rules(ruleset).deal_problem(mode, pool, CARDS)
 
-    def characters(self) -> list[str]:
+    def characters(self, ruleset: str = "arena") -> list[str]:
         return list(LEVELS)
 
-    def boards(self) -> list[str]:
+    def boards(self, ruleset: str = "arena") -> list[str]:
         return ["arena-elemental", "test-open-5x5"]
 
-    def ais(self) -> list[str]:
+    def ais(self, ruleset: str = "arena") -> list[str]:
         return ["random", "focus_fire", "kiter", "objective"]
 
     def rulesets(self) -> list[str]:
