@@ -89,6 +89,8 @@ def fingerprint(experiment: Experiment) -> str:
         "record": experiment.record,
         "options": experiment.options_json,
     }
+    if experiment.ai_deals:  # only when set, so older runs keep their fingerprint and resume
+        payload["ai_deals"] = experiment.ai_deals
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 
