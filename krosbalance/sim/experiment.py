@@ -12,6 +12,9 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     boards = ["arena-elemental"]  # default ["arena-elemental"]
     ais = [["focus_fire", "random"]]  # default ["random"]; each entry is one AI for both teams
                                   # or [AI of team A, AI of team B] (the AI follows its team on swaps)
+                                  # or a table {ai = <either form>, deals = 2}: that matchup plays
+                                  # its own number of deals per pairing and board (a sample of a
+                                  # costly AI, e.g. the search tier, beside the heuristics)
     ruleset = "arena"             # default "arena"
     record = "none"               # event recording level of bulk runs: none / summary / full
     board_choice = false          # true: R-A19, the first player of each match picks its board among
@@ -97,6 +100,9 @@ class Experiment:
     pairings: tuple[tuple[Team, Team], ...]
     boards: tuple[str, ...] = (DEFAULT_BOARD,)
     ais: tuple[tuple[str, str], ...] = (("random", "random"),)
+    #: deals per pairing and board of each AI matchup, where an ``ais`` table sets its own
+    #: (``{ai = ..., deals = n}``); empty = ``matches_per_pairing`` for every matchup
+    ai_deals: tuple[int, ...] = ()
     paired_seeds: bool = True
     ruleset: str = DEFAULT_RULESET
     record: str = "none"
@@ -118,8 +124,13 @@ class Experiment:
         return (self.boards,) if self.board_choice else tuple((b,) for b in self.boards)
 
     @property
+    def deals_per_matchup(self) -> tuple[int, ...]:
+        """Deals per pairing and board of each AI matchup, in the order of ``ais``."""
+        return self.ai_deals or (self.matches_per_pairing,) * len(self.ais)
+
+    @property
     def deals_per_pairing(self) -> int:
-        return len(self.board_groups) * len(self.ais) * self.matches_per_pairing
+        return len(self.board_groups) * sum(self.deals_per_matchup)
 
     @property
     def n_deals(self) -> int:
@@ -337,7 +348,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             ruleset = None
 
     boards = _parse_boards(data, problems, catalog, ruleset or DEFAULT_RULESET)
-    ais = _parse_ais(data, problems, catalog, ruleset or DEFAULT_RULESET)
+    ais, ai_deals = _parse_ais(data, problems, catalog, per_pairing, ruleset or DEFAULT_RULESET)
     board_choice = _get(data, "board_choice", bool, problems, default=False)
     if board_choice and boards is not None and len(set(boards)) < 2:
         problems.add(
@@ -383,6 +394,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         pairings=pairings,
         boards=boards,
         ais=ais,
+        ai_deals=ai_deals,
         paired_seeds=paired,
         ruleset=ruleset,
         record=record,
@@ -472,21 +484,45 @@ def _parse_boards(
 
 
 def _parse_ais(
-    data: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
-) -> tuple[tuple[str, str], ...] | None:
+    data: Mapping[str, Any],
+    problems: _Problems,
+    catalog: Catalog,
+    per_pairing: int | None,
+    ruleset: str = DEFAULT_RULESET,
+) -> tuple[tuple[tuple[str, str], ...] | None, tuple[int, ...]]:
+    """The AI matchups and, when any entry is a ``{ai, deals}`` table, every matchup's deals."""
     ais = _get(data, "ais", (list, str), problems, default=["random"])
     if ais is None:
-        return None
+        return None, ()
     if isinstance(ais, str):
         ais = [ais]
     if not ais:
         problems.add("ais", "must list at least one AI matchup")
-        return None
+        return None, ()
     known = _ask(lambda: catalog.ais(ruleset), "ais", problems)  # the AIs that play the ruleset
     matchups: list[tuple[str, str]] = []
+    deals: list[int] = []
+    own_deals = False
     ok = True
     for i, entry in enumerate(ais):
         where = f"ais[{i}]"
+        entry_deals = per_pairing or 1
+        if isinstance(entry, dict):
+            _unknown_keys(entry, ("ai", "deals"), f"{where}.", problems)
+            n = entry.get("deals")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                problems.add(
+                    f"{where}.deals", f"must be an int >= 1 (deals per pairing and board), not {n!r}"
+                )
+                ok = False
+            else:
+                entry_deals, own_deals = n, True
+            if "ai" not in entry:
+                problems.add(f"{where}.ai", "required: an AI name or [AI of team A, AI of team B]")
+                ok = False
+                continue
+            entry, where = entry["ai"], f"{where}.ai"
+        deals.append(entry_deals)
         if isinstance(entry, str):
             pair = [entry, entry]
         elif isinstance(entry, list) and len(entry) == 2:
@@ -505,7 +541,9 @@ def _parse_ais(
                 ok = False
         if ok:
             matchups.append((pair[0], pair[1]))
-    return tuple(matchups) if ok else None
+    if not ok:
+        return None, ()
+    return tuple(matchups), (tuple(deals) if own_deals else ())
 
 
 def _resolve_names(value: list[Any], where: str, problems: _Problems, catalog: Catalog) -> list[str] | None:
@@ -709,8 +747,8 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
         pool = team_a  # dealt modes: the pairing is (pool, pool)
         deal = 0
         for boards in experiment.board_groups:
-            for ai_a, ai_b in experiment.ais:
-                for _ in range(experiment.matches_per_pairing):
+            for (ai_a, ai_b), n_deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
+                for _ in range(n_deals):
                     seed = deal_seed(experiment.master_seed, global_deal)
                     if dealt:
                         team_a, team_b = deal_teams(

@@ -48,7 +48,7 @@ from krosbalance.engine.results import ENGINE_VERSION
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
-from krosbalance.sim.experiment import Experiment, MatchSpec, iter_matches, load_experiment
+from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
 from krosbalance.sim.match import BatchResult, PlayFn, default_play, run_batch
 from krosbalance.sim.tables import errors_frame, events_frame, fighters_frame, matches_frame, package_version
 
@@ -89,6 +89,15 @@ def fingerprint(experiment: Experiment) -> str:
         "record": experiment.record,
         "options": experiment.options_json,
     }
+    # keys added since the first runs only when set, so older runs keep their fingerprint and resume
+    if experiment.ai_deals:
+        payload["ai_deals"] = experiment.ai_deals
+    if experiment.variants:
+        payload["variants"] = experiment.variants
+    if experiment.board_choice:
+        payload["board_choice"] = True
+    if experiment.mode in DEALT_MODES:  # the pairing is the pool: the mode decides the teams
+        payload["mode"] = experiment.mode
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
 

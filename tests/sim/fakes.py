@@ -81,7 +81,9 @@ class FakeCatalog:
         return ["arena-elemental", "test-open-5x5"]
 
     def ais(self, ruleset: str = "arena") -> list[str]:
-        return ["random", "focus_fire", "kiter", "objective"]
+        from krosbalance.ai.registry import list_ais  # the real names: shipped files use every tier
+
+        return list_ais(ruleset)
 
     def rulesets(self) -> list[str]:
         return ["arena"]

@@ -96,6 +96,16 @@ BAD = {
         "master_seed",
         "must be an integer",
     ),
+    "ai table without deals": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\nais=[{ai="kiter"}]\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "ais[0].deals",
+        "must be an int >= 1",
+    ),
+    "ai table with unknown AI": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\nais=[{ai=["kiter","genius"],deals=2}]\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
+        "ais[0].ai[1]",
+        "unknown AI 'genius'",
+    ),
     "bool is not int": (
         'name="x"\nmaster_seed=1\nmatches_per_pairing=true\n[teams]\nmode="mirror"\nlist=[["big_six","big_six"]]\n',
         "matches_per_pairing",
@@ -346,3 +356,25 @@ def test_r_a19_board_choice_gives_each_match_the_board_its_first_player_picks() 
     for spec in specs:
         assert spec.board == pick_board(exp.boards, spec.team0, spec.team1, (spec.ai0, spec.ai1), spec.seed)
     assert {s.board for s in specs if s.ai0 == "random"} <= set(exp.boards)
+
+
+def test_an_ai_matchup_table_plays_its_own_number_of_deals() -> None:
+    """``{ai = ..., deals = n}`` samples a costly AI beside cheaper ones: that matchup plays n deals per
+    pairing and board, the others ``matches_per_pairing``; seeds still come from global deal indices."""
+    text = GOOD.replace(
+        'ais = [["focus_fire", "random"], "kiter"]',
+        'ais = ["kiter", {ai = ["focus_fire", "random"], deals = 1}]',
+    )
+    exp = loads_experiment(text, catalog=CAT)
+    assert exp.ais == (("kiter", "kiter"), ("focus_fire", "random"))
+    assert exp.deals_per_matchup == (3, 1)
+    specs = expand(exp)
+    per_board_and_pairing = {("kiter", "kiter"): 3 * 2, ("focus_fire", "random"): 1 * 2}
+    for ais, n in per_board_and_pairing.items():
+        got = [s for s in specs if (s.ai_a, s.ai_b) == ais]
+        assert len(got) == n * len(exp.boards) * len(exp.pairings)
+    assert len(specs) == exp.n_matches == 2 * len(exp.pairings) * len(exp.boards) * 4
+    assert [s.seed for s in specs][::2] == deal_seeds(exp.master_seed, exp.n_deals)
+    assert max(s.deal for s in specs) + 1 == exp.deals_per_pairing
+    plain = loads_experiment(GOOD, catalog=CAT)
+    assert plain.ai_deals == () and plain.deals_per_matchup == (3, 3)

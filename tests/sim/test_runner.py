@@ -280,3 +280,23 @@ def test_column_batches_keep_every_column_once_and_align_missing_values() -> Non
         "b": [None, 2, 3, None],
         "c": [None, None, None, 5],
     }
+
+
+def test_fingerprint_changes_with_everything_that_decides_the_matches() -> None:
+    """--resume refuses a folder written by another design: every field that changes the match specs
+    (per-matchup deals, variants, R-A19 board choice, dealt team modes) changes the fingerprint."""
+    from dataclasses import replace
+
+    from krosbalance.sim.experiment import loads_experiment
+    from krosbalance.sim.runner import fingerprint
+
+    base = loads_experiment(SMALL, catalog=CAT)
+    changed = [
+        replace(base, ai_deals=(2,) * len(base.ais)),
+        replace(base, variants=(("a", "{}"), ("b", '{"turn_limit":9}'))),
+        replace(base, board_choice=True),
+        replace(base, mode="draft"),
+        replace(base, master_seed=base.master_seed + 1),
+    ]
+    prints = {fingerprint(e) for e in changed}
+    assert fingerprint(base) not in prints and len(prints) == len(changed)
