@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from krosbalance.engine.movement import slide
-from krosbalance.engine.pieces import swap
+from krosbalance.engine.pieces import relocate, swap
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import SpellSpec
@@ -39,6 +39,7 @@ class CastContext:
     pierce_armour: bool = False
     lifesteal: bool = False
     bonus: dict[int, int] = field(default_factory=dict)  # uid -> extra damage
+    choice: int = -1  # a second cell the player picked for the cast (Pandawa Style's ally), or -1
 
 
 EffectFn = Callable[..., None]
@@ -228,6 +229,32 @@ def _range_bonus_this_turn(ctx: CastContext, target: Fighter | None, amount: int
 @effect("lose_all_mp", CASTER, "R-A65")
 def _lose_all_mp(ctx: CastContext, target: Fighter | None) -> None:
     ctx.caster.mp = 0
+
+
+@effect("carry_ally", CASTER, "R-A143")
+def _carry_ally(ctx: CastContext, target: Fighter | None) -> None:
+    """Pandawa Style (seed L2961-L2966): the ally the player picked (``ctx.choice``, its cell), adjacent
+    to the caster, is put on the target cell — a free cell — in one go, never locked (R-A41). It
+    springs a trap there once the spell has resolved, which here is at once (R-A171)."""
+    state = ctx.state
+    caster = ctx.caster
+    if ctx.choice < 0 or caster.cell < 0 or (state.obstacles >> ctx.target_cell) & 1:
+        return
+    ally = state.by_cell[ctx.choice]
+    if ally is None or not ally.alive or ally.side != caster.side or ally is caster or not ally.is_character:
+        return
+    if not (state.board.neighbour_mask[caster.cell] >> ally.cell) & 1:
+        return
+    origin = ally.cell
+    relocate(state, ally, ctx.target_cell)
+    if state.record >= 2:
+        from krosbalance.engine.events import Moved
+
+        state.events.append(Moved(state.turn, ally.uid, origin, ally.cell, "carry"))
+    if ally.cell in state.traps:
+        from krosbalance.engine.combat import trigger_trap
+
+        trigger_trap(state, ally.cell)
 
 
 def apply_step_two(ctx: CastContext, targets: list[Fighter]) -> None:

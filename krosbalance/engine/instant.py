@@ -47,6 +47,7 @@ from __future__ import annotations
 from krosbalance.engine.combat import explode_pending_bombs
 from krosbalance.engine.economy import check_victory, gain_gg
 from krosbalance.engine.pieces import lift
+from krosbalance.engine.rewards import discard_tokens
 from krosbalance.engine.state import KROSMASTER, MatchState
 
 
@@ -64,6 +65,8 @@ def settle(state: MatchState) -> bool:
         for victim in kos:
             lift(state, victim)
             if victim.kind == KROSMASTER:
+                if victim.tokens:  # its Demonic Rewards leave the game with it
+                    discard_tokens(state, victim)
                 for token in victim.summons:
                     if token.alive:  # R-A10, R-A113: removed, bombs do not explode
                         token.alive = False

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.movement import held_fast
 from krosbalance.engine.state import KROSMASTER, TRAP, Fighter, MatchState
 
 END, MOVE, CAST, PICK_KAMA, BUY_GG = range(5)
@@ -36,11 +37,11 @@ END_TURN = Action(END)
 
 
 def max_range(state: MatchState, fighter: Fighter, spell: SpellSpec) -> int:
-    """The spell's max range with crate (+1, R-A121) and effect bonuses, unless it is fixed (R-A73,
-    R-A75-R-A77)."""
+    """The spell's max range with crate (+1, R-A121), effect and Demonic Reward bonuses (R-A145),
+    unless it is fixed (R-A73, R-A75-R-A77)."""
     if spell.fixed_range or not spell.needs_los or spell.range_type in ("melee", "personal"):
         return spell.range_max
-    bonus = fighter.range_bonus
+    bonus = fighter.range_bonus + fighter.reward_range
     if (state.crates >> fighter.cell) & 1:
         bonus += 1
     return spell.range_max + bonus
@@ -152,7 +153,7 @@ def is_target(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int) 
 def legal_actions(state: MatchState, fighter: Fighter) -> list[Action]:
     """All legal actions of the active character, END first."""
     actions = [END_TURN]
-    if fighter.mp >= 1 and not fighter.blocked:
+    if fighter.mp >= 1 and not fighter.blocked and not (state.lock_holders and held_fast(state, fighter)):
         obstacles = state.obstacles
         actions.extend(
             Action(MOVE, -1, c) for c in state.board.neighbours[fighter.cell] if not (obstacles >> c) & 1
@@ -177,6 +178,7 @@ def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:
         return (
             fighter.mp >= 1
             and not fighter.blocked
+            and not (state.lock_holders and held_fast(state, fighter))
             and action.target in state.board.neighbours[fighter.cell]
             and not (state.obstacles >> action.target) & 1
         )

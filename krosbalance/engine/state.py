@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.events import Event
+    from krosbalance.engine.rewards import HeldToken, RewardMarket, RewardMods
     from krosbalance.rulesets.options import Ruleset
 
 KROSMASTER, CREATURE, BOMB, TRAP = "krosmaster", "creature", "bomb", "trap"
@@ -64,6 +65,9 @@ class Fighter:
         "stats",
         "acting",
         "ko_by",
+        "tokens",
+        "reward_mods",
+        "reward_range",
     )
 
     def __init__(
@@ -105,6 +109,11 @@ class Fighter:
         self.stats = FighterStats()
         self.acting = False
         self.ko_by: Fighter | None = None  # who KO'd it, for the GG credit when its KO settles
+        # Demonic Rewards on its card (R-A52-R-A54), face down or up, and what the face-up ones and
+        # the boosts waiting for its next spell add (``engine.rewards``); None while there are none
+        self.tokens: list[HeldToken] = []
+        self.reward_mods: RewardMods | None = None
+        self.reward_range = 0  # +max range from face-up rewards (R-A145), read by legal.max_range
 
     def has(self, power: str) -> bool:
         """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""
@@ -163,6 +172,8 @@ class MatchState:
         "edges",
         "next_uid",
         "summon_specs",
+        "market",
+        "lock_holders",
     )
 
     def __init__(self, board: Board, ruleset: Ruleset, dice: Dice, record: int = 0) -> None:
@@ -212,6 +223,8 @@ class MatchState:
         self.edges = [0, 1]  # the deployment zone (board edge) of each side, chosen by R-A19
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
+        self.market: RewardMarket | None = None  # the Demonic Reward piles, when the economy is on
+        self.lock_holders: list[Fighter] = []  # fighters a Perfect Lock upgrade was revealed on (R-A48)
 
     def piece_at(self, cell: int) -> Fighter | None:
         return self.by_cell[cell]

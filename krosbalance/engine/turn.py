@@ -27,6 +27,8 @@ from krosbalance.engine.instant import settle
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
 from krosbalance.engine.movement import walk
 from krosbalance.engine.powers import END_OF_TURN_POWERS, end_of_turn_powers, run_end_of_turn
+from krosbalance.engine.rewards import end_of_turn as reward_turn_end
+from krosbalance.engine.rewards import expire_upgrades
 from krosbalance.engine.state import BOMB, CREATURE, Fighter, MatchState
 from krosbalance.errors import IllegalActionError
 
@@ -178,6 +180,8 @@ def begin_activation(
     if settle(state) or check_victory(state) or not fighter.alive:
         state.active = None
         return False
+    if fighter.tokens:  # R-A32 (b), R-A54: its face-up Upgrades leave the card
+        expire_upgrades(state, fighter)
     # Activation phase: markers apply, then are discarded (R-A33, R-A34).
     fighter.mp = max(0, fighter.base_mp + fighter.plus_mp - fighter.minus_mp)
     fighter.ap = max(0, fighter.base_ap + fighter.plus_ap - fighter.minus_ap)
@@ -201,6 +205,8 @@ def end_activation(
     fighter.acting = False
     fighter.range_bonus = 0
     fighter.mp = fighter.ap = 0
+    if fighter.reward_mods is not None:  # boosts "for this turn" no spell used are lost
+        reward_turn_end(fighter)
     if fighter.alive and not state.finished and not fighter.powers.isdisjoint(END_OF_TURN_POWERS):
         triggers = [Trigger(kind, fighter.uid) for kind in end_of_turn_powers(fighter)]
         for trigger in ordered(triggers, controller, view, f"{fighter!r} end phase"):

@@ -40,6 +40,11 @@ class RulesetOptions:
     scenery_hp: dict[str, int]
     scenery_loot: dict[str, int]
     scenery_hit_under_piece: bool
+    demonic_rewards: bool
+    reward_prices: dict[str, int]
+    reward_refill: str
+    reward_reveal: str
+    element_boost_waits: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +71,8 @@ class Ruleset:
 _CHOICES: dict[str, tuple[str, ...]] = {
     "turn_limit_result": ("draw", "gg"),
     "simultaneous_zero_gg": ("draw", "play_on"),
+    "reward_refill": ("same_pile", "none"),
+    "reward_reveal": ("setup", "staged"),
 }
 
 
