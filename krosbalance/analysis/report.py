@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
 from krosbalance.analysis import narrative, plots, stats
+from krosbalance.analysis import rewards as rewards_mod
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.strength import adjusted_strength
@@ -476,6 +477,8 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         ("Errors", s_errors),
     ):
         _section(doc, heading, build)
+    if rewards_mod.has_reward_data(m, rs.fighters):
+        _section(doc, "Demonic Rewards", lambda: rewards_mod.report_section(doc, m, rs.fighters, tables))
 
     doc.h("Experiment spec")
     if rs.spec_text:
