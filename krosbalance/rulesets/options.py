@@ -45,6 +45,7 @@ class RulesetOptions:
     reward_refill: str
     reward_reveal: str
     element_boost_waits: bool
+    start_rewards: list[list[str]]
 
 
 @dataclass(frozen=True, slots=True)

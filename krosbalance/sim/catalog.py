@@ -41,6 +41,10 @@ class Catalog(Protocol):
         """Raise ``LocatedError`` (field = option name) for an unknown or ill-typed ruleset option."""
         ...
 
+    def rewards(self) -> list[str]:
+        """Ids of the Demonic Reward tokens (for ``held_rewards``)."""
+        ...
+
 
 class RegistryCatalog:
     """The catalog backed by the content, ruleset and AI registries (imported lazily)."""
@@ -86,3 +90,8 @@ class RegistryCatalog:
         from krosbalance.rulesets.options import load_ruleset
 
         load_ruleset(ruleset, dict(options))
+
+    def rewards(self) -> list[str]:
+        from krosbalance.content.registry import default_registry
+
+        return default_registry().list_rewards()

@@ -16,6 +16,9 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     record = "none"               # event recording level of bulk runs: none / summary / full
     board_choice = false          # true: R-A19, the first player of each match picks its board among
                                   # ``boards`` (at least two) instead of every board being played
+    held_rewards = "all"          # reward-value study: each deal is also played once per listed
+                                  # Demonic Reward held face down from the start by team A ("all" =
+                                  # every token), with the same seed (option ``start_rewards``)
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
@@ -72,6 +75,7 @@ TOP_KEYS: tuple[str, ...] = (
     "ruleset",
     "record",
     "board_choice",
+    "held_rewards",
     "teams",
     "options",
 )
@@ -99,6 +103,12 @@ class Experiment:
     description: str = ""
     mode: str = "pairs"
     board_choice: bool = False
+    held_rewards: tuple[str, ...] = ()
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The reward variants of each deal: '' (no token held), then each ``held_rewards`` token."""
+        return ("",) + self.held_rewards if self.held_rewards else ("",)
 
     @property
     def board_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -116,7 +126,7 @@ class Experiment:
 
     @property
     def n_matches(self) -> int:
-        return self.n_deals * (2 if self.paired_seeds else 1)
+        return self.n_deals * len(self.variants) * (2 if self.paired_seeds else 1)
 
     @property
     def options_json(self) -> str:
@@ -350,6 +360,10 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         except KrosbalanceError as exc:
             problems.add("options", str(exc))
 
+    held_rewards = _parse_held_rewards(data, problems, catalog)
+    if held_rewards and options is not None and "start_rewards" in options:
+        problems.add("held_rewards", "held_rewards sets the option start_rewards itself; do not set both")
+
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, Team], ...] | None = None
     mode = "pairs"
@@ -375,7 +389,41 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         description=description,
         mode=mode,
         board_choice=bool(board_choice),
+        held_rewards=held_rewards,
     )
+
+
+def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...]:
+    """``held_rewards``: "all" or a list of Demonic Reward ids (the reward-value study)."""
+    held = _get(data, "held_rewards", (str, list), problems, default=[])
+    if held is None or held == []:
+        return ()
+    known = _ask(catalog.rewards, "held_rewards", problems)
+    if known is None:
+        return ()
+    if isinstance(held, str):
+        if held != "all":
+            problems.add("held_rewards", f'must be "all" or a list of reward ids, not {held!r}')
+            return ()
+        return tuple(known)
+    out: list[str] = []
+    for i, item in enumerate(held):
+        if not isinstance(item, str) or item not in known:
+            problems.add(f"held_rewards[{i}]", f"unknown reward {item!r}; known: {', '.join(known)}")
+        elif item in out:
+            problems.add(f"held_rewards[{i}]", f"{item!r} is listed twice")
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> str:
+    """The options JSON of one match of a reward variant: team A (side 1 when ``swapped``) holds the
+    token from the start (``start_rewards``); the baseline variant '' adds nothing."""
+    merged = dict(options)
+    if variant:
+        merged["start_rewards"] = [[], [variant]] if swapped else [[variant], []]
+    return json.dumps(merged, sort_keys=True, separators=(",", ":"))
 
 
 def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
@@ -678,8 +726,9 @@ def dealt_pool_problem(mode: str, pool: Sequence[str], catalog: Catalog) -> str:
 def expand(experiment: Experiment) -> list[MatchSpec]:
     """The experiment's matches in a stable order; ``match_id`` is the index in this list.
 
-    Order: pairing, board, AI matchup, deal; within a deal the direct match, then (paired seeds) its
-    side-swapped twin with the same seed. ``deal`` counts deals within a pairing across boards and AI
+    Order: pairing, board, AI matchup, deal; within a deal each reward variant (``held_rewards``: none,
+    then each token), and within it the direct match, then (paired seeds) its side-swapped twin, all
+    with the deal's seed. ``deal`` counts deals within a pairing across boards and AI
     matchups, so ``(pairing, deal)`` names one deal; the seed depends only on the deal's global index.
     """
     return list(iter_matches(experiment))
@@ -702,28 +751,33 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                     seed = deal_seed(experiment.master_seed, global_deal)
                     if dealt:
                         team_a, team_b = deal_teams(experiment.mode, pool, (ai_a, ai_b), seed)
-                    for swapped in sides:
-                        board = boards[0]
-                        if len(boards) > 1:
-                            team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
-                            ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
-                            board = pick_board(boards, team0, team1, (ai0, ai1), seed)
-                        yield MatchSpec(
-                            match_id=match_id,
-                            experiment=experiment.name,
-                            pairing=p,
-                            deal=deal,
-                            swapped=swapped,
-                            seed=seed,
-                            team_a=team_a,
-                            team_b=team_b,
-                            ai_a=ai_a,
-                            ai_b=ai_b,
-                            board=board,
-                            ruleset=experiment.ruleset,
-                            options_json=options_json,
-                            record=experiment.record,
-                        )
-                        match_id += 1
+                    for variant in experiment.variants:  # same seed: paired with the baseline
+                        for swapped in sides:
+                            board = boards[0]
+                            if len(boards) > 1:
+                                team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
+                                ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
+                                board = pick_board(boards, team0, team1, (ai0, ai1), seed)
+                            yield MatchSpec(
+                                match_id=match_id,
+                                experiment=experiment.name,
+                                pairing=p,
+                                deal=deal,
+                                swapped=swapped,
+                                seed=seed,
+                                team_a=team_a,
+                                team_b=team_b,
+                                ai_a=ai_a,
+                                ai_b=ai_b,
+                                board=board,
+                                ruleset=experiment.ruleset,
+                                options_json=(
+                                    variant_options(experiment.options, variant, swapped)
+                                    if variant
+                                    else options_json
+                                ),
+                                record=experiment.record,
+                            )
+                            match_id += 1
                     deal += 1
                     global_deal += 1

@@ -221,7 +221,13 @@ CASES = [
         "rewards[1].effects[0].summon",
         "names no loaded creature",
     ),
-    ("duplicate_alias", 'name = "Summoning Boost"', 'name = "Famiglio di prova"', "rewards[1].name", "already used"),
+    (
+        "duplicate_alias",
+        'name = "Summoning Boost"',
+        'name = "Famiglio di prova"',
+        "rewards[1].name",
+        "already used",
+    ),
     ("unknown_key", 'rank = "gold"', 'rank = "gold"\ncolour = "red"', "rewards[2].colour", "unknown field"),
     (
         "unknown_source_key",
@@ -269,7 +275,7 @@ def test_toml_syntax_error(tmp_path: Path) -> None:
 
 def test_duplicate_reward_id_across_files(tmp_path: Path) -> None:
     registry = registry_over(tmp_path, TOKEN)
-    write(tmp_path / "rewards", "zz.toml", TOKEN.split("[[rewards]]\nid = \"summoning_boost\"")[0])
+    write(tmp_path / "rewards", "zz.toml", TOKEN.split('[[rewards]]\nid = "summoning_boost"')[0])
     with pytest.raises(ContentError) as info:
         registry.all_rewards()
     assert "duplicate reward id 'pet_test'" in info.value.reason
