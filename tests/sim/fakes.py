@@ -67,7 +67,7 @@ class FakeCatalog:
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
         for key in options:
-            if key not in ("turn_limit", "starting_gg", "start_rewards"):
+            if key not in ("turn_limit", "starting_gg", "start_rewards", "demonic_rewards"):
                 raise KrosbalanceError(f"unknown ruleset option {key!r}")
 
     def rewards(self) -> list[str]:
