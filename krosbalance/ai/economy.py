@@ -1,0 +1,212 @@
+"""Demonic Reward decisions of the heuristic AIs: buy, give, reveal (issue 10).
+
+The planner decides an activation as usual; before each action it is about to take, :func:`advise`
+may put a reward action first:
+
+- **Reveal equipment** at once (it is permanent and its MP/AP are usable this very turn, R-A140);
+  the Treechnid Set (-1 MP) waits until the fighter's MP are spent (FAQ R-A165).
+- **Reveal an attack bonus right before the attack it improves**: an upgrade or a boost whose damage
+  applies to the spell the planner is about to cast (elemental boosts, Sacrier Style if the holder
+  survives it, Iop/Sram/Cra Style, Stasis Crystal, elemental upgrades, Likrone Blood for its Critical).
+- **Reveal gains the planner can spend** (AP/MP now) at the start of the activation, so the planner
+  replans with them; healing when it would heal it all or the holder is in danger; GG and kamas
+  (Demon's Spirit, Rogue Style, Ecaflip Style) at once; a summon on the free adjacent cell nearest an
+  enemy.
+- **Reveal defences at the end of the activation** (Feca Style, Perfect Lock, elemental upgrades'
+  Resistance, Likrone Blood's Armour): they last through the opponent's turn; the Recall Potion when
+  the holder ends its turn badly hurt within the enemy's reach; single-use spells on the best target
+  with the AP left (Bamboozle on the enemy with the most AP, Lightning on the weakest, Glue on the
+  quickest).
+- **Buy** on a Demon cell at the end of the activation, or instead of a GG the planner wanted, when
+  a reward returns more per kama than a GG bought with the same kamas
+  (:func:`krosbalance.ai.rewards.kama_rate`), a face-up token valued exactly, a random one at the
+  mean of the tokens of its rank this player has not seen; the token goes to the ally it helps most
+  (:func:`krosbalance.ai.rewards.best_holder`). With the wild GG gone and the opponent low on GG, a GG
+  comes first.
+
+Everything is read through the ``MatchView`` (own tokens, the face-up market, the unseen tokens), so
+an AI never learns an opponent's face-down token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from krosbalance.ai.rewards import GG_VALUE, TURNS_LEFT, expected_draw_value, kama_rate, reward_value
+from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
+
+if TYPE_CHECKING:
+    from krosbalance.ai.rewards import HolderFacts
+
+#: what each reward keyword is for, in the advisor's timing
+NOW_GAINS = frozenset({"ap_now", "mp_now", "gg", "kamas", "draw_reward", "buy_gg"})
+ATTACK_BONUSES = frozenset(
+    {"next_spell_damage", "next_elemental_attack_damage", "damage", "elemental_damage", "melee_damage"}
+)
+DEFENCES = frozenset({"resistance", "immune"})
+DEFENSIVE_POWERS = frozenset({"armour", "perfect_lock", "dodge", "lock", "counter"})
+#: a holder with this many HP left or fewer is "in danger"
+DANGER_HP = 3
+
+
+class Holder(Protocol):
+    """A Krosmaster as the advisor reads it (a ``FighterView``)."""
+
+    @property
+    def uid(self) -> int: ...
+
+    @property
+    def cell(self) -> int: ...
+
+    @property
+    def mp(self) -> int: ...
+
+    @property
+    def ap(self) -> int: ...
+
+    @property
+    def hp(self) -> int: ...
+
+    @property
+    def injuries(self) -> int: ...
+
+    @property
+    def remaining_hp(self) -> int: ...
+
+    @property
+    def base_mp(self) -> int: ...
+
+    @property
+    def base_ap(self) -> int: ...
+
+    @property
+    def spells(self) -> tuple[SpellSpec, ...]: ...
+
+    def has(self, power: str) -> bool: ...
+
+
+def _kinds(spec: RewardSpec) -> set[str]:
+    return {e.kind for e in spec.effects} | {e.kind for alt in spec.choices for e in alt}
+
+
+def improves(spec: RewardSpec, spell: SpellSpec, holder: Holder) -> bool:
+    """Whether revealing ``spec`` now adds damage to ``spell`` (an attack about to be cast)."""
+    if spell.kind != "attack" or spell.element == "neutral":
+        return False
+    for effect in spec.effects:
+        kind = effect.kind
+        if kind in ("next_spell_damage", "damage") and effect.params["element"] == spell.element:
+            return True
+        if kind in ("elemental_damage", "next_elemental_attack_damage"):
+            return kind == "elemental_damage" or survives(spec, holder)
+        if kind in ("melee_damage", "melee_lifesteal") and spell.range_type == "melee":
+            return True
+        if kind == "power" and effect.params["power"] == "critical" and not holder.has("critical"):
+            return True
+    return False
+
+
+def survives(spec: RewardSpec, holder: Holder) -> bool:
+    """Whether the holder survives the token's self-injuries with room to spare (FAQ R-A166)."""
+    cost = sum(int(e.params["amount"]) for e in spec.effects if e.kind == "self_injuries")
+    return holder.remaining_hp - cost > DANGER_HP
+
+
+def reveal_now(spec: RewardSpec, holder: Holder, first_decision: bool) -> bool:
+    """Whether a face-down token should be revealed at this point of the activation (not tied to a
+    particular spell or to the end of the turn)."""
+    kinds = _kinds(spec)
+    if spec.kind == "equipment":
+        return not ("lower_mp" in kinds and holder.mp > 0)
+    if kinds & {"gg", "kamas", "draw_reward", "buy_gg"}:
+        return True
+    if kinds & {"ap_now", "mp_now"} and first_decision and not spec.choices:
+        return True
+    if "remove_injuries" in kinds and not kinds & {"ap_now", "mp_now"}:
+        amount = max(int(e.params["amount"]) for e in spec.effects if e.kind == "remove_injuries")
+        return holder.injuries >= amount or holder.remaining_hp <= DANGER_HP
+    if spec.choices and first_decision:
+        return True
+    return "summon" in kinds and first_decision
+
+
+def reveal_at_end(spec: RewardSpec, holder: Holder, in_danger: bool) -> bool:
+    """Whether a face-down token should be revealed as the activation ends."""
+    kinds = _kinds(spec)
+    powers = {str(e.params["power"]) for e in spec.effects if e.kind == "power"}
+    if spec.kind == "upgrade" and (kinds & DEFENCES or powers & DEFENSIVE_POWERS):
+        return True
+    if "recall" in kinds:
+        return in_danger
+    if "lower_mp" in kinds:
+        return True  # the Treechnid Set, once the MP are spent
+    return "remove_injuries" in kinds and in_danger
+
+
+def choose_alternative(spec: RewardSpec, holder: Holder) -> int:
+    """For a "choose one" token: healing when hurt and in danger, else the gain worth most."""
+    best, best_value = 0, float("-inf")
+    for i, alternative in enumerate(spec.choices):
+        value = 0.0
+        for effect in alternative:
+            amount = float(effect.params.get("amount", 0))
+            if effect.kind == "ap_now":
+                value += amount
+            elif effect.kind == "mp_now":
+                value += 0.5 * amount
+            elif effect.kind == "remove_injuries":
+                heal = min(amount, float(holder.injuries))
+                value += heal * (2.0 if holder.remaining_hp <= DANGER_HP + 1 else 0.6)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def purchase_value(
+    spec_or_rank: RewardSpec | int,
+    holders: Sequence[HolderFacts],
+    unseen: Sequence[RewardSpec],
+    turns_left: float = TURNS_LEFT,
+) -> tuple[float, int]:
+    """(value, index of the holder) of buying a face-up token, or a random token of a rank (its value
+    the mean over ``unseen``, the tokens of that rank the player has not seen; the holder is then
+    chosen when the token is known, so -1)."""
+    if isinstance(spec_or_rank, RewardSpec):
+        values = [reward_value(spec_or_rank, h, turns_left) for h in holders]
+        best = max(values)
+        return best, values.index(best)
+    return expected_draw_value(unseen, holders, turns_left), -1
+
+
+def worth_buying(value: float, price: int, gg_price: int, gg_first: bool) -> bool:
+    """A reward is bought when it returns more per kama than a GG would, unless a GG comes first."""
+    if gg_first:
+        return False
+    return value / max(1, price) >= kama_rate(gg_price)
+
+
+def gg_comes_first(wild_gg: int, theirs: int, kamas: int, gg_price: int) -> bool:
+    """With the wild GG gone and the opponent down to little GG, kamas go to GG (each one is a step to
+    victory, R-A132); so do they when a GG is already affordable and the race is close."""
+    if wild_gg == 0 and theirs <= 2:
+        return True
+    return kamas >= gg_price and wild_gg == 0 and theirs <= 4
+
+
+def rank_of(index: int) -> str:
+    return RANKS[index]
+
+
+__all__ = [
+    "GG_VALUE",
+    "choose_alternative",
+    "gg_comes_first",
+    "improves",
+    "purchase_value",
+    "rank_of",
+    "reveal_at_end",
+    "reveal_now",
+    "survives",
+    "worth_buying",
+]
