@@ -70,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("files", type=Path, nargs="+", metavar="FILE")
     validate.set_defaults(handler=cmd_validate)
 
-    listing = sub.add_parser("list", help="list characters, boards or AIs")
-    listing.add_argument("what", choices=("characters", "boards", "ais"))
+    listing = sub.add_parser("list", help="list characters, boards, AIs or rulesets")
+    listing.add_argument("what", choices=("characters", "boards", "ais", "rulesets"))
     listing.set_defaults(handler=cmd_list)
 
     replay = sub.add_parser("replay", help="re-simulate one match turn by turn, with board pictures")
@@ -154,10 +154,14 @@ def cmd_list(args: argparse.Namespace) -> int:
         from krosbalance.content.registry import list_boards
 
         names = list_boards()
-    else:
+    elif args.what == "ais":
         from krosbalance.ai.registry import list_ais
 
         names = list_ais()
+    else:
+        from krosbalance.rulesets.registry import list_rulesets
+
+        names = list_rulesets()
     for name in names:
         print(name)
     return 0

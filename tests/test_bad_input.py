@@ -153,6 +153,7 @@ CHARACTER = """\
 id = "hero"
 name = "Hero"
 kind = "krosmaster"
+set = "krosbalance-tests"
 colour = "white"
 level = 3
 initiative = 5

@@ -28,7 +28,7 @@ import pytest
 from krosbalance.ai.registry import get_ai, list_ais
 from krosbalance.content.registry import DEFAULT_CHARACTER_FOLDER, Registry, list_boards, list_characters
 from krosbalance.play import play_match, prepare_match
-from krosbalance.rulesets.options import load_ruleset
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing.conformance import (
     END_REASONS,
     CheckingController,
@@ -39,7 +39,7 @@ from krosbalance.testing.conformance import (
 )
 
 BOARDS = [b for b in list_boards() if not b.startswith("test-")]
-TURN_LIMIT = load_ruleset("arena").options.turn_limit
+TURN_LIMIT = get_ruleset("arena").options.turn_limit
 SLICE = 30
 #: in the default slice, every SLICE_REPLAY-th match is replayed for the event-log comparison
 SLICE_REPLAY = 5
@@ -60,10 +60,11 @@ def play_and_check(
     seed: int,
     replay: bool = True,
     registry: Registry | None = None,
+    options: dict | None = None,
 ) -> dict:
     """One battery match: checked run, replay (unless ``replay`` is false), and the assertions every
     match must pass."""
-    checked = run_checked_match(team0, team1, board, seed, record="full", registry=registry)
+    checked = run_checked_match(team0, team1, board, seed, record="full", registry=registry, options=options)
     where = f"board {board}, seed {seed}, teams {list(team0)} vs {list(team1)}"
     assert checked.end_reason in END_REASONS, where
     assert 1 <= checked.turns <= TURN_LIMIT, where
@@ -74,7 +75,9 @@ def play_and_check(
         assert checked.gg[checked.winner] > 0 and not checked.wild_gg_left, where
     assert checked.events and checked.events[-1].kind == "match_ended", where
     if replay:
-        again = play_match(team0, team1, board=board, seed=seed, record="full", registry=registry)
+        again = play_match(
+            team0, team1, board=board, seed=seed, record="full", registry=registry, options=options
+        )
         assert again.events == checked.events, f"{where}: {first_difference(again.events, checked.events)}"
         assert [f.as_row() for f in again.fighters] == [f.as_row() for f in checked.fighters], where
         assert (again.winner, again.end_reason, again.turns) == (
@@ -94,6 +97,8 @@ def play_and_check(
         "winner": checked.winner,
         "end_reason": checked.end_reason,
         "first_player": checked.first_player,
+        "rewards_bought": sum(f.stats.rewards_bought for f in checked.fighters),
+        "rewards_revealed": sum(f.stats.rewards_revealed for f in checked.fighters),
     }
 
 
@@ -107,10 +112,11 @@ def _dump(rows: list[dict], name: str) -> None:
 # ------------------------------------------------------------------------------------------- plan
 
 
-def test_every_character_is_in_some_legal_team() -> None:
+def test_every_box_krosmaster_is_in_some_legal_team() -> None:
     teams = all_legal_teams()
-    assert {c for team in teams for c in team} == set(list_characters())
-    assert all(len(team) == 4 for team in teams)  # every box Krosmaster is level 3
+    box = set(list_characters(set="arena-box"))
+    assert box <= {c for team in teams for c in team}
+    assert all(len(team) == 4 for team in teams if set(team) <= box)  # every box Krosmaster is level 3
     assert len(teams) == len(set(teams))
 
 
@@ -121,7 +127,9 @@ def test_there_are_shipped_arena_boards() -> None:
 @pytest.mark.parametrize("board", BOARDS)
 def test_plan_covers_every_character_and_every_team(board: str) -> None:
     slice_teams = {t for a, b, _ in battery_plan(board, SLICE) for t in (a, b)}
-    assert {c for team in slice_teams for c in team} == set(list_characters())
+    playable = {c for team in all_legal_teams() for c in team}  # a Krosmaster may fit no legal team
+    assert set(list_characters(set="arena-box")) <= playable
+    assert {c for team in slice_teams for c in team} == playable
     full = battery_plan(board, FULL)
     assert {t for a, b, _ in full for t in (a, b)} == set(all_legal_teams())
     assert len({seed for _, _, seed in full}) == FULL
@@ -145,6 +153,35 @@ def test_conformance_battery(board: str, chunk: int) -> None:
     size = FULL // CHUNKS
     rows = [play_and_check(board, *match) for match in battery_plan(board, size, start=chunk * size)]
     _dump(rows, f"battery-{board}-{chunk:02d}")
+    reasons = Counter(r["end_reason"] for r in rows)
+    assert reasons["turn_limit"] <= MAX_TURN_LIMIT_HITS_PER_CHUNK, reasons
+
+
+# ------------------------------------------------------------------- the Demonic Reward economy
+
+REWARDS = {"demonic_rewards": True}
+REWARD_SLICE = 8
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_conformance_slice_with_demonic_rewards(board: str) -> None:
+    """The economy on (market, buying, revealing): invariants after every decision — GG, kamas and
+    reward tokens conserved across reserve, stocks, board, market and cards, no card over its level,
+    one face-up equipment of a kind — and every match ends; the same seed gives the same log."""
+    plan = battery_plan(board, REWARD_SLICE, start=500)
+    rows = [play_and_check(board, *match, replay=k % 4 == 0, options=REWARDS) for k, match in enumerate(plan)]
+    _dump(rows, f"slice-rewards-{board}")
+    assert sum(r["rewards_bought"] for r in rows) > 0 and sum(r["rewards_revealed"] for r in rows) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("board", BOARDS)
+def test_conformance_battery_with_demonic_rewards(board: str, chunk: int) -> None:
+    size = FULL // CHUNKS
+    plan = battery_plan(board, size, start=chunk * size)
+    rows = [play_and_check(board, *match, options=REWARDS) for match in plan]
+    _dump(rows, f"battery-rewards-{board}-{chunk:02d}")
     reasons = Counter(r["end_reason"] for r in rows)
     assert reasons["turn_limit"] <= MAX_TURN_LIMIT_HITS_PER_CHUNK, reasons
 

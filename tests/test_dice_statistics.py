@@ -31,7 +31,7 @@ from krosbalance.engine.movement import walk
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import BLOCK_CHANCE
-from krosbalance.rulesets.options import load_ruleset
+from krosbalance.rulesets.registry import get_ruleset
 
 N = 120_000
 SEED = 20_251_130
@@ -117,7 +117,7 @@ def test_r_a16_block_rate_of_the_engine_walk(lock_dice: int, dodge_dice: int) ->
     """The same rates through ``engine.movement.walk``: one locker adjacent to the mover, who steps
     away, is put back and tries again."""
     board = load_board_file(BOARDS_DIR / "test-open-5x5.toml")
-    state = MatchState(board, load_ruleset("arena"), dice(200 + 10 * lock_dice + dodge_dice))
+    state = MatchState(board, get_ruleset("arena"), dice(200 + 10 * lock_dice + dodge_dice))
     registry = default_registry()
     mover = spawn(state, registry.load_character("anna_tommy"), 0)
     locker = spawn(state, registry.load_character("anna_tommy"), 1)

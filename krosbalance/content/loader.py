@@ -14,6 +14,8 @@ Consistency rules enforced (beyond types and vocabularies):
   ``summon_control``; other spells have neither. R-A70: summon and special spells deal no damage.
 - R-A100: a card lists each power once.
 - R-A111: ``on_death`` names a spell of the same piece.
+- Every character names its ``set`` (the box it comes from, e.g. ``arena-box``) and may carry
+  ``tags``; both are labels (lowercase letters, digits, '-'), tags listed once.
 - Across files: ids, names and aliases are unique once normalised (case, accents, spaces,
   underscores, apostrophes and hyphens ignored), and every summon reference names a loaded summon token.
 """
@@ -49,6 +51,7 @@ from krosbalance.errors import ContentError
 __all__ = ["LoadedCharacter", "load_characters", "load_file", "normalize_name", "parse_document"]
 
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # set names and tags: "arena-box", "test-content"
 _REQUIRED = object()
 _SUMMON_KINDS = tuple(kind for kind in PIECE_KINDS if kind != "krosmaster")
 # Keys accepted in a character's ``source`` table: its fields plus "card" for a note on the whole card.
@@ -171,6 +174,27 @@ class _Table:
         if value not in allowed:
             raise self.error(key, f"{value!r} is not one of the allowed values: {', '.join(allowed)}")
         return str(value)
+
+    def label(self, key: str, default: Any = _REQUIRED) -> str:
+        value = self.get(key, str, default)
+        if not _LABEL_RE.match(value):
+            raise self.error(
+                key, f"{value!r} is not a valid label (lowercase letters, digits and '-', e.g. 'arena-box')"
+            )
+        return str(value)
+
+    def labels(self, key: str) -> tuple[str, ...]:
+        values = self.get(key, list, [])
+        for i, value in enumerate(values):
+            if not isinstance(value, str) or not _LABEL_RE.match(value):
+                raise ContentError(
+                    self.file,
+                    f"{self.field(key)}[{i}]",
+                    f"expected a label (lowercase letters, digits and '-'), got {value!r}",
+                )
+            if value in values[:i]:
+                raise ContentError(self.file, f"{self.field(key)}[{i}]", f"tag {value!r} is listed twice")
+        return tuple(values)
 
     def strings(self, key: str) -> tuple[str, ...]:
         values = self.get(key, list, [])
@@ -344,6 +368,8 @@ def _parse_character(table: _Table) -> CharacterSpec:
     char_id = table.ident("id")
     name = table.text("name")
     kind = table.choice("kind", PIECE_KINDS)
+    card_set = table.label("set")
+    tags = table.labels("tags")
     level = table.get("level", int)
     if kind == "krosmaster" and level <= 0:
         raise table.error("level", f"a Krosmaster's level must be positive, got {level}")
@@ -413,6 +439,8 @@ def _parse_character(table: _Table) -> CharacterSpec:
         on_death=on_death,
         version=version,
         source=source,
+        set=card_set,
+        tags=tags,
     )
 
 

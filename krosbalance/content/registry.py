@@ -118,13 +118,24 @@ class Registry:
         spec = self.load_character(name)
         return self._characters()[spec.id].file
 
-    def list_characters(self, kind: str | None = "krosmaster") -> list[str]:
-        """Sorted ids of the characters of this kind (``None``: every piece, summons included)."""
+    def list_characters(
+        self, kind: str | None = "krosmaster", *, set: str | None = None, tag: str | None = None
+    ) -> list[str]:
+        """Sorted ids of the characters of this kind (``None``: every piece, summons included),
+        optionally only those of one ``set`` (e.g. ``"arena-box"``) and/or carrying ``tag``."""
         if kind is not None and kind not in PIECE_KINDS:
             raise ContentError(_REGISTRY_FILE, "kind", f"{kind!r} is not one of: {', '.join(PIECE_KINDS)}")
         return sorted(
-            cid for cid, entry in self._characters().items() if kind is None or entry.spec.kind == kind
+            cid
+            for cid, entry in self._characters().items()
+            if (kind is None or entry.spec.kind == kind)
+            and (set is None or entry.spec.set == set)
+            and (tag is None or tag in entry.spec.tags)
         )
+
+    def list_sets(self) -> list[str]:
+        """Sorted names of the sets the loaded characters come from."""
+        return sorted({entry.spec.set for entry in self._characters().values()})
 
     def all_characters(self) -> list[CharacterSpec]:
         """Every loaded spec (Krosmasters and summon tokens), sorted by id."""
@@ -177,8 +188,11 @@ class Registry:
         """The file a reward was loaded from."""
         return self._reward_table()[self.load_reward(name).id].file
 
-    def list_rewards(self, kind: str | None = None, rank: str | None = None) -> list[str]:
-        """Sorted ids of the reward tokens, optionally of one kind (boost, upgrade, equipment) or rank."""
+    def list_rewards(
+        self, kind: str | None = None, rank: str | None = None, *, set: str | None = None
+    ) -> list[str]:
+        """Sorted ids of the reward tokens, optionally of one kind (boost, upgrade, equipment), rank or
+        set (e.g. ``"arena-box"``)."""
         if kind is not None and kind not in REWARD_KINDS:
             raise ContentError(_REWARD_REGISTRY, "kind", f"{kind!r} is not one of: {', '.join(REWARD_KINDS)}")
         if rank is not None and rank not in RANKS:
@@ -186,7 +200,9 @@ class Registry:
         return sorted(
             rid
             for rid, entry in self._reward_table().items()
-            if (kind is None or entry.spec.kind == kind) and (rank is None or entry.spec.rank == rank)
+            if (kind is None or entry.spec.kind == kind)
+            and (rank is None or entry.spec.rank == rank)
+            and (set is None or entry.spec.set == set)
         )
 
     def all_rewards(self) -> list[RewardSpec]:
@@ -261,9 +277,11 @@ def load_character(name: str) -> CharacterSpec:
     return default_registry().load_character(name)
 
 
-def list_characters(kind: str | None = "krosmaster") -> list[str]:
-    """``default_registry().list_characters(kind)``."""
-    return default_registry().list_characters(kind)
+def list_characters(
+    kind: str | None = "krosmaster", *, set: str | None = None, tag: str | None = None
+) -> list[str]:
+    """``default_registry().list_characters(kind, set=..., tag=...)``."""
+    return default_registry().list_characters(kind, set=set, tag=tag)
 
 
 def all_characters() -> list[CharacterSpec]:

@@ -99,6 +99,8 @@ def _parse_reward(table: _Table) -> RewardSpec:
     name = table.text("name")
     kind = table.choice("kind", REWARD_KINDS)
     rank = table.choice("rank", RANKS)
+    token_set = table.label("set")
+    tags = table.labels("tags")
     if kind == "equipment":
         slot = table.choice("slot", EQUIPMENT_SLOTS)
     else:
@@ -144,6 +146,8 @@ def _parse_reward(table: _Table) -> RewardSpec:
         name=name,
         kind=kind,
         rank=rank,
+        set=token_set,
+        tags=tags,
         slot=slot,
         effects=effects,
         choices=choices,

@@ -101,6 +101,9 @@ class CharacterSpec:
     ``level`` is 0 for summons (their KO gives no GG, R-A110). ``colour`` is the name colour that
     limits copies in a team (gold once, white twice, R-A147). ``on_death`` names a spell cast when
     the piece is KO'd (a bomb's Explosion, R-A111); ``trigger`` the spell a trap casts (R-A116).
+    ``set`` names the box or set the card comes from (``arena-box``: the Krosmaster Arena box) and
+    ``tags`` are free labels (``summon``, ``test-content``...): the registry lists characters by
+    either, so code and tests select content by what it is, never by a hand-kept list.
     """
 
     id: str
@@ -119,6 +122,8 @@ class CharacterSpec:
     on_death: str | None = None
     version: str = "1"
     source: dict[str, str] = field(default_factory=dict)
+    set: str = ""
+    tags: tuple[str, ...] = ()
 
     def spell(self, spell_id: str) -> SpellSpec:
         """The spell with this id; KeyError names the character when it has none."""
@@ -147,6 +152,7 @@ class RewardSpec:
         choices: for a token that says "choose one" (Masqueraider Style), the alternatives, each a
             tuple of effects; the holder's player picks one when revealing it.
         spell: the spell a weapon grants (R-A143), or the single-use spell a Boost casts when used.
+        set: the box the token comes from (e.g. ``arena-box``); ``tags`` free labels.
         source: where each doubtful value comes from, by field name (``rank``, ``card``...).
     """
 
@@ -154,6 +160,8 @@ class RewardSpec:
     name: str
     kind: str
     rank: str
+    set: str = ""
+    tags: tuple[str, ...] = ()
     slot: str = ""
     effects: tuple[EffectSpec, ...] = ()
     choices: tuple[tuple[EffectSpec, ...], ...] = ()

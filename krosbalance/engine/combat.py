@@ -1,29 +1,29 @@
 """Casting spells and what follows from them: damage, heals, summons, KOs, bombs and traps.
 
-A spell resolves in the five steps of R-A58-R-A62 (pay, additional effects, Critical roll, Armour
-roll per target, injuries), with heals (R-A63), summons (R-A64) and special spells (R-A65) taking
-their own subsets. Rolls that cannot change anything (no target, no damage left to modify) are
-skipped, which keeps scripted tests short and costs nothing in fairness.
+A spell resolves in the five steps of R-A58-R-A62 (pay, additional effects, the caster's roll, the
+defence roll per target, injuries), with heals (R-A63), summons (R-A64) and special spells (R-A65)
+taking their own subsets. The two rolls are the ruleset's (``MatchRules.attack_roll`` and
+``defence_roll``: Arena's Critical and Armour rolls; Blast's one-die combat roll). Rolls that cannot
+change anything (no target, no damage left to modify) are skipped, which keeps scripted tests short
+and costs nothing in fairness.
 """
 
 from __future__ import annotations
 
 from krosbalance.board.areas import area_cells
 from krosbalance.content.specs import ELEMENTS, SpellSpec
-from krosbalance.engine.dice import ARMOUR, CRITICAL, count_successes
 from krosbalance.engine.effects import CastContext, apply_step_two
 from krosbalance.engine.events import (
     FULL,
     SUMMARY,
     Damaged,
-    DiceRolled,
     Healed,
     KnockedOut,
     SpellCast,
     Summoned,
 )
-from krosbalance.engine.pieces import lift, place, spawn
-from krosbalance.engine.powers import after_injured, dice_for, heal_bonus, injury_prevented
+from krosbalance.engine.pieces import lift, place, spawn, unblock_sight
+from krosbalance.engine.powers import after_injured, heal_bonus, injury_prevented
 from krosbalance.engine.rewards import attack_bonus
 from krosbalance.engine.state import BOMB, ELEMENT_INDEX, Fighter, MatchState
 
@@ -47,7 +47,7 @@ def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int,
         state.events.append(SpellCast(state.turn, caster.uid, spell.id, target_cell))
     bonus, lifesteal = (0, False)
     if caster.reward_mods is not None:  # Demonic Rewards (R-A145): read and used up at the cast
-        bonus, lifesteal = attack_bonus(caster, spell, state.opts.element_boost_waits)
+        bonus, lifesteal = attack_bonus(caster, spell)
     if spell.injury_cost:
         # R-A69: the caster places the injuries; reaching its HP KOs it, and the spell still resolves
         # from its cell (a KO'd piece leaves the board when the instant settles)
@@ -86,7 +86,8 @@ def resolve_spell(
     # Critical roll is made even when no piece is hit
     scenery_hit = spell.kind == "attack" and state.opts.scenery_destruction and spell.range_type == "melee"
     rolls = targets or (scenery_hit and _covers_scenery(state, caster, spell, target_cell))
-    critical = _critical_roll(state, caster, spell, targets, ctx) if rolls else 0
+    rules = state.ruleset
+    critical = rules.attack_roll(state, caster, spell) if rolls else 0
     for target in targets:
         if not target.alive:
             continue
@@ -94,7 +95,7 @@ def resolve_spell(
         if spell.kind == "heal":
             heal(state, caster, target, base)
             continue
-        armour = _armour_roll(state, target, ctx.pierce_armour) if base > 0 else 0
+        armour = rules.defence_roll(state, target, ctx.pierce_armour) if base > 0 else 0
         damage = base - armour
         if element != NEUTRAL:
             if spell.element in target.immune:
@@ -124,30 +125,6 @@ def _targets(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: 
             continue
         targets.append(piece)
     return targets
-
-
-def _critical_roll(
-    state: MatchState, caster: Fighter, spell: SpellSpec, targets: list[Fighter], ctx: CastContext
-) -> int:
-    """One Critical roll for the whole spell (R-A97); neutral spells never roll two dice (R-A79)."""
-    n_dice = 1 if spell.element == "neutral" else dice_for(caster, CRITICAL)
-    successes, faces = count_successes(state.dice, n_dice, CRITICAL)
-    if state.record >= FULL:
-        state.events.append(DiceRolled(state.turn, caster.uid, "critical", faces, successes))
-    return successes
-
-
-def _armour_roll(state: MatchState, target: Fighter, pierce: bool) -> int:
-    """The target's Armour roll (R-A61); Pierce Armour removes one die (R-A82, R-A161)."""
-    n_dice = state.opts.bomb_armour_dice if target.kind == BOMB else dice_for(target, ARMOUR)
-    if pierce:
-        n_dice -= 1
-    if n_dice <= 0:
-        return 0
-    successes, faces = count_successes(state.dice, n_dice, ARMOUR)
-    if state.record >= FULL:
-        state.events.append(DiceRolled(state.turn, target.uid, "armour", faces, successes))
-    return successes
 
 
 def inflict(
@@ -287,7 +264,7 @@ def _damage_scenery(
     state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int, critical: int
 ) -> None:
     """Optional rule: melee attacks injure scenery, which never rolls Armour and is destroyed at its
-    HP, leaving loot kamas (R-A123-R-A127)."""
+    HP, leaving what the ruleset says (Arena: loot kamas, R-A123-R-A127)."""
     cells = (
         (target_cell,)
         if spell.area == "single"
@@ -315,13 +292,11 @@ def _damage_scenery(
         state.scenery_injuries.pop(cell, None)
         if kind == "tree":
             state.trees &= ~bit
-            state.sight_blockers &= ~bit
+            unblock_sight(state, cell)
             state.obstacles &= ~bit
         elif kind == "bush":
             state.bushes &= ~bit
             state.obstacles &= ~bit
         else:
             state.crates &= ~bit
-        loot = min(state.opts.scenery_loot[kind], state.kama_reserve)
-        state.kama_reserve -= loot
-        state.board_kamas[cell] += loot
+        state.ruleset.on_scenery_destroyed(state, cell, kind)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from krosbalance.engine.movement import slide
 from krosbalance.engine.pieces import relocate, swap
+from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import SpellSpec
@@ -135,49 +136,46 @@ def _attract(ctx: CastContext, target: Fighter | None, cells: int) -> None:
         slide(ctx.state, target, move[0], move[1], move[2], "attract")
 
 
-def _add_markers(piece: Fighter, attribute: str, amount: int, cap: int | None = None) -> None:
-    value = getattr(piece, attribute) + amount
-    if cap is not None:
-        value = min(value, cap)
-    setattr(piece, attribute, value)
+# Markers (R-A90-R-A93): when they act is the ruleset's (``MatchRules.add_marker``; Arena: at the
+# piece's next activation, minus markers capped by its MP/AP, R-A34).
 
 
 @effect("minus_mp", TARGET, "R-A90")
 def _minus_mp(ctx: CastContext, target: Fighter | None, amount: int) -> None:
     if target is not None and target.is_character:
-        _add_markers(target, "minus_mp", amount, cap=target.base_mp)  # R-A34
+        ctx.state.ruleset.add_marker(ctx.state, target, MINUS_MP, amount)
 
 
 @effect("plus_mp", TARGET, "R-A90")
 def _plus_mp(ctx: CastContext, target: Fighter | None, amount: int) -> None:
     if target is not None and target.is_character:
-        _add_markers(target, "plus_mp", amount)
+        ctx.state.ruleset.add_marker(ctx.state, target, PLUS_MP, amount)
 
 
 @effect("minus_ap", TARGET, "R-A91")
 def _minus_ap(ctx: CastContext, target: Fighter | None, amount: int) -> None:
     if target is not None and target.is_character:
-        _add_markers(target, "minus_ap", amount, cap=target.base_ap)  # R-A34
+        ctx.state.ruleset.add_marker(ctx.state, target, MINUS_AP, amount)
 
 
 @effect("plus_ap", TARGET, "R-A91")
 def _plus_ap(ctx: CastContext, target: Fighter | None, amount: int) -> None:
     if target is not None and target.is_character:
-        _add_markers(target, "plus_ap", amount)
+        ctx.state.ruleset.add_marker(ctx.state, target, PLUS_AP, amount)
 
 
 @effect("steal_mp", TARGET, "R-A92")
 def _steal_mp(ctx: CastContext, target: Fighter | None, amount: int) -> None:
     if target is not None and target.is_character:
-        _add_markers(target, "minus_mp", amount, cap=target.base_mp)
-        _add_markers(ctx.caster, "plus_mp", amount)
+        ctx.state.ruleset.add_marker(ctx.state, target, MINUS_MP, amount)
+        ctx.state.ruleset.add_marker(ctx.state, ctx.caster, PLUS_MP, amount)
 
 
 @effect("steal_ap", TARGET, "R-A93")
 def _steal_ap(ctx: CastContext, target: Fighter | None, amount: int) -> None:
     if target is not None and target.is_character:
-        _add_markers(target, "minus_ap", amount, cap=target.base_ap)
-        _add_markers(ctx.caster, "plus_ap", amount)
+        ctx.state.ruleset.add_marker(ctx.state, target, MINUS_AP, amount)
+        ctx.state.ruleset.add_marker(ctx.state, ctx.caster, PLUS_AP, amount)
 
 
 @effect("swap_places", TARGET, "R-A95")
@@ -192,12 +190,17 @@ def _swap_places(ctx: CastContext, target: Fighter | None) -> None:
         return
     if not _is_fazed(ctx, target):
         return
+    state = ctx.state
     origin = caster.cell
-    swap(ctx.state, caster, target)
-    if ctx.state.record >= 2:
+    swap(state, caster, target)
+    if state.record >= 2:
         from krosbalance.engine.events import Moved
 
-        ctx.state.events.append(Moved(ctx.state.turn, caster.uid, origin, caster.cell, "swap"))
+        state.events.append(Moved(state.turn, caster.uid, origin, caster.cell, "swap"))
+    if state.enter_cells:
+        for piece, came_from in ((caster, origin), (target, caster.cell)):
+            if piece.cell >= 0 and (state.enter_cells >> piece.cell) & 1:
+                state.ruleset.on_enter(state, piece, came_from, piece.cell, "swap")
 
 
 @effect("bonus_per_adjacent_summon", BONUS, "R-A96")

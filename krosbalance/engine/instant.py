@@ -1,4 +1,5 @@
-"""The same instant: when KOs, GG gains and victory take effect (R-A10, R-A104, R-A112, R-A129-R-A133).
+"""The same instant: when KOs, their consequences and victory take effect (R-A10, R-A104, R-A112,
+R-A129-R-A133).
 
 The rulebook settles simultaneous events in one sentence — "if several players gain GG at the same
 instant, the player whose turn it is takes his first" (R-A130, seed L2084-L2086) — and lets a player
@@ -25,29 +26,29 @@ wins.
 
 1. every piece KO'd in the instant leaves the board; a KO'd Krosmaster's tokens leave with it and
    its bombs do not explode (R-A10, R-A113) — a bomb KO'd *in* the instant has already exploded;
-2. GG: each KO'd character with a level gives that many GG to the opponent of its side (R-A10,
-   R-A131; box creatures have none, R-A110); the active player takes his gains first (R-A130), so he
-   takes the wild GG when both players gain (R-A129);
-3. victory is checked once (R-A132) by :func:`krosbalance.engine.economy.check_victory`: a player who
-   alone still has Krosmasters wins; when neither has any, the GG condition decides if it can, else
-   the match is a draw (``mutual_ko``); with Krosmasters on both sides, once the wild GG is gone, the
-   only player holding GG wins, and nobody holding GG is settled by the ``simultaneous_zero_gg``
-   option.
+2. the ruleset's consequences of the KOs (``MatchRules.on_kos``). In Arena each KO'd character with
+   a level gives that many GG to the opponent of its side (R-A10, R-A131; box creatures have none,
+   R-A110); the active player takes his gains first (R-A130), so he takes the wild GG when both
+   players gain (R-A129) — ``krosbalance.rulesets.arena.economy``;
+3. victory is checked once, by the ruleset (``MatchRules.check_victory``). In Arena (R-A132): a
+   player who alone still has Krosmasters wins; when neither has any, the GG condition decides if it
+   can, else the match is a draw (``mutual_ko``); with Krosmasters on both sides, once the wild GG is
+   gone, the only player holding GG wins, and nobody holding GG is settled by the
+   ``simultaneous_zero_gg`` option.
 
 So a 1-HP Krosmaster punching a 1-HP Counter holder KOs both at one instant: the attacker's player
 takes the wild GG, and if they were both sides' last Krosmasters neither player alone has
 Krosmasters (``mutual_ko`` unless the GG decide).
 
-Cost: an instant in which nothing was KO'd and no GG moved settles with one flag test
-(``state.unsettled``); the lists used are allocated once per match.
+Cost: an instant in which nothing was KO'd and the ruleset's holdings did not move (Arena: no GG)
+settles with one flag test (``state.unsettled``, which a ruleset sets when its holdings change); the
+lists used are allocated once per match.
 """
 
 from __future__ import annotations
 
 from krosbalance.engine.combat import explode_pending_bombs
-from krosbalance.engine.economy import check_victory, gain_gg
 from krosbalance.engine.pieces import lift
-from krosbalance.engine.rewards import discard_tokens
 from krosbalance.engine.state import KROSMASTER, MatchState
 
 
@@ -65,17 +66,11 @@ def settle(state: MatchState) -> bool:
         for victim in kos:
             lift(state, victim)
             if victim.kind == KROSMASTER:
-                if victim.tokens:  # its Demonic Rewards leave the game with it
-                    discard_tokens(state, victim)
                 for token in victim.summons:
                     if token.alive:  # R-A10, R-A113: removed, bombs do not explode
                         token.alive = False
                         lift(state, token)
-        active = state.active_side
-        for side in (active, 1 - active):  # R-A130: the active player gains first
-            for victim in kos:
-                if victim.side != side and victim.level > 0 and victim.is_character:
-                    gain_gg(state, side, victim.level, victim.ko_by)
+        state.ruleset.on_kos(state, kos)
         kos.clear()
-    check_victory(state)
+    state.ruleset.check_victory(state)
     return state.finished

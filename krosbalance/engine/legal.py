@@ -1,20 +1,31 @@
 """What the active character may do now: actions, spell targets, and their legality (R-A37-R-A77).
 
 Actions are small named tuples of ints so that generating and comparing them is cheap. A cast
-names the spell by its index in the fighter's spell list (the punch is the last spell of every
-Krosmaster).
+names the spell by its index in the fighter's spell list (in Arena the punch is the last spell of
+every Krosmaster). The engine's own kinds are END, MOVE and CAST; a ruleset adds kinds from
+``EXTRA`` on, with their legality and resolution (``MatchRules.extra_actions``, ``is_legal_extra``,
+``perform_extra``).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.movement import held_fast
-from krosbalance.engine.state import KROSMASTER, TRAP, Fighter, MatchState
+from krosbalance.engine.state import TRAP, Fighter, MatchState
 
-END, MOVE, CAST, PICK_KAMA, BUY_GG = range(5)
-ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast", "pick_kama", "buy_gg")
+if TYPE_CHECKING:
+    from krosbalance.engine.rules import MatchRules
+
+END, MOVE, CAST = range(3)
+EXTRA = 3  #: the first action kind a ruleset may define
+ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast")
+#: Arena's extra actions (R-A49, R-A50), defined by ``krosbalance.rulesets.arena.actions``; their
+#: kinds are kept here so Arena AIs import them with the engine's own kinds
+PICK_KAMA, BUY_GG = EXTRA, EXTRA + 1
+#: Arena's Demonic Reward actions (R-A51, R-A54), defined by ``krosbalance.rulesets.arena.rewards``
+BUY_REWARD, REVEAL_REWARD = EXTRA + 2, EXTRA + 3
 
 
 class Action(NamedTuple):
@@ -24,7 +35,10 @@ class Action(NamedTuple):
     spell: int = -1
     target: int = -1
 
-    def describe(self, fighter: Fighter | None = None) -> str:
+    def describe(self, fighter: Fighter | None = None, rules: MatchRules | None = None) -> str:
+        """A readable form (``rules`` names the ruleset's own kinds)."""
+        if self.kind >= EXTRA or self.kind < 0:
+            return rules.action_name(self.kind) if rules is not None else f"action {self.kind}"
         name = ACTION_NAMES[self.kind]
         if self.kind == CAST and fighter is not None:
             return f"cast {fighter.spells[self.spell].id} on {self.target}"
@@ -161,11 +175,7 @@ def legal_actions(state: MatchState, fighter: Fighter) -> list[Action]:
     for index, spell in enumerate(fighter.spells):
         if can_pay(state, fighter, spell):
             actions.extend(Action(CAST, index, cell) for cell in spell_targets(state, fighter, spell))
-    if fighter.kind == KROSMASTER and fighter.ap >= 1:
-        if state.board_kamas[fighter.cell] > 0:
-            actions.append(Action(PICK_KAMA))
-        if (state.board.demon_cells >> fighter.cell) & 1 and state.kamas[fighter.side] >= state.opts.gg_price:
-            actions.append(Action(BUY_GG))
+    state.ruleset.extra_actions(state, fighter, actions)
     return actions
 
 
@@ -187,11 +197,4 @@ def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:
             return False
         spell = fighter.spells[action.spell]
         return can_pay(state, fighter, spell) and is_target(state, fighter, spell, action.target)
-    if fighter.kind != KROSMASTER or fighter.ap < 1:
-        return False
-    if kind == PICK_KAMA:
-        return state.board_kamas[fighter.cell] > 0
-    if kind == BUY_GG:
-        on_demon = (state.board.demon_cells >> fighter.cell) & 1
-        return bool(on_demon) and state.kamas[fighter.side] >= state.opts.gg_price
-    return False
+    return state.ruleset.is_legal_extra(state, fighter, action)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from krosbalance.engine.economy import check_victory, end_match
+from krosbalance.engine.outcome import end_match
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, MatchResult
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.engine.turn import game_turn
@@ -17,22 +17,22 @@ if TYPE_CHECKING:
 def run_to_end(
     state: MatchState, controllers: tuple[Controller, Controller], views: tuple[MatchView, MatchView]
 ) -> None:
-    """Play game turns until a side wins or the ruleset's turn bound stops the match."""
-    opts = state.opts
+    """Play game turns until a side wins or the turn bound stops the match (its winner is the
+    ruleset's ``turn_limit_winner``)."""
+    rules = state.ruleset
+    limit = state.opts.turn_limit
     while not state.finished:
-        if state.turn >= opts.turn_limit:
-            winner = None
-            if opts.turn_limit_result == "gg" and state.gg[0] != state.gg[1]:
-                winner = 0 if state.gg[0] > state.gg[1] else 1
-            end_match(state, winner, "turn_limit")
+        if state.turn >= limit:
+            end_match(state, rules.turn_limit_winner(state), "turn_limit")
             break
         side = state.active_side
         game_turn(state, controllers[side], views[side])
-        check_victory(state)
+        rules.check_victory(state)
 
 
 def summarise(state: MatchState, seed: int) -> MatchResult:
-    """The MatchResult of a finished match: outcome, holdings and every fighter's counters."""
+    """The MatchResult of a finished match: outcome, the ruleset's holdings and every fighter's
+    counters."""
     krosmasters = [f for f in state.fighters if f.kind == KROSMASTER]
     tokens = [f for f in state.fighters if f.kind != KROSMASTER]
     records = [
@@ -51,14 +51,14 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
     teams = tuple(
         tuple(f.spec.id for f in state.fighters if f.kind == KROSMASTER and f.side == s) for s in (0, 1)
     )
-    return MatchResult(
+    result = MatchResult(
         winner=state.winner,
         end_reason=state.end_reason,
         turns=state.turn,
         first_player=state.first_player,
-        gg=(state.gg[0], state.gg[1]),
-        kamas=(state.kamas[0], state.kamas[1]),
-        wild_gg_left=state.wild_gg > 0,
+        gg=(0, 0),
+        kamas=(0, 0),
+        wild_gg_left=False,
         teams=(teams[0], teams[1]),
         board=state.board.id,
         ruleset=state.ruleset.describe(),
@@ -67,3 +67,5 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
         events=state.events,
         versions={"engine": ENGINE_VERSION, "ruleset": f"{state.ruleset.name}-{state.ruleset.version}"},
     )
+    state.ruleset.fill_result(state, result)  # Arena: GG, kamas, wild GG
+    return result

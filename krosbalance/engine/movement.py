@@ -1,32 +1,17 @@
-"""Walking with Lock and Dodge (R-A40-R-A47), and special movement from spells (R-A83-R-A87, R-A95).
+"""Walking (R-A40-R-A47) and special movement from spells (R-A83-R-A87, R-A95).
 
-Special movement is never subject to Lock; it goes one cell at a time and stops before the first
-obstacle or the board edge. A trap is triggered only where a movement ends (R-A87, R-A171).
+Whether a walking piece gets away from its cell is the ruleset's (``MatchRules.may_leave``: Arena's
+Lock against Dodge, Blast's tackle zone). Special movement is never subject to it; it goes one cell
+at a time and stops before the first obstacle or the board edge. A trap is triggered only where a
+movement ends (R-A87, R-A171). Entering a cell of ``state.enter_cells`` calls the ruleset's
+``on_enter`` (Blast's glyphs and terrain tiles; Arena has none).
 """
 
 from __future__ import annotations
 
-from krosbalance.engine.dice import DODGE, LOCK, count_successes
-from krosbalance.engine.events import FULL, LockRolled, Moved
+from krosbalance.engine.events import FULL, Moved
 from krosbalance.engine.pieces import relocate
-from krosbalance.engine.powers import dice_for
 from krosbalance.engine.state import Fighter, MatchState
-
-
-def adjacent_lockers(state: MatchState, mover: Fighter) -> list[Fighter]:
-    """Enemy characters adjacent to the mover that may lock it: not Tiny, not mechanisms (R-A44)."""
-    lockers = []
-    for cell in state.board.neighbours[mover.cell]:
-        piece = state.by_cell[cell]
-        if (
-            piece is not None
-            and piece.alive
-            and piece.side != mover.side
-            and piece.is_character
-            and not piece.has("tiny")
-        ):
-            lockers.append(piece)
-    return lockers
 
 
 def held_fast(state: MatchState, mover: Fighter) -> bool:
@@ -49,29 +34,14 @@ def held_fast(state: MatchState, mover: Fighter) -> bool:
 
 
 def walk(state: MatchState, mover: Fighter, destination: int) -> bool:
-    """Spend 1 MP to step to an adjacent free cell; each adjacent enemy may lock (R-A41-R-A47).
+    """Spend 1 MP to step to an adjacent free cell, if the ruleset lets the mover leave its cell.
 
-    Returns False when the mover was blocked: it stays, and loses its remaining MP (and AP, under
-    the default ``lock_block_ends_turn``). A Dodge roll is made only against a lock roll with at
-    least one success: with none, the mover escapes whatever it rolls.
+    Returns False when the mover was held: it stays, and the ruleset's ``may_leave`` has applied
+    the consequences (Arena: lost MP, and AP under ``lock_block_ends_turn``).
     """
     mover.mp -= 1
-    if not mover.has("tiny"):
-        for locker in adjacent_lockers(state, mover):
-            lock, lock_faces = count_successes(state.dice, dice_for(locker, LOCK), LOCK)
-            dodge = 0
-            if lock:
-                dodge, _ = count_successes(state.dice, dice_for(mover, DODGE), DODGE)
-            blocked = lock > dodge
-            if state.record >= FULL:
-                state.events.append(LockRolled(state.turn, mover.uid, locker.uid, lock, dodge, blocked))
-            if blocked:
-                mover.mp = 0
-                if state.opts.lock_block_ends_turn:
-                    mover.ap = 0
-                mover.blocked = True
-                mover.stats.times_blocked += 1
-                return False
+    if not state.ruleset.may_leave(state, mover):
+        return False
     origin = mover.cell
     relocate(state, mover, destination)
     mover.stats.moves += 1
@@ -81,22 +51,43 @@ def walk(state: MatchState, mover: Fighter, destination: int) -> bool:
         from krosbalance.engine.combat import trigger_trap
 
         trigger_trap(state, destination)
+    if (state.enter_cells >> destination) & 1:
+        state.ruleset.on_enter(state, mover, origin, destination, "walk")
     return True
 
 
 def slide(state: MatchState, piece: Fighter, dx: int, dy: int, cells: int, how: str) -> bool:
     """Move a piece up to ``cells`` cells in a straight line, stopping before an obstacle or the
-    edge (R-A87). Returns whether it moved."""
+    edge (R-A87). Returns whether it moved. When the path crosses cells of ``state.enter_cells``
+    the piece moves cell by cell and the ruleset's ``on_enter`` runs for each such cell entered
+    (stopping if it moved the piece elsewhere or took it off the board)."""
     board = state.board
     origin = cell = piece.cell
+    path = 0
     for _ in range(cells):
         nxt = board.step(cell, dx, dy)
         if nxt < 0 or (state.obstacles >> nxt) & 1:
             break
         cell = nxt
+        path |= 1 << nxt
     if cell == origin:
         return False
-    relocate(state, piece, cell)
-    if state.record >= FULL:
-        state.events.append(Moved(state.turn, piece.uid, origin, cell, how))
+    if not path & state.enter_cells:
+        relocate(state, piece, cell)
+        if state.record >= FULL:
+            state.events.append(Moved(state.turn, piece.uid, origin, cell, how))
+        return True
+    here = origin
+    while here != cell:
+        nxt = board.step(here, dx, dy)
+        if (state.obstacles >> nxt) & 1:  # an on_enter effect put something in the way
+            break
+        relocate(state, piece, nxt)
+        if state.record >= FULL:
+            state.events.append(Moved(state.turn, piece.uid, here, nxt, how))
+        if (state.enter_cells >> nxt) & 1:
+            state.ruleset.on_enter(state, piece, here, nxt, how)
+            if piece.cell != nxt:
+                break
+        here = nxt
     return True

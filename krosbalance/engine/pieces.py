@@ -1,10 +1,14 @@
-"""Putting pieces on the board, moving them, and taking them off, keeping the bitmasks in step."""
+"""Putting pieces on the board, moving them, and taking them off, keeping the bitmasks in step.
+
+``fixed_sight`` holds the cells that block line of sight without a piece on them: the trees, and
+what a ruleset adds with :func:`block_sight` (Blast's Fog tiles).
+"""
 
 from __future__ import annotations
 
 from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.powers import INVISIBLE_POWERS
-from krosbalance.engine.state import KROSMASTER, TRAP, Fighter, MatchState
+from krosbalance.engine.state import TRAP, Fighter, MatchState
 
 
 def spawn(
@@ -14,9 +18,9 @@ def spawn(
     summoner: Fighter | None = None,
     summon_spell: str = "",
 ) -> Fighter:
-    """A new fighter (not yet on the board). Krosmasters also get the rule-defined punch (R-A39)."""
-    spells = spec.spells + (state.ruleset.punch,) if spec.kind == KROSMASTER else spec.spells
-    fighter = Fighter(state.next_uid, spec, side, spells, summoner, summon_spell)
+    """A new fighter (not yet on the board), with the spells the ruleset gives it (Arena: Krosmasters
+    also get the punch, R-A39)."""
+    fighter = Fighter(state.next_uid, spec, side, state.ruleset.spells_for(spec), summoner, summon_spell)
     state.next_uid += 1
     state.fighters.append(fighter)
     return fighter
@@ -54,7 +58,7 @@ def lift(state: MatchState, fighter: Fighter) -> None:
         state.by_cell[cell] = None
         mask = ~(1 << cell)
         state.obstacles &= mask
-        if not (state.trees >> cell) & 1:
+        if not (state.fixed_sight >> cell) & 1:
             state.sight_blockers &= mask
         state.invisible &= mask
     fighter.cell = -1
@@ -72,3 +76,20 @@ def swap(state: MatchState, a: Fighter, b: Fighter) -> None:
     lift(state, b)
     place(state, a, cell_b)
     place(state, b, cell_a)
+
+
+def block_sight(state: MatchState, cell: int) -> None:
+    """A cell starts blocking line of sight without a piece on it (Blast: a Fog tile)."""
+    bit = 1 << cell
+    state.fixed_sight |= bit
+    state.sight_blockers |= bit
+
+
+def unblock_sight(state: MatchState, cell: int) -> None:
+    """A cell of ``fixed_sight`` stops blocking line of sight (a destroyed tree, a Fog tile gone);
+    a piece standing there still blocks as it would anyway."""
+    bit = 1 << cell
+    state.fixed_sight &= ~bit
+    piece = state.by_cell[cell]
+    if piece is None or not blocks_sight(piece):
+        state.sight_blockers &= ~bit

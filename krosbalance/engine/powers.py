@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
+from krosbalance.engine.rules import PLUS_AP, PLUS_MP
 
 if TYPE_CHECKING:
     from krosbalance.engine.state import Fighter, MatchState
@@ -66,16 +67,14 @@ def _invisibility(state: MatchState, holder: Fighter, source: Fighter | None) ->
 def _stimulus(state: MatchState, holder: Fighter) -> None:
     """R-A108, Aly Zé's Stimulus (seed L2895-L2899): at the end of the holder's turn every allied
     Krosmaster adjacent to it gains +1 MP or +1 AP. The icon saying which is lost in the seed, so the
-    card names it (``marker = "mp"`` or ``"ap"``); the bonus is a marker, acting at the start of that
-    Krosmaster's next activation (R-A35, R-A172)."""
+    card names it (``marker = "mp"`` or ``"ap"``); the bonus is a marker, acting when the ruleset says
+    (Arena: at the start of that Krosmaster's next activation, R-A35, R-A172)."""
     marker = next(p.params["marker"] for p in holder.spec.powers if p.kind == "stimulus")
+    kind = PLUS_MP if marker == "mp" else PLUS_AP
     adjacent = state.board.neighbour_mask[holder.cell]
     for ally in state.timeline[holder.side]:
         if ally is not holder and ally.alive and ally.cell >= 0 and (adjacent >> ally.cell) & 1:
-            if marker == "mp":
-                ally.plus_mp += 1
-            else:
-                ally.plus_ap += 1
+            state.ruleset.add_marker(state, ally, kind, 1)
 
 
 register(PowerRule("critical", "R-A101", extra_die_in=CRITICAL))

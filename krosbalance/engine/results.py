@@ -84,12 +84,18 @@ class FighterRecord:
             spells_cast=s.spells_cast,
             moves=s.moves,
             times_blocked=s.times_blocked,
-            rewards_bought=s.rewards_bought,
-            rewards_revealed=s.rewards_revealed,
-            rewards_held=" ".join(s.rewards_held),
-            rewards_used=" ".join(s.rewards_used),
         )
         return row
+
+    def reward_row(self) -> dict[str, Any]:
+        """The Demonic Reward counters as flat columns (tokens as space-separated ids)."""
+        s = self.stats
+        return {
+            "rewards_bought": s.rewards_bought,
+            "rewards_revealed": s.rewards_revealed,
+            "rewards_held": " ".join(s.rewards_held),
+            "rewards_used": " ".join(s.rewards_used),
+        }
 
 
 @dataclass(slots=True)
@@ -104,7 +110,9 @@ class MatchResult:
             a draw), ``turn_limit`` (the ruleset's bound was hit).
         turns: game turns played (one per player turn).
         first_player: the side that played first (R-A18).
-        gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken.
+        gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken (Arena's
+            holdings, written by the ruleset's ``fill_result``; (0, 0) and False under a ruleset
+            without them).
         teams: character ids per side, in the order given.
         fighters: every fighter that was ever in play, Krosmasters first.
         events: the event log at the recording level asked for (empty for ``none``).

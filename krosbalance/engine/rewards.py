@@ -18,8 +18,10 @@ another token already gives add nothing (R-A100, R-A160). The combat code reads 
 and ``Fighter.reward_range`` (max range). Healing from a token removes injury markers directly: it
 is not a healing spell, so there is no Critical roll and no Healing bonus.
 
-Who may buy, give and reveal, and when, is the ruleset's (``krosbalance.rulesets.rewards``); this
-module carries a reveal out once its legality is known.
+Who may buy, give and reveal, and when, is the ruleset's (``krosbalance.rulesets.arena.rewards``),
+and so are the effects that touch a ruleset's holdings (kamas, GG, the market: ``kamas``, ``gg``,
+``buy_gg``, ``draw_reward``), which that module registers here; this module carries a reveal out
+once its legality is known.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from krosbalance.content.specs import ELEMENTS, RANKS, EffectSpec, RewardSpec
+from krosbalance.content.specs import ELEMENTS, EffectSpec, RewardSpec
 from krosbalance.engine.events import FULL, SUMMARY, Healed, RewardRevealed
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.state import ELEMENT_INDEX, KROSMASTER, Fighter, MatchState
@@ -37,8 +39,6 @@ if TYPE_CHECKING:
     from krosbalance.content.specs import SpellSpec
 
 NEUTRAL = 0
-#: raw die faces that count as heads when a coin is tossed (Ecaflip Style): half of the six faces
-COIN_HEADS = frozenset({0, 1, 2})
 
 
 class HeldToken:
@@ -64,7 +64,8 @@ class RewardMods:
         self.damage = [0] * len(ELEMENTS)  # +damage to attack spells, by element index (never neutral)
         self.melee = 0  # +damage to melee elemental attack spells
         self.melee_lifesteal = False  # melee elemental attack spells gain Lifesteal
-        self.next_spell: list[tuple[int, int]] = []  # (element index, +damage) for the next spell
+        # (element index, +damage, waits for a spell of its element) for the next spell this turn
+        self.next_spell: list[tuple[int, int, bool]] = []
         self.next_elemental = 0  # +damage for the next elemental attack this turn
 
     @property
@@ -76,49 +77,6 @@ class RewardMods:
             and not self.next_spell
             and not self.next_elemental
         )
-
-
-class RewardMarket:
-    """The Demonic Reward tokens that are not on a card (R-A23): face-down piles, two per rank
-    (pile ``p`` has rank ``RANKS[p // 2]``; its top is the end of the list), the face-up tokens
-    beside them, and the box where used Boosts, expired Upgrades and the tokens of KO'd
-    Krosmasters go."""
-
-    __slots__ = ("piles", "face_up", "box", "prices")
-
-    def __init__(self, piles: list[list[RewardSpec]], prices: tuple[int, int, int]) -> None:
-        self.piles = piles
-        self.face_up: list[tuple[int, RewardSpec]] = []  # (pile it lies beside, token)
-        self.box: list[RewardSpec] = []
-        self.prices = prices
-
-    def price(self, rank: str) -> int:
-        return self.prices[RANKS.index(rank)]
-
-    def pile_for(self, rank: int) -> int:
-        """The pile a random token of this rank is drawn from: the fuller of the rank's two piles
-        (both are face down and shuffled, so the choice never matters); -1 when both are empty."""
-        a, b = 2 * rank, 2 * rank + 1
-        if not self.piles[a] and not self.piles[b]:
-            return -1
-        return a if len(self.piles[a]) >= len(self.piles[b]) else b
-
-    def draw(self, rank: int) -> RewardSpec | None:
-        """The top face-down token of a rank, or None when none is left."""
-        pile = self.pile_for(rank)
-        return None if pile < 0 else self.piles[pile].pop()
-
-    def turn_up(self, pile: int) -> None:
-        """Turn the top token of a pile face up beside it (R-A23), if the pile has one."""
-        if self.piles[pile]:
-            self.face_up.append((pile, self.piles[pile].pop()))
-
-    def face_down_count(self, rank: int) -> int:
-        return len(self.piles[2 * rank]) + len(self.piles[2 * rank + 1])
-
-    def count(self) -> int:
-        """Tokens here (piles, face up, box): with the tokens on cards, the whole box (conserved)."""
-        return sum(len(p) for p in self.piles) + len(self.face_up) + len(self.box)
 
 
 # ------------------------------------------------------------------------------ the registry
@@ -133,6 +91,7 @@ class RewardUse:
     token: RewardSpec
     choice: int
     target: int
+    boost_waits: bool = False  # an elemental boost waits for a spell of its element (an option)
 
 
 #: An instant effect: (use, **params). A continuous one: (holder, mods, **params) while face up.
@@ -169,19 +128,6 @@ def _ap_now(use: RewardUse, amount: int) -> None:
     use.holder.ap += amount
 
 
-def _kamas(use: RewardUse, amount: int) -> None:
-    from krosbalance.engine.economy import take_from_reserve
-
-    take_from_reserve(use.state, use.holder.side, amount)
-
-
-def _gg(use: RewardUse, amount: int) -> None:
-    from krosbalance.engine.economy import gain_gg
-
-    gain_gg(use.state, use.holder.side, amount, use.holder)
-    use.state.unsettled = True  # victory is checked when the reveal's instant settles
-
-
 def remove_injuries(state: MatchState, holder: Fighter, amount: int) -> int:
     """Take up to ``amount`` injury markers off: not a heal spell (no Critical, no Healing)."""
     removed = min(amount, holder.injuries)
@@ -215,7 +161,7 @@ def _mods(holder: Fighter) -> RewardMods:
 
 
 def _next_spell_damage(use: RewardUse, element: str, amount: int) -> None:
-    _mods(use.holder).next_spell.append((ELEMENT_INDEX[element], amount))
+    _mods(use.holder).next_spell.append((ELEMENT_INDEX[element], amount, use.boost_waits))
 
 
 def _next_elemental_attack_damage(use: RewardUse, amount: int) -> None:
@@ -258,36 +204,6 @@ def _recall(use: RewardUse) -> None:
         trigger_trap(state, holder.cell)
 
 
-def _draw_reward(use: RewardUse, rank: str) -> None:
-    """Ecaflip Style: a coin toss (one die: half its faces are heads); heads, the top face-down token
-    of ``rank`` goes face down to the holder. The toss uses the match's chance stream."""
-    state = use.state
-    heads = state.dice.roll() in COIN_HEADS
-    if state.record >= FULL:
-        state.events.append(
-            RewardRevealed(state.turn, use.holder.uid, use.token.id, "heads" if heads else "tails")
-        )
-    if not heads or state.market is None:
-        return
-    drawn = state.market.draw(RANKS.index(rank))
-    if drawn is not None:
-        give(state, use.holder, drawn, "d")
-
-
-def _buy_gg(use: RewardUse, kamas: int) -> None:
-    """Rogue Style: choice 1 pays ``kamas`` to the reserve for 1 GG; choice 0 declines."""
-    from krosbalance.engine.economy import gain_gg
-
-    state = use.state
-    side = use.holder.side
-    if use.choice != 1 or state.kamas[side] < kamas:
-        return
-    state.kamas[side] -= kamas
-    state.kama_reserve += kamas
-    gain_gg(state, side, 1, use.holder)
-    state.unsettled = True
-
-
 def _one_shot_spell(use: RewardUse) -> None:
     """The token's single-use spell is cast now on the target, paying its costs (R-A143). For a spell
     that needs a second cell (Pandawa Style's ally), ``choice`` is the index of the caster's
@@ -303,16 +219,12 @@ def _one_shot_spell(use: RewardUse) -> None:
 
 register(RewardRule("mp_now", "R-A140", instant=_mp_now))
 register(RewardRule("ap_now", "R-A140", instant=_ap_now))
-register(RewardRule("kamas", "R-A163", instant=_kamas))
-register(RewardRule("gg", "R-A131", instant=_gg))
 register(RewardRule("remove_injuries", "R-A54", instant=_remove_injuries))
 register(RewardRule("self_injuries", "R-A166", instant=_self_injuries))
 register(RewardRule("next_spell_damage", "R-A54", instant=_next_spell_damage))
 register(RewardRule("next_elemental_attack_damage", "R-A54", instant=_next_elemental_attack_damage))
 register(RewardRule("summon", "R-A144", instant=_summon))
 register(RewardRule("recall", "R-A41", instant=_recall))
-register(RewardRule("draw_reward", "R-A54", instant=_draw_reward))
-register(RewardRule("buy_gg", "R-A131", instant=_buy_gg))
 register(RewardRule("one_shot_spell", "R-A143", instant=_one_shot_spell))
 
 
@@ -415,10 +327,17 @@ def effects_of(spec: RewardSpec, choice: int) -> tuple[EffectSpec, ...]:
     return spec.effects
 
 
-def reveal(state: MatchState, holder: Fighter, index: int, choice: int = 0, target: int = -1) -> None:
+def reveal(
+    state: MatchState,
+    holder: Fighter,
+    index: int,
+    choice: int = 0,
+    target: int = -1,
+    boost_waits: bool = False,
+) -> RewardSpec | None:
     """Turn the holder's token ``index`` face up and apply it at once (R-A54). The caller checked the
-    reveal's legality (``rulesets.rewards``). Boosts go to the box first, so a token drawn by the
-    boost finds the slot free; Upgrades and Equipment join the face-up tokens."""
+    reveal's legality (the ruleset's). A Boost leaves the card first, so a token it draws finds the
+    slot free, and is returned for the box; Upgrades and Equipment join the face-up tokens (None)."""
     token = holder.tokens[index]
     spec = token.spec
     holder.stats.rewards_revealed += 1
@@ -427,13 +346,11 @@ def reveal(state: MatchState, holder: Fighter, index: int, choice: int = 0, targ
         state.events.append(RewardRevealed(state.turn, holder.uid, spec.id, spec.kind))
     if spec.kind == "boost":
         del holder.tokens[index]
-        if state.market is not None:
-            state.market.box.append(spec)
         for effect in effects_of(spec, choice):
             fn = REWARD_EFFECTS[effect.kind].instant
             if fn is not None:
-                fn(RewardUse(state, holder, spec, choice, target), **effect.params)
-        return
+                fn(RewardUse(state, holder, spec, choice, target, boost_waits), **effect.params)
+        return spec
     token.face_up = True
     for effect in spec.effects:
         fn = REWARD_EFFECTS[effect.kind].on_reveal
@@ -442,6 +359,7 @@ def reveal(state: MatchState, holder: Fighter, index: int, choice: int = 0, targ
         if effect.kind == "weapon" and spec.spell is not None:
             add_spell(holder, spec.spell)
     refresh(state, holder)
+    return None
 
 
 def add_spell(holder: Fighter, spell: SpellSpec) -> None:
@@ -492,25 +410,22 @@ def refresh(state: MatchState, holder: Fighter) -> None:
         state.lock_holders.remove(holder)
 
 
-def expire_upgrades(state: MatchState, holder: Fighter) -> None:
-    """Preliminary phase (R-A32 b, R-A54): the face-up Upgrades leave the card for the box."""
-    if not holder.tokens:
-        return
+def expire_upgrades(state: MatchState, holder: Fighter) -> list[RewardSpec]:
+    """Preliminary phase (R-A32 b, R-A54): the face-up Upgrades leave the card (returned, for the box)."""
     expired = [t for t in holder.tokens if t.face_up and t.spec.kind == "upgrade"]
     if not expired:
-        return
+        return []
     holder.tokens = [t for t in holder.tokens if t not in expired]
-    if state.market is not None:
-        state.market.box.extend(t.spec for t in expired)
     refresh(state, holder)
+    return [t.spec for t in expired]
 
 
-def discard_tokens(state: MatchState, holder: Fighter) -> None:
-    """A KO'd Krosmaster's tokens, face up or down, go to the box (out of the game)."""
-    if state.market is not None:
-        state.market.box.extend(t.spec for t in holder.tokens)
+def discard_tokens(state: MatchState, holder: Fighter) -> list[HeldToken]:
+    """A KO'd Krosmaster's tokens, face up or down, leave its card (returned, for the box)."""
+    tokens = holder.tokens
     holder.tokens = []
     refresh(state, holder)
+    return tokens
 
 
 def end_of_turn(holder: Fighter) -> None:
@@ -523,11 +438,12 @@ def end_of_turn(holder: Fighter) -> None:
             holder.reward_mods = None
 
 
-def attack_bonus(holder: Fighter, spell: SpellSpec, waits: bool, consume: bool = True) -> tuple[int, bool]:
+def attack_bonus(holder: Fighter, spell: SpellSpec, consume: bool = True) -> tuple[int, bool]:
     """The +damage the holder's rewards add to this spell, and whether it gains Lifesteal (Sram
     Style). Bonuses add to attack spells only and never to neutral ones; melee bonuses only to melee
-    spells. Casting any spell uses up the boosts "for the next spell" (with ``waits``, only a spell of
-    the boost's element does); the Sacrier boost waits for the next elemental attack. ``consume``
+    spells. Casting any spell uses up the boosts "for the next spell" (one revealed under the option
+    ``element_boost_waits`` only by a spell of its element); the Sacrier boost waits for the next
+    elemental attack. ``consume``
     False only peeks (for an AI's estimate)."""
     mods = holder.reward_mods
     if mods is None:
@@ -545,12 +461,12 @@ def attack_bonus(holder: Fighter, spell: SpellSpec, waits: bool, consume: bool =
         if consume:
             mods.next_elemental = 0
     if mods.next_spell:
-        kept: list[tuple[int, int]] = []
-        for boost_element, amount in mods.next_spell:
+        kept: list[tuple[int, int, bool]] = []
+        for boost_element, amount, waits in mods.next_spell:
             if attack and boost_element == element:
                 bonus += amount
             elif waits:
-                kept.append((boost_element, amount))
+                kept.append((boost_element, amount, waits))
         if consume:
             mods.next_spell = kept
     if consume and mods.empty:

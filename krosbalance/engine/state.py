@@ -2,7 +2,11 @@
 
 Cells are ints and cell sets are int bitmasks, so the hot questions (is this cell free? does a
 character block this line?) are one AND. ``obstacles`` holds everything that stops movement
-(trees, bushes, pieces); ``sight_blockers`` what stops line of sight (trees and non-Tiny characters).
+(trees, bushes, pieces); ``sight_blockers`` what stops line of sight: ``fixed_sight`` (trees, and
+whatever else the ruleset puts there, such as Blast's Fog tiles) and non-Tiny characters.
+
+What belongs to one ruleset (Arena's GG, wild GG, kamas and kama reserve) is not here: it lives in
+``rules``, a typed state object the ruleset creates (``MatchRules.new_state``) and owns.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.events import Event
-    from krosbalance.engine.rewards import HeldToken, RewardMarket, RewardMods
-    from krosbalance.rulesets.options import Ruleset
+    from krosbalance.engine.rewards import HeldToken, RewardMods
+    from krosbalance.engine.rules import EngineOptions, MatchRules, RulesetState
 
 KROSMASTER, CREATURE, BOMB, TRAP = "krosmaster", "creature", "bomb", "trap"
 ELEMENT_INDEX: dict[str, int] = {element: i for i, element in enumerate(ELEMENTS)}
@@ -27,8 +31,9 @@ class Fighter:
     """A piece in play: a Krosmaster or a summon token (creature, bomb, trap).
 
     MP/AP markers wait in ``plus_mp``/``minus_mp``/``plus_ap``/``minus_ap`` until the start of the
-    piece's next activation (R-A33, R-A35). ``inspired`` holds powers given by tension dice, which
-    last until the owner's next tension roll (R-A27).
+    piece's next activation (R-A33, R-A35; the ruleset's ``add_marker`` decides what waits).
+    ``inspired`` holds powers a ruleset gives for a while (Arena: tension dice, until the owner's
+    next tension roll, R-A27).
     """
 
     __slots__ = (
@@ -147,13 +152,10 @@ class MatchState:
         "trees",
         "bushes",
         "crates",
+        "fixed_sight",
+        "enter_cells",
         "traps",
-        "board_kamas",
-        "kama_reserve",
-        "gg",
-        "wild_gg",
-        "gg_removed",
-        "kamas",
+        "rules",
         "turn",
         "active_side",
         "first_player",
@@ -172,15 +174,13 @@ class MatchState:
         "edges",
         "next_uid",
         "summon_specs",
-        "market",
         "lock_holders",
     )
 
-    def __init__(self, board: Board, ruleset: Ruleset, dice: Dice, record: int = 0) -> None:
-        opts = ruleset.options
+    def __init__(self, board: Board, ruleset: MatchRules, dice: Dice, record: int = 0) -> None:
         self.board = board
         self.ruleset = ruleset
-        self.opts = opts
+        self.opts: EngineOptions = ruleset.options
         self.dice = dice
         self.fighters: list[Fighter] = []
         self.by_cell: list[Fighter | None] = [None] * board.n_cells
@@ -189,20 +189,9 @@ class MatchState:
         self.crates = board.crates
         self.obstacles = board.trees | board.bushes
         self.sight_blockers = board.trees
+        self.fixed_sight = board.trees  # sight blockers that are not pieces (engine.pieces keeps it)
+        self.enter_cells = 0  # cells whose entering calls the ruleset's on_enter (none in Arena)
         self.traps: dict[int, Fighter] = {}
-        self.board_kamas = [0] * board.n_cells
-        for cell, count in board.kama_cells.items():
-            self.board_kamas[cell] += count
-        demon = board.demon_cells
-        while demon:
-            low = demon & -demon
-            self.board_kamas[low.bit_length() - 1] += 1
-            demon ^= low
-        self.kama_reserve = max(0, opts.kama_reserve - sum(self.board_kamas))
-        self.gg = [opts.starting_gg, opts.starting_gg]
-        self.wild_gg = opts.wild_gg
-        self.gg_removed = 0
-        self.kamas = [0, 0]
         self.turn = 0
         self.active_side = 0
         self.first_player = 0
@@ -223,8 +212,8 @@ class MatchState:
         self.edges = [0, 1]  # the deployment zone (board edge) of each side, chosen by R-A19
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
-        self.market: RewardMarket | None = None  # the Demonic Reward piles, when the economy is on
         self.lock_holders: list[Fighter] = []  # fighters a Perfect Lock upgrade was revealed on (R-A48)
+        self.rules: RulesetState = ruleset.new_state(self)  # last: the ruleset may read the above
 
     def piece_at(self, cell: int) -> Fighter | None:
         return self.by_cell[cell]
@@ -236,7 +225,3 @@ class MatchState:
     def pieces(self) -> list[Fighter]:
         """Every piece on the board (traps included), in uid order."""
         return [f for f in self.fighters if f.alive and f.cell >= 0]
-
-    def gg_total(self) -> int:
-        """GG in the game: both stocks and the wild GG (conserved except tension losses)."""
-        return self.gg[0] + self.gg[1] + self.wild_gg

@@ -10,11 +10,10 @@ own dice.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
-from krosbalance.content.specs import SpellSpec
+from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
-from krosbalance.engine.movement import adjacent_lockers
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -25,6 +24,46 @@ EXPECTED_CRITICAL = (0.0, 0.5, 1.0)
 EXPECTED_ARMOUR = (0.0, 1 / 3, 2 / 3)
 #: chance of being blocked by one locker, indexed [lock dice][dodge dice] (R-A16)
 BLOCK_CHANCE = ((0.0, 0.0, 0.0), (0.0, 1 / 6, 1 / 12), (0.0, 1 / 3, 7 / 36))
+
+
+class ArenaHoldings(Protocol):
+    """Arena's holdings as its ruleset state keeps them (``krosbalance.rulesets.arena.state``). The
+    view reads them through this protocol so that the engine imports no ruleset; under a ruleset
+    without GG and kamas the Arena accessors of ``MatchView`` raise AttributeError."""
+
+    @property
+    def gg(self) -> list[int]: ...
+
+    @property
+    def wild_gg(self) -> int: ...
+
+    @property
+    def kamas(self) -> list[int]: ...
+
+    @property
+    def board_kamas(self) -> list[int]: ...
+
+    @property
+    def gg_price(self) -> int: ...
+
+    @property
+    def market(self) -> MarketHoldings | None: ...
+
+
+class MarketHoldings(Protocol):
+    """Arena's Demonic Reward market (``krosbalance.rulesets.arena.market``), read by the view."""
+
+    @property
+    def piles(self) -> list[list[RewardSpec]]: ...
+
+    @property
+    def face_up(self) -> list[tuple[int, RewardSpec]]: ...
+
+    @property
+    def hidden_box(self) -> list[RewardSpec]: ...
+
+    @property
+    def prices(self) -> tuple[int, int, int]: ...
 
 
 class FighterView:
@@ -108,20 +147,76 @@ class MatchView:
         return self._s.turn
 
     @property
+    def ruleset(self) -> str:
+        """The name of the ruleset in play."""
+        return self._s.ruleset.name
+
+    # --- Arena's holdings (R-A24, R-A49, R-A50, R-A128) -----------------------------------------
+    def _arena(self) -> ArenaHoldings:
+        return cast(ArenaHoldings, self._s.rules)
+
+    @property
     def gg(self) -> tuple[int, int]:
-        return (self._s.gg[0], self._s.gg[1])
+        gg = self._arena().gg
+        return (gg[0], gg[1])
 
     @property
     def wild_gg(self) -> int:
-        return self._s.wild_gg
+        return self._arena().wild_gg
 
     @property
     def kamas(self) -> tuple[int, int]:
-        return (self._s.kamas[0], self._s.kamas[1])
+        kamas = self._arena().kamas
+        return (kamas[0], kamas[1])
 
     @property
     def gg_price(self) -> int:
-        return self._s.opts.gg_price
+        return self._arena().gg_price
+
+    # --- Demonic Rewards (R-A23, R-A51-R-A54): what this side may know -----------------------
+    @property
+    def rewards_in_play(self) -> bool:
+        """Whether the match has a reward market (``demonic_rewards`` or tokens held from the start)."""
+        return self._arena().market is not None
+
+    def reward_tokens(self, fighter: FighterView) -> list[RewardSpec | None]:
+        """The tokens on a Krosmaster's card in order (a ``REVEAL_REWARD`` action names one by its
+        position): every one of this side's own; of an enemy's, the face-up ones, and None for each
+        face-down one (R-A51: the opponent does not learn what a random purchase is)."""
+        f = fighter._f
+        own = f.side == self.side
+        return [t.spec if own or t.face_up else None for t in f.tokens]
+
+    def reward_face_up(self, fighter: FighterView) -> list[bool]:
+        return [t.face_up for t in fighter._f.tokens]
+
+    def market_face_up(self) -> list[RewardSpec]:
+        """The face-up tokens of the market, in the order a ``BUY_REWARD`` action names them."""
+        market = self._arena().market
+        return [] if market is None else [spec for _, spec in market.face_up]
+
+    def reward_prices(self) -> tuple[int, int, int]:
+        market = self._arena().market
+        return (0, 0, 0) if market is None else market.prices
+
+    def face_down_left(self, rank: int) -> int:
+        """Face-down tokens left in the market's two piles of a rank (index in ``RANKS``)."""
+        market = self._arena().market
+        return 0 if market is None else len(market.piles[2 * rank]) + len(market.piles[2 * rank + 1])
+
+    def unseen_rewards(self, rank: int) -> list[RewardSpec]:
+        """The tokens of a rank this side has never seen (in the piles, face down on enemy cards, or
+        discarded face down), sorted by id: what a random purchase may bring, never in pile order."""
+        market = self._arena().market
+        if market is None:
+            return []
+        name = RANKS[rank]
+        unseen = [s for p in (market.piles[2 * rank], market.piles[2 * rank + 1]) for s in p]
+        unseen += [s for s in market.hidden_box if s.rank == name]
+        for f in self._s.fighters:
+            if f.side != self.side:
+                unseen += [t.spec for t in f.tokens if not t.face_up and t.spec.rank == name]
+        return sorted(unseen, key=lambda s: s.id)
 
     @property
     def active(self) -> FighterView | None:
@@ -168,10 +263,10 @@ class MatchView:
         return self._s.is_free(cell)
 
     def kamas_at(self, cell: int) -> int:
-        return self._s.board_kamas[cell]
+        return self._arena().board_kamas[cell]
 
     def kama_cells(self) -> list[int]:
-        return [c for c, n in enumerate(self._s.board_kamas) if n > 0]
+        return [c for c, n in enumerate(self._arena().board_kamas) if n > 0]
 
     @property
     def sight_blockers(self) -> int:
@@ -226,15 +321,12 @@ class MatchView:
         return costs
 
     def lock_risk(self, fighter: FighterView | None = None) -> float:
-        """Chance that leaving the fighter's current cell by walking gets it blocked (R-A16, R-A47)."""
+        """Chance that leaving the fighter's current cell by walking fails (the ruleset's
+        ``leave_risk``: Arena's Lock, R-A16, R-A47)."""
         f = self._s.active if fighter is None else fighter._f
-        if f is None or f.has("tiny"):
+        if f is None:
             return 0.0
-        dodge = 2 if f.has("dodge") else 1
-        free = 1.0
-        for locker in adjacent_lockers(self._s, f):
-            free *= 1.0 - BLOCK_CHANCE[2 if locker.has("lock") else 1][dodge]
-        return 1.0 - free
+        return self._s.ruleset.leave_risk(self._s, f)
 
     def spell_targets(self, spell_index: int, fighter: FighterView | None = None) -> list[int]:
         f = self._s.active if fighter is None else fighter._f
@@ -249,36 +341,20 @@ class MatchView:
     def expected_damage(
         self, spell_index: int, target_cell: int, fighter: FighterView | None = None
     ) -> float:
-        """Expected injuries a spell would deal to the piece on ``target_cell`` (0 if none): printed
-        damage, adjacency bonuses, expected criticals and armour, resistance, immunity and the target's
-        remaining HP. A heal spell gives the expected injuries healed instead."""
+        """Expected injuries a spell would deal to the piece on ``target_cell`` (0 if none) under the
+        ruleset's rolls (``MatchRules.expected_damage``; Arena: printed damage, adjacency bonuses,
+        expected criticals and armour, resistance, immunity and the target's remaining HP). A heal
+        spell gives the expected injuries healed instead."""
         s = self._s
         f = s.active if fighter is None else fighter._f
         target = s.by_cell[target_cell] if 0 <= target_cell < len(s.by_cell) else None
         if f is None or target is None or not target.alive:
             return 0.0
-        spell = f.spells[spell_index]
-        if spell.kind not in ("attack", "heal"):
-            return 0.0
-        base = float(spell.amount + _expected_bonus(s, f, spell, target))
-        crit_dice = 1 if spell.element == "neutral" else (2 if f.has("critical") else 1)
-        base += EXPECTED_CRITICAL[crit_dice]
-        if spell.kind == "heal":
-            return min(base, float(target.injuries))
-        if spell.element != "neutral" and spell.element in target.immune:
-            return 0.0
-        armour_dice = 2 if target.has("armour") else 1
-        if target.kind == "bomb":
-            armour_dice = s.opts.bomb_armour_dice
-        if any(e.kind == "pierce_armour" for e in spell.effects):
-            armour_dice -= 1
-        damage = base - EXPECTED_ARMOUR[max(0, armour_dice)]
-        if spell.element != "neutral" and spell.element in target.resist:
-            damage -= 1.0
-        return max(0.0, min(damage, float(target.hp - target.injuries)))
+        return s.ruleset.expected_damage(s, f, f.spells[spell_index], target)
 
 
-def _expected_bonus(state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> int:
+def expected_bonus(state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> int:
+    """Damage the spell's bonus effects add against ``target`` now (R-A80, R-A96)."""
     bonus = 0
     for effect in spell.effects:
         if effect.kind == "bonus_per_adjacent_summon":

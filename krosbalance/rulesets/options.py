@@ -1,123 +1,93 @@
 """Named ruleset options loaded from data, so every open point of the rules is a visible choice.
 
-Each option in ``data/<ruleset>.toml`` has a value and a source; experiments override options by
-name. The engine reads options through the frozen ``RulesetOptions`` built here.
+Each ruleset keeps a TOML file of options (``arena/data/arena.toml``): every option has a ``value``
+and a ``source``; extra tables (Arena's ``[punch]``) belong to the ruleset. The option schema is the
+ruleset's frozen options dataclass (a subclass of ``krosbalance.engine.rules.EngineOptions``): the
+file must give every field, and experiments override options by name — an unknown name, an ill-typed
+value or a value outside an option's choices is a ``ContentError`` naming the option.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.rules import EngineOptions
 from krosbalance.errors import ContentError
 
-DATA_DIR = Path(__file__).parent / "data"
+OptionsT = TypeVar("OptionsT", bound=EngineOptions)
 
 
 @dataclass(frozen=True, slots=True)
-class RulesetOptions:
-    """Values of every named option; see ``data/arena.toml`` for the source of each default."""
+class RulesetFile:
+    """A ruleset's data file as read: option values and sources (in file order), its version, and
+    every other top-level table (e.g. ``punch``)."""
 
-    starting_gg: int
-    wild_gg: int
-    gg_price: int
-    kama_reserve: int
-    first_turn_tension: bool
-    zero_gg_loses: bool
-    turn_limit: int
-    turn_limit_result: str
-    strict_corner_los: bool
-    caster_in_own_area: bool
-    lock_block_ends_turn: bool
-    bombs_unfazed: bool
-    bomb_armour_dice: int
-    simultaneous_zero_gg: str
-    scenery_destruction: bool
-    scenery_hp: dict[str, int]
-    scenery_loot: dict[str, int]
-    scenery_hit_under_piece: bool
-    demonic_rewards: bool
-    reward_prices: dict[str, int]
-    reward_refill: str
-    reward_reveal: str
-    element_boost_waits: bool
-    start_rewards: list[list[str]]
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    """A ruleset: its name, version, option values, and rule-defined spells such as the punch."""
-
-    name: str
+    path: str
     version: str
-    options: RulesetOptions
-    punch: SpellSpec
+    values: dict[str, Any]
     sources: dict[str, str]
-
-    def describe(self) -> str:
-        """A short stable label: the name plus every option that differs from the default."""
-        defaults = load_ruleset(self.name).options
-        changed = [
-            f"{f.name}={getattr(self.options, f.name)}"
-            for f in fields(RulesetOptions)
-            if getattr(self.options, f.name) != getattr(defaults, f.name)
-        ]
-        return self.name if not changed else f"{self.name}[{', '.join(changed)}]"
-
-
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "turn_limit_result": ("draw", "gg"),
-    "simultaneous_zero_gg": ("draw", "play_on"),
-    "reward_refill": ("same_pile", "none"),
-    "reward_reveal": ("setup", "staged"),
-}
-
-
-def _check_value(file: str, field: str, name: str, value: Any, expected: Any) -> None:
-    if isinstance(expected, bool) or isinstance(value, bool):
-        if not isinstance(value, bool) or not isinstance(expected, bool):
-            raise ContentError(file, field, f"expected {type(expected).__name__}, got {value!r}")
-    elif not isinstance(value, type(expected)):
-        raise ContentError(file, field, f"expected {type(expected).__name__}, got {value!r}")
-    if name in _CHOICES and value not in _CHOICES[name]:
-        raise ContentError(file, field, f"must be one of {_CHOICES[name]}, got {value!r}")
-    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-        raise ContentError(file, field, f"must not be negative, got {value}")
+    tables: dict[str, Any]
 
 
 @cache
-def _load_defaults(name: str) -> tuple[dict[str, Any], dict[str, str], SpellSpec, str]:
-    path = DATA_DIR / f"{name}.toml"
-    if not path.exists():
-        known = sorted(p.stem for p in DATA_DIR.glob("*.toml"))
-        raise ContentError("ruleset", "name", f"unknown ruleset {name!r}; known: {', '.join(known)}")
+def read_ruleset_file(path: Path) -> RulesetFile:
+    """Read and check the shape of a ruleset's TOML file (each option a ``{value, source}`` table)."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(str(path), "toml", str(exc)) from None
-    values = {key: entry["value"] for key, entry in data["options"].items()}
-    sources = {key: entry["source"] for key, entry in data["options"].items()}
-    missing = {f.name for f in fields(RulesetOptions)} - set(values)
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for key, entry in data.get("options", {}).items():
+        if not isinstance(entry, dict) or set(entry) != {"value", "source"}:
+            raise ContentError(str(path), f"options.{key}", "each option is a table with value and source")
+        values[key] = entry["value"]
+        sources[key] = entry["source"]
+    tables = {k: v for k, v in data.items() if k not in ("options", "name", "version")}
+    return RulesetFile(str(path), str(data.get("version", "1")), values, sources, tables)
+
+
+def check_value(
+    file: str, name: str, value: Any, expected: Any, choices: Mapping[str, tuple[str, ...]]
+) -> None:
+    """An override must have the default's type (booleans apart from integers), be one of the
+    option's choices if it has any, and never be a negative number."""
+    if isinstance(expected, bool) or isinstance(value, bool):
+        if not isinstance(value, bool) or not isinstance(expected, bool):
+            raise ContentError(file, name, f"expected {type(expected).__name__}, got {value!r}")
+    elif not isinstance(value, type(expected)):
+        raise ContentError(file, name, f"expected {type(expected).__name__}, got {value!r}")
+    if name in choices and value not in choices[name]:
+        raise ContentError(file, name, f"must be one of {choices[name]}, got {value!r}")
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise ContentError(file, name, f"must not be negative, got {value}")
+
+
+def build_options(
+    cls: type[OptionsT],
+    data: RulesetFile,
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    file: str = "options",
+    choices: Mapping[str, tuple[str, ...]] | None = None,
+) -> OptionsT:
+    """The options dataclass ``cls`` from the file's values with ``overrides`` applied."""
+    names = {f.name for f in fields(cls)}
+    missing = names - set(data.values)
     if missing:
-        raise ContentError(str(path), "options", f"missing {sorted(missing)}")
-    punch_data = dict(data["punch"])
-    punch = SpellSpec(**punch_data)
-    return values, sources, punch, str(data.get("version", "1"))
-
-
-def load_ruleset(
-    name: str = "arena", overrides: dict[str, Any] | None = None, *, file: str = "options"
-) -> Ruleset:
-    """The named ruleset with ``overrides`` applied; unknown or ill-typed overrides raise ContentError."""
-    values, sources, punch, version = _load_defaults(name)
-    merged = dict(values)
+        raise ContentError(data.path, "options", f"missing {sorted(missing)}")
+    unknown = set(data.values) - names
+    if unknown:
+        raise ContentError(data.path, "options", f"options {sorted(unknown)} are not in the ruleset's schema")
+    merged = dict(data.values)
     for key, value in (overrides or {}).items():
-        if key not in values:
-            raise ContentError(file, key, f"unknown ruleset option; known: {', '.join(sorted(values))}")
-        _check_value(file, key, key, value, values[key])
+        if key not in merged:
+            raise ContentError(file, key, f"unknown ruleset option; known: {', '.join(sorted(merged))}")
+        check_value(file, key, value, merged[key], choices or {})
         merged[key] = value
-    return Ruleset(name, version, RulesetOptions(**merged), punch, dict(sources))
+    return cls(**merged)

@@ -1,8 +1,8 @@
 """``make bench`` / ``python -m krosbalance.sim.bench``: Arena matches per second on one core, the
 speed-up of the parallel runner on two cores, and where the time goes.
 
-Plays matches between the box teams (every split of the eight box Krosmasters into two teams of four,
-in turn) on one board with fixed seeds, in this process only: a warm-up first (imports, content and
+Plays matches between the box teams (every split of the Krosmasters of the ``arena-box`` set into two
+legal Arena teams — 35 splits of the eight box Krosmasters — in turn) on one board with fixed seeds, in this process only: a warm-up first (imports, content and
 board loading, caches), then about ``--seconds`` of measurement. ``--profile`` adds a cProfile run of
 a few seconds and prints the top functions by cumulative and by own ("total") time. ``--ai NAME``
 (repeatable, or ``all``) benchmarks other AIs from ``krosbalance.ai.registry``; the default is the
@@ -29,25 +29,21 @@ from pathlib import Path
 
 from krosbalance.ai.registry import list_ais
 from krosbalance.content.registry import list_characters
-from krosbalance.play import DEFAULT_BOARD, play_match
+from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.sim.runner import run_experiment
 
 __all__ = ["BenchResult", "box_splits", "main", "measure", "profile"]
 
 BASE_SEED = 20_251_130
+BOX_SET = "arena-box"
 
 
-def box_splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Every split of the box Krosmasters into two teams of four, the first always holding the first
-    Krosmaster by id (35 splits for eight Krosmasters)."""
-    pool = list_characters()
-    first, rest = pool[0], pool[1:]
-    splits = []
-    for others in itertools.combinations(rest, len(pool) // 2 - 1):
-        team0 = (first, *others)
-        team1 = tuple(c for c in pool if c not in team0)
-        splits.append((team0, team1))
-    return splits
+def box_splits(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every split of the Krosmasters of ``card_set`` into two legal Arena teams, the first always
+    holding the first Krosmaster by id (35 splits for the eight box Krosmasters); the team rules are
+    the Arena ruleset's."""
+    return get_ruleset(DEFAULT_RULESET).team_splits(list_characters(set=card_set))
 
 
 def _matches(board: str, ai: str, start: int) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
@@ -133,7 +129,7 @@ boards = ["{board}"]
 ais = ["{ai}"]
 [teams]
 mode = "splits"
-pool = "all"
+pool = {pool}
 """
 
 
@@ -142,7 +138,10 @@ def speedup(ai: str, board: str = DEFAULT_BOARD, deals: int = 3) -> tuple[float,
     (seconds with 1 job, seconds with 2 jobs, matches)."""
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "bench.toml"
-        source.write_text(SPEEDUP_EXPERIMENT.format(seed=BASE_SEED, deals=deals, board=board, ai=ai))
+        pool = "[" + ", ".join(f'"{name}"' for name in list_characters(set=BOX_SET)) + "]"
+        source.write_text(
+            SPEEDUP_EXPERIMENT.format(seed=BASE_SEED, deals=deals, board=board, ai=ai, pool=pool)
+        )
         times = []
         matches = 0
         for jobs in (1, 2):

@@ -14,19 +14,30 @@ from krosbalance.errors import KrosbalanceError
 
 DEFAULT_BOARD = "arena-elemental"
 DEFAULT_RULESET = "arena"
+Team = tuple[str, ...]
 
 
 class Catalog(Protocol):
-    """The names an experiment can refer to, and the team-building rules."""
+    """The names an experiment can refer to, and the team rules of each ruleset."""
 
     def resolve_character(self, name: str) -> str:
         """The canonical id of a Krosmaster; raises KrosbalanceError when unknown or not a Krosmaster."""
         ...
 
-    def level(self, character_id: str) -> int: ...
+    def check_team(self, ids: Sequence[str], ruleset: str = DEFAULT_RULESET) -> None:
+        """Raise ``TeamError`` when the team breaks the ruleset's team rules."""
+        ...
 
-    def check_team(self, ids: Sequence[str]) -> None:
-        """Raise ``TeamError`` when the team breaks the team-building rules."""
+    def legal_teams(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[Team]:
+        """Every legal team drawn from ``pool`` (a multiset of ids), in a stable order."""
+        ...
+
+    def team_splits(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[tuple[Team, Team]]:
+        """Every split of ``pool`` into two legal teams (the first holds ``pool[0]``)."""
+        ...
+
+    def deal_problem(self, mode: str, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> str:
+        """Why ``pool`` cannot be dealt by ``mode`` under the ruleset, or '' when it can."""
         ...
 
     def characters(self) -> list[str]: ...
@@ -47,7 +58,8 @@ class Catalog(Protocol):
 
 
 class RegistryCatalog:
-    """The catalog backed by the content, ruleset and AI registries (imported lazily)."""
+    """The catalog backed by the content, ruleset and AI registries (imported lazily); the team rules
+    are the ruleset's own (``krosbalance.rulesets.registry``)."""
 
     def resolve_character(self, name: str) -> str:
         from krosbalance.content.registry import load_character
@@ -57,15 +69,25 @@ class RegistryCatalog:
             raise KrosbalanceError(f"{spec.id!r} is a {spec.kind}, not a Krosmaster")
         return spec.id
 
-    def level(self, character_id: str) -> int:
-        from krosbalance.content.registry import load_character
+    def check_team(self, ids: Sequence[str], ruleset: str = DEFAULT_RULESET) -> None:
+        from krosbalance.rulesets.registry import get_ruleset
 
-        return load_character(character_id).level
+        get_ruleset(ruleset).validate_team(list(ids))
 
-    def check_team(self, ids: Sequence[str]) -> None:
-        from krosbalance.rulesets.arena import validate_team
+    def legal_teams(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[Team]:
+        from krosbalance.rulesets.registry import get_ruleset
 
-        validate_team(list(ids))
+        return get_ruleset(ruleset).legal_teams(pool)
+
+    def team_splits(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[tuple[Team, Team]]:
+        from krosbalance.rulesets.registry import get_ruleset
+
+        return get_ruleset(ruleset).team_splits(pool)
+
+    def deal_problem(self, mode: str, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> str:
+        from krosbalance.rulesets.registry import get_ruleset
+
+        return get_ruleset(ruleset).deal_problem(mode, pool)
 
     def characters(self) -> list[str]:
         from krosbalance.content.registry import list_characters
@@ -83,13 +105,14 @@ class RegistryCatalog:
         return list(list_ais())
 
     def rulesets(self) -> list[str]:
-        # play_match plays the Arena rules; Duel and Blast join when it takes a ruleset argument.
-        return [DEFAULT_RULESET]
+        from krosbalance.rulesets.registry import list_rulesets
+
+        return list_rulesets()
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
-        from krosbalance.rulesets.options import load_ruleset
+        from krosbalance.rulesets.registry import get_ruleset
 
-        load_ruleset(ruleset, dict(options))
+        get_ruleset(ruleset, dict(options))
 
     def rewards(self) -> list[str]:
         from krosbalance.content.registry import default_registry

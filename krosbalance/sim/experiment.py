@@ -23,21 +23,24 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
     list = [["a", "b"], ...]      # explicit teams                  (round_robin, mirror)
-    pool = ["a", "b", ...]        # or all legal level-12 teams drawn from this pool of figures; a
-                                  # name listed twice may appear twice in a team; "all" = every
-                                  # Krosmaster once  (round_robin, mirror, splits, draft, random_deal)
+    pool = ["a", "b", ...]        # or all legal teams (the ruleset's team rules: Arena's level 12)
+                                  # drawn from this pool of figures; a name listed twice may appear
+                                  # twice in a team; "all" = every Krosmaster once
+                                  # (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
 
     [options]                     # passed unchanged to play_match(options=...)
     turn_limit = 60
 
-``splits`` plays every split of the pool into two legal teams (the eight box Krosmasters give 35).
-``draft`` and ``random_deal`` are the team choices of R-A17: every deal deals the pool's cards anew
-between the two players — half each at random, or by the rulebook's draft in which each player's AI
-picks its cards (``krosbalance.rulesets.arena.draft``). The pool must split that way into two legal
-teams whatever the cards dealt (every half of it a legal team; for the draft its size a multiple of
-4, as the eight box cards). They have one pairing (the pool); each deal's teams are seeded by the
+Which teams are legal is the ruleset's (``Ruleset.validate_team``, ``legal_teams``, ``team_splits``;
+Arena's are in ``krosbalance.rulesets.arena.teams``). ``splits`` plays every split of the pool into
+two legal teams (the eight box Krosmasters give 35). ``draft`` and ``random_deal`` are Arena's team
+choices of R-A17: every deal deals the pool's cards anew between the two players — half each at
+random, or by the rulebook's draft in which each player's AI picks its cards
+(``krosbalance.rulesets.arena.draft``). The pool must split that way into two legal teams whatever
+the cards dealt (every half of it a legal team; for the draft its size a multiple of 4, as the eight
+box cards). They have one pairing (the pool); each deal's teams are seeded by the
 deal's seed and recorded as ``team_a`` (dealt to AI A) and ``team_b`` in the match specs, hence in the
 matches table. With ``board_choice`` each match's board is the one its first player picks
 (``krosbalance.play.pick_board``), recorded as its ``board``.
@@ -48,10 +51,8 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +81,6 @@ TOP_KEYS: tuple[str, ...] = (
     "options",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "include_mirror")
-MAX_TEAM_SIZE = 8
-TEAM_LEVEL = 12
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -368,7 +367,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     pairings: tuple[tuple[Team, Team], ...] | None = None
     mode = "pairs"
     if teams is not None:
-        mode, pairings = _parse_teams(teams, problems, catalog)
+        mode, pairings = _parse_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET)
 
     if problems.errors:
         return None
@@ -513,7 +512,7 @@ def _resolve_names(value: list[Any], where: str, problems: _Problems, catalog: C
     return ids if ok else None
 
 
-def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -> Team | None:
+def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog, ruleset: str) -> Team | None:
     """One team: a non-empty array of character names, resolved to ids and checked by the rules."""
     if not isinstance(value, list) or not value:
         problems.add(where, f"a team must be a non-empty array of character names, not {value!r}")
@@ -522,7 +521,7 @@ def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog) -
     if ids is None:
         return None
     try:
-        catalog.check_team(ids)
+        catalog.check_team(ids, ruleset)
     except KrosbalanceError as exc:
         problems.add(where, f"illegal team {', '.join(ids)}: {exc}")
         return None
@@ -545,7 +544,7 @@ def _parse_pool(value: Any, problems: _Problems, catalog: Catalog) -> list[str] 
 
 
 def _parse_teams(
-    teams: Mapping[str, Any], problems: _Problems, catalog: Catalog
+    teams: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
 ) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
     _unknown_keys(teams, TEAM_KEYS, "teams.", problems)
     n_before = len(problems.errors)
@@ -580,7 +579,7 @@ def _parse_teams(
 
     source = given[0]
     if mode == "pairs":
-        return mode, _parse_pairs(teams["pairs"], problems, catalog)
+        return mode, _parse_pairs(teams["pairs"], problems, catalog, ruleset)
 
     team_list: list[Team] | None
     if source == "list":
@@ -588,7 +587,7 @@ def _parse_teams(
         if not isinstance(raw, list) or not raw:
             problems.add("teams.list", f"must be a non-empty array of teams, not {raw!r}")
             return mode, None
-        parsed = [_parse_team(t, f"teams.list[{i}]", problems, catalog) for i, t in enumerate(raw)]
+        parsed = [_parse_team(t, f"teams.list[{i}]", problems, catalog, ruleset) for i, t in enumerate(raw)]
         if any(t is None for t in parsed):
             return mode, None
         team_list = [t for t in parsed if t is not None]
@@ -597,20 +596,20 @@ def _parse_teams(
         if pool is None:
             return mode, None
         if mode in DEALT_MODES:
-            problem = dealt_pool_problem(mode, pool, catalog)
+            problem = dealt_pool_problem(mode, pool, catalog, ruleset)
             if problem:
                 problems.add("teams.pool", problem)
                 return mode, None
             return mode, ((tuple(pool), tuple(pool)),)
         if mode == "splits":
-            splits = pool_splits(pool, catalog)
+            splits = pool_splits(pool, catalog, ruleset)
             if not splits:
                 problems.add("teams.pool", "cannot be split into two legal teams")
                 return mode, None
             return mode, tuple(splits)
-        team_list = legal_teams(pool, catalog)
+        team_list = legal_teams(pool, catalog, ruleset)
         if not team_list:
-            problems.add("teams.pool", f"no legal level-{TEAM_LEVEL} team can be drawn from it")
+            problems.add("teams.pool", f"no legal team (ruleset {ruleset!r}) can be drawn from it")
             return mode, None
 
     if mode == "mirror":
@@ -626,7 +625,9 @@ def _parse_teams(
     return mode, tuple(pairs)
 
 
-def _parse_pairs(raw: Any, problems: _Problems, catalog: Catalog) -> tuple[tuple[Team, Team], ...] | None:
+def _parse_pairs(
+    raw: Any, problems: _Problems, catalog: Catalog, ruleset: str
+) -> tuple[tuple[Team, Team], ...] | None:
     if not isinstance(raw, list) or not raw:
         problems.add("teams.pairs", f"must be a non-empty array of [team A, team B], not {raw!r}")
         return None
@@ -637,8 +638,8 @@ def _parse_pairs(raw: Any, problems: _Problems, catalog: Catalog) -> tuple[tuple
             problems.add(f"teams.pairs[{i}]", f"must be [team A, team B], not {pair!r}")
             ok = False
             continue
-        a = _parse_team(pair[0], f"teams.pairs[{i}][0]", problems, catalog)
-        b = _parse_team(pair[1], f"teams.pairs[{i}][1]", problems, catalog)
+        a = _parse_team(pair[0], f"teams.pairs[{i}][0]", problems, catalog, ruleset)
+        b = _parse_team(pair[1], f"teams.pairs[{i}][1]", problems, catalog, ruleset)
         if a is None or b is None:
             ok = False
         else:
@@ -647,77 +648,26 @@ def _parse_pairs(raw: Any, problems: _Problems, catalog: Catalog) -> tuple[tuple
 
 
 # ------------------------------------------------------------------------------------ team generation
+# The team rules are the ruleset's (Arena: ``krosbalance.rulesets.arena.teams``); these ask the catalog.
 
 
-def _sub_multisets(pool: Sequence[str], catalog: Catalog) -> Iterator[Team]:
-    """Every sub-multiset of ``pool`` with level sum 12 and 2-8 members, in pool order."""
-    counts = Counter(pool)
-    names = list(dict.fromkeys(pool))
-    levels = {n: catalog.level(n) for n in names}
-
-    def walk(i: int, chosen: list[str], level: int) -> Iterator[Team]:
-        if level > TEAM_LEVEL or len(chosen) > MAX_TEAM_SIZE:
-            return
-        if i == len(names):
-            if level == TEAM_LEVEL and len(chosen) >= 2:
-                yield tuple(chosen)
-            return
-        name = names[i]
-        for k in range(counts[name], -1, -1):
-            yield from walk(i + 1, chosen + [name] * k, level + k * levels[name])
-
-    yield from walk(0, [], 0)
+def legal_teams(pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET) -> list[Team]:
+    """All legal teams that can be drawn from a pool of figures (a multiset of ids)."""
+    return catalog.legal_teams(pool, ruleset)
 
 
-def _is_legal(team: Team, catalog: Catalog) -> bool:
-    try:
-        catalog.check_team(team)
-    except KrosbalanceError:
-        return False
-    return True
-
-
-def legal_teams(pool: Sequence[str], catalog: Catalog) -> list[Team]:
-    """All legal level-12 teams that can be drawn from a pool of figures (a multiset of ids)."""
-    return [team for team in _sub_multisets(pool, catalog) if _is_legal(team, catalog)]
-
-
-def pool_splits(pool: Sequence[str], catalog: Catalog) -> list[tuple[Team, Team]]:
+def pool_splits(
+    pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> list[tuple[Team, Team]]:
     """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0])."""
-    order = {name: i for i, name in reversed(list(enumerate(pool)))}
-    whole = Counter(pool)
-    seen: set[tuple[Team, Team]] = set()
-    splits: list[tuple[Team, Team]] = []
-    for team in _sub_multisets(pool, catalog):
-        rest_counts = whole - Counter(team)
-        rest = tuple(sorted(rest_counts.elements(), key=order.__getitem__))
-        key = (min(team, rest), max(team, rest))
-        if key in seen or not rest:
-            continue
-        seen.add(key)
-        if _is_legal(team, catalog) and _is_legal(rest, catalog):
-            a, b = (team, rest) if pool[0] in team else (rest, team)
-            splits.append((a, b))
-    return splits
+    return catalog.team_splits(pool, ruleset)
 
 
-def dealt_pool_problem(mode: str, pool: Sequence[str], catalog: Catalog) -> str:
-    """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can: half of
-    it to each player, every possible half a legal team, and for the draft a multiple of 4 cards."""
-    size = len(pool)
-    if mode == "draft" and (size < 4 or size % 4):
-        return (
-            f"the draft (R-A17: one card, then two a turn, the last to the first chooser) splits a pool "
-            f"evenly only when its size is a multiple of 4; this one has {size}"
-        )
-    if size < 4 or size % 2:
-        return f"a random deal gives half the pool to each player; it needs an even number (>= 4), not {size}"
-    for half in sorted({tuple(sorted(c)) for c in combinations(pool, size // 2)}):
-        try:
-            catalog.check_team(half)
-        except KrosbalanceError as exc:
-            return f"every half of the pool must be a legal team for mode {mode!r}; {', '.join(half)} is not: {exc}"
-    return ""
+def dealt_pool_problem(
+    mode: str, pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET
+) -> str:
+    """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can."""
+    return catalog.deal_problem(mode, pool, ruleset)
 
 
 # ------------------------------------------------------------------------------------------ expansion
@@ -750,14 +700,18 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                 for _ in range(experiment.matches_per_pairing):
                     seed = deal_seed(experiment.master_seed, global_deal)
                     if dealt:
-                        team_a, team_b = deal_teams(experiment.mode, pool, (ai_a, ai_b), seed)
+                        team_a, team_b = deal_teams(
+                            experiment.mode, pool, (ai_a, ai_b), seed, ruleset=experiment.ruleset
+                        )
                     for variant in experiment.variants:  # same seed: paired with the baseline
                         for swapped in sides:
                             board = boards[0]
                             if len(boards) > 1:
                                 team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
                                 ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
-                                board = pick_board(boards, team0, team1, (ai0, ai1), seed)
+                                board = pick_board(
+                                    boards, team0, team1, (ai0, ai1), seed, ruleset=experiment.ruleset
+                                )
                             yield MatchSpec(
                                 match_id=match_id,
                                 experiment=experiment.name,

@@ -29,7 +29,8 @@ def default_play() -> PlayFn:
 
 
 def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = None) -> MatchResult:
-    """Play one match exactly as the spec says (``record`` overrides the spec's recording level)."""
+    """Play one match exactly as the spec says, under its ruleset (``record`` overrides the spec's
+    recording level)."""
     fn = play if play is not None else default_play()
     return fn(
         list(spec.team0),
@@ -39,6 +40,7 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
         seed=spec.seed,
         options=spec.options,
         record=record if record is not None else spec.record,
+        ruleset=spec.ruleset,
     )
 
 

@@ -16,7 +16,6 @@ Example::
 
 from __future__ import annotations
 
-import itertools
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,8 +24,8 @@ import numpy as np
 
 from krosbalance.content.registry import Registry, default_registry
 from krosbalance.engine.match import run_to_end, summarise
-from krosbalance.play import DEFAULT_BOARD, prepare_match
-from krosbalance.rulesets.arena import COPIES_ALLOWED, TEAM_LEVEL, TEAM_SIZE
+from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, prepare_match
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing.invariants import check_invariants
 
 if TYPE_CHECKING:
@@ -49,7 +48,8 @@ __all__ = [
 
 def snapshot(state: MatchState) -> tuple[Any, ...]:
     """Everything a decision could conceivably change, as plain comparable values: every fighter's
-    cell, injuries, MP/AP, markers, powers and limits, the bitmasks, GG, kamas and the clock."""
+    cell, injuries, MP/AP, markers, powers and limits, the bitmasks, the ruleset's own state (Arena:
+    GG and kamas) and the clock."""
     fighters = tuple(
         (
             f.uid,
@@ -81,13 +81,10 @@ def snapshot(state: MatchState) -> tuple[Any, ...]:
         state.trees,
         state.bushes,
         state.crates,
+        state.fixed_sight,
+        state.enter_cells,
         tuple(sorted((c, t.uid) for c, t in state.traps.items())),
-        tuple(state.board_kamas),
-        state.kama_reserve,
-        tuple(state.gg),
-        state.wild_gg,
-        state.gg_removed,
-        tuple(state.kamas),
+        state.ruleset.snapshot(state),
         state.turn,
         state.active_side,
         None if state.active is None else state.active.uid,
@@ -165,7 +162,7 @@ def run_checked_match(
     ai: str | tuple[str, str] = "random",
     options: Mapping[str, Any] | None = None,
     record: str = "none",
-    ruleset: str = "arena",
+    ruleset: str = DEFAULT_RULESET,
     registry: Registry | None = None,
     check_untouched: bool = False,
 ) -> MatchResult:
@@ -201,21 +198,15 @@ def run_checked_match(
 
 
 def all_legal_teams(
-    pool: Sequence[str] | None = None, registry: Registry | None = None
+    pool: Sequence[str] | None = None, registry: Registry | None = None, ruleset: str = DEFAULT_RULESET
 ) -> list[tuple[str, ...]]:
-    """Every legal Arena team (R-A146, R-A147) from ``pool`` (default: every Krosmaster), as sorted
-    tuples of ids: 2-8 Krosmasters whose levels sum to 12, gold names once, white names at most twice."""
+    """Every legal team of the ruleset (Arena: R-A146, R-A147) from ``pool`` (default: every
+    Krosmaster), as sorted tuples of ids, by size then name: each name up to the copies the rules
+    allow (Arena: gold once, white twice)."""
     registry = registry or default_registry()
     names = sorted(set(pool if pool is not None else registry.list_characters()))
-    specs = {name: registry.load_character(name) for name in names}
-    teams: list[tuple[str, ...]] = []
-    for size in range(TEAM_SIZE[0], TEAM_SIZE[1] + 1):
-        for team in itertools.combinations_with_replacement(names, size):
-            if sum(specs[n].level for n in team) != TEAM_LEVEL:
-                continue
-            if all(team.count(n) <= COPIES_ALLOWED.get(specs[n].colour, 1) for n in set(team)):
-                teams.append(team)
-    return teams
+    rules = get_ruleset(ruleset)
+    return rules.all_teams(names, registry)
 
 
 BATTERY_SEED = 20_251_130
@@ -228,8 +219,10 @@ def battery_plan(
     """(team0, team1, seed) of matches ``start`` to ``start + n_matches`` of a board's battery.
 
     Teams are dealt from shuffled decks of every legal team (``all_legal_teams``), a new shuffle per
-    deck, so every team appears once before any appears twice; the seeds depend on the board id and
-    the match number only, so any slice of the plan can be replayed on its own.
+    deck, so every team appears once before any appears twice. In the first deck, the teams that
+    bring a Krosmaster not yet dealt come first (in shuffled order), so the first few matches field
+    every Krosmaster that can be in a legal team, whatever the content. The seeds depend on the board
+    id and the match number only, so any slice of the plan can be replayed on its own.
     """
     deck_source = list(teams if teams is not None else all_legal_teams())
     board_key = zlib.crc32(board.encode("utf-8"))
@@ -237,11 +230,26 @@ def battery_plan(
     needed = 2 * (start + n_matches)
     dealt: list[tuple[str, ...]] = []
     while len(dealt) < needed:
-        dealt.extend(deck_source[int(i)] for i in rng.permutation(len(deck_source)))
+        deck = [deck_source[int(i)] for i in rng.permutation(len(deck_source))]
+        dealt.extend(_covering_first(deck) if not dealt else deck)
     return [
         (dealt[2 * k], dealt[2 * k + 1], int(board_key % 100_000) * 100_000 + k)
         for k in range(start, start + n_matches)
     ]
+
+
+def _covering_first(deck: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The deck with the teams that each bring a Krosmaster not yet seen moved to the front."""
+    unseen = {name for team in deck for name in team}
+    front: list[tuple[str, ...]] = []
+    rest: list[tuple[str, ...]] = []
+    for team in deck:
+        if unseen.intersection(team):
+            front.append(team)
+            unseen.difference_update(team)
+        else:
+            rest.append(team)
+    return front + rest
 
 
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> str:

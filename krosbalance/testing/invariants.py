@@ -2,14 +2,15 @@
 
 ``check_invariants`` is what the conformance battery runs before every decision of every AI, i.e.
 after every action the engine carried out. It recomputes from scratch what the engine keeps
-incrementally (occupancy, the obstacle and line-of-sight bitmasks, GG and kama totals) and raises
+incrementally (occupancy, the obstacle and line-of-sight bitmasks) and asks the ruleset for its own
+laws (``MatchRules.state_problems``: Arena's GG and kama totals), and raises
 ``AssertionError`` with a message that names the piece, the cell and the two disagreeing values, so a
 failing battery match can be replayed from its seed and read without a debugger.
 
 The checks follow the rules they protect: injuries within 0..HP (R-A9, R-A10), one piece per cell
 and nothing standing in a tree or a bush (R-A7, R-A120-R-A122), AP/MP and markers never negative
-(R-A33-R-A35), GG conserved except the tension losses (R-A26, R-A128-R-A131), kamas conserved
-between the board, the stocks and the box reserve (R-A49, R-A50, R-A134, R-A135), KO'd pieces and
+(R-A33-R-A35), the ruleset's own laws (Arena: GG conserved except the tension losses, kamas
+conserved between the board, the stocks and the box reserve), KO'd pieces and
 the tokens of a KO'd Krosmaster off the board (R-A10, R-A113), no Krosmaster standing on a trap
 (R-A116), and nothing of an instant left unsettled between two actions (``engine.instant``).
 """
@@ -24,22 +25,9 @@ from krosbalance.engine.state import KROSMASTER, TRAP
 if TYPE_CHECKING:
     from krosbalance.engine.state import Fighter, MatchState
 
-__all__ = ["check_invariants", "expected_gg_total", "expected_kama_total"]
+__all__ = ["check_invariants"]
 
 _MARKERS = ("plus_mp", "minus_mp", "plus_ap", "minus_ap")
-
-
-def expected_gg_total(state: MatchState) -> int:
-    """GG in the game at the start: both players' stocks plus the wild GG (R-A128)."""
-    return 2 * state.opts.starting_gg + state.opts.wild_gg
-
-
-def expected_kama_total(state: MatchState) -> int:
-    """Kamas in the game at the start: the board's printed kamas and Demon-cell kamas, plus what the
-    box reserve holds beyond them (the reserve is the box's tokens minus the board's, never < 0)."""
-    board = state.board
-    on_board = sum(board.kama_cells.values()) + board.demon_cells.bit_count()
-    return on_board + max(0, state.opts.kama_reserve - on_board)
 
 
 def _who(f: Fighter) -> str:
@@ -152,7 +140,9 @@ def check_invariants(state: MatchState) -> None:
             f"obstacles mask is off: extra cells {_cells(state.obstacles & ~(walls | occupied))}, "
             f"missing cells {_cells((walls | occupied) & ~state.obstacles)}",
         )
-    want_sight = state.trees | blockers
+    if state.trees & ~state.fixed_sight:
+        _fail(state, f"trees on cells {_cells(state.trees & ~state.fixed_sight)} missing from fixed_sight")
+    want_sight = state.fixed_sight | blockers
     if state.sight_blockers != want_sight:
         _fail(
             state,
@@ -175,28 +165,9 @@ def check_invariants(state: MatchState) -> None:
                         f"{_who(f)} controls {in_play} tokens of {spell.id}, limit {spell.summon_control}",
                     )
 
-    # --- GG (R-A26, R-A128-R-A131)
-    if min(state.gg) < 0 or state.wild_gg < 0 or state.gg_removed < 0:
-        _fail(state, f"negative GG: stocks {state.gg}, wild {state.wild_gg}, removed {state.gg_removed}")
-    total_gg = state.gg[0] + state.gg[1] + state.wild_gg + state.gg_removed
-    if total_gg != expected_gg_total(state):
-        _fail(
-            state,
-            f"GG not conserved: stocks {state.gg} + wild {state.wild_gg} + removed {state.gg_removed} "
-            f"= {total_gg}, expected {expected_gg_total(state)}",
-        )
-
-    # --- kamas (R-A49, R-A50, R-A134, R-A135)
-    if min(state.board_kamas) < 0 or min(state.kamas) < 0 or state.kama_reserve < 0:
-        _fail(state, f"negative kamas: stocks {state.kamas}, reserve {state.kama_reserve}")
-    on_board = sum(state.board_kamas)
-    total_kamas = on_board + state.kamas[0] + state.kamas[1] + state.kama_reserve
-    if total_kamas != expected_kama_total(state):
-        _fail(
-            state,
-            f"kamas not conserved: board {on_board} + stocks {state.kamas} + reserve "
-            f"{state.kama_reserve} = {total_kamas}, expected {expected_kama_total(state)}",
-        )
+    # --- the ruleset's own laws (Arena: GG and kamas conserved)
+    for problem in state.ruleset.state_problems(state):
+        _fail(state, problem)
 
     # --- the match clock
     if state.turn > opts.turn_limit:

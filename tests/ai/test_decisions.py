@@ -21,7 +21,7 @@ from krosbalance.testing.scenario import Scenario
 
 HEURISTICS = ("focus_fire", "kiter", "objective")
 OPEN7 = "\n".join([" ".join(["."] * 7)] * 7)
-BOX = list_characters()  # the eight box Krosmasters, from the registry
+BOX = list_characters(set="arena-box")  # the eight box Krosmasters, from the registry
 
 
 def _activation(sc: Scenario, ai: HeuristicAI, fighter, limit: int = 30) -> list[Action]:
@@ -96,10 +96,10 @@ def test_objective_buys_gg_on_a_demon_cell() -> None:
     sc = Scenario(". . D . .\n. . . . .\n. . . . .", dice=[LOCK] * 20)
     anna = sc.add("anna_tommy", 0, (1, 2))  # 3 cells from the Demon cell: exactly her MP
     sc.add("lil_healey", 1, (4, 2))
-    sc.state.kamas[0] = 9  # the Demon cell's own kama makes 10
+    sc.arena.kamas[0] = 9  # the Demon cell's own kama makes 10
     actions = _activation(sc, ObjectiveAI(np.random.default_rng(0)), anna)
     assert any(a.kind == BUY_GG for a in actions)
-    assert sc.state.gg[0] == 7 and sc.state.wild_gg == 0
+    assert sc.arena.gg[0] == 7 and sc.arena.wild_gg == 0
 
 
 @pytest.mark.parametrize("name", HEURISTICS)
@@ -113,11 +113,11 @@ def test_tension_makes_a_double_only_when_ahead_without_wild_gg(name: str) -> No
     options = [(CRITICAL, CRITICAL), (CRITICAL, DODGE), (ARMOUR, CRITICAL), (ARMOUR, DODGE)]
     choice = ai.choose_tension(view, (4, 5), options)
     assert choice.faces[0] != choice.faces[1]  # wild GG still there
-    sc.state.wild_gg = 0
-    sc.state.gg[:] = [4, 2]
+    sc.arena.wild_gg = 0
+    sc.arena.gg[:] = [4, 2]
     choice = ai.choose_tension(view, (4, 5), options)
     assert choice.faces == (CRITICAL, CRITICAL)
-    sc.state.gg[:] = [2, 4]
+    sc.arena.gg[:] = [2, 4]
     choice = ai.choose_tension(view, (4, 5), options)
     assert choice.faces[0] != choice.faces[1]
     own = {k.uid for k in view.krosmasters(0)}

@@ -43,10 +43,10 @@ def test_gg_swing_takes_the_wild_gg_first_and_spots_a_win() -> None:
     view = MatchView(sc.state, 0)
     assert view.gg == (6, 6) and view.wild_gg == 1
     assert scoring.gg_swing(view, 0, 3) == 5.0  # wild GG + 2 taken: +3 for us, -2 for them
-    sc.state.wild_gg = 0
-    sc.state.gg[1] = 3
+    sc.arena.wild_gg = 0
+    sc.arena.gg[1] = 3
     assert scoring.gg_swing(view, 0, 3) == scoring.WIN_VALUE
-    sc.state.gg[1] = 4
+    sc.arena.gg[1] = 4
     assert scoring.gg_swing(view, 0, 3) == 6.0
 
 

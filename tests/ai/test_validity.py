@@ -13,7 +13,7 @@ import pytest
 from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.play import play_match
 
-BOX = list_characters()  # the eight box Krosmasters, from the registry
+BOX = list_characters(set="arena-box")  # the eight box Krosmasters, from the registry
 HEURISTICS = ("focus_fire", "kiter", "objective")
 
 

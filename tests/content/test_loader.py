@@ -95,6 +95,10 @@ CASES = [
         "requires the parameters",
     ),
     ("krosmaster_level_zero", "level = 3", "level = 0", f"{C0}.level", "level must be positive"),
+    ("set_required", 'set = "krosbalance-tests"\ntags', "tags", f"{C0}.set", "missing required field"),
+    ("set_is_a_label", 'set = "krosbalance-tests"', 'set = "Arena Box"', f"{C0}.set", "not a valid label"),
+    ("tags_are_labels", 'tags = ["hero"]', 'tags = ["hero", "Big One"]', f"{C0}.tags[1]", "expected a label"),
+    ("tags_once", 'tags = ["hero"]', 'tags = ["hero", "hero"]', f"{C0}.tags[1]", "listed twice"),
     ("krosmaster_needs_colour", 'colour = "white"\n', "", f"{C0}.colour", "missing required field"),
     ("krosmaster_colour_none", 'colour = "white"', 'colour = "none"', f"{C0}.colour", "gold, white"),
     (
@@ -154,7 +158,7 @@ def test_toml_syntax_error_is_content_error(tmp_path: Path) -> None:
     path = write(tmp_path, "bad.toml", broken("hp = 10", "hp = = 10"))
     error = load_error(tmp_path)
     assert (error.file, error.field) == (str(path), "toml")
-    assert "line 10" in error.reason
+    assert "line 12" in error.reason
 
 
 def test_empty_file_has_no_characters(tmp_path: Path) -> None:

@@ -111,12 +111,27 @@ def box() -> Registry:
     return Registry()
 
 
-def test_every_krosmaster_is_shipped(box: Registry) -> None:
-    assert box.list_characters() == KROSMASTERS
-    tokens = ["gobball", "tofu", "water_bomb", "wabbit", "lost_doll"]  # lost_doll, wabbit: rewards' summons
-    assert box.list_characters(None) == sorted([*KROSMASTERS, *tokens])
-    assert box.list_characters("bomb") == ["water_bomb"]
+def test_every_krosmaster_of_the_box_is_shipped(box: Registry) -> None:
+    assert box.list_characters(set="arena-box") == KROSMASTERS
+    assert box.list_characters(None, set="arena-box") == sorted(
+        [*KROSMASTERS, "gobball", "tofu", "water_bomb", "wabbit", "lost_doll"]
+    )
+    assert box.list_characters("bomb", set="arena-box") == ["water_bomb"]
     assert [c.id for c in box.all_characters()] == box.list_characters(None)
+    assert "arena-box" in box.list_sets()
+
+
+def test_characters_are_listed_by_set_and_tag(tmp_path: Path) -> None:
+    write(tmp_path / "extra", "hero.toml", VALID)  # set "krosbalance-tests", tags ["hero"]
+    registry = Registry(registry_module.DEFAULT_CHARACTER_FOLDER, tmp_path / "extra")
+    assert registry.list_characters(set="krosbalance-tests") == ["hero"]
+    assert registry.list_characters(None, set="krosbalance-tests") == ["hero", "pet"]
+    assert registry.list_characters(tag="hero") == ["hero"]
+    assert registry.list_characters(set="arena-box") == KROSMASTERS
+    assert registry.list_characters(set="arena-box", tag="hero") == []
+    assert registry.list_sets() == ["arena-box", "krosbalance-tests"]
+    assert registry.load_character("hero").set == "krosbalance-tests"
+    assert registry.load_character("hero").tags == ("hero",)
 
 
 @pytest.mark.parametrize(
@@ -326,7 +341,7 @@ def test_registry_is_lazy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 def test_module_functions_use_the_default_registry() -> None:
     assert default_registry() is default_registry()
     assert load_character("Ann Atomy") is default_registry().load_character("anna_tommy")
-    assert list_characters() == KROSMASTERS
+    assert list_characters(set="arena-box") == KROSMASTERS
 
 
 def test_several_folders(tmp_path: Path) -> None:

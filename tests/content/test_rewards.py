@@ -19,6 +19,7 @@ id = "pet_test"
 name = "Test Pet"
 aliases = ["Famiglio di prova"]
 kind = "equipment"
+set = "krosbalance-tests"
 slot = "pet"
 rank = "jade"
 effects = [
@@ -33,6 +34,7 @@ rank = "assumed: test"
 id = "summoning_boost"
 name = "Summoning Boost"
 kind = "boost"
+set = "krosbalance-tests"
 rank = "granite"
 effects = [{ kind = "summon", summon = "pet" }]
 
@@ -40,6 +42,7 @@ effects = [{ kind = "summon", summon = "pet" }]
 id = "test_sword"
 name = "Test Sword"
 kind = "equipment"
+set = "krosbalance-tests"
 slot = "weapon"
 rank = "gold"
 effects = [{ kind = "weapon" }]
@@ -72,7 +75,8 @@ def reward_error(tmp_path: Path, rewards: str) -> ContentError:
 
 
 def test_the_box_has_sixty_tokens_described_on_pages_28_and_29() -> None:
-    rewards = default_registry().all_rewards()
+    registry = default_registry()
+    rewards = [registry.load_reward(r) for r in registry.list_rewards(set="arena-box")]
     assert len(rewards) == 60  # seed L412
     kinds = Counter(r.kind for r in rewards)
     assert kinds == {"boost": 22, "upgrade": 11, "equipment": 27}
@@ -82,6 +86,7 @@ def test_the_box_has_sixty_tokens_described_on_pages_28_and_29() -> None:
 
 def test_every_shipped_rank_says_where_it_comes_from() -> None:
     for reward in default_registry().all_rewards():
+        assert reward.set
         assert reward.rank in RANKS
         assert reward.source.get("rank"), reward.id
         assert reward.source.get("card"), reward.id
@@ -146,8 +151,8 @@ CASES = [
     ("bad_slot", 'slot = "pet"', 'slot = "hat"', "rewards[0].slot", "allowed values"),
     (
         "boost_with_slot",
-        'kind = "boost"\nrank = "granite"',
-        'kind = "boost"\nslot = "pet"\nrank = "granite"',
+        'kind = "boost"\nset = "krosbalance-tests"\nrank = "granite"',
+        'kind = "boost"\nset = "krosbalance-tests"\nslot = "pet"\nrank = "granite"',
         "rewards[1].slot",
         "only equipment has a slot",
     ),

@@ -60,7 +60,7 @@ def test_r_a166_r_a69_injury_cost_that_reaches_hp_kos_the_caster(injuries, legal
     sc.cast(king, "sacrifice")
     assert king.alive is not ko
     assert king.injuries == injuries + 4
-    assert sc.state.gg == ([4, 9] if ko else [6, 6])
+    assert sc.arena.gg == ([4, 9] if ko else [6, 6])
     assert king.ap == 6
 
 
@@ -82,7 +82,7 @@ def test_r_a167_globulo_injury_cost_eleven_illegal_ten_legal_ko_and_the_spell_re
         kinds = [e.kind for e in sc.state.events]
         assert kinds.index("knocked_out") < kinds.index("damaged") < kinds.index("gg_changed")
         assert globulo.cell == -1
-        assert sc.state.gg == [4, 9]
+        assert sc.arena.gg == [4, 9]
     assert sc.dice.remaining == 0
 
 

@@ -37,7 +37,7 @@ def _punch_counter(last: bool, gg: tuple[int, int] = (6, 6)):
     if not last:
         sc.add("lil_healey", side=0, at=(0, 0))
         sc.add("bill_tell", side=1, at=(6, 2))
-    sc.state.gg[:] = list(gg)
+    sc.arena.gg[:] = list(gg)
     sc.activate(anna)
     sc.cast(anna, "punch", (3, 1))
     assert sc.dice.remaining == 0
@@ -51,7 +51,7 @@ def test_r_a104_r_a132_counter_and_ko_at_the_same_instant_leave_nobody_alone_wit
     sc, anna, defender = _punch_counter(last=True)
     assert not anna.alive and not defender.alive
     assert anna.cell == -1 and defender.cell == -1
-    assert sc.state.gg == [6, 7] and sc.state.wild_gg == 0
+    assert sc.arena.gg == [6, 7] and sc.arena.wild_gg == 0
     assert sc.state.finished and sc.state.winner is None and sc.state.end_reason == "mutual_ko"
 
 
@@ -61,7 +61,7 @@ def test_r_a130_counter_ko_the_active_player_takes_the_wild_gg_first():
     [7, 6], which is what giving the Counter KO's GG first would do."""
     sc, anna, defender = _punch_counter(last=False)
     assert not anna.alive and not defender.alive
-    assert sc.state.gg == [6, 7] and sc.state.wild_gg == 0
+    assert sc.arena.gg == [6, 7] and sc.arena.wild_gg == 0
     gains = [(e.side, e.amount, e.origin) for e in sc.events("gg_changed")]
     assert gains == [(0, 1, "wild"), (0, 2, "opponent"), (1, 3, "opponent")]
     assert not sc.state.finished
@@ -72,7 +72,7 @@ def test_r_a132_a_mutual_ko_is_decided_by_gg_when_only_one_player_holds_any():
     gives him the wild GG and 2 more, then the opponent takes those 3 back: once the wild GG is gone
     only the opponent holds GG, and he wins by GG, not by pieces."""
     sc, anna, defender = _punch_counter(last=True, gg=(0, 6))
-    assert sc.state.gg == [0, 7] and sc.state.wild_gg == 0
+    assert sc.arena.gg == [0, 7] and sc.arena.wild_gg == 0
     assert sc.state.winner == 1 and sc.state.end_reason == "gg"
 
 
@@ -86,7 +86,7 @@ def test_r_a69_r_a132_a_self_ko_by_injury_cost_and_the_last_enemy_ko_are_one_ins
     sc.activate(globulo)
     sc.cast(globulo, "life_transfer", (2, 1))  # Critical LOCK, Anna's Armour LOCK: 1 injury
     assert not globulo.alive and not anna.alive
-    assert sc.state.gg == [6, 7]  # the active player gained first (wild GG + 2), then the opponent 3
+    assert sc.arena.gg == [6, 7]  # the active player gained first (wild GG + 2), then the opponent 3
     assert sc.state.finished and sc.state.winner is None and sc.state.end_reason == "mutual_ko"
     assert sc.dice.remaining == 0
 
@@ -101,7 +101,7 @@ def test_r_a112_r_a132_a_self_detonation_that_kos_both_last_krosmasters_is_one_i
     sc.new_turn(0)
     sc.activate(bad)  # explosion: Critical LOCK; Armour LOCK, LOCK
     assert not bad.alive and not bill.alive
-    assert sc.state.gg == [6, 7]
+    assert sc.arena.gg == [6, 7]
     assert sc.state.finished and sc.state.winner is None and sc.state.end_reason == "mutual_ko"
     assert sc.dice.remaining == 0
 
@@ -116,7 +116,7 @@ def test_r_a116_r_a132_a_trap_that_kos_the_walker_and_its_own_side_is_one_instan
     sc.activate(anna)
     sc.move(anna, (1, 1))  # blast: Critical LOCK; Armour LOCK (Anna), LOCK (Bill)
     assert not anna.alive and not bill.alive and not sc.state.traps
-    assert sc.state.gg == [6, 7]
+    assert sc.arena.gg == [6, 7]
     assert sc.state.finished and sc.state.winner is None and sc.state.end_reason == "mutual_ko"
     assert sc.dice.remaining == 0
 
@@ -148,13 +148,13 @@ def test_r_a50_r_a132_buying_the_opponents_last_gg_wins_when_the_action_settles(
     sc = Scenario("D . .\n. . .")
     anna = sc.add("anna_tommy", side=0, at=(0, 0))
     sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    sc.state.kamas[0] = 10
-    sc.state.wild_gg = 0
-    sc.state.gg[:] = [8, 1]
-    sc.state.gg_removed = 4
+    sc.arena.kamas[0] = 10
+    sc.arena.wild_gg = 0
+    sc.arena.gg[:] = [8, 1]
+    sc.arena.gg_removed = 4
     sc.activate(anna)
     sc.buy_gg(anna)
-    assert sc.state.gg == [9, 0]
+    assert sc.arena.gg == [9, 0]
     assert sc.state.finished and sc.state.winner == 0 and sc.state.end_reason == "gg"
 
 
@@ -163,10 +163,10 @@ def test_r_a26_r_a133_a_tension_double_at_one_gg_each_is_one_instant():
     sc = Scenario(BOARD, dice=[ARMOUR, ARMOUR], turn=1)
     sc.add("anna_tommy", side=0, at=(0, 0))
     sc.add("king_of_the_gobballs", side=1, at=(6, 2))
-    sc.state.wild_gg = 0
-    sc.state.gg[:] = [1, 1]
-    sc.state.gg_removed = 11
+    sc.arena.wild_gg = 0
+    sc.arena.gg[:] = [1, 1]
+    sc.arena.gg_removed = 11
     sc.play_turn(ScriptedController(tension=sc.tension((ARMOUR, ARMOUR))))
-    assert sc.state.gg == [0, 0]
+    assert sc.arena.gg == [0, 0]
     assert sc.state.finished and sc.state.winner is None and sc.state.end_reason == "gg_exhausted"
     assert not sc.events("character_turn_started")

@@ -20,16 +20,16 @@ def _scene(dice=(), **kwargs):
 
 def test_r_a22_kama_cells_and_demon_cells_start_with_their_kamas_the_rest_is_the_reserve():
     sc, anna, king = _scene()
-    kamas = sc.state.board_kamas
+    kamas = sc.arena.board_kamas
     assert (kamas[sc.cell(0, 0)], kamas[sc.cell(1, 0)], kamas[sc.cell(0, 1)]) == (2, 1, 1)
     assert sum(kamas) == 4
-    assert sc.state.kama_reserve == 54 - 4
+    assert sc.arena.kama_reserve == 54 - 4
 
 
 def test_r_a24_r_a128_six_gg_each_and_one_wild_gg():
     sc, anna, king = _scene()
-    assert sc.state.gg == [6, 6] and sc.state.wild_gg == 1 and sc.state.gg_total() == 13
-    assert sc.state.kamas == [0, 0]
+    assert sc.arena.gg == [6, 6] and sc.arena.wild_gg == 1 and sc.arena.gg_total() == 13
+    assert sc.arena.kamas == [0, 0]
 
 
 def test_r_a49_picking_up_a_kama_costs_one_ap_per_token_on_the_own_cell():
@@ -37,8 +37,8 @@ def test_r_a49_picking_up_a_kama_costs_one_ap_per_token_on_the_own_cell():
     sc.activate(anna)
     sc.pick_kama(anna)
     sc.pick_kama(anna)  # a cell showing 2 kamas needs 2 AP
-    assert anna.ap == 4 and sc.state.kamas == [2, 0]
-    assert sc.state.board_kamas[sc.cell(0, 0)] == 0
+    assert anna.ap == 4 and sc.arena.kamas == [2, 0]
+    assert sc.arena.board_kamas[sc.cell(0, 0)] == 0
     assert not sc.can(anna, sc.move_action((0, 0)))
     assert not sc.can(anna, Action(PICK_KAMA))  # nothing left on the cell
     assert [e.kind for e in sc.events("kama_picked")] == ["kama_picked", "kama_picked"]
@@ -52,7 +52,7 @@ def test_r_a134_the_kama_stock_is_shared_by_the_team():
     sc.end_turn()
     sc.activate(lil)
     sc.pick_kama(lil)
-    assert sc.state.kamas == [2, 0]
+    assert sc.arena.kamas == [2, 0]
 
 
 def test_r_a135_board_kamas_are_never_replenished():
@@ -64,14 +64,14 @@ def test_r_a135_board_kamas_are_never_replenished():
     sc.new_turn(1)
     sc.new_turn(0)
     sc.activate(anna)
-    assert sc.state.board_kamas[sc.cell(1, 0)] == 0
+    assert sc.arena.board_kamas[sc.cell(1, 0)] == 0
     assert not sc.can(anna, Action(PICK_KAMA))
 
 
 def test_r_a38_r_a49_creatures_cannot_pick_up_kamas_buy_or_punch():
     sc, anna, king = _scene()
     gobball = sc.add("gobball", side=1, at=(1, 0), summoner=king)  # on the Demon cell, with its kama
-    sc.state.kamas[1] = 20
+    sc.arena.kamas[1] = 20
     sc.activate(gobball)
     assert not sc.can(gobball, Action(PICK_KAMA))
     assert not sc.can(gobball, Action(BUY_GG))
@@ -81,15 +81,15 @@ def test_r_a38_r_a49_creatures_cannot_pick_up_kamas_buy_or_punch():
 
 def test_r_a50_buying_a_gg_takes_the_wild_gg_then_one_from_the_opponent():
     sc, anna, king = _scene()
-    sc.state.kamas[0] = 25
-    reserve = sc.state.kama_reserve
+    sc.arena.kamas[0] = 25
+    reserve = sc.arena.kama_reserve
     sc.activate(anna)
     sc.move(anna, (1, 0))
     sc.buy_gg(anna)
-    assert sc.state.gg == [7, 6] and sc.state.wild_gg == 0
+    assert sc.arena.gg == [7, 6] and sc.arena.wild_gg == 0
     sc.buy_gg(anna)
-    assert sc.state.gg == [8, 5]
-    assert sc.state.kamas[0] == 5 and sc.state.kama_reserve == reserve + 20  # paid to the reserve
+    assert sc.arena.gg == [8, 5]
+    assert sc.arena.kamas[0] == 5 and sc.arena.kama_reserve == reserve + 20  # paid to the reserve
     assert anna.ap == 4
     assert not sc.can(anna, sc.move_action((1, 0)))
     assert not sc.can(anna, Action(BUY_GG))  # 5 kamas are not enough
@@ -98,7 +98,7 @@ def test_r_a50_buying_a_gg_takes_the_wild_gg_then_one_from_the_opponent():
 
 def test_r_a50_buying_a_gg_needs_a_demon_cell():
     sc, anna, king = _scene()
-    sc.state.kamas[0] = 10
+    sc.arena.kamas[0] = 10
     sc.activate(anna)
     assert not sc.can(anna, Action(BUY_GG))  # (0, 0) is a kama cell, not a Demon cell
     sc.move(anna, (1, 0))
@@ -107,13 +107,13 @@ def test_r_a50_buying_a_gg_needs_a_demon_cell():
 
 def test_r_a50_option_gg_price():
     sc, anna, king = _scene(options={"gg_price": 12})
-    sc.state.kamas[0] = 11
+    sc.arena.kamas[0] = 11
     sc.activate(anna)
     sc.move(anna, (1, 0))
     assert not sc.can(anna, Action(BUY_GG))
-    sc.state.kamas[0] = 12
+    sc.arena.kamas[0] = 12
     sc.buy_gg(anna)
-    assert sc.state.kamas[0] == 0 and sc.state.gg == [7, 6]
+    assert sc.arena.kamas[0] == 0 and sc.arena.gg == [7, 6]
 
 
 def _ko_king(sc, anna, king):
@@ -131,7 +131,7 @@ def test_r_a129_ko_with_the_wild_gg_present_gives_the_wild_gg_plus_two_from_the_
     sc.add("bill_tell", side=1, at=(0, 2))
     _ko_king(sc, anna, king)
     assert not king.alive and king.cell == -1
-    assert sc.state.gg == [9, 4] and sc.state.wild_gg == 0
+    assert sc.arena.gg == [9, 4] and sc.arena.wild_gg == 0
     assert [(e.origin, e.amount) for e in sc.events("gg_changed")] == [("wild", 1), ("opponent", 2)]
     assert anna.stats.gg_won == 3 and anna.stats.kills == 1
     assert sc.dice.remaining == 0
@@ -142,9 +142,9 @@ def test_r_a129_r_a131_ko_without_the_wild_gg_takes_the_level_from_the_opponent(
     anna = sc.add("anna_tommy", side=0, at=(0, 0))
     king = sc.add("king_of_the_gobballs", side=1, at=(2, 2))
     sc.add("bill_tell", side=1, at=(0, 2))
-    sc.state.wild_gg = 0
+    sc.arena.wild_gg = 0
     _ko_king(sc, anna, king)
-    assert sc.state.gg == [9, 3]
+    assert sc.arena.gg == [9, 3]
     assert not sc.state.finished  # both still hold GG
     assert sc.dice.remaining == 0
 
@@ -154,10 +154,10 @@ def test_r_a132_the_only_player_holding_gg_wins_once_the_wild_gg_is_gone():
     anna = sc.add("anna_tommy", side=0, at=(0, 0))
     king = sc.add("king_of_the_gobballs", side=1, at=(2, 2))
     sc.add("bill_tell", side=1, at=(0, 2))
-    sc.state.wild_gg = 0
-    sc.state.gg[:] = [10, 3]
+    sc.arena.wild_gg = 0
+    sc.arena.gg[:] = [10, 3]
     _ko_king(sc, anna, king)
-    assert sc.state.gg == [13, 0]
+    assert sc.arena.gg == [13, 0]
     assert sc.state.finished and sc.state.winner == 0 and sc.state.end_reason == "gg"
     assert [e.kind for e in sc.state.events][-1] == "match_ended"
 
@@ -168,9 +168,9 @@ def test_r_a132_zero_gg_does_not_lose_while_a_wild_gg_remains_unless_the_variant
         anna = sc.add("anna_tommy", side=0, at=(0, 0))
         king = sc.add("king_of_the_gobballs", side=1, at=(2, 2))
         sc.add("bill_tell", side=1, at=(0, 2))
-        sc.state.gg[:] = [6, 2]
+        sc.arena.gg[:] = [6, 2]
         _ko_king(sc, anna, king)
-        assert sc.state.gg == [9, 0] and sc.state.wild_gg == 1
+        assert sc.arena.gg == [9, 0] and sc.arena.wild_gg == 1
         assert sc.state.finished is variant
         assert sc.state.winner == (0 if variant else None)
         assert sc.dice.remaining == 0
@@ -202,5 +202,5 @@ def test_r_a10_ko_removes_the_krosmaster_and_all_its_tokens_bombs_do_not_explode
     assert not bomb.alive and bomb.cell == -1 and not bomb2.alive and bomb2.cell == -1
     assert sc.state.is_free(sc.cell(3, 1)) and sc.state.is_free(sc.cell(2, 0))
     assert sc.events("damaged")[-1].target == bad.uid  # no explosion damage after the KO
-    assert sc.state.gg == [9, 4]
+    assert sc.arena.gg == [9, 4]
     assert sc.dice.remaining == 0

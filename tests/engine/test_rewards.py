@@ -7,10 +7,11 @@ import pytest
 
 from krosbalance.content.keywords import REWARD_KEYWORDS
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
-from krosbalance.engine.rewards import REWARD_EFFECTS, RewardMarket
+from krosbalance.engine.rewards import REWARD_EFFECTS
+from krosbalance.rulesets.arena import rewards as arena_rewards
 from krosbalance.testing import Scenario
 
-from .rewards_kit import BOARD, DUMMY, HERO, can, hold, kamas, reveal, reward
+from .rewards_kit import BOARD, DUMMY, HERO, can, hold, kamas, reveal
 from .specs import character, spell
 
 NO_CRIT, NO_ARMOUR = ARMOUR, LOCK  # a Critical roll that fails, an Armour roll that fails
@@ -25,6 +26,7 @@ def duel(dice=(), options=None, hero=HERO, at=(1, 1), target=(3, 1)):
 
 
 def test_every_reward_keyword_has_one_engine_rule():
+    assert arena_rewards.REWARD_EFFECTS is REWARD_EFFECTS  # Arena registers the economy's keywords
     assert set(REWARD_EFFECTS) == set(REWARD_KEYWORDS)
     for kind, rule in REWARD_EFFECTS.items():
         assert (rule.instant is not None) != (rule.continuous is not None or rule.on_reveal is not None), kind
@@ -54,12 +56,11 @@ def test_r_a54_r_a138_reveal_only_during_the_holders_own_activation():
 
 def test_r_a54_a_boost_is_used_once_and_leaves_the_card():
     sc, hero, _ = duel()
-    sc.state.market = RewardMarket([[] for _ in range(6)], (3, 6, 12))
     hold(sc, hero, "xelor_style")
     sc.activate(hero)
     reveal(sc, hero, "xelor_style")
     assert hero.ap == 10 and hero.tokens == []
-    assert [s.id for s in sc.state.market.box] == ["xelor_style"]
+    assert [s.id for s in sc.arena.market.box] == ["xelor_style"]  # back to the box
     assert hero.stats.rewards_used == ["xelor_style"]
 
 
@@ -106,7 +107,6 @@ def test_r_a141_one_face_up_equipment_of_each_kind():
 
 def test_r_a53_the_token_stays_on_the_card_while_a_krosmaster_is_ko():
     sc, hero, dummy = duel()
-    sc.state.market = RewardMarket([[] for _ in range(6)], (3, 6, 12))
     sc.add("anna_tommy", side=0, at=(0, 3))
     hold(sc, hero, "stasis_crystal")
     hold(sc, hero, "set_hp_lock")
@@ -119,7 +119,7 @@ def test_r_a53_the_token_stays_on_the_card_while_a_krosmaster_is_ko():
     inflict(sc.state, dummy, hero, 1, 0)
     settle(sc.state)
     assert not hero.alive and hero.tokens == []  # its tokens left the game with it
-    assert sorted(s.id for s in sc.state.market.box) == ["set_hp_lock", "stasis_crystal"]
+    assert sorted(s.id for s in sc.arena.market.box) == ["set_hp_lock", "stasis_crystal"]
 
 
 # ------------------------------------------------------------------------------ boosts
@@ -129,9 +129,9 @@ def test_r_a140_enutrof_style_gives_two_mp_now_and_two_kamas_from_the_reserve():
     sc, hero, _ = duel()
     hold(sc, hero, "enutrof_style")
     sc.activate(hero)
-    reserve = sc.state.kama_reserve
+    reserve = sc.arena.kama_reserve
     reveal(sc, hero, "enutrof_style")
-    assert hero.mp == 5 and kamas(sc)[0] == 2 and sc.state.kama_reserve == reserve - 2
+    assert hero.mp == 5 and kamas(sc)[0] == 2 and sc.arena.kama_reserve == reserve - 2
 
 
 def test_r_a140_xelor_style_gives_four_ap_now():
@@ -238,7 +238,7 @@ def test_r_a131_rogue_style_pays_two_kamas_for_the_wild_gg_then_the_opponents():
     kamas(sc)[0] = 3
     sc.activate(hero)
     reveal(sc, hero, "rogue_style", choice=1)
-    assert kamas(sc)[0] == 1 and sc.state.gg == [7, 6] and sc.state.wild_gg == 0
+    assert kamas(sc)[0] == 1 and sc.arena.gg == [7, 6] and sc.arena.wild_gg == 0
 
 
 def test_r_a131_rogue_style_may_be_declined_and_needs_two_kamas_to_pay():
@@ -248,7 +248,7 @@ def test_r_a131_rogue_style_may_be_declined_and_needs_two_kamas_to_pay():
     sc.activate(hero)
     assert not can(sc, hero, "rogue_style", choice=1)
     reveal(sc, hero, "rogue_style", choice=0)
-    assert kamas(sc)[0] == 1 and sc.state.gg == [6, 6]
+    assert kamas(sc)[0] == 1 and sc.arena.gg == [6, 6]
 
 
 def test_r_a91_glue_and_bamboozle_put_markers_for_the_targets_next_activation():
@@ -287,7 +287,7 @@ def test_r_a166_king_of_the_gobballs_sacrier_style_kos_him_with_six_injuries(inj
     sc.activate(king)
     reveal(sc, king, "sacrier_style")
     assert king.alive is not ko
-    assert sc.state.gg == ([4, 9] if ko else [6, 6])  # a self-KO still gives its level (R-A131)
+    assert sc.arena.gg == ([4, 9] if ko else [6, 6])  # a self-KO still gives its level (R-A131)
 
 
 @pytest.mark.parametrize(
@@ -317,16 +317,18 @@ def test_r_a54_removal_is_up_to_its_amount():
 @pytest.mark.parametrize(("coin", "drawn"), [(CRITICAL, True), (DODGE, False)])
 def test_r_a54_ecaflip_style_heads_draws_a_face_down_gold_token(coin, drawn):
     sc, hero, _ = duel([coin])
-    sc.state.market = RewardMarket([[], [], [], [], [reward("action_dofus")], []], (3, 6, 12))
     hold(sc, hero, "ecaflip_style")
+    market = sc.arena.market
+    gold_left = market.face_down_count(2)
     sc.activate(hero)
     reveal(sc, hero, "ecaflip_style")
     if drawn:
         (token,) = hero.tokens
-        assert token.spec.id == "action_dofus" and not token.face_up
-        assert hero.stats.rewards_held[-1] == "action_dofus:d"
+        assert token.spec.rank == "gold" and not token.face_up
+        assert hero.stats.rewards_held[-1] == f"{token.spec.id}:d"
+        assert market.face_down_count(2) == gold_left - 1
     else:
-        assert hero.tokens == []
+        assert hero.tokens == [] and market.face_down_count(2) == gold_left
     assert sc.dice.remaining == 0
 
 
@@ -372,7 +374,7 @@ def test_r_a131_demons_spirit_heals_gains_a_gg_and_three_kamas():
     hold(sc, hero, "demons_spirit")
     sc.activate(hero)
     reveal(sc, hero, "demons_spirit")
-    assert hero.injuries == 1 and sc.state.gg == [7, 6] and kamas(sc)[0] == 3
+    assert hero.injuries == 1 and sc.arena.gg == [7, 6] and kamas(sc)[0] == 3
 
 
 def test_r_a140_wakfu_trumpet_two_mp_three_ap_four_injuries():

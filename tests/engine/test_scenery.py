@@ -103,13 +103,13 @@ def test_r_a126_a_crate_is_destroyed_at_three_injuries_and_leaves_loot():
     sc = Scenario(". C .", dice=[CRITICAL, CRITICAL], options=DESTRUCTION)
     king = sc.add("king_of_the_gobballs", side=0, at=(0, 0))
     sc.add("anna_tommy", side=1, at=(2, 0))
-    reserve = sc.state.kama_reserve
+    reserve = sc.arena.kama_reserve
     sc.activate(king)
     sc.cast(king, "gobbolob", (1, 0))
     assert sc.state.scenery_injuries == {sc.cell(1, 0): 2}
     sc.cast(king, "gobbolob", (1, 0))
     assert sc.state.crates == 0 and sc.state.scenery_injuries == {}
-    assert sc.state.board_kamas[sc.cell(1, 0)] == 1 and sc.state.kama_reserve == reserve - 1
+    assert sc.arena.board_kamas[sc.cell(1, 0)] == 1 and sc.arena.kama_reserve == reserve - 1
     assert sc.dice.remaining == 0
 
 
@@ -126,7 +126,7 @@ def test_r_a126_a_destroyed_bush_frees_its_cell():
     for _ in range(3):
         sc.cast(king, "gobbolob", (1, 0))
     assert sc.state.bushes == 0 and sc.state.is_free(sc.cell(1, 0))
-    assert sc.state.board_kamas[sc.cell(1, 0)] == 2
+    assert sc.arena.board_kamas[sc.cell(1, 0)] == 2
     assert sc.can_move(king, (1, 0))
     assert sc.dice.remaining == 0
 

@@ -235,7 +235,7 @@ def test_r_a67_summon_control_counts_tokens_in_play_from_that_spell():
     sc.cast(kass, "irritating_sting", (1, 0))  # 1 + 2 criticals vs 1 Armour die: the Gobball is KO
     gobball = king.summons[0]
     assert not gobball.alive and gobball.cell == -1
-    assert sc.state.gg == [6, 6]  # creatures have no level (R-A110)
+    assert sc.arena.gg == [6, 6]  # creatures have no level (R-A110)
     sc.end_turn()
     sc.activate(king)
     assert sc.can_cast(king, "summon_gobball", (0, 1))  # the slot is free again

@@ -59,7 +59,7 @@ def test_r_a111_a_ko_bomb_explodes_and_chains():
     assert first.cell == -1 and second.cell == -1
     assert anna.injuries == 1 and anna.minus_ap == 1
     assert [e.spell for e in sc.events("spell_cast")] == ["irritating_sting", "explosion", "explosion"]
-    assert sc.state.gg == [6, 6]  # bombs have no level
+    assert sc.arena.gg == [6, 6]  # bombs have no level
     assert sc.dice.remaining == 0
 
 

@@ -1,5 +1,5 @@
 """Every declared ruleset option changes behaviour (issue 6): one probe per option in
-``rulesets/data/arena.toml``, played under the default and under another value, must give different
+``rulesets/arena/data/arena.toml``, played under the default and under another value, must give different
 outcomes; a meta-test checks that the probes cover exactly the declared options and that the engine
 code reads each of them."""
 
@@ -11,19 +11,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK
-from krosbalance.engine.legal import BUY_GG, Action
+from krosbalance.content.registry import default_registry
+from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK, ScriptedDice
+from krosbalance.engine.legal import BUY_GG, BUY_REWARD, Action, legal_actions
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.view import MatchView
-from krosbalance.rulesets.options import DATA_DIR, load_ruleset
+from krosbalance.rulesets.arena.options import DATA_FILE
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing import Scenario, ScriptedController
 
 from ..engine.specs import character, spell
 
 PACKAGE = Path(__file__).resolve().parents[2] / "krosbalance"
-DECLARED = sorted(tomllib.loads((DATA_DIR / "arena.toml").read_text(encoding="utf-8"))["options"])
+DECLARED = sorted(tomllib.loads(DATA_FILE.read_text(encoding="utf-8"))["options"])
 
 Probe = Callable[[dict[str, Any]], Any]
 
@@ -33,22 +36,22 @@ def _state(options: dict[str, Any], board: str = ". . .\n. . .") -> Scenario:
 
 
 def _starting_gg(options):
-    return tuple(_state(options).state.gg)
+    return tuple(_state(options).arena.gg)
 
 
 def _wild_gg(options):
-    return _state(options).state.wild_gg
+    return _state(options).arena.wild_gg
 
 
 def _kama_reserve(options):
-    return _state(options, "2 . .\n. . .").state.kama_reserve
+    return _state(options, "2 . .\n. . .").arena.kama_reserve
 
 
 def _gg_price(options):
     sc = Scenario("D . .\n. . .", options=options)
     anna = sc.add("anna_tommy", side=0, at=(0, 0))
     sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    sc.state.kamas[0] = 10
+    sc.arena.kamas[0] = 10
     sc.activate(anna)
     return sc.can(anna, Action(BUY_GG))
 
@@ -66,7 +69,7 @@ def _zero_gg_loses(options):
     sc = _state(options)
     sc.add("anna_tommy", side=0, at=(0, 0))
     king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    sc.state.gg[:] = [12, 0]  # the wild GG is still there
+    sc.arena.gg[:] = [12, 0]  # the wild GG is still there
     sc.activate(king)
     return sc.state.finished
 
@@ -75,8 +78,8 @@ def _turn_limit_match(options) -> Scenario:
     sc = Scenario(". . . .\n. . . .", options=options, turn=0, dice=[ARMOUR, LOCK] * 200)
     anna = sc.add("anna_tommy", side=0, at=(0, 0))
     king = sc.add("king_of_the_gobballs", side=1, at=(3, 1))
-    sc.state.gg[:] = [7, 5]
-    sc.state.wild_gg = 0
+    sc.arena.gg[:] = [7, 5]
+    sc.arena.wild_gg = 0
     tension = [sc.tension((ARMOUR, LOCK))] * 100
     controllers = (ScriptedController(tension=tension), ScriptedController(tension=tension))
     views = (MatchView(sc.state, 0), MatchView(sc.state, 1))
@@ -154,7 +157,7 @@ def _simultaneous_zero_gg(options):
     sc = Scenario(". . .\n. . .", options=options, turn=1, dice=[ARMOUR, ARMOUR])
     sc.add("anna_tommy", side=0, at=(0, 0))
     sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    sc.state.wild_gg, sc.state.gg[:], sc.state.gg_removed = 0, [1, 1], 11
+    sc.arena.wild_gg, sc.arena.gg[:], sc.arena.gg_removed = 0, [1, 1], 11
     sc.play_turn(ScriptedController(tension=sc.tension((ARMOUR, ARMOUR))))
     return sc.state.finished, sc.state.end_reason
 
@@ -180,7 +183,7 @@ def _scenery_loot(options):
     sc = _scenery_match(
         {"scenery_destruction": True, "scenery_hp": {"crate": 1, "bush": 6, "tree": 12}, **options}, ". C ."
     )
-    return sc.state.board_kamas[sc.cell(1, 0)]
+    return sc.arena.board_kamas[sc.cell(1, 0)]
 
 
 def _scenery_hit_under_piece(options):
@@ -194,6 +197,70 @@ def _scenery_hit_under_piece(options):
 
 
 #: option -> (another value than the default, probe of an observable outcome)
+def _shop(options, kamas=20) -> tuple[Scenario, Any]:
+    sc = Scenario("D . .\n. . .", options=options)
+    sc.open_market()
+    buyer = sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.arena.kamas[0] = kamas
+    sc.activate(buyer)
+    return sc, buyer
+
+
+def _demonic_rewards(options):
+    sc, buyer = _shop(options)
+    return any(a.kind == BUY_REWARD for a in legal_actions(sc.state, buyer))
+
+
+def _reward_prices(options):
+    sc, buyer = _shop({"demonic_rewards": True, **options}, kamas=2)
+    return any(a.kind == BUY_REWARD for a in legal_actions(sc.state, buyer))
+
+
+def _reward_refill(options):
+    sc, buyer = _shop({"demonic_rewards": True, **options})
+    sc.buy_reward(buyer, 0, sc.arena.market.face_up[0][1].rank, buyer)
+    return len(sc.arena.market.face_up)
+
+
+def _reward_reveal(options):
+    return len(_shop(options)[0].arena.market.face_up)
+
+
+def _element_boost_waits(options):
+    zap = spell("zap", element="fire", ap=3, amount=1)
+    splash = spell("splash", element="water", ap=3, amount=1)
+    caster = character("caster", spells=(zap, splash))
+    dummy = character("target", hp=20)
+    sc = Scenario(". . . .\n. . . .", options=options, dice=[ARMOUR, LOCK] * 2, specs=[caster, dummy])
+    hero = sc.add(caster, side=0, at=(0, 0))
+    target = sc.add(dummy, side=1, at=(2, 0))
+    sc.hold(hero, "fire_boost")
+    sc.activate(hero)
+    sc.reveal(hero, "fire_boost")
+    sc.cast(hero, "splash", (2, 0))
+    sc.cast(hero, "zap", (2, 0))
+    return target.injuries
+
+
+def _start_rewards(options):
+    rules = get_ruleset("arena", options)
+    board = default_registry().load_board("arena-elemental")
+    teams = tuple(
+        [default_registry().load_character(n) for n in names]
+        for names in (("anna_tommy", "bill_tell", "lil_healey", "bad_aboum"),) * 2
+    )
+    state = rules.setup(teams, board, ScriptedDice([]), np.random.default_rng(0), default_registry())
+    controllers = tuple(
+        ScriptedController(
+            deployment=[c for c in range(board.n_cells) if (board.deploy[side] >> c) & 1][:4], edge=side
+        )
+        for side in (0, 1)
+    )
+    rules.deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+    return [[t.spec.id for f in state.timeline[side] for t in f.tokens] for side in (0, 1)]
+
+
 PROBES: dict[str, tuple[Any, Probe]] = {
     "starting_gg": (3, _starting_gg),
     "wild_gg": (0, _wild_gg),
@@ -213,6 +280,12 @@ PROBES: dict[str, tuple[Any, Probe]] = {
     "scenery_hp": ({"crate": 3, "bush": 1, "tree": 12}, _scenery_hp),
     "scenery_loot": ({"crate": 3, "bush": 2, "tree": 4}, _scenery_loot),
     "scenery_hit_under_piece": (True, _scenery_hit_under_piece),
+    "demonic_rewards": (True, _demonic_rewards),
+    "reward_prices": ({"granite": 2, "jade": 6, "gold": 12}, _reward_prices),
+    "reward_refill": ("none", _reward_refill),
+    "reward_reveal": ("staged", _reward_reveal),
+    "element_boost_waits": (True, _element_boost_waits),
+    "start_rewards": ([["xelor_style"], []], _start_rewards),
 }
 
 
@@ -235,7 +308,7 @@ def test_every_declared_option_is_read_by_the_engine(name: str):
 @pytest.mark.parametrize("name", DECLARED)
 def test_every_declared_option_changes_behaviour(name: str):
     value, probe = PROBES[name]
-    default = getattr(load_ruleset("arena").options, name)
+    default = getattr(get_ruleset("arena").options, name)
     assert value != default
     assert probe({}) != probe({name: value}), f"option {name}={value!r} changed nothing its probe sees"
 

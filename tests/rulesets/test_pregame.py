@@ -26,7 +26,7 @@ from krosbalance.testing import ScriptedController
 
 from .test_teams import _setup
 
-BOX = [k for k in list_characters("krosmaster") if default_registry().load_character(k).level == 3][:8]
+BOX = list_characters(set="arena-box")  # the eight box Krosmasters, from the registry
 
 
 class Recorder:

@@ -13,11 +13,11 @@ from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.events import FULL
 from krosbalance.engine.view import MatchView
 from krosbalance.errors import IllegalActionError, TeamError
-from krosbalance.rulesets.arena import deploy, first_player, setup, validate_team
-from krosbalance.rulesets.options import load_ruleset
+from krosbalance.rulesets.arena import arena_state, deploy, first_player, setup, validate_team
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing import ScriptedController
 
-BOX = list_characters()  # the eight box Krosmasters, from the registry
+BOX = list_characters(set="arena-box")  # the eight box Krosmasters, from the registry
 
 
 def _spec(name):
@@ -113,7 +113,7 @@ def _setup(team0, team1, dice=()):
     return setup(
         specs,
         board,
-        load_ruleset("arena"),
+        get_ruleset("arena"),
         ScriptedDice(list(dice)),
         np.random.default_rng(0),
         registry,
@@ -138,7 +138,8 @@ def test_r_a18_r_a24_setup_decides_the_first_player_and_gives_six_gg_each_plus_t
         ["queen_of_the_tofus", "bill_tell", "oscar_kass", "bad_aboum"],
     )
     assert state.first_player == 1 and state.active_side == 1
-    assert state.gg == [6, 6] and state.wild_gg == 1 and state.kamas == [0, 0]
+    arena = arena_state(state)
+    assert arena.gg == [6, 6] and arena.wild_gg == 1 and arena.kamas == [0, 0]
     assert set(state.summon_specs) == {"gobball", "tofu", "water_bomb"}
 
 
@@ -197,7 +198,7 @@ def test_r_a25_not_enough_deployment_cells_is_a_team_error():
     )
     registry = default_registry()
     specs = (validate_team(BOX[:4], registry), validate_team(BOX[4:], registry))
-    state = setup(specs, board, load_ruleset("arena"), ScriptedDice([]), np.random.default_rng(0), registry)
+    state = setup(specs, board, get_ruleset("arena"), ScriptedDice([]), np.random.default_rng(0), registry)
     assert state.first_player == 0  # 23 vs 17: deploys on his 4 cells, then player 1 has only 3
     zone0 = [board.cell(x, 2) for x in range(4)]
     with pytest.raises(TeamError, match="3 free deployment cells"):

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from krosbalance.engine.results import FighterRecord, FighterStats, MatchResult
 from krosbalance.errors import ContentError, KrosbalanceError, TeamError
+from krosbalance.rulesets.arena import teams as arena_teams
 
 BOX = (
     "queen_of_the_tofus",
@@ -32,26 +33,46 @@ EXTRA_LEVELS = {"big_six": 6, "small_two": 2, "mid_four": 4}
 LEVELS = {**dict.fromkeys(BOX, 3), **EXTRA_LEVELS}
 
 
+@dataclass(frozen=True)
+class FakeCard:
+    """Just what the team rules read of a character."""
+
+    id: str
+    name: str
+    level: int
+    colour: str
+
+
+CARDS = {n: FakeCard(n, n.title(), level, "gold" if n in GOLD else "white") for n, level in LEVELS.items()}
+
+
 class FakeCatalog:
-    """Box Krosmasters (level 3; King and Queen gold) plus three white extras of levels 6, 2 and 4."""
+    """Box Krosmasters (level 3; King and Queen gold) plus three white extras of levels 6, 2 and 4,
+    under the Arena ruleset's team rules (``krosbalance.rulesets.arena.teams``)."""
 
     def resolve_character(self, name: str) -> str:
         if name not in LEVELS:
             raise ContentError("characters", "id", f"unknown character {name!r}")
         return name
 
-    def level(self, character_id: str) -> int:
-        return LEVELS[character_id]
+    def _rules(self, ruleset: str) -> Any:
+        if ruleset != "arena":
+            raise KrosbalanceError(f"unknown ruleset {ruleset!r}")
+        return arena_teams
 
-    def check_team(self, ids: Sequence[str]) -> None:
-        if not 2 <= len(ids) <= 8:
-            raise TeamError(f"a team has 2 to 8 Krosmasters, not {len(ids)}")
-        total = sum(LEVELS[i] for i in ids)
-        if total != 12:
-            raise TeamError(f"levels sum to {total}, not 12")
-        for name, count in Counter(ids).items():
-            if count > (1 if name in GOLD else 2):
-                raise TeamError(f"{name} appears {count} times")
+    def check_team(self, ids: Sequence[str], ruleset: str = "arena") -> None:
+        problem = self._rules(ruleset).team_problem([CARDS[i] for i in ids])
+        if problem:
+            raise TeamError(problem)
+
+    def legal_teams(self, pool: Sequence[str], ruleset: str = "arena") -> list[tuple[str, ...]]:
+        return self._rules(ruleset).legal_teams(pool, CARDS)
+
+    def team_splits(self, pool: Sequence[str], ruleset: str = "arena") -> list[tuple[tuple[str, ...], ...]]:
+        return self._rules(ruleset).team_splits(pool, CARDS)
+
+    def deal_problem(self, mode: str, pool: Sequence[str], ruleset: str = "arena") -> str:
+        return self._rules(ruleset).deal_problem(mode, pool, CARDS)
 
     def characters(self) -> list[str]:
         return list(LEVELS)
@@ -83,6 +104,7 @@ def fake_play(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
+    ruleset: str = "arena",
 ) -> MatchResult:
     """A pure function of its arguments that looks like a match result."""
     ais = (ai, ai) if isinstance(ai, str) else tuple(ai)
@@ -106,7 +128,7 @@ def fake_play(
         wild_gg_left=bool(rng.integers(0, 2)),
         teams=(tuple(team0), tuple(team1)),
         board=str(board),
-        ruleset="arena",
+        ruleset=ruleset,
         seed=seed,
         fighters=fighters,
         versions={"engine": "fake-1", "content": "fake-content"},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -295,7 +296,7 @@ matches_per_pairing = 5
 ais = [["focus_fire", "random"]]
 [teams]
 mode = "{mode}"
-pool = "all"
+pool = {pool}
 """
 
 
@@ -307,11 +308,12 @@ def test_r_a17_dealt_team_modes_deal_every_deal_anew_and_record_the_teams(mode: 
     from krosbalance.play import deal_teams
     from krosbalance.rulesets.arena import validate_team
 
-    exp = loads_experiment(DRAFT.format(mode=mode))
+    pool = list_characters(set="arena-box")  # the eight box cards, from the registry
+    text = DRAFT.format(mode=mode, pool=json.dumps(pool))
+    exp = loads_experiment(text)
     assert exp.mode == mode and len(exp.pairings) == 1 and exp.n_matches == 10
     specs = expand(exp)
-    assert specs == expand(loads_experiment(DRAFT.format(mode=mode)))  # deterministic
-    pool = sorted(list_characters())
+    assert specs == expand(loads_experiment(text))  # deterministic
     for direct, twin in zip(specs[0::2], specs[1::2], strict=True):
         assert (direct.team_a, direct.team_b) == (twin.team_a, twin.team_b) and twin.swapped
         assert sorted(direct.team_a + direct.team_b) == pool

@@ -11,7 +11,9 @@ from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.turn import game_turn
 from krosbalance.play import prepare_match
-from krosbalance.testing.invariants import check_invariants, expected_gg_total, expected_kama_total
+from krosbalance.rulesets.arena import arena_state
+from krosbalance.rulesets.arena.invariants import expected_gg_total, expected_kama_total
+from krosbalance.testing.invariants import check_invariants
 
 TEAMS = (
     ("queen_of_the_tofus", "king_of_the_gobballs", "bad_aboum", "anna_tommy"),
@@ -41,8 +43,8 @@ def free_cell(state: MatchState) -> int:
 def test_a_fresh_and_a_played_state_pass() -> None:
     state, _, _ = prepare_match(*TEAMS, seed=2)
     check_invariants(state)
-    assert expected_gg_total(state) == 13
-    assert expected_kama_total(state) == 54
+    assert expected_gg_total(state.ruleset.opts) == 13
+    assert expected_kama_total(state, state.ruleset.opts) == 54
     midgame(12, seed=3)
 
 
@@ -93,11 +95,18 @@ CORRUPTIONS: dict[str, tuple[Callable[[MatchState], None], str]] = {
         lambda s: setattr(s, "sight_blockers", s.sight_blockers & ~(1 << piece(s).cell)),
         "sight_blockers mask",
     ),
-    "gg-created": (lambda s: s.gg.__setitem__(0, s.gg[0] + 1), "GG not conserved"),
-    "gg-lost": (lambda s: setattr(s, "wild_gg", 0), "GG not conserved"),
-    "gg-negative": (lambda s: s.gg.__setitem__(1, -1), "negative GG"),
-    "kama-created": (lambda s: s.kamas.__setitem__(1, s.kamas[1] + 1), "kamas not conserved"),
-    "kama-lost": (lambda s: setattr(s, "kama_reserve", s.kama_reserve - 1), "kamas not conserved"),
+    "gg-created": (lambda s: arena_state(s).gg.__setitem__(0, arena_state(s).gg[0] + 1), "GG not conserved"),
+    "gg-lost": (lambda s: setattr(arena_state(s), "wild_gg", 0), "GG not conserved"),
+    "gg-negative": (lambda s: arena_state(s).gg.__setitem__(1, -1), "negative GG"),
+    "kama-created": (
+        lambda s: arena_state(s).kamas.__setitem__(1, arena_state(s).kamas[1] + 1),
+        "kamas not conserved",
+    ),
+    "kama-lost": (
+        lambda s: setattr(arena_state(s), "kama_reserve", arena_state(s).kama_reserve - 1),
+        "kamas not conserved",
+    ),
+    "fog-in-arena": (lambda s: setattr(s, "fixed_sight", s.fixed_sight | 1 << free_cell(s)), "sight"),
     "ko-on-board": (_ko_still_on_board, "KO'd piece"),
     "summon-of-ko": (_summon_of_ko, "its summoner"),
     "on-a-tree": (_move_onto_tree, "a tree or bush"),

@@ -1,5 +1,5 @@
-"""Krosmaster Arena, 2 players: team building, first player, set-up and deployment (R-A17-R-A25,
-R-A146-R-A151). Everything else is the shared engine; this module only says how a match begins.
+"""How an Arena match begins (R-A17-R-A25, R-A146-R-A151): team validation, first player, set-up and
+deployment.
 
 The pregame choices of R-A17 and R-A19 live here as well, as functions of the players' decisions
 and a seeded stream:
@@ -16,9 +16,8 @@ and a seeded stream:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -27,19 +26,17 @@ from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.errors import IllegalActionError, KrosbalanceError, TeamError
+from krosbalance.rulesets.arena.teams import DRAFT_MULTIPLE, team_problem
+from krosbalance.rulesets.base import CharacterSource, PregamePlayer, summonable
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.engine.dice import Dice
-    from krosbalance.engine.turn import Controller
+    from krosbalance.engine.rules import MatchRules
     from krosbalance.engine.view import MatchView
-    from krosbalance.rulesets.options import Ruleset
+    from krosbalance.rulesets.arena.tension import ArenaController
 
 T = TypeVar("T")
-
-TEAM_LEVEL = 12
-TEAM_SIZE = (2, 8)
-COPIES_ALLOWED = {"gold": 1, "white": 2}
 
 
 def validate_team(names: Sequence[str], registry: Registry | None = None) -> tuple[CharacterSpec, ...]:
@@ -57,20 +54,9 @@ def validate_team(names: Sequence[str], registry: Registry | None = None) -> tup
         if spec.kind != KROSMASTER:
             raise TeamError(f"{spec.name!r} is a {spec.kind} token, not a Krosmaster: it cannot be in a team")
         specs.append(spec)
-    label = ", ".join(s.name for s in specs) or "(empty)"
-    if not TEAM_SIZE[0] <= len(specs) <= TEAM_SIZE[1]:
-        raise TeamError(f"team [{label}] has {len(specs)} Krosmasters; a team has 2 to 8 (R-A146)")
-    total = sum(s.level for s in specs)
-    if total != TEAM_LEVEL:
-        raise TeamError(f"team [{label}] has level sum {total}; it must be exactly {TEAM_LEVEL} (R-A146)")
-    for spec_id, copies in Counter(s.id for s in specs).items():
-        spec = next(s for s in specs if s.id == spec_id)
-        allowed = COPIES_ALLOWED.get(spec.colour, 1)
-        if copies > allowed:
-            raise TeamError(
-                f"team [{label}] has {copies} copies of {spec.name} ({spec.colour} name); "
-                f"at most {allowed} allowed (R-A147)"
-            )
+    problem = team_problem(specs)
+    if problem:
+        raise TeamError(problem)
     return tuple(specs)
 
 
@@ -91,21 +77,6 @@ def first_player(
     return int(rng.integers(2))
 
 
-class PregamePlayer(Protocol):
-    """The pregame decisions of a player (implemented by the AIs): indices into the given lists."""
-
-    def choose_board(
-        self, boards: Sequence[Board], own: Sequence[CharacterSpec], opponent: Sequence[CharacterSpec]
-    ) -> int: ...
-
-    def choose_draft(
-        self,
-        visible: Sequence[CharacterSpec],
-        own: Sequence[CharacterSpec],
-        opponent: Sequence[CharacterSpec],
-    ) -> int: ...
-
-
 def random_deal(pool: Sequence[T], rng: np.random.Generator) -> tuple[list[T], list[T]]:
     """R-A17 (b), "a caso": the cards are shuffled and dealt one at a time, alternately, so each
     player gets half of them (four each from the eight box cards)."""
@@ -116,7 +87,7 @@ def random_deal(pool: Sequence[T], rng: np.random.Generator) -> tuple[list[T], l
 def draft_splits_evenly(size: int) -> bool:
     """Whether R-A17's draft (1 card, then 2 a turn, the last card to the first chooser) gives both
     players as many cards: only for a deck whose size is a multiple of 4 (8 in the box)."""
-    return size >= 4 and size % 4 == 0
+    return size >= DRAFT_MULTIPLE and size % DRAFT_MULTIPLE == 0
 
 
 def draft(
@@ -171,7 +142,9 @@ def choose_board(
 
 
 def choose_edges(
-    state: MatchState, controllers: tuple[Controller, Controller], views: tuple[MatchView, MatchView]
+    state: MatchState,
+    controllers: tuple[ArenaController, ArenaController],
+    views: tuple[MatchView, MatchView],
 ) -> None:
     """R-A19: the player who is not first picks the edge he sits at — one of the board's deployment
     zones — and the first player sits opposite (``state.edges``, used by ``deploy``)."""
@@ -184,26 +157,13 @@ def choose_edges(
     state.edges[1 - chooser] = 1 - choice
 
 
-def summonable(specs: Sequence[CharacterSpec], registry: Registry) -> dict[str, CharacterSpec]:
-    """Every piece the teams can put in play, found by following summon spells."""
-    found: dict[str, CharacterSpec] = {}
-    todo = list(specs)
-    while todo:
-        spec = todo.pop()
-        for spell in spec.spells:
-            if spell.summons and spell.summons not in found:
-                found[spell.summons] = registry.load_character(spell.summons)
-                todo.append(found[spell.summons])
-    return found
-
-
 def setup(
     teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
     board: Board,
-    ruleset: Ruleset,
+    ruleset: MatchRules,
     dice: Dice,
     setup_rng: np.random.Generator,
-    registry: Registry,
+    registry: CharacterSource,
     record: int = 0,
 ) -> MatchState:
     """A state with both teams spawned (not yet deployed), Timelines built (R-A20) and the first
@@ -220,7 +180,9 @@ def setup(
 
 
 def deploy(
-    state: MatchState, controllers: tuple[Controller, Controller], views: tuple[MatchView, MatchView]
+    state: MatchState,
+    controllers: tuple[ArenaController, ArenaController],
+    views: tuple[MatchView, MatchView],
 ) -> None:
     """The first player places all his figures on the deployment cells of his edge (R-A19), then the
     other (R-A25)."""

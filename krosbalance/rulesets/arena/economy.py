@@ -1,4 +1,4 @@
-"""Gallons of Glory, kamas and victory (R-A49-R-A50, R-A128-R-A135).
+"""Gallons of Glory, kamas and victory in Arena (R-A10, R-A26, R-A49-R-A50, R-A128-R-A135).
 
 GG gains and losses made during an action wait for its instant to settle before victory is checked
 (``krosbalance.engine.instant``); ``check_victory`` is the one place R-A132 is decided.
@@ -6,59 +6,83 @@ GG gains and losses made during an action wait for its instant to settle before 
 
 from __future__ import annotations
 
-from krosbalance.engine.events import SUMMARY, GGChanged, KamaPicked, MatchEnded
-from krosbalance.engine.state import Fighter, MatchState
+from typing import TYPE_CHECKING
+
+from krosbalance.engine.events import SUMMARY, GGChanged, KamaPicked
+from krosbalance.engine.outcome import end_match, sides_standing
+from krosbalance.rulesets.arena.state import arena_state
+
+if TYPE_CHECKING:
+    from krosbalance.engine.state import Fighter, MatchState
+    from krosbalance.rulesets.arena.options import ArenaOptions
 
 
 def gain_gg(state: MatchState, side: int, amount: int, credit: Fighter | None = None) -> int:
     """``side`` gains ``amount`` GG: the wild GG first while it is there, then from the opponent
     (R-A129). GG the opponent does not have are not created. Returns how many were gained."""
+    arena = arena_state(state)
+    gg = arena.gg
     gained = 0
-    if amount > 0 and state.wild_gg > 0:
-        state.wild_gg -= 1
-        state.gg[side] += 1
+    if amount > 0 and arena.wild_gg > 0:
+        arena.wild_gg -= 1
+        gg[side] += 1
         gained += 1
         amount -= 1
         if state.record >= SUMMARY:
-            state.events.append(GGChanged(state.turn, side, 1, "wild", (state.gg[0], state.gg[1])))
+            state.events.append(GGChanged(state.turn, side, 1, "wild", (gg[0], gg[1])))
     other = 1 - side
-    taken = min(amount, state.gg[other])
+    taken = min(amount, gg[other])
     if taken:
-        state.gg[other] -= taken
-        state.gg[side] += taken
+        gg[other] -= taken
+        gg[side] += taken
         gained += taken
         if state.record >= SUMMARY:
-            state.events.append(GGChanged(state.turn, side, taken, "opponent", (state.gg[0], state.gg[1])))
+            state.events.append(GGChanged(state.turn, side, taken, "opponent", (gg[0], gg[1])))
     if credit is not None and credit.side == side:
         credit.stats.gg_won += gained
     return gained
 
 
+def gg_for_kos(state: MatchState, kos: list[Fighter]) -> None:
+    """Each KO'd character with a level gives that many GG to the opponent of its side (R-A10,
+    R-A131; summons have none, R-A110); the active player takes his gains first (R-A130), so he takes
+    the wild GG when both players gain (R-A129)."""
+    active = state.active_side
+    for side in (active, 1 - active):  # R-A130: the active player gains first
+        for victim in kos:
+            if victim.side != side and victim.level > 0 and victim.is_character:
+                gain_gg(state, side, victim.level, victim.ko_by)
+
+
 def tension_rises(state: MatchState) -> None:
     """A tension double: each player loses 1 GG to the box, given to nobody (R-A26); both losses are
     one instant, so victory is checked once, after both (R-A133, option ``simultaneous_zero_gg``)."""
+    arena = arena_state(state)
+    gg = arena.gg
     state.unsettled = True
     for side in (0, 1):
-        if state.gg[side] > 0:
-            state.gg[side] -= 1
-            state.gg_removed += 1
+        if gg[side] > 0:
+            gg[side] -= 1
+            arena.gg_removed += 1
             if state.record >= SUMMARY:
-                state.events.append(GGChanged(state.turn, side, -1, "tension", (state.gg[0], state.gg[1])))
+                state.events.append(GGChanged(state.turn, side, -1, "tension", (gg[0], gg[1])))
 
 
 def take_from_reserve(state: MatchState, side: int, amount: int) -> int:
     """Kamas from the box reserve to a team's stock, as many as the reserve still holds."""
-    amount = min(amount, state.kama_reserve)
-    state.kama_reserve -= amount
-    state.kamas[side] += amount
+    arena = arena_state(state)
+    amount = min(amount, arena.kama_reserve)
+    arena.kama_reserve -= amount
+    arena.kamas[side] += amount
     return amount
 
 
 def pick_kama(state: MatchState, fighter: Fighter) -> None:
     """1 AP: one kama token from the Krosmaster's own cell to the team stock (R-A49)."""
+    arena = arena_state(state)
     fighter.ap -= 1
-    state.board_kamas[fighter.cell] -= 1
-    state.kamas[fighter.side] += 1
+    arena.board_kamas[fighter.cell] -= 1
+    arena.kamas[fighter.side] += 1
     fighter.stats.kamas_collected += 1
     if state.record >= 2:
         state.events.append(KamaPicked(state.turn, fighter.uid, fighter.cell, 1))
@@ -67,25 +91,24 @@ def pick_kama(state: MatchState, fighter: Fighter) -> None:
 def buy_gg(state: MatchState, fighter: Fighter) -> None:
     """1 AP and the GG price on a Demon cell: the wild GG if present, else one from the opponent
     (R-A50). The kamas go back to the reserve."""
-    price = state.opts.gg_price
+    arena = arena_state(state)
+    price = arena.gg_price
     fighter.ap -= 1
-    state.kamas[fighter.side] -= price
-    state.kama_reserve += price
+    arena.kamas[fighter.side] -= price
+    arena.kama_reserve += price
     gain_gg(state, fighter.side, 1, fighter)
     state.unsettled = True  # victory is checked when the action's instant settles
 
 
-def end_match(state: MatchState, winner: int | None, reason: str) -> None:
-    if state.finished:
-        return
-    state.finished = True
-    state.winner = winner
-    state.end_reason = reason
-    if state.record >= SUMMARY:
-        state.events.append(MatchEnded(state.turn, -1 if winner is None else winner, reason))
+def drop_loot(state: MatchState, cell: int, loot: int) -> None:
+    """A destroyed piece of scenery leaves up to ``loot`` kamas from the reserve on its cell (R-A127)."""
+    arena = arena_state(state)
+    loot = min(loot, arena.kama_reserve)
+    arena.kama_reserve -= loot
+    arena.board_kamas[cell] += loot
 
 
-def check_victory(state: MatchState) -> bool:
+def check_victory(state: MatchState, opts: ArenaOptions) -> bool:
     """End the match if a player has won (R-A132) and say whether it is over.
 
     Called once per instant, after its KOs and GG gains (``engine.instant``):
@@ -100,20 +123,29 @@ def check_victory(state: MatchState) -> bool:
     """
     if state.finished:
         return True
-    standing0 = any(f.alive for f in state.timeline[0])
-    standing1 = any(f.alive for f in state.timeline[1])
+    standing0, standing1 = sides_standing(state)
     if standing0 != standing1:
         end_match(state, 0 if standing0 else 1, "last_standing")
         return True
-    if state.wild_gg == 0 or state.opts.zero_gg_loses:
-        holding0, holding1 = state.gg[0] > 0, state.gg[1] > 0
+    arena = arena_state(state)
+    if arena.wild_gg == 0 or opts.zero_gg_loses:
+        holding0, holding1 = arena.gg[0] > 0, arena.gg[1] > 0
         if holding0 != holding1:
             end_match(state, 0 if holding0 else 1, "gg")
             return True
-        if not holding0 and standing0 and state.opts.simultaneous_zero_gg == "draw":
+        if not holding0 and standing0 and opts.simultaneous_zero_gg == "draw":
             end_match(state, None, "gg_exhausted")
             return True
     if not standing0:
         end_match(state, None, "mutual_ko")
         return True
     return False
+
+
+def turn_limit_winner(state: MatchState, opts: ArenaOptions) -> int | None:
+    """When the turn bound stops a match: a draw, or under ``turn_limit_result = "gg"`` the player
+    with more GG (a draw when equal)."""
+    gg = arena_state(state).gg
+    if opts.turn_limit_result == "gg" and gg[0] != gg[1]:
+        return 0 if gg[0] > gg[1] else 1
+    return None

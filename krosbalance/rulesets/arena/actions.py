@@ -1,0 +1,53 @@
+"""Arena's extra actions: picking up a kama (R-A49) and buying a GG on a Demon cell (R-A50).
+
+Both cost 1 AP and are for Krosmasters only. Their kinds, ``PICK_KAMA`` and ``BUY_GG``, follow the
+engine's own (``engine.legal.EXTRA``) and are importable from ``krosbalance.engine.legal`` too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from krosbalance.engine.legal import BUY_GG, PICK_KAMA, Action
+from krosbalance.engine.state import KROSMASTER
+from krosbalance.rulesets.arena.economy import buy_gg, pick_kama
+from krosbalance.rulesets.arena.state import arena_state
+
+if TYPE_CHECKING:
+    from krosbalance.engine.state import Fighter, MatchState
+
+__all__ = ["BUY_GG", "PICK_KAMA", "add_actions", "is_legal", "perform"]
+
+NAMES: dict[int, str] = {PICK_KAMA: "pick_kama", BUY_GG: "buy_gg"}
+_PICK = Action(PICK_KAMA)
+_BUY = Action(BUY_GG)
+
+
+def add_actions(state: MatchState, fighter: Fighter, actions: list[Action]) -> None:
+    """Append the legal ones, pick-up first."""
+    if fighter.kind == KROSMASTER and fighter.ap >= 1:
+        arena = arena_state(state)
+        if arena.board_kamas[fighter.cell] > 0:
+            actions.append(_PICK)
+        if (state.board.demon_cells >> fighter.cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
+            actions.append(_BUY)
+
+
+def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:
+    if fighter.kind != KROSMASTER or fighter.ap < 1:
+        return False
+    kind = action.kind
+    arena = arena_state(state)
+    if kind == PICK_KAMA:
+        return arena.board_kamas[fighter.cell] > 0
+    if kind == BUY_GG:
+        on_demon = (state.board.demon_cells >> fighter.cell) & 1
+        return bool(on_demon) and arena.kamas[fighter.side] >= arena.gg_price
+    return False
+
+
+def perform(state: MatchState, fighter: Fighter, action: Action) -> None:
+    if action.kind == PICK_KAMA:
+        pick_kama(state, fighter)
+    else:
+        buy_gg(state, fighter)

@@ -1,0 +1,87 @@
+"""Arena's options: the schema of ``data/arena.toml`` (every value there has its source)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.rules import EngineOptions
+from krosbalance.rulesets.options import RulesetFile, build_options, read_ruleset_file
+
+DATA_FILE = Path(__file__).parent / "data" / "arena.toml"
+
+#: options whose value is one of a few words
+CHOICES: dict[str, tuple[str, ...]] = {
+    "turn_limit_result": ("draw", "gg"),
+    "simultaneous_zero_gg": ("draw", "play_on"),
+    "reward_refill": ("same_pile", "none"),
+    "reward_reveal": ("setup", "staged"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaOptions(EngineOptions):
+    """Arena's own options on top of the engine's; see ``data/arena.toml`` for each default's source.
+
+    Attributes:
+        starting_gg, wild_gg: each player's GG and the wild GG at the start (R-A24).
+        gg_price: kamas for one GG on a Demon cell (R-A50).
+        kama_reserve: kama tokens in the box (R-A1).
+        first_turn_tension: the first player rolls tension on his very first turn (R-A26).
+        zero_gg_loses: a player without GG loses even while the wild GG is there (R-A132 variant).
+        turn_limit_result: ``draw`` or ``gg`` (more GG wins) when the turn bound stops a match.
+        lock_block_ends_turn: a blocked character also loses its AP (R-A45).
+        bomb_armour_dice: Armour dice a bomb rolls (R-A115).
+        simultaneous_zero_gg: ``draw`` or ``play_on`` when nobody holds GG (R-A133).
+        scenery_loot: kamas a destroyed tree, bush or crate leaves (R-A127).
+        demonic_rewards: the market of Demonic Rewards is in play (R-A23, R-A51-R-A54).
+        reward_prices: kamas for a granite, jade and gold reward (R-A136).
+        reward_refill: ``same_pile`` or ``none``: what replaces a face-up reward that is bought.
+        reward_reveal: ``setup`` (R-A23) or ``staged`` (the later edition's schedule).
+        element_boost_waits: an elemental Boost waits for a spell of its element.
+        start_rewards: the rewards each side holds face down from the start (the reward study).
+    """
+
+    starting_gg: int
+    wild_gg: int
+    gg_price: int
+    kama_reserve: int
+    first_turn_tension: bool
+    zero_gg_loses: bool
+    turn_limit_result: str
+    lock_block_ends_turn: bool
+    bomb_armour_dice: int
+    simultaneous_zero_gg: str
+    scenery_loot: dict[str, int]
+    demonic_rewards: bool
+    reward_prices: dict[str, int]
+    reward_refill: str
+    reward_reveal: str
+    element_boost_waits: bool
+    start_rewards: list[list[str]]
+
+
+def arena_file() -> RulesetFile:
+    return read_ruleset_file(DATA_FILE)
+
+
+@cache
+def default_options() -> ArenaOptions:
+    return build_options(ArenaOptions, arena_file(), choices=CHOICES)
+
+
+def arena_options(overrides: Mapping[str, Any] | None = None, *, file: str = "options") -> ArenaOptions:
+    """Arena's options with ``overrides`` (unknown or ill-typed ones raise ContentError)."""
+    if not overrides:
+        return default_options()
+    return build_options(ArenaOptions, arena_file(), overrides, file=file, choices=CHOICES)
+
+
+@cache
+def punch() -> SpellSpec:
+    """R-A39: the punch every Krosmaster has, a rule-defined spell (the ``[punch]`` table)."""
+    return SpellSpec(**dict(arena_file().tables["punch"]))

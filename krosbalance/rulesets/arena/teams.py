@@ -1,0 +1,134 @@
+"""Arena's team rules (R-A146, R-A147), in one place: every team check, team enumeration and pool
+split of the project (experiments, the conformance battery, the benchmark) calls these.
+
+A team is 2 to 8 Krosmasters whose levels sum to exactly 12; a gold name appears at most once and a
+white name at most twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
+from typing import Protocol
+
+TEAM_LEVEL = 12
+TEAM_SIZE = (2, 8)
+COPIES_ALLOWED: dict[str, int] = {"gold": 1, "white": 2}
+DRAFT_MULTIPLE = 4  # R-A17's draft gives both players as many cards only for a multiple of 4
+
+Team = tuple[str, ...]
+
+
+class Card(Protocol):
+    """What the team rules read of a character (a ``CharacterSpec`` has it all)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def level(self) -> int: ...
+
+    @property
+    def colour(self) -> str: ...
+
+
+def copies_allowed(card: Card) -> int:
+    """How many times a name may appear in one team (R-A147)."""
+    return COPIES_ALLOWED.get(card.colour, 1)
+
+
+def team_problem(cards: Sequence[Card]) -> str:
+    """What makes a team of these Krosmasters illegal (R-A146, R-A147), or '' when it is legal."""
+    label = ", ".join(c.name for c in cards) or "(empty)"
+    if not TEAM_SIZE[0] <= len(cards) <= TEAM_SIZE[1]:
+        return f"team [{label}] has {len(cards)} Krosmasters; a team has 2 to 8 (R-A146)"
+    total = sum(c.level for c in cards)
+    if total != TEAM_LEVEL:
+        return f"team [{label}] has level sum {total}; it must be exactly {TEAM_LEVEL} (R-A146)"
+    for card_id, copies in Counter(c.id for c in cards).items():
+        card = next(c for c in cards if c.id == card_id)
+        allowed = copies_allowed(card)
+        if copies > allowed:
+            return (
+                f"team [{label}] has {copies} copies of {card.name} ({card.colour} name); "
+                f"at most {allowed} allowed (R-A147)"
+            )
+    return ""
+
+
+def _sub_multisets(pool: Sequence[str], cards: Mapping[str, Card]) -> Iterator[Team]:
+    """Every sub-multiset of ``pool`` with level sum 12 and 2-8 members, in pool order."""
+    counts = Counter(pool)
+    names = list(dict.fromkeys(pool))
+    levels = {n: cards[n].level for n in names}
+
+    def walk(i: int, chosen: list[str], level: int) -> Iterator[Team]:
+        if level > TEAM_LEVEL or len(chosen) > TEAM_SIZE[1]:
+            return
+        if i == len(names):
+            if level == TEAM_LEVEL and len(chosen) >= TEAM_SIZE[0]:
+                yield tuple(chosen)
+            return
+        name = names[i]
+        for k in range(counts[name], -1, -1):
+            yield from walk(i + 1, chosen + [name] * k, level + k * levels[name])
+
+    yield from walk(0, [], 0)
+
+
+def _legal(team: Team, cards: Mapping[str, Card]) -> bool:
+    return not team_problem([cards[name] for name in team])
+
+
+def legal_teams(pool: Sequence[str], cards: Mapping[str, Card]) -> list[Team]:
+    """All legal teams that can be drawn from a pool of figures (a multiset of ids), in pool order."""
+    return [team for team in _sub_multisets(pool, cards) if _legal(team, cards)]
+
+
+def team_splits(pool: Sequence[str], cards: Mapping[str, Card]) -> list[tuple[Team, Team]]:
+    """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0])."""
+    order = {name: i for i, name in reversed(list(enumerate(pool)))}
+    whole = Counter(pool)
+    seen: set[tuple[Team, Team]] = set()
+    splits: list[tuple[Team, Team]] = []
+    for team in _sub_multisets(pool, cards):
+        rest_counts = whole - Counter(team)
+        rest = tuple(sorted(rest_counts.elements(), key=order.__getitem__))
+        key = (min(team, rest), max(team, rest))
+        if key in seen or not rest:
+            continue
+        seen.add(key)
+        if _legal(team, cards) and _legal(rest, cards):
+            a, b = (team, rest) if pool[0] in team else (rest, team)
+            splits.append((a, b))
+    return splits
+
+
+def every_legal_team(cards: Mapping[str, Card]) -> list[Team]:
+    """Every legal team of these Krosmasters (each name up to the copies it allows), as sorted tuples
+    of ids, by size then name."""
+    names = sorted(cards)
+    pool = [name for name in names for _ in range(copies_allowed(cards[name]))]
+    return sorted(legal_teams(pool, cards), key=lambda team: (len(team), team))
+
+
+def deal_problem(mode: str, pool: Sequence[str], cards: Mapping[str, Card]) -> str:
+    """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can: half of
+    it to each player, every possible half a legal team, and for the draft a multiple of 4 cards."""
+    size = len(pool)
+    if mode == "draft" and (size < DRAFT_MULTIPLE or size % DRAFT_MULTIPLE):
+        return (
+            f"the draft (R-A17: one card, then two a turn, the last to the first chooser) splits a pool "
+            f"evenly only when its size is a multiple of 4; this one has {size}"
+        )
+    if size < 4 or size % 2:
+        return f"a random deal gives half the pool to each player; it needs an even number (>= 4), not {size}"
+    for half in sorted({tuple(sorted(c)) for c in combinations(pool, size // 2)}):
+        problem = team_problem([cards[name] for name in half])
+        if problem:
+            return f"every half of the pool must be a legal team for mode {mode!r}; {', '.join(half)} is not: {problem}"
+    return ""

@@ -1,0 +1,145 @@
+"""The ruleset protocol: the engine's in-match hooks plus everything before the first turn.
+
+``Ruleset`` extends :class:`krosbalance.engine.rules.MatchRules` (the hooks the engine calls during a
+match) with the set-up side that ``krosbalance.play``, the experiment runner, the benchmark and the
+test kits call: team rules, team deals and splits, the first player, the board choice, the set-up of
+a ``MatchState`` and the deployment. A ruleset is one subclass (``krosbalance.rulesets.arena``) and
+one entry in ``krosbalance.rulesets.registry``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from krosbalance.engine.rules import MatchRules
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from krosbalance.board.board import Board
+    from krosbalance.content.registry import Registry
+    from krosbalance.content.specs import CharacterSpec
+    from krosbalance.engine.dice import Dice
+    from krosbalance.engine.state import MatchState
+    from krosbalance.engine.view import MatchView
+
+T = TypeVar("T")
+Team = tuple[str, ...]
+
+
+class CharacterSource(Protocol):
+    """Anything that looks characters up by name (a ``Registry``, or a test's own specs)."""
+
+    def load_character(self, name: str) -> CharacterSpec: ...
+
+
+class PregamePlayer(Protocol):
+    """The decisions a player makes before a match (implemented by the AIs): indices into the given
+    lists. Arena asks for the board (R-A19) and the draft picks (R-A17)."""
+
+    def choose_board(
+        self, boards: Sequence[Board], own: Sequence[CharacterSpec], opponent: Sequence[CharacterSpec]
+    ) -> int: ...
+
+    def choose_draft(
+        self,
+        visible: Sequence[CharacterSpec],
+        own: Sequence[CharacterSpec],
+        opponent: Sequence[CharacterSpec],
+    ) -> int: ...
+
+
+def summonable(specs: Sequence[CharacterSpec], source: CharacterSource) -> dict[str, CharacterSpec]:
+    """Every piece the teams can put in play, found by following summon spells."""
+    found: dict[str, CharacterSpec] = {}
+    todo = list(specs)
+    while todo:
+        spec = todo.pop()
+        for spell in spec.spells:
+            if spell.summons and spell.summons not in found:
+                found[spell.summons] = source.load_character(spell.summons)
+                todo.append(found[spell.summons])
+    return found
+
+
+class Ruleset(MatchRules):
+    """A whole ruleset: the engine's hooks (``MatchRules``) and the set-up side below.
+
+    ``team_modes`` are the team deals of experiments this ruleset knows besides given teams (Arena:
+    ``random_deal`` and ``draft``, R-A17). Every method here raises ``NotImplementedError`` until a
+    subclass gives it.
+    """
+
+    team_modes: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ teams
+    def validate_team(
+        self, names: Sequence[str], registry: Registry | None = None
+    ) -> tuple[CharacterSpec, ...]:
+        """The team's specs, or ``TeamError`` saying which team rule it breaks."""
+        raise NotImplementedError(f"ruleset {self.name!r} has no team rules")
+
+    def legal_teams(self, pool: Sequence[str], registry: Registry | None = None) -> list[Team]:
+        """Every legal team that can be drawn from ``pool`` (a multiset of character ids: a name
+        listed twice may appear twice), in a stable order."""
+        raise NotImplementedError(f"ruleset {self.name!r} does not enumerate teams")
+
+    def all_teams(self, names: Sequence[str], registry: Registry | None = None) -> list[Team]:
+        """Every legal team of these Krosmasters, each name as many times as the rules allow, as
+        sorted tuples of ids, by size then name."""
+        raise NotImplementedError(f"ruleset {self.name!r} does not enumerate teams")
+
+    def team_splits(self, pool: Sequence[str], registry: Registry | None = None) -> list[tuple[Team, Team]]:
+        """Every split of ``pool`` into two legal teams, each unordered split once (the first team
+        holds ``pool[0]``)."""
+        raise NotImplementedError(f"ruleset {self.name!r} does not split pools")
+
+    def deal_problem(self, mode: str, pool: Sequence[str], registry: Registry | None = None) -> str:
+        """Why ``pool`` cannot be dealt by ``mode`` (one of ``team_modes``), or '' when it can."""
+        return f"ruleset {self.name!r} has no team deal {mode!r}"
+
+    def deal_teams(
+        self,
+        mode: str,
+        pool: Sequence[CharacterSpec],
+        players: tuple[PregamePlayer, PregamePlayer],
+        rng: np.random.Generator,
+    ) -> tuple[list[CharacterSpec], list[CharacterSpec]]:
+        """The hands of player 0 and player 1 dealt from ``pool`` by ``mode``."""
+        raise NotImplementedError(f"ruleset {self.name!r} has no team deal {mode!r}")
+
+    # ------------------------------------------------------------------ before the first turn
+    def first_player(
+        self, teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]], rng: np.random.Generator
+    ) -> int:
+        """The side that plays first; ``rng`` is the match's set-up stream."""
+        raise NotImplementedError(f"ruleset {self.name!r} does not say who plays first")
+
+    def choose_board(
+        self,
+        boards: Sequence[Board],
+        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+        players: tuple[PregamePlayer, PregamePlayer],
+        first: int,
+    ) -> int:
+        """The index of the board the match is played on, among candidate ``boards``."""
+        return 0
+
+    def setup(
+        self,
+        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+        board: Board,
+        dice: Dice,
+        setup_rng: np.random.Generator,
+        registry: CharacterSource,
+        record: int = 0,
+    ) -> MatchState:
+        """A ``MatchState`` with both teams spawned (not deployed) and the first player decided."""
+        raise NotImplementedError(f"ruleset {self.name!r} has no set-up")
+
+    def deploy(
+        self, state: MatchState, controllers: tuple[Any, Any], views: tuple[MatchView, MatchView]
+    ) -> None:
+        """Put both teams on the board, asking the players (the ruleset's own controller protocol)."""
+        raise NotImplementedError(f"ruleset {self.name!r} has no deployment")
