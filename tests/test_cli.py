@@ -11,6 +11,7 @@ import pytest
 import krosbalance.sim.experiment as experiment_module
 import krosbalance.sim.runner as runner_module
 from krosbalance.cli import main
+from krosbalance.rulesets import list_rulesets
 from krosbalance.sim.runner import read_table
 from tests.sim.fakes import FakeCatalog, fake_play
 
@@ -137,6 +138,8 @@ def test_list_boards_and_characters_from_the_registry() -> None:
     assert boards.returncode == 0 and "arena-elemental" in boards.stdout.split()
     characters = cli("list", "characters")
     assert characters.returncode == 0 and "queen_of_the_tofus" in characters.stdout.split()
+    rulesets = cli("list", "rulesets")
+    assert rulesets.returncode == 0 and rulesets.stdout.split() == list_rulesets()
 
 
 def test_real_smoke_run_and_replay(tmp_path: Path) -> None:

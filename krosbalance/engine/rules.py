@@ -17,7 +17,9 @@ The hooks, in the order a match meets them (the full list with the engine's call
   Blast makes every spell cost 1 AP), resolved once per piece;
 - ``start_turn``, ``play_characters``, ``end_turn``, ``next_player``: a player's game turn (Arena:
   the tension roll, the Timeline with creatures after their summoner, the turn-end record);
-- ``activation_started``, ``activation_ended``: around each character's activation;
+- ``preliminary_phase``: a character's preliminary phase, after its start-of-turn triggers (Arena:
+  its face-up Upgrades leave the card, R-A32 b);
+- ``activation_ended``: after each character's end phase (Blast: end-of-activation bonuses);
 - ``extra_actions``, ``is_legal_extra``, ``perform_extra``: the actions a ruleset adds, with kinds
   from ``engine.legal.EXTRA`` on (Arena: pick up a kama, buy a GG);
 - ``may_leave``: whether a walking piece gets away from its cell (Arena: Lock against Dodge);
@@ -146,8 +148,9 @@ class MatchRules:
         """Who plays the next game turn."""
         return 1 - side
 
-    def activation_started(self, state: MatchState, fighter: Fighter) -> None:
-        """A character starts acting, its MP and AP set (after ``CharacterTurnStarted``)."""
+    def preliminary_phase(self, state: MatchState, fighter: Fighter) -> None:
+        """The rest of a character's preliminary phase, after its start-of-turn triggers resolved and
+        before its MP and AP are set (R-A32)."""
 
     def activation_ended(self, state: MatchState, fighter: Fighter) -> None:
         """A character's end phase is over (before ``state.active`` is cleared)."""

@@ -67,11 +67,14 @@ class Ruleset(MatchRules):
     """A whole ruleset: the engine's hooks (``MatchRules``) and the set-up side below.
 
     ``team_modes`` are the team deals of experiments this ruleset knows besides given teams (Arena:
-    ``random_deal`` and ``draft``, R-A17). Every method here raises ``NotImplementedError`` until a
-    subclass gives it.
+    ``random_deal`` and ``draft``, R-A17). The set-up methods here raise ``NotImplementedError``
+    until a subclass gives them.
     """
 
-    team_modes: tuple[str, ...] = ()
+    @property
+    def team_modes(self) -> tuple[str, ...]:
+        """The team deals of experiments this ruleset knows besides given teams."""
+        return ()
 
     # ------------------------------------------------------------------ teams
     def validate_team(

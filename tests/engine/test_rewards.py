@@ -105,7 +105,7 @@ def test_r_a141_one_face_up_equipment_of_each_kind():
     assert can(sc, hero, "pet_scout")  # another kind
 
 
-def test_r_a53_the_token_stays_on_the_card_while_a_krosmaster_is_ko():
+def test_r_a10_a_kod_krosmasters_tokens_leave_the_game_with_it():
     sc, hero, dummy = duel()
     sc.add("anna_tommy", side=0, at=(0, 3))
     hold(sc, hero, "stasis_crystal")
@@ -119,7 +119,8 @@ def test_r_a53_the_token_stays_on_the_card_while_a_krosmaster_is_ko():
     inflict(sc.state, dummy, hero, 1, 0)
     settle(sc.state)
     assert not hero.alive and hero.tokens == []  # its tokens left the game with it
-    assert sorted(s.id for s in sc.arena.market.box) == ["set_hp_lock", "stasis_crystal"]
+    assert [s.id for s in sc.arena.market.box] == ["set_hp_lock"]  # shown
+    assert [s.id for s in sc.arena.market.hidden_box] == ["stasis_crystal"]  # never shown
 
 
 # ------------------------------------------------------------------------------ boosts

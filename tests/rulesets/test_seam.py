@@ -62,9 +62,14 @@ def test_arena_is_registered_by_name_and_builds_with_options():
     assert get_ruleset("arena").describe() == "arena"
 
 
-@pytest.mark.parametrize("name", ["blast", "duel", ""])
+UNKNOWN = [name for name in ("blast", "duel", "checkers", "") if name not in list_rulesets()]
+
+
+@pytest.mark.parametrize("name", UNKNOWN)
 def test_an_unknown_ruleset_is_a_one_line_error_not_arena(name):
-    with pytest.raises(ContentError, match=r"unknown ruleset .*; known: arena") as info:
+    with pytest.raises(
+        ContentError, match=rf"unknown ruleset .*; known: {', '.join(list_rulesets())}$"
+    ) as info:
         get_ruleset(name)
     assert "\n" not in str(info.value)
     with pytest.raises(ContentError, match="unknown ruleset"):
@@ -238,14 +243,18 @@ def test_experiments_and_match_specs_name_their_ruleset_through_the_registry():
     from krosbalance.sim.experiment import MatchSpec, check_experiment_text
     from krosbalance.sim.match import play_spec
 
-    text = 'name = "x"\nmaster_seed = 1\nmatches_per_pairing = 1\nruleset = "blast"\n'
+    unknown = UNKNOWN[0]
+    text = f'name = "x"\nmaster_seed = 1\nmatches_per_pairing = 1\nruleset = "{unknown}"\n'
     text += '[teams]\nmode = "mirror"\nlist = [["anna_tommy", "bill_tell", "lil_healey", "oscar_kass"]]\n'
     experiment, errors = check_experiment_text(text)
     assert experiment is None
-    assert [(e.field, e.reason) for e in errors] == [("ruleset", "unknown ruleset 'blast'; known: arena")]
+    known = ", ".join(list_rulesets())
+    assert [(e.field, e.reason) for e in errors] == [
+        ("ruleset", f"unknown ruleset {unknown!r}; known: {known}")
+    ]
     spec = MatchSpec(
-        0, "x", 0, 0, False, 1, tuple(TEAM0), tuple(TEAM1), "random", "random", "arena-pit", "blast", "{}"
+        0, "x", 0, 0, False, 1, tuple(TEAM0), tuple(TEAM1), "random", "random", "arena-pit", unknown, "{}"
     )
-    with pytest.raises(ContentError, match="unknown ruleset 'blast'"):
+    with pytest.raises(ContentError, match=f"unknown ruleset {unknown!r}"):
         play_spec(spec)
     assert play_spec(replace(spec, ruleset="arena")).turns > 0

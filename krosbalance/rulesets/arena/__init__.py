@@ -28,7 +28,6 @@ from krosbalance.rulesets.arena.pregame import (
     choose_edges,
     deploy,
     draft,
-    draft_splits_evenly,
     first_player,
     random_deal,
     setup,
@@ -36,7 +35,13 @@ from krosbalance.rulesets.arena.pregame import (
 )
 from krosbalance.rulesets.arena.ruleset import ArenaRuleset, arena_ruleset
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
-from krosbalance.rulesets.arena.teams import COPIES_ALLOWED, TEAM_LEVEL, TEAM_SIZE, team_problem
+from krosbalance.rulesets.arena.teams import (
+    COPIES_ALLOWED,
+    TEAM_LEVEL,
+    TEAM_SIZE,
+    draft_splits_evenly,
+    team_problem,
+)
 from krosbalance.rulesets.arena.tension import ArenaController
 from krosbalance.rulesets.base import PregamePlayer, summonable
 

@@ -2,6 +2,8 @@
 
 Both cost 1 AP and are for Krosmasters only. Their kinds, ``PICK_KAMA`` and ``BUY_GG``, follow the
 engine's own (``engine.legal.EXTRA``) and are importable from ``krosbalance.engine.legal`` too.
+Listing them among the legal actions is ``ArenaRuleset.extra_actions`` (on the hot path, so it reads
+the state itself); checking one the AI chose is :func:`is_legal`, and carrying it out :func:`perform`.
 """
 
 from __future__ import annotations
@@ -16,21 +18,12 @@ from krosbalance.rulesets.arena.state import arena_state
 if TYPE_CHECKING:
     from krosbalance.engine.state import Fighter, MatchState
 
-__all__ = ["BUY_GG", "PICK_KAMA", "add_actions", "is_legal", "perform"]
+__all__ = ["BUY", "BUY_GG", "NAMES", "PICK", "PICK_KAMA", "is_legal", "perform"]
 
 NAMES: dict[int, str] = {PICK_KAMA: "pick_kama", BUY_GG: "buy_gg"}
-_PICK = Action(PICK_KAMA)
-_BUY = Action(BUY_GG)
-
-
-def add_actions(state: MatchState, fighter: Fighter, actions: list[Action]) -> None:
-    """Append the legal ones, pick-up first."""
-    if fighter.kind == KROSMASTER and fighter.ap >= 1:
-        arena = arena_state(state)
-        if arena.board_kamas[fighter.cell] > 0:
-            actions.append(_PICK)
-        if (state.board.demon_cells >> fighter.cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
-            actions.append(_BUY)
+#: the two actions, built once (``ArenaRuleset.extra_actions`` appends these)
+PICK = Action(PICK_KAMA)
+BUY = Action(BUY_GG)
 
 
 def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:

@@ -1,7 +1,7 @@
 """Gallons of Glory, kamas and victory in Arena (R-A10, R-A26, R-A49-R-A50, R-A128-R-A135).
 
 GG gains and losses made during an action wait for its instant to settle before victory is checked
-(``krosbalance.engine.instant``); ``check_victory`` is the one place R-A132 is decided.
+(``krosbalance.engine.instant``); ``ArenaRuleset.check_victory`` is the one place R-A132 is decided.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from krosbalance.engine.events import SUMMARY, GGChanged, KamaPicked
-from krosbalance.engine.outcome import end_match, sides_standing
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:
@@ -106,40 +105,6 @@ def drop_loot(state: MatchState, cell: int, loot: int) -> None:
     loot = min(loot, arena.kama_reserve)
     arena.kama_reserve -= loot
     arena.board_kamas[cell] += loot
-
-
-def check_victory(state: MatchState, opts: ArenaOptions) -> bool:
-    """End the match if a player has won (R-A132) and say whether it is over.
-
-    Called once per instant, after its KOs and GG gains (``engine.instant``):
-
-    - Krosmasters: a player wins if he *alone* still has Krosmasters in play (``last_standing``).
-    - GG, once the wild GG is gone (or at once under the ``zero_gg_loses`` variant): the only player
-      holding GG wins (``gg``). Nobody holding GG (a tension double at 1-1, R-A133) is what the
-      ``simultaneous_zero_gg`` option says: ``draw`` (``gg_exhausted``), or ``play_on`` (nobody is
-      *the only* player holding GG, so the match goes on until one player alone has Krosmasters).
-    - Neither player has Krosmasters (their last ones were KO'd at one instant): the GG condition
-      decides if it can, else the match is a draw (``mutual_ko``).
-    """
-    if state.finished:
-        return True
-    standing0, standing1 = sides_standing(state)
-    if standing0 != standing1:
-        end_match(state, 0 if standing0 else 1, "last_standing")
-        return True
-    arena = arena_state(state)
-    if arena.wild_gg == 0 or opts.zero_gg_loses:
-        holding0, holding1 = arena.gg[0] > 0, arena.gg[1] > 0
-        if holding0 != holding1:
-            end_match(state, 0 if holding0 else 1, "gg")
-            return True
-        if not holding0 and standing0 and opts.simultaneous_zero_gg == "draw":
-            end_match(state, None, "gg_exhausted")
-            return True
-    if not standing0:
-        end_match(state, None, "mutual_ko")
-        return True
-    return False
 
 
 def turn_limit_winner(state: MatchState, opts: ArenaOptions) -> int | None:

@@ -26,7 +26,7 @@ from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.errors import IllegalActionError, KrosbalanceError, TeamError
-from krosbalance.rulesets.arena.teams import DRAFT_MULTIPLE, team_problem
+from krosbalance.rulesets.arena.teams import draft_splits_evenly, team_problem
 from krosbalance.rulesets.base import CharacterSource, PregamePlayer, summonable
 
 if TYPE_CHECKING:
@@ -82,12 +82,6 @@ def random_deal(pool: Sequence[T], rng: np.random.Generator) -> tuple[list[T], l
     player gets half of them (four each from the eight box cards)."""
     order = rng.permutation(len(pool))
     return [pool[int(i)] for i in order[0::2]], [pool[int(i)] for i in order[1::2]]
-
-
-def draft_splits_evenly(size: int) -> bool:
-    """Whether R-A17's draft (1 card, then 2 a turn, the last card to the first chooser) gives both
-    players as many cards: only for a deck whose size is a multiple of 4 (8 in the box)."""
-    return size >= DRAFT_MULTIPLE and size % DRAFT_MULTIPLE == 0
 
 
 def draft(

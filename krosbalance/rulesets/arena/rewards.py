@@ -371,7 +371,7 @@ def turn_started(state: MatchState, opts: ArenaOptions) -> None:
         staged_turn_start(market, state.turn)
 
 
-def activation_started(state: MatchState, fighter: Fighter) -> None:
+def preliminary_phase(state: MatchState, fighter: Fighter) -> None:
     """Preliminary phase (R-A32 b): the face-up Upgrades leave the card, for the box."""
     if fighter.tokens:
         expired = expire_upgrades(state, fighter)

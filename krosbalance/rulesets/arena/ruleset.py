@@ -9,9 +9,13 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from krosbalance.content.registry import Registry, default_registry
+from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK, count_successes
+from krosbalance.engine.events import FULL, DiceRolled, LockRolled
 from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD
+from krosbalance.engine.outcome import end_match
+from krosbalance.engine.powers import dice_for
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
-from krosbalance.engine.state import KROSMASTER
+from krosbalance.engine.state import BOMB, KROSMASTER
 from krosbalance.errors import TeamError
 from krosbalance.rulesets.arena import actions as extra
 from krosbalance.rulesets.arena import economy, pregame, rolls
@@ -42,7 +46,10 @@ class ArenaRuleset(Ruleset):
     """Krosmaster Arena, 2 players, as the 2013 Italian rulebook writes it (options in
     ``data/arena.toml``)."""
 
-    team_modes = ("random_deal", "draft")
+    @property
+    def team_modes(self) -> tuple[str, ...]:
+        """R-A17's team choices besides teams given by agreement."""
+        return ("random_deal", "draft")
 
     def __init__(self, options: ArenaOptions) -> None:
         data = arena_file()
@@ -78,10 +85,10 @@ class ArenaRuleset(Ruleset):
     def end_turn(self, state: MatchState, side: int) -> None:
         record_turn_end(state, side)
 
-    def activation_started(self, state: MatchState, fighter: Fighter) -> None:
+    def preliminary_phase(self, state: MatchState, fighter: Fighter) -> None:
         """Its face-up Upgrades leave the card (R-A32 b, R-A54)."""
         if fighter.tokens:
-            reward_rules.activation_started(state, fighter)
+            reward_rules.preliminary_phase(state, fighter)
 
     def activation_ended(self, state: MatchState, fighter: Fighter) -> None:
         """Boosts "for this turn" that no spell used are lost."""
@@ -90,8 +97,18 @@ class ArenaRuleset(Ruleset):
 
     # ------------------------------------------------------------------ actions
     def extra_actions(self, state: MatchState, fighter: Fighter, actions: list[Action]) -> None:
-        extra.add_actions(state, fighter, actions)
-        if fighter.tokens or (self.opts.demonic_rewards and arena_state(state).market is not None):
+        """A Krosmaster with AP may pick up a kama on its cell (R-A49), then buy a GG on a Demon
+        cell with the price in its team's stock (R-A50); the same test as ``actions.is_legal``,
+        written out because it runs for every list of legal actions. Then the Demonic Reward
+        actions: reveals of its face-down tokens and purchases (``rewards``)."""
+        arena: ArenaState = state.rules  # type: ignore[assignment]  # a cast() call costs here
+        if fighter.kind == KROSMASTER and fighter.ap >= 1:
+            cell = fighter.cell
+            if arena.board_kamas[cell] > 0:
+                actions.append(extra.PICK)
+            if (state.board.demon_cells >> cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
+                actions.append(extra.BUY)
+        if fighter.tokens or (arena.market is not None and self.opts.demonic_rewards):
             reward_rules.add_actions(state, fighter, actions, self.opts)
 
     def is_legal_extra(self, state: MatchState, fighter: Fighter, action: Action) -> bool:
@@ -112,7 +129,31 @@ class ArenaRuleset(Ruleset):
 
     # ------------------------------------------------------------------ movement, markers, combat
     def may_leave(self, state: MatchState, mover: Fighter) -> bool:
-        return rolls.lock_check(state, mover, self.opts)
+        """Each adjacent enemy may lock a walking character (R-A41-R-A47); whether it gets away.
+
+        A Dodge roll is made only against a lock roll with at least one success: with none, the
+        mover escapes whatever it rolls. A blocked mover loses its remaining MP (and AP, under the
+        default ``lock_block_ends_turn``) and may not walk again this turn. Tiny pieces are never
+        locked (R-A103).
+        """
+        if mover.has("tiny"):
+            return True
+        for locker in rolls.adjacent_lockers(state, mover):
+            lock, _ = count_successes(state.dice, dice_for(locker, LOCK), LOCK)
+            dodge = 0
+            if lock:
+                dodge, _ = count_successes(state.dice, dice_for(mover, DODGE), DODGE)
+            blocked = lock > dodge
+            if state.record >= FULL:
+                state.events.append(LockRolled(state.turn, mover.uid, locker.uid, lock, dodge, blocked))
+            if blocked:
+                mover.mp = 0
+                if self.opts.lock_block_ends_turn:
+                    mover.ap = 0
+                mover.blocked = True
+                mover.stats.times_blocked += 1
+                return False
+        return True
 
     def add_marker(self, state: MatchState, piece: Fighter, marker: int, amount: int) -> None:
         """Markers wait for the piece's next activation (R-A33, R-A35); minus markers never exceed
@@ -127,10 +168,26 @@ class ArenaRuleset(Ruleset):
             piece.minus_ap = min(piece.minus_ap + amount, piece.base_ap)
 
     def attack_roll(self, state: MatchState, caster: Fighter, spell: SpellSpec) -> int:
-        return rolls.critical_roll(state, caster, spell)
+        """One Critical roll for the whole spell (R-A60, R-A97); neutral spells never roll two dice
+        (R-A79)."""
+        n_dice = 1 if spell.element == "neutral" else dice_for(caster, CRITICAL)
+        successes, faces = count_successes(state.dice, n_dice, CRITICAL)
+        if state.record >= FULL:
+            state.events.append(DiceRolled(state.turn, caster.uid, "critical", faces, successes))
+        return successes
 
     def defence_roll(self, state: MatchState, target: Fighter, pierce: bool) -> int:
-        return rolls.armour_roll(state, target, pierce, self.opts)
+        """The target's Armour roll (R-A61); Pierce Armour removes one die (R-A82, R-A161); a bomb
+        rolls ``bomb_armour_dice`` dice (R-A115)."""
+        n_dice = self.opts.bomb_armour_dice if target.kind == BOMB else dice_for(target, ARMOUR)
+        if pierce:
+            n_dice -= 1
+        if n_dice <= 0:
+            return 0
+        successes, faces = count_successes(state.dice, n_dice, ARMOUR)
+        if state.record >= FULL:
+            state.events.append(DiceRolled(state.turn, target.uid, "armour", faces, successes))
+        return successes
 
     def on_scenery_destroyed(self, state: MatchState, cell: int, kind: str) -> None:
         economy.drop_loot(state, cell, self.opts.scenery_loot[kind])
@@ -142,7 +199,40 @@ class ArenaRuleset(Ruleset):
         economy.gg_for_kos(state, kos)
 
     def check_victory(self, state: MatchState) -> bool:
-        return economy.check_victory(state, self.opts)
+        """End the match if a player has won (R-A132) and say whether it is over.
+
+        Called once per instant, after its KOs and GG gains (``engine.instant``):
+
+        - Krosmasters: a player wins if he *alone* still has Krosmasters in play (``last_standing``).
+        - GG, once the wild GG is gone (or at once under the ``zero_gg_loses`` variant): the only
+          player holding GG wins (``gg``). Nobody holding GG (a tension double at 1-1, R-A133) is
+          what the ``simultaneous_zero_gg`` option says: ``draw`` (``gg_exhausted``), or ``play_on``
+          (nobody is *the only* player holding GG, so the match goes on until one player alone has
+          Krosmasters).
+        - Neither player has Krosmasters (their last ones were KO'd at one instant): the GG
+          condition decides if it can, else the match is a draw (``mutual_ko``).
+        """
+        if state.finished:
+            return True
+        standing0 = any(f.alive for f in state.timeline[0])
+        standing1 = any(f.alive for f in state.timeline[1])
+        if standing0 != standing1:
+            end_match(state, 0 if standing0 else 1, "last_standing")
+            return True
+        arena: ArenaState = state.rules  # type: ignore[assignment]  # runs at every activation
+        opts = self.opts
+        if arena.wild_gg == 0 or opts.zero_gg_loses:
+            holding0, holding1 = arena.gg[0] > 0, arena.gg[1] > 0
+            if holding0 != holding1:
+                end_match(state, 0 if holding0 else 1, "gg")
+                return True
+            if not holding0 and standing0 and opts.simultaneous_zero_gg == "draw":
+                end_match(state, None, "gg_exhausted")
+                return True
+        if not standing0:
+            end_match(state, None, "mutual_ko")
+            return True
+        return False
 
     def turn_limit_winner(self, state: MatchState) -> int | None:
         return economy.turn_limit_winner(state, self.opts)

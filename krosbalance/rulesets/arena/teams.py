@@ -116,11 +116,17 @@ def every_legal_team(cards: Mapping[str, Card]) -> list[Team]:
     return sorted(legal_teams(pool, cards), key=lambda team: (len(team), team))
 
 
+def draft_splits_evenly(size: int) -> bool:
+    """Whether R-A17's draft (1 card, then 2 a turn, the last card to the first chooser) gives both
+    players as many cards: only for a deck whose size is a multiple of 4 (8 in the box)."""
+    return size >= DRAFT_MULTIPLE and size % DRAFT_MULTIPLE == 0
+
+
 def deal_problem(mode: str, pool: Sequence[str], cards: Mapping[str, Card]) -> str:
     """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can: half of
     it to each player, every possible half a legal team, and for the draft a multiple of 4 cards."""
     size = len(pool)
-    if mode == "draft" and (size < DRAFT_MULTIPLE or size % DRAFT_MULTIPLE):
+    if mode == "draft" and not draft_splits_evenly(size):
         return (
             f"the draft (R-A17: one card, then two a turn, the last to the first chooser) splits a pool "
             f"evenly only when its size is a multiple of 4; this one has {size}"
