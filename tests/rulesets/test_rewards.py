@@ -9,6 +9,7 @@ from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import RANKS
 from krosbalance.engine.dice import ARMOUR, CRITICAL
 from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD, legal_actions
+from krosbalance.engine.view import MatchView
 from krosbalance.rulesets.arena.market import Purchase, setup_market, staged_turn_start
 from krosbalance.rulesets.arena.rewards import (
     Reveal,
@@ -225,3 +226,23 @@ def test_tokens_are_conserved_through_purchases_and_reveals(reveal):
     held = len(buyer.tokens) + len(ally.tokens)
     assert m.count() + held == m.total
     assert reward_problems(sc.state) == []
+
+
+def test_r_a51_the_view_hides_the_opponents_face_down_tokens():
+    """A player sees his own face-down tokens, never the opponent's (a random purchase is secret),
+    and the unseen tokens of a rank never in pile order."""
+    sc, buyer, ally = shop(kamas=30)
+    enemy = sc.state.timeline[1][0]
+    sc.buy_reward(buyer, -1, "gold", ally)
+    sc.hold(enemy, "feca_style")
+    secret = ally.tokens[0].spec
+    mine, theirs = MatchView(sc.state, 0), MatchView(sc.state, 1)
+    assert mine.reward_tokens(mine.fighter(ally.uid)) == [secret]
+    assert theirs.reward_tokens(theirs.fighter(ally.uid)) == [None]
+    assert mine.reward_tokens(mine.fighter(enemy.uid)) == [None]
+    unseen = theirs.unseen_rewards(2)
+    assert secret in unseen and unseen == sorted(unseen, key=lambda s: s.id)
+    assert secret not in mine.unseen_rewards(2)
+    assert mine.face_down_left(2) == sc.arena.market.face_down_count(2)
+    assert mine.market_face_up() == [s for _, s in sc.arena.market.face_up]
+    assert mine.rewards_in_play and mine.reward_prices() == (3, 6, 12)
