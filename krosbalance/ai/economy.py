@@ -30,14 +30,24 @@ an AI never learns an opponent's face-down token.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from krosbalance.ai.rewards import GG_VALUE, TURNS_LEFT, expected_draw_value, kama_rate, reward_value
+from krosbalance.ai.rewards import (
+    GG_VALUE,
+    TURNS_LEFT,
+    best_holder,
+    expected_draw_value,
+    kama_rate,
+    reward_value,
+)
 from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
+from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, REVEAL_REWARD, Action
+from krosbalance.rulesets.arena.rewards import purchase_of, reveal_of
 
 if TYPE_CHECKING:
     from krosbalance.ai.rewards import HolderFacts
+    from krosbalance.engine.view import FighterView, MatchView
 
 #: what each reward keyword is for, in the advisor's timing
 NOW_GAINS = frozenset({"ap_now", "mp_now", "gg", "kamas", "draw_reward", "buy_gg"})
@@ -200,6 +210,7 @@ def rank_of(index: int) -> str:
 
 __all__ = [
     "GG_VALUE",
+    "advise",
     "choose_alternative",
     "gg_comes_first",
     "improves",
@@ -210,3 +221,147 @@ __all__ = [
     "survives",
     "worth_buying",
 ]
+
+
+# ------------------------------------------------------------------------------ the advisor
+
+
+def _capacity(view: MatchView, fighter: FighterView) -> int:
+    return int(fighter.level) - len(view.reward_tokens(fighter))
+
+
+def _nearest_enemy_distance(view: MatchView, cell: int) -> int:
+    distance = view.board.distance[cell]
+    return min((distance[e.cell] for e in view.enemies() if e.cell >= 0), default=99)
+
+
+def _pick(actions: Sequence[Action], key: Callable[[Action], float]) -> Action:
+    """The action with the highest key (the first on a tie)."""
+    best = actions[0]
+    best_key = key(best)
+    for action in actions[1:]:
+        k = key(action)
+        if k > best_key:
+            best, best_key = action, k
+    return best
+
+
+def _reveal_choice(view: MatchView, me: FighterView, spec: RewardSpec, options: list[Action]) -> Action:
+    """Which of a token's legal reveals (choices, targets) to make."""
+    kinds = _kinds(spec)
+    if spec.choices:
+        wanted = choose_alternative(spec, me)
+        options = [a for a in options if reveal_of(a).choice == wanted] or options
+    if "buy_gg" in kinds:
+        return _pick(options, lambda a: float(reveal_of(a).choice))
+    if "summon" in kinds:  # the free adjacent cell nearest an enemy
+        return _pick(options, lambda a: -float(_nearest_enemy_distance(view, reveal_of(a).target)))
+    if "recall" in kinds:  # the deployment cell farthest from the enemies
+        return _pick(options, lambda a: float(_nearest_enemy_distance(view, reveal_of(a).target)))
+    return options[0]
+
+
+def _spell_target_value(view: MatchView, spec: RewardSpec, action: Action) -> float:
+    """How good a single-use spell's target is (negative: not worth casting there)."""
+    target = view.piece_at(reveal_of(action).target)
+    spell = spec.spell
+    if spell is None:
+        return -1.0
+    if spell.kind == "attack":
+        if target is None or target.side == view.side:
+            return -1.0
+        return 10.0 - float(target.remaining_hp) + (5.0 if target.is_krosmaster else 0.0)
+    if any(e.kind == "carry_ally" for e in spell.effects):
+        return float(_nearest_enemy_distance(view, reveal_of(action).target)) - 2.0
+    if target is None or target.side == view.side or not target.is_krosmaster:
+        return -1.0
+    if any(e.kind == "minus_ap" for e in spell.effects):
+        return float(target.base_ap)
+    return float(target.base_mp)
+
+
+def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Action | None:
+    """The purchase returning most over what a GG would for its kamas, if any beats it."""
+    side = view.side
+    holders = [k for k in view.krosmasters(side) if k.alive and k.cell >= 0 and _capacity(view, k) > 0]
+    if not holders:
+        return None
+    prices = view.reward_prices()
+    face_up = view.market_face_up()
+    gg_first = gg_comes_first(view.wild_gg, view.gg[1 - side], view.kamas[side], view.gg_price)
+    rate = kama_rate(view.gg_price)
+    best: tuple[float, int, int] | None = None  # (surplus, visible, rank)
+    for visible, spec in enumerate(face_up):
+        price = prices[RANKS.index(spec.rank)]
+        value, _ = purchase_value(spec, holders, ())
+        if worth_buying(value, price, view.gg_price, gg_first) and (
+            best is None or value - rate * price > best[0]
+        ):
+            best = (value - rate * price, visible, RANKS.index(spec.rank))
+    for rank in range(len(RANKS)):
+        if not view.face_down_left(rank):
+            continue
+        value, _ = purchase_value(rank, holders, view.unseen_rewards(rank))
+        price = prices[rank]
+        if worth_buying(value, price, view.gg_price, gg_first) and (
+            best is None or value - rate * price > best[0]
+        ):
+            best = (value - rate * price, -1, rank)
+    if best is None:
+        return None
+    _, visible, rank = best
+    if visible >= 0:
+        spec = face_up[visible]
+        holder_uid = holders[best_holder(spec, holders)].uid
+    else:
+        unseen = view.unseen_rewards(rank)
+        means = [sum(reward_value(s, h) for s in unseen) / max(1, len(unseen)) for h in holders]
+        holder_uid = holders[means.index(max(means))].uid
+    for action in buys:
+        purchase = purchase_of(action)
+        if (purchase.visible, purchase.rank, purchase.holder) == (visible, rank, holder_uid):
+            return action
+    return None
+
+
+def advise(view: MatchView, me: FighterView, proposed: Action, first_decision: bool) -> Action | None:
+    """A Demonic Reward action to take before ``proposed`` (the planner's next action), or None."""
+    if not me.is_krosmaster or not view.rewards_in_play:
+        return None
+    legal = [a for a in view.legal_actions() if a.kind == REVEAL_REWARD or a.kind == BUY_REWARD]
+    if not legal:
+        return None
+    tokens = view.reward_tokens(me)
+    by_token: dict[int, list[Action]] = {}
+    for action in legal:
+        if action.kind == REVEAL_REWARD:
+            by_token.setdefault(reveal_of(action).token, []).append(action)
+    single_use = {i for i, t in enumerate(tokens) if t is not None and t.has_effect("one_shot_spell")}
+    if proposed.kind == CAST:
+        spell = me.spells[proposed.spell]
+        for index, options in by_token.items():
+            spec = tokens[index]
+            if spec is not None and index not in single_use and improves(spec, spell, me):
+                return _reveal_choice(view, me, spec, options)
+    for index, options in by_token.items():
+        spec = tokens[index]
+        if spec is not None and index not in single_use and reveal_now(spec, me, first_decision):
+            return _reveal_choice(view, me, spec, options)
+    buys = [a for a in legal if a.kind == BUY_REWARD]
+    if proposed.kind == BUY_GG and buys:
+        return _best_purchase(view, me, buys)
+    if proposed.kind != END:
+        return None
+    in_danger = me.remaining_hp <= DANGER_HP and _nearest_enemy_distance(view, me.cell) <= 4
+    for index, options in by_token.items():
+        spec = tokens[index]
+        if spec is None:
+            continue
+        if index in single_use:
+            values = [_spell_target_value(view, spec, a) for a in options]
+            top = max(values)
+            if top >= 0:
+                return options[values.index(top)]
+        elif reveal_at_end(spec, me, in_danger):
+            return _reveal_choice(view, me, spec, options)
+    return _best_purchase(view, me, buys) if buys else None
