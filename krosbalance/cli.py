@@ -64,6 +64,22 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="write report.html and report.md for a finished run")
     report.add_argument("out", type=Path, help="run folder written by 'krosbalance run'")
     report.add_argument("--to", type=Path, default=None, help="report folder (default reports/<name>)")
+    report.add_argument(
+        "--write-ladder",
+        nargs="?",
+        type=Path,
+        const=Path("-"),
+        default=None,
+        metavar="FILE",
+        help="also fit the AI ladder on this run's cross-AI matches and write the standing file that every "
+        "report reads (default FILE: krosbalance/ai/data/ladder.toml)",
+    )
+    report.add_argument(
+        "--chunk-matches",
+        type=_positive_int,
+        default=None,
+        help="matches read at a time (default 5000): lower it to lower the report's memory",
+    )
     report.set_defaults(handler=cmd_report)
 
     validate = sub.add_parser("validate", help="check experiment files and explain every problem")
@@ -122,9 +138,22 @@ def cmd_report(args: argparse.Namespace) -> int:
     report_dir = args.to if args.to is not None else Path("reports") / name
     from krosbalance.analysis.report import write_report
 
-    path = write_report(args.out, report_dir)
+    if args.write_ladder is not None:
+        # Before the report, so that it already quotes the new standing.
+        print(_write_ladder(args.out, None if str(args.write_ladder) == "-" else args.write_ladder, name))
+    path = write_report(args.out, report_dir, chunk_matches=args.chunk_matches)
     print(path)
     return 0
+
+
+def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
+    from krosbalance.analysis.ladder import write_ladder
+    from krosbalance.analysis.resultset import ResultSet
+
+    try:
+        return write_ladder(ResultSet.load(out).summary().matches, path, experiment=experiment)
+    except ValueError as exc:
+        raise KrosbalanceError(f"{out}: {exc}") from None
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

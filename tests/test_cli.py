@@ -216,3 +216,41 @@ def test_replay_pictures_with_the_real_renderer(
 def _real_ids_event_init(self, kind, turn, positions=()):  # real character ids for the real renderer
     self.kind, self.turn = kind, turn
     self.positions = tuple((uid, "oscar_kass", side, cell, inj) for uid, _, side, cell, inj in positions)
+
+
+LADDER = (
+    'name = "ladder"\nmaster_seed = 4\nmatches_per_pairing = 6\n'
+    'ais = [["focus_fire", "random"], ["kiter", "random"], ["focus_fire", "kiter"]]\n'
+    '[teams]\nmode = "mirror"\nlist = [["oscar_kass", "anna_tommy", "bill_tell", "lil_healey"]]\n'
+)
+
+
+def test_report_writes_the_ladder_file_every_report_reads(
+    fake_world: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from krosbalance.ai.ladder import load_ladder
+    from krosbalance.ai.registry import ai_tier
+
+    (fake_world / "ladder.toml").write_text(LADDER, encoding="utf-8")
+    assert main(["run", "ladder.toml", "--out", "res", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert (
+        main(["report", "res", "--to", "rep", "--write-ladder", "standing.toml", "--chunk-matches", "8"]) == 0
+    )
+    printed = capsys.readouterr().out.split()
+    assert printed[0] == "standing.toml"
+    standing = load_ladder(Path("standing.toml"))
+    assert set(standing) == {"focus_fire", "kiter", "random"}
+    assert all(s.tier == ai_tier(name) and s.n > 0 for name, s in standing.items())
+    assert all(s.ci_low <= s.rating <= s.ci_high for s in standing.values())
+    assert "## AI ladder" in (fake_world / "rep" / "report.md").read_text(encoding="utf-8")
+
+
+def test_write_ladder_on_a_run_without_cross_ai_matches_is_one_error_line(
+    fake_world: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["report", "res", "--write-ladder", "standing.toml"]) == 2
+    assert "no match pairs two different AIs" in one_error_line(capsys.readouterr().err)
+    assert not Path("standing.toml").exists()

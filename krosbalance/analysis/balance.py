@@ -17,9 +17,12 @@ Definitions (every value comes with a 95% interval):
 * **Character balance (adjusted)** = ``2 * expit(-spread)``: the Ludii balance of a match between two
   otherwise identical teams, one fielding the strongest and the other the weakest character. 1 when
   all characters are equal, towards 0 as the spread grows.
-* **Dominated team**: a team whose win rate against *every* opponent it met (mirror excluded) has a
-  Wilson 95% upper bound below 0.5: it is worse than each of them, with confidence. Dominant teams
-  are the mirror image (lower bound above 0.5 against every opponent).
+* **Dominated team**: a team that met at least two opponents (mirror excluded) and whose win rate
+  against *every* one of them has a 95% upper bound below 0.5: it is worse than each of them, with
+  confidence. Dominant teams are the mirror image (lower bound above 0.5 against every opponent).
+  A team that met a single opponent is never called either (losing one pairing says which side of
+  it is stronger, not that a team is dominated across a field); such teams are counted apart as
+  "lost (won) its only matchup".
 * **Draw share** and **turn-limit share** of error-free matches, with Wilson intervals.
 """
 
@@ -30,19 +33,28 @@ import pandas as pd
 from scipy.special import expit
 
 from krosbalance.analysis import stats
+from krosbalance.analysis.design import weights
+from krosbalance.analysis.names import display_name, team_label
 from krosbalance.analysis.strength import adjusted_strength, character_covariance, character_strengths
 
 COLUMNS = ["metric", "value", "ci_low", "ci_high", "n", "detail"]
 N_DRAWS = 4000
 
 
-def _team_verdicts(matchups: pd.DataFrame, dominated: bool) -> pd.DataFrame:
+MIN_OPPONENTS = 2
+
+
+def _team_verdicts(
+    matchups: pd.DataFrame, dominated: bool, min_opponents: int, max_opponents: int | None = None
+) -> pd.DataFrame:
     cols = ["team", "opponents", "n", "win_rate", "worst_bound"]
     if matchups.empty:
         return pd.DataFrame(columns=cols)
     cells = matchups[(matchups["team"] != matchups["opponent"]) & (matchups["n"] > 0)]
     rows = []
     for team, grp in cells.groupby("team", sort=True):
+        if len(grp) < min_opponents or (max_opponents is not None and len(grp) > max_opponents):
+            continue
         if dominated:
             ok, bound = bool((grp["ci_high"] < 0.5).all()), float(grp["ci_high"].max())
         else:
@@ -53,22 +65,41 @@ def _team_verdicts(matchups: pd.DataFrame, dominated: bool) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def dominated_teams(matchups: pd.DataFrame) -> pd.DataFrame:
-    """Teams whose Wilson upper bound is below 0.5 against every opponent they met.
+def dominated_teams(matchups: pd.DataFrame, min_opponents: int = MIN_OPPONENTS) -> pd.DataFrame:
+    """Teams that met at least ``min_opponents`` opponents and whose 95% upper bound is below 0.5
+    against every one of them.
 
     Args:
         matchups: the output of :func:`stats.matchup_matrix`.
+        min_opponents: a team that met fewer opponents is never called dominated.
 
     Returns:
         team, opponents (how many), n (matches), win_rate (overall), worst_bound (the largest upper
         bound, i.e. the closest call).
     """
-    return _team_verdicts(matchups, dominated=True)
+    return _team_verdicts(matchups, dominated=True, min_opponents=min_opponents)
 
 
-def dominant_teams(matchups: pd.DataFrame) -> pd.DataFrame:
-    """Teams whose Wilson lower bound is above 0.5 against every opponent (worst_bound = smallest)."""
-    return _team_verdicts(matchups, dominated=False)
+def dominant_teams(matchups: pd.DataFrame, min_opponents: int = MIN_OPPONENTS) -> pd.DataFrame:
+    """Teams whose lower bound is above 0.5 against every one of at least ``min_opponents``
+    opponents (worst_bound = smallest)."""
+    return _team_verdicts(matchups, dominated=False, min_opponents=min_opponents)
+
+
+def losing_every_matchup(matchups: pd.DataFrame) -> pd.DataFrame:
+    """Teams with a 95% upper bound below 0.5 against every opponent they met, however many: the
+    dominated teams plus the single-matchup losers (what :func:`narrative.dominated_finding` reads)."""
+    return _team_verdicts(matchups, dominated=True, min_opponents=1)
+
+
+def single_matchup_losers(matchups: pd.DataFrame) -> pd.DataFrame:
+    """Teams that met one opponent only and lost to it with 95% confidence (not "dominated")."""
+    return _team_verdicts(matchups, dominated=True, min_opponents=1, max_opponents=1)
+
+
+def single_matchup_winners(matchups: pd.DataFrame) -> pd.DataFrame:
+    """Teams that met one opponent only and beat it with 95% confidence (not "dominant")."""
+    return _team_verdicts(matchups, dominated=False, min_opponents=1, max_opponents=1)
 
 
 def ludii_balance(
@@ -113,7 +144,7 @@ def _rate_spread_interval(rates: pd.DataFrame, rng: np.random.Generator, alpha: 
 
 def _team_list(teams: pd.Series, shown: int = 3) -> str:
     """A few team names for a summary cell; the full list is in the dominated-teams table."""
-    names = [f"[{t}]" for t in teams]
+    names = [f"[{team_label(t)}]" for t in teams]
     if not names:
         return "none"
     more = f" and {len(names) - shown} more" if len(names) > shown else ""
@@ -153,7 +184,16 @@ def balance_summary(
         lo, hi = _spread_interval(chars, character_covariance(strength), rng, alpha)
         top, bottom = chars.loc[chars["coef"].idxmax(), "term"], chars.loc[chars["coef"].idxmin(), "term"]
         n_model = int(strength.loc[strength["kind"] == "covariate", "n"].max())
-        rows.append(("strength spread (log-odds)", spread, lo, hi, n_model, f"{top} minus {bottom}"))
+        rows.append(
+            (
+                "strength spread (log-odds)",
+                spread,
+                lo,
+                hi,
+                n_model,
+                f"{display_name(top)} minus {display_name(bottom)}",
+            )
+        )
         rows.append(
             (
                 "character balance (adjusted)",
@@ -178,11 +218,12 @@ def balance_summary(
         rows.append(("character balance (adjusted)", nan, nan, nan, 0, "not enough data"))
 
     w = stats.winner_series(m)
-    n = len(m)
+    k = weights(m)
+    n = int(round(k.sum()))
     if n:
         first = m["first_player"].astype(float)
-        first_wins = int((w == first).sum())
-        second_wins = int((w.notna() & (w != first)).sum())
+        first_wins = int(round(k[(w == first).to_numpy()].sum()))
+        second_wins = int(round(k[(w.notna() & (w != first)).to_numpy()].sum()))
         rows.append(
             (
                 "balance (first vs second player)",
@@ -191,7 +232,7 @@ def balance_summary(
                 f"first {first_wins}, second {second_wins}, draws {n - first_wins - second_wins}",
             )
         )
-        s0, s1 = int((w == 0).sum()), int((w == 1).sum())
+        s0, s1 = int(round(k[(w == 0).to_numpy()].sum())), int(round(k[(w == 1).to_numpy()].sum()))
         rows.append(
             (
                 "balance (side 0 vs side 1)",
@@ -235,14 +276,31 @@ def balance_summary(
 
     dom = dominated_teams(matchups)
     n_teams = len(set(matchups["team"])) if not matchups.empty else 0
-    rows.append(("dominated teams", float(len(dom)), nan, nan, n_teams, _team_list(dom["team"])))
+    several = f"teams that met at least {MIN_OPPONENTS} opponents"
+    rows.append(
+        ("dominated teams", float(len(dom)), nan, nan, n_teams, f"{several}: {_team_list(dom['team'])}")
+    )
     dmt = dominant_teams(matchups)
-    rows.append(("dominant teams", float(len(dmt)), nan, nan, n_teams, _team_list(dmt["team"])))
+    rows.append(
+        ("dominant teams", float(len(dmt)), nan, nan, n_teams, f"{several}: {_team_list(dmt['team'])}")
+    )
+    lost = single_matchup_losers(matchups)
+    if len(lost):
+        rows.append(
+            (
+                "lost its only matchup",
+                float(len(lost)),
+                nan,
+                nan,
+                n_teams,
+                "teams that met one opponent and lost to it with 95% confidence (not dominance)",
+            )
+        )
 
-    draws = int(w.isna().sum())
+    draws = int(round(k[w.isna().to_numpy()].sum()))
     lo, hi = stats.wilson_interval(draws, n, alpha)
     rows.append(("draw share", draws / n if n else nan, lo, hi, n, f"{draws} draws"))
-    tl = int((m["end_reason"] == "turn_limit").sum()) if n else 0
+    tl = int(round(k[(m["end_reason"].astype(str) == "turn_limit").to_numpy()].sum())) if n else 0
     lo, hi = stats.wilson_interval(tl, n, alpha)
     rows.append(("turn-limit share", tl / n if n else nan, lo, hi, n, f"{tl} matches hit the turn limit"))
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -11,6 +11,7 @@ import math
 
 import pandas as pd
 
+from krosbalance.analysis.names import confidence_text, display_name, team_label
 from krosbalance.analysis.strength import character_strengths
 
 MAX_CONFOUND_LINES = 4
@@ -51,7 +52,7 @@ def strength_findings(strength: pd.DataFrame, win_rates: pd.DataFrame) -> list[s
             "was singular): estimates are shrunk towards zero and intervals are approximate."
         )
     for label, row in (("highest", chars.iloc[0]), ("lowest", chars.iloc[-1])):
-        name, c, lo, hi = row["term"], row["coef"], row["ci_low"], row["ci_high"]
+        name, c, lo, hi = display_name(row["term"]), row["coef"], row["ci_low"], row["ci_high"]
         head = f"**{name}** has the {label} teammate-adjusted strength, {_signed(c)} log-odds versus the average character (95% CI [{fmt(lo)}, {fmt(hi)}], n={int(row['n'])})"
         if lo > 0:
             tail = "; the interval excludes zero, so it is stronger than the average character."
@@ -62,8 +63,8 @@ def strength_findings(strength: pd.DataFrame, win_rates: pd.DataFrame) -> list[s
                 "; the interval includes zero, so the data do not show it differs from the average character."
             )
         out.append(head + tail)
-    strong = chars[chars["ci_low"] > 0]["term"].tolist()
-    weak = chars[chars["ci_high"] < 0]["term"].tolist()
+    strong = [display_name(t) for t in chars[chars["ci_low"] > 0]["term"]]
+    weak = [display_name(t) for t in chars[chars["ci_high"] < 0]["term"]]
     k = len(chars)
     line = f"Of {k} characters, {len(strong)} are above average with confidence ({', '.join(strong) or 'none'}) and {len(weak)} below ({', '.join(weak) or 'none'})."
     line += f" With {k} intervals, about {0.05 * k:.1f} would exclude zero by chance alone."
@@ -79,7 +80,7 @@ def strength_findings(strength: pd.DataFrame, win_rates: pd.DataFrame) -> list[s
                 looks = "high" if raw_high else "low"
                 verdict = "is indistinguishable from average" if adj_zero else "points the other way"
                 confounded.append(
-                    f"{r['character']}'s raw win rate looks {looks} ({with_ci(r['win_rate'], r['ci_low'], r['ci_high'], True)}), "
+                    f"{display_name(r['character'])}'s raw win rate looks {looks} ({with_ci(r['win_rate'], r['ci_low'], r['ci_high'], True)}), "
                     f"but its teammate-adjusted strength ({with_ci(r['coef'], r['ci_low_s'], r['ci_high_s'])}) {verdict}: "
                     "its raw rate reflects who it was teamed with."
                 )
@@ -143,7 +144,7 @@ def matchup_finding(matchups: pd.DataFrame) -> str:
         winners = cells
     r = winners.sort_values(["ci_low", "n"], ascending=[False, False]).iloc[0]
     text = (
-        f"Most lopsided matchup: [{r['team']}] beat [{r['opponent']}] in "
+        f"Most lopsided matchup: [{team_label(r['team'])}] beat [{team_label(r['opponent'])}] in "
         f"{with_ci(r['win_rate'], r['ci_low'], r['ci_high'], as_pct=True)} of {int(r['n'])} matches"
     )
     if r["ci_low"] > 0.5:
@@ -163,7 +164,7 @@ def dominated_finding(dominated: pd.DataFrame, shown: int = 5) -> str:
     parts = []
     if len(several):
         names = "; ".join(
-            f"[{t}] ({k} opponents)"
+            f"[{team_label(t)}] ({k} opponents)"
             for t, k in zip(several["team"].head(shown), several["opponents"].head(shown), strict=True)
         )
         more = f" and {len(several) - shown} more" if len(several) > shown else ""
@@ -196,6 +197,116 @@ def ending_finding(balance: pd.DataFrame) -> str:
     return text
 
 
+def ai_lines(ais: pd.DataFrame) -> list[str]:
+    """Which AIs played, their tier and ladder standing, and a warning when any is not validated.
+
+    ``ais`` has columns ai, tier, rating, ci_low, ci_high, validated (NaN rating: not on the ladder).
+    """
+    if ais.empty:
+        return []
+    parts = []
+    for r in ais.itertuples(index=False):
+        if pd.isna(r.rating):
+            standing = "not on the ladder"
+        else:
+            standing = f"ladder rating {with_ci(r.rating, r.ci_low, r.ci_high)}, " + (
+                "validated" if r.validated else "not validated"
+            )
+        parts.append(f"{r.ai} ({r.tier}; {standing})")
+    lines = [f"AIs used: {'; '.join(parts)}."]
+    unvalidated = [str(a) for a, v in zip(ais["ai"], ais["validated"], strict=True) if not v]
+    if unvalidated:
+        lines.append(
+            f"**Warning: not validated AIs ({', '.join(unvalidated)}).** The AI ladder has not shown them "
+            "to play in their tier's order (baseline < heuristic < search), so every verdict below measures "
+            "these bots' play as much as the figures: read it as provisional."
+        )
+    if set(ais["tier"]) <= {"baseline"}:
+        lines.append(
+            "Only random play: the numbers say how the figures fare when nobody plays well, not in competent play."
+        )
+    return lines
+
+
+def verdict_lines(verdicts: pd.DataFrame, by_ai: pd.DataFrame | None = None, shown: int = 6) -> list[str]:
+    """Characters called over- or under-powered across the AI tiers, those whose verdict depends on
+    the AI (with the per-AI estimates), and the card values of low confidence behind a verdict."""
+    if verdicts.empty:
+        return []
+    lines = []
+    per_ai: dict[str, str] = {}
+    if by_ai is not None and not by_ai.empty:
+        groups = [g for g in dict.fromkeys(by_ai["group"]) if g != "pooled"]
+        if len(groups) > 1:
+            for term, grp in by_ai[by_ai["group"] != "pooled"].groupby("term"):
+                per_ai[term] = ", ".join(
+                    f"{_signed(c)} under {g}" for g, c in zip(grp["group"], grp["coef"], strict=True)
+                )
+    basis = str(verdicts["basis"].iloc[0])
+    parts = []
+    for verdict in ("over-powered", "under-powered"):
+        names = [display_name(c) for c in verdicts.loc[verdicts["verdict"] == verdict, "character"]]
+        if names:
+            more = f" and {len(names) - shown} more" if len(names) > shown else ""
+            parts.append(f"**{verdict}**: {', '.join(names[:shown])}{more}")
+    depends = verdicts[verdicts["verdict"] == "depends on AI"]["character"].tolist()
+    if depends:
+        items = [f"{display_name(c)}" + (f" ({per_ai[c]})" if c in per_ai else "") for c in depends[:shown]]
+        more = f" and {len(depends) - shown} more" if len(depends) > shown else ""
+        parts.append(f"**depends on AI**: {'; '.join(items)}{more}")
+    if parts:
+        lines.append(f"Verdicts that hold in every AI tier played ({basis}): " + ". ".join(parts) + ".")
+    else:
+        lines.append(f"No character is shown over- or under-powered in every AI tier played ({basis}).")
+    flagged = verdicts[verdicts["verdict"] != "not shown"]["character"]
+    notes = [(display_name(c), confidence_text(c)) for c in flagged]
+    notes = [(n, t) for n, t in notes if t]
+    if notes:
+        lines.append(
+            "Card values of low confidence behind these verdicts (see the content files' sources): "
+            + " | ".join(f"{n}: {t}" for n, t in notes[:shown])
+            + (f" | and {len(notes) - shown} more" if len(notes) > shown else "")
+            + "."
+        )
+    return lines
+
+
+def ladder_line(ratings: pd.DataFrame, gate: pd.DataFrame, passed: bool) -> str:
+    """The AI ladder in one sentence: the order with ratings, and whether the tier gate holds."""
+    r = ratings[ratings["rating"].notna()] if not ratings.empty else ratings
+    if r.empty:
+        return "AI ladder: not enough data (no decided match between two different AIs)."
+    order = "; ".join(
+        f"{a} ({t}) {with_ci(x, lo, hi)}"
+        for a, t, x, lo, hi in zip(r["ai"], r["tier"], r["rating"], r["ci_low"], r["ci_high"], strict=True)
+    )
+    if gate.empty:
+        verdict = "no two tiers met, so the tier order cannot be judged"
+    elif passed:
+        verdict = "the validity gate passes: every tier is above the tiers below it with 95% confidence"
+    else:
+        failed = gate[~gate["holds"]]
+        pairs = ", ".join(f"{h} over {lo}" for h, lo in zip(failed["higher"], failed["lower"], strict=True))
+        verdict = f"**the validity gate fails** ({pairs} not shown)"
+    return f"AI ladder (Bradley-Terry log-odds): {order}; {verdict}."
+
+
+def stability_line(tau: pd.DataFrame, between: str) -> str:
+    """How far the character ranking agrees between AIs (or boards): Kendall's tau."""
+    t = tau.dropna(subset=["tau"]) if not tau.empty else tau
+    if t.empty:
+        return ""
+    lo, hi = float(t["tau"].min()), float(t["tau"].max())
+    rng = f"{lo:.2f}" if len(t) == 1 else f"from {lo:.2f} to {hi:.2f}"
+    if lo >= 0.6:
+        verdict = "the ranking of the characters is stable"
+    elif hi < 0.3:
+        verdict = "the ranking of the characters changes with the " + between.rstrip("s")
+    else:
+        verdict = "the ranking of the characters only partly agrees"
+    return f"Kendall's tau between {between}: {rng} ({len(t)} pair(s)): {verdict}."
+
+
 def summary_lines(
     *,
     n_total: int,
@@ -206,10 +317,19 @@ def summary_lines(
     matchups: pd.DataFrame,
     dominated: pd.DataFrame,
     balance: pd.DataFrame,
+    ais: pd.DataFrame | None = None,
+    verdicts: pd.DataFrame | None = None,
+    by_ai: pd.DataFrame | None = None,
+    stability: list[str] | None = None,
+    ladder: str = "",
 ) -> list[str]:
     """The report's summary, one finding per line (Markdown emphasis allowed)."""
     errors = n_total - n_ok
     lines = [f"Based on {n_ok} error-free matches out of {n_total}."]
+    if ais is not None:
+        lines += ai_lines(ais)
+    if ladder:
+        lines.append(ladder)
     if errors:
         lines.append(
             f"{errors} match(es) ended in an error and are excluded from every statistic (listed below)."
@@ -217,6 +337,9 @@ def summary_lines(
     if n_ok == 0:
         lines.append("No error-free match: nothing can be concluded.")
         return lines
+    if verdicts is not None:
+        lines += verdict_lines(verdicts, by_ai)
+    lines += [line for line in stability or [] if line]
     lines += strength_findings(strength, win_rates)
     lines.append(first_player_finding(first, strength))
     lines.append(matchup_finding(matchups))

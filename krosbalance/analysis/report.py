@@ -1,152 +1,51 @@
 """The experiment report: one HTML file (images embedded) and one Markdown file (PNGs beside it).
 
-:func:`write_report` loads a result directory, derives every table, draws every plot and writes the
-same content twice: ``report.html`` is self-contained (base64 PNGs, inline CSS) and ``report.md``
-links PNG files saved next to it. Every derived table is also saved as CSV. Small or degenerate data
-(one match, all draws, a character that never played) gives "not enough data" in the affected
-sections, never a crash; a section that fails unexpectedly says so in place and the rest is written.
+:func:`write_report` opens a result directory, derives every table from its :meth:`ResultSet.summary`
+(a chunked scan: memory does not grow with the number of matches), draws every plot and writes the
+same content twice (:mod:`document`). Every derived table is also saved as CSV (ids, not display
+names: they are data). Small or degenerate data (one match, all draws, a character that never
+played) gives "not enough data" in the affected sections, never a crash; a section that fails
+unexpectedly says so in place and the rest is written.
+
+What a report always says: which AIs played, their tier and ladder standing (a warning in the
+summary when any is not validated); every headline number per AI matchup and per board next to the
+pooled one, with n and intervals; how stable the character ranking is between AIs and boards; which
+characters are over- or under-powered in every AI tier (or "depends on AI"), and the card values of
+low confidence behind those verdicts. An experiment whose matches pair different AIs gets the AI
+ladder section (ratings, win-rate matrix, validity gate).
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
-from krosbalance.analysis import narrative, plots, stats
+from krosbalance.analysis import dependence, ladder, narrative, plots, stats
 from krosbalance.analysis import rewards as rewards_mod
+from krosbalance.analysis.design import weights
+from krosbalance.analysis.document import Doc, render_html, render_markdown
+from krosbalance.analysis.names import (
+    board_is_assumed,
+    board_title,
+    confidence_text,
+    display_name,
+    names_column,
+    team_label,
+)
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.resultset import ResultSet
+from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.strength import adjusted_strength
 
 CELLS_SHOWN = 20  # more cells than this are summarised (n per cell), the full table goes to CSV
-MAX_TABLE_ROWS = 200
-CSS = """
-body { font-family: system-ui, -apple-system, Segoe UI, sans-serif; max-width: 980px; margin: 2em auto;
-       padding: 0 1em; color: #222; line-height: 1.45; }
-h1 { border-bottom: 2px solid #2b6cb0; padding-bottom: .2em; }
-h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; font-size: .85em; margin: .8em 0; }
-th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
-th { background: #f0f4f8; } td:first-child, th:first-child { text-align: left; }
-pre { background: #f6f8fa; padding: .8em; overflow-x: auto; font-size: .85em; }
-img { max-width: 100%; } .note { color: #666; font-size: .9em; }
-.summary li { margin: .3em 0; }
-"""
-
-
-# ------------------------------------------------------------------ document model
-@dataclass
-class Doc:
-    """A tiny document model rendered both to HTML and to Markdown."""
-
-    blocks: list[tuple[str, Any]] = field(default_factory=list)
-
-    def h(self, text: str) -> None:
-        self.blocks.append(("h2", text))
-
-    def p(self, text: str, note: bool = False) -> None:
-        self.blocks.append(("note" if note else "p", text))
-
-    def ul(self, items: list[str]) -> None:
-        self.blocks.append(("ul", items))
-
-    def code(self, text: str, lang: str = "") -> None:
-        self.blocks.append(("code", (text, lang)))
-
-    def table(self, df: pd.DataFrame, caption: str = "") -> None:
-        if len(df) > MAX_TABLE_ROWS:
-            caption = (
-                caption + " " if caption else ""
-            ) + f"(first {MAX_TABLE_ROWS} of {len(df)} rows; all in the CSV)"
-            df = df.head(MAX_TABLE_ROWS)
-        self.blocks.append(("table", (df, caption)))
-
-    def image(self, name: str, fig: Figure, alt: str) -> None:
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
-        self.blocks.append(("img", (name, buf.getvalue(), alt)))
-
-
-def _html_inline(text: str) -> str:
-    """Escape, then turn ``**bold**`` into <strong>."""
-    parts = html.escape(text).split("**")
-    return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
-
-
-def _md_table(df: pd.DataFrame) -> str:
-    cols = [str(c) for c in df.columns]
-    esc = [[str(v).replace("|", "\\|").replace("\n", " ") for v in row] for row in df.itertuples(index=False)]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in esc]
-    return "\n".join(lines)
-
-
-def render_markdown(title: str, doc: Doc, report_dir: Path) -> str:
-    """Markdown text; images are written into ``report_dir`` and linked by file name."""
-    out = [f"# {title}", ""]
-    for kind, value in doc.blocks:
-        if kind == "h2":
-            out += [f"## {value}", ""]
-        elif kind in ("p", "note"):
-            out += [value if kind == "p" else f"*{value}*", ""]
-        elif kind == "ul":
-            out += [f"- {item}" for item in value] + [""]
-        elif kind == "code":
-            text, lang = value
-            fence = "````" if "```" in text else "```"
-            out += [f"{fence}{lang}", text.rstrip("\n"), fence, ""]
-        elif kind == "table":
-            df, caption = value
-            if caption:
-                out += [f"*{caption}*", ""]
-            out += [_md_table(df), ""]
-        elif kind == "img":
-            name, png, alt = value
-            (report_dir / name).write_bytes(png)
-            out += [f"![{alt}]({name})", ""]
-    return "\n".join(out)
-
-
-def render_html(title: str, doc: Doc) -> str:
-    """A self-contained HTML page (inline CSS, images as base64 data URIs)."""
-    body = [f"<h1>{html.escape(title)}</h1>"]
-    for kind, value in doc.blocks:
-        if kind == "h2":
-            body.append(f"<h2>{html.escape(value)}</h2>")
-        elif kind == "p":
-            body.append(f"<p>{_html_inline(value)}</p>")
-        elif kind == "note":
-            body.append(f'<p class="note">{_html_inline(value)}</p>')
-        elif kind == "ul":
-            items = "".join(f"<li>{_html_inline(i)}</li>" for i in value)
-            body.append(f'<ul class="summary">{items}</ul>')
-        elif kind == "code":
-            body.append(f"<pre><code>{html.escape(value[0])}</code></pre>")
-        elif kind == "table":
-            df, caption = value
-            if caption:
-                body.append(f'<p class="note">{html.escape(caption)}</p>')
-            body.append(df.to_html(index=False, escape=True, na_rep="n/a", border=0))
-        elif kind == "img":
-            name, png, alt = value
-            data = base64.b64encode(png).decode("ascii")
-            body.append(f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">')
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{CSS}</style></head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
+BOARDS_DRAWN = 3
 
 
 # ------------------------------------------------------------------ helpers
@@ -174,69 +73,112 @@ def _ci_col(df: pd.DataFrame, est: str, lo: str, hi: str, as_pct: bool = False, 
     )
 
 
-def _versions(rs: ResultSet) -> pd.DataFrame:
+def _versions(rs: ResultSet, summary: Summary) -> pd.DataFrame:
     rows: list[tuple[str, str]] = []
     for key, value in (rs.manifest or {}).items():
         if isinstance(value, dict):
             rows += [(f"{key}.{k}", str(v)) for k, v in value.items()]
         elif not isinstance(value, list):
             rows.append((key, str(value)))
-    for col in ("engine_version", "content_version", "package_version"):
-        if col in rs.matches.columns:
-            values = sorted(map(str, rs.matches[col].dropna().unique()))
-            rows.append((f"matches.{col}", ", ".join(values) or "n/a"))
+    for col, values in summary.versions.items():
+        rows.append((f"matches.{col}", ", ".join(values) or "n/a"))
     return pd.DataFrame(rows, columns=["item", "value"])
 
 
 def _cells_table(matches: pd.DataFrame) -> pd.DataFrame:
-    """n per experiment cell (pairing of two teams, on a board): total, error-free, errors, draws."""
+    """n per experiment cell (pairing of two teams, on a board, with one AI matchup): total,
+    error-free, errors, draws."""
     m = matches.copy()
+    k = weights(m)
     ok = m.index.isin(stats.ok_matches(m).index)
-    m["ok"] = ok
-    m["draw"] = ok & stats.winner_series(m).isna()
-    if {"ai0", "ai1", "swapped"} <= set(m.columns):  # AIs follow their team across the side swap
+    m["_n"] = k
+    m["ok"] = k * ok
+    m["draws"] = k * (ok & stats.winner_series(m).isna().to_numpy())
+    if {"ai0", "ai1", "swapped"} <= set(m.columns) and not {"ai_a", "ai_b"} <= set(m.columns):
         swapped = m["swapped"].astype(bool)
         m["ai_a"] = m["ai0"].where(~swapped, m["ai1"])
         m["ai_b"] = m["ai1"].where(~swapped, m["ai0"])
-    keys = [k for k in ("pairing", "team_a", "team_b", "board", "ai_a", "ai_b") if k in m.columns]
+    keys = [c for c in ("pairing", "team_a", "team_b", "board", "ai_a", "ai_b") if c in m.columns]
+    for c in keys:
+        m[c] = m[c].astype(str) if c != "pairing" else m[c]
     g = m.groupby(keys, sort=True, dropna=False)
-    out = pd.DataFrame({"n": g.size(), "ok": g["ok"].sum(), "draws": g["draw"].sum()}).reset_index()
+    out = g[["_n", "ok", "draws"]].sum().round().astype("int64").rename(columns={"_n": "n"}).reset_index()
     out["errors"] = out["n"] - out["ok"]
     return out
 
 
-def _board_figures(rs: ResultSet) -> list[tuple[str, Figure]]:
-    """Pictures of the experiment's boards (and pieces at the last recorded turn end, if events exist)."""
+def ai_table(matches: pd.DataFrame, standings: dict[str, Any]) -> pd.DataFrame:
+    """The AIs of the experiment with their tier, ladder standing and matches played."""
+    cols = ["ai", "tier", "rating", "ci_low", "ci_high", "ladder_n", "validated", "matches"]
+    m = stats.ok_matches(matches)
+    if m.empty or "ai0" not in m.columns:
+        return pd.DataFrame(columns=cols)
+    k = weights(m)
+    played: dict[str, float] = {}
+    for a, b, w in zip(m["ai0"].astype(str), m["ai1"].astype(str), k, strict=True):
+        played[a] = played.get(a, 0.0) + w
+        if b != a:
+            played[b] = played.get(b, 0.0) + w
+    rows = []
+    for ai in sorted(played, key=lambda a: (dependence._tier_rank(dependence.ai_tier(a)), a)):
+        s = standings.get(ai)
+        rows.append(
+            (
+                ai,
+                dependence.ai_tier(ai),
+                s.rating if s else np.nan,
+                s.ci_low if s else np.nan,
+                s.ci_high if s else np.nan,
+                s.n if s else 0,
+                bool(s.validated) if s else False,
+                int(round(played[ai])),
+            )
+        )
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _load_standings() -> tuple[dict[str, Any], str]:
+    from krosbalance.ai.ladder import load_ladder
+    from krosbalance.errors import KrosbalanceError
+
+    try:
+        return load_ladder(), ""
+    except KrosbalanceError as err:
+        return {}, f"The ladder file could not be read ({err}); no AI counts as validated."
+
+
+def _board_figures(rs: ResultSet, summary: Summary) -> list[tuple[str, Figure]]:
+    """Pictures of the experiment's boards (and pieces at the last recorded turn end, if events exist).
+
+    Each picture carries the board's own label when its layout is assumed."""
     from krosbalance.board import BOARDS_DIR, load_board_file
     from krosbalance.render.board_picture import plot_board, positions_at
 
-    wanted = list(dict.fromkeys(map(str, stats.ok_matches(rs.matches).get("board", pd.Series(dtype=str)))))[
-        :3
-    ]
-    found = {}
-    for board_id in wanted:
-        path = BOARDS_DIR / f"{board_id}.toml"
-        if path.is_file():
-            try:
-                found[board_id] = load_board_file(path)
-            except Exception:  # a broken board file is the content layer's problem, not the report's
-                continue
     figs = []
-    for board_id in wanted:
-        if board_id not in found:
+    for board_id in list(summary.first_match)[:BOARDS_DRAWN]:
+        path = BOARDS_DIR / f"{board_id}.toml"
+        if not path.is_file():
+            continue
+        try:
+            board = load_board_file(path)
+        except Exception:  # a broken board file is the content layer's problem, not the report's
             continue
         pieces: list = []
-        title = f"board {board_id}"
-        ev = rs.events
-        if ev is not None and {"kind", "turn", "positions", "match_id"} <= set(ev.columns):
-            first = stats.ok_matches(rs.matches)
-            first = first[first["board"] == board_id]
-            if len(first):
-                mid = int(first["match_id"].iloc[0])
-                pieces = positions_at(ev[ev["match_id"] == mid].to_dict("records"))
-                title += f", match {mid} at its last recorded turn end" if pieces else ""
-        figs.append((board_id, plot_board(found[board_id], pieces, title=title)))
+        title = board.name
+        mid = summary.first_match[board_id]
+        events = rs.events_of(mid)
+        if events is not None and {"kind", "turn", "positions"} <= set(events.columns):
+            pieces = positions_at(events.to_dict("records"))
+            title += f", match {mid} at its last recorded turn end" if pieces else ""
+        figs.append((board_id, plot_board(board, pieces, title=title)))
     return figs
+
+
+def _named(df: pd.DataFrame, column: str, label: str = "") -> pd.DataFrame:
+    """``df`` with its id column shown as display names (``label`` renames the column)."""
+    out = df.copy()
+    out[column] = names_column(out[column])
+    return out.rename(columns={column: label}) if label else out
 
 
 # ------------------------------------------------------------------ sections
@@ -248,27 +190,68 @@ def _section(doc: Doc, title: str, build: Callable[[], None]) -> None:
         doc.p(f"This section could not be computed: {type(err).__name__}: {err}", note=True)
 
 
+def _headline_table(head: pd.DataFrame, by: str) -> pd.DataFrame:
+    t = pd.DataFrame({by: head["group"]})
+    if "tier" in head.columns:
+        t["tier"] = head["tier"]
+    t["matches"] = head["matches"]
+    for label in ("strongest", "weakest"):
+        t[label] = [
+            f"{display_name(c)} {with_ci(e, lo, hi)}" if c else "n/a"
+            for c, e, lo, hi in zip(
+                head[label],
+                head[f"{label}_coef"],
+                head[f"{label}_ci_low"],
+                head[f"{label}_ci_high"],
+                strict=True,
+            )
+        ]
+    t["first-player win rate (decided)"] = _ci_col(
+        head, "first_rate", "first_ci_low", "first_ci_high", as_pct=True
+    )
+    t["draw share"] = _ci_col(head, "draw_share", "draw_ci_low", "draw_ci_high", as_pct=True)
+    return t
+
+
 def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     """Title, document and the derived tables (for CSV export) of one result set."""
-    m, ok = rs.matches, rs.ok_matches
-    name = str(
-        (rs.manifest or {}).get("experiment")
-        or (m["experiment"].iloc[0] if "experiment" in m.columns and len(m) else "experiment")
-    )
+    summary = rs.summary()
+    m = summary.matches
+    ok = stats.ok_matches(m)
+    n_ok = int(round(weights(ok).sum()))
+    n_total = summary.n_matches
+    name = str((rs.manifest or {}).get("experiment") or summary.experiment or "experiment")
     title = f"krosbalance report: {name}"
     tables: dict[str, pd.DataFrame] = {}
+    standings, ladder_problem = _load_standings()
+    ais = ai_table(m, standings)
     win_rates = stats.character_win_rates(m)
     strength = adjusted_strength(m)
     first = stats.first_player_advantage(m)
     matchups = stats.matchup_matrix(m)
     dominated = balance_mod.dominated_teams(matchups)
+    losers = balance_mod.losing_every_matchup(matchups)
     bal = balance_mod.balance_summary(m, strength=strength, win_rates=win_rates, matchups=matchups)
-    damage = stats.damage_stats(m, rs.fighters)
-    kos = stats.ko_stats(m, rs.fighters)
-    length = stats.match_length_table(m)
+    damage = stats.damage_table(summary.fighters)
+    kos = stats.ko_table(summary.fighters)
+    length = stats.match_length_table(summary.turns)
+    grouped = dependence.with_groups(m) if len(m) else m
+    several_ais = len(set(grouped["ai_matchup"])) > 1 if len(grouped) else False
+    boards = dependence.groups_of(m, "board") if len(m) else []
+    by_ai = dependence.strength_by(m, "ai_matchup") if several_ais else None
+    by_board = dependence.strength_by(m, "board") if len(boards) > 1 else None
+    tau_ai = dependence.rank_stability(by_ai) if by_ai is not None else pd.DataFrame()
+    tau_board = dependence.rank_stability(by_board) if by_board is not None else pd.DataFrame()
+    verdicts = dependence.verdicts(m, standings)
+    is_ladder = ladder.is_ladder(m)
+    ratings = ladder.ladder_ratings(m) if is_ladder else pd.DataFrame()
+    gate = ladder.validity_gate(ratings) if is_ladder else pd.DataFrame()
+    ladder_summary = narrative.ladder_line(ratings, gate, ladder.gate_passed(gate)) if is_ladder else ""
     tables.update(
+        ais=ais,
         win_rates=win_rates,
         adjusted_strength=strength,
+        verdicts=verdicts,
         first_player=first,
         matchups=matchups,
         dominated_teams=dominated,
@@ -277,8 +260,12 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         ko=kos,
         match_length=length,
     )
+    if by_ai is not None:
+        tables.update(strength_by_ai=by_ai, rank_stability_ai=tau_ai)
+    if by_board is not None:
+        tables.update(strength_by_board=by_board, rank_stability_board=tau_board)
     doc = Doc()
-    enough = len(ok) > 0
+    enough = n_ok > 0
 
     doc.h("Question")
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
@@ -286,28 +273,63 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     doc.h("Summary")
     doc.ul(
         narrative.summary_lines(
-            n_total=len(m),
-            n_ok=len(ok),
+            n_total=n_total,
+            n_ok=n_ok,
             win_rates=win_rates,
             strength=strength,
             first=first,
             matchups=matchups,
-            dominated=dominated,
+            dominated=losers,
             balance=bal,
+            ais=ais,
+            verdicts=verdicts,
+            by_ai=by_ai,
+            stability=[
+                narrative.stability_line(tau_ai, "AIs"),
+                narrative.stability_line(tau_board, "boards"),
+            ],
+            ladder=ladder_summary,
         )
     )
     doc.p(
-        "95% intervals throughout: Wilson for proportions, Student t for means, Wald for model coefficients, "
-        "simulation intervals for balance scores. "
-        "Draws count as non-wins in win rates unless a table says 'decided matches'.",
+        "95% intervals throughout: proportions are Wilson intervals on the effective sample size of the "
+        "deal-clustered design (matches of one deal share their dice), model coefficients have "
+        "deal-clustered (cluster-robust) intervals when deals hold several matches, means Student t, balance "
+        "scores simulation intervals. Draws count as non-wins in win rates unless a table says 'decided matches'.",
         note=True,
     )
 
-    def s_data() -> None:
-        reasons = ok["end_reason"].value_counts().to_dict() if enough else {}
+    def s_ais() -> None:
+        if ladder_problem:
+            doc.p(ladder_problem, note=True)
+        if ais.empty:
+            doc.p("No AI column in the results.")
+            return
+        t = ais[["ai", "tier"]].copy()
+        t["ladder rating [95% CI]"] = [
+            "not on the ladder" if pd.isna(r) else with_ci(r, lo, hi)
+            for r, lo, hi in zip(ais["rating"], ais["ci_low"], ais["ci_high"], strict=True)
+        ]
+        t["ladder n"] = ais["ladder_n"]
+        t["validated"] = ["yes" if v else "no" for v in ais["validated"]]
+        t["matches here"] = ais["matches"]
         doc.p(
-            f"{len(m)} matches, {len(ok)} error-free, {len(m) - len(ok)} with errors. "
-            f"End reasons: {', '.join(f'{k} {v}' for k, v in sorted(reasons.items())) or 'none'}."
+            "Tier from the AI registry; rating, n and validation from the AI ladder's standing file "
+            "(krosbalance/ai/data/ladder.toml, written by `krosbalance report RESULTS --write-ladder` on an "
+            "AI-ladder experiment). An AI is validated when the ladder shows the tiers in order "
+            "(baseline < heuristic < search) for it.",
+            note=True,
+        )
+        doc.table(t)
+
+    def s_data() -> None:
+        reasons = (
+            ok.assign(_k=weights(ok)).groupby(ok["end_reason"].astype(str))["_k"].sum() if enough else {}
+        )
+        n_err = summary.n_errors
+        doc.p(
+            f"{n_total} matches, {n_total - n_err} error-free, {n_err} with errors. "
+            f"End reasons: {', '.join(f'{k} {int(v)}' for k, v in sorted(dict(reasons).items())) or 'none'}."
         )
         cells = _cells_table(m) if len(m) else pd.DataFrame()
         tables["cells"] = cells
@@ -321,13 +343,17 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
                 "Every cell is in tables/cells.csv."
             )
         else:
-            doc.table(cells, "n per cell (a pairing of teams A and B on one board with one AI matchup).")
+            shown = cells.copy()
+            for c in ("team_a", "team_b"):
+                if c in shown.columns:
+                    shown[c] = [team_label(t) for t in shown[c]]
+            doc.table(shown, "n per cell (a pairing of teams A and B on one board with one AI matchup).")
 
     def s_win_rates() -> None:
         if win_rates.empty:
             doc.p("Not enough data: no error-free match.")
             return
-        t = win_rates[["character", "n", "wins", "draws", "losses"]].copy()
+        t = _named(win_rates[["character", "n", "wins", "draws", "losses"]], "character")
         t["win rate [95% CI]"] = _ci_col(win_rates, "win_rate", "ci_low", "ci_high", as_pct=True)
         doc.p(
             "Raw win rate of the teams that fielded each character. Confounded by teammates: see the adjusted strength below.",
@@ -341,23 +367,138 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         if chars.empty or chars["coef"].notna().sum() < 2:
             doc.p("Not enough data: fewer than two characters can be estimated from decided matches.")
             if not strength.empty:
-                doc.table(strength[["term", "kind", "n", "note"]])
+                doc.table(_named(strength[["term", "kind", "n", "note"]], "term"))
             return
-        t = strength[["term", "kind", "n"]].copy()
+        t = _named(strength[["term", "kind", "n"]], "term")
         t["coef [95% CI]"] = _ci_col(strength, "coef", "ci_low", "ci_high")
         t["p"] = [fmt(p, 3) for p in strength["p_value"]]
-        t["method"] = strength["method"]
+        t["method"] = strength["method"] + ", " + strength["interval"].astype(str)
+        t["card values of low confidence"] = [
+            confidence_text(term) if kind == "character" else ""
+            for term, kind in zip(strength["term"], strength["kind"], strict=True)
+        ]
         t["note"] = strength["note"]
         doc.p(
             "Logistic model of P(side 0 wins) over decided matches: one log-odds effect per character "
             "(copies on side 0 minus side 1), effects summing to zero (0 = average character), an intercept "
-            "for side 0, and terms for playing first and for team size when they vary.",
+            "for side 0, and terms for playing first and for team size when they vary. Pooled over every AI "
+            "and board; see the next section for each. Card values of low confidence are those whose source, "
+            "in the character's content file, is marked low, medium or assumed without an outside source "
+            "agreeing.",
             note=True,
         )
         doc.table(t)
         doc.image(
             "strength_forest.png", plots.plot_strength_forest(strength), "adjusted strength forest plot"
         )
+
+    def s_dependence() -> None:
+        if not verdicts.empty:
+            v = _named(verdicts[["character", "verdict", "dissent"]], "character")
+            for tier in [c for c in verdicts.columns if f"{c}_ci_low" in verdicts.columns]:
+                v[f"{tier} [95% CI]"] = _ci_col(verdicts, tier, f"{tier}_ci_low", f"{tier}_ci_high")
+            v["card values of low confidence"] = [confidence_text(c) for c in verdicts["character"]]
+            doc.p(
+                "Verdicts: over- or under-powered only when the strength's 95% interval lies on the same side of "
+                "zero in every AI tier played (the validated AIs of each tier pooled; random play only when nothing "
+                "stronger was played) and every one of those AIs' own estimate points the same way; otherwise "
+                f"'depends on AI' ('dissent' names the AIs that point the other way). Basis: "
+                f"{verdicts['basis'].iloc[0]}.",
+                note=True,
+            )
+            doc.table(v)
+        else:
+            doc.p("No verdict: no matchup in which both teams had the same AI.")
+        for label, long, tau, by in (
+            ("AI", by_ai, tau_ai, "ai_matchup"),
+            ("board", by_board, tau_board, "board"),
+        ):
+            if long is None:
+                continue
+            head = dependence.headline_by(m, by, long)
+            tables[f"headline_by_{label.lower()}"] = head
+            doc.p(f"**Headline numbers per {label}** (strengths from same-AI matchups only):")
+            shown = _headline_table(head, "AI matchup" if by == "ai_matchup" else "board")
+            if by == "board":
+                shown["board"] = [g if g == "pooled" else board_title(g) for g in shown["board"]]
+            doc.table(shown)
+            wide = dependence.strength_pivot(long)
+            if not wide.empty:
+                counts = long.drop_duplicates("group").set_index("group")["n_matches"]
+                shown_name = board_title if by == "board" else str
+                wide = wide.rename(
+                    columns={
+                        g: f"{g if g == 'pooled' else shown_name(g)} (n={int(counts[g])})"
+                        for g in wide.columns
+                    }
+                )
+                wide.insert(0, "character", names_column(wide.index))
+                doc.table(wide.reset_index(drop=True), f"Teammate-adjusted strength per {label} [95% CI].")
+                doc.image(
+                    f"strength_by_{label.lower()}.png",
+                    plots.plot_strength_by_group(
+                        long, title=f"Teammate-adjusted strength per {label} (95% CI)"
+                    ),
+                    f"strength per {label}",
+                )
+            if not tau.empty:
+                t = tau.copy()
+                if by == "board":
+                    t["group_a"], t["group_b"] = t["group_a"].map(board_title), t["group_b"].map(board_title)
+                t["tau"] = [fmt(x, 2) for x in t["tau"]]
+                t["p_value"] = [fmt(x, 3) for x in t["p_value"]]
+                doc.p(narrative.stability_line(tau, f"{label}s"))
+                doc.table(t, f"Kendall's tau between the character rankings of two {label}s.")
+        if by_ai is None and by_board is None:
+            doc.p(
+                "One AI matchup on one board: nothing to compare. The verdicts above rest on that AI alone; an "
+                "experiment with several AIs (or boards) shows how far they agree.",
+                note=True,
+            )
+
+    def s_ladder() -> None:
+        matrix = ladder.win_matrix(m)
+        tables.update(ladder_ratings=ratings, ladder_win_matrix=matrix, ladder_gate=gate)
+        t = ratings[["ai", "tier", "n"]].copy()
+        t["rating [95% CI]"] = _ci_col(ratings, "rating", "ci_low", "ci_high")
+        t["method"] = ratings["method"] + ", " + ratings["interval"].astype(str)
+        validated = ladder.validated_ais(ratings, gate)
+        t["validated"] = ["yes" if validated.get(a) else "no" for a in ratings["ai"]]
+        doc.p(
+            "Bradley-Terry ratings from the matches between different AIs (log-odds against the field's average "
+            "AI; side, first player and team composition held fixed), with deal-clustered intervals.",
+            note=True,
+        )
+        doc.table(t)
+        doc.image("ladder.png", plots.plot_ladder(ratings), "AI ladder ratings")
+        if not matrix.empty:
+            wide = matrix.assign(
+                cell=[
+                    f"{with_ci(r, lo, hi, as_pct=True)} n={int(n)}"
+                    for r, lo, hi, n in zip(
+                        matrix["win_rate"], matrix["ci_low"], matrix["ci_high"], matrix["n"], strict=True
+                    )
+                ]
+            ).pivot(index="ai", columns="opponent", values="cell")
+            doc.table(wide.fillna("").reset_index(), "Win rate of the row AI against the column AI [95% CI].")
+            doc.image("ladder_matrix.png", plots.plot_win_matrix(matrix), "AI win-rate matrix")
+        if gate.empty:
+            doc.p("Validity gate: no two tiers met, so the tier order cannot be judged.")
+            return
+        g = gate[["lower", "lower_tier", "higher", "higher_tier"]].copy()
+        g["higher minus lower [95% CI]"] = _ci_col(gate, "diff", "ci_low", "ci_high")
+        g["holds"] = ["yes" if h else "NO" for h in gate["holds"]]
+        passed = ladder.gate_passed(gate)
+        missing = [t for t in dependence.TIER_ORDER if t not in set(ratings["tier"])]
+        doc.p(
+            (
+                "**Validity gate passed**: every tier is above the tiers below it with 95% confidence."
+                if passed
+                else "**Validity gate failed**: some comparisons do not hold (below); AIs involved are not validated."
+            )
+            + (f" Tier(s) not played: {', '.join(missing)}." if missing else "")
+        )
+        doc.table(g)
 
     def s_balance() -> None:
         t = bal[["metric"]].copy()
@@ -366,8 +507,9 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         t["detail"] = bal["detail"]
         doc.p(
             "Ludii-style balance = 1 - (max - min) win rate over seats (1 = perfectly even). "
-            "Adjusted character balance = 2*expit(-spread). Dominated team = Wilson upper bound below 50% "
-            "against every opponent it met.",
+            "Adjusted character balance = 2*expit(-spread). Dominated team = upper bound below 50% against "
+            f"every one of at least {balance_mod.MIN_OPPONENTS} opponents; a team that met one opponent is never "
+            "called dominated.",
             note=True,
         )
         doc.table(t)
@@ -381,6 +523,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
             first, "win_rate", "ci_low", "ci_high", as_pct=True
         )
         t["binomial p"] = [fmt(p, 4) for p in first["p_value"]]
+        t["design effect"] = [fmt(d, 2) for d in first["deff"]]
         doc.p(narrative.first_player_finding(first, strength))
         doc.table(t)
         doc.image("first_player.png", plots.plot_first_player(first), "first-player advantage")
@@ -391,20 +534,24 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
             doc.p("Not enough data: no two different teams met.")
             return
         t = cells.assign(_d=(cells["win_rate"] - 0.5).abs()).sort_values(["_d", "n"], ascending=False)
-        show = t[["team", "opponent", "n", "wins", "draws"]].copy()
-        show["win rate [95% CI]"] = _ci_col(t, "win_rate", "ci_low", "ci_high", as_pct=True)
+        show = pd.DataFrame(
+            {"team": [team_label(x) for x in t["team"]], "opponent": [team_label(x) for x in t["opponent"]]}
+        )
+        show[["n", "wins", "draws"]] = t[["n", "wins", "draws"]].to_numpy()
+        show["win rate [95% CI]"] = _ci_col(t, "win_rate", "ci_low", "ci_high", as_pct=True).to_numpy()
         doc.p(narrative.matchup_finding(matchups))
-        doc.p(narrative.dominated_finding(dominated))
+        doc.p(narrative.dominated_finding(losers))
         if not dominated.empty:
-            doc.table(dominated.assign(win_rate=[fmt(x, 3) for x in dominated["win_rate"]]))
-        doc.image("matchups.png", plots.plot_matchup_heatmap(matchups), "matchup heatmap")
+            d = dominated.assign(team=[team_label(x) for x in dominated["team"]])
+            doc.table(d.assign(win_rate=[fmt(x, 3) for x in d["win_rate"]]))
+        doc.image("matchups.png", plots.plot_matchups(matchups), "matchups")
         doc.table(show, "Each matchup from the row team's point of view, most lopsided first.")
 
     def s_damage() -> None:
         if damage.empty:
             doc.p("Not enough data: no fighter rows for error-free matches.")
             return
-        t = damage[["character", "n"]].copy()
+        t = _named(damage[["character", "n"]], "character")
         for col, label in (
             ("damage_dealt", "dealt"),
             ("damage_dealt_incl_summons", "dealt incl. summons"),
@@ -421,7 +568,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         doc.table(t)
         doc.image("damage_by_element.png", plots.plot_damage_by_element(damage), "damage by element")
         if not kos.empty:
-            k = kos[["character", "n", "knocked_out"]].copy()
+            k = _named(kos[["character", "n", "knocked_out"]], "character")
             k["KO rate [95% CI]"] = _ci_col(kos, "ko_rate", "ko_ci_low", "ko_ci_high", as_pct=True)
             for col in ("kills", "turns_alive"):
                 if col in kos.columns:
@@ -439,35 +586,47 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         t["min"], t["max"] = length["min_turns"], length["max_turns"]
         doc.p(narrative.ending_finding(bal))
         doc.table(t)
-        doc.image("match_length.png", plots.plot_match_length(m), "match length")
+        doc.image("match_length.png", plots.plot_match_length(summary.turns), "match length")
 
     def s_board() -> None:
-        figs = _board_figures(rs)
+        assumed = [board_title(b) for b in summary.first_match if board_is_assumed(b)]
+        if assumed:
+            doc.p(
+                f"Assumed layout: {', '.join(assumed)}. The box boards' cell-by-cell layouts are not published; "
+                "these are representative stand-ins (each board file says what is known and what is assumed), "
+                "so board-specific numbers describe these layouts, not the printed boards.",
+                note=True,
+            )
+        figs = _board_figures(rs, summary)
         if not figs:
             doc.p("No picture: the experiment's board is not among the shipped board files.", note=True)
         for board_id, fig in figs:
             doc.image(f"board_{board_id}.png", fig, f"board {board_id}")
 
     def s_errors() -> None:
-        errs = rs.error_matches
-        logged = rs.errors if rs.errors is not None else pd.DataFrame()
-        if not logged.empty:
-            doc.p(
-                f"The runner's error log holds {len(logged)} entr{'y' if len(logged) == 1 else 'ies'} (errors/*.parquet)."
-            )
-        if errs.empty:
+        if summary.n_errors == 0:
             doc.p("No match ended in an error.")
             return
-        cols = [c for c in ("match_id", "seed", "team0", "team1", "board", "error") if c in errs.columns]
-        t = errs[cols].copy()
+        t = summary.errors.copy()
         if "error" in t.columns:
             t["error"] = t["error"].astype(str).str.slice(0, 200)
-        doc.table(t, f"{len(errs)} match(es) excluded from every statistic.")
+        more = (
+            f" (the first {len(t)} shown; errors/*.parquet holds every traceback)"
+            if summary.n_errors > len(t)
+            else ""
+        )
+        doc.table(t, f"{summary.n_errors} match(es) excluded from every statistic{more}.")
 
-    for heading, build in (
+    sections: list[tuple[str, Callable[[], None]]] = [
+        ("AIs", s_ais),
         ("Data", s_data),
         ("Character win rates (raw)", s_win_rates),
         ("Teammate-adjusted strength", s_strength),
+        ("How much the verdict depends on the AI and the board", s_dependence),
+    ]
+    if is_ladder:
+        sections.append(("AI ladder", s_ladder))
+    sections += [
         ("Balance summary", s_balance),
         ("First-player advantage", s_first),
         ("Matchups", s_matchups),
@@ -475,10 +634,10 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         ("Match length and endings", s_length),
         ("Board", s_board),
         ("Errors", s_errors),
-    ):
+    ]
+    for heading, build in sections:
         _section(doc, heading, build)
-    if rewards_mod.has_reward_data(m, rs.fighters):
-        _section(doc, "Demonic Rewards", lambda: rewards_mod.report_section(doc, m, rs.fighters, tables))
+    rewards_mod.add_report_section(doc, rs, tables, _section)
 
     doc.h("Experiment spec")
     if rs.spec_text:
@@ -486,7 +645,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     else:
         doc.p("No experiment.toml was found beside the results.")
     doc.h("Versions")
-    versions = _versions(rs)
+    versions = _versions(rs, summary)
     if versions.empty:
         doc.p("No version information.")
     else:
@@ -494,17 +653,20 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     return title, doc, tables
 
 
-def write_report(results_dir: Path, report_dir: Path) -> Path:
+def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | None = None) -> Path:
     """Write ``report.html`` (self-contained) and ``report.md`` (+ PNGs and CSVs) into ``report_dir``.
 
     Args:
         results_dir: a result directory written by the runner (see :class:`ResultSet`).
         report_dir: where to write; created if missing.
+        chunk_matches: matches read at a time (default :data:`scan.CHUNK_MATCHES`); bounds memory.
 
     Returns:
         The path of ``report.html``.
     """
     rs = ResultSet.load(Path(results_dir))
+    if chunk_matches is not None:
+        rs.summary(chunk_matches)
     report_dir = Path(report_dir)
     report_dir.mkdir(parents=True, exist_ok=True)
     title, doc, tables = build_document(rs)
@@ -518,4 +680,4 @@ def write_report(results_dir: Path, report_dir: Path) -> Path:
     return out
 
 
-__all__ = ["write_report", "build_document", "spec_question", "render_html", "render_markdown"]
+__all__ = ["write_report", "build_document", "spec_question", "render_html", "render_markdown", "ai_table"]

@@ -1,9 +1,10 @@
 """The tidy results of an experiment: matches, fighters and (optionally) events, with Parquet I/O.
 
 A ``ResultSet`` holds the tables the runner writes and nothing else; every derived table (win rates,
-matchups, strengths, balance) is computed on demand by a pure function in :mod:`stats`,
-:mod:`strength` or :mod:`balance`, exposed here as a method for convenience. Analysis never runs
-matches.
+matchups, strengths, balance, per-AI comparisons, the AI ladder) is computed on demand by a pure
+function in :mod:`stats`, :mod:`strength`, :mod:`balance`, :mod:`dependence` or :mod:`ladder`,
+exposed here as a method for convenience. Loaded from disk it is lazy (see :class:`ResultSet`).
+Analysis never runs matches.
 
 On disk a result directory looks like the runner's output::
 
@@ -18,13 +19,12 @@ On disk a result directory looks like the runner's output::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from krosbalance.analysis import balance, stats, strength
+from krosbalance.analysis import balance, dependence, ladder, scan, stats, strength
 
 SPEC_FILE = "experiment.toml"
 MANIFEST_FILE = "manifest.json"
@@ -33,9 +33,7 @@ TABLES = ("matches", "fighters", "events", "errors")
 
 def read_shards(directory: Path) -> pd.DataFrame | None:
     """Concatenate every ``*.parquet`` shard of one table directory (None if there is none)."""
-    if not directory.is_dir():
-        return None
-    files = sorted(f for f in directory.glob("*.parquet") if not f.name.startswith("."))
+    files = scan.shard_files(directory)
     if not files:
         return None
     frames = [pd.read_parquet(f) for f in files]
@@ -52,9 +50,14 @@ def _sorted(df: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
-@dataclass(eq=False)  # DataFrames do not compare to a bool
 class ResultSet:
     """Matches, fighters and optional events of one experiment.
+
+    A result set loaded from a directory is **lazy**: the full tables are read the first time
+    :attr:`matches`, :attr:`fighters`, :attr:`events` or :attr:`errors` is used (for notebooks),
+    while every derived table (:meth:`character_win_rates`, :meth:`adjusted_strength`, ...) comes
+    from :meth:`summary`, a chunked scan of the shards whose memory does not grow with the number
+    of matches (:mod:`krosbalance.analysis.scan`). A result set built from DataFrames holds them.
 
     Attributes:
         matches: one row per match (see the runner's contract); rows whose ``error`` is non-empty are
@@ -64,42 +67,126 @@ class ResultSet:
         spec_text: the experiment TOML, verbatim ("" if unknown).
         manifest: the runner's manifest (experiment, master_seed, n_matches, versions...).
         errors: the runner's error table, if any.
+        root: the result directory it was loaded from (None when built in memory).
     """
 
-    matches: pd.DataFrame
-    fighters: pd.DataFrame
-    events: pd.DataFrame | None = None
-    spec_text: str = ""
-    manifest: dict[str, Any] | None = None
-    errors: pd.DataFrame | None = field(default=None, kw_only=True)
+    def __init__(
+        self,
+        matches: pd.DataFrame | None = None,
+        fighters: pd.DataFrame | None = None,
+        events: pd.DataFrame | None = None,
+        spec_text: str = "",
+        manifest: dict[str, Any] | None = None,
+        *,
+        errors: pd.DataFrame | None = None,
+        root: str | Path | None = None,
+    ) -> None:
+        if matches is None and root is None:
+            raise ValueError("a ResultSet needs a matches table or a result directory")
+        self.root = Path(root) if root is not None else None
+        self.spec_text = spec_text
+        self.manifest = manifest
+        self._tables: dict[str, pd.DataFrame | None] = {}
+        given = {"matches": matches, "fighters": fighters, "events": events, "errors": errors}
+        for name, df in given.items():
+            if df is not None or self.root is None:
+                self._tables[name] = df
+        if self.root is None and fighters is None:
+            self._tables["fighters"] = pd.DataFrame({"match_id": pd.Series(dtype="int64")})
+        self._summary: scan.Summary | None = None
 
     # ----------------------------------------------------------------- I/O
     @classmethod
     def load(cls, results_dir: str | Path) -> ResultSet:
-        """Read a result directory written by the runner (or by :meth:`save`), sorted by match id.
+        """Open a result directory written by the runner (or by :meth:`save`); tables load lazily.
 
         Raises:
             FileNotFoundError: if the directory holds no matches table at all.
         """
         root = Path(results_dir)
-        matches = read_shards(root / "matches")
-        if matches is None:
+        if not scan.shard_files(root / "matches"):
             raise FileNotFoundError(f"{root}: no matches/*.parquet shards")
-        fighters = read_shards(root / "fighters")
-        if fighters is None:
-            fighters = pd.DataFrame({"match_id": pd.Series(dtype="int64")})
         spec = root / SPEC_FILE
         manifest = root / MANIFEST_FILE
-        events = read_shards(root / "events")
-        errors = read_shards(root / "errors")
         return cls(
-            matches=_sorted(matches, ("match_id",)),
-            fighters=_sorted(fighters, ("match_id", "side", "uid")),
-            events=None if events is None else _sorted(events, ("match_id",)),
             spec_text=spec.read_text(encoding="utf-8") if spec.is_file() else "",
             manifest=json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None,
-            errors=errors,
+            root=root,
         )
+
+    def _table(self, name: str) -> pd.DataFrame | None:
+        if name not in self._tables:
+            assert self.root is not None
+            df = read_shards(self.root / name)
+            if name == "matches" and df is not None:
+                df = _sorted(df, ("match_id",))
+            elif name == "fighters":
+                df = (
+                    pd.DataFrame({"match_id": pd.Series(dtype="int64")})
+                    if df is None
+                    else _sorted(df, ("match_id", "side", "uid"))
+                )
+            elif name == "events" and df is not None:
+                df = _sorted(df, ("match_id",))
+            self._tables[name] = df
+        return self._tables[name]
+
+    @property
+    def matches(self) -> pd.DataFrame:
+        """The full matches table, sorted by match id (read on first use)."""
+        df = self._table("matches")
+        assert df is not None
+        return df
+
+    @property
+    def fighters(self) -> pd.DataFrame:
+        """The full fighters table (read on first use; empty when none was written)."""
+        df = self._table("fighters")
+        assert df is not None
+        return df
+
+    @property
+    def events(self) -> pd.DataFrame | None:
+        """The event log (read on first use), None when the experiment recorded none."""
+        return self._table("events")
+
+    @property
+    def errors(self) -> pd.DataFrame | None:
+        """The runner's error table (read on first use), None when no match raised."""
+        return self._table("errors")
+
+    def events_of(self, match_id: int) -> pd.DataFrame | None:
+        """The events of one match, read alone from the shards (None when none were recorded)."""
+        if "events" in self._tables or self.root is None:
+            ev = self._tables.get("events")
+            return None if ev is None else ev[ev["match_id"] == match_id]
+        files = scan.shard_files(self.root / "events")
+        if not files:
+            return None
+        import pyarrow.dataset as ds
+
+        table = ds.dataset([str(f) for f in files], format="parquet").to_table(
+            filter=ds.field("match_id") == int(match_id)
+        )
+        return _sorted(table.to_pandas(), ("match_id", "seq"))
+
+    def summary(self, chunk_matches: int = scan.CHUNK_MATCHES) -> scan.Summary:
+        """What every statistic needs, in memory bounded by the design, not the number of matches.
+
+        Read by a chunked scan of the shards when the tables are not in memory (cached)."""
+        if self._summary is None:
+            if self.root is not None and "matches" not in self._tables:
+                self._summary = scan.summarize(self.root, chunk_matches)
+            else:
+                self._summary = scan.Summary.from_tables(self.matches, self.fighters)
+        return self._summary
+
+    @property
+    def n_matches(self) -> int:
+        """How many matches (errors included), without reading the tables."""
+        if "matches" in self._tables or self.root is None:
+            return len(self.matches)
+        return scan.count_rows(scan.shard_files(self.root / "matches"))
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write this result set in the runner's layout (one shard per table) so :meth:`load` reads it.
@@ -152,41 +239,63 @@ class ResultSet:
     # ------------------------------------------------------------ derived
     def character_win_rates(self) -> pd.DataFrame:
         """See :func:`stats.character_win_rates`."""
-        return stats.character_win_rates(self.matches)
+        return stats.character_win_rates(self.summary().matches)
 
     def damage_stats(self) -> pd.DataFrame:
-        """See :func:`stats.damage_stats`."""
-        return stats.damage_stats(self.matches, self.fighters)
+        """See :func:`stats.damage_table`."""
+        return stats.damage_table(self.summary().fighters)
 
     def ko_stats(self) -> pd.DataFrame:
-        """See :func:`stats.ko_stats`."""
-        return stats.ko_stats(self.matches, self.fighters)
+        """See :func:`stats.ko_table`."""
+        return stats.ko_table(self.summary().fighters)
 
     def matchup_matrix(self) -> pd.DataFrame:
         """See :func:`stats.matchup_matrix`."""
-        return stats.matchup_matrix(self.matches)
+        return stats.matchup_matrix(self.summary().matches)
 
     def first_player_advantage(self) -> pd.DataFrame:
         """See :func:`stats.first_player_advantage`."""
-        return stats.first_player_advantage(self.matches)
+        return stats.first_player_advantage(self.summary().matches)
 
     def match_length(self) -> pd.DataFrame:
         """See :func:`stats.match_length_table`."""
-        return stats.match_length_table(self.matches)
+        return stats.match_length_table(self.summary().turns)
 
     def adjusted_strength(self, **kwargs: Any) -> pd.DataFrame:
         """See :func:`strength.adjusted_strength`."""
-        return strength.adjusted_strength(self.matches, **kwargs)
+        return strength.adjusted_strength(self.summary().matches, **kwargs)
 
     def balance_summary(self) -> pd.DataFrame:
         """See :func:`balance.balance_summary`."""
-        return balance.balance_summary(self.matches)
+        return balance.balance_summary(self.summary().matches)
 
     def dominated_teams(self) -> pd.DataFrame:
         """See :func:`balance.dominated_teams`."""
         return balance.dominated_teams(self.matchup_matrix())
 
+    def strength_by_ai(self) -> pd.DataFrame:
+        """Character strength per AI matchup and pooled; see :func:`dependence.strength_by`."""
+        return dependence.strength_by(self.summary().matches, "ai_matchup")
+
+    def strength_by_board(self) -> pd.DataFrame:
+        """Character strength per board and pooled; see :func:`dependence.strength_by`."""
+        return dependence.strength_by(self.summary().matches, "board")
+
+    def headline_by_ai(self) -> pd.DataFrame:
+        """Headline numbers per AI matchup and pooled; see :func:`dependence.headline_by`."""
+        return dependence.headline_by(self.summary().matches, "ai_matchup")
+
+    def verdicts(self) -> pd.DataFrame:
+        """Per-character verdicts that hold across the validated AI tiers; see :func:`dependence.verdicts`."""
+        return dependence.verdicts(self.summary().matches)
+
+    def ladder_ratings(self) -> pd.DataFrame:
+        """Bradley-Terry ratings of the AIs that met each other; see :func:`ladder.ladder_ratings`."""
+        return ladder.ladder_ratings(self.summary().matches)
+
     def __repr__(self) -> str:
-        n_ok = len(self.ok_matches)
         name = (self.manifest or {}).get("experiment", "?")
-        return f"ResultSet(experiment={name!r}, matches={len(self.matches)}, ok={n_ok}, fighters={len(self.fighters)})"
+        s = self.summary()
+        n_ok = s.n_matches - s.n_errors
+        where = f", root={str(self.root)!r}" if self.root is not None else ""
+        return f"ResultSet(experiment={name!r}, matches={s.n_matches}, ok={n_ok}{where})"

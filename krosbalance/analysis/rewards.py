@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -79,7 +80,8 @@ def match_scores(matches: pd.DataFrame) -> pd.DataFrame:
     """One row per finished match: team A's held token(s), score, GG margin and length, with the AI
     matchup (``ai``: one name when both teams had the same AI) and its tier."""
     ok = ok_matches(matches)
-    if ok.empty or "options" not in ok.columns:
+    needed = {"options", "swapped", "ai0", "ai1", "winner_team", "gg0", "gg1", "turns", "seed", "match_id"}
+    if ok.empty or not needed <= set(ok.columns):
         return pd.DataFrame(
             columns=["match_id", "ai", "tier", "seed", "swapped", "held", "score", "gg_margin", "turns"]
         )
@@ -395,6 +397,63 @@ def plot_value_vs_cost(value: pd.DataFrame, ai: str | None = None, ax: Axes | No
     ax.set_title(f"Value against cost — {data['ai'].iloc[0]}")
     ax.legend(fontsize=7)
     return fig
+
+
+# -------------------------------------------------------------------------------------- data
+
+MATCH_COLUMNS = (
+    "match_id",
+    "swapped",
+    "seed",
+    "ai0",
+    "ai1",
+    "options",
+    "winner_team",
+    "gg0",
+    "gg1",
+    "turns",
+    "error",
+    "end_reason",
+)
+FIGHTER_COLUMNS = ("match_id", "character", "rewards_held", "rewards_used", "won", "draw")
+
+
+def _read_columns(directory: Path, columns: Sequence[str], held_only: bool = False) -> pd.DataFrame:
+    """The named columns of a table's shards (those present), read column-wise; with ``held_only``
+    only the fighter rows that ever held a token."""
+    import pyarrow.dataset as ds
+
+    from krosbalance.analysis.scan import shard_files
+
+    files = shard_files(directory)
+    if not files:
+        return pd.DataFrame(columns=list(columns))
+    dataset = ds.dataset([str(f) for f in files], format="parquet")
+    present = [c for c in columns if c in dataset.schema.names]
+    if held_only and "rewards_held" not in present:
+        return pd.DataFrame(columns=list(columns))
+    flt = (ds.field("rewards_held") != "") if held_only else None
+    return dataset.to_table(columns=present, filter=flt).to_pandas()
+
+
+def reward_data(rs: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The matches and fighters columns the reward study reads, from a ``ResultSet``: in memory when
+    it holds its tables, else read column by column from its shards (fighters: only those that held a
+    token), so the memory stays that of these few columns."""
+    root = getattr(rs, "root", None)
+    if root is None:
+        return rs.matches, rs.fighters
+    matches = _read_columns(Path(root) / "matches", MATCH_COLUMNS)
+    fighters = _read_columns(Path(root) / "fighters", FIGHTER_COLUMNS, held_only=True)
+    return matches, fighters
+
+
+def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
+    """The report's hook: a "Demonic Rewards" section when the result set has reward data
+    (``section(doc, title, build)`` is the report's guarded section builder)."""
+    matches, fighters = reward_data(rs)
+    if has_reward_data(matches, fighters):
+        section(doc, "Demonic Rewards", lambda: report_section(doc, matches, fighters, tables))
 
 
 # -------------------------------------------------------------------------------------- report

@@ -1,9 +1,14 @@
 """Descriptive statistics with intervals: win rates, damage, KOs, matchups, first-player advantage.
 
 Every function is pure: tables in, a tidy DataFrame out. Rows of ``matches`` whose ``error`` is
-non-empty are dropped first (:func:`ok_matches`). Proportions carry Wilson 95% intervals; means carry
-Student-t 95% intervals. **Draws count as non-wins** wherever a win rate is given (a draw is neither
-side's win), unless a column says it is over decided matches only.
+non-empty are dropped first (:func:`ok_matches`). Proportions carry Wilson 95% intervals on the
+effective sample size of the deal-clustered design (``deff`` column; see :mod:`design`); means
+carry Student-t 95% intervals. **Draws count as non-wins** wherever a win rate is given (a draw is
+neither side's win), unless a column says it is over decided matches only.
+
+A matches table may be the full one or a compressed one (``weight`` and ``cluster`` columns, see
+:mod:`krosbalance.analysis.scan`); both give the same numbers. Fighter statistics go through
+additive per-character moments (:func:`fighter_moments`), so they can be summed shard by shard.
 """
 
 from __future__ import annotations
@@ -13,6 +18,14 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
+from krosbalance.analysis.design import (
+    CLUSTER,
+    WEIGHT,
+    design_effects,
+    effective_wilson,
+    weights,
+    with_design,
+)
 from krosbalance.content.specs import ELEMENTS
 
 ALPHA = 0.05
@@ -93,27 +106,46 @@ def team_appearances(matches: pd.DataFrame) -> pd.DataFrame:
     """One row per (ok match, side, distinct character on that side): won / draw from that side's view.
 
     Built from ``team0``/``team1`` so it needs only the matches table. A character fielded twice on
-    one side counts once for that side; in a mirror appearance it counts once for each side.
+    one side counts once for that side; in a mirror appearance it counts once for each side. Each
+    row carries the match's ``weight`` and deal ``cluster``.
     """
-    m = ok_matches(matches)
-    cols = ["match_id", "side", "character", "won", "draw"]
+    m = with_design(ok_matches(matches))
+    cols = ["match_id", "side", "character", "won", "draw", WEIGHT, CLUSTER]
+    types = ["int64", "int64", "str", "bool", "bool", "float64", "int64"]
     if m.empty:
-        return pd.DataFrame(
-            {
-                c: pd.Series(dtype=t)
-                for c, t in zip(cols, ["int64", "int64", "str", "bool", "bool"], strict=True)
-            }
-        )
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in zip(cols, types, strict=True)})
     w = winner_series(m).to_numpy()
+    mids = m["match_id"].to_numpy() if "match_id" in m.columns else np.arange(len(m))
     rows: list[tuple] = []
-    for mid, t0, t1, win in zip(m["match_id"].to_numpy(), m["team0"], m["team1"], w, strict=True):
+    for mid, t0, t1, win, k, g in zip(
+        mids, m["team0"], m["team1"], w, m[WEIGHT].to_numpy(), m[CLUSTER].to_numpy(), strict=True
+    ):
+        draw = bool(np.isnan(win))
         for side, team in ((0, t0), (1, t1)):
-            draw = bool(np.isnan(win))
             won = (not draw) and int(win) == side
             for c in dict.fromkeys(split_team(team)):
-                rows.append((int(mid), side, c, won, draw))
+                rows.append((int(mid), side, c, won, draw, float(k), int(g)))
     out = pd.DataFrame(rows, columns=cols)
-    return out.astype({"match_id": "int64", "side": "int64", "won": "bool", "draw": "bool"})
+    return out.astype(dict(zip(cols, types, strict=True)) | {"character": object})
+
+
+def rate_table(obs: pd.DataFrame, by: list[str], alpha: float = ALPHA) -> pd.DataFrame:
+    """Weighted wins, draws, losses, rate and effective-n Wilson interval per group of ``obs``."""
+    d = design_effects(obs, by, "won")
+    draws = (
+        obs.assign(_d=obs["draw"].astype(float) * obs[WEIGHT])
+        .groupby(by, sort=True, observed=True)["_d"]
+        .sum()
+        .reset_index()
+    )
+    out = d.merge(draws, on=by, how="left")
+    out["n"] = out["n"].round().astype("int64")
+    out["wins"] = out["successes"].round().astype("int64")
+    out["draws"] = out["_d"].round().astype("int64")
+    out["losses"] = out["n"] - out["wins"] - out["draws"]
+    out["win_rate"] = out["wins"] / out["n"]
+    out["ci_low"], out["ci_high"] = effective_wilson(out["wins"], out["n"], out["deff"], alpha)
+    return out
 
 
 # ------------------------------------------------------------------ win rates
@@ -125,34 +157,50 @@ def character_win_rates(matches: pd.DataFrame, alpha: float = ALPHA) -> pd.DataF
 
     Returns:
         character, n (team appearances), wins, draws, losses, win_rate = wins / n (draws count as
-        non-wins), ci_low, ci_high (Wilson), sorted by win_rate descending.
+        non-wins), ci_low, ci_high (Wilson on the deal-clustered effective n), deff (the design
+        effect, 1 = no correlation within deals), sorted by win_rate descending.
     """
     app = team_appearances(matches)
-    cols = ["character", "n", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
+    cols = ["character", "n", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "deff"]
     if app.empty:
         return pd.DataFrame(columns=cols)
-    g = app.groupby("character", sort=True)
-    out = pd.DataFrame(
-        {"n": g.size(), "wins": g["won"].sum().astype("int64"), "draws": g["draw"].sum().astype("int64")}
-    ).reset_index()
-    out["losses"] = out["n"] - out["wins"] - out["draws"]
-    out["win_rate"] = out["wins"] / out["n"]
-    out["ci_low"], out["ci_high"] = wilson_interval(out["wins"].to_numpy(), out["n"].to_numpy(), alpha)
+    out = rate_table(app, ["character"], alpha)
     return out[cols].sort_values(["win_rate", "character"], ascending=[False, True]).reset_index(drop=True)
 
 
 # ------------------------------------------------------------------ fighters
-def _krosmasters_with_summons(matches: pd.DataFrame, fighters: pd.DataFrame) -> pd.DataFrame:
-    """Krosmaster rows of ok matches, plus ``damage_dealt_incl_summons`` (own + all their summons').
+KO_COUNTERS = ("kills", "turns_alive")
+MEAN_COUNTERS = ("heals_given", "gg_won", "kamas_collected")
+DAMAGE_COLUMNS = ("damage_dealt", "damage_taken", "damage_dealt_incl_summons")
+FIGHTER_COLUMNS = (
+    "match_id",
+    "uid",
+    "summoner",
+    "is_summon",
+    "character",
+    "ai",
+    "damage_dealt",
+    "damage_taken",
+    *KO_COUNTERS,
+    *MEAN_COUNTERS,
+    "knocked_out",
+    *(f"damage_dealt_{e}" for e in ELEMENTS),
+)
+"""The fighter columns the statistics read (a scan reads only these)."""
+
+
+def _krosmasters_with_summons(fighters: pd.DataFrame) -> pd.DataFrame:
+    """Krosmaster rows plus ``damage_dealt_incl_summons`` (own + all their summons').
 
     A summon's summoner may itself be a summon: damage climbs the chain to the Krosmaster at its root.
+    All rows of a match must be in ``fighters`` (a scan hands over whole matches).
     """
-    f = ok_fighters(matches, fighters)
+    f = fighters
     if f.empty or "is_summon" not in f.columns:
         return f.iloc[0:0].assign(damage_dealt_incl_summons=pd.Series(dtype=float))
-    f = f.copy()
-    summons = f[f["is_summon"].astype(bool)]
-    kros = f[~f["is_summon"].astype(bool)].copy()
+    is_summon = f["is_summon"].astype(bool).to_numpy()
+    summons = f[is_summon]
+    kros = f[~is_summon].copy()
     kros["damage_dealt_incl_summons"] = kros["damage_dealt"].astype(float)
     if not summons.empty:
         parent = {
@@ -174,36 +222,86 @@ def _krosmasters_with_summons(matches: pd.DataFrame, fighters: pd.DataFrame) -> 
     return kros
 
 
-def _mean_columns(g: pd.core.groupby.DataFrameGroupBy, column: str, prefix: str) -> pd.DataFrame:
-    rows = {name: mean_interval(grp[column]) for name, grp in g}
-    return pd.DataFrame.from_dict(
-        rows, orient="index", columns=[prefix, f"{prefix}_ci_low", f"{prefix}_ci_high"]
+def fighter_moments(matches: pd.DataFrame, fighters: pd.DataFrame) -> pd.DataFrame:
+    """Additive per-(character, ai) moments of the Krosmaster counters in error-free matches.
+
+    ``n`` (appearances) and, for every counter, ``<counter>_sum`` and ``<counter>_sumsq``: tables
+    of several shards are combined by adding them (:func:`combine_moments`), and
+    :func:`damage_table` / :func:`ko_table` turn them into means with intervals.
+    """
+    f = ok_fighters(matches, fighters)
+    k = _krosmasters_with_summons(f)
+    if k.empty:
+        return pd.DataFrame(columns=["character", "ai", "n"])
+    k = k.assign(ai=k["ai"].astype(str) if "ai" in k.columns else "")
+    counters = [c for c in (*DAMAGE_COLUMNS, *KO_COUNTERS, *MEAN_COUNTERS) if c in k.columns]
+    counters += [c for c in k.columns if c.startswith("damage_dealt_") and c != "damage_dealt_incl_summons"]
+    data = {"character": k["character"].astype(str).to_numpy(), "ai": k["ai"].to_numpy(), "n": 1}
+    for c in counters:
+        x = k[c].to_numpy(dtype=float)
+        data[f"{c}_sum"] = x
+        data[f"{c}_sumsq"] = x * x
+    if "knocked_out" in k.columns:
+        data["knocked_out_sum"] = k["knocked_out"].astype(bool).to_numpy(dtype=float)
+    return pd.DataFrame(data).groupby(["character", "ai"], sort=True).sum().reset_index()
+
+
+def combine_moments(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """Sum moment tables of several shards (missing counters count as absent, not as zero)."""
+    parts = [p for p in parts if not p.empty]
+    if not parts:
+        return pd.DataFrame(columns=["character", "ai", "n"])
+    return pd.concat(parts, ignore_index=True).groupby(["character", "ai"], sort=True).sum().reset_index()
+
+
+def _pooled(moments: pd.DataFrame) -> pd.DataFrame:
+    return moments.drop(columns="ai").groupby("character", sort=True).sum()
+
+
+def _moment_mean(g: pd.DataFrame, column: str, alpha: float) -> pd.DataFrame:
+    """Mean and Student-t interval from n, sum and sum of squares."""
+    n = g["n"].to_numpy(float)
+    s = g[f"{column}_sum"].to_numpy(float)
+    ss = g[f"{column}_sumsq"].to_numpy(float)
+    mean = np.where(n > 0, s / np.where(n > 0, n, 1), np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.where(
+            n > 1, np.maximum(ss - s * s / np.where(n > 0, n, 1), 0) / np.where(n > 1, n - 1, 1), np.nan
+        )
+        half = sps.t.ppf(1 - alpha / 2, np.maximum(n - 1, 1)) * np.sqrt(var / np.where(n > 0, n, 1))
+    return pd.DataFrame(
+        {column: mean, f"{column}_ci_low": mean - half, f"{column}_ci_high": mean + half}, index=g.index
     )
 
 
-def damage_stats(matches: pd.DataFrame, fighters: pd.DataFrame) -> pd.DataFrame:
-    """Damage per Krosmaster per match, by character (summons excluded as fighters).
+def damage_table(moments: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Damage per Krosmaster per match, by character, from :func:`fighter_moments`.
 
     Returns:
         character, n (Krosmaster appearances), mean ``damage_dealt`` / ``damage_taken`` /
         ``damage_dealt_incl_summons`` (own damage plus that of every summon it brought in) each with
         a t 95% interval, mean ``heals_given``, and mean damage dealt per element (``dealt_<element>``).
     """
-    k = _krosmasters_with_summons(matches, fighters)
     base = ["character", "n"]
-    if k.empty:
-        return pd.DataFrame(columns=base + ["damage_dealt", "damage_taken", "damage_dealt_incl_summons"])
-    g = k.groupby("character", sort=True)
-    out = pd.DataFrame({"n": g.size()})
-    for col in ("damage_dealt", "damage_taken", "damage_dealt_incl_summons"):
-        out = out.join(_mean_columns(g, col, col))
-    if "heals_given" in k.columns:
-        out["heals_given"] = g["heals_given"].mean()
+    if moments.empty or "damage_dealt_sum" not in moments.columns:
+        return pd.DataFrame(columns=base + list(DAMAGE_COLUMNS))
+    g = _pooled(moments)
+    out = pd.DataFrame({"n": g["n"].astype("int64")})
+    for col in DAMAGE_COLUMNS:
+        out = out.join(_moment_mean(g, col, alpha))
+    if "heals_given_sum" in g.columns:
+        out["heals_given"] = g["heals_given_sum"] / g["n"]
     for e in ELEMENTS:
-        if f"damage_dealt_{e}" in k.columns:
-            out[f"dealt_{e}"] = g[f"damage_dealt_{e}"].mean()
+        if f"damage_dealt_{e}_sum" in g.columns:
+            out[f"dealt_{e}"] = g[f"damage_dealt_{e}_sum"] / g["n"]
     out.index.name = "character"
     return out.reset_index().sort_values("damage_dealt", ascending=False).reset_index(drop=True)
+
+
+def damage_stats(matches: pd.DataFrame, fighters: pd.DataFrame) -> pd.DataFrame:
+    """Damage per Krosmaster per match, by character (summons excluded as fighters); see
+    :func:`damage_table`."""
+    return damage_table(fighter_moments(matches, fighters))
 
 
 def damage_by_element_table(damage: pd.DataFrame) -> pd.DataFrame:
@@ -216,30 +314,36 @@ def damage_by_element_table(damage: pd.DataFrame) -> pd.DataFrame:
     return long
 
 
-def ko_stats(matches: pd.DataFrame, fighters: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
-    """Knock-outs, kills and survival per character (Krosmasters only).
+def ko_table(moments: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Knock-outs, kills and survival per character (Krosmasters only), from :func:`fighter_moments`.
 
     Returns:
         character, n, knocked_out (count), ko_rate with Wilson ci, kills (mean per match) with t ci,
         turns_alive (mean) with t ci, and mean gg_won and kamas_collected where present.
     """
-    k = _krosmasters_with_summons(matches, fighters)
-    if k.empty:
+    if moments.empty or "knocked_out_sum" not in moments.columns:
         return pd.DataFrame(columns=["character", "n", "knocked_out", "ko_rate", "ko_ci_low", "ko_ci_high"])
-    g = k.groupby("character", sort=True)
-    out = pd.DataFrame({"n": g.size(), "knocked_out": g["knocked_out"].sum().astype("int64")})
+    g = _pooled(moments)
+    out = pd.DataFrame(
+        {"n": g["n"].astype("int64"), "knocked_out": g["knocked_out_sum"].round().astype("int64")}
+    )
     out["ko_rate"] = out["knocked_out"] / out["n"]
     out["ko_ci_low"], out["ko_ci_high"] = wilson_interval(
         out["knocked_out"].to_numpy(), out["n"].to_numpy(), alpha
     )
-    for col in ("kills", "turns_alive"):
-        if col in k.columns:
-            out = out.join(_mean_columns(g, col, col))
+    for col in KO_COUNTERS:
+        if f"{col}_sum" in g.columns:
+            out = out.join(_moment_mean(g, col, alpha))
     for col in ("gg_won", "kamas_collected"):
-        if col in k.columns:
-            out[col] = g[col].mean()
+        if f"{col}_sum" in g.columns:
+            out[col] = g[f"{col}_sum"] / g["n"]
     out.index.name = "character"
     return out.reset_index()
+
+
+def ko_stats(matches: pd.DataFrame, fighters: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Knock-outs, kills and survival per character; see :func:`ko_table`."""
+    return ko_table(fighter_moments(matches, fighters), alpha)
 
 
 # ------------------------------------------------------------------ matchups
@@ -252,27 +356,24 @@ def matchup_matrix(matches: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     ``n`` but no win rate (NaN): which copy "won" means nothing.
 
     Returns:
-        team, opponent, n, wins, draws, losses, win_rate (draws as non-wins), ci_low, ci_high.
-        Use :func:`matchup_pivot` for the square matrix.
+        team, opponent, n, wins, draws, losses, win_rate (draws as non-wins), ci_low, ci_high
+        (deal-clustered Wilson), deff. Use :func:`matchup_pivot` for the square matrix.
     """
-    m = ok_matches(matches)
-    cols = ["team", "opponent", "n", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
+    m = with_design(ok_matches(matches))
+    cols = ["team", "opponent", "n", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "deff"]
     if m.empty:
         return pd.DataFrame(columns=cols)
-    a = m["team_a"].map(team_key)
-    b = m["team_b"].map(team_key)
-    wt = m["winner_team"].fillna("").astype(str)
-    mirror = a == b
-    view_a = pd.DataFrame({"team": a, "opponent": b, "won": wt == "A", "draw": wt == ""})
-    view_b = pd.DataFrame({"team": b, "opponent": a, "won": wt == "B", "draw": wt == ""})[~mirror]
+    keys_a = {t: team_key(t) for t in pd.unique(m["team_a"].astype(str))}
+    keys_b = {t: team_key(t) for t in pd.unique(m["team_b"].astype(str))}
+    a = m["team_a"].astype(str).map(keys_a)
+    b = m["team_b"].astype(str).map(keys_b)
+    wt = m["winner_team"].astype(object).fillna("").astype(str)
+    mirror = (a == b).to_numpy()
+    common = {WEIGHT: m[WEIGHT].to_numpy(), CLUSTER: m[CLUSTER].to_numpy()}
+    view_a = pd.DataFrame({"team": a, "opponent": b, "won": wt == "A", "draw": wt == ""} | common)
+    view_b = pd.DataFrame({"team": b, "opponent": a, "won": wt == "B", "draw": wt == ""} | common)[~mirror]
     both = pd.concat([view_a, view_b], ignore_index=True)
-    g = both.groupby(["team", "opponent"], sort=True)
-    out = pd.DataFrame(
-        {"n": g.size(), "wins": g["won"].sum().astype("int64"), "draws": g["draw"].sum().astype("int64")}
-    ).reset_index()
-    out["losses"] = out["n"] - out["wins"] - out["draws"]
-    out["win_rate"] = out["wins"] / out["n"]
-    out["ci_low"], out["ci_high"] = wilson_interval(out["wins"].to_numpy(), out["n"].to_numpy(), alpha)
+    out = rate_table(both, ["team", "opponent"], alpha)
     is_mirror = out["team"] == out["opponent"]
     out.loc[is_mirror, ["win_rate", "ci_low", "ci_high"]] = np.nan
     return out[cols]
@@ -294,36 +395,60 @@ def matchup_pivot(matchups: pd.DataFrame, value: str = "win_rate") -> pd.DataFra
 def first_player_advantage(matches: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """How often the side that played first wins.
 
-    The rate is over **decided** matches (draws excluded, since a draw is neither player's win); the
-    exact binomial test is against 0.5. ``win_rate_all`` counts draws as non-wins for reference.
+    The rate is over **decided** matches (draws excluded, since a draw is neither player's win).
+    The interval is Wilson on the deal-clustered effective n; the exact binomial test against 0.5
+    is made on the effective counts too (with one match per deal: the plain exact test).
+    ``win_rate_all`` counts draws as non-wins for reference.
 
     Returns:
-        One row: n_matches, draws, n (decided), first_wins, win_rate, ci_low, ci_high (Wilson),
-        p_value, win_rate_all.
+        One row: n_matches, draws, n (decided), first_wins, win_rate, ci_low, ci_high, p_value,
+        win_rate_all, deff.
     """
-    m = ok_matches(matches)
+    m = with_design(ok_matches(matches))
     w = winner_series(m)
-    decided = w.notna()
-    n = int(decided.sum())
-    first_wins = int((w[decided] == m.loc[decided, "first_player"].astype(float)).sum()) if n else 0
-    lo, hi = wilson_interval(first_wins, n, alpha)
+    decided = w.notna().to_numpy()
+    k = m[WEIGHT].to_numpy(float)
+    n_matches = int(round(k.sum()))
+    n = int(round(k[decided].sum()))
+    first_won = decided & (w.to_numpy() == m["first_player"].to_numpy(dtype=float))
+    first_wins = int(round(k[first_won].sum()))
+    deff = 1.0
+    if n:
+        obs = m[decided].assign(won=first_won[decided])
+        deff = float(design_effects(obs, [], "won")["deff"].iloc[0])
+    lo, hi = effective_wilson(first_wins, n, deff, alpha) if n else (np.nan, np.nan)
+    p_value = binomial_p(round(first_wins / deff), round(n / deff)) if n else float("nan")
     row = {
-        "n_matches": len(m),
-        "draws": int((~decided).sum()),
+        "n_matches": n_matches,
+        "draws": n_matches - n,
         "n": n,
         "first_wins": first_wins,
         "win_rate": first_wins / n if n else float("nan"),
-        "ci_low": lo,
-        "ci_high": hi,
-        "p_value": binomial_p(first_wins, n),
-        "win_rate_all": first_wins / len(m) if len(m) else float("nan"),
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        "p_value": p_value,
+        "win_rate_all": first_wins / n_matches if n_matches else float("nan"),
+        "deff": deff,
     }
     return pd.DataFrame([row])
 
 
 # ------------------------------------------------------------------ match length
+def _weighted_median(values: np.ndarray, w: np.ndarray) -> float:
+    """The median of integer-weighted values (the two middle values averaged, as ``median`` does)."""
+    order = np.argsort(values, kind="stable")
+    v, c = values[order], np.cumsum(w[order])
+    total = int(round(c[-1]))
+    lo = v[np.searchsorted(c, (total + 1) // 2, side="left")]  # 1-based ranks of the middle values
+    hi = v[np.searchsorted(c, total // 2 + 1, side="left")]
+    return float((lo + hi) / 2)
+
+
 def match_length_table(matches: pd.DataFrame) -> pd.DataFrame:
-    """Turns per match by end reason (plus an ``all`` row): n, share, mean with t ci, median, min, max."""
+    """Turns per match by end reason (plus an ``all`` row): n, share, mean with t ci, median, min, max.
+
+    Reads ``turns``, ``end_reason`` and the optional ``weight`` (a turns histogram is enough).
+    """
     m = ok_matches(matches)
     cols = [
         "end_reason",
@@ -338,20 +463,31 @@ def match_length_table(matches: pd.DataFrame) -> pd.DataFrame:
     ]
     if m.empty:
         return pd.DataFrame(columns=cols)
+    k_all = weights(m)
+    total = k_all.sum()
     rows = []
-    groups = [(str(r), grp) for r, grp in m.groupby("end_reason", sort=True)] + [("all", m)]
-    for reason, grp in groups:
-        mean, lo, hi = mean_interval(grp["turns"])
-        t = grp["turns"].astype(float)
+    reasons = m["end_reason"].astype(str).to_numpy()
+    groups = [(r, reasons == r) for r in sorted(set(reasons))] + [("all", np.ones(len(m), dtype=bool))]
+    turns_all = m["turns"].to_numpy(dtype=float)
+    for reason, mask in groups:
+        t, k = turns_all[mask], k_all[mask]
+        n = k.sum()
+        mean = float((t * k).sum() / n)
+        if n >= 2:
+            sd = np.sqrt(max(float((k * (t - mean) ** 2).sum()) / (n - 1), 0.0))
+            half = float(sps.t.ppf(1 - ALPHA / 2, n - 1) * sd / np.sqrt(n))
+            lo, hi = mean - half, mean + half
+        else:
+            lo = hi = float("nan")
         rows.append(
             (
                 reason,
-                len(grp),
-                len(grp) / len(m),
+                int(round(n)),
+                n / total,
                 mean,
                 lo,
                 hi,
-                float(t.median()),
+                _weighted_median(t, k),
                 float(t.min()),
                 float(t.max()),
             )

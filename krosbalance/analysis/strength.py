@@ -19,6 +19,12 @@ average character". (With equal team sizes only these contrasts are identifiable
 constraint is imposed by effect coding: the last character is dropped from the design and its effect
 is minus the sum of the others; its standard error comes from the full covariance matrix.
 
+Intervals: matches of one deal share their dice (paired seeds), so the covariance is cluster-robust
+over deals (a CR1 sandwich, :func:`krosbalance.analysis.design.cluster_sandwich`) whenever deals hold
+several matches and there are at least ``MIN_CLUSTERS`` of them; otherwise it is the model's
+(``interval`` column: ``deal-clustered`` or ``model``). Frequency weights (a compressed table) give
+the same fit as the full table.
+
 Fallback: if the design is singular or the maximum-likelihood fit does not converge or separates
 (a character that always wins, all matches won by side 0, tiny data), the model is refitted with an
 L2 penalty ``ridge/2 * |delta|^2`` (a N(0, 1/ridge) prior on every log-odds effect, applied to all
@@ -36,13 +42,20 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from krosbalance.analysis.design import cluster_sandwich, clusters, weights
 from krosbalance.analysis.stats import ALPHA, ok_matches, split_team, winner_series
 
-COLUMNS = ["term", "kind", "coef", "se", "ci_low", "ci_high", "p_value", "n", "method", "note"]
+COLUMNS = ["term", "kind", "coef", "se", "ci_low", "ci_high", "p_value", "n", "method", "interval", "note"]
+MIN_CLUSTERS = 20
 SIDE_TERM = "(side 0)"
 FIRST_TERM = "(first player)"
 SIZE_TERM = "(team size)"
 MAX_ABS_COEF = 12.0  # a log-odds beyond this means separation, not a real estimate
+
+
+def _decided(matches: pd.DataFrame) -> pd.DataFrame:
+    m = ok_matches(matches)
+    return m[winner_series(m).notna().to_numpy()]
 
 
 def strength_design(matches: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame]:
@@ -51,11 +64,10 @@ def strength_design(matches: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd
     Returns:
         (x, y, covariates): ``x`` has one column per character seen in a decided match, ``y`` is 1
         when side 0 won, ``covariates`` holds the intercept and, when they vary, ``first_0`` and
-        ``size_diff`` (named with the term names of the output).
+        ``size_diff`` (named with the term names of the output). One row per decided match (or
+        per row of a compressed table; see :func:`krosbalance.analysis.design.weights`).
     """
-    m = ok_matches(matches)
-    w = winner_series(m)
-    m = m[w.notna()]
+    m = _decided(matches)
     y = (winner_series(m) == 0).to_numpy(dtype=float)
     t0 = [split_team(t) for t in m["team0"]]
     t1 = [split_team(t) for t in m["team1"]]
@@ -78,21 +90,23 @@ def strength_design(matches: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd
     return pd.DataFrame(x, columns=chars), y, cov
 
 
-def _fit_mle(design: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """statsmodels Logit; None if it fails, separates or does not converge."""
-    from statsmodels.discrete.discrete_model import Logit  # lazy: statsmodels is slow to import
+def _fit_mle(design: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """statsmodels binomial GLM with frequency weights; None if it fails, separates or does not converge."""
+    # lazy and narrow: ``statsmodels.api`` imports every model (seconds)
+    from statsmodels.genmod.families import Binomial
+    from statsmodels.genmod.generalized_linear_model import GLM
 
     if np.linalg.matrix_rank(design) < design.shape[1] or len(np.unique(y)) < 2:
         return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = Logit(y, design).fit(disp=0, method="newton", maxiter=100, warn_convergence=False)
+            res = GLM(y, design, family=Binomial(), freq_weights=w).fit(maxiter=100)
         params = np.asarray(res.params, dtype=float)
         cov = np.asarray(res.cov_params(), dtype=float)
     except Exception:  # PerfectSeparationError, LinAlgError... : any failure means "use the fallback"
         return None
-    converged = bool(res.mle_retvals.get("converged", False))
+    converged = bool(getattr(res, "converged", False))
     if not converged or not np.all(np.isfinite(cov)) or np.any(np.abs(params) > MAX_ABS_COEF):
         return None
     if np.any(np.diag(cov) <= 0):
@@ -100,20 +114,47 @@ def _fit_mle(design: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return params, cov
 
 
-def _fit_ridge(design: np.ndarray, y: np.ndarray, penalty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fit_ridge(
+    design: np.ndarray, y: np.ndarray, w: np.ndarray, penalty: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Penalised logistic regression by Newton's method; covariance = inverse penalised Hessian."""
     beta = np.zeros(design.shape[1])
     for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-(design @ beta)))
-        grad = design.T @ (y - p) - penalty @ beta
-        hess = design.T @ (design * (p * (1 - p))[:, None]) + penalty
+        grad = design.T @ (w * (y - p)) - penalty @ beta
+        hess = design.T @ (design * (w * p * (1 - p))[:, None]) + penalty
         step = np.linalg.solve(hess, grad)
         beta += step
         if np.max(np.abs(step)) < 1e-10:
             break
     p = 1.0 / (1.0 + np.exp(-(design @ beta)))
-    hess = design.T @ (design * (p * (1 - p))[:, None]) + penalty
+    hess = design.T @ (design * (w * p * (1 - p))[:, None]) + penalty
     return beta, np.linalg.inv(hess)
+
+
+def robust_covariance(
+    design: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    g: np.ndarray,
+    params: np.ndarray,
+    bread: np.ndarray,
+) -> tuple[np.ndarray, str]:
+    """The deal-clustered covariance of a logit fit when the design has correlated matches.
+
+    Returns the covariance and its label (``deal-clustered``, or ``model`` when every deal holds
+    one match or there are fewer than ``MIN_CLUSTERS`` deals: then ``bread`` is returned).
+    """
+    if len(g) == 0:
+        return bread, "model"
+    _, sizes = np.unique(g, return_counts=True)
+    if sizes.max() < 2:
+        return bread, "model"
+    p = 1.0 / (1.0 + np.exp(-(design @ params)))
+    cov, n_clusters = cluster_sandwich(design, y - p, w, g, bread)
+    if n_clusters < MIN_CLUSTERS or not np.all(np.isfinite(cov)):
+        return bread, "model"
+    return cov, "deal-clustered"
 
 
 def adjusted_strength(
@@ -136,25 +177,60 @@ def adjusted_strength(
         One row per term: ``term`` (character id or a covariate name in brackets), ``kind``
         (``character`` / ``covariate``), ``coef`` (log-odds; characters sum to zero), ``se``,
         ``ci_low``, ``ci_high``, ``p_value`` (Wald, against 0), ``n`` (decided matches the character
-        played in; the model's n for covariates), ``method`` (``mle`` / ``ridge`` / ``none``) and a
-        ``note``. Characters sorted by coef, descending, then covariates. The covariance matrix of
-        the character effects is in ``attrs["character_cov"]`` as ``(terms, rows)`` tuples (plain tuples
-        so pandas can compare attrs); see :func:`character_covariance`.
+        played in; the model's n for covariates), ``method`` (``mle`` / ``ridge`` / ``none``),
+        ``interval`` (``deal-clustered`` / ``model``) and a ``note``. Characters sorted by coef,
+        descending, then covariates. The covariance matrix of the character effects is in
+        ``attrs["character_cov"]`` as ``(terms, rows)`` tuples (plain tuples so pandas can compare
+        attrs); see :func:`character_covariance`.
     """
     x, y, cov_df = strength_design(matches)
+    m = _decided(matches)
+    w, g = weights(m), clusters(m)
+    played = {c: 0.0 for c in x.columns}
+    for t0, t1, k in zip(m["team0"], m["team1"], w, strict=True):
+        for c in set(split_team(t0)) | set(split_team(t1)):
+            played[c] += k
+    return fit_effects(
+        x,
+        y,
+        cov_df,
+        w,
+        g,
+        played,
+        kind="character",
+        absent_note="never differs between sides (only mirror appearances): not estimable",
+        method=method,
+        ridge=ridge,
+        alpha=alpha,
+    )
+
+
+def fit_effects(
+    x: pd.DataFrame,
+    y: np.ndarray,
+    cov_df: pd.DataFrame,
+    w: np.ndarray,
+    g: np.ndarray,
+    played: dict[str, float],
+    *,
+    kind: str,
+    absent_note: str,
+    method: Literal["auto", "mle", "ridge"] = "auto",
+    ridge: float = 1.0,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
+    """Fit ``logit P(y) = covariates + sum_e delta_e x_e`` with the effects summing to zero.
+
+    The engine of :func:`adjusted_strength` (effects = characters) and of the AI ladder (effects =
+    AIs, a Bradley-Terry model): maximum likelihood with a ridge fallback, deal-clustered
+    covariance, one output row per term (see :func:`adjusted_strength` for the columns; ``kind``
+    names the effects). The effects' covariance is in ``attrs["character_cov"]``.
+    """
     if len(y) == 0 or x.shape[1] == 0:
         empty = pd.DataFrame(columns=COLUMNS)
         empty.attrs["character_cov"] = ((), ())
         return empty
-    m = ok_matches(matches)
-    m = m[winner_series(m).notna()]
-    played = {c: 0 for c in x.columns}
-    for t0, t1 in zip(m["team0"], m["team1"], strict=True):
-        for c in set(split_team(t0)) | set(split_team(t1)):
-            played[c] += 1
-
     estimable = [c for c in x.columns if np.any(x[c].to_numpy() != 0)]
-    absent_note = "never differs between sides (only mirror appearances): not estimable"
     k = len(estimable)
     xe = x[estimable].to_numpy()
     # Effect coding for sum-to-zero: delta = L @ d, with d the first k-1 effects.
@@ -172,26 +248,30 @@ def adjusted_strength(
     used = "ridge"
     note = ""
     if method in ("auto", "mle"):
-        fit = _fit_mle(design, y)
+        fit = _fit_mle(design, y, w)
         used = "mle"
+        if fit is not None and np.any(np.abs(L @ fit[0][n_cov:]) > MAX_ABS_COEF):
+            fit = None  # the effect left out of the design (minus the sum of the others) diverged
         if fit is None:
             note = "maximum likelihood failed (separation or singular design)"
     if fit is None and method != "mle":
         penalty = np.zeros((design.shape[1], design.shape[1]))
         penalty[:n_cov, :n_cov] = ridge * np.eye(n_cov)
         penalty[n_cov:, n_cov:] = ridge * (L.T @ L)
-        fit = _fit_ridge(design, y, penalty)
+        fit = _fit_ridge(design, y, w, penalty)
         used = "ridge"
         note = (note + "; " if note else "") + f"L2-penalised fit (ridge={ridge}), approximate intervals"
 
     z_crit = float(sps.norm.ppf(1 - alpha / 2))
     rows = []
+    interval = "none"
     if fit is None:
         coef = np.full(n_cov + k, np.nan)
         cov = np.full((n_cov + k, n_cov + k), np.nan)
         used = "none"
     else:
         params, pcov = fit
+        pcov, interval = robust_covariance(design, y, w, g, params, pcov)
         # map back to (covariates, all k deltas)
         T = np.zeros((n_cov + k, design.shape[1]))
         T[:n_cov, :n_cov] = np.eye(n_cov)
@@ -199,24 +279,25 @@ def adjusted_strength(
         coef = T @ params
         cov = T @ pcov @ T.T
         if k == 1:
-            note = (note + "; " if note else "") + "one estimable character: its effect is 0 by construction"
+            note = (note + "; " if note else "") + f"one estimable {kind}: its effect is 0 by construction"
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     names = cov_names + estimable
     for i, name in enumerate(names):
-        is_char = i >= n_cov
+        is_effect = i >= n_cov
         s = se[i]
         ok = np.isfinite(s) and s > 0
         rows.append(
             {
                 "term": name,
-                "kind": "character" if is_char else "covariate",
+                "kind": kind if is_effect else "covariate",
                 "coef": coef[i],
                 "se": s if ok else np.nan,
                 "ci_low": coef[i] - z_crit * s if ok else np.nan,
                 "ci_high": coef[i] + z_crit * s if ok else np.nan,
                 "p_value": float(2 * sps.norm.sf(abs(coef[i] / s))) if ok else np.nan,
-                "n": played[name] if is_char else len(y),
+                "n": int(round(played[name] if is_effect else w.sum())),
                 "method": used,
+                "interval": interval,
                 "note": note,
             }
         )
@@ -225,25 +306,26 @@ def adjusted_strength(
             rows.append(
                 {
                     "term": c,
-                    "kind": "character",
+                    "kind": kind,
                     "coef": np.nan,
                     "se": np.nan,
                     "ci_low": np.nan,
                     "ci_high": np.nan,
                     "p_value": np.nan,
-                    "n": played[c],
+                    "n": int(round(played[c])),
                     "method": used,
+                    "interval": interval,
                     "note": absent_note,
                 }
             )
     out = pd.DataFrame(rows, columns=COLUMNS)
-    chars = out[out["kind"] == "character"].sort_values(
+    effects = out[out["kind"] == kind].sort_values(
         ["coef", "term"], ascending=[False, True], na_position="last"
     )
     covs = out[out["kind"] == "covariate"]
-    result = pd.concat([chars, covs], ignore_index=True)
-    char_cov = cov[n_cov:, n_cov:] if k else np.zeros((0, 0))
-    result.attrs["character_cov"] = (tuple(estimable), tuple(tuple(map(float, r)) for r in char_cov))
+    result = pd.concat([effects, covs], ignore_index=True)
+    effect_cov = cov[n_cov:, n_cov:] if k else np.zeros((0, 0))
+    result.attrs["character_cov"] = (tuple(estimable), tuple(tuple(map(float, r)) for r in effect_cov))
     return result
 
 

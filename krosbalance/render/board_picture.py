@@ -6,12 +6,15 @@ The board is anything with the :class:`krosbalance.board.Board` attributes used 
 ``(uid, character_id, side, cell, injuries)`` tuples, the format of ``TurnEnded.positions``, so
 :func:`positions_at` plus :func:`plot_board` draws any recorded turn end.
 
-Figures are built with ``matplotlib.figure.Figure`` (no pyplot, no ``show()``).
+Figures are built with ``matplotlib.figure.Figure`` (no pyplot, no ``show()``). A board whose file
+labels its layout as assumed (the box boards' cell-by-cell layouts are not published) is drawn with
+that label under the picture, so a picture is never mistaken for the printed board.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -64,8 +67,26 @@ def short_label(character: str, length: int = 4) -> str:
     return word[:length].capitalize()
 
 
+def assumed_note(board: Any) -> str:
+    """What the board's own file says is assumed about its layout, in one line ("" when nothing).
+
+    Taken from the board's ``name`` and the first sentence of its ``source`` (e.g. ``assumed layout:
+    bushes, crates, Demon cells ... are assumed``).
+    """
+    source = str(getattr(board, "source", "") or "")
+    if "assumed" not in f"{getattr(board, 'name', '')} {source}".lower():
+        return ""
+    paragraph = " ".join(source.strip().split("\n\n")[0].split())
+    first = re.split(r"(?<=[.;])\s", paragraph, maxsplit=1)[0].rstrip(".;") or "assumed layout"
+    return first if len(first) <= 120 else first[:117] + "..."
+
+
 def plot_board(
-    board: BoardLike, pieces: Iterable[Piece] = (), ax: Axes | None = None, title: str = ""
+    board: BoardLike,
+    pieces: Iterable[Piece] = (),
+    ax: Axes | None = None,
+    title: str = "",
+    provenance: bool = True,
 ) -> Figure:
     """Draw the grid, scenery, Demon/kama/deployment cells and the pieces.
 
@@ -75,6 +96,7 @@ def plot_board(
             colour with a short name and, when injured, ``-N`` (injuries) under it.
         ax: axes to draw into; a new figure is made if omitted.
         title: the axes title.
+        provenance: write the board's "assumed layout" label under the picture when its file has one.
 
     Returns:
         The Figure holding the picture.
@@ -149,7 +171,28 @@ def plot_board(
     ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=6, frameon=False)
     if title:
         ax.set_title(title, fontsize=9)
+    note = assumed_note(board) if provenance else ""
+    if note:
+        name = str(getattr(board, "name", "") or "")
+        text = f"{name}: {note}" if name and name.lower() not in note.lower() else note
+        ax.text(
+            0.0,
+            -0.06,
+            _wrap(text, max(40, int(w * 6))),
+            transform=ax.transAxes,
+            ha="left",
+            va="top",
+            fontsize=6,
+            color="#7a3b00",
+            style="italic",
+        )
     return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
 
 
 def _field(event: Any, name: str) -> Any:

@@ -11,7 +11,15 @@ Layout of an output folder::
 
 Determinism: the parent expands the experiment into match specs whose seeds depend only on the master
 seed and the deal index (``seeding``), so any job count or backend gives the same rows once sorted by
-``match_id``.
+``match_id``. The expansion is lazy (specs are generated batch by batch as workers ask for work and
+finished matches are a bit mask), so the parent's memory does not grow with the number of matches.
+
+Flow: at most ``2 * jobs`` batches are in flight; a new batch is submitted only when a finished one
+has been taken, so the parent never holds more than that many batches plus one flush of rows,
+however fast the workers are. Workers turn their rows into columns (cheap to send, cheap to make a
+frame of), so the parent's work per match stays small. Local (loky) workers watch the runner and
+exit as soon as it is gone: a runner killed with ``kill -9`` leaves no worker behind
+(:func:`krosbalance.sim.backends.watch_parent`).
 
 Crash safety: every shard is written to a temporary name and renamed (``os.replace``); fighters and
 errors are written before matches, and a matches shard is the commit record of its set. ``resume``
@@ -23,22 +31,24 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import json
 import math
 import os
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from krosbalance.engine.results import ENGINE_VERSION
 from krosbalance.errors import KrosbalanceError
-from krosbalance.sim.backends import backend_context
+from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
-from krosbalance.sim.experiment import Experiment, MatchSpec, expand, load_experiment
+from krosbalance.sim.experiment import Experiment, MatchSpec, iter_matches, load_experiment
 from krosbalance.sim.match import BatchResult, PlayFn, default_play, run_batch
 from krosbalance.sim.tables import errors_frame, events_frame, fighters_frame, matches_frame, package_version
 
@@ -47,6 +57,7 @@ MANIFEST = "manifest.json"
 EXPERIMENT_COPY = "experiment.toml"
 TARGET_BATCH_SECONDS = 1.0
 MAX_BATCH = 1000
+IN_FLIGHT_PER_WORKER = 2  # batches submitted and not yet taken, per worker
 
 
 class RunError(KrosbalanceError):
@@ -93,18 +104,65 @@ def _write_shard(frame: Any, folder: Path, first_id: int) -> Path:
     return final
 
 
-def write_shards(out: Path, batch: BatchResult) -> None:
+@dataclass(slots=True)
+class ColumnBatch:
+    """A finished batch as columns (``table -> column -> values``): what a worker sends back."""
+
+    tables: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    n_matches: int = 0
+    n_errors: int = 0
+    seconds: float = 0.0
+    content_version: str = ""
+
+    @classmethod
+    def of(cls, batch: BatchResult) -> ColumnBatch:
+        tables = {}
+        for name in TABLES:
+            rows = getattr(batch, name)
+            if rows:
+                keys = list(dict.fromkeys(k for row in rows for k in row))  # first row's order first
+                tables[name] = {k: [row.get(k) for row in rows] for k in keys}
+        content = next((r["content_version"] for r in batch.matches if not r["error"]), "")
+        return cls(tables, len(batch.matches), len(batch.errors), batch.seconds, content)
+
+    def extend(self, other: ColumnBatch) -> None:
+        for name, columns in other.tables.items():
+            mine = self.tables.setdefault(name, {})
+            filled = len(next(iter(mine.values()))) if mine else 0
+            for key, values in columns.items():
+                mine.setdefault(key, [None] * filled).extend(values)
+            n = len(next(iter(columns.values())))
+            for key in mine.keys() - columns.keys():
+                mine[key].extend([None] * n)
+        self.n_matches += other.n_matches
+        self.n_errors += other.n_errors
+        self.seconds += other.seconds
+        self.content_version = self.content_version or other.content_version
+
+
+def play_columns(specs: list[MatchSpec], play: PlayFn) -> ColumnBatch:
+    """The unit of work sent to a worker: play a batch and return its rows as columns."""
+    return ColumnBatch.of(run_batch(specs, play))
+
+
+_FRAMES = {
+    "matches": matches_frame,
+    "fighters": fighters_frame,
+    "errors": errors_frame,
+    "events": events_frame,
+}
+
+
+def write_shards(out: Path, batch: BatchResult | ColumnBatch) -> None:
     """Write one set of shards; the matches shard goes last because it commits the set."""
-    if not batch.matches:
+    columns = batch if isinstance(batch, ColumnBatch) else ColumnBatch.of(batch)
+    matches = columns.tables.get("matches")
+    if not matches:
         return
-    first = min(row["match_id"] for row in batch.matches)
-    if batch.fighters:
-        _write_shard(fighters_frame(batch.fighters), out / "fighters", first)
-    if batch.errors:
-        _write_shard(errors_frame(batch.errors), out / "errors", first)
-    if batch.events:
-        _write_shard(events_frame(batch.events), out / "events", first)
-    _write_shard(matches_frame(batch.matches), out / "matches", first)
+    first = min(matches["match_id"])
+    for name in ("fighters", "errors", "events", "matches"):
+        if columns.tables.get(name):
+            _write_shard(_FRAMES[name](columns.tables[name]), out / name, first)
 
 
 def _shards(out: Path, table: str) -> list[Path]:
@@ -133,6 +191,18 @@ def finished_ids(out: Path) -> set[int]:
     done: set[int] = set()
     for shard in _shards(out, "matches"):
         done.update(pq.read_table(shard, columns=["match_id"]).column("match_id").to_pylist())
+    return done
+
+
+def finished_mask(out: Path, n_matches: int) -> Any:
+    """``finished_ids`` as a boolean array indexed by match id: one byte per match, not a Python set."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    done = np.zeros(n_matches, dtype=bool)
+    for shard in _shards(out, "matches"):
+        ids = pq.read_table(shard, columns=["match_id"]).column("match_id").to_numpy()
+        done[ids[(ids >= 0) & (ids < n_matches)]] = True
     return done
 
 
@@ -210,9 +280,36 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
 # ------------------------------------------------------------------------------------------- runner
 
 
-def _batches(specs: Sequence[MatchSpec], size: int) -> Iterator[list[MatchSpec]]:
-    for i in range(0, len(specs), size):
-        yield list(specs[i : i + size])
+def _batches(specs: Iterable[MatchSpec], size: int) -> Iterator[list[MatchSpec]]:
+    """Consecutive batches of ``size`` specs, drawn lazily from ``specs``."""
+    it = iter(specs)
+    while batch := list(itertools.islice(it, size)):
+        yield batch
+
+
+def _todo(experiment: Experiment, done: Any) -> Iterator[MatchSpec]:
+    """The experiment's specs not yet finished, generated on demand in match-id order."""
+    return (spec for spec in iter_matches(experiment) if not done[spec.match_id])
+
+
+def _completed(
+    pool: Executor, tasks: Iterator[list[MatchSpec]], play: PlayFn, window: int
+) -> Iterator[ColumnBatch]:
+    """Results of ``play_columns`` on every batch of ``tasks`` in completion order, with at most
+    ``window`` batches submitted and not yet taken (the parent's backpressure)."""
+    pending: set[Future[ColumnBatch]] = set()
+    try:
+        for batch in itertools.islice(tasks, window):
+            pending.add(pool.submit(play_columns, batch, play))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                for batch in itertools.islice(tasks, 1):
+                    pending.add(pool.submit(play_columns, batch, play))
+    finally:  # interrupted (Ctrl-C, a worker lost): batches not started yet are dropped
+        for future in pending:
+            future.cancel()
 
 
 def auto_batch_size(seconds_per_match: float, n_todo: int, jobs: int) -> int:
@@ -250,7 +347,8 @@ def run_experiment(
         jobs: joblib ``n_jobs`` (``-1`` = all cores); 1 runs in this process.
         batch_size: matches per task; None measures one match here and aims at ~1 s tasks.
         backend: ``loky``, ``threading``, ``sequential``, ``dask`` or ``ray`` (see ``backends``);
-            ``address`` is the Dask scheduler or Ray cluster.
+            ``address`` is the Dask scheduler or Ray cluster. ``jobs`` batches run at once (and
+            ``2 * jobs`` are in flight).
         progress: tqdm bar with rate and ETA; None shows it only on a terminal.
         play: the match function (default the engine's ``play_match``); must be picklable by
             reference for process backends.
@@ -262,63 +360,60 @@ def run_experiment(
     experiment = load_experiment(source, catalog)
     manifest = _prepare_out(out, experiment, source, resume)
     clean_partial(out)
-    specs = expand(experiment)
-    done = finished_ids(out)
-    todo = [s for s in specs if s.match_id not in done]
+    n_matches = experiment.n_matches
+    done = finished_mask(out, n_matches)
+    n_done = int(done.sum())
+    n_todo = n_matches - n_done
+    todo = _todo(experiment, done)
     play_fn = play if play is not None else default_play()
 
     n_errors = 0
-    buffer = BatchResult()
+    buffer = ColumnBatch()
     last_flush = time.monotonic()
 
     def flush() -> None:
         nonlocal buffer, last_flush
-        for row in buffer.matches[:1]:
-            if not row["error"]:
-                manifest.setdefault("content_version", row["content_version"])
+        if buffer.content_version:
+            manifest.setdefault("content_version", buffer.content_version)
         write_shards(out, buffer)
-        buffer = BatchResult()
+        buffer = ColumnBatch()
         last_flush = time.monotonic()
 
-    bar = _progress(len(specs), len(specs) - len(todo), progress, experiment.name)
+    bar = _progress(n_matches, n_done, progress, experiment.name)
     try:
-        if todo and batch_size is None:
+        if n_todo and batch_size is None:
             # Calibrate on the first match, played here; its rows are kept.
-            first = run_batch(todo[:1], play_fn)
+            first = play_columns(list(itertools.islice(todo, 1)), play_fn)
             buffer.extend(first)
-            n_errors += len(first.errors)
+            n_errors += first.n_errors
             bar.update(1)
-            todo = todo[1:]
-            batch_size = auto_batch_size(first.seconds, len(todo), _effective_jobs(jobs))
+            n_todo -= 1
+            batch_size = auto_batch_size(first.seconds, n_todo, _effective_jobs(jobs))
         size = max(1, batch_size or 1)
-        if todo:
-            import joblib
-
-            with backend_context(backend, address) as joblib_backend:
-                parallel = joblib.Parallel(
-                    n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered", batch_size=1
-                )
-                tasks = (joblib.delayed(run_batch)(batch, play_fn) for batch in _batches(todo, size))
-                for result in parallel(tasks):
+        if n_todo:
+            n_workers = _effective_jobs(jobs)
+            with executor(backend, n_workers, address) as pool:
+                for result in _completed(
+                    pool, _batches(todo, size), play_fn, IN_FLIGHT_PER_WORKER * n_workers
+                ):
                     buffer.extend(result)
-                    n_errors += len(result.errors)
-                    bar.update(len(result.matches))
-                    if len(buffer.matches) >= flush_matches or time.monotonic() - last_flush >= flush_seconds:
+                    n_errors += result.n_errors
+                    bar.update(result.n_matches)
+                    if buffer.n_matches >= flush_matches or time.monotonic() - last_flush >= flush_seconds:
                         flush()
     finally:
         # Whatever finished is complete: keep it even when interrupted.
         flush()
         bar.close()
 
-    manifest.update(status="complete", finished=_now(), n_matches=len(specs))
+    manifest.update(status="complete", finished=_now(), n_matches=n_matches)
     _write_json(out / MANIFEST, manifest)
-    n_played = len(specs) - len(done)
     return RunSummary(
         out=out,
         experiment=experiment.name,
-        n_matches=len(specs),
-        n_played=n_played,
-        n_skipped=len(done),
+        n_matches=n_matches,
+        n_played=n_matches - n_done,
+        n_skipped=n_done,
         n_errors=n_errors,
         seconds=time.perf_counter() - start,
     )

@@ -1,12 +1,13 @@
 """Flatten match outcomes into the tidy rows of the matches, fighters and errors tables.
 
-Workers return plain dicts (cheap to pickle, no pandas in the hot loop); the parent turns a batch of
-rows into typed DataFrames with ``*_frame`` so every Parquet shard has the same schema.
+Workers build plain dicts (no pandas in the hot loop) and send them back as columns; the parent turns
+them into typed DataFrames with ``*_frame`` (rows or columns) so every Parquet shard has the same
+schema.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -144,15 +145,25 @@ def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
     return rows
 
 
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    from dataclasses import fields
+
+    return tuple(f.name for f in fields(kind))
+
+
 def event_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
     """The events-table rows of a match recorded at ``summary`` or ``full`` level: kind and turn as
-    columns, the piece positions at turn ends and every other field as JSON."""
+    columns, the piece positions at turn ends and every other field as JSON.
+
+    Event fields are ints, strings and (nested) tuples of them, so a shallow read of the fields is
+    enough: ``json`` writes tuples as arrays, exactly as a deep ``dataclasses.asdict`` copy would.
+    """
     import json
-    from dataclasses import asdict
 
     rows = []
     for seq, event in enumerate(result.events):
-        fields = asdict(event)
+        fields = {name: getattr(event, name) for name in _field_names(type(event))}
         turn = fields.pop("turn", 0)
         positions = fields.pop("positions", None)
         rows.append(
@@ -194,29 +205,31 @@ def error_row(spec: MatchSpec, traceback_text: str) -> dict[str, Any]:
     return {"match_id": spec.match_id, "seed": spec.seed, "spec": spec.as_json(), "traceback": traceback_text}
 
 
-def matches_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
+Rows = Sequence[dict[str, Any]] | Mapping[str, Sequence[Any]]
+"""A table as rows (dicts) or as columns (name -> values)."""
+
+
+def _frame(rows: Rows, columns: list[str] | None = None) -> pd.DataFrame:
     import pandas as pd
 
-    frame = pd.DataFrame(list(rows), columns=list(MATCH_COLUMNS))
-    return frame.astype(MATCH_COLUMNS)
+    data = dict(rows) if isinstance(rows, Mapping) else list(rows)
+    return pd.DataFrame(data, columns=columns)
 
 
-def fighters_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
-    import pandas as pd
+def matches_frame(rows: Rows) -> pd.DataFrame:
+    return _frame(rows, list(MATCH_COLUMNS)).astype(MATCH_COLUMNS)
 
-    frame = pd.DataFrame(list(rows))
+
+def fighters_frame(rows: Rows) -> pd.DataFrame:
+    frame = _frame(rows)
     if frame.empty:
         return frame
     return frame.astype({"match_id": "int64", "side": "int64", "won": "bool", "draw": "bool"})
 
 
-def events_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.DataFrame(list(rows), columns=list(EVENT_COLUMNS)).astype(EVENT_COLUMNS)
+def events_frame(rows: Rows) -> pd.DataFrame:
+    return _frame(rows, list(EVENT_COLUMNS)).astype(EVENT_COLUMNS)
 
 
-def errors_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.DataFrame(list(rows), columns=list(ERROR_COLUMNS)).astype(ERROR_COLUMNS)
+def errors_frame(rows: Rows) -> pd.DataFrame:
+    return _frame(rows, list(ERROR_COLUMNS)).astype(ERROR_COLUMNS)

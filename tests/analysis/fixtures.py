@@ -46,7 +46,16 @@ def _team_weights(teams: list[tuple[str, ...]]) -> np.ndarray:
     return w / w.sum()
 
 
-def _fighter_rows(match_id: int, side: int, team: tuple[str, ...], label: str, won: bool, draw: bool, rng):
+def _fighter_rows(
+    match_id: int,
+    side: int,
+    team: tuple[str, ...],
+    label: str,
+    won: bool,
+    draw: bool,
+    rng,
+    ai: str = "greedy",
+):
     rows = []
     for i, c in enumerate(team):
         dealt = rng.poisson(4, len(ELEMENTS)) * (
@@ -54,7 +63,9 @@ def _fighter_rows(match_id: int, side: int, team: tuple[str, ...], label: str, w
         ) + rng.poisson(1, len(ELEMENTS))
         taken = rng.poisson(2, len(ELEMENTS))
         rows.append(
-            _fighter(match_id, side, label, team, side * 10 + i, c, False, -1, dealt, taken, won, draw, rng)
+            _fighter(
+                match_id, side, label, team, side * 10 + i, c, False, -1, dealt, taken, won, draw, rng, ai
+            )
         )
         if c == "bolt":  # bolt brings a summon whose damage belongs to bolt
             dealt = np.array([3, 0, 0, 0, 0])
@@ -73,18 +84,34 @@ def _fighter_rows(match_id: int, side: int, team: tuple[str, ...], label: str, w
                     won,
                     draw,
                     rng,
+                    ai,
                 )
             )
     return rows
 
 
-def _fighter(match_id, side, label, team, uid, character, is_summon, summoner, dealt, taken, won, draw, rng):
+def _fighter(
+    match_id,
+    side,
+    label,
+    team,
+    uid,
+    character,
+    is_summon,
+    summoner,
+    dealt,
+    taken,
+    won,
+    draw,
+    rng,
+    ai="greedy",
+):
     row = {
         "match_id": match_id,
         "side": side,
         "team": label,
         "team_ids": ",".join(team),
-        "ai": "greedy",
+        "ai": ai,
         "won": won,
         "draw": draw,
         "uid": uid,
@@ -120,11 +147,20 @@ def planted_tables(
     draw_rate: float = 0.04,
     error_rate: float = 0.0,
     max_teams: int | None = None,
+    ai: str = "greedy",
+    board: str = "tiny",
+    strength: dict[str, float] | None = None,
+    first_id: int = 0,
+    first_pairing: int = 0,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Matches and fighters tables of ``2 * n_pairings`` matches (each pairing played with sides swapped).
 
     ``max_teams`` keeps only that many of the 56 possible teams (a small matchup matrix, fast plots).
+    ``ai`` and ``board`` label every match; ``strength`` replaces the planted truth (an AI under which
+    the characters play differently); ``first_id``/``first_pairing`` offset the ids so several
+    tables can be concatenated.
     """
+    truth = TRUE_STRENGTH if strength is None else strength
     rng = np.random.default_rng(seed)
     teams = list(itertools.combinations(CHARACTERS, 3))
     weights = _team_weights(teams)
@@ -133,14 +169,14 @@ def planted_tables(
         teams = [teams[i] for i in keep]
         weights = weights[keep] / weights[keep].sum()
     matches, fighters = [], []
-    mid = 0
-    for pairing in range(n_pairings):
+    mid = first_id
+    for pairing in range(first_pairing, first_pairing + n_pairings):
         ia, ib = rng.choice(len(teams), size=2, p=weights)
         team_a, team_b = teams[ia], teams[ib]
         for swapped in (False, True):
             team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
             first = int(rng.integers(2))
-            logit = sum(TRUE_STRENGTH[c] for c in team0) - sum(TRUE_STRENGTH[c] for c in team1)
+            logit = sum(truth[c] for c in team0) - sum(truth[c] for c in team1)
             logit += FIRST_PLAYER_EDGE if first == 0 else -FIRST_PLAYER_EDGE
             error = "boom: engine bug" if rng.random() < error_rate else ""
             if error:
@@ -164,9 +200,9 @@ def planted_tables(
                     "team_b": ",".join(team_b),
                     "team0": ",".join(team0),
                     "team1": ",".join(team1),
-                    "ai0": "greedy",
-                    "ai1": "greedy",
-                    "board": "tiny",
+                    "ai0": ai,
+                    "ai1": ai,
+                    "board": board,
                     "ruleset": "arena",
                     "options": "{}",
                     "winner": winner,
@@ -189,7 +225,7 @@ def planted_tables(
                 for side, team in ((0, team0), (1, team1)):
                     label = "A" if side == side_a else "B"
                     won = winner == side
-                    fighters += _fighter_rows(mid, side, team, label, won, winner is None, rng)
+                    fighters += _fighter_rows(mid, side, team, label, won, winner is None, rng, ai)
             mid += 1
     m = pd.DataFrame(matches)
     m["winner"] = m["winner"].astype("Int64")
@@ -215,3 +251,88 @@ def write_results(
     }
     (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return root
+
+
+# Two AIs that disagree about "anchor": weak under "brawler", strong under "sniper"; both agree that
+# "star" is strong. The AIs are registered nowhere: tests pass their tiers through a stand-in ladder.
+AI_STRENGTH = {
+    "brawler": TRUE_STRENGTH,
+    "sniper": {**TRUE_STRENGTH, "anchor": 0.7, "hero": 0.0},
+}
+
+
+def planted_by_ai(
+    n_pairings: int = 600, seed: int = 3, boards: tuple[str, ...] = ("tiny",)
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Matches and fighters where each AI of ``AI_STRENGTH`` plays both sides, on every board."""
+    ms, fs = [], []
+    offset = 0
+    for i, (ai, truth) in enumerate(AI_STRENGTH.items()):
+        for j, board in enumerate(boards):
+            m, f = planted_tables(
+                n_pairings,
+                seed=seed + 10 * i + j,
+                ai=ai,
+                board=board,
+                strength=truth,
+                first_id=2 * offset,
+                first_pairing=offset,
+            )
+            ms.append(m)
+            fs.append(f)
+            offset += n_pairings
+    return pd.concat(ms, ignore_index=True), pd.concat(fs, ignore_index=True)
+
+
+PLANTED_RATINGS = {"floor": -1.5, "plain": 0.0, "clever": 0.4, "deep": 1.1}
+
+
+def planted_ladder(n_deals: int = 150, seed: int = 5) -> pd.DataFrame:
+    """A matches table of every ordered AI pair of ``PLANTED_RATINGS`` on mirror teams, paired seeds.
+
+    Each deal is played twice with sides swapped; the AI follows its team. The outcome of a deal's
+    two matches share a "dice" term, so they are positively correlated, as real paired seeds are.
+    """
+    rng = np.random.default_rng(seed)
+    ais = list(PLANTED_RATINGS)
+    rows = []
+    mid = 0
+    team = "star,bolt,fern"
+    for pairing, (a, b) in enumerate(itertools.combinations(ais, 2)):
+        for deal in range(n_deals):
+            dice = rng.normal(0, 1.0)
+            for swapped in (False, True):
+                ai0, ai1 = (b, a) if swapped else (a, b)
+                first = int(rng.integers(2))
+                logit = PLANTED_RATINGS[ai0] - PLANTED_RATINGS[ai1] + (dice if not swapped else -dice)
+                winner = 0 if rng.random() < 1 / (1 + np.exp(-logit)) else 1
+                side_a = 1 if swapped else 0
+                rows.append(
+                    {
+                        "match_id": mid,
+                        "experiment": "ladder",
+                        "pairing": pairing,
+                        "swapped": swapped,
+                        "deal": deal,
+                        "seed": deal,
+                        "team_a": team,
+                        "team_b": team,
+                        "team0": team,
+                        "team1": team,
+                        "ai0": ai0,
+                        "ai1": ai1,
+                        "board": "tiny",
+                        "ruleset": "arena",
+                        "options": "{}",
+                        "winner": winner,
+                        "winner_team": "A" if winner == side_a else "B",
+                        "end_reason": "gg",
+                        "turns": int(rng.integers(4, 30)),
+                        "first_player": first,
+                        "error": "",
+                    }
+                )
+                mid += 1
+    m = pd.DataFrame(rows)
+    m["winner"] = m["winner"].astype("Int64")
+    return m

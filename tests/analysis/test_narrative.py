@@ -103,7 +103,7 @@ def test_losing_to_a_single_opponent_is_not_called_dominance():
 
     table = pd.DataFrame({"team": ["a,b", "c,d", "e,f"], "opponents": [1, 1, 3]})
     text = dominated_finding(table)
-    assert "1 team(s) are dominated" in text and "[e,f] (3 opponents)" in text
+    assert "1 team(s) are dominated" in text and "[e, f] (3 opponents)" in text
     assert "2 team(s) lost to the only opponent they met" in text
     assert "[a,b]" not in text
 
@@ -120,3 +120,65 @@ def test_first_player_sentence_reports_the_adjusted_term():
     text = first_player_finding(first, strength)
     assert "second-player advantage" in text and "confounded with team composition" in text
     assert "not shown to matter" in text
+
+
+def test_ai_lines_warn_about_unvalidated_ais_only() -> None:
+    ais = pd.DataFrame(
+        {
+            "ai": ["random", "kiter"],
+            "tier": ["baseline", "heuristic"],
+            "rating": [-2.0, float("nan")],
+            "ci_low": [-2.2, float("nan")],
+            "ci_high": [-1.8, float("nan")],
+            "validated": [True, False],
+        }
+    )
+    lines = narrative.ai_lines(ais)
+    assert "random (baseline; ladder rating -2.00 [-2.20, -1.80], validated)" in lines[0]
+    assert "kiter (heuristic; not on the ladder)" in lines[0]
+    assert lines[1].startswith("**Warning: not validated AIs (kiter)")
+    assert len(narrative.ai_lines(ais.iloc[:1])) == 2  # validated, but random play only: said so
+    assert "Only random play" in narrative.ai_lines(ais.iloc[:1])[1]
+
+
+def test_verdict_lines_name_characters_and_the_ais_they_depend_on() -> None:
+    verdicts = pd.DataFrame(
+        {
+            "character": ["a", "b", "c"],
+            "verdict": ["over-powered", "depends on AI", "not shown"],
+            "basis": ["validated tier(s): heuristic (x, y)"] * 3,
+            "dissent": ["", "", ""],
+        }
+    )
+    by_ai = pd.DataFrame(
+        {
+            "group": ["pooled", "x", "y", "x", "y"],
+            "term": ["b", "b", "b", "a", "a"],
+            "coef": [0.1, 0.7, -0.4, 1, 1],
+        }
+    )
+    (line,) = narrative.verdict_lines(verdicts, by_ai)
+    assert "(validated tier(s): heuristic (x, y))" in line
+    assert "**over-powered**: a" in line and "**depends on AI**: b (+0.70 under x, -0.40 under y)" in line
+    assert "c" not in line.split("depends on AI")[1].split("(")[0]
+
+
+def test_stability_and_ladder_lines() -> None:
+    tau = pd.DataFrame(
+        {"group_a": ["x"], "group_b": ["y"], "characters": [8], "tau": [0.2], "p_value": [0.5]}
+    )
+    assert "changes with the AI" in narrative.stability_line(tau, "AIs")
+    assert narrative.stability_line(tau.iloc[0:0], "AIs") == ""
+    ratings = pd.DataFrame(
+        {
+            "ai": ["s", "h"],
+            "tier": ["search", "heuristic"],
+            "rating": [1.0, -1.0],
+            "ci_low": [0.5, -1.5],
+            "ci_high": [1.5, -0.5],
+        }
+    )
+    gate = pd.DataFrame({"lower": ["h"], "higher": ["s"], "holds": [False]})
+    line = narrative.ladder_line(ratings, gate, passed=False)
+    assert line.startswith("AI ladder (Bradley-Terry log-odds): s (search) 1.00 [0.50, 1.50]")
+    assert "**the validity gate fails** (s over h not shown)" in line

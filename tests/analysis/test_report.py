@@ -90,3 +90,100 @@ def test_report_draws_a_shipped_board(tmp_path) -> None:
     res = write_results(tmp_path / "res", m, f)
     html, md = _check(tmp_path / "rep", write_report(res, tmp_path / "rep"))
     assert (tmp_path / "rep" / f"board_{m['board'].iloc[0]}.png").is_file()
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "results-small"
+
+
+@pytest.fixture(scope="module")
+def fixture_report(tmp_path_factory) -> str:
+    out = tmp_path_factory.mktemp("rep")
+    write_report(FIXTURE, out)
+    return (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_report_on_real_results_speaks_in_display_names(fixture_report) -> None:
+    from krosbalance.content.registry import list_characters, load_character
+
+    body = fixture_report.split("## Experiment spec")[0]  # the spec is quoted verbatim, ids and all
+    for char_id in list_characters():
+        if char_id in FIXTURE.joinpath("experiment.toml").read_text():
+            assert load_character(char_id).name in body
+            assert char_id not in body, char_id
+
+
+def test_report_states_the_ais_their_tiers_and_warns_when_not_validated(fixture_report) -> None:
+    from krosbalance.ai.ladder import load_ladder
+
+    summary = fixture_report.split("## Summary")[1].split("## AIs")[0]
+    assert "AIs used: random (baseline;" in summary and "focus_fire (heuristic;" in summary
+    standing = load_ladder()
+    unvalidated = [a for a in ("random", "focus_fire") if not (a in standing and standing[a].validated)]
+    assert ("**Warning: not validated AIs" in summary) == bool(unvalidated)
+    section = fixture_report.split("## AIs")[1].split("## Data")[0]
+    assert "| ai | tier | ladder rating [95% CI] |" in section
+
+
+def test_report_compares_ais_and_boards(fixture_report) -> None:
+    section = fixture_report.split("## How much the verdict depends on the AI and the board")[1].split("## ")[
+        0
+    ]
+    assert "**Headline numbers per AI**" in section and "**Headline numbers per board**" in section
+    assert "focus_fire (n=" in section and "random (n=" in section and "pooled (n=" in section
+    assert "Kendall's tau between AIs" in section and "Kendall's tau between boards" in section
+    assert "(assumed layout)" in section  # boards are shown by their display names
+    assert "Assumed layout:" in fixture_report.split("## Board")[1]
+
+
+def test_ladder_experiments_get_a_ladder_section_and_summary_line(tmp_path) -> None:
+    from tests.analysis.fixtures import planted_ladder
+
+    m = planted_ladder(n_deals=40)
+    res = write_results(tmp_path / "res", m, pd.DataFrame({"match_id": pd.Series(dtype="int64")}))
+    html, md = _check(tmp_path / "rep", write_report(res, tmp_path / "rep"))
+    assert "## AI ladder" in md and "![AI ladder ratings](ladder.png)" in md
+    assert "- AI ladder (Bradley-Terry log-odds):" in md
+    assert (tmp_path / "rep" / "tables" / "ladder_ratings.csv").is_file()
+
+
+def test_a_single_opponent_loss_is_never_called_dominated_in_the_balance_table(tmp_path) -> None:
+    rows = []
+    for i, (a, b) in enumerate([("x,y", "z,w"), ("u,v", "s,t")]):
+        for k in range(30):
+            rows.append(
+                {
+                    "match_id": 60 * i + 2 * k,
+                    "pairing": i,
+                    "deal": k,
+                    "swapped": False,
+                    "team_a": a,
+                    "team_b": b,
+                    "team0": a,
+                    "team1": b,
+                    "winner": 1,
+                    "winner_team": "B",
+                    "first_player": k % 2,
+                    "end_reason": "gg",
+                    "error": "",
+                    "turns": 9,
+                    "ai0": "g",
+                    "ai1": "g",
+                    "board": "tiny",
+                }
+            )
+            rows.append(
+                {
+                    **rows[-1],
+                    "match_id": 60 * i + 2 * k + 1,
+                    "swapped": True,
+                    "team0": b,
+                    "team1": a,
+                    "winner": 0,
+                }
+            )
+    m = pd.DataFrame(rows).astype({"winner": "Int64"})
+    res = write_results(tmp_path / "res", m, pd.DataFrame({"match_id": pd.Series(dtype="int64")}))
+    _, md = _check(tmp_path / "rep", write_report(res, tmp_path / "rep"))
+    balance = md.split("## Balance summary")[1].split("## ")[0]
+    assert "| dominated teams | 0.000 |" in balance and "| lost its only matchup | 2.000 |" in balance
+    assert "lost to the only opponent they met" in md

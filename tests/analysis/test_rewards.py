@@ -149,7 +149,7 @@ def test_plots_draw_and_handle_no_data() -> None:
 
 
 def test_report_section_gives_the_headline_suggestions_and_plots() -> None:
-    from krosbalance.analysis.report import Doc
+    from krosbalance.analysis.document import Doc
 
     matches = value_matches(20)
     fighters = pd.DataFrame(
@@ -163,3 +163,27 @@ def test_report_section_gives_the_headline_suggestions_and_plots() -> None:
     assert set(tables) == {"reward_value", "reward_in_play"}
     headline_table = doc.blocks[1][1][0]
     assert headline_table["token"].iloc[0] == "Strong"
+
+
+def test_reward_data_reads_only_its_columns_and_the_fighters_that_held_a_token(tmp_path) -> None:
+    from krosbalance.analysis.resultset import ResultSet
+
+    matches = value_matches(3)
+    fighters = pd.DataFrame(
+        {
+            "match_id": [0, 0, 1],
+            "side": [0, 1, 0],
+            "uid": [0, 1, 0],
+            "character": ["a", "b", "a"],
+            "rewards_held": ["strong:v", "", ""],
+            "rewards_used": ["strong", "", ""],
+            "won": [True, False, True],
+            "draw": [False, False, False],
+            "damage_dealt": [1, 2, 3],
+        }
+    )
+    ResultSet(matches, fighters).save(tmp_path / "rs")
+    m, f = rw.reward_data(ResultSet.load(tmp_path / "rs"))
+    assert set(m.columns) <= set(rw.MATCH_COLUMNS) and len(m) == len(matches)
+    assert list(f["rewards_held"]) == ["strong:v"] and "damage_dealt" not in f.columns
+    assert rw.controlled_value(m, specs()).set_index("reward").loc["strong", "n"] == 6

@@ -47,7 +47,17 @@ def test_ok_matches_drops_errors(planted) -> None:
 def test_character_win_rates(planted) -> None:
     m, _ = planted
     wr = stats.character_win_rates(m)
-    assert list(wr.columns) == ["character", "n", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
+    assert list(wr.columns) == [
+        "character",
+        "n",
+        "wins",
+        "draws",
+        "losses",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "deff",
+    ]
     assert (wr["wins"] + wr["draws"] + wr["losses"] == wr["n"]).all()
     assert ((wr["ci_low"] <= wr["win_rate"]) & (wr["win_rate"] <= wr["ci_high"])).all()
     # every appearance is one side of one match: total appearances = 3 per side per ok match

@@ -19,6 +19,10 @@ def test_notebook_executes_on_the_fixture(monkeypatch):
     outputs = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.get("outputs", [])]
     assert not [out for out in outputs if out.get("output_type") == "error"]
     images = [out for out in outputs if "image/png" in out.get("data", {})]
-    assert len(images) >= 3, "the strength plots, the heatmap and the replayed boards should render"
+    assert len(images) >= 4, "the strength plots, the per-AI plot, the matchups and the replay should render"
     text = "".join(out.get("text", "") for out in outputs)
     assert "winner:" in text
+    tables = "".join(out.get("data", {}).get("text/html", "") for out in outputs)
+    assert "focus_fire" in tables and "random" in tables  # the per-AI comparison is there
+    assert "Bill Tell" in tables  # display names, not ids
+    assert "depends on AI" in tables or "over-powered" in tables or "not shown" in tables

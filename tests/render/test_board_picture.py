@@ -77,3 +77,29 @@ def test_real_board_from_ascii() -> None:
     )
     fig = plot_board(board, [(1, "goultard", 0, 12, 1)], title="ascii")
     assert isinstance(fig, Figure)
+
+
+@dataclass
+class AssumedBoard(StandInBoard):
+    name: str = "Somewhere (assumed layout)"
+    source: str = "assumed layout: trees are known; bushes and crates are assumed.\n\nMore detail here."
+
+
+def test_an_assumed_layout_is_labelled_under_the_picture() -> None:
+    texts = [t.get_text() for t in plot_board(AssumedBoard()).axes[0].texts]
+    label = [t for t in texts if "assumed layout" in t]
+    assert label and "Somewhere" in label[0] and "More detail" not in label[0]
+    plain = [t.get_text() for t in plot_board(StandInBoard()).axes[0].texts]
+    assert not [t for t in plain if "assumed" in t]
+    quiet = [t.get_text() for t in plot_board(AssumedBoard(), provenance=False).axes[0].texts]
+    assert not [t for t in quiet if "assumed" in t]
+
+
+def test_every_shipped_board_that_says_assumed_gets_a_label() -> None:
+    from krosbalance.content.registry import list_boards, load_board
+    from krosbalance.render.board_picture import assumed_note
+
+    for board_id in list_boards():
+        board = load_board(board_id)
+        says = "assumed" in f"{board.name} {board.source}".lower()
+        assert bool(assumed_note(board)) == says, board_id

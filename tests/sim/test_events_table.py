@@ -28,3 +28,26 @@ def test_summary_events_are_written_and_read_back(tmp_path):
     first = results.events[results.events["match_id"] == 0].to_dict("records")
     pieces = positions_at(first)
     assert pieces and all(len(piece) == 5 for piece in pieces)
+
+
+def test_event_rows_equal_a_deep_copy_of_every_event():
+    """Event rows read fields shallowly; the JSON must equal what ``dataclasses.asdict`` gives."""
+    from dataclasses import asdict
+
+    from krosbalance.sim.experiment import iter_matches, load_experiment
+    from krosbalance.sim.match import play_spec
+    from krosbalance.sim.tables import event_rows
+
+    spec = next(iter_matches(load_experiment(ROOT / "simulations" / "smoke.toml")))
+    result = play_spec(spec, record="full")
+    rows = event_rows(spec, result)
+    assert len(rows) == len(result.events) > 100
+    kinds = set()
+    for row, event in zip(rows, result.events, strict=True):
+        deep = asdict(event)
+        turn, positions = deep.pop("turn"), deep.pop("positions", None)
+        assert (row["turn"], row["kind"]) == (turn, event.kind)
+        assert row["positions"] == ("" if positions is None else json.dumps(positions))
+        assert row["data"] == json.dumps(deep)
+        kinds.add(event.kind)
+    assert {"turn_ended", "moved", "damaged"} <= kinds

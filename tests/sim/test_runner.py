@@ -188,10 +188,12 @@ def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path: Path) -> Non
 @pytest.mark.skipif(
     importlib.util.find_spec("distributed") is None, reason="distributed (dask) not installed"
 )
-def test_dask_backend_matches_loky(tmp_path: Path) -> None:
-    local = tables(run(tmp_path, "local", batch_size=60))
+def test_dask_backend_on_a_local_cluster_gives_identical_tables(tmp_path: Path) -> None:
+    local = tables(run(tmp_path, "local", jobs=2, batch_size=60))
     dask = tables(run(tmp_path, "dask", backend="dask", jobs=2, batch_size=60))
-    pd.testing.assert_frame_equal(local[0], dask[0])
+    assert len(dask[0]) == 420 and len(dask[1]) == 8 * 420
+    for a, b in zip(local, dask, strict=True):  # matches and fighters, row for row
+        pd.testing.assert_frame_equal(a, b)
 
 
 def test_real_engine_smoke_is_identical_for_jobs_1_and_2(tmp_path: Path) -> None:
@@ -205,3 +207,76 @@ def test_real_engine_smoke_is_identical_for_jobs_1_and_2(tmp_path: Path) -> None
         )
     matches = read_table(tmp_path / "one")
     assert matches["engine_version"].ne("").all() and len(matches) == one.n_matches
+
+
+KILLED_POOL_CHILD = """
+import sys
+from krosbalance.sim.runner import run_experiment
+from tests.sim.fakes import FakeCatalog, slow_play
+run_experiment(sys.argv[1], sys.argv[2], jobs=2, batch_size=5, flush_seconds=0, play=slow_play,
+               catalog=FakeCatalog(), progress=False, backend=sys.argv[3])
+"""
+
+
+def _live(processes: list) -> list:
+    import psutil
+
+    live = []
+    for p in processes:
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE:
+                live.append(p)
+        except psutil.NoSuchProcess:
+            pass
+    return live
+
+
+@pytest.mark.parametrize("backend", ["loky", "dask"])
+def test_a_runner_killed_with_sigkill_leaves_no_worker_behind(tmp_path: Path, backend: str) -> None:
+    psutil = pytest.importorskip("psutil")
+    if backend == "dask":
+        pytest.importorskip("distributed")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    runner = subprocess.Popen(
+        [sys.executable, "-c", KILLED_POOL_CHILD, str(small_file(tmp_path)), str(tmp_path / "out"), backend],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        workers: list = []
+        while time.monotonic() < deadline and runner.poll() is None:
+            workers = psutil.Process(runner.pid).children(recursive=True)
+            shards = list((tmp_path / "out" / "matches").glob("part-*.parquet"))
+            if len(workers) >= 2 and len(shards) >= 2:
+                break
+            time.sleep(0.05)
+        assert runner.poll() is None, "the run ended before it could be killed"
+        assert len(workers) >= 2, "the runner should have started its worker processes"
+        runner.send_signal(signal.SIGKILL)
+    finally:
+        runner.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while _live(workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _live(workers)
+    for p in left:  # do not leak them into the rest of the suite, then fail
+        p.kill()
+    assert not left, f"{len(left)} process(es) outlived the killed runner: {[p.cmdline()[:3] for p in left]}"
+
+
+def test_column_batches_keep_every_column_once_and_align_missing_values() -> None:
+    from krosbalance.sim.match import BatchResult
+    from krosbalance.sim.runner import ColumnBatch
+
+    rows = [{"match_id": 0, "a": 1}, {"match_id": 1, "b": 2}, {"match_id": 2, "b": 3, "a": 4}]
+    batch = ColumnBatch.of(BatchResult(fighters=rows))
+    assert batch.tables["fighters"] == {"match_id": [0, 1, 2], "a": [1, None, 4], "b": [None, 2, 3]}
+    more = ColumnBatch.of(BatchResult(fighters=[{"match_id": 3, "c": 5}]))
+    batch.extend(more)
+    assert batch.tables["fighters"] == {
+        "match_id": [0, 1, 2, 3],
+        "a": [1, None, 4, None],
+        "b": [None, 2, 3, None],
+        "c": [None, None, None, 5],
+    }
