@@ -572,5 +572,5 @@ def report_section(
             ),
             f"Tokens in play over {n_matches} full-economy matches (all in tables/reward_in_play.csv). "
             "Caveat: the buyer's win rate is not the token's effect — teams buy when they can afford it, "
-            "and affording it tracks being ahead; the controlled value above is the causal measure.",
+            "and affording it tracks being ahead; the controlled value of a reward-value experiment (held_rewards) is the causal measure.",
         )
