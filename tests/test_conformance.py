@@ -161,6 +161,10 @@ def test_conformance_battery(board: str, chunk: int) -> None:
 
 REWARDS = {"demonic_rewards": True}
 REWARD_SLICE = 8
+#: the random AI with the economy on plays longer games (heals, summons, stat boosts bought and
+#: revealed at random): about 4% of its matches reach the turn bound against under 1% without
+#: rewards, up to 9 in a chunk of 100 measured; still "every match ends" (the bound is an end)
+MAX_TURN_LIMIT_HITS_PER_CHUNK_WITH_REWARDS = 12
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -183,7 +187,7 @@ def test_conformance_battery_with_demonic_rewards(board: str, chunk: int) -> Non
     rows = [play_and_check(board, *match, options=REWARDS) for match in plan]
     _dump(rows, f"battery-rewards-{board}-{chunk:02d}")
     reasons = Counter(r["end_reason"] for r in rows)
-    assert reasons["turn_limit"] <= MAX_TURN_LIMIT_HITS_PER_CHUNK, reasons
+    assert reasons["turn_limit"] <= MAX_TURN_LIMIT_HITS_PER_CHUNK_WITH_REWARDS, reasons
 
 
 # ---------------------------------------------------------------------------- traps in play
