@@ -8,10 +8,11 @@ may put a reward action first:
 - **Reveal an attack bonus right before the attack it improves**: an upgrade or a boost whose damage
   applies to the spell the planner is about to cast (elemental boosts, Sacrier Style if the holder
   survives it, Iop/Sram/Cra Style, Stasis Crystal, elemental upgrades, Likrone Blood for its Critical).
-- **Reveal gains the planner can spend** (AP/MP now) at the start of the activation, so the planner
-  replans with them; healing when it would heal it all or the holder is in danger; GG and kamas
-  (Demon's Spirit, Rogue Style, Ecaflip Style) at once; a summon on the free adjacent cell nearest an
-  enemy.
+- **Reveal AP gains right before an attack** (Xelor Style, Ghetto Raid, Wakfu Trumpet,
+  Masqueraider Style), so the planner replans with the AP and attacks more; Sacrier Style only when
+  its +3 turns the attack into a likely KO; healing when it would heal it all or the holder is in
+  danger; GG and kamas (Demon's Spirit, Rogue Style, Enutrof Style, Ecaflip Style) at once; a summon
+  on the free adjacent cell nearest an enemy.
 - **Reveal defences at the end of the activation** (Feca Style, Perfect Lock, elemental upgrades'
   Resistance, Likrone Blood's Armour): they last through the opponent's turn; the Recall Potion when
   the holder ends its turn badly hurt within the enemy's reach; single-use spells on the best target
@@ -93,6 +94,12 @@ class Holder(Protocol):
     @property
     def spells(self) -> tuple[SpellSpec, ...]: ...
 
+    @property
+    def side(self) -> int: ...
+
+    @property
+    def is_krosmaster(self) -> bool: ...
+
     def has(self, power: str) -> bool: ...
 
 
@@ -117,6 +124,28 @@ def improves(spec: RewardSpec, spell: SpellSpec, holder: Holder) -> bool:
     return False
 
 
+def gains_action_points(spec: RewardSpec) -> bool:
+    """A boost that gives AP now (Xelor Style, Ghetto Raid, Wakfu Trumpet, Masqueraider Style's first
+    choice): worth revealing when the holder is about to attack, so the extra AP buy more attacks."""
+    return any(e.kind == "ap_now" for e in spec.effects) or any(
+        e.kind == "ap_now" for alt in spec.choices for e in alt
+    )
+
+
+def costs_injuries(spec: RewardSpec) -> bool:
+    return spec.has_effect("self_injuries")
+
+
+def finishes(spec: RewardSpec, spell: SpellSpec, target: Holder | None, side: int) -> bool:
+    """Whether a boost that costs injuries (Sacrier Style) turns this attack into a likely KO of an
+    enemy Krosmaster: the bonus brings the hit (with one Critical) to the target's HP left."""
+    if target is None or target.side == side or not target.is_krosmaster:
+        return False
+    bonus = sum(int(e.params["amount"]) for e in spec.effects if e.kind == "next_elemental_attack_damage")
+    hit = spell.amount + 1
+    return hit < target.remaining_hp <= hit + bonus
+
+
 def survives(spec: RewardSpec, holder: Holder) -> bool:
     """Whether the holder survives the token's self-injuries with room to spare (FAQ R-A166)."""
     cost = sum(int(e.params["amount"]) for e in spec.effects if e.kind == "self_injuries")
@@ -131,13 +160,9 @@ def reveal_now(spec: RewardSpec, holder: Holder, first_decision: bool) -> bool:
         return not ("lower_mp" in kinds and holder.mp > 0)
     if kinds & {"gg", "kamas", "draw_reward", "buy_gg"}:
         return True
-    if kinds & {"ap_now", "mp_now"} and first_decision and not spec.choices:
-        return True
     if "remove_injuries" in kinds and not kinds & {"ap_now", "mp_now"}:
         amount = max(int(e.params["amount"]) for e in spec.effects if e.kind == "remove_injuries")
         return holder.injuries >= amount or holder.remaining_hp <= DANGER_HP
-    if spec.choices and first_decision:
-        return True
     return "summon" in kinds and first_decision
 
 
@@ -149,6 +174,8 @@ def reveal_at_end(spec: RewardSpec, holder: Holder, in_danger: bool) -> bool:
         return True
     if "recall" in kinds:
         return in_danger
+    if spec.choices:
+        return in_danger  # Masqueraider Style: its injuries when the holder is in danger
     if "lower_mp" in kinds:
         return True  # the Treechnid Set, once the MP are spent
     return "remove_injuries" in kinds and in_danger
@@ -339,9 +366,16 @@ def advise(view: MatchView, me: FighterView, proposed: Action, first_decision: b
     single_use = {i for i, t in enumerate(tokens) if t is not None and t.has_effect("one_shot_spell")}
     if proposed.kind == CAST:
         spell = me.spells[proposed.spell]
+        target = view.piece_at(proposed.target)
         for index, options in by_token.items():
             spec = tokens[index]
-            if spec is not None and index not in single_use and improves(spec, spell, me):
+            if spec is None or index in single_use:
+                continue
+            if spell.kind == "attack" and gains_action_points(spec):
+                return _reveal_choice(view, me, spec, options)  # replanned with the AP: more attacks
+            if improves(spec, spell, me) and (
+                not costs_injuries(spec) or finishes(spec, spell, target, view.side)
+            ):
                 return _reveal_choice(view, me, spec, options)
     for index, options in by_token.items():
         spec = tokens[index]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
+from krosbalance.engine.rewards import attack_bonus
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -186,6 +187,14 @@ class MatchView:
         f = fighter._f
         own = f.side == self.side
         return [t.spec if own or t.face_up else None for t in f.tokens]
+
+    def reward_bonus(self, fighter: FighterView, spell: SpellSpec) -> int:
+        """The damage a Krosmaster's face-up rewards and revealed boosts would add to this spell now
+        (``engine.rewards.attack_bonus``, nothing used up)."""
+        f = fighter._f
+        if f.reward_mods is None:
+            return 0
+        return attack_bonus(f, spell, consume=False)[0]
 
     def reward_face_up(self, fighter: FighterView) -> list[bool]:
         return [t.face_up for t in fighter._f.tokens]
