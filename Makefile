@@ -1,21 +1,45 @@
 # Every target creates and uses .venv itself: a fresh clone needs nothing else.
+#
+# The install is editable and compiled with mypyc (setup.py): the engine, board, content, rulesets
+# and ai layers run as C extensions, and any edit to them is rebuilt by the next `make` target.
+# For an edit-test loop without rebuilds, use the pure-Python build (identical results):
+#   KROSBALANCE_PURE=1 make test     # reinstalls pure once; then `.venv/bin/python -m pytest ...`
+# and `make build` (or any target without KROSBALANCE_PURE) goes back to the compiled build.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+HOT_LAYERS := engine board content rulesets ai
+# every module of those layers, subpackages included (setup.py compiles the same set)
+HOT_SOURCES := $(shell find $(addprefix krosbalance/,$(HOT_LAYERS)) -name '*.py')
 
+ifneq ($(filter-out 0,$(KROSBALANCE_PURE)),)
+BUILD := pure
+export KROSBALANCE_PURE
+STAMP_DEPS := pyproject.toml setup.py
+else
+BUILD := compiled
+unexport KROSBALANCE_PURE
+STAMP_DEPS := pyproject.toml setup.py krosbalance/build_info.py $(HOT_SOURCES)
+endif
+STAMP := $(VENV)/.installed-$(BUILD)
 NOTEBOOK_STAMP := $(VENV)/.notebooks-installed
 
-.PHONY: run test bench battery lint format clean notebook membench
+.PHONY: run test build bench battery lint format clean notebook membench
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+$(STAMP): $(STAMP_DEPS)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	rm -f $(VENV)/.installed-*
+	@echo "installing the $(BUILD) build (compiling takes a minute or two)"
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@
 
+build: $(STAMP)
+
+# The `notebooks` extra's packages alone: reinstalling the package would compile it again.
 $(NOTEBOOK_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet -e '.[dev,notebooks]'
+	$(BIN)/pip install --quiet $$($(BIN)/python -c "import tomllib; \
+		print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['notebooks']))")
 	touch $(NOTEBOOK_STAMP)
 
 # JupyterLab on the exploration notebook (it reads tests/fixtures/results-small unless
@@ -31,23 +55,36 @@ run: $(STAMP)
 	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume
 	$(BIN)/krosbalance report results/box-round-robin
 
+# The whole suite on the installed build (compiled unless KROSBALANCE_PURE=1); its identity test also
+# replays seeded matches of every AI on a pure copy of the sources and compares the event logs.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2
+	KROSBALANCE_EXPECT_BUILD=$(BUILD) $(BIN)/python -m pytest -q -n 2
 
 battery: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
 
+# Pure vs compiled side by side (the pure build runs from a copy of the sources without extensions),
+# the 2-job runner speed-up, the identity check and a perf profile of the compiled build.
+# More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the pure build, more rounds).
+BENCH_ARGS ?=
 bench: $(STAMP)
-	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective --speedup focus_fire --profile
+	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective \
+		--speedup focus_fire --speedup-deals 8 --identity --perf $(BENCH_ARGS)
 
-lint: $(STAMP)
+# Linting needs the tools, not a fresh build of an edited source.
+$(BIN)/ruff:
+	$(MAKE) build
+
+lint: $(BIN)/ruff
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy krosbalance/engine krosbalance/board krosbalance/content krosbalance/rulesets krosbalance/ai
+	$(BIN)/mypy $(addprefix krosbalance/,$(HOT_LAYERS)) krosbalance/build_info.py
 
-format: $(STAMP)
+format: $(BIN)/ruff
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache build krosbalance__mypyc.*
+	find krosbalance -name '*.so' -delete
+	rm -f krosbalance/_compiled_sources.json

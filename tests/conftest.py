@@ -1,9 +1,12 @@
-"""Suite-wide options.
+"""Suite-wide options and checks.
 
 ``--extra-characters DIR`` (repeatable) adds folders of character files to the default registry
 for the whole run, so the suite can be run with content beyond what ships — as
 ``tests/test_extra_content.py`` does with ``tests/fixtures/extra_krosmasters`` — and prove that no
 test assumes the character list is exactly today's.
+
+The suite refuses to test stale compiled code: an editable compiled install keeps running the modules
+it compiled until it is rebuilt, so a source edited since then would not be what the tests exercise.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from krosbalance.build_info import stale_modules
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -29,3 +34,14 @@ def pytest_configure(config: pytest.Config) -> None:
         from krosbalance.content import registry
 
         registry._DEFAULT = registry.Registry(registry.DEFAULT_CHARACTER_FOLDER, *extra)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    stale = stale_modules()
+    if stale:
+        pytest.exit(
+            f"{len(stale)} compiled module(s) are older than their sources ({', '.join(stale[:5])}"
+            f"{', ...' if len(stale) > 5 else ''}): rebuild with `make build`, or install the pure "
+            "build for editing (`KROSBALANCE_PURE=1 make test`)",
+            returncode=4,
+        )

@@ -8,7 +8,6 @@ to the next in a process (play A, B, A), and nothing depends on the interpreter'
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import pytest
 from krosbalance.ai.registry import list_ais
 from krosbalance.engine.results import MatchResult
 from krosbalance.play import play_match
+from krosbalance.sim.builds import match_digest, match_outcome
 from krosbalance.testing.conformance import first_difference
 
 TEAM_A = ("queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy")
@@ -29,26 +29,12 @@ TEAM_D = ("anna_tommy", "anna_tommy", "queen_of_the_tofus", "bill_tell")
 
 def outcome(result: MatchResult) -> tuple:
     """Everything in a MatchResult, events excluded, as comparable values."""
-    return (
-        result.winner,
-        result.end_reason,
-        result.turns,
-        result.first_player,
-        result.gg,
-        result.kamas,
-        result.wild_gg_left,
-        result.teams,
-        result.board,
-        result.ruleset,
-        result.seed,
-        result.versions,
-        [f.as_row() for f in result.fighters],
-    )
+    return match_outcome(result)
 
 
 def digest(result: MatchResult) -> str:
-    text = "\n".join(repr(e) for e in result.events) + "\n" + repr(outcome(result))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The digest both builds are compared by (``krosbalance.sim.builds``)."""
+    return match_digest(result)
 
 
 def assert_same(a: MatchResult, b: MatchResult) -> None:
@@ -97,6 +83,7 @@ import sys
 sys.path.insert(0, {root!r})
 from tests.test_determinism import TEAM_C, TEAM_D, digest
 from krosbalance.play import play_match
+from krosbalance.sim.builds import match_digest
 print(digest(play_match(TEAM_C, TEAM_D, board="bonta-1", seed=77, record="full")))
 """
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
@@ -62,6 +63,7 @@ def edge_distance(board: Board, edge: int) -> int:
     return sum(count * min(distance[cell][c] for c in cells) for cell, count in objectives)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class AI:
     """Base class: random deployment, tension dice that avoid doubles and inspire the first
     Krosmasters to act, the pregame and ordering defaults below, and ``choose_action`` left to

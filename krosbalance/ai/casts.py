@@ -8,7 +8,7 @@ because the same (spell, target) pair is asked about from many cells.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, final
 
 from krosbalance.ai import scoring
 from krosbalance.ai.context import CastEntry, _bonus_for, _Context
@@ -17,13 +17,21 @@ from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import FighterView
 
 
-class Step(NamedTuple):
-    """One step of a plan: ``("goto", cell)``, ``("cast", spell index, target cell)``, ``("tail",)``
-    (pick up kamas / buy GG) or ``("end",)``."""
+@final
+class Step:
+    """One step of a plan: ``goto`` (``arg`` = cell), ``cast`` (``arg`` = spell index, ``target`` =
+    cell), ``tail`` (pick up kamas / buy GG) or ``end``. A plain slotted class rather than a
+    NamedTuple: compiled code builds it natively, where a NamedTuple's constructor is Python code."""
 
-    kind: str
-    arg: int = -1
-    target: int = -1
+    __slots__ = ("kind", "arg", "target")
+
+    def __init__(self, kind: str, arg: int = -1, target: int = -1) -> None:
+        self.kind: Final = kind
+        self.arg: Final = arg
+        self.target: Final = target
+
+    def __repr__(self) -> str:
+        return f"Step({self.kind!r}, {self.arg}, {self.target})"
 
 
 def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) -> list[tuple[int, float]]:

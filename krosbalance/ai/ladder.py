@@ -13,13 +13,14 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from krosbalance.content.specs import Frozen
 from krosbalance.errors import ContentError
 
 LADDER_FILE = Path(__file__).parent / "data" / "ladder.toml"
 
 
 @dataclass(frozen=True, slots=True)
-class LadderStanding:
+class LadderStanding(Frozen):
     """One AI's place on the ladder: Bradley-Terry rating (log-odds, the field's mean at 0) with its
     95% CI, the matches behind it, and whether it passed the validity gate."""
 

@@ -40,6 +40,7 @@ plan, noticing surprises, replanning.
 from __future__ import annotations
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from krosbalance.ai import scoring
 from krosbalance.ai.base import AI
@@ -61,6 +62,7 @@ _MOVERS = frozenset({"swap_places", "retreat", "approach", "push", "attract", "r
 MAX_REPLANS = 24
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class HeuristicAI(AI):
     """Plan-and-replay heuristic player; personalities set ``weights`` (see the module docstring)."""
 
@@ -133,9 +135,9 @@ class HeuristicAI(AI):
         """The next action of the current plan, or None when the plan is broken."""
         while self._steps:
             step = self._steps[0]
-            kind = step[0]
+            kind = step.kind
             if kind == "goto":
-                dest = step[1]
+                dest = step.arg
                 if me.cell == dest:
                     self._steps.pop(0)
                     continue
@@ -145,12 +147,12 @@ class HeuristicAI(AI):
                 return Action(MOVE, -1, nxt)
             if kind == "cast":
                 self._steps.pop(0)
-                spell = me.spells[step[1]]
+                spell = me.spells[step.arg]
                 if spell.kind in ("attack", "heal") and spell.range_type != "personal":
-                    piece = view.piece_at(step[2])
+                    piece = view.piece_at(step.target)
                     if piece is None or (spell.kind == "heal" and piece.injuries == 0):
                         return None  # the target is gone (KO'd, exploded) or healed: replan
-                return Action(CAST, step[1], step[2])
+                return Action(CAST, step.arg, step.target)
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
                     if view.kamas_at(me.cell) > 0:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from krosbalance.ai.base import AI
 from krosbalance.engine.legal import Action
 from krosbalance.engine.turn import TensionChoice, Trigger
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class RandomAI(AI):
     name = "random"
 

@@ -111,7 +111,12 @@ class Geometry:
             if len(self._nearest) > 32:
                 self._nearest.clear()
             rows = [self.board.distance[c] for c in iter_bits(cells)]
-            table = self._nearest[cells] = [min(column) for column in zip(*rows, strict=True)]
+            table = list(rows[0])
+            for row in rows[1:]:  # a native loop once compiled (zip(*rows) builds a tuple per cell)
+                for i, d in enumerate(row):
+                    if d < table[i]:
+                        table[i] = d
+            self._nearest[cells] = table
         return table
 
     def walk_mask(self, start: int, mp: int, obstacles: int) -> int:

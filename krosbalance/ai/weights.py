@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from krosbalance.content.specs import Frozen
+
 
 @dataclass(frozen=True, slots=True)
-class Weights:
+class Weights(Frozen):
     """What a personality cares about, in injury units (see :mod:`krosbalance.ai.scoring`)."""
 
     damage: float = 1.0  # per expected injury dealt

@@ -43,6 +43,7 @@ from krosbalance.content.specs import (
     TARGET_RULES,
     CharacterSpec,
     EffectSpec,
+    Frozen,
     PowerSpec,
     SpellSpec,
 )
@@ -68,7 +69,7 @@ def normalize_name(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class LoadedCharacter:
+class LoadedCharacter(Frozen):
     """A validated spec and where it came from (for cross-file error messages)."""
 
     spec: CharacterSpec

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from krosbalance.content.loader import LoadedCharacter, load_characters, normalize_name
 from krosbalance.content.reward_loader import LoadedReward, load_rewards, summon_refs
@@ -51,6 +51,13 @@ def _unknown(what: str, name: str, keys: dict[str, str], known: list[str]) -> st
             suggestions.append(keys[key])
     hint = f"; did you mean {' or '.join(repr(s) for s in suggestions[:3])}?" if suggestions else ""
     return f"unknown {what} {name!r}{hint}; known: {', '.join(known)}"
+
+
+class CharacterSource(Protocol):
+    """Anything that finds a character by name: a :class:`Registry`, or a test's own specs in front
+    of one (a Protocol, so compiled code accepts such stand-ins)."""
+
+    def load_character(self, name: str) -> CharacterSpec: ...
 
 
 class Registry:

@@ -7,8 +7,11 @@ them. Behaviour lives in small registered functions looked up by ``EffectSpec.ki
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from types import MemberDescriptorType
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 ELEMENTS: tuple[str, ...] = ("neutral", "water", "air", "earth", "fire")
 SPELL_KINDS: tuple[str, ...] = ("attack", "heal", "summon", "special")
@@ -28,8 +31,37 @@ EQUIPMENT_SLOTS: tuple[str, ...] = ("weapon", "set", "pet", "dofus")
 RANKS: tuple[str, ...] = ("granite", "jade", "gold")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # options classes of rulesets (and tests) extend it
+class Frozen:
+    """Base of the frozen dataclasses of the compiled layers: copies and pickles rebuild them by
+    calling the class with their fields. (Compiled by mypyc, a class would otherwise be unpickled by
+    assigning its fields one by one, which a frozen dataclass refuses.)"""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Let a Python ``@dataclass(frozen=True, slots=True)`` extend a compiled one (a ruleset's
+        options extend ``EngineOptions``).
+
+        Compiled by mypyc, a dataclass keeps its fields in native slots but lists no ``__slots__``,
+        so ``slots=True`` on a Python subclass gives it slots of its own for the inherited fields,
+        shadowing the native ones that compiled code reads (and finds unset). Removing those shadows
+        sends every read and write to the native slots. Over a Python base (the pure build) the
+        subclass has no such shadows and nothing happens.
+        """
+        super().__init_subclass__(**kwargs)
+        own = vars(cls)
+        for base in cls.__mro__[1:]:
+            for name in getattr(base, "__dataclass_fields__", {}):
+                if isinstance(own.get(name), MemberDescriptorType):
+                    delattr(cls, name)
+
+
 @dataclass(frozen=True, slots=True)
-class EffectSpec:
+class EffectSpec(Frozen):
     """One additional-effect keyword of a spell (R-A81-R-A96), e.g. ``push`` with ``{"cells": 3}``.
 
     ``kind`` names a function in the engine's effect registry; ``params`` are its keyword arguments.
@@ -40,7 +72,7 @@ class EffectSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class PowerSpec:
+class PowerSpec(Frozen):
     """A power printed on a card (R-A100-R-A108), e.g. ``armour`` or ``resistance`` with an element."""
 
     kind: str
@@ -48,7 +80,7 @@ class PowerSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class SpellSpec:
+class SpellSpec(Frozen):
     """A spell as printed on a card.
 
     Attributes:
@@ -95,7 +127,7 @@ class SpellSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class CharacterSpec:
+class CharacterSpec(Frozen):
     """A Krosmaster card, or a summon token (creature, bomb, trap).
 
     ``level`` is 0 for summons (their KO gives no GG, R-A110). ``colour`` is the name colour that
@@ -137,7 +169,7 @@ class CharacterSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class RewardSpec:
+class RewardSpec(Frozen):
     """A Demonic Reward token (R-A51-R-A54, R-A136-R-A145).
 
     Attributes:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from krosbalance.content.specs import Frozen
 from krosbalance.engine.movement import slide
 from krosbalance.engine.pieces import relocate, swap
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
@@ -47,7 +48,7 @@ EffectFn = Callable[..., None]
 
 
 @dataclass(frozen=True, slots=True)
-class EffectRule:
+class EffectRule(Frozen):
     kind: str
     phase: str
     rule: str

@@ -2,13 +2,17 @@
 
 Recording is opt-in by level so bulk runs pay nothing: ``none`` records nothing, ``summary``
 records turn ends, KOs, GG changes and the end of the match, ``full`` records every step.
+
+Each event's ``kind`` (its name in the events table) is a read-only property rather than a
+``ClassVar`` field: mypyc, which compiles this module, still treats a ``ClassVar`` on a dataclass as a
+field (mypyc/mypyc#1122), so new events should follow the same pattern.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
+from krosbalance.content.specs import Frozen
 from krosbalance.engine.dice import FACE_NAMES
 
 NONE, SUMMARY, FULL = 0, 1, 2
@@ -16,15 +20,21 @@ LEVELS: dict[str, int] = {"none": NONE, "summary": SUMMARY, "full": FULL}
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    kind: ClassVar[str] = "event"
+class Event(Frozen):
     turn: int
+
+    @property
+    def kind(self) -> str:
+        return "event"
 
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
-    kind: ClassVar[str] = "turn_started"
     side: int
+
+    @property
+    def kind(self) -> str:
+        return "turn_started"
 
     def __str__(self) -> str:
         return f"turn {self.turn}: player {self.side} begins"
@@ -32,12 +42,15 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class TensionRolled(Event):
-    kind: ClassVar[str] = "tension_rolled"
     side: int
     raw: tuple[int, int]
     faces: tuple[int, int]
     double: bool
     assigned: tuple[int, int]  # uid given each die for inspiration, -1 = refunded
+
+    @property
+    def kind(self) -> str:
+        return "tension_rolled"
 
     def __str__(self) -> str:
         faces = " + ".join(FACE_NAMES[f] for f in self.faces)
@@ -47,11 +60,14 @@ class TensionRolled(Event):
 
 @dataclass(frozen=True, slots=True)
 class CharacterTurnStarted(Event):
-    kind: ClassVar[str] = "character_turn_started"
     uid: int
     name: str
     mp: int
     ap: int
+
+    @property
+    def kind(self) -> str:
+        return "character_turn_started"
 
     def __str__(self) -> str:
         return f"  {self.name}#{self.uid} acts with {self.mp} MP and {self.ap} AP"
@@ -59,11 +75,14 @@ class CharacterTurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
-    kind: ClassVar[str] = "moved"
     uid: int
     origin: int
     destination: int
     how: str  # "walk", "push", "attract", "retreat", "approach", "swap", "deploy"
+
+    @property
+    def kind(self) -> str:
+        return "moved"
 
     def __str__(self) -> str:
         return f"    #{self.uid} {self.how} {self.origin} -> {self.destination}"
@@ -71,12 +90,15 @@ class Moved(Event):
 
 @dataclass(frozen=True, slots=True)
 class LockRolled(Event):
-    kind: ClassVar[str] = "lock_rolled"
     mover: int
     locker: int
     lock: int
     dodge: int
     blocked: bool
+
+    @property
+    def kind(self) -> str:
+        return "lock_rolled"
 
     def __str__(self) -> str:
         verdict = "blocked" if self.blocked else "escapes"
@@ -85,10 +107,13 @@ class LockRolled(Event):
 
 @dataclass(frozen=True, slots=True)
 class SpellCast(Event):
-    kind: ClassVar[str] = "spell_cast"
     uid: int
     spell: str
     target: int
+
+    @property
+    def kind(self) -> str:
+        return "spell_cast"
 
     def __str__(self) -> str:
         return f"    #{self.uid} casts {self.spell} on cell {self.target}"
@@ -96,11 +121,14 @@ class SpellCast(Event):
 
 @dataclass(frozen=True, slots=True)
 class DiceRolled(Event):
-    kind: ClassVar[str] = "dice_rolled"
     uid: int
     roll: str
     faces: tuple[int, ...]
     successes: int
+
+    @property
+    def kind(self) -> str:
+        return "dice_rolled"
 
     def __str__(self) -> str:
         return f"      #{self.uid} {self.roll} roll: {self.successes} success(es)"
@@ -108,11 +136,14 @@ class DiceRolled(Event):
 
 @dataclass(frozen=True, slots=True)
 class Damaged(Event):
-    kind: ClassVar[str] = "damaged"
     source: int
     target: int
     amount: int
     element: str
+
+    @property
+    def kind(self) -> str:
+        return "damaged"
 
     def __str__(self) -> str:
         return f"      #{self.target} takes {self.amount} {self.element} injury(ies) from #{self.source}"
@@ -120,10 +151,13 @@ class Damaged(Event):
 
 @dataclass(frozen=True, slots=True)
 class Healed(Event):
-    kind: ClassVar[str] = "healed"
     source: int
     target: int
     amount: int
+
+    @property
+    def kind(self) -> str:
+        return "healed"
 
     def __str__(self) -> str:
         return f"      #{self.target} heals {self.amount} from #{self.source}"
@@ -131,9 +165,12 @@ class Healed(Event):
 
 @dataclass(frozen=True, slots=True)
 class KnockedOut(Event):
-    kind: ClassVar[str] = "knocked_out"
     uid: int
     by: int  # -1 when nobody (a removed token)
+
+    @property
+    def kind(self) -> str:
+        return "knocked_out"
 
     def __str__(self) -> str:
         return f"      #{self.uid} is KO (by #{self.by})"
@@ -141,11 +178,14 @@ class KnockedOut(Event):
 
 @dataclass(frozen=True, slots=True)
 class GGChanged(Event):
-    kind: ClassVar[str] = "gg_changed"
     side: int  # the side gaining (or losing, for tension)
     amount: int
     origin: str  # "wild", "opponent", "tension"
     gg: tuple[int, int]
+
+    @property
+    def kind(self) -> str:
+        return "gg_changed"
 
     def __str__(self) -> str:
         return f"    GG: player {self.side} {self.amount:+d} ({self.origin}) -> {self.gg}"
@@ -153,10 +193,13 @@ class GGChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class KamaPicked(Event):
-    kind: ClassVar[str] = "kama_picked"
     uid: int
     cell: int
     amount: int
+
+    @property
+    def kind(self) -> str:
+        return "kama_picked"
 
     def __str__(self) -> str:
         return f"    #{self.uid} gains {self.amount} kama(s) at {self.cell}"
@@ -164,11 +207,14 @@ class KamaPicked(Event):
 
 @dataclass(frozen=True, slots=True)
 class Summoned(Event):
-    kind: ClassVar[str] = "summoned"
     summoner: int
     uid: int
     character: str
     cell: int
+
+    @property
+    def kind(self) -> str:
+        return "summoned"
 
     def __str__(self) -> str:
         return f"    #{self.summoner} summons {self.character}#{self.uid} at {self.cell}"
@@ -179,12 +225,15 @@ class RewardBought(Event):
     """A Demonic Reward bought on a Demon cell (R-A51, R-A52). ``reward`` is recorded for the log;
     the opponent's view never shows a face-down token (``engine.view``)."""
 
-    kind: ClassVar[str] = "reward_bought"
     buyer: int
     holder: int
     reward: str
     rank: str
     visible: bool  # a face-up token (True) or a random face-down one (False)
+
+    @property
+    def kind(self) -> str:
+        return "reward_bought"
 
     def __str__(self) -> str:
         how = "face-up" if self.visible else "random face-down"
@@ -195,10 +244,13 @@ class RewardBought(Event):
 class RewardRevealed(Event):
     """A Demonic Reward turned face up (R-A54); ``detail`` is its kind, or a coin toss's result."""
 
-    kind: ClassVar[str] = "reward_revealed"
     uid: int
     reward: str
     detail: str
+
+    @property
+    def kind(self) -> str:
+        return "reward_revealed"
 
     def __str__(self) -> str:
         return f"    #{self.uid} reveals {self.reward} ({self.detail})"
@@ -206,10 +258,13 @@ class RewardRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
-    kind: ClassVar[str] = "turn_ended"
     side: int
     gg: tuple[int, int]
     positions: tuple[tuple[int, str, int, int, int], ...]  # (uid, character, side, cell, injuries)
+
+    @property
+    def kind(self) -> str:
+        return "turn_ended"
 
     def __str__(self) -> str:
         return f"  end of turn {self.turn}: GG {self.gg}"
@@ -217,9 +272,12 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
-    kind: ClassVar[str] = "match_ended"
     winner: int  # -1 for a draw
     reason: str
+
+    @property
+    def kind(self) -> str:
+        return "match_ended"
 
     def __str__(self) -> str:
         who = "draw" if self.winner < 0 else f"player {self.winner} wins"

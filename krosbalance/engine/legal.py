@@ -1,15 +1,15 @@
 """What the active character may do now: actions, spell targets, and their legality (R-A37-R-A77).
 
-Actions are small named tuples of ints so that generating and comparing them is cheap. A cast
-names the spell by its index in the fighter's spell list (in Arena the punch is the last spell of
-every Krosmaster). The engine's own kinds are END, MOVE and CAST; a ruleset adds kinds from
+Actions are small immutable values of three ints so that generating and comparing them is cheap. A
+cast names the spell by its index in the fighter's spell list (in Arena the punch is the last spell
+of every Krosmaster). The engine's own kinds are END, MOVE and CAST; a ruleset adds kinds from
 ``EXTRA`` on, with their legality and resolution (``MatchRules.extra_actions``, ``is_legal_extra``,
 ``perform_extra``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, final
 
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.movement import held_fast
@@ -18,22 +18,49 @@ from krosbalance.engine.state import TRAP, Fighter, MatchState
 if TYPE_CHECKING:
     from krosbalance.engine.rules import MatchRules
 
-END, MOVE, CAST = range(3)
-EXTRA = 3  #: the first action kind a ruleset may define
+#: action kinds (``Final``: compiled code reads them as constants, not module attributes)
+END: Final = 0
+MOVE: Final = 1
+CAST: Final = 2
+EXTRA: Final = 3  #: the first action kind a ruleset may define
 ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast")
 #: Arena's extra actions (R-A49, R-A50), defined by ``krosbalance.rulesets.arena.actions``; their
 #: kinds are kept here so Arena AIs import them with the engine's own kinds
-PICK_KAMA, BUY_GG = EXTRA, EXTRA + 1
+PICK_KAMA: Final = EXTRA
+BUY_GG: Final = EXTRA + 1
 #: Arena's Demonic Reward actions (R-A51, R-A54), defined by ``krosbalance.rulesets.arena.rewards``
-BUY_REWARD, REVEAL_REWARD = EXTRA + 2, EXTRA + 3
+BUY_REWARD: Final = EXTRA + 2
+REVEAL_REWARD: Final = EXTRA + 3
 
 
-class Action(NamedTuple):
-    """One decision of the active character. ``spell`` and ``target`` are -1 where unused."""
+@final
+class Action:
+    """One decision of the active character. ``spell`` and ``target`` are -1 where unused.
 
-    kind: int
-    spell: int = -1
-    target: int = -1
+    An immutable value, equal and hashable by its fields. A plain slotted class rather than a
+    NamedTuple: compiled code builds it natively, where a NamedTuple's constructor is Python code.
+    """
+
+    __slots__ = ("kind", "spell", "target")
+
+    def __init__(self, kind: int, spell: int = -1, target: int = -1) -> None:
+        self.kind: Final = kind
+        self.spell: Final = spell
+        self.target: Final = target
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Action)
+            and self.kind == other.kind
+            and self.spell == other.spell
+            and self.target == other.target
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.spell, self.target))
+
+    def __repr__(self) -> str:
+        return f"Action(kind={self.kind}, spell={self.spell}, target={self.target})"
 
     def describe(self, fighter: Fighter | None = None, rules: MatchRules | None = None) -> str:
         """A readable form (``rules`` names the ruleset's own kinds)."""

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from krosbalance.content.specs import Frozen
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.engine.rules import PLUS_AP, PLUS_MP
 
@@ -27,7 +28,7 @@ TurnEndHook = Callable[["MatchState", "Fighter"], None]
 
 
 @dataclass(frozen=True, slots=True)
-class PowerRule:
+class PowerRule(Frozen):
     kind: str
     rule: str
     extra_die_in: int = -1  # the roll kind in which the holder rolls 2 dice instead of 1

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from krosbalance.content.specs import ELEMENTS, EffectSpec, RewardSpec
+from krosbalance.content.specs import ELEMENTS, EffectSpec, Frozen, RewardSpec
 from krosbalance.engine.events import FULL, SUMMARY, Healed, RewardRevealed
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.state import ELEMENT_INDEX, KROSMASTER, Fighter, MatchState
@@ -83,7 +83,7 @@ class RewardMods:
 
 
 @dataclass(frozen=True, slots=True)
-class RewardUse:
+class RewardUse(Frozen):
     """One reveal being resolved: the holder, the token, the player's choice and target cell."""
 
     state: MatchState
@@ -100,7 +100,7 @@ ContinuousFn = Callable[..., None]
 
 
 @dataclass(frozen=True, slots=True)
-class RewardRule:
+class RewardRule(Frozen):
     kind: str
     rule: str
     instant: InstantFn | None = None  # Boosts: applied once when revealed

@@ -43,6 +43,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
+from krosbalance.content.specs import Frozen
+
 if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.legal import Action
@@ -55,8 +59,9 @@ if TYPE_CHECKING:
 PLUS_MP, MINUS_MP, PLUS_AP, MINUS_AP = range(4)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # rulesets (and tests) extend it
 @dataclass(frozen=True, slots=True)
-class EngineOptions:
+class EngineOptions(Frozen):
     """The options the shared engine reads; every ruleset's options class extends this one.
 
     Attributes:
@@ -78,6 +83,7 @@ class EngineOptions:
     scenery_hit_under_piece: bool
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class RulesetState:
     """The part of a match's state that one ruleset owns (Arena: GG and kamas; Blast: glyphs and
     favors). The engine never reads it; it keeps it in ``MatchState.rules`` and copies it with
@@ -90,6 +96,7 @@ class RulesetState:
         return self
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class MatchRules:
     """The in-match half of a ruleset: its name, version, options, and the hooks the engine calls.
 

@@ -9,7 +9,6 @@ own dice.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Protocol, cast
 
 from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
@@ -75,32 +74,105 @@ class FighterView:
     def __init__(self, fighter: Fighter) -> None:
         self._f = fighter
 
-    uid = property(lambda self: self._f.uid)
-    side = property(lambda self: self._f.side)
-    character = property(lambda self: self._f.spec.id)
-    name = property(lambda self: self._f.spec.name)
-    kind = property(lambda self: self._f.kind)
-    level = property(lambda self: self._f.level)
-    cell = property(lambda self: self._f.cell)
-    hp = property(lambda self: self._f.hp)
-    injuries = property(lambda self: self._f.injuries)
-    remaining_hp = property(lambda self: self._f.hp - self._f.injuries)
-    mp = property(lambda self: self._f.mp)
-    ap = property(lambda self: self._f.ap)
-    base_mp = property(lambda self: self._f.base_mp)
-    base_ap = property(lambda self: self._f.base_ap)
-    alive = property(lambda self: self._f.alive)
-    spells = property(lambda self: self._f.spells)
-    initiative = property(lambda self: self._f.spec.initiative)
-    is_character = property(lambda self: self._f.is_character)
-    is_krosmaster = property(lambda self: self._f.kind == "krosmaster")
-    summoner = property(lambda self: None if self._f.summoner is None else self._f.summoner.uid)
-    summon_spell = property(lambda self: self._f.summon_spell)
-    blocked = property(lambda self: self._f.blocked)
-    range_bonus = property(lambda self: self._f.range_bonus)
-    pending_markers = property(
-        lambda self: (self._f.plus_mp - self._f.minus_mp, self._f.plus_ap - self._f.minus_ap)
-    )
+    @property
+    def uid(self) -> int:
+        return self._f.uid
+
+    @property
+    def side(self) -> int:
+        return self._f.side
+
+    @property
+    def character(self) -> str:
+        """The character id (``spec.id``)."""
+        return self._f.spec.id
+
+    @property
+    def name(self) -> str:
+        return self._f.spec.name
+
+    @property
+    def kind(self) -> str:
+        """``krosmaster``, ``creature``, ``bomb`` or ``trap``."""
+        return self._f.kind
+
+    @property
+    def level(self) -> int:
+        return self._f.level
+
+    @property
+    def cell(self) -> int:
+        return self._f.cell
+
+    @property
+    def hp(self) -> int:
+        return self._f.hp
+
+    @property
+    def injuries(self) -> int:
+        return self._f.injuries
+
+    @property
+    def remaining_hp(self) -> int:
+        return self._f.hp - self._f.injuries
+
+    @property
+    def mp(self) -> int:
+        return self._f.mp
+
+    @property
+    def ap(self) -> int:
+        return self._f.ap
+
+    @property
+    def base_mp(self) -> int:
+        return self._f.base_mp
+
+    @property
+    def base_ap(self) -> int:
+        return self._f.base_ap
+
+    @property
+    def alive(self) -> bool:
+        return self._f.alive
+
+    @property
+    def spells(self) -> tuple[SpellSpec, ...]:
+        return self._f.spells
+
+    @property
+    def initiative(self) -> int:
+        return self._f.spec.initiative
+
+    @property
+    def is_character(self) -> bool:
+        return self._f.is_character
+
+    @property
+    def is_krosmaster(self) -> bool:
+        return self._f.kind == "krosmaster"
+
+    @property
+    def summoner(self) -> int | None:
+        """The uid of the fighter that summoned this token, if any."""
+        return None if self._f.summoner is None else self._f.summoner.uid
+
+    @property
+    def summon_spell(self) -> str:
+        return self._f.summon_spell
+
+    @property
+    def blocked(self) -> bool:
+        return self._f.blocked
+
+    @property
+    def range_bonus(self) -> int:
+        return self._f.range_bonus
+
+    @property
+    def pending_markers(self) -> tuple[int, int]:
+        """Net MP and AP markers waiting for the next activation (R-A33, R-A35)."""
+        return (self._f.plus_mp - self._f.minus_mp, self._f.plus_ap - self._f.minus_ap)
 
     def has(self, power: str) -> bool:
         return self._f.has(power)
@@ -317,9 +389,8 @@ class MatchView:
         obstacles = self._s.obstacles
         neighbours = self._s.board.neighbours
         costs = {f.cell: 0}
-        frontier = deque([f.cell])
-        while frontier:
-            cell = frontier.popleft()
+        frontier = [f.cell]  # breadth-first: a list read in order (a native loop once compiled)
+        for cell in frontier:
             cost = costs[cell]
             if cost >= budget:
                 continue

@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from krosbalance.engine.rules import MatchRules
 
 if TYPE_CHECKING:
     import numpy as np
 
     from krosbalance.board.board import Board
-    from krosbalance.content.registry import Registry
+    from krosbalance.content.registry import CharacterSource, Registry
     from krosbalance.content.specs import CharacterSpec
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.state import MatchState
@@ -26,12 +28,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Team = tuple[str, ...]
-
-
-class CharacterSource(Protocol):
-    """Anything that looks characters up by name (a ``Registry``, or a test's own specs)."""
-
-    def load_character(self, name: str) -> CharacterSpec: ...
 
 
 class PregamePlayer(Protocol):
@@ -63,6 +59,7 @@ def summonable(specs: Sequence[CharacterSpec], source: CharacterSource) -> dict[
     return found
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # ruleset authors (and tests) subclass it
 class Ruleset(MatchRules):
     """A whole ruleset: the engine's hooks (``MatchRules``) and the set-up side below.
 

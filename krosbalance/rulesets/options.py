@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from krosbalance.content.specs import Frozen
 from krosbalance.engine.rules import EngineOptions
 from krosbalance.errors import ContentError
 
@@ -23,7 +24,7 @@ OptionsT = TypeVar("OptionsT", bound=EngineOptions)
 
 
 @dataclass(frozen=True, slots=True)
-class RulesetFile:
+class RulesetFile(Frozen):
     """A ruleset's data file as read: option values and sources (in file order), its version, and
     every other top-level table (e.g. ``punch``)."""
 

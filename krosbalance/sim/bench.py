@@ -1,17 +1,22 @@
-"""``make bench`` / ``python -m krosbalance.sim.bench``: Arena matches per second on one core, the
-speed-up of the parallel runner on two cores, and where the time goes.
+"""``make bench`` / ``python -m krosbalance.sim.bench``: Arena matches per second on one core in the
+compiled and the pure-Python build side by side, the speed-up of the parallel runner on two cores,
+the build time, the identity of the two builds, and where the time goes.
 
-Plays matches between the box teams (every split of the Krosmasters of the ``arena-box`` set into two
-legal Arena teams — 35 splits of the eight box Krosmasters — in turn) on one board with fixed seeds, in this process only: a warm-up first (imports, content and
-board loading, caches), then about ``--seconds`` of measurement. ``--profile`` adds a cProfile run of
-a few seconds and prints the top functions by cumulative and by own ("total") time. ``--ai NAME``
-(repeatable, or ``all``) benchmarks other AIs from ``krosbalance.ai.registry``; the default is the
-random AI playing both sides.
+Plays matches between the box teams (every split of the Krosmasters of the ``arena-box`` set into
+two legal Arena teams, 35 splits of the eight box Krosmasters, in turn:
+:func:`krosbalance.sim.builds.box_splits`) on one board with fixed seeds. Each figure is matches/s of
+whole matches from names to MatchResult (``play_match`` with ``record="none"``), which is what a bulk run pays per match on one
+worker, measured in a fresh process after a warm-up (imports, content and board loading, caches).
+The two builds take turns, ``--rounds`` times per AI, in processes of their own: the installed build
+(compiled unless installed with ``KROSBALANCE_PURE=1``) and a pure copy of the same sources
+(:mod:`krosbalance.sim.builds`); the ratio is the median of the per-round ratios, so a machine that
+speeds up or slows down during the run affects both sides alike.
 
-The figure is matches/s of whole matches from names to MatchResult (``play_match`` with
-``record="none"``), which is what a bulk run pays per match on one worker. ``--speedup`` runs the
-same box round robin through the experiment runner with ``--jobs 1`` and ``--jobs 2`` (loky, process
-start-up included) and prints the ratio of wall times.
+``--speedup AI`` runs the same box round robin through the experiment runner with ``--jobs 1`` and
+``--jobs 2`` (loky, process start-up included) and prints the ratio of wall times. ``--identity``
+compares event logs of seeded matches of every AI in both builds. ``--profile`` prints a cProfile
+summary of the pure build (cProfile cannot see inside compiled functions); ``--perf`` samples the
+compiled build with Linux ``perf`` and prints its hottest compiled functions.
 """
 
 from __future__ import annotations
@@ -20,33 +25,31 @@ import argparse
 import cProfile
 import io
 import itertools
+import json
+import os
 import pstats
+import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from krosbalance.ai.registry import list_ais
+from krosbalance.build_info import build_mode, build_seconds
 from krosbalance.content.registry import list_characters
-from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
-from krosbalance.rulesets.registry import get_ruleset
-from krosbalance.sim.runner import run_experiment
+from krosbalance.play import DEFAULT_BOARD, play_match
+from krosbalance.sim.builds import BOX_SET, box_splits, compare_builds, expect_build, pure_copy, pure_python
 
-__all__ = ["BenchResult", "box_splits", "main", "measure", "profile"]
+__all__ = ["BenchResult", "box_splits", "main", "measure", "profile", "side_by_side", "speedup"]
 
 BASE_SEED = 20_251_130
-BOX_SET = "arena-box"
 
 
-def box_splits(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Every split of the Krosmasters of ``card_set`` into two legal Arena teams, the first always
-    holding the first Krosmaster by id (35 splits for the eight box Krosmasters); the team rules are
-    the Arena ruleset's."""
-    return get_ruleset(DEFAULT_RULESET).team_splits(list_characters(set=card_set))
-
-
-def _matches(board: str, ai: str, start: int) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
+def _matches(start: int) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
     splits = box_splits()
     for k in itertools.count(start):
         team0, team1 = splits[k % len(splits)]
@@ -60,10 +63,18 @@ class BenchResult:
     matches: int
     seconds: float
     turns: int
+    build: str = ""
+    cpu_seconds: float = 0.0
 
     @property
     def per_second(self) -> float:
         return self.matches / self.seconds if self.seconds else 0.0
+
+    @property
+    def per_cpu_second(self) -> float:
+        """Matches per second of this process's CPU time: the rate of one core, which a machine
+        shared with other work leaves intact where it stretches the wall time."""
+        return self.matches / self.cpu_seconds if self.cpu_seconds else 0.0
 
     def line(self) -> str:
         return (
@@ -77,8 +88,9 @@ class BenchResult:
 def measure(
     ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 10.0, warmup: float = 1.0
 ) -> BenchResult:
-    """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds."""
-    source = _matches(board, ai, 0)
+    """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds, in this
+    process (whichever build it runs)."""
+    source = _matches(0)
     end = time.perf_counter() + warmup
     played = 0
     while played < 2 or time.perf_counter() < end:
@@ -86,19 +98,99 @@ def measure(
         play_match(team0, team1, board=board, ai=ai, seed=seed)
         played += 1
     matches = turns = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     end = start + seconds
     while matches < 1 or time.perf_counter() < end:
         team0, team1, seed = next(source)
         turns += play_match(team0, team1, board=board, ai=ai, seed=seed).turns
         matches += 1
-    return BenchResult(ai, board, matches, time.perf_counter() - start, turns)
+    wall = time.perf_counter() - start
+    return BenchResult(ai, board, matches, wall, turns, build_mode(), time.process_time() - cpu)
+
+
+def _worker_args(ai: str, board: str, seconds: float, warmup: float) -> list[str]:
+    return [
+        "-m",
+        "krosbalance.sim.bench",
+        "--worker",
+        "--ai",
+        ai,
+        "--board",
+        board,
+        "--seconds",
+        str(seconds),
+        "--warmup",
+        str(warmup),
+    ]
+
+
+def _result(process: subprocess.Popen[str], build: str) -> BenchResult:
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise RuntimeError(f"the {build} benchmark failed (exit {process.returncode}):\n{err}")
+    return BenchResult(**json.loads(out))
+
+
+def side_by_side(
+    ais: Sequence[str], board: str = DEFAULT_BOARD, seconds: float = 5.0, warmup: float = 1.0, rounds: int = 2
+) -> dict[str, list[tuple[BenchResult, BenchResult | None]]]:
+    """Per AI, ``rounds`` pairs (installed build, pure copy), each measured in a fresh process, the
+    two builds in turn; the pure side is None when the installed build is pure already."""
+    installed = build_mode()
+    env = dict(os.environ, KROSBALANCE_EXPECT_BUILD=installed)
+    pairs: dict[str, list[tuple[BenchResult, BenchResult | None]]] = {}
+    with pure_copy() as root:
+        for ai in ais:
+            pairs[ai] = []
+            for _ in range(rounds):
+                args = _worker_args(ai, board, seconds, warmup)
+                mine = subprocess.Popen(
+                    [sys.executable, *args],
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                first = _result(mine, installed)
+                pure = None
+                if installed != "pure":
+                    child = pure_python(root, args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                    pure = _result(child, "pure")
+                pairs[ai].append((first, pure))
+    return pairs
+
+
+def side_by_side_table(pairs: dict[str, list[tuple[BenchResult, BenchResult | None]]]) -> str:
+    """Matches per CPU-second (one core's rate) of each build and their ratio, medians over rounds;
+    the wall-clock rates follow for reference (a busy machine lowers them)."""
+    first = next(iter(pairs.values()))
+    installed = first[0][0].build
+    lines = [
+        f"{'matches/s, one core':>20} {installed:>10} {'pure':>8} {installed + '/pure':>14}   "
+        f"(per CPU-second, median of {len(first)} rounds, builds in turn; wall-clock rates after)"
+    ]
+    for ai, rounds in pairs.items():
+        fast = statistics.median(a.per_cpu_second for a, _ in rounds)
+        fast_wall = statistics.median(a.per_second for a, _ in rounds)
+        pure = [(a, b) for a, b in rounds if b is not None]
+        if not pure:
+            lines.append(f"{ai:>20} {fast:>10.1f} {'-':>8} {'-':>14}   wall {fast_wall:.1f}")
+            continue
+        slow = statistics.median(b.per_cpu_second for _, b in pure)
+        ratio = statistics.median(a.per_cpu_second / b.per_cpu_second for a, b in pure)
+        slow_wall = statistics.median(b.per_second for _, b in pure)
+        wall_ratio = statistics.median(a.per_second / b.per_second for a, b in pure)
+        lines.append(
+            f"{ai:>20} {fast:>10.1f} {slow:>8.1f} {ratio:>13.2f}x   "
+            f"wall {fast_wall:.1f} vs {slow_wall:.1f} = {wall_ratio:.2f}x"
+        )
+    return "\n".join(lines)
 
 
 def profile(ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 3.0, top: int = 15) -> str:
-    """A cProfile summary of about ``seconds`` of matches: the top functions by cumulative time and by
-    own time."""
-    source = _matches(board, ai, 10_000)
+    """A cProfile summary of about ``seconds`` of matches in this process: the top functions by
+    cumulative and by own time (compiled functions are invisible to cProfile: profile the pure build)."""
+    source = _matches(10_000)
     team0, team1, seed = next(source)
     play_match(team0, team1, board=board, ai=ai, seed=seed)  # warm-up outside the profile
     profiler = cProfile.Profile()
@@ -111,13 +203,51 @@ def profile(ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 3.0
         matches += 1
     profiler.disable()
     out = io.StringIO()
-    out.write(f"cProfile of {matches} matches ({ai} on {board}); profiling slows the engine down\n")
+    out.write(
+        f"cProfile of {matches} matches ({ai} on {board}, {build_mode()} build); profiling slows the engine down\n"
+    )
     stats = pstats.Stats(profiler, stream=out)
     stats.strip_dirs()
     for key, label in (("cumulative", "cumulative time"), ("tottime", "own (total) time")):
         out.write(f"\n--- top {top} by {label} ---\n")
         stats.sort_stats(key).print_stats(top)
     return out.getvalue()
+
+
+def perf_profile(ai: str, board: str = DEFAULT_BOARD, seconds: float = 5.0, top: int = 25) -> str:
+    """The hottest compiled functions of the installed build under Linux ``perf`` (sampled with DWARF
+    call stacks): the share of samples inside each function and its callees, and in it alone."""
+    if shutil.which("perf") is None:
+        return "perf is not installed (Debian: apt-get install linux-perf): no native profile"
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "perf.data"
+        record = [
+            "perf", "record", "-q", "-F", "499", "--call-graph", "dwarf,16384", "-o", str(data),
+            sys.executable, *_worker_args(ai, board, seconds, 0.5),
+        ]  # fmt: skip
+        done = subprocess.run(record, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            return f"perf record failed (exit {done.returncode}): {done.stderr.strip()[:300]}"
+        report = [
+            "perf",
+            "report",
+            "-i",
+            str(data),
+            "--children",
+            "--sort",
+            "symbol",
+            "-g",
+            "none",
+            "--stdio",
+        ]
+        text = subprocess.run(report, capture_output=True, text=True, check=False).stdout
+    rows = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and parts[0].endswith("%") and parts[3].startswith("CPyDef_"):
+            rows.append(f"{parts[0]:>8} {parts[1]:>8}  {parts[3].removeprefix('CPyDef_')}")
+    head = f"perf profile of {ai} on {board} ({build_mode()} build): % with callees, % alone, function"
+    return "\n".join([head, *rows[:top]])
 
 
 SPEEDUP_EXPERIMENT = """
@@ -136,6 +266,8 @@ pool = {pool}
 def speedup(ai: str, board: str = DEFAULT_BOARD, deals: int = 3) -> tuple[float, float, int]:
     """Wall time of the same box round robin through the runner with 1 and with 2 jobs:
     (seconds with 1 job, seconds with 2 jobs, matches)."""
+    from krosbalance.sim.runner import run_experiment  # pandas and joblib only when asked
+
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "bench.toml"
         pool = "[" + ", ".join(f'"{name}"' for name in list_characters(set=BOX_SET)) + "]"
@@ -152,28 +284,43 @@ def speedup(ai: str, board: str = DEFAULT_BOARD, deals: int = 3) -> tuple[float,
     return times[0], times[1], matches
 
 
+def _build_line() -> str:
+    mode = build_mode()
+    seconds = build_seconds()
+    if not seconds:
+        return f"installed build: {mode}"
+    steps = ", ".join(f"{name} {value:.0f} s" for name, value in sorted(seconds.items()))
+    return (
+        f"installed build: {mode}; its build took {sum(seconds.values()):.0f} s ({steps}) plus pip's set-up"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m krosbalance.sim.bench", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--seconds", type=float, default=10.0, help="measurement time per AI (default 10)")
-    parser.add_argument("--warmup", type=float, default=1.0, help="warm-up time per AI (default 1)")
+    parser.add_argument(
+        "--seconds", type=float, default=5.0, help="measurement time per AI and round (default 5)"
+    )
+    parser.add_argument("--warmup", type=float, default=1.0, help="warm-up time per process (default 1)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of both builds per AI (default 2)")
     parser.add_argument("--board", default=DEFAULT_BOARD, help=f"board id (default {DEFAULT_BOARD})")
     parser.add_argument(
         "--ai",
         action="append",
         help=f"AI to benchmark, repeatable, or 'all' (default random; known: {', '.join(list_ais())})",
     )
-    parser.add_argument("--profile", action="store_true", help="also print a short cProfile summary")
-    parser.add_argument(
-        "--speedup",
-        metavar="AI",
-        help="also time the runner with 1 and 2 jobs on a box round robin with this AI",
-    )
+    parser.add_argument("--speedup", metavar="AI", help="also time the runner with 1 and 2 jobs on this AI")
     parser.add_argument(
         "--speedup-deals", type=int, default=3, help="deals per pairing for --speedup (default 3)"
     )
+    parser.add_argument("--identity", action="store_true", help="also compare both builds' event logs")
+    parser.add_argument(
+        "--profile", action="store_true", help="also print a cProfile summary of the pure build"
+    )
+    parser.add_argument("--perf", action="store_true", help="also profile the compiled build with Linux perf")
     parser.add_argument("--profile-seconds", type=float, default=3.0)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     ais = args.ai or ["random"]
     if "all" in ais:
@@ -181,19 +328,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [name for name in ais if name not in list_ais()]
     if unknown:
         parser.error(f"unknown AI {unknown[0]!r}; known: {', '.join(list_ais())}")
-    print(f"one core, box teams ({len(box_splits())} splits in turn), fixed seeds from {BASE_SEED}")
-    for ai in ais:
-        print(measure(ai, args.board, args.seconds, args.warmup).line(), flush=True)
+    if args.worker:  # one measurement in this process, for side_by_side
+        expect_build()
+        print(json.dumps(asdict(measure(ais[0], args.board, args.seconds, args.warmup))))
+        return 0
+    print(f"{_build_line()}; {os.cpu_count()} cores")
+    print(f"box teams ({len(box_splits())} splits in turn) on {args.board}, fixed seeds from {BASE_SEED}")
+    print(
+        side_by_side_table(side_by_side(ais, args.board, args.seconds, args.warmup, args.rounds)), flush=True
+    )
     if args.speedup:
         one, two, matches = speedup(args.speedup, args.board, args.speedup_deals)
         print(
-            f"runner, {args.speedup} box round robin, {matches} matches: 1 job {one:.1f} s, "
-            f"2 jobs {two:.1f} s, speed-up {one / two:.2f}x"
+            f"runner ({build_mode()} build), {args.speedup} box round robin, {matches} matches: "
+            f"1 job {one:.1f} s, 2 jobs {two:.1f} s, speed-up {one / two:.2f}x",
+            flush=True,
         )
-    if args.profile:
+    if args.identity:
+        print(compare_builds().line(), flush=True)
+    if args.perf and build_mode() == "compiled":
         for ai in ais:
             print()
-            print(profile(ai, args.board, args.profile_seconds))
+            print(perf_profile(ai, args.board, args.profile_seconds), flush=True)
+    if args.profile:
+        with pure_copy() as root:
+            for ai in ais:
+                code = (
+                    "from krosbalance.sim.bench import profile; "
+                    f"print(profile({ai!r}, {args.board!r}, {args.profile_seconds!r}))"
+                )
+                print()
+                pure_python(root, ["-c", code]).wait()
     return 0
 
 

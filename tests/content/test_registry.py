@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from krosbalance.board.loader import list_board_files
 from krosbalance.content import registry as registry_module
 from krosbalance.content.keywords import EFFECT_KEYWORDS, POWER_KEYWORDS
 from krosbalance.content.registry import (
@@ -321,21 +319,20 @@ def test_unknown_kind_is_content_error(box: Registry) -> None:
         box.list_characters("dragon")
 
 
-def test_registry_is_lazy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[object] = []
-    real = registry_module.load_characters
-    monkeypatch.setattr(registry_module, "load_characters", lambda paths: calls.append(paths) or real(paths))
+def test_registry_is_lazy(tmp_path: Path) -> None:
     write(tmp_path, "bad.toml", broken("hp = 10", "hp = = 10"))
     registry = Registry(tmp_path, tmp_path / "missing")  # a broken file and a missing folder: no error yet
-    assert not registry.loaded and calls == []
+    assert not registry.loaded
     with pytest.raises(ContentError):
         registry.list_characters()
     write(tmp_path, "bad.toml", VALID)
     good = Registry(tmp_path)
     assert not good.loaded
-    good.load_character("hero")
-    good.load_character("pet")
-    assert good.loaded and len(calls) == 1  # loaded once, then cached
+    hero = good.load_character("hero")
+    assert good.loaded
+    write(tmp_path, "bad.toml", broken("hp = 10", "hp = = 10"))  # read once, then cached: not read again
+    assert good.load_character("pet").id == "pet"
+    assert good.load_character("hero") is hero
 
 
 def test_module_functions_use_the_default_registry() -> None:
@@ -354,37 +351,21 @@ def test_several_folders(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------- boards
 
 
-@pytest.fixture
-def fake_boards(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    loaded: list[str] = []
-    module = types.ModuleType("krosbalance.board.loader")
-
-    def list_board_files() -> list[Path]:
-        return [Path("arena_a.toml"), Path("bonta_1.toml")]
-
-    def load_board_file(path: Path) -> Any:
-        loaded.append(path.stem)
-        return types.SimpleNamespace(id=path.stem)
-
-    module.list_board_files = list_board_files  # type: ignore[attr-defined]
-    module.load_board_file = load_board_file  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "krosbalance.board.loader", module)
-    monkeypatch.setattr(registry_module, "_DEFAULT", None)
-    return loaded
-
-
-def test_boards_are_delegated_to_the_board_loader(fake_boards: list[str]) -> None:
+def test_boards_are_delegated_to_the_board_loader() -> None:
     registry = Registry()
-    assert fake_boards == []
-    assert registry.list_boards() == ["arena_a", "bonta_1"]
-    assert registry.load_board("Bonta 1").id == "bonta_1"
-    assert fake_boards == ["arena_a", "bonta_1"]  # cached: read once
-    assert list_boards() == ["arena_a", "bonta_1"]
-    assert load_board("arena_a").id == "arena_a"
+    ids = registry.list_boards()
+    assert ids == sorted(ids) and len(ids) == len(list_board_files())
+    board = registry.load_board(ids[-1].upper().replace("-", " "))
+    assert board.id == ids[-1]
+    assert registry.load_board(ids[-1]) is board  # built once, then cached
+    assert list_boards() == ids
+    assert load_board(ids[0]).id == ids[0]
 
 
-def test_unknown_board_suggests(fake_boards: list[str]) -> None:
+def test_unknown_board_suggests() -> None:
+    board_id = list_boards()[0]
     with pytest.raises(ContentError) as info:
-        Registry().load_board("bonta1x")
+        Registry().load_board(board_id[:-1] + "#")
     assert info.value.field == "board"
-    assert "did you mean 'bonta_1'" in info.value.reason
+    suggestion = info.value.reason.split("known:")[0]
+    assert "did you mean" in suggestion and repr(board_id) in suggestion

@@ -1,16 +1,36 @@
 """The benchmark behind `make bench` runs and reports what it says it measures."""
 
+from krosbalance.build_info import build_mode
 from krosbalance.sim import bench
 
 
-def test_bench_reports_matches_per_second_and_speedup(capsys):
-    assert (
-        bench.main(["--seconds", "0.3", "--warmup", "0.1", "--speedup", "random", "--speedup-deals", "1"])
-        == 0
-    )
+def test_bench_prints_both_builds_side_by_side_and_the_runner_speedup(capsys):
+    argv = [
+        "--seconds",
+        "0.3",
+        "--warmup",
+        "0.1",
+        "--rounds",
+        "1",
+        "--speedup",
+        "random",
+        "--speedup-deals",
+        "1",
+    ]
+    assert bench.main(argv) == 0
     out = capsys.readouterr().out
-    assert "matches/s" in out
-    assert "runner, random box round robin, 70 matches" in out and "speed-up" in out
+    assert f"installed build: {build_mode()}" in out
+    table = out.split("matches/s, one core")[1]
+    assert "random" in table
+    if build_mode() == "compiled":
+        assert "compiled/pure" in out and table.count("x") >= 1
+    assert "random box round robin, 70 matches" in out and "speed-up" in out
+
+
+def test_one_measurement_reports_its_build():
+    result = bench.measure("random", seconds=0.1, warmup=0.05)
+    assert result.matches >= 1 and result.build == build_mode()
+    assert "matches/s" in result.line()
 
 
 def test_box_splits_are_the_35_four_vs_four_splits():

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from krosbalance.content.registry import Registry, default_registry
+from krosbalance.content.registry import CharacterSource, Registry, default_registry
 from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.errors import IllegalActionError, KrosbalanceError, TeamError
 from krosbalance.rulesets.arena.teams import draft_splits_evenly, team_problem
-from krosbalance.rulesets.base import CharacterSource, PregamePlayer, summonable
+from krosbalance.rulesets.base import PregamePlayer, summonable
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -46,7 +46,10 @@ def validate_team(names: Sequence[str], registry: Registry | None = None) -> tup
     if isinstance(names, str):
         raise TeamError(f"a team is a list of character names, got the string {names!r}")
     specs = []
-    for name in names:
+    given: Sequence[object] = names  # user input, checked name by name
+    for name in given:
+        if not isinstance(name, str):
+            raise TeamError(f"expected a character name, got {name!r}")
         try:
             spec = registry.load_character(name)
         except KrosbalanceError as exc:

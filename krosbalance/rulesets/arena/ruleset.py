@@ -30,6 +30,7 @@ from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
+    from krosbalance.content.registry import CharacterSource
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.legal import Action
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from krosbalance.engine.turn import Controller
     from krosbalance.engine.view import MatchView
     from krosbalance.rulesets.arena.tension import ArenaController
-    from krosbalance.rulesets.base import CharacterSource
 
 
 class ArenaRuleset(Ruleset):
@@ -58,6 +58,11 @@ class ArenaRuleset(Ruleset):
         self.punch = punch()
         #: the market is set up (``demonic_rewards``, or tokens held from the start)
         self.rewards = reward_rules.wants_market(options)
+
+    def __reduce__(self) -> tuple[type[ArenaRuleset], tuple[ArenaOptions]]:
+        """Pickles and copies rebuild the ruleset from its options (compiled, it has no instance
+        dictionary to restore)."""
+        return ArenaRuleset, (self.opts,)
 
     def default_options(self) -> ArenaOptions:
         return default_options()

@@ -1,0 +1,201 @@
+"""The two builds side by side: the installed one (compiled unless ``KROSBALANCE_PURE=1`` at install
+time) and a pure-Python copy of the same sources, run in a subprocess.
+
+The copy is the installed package's directory without its extension modules, so it holds exactly the
+sources that were compiled. :func:`compare_builds` plays the same seeded matches of every registered
+AI, recorded in full, in both builds and compares the event-log digests: the identity check that
+``make test`` runs and ``make bench`` prints. ``python -m krosbalance.sim.builds`` runs it alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import krosbalance
+from krosbalance.ai.registry import list_ais
+from krosbalance.build_info import MANIFEST, build_mode
+from krosbalance.content.registry import list_characters
+from krosbalance.engine.results import MatchResult
+from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
+from krosbalance.rulesets.registry import get_ruleset
+
+__all__ = [
+    "BOX_SET",
+    "IdentityReport",
+    "box_splits",
+    "compare_builds",
+    "event_digests",
+    "match_digest",
+    "match_outcome",
+    "pure_copy",
+    "pure_python",
+]
+
+BASE_SEED = 20_251_130
+#: the card set whose Krosmasters the benchmark and the identity check split into teams
+BOX_SET = "arena-box"
+#: seeded matches per AI in the identity check (half against itself, half against the next AI)
+MATCHES_PER_AI = 80
+
+
+def box_splits(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every split of the Krosmasters of ``card_set`` into two legal Arena teams, the first always
+    holding the first Krosmaster by id (35 splits for the eight box Krosmasters); the team rules are
+    the Arena ruleset's."""
+    return get_ruleset(DEFAULT_RULESET).team_splits(list_characters(set=card_set))
+
+
+def match_outcome(result: MatchResult) -> tuple[Any, ...]:
+    """Everything in a MatchResult but its events, as comparable values: the outcome, the holdings
+    and each fighter's counters."""
+    return (
+        result.winner,
+        result.end_reason,
+        result.turns,
+        result.first_player,
+        result.gg,
+        result.kamas,
+        result.wild_gg_left,
+        result.teams,
+        result.board,
+        result.ruleset,
+        result.seed,
+        result.versions,
+        [f.as_row() for f in result.fighters],
+    )
+
+
+def match_digest(result: MatchResult) -> str:
+    """SHA-256 of everything a match leaves behind: every event (``repr``) and its outcome."""
+    text = "\n".join(repr(e) for e in result.events) + "\n" + repr(match_outcome(result))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def event_digests(matches_per_ai: int = MATCHES_PER_AI, board: str = DEFAULT_BOARD) -> dict[str, str]:
+    """``{"ai0/ai1/seed": digest}`` for seeded box matches of every registered AI, recorded in full:
+    each AI plays half its matches against itself and half against the next AI by name."""
+    ais = list_ais()
+    splits = box_splits()
+    digests = {}
+    for i, ai in enumerate(ais):
+        rival = ais[(i + 1) % len(ais)]
+        for k in range(matches_per_ai):
+            pair = (ai, ai) if k % 2 == 0 else (ai, rival)
+            team0, team1 = splits[(i * matches_per_ai + k) % len(splits)]
+            seed = BASE_SEED + i * matches_per_ai + k
+            result = play_match(team0, team1, board=board, ai=pair, seed=seed, record="full")
+            digests[f"{pair[0]}/{pair[1]}/{seed}"] = match_digest(result)
+    return digests
+
+
+def _package_dir() -> Path:
+    return Path(krosbalance.__file__).resolve().parent
+
+
+@contextmanager
+def pure_copy() -> Iterator[Path]:
+    """A temporary folder holding a copy of the installed package without its extension modules:
+    put it first on ``sys.path`` (and run from it) to import the pure-Python build."""
+    with tempfile.TemporaryDirectory(prefix="krosbalance-pure-") as tmp:
+        shutil.copytree(
+            _package_dir(),
+            Path(tmp) / "krosbalance",
+            ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", MANIFEST),
+        )
+        yield Path(tmp)
+
+
+def pure_python(root: Path, args: Sequence[str], **kwargs: Any) -> subprocess.Popen[str]:
+    """Start ``python ARGS`` on the pure copy at ``root`` (from :func:`pure_copy`); it checks that it
+    runs the pure build."""
+    env = dict(os.environ, PYTHONPATH=str(root), KROSBALANCE_EXPECT_BUILD="pure")
+    return subprocess.Popen([sys.executable, *args], cwd=root, env=env, text=True, **kwargs)
+
+
+def expect_build() -> None:
+    """Exit with a message if ``KROSBALANCE_EXPECT_BUILD`` names another build than the one running
+    (the pure copy must not import compiled modules)."""
+    expected = os.environ.get("KROSBALANCE_EXPECT_BUILD")
+    if expected and build_mode() != expected:
+        raise SystemExit(f"expected the {expected} build, running the {build_mode()} build")
+
+
+@dataclass(frozen=True)
+class IdentityReport:
+    """Digests of the same matches in the installed build and in the pure copy."""
+
+    build: str
+    matches: int
+    mismatches: list[str]
+    seconds_installed: float
+    seconds_pure: float
+
+    def line(self) -> str:
+        verdict = "identical" if not self.mismatches else f"{len(self.mismatches)} DIFFER"
+        return (
+            f"identity: {self.matches} seeded matches of every AI ({', '.join(list_ais())}), event logs "
+            f"{self.build} vs pure: {verdict} ({self.seconds_installed:.1f} s vs {self.seconds_pure:.1f} s)"
+        )
+
+
+def compare_builds(matches_per_ai: int = MATCHES_PER_AI, board: str = DEFAULT_BOARD) -> IdentityReport:
+    """Play the identity matches in this process and in a pure copy (at the same time) and compare."""
+    with pure_copy() as root:
+        start = time.perf_counter()
+        child = pure_python(
+            root,
+            [
+                "-m",
+                "krosbalance.sim.builds",
+                "--digests",
+                "--matches-per-ai",
+                str(matches_per_ai),
+                "--board",
+                board,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        mine = event_digests(matches_per_ai, board)
+        installed = time.perf_counter() - start
+        out, err = child.communicate()
+        pure = time.perf_counter() - start
+    if child.returncode != 0:
+        raise RuntimeError(f"the pure build failed (exit {child.returncode}):\n{err}")
+    theirs = json.loads(out)
+    differ = sorted(key for key in mine.keys() | theirs.keys() if mine.get(key) != theirs.get(key))
+    return IdentityReport(build_mode(), len(mine), differ, installed, pure)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m krosbalance.sim.builds", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--matches-per-ai", type=int, default=MATCHES_PER_AI)
+    parser.add_argument("--board", default=DEFAULT_BOARD)
+    parser.add_argument("--digests", action="store_true", help="print this build's digests as JSON")
+    args = parser.parse_args(argv)
+    expect_build()
+    if args.digests:
+        print(json.dumps(event_digests(args.matches_per_ai, args.board)))
+        return 0
+    report = compare_builds(args.matches_per_ai, args.board)
+    print(report.line())
+    return 1 if report.mismatches else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""The compiled build is whole and gives the same matches as the pure-Python build.
+
+``make test`` sets ``KROSBALANCE_EXPECT_BUILD`` to the build it installed (``compiled`` unless
+``KROSBALANCE_PURE=1``), so a compile that silently did not happen fails here.
+"""
+
+import copy
+import os
+import pickle
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import krosbalance
+from krosbalance.ai.registry import get_ai, list_ais
+from krosbalance.build_info import build_mode, compiled_modules, hot_modules, read_manifest
+from krosbalance.content.registry import default_registry
+from krosbalance.play import play_match
+from krosbalance.rulesets.registry import get_ruleset, list_rulesets
+from krosbalance.sim.builds import MATCHES_PER_AI, box_splits, compare_builds
+
+TEAMS = box_splits()[0]
+
+
+def test_the_installed_build_is_the_one_expected():
+    expected = os.environ.get("KROSBALANCE_EXPECT_BUILD")
+    if expected is None:
+        pytest.skip("KROSBALANCE_EXPECT_BUILD is not set (make test sets it)")
+    assert build_mode() == expected
+
+
+def test_no_compiled_module_falls_back_to_python():
+    manifest = read_manifest()
+    compiled = compiled_modules()
+    if manifest is None:  # a pure build: nothing may be compiled either
+        assert not any(compiled.values()), "a pure build imports compiled modules: reinstall it"
+        return
+    assert sorted(manifest) == hot_modules(), "modules were added or removed since the build"
+    fallbacks = [name for name, is_compiled in compiled.items() if not is_compiled]
+    assert fallbacks == [], f"the compiled build imports these modules from Python: {fallbacks}"
+
+
+def test_compiled_and_pure_builds_give_identical_event_logs():
+    if build_mode() != "compiled":
+        pytest.skip("the installed build is pure: nothing to compare")
+    report = compare_builds()
+    assert report.matches == MATCHES_PER_AI * len(list_ais())
+    assert report.mismatches == [], report.line()
+
+
+def test_results_specs_rulesets_and_ais_survive_pickle_and_copy():
+    """Both builds pickle and copy what users and workers pass around (compiled frozen dataclasses
+    need ``Frozen.__reduce__`` for this)."""
+    result = play_match(TEAMS[0], TEAMS[1], ai=("focus_fire", "random"), seed=7, record="full")
+    assert result.events and pickle.loads(pickle.dumps(result)) == result
+    assert copy.deepcopy(result) == result
+    specs = default_registry().all_characters()
+    assert pickle.loads(pickle.dumps(specs)) == specs and copy.deepcopy(specs) == specs
+    for name in list_rulesets():
+        ruleset = get_ruleset(name, {})
+        options = ruleset.options
+        assert pickle.loads(pickle.dumps(options)) == options and copy.deepcopy(options) == options
+        clone = pickle.loads(pickle.dumps(ruleset))
+        assert type(clone) is type(ruleset) and clone.options == options
+        assert clone.describe() == ruleset.describe()
+    for name in list_ais():
+        ai = get_ai(name)(np.random.default_rng(0))
+        clone = pickle.loads(pickle.dumps(ai))
+        assert type(clone) is type(ai) and getattr(clone, "weights", None) == getattr(ai, "weights", None)
+
+
+def test_every_data_file_of_the_package_is_package_data():
+    """A non-editable install ships only the files ``[tool.setuptools.package-data]`` names: every
+    TOML file under ``krosbalance/`` (content, AI data, each ruleset's options) must match a pattern
+    of its package (``"*"`` is every package), or that install could not load it."""
+    package = Path(krosbalance.__file__).resolve().parent
+    patterns = tomllib.loads((package.parent / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
+    packages = {
+        ".".join(init.parent.relative_to(package.parent).parts): init.parent
+        for init in package.rglob("__init__.py")
+    }
+    shipped = {
+        path
+        for name, folder in packages.items()
+        for key in ("*", name)
+        for pattern in patterns.get(key, [])
+        for path in folder.glob(pattern)
+    }
+    data = set(package.rglob("*.toml"))
+    assert data, "the package holds no TOML data at all?"
+    assert sorted(map(str, data - shipped)) == []
