@@ -64,11 +64,13 @@ battery: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
 
 # Pure vs compiled side by side (the pure build runs from a copy of the sources without extensions),
-# the 2-job runner speed-up, the identity check and a perf profile of the compiled build.
+# the search tier (state copies per second, search AIs' seconds per match, both builds), the 2-job
+# runner speed-up, the identity check and a perf profile of the compiled build.
 # More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the pure build, more rounds).
 BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective \
+		--search lookahead-fast --search lookahead \
 		--speedup focus_fire --speedup-deals 8 --identity --perf $(BENCH_ARGS)
 
 # Linting needs the tools, not a fresh build of an edited source.

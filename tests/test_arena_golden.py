@@ -1,10 +1,13 @@
 """Arena results stay identical: seeded matches of every AI replayed against golden hashes.
 
 ``tests/fixtures/golden/arena-golden.jsonl`` was recorded from the commit before the ruleset seam
-(issue 9) by ``python -m tests.fixtures.golden.arena_golden``: 960 matches (240 with each AI as
-player 0's AI, against itself and against every other AI), on the six Arena boards, with option
-variants, R-A17 team deals and R-A19 board choices, each hashed over its full event log and its
-result. The default suite replays every 40th match; ``make battery`` replays them all.
+(issue 9) by ``python -m tests.fixtures.golden.arena_golden``: 960 matches (240 with each AI of the
+baseline and heuristic tiers as player 0's AI, against itself and against every other AI), on the
+six Arena boards, with option variants, R-A17 team deals and R-A19 board choices, each hashed over
+its full event log and its result. The matches with a heuristic AI were re-recorded when the
+heuristic planner was rewritten (issue 7: its decisions changed on purpose); the 120 matches of the
+random AI against itself, which exercise the engine alone, are those of the seam's recording. The
+default suite replays every 40th match; ``make battery`` replays them all.
 """
 
 from __future__ import annotations

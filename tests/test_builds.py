@@ -14,12 +14,18 @@ import numpy as np
 import pytest
 
 import krosbalance
-from krosbalance.ai.registry import get_ai, list_ais
+from krosbalance.ai.registry import ai_tier, get_ai, list_ais
 from krosbalance.build_info import build_mode, compiled_modules, hot_modules, read_manifest
 from krosbalance.content.registry import default_registry
 from krosbalance.play import play_match
 from krosbalance.rulesets.registry import get_ruleset, list_rulesets
-from krosbalance.sim.builds import MATCHES_PER_AI, box_splits, compare_builds
+from krosbalance.sim.builds import (
+    MATCHES_PER_AI,
+    SEARCH_MATCHES_PER_AI,
+    box_splits,
+    compare_builds,
+    identity_matches,
+)
 
 TEAMS = box_splits()[0]
 
@@ -43,9 +49,20 @@ def test_no_compiled_module_falls_back_to_python():
 
 
 def test_compiled_and_pure_builds_give_identical_event_logs():
+    """Every AI, the search tier on a slice of its matches (the full count is the slow test below)."""
     if build_mode() != "compiled":
         pytest.skip("the installed build is pure: nothing to compare")
     report = compare_builds()
+    assert report.matches == identity_matches(MATCHES_PER_AI, SEARCH_MATCHES_PER_AI)
+    assert any(ai_tier(name) == "search" for name in list_ais()) and SEARCH_MATCHES_PER_AI >= 2
+    assert report.mismatches == [], report.line()
+
+
+@pytest.mark.slow
+def test_compiled_and_pure_builds_give_identical_event_logs_search_tier_in_full():
+    if build_mode() != "compiled":
+        pytest.skip("the installed build is pure: nothing to compare")
+    report = compare_builds(search_matches_per_ai=MATCHES_PER_AI)
     assert report.matches == MATCHES_PER_AI * len(list_ais())
     assert report.mismatches == [], report.line()
 

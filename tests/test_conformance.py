@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from krosbalance.ai.registry import get_ai, list_ais
+from krosbalance.ai.registry import get_ai
 from krosbalance.content.registry import DEFAULT_CHARACTER_FOLDER, Registry, list_boards, list_characters
 from krosbalance.play import play_match, prepare_match
 from krosbalance.rulesets.registry import get_ruleset
@@ -37,6 +37,7 @@ from krosbalance.testing.conformance import (
     first_difference,
     run_checked_match,
 )
+from tests.ai_params import every_ai
 
 BOARDS = [b for b in list_boards() if not b.startswith("test-")]
 TURN_LIMIT = get_ruleset("arena").options.turn_limit
@@ -273,7 +274,7 @@ class _Recorder:
         return self.answers[-1]
 
 
-@pytest.mark.parametrize("ai", list_ais())
+@pytest.mark.parametrize("ai", every_ai())
 def test_checking_controller_changes_no_decision(ai: str) -> None:
     from krosbalance.engine.match import run_to_end
 
@@ -331,7 +332,7 @@ class _PickleGuard:
         return self._guard("order_triggers", lambda: self.inner.order_triggers(view, triggers))
 
 
-@pytest.mark.parametrize("ai", list_ais())
+@pytest.mark.parametrize("ai", every_ai())
 def test_ai_decisions_leave_the_state_untouched(ai: str) -> None:
     """Every AI in the registry, on a live match: byte-identical state around each choose_action and
     choose_tension (pickle), and the finer snapshot of CheckingController(check_untouched=True)."""
@@ -347,7 +348,7 @@ def test_ai_decisions_leave_the_state_untouched(ai: str) -> None:
         assert result.end_reason in END_REASONS
 
 
-@pytest.mark.parametrize("ai", list_ais())
+@pytest.mark.parametrize("ai", every_ai())
 def test_every_ai_passes_a_checked_match_on_every_board(ai: str) -> None:
     factory = get_ai(ai)
     assert callable(factory)

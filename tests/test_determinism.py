@@ -20,6 +20,7 @@ from krosbalance.engine.results import MatchResult
 from krosbalance.play import play_match
 from krosbalance.sim.builds import match_digest, match_outcome
 from krosbalance.testing.conformance import first_difference
+from tests.ai_params import every_ai
 
 TEAM_A = ("queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy")
 TEAM_B = ("bill_tell", "kassius_kaos", "lil_healey", "bad_aboum")
@@ -42,7 +43,7 @@ def assert_same(a: MatchResult, b: MatchResult) -> None:
     assert a.events == b.events, first_difference(a.events, b.events)
 
 
-@pytest.mark.parametrize("ai", list_ais())
+@pytest.mark.parametrize("ai", every_ai())
 @pytest.mark.parametrize("board", ["arena-elemental", "frigost-2"])
 def test_same_seed_same_match(ai: str, board: str) -> None:
     first = play_match(TEAM_A, TEAM_B, board=board, ai=ai, seed=42, record="full")

@@ -37,30 +37,42 @@ class Step:
 def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) -> list[tuple[int, float]]:
     """Where a new ``summon`` may go, as (cells, worth) groups, best first, worth over 0.2.
 
-    A summon's worth (:func:`summon_value`) does not depend on the casting cell, only on the cell
-    it lands on and on whether 3 AP are left: for a creature, whether the cell touches an enemy
-    Krosmaster (bombs are scanned cell by cell instead). Groups of equal worth are merged,
-    so the cast search takes the lowest free cell in range of the first group it meets, as a
-    scan of the cells in order would."""
+    A summon's worth (:func:`summon_value`) does not depend on the casting cell, only on whether the
+    cell it lands on touches an enemy Krosmaster, lies in a bomb's blast, and is within the
+    creature's walk-and-strike reach of one: at most eight kinds of cell, one value each. Groups of
+    equal worth are merged, so the cast search takes the lowest free cell in range of the first
+    group it meets, as a scan of the cells in order would. (Bombs are scanned cell by cell.)"""
     key = (summon, ap_left >= 3)
     groups = ctx.summon_ranks.get(key)
     if groups is None:
         board = ctx.board
+        free = ((1 << board.n_cells) - 1) & ~ctx.occupied
         near = 0
         for c in ctx.enemy_kros:
             near |= board.neighbour_mask[c]
-        everywhere = (1 << board.n_cells) - 1
-        parts = []
-        for part in (near, everywhere & ~near):
-            if part:
-                x = (part & -part).bit_length() - 1
-                parts.append((part, summon_value(weights, ctx, summon, x, ctx.me_cell, ap_left)))
+        spec = ctx.view.summon_spec(summon)
+        strike = 0
+        if spec is not None and spec.kind == "creature" and ctx.enemy_kros_mask:
+            options = scoring._attack_options(
+                spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers}
+            )
+            if options:
+                spell = options[0][1]
+                top = 1 if spell.range_type == "melee" else spell.range_max
+                strike = ctx.geo.dilate(ctx.enemy_kros_mask, spec.mp + top)
         merged: dict[float, tuple[int, float]] = {}  # rounded worth -> (cells, first worth)
-        for cells_mask, value in parts:
-            if value > 0.2:
-                rounded = round(value, 9)
-                cells_so_far, first = merged.get(rounded, (0, value))
-                merged[rounded] = (cells_so_far | cells_mask, first)
+        for a in (near, ~near):
+            for b in (ctx.bomb_cells, ~ctx.bomb_cells):
+                for c in (strike, ~strike):
+                    part = free & a & b & c
+                    if not part:
+                        continue
+                    x = (part & -part).bit_length() - 1
+                    value = summon_value(weights, ctx, summon, x, ctx.me_cell, ap_left)
+                    if value > 0.2:
+                        rounded = round(value, 9)
+                        cells_so_far, first = merged.get(rounded, (0, value))
+                        merged[rounded] = (cells_so_far | part, first)
         groups = ctx.summon_ranks[key] = [
             (slot[0], slot[1]) for _, slot in sorted(merged.items(), key=lambda kv: -kv[0])
         ]
@@ -68,9 +80,12 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
 
 
 def greedy_casts(
-    weights: Weights, ctx: _Context, cell: int, ap: int, bonus: int
+    weights: Weights, ctx: _Context, cell: int, ap: int, bonus: int, mp_left: int = 0
 ) -> tuple[list[Step], float, int, int]:
-    """Casts from ``cell`` chosen greedily by value per AP: (steps, value, AP left, end cell or -1)."""
+    """Casts from ``cell`` chosen greedily by value per AP: (steps, value, AP left, end cell or -1).
+
+    ``mp_left`` is the MP left on ``cell``: a summon placed there may set up a boosted hit made
+    after a few more steps (the planner replans after the summon and walks)."""
     view, me = ctx.view, ctx.me
     reach_bonus = bonus + ((ctx.crates >> cell) & 1)
     castable = ctx.by_bonus.get(reach_bonus)
@@ -94,6 +109,7 @@ def greedy_casts(
     for _ in range(4):
         best_density = -1.0
         best: tuple[float, int, int, str, CastEntry] | None = None  # value, index, target, kind, entry
+        reserved = 0  # AP kept for a boosted hit made after a walk
         for entry in castable:
             index, spell, cost, kind, limited, needs_los, _, _, _, table = entry
             if cost > ap or (limited and index in used):
@@ -168,24 +184,38 @@ def greedy_casts(
                         if value > 0.2 and (best is None or value / cost > best_density + 1e-9):
                             best_density = value / cost
                             best = (value, index, x, "summon", entry)
+                            reserved = 0
                     continue
                 if not mask:
                     continue
                 groups = ctx.summon_ranks.get((summons, ap - cost >= 3))
                 if groups is None:
                     groups = summon_groups(weights, ctx, summons, ap - cost)
+                single: tuple[float, int] | None = None
                 for cells, value in groups:
                     hit = mask & cells
                     if hit:
-                        if best is None or value / cost > best_density + 1e-9:
-                            best_density = value / cost
-                            best = (value, index, (hit & -hit).bit_length() - 1, "summon", entry)
+                        single = (value, (hit & -hit).bit_length() - 1)
                         break
+                combo = _summon_then_hit(
+                    weights, ctx, entry, castable, cell, ap, mask, remaining, gone, planned, mp_left
+                )
+                if combo is not None and (single is None or combo[1] >= single[0]):
+                    # the pair is worth at least the summon alone: take it, at the better density
+                    density = max(combo[0], single[0] / cost if single is not None else 0.0)
+                    if best is None or density > best_density + 1e-9:
+                        best_density = density
+                        best = (combo[1], index, combo[2], "summon", entry)
+                        reserved = combo[3]
+                elif single is not None and (best is None or single[0] / cost > best_density + 1e-9):
+                    best_density = single[0] / cost
+                    best = (single[0], index, single[1], "summon", entry)
+                    reserved = 0
         if best is None:
             break
         value, index, target, kind, entry = best
         spell = entry[1]
-        ap -= entry[2]
+        ap -= entry[2] + (reserved if kind == "summon" else 0)
         total += value
         if entry[4]:
             used.add(index)
@@ -211,8 +241,81 @@ def greedy_casts(
         if entry[7] and piece is not None:
             return steps, total, ap, target
         if entry[8]:
-            return steps, total, ap, cell  # the engine moves us: replanning will see where
+            # Retreat/Approach moves us: the plan ends where we land (replanning goes on from there)
+            return steps, total, ap, landing(ctx, spell, cell, target)
     return steps, total, ap, -1
+
+
+def _summon_then_hit(
+    weights: Weights,
+    ctx: _Context,
+    summon_entry: CastEntry,
+    castable: list[CastEntry],
+    cell: int,
+    ap: int,
+    free: int,
+    remaining: dict[int, float],
+    gone: set[int],
+    planned: list[tuple[str, int]],
+    mp_left: int = 0,
+) -> tuple[float, float, int, int] | None:
+    """A summon placed next to an enemy and the hit it boosts this turn (To Fu Ti, Gobbolob: R-A96),
+    taken as one move so the greedy search sees their worth together: (density of the pair, worth
+    to credit the summon with, the summon's cell, AP to keep for the hit) for the best pair from
+    ``cell``, or None. A hit castable from ``cell`` is left to the next greedy step (credit: the
+    summon alone); a hit after a walk is credited to the summon and its AP kept.
+
+    The hit is made from ``cell`` when the target is in range there, or after walking up to
+    ``mp_left`` cells (a melee summon cannot touch both its caster and a target the caster touches:
+    the King summons from a corner of the target, then steps next to it); a hit after a walk counts
+    80% (the walk may be blocked, the cell may be taken)."""
+    summons = summon_entry[1].summons or ""
+    cost = summon_entry[2]
+    board = ctx.board
+    los = board.los_path[cell]
+    best: tuple[float, float, int, int] | None = None
+    for entry in castable:
+        _, spell, hit_cost, kind, _, needs_los, _, _, _, table = entry
+        if kind != "attack" or cost + hit_cost > ap:
+            continue
+        if not any(
+            e.kind == "bonus_per_adjacent_summon" and e.params["summon"] == summons for e in spell.effects
+        ):
+            continue
+        reach = table[cell]
+        top = 1 if spell.range_type == "melee" else spell.range_max
+        for t, uid, victim, bomb in ctx.targets:
+            if bomb or uid in gone or not victim.is_krosmaster:
+                continue
+            here = bool((reach >> t) & 1) and not (needs_los and los[t] & ctx.blockers)
+            if not here and board.distance[cell][t] > mp_left + top:
+                continue
+            spots = free & board.neighbour_mask[t]
+            if not spots:
+                continue
+            x = (spots & -spots).bit_length() - 1
+            if not here and not _can_step_in(ctx, cell, t, x, top, mp_left):
+                continue
+            alone = summon_value(weights, ctx, summons, x, cell, ap - cost)
+            hit = attack_value(weights, ctx, spell, victim, cell, remaining, [*planned, (summons, x)])
+            density = (alone + (hit if here else 0.8 * hit)) / (cost + hit_cost)
+            if best is None or density > best[0] + 1e-9:
+                best = (density, alone, x, 0) if here else (density, alone + 0.8 * hit, x, hit_cost)
+    return best
+
+
+def _can_step_in(ctx: _Context, cell: int, target: int, summon_cell: int, top: int, mp_left: int) -> bool:
+    """Whether, once a summon stands on ``summon_cell``, a free cell within ``top`` of ``target`` lies
+    within ``mp_left`` steps of ``cell`` (distances only: a rough but cheap test)."""
+    row = ctx.board.distance[cell]
+    near = ctx.geo.ring_mask(target, 1, top) & ~ctx.occupied & ~(1 << summon_cell)
+    while near:
+        low = near & -near
+        c = low.bit_length() - 1
+        if row[c] <= mp_left:
+            return True
+        near ^= low
+    return False
 
 
 def heal_value(
@@ -244,9 +347,16 @@ def attack_value(
         ko = ctx.values.get(key)
         if ko is None:
             ko = ctx.values[key] = scoring.attack_odds(view, me, spell, target)[1]
-        blast = ctx.blast(target.cell)
-        if cell != ctx.me_cell and (view.board.square_mask[target.cell] >> cell) & 1:
-            blast -= 1.0 + scoring.ko_risk(1.5, me.remaining_hp) * scoring.kill_value(view, me)
+        # a swap (Assault) puts the bomb where we cast from, and us where it stood (R-A95)
+        swaps = any(e.kind == "swap_places" for e in spell.effects)
+        at, ours = (cell, target.cell) if swaps else (target.cell, cell)
+        blast = ctx.blast(at)
+        if target.side == ctx.side and target.placed_turn < view.turn:
+            blast *= 0.2  # our bomb goes off this turn anyway (R-A112): only the timing is ours
+        if (view.board.square_mask[at] >> ours) & 1:
+            armour = 2 if me.has("armour") else 1
+            hurt, dies = scoring.hit_odds(1, 1, armour, 0, me.remaining_hp)
+            blast -= hurt + 0.3 + dies * ctx.my_worry
         return ko * blast
     left = remaining.get(target.uid)
     hp_left = target.remaining_hp if left is None else max(1, round(left))
@@ -267,13 +377,21 @@ def attack_value(
             value += 0.3
     if not target.is_krosmaster:
         value *= 0.6
+    if target.uid == ctx.team_target:
+        # the team's target this turn: each injury is worth its share of the KO the team can make
+        value += w.team * ctx.team_value * hurt
+    if spell.limit == "game":
+        # a once-per-game spell spent here is not there for a Krosmaster later
+        value -= w.keep_limited * w.damage * scoring.average_hit(spell, me.has("critical"))
     ctx.values[(spell.id, target.uid, hp_left, extra)] = value
     return value
 
 
 def summon_value(weights: Weights, ctx: _Context, summon: str, x: int, cell: int, ap_left: int) -> float:
     """Worth of a new ``summon`` on ``x`` (the casting ``cell`` does not matter; keep
-    :func:`summon_groups` in step when this changes)."""
+    :func:`summon_groups` in step when this changes): the token's worth, the summoner's bonus when
+    it stands next to an enemy Krosmaster (To Fu Ti, Gobbolob), the hit a creature makes at once (it
+    acts right after its summoner, R-A31), less the blast of a bomb about to go off around ``x``."""
     w = weights
     if summon == "water_bomb":
         return 0.6 * ctx.blast(x) if (ctx.near_enemies >> x) & 1 else 0.0
@@ -281,8 +399,43 @@ def summon_value(weights: Weights, ctx: _Context, summon: str, x: int, cell: int
     near_enemy = ctx.board.neighbour_mask[x] & ctx.enemy_kros_mask
     bonus = _bonus_for(ctx.me, summon)
     if bonus and near_enemy:
-        # the bonus serves at once when AP is left for the boosted spell, and again next turn
-        value += 0.5 * w.support * bonus + (w.damage * bonus if ap_left >= 3 else 0.0)
+        # the bonus serves again next turn (this turn's boosted hit is valued with the hit itself,
+        # see _summon_then_hit)
+        value += 0.5 * w.support * bonus
+    spec = ctx.view.summon_spec(summon)
+    if spec is not None and spec.kind == "creature" and ctx.enemy_kros:
+        options = scoring._attack_options(spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers})
+        if options:
+            worth, spell, _ = options[0]
+            top = 1 if spell.range_type == "melee" else spell.range_max
+            if ctx.nearest_kros[x] <= spec.mp + top:
+                value += 0.5 * w.damage * worth
+    if (ctx.bomb_cells >> x) & 1:
+        value -= w.summon * scoring.SUMMON_WORTH.get(summon, 0.5) + 0.5
     if not ctx.enemies:
         value *= 0.5
     return value
+
+
+def landing(ctx: _Context, spell: SpellSpec, cell: int, target: int) -> int:
+    """Where a spell that moves its caster (Retreat, Approach: special movement, R-A83/R-A84) leaves
+    a caster casting it from ``cell`` on ``target``: it slides cell by cell and stops before an
+    obstacle or the edge (R-A87)."""
+    board = ctx.board
+    obstacles = ctx.occupied & ~(1 << cell)
+    end = cell
+    for effect in spell.effects:
+        if effect.kind == "retreat":
+            step = board.direction(target, end)
+        elif effect.kind == "approach":
+            step = board.direction(end, target)
+        else:
+            continue
+        if step is None:
+            continue
+        for _ in range(int(effect.params.get("cells", 1))):
+            nxt = board.step(end, step[0], step[1])
+            if nxt < 0 or (obstacles >> nxt) & 1:
+                break
+            end = nxt
+    return end

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from krosbalance.ai import scoring
 from krosbalance.ai.scoring import geometry
+from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
-from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
 
 #: a spell the cast search may pick: (index, spell, AP cost, kind, limited, needs line of sight,
 #: moves its target, swaps with it, moves the caster)
@@ -75,9 +76,30 @@ class _Context:
         "occupied",
         "plain",
         "by_bonus",
+        "melee",
+        "safety",
+        "bomb_cells",
+        "bomb_danger",
+        "pins",
+        "strike_next",
+        "engaged",
+        "team_target",
+        "team_value",
+        "walks",
+        "buy_pull",
+        "nearest_demon",
+        "screens",
     )
 
-    def __init__(self, view: MatchView, me: FighterView, threat: list[float]) -> None:
+    def __init__(
+        self,
+        view: MatchView,
+        me: FighterView,
+        threat: list[float],
+        weights: Weights | None = None,
+        team: tuple[int, float] = (-1, 0.0),
+    ) -> None:
+        w = weights or Weights()
         self.view = view
         self.me = me
         side = self.side = me.side
@@ -130,6 +152,50 @@ class _Context:
         self.hold = max(2, self.my_reach)  # the range a kiter holds at
         self.is_krosmaster = me.is_krosmaster
         self.my_worry = scoring.kill_value(view, me) if me.is_krosmaster else 0.3
+        # melee figures fight up close whatever the personality: their danger weighs less and
+        # standing next to an enemy (a pin, a strike next turn) is worth something
+        self.melee = is_melee(me)
+        self.safety = min(w.safety, w.melee_safety) if self.melee else w.safety
+        bomb_cells = 0
+        for bomb in bombs:
+            bomb_cells |= board.square_mask[bomb.cell]
+        self.bomb_cells = bomb_cells  # cells a bomb on the board will blast (R-A112, R-A114)
+        self.bomb_danger: dict[int, float] = {}
+        self.pins: list[tuple[int, float]] = []
+        self.strike_next = 0.0
+        self.engaged: dict[int, float] = {}
+        if self.melee:
+            self.strike_next = per_turn_damage(me)
+            lock_dice = 2 if me.has("lock") else 1
+            if not me.has("tiny"):
+                for enemy in enemies:
+                    if enemy.has("tiny"):
+                        continue
+                    dodge = 2 if enemy.has("dodge") else 1
+                    # a pinned enemy that walks away risks losing its turn (R-A45); ranged ones must
+                    # walk away to shoot, so their pin is worth their whole output
+                    output = per_turn_damage(enemy)
+                    need = 1.0 if _min_reach(enemy) >= 2 else 0.4
+                    worth = BLOCK_CHANCE[lock_dice][dodge] * output * need
+                    if enemy.is_krosmaster:
+                        worth += 0.05
+                    self.pins.append((enemy.cell, worth))
+        self.team_target, self.team_value = team
+        self.walks: dict[int, tuple[float, int]] = {}
+        # a GG the team can afford: what buying it is worth at today's score (R-A50)
+        self.buy_pull = 0.0
+        self.nearest_demon: list[int] = []
+        if me.is_krosmaster and board.demon_cells and view.kamas[side] >= view.gg_price:
+            # one buyer goes: the Krosmaster fewest turns from a Demon cell, the healthiest on ties
+            nearest = self.geo.nearest(board.demon_cells)
+            buyer = min(
+                (k for k in view.krosmasters(side) if k.alive and k.cell >= 0),
+                key=lambda k: (-(-nearest[k.cell] // max(1, k.base_mp)), -k.remaining_hp, k.uid),
+            )
+            if buyer.uid == me.uid:
+                self.buy_pull = scoring.GG_UNIT * scoring.gg_swing(view, side, 1) + 0.5
+                self.nearest_demon = nearest
+        self.screens: list[tuple[int, float]] | None = None
         self.support_bonus = 0
         self.values: dict[ValueKey, float] = {}
         if not me.is_krosmaster and me.summoner is not None:
@@ -201,6 +267,75 @@ class _Context:
             value = self.blasts[cell] = scoring.explosion_value(self.view, cell, self.side, self.me_cell)
         return value
 
+    def blast_danger(self, cell: int) -> float:
+        """What ending on ``cell`` costs us when a bomb on the board blasts it before we act again
+        (every bomb goes off at its summoner's next activation, R-A112): about an injury, a -1 AP
+        marker and the KO it may cause."""
+        if not (self.bomb_cells >> cell) & 1 or not self.me.is_character:
+            return 0.0
+        value = self.bomb_danger.get(cell)
+        if value is None:
+            hits = 0
+            for bomb in self.bombs:
+                if (self.board.square_mask[bomb.cell] >> cell) & 1 and bomb.uid != self.me_uid:
+                    hits += 1
+            armour = 2 if self.me.has("armour") else 1
+            hurt, ko = scoring.hit_odds(hits, 1, armour, 0, self.hp_left)
+            value = self.bomb_danger[cell] = hurt + 0.3 * hits + ko * self.my_worry
+        return value
+
+    def engagement(self, cell: int) -> float:
+        """For a melee figure: the worth of ending next to enemies on ``cell``, the pins it puts on
+        them (their chance of being blocked times what they lose, R-A16/R-A45) and half of the
+        damage it can deal next turn without walking (0 for ranged figures)."""
+        if not self.pins:
+            return 0.0
+        value = self.engaged.get(cell)
+        if value is None:
+            row = self.board.distance[cell]
+            value = 0.0
+            touching = False
+            for enemy_cell, worth in self.pins:
+                if row[enemy_cell] == 1:
+                    value += worth
+                    touching = True
+            if touching:
+                value += 0.5 * self.strike_next
+            self.engaged[cell] = value
+        return value
+
+    def screen(self, cell: int) -> float:
+        """For a melee figure (the team's bodyguards): the worth of its body on ``cell`` as cover, when
+        it blocks the line of sight of an enemy that shoots (Plaguing Arrow, Forbidden Word...) to one
+        of our Krosmasters (R-A78), more so when that Krosmaster is wounded. The enemy may walk round
+        it, so half its shots count."""
+        if self.screens is None:
+            screens = []
+            if self.melee and not self.me.has("tiny"):
+                paths = self.board.los_path
+                for enemy in self.enemies:
+                    shots = [
+                        s
+                        for s in enemy.spells
+                        if s.kind == "attack" and s.needs_los and s.range_type != "melee" and s.amount > 0
+                    ]
+                    if not shots:
+                        continue
+                    output = per_turn_damage(enemy)
+                    for ally in self.allies:
+                        if ally.uid == self.me_uid or not ally.is_krosmaster:
+                            continue
+                        line = paths[enemy.cell][ally.cell] & ~self.view.sight_blockers
+                        if line:
+                            wounded = 2.0 if ally.remaining_hp <= output + 1 else 1.0
+                            screens.append((line, 0.5 * output * wounded))
+            self.screens = screens
+        value = 0.0
+        for line, worth in self.screens:
+            if (line >> cell) & 1:
+                value += worth
+        return value
+
     def block(self, cell: int) -> float:
         risk = self.risk.get(cell)
         if risk is None:
@@ -210,12 +345,53 @@ class _Context:
 
 
 # ---------------------------------------------------------------------------------- helpers
-def _reach(fighter: FighterView) -> int:
-    """The longest max range among the fighter's attack spells (1 for melee, 0 with none)."""
+def is_melee(fighter: FighterView) -> bool:
+    """Whether the fighter's damaging attacks all need it within 2 cells (Anna Tommy, the King,
+    Oscar Kass, the Gobball): such a figure must close in to fight."""
+    ranges = [
+        1 if s.range_type == "melee" else s.range_max
+        for s in fighter.spells
+        if s.kind == "attack" and s.ap_cost and s.amount > 0
+    ]
+    return bool(ranges) and max(ranges) <= 2
+
+
+def _min_reach(fighter: FighterView) -> int:
+    """The shortest distance from which the fighter's best-reaching damaging attack can be cast (an
+    archer with a 3-8 bow must stand 3 cells off)."""
     best = 0
-    for spell in fighter.spells:
+    lo = 1
+    for s in fighter.spells:
+        if s.kind == "attack" and s.ap_cost and s.amount > 0:
+            top = 1 if s.range_type == "melee" else s.range_max
+            if top > best:
+                best, lo = top, (1 if s.range_type == "melee" else s.range_min)
+    return lo
+
+
+def per_turn_damage(fighter: FighterView) -> float:
+    """Expected injuries the fighter deals in a turn with its best repeatable attack (plain target)."""
+    options = scoring._attack_options(fighter.spells, fighter.base_ap, fighter.has("critical"))
+    return options[0][0] if options else 0.0
+
+
+_REACH: dict[int, tuple[object, int]] = {}
+
+
+def _reach(fighter: FighterView) -> int:
+    """The longest max range among the fighter's attack spells (1 for melee, 0 with none); kept per
+    spell list (held, so its id stays its own)."""
+    spells = fighter.spells
+    entry = _REACH.get(id(spells))
+    if entry is not None and entry[0] is spells:
+        return entry[1]
+    best = 0
+    for spell in spells:
         if spell.kind == "attack" and spell.ap_cost:
             best = max(best, 1 if spell.range_type == "melee" else spell.range_max)
+    if len(_REACH) > 256:
+        _REACH.clear()
+    _REACH[id(spells)] = (spells, best)
     return best
 
 
@@ -251,36 +427,63 @@ def _path(board_neighbours: Sequence[Sequence[int]], reach: dict[int, int], dest
     return path
 
 
-def _path_risks(ctx: _Context, reach: dict[int, int]) -> dict[int, float]:
-    """Per reachable cell, the chance of being blocked somewhere on the way (every cell left may
-    lock), along the path ``_path`` walks: each cell's chance extends its BFS parent's. Only cells
-    next to an enemy may block, so a walk that passes none is free."""
+def walk_plan(
+    ctx: _Context, reach: dict[int, int]
+) -> tuple[dict[int, float], dict[int, int], dict[int, int]]:
+    """Per reachable cell, the best of its shortest walks: (chance of being blocked on the way,
+    kamas lying on the way, the previous cell of the walk).
+
+    Among equally short walks the one least exposed to Lock is taken (every cell left next to an
+    enemy may block, R-A16; a Lock holder rolls two dice), then the one passing over most kamas
+    (picked up on the way, R-A49). ``reach`` is in BFS order (a cell's predecessors come first)."""
     lockers = ctx.lockers
+    kama_cells = ctx.econ_mask  # kama and Demon cells (only Krosmasters pick up kamas)
     reach_mask = 0
     for cell in reach:
         reach_mask |= 1 << cell
-    if not reach_mask & lockers:
-        return dict.fromkeys(reach, 0.0)
+    if not reach_mask & (lockers | kama_cells):
+        # nothing on any walk can block or be picked up: every walk is as good (callers fall back
+        # on the BFS path)
+        return dict.fromkeys(reach, 0.0), dict.fromkeys(reach, 0), {}
+    kamas = ctx.view.kamas_at
     neighbours = ctx.board.neighbours
     block = ctx.block
-    risks: dict[int, float] = {}
+    start = ctx.me_cell
     free_at: dict[int, float] = {}
-    start_free = 1.0 - block(ctx.me_cell)
-    for cell, cost in reach.items():  # BFS order: a parent comes before its children
+    on_way: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    leave: dict[int, float] = {}  # chance of walking off a cell unblocked
+    for cell, cost in reach.items():
         if cost == 0:
-            risks[cell] = 0.0
+            free_at[cell] = 1.0
+            on_way[cell] = 0
             continue
-        if cost == 1:
-            free = start_free
-        else:
-            parent = cell
-            for n in neighbours[cell]:
-                if reach.get(n) == cost - 1:
-                    parent = n
-                    break
-            free = free_at[parent]
-            if (lockers >> parent) & 1:
-                free *= 1.0 - block(parent)
-        free_at[cell] = free
-        risks[cell] = 1.0 - free
-    return risks
+        best_free, best_kamas, best_parent = -1.0, -1, -1
+        for n in neighbours[cell]:
+            if reach.get(n) != cost - 1:
+                continue
+            go = leave.get(n)
+            if go is None:
+                go = leave[n] = 1.0 - block(n) if (lockers >> n) & 1 else 1.0
+            free = free_at[n] * go
+            picked = on_way[n] + (kamas(n) if (kama_cells >> n) & 1 else 0)
+            if free > best_free + 1e-12 or (abs(free - best_free) <= 1e-12 and picked > best_kamas):
+                best_free, best_kamas, best_parent = free, picked, n
+        free_at[cell] = best_free
+        on_way[cell] = best_kamas
+        parent[cell] = best_parent
+    risks = {cell: 1.0 - free for cell, free in free_at.items()}
+    if start in on_way:
+        on_way[start] = 0
+    return risks, on_way, parent
+
+
+def route(parent: dict[int, int], start: int, dest: int) -> list[int]:
+    """The cells of the walk from ``start`` to ``dest`` chosen by :func:`walk_plan` (start excluded)."""
+    path = []
+    cur = dest
+    while cur != start and cur in parent:
+        path.append(cur)
+        cur = parent[cur]
+    path.reverse()
+    return path

@@ -18,7 +18,8 @@ may put a reward action first:
   the holder ends its turn badly hurt within the enemy's reach; single-use spells on the best target
   with the AP left (Bamboozle on the enemy with the most AP, Lightning on the weakest, Glue on the
   quickest).
-- **Buy** on a Demon cell at the end of the activation, or instead of a GG the planner wanted, when
+- **Buy** on a Demon cell at the end of the activation, before walking off it, or instead of a GG the
+  planner wanted, when
   a reward returns more per kama than a GG bought with the same kamas
   (:func:`krosbalance.ai.rewards.kama_rate`), a face-up token valued exactly, a random one at the
   mean of the tokens of its rank this player has not seen; the token goes to the ally it helps most
@@ -43,7 +44,7 @@ from krosbalance.ai.rewards import (
     reward_value,
 )
 from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, REVEAL_REWARD, Action
+from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, MOVE, REVEAL_REWARD, Action
 from krosbalance.rulesets.arena.rewards import purchase_of, reveal_of
 
 if TYPE_CHECKING:
@@ -384,6 +385,8 @@ def advise(view: MatchView, me: FighterView, proposed: Action, first_decision: b
     buys = [a for a in legal if a.kind == BUY_REWARD]
     if proposed.kind == BUY_GG and buys:
         return _best_purchase(view, me, buys)
+    if proposed.kind == MOVE and buys and not (view.board.demon_cells >> proposed.target) & 1:
+        return _best_purchase(view, me, buys)  # about to walk off the Demon cell: buy first
     if proposed.kind != END:
         return None
     in_danger = me.remaining_hp <= DANGER_HP and _nearest_enemy_distance(view, me.cell) <= 4

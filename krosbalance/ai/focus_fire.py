@@ -35,4 +35,5 @@ class FocusFireAI(HeuristicAI):
         support=0.8,
         refund=0.15,
         inspire=1.2,
+        economy=0.6,
     )

@@ -8,7 +8,9 @@ Decides with the shared planner (:mod:`krosbalance.ai.planner`). Its weights put
   at its longest range (Bill Tell's Distant Shot and crates included);
 - an attack is worth its expected injuries plus its KO chance times the GG swing; pushes (Puff) get a
   small bonus for the room they make;
-- it approaches only as far as striking distance for next turn, never further;
+- its ranged figures approach only as far as striking distance for next turn, never further; its
+  melee figures (Anna Tommy, the King, Oscar Kass) still close in and fight: their danger weighs
+  0.35 instead of 1.0, and pins and next-turn strikes count (:mod:`krosbalance.ai.positions`);
 - tension: doubles only when ahead in GG with the wild GG gone; dice go to Armour/Dodge on the
   most threatened or locked Krosmasters, otherwise refunded.
 """

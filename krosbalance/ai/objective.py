@@ -3,7 +3,8 @@
 Decides with the shared planner (:mod:`krosbalance.ai.planner`), with weights for the economy:
 
 - Krosmasters are pulled toward the nearest kama token (0.3 per cell of distance), and toward a
-  Demon cell once the team holds nearly the GG price; they pick up every kama they stand on with AP
+  Demon cell once the team holds nearly the GG price, its buyer twice as strongly as other AIs'
+  (``economy`` 1.2); they pick up every kama they stand on with AP
   to spare (R-A49) and buy GG on a Demon cell whenever they can (R-A50; every heuristic AI buys, but
   this one walks there on purpose);
 - tension dice are refunded for kamas (3 for two dice, R-A28) unless an inspiration is clearly worth
@@ -34,4 +35,5 @@ class ObjectiveAI(HeuristicAI):
         support=0.5,
         refund=0.45,
         inspire=0.8,
+        economy=1.2,
     )

@@ -1,20 +1,22 @@
 """The plan search: every way to start (walk, Distant Shot, Transposition), its casts, its best end.
 
-:func:`best_plan` enumerates the *origins* of a plan (every reachable casting cell weighted by the
-chance of reaching it unblocked, plus the origins opened by range-bonus and swap spells), asks
-:mod:`.casts` what to cast from each, and :mod:`.positions` where to end; origins that cannot have a
-target (:func:`useful_origins`) or cannot beat the best plan so far are skipped, so a pass stays
-cheap enough for batteries of thousands of matches.
+:func:`best_plan` enumerates the *origins* of a plan (every reachable casting cell, reached by the
+shortest walk least exposed to Lock and then richest in kamas, weighted by the chance of getting
+there unblocked; plus the origins opened by range-bonus and swap spells), asks :mod:`.casts` what to
+cast from each (also with 1, 2... AP held back when the team can afford GG on a reachable Demon
+cell), and :mod:`.positions` where to end; origins that cannot have a target
+(:func:`useful_origins`) or cannot beat the best plan so far are skipped, so a pass stays cheap
+enough for batteries of thousands of matches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from krosbalance.ai.casts import Step, greedy_casts
-from krosbalance.ai.context import _Context, _path_risks
-from krosbalance.ai.positions import economy_value
+from krosbalance.ai.context import _Context, route, walk_plan
+from krosbalance.ai.positions import economy_plan, economy_value
 from krosbalance.ai.weights import Weights
 
 #: the worth of ending on a cell, before kamas (``HeuristicAI.position_value``)
@@ -22,14 +24,39 @@ PositionValue = Callable[[_Context, int], float]
 
 
 @dataclass(slots=True)
-class _Plan:
+class Plan:
+    """A plan for one activation: its steps, the planner's value of it, and the walk chosen to its
+    first cell (the safest shortest one)."""
+
     steps: list[Step]
     value: float
+    route: list[int] = field(default_factory=list)  # the walk to the first cell, when chosen
 
 
-def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue) -> _Plan:
+def affordable_buys(ctx: _Context, reach: dict[int, int]) -> int:
+    """How many GG the team could buy this activation: a Demon cell within the walk, and the team's
+    kamas plus the kamas lying within the walk (R-A49, R-A50); 0 for creatures."""
+    view, me = ctx.view, ctx.me
+    if not ctx.is_krosmaster or not ctx.econ_mask:
+        return 0
+    demons = ctx.board.demon_cells
+    if not any((demons >> c) & 1 for c in reach):
+        return 0
+    kamas = view.kamas[ctx.side] + sum(view.kamas_at(c) for c in reach if (ctx.econ_mask >> c) & 1)
+    return min(int(me.ap), kamas // max(1, view.gg_price))
+
+
+def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue) -> Plan:
     """The best plan from here; ``reach`` is ``view.reachable_cells(me)`` (just the current cell
     when the fighter cannot walk)."""
+    return best_plans(weights, ctx, reach, position_value, 1)[0]
+
+
+def best_plans(
+    weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue, keep: int
+) -> list[Plan]:
+    """The ``keep`` best plans from here, best first, no two with the same casts and end cell (the
+    candidates a lookahead AI tries; see :func:`best_plan`)."""
     view, me, board = ctx.view, ctx.me, ctx.board
     me_cell, me_ap = ctx.me_cell, me.ap
     mp = 0 if me.blocked else me.mp
@@ -45,8 +72,8 @@ def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_v
             return base + economy_value(weights, ctx, cell, ap_left)
         return base
 
-    # chance of walking to each cell unblocked: every cell left on the BFS path may lock (R-A16)
-    risks = _path_risks(ctx, reach)
+    # the safest shortest walk to each cell: its chance of a lock block (R-A16) and its kamas
+    risks, on_way, parent = walk_plan(ctx, reach)
     # (cell, mp cost, ap cost, range bonus, mp left, cast first or None, lock risk, penalty)
     origins: list[tuple[int, int, int, int, int, Step | None, float, float]] = [
         (cell, cost, 0, 0, mp - cost, None, risks[cell], 0.0) for cell, cost in reach.items()
@@ -74,76 +101,125 @@ def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_v
     useful = useful_by_bonus(ctx)
     wide, exact = useful.wide, useful.masks
     stuck = pos(me_cell, 0)
-    best = _Plan([Step("tail"), Step("end")], pos(me_cell, me_ap))
-    best_value = best.value
+    # the plans kept so far, best first: (value, plan, the cell its walk from the start goes to, end)
+    leaders: list[tuple[float, Plan, int, int]] = []
+    seen: dict[tuple[tuple[Step, ...], int], float] = {}
+
+    def offer(total: float, steps: list[Step], dest: int, end: int) -> float:
+        """Keep a plan if it is among the best; return the value a plan must now beat."""
+        signature = (tuple(st for st in steps if st.kind == "cast"), end)
+        known = seen.get(signature)
+        if known is not None and known >= total:
+            return leaders[-1][0] if len(leaders) >= keep else -1e18
+        if known is not None:
+            leaders[:] = [
+                k for k in leaders if (tuple(st for st in k[1].steps if st.kind == "cast"), k[3]) != signature
+            ]
+        seen[signature] = total
+        entry = (total, Plan(steps, total), dest, end)
+        index = len(leaders)
+        while index > 0 and leaders[index - 1][0] < total:
+            index -= 1
+        leaders.insert(index, entry)
+        del leaders[keep:]
+        return leaders[-1][0] if len(leaders) >= keep else -1e18
+
+    best_value = offer(pos(me_cell, me_ap), [Step("tail"), Step("end")], me_cell, me_cell)
     ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (-value, cell), best first
     distance = board.distance
     range_bonus = me.range_bonus
     crates = ctx.crates
     block = ctx.block
     no_casts: list[Step] = []
+    buys = affordable_buys(ctx, reach)
+
+    def ends(ap_left: int) -> list[tuple[float, int]]:
+        order = ranked.get(ap_left)
+        if order is None:
+            order = ranked[ap_left] = ranked_ends(ctx, reach, ap_left, pos, ranked)
+        return order
+
     for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
         ap = me_ap - ap_cost
         reach_bonus = range_bonus + bonus
+        way = on_way.get(cell, 0) if first is None else 0
         if wide is None:
             mask = exact.get(reach_bonus + ((crates >> cell) & 1))
             if mask is None:
                 mask = useful.get(reach_bonus + ((crates >> cell) & 1))
         else:
             mask = wide
+        tries: list[tuple[list[Step], float, int, int]]
         if (mask >> cell) & 1:
-            casts, value, ap_left, fixed_end = greedy_casts(weights, ctx, cell, ap, reach_bonus)
+            tries = [greedy_casts(weights, ctx, cell, ap, reach_bonus, mp_left)]
+            # keep AP for purchases: the same casts with 1, 2... AP fewer
+            for held in range(1, min(buys, ap) + 1):
+                casts, value, ap_left, fixed_end = greedy_casts(
+                    weights, ctx, cell, ap - held, reach_bonus, mp_left
+                )
+                tries.append((casts, value, ap_left + held, fixed_end))
+                if not casts:
+                    break
         else:
-            casts, value, ap_left, fixed_end = no_casts, 0.0, ap, -1
-            if mp_left > 0 and cell in pos_cache:
+            tries = [(no_casts, 0.0, ap, -1)]
+            if mp_left > 0 and cell in pos_cache and not way:
                 # nothing to cast here: the plan is worth at most the best reachable end
                 # (economy and the lock mix never exceed it), so skip it when that cannot win
-                order = ranked.get(ap_left)
-                if order is None:
-                    order = ranked[ap_left] = ranked_ends(ctx, reach, ap_left, pos, ranked)
-                top = -order[0][0]
+                top = -ends(ap)[0][0]
                 bound = (1.0 - risk) * top + risk * stuck - penalty - 0.001 * (cost + ap_cost)
                 if bound < best_value - 1e-7:
                     continue
-        if fixed_end >= 0:
-            end, end_value = fixed_end, pos(fixed_end, ap_left)
-        else:
-            end = cell
-            known = pos_cache.get(cell)
-            if known is None:  # a swap lands outside the walk
-                end_value = pos(cell, ap_left)
+        for casts, value, ap_left, fixed_end in tries:
+            picks = 0
+            placed = {st.target for st in casts if me.spells[st.arg].kind == "summon"}
+            if fixed_end >= 0:
+                end, end_value = fixed_end, pos(fixed_end, ap_left)
             else:
-                end_value = known
-                if (econ_mask >> cell) & 1:
-                    end_value += economy_value(weights, ctx, cell, ap_left)
-            if mp_left > 0:
-                order = ranked.get(ap_left)
-                if order is None:
-                    order = ranked[ap_left] = ranked_ends(ctx, reach, ap_left, pos, ranked)
-                row = distance[cell]
-                bar = -(end_value + 1e-9)
-                for v, other in order:
-                    if v >= bar:  # -v <= end_value + 1e-9: no better end
-                        break
-                    if row[other] <= mp_left:
-                        v = -v
-                        leave = block(cell)
-                        mixed = (1.0 - leave) * v + leave * pos(cell, 0)
-                        if mixed > end_value + 1e-9:
-                            end, end_value = other, mixed
-                        break
-        total = (1.0 - risk) * (value + end_value) + risk * stuck - penalty - 0.001 * (cost + ap_cost)
-        if total > best_value + 1e-9:
-            steps = [Step("goto", cell)] if cost else []
-            if first is not None:
-                steps.append(first)
-            steps += casts
-            if end != cell and fixed_end < 0:
-                steps.append(Step("goto", end))
-            steps += [Step("tail"), Step("end")]
-            best = _Plan(steps, total)
-            best_value = total
-    return best
+                end = cell
+                known = pos_cache.get(cell)
+                if known is None:  # a swap lands outside the walk
+                    end_value = pos(cell, ap_left)
+                else:
+                    end_value = known
+                    if way:
+                        gain, picks = economy_plan(weights, ctx, cell, ap_left, way)
+                        end_value += gain
+                    elif (econ_mask >> cell) & 1:
+                        end_value += economy_value(weights, ctx, cell, ap_left)
+                if mp_left > 0:
+                    order = ends(ap_left)
+                    row = distance[cell]
+                    bar = -(end_value + 1e-9)
+                    from_start = cell == me_cell
+                    for v, other in order:
+                        if v >= bar:  # -v <= end_value + 1e-9: no better end
+                            break
+                        if row[other] <= mp_left and other not in placed:
+                            v = -v
+                            # from the start the walk is the safest shortest one; from a casting
+                            # cell, only leaving that cell is weighed
+                            leave = risks.get(other, 0.0) if from_start else block(cell)
+                            mixed = (1.0 - leave) * v + leave * pos(cell, 0)
+                            if mixed > end_value + 1e-9:
+                                end, end_value, picks = other, mixed, 0
+                            break
+            total = (1.0 - risk) * (value + end_value) + risk * stuck - penalty - 0.001 * (cost + ap_cost)
+            if total > best_value + 1e-9:
+                steps = [Step("goto", cell, picks)] if cost else []
+                if first is not None:
+                    steps.append(first)
+                steps += casts
+                if end != cell and fixed_end < 0:
+                    steps.append(Step("goto", end))
+                steps += [Step("tail"), Step("end")]
+                dest = cell if cost or first is not None or end == cell else end
+                best_value = offer(total, steps, dest, end)
+    plans = []
+    for _, plan, dest, _ in leaders:
+        if plan.steps and plan.steps[0].kind == "goto":
+            plan.route = route(parent, me_cell, dest)
+        plans.append(plan)
+    return plans
 
 
 def ranked_ends(

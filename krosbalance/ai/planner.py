@@ -3,33 +3,30 @@
 ``HeuristicAI`` is the base of the scripted personalities (focus fire, kiter, objective); they differ
 only by their :class:`Weights` and a few overrides.
 
-How an activation is decided. At the fighter's first decision (and again after every cast, after a
-blocked step, or whenever the position is not what the plan expected) the planner scores every
-*plan* of the form "get to a casting cell, cast greedily from there, walk to an end cell, pick up
-kamas / buy GG, end":
+How an activation is decided. At the fighter's first decision (and again after every cast that
+moves pieces or summons, after a blocked step, or whenever the position is not what the plan
+expected) the planner scores every *plan* of the form "get to a casting cell, cast greedily from
+there, walk to an end cell, pick up kamas / buy GG, end":
 
-- casting cells: every cell the fighter can walk to with its MP (``MatchView.reachable_cells``), each
-  weighted by the chance of getting there without being blocked (Lock, R-A16/R-A45; the risk of
-  every cell left on the path); for a fighter with a swap-with-ally spell (Transposition) the allies
-  it can swap with now; for a fighter with a "+range for all MP" spell (Distant Shot) every cell
-  again with the bonus, its cost and no MP left;
-- casts from a cell: greedy by value per AP among attacks on enemies and bombs, heals on injured
-  allies and summons, with line of sight computed for the hypothetical cell from board geometry
-  (``Board.los_path`` against trees and non-Tiny characters, the fighter's own old cell left out)
-  and crate range (+1, R-A121). An attack is worth its expected injuries (exact dice odds) plus its
-  KO chance times the KO's GG swing (:func:`scoring.kill_value`); bonuses from the caster's summons
-  adjacent to the target are counted, including summons the plan itself places first (Tofu next to
-  the target then To Fu Ti). Shooting a bomb is worth its KO chance times its explosion's worth
-  (Water Bomb, R-A114); a new bomb is worth 0.6 of its explosion (it goes off next turn);
-- end cells: cells within the MP left, scored by the personality's position value (next-turn threat
-  from :func:`scoring.threat_map`, distance to enemies, kamas and Demon cells, support of the
-  summoner's bonus for creatures).
+- casting cells: every cell the fighter can walk to with its MP, reached by the safest shortest walk
+  (of equally short walks the one least exposed to Lock, R-A16/R-A45, then the one passing over most
+  kamas, picked up on the way) and weighted by the chance of getting there unblocked; for a fighter
+  with a swap-with-ally spell (Transposition) the allies it can swap with; for a fighter with a
+  "+range for all MP" spell (Distant Shot) every cell again with the bonus and no MP left;
+- casts from a cell: greedy by value per AP (:mod:`.casts`), also with 1, 2... AP held back when the
+  team can afford GG on a reachable Demon cell;
+- end cells: scored by the personality's position value (:mod:`.positions`: danger with line of
+  sight and range bonuses, bombs about to go off, engagement for melee figures, cover, economy).
 
-The best plan is replayed one action at a time; every action is checked with ``MatchView.is_legal``.
-It replans after a cast that moved pieces or put a new one in play, when a planned target is gone,
-and whenever the fighter's cell, MP or AP are not what the plan expected (a lock block); it never
-raises and always returns a legal action (END at worst). Tie-breaks follow the board's stable orders (BFS order of cells, spell order,
-Timeline order); the AI's ``rng`` is not needed, so its decisions are a pure function of the view.
+Each fighter also knows the team's target this turn (:func:`team_target`: the enemy Krosmaster the
+allies still to act can most likely KO together), so the first hits of a dive count.
+
+The best plan is replayed one action at a time; every action is checked with ``MatchView.is_legal``;
+it never raises and always returns a legal action (END at worst). Tie-breaks follow the board's
+stable orders (BFS order of cells, spell order, Timeline order); the AI's ``rng`` is not needed, so
+its decisions are a pure function of the view. A search AI drives the same player through
+:meth:`HeuristicAI.candidates` (the k best plans), :meth:`HeuristicAI.adopt` and
+:meth:`HeuristicAI.fork` (the same player on a copy of the match).
 
 Where each part lives: :mod:`.weights` (what a personality cares about), :mod:`.plan_search` (origins
 and the search), :mod:`.casts` (cast selection and valuation), :mod:`.positions` (end cells),
@@ -45,12 +42,13 @@ from mypy_extensions import mypyc_attr
 from krosbalance.ai import scoring
 from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
-from krosbalance.ai.context import _Context, _path
-from krosbalance.ai.plan_search import best_plan
+from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
+from krosbalance.ai.economy import advise
+from krosbalance.ai.plan_search import Plan, best_plan, best_plans
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
-from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action
+from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, MOVE, PICK_KAMA, Action
 from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
 
@@ -79,6 +77,12 @@ class HeuristicAI(AI):
         self._threat: list[float] = []
         self._threat_cache: scoring.ThreatCache = {}  # per-enemy shares of the threat map, for this match
         self._reach: dict[tuple[int, int, int], dict[int, int]] = {}  # for the current activation
+        self._route: list[int] = []  # the walk the plan chose to its first cell
+        self._picks = 0  # kamas the plan picks up on that walk
+        self._turn = -1
+        self._acted: set[int] = set()  # allies that have had their activation this turn
+        self._team: tuple[int, float] = (-1, 0.0)
+        self._first = True  # the activation's first decision (the reward advisor's timing)
 
     # ------------------------------------------------------------------------------ deployment, tension
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
@@ -99,22 +103,72 @@ class HeuristicAI(AI):
             return END_ACTION
         key = (view.turn, me.uid)
         if key != self._key:
-            self._key = key
-            self._steps = []
-            self._expect = None
-            self._replans = 0
-            self._reach = {}
+            self.begin(view, me)
             self._plan(view, me)
         elif self._expect is not None and self._expect != (me.cell, me.mp, me.ap):
             self._plan(view, me)
+        rewards = me.is_krosmaster and view.rewards_in_play
         for _ in range(3):
+            saved = (list(self._steps), list(self._route), self._picks) if rewards else None
             action = self._next(view, me)
             if action is not None and view.is_legal(action):
+                reward = self._reward_first(view, me, action) if saved is not None else None
+                if reward is not None and saved is not None:
+                    self._steps, self._route, self._picks = saved  # the plan goes on after it
+                    return reward
                 self._remember(me, action)
+                self._first = False
                 return action
             if not self._plan(view, me):
                 break
-        return END_ACTION
+        return (self._reward_first(view, me, END_ACTION) if rewards else None) or END_ACTION
+
+    def _reward_first(self, view: MatchView, me: FighterView, action: Action) -> Action | None:
+        """A Demonic Reward action to take before ``action`` (:func:`.economy.advise`: reveal a bonus
+        before the attack it improves, gains at once, defences at the end, buy on a Demon cell when a
+        reward beats a GG for the kamas, for the ally it helps most), or None. The plan goes on after
+        a reward action unless the fighter's cell, MP or AP then differ from what it expects (an AP
+        gain, a Recall Potion, the Treechnid Set): then it is made again, with what the token gave."""
+        if not view.reward_tokens(me) and not (view.board.demon_cells >> me.cell) & 1:
+            return None  # nothing to reveal, nowhere to buy
+        reward = advise(view, me, action, self._first)
+        if reward is None or not view.is_legal(reward):
+            return None
+        self._first = False
+        self._expect = (me.cell, me.mp, me.ap - 1 if reward.kind == BUY_REWARD else me.ap)
+        return reward
+
+    def begin(self, view: MatchView, me: FighterView) -> None:
+        """Start a new activation of ``me``: forget the last plan, note who has acted this turn and
+        choose the team's target (:func:`team_target`)."""
+        if view.turn != self._turn:
+            self._turn = view.turn
+            self._acted = set()
+        self._acted.add(me.uid)
+        self._team = team_target(view, self._acted)
+        self._key = (view.turn, me.uid)
+        self._first = True
+        self._steps = []
+        self._expect = None
+        self._replans = 0
+        self._reach = {}
+
+    def candidates(self, view: MatchView, me: FighterView, keep: int) -> list[Plan]:
+        """The ``keep`` best plans for ``me`` from here, best first (for a lookahead AI); call
+        :meth:`begin` first."""
+        ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
+        mp = 0 if me.blocked else me.mp
+        reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
+        return best_plans(self.weights, ctx, reach, self.position_value, keep)
+
+    def adopt(self, plan: Plan) -> None:
+        """Follow ``plan`` from now on (replanning on surprises as usual)."""
+        self._steps = list(plan.steps)
+        self._route = list(plan.route)
+        first = plan.steps[0] if plan.steps else None
+        self._picks = first.target if first is not None and first.kind == "goto" and first.target > 0 else 0
+        self._expect = None
+        self._replans += 1
 
     def _remember(self, me: FighterView, action: Action) -> None:
         if action.kind == MOVE:
@@ -130,6 +184,8 @@ class HeuristicAI(AI):
             self._expect = (me.cell, me.mp, me.ap - 1)
         else:
             self._expect = None
+        if action.kind == MOVE and self._route and self._route[0] == action.target:
+            self._route.pop(0)
 
     def _next(self, view: MatchView, me: FighterView) -> Action | None:
         """The next action of the current plan, or None when the plan is broken."""
@@ -140,7 +196,11 @@ class HeuristicAI(AI):
                 dest = step.arg
                 if me.cell == dest:
                     self._steps.pop(0)
+                    self._route = []
                     continue
+                if self._picks > 0 and me.ap >= 1 and me.is_krosmaster and view.kamas_at(me.cell) > 0:
+                    self._picks -= 1
+                    return Action(PICK_KAMA)  # a kama on the way (R-A49)
                 nxt = self._first_step(view, me, dest)
                 if nxt < 0:
                     return None
@@ -177,6 +237,8 @@ class HeuristicAI(AI):
         """The neighbour to walk to next on a shortest path to ``dest``, or -1 when out of reach."""
         if me.mp <= 0 or me.blocked:
             return -1
+        if self._route and self._route[-1] == dest and self._route[0] in view.board.neighbours[me.cell]:
+            return self._route[0]  # the walk the plan chose (least Lock, most kamas)
         reach = self._reachable(view, me)
         if dest not in reach:
             return -1
@@ -197,14 +259,73 @@ class HeuristicAI(AI):
         if self._replans > MAX_REPLANS:
             self._steps = [Step("end")]
             return False
-        ctx = _Context(view, me, self._threat_for(view))
+        ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
         mp = 0 if me.blocked else me.mp
         reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
-        self._steps = best_plan(self.weights, ctx, reach, self.position_value).steps
+        plan = best_plan(self.weights, ctx, reach, self.position_value)
+        self._steps = plan.steps
+        self._route = plan.route
+        first = plan.steps[0] if plan.steps else None
+        self._picks = first.target if first is not None and first.kind == "goto" and first.target > 0 else 0
         return True
+
+    def fork(self) -> HeuristicAI:
+        """A copy of this player in the middle of the same activation (same plan, same turn
+        bookkeeping, shared caches), to continue it on a copy of the match."""
+        other = type(self)(self.rng)
+        other._threat_cache = self._threat_cache
+        other._threat_key, other._threat = self._threat_key, self._threat
+        other._key, other._turn, other._team = self._key, self._turn, self._team
+        other._acted = set(self._acted)
+        other._steps, other._route, other._picks = list(self._steps), list(self._route), self._picks
+        other._expect, other._replans = self._expect, self._replans
+        other._first = self._first
+        other._reach = dict(self._reach)
+        return other
+
+    def share_caches(self, other: HeuristicAI) -> None:
+        """Use ``other``'s per-match caches (threat layers keyed by what they depend on, so any copy
+        of the same match may share them)."""
+        self._threat_cache = other._threat_cache
 
     # ------------------------------------------------------------------------------ positions
     def position_value(self, ctx: _Context, cell: int) -> float:
         """Worth of ending the activation on ``cell`` (kamas aside): the hook personalities may
         extend; by default :func:`.positions.position_value` with this AI's weights."""
         return position_value(self.weights, ctx, cell)
+
+
+def team_target(view: MatchView, acted: set[int]) -> tuple[int, float]:
+    """The enemy Krosmaster the team can most likely KO this turn, and what each injury dealt to it is
+    worth: (uid, worth per injury), or (-1, 0) when no KO is within the team's reach.
+
+    Every ally still to act (the active one included) that can walk to striking range of an enemy
+    adds its damage per turn (:func:`.context.per_turn_damage`); the KO chance is read from the total
+    against the enemy's HP left (:func:`.scoring.ko_risk`). Each injury on the chosen target is then
+    worth half its share of that KO (its GG swing, :func:`.scoring.kill_value`), so the first hits of
+    a dive count, not only the last."""
+    board = view.board
+    active = view.active
+    allies = [
+        a
+        for a in view.allies()
+        if a.is_character and (a.uid not in acted or (active is not None and a.uid == active.uid))
+    ]
+    best = (-1, 0.0)
+    best_score = 0.0
+    for enemy in view.enemies():
+        if not enemy.is_krosmaster:
+            continue
+        total = 0.0
+        for ally in allies:
+            if board.distance[ally.cell][enemy.cell] <= ally.base_mp + _reach(ally):
+                total += per_turn_damage(ally)
+        left = enemy.remaining_hp
+        chance = scoring.ko_risk(total, left)
+        if chance <= 0.2:
+            continue
+        worth = scoring.kill_value(view, enemy)
+        if chance * worth > best_score:
+            best_score = chance * worth
+            best = (enemy.uid, 0.5 * chance * worth / max(1, left))
+    return best

@@ -3,6 +3,21 @@
 The plan search (:mod:`.plan_search`) scores every reachable end cell with these; a personality
 weighs safety, approach, kiting, support and objectives through its :class:`.weights.Weights`
 (and may extend :meth:`HeuristicAI.position_value`, which calls :func:`position_value`).
+
+- **Danger**: the injuries the enemy could deal there next turn (:func:`.scoring.threat_map`, line
+  of sight and range bonuses included), and the chance they KO us times what the KO would cost at
+  the current score; plus the blast of any bomb about to go off around the cell, ours included.
+- **Melee figures** (:func:`.context.is_melee`) weigh their danger at most ``melee_safety`` and value
+  standing next to enemies: the pin (the enemy's chance of being blocked when it walks away, times
+  what it loses) and the strike they make next turn without walking (:meth:`_Context.engagement`).
+- **Cover**: a melee figure's body on the line between an enemy that shoots and one of our
+  Krosmasters blocks it (``screen`` times half the shooter's output, doubled for a wounded
+  Krosmaster).
+- **Economy** (:func:`economy_value`): kamas picked up on the end cell and on the way there, and
+  every GG the kamas then buy on a Demon cell, each valued at the score it is bought at; buying
+  changes the score, so the KO risk of the cell is re-priced at the new score. While the team can
+  afford a GG, its buyer (the Krosmaster fewest turns from a Demon cell, the healthiest on ties) is
+  drawn toward the Demon cells: ``economy`` times the GG's worth, a quarter less per turn of walking.
 """
 
 from __future__ import annotations
@@ -15,26 +30,36 @@ from krosbalance.ai.weights import Weights
 
 def position_value(weights: Weights, ctx: _Context, cell: int) -> float:
     """Worth of ending the activation on ``cell`` (kamas aside): safety, distance to enemies,
-    support, objectives (personalities extend it through ``HeuristicAI.position_value``)."""
+    engagement, support, objectives (personalities extend it through ``HeuristicAI.position_value``)."""
     w = weights
     value = 0.0
     danger = ctx.threat[cell]
     if danger > 0:
         left = ctx.hp_left
         hurt = danger if danger < left else left
-        value -= w.safety * (0.5 * hurt + scoring.ko_risk(danger, left) * ctx.my_worry)
+        value -= ctx.safety * (0.5 * hurt + scoring.ko_risk(danger, left) * ctx.my_worry)
+    if (ctx.bomb_cells >> cell) & 1:
+        value -= ctx.blast_danger(cell)
     if ctx.enemy_kros:
         near = ctx.nearest_kros[cell]
         short = near - ctx.strike
         value -= w.approach * (short if short > 0 else 0)
-        if w.kite:
+        if w.kite and not ctx.melee:
             value -= 0.02 * abs(near - ctx.hold)
         else:
             value -= 0.02 * near
+    if ctx.pins:
+        value += w.engage * ctx.engagement(cell)
+    if w.screen:
+        value += w.screen * ctx.screen(cell)
     if ctx.support_bonus and ctx.board.neighbour_mask[cell] & ctx.enemy_kros_mask:
         value += w.support * ctx.support_bonus
     if w.objective and ctx.is_krosmaster:
         value -= w.objective * objective_distance(ctx, cell)
+    if ctx.buy_pull:
+        # the team can afford a GG: a Demon cell this many turns' walk away brings it nearer
+        turns = -(-ctx.nearest_demon[cell] // max(1, ctx.me.base_mp))
+        value += w.economy * ctx.buy_pull * max(0.0, 1.0 - 0.25 * turns)
     return value
 
 
@@ -54,14 +79,61 @@ def objective_distance(ctx: _Context, cell: int) -> float:
     return 0.0
 
 
-def economy_value(weights: Weights, ctx: _Context, cell: int, ap_left: int) -> float:
-    """Kamas picked up and GG bought on ``cell`` with the AP left (R-A49, R-A50)."""
+def economy_value(weights: Weights, ctx: _Context, cell: int, ap_left: int, on_way: int = 0) -> float:
+    """Kamas picked up (on ``cell`` and ``on_way`` on the walk there) and GG bought on ``cell`` with
+    the AP left (R-A49, R-A50): see :func:`economy_plan`."""
+    return economy_plan(weights, ctx, cell, ap_left, on_way)[0]
+
+
+def economy_plan(
+    weights: Weights, ctx: _Context, cell: int, ap_left: int, on_way: int = 0
+) -> tuple[float, int]:
+    """(worth, kamas to pick on the way) of the best use of ``ap_left`` AP for kamas and GG when the
+    activation ends on ``cell``.
+
+    Each kama picked is worth ``weights.kama``; on a Demon cell every GG the kamas can buy (after the
+    pickups) is counted, each at the score it is bought at (:func:`.scoring.score_swing`, a GG that
+    wins the match is worth the match), and the KO risk of standing there is re-priced at the score
+    after the purchases (a KO that would have lost the match may no longer). Purchases come before
+    extra pickups: AP is kept for them."""
     me, view = ctx.me, ctx.view
     if ap_left <= 0 or not me.is_krosmaster:
-        return 0.0
-    picks = min(view.kamas_at(cell), ap_left)
-    value = weights.kama * picks
+        return 0.0, 0
+    here = view.kamas_at(cell)
+    picks_max = here + on_way
     on_demon = (ctx.board.demon_cells >> cell) & 1
-    if on_demon and ap_left > picks and view.kamas[ctx.side] + picks >= view.gg_price:
-        value += GG_UNIT * scoring.gg_swing(view, ctx.side, 1) + 0.5
-    return value
+    if not on_demon:
+        picks = min(picks_max, ap_left)
+        return weights.kama * picks, max(0, picks - here)
+    side = ctx.side
+    stock = view.kamas[side]
+    price = view.gg_price
+    best = (weights.kama * min(picks_max, ap_left), max(0, min(picks_max, ap_left) - here))
+    buys = 0
+    gg, wild = view.gg, view.wild_gg
+    bought = 0.0
+    while True:
+        buys += 1
+        need = max(0, buys * price - stock)  # kamas to pick before this many purchases
+        if need > picks_max or need + buys > ap_left:
+            break
+        gain = scoring.score_swing(gg, wild, side, 1)
+        gg, wild = scoring.score_after(gg, wild, side, 1)
+        bought += GG_UNIT * gain + 0.5
+        value = bought
+        if gain >= scoring.WIN_VALUE:
+            value = GG_UNIT * scoring.WIN_VALUE
+        else:
+            danger = ctx.threat[cell]
+            if danger > 0 and ctx.my_worry > 0:
+                # the KO risk here was priced at today's score; price it at the new one
+                worry = GG_UNIT * scoring.score_swing(gg, wild, 1 - side, me.level)
+                value += ctx.safety * scoring.ko_risk(danger, ctx.hp_left) * (ctx.my_worry - worry)
+        extra = min(picks_max - need, ap_left - need - buys)
+        picks = need + extra
+        value += weights.kama * extra
+        if value > best[0]:
+            best = (value, max(0, picks - here))
+        if gain >= scoring.WIN_VALUE:
+            break
+    return best

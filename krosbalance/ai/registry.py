@@ -13,6 +13,7 @@ import numpy as np
 from krosbalance.ai.base import AI
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.lookahead import LookaheadAI
 from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.random_ai import RandomAI
 from krosbalance.errors import ContentError
@@ -32,6 +33,13 @@ _TIER_OF: dict[str, str] = {
     "kiter": "heuristic",
     "objective": "heuristic",
 }
+
+
+def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
+    def factory(rng: np.random.Generator) -> AI:
+        return LookaheadAI(rng, candidates=candidates, dice_sets=dice_sets)
+
+    return factory
 
 
 def register_ai(name: str, factory: AIFactory, tier: str = "heuristic") -> None:
@@ -60,3 +68,7 @@ def get_ai(name: str) -> AIFactory:
         raise ContentError(
             "AI registry", "ai", f"unknown AI {name!r}; known: {', '.join(list_ais())}"
         ) from None
+
+
+register_ai("lookahead-fast", _lookahead(3, 1), tier="search")
+register_ai("lookahead", _lookahead(4, 2), tier="search")

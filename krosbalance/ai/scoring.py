@@ -5,10 +5,12 @@ Everything here is plain ints, bitmasks and small dicts so it can run many times
 - :class:`Geometry`: range masks per board (cells at distance lo..hi, optionally in line), cached.
 - :func:`hit_odds`: the exact expected injuries and KO chance of one attack, from the dice odds
   (R-A15, R-A60-R-A62), cached by its few integer inputs.
-- :func:`kill_value`: what a KO is worth, as a GG swing (R-A10, R-A129, R-A132).
+- :func:`score_value` / :func:`gg_swing` / :func:`kill_value`: what GG are worth *at the current
+  score* (R-A10, R-A129, R-A132): each GG a side holds is worth more the fewer it has left (the last
+  one is the match), a gain that leaves the opponent without GG once the wild GG is gone wins.
 - :func:`threat_map`: per cell, the injuries the enemy could deal next turn to a piece standing there
-  (each enemy walks its MP then casts its best attack as often as its AP allows; line of sight is
-  ignored, which overstates ranged threat and is the safe side for a kiter).
+  (each enemy walks its MP then casts its best attack as often as its AP allows, from cells that see
+  the target past the trees; a range bonus such as Distant Shot's +3 and crates' +1 extend it).
 - :func:`explosion_value`: what a Water Bomb going off on a cell is worth to one side (R-A114).
 - :func:`block_chance`: the chance that walking off a cell gets a fighter blocked (R-A16, R-A45).
 
@@ -31,12 +33,15 @@ if TYPE_CHECKING:
 
 #: per-enemy shares of :func:`threat_map`, kept by a caller for one match: (uid, cell, MP, AP,
 #: Critical, obstacles within its MP) -> (cells, injuries) layers
-ThreatCache = dict[tuple[int, int, int, int, bool, int], list[tuple[int, float]]]
+ThreatCache = dict[tuple[int, int, int, int, bool, int, tuple[str, ...]], list[tuple[int, float]]]
 
 #: injuries' worth of one GG of swing (10 HP ~ a KO ~ 6 GG of swing ~ 10-12 injuries)
 GG_UNIT = 2.0
 #: what winning the match on the spot is worth
 WIN_VALUE = 1000.0
+#: extra worth of a side's i-th GG, ``GG_PREMIUM / i``: the last GG held is worth most (once the
+#: wild GG is gone, losing it loses the match)
+GG_PREMIUM = 1.0
 
 # Success distributions: Critical 1/2 per die, Armour 1/3 per die (R-A15).
 _CRIT = ((1.0,), (0.5, 0.5), (0.25, 0.5, 0.25))
@@ -63,6 +68,8 @@ class Geometry:
         "_not_left",
         "_not_right",
         "_nearest",
+        "_visible",
+        "_sight_tables",
     )
 
     def __init__(self, board: Board) -> None:
@@ -71,6 +78,8 @@ class Geometry:
         self._lines: list[int] = []
         self._tables: dict[tuple[str, int, int], list[int] | tuple[int, ...]] = {}
         self._nearest: dict[int, list[int]] = {}
+        self._visible: list[int] = []
+        self._sight_tables: dict[tuple[str, int, int, bool], list[int] | tuple[int, ...]] = {}
         width, height = board.width, board.height
         self._width = width
         self.full = (1 << board.n_cells) - 1
@@ -208,6 +217,40 @@ class Geometry:
             self._tables[key] = table
         return table
 
+    def visible(self, cell: int) -> int:
+        """Cells seen from ``cell`` past the trees of the board (characters and cut trees aside,
+        R-A78); the per-origin table is built once per board."""
+        if not self._visible:
+            board = self.board
+            trees = board.trees
+            n = board.n_cells
+            table = []
+            for origin in range(n):
+                paths = board.los_path[origin]
+                mask = 0
+                for target in range(n):
+                    if not paths[target] & trees:
+                        mask |= 1 << target
+                table.append(mask)
+            self._visible = table
+        return self._visible[cell]
+
+    def sight_table(self, spell: SpellSpec, bonus: int = 0) -> list[int] | tuple[int, ...]:
+        """:meth:`spell_table` restricted to the cells each origin sees past the trees (for spells
+        that need line of sight)."""
+        if not spell.needs_los:
+            return self.spell_table(spell, bonus)
+        kind = spell.range_type
+        extendable = not spell.fixed_range
+        key = (kind, spell.range_min, spell.range_max + (bonus if extendable else 0), True)
+        table = self._sight_tables.get(key)
+        if table is None:
+            base = self.spell_table(spell, bonus)
+            self.visible(0)
+            visible = self._visible
+            table = self._sight_tables[key] = [m & visible[c] for c, m in enumerate(base)]
+        return table
+
     def spell_mask(self, cell: int, spell: SpellSpec, bonus: int = 0) -> int:
         """Cells a spell cast from ``cell`` reaches by range and line alone (no line of sight)."""
         return self.spell_table(spell, bonus)[cell]
@@ -306,26 +349,62 @@ def attack_odds(
 
 
 # ------------------------------------------------------------------------------------------ value
-def gg_swing(view: MatchView, gainer: int, amount: int) -> float:
-    """GG swing (gainer's gain plus the loser's loss) of ``gainer`` gaining ``amount`` GG, or
-    ``WIN_VALUE`` when that wins the match (R-A129, R-A132)."""
+def gg_worth(gg: int) -> float:
+    """What holding ``gg`` GG is worth, in GG: each GG counts 1 plus ``GG_PREMIUM / i`` for the i-th,
+    so a GG near zero (the one that decides the match) weighs more than one in a full stock."""
+    return gg + GG_PREMIUM * sum(1.0 / i for i in range(1, gg + 1))
+
+
+def score_after(gg: tuple[int, int], wild: int, gainer: int, amount: int) -> tuple[tuple[int, int], int]:
+    """The score after ``gainer`` gains ``amount`` GG: the wild GG first, then from the opponent,
+    who never goes below 0 (R-A129)."""
+    if amount <= 0:
+        return gg, wild
+    from_wild = min(1 if wild > 0 else 0, amount)
+    loser = 1 - gainer
+    taken = min(amount - from_wild, gg[loser])
+    new = [gg[0], gg[1]]
+    new[gainer] += from_wild + taken
+    new[loser] -= taken
+    return (new[0], new[1]), wild - from_wild
+
+
+def score_value(gg: tuple[int, int], wild: int, side: int) -> float:
+    """The score seen by ``side``, in GG: ``WIN_VALUE`` / ``-WIN_VALUE`` once the wild GG is gone and
+    only one side holds GG (R-A132), else the difference of :func:`gg_worth`."""
+    other = 1 - side
+    if wild == 0:
+        if gg[other] <= 0 < gg[side]:
+            return WIN_VALUE
+        if gg[side] <= 0 < gg[other]:
+            return -WIN_VALUE
+    return gg_worth(gg[side]) - gg_worth(gg[other])
+
+
+def score_swing(gg: tuple[int, int], wild: int, gainer: int, amount: int) -> float:
+    """What ``gainer`` gaining ``amount`` GG is worth to it at this score, in GG (``WIN_VALUE`` when it
+    wins the match)."""
     if amount <= 0:
         return 0.0
-    wild = 1 if view.wild_gg > 0 else 0
-    from_wild = min(wild, amount)
-    loser = 1 - gainer
-    taken = min(amount - from_wild, view.gg[loser])
-    left = view.gg[loser] - taken
-    if left <= 0 and view.gg[gainer] + amount > 0 and (wild == 0 or from_wild == wild):
+    after, wild_after = score_after(gg, wild, gainer, amount)
+    value = score_value(after, wild_after, gainer)
+    if value >= WIN_VALUE:
         return WIN_VALUE
-    return float(amount + taken)
+    return value - score_value(gg, wild, gainer)
 
 
-def kill_value(view: MatchView, target: FighterView) -> float:
+def gg_swing(view: MatchView, gainer: int, amount: int) -> float:
+    """:func:`score_swing` at the view's score (R-A129, R-A132)."""
+    return score_swing(view.gg, view.wild_gg, gainer, amount)
+
+
+def kill_value(view: MatchView, target: FighterView, gg: tuple[int, int] | None = None) -> float:
     """Worth of KO-ing ``target`` for its opponent, in injury units: the GG swing of its level for a
-    Krosmaster (R-A10), a small fixed worth for summons (they carry bonuses and block)."""
+    Krosmaster (R-A10) at the view's score (or at ``gg``), a small fixed worth for summons (they
+    carry bonuses and block)."""
     if target.is_krosmaster:
-        return GG_UNIT * gg_swing(view, 1 - target.side, target.level)
+        score = view.gg if gg is None else gg
+        return GG_UNIT * score_swing(score, view.wild_gg, 1 - target.side, target.level)
     return SUMMON_WORTH.get(target.character, 0.5)
 
 
@@ -363,8 +442,10 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     """Per cell: injuries the enemies of ``side`` could deal next turn to a piece of ``side`` there.
 
     Each enemy character walks up to its printed MP (ignoring Lock) and casts its best attack on the
-    cell as many times as its AP pays; the enemies' threats add up (they may all focus one piece).
-    Line of sight is ignored.
+    cell as many times as its AP pays, from a cell that sees it past the trees (R-A78; characters,
+    who move, are not counted as cover); a range bonus spell (Distant Shot: +3 for 1 AP and its MP)
+    and crates (+1, R-A121) stretch the range. The enemies' threats add up (they may all focus one
+    piece).
 
     ``cache`` (a dict owned by the caller, for one match) keeps each enemy's share by what it depends
     on: the enemy, its cell, MP, AP, Critical and the obstacles within its MP, so a map recomputed
@@ -391,6 +472,7 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
                 enemy.base_ap,
                 enemy.has("critical"),
                 obstacles & geo.ring_mask(cell, 0, mp),
+                _once_per_game_ready(enemy),
             )
             layers = cache.get(key)
             if layers is None:
@@ -424,14 +506,23 @@ def _enemy_threat(
     view: MatchView, geo: Geometry, enemy: FighterView, obstacles: int
 ) -> list[tuple[int, float]]:
     """One enemy's share of :func:`threat_map` as disjoint (cells, injuries) layers, best first."""
-    attacks = _best_attacks(enemy.spells, enemy.base_ap, enemy.has("critical"))
-    if not attacks:
+    options = _attack_options(enemy.spells, enemy.base_ap, enemy.has("critical"))
+    ready = _once_per_game_ready(enemy)
+    if ready:
+        options = sorted(options + _once_options(enemy, ready), key=lambda o: -o[0])
+    if not options:
         return []
     walk = geo.walk_mask(enemy.cell, enemy.base_mp, obstacles)
+    origins = iter_bits(walk)
+    crates = view.crates
     layers = []
     covered = 0
-    for worth, spell in attacks:
-        mask = geo.reach_union(walk, spell)
+    for worth, spell, bonus in options:
+        table = geo.sight_table(spell, bonus)
+        perched = geo.sight_table(spell, bonus + 1) if walk & crates else table
+        mask = 0
+        for origin in origins:
+            mask |= (perched if (crates >> origin) & 1 else table)[origin]
         fresh = mask & ~covered
         covered |= mask
         if fresh:
@@ -439,33 +530,76 @@ def _enemy_threat(
     return layers
 
 
-_ATTACKS: dict[tuple[int, int, bool], tuple[object, list[tuple[float, SpellSpec]]]] = {}
+def _once_per_game_ready(enemy: FighterView) -> tuple[str, ...]:
+    """The once-per-game attacks the enemy has not used yet (they threaten once, R-A66)."""
+    return tuple(
+        s.id
+        for s in enemy.spells
+        if s.kind == "attack" and s.limit == "game" and s.ap_cost and not enemy.spell_used(s)
+    )
 
 
-def _best_attacks(spells: Sequence[SpellSpec], base_ap: int, critical: bool) -> list[tuple[float, SpellSpec]]:
-    """(injuries per turn, spell) of the attacks an enemy may repeat next turn, best first; kept
-    per spell list (held, so its id stays its own)."""
+def _once_options(enemy: FighterView, ready: tuple[str, ...]) -> list[tuple[float, SpellSpec, int]]:
+    """Threat options of an unused once-per-game attack: it once, then the best repeatable attack
+    with the AP left (Puff, then Irritating Sting)."""
+    critical = enemy.has("critical")
+    plain = _attack_options(enemy.spells, enemy.base_ap, critical)
+    out = []
+    for spell in enemy.spells:
+        if spell.id not in ready or spell.ap_cost > enemy.base_ap:
+            continue
+        worth = average_hit(spell, critical)
+        rest = enemy.base_ap - spell.ap_cost
+        follow = [o for o in plain if o[2] == 0]
+        if follow:
+            _, best, _ = follow[0]
+            worth += average_hit(best, critical) * min(
+                rest // best.ap_cost, 1 if best.limit == "turn" else rest // best.ap_cost
+            )
+        out.append((worth, spell, 0))
+    return out
+
+
+_ATTACKS: dict[tuple[int, int, bool], tuple[object, list[tuple[float, SpellSpec, int]]]] = {}
+
+
+def _attack_options(
+    spells: Sequence[SpellSpec], base_ap: int, critical: bool
+) -> list[tuple[float, SpellSpec, int]]:
+    """(injuries per turn, spell, range bonus) of the attacks an enemy may make next turn, best first:
+    each attack repeated as often as the AP pays, and again after a range-bonus spell (Distant Shot)
+    with the AP that is left. Kept per spell list (held, so its id stays its own)."""
     key = (id(spells), base_ap, critical)
     entry = _ATTACKS.get(key)
     if entry is not None and entry[0] is spells:
         return entry[1]
-    attacks = []
+    bonuses = [(0, 0)]
+    for spell in spells:
+        for effect in spell.effects:
+            if effect.kind == "range_bonus_this_turn" and spell.ap_cost < base_ap:
+                bonuses.append((int(effect.params["amount"]), spell.ap_cost))
+    options = []
     for spell in spells:
         if spell.kind != "attack" or spell.ap_cost > base_ap or spell.limit == "game":
             continue
         if spell.ap_cost == 0:
             continue
         hit = average_hit(spell, critical)
-        casts = base_ap // spell.ap_cost
-        if spell.limit == "turn":
-            casts = min(casts, 1)
-        if hit * casts > 0.05:
-            attacks.append((hit * casts, spell))
-    attacks.sort(key=lambda a: -a[0])
+        for bonus, cost in bonuses:
+            if bonus and (
+                spell.fixed_range or not spell.needs_los or spell.range_type in ("melee", "personal")
+            ):
+                continue
+            casts = (base_ap - cost) // spell.ap_cost
+            if spell.limit == "turn":
+                casts = min(casts, 1)
+            if hit * casts > 0.05:
+                options.append((hit * casts, spell, bonus))
+    options.sort(key=lambda a: -a[0])
     if len(_ATTACKS) > 256:
         _ATTACKS.clear()
-    _ATTACKS[key] = (spells, attacks)
-    return attacks
+    _ATTACKS[key] = (spells, options)
+    return options
 
 
 def block_chance(view: MatchView, mover: FighterView, cell: int) -> float:

@@ -29,3 +29,9 @@ class Weights(Frozen):
     support: float = 0.6  # per point of summoner bonus a creature gives by standing next to an enemy
     refund: float = 0.2  # per kama refunded by tension dice
     inspire: float = 1.0  # times an inspiration's estimated worth
+    melee_safety: float = 0.35  # the most a melee figure's safety weighs (at most ``safety``)
+    engage: float = 1.0  # times the worth of a melee figure's pins and next-turn strike
+    team: float = 1.0  # times the share of the team's KO that a hit on the team's target brings
+    screen: float = 0.3  # times the shots a body on an enemy's line to an ally blocks
+    economy: float = 0.8  # times the worth of a GG the team can afford, for walking to a Demon cell
+    keep_limited: float = 0.6  # a once-per-game spell costs this fraction of its worth on a Krosmaster

@@ -177,7 +177,16 @@ class MatchState:
         "lock_holders",
     )
 
-    def __init__(self, board: Board, ruleset: MatchRules, dice: Dice, record: int = 0) -> None:
+    def __init__(
+        self,
+        board: Board,
+        ruleset: MatchRules,
+        dice: Dice,
+        record: int = 0,
+        rules: RulesetState | None = None,
+    ) -> None:
+        """A match on ``board`` before set-up; ``rules``, the ruleset's state, is made by the
+        ruleset's ``new_state`` unless given (``engine.clone`` gives a copy)."""
         self.board = board
         self.ruleset = ruleset
         self.opts: EngineOptions = ruleset.options
@@ -213,7 +222,8 @@ class MatchState:
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
         self.lock_holders: list[Fighter] = []  # fighters a Perfect Lock upgrade was revealed on (R-A48)
-        self.rules: RulesetState = ruleset.new_state(self)  # last: the ruleset may read the above
+        # last: the ruleset may read the above
+        self.rules: RulesetState = ruleset.new_state(self) if rules is None else rules
 
     def piece_at(self, cell: int) -> Fighter | None:
         return self.by_cell[cell]

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, cast
 
-from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
+from krosbalance.content.specs import RANKS, CharacterSpec, RewardSpec, SpellSpec
+from krosbalance.engine.clone import clone_state
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
 from krosbalance.engine.rewards import attack_bonus
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
+    from krosbalance.engine.dice import Dice
     from krosbalance.engine.state import Fighter, MatchState
 
 #: expected successes of 1 or 2 dice: Critical/Dodge succeed on 3 faces of 6, Armour/Lock on 2
@@ -174,6 +176,12 @@ class FighterView:
         """Net MP and AP markers waiting for the next activation (R-A33, R-A35)."""
         return (self._f.plus_mp - self._f.minus_mp, self._f.plus_ap - self._f.minus_ap)
 
+    @property
+    def placed_turn(self) -> int:
+        """The game turn a summon token was put in play (a bomb goes off at its summoner's first
+        activation of a later turn, R-A112)."""
+        return self._f.placed_turn
+
     def has(self, power: str) -> bool:
         return self._f.has(power)
 
@@ -250,7 +258,7 @@ class MatchView:
     @property
     def rewards_in_play(self) -> bool:
         """Whether the match has a reward market (``demonic_rewards`` or tokens held from the start)."""
-        return self._arena().market is not None
+        return getattr(self._s.rules, "market", None) is not None  # False under a ruleset without one
 
     def reward_tokens(self, fighter: FighterView) -> list[RewardSpec | None]:
         """The tokens on a Krosmaster's card in order (a ``REVEAL_REWARD`` action names one by its
@@ -369,6 +377,19 @@ class MatchView:
         s = self._s
         return s.board.has_los(a, b, s.sight_blockers, s.opts.strict_corner_los)
 
+    def summon_spec(self, summon: str) -> CharacterSpec | None:
+        """The card of a token a spell in this match can put in play (None if none can)."""
+        return self._s.summon_specs.get(summon)
+
+    def clone_state(self, dice: Dice, *, keep_stats: bool = False) -> MatchState:
+        """A copy of the match as this side may know it, to play on (:mod:`krosbalance.engine.clone`):
+        it rolls ``dice`` (the AI's own, never the match's), records nothing, and holds none of the
+        opponent's traps (hidden, R-A116), nor the order of the hidden Demonic Rewards
+        (:func:`hide_rewards`). Nothing done to the copy reaches the match."""
+        copy = clone_state(self._s, dice, keep_stats=keep_stats, hide_traps_of=1 - self.side)
+        hide_rewards(copy, self.side)
+        return copy
+
     # --- questions about the active character ------------------------------------------------
     def legal_actions(self) -> list[Action]:
         f = self._s.active
@@ -447,3 +468,35 @@ def expected_bonus(state: MatchState, caster: Fighter, spell: SpellSpec, target:
         elif effect.kind == "element_bonus" and spell.element == effect.params["element"]:
             bonus += effect.params["amount"]
     return bonus
+
+
+def hide_rewards(copy: MatchState, side: int) -> None:
+    """Deal again, in a copy made for ``side``, the Demonic Rewards that side has not seen (R-A51,
+    R-A52): per rank, the tokens of the market's face-down piles and the enemy's face-down tokens are
+    pooled, sorted by id, turned by an offset that depends only on public facts (the game turn and the
+    pool's size), and dealt back to the same places. Each place keeps its rank and count, the set of
+    unseen tokens is the one :meth:`MatchView.unseen_rewards` lists, and a random purchase or an
+    enemy token in the copy tells nothing about the real pile order or the enemy's hand."""
+    market = cast("MarketHoldings | None", getattr(copy.rules, "market", None))
+    if market is None:
+        return
+    hidden = [t for f in copy.fighters if f.side != side for t in f.tokens if not t.face_up]
+    piles = market.piles
+    for rank, name in enumerate(RANKS):
+        held = [t for t in hidden if t.spec.rank == name]
+        two = (piles[2 * rank], piles[2 * rank + 1])
+        pool = sorted([s for pile in two for s in pile] + [t.spec for t in held], key=_by_id)
+        if len(pool) < 2:
+            continue
+        shift = (copy.turn * 7 + rank) % len(pool)
+        pool = pool[shift:] + pool[:shift]
+        for token in held:
+            token.spec = pool.pop()
+        for pile in two:
+            count = len(pile)
+            pile.clear()
+            pile.extend(pool.pop() for _ in range(count))
+
+
+def _by_id(spec: RewardSpec) -> str:
+    return spec.id

@@ -14,7 +14,9 @@ speeds up or slows down during the run affects both sides alike.
 
 ``--speedup AI`` runs the same box round robin through the experiment runner with ``--jobs 1`` and
 ``--jobs 2`` (loky, process start-up included) and prints the ratio of wall times. ``--identity``
-compares event logs of seeded matches of every AI in both builds. ``--profile`` prints a cProfile
+compares event logs of seeded matches of every AI in both builds. ``--search AI`` adds the search
+tier's figures, in both builds in turn (:mod:`krosbalance.sim.bench_search`): state copies per
+second and the search AI's seconds per whole match against ``kiter``. ``--profile`` prints a cProfile
 summary of the pure build (cProfile cannot see inside compiled functions); ``--perf`` samples the
 compiled build with Linux ``perf`` and prints its hottest compiled functions.
 """
@@ -316,6 +318,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--identity", action="store_true", help="also compare both builds' event logs")
     parser.add_argument(
+        "--search",
+        action="append",
+        metavar="AI",
+        help="also time state copies and this search AI's matches in both builds (repeatable)",
+    )
+    parser.add_argument(
+        "--search-matches",
+        type=int,
+        default=2,
+        help="matches per search AI and build for --search (default 2)",
+    )
+    parser.add_argument(
         "--profile", action="store_true", help="also print a cProfile summary of the pure build"
     )
     parser.add_argument("--perf", action="store_true", help="also profile the compiled build with Linux perf")
@@ -344,6 +358,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"1 job {one:.1f} s, 2 jobs {two:.1f} s, speed-up {one / two:.2f}x",
             flush=True,
         )
+    if args.search:
+        from krosbalance.sim.bench_search import search_side_by_side, search_table
+
+        unknown = [name for name in args.search if name not in list_ais()]
+        if unknown:
+            parser.error(f"unknown AI {unknown[0]!r}; known: {', '.join(list_ais())}")
+        pairs = search_side_by_side(
+            args.search, matches=args.search_matches, board=args.board, copy_seconds=args.seconds
+        )
+        print(search_table(pairs), flush=True)
     if args.identity:
         print(compare_builds().line(), flush=True)
     if args.perf and build_mode() == "compiled":

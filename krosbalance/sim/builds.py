@@ -5,6 +5,8 @@ The copy is the installed package's directory without its extension modules, so 
 sources that were compiled. :func:`compare_builds` plays the same seeded matches of every registered
 AI, recorded in full, in both builds and compares the event-log digests: the identity check that
 ``make test`` runs and ``make bench`` prints. ``python -m krosbalance.sim.builds`` runs it alone.
+The AIs of the search tier, each match of which plays hundreds of turns on copies, play a smaller
+slice by default (``search_matches_per_ai``; ``make battery`` plays them as many as the others).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import krosbalance
-from krosbalance.ai.registry import list_ais
+from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.build_info import MANIFEST, build_mode
 from krosbalance.content.registry import list_characters
 from krosbalance.engine.results import MatchResult
@@ -38,6 +40,7 @@ __all__ = [
     "box_splits",
     "compare_builds",
     "event_digests",
+    "identity_matches",
     "match_digest",
     "match_outcome",
     "pure_copy",
@@ -49,6 +52,8 @@ BASE_SEED = 20_251_130
 BOX_SET = "arena-box"
 #: seeded matches per AI in the identity check (half against itself, half against the next AI)
 MATCHES_PER_AI = 80
+#: the same for each AI of the search tier in the default check
+SEARCH_MATCHES_PER_AI = 6
 
 
 def box_splits(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -84,15 +89,29 @@ def match_digest(result: MatchResult) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def event_digests(matches_per_ai: int = MATCHES_PER_AI, board: str = DEFAULT_BOARD) -> dict[str, str]:
+def identity_matches(matches_per_ai: int, search_matches_per_ai: int) -> int:
+    """How many matches :func:`event_digests` plays with these budgets."""
+    return sum(search_matches_per_ai if ai_tier(ai) == "search" else matches_per_ai for ai in list_ais())
+
+
+def event_digests(
+    matches_per_ai: int = MATCHES_PER_AI,
+    board: str = DEFAULT_BOARD,
+    search_matches_per_ai: int = SEARCH_MATCHES_PER_AI,
+) -> dict[str, str]:
     """``{"ai0/ai1/seed": digest}`` for seeded box matches of every registered AI, recorded in full:
-    each AI plays half its matches against itself and half against the next AI by name."""
+    each AI plays half its matches against itself and half against the next AI by name — an AI of
+    the search tier ``search_matches_per_ai`` matches, the others against the next AI outside the
+    search tier (so that their many matches stay cheap)."""
     ais = list_ais()
+    cheap = [ai for ai in ais if ai_tier(ai) != "search"]
     splits = box_splits()
     digests = {}
     for i, ai in enumerate(ais):
-        rival = ais[(i + 1) % len(ais)]
-        for k in range(matches_per_ai):
+        searching = ai_tier(ai) == "search"
+        rival = ais[(i + 1) % len(ais)] if searching else cheap[(cheap.index(ai) + 1) % len(cheap)]
+        count = search_matches_per_ai if searching else matches_per_ai
+        for k in range(count):
             pair = (ai, ai) if k % 2 == 0 else (ai, rival)
             team0, team1 = splits[(i * matches_per_ai + k) % len(splits)]
             seed = BASE_SEED + i * matches_per_ai + k
@@ -151,7 +170,11 @@ class IdentityReport:
         )
 
 
-def compare_builds(matches_per_ai: int = MATCHES_PER_AI, board: str = DEFAULT_BOARD) -> IdentityReport:
+def compare_builds(
+    matches_per_ai: int = MATCHES_PER_AI,
+    board: str = DEFAULT_BOARD,
+    search_matches_per_ai: int = SEARCH_MATCHES_PER_AI,
+) -> IdentityReport:
     """Play the identity matches in this process and in a pure copy (at the same time) and compare."""
     with pure_copy() as root:
         start = time.perf_counter()
@@ -165,11 +188,13 @@ def compare_builds(matches_per_ai: int = MATCHES_PER_AI, board: str = DEFAULT_BO
                 str(matches_per_ai),
                 "--board",
                 board,
+                "--search-matches-per-ai",
+                str(search_matches_per_ai),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        mine = event_digests(matches_per_ai, board)
+        mine = event_digests(matches_per_ai, board, search_matches_per_ai)
         installed = time.perf_counter() - start
         out, err = child.communicate()
         pure = time.perf_counter() - start
@@ -185,14 +210,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m krosbalance.sim.builds", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--matches-per-ai", type=int, default=MATCHES_PER_AI)
+    parser.add_argument("--search-matches-per-ai", type=int, default=SEARCH_MATCHES_PER_AI)
     parser.add_argument("--board", default=DEFAULT_BOARD)
     parser.add_argument("--digests", action="store_true", help="print this build's digests as JSON")
     args = parser.parse_args(argv)
     expect_build()
     if args.digests:
-        print(json.dumps(event_digests(args.matches_per_ai, args.board)))
+        print(json.dumps(event_digests(args.matches_per_ai, args.board, args.search_matches_per_ai)))
         return 0
-    report = compare_builds(args.matches_per_ai, args.board)
+    report = compare_builds(args.matches_per_ai, args.board, args.search_matches_per_ai)
     print(report.line())
     return 1 if report.mismatches else 0
 

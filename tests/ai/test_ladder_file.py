@@ -35,3 +35,19 @@ def test_malformed_ladder_entry_names_the_field(tmp_path: Path) -> None:
     path.write_text('[ais.kiter]\ntier = "heuristic"\n')
     with pytest.raises(ContentError, match="ais.kiter"):
         load_ladder(path)
+
+
+def test_ladder_experiment_pairs_every_registered_ai_with_every_other_on_each_team() -> None:
+    """Every pair of registered AIs in both orders (an AI follows its team, and team A of a split
+    always holds the pool's first Krosmaster: one order alone would tie an AI to that team)."""
+    from itertools import permutations
+    from pathlib import Path
+
+    from krosbalance.sim.experiment import check_experiment
+
+    root = Path(__file__).resolve().parents[2]
+    experiment, problems = check_experiment(root / "simulations" / "ai-ladder.toml")
+    assert not problems and experiment is not None
+    assert len(experiment.ais) == len(set(experiment.ais))
+    assert set(experiment.ais) == set(permutations(list_ais(), 2))
+    assert experiment.paired_seeds and len(experiment.boards) >= 3

@@ -42,12 +42,24 @@ def test_gg_swing_takes_the_wild_gg_first_and_spots_a_win() -> None:
     sc.add("bill_tell", 1, (6, 0))
     view = MatchView(sc.state, 0)
     assert view.gg == (6, 6) and view.wild_gg == 1
-    assert scoring.gg_swing(view, 0, 3) == 5.0  # wild GG + 2 taken: +3 for us, -2 for them
+    # wild GG + 2 taken: 6-6 becomes 9-4
+    worth = scoring.gg_worth
+    assert scoring.gg_swing(view, 0, 3) == pytest.approx(worth(9) - worth(4))
+    assert worth(9) - worth(4) > 5.0  # more than the 5 GG moved: the opponent nears zero
     sc.arena.wild_gg = 0
     sc.arena.gg[1] = 3
     assert scoring.gg_swing(view, 0, 3) == scoring.WIN_VALUE
     sc.arena.gg[1] = 4
-    assert scoring.gg_swing(view, 0, 3) == 6.0
+    assert scoring.gg_swing(view, 0, 3) == pytest.approx(worth(9) - worth(1) - (worth(6) - worth(4)))
+
+
+def test_gg_worth_weighs_the_last_gg_most() -> None:
+    gaps = [scoring.gg_worth(g) - scoring.gg_worth(g - 1) for g in range(1, 9)]
+    assert gaps == sorted(gaps, reverse=True) and gaps[-1] > 1.0
+    # buying 2 GG at 2-3 (wild gone) is worth more than the 4 GG of swing it makes
+    assert scoring.score_swing((2, 3), 0, 0, 2) > 4.0
+    assert scoring.score_after((2, 3), 0, 0, 2) == ((4, 1), 0)
+    assert scoring.score_after((6, 6), 1, 1, 3) == ((4, 9), 0)
 
 
 def test_kill_value_of_a_krosmaster_and_of_a_summon() -> None:
@@ -57,9 +69,10 @@ def test_kill_value_of_a_krosmaster_and_of_a_summon() -> None:
     tofu = sc.add("tofu", 1, (5, 0), summoner=queen)
     view = MatchView(sc.state, 0)
     by_uid = {f.uid: f for f in view.fighters()}
-    assert scoring.kill_value(view, by_uid[queen.uid]) == pytest.approx(scoring.GG_UNIT * 5)
+    swing = scoring.gg_worth(9) - scoring.gg_worth(4)
+    assert scoring.kill_value(view, by_uid[queen.uid]) == pytest.approx(scoring.GG_UNIT * swing)
     assert scoring.kill_value(view, by_uid[tofu.uid]) == scoring.SUMMON_WORTH["tofu"]
-    assert scoring.kill_value(view, by_uid[anna.uid]) == pytest.approx(scoring.GG_UNIT * 5)
+    assert scoring.kill_value(view, by_uid[anna.uid]) == pytest.approx(scoring.GG_UNIT * swing)
 
 
 def test_threat_map_melee_enemy_reaches_mp_plus_one() -> None:
@@ -70,6 +83,38 @@ def test_threat_map_melee_enemy_reaches_mp_plus_one() -> None:
     two_gobbolobs = 2 * scoring.hit_odds(1, 1, 1, 0, 99)[0]  # 7 AP // 3 AP = 2 casts
     assert threat[1:5] == [pytest.approx(two_gobbolobs)] * 4  # walk 3 then hit the next cell
     assert threat[5] == 0.0 and threat[6] == 0.0
+
+
+def test_threat_map_sees_distant_shot_and_the_trees() -> None:
+    # Bill Tell hemmed in by bushes: 8 cells plainly, 11 with Distant Shot (+3, one arrow left)
+    sc = Scenario(". . . . . . . . . . . . .\n. . . . . . . . . . . B .\nT . . . . . . . . . B . B")
+    sc.add("bill_tell", 1, (11, 2))
+    sc.add("anna_tommy", 0, (0, 0))
+    threat = scoring.threat_map(MatchView(sc.state, 0), 0)
+    one_arrow = scoring.average_hit(sc.state.by_cell[sc.cell(11, 2)].spells[0], False)
+    assert threat[sc.cell(3, 2)] == pytest.approx(2 * one_arrow)  # 8 cells: two arrows
+    assert threat[sc.cell(1, 2)] == pytest.approx(one_arrow)  # 10 cells: Distant Shot, one arrow
+    assert threat[sc.cell(0, 1)] == 0.0  # 12 cells: out of reach
+    sc2 = Scenario(". . . . .\n. . T . .\n. . . . .")
+    sc2.add("bill_tell", 1, (0, 1))
+    sc2.add("anna_tommy", 0, (4, 0))
+    behind = scoring.threat_map(MatchView(sc2.state, 0), 0)
+    assert behind[sc2.cell(4, 1)] > 0  # Bill walks round the tree
+
+
+def test_threat_map_counts_an_unused_once_per_game_attack_once() -> None:
+    sc = Scenario(ROW7)
+    kassius = sc.add("kassius_kaos", 1, (0, 0))
+    sc.add("anna_tommy", 0, (6, 0))
+    view = MatchView(sc.state, 0)
+    puff = next(s for s in kassius.spells if s.limit == "game")
+    sting = next(s for s in kassius.spells if s.kind == "attack" and s.limit != "game")
+    with_puff = scoring.threat_map(view, 0)
+    # walk 3 then Puff (line 1-3) and a Sting with the AP left (1 + 5 = 6 AP)
+    expected = scoring.average_hit(puff, True) + scoring.average_hit(sting, True)
+    assert with_puff[sc.cell(4, 0)] == pytest.approx(expected)
+    kassius.game_uses.add(puff.id)
+    assert scoring.threat_map(view, 0)[sc.cell(4, 0)] == pytest.approx(scoring.average_hit(sting, True))
 
 
 def test_threat_map_ranged_enemy_and_allies_do_not_threaten() -> None:
@@ -131,19 +176,26 @@ def test_sight_blockers_and_obstacles_match_the_engine() -> None:
 
 
 def _naive_threat(view: MatchView, side: int) -> list[float]:
-    """threat_map the slow way: every enemy walks (BFS), every origin ORs its spell's cells, and each
-    cell adds up its enemies' best attacks one by one."""
-    geo = scoring.geometry(view.board)
-    total = [0.0] * view.board.n_cells
+    """threat_map the slow way: every enemy walks (BFS), every origin ORs the cells its spell reaches
+    (range plus the option's bonus plus a crate's +1) that it sees past the trees (the board's own
+    line-of-sight test), and each cell adds up its enemies' best attacks one by one."""
+    board = view.board
+    geo = scoring.geometry(board)
+    total = [0.0] * board.n_cells
     for enemy in view.fighters(1 - side):
         if not enemy.is_character:
             continue
-        attacks = scoring._best_attacks(enemy.spells, enemy.base_ap, enemy.has("critical"))
+        options = scoring._attack_options(enemy.spells, enemy.base_ap, enemy.has("critical"))
+        ready = scoring._once_per_game_ready(enemy)
+        options = sorted(options + scoring._once_options(enemy, ready), key=lambda o: -o[0])
         reach = view.reachable_cells(enemy, enemy.base_mp)
         best: dict[int, float] = {}
-        for worth, spell in attacks:
+        for worth, spell, bonus in options:
             for origin in reach:
-                for c in scoring.iter_bits(geo.spell_mask(origin, spell)):
+                perch = (view.crates >> origin) & 1
+                for c in scoring.iter_bits(geo.spell_mask(origin, spell, bonus + perch)):
+                    if spell.needs_los and not board.has_los(origin, c, board.trees):
+                        continue
                     best.setdefault(c, worth)
         for c, worth in best.items():
             total[c] += worth

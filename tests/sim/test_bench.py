@@ -4,7 +4,7 @@ from krosbalance.build_info import build_mode
 from krosbalance.sim import bench
 
 
-def test_bench_prints_both_builds_side_by_side_and_the_runner_speedup(capsys):
+def test_bench_prints_both_builds_side_by_side_the_search_tier_and_the_runner_speedup(capsys):
     argv = [
         "--seconds",
         "0.3",
@@ -16,6 +16,10 @@ def test_bench_prints_both_builds_side_by_side_and_the_runner_speedup(capsys):
         "random",
         "--speedup-deals",
         "1",
+        "--search",
+        "lookahead-fast",
+        "--search-matches",
+        "1",
     ]
     assert bench.main(argv) == 0
     out = capsys.readouterr().out
@@ -25,6 +29,10 @@ def test_bench_prints_both_builds_side_by_side_and_the_runner_speedup(capsys):
     if build_mode() == "compiled":
         assert "compiled/pure" in out and table.count("x") >= 1
     assert "random box round robin, 70 matches" in out and "speed-up" in out
+    search = out.split("search tier, one core")[1]
+    assert "state copies/s" in search and "lookahead-fast vs kiter, s/match" in search
+    if build_mode() == "compiled":
+        assert "x faster" in search
 
 
 def test_one_measurement_reports_its_build():

@@ -1,0 +1,77 @@
+"""A static evaluation of a match position, for search AIs: who is ahead, in injury units.
+
+:func:`evaluate` reads a state the AI owns (a copy made through ``MatchView.clone_state``), Arena's
+holdings through a ``MatchView`` of it (the search tier plays Arena), and adds:
+
+- **the score**: ``GG_UNIT`` times :func:`.scoring.score_value` — the GG difference with each GG
+  weighing more the closer its holder is to zero (the GG at stake), a won or lost match as
+  ``WIN_SCORE``;
+- **material**: each Krosmaster in play is worth ``HP_WORTH`` per HP left plus a fixed worth for
+  being there (it acts, blocks and threatens), creatures half that per HP plus their token worth;
+- **KO threats**: a Krosmaster the other side could KO on its next turn (its threat map against the
+  HP left, :func:`.scoring.ko_risk`) loses that chance of its KO's GG swing; the side to move next
+  strikes first, so the threats against the side not to move weigh more;
+- **kamas**: each kama is a fraction of a GG (``KAMA_WORTH``: 10 kamas buy one, R-A50).
+"""
+
+from __future__ import annotations
+
+from krosbalance.ai import scoring
+from krosbalance.ai.scoring import GG_UNIT, SUMMON_WORTH, ThreatCache
+from krosbalance.engine.state import KROSMASTER, MatchState
+from krosbalance.engine.view import MatchView
+
+#: a decided match, in injury units
+WIN_SCORE = 10_000.0
+#: worth of one HP left on a Krosmaster (a means to GG: a KO of 10 HP brings 3 of the 6 GG to win)
+HP_WORTH = 0.7
+#: worth of a Krosmaster for being in play, besides its HP left
+PRESENCE = 2.0
+#: worth of a kama in the stock: a fraction of the tenth of a GG it may buy (it must still be
+#: carried to a Demon cell, R-A50), so a purchase is always worth its kamas
+KAMA_WORTH = 0.1
+#: weight of the KO threats against the side to move next, and against the other side
+THREAT_TO_MOVER = 0.25
+THREAT_TO_OTHER = 0.5
+
+
+def evaluate(
+    state: MatchState, side: int, threat_cache: ThreatCache | None = None, threats: bool = True
+) -> float:
+    """How good ``state`` is for ``side``, in injury units (positive: ahead)."""
+    if state.finished:
+        if state.winner is None:
+            return 0.0
+        return WIN_SCORE if state.winner == side else -WIN_SCORE
+    seen = MatchView(state, side)
+    gg, wild_gg, kamas = seen.gg, seen.wild_gg, seen.kamas
+    score = scoring.score_value(gg, wild_gg, side)
+    if abs(score) >= scoring.WIN_VALUE:
+        return WIN_SCORE if score > 0 else -WIN_SCORE
+    value = GG_UNIT * score
+    for f in state.fighters:
+        if not f.alive or f.cell < 0:
+            continue
+        sign = 1.0 if f.side == side else -1.0
+        if f.kind == KROSMASTER:
+            value += sign * (HP_WORTH * (f.hp - f.injuries) + PRESENCE)
+        elif f.kind == "creature":
+            value += sign * (0.5 * HP_WORTH * (f.hp - f.injuries) + SUMMON_WORTH.get(f.spec.id, 0.5))
+    value += KAMA_WORTH * (kamas[side] - kamas[1 - side])
+    if threats:
+        mover = state.active_side
+        for victims in (0, 1):
+            view = MatchView(state, victims)
+            danger = scoring.threat_map(view, victims, threat_cache)
+            weight = THREAT_TO_MOVER if victims == mover else THREAT_TO_OTHER
+            sign = -1.0 if victims == side else 1.0
+            for k in state.timeline[victims]:
+                if not k.alive or k.cell < 0:
+                    continue
+                risk = scoring.ko_risk(danger[k.cell], k.hp - k.injuries)
+                if risk > 0:
+                    after, wild = scoring.score_after(gg, wild_gg, 1 - victims, k.level)
+                    swing = scoring.score_value(after, wild, side) - scoring.score_value(gg, wild_gg, side)
+                    swing = max(-scoring.WIN_VALUE, min(scoring.WIN_VALUE, swing))
+                    value += weight * risk * abs(GG_UNIT * swing) * sign
+    return value

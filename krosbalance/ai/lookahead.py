@@ -1,0 +1,112 @@
+"""Lookahead: the heuristic's best few plans, each tried on copies of the match and judged after the
+opponent's reply.
+
+At the start of each Krosmaster's activation, the AI asks its heuristic (the kiter's planner by
+default) for its ``candidates`` best plans (:meth:`HeuristicAI.candidates`: distinct casts or end
+cells). Each plan is played on ``dice_sets`` copies of the match (``MatchView.clone_state``: what
+this side may see, with the AI's own dice, never the match's), each copy continuing with the
+heuristic for the rest of the team's turn and a heuristic model of the opponent (the kiter) for
+its whole reply; the copies are then scored by :func:`.evaluation.evaluate` (GG at the score,
+material, KO threats, kamas). Every plan meets the same pre-drawn dice (common random numbers), so
+the comparison measures the plans, not their luck. The plan with the best mean evaluation plus
+``PRIOR`` times the heuristic's own value of it (which settles near-ties) is played;
+replanning on surprises follows the heuristic. Creatures, deployment and tension follow the
+heuristic.
+
+The budget is a count: ``candidates x dice_sets`` rollouts per Krosmaster activation (plus none when
+the heuristic offers a single plan), never a time, so a match stays a pure function of its seed.
+Named budgets are registered in :mod:`.registry` (``lookahead-fast``, ``lookahead``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from mypy_extensions import mypyc_attr
+
+from krosbalance.ai.base import AI
+from krosbalance.ai.evaluation import evaluate
+from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.plan_search import Plan
+from krosbalance.ai.planner import END_ACTION, HeuristicAI
+from krosbalance.ai.rollout import ReplayDice, finish_team_turn, play_turn
+from krosbalance.engine.legal import Action
+from krosbalance.engine.turn import TensionChoice
+from krosbalance.engine.view import FighterView, MatchView
+
+#: raw faces pre-drawn per dice set (a rollout that rolls more cycles through them)
+FACES_PER_SET = 512
+#: weight of the heuristic's own value of a plan, added to its mean rollout evaluation: a prior that
+#: settles near-ties (a few rollouts are noisy) in the heuristic's favour
+PRIOR = 0.5
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
+class LookaheadAI(AI):
+    """Heuristic plans judged by rollouts on copies of the match (see the module docstring)."""
+
+    name = "lookahead"
+
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        candidates: int = 4,
+        dice_sets: int = 2,
+        base: type[HeuristicAI] = KiterAI,
+        model: type[HeuristicAI] = KiterAI,
+    ) -> None:
+        super().__init__(rng)
+        self.candidates = candidates
+        self.dice_sets = dice_sets
+        self.base = base(rng)
+        self.model = model(rng)
+        self.model.share_caches(self.base)
+        self._key: tuple[int, int] = (-1, -1)
+        self.rollouts = 0  # rollouts played so far (for benchmarks)
+        self.searches = 0  # activations decided by rollouts
+
+    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
+        return self.base.choose_deployment(view, fighters, cells)
+
+    def choose_tension(
+        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
+    ) -> TensionChoice:
+        return self.base.choose_tension(view, raw, options)
+
+    def choose_action(self, view: MatchView) -> Action:
+        me = view.active
+        if me is None:
+            return END_ACTION
+        key = (view.turn, me.uid)
+        if key != self._key:
+            self._key = key
+            self.base.begin(view, me)
+            keep = self.candidates if me.is_krosmaster else 1
+            plans = self.base.candidates(view, me, keep)
+            plan = plans[0] if len(plans) == 1 else self._choose(view, me, plans)
+            self.base.adopt(plan)
+        return self.base.choose_action(view)
+
+    def _choose(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
+        """The plan with the best total evaluation over the shared dice sets (ties: the heuristic's
+        order)."""
+        self.searches += 1
+        dice = [self.rng.integers(0, 6, size=FACES_PER_SET).tolist() for _ in range(self.dice_sets)]
+        best, best_value = plans[0], -1e18
+        for plan in plans:
+            mean = sum(self._rollout(view, me, plan, faces) for faces in dice) / len(dice)
+            total = mean + PRIOR * plan.value
+            if total > best_value + 1e-9:
+                best, best_value = plan, total
+        return best
+
+    def _rollout(self, view: MatchView, me: FighterView, plan: Plan, faces: list[int]) -> float:
+        """Play ``plan`` on a copy, then the rest of the turn and the opponent's reply; evaluate."""
+        self.rollouts += 1
+        side = view.side
+        state = view.clone_state(ReplayDice(faces))
+        fighter = next(f for f in state.fighters if f.uid == me.uid)
+        mine = self.base.fork()
+        mine.adopt(plan)
+        finish_team_turn(state, fighter, mine, MatchView(state, side))
+        play_turn(state, self.model.fork())
+        return evaluate(state, side, self.base._threat_cache)

@@ -1,0 +1,54 @@
+"""The search-tier benchmark functions that ``make bench`` calls: they run and report sane figures."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from krosbalance.sim.bench_search import (
+    BuildRound,
+    _round_from_json,
+    copies_per_second,
+    main,
+    mid_game_state,
+    search_seconds_per_match,
+    search_table,
+)
+
+
+def test_copies_per_second_copies_a_mid_game_state() -> None:
+    state = mid_game_state(turns=2)
+    assert state.turn >= 2 and len(state.pieces()) >= 8
+    bench = copies_per_second(seconds=0.05)
+    assert bench.copies >= 100 and bench.per_second > 0
+    assert "copies/s" in bench.line()
+
+
+def test_search_seconds_per_match_counts_rollouts() -> None:
+    bench = search_seconds_per_match("lookahead-fast", "kiter", matches=1)
+    assert bench.matches == 1 and bench.seconds > 0
+    assert bench.rollouts > 0 and bench.activations > 0
+    assert bench.rollouts <= 3 * bench.activations  # lookahead-fast: 3 candidates x 1 dice set
+    assert "s/match" in bench.line()
+
+
+def test_cli_prints_both_figures(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["--ai", "lookahead-fast", "--matches", "1", "--copy-seconds", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "copies/s" in out and "lookahead-fast vs kiter" in out
+
+
+def test_worker_round_trips_through_json_and_the_table_sets_builds_side_by_side(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = ["--worker", "--ai", "lookahead-fast", "--matches", "1", "--copy-seconds", "0.05"]
+    assert main(args) == 0
+    done = _round_from_json(capsys.readouterr().out)
+    assert done.build in ("compiled", "pure") and done.copies.copies >= 100
+    assert [b.ai for b in done.search] == ["lookahead-fast"] and done.search[0].rollouts > 0
+    slower = BuildRound(
+        "pure",
+        replace(done.copies, seconds=2 * done.copies.seconds),
+        tuple(replace(b, seconds=3 * b.seconds) for b in done.search),
+    )
+    table = search_table([(done, slower)])
+    assert "copies/s" in table and "= 2.00x" in table
+    assert "lookahead-fast vs kiter, s/match" in table and "= 3.00x faster" in table
+    assert "vs" not in search_table([(done, None)]).splitlines()[1]
