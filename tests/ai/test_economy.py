@@ -141,3 +141,40 @@ def test_an_attack_bonus_improves_only_matching_attacks():
     assert improves(reward("fire_boost"), assault, me)
     assert not improves(reward("water_boost"), assault, me)
     assert not improves(reward("stasis_crystal"), punch, me)  # never neutral
+
+
+def test_a_token_held_from_the_start_goes_to_the_krosmaster_it_helps_most():
+    """R-A52 with ``start_rewards``: every AI (random included) gives it to the best holder."""
+    import numpy as np
+
+    from krosbalance.ai.registry import get_ai, list_ais
+
+    sc, anna, bill, _ = position()
+    view = MatchView(sc.state, 0)
+    candidates = [view.fighter(anna.uid), view.fighter(bill.uid)]
+    for name in list_ais():
+        ai = get_ai(name)(np.random.default_rng(0))
+        assert ai.give_reward(view, reward("air_upgrade"), candidates) == bill.uid
+        assert ai.give_reward(view, reward("fire_upgrade"), candidates) == anna.uid
+
+
+@pytest.mark.parametrize("ai", ["focus_fire", "kiter", "objective"])
+def test_the_heuristic_planner_buys_and_reveals_in_full_economy_matches(ai):
+    """The shared planner asks the advisor before its actions: with the economy on, matches of every
+    heuristic see purchases and reveals, each legal (the engine checks every action)."""
+    from krosbalance.content.registry import list_characters
+    from krosbalance.engine.events import RewardBought, RewardRevealed
+    from krosbalance.engine.match import run_to_end
+    from krosbalance.play import prepare_match
+
+    box = list_characters(set="arena-box")
+    bought = revealed = 0
+    for seed in range(3):
+        state, controllers, views = prepare_match(
+            box[:4], box[4:], ai=ai, seed=seed, record="summary", options={"demonic_rewards": True}
+        )
+        run_to_end(state, controllers, views)
+        assert state.finished
+        bought += sum(isinstance(e, RewardBought) for e in state.events)
+        revealed += sum(isinstance(e, RewardRevealed) for e in state.events)
+    assert bought > 0 and revealed > 0

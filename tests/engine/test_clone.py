@@ -201,3 +201,35 @@ def test_view_copy_hides_the_opponents_traps_and_never_the_match_dice() -> None:
     assert [t.side for t in seen_by_0.traps.values()] == [0]
     assert [t.side for t in MatchView(sc.state, 1).clone_state(dice).traps.values()] == [1]
     assert len(sc.state.traps) == 2
+
+
+def test_view_copy_deals_the_rewards_this_side_has_not_seen_again() -> None:
+    """R-A51, R-A52: a copy made for side 0 keeps its own tokens and every face-up one, but the market
+    piles and side 1's face-down tokens are dealt again among themselves (rank and count kept): a
+    search never learns the pile order or the enemy's hand, and the unseen tokens stay the same."""
+    sc = Scenario(". . . . . .\n. . . . . .", options=REWARDS)
+    mine = sc.add("anna_tommy", side=0, at=(0, 0))
+    theirs = sc.add("bill_tell", side=1, at=(5, 0))
+    market = sc.open_market(seed=5)
+    sc.hold(mine, "fire_boost")
+    sc.hold(theirs, "xelor_style")
+    sc.hold(theirs, "iop_style")
+    sc.activate(theirs)
+    sc.reveal(theirs, "iop_style")
+    before = snapshot(sc.state)
+    view = MatchView(sc.state, 0)
+    copy_ = view.clone_state(SeededDice(np.random.default_rng(1)))
+    assert snapshot(sc.state) == before  # the match is untouched
+    copied = copy_.rules.market  # type: ignore[attr-defined]
+    mine_c = next(f for f in copy_.fighters if f.uid == mine.uid)
+    theirs_c = next(f for f in copy_.fighters if f.uid == theirs.uid)
+    assert [(t.spec.id, t.face_up) for t in mine_c.tokens] == [(t.spec.id, t.face_up) for t in mine.tokens]
+    assert [t.face_up for t in theirs_c.tokens] == [t.face_up for t in theirs.tokens]
+    assert [t.spec.rank for t in theirs_c.tokens] == [t.spec.rank for t in theirs.tokens]
+    assert [t.spec.id for t in theirs_c.tokens if t.face_up] == ["iop_style"]
+    assert copied.face_up == market.face_up
+    assert [len(p) for p in copied.piles] == [len(p) for p in market.piles]
+    copy_view = MatchView(copy_, 0)
+    for rank in range(3):
+        assert copy_view.unseen_rewards(rank) == view.unseen_rewards(rank)
+    assert copied.piles != market.piles  # dealt again, not the real order
