@@ -95,6 +95,11 @@ class RulesetState:
         """An independent copy (containers copied, not shared)."""
         return self
 
+    def hide_from(self, state: MatchState, side: int) -> None:
+        """In ``state``, a copy made for ``side`` to play on (``MatchView.clone_state``), replace what
+        that side may not know (Arena: the order of the Demonic Rewards it has not seen) by something
+        it could have guessed. By default there is nothing hidden."""
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class MatchRules:

@@ -384,10 +384,11 @@ class MatchView:
     def clone_state(self, dice: Dice, *, keep_stats: bool = False) -> MatchState:
         """A copy of the match as this side may know it, to play on (:mod:`krosbalance.engine.clone`):
         it rolls ``dice`` (the AI's own, never the match's), records nothing, and holds none of the
-        opponent's traps (hidden, R-A116), nor the order of the hidden Demonic Rewards
-        (:func:`hide_rewards`). Nothing done to the copy reaches the match."""
+        opponent's traps (hidden, R-A116), and what the ruleset's state hides from this side is
+        replaced (``RulesetState.hide_from``: Arena deals the unseen Demonic Rewards again). Nothing
+        done to the copy reaches the match."""
         copy = clone_state(self._s, dice, keep_stats=keep_stats, hide_traps_of=1 - self.side)
-        hide_rewards(copy, self.side)
+        copy.rules.hide_from(copy, self.side)
         return copy
 
     # --- questions about the active character ------------------------------------------------
@@ -468,35 +469,3 @@ def expected_bonus(state: MatchState, caster: Fighter, spell: SpellSpec, target:
         elif effect.kind == "element_bonus" and spell.element == effect.params["element"]:
             bonus += effect.params["amount"]
     return bonus
-
-
-def hide_rewards(copy: MatchState, side: int) -> None:
-    """Deal again, in a copy made for ``side``, the Demonic Rewards that side has not seen (R-A51,
-    R-A52): per rank, the tokens of the market's face-down piles and the enemy's face-down tokens are
-    pooled, sorted by id, turned by an offset that depends only on public facts (the game turn and the
-    pool's size), and dealt back to the same places. Each place keeps its rank and count, the set of
-    unseen tokens is the one :meth:`MatchView.unseen_rewards` lists, and a random purchase or an
-    enemy token in the copy tells nothing about the real pile order or the enemy's hand."""
-    market = cast("MarketHoldings | None", getattr(copy.rules, "market", None))
-    if market is None:
-        return
-    hidden = [t for f in copy.fighters if f.side != side for t in f.tokens if not t.face_up]
-    piles = market.piles
-    for rank, name in enumerate(RANKS):
-        held = [t for t in hidden if t.spec.rank == name]
-        two = (piles[2 * rank], piles[2 * rank + 1])
-        pool = sorted([s for pile in two for s in pile] + [t.spec for t in held], key=_by_id)
-        if len(pool) < 2:
-            continue
-        shift = (copy.turn * 7 + rank) % len(pool)
-        pool = pool[shift:] + pool[:shift]
-        for token in held:
-            token.spec = pool.pop()
-        for pile in two:
-            count = len(pile)
-            pile.clear()
-            pile.extend(pool.pop() for _ in range(count))
-
-
-def _by_id(spec: RewardSpec) -> str:
-    return spec.id

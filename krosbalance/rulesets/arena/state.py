@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from krosbalance.content.specs import RANKS
 from krosbalance.engine.rules import RulesetState
 
 if TYPE_CHECKING:
+    from krosbalance.content.specs import RewardSpec
     from krosbalance.engine.state import MatchState
     from krosbalance.rulesets.arena.market import RewardMarket
     from krosbalance.rulesets.arena.options import ArenaOptions
@@ -82,6 +84,33 @@ class ArenaState(RulesetState):
         other.market = None if self.market is None else self.market.copy()
         return other
 
+    def hide_from(self, state: MatchState, side: int) -> None:
+        """Deal again, in a copy made for ``side``, the Demonic Rewards that side has not seen (R-A51,
+        R-A52): per rank, the tokens of the market's face-down piles and the enemy's face-down tokens
+        are pooled, sorted by id, turned by an offset that depends only on public facts (the game turn
+        and the pool's size), and dealt back to the same places. Each place keeps its rank and count,
+        the unseen tokens are those ``MatchView.unseen_rewards`` lists, and a random purchase or an
+        enemy token in the copy tells nothing of the real pile order or the enemy's hand."""
+        market = self.market
+        if market is None:
+            return
+        hidden = [t for f in state.fighters if f.side != side for t in f.tokens if not t.face_up]
+        piles = market.piles
+        for rank, name in enumerate(RANKS):
+            held = [t for t in hidden if t.spec.rank == name]
+            two = (piles[2 * rank], piles[2 * rank + 1])
+            pool = sorted([s for pile in two for s in pile] + [t.spec for t in held], key=_by_id)
+            if len(pool) < 2:
+                continue
+            shift = (state.turn * 7 + rank) % len(pool)
+            pool = pool[shift:] + pool[:shift]
+            for token in held:
+                token.spec = pool.pop()
+            for pile in two:
+                count = len(pile)
+                pile.clear()
+                pile.extend([pool.pop() for _ in range(count)])
+
     def gg_total(self) -> int:
         """GG in the game: both stocks and the wild GG (conserved except tension losses)."""
         return self.gg[0] + self.gg[1] + self.wild_gg
@@ -90,3 +119,7 @@ class ArenaState(RulesetState):
 def arena_state(state: MatchState) -> ArenaState:
     """The Arena state of a match played under the Arena ruleset."""
     return cast(ArenaState, state.rules)
+
+
+def _by_id(spec: RewardSpec) -> str:
+    return spec.id
