@@ -162,6 +162,10 @@ def test_shipped_experiments_validate_against_the_registries() -> None:
         "simulations/smoke.toml",
         "simulations/box-round-robin.toml",
         "simulations/ai-validity.toml",
+        "simulations/rewards-value.toml",
+        "simulations/rewards-value-quick.toml",
+        "simulations/rewards-value-search.toml",
+        "simulations/rewards-in-play.toml",
     )
     assert proc.returncode == 0, proc.stderr
     assert "box-round-robin.toml: ok: 'box-round-robin', 35 pairings" in proc.stdout

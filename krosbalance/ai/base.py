@@ -11,7 +11,8 @@ give him around them, each with a deterministic default here:
   (R-A17, ``choose_draft``) and, as first player, which board to play on (R-A19, ``choose_board``);
 - in the match: which board edge to sit at (R-A19, ``choose_edge``), the order in which several of
   his creatures act (R-A31, ``order_creatures``) and the order of triggers that fire together
-  (R-A32, R-A36, ``order_triggers``).
+  (R-A32, R-A36, ``order_triggers``), and which Krosmaster holds a Demonic Reward dealt before the
+  match (R-A52, ``give_reward``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from mypy_extensions import mypyc_attr
 
+from krosbalance.ai.rewards import best_holder
 from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
 from krosbalance.engine.turn import TensionChoice, Trigger
@@ -30,7 +32,7 @@ from krosbalance.engine.view import FighterView, MatchView
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.content.blast import FavorSpec
-    from krosbalance.content.specs import CharacterSpec
+    from krosbalance.content.specs import CharacterSpec, RewardSpec
 
 
 def card_value(spec: CharacterSpec) -> float:
@@ -125,6 +127,11 @@ class AI:
     def order_triggers(self, view: MatchView, triggers: list[Trigger]) -> list[int]:
         """R-A32, R-A36: triggers resolve in the order listed (bombs in the order they were placed)."""
         return list(range(len(triggers)))
+
+    def give_reward(self, view: MatchView, reward: RewardSpec, candidates: list[FighterView]) -> int:
+        """R-A52: a Demonic Reward held from the start (option ``start_rewards``) goes face down to
+        the Krosmaster it helps most (:func:`krosbalance.ai.rewards.best_holder`)."""
+        return candidates[best_holder(reward, candidates)].uid
 
     def choose_board(
         self, boards: Sequence[Board], own: Sequence[CharacterSpec], opponent: Sequence[CharacterSpec]

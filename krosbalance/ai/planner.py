@@ -43,11 +43,12 @@ from krosbalance.ai import scoring
 from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
 from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
+from krosbalance.ai.economy import advise
 from krosbalance.ai.plan_search import Plan, best_plan, best_plans
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
-from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action
+from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, MOVE, PICK_KAMA, Action
 from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
 
@@ -81,6 +82,7 @@ class HeuristicAI(AI):
         self._turn = -1
         self._acted: set[int] = set()  # allies that have had their activation this turn
         self._team: tuple[int, float] = (-1, 0.0)
+        self._first = True  # the activation's first decision (the reward advisor's timing)
 
     # ------------------------------------------------------------------------------ deployment, tension
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
@@ -105,14 +107,36 @@ class HeuristicAI(AI):
             self._plan(view, me)
         elif self._expect is not None and self._expect != (me.cell, me.mp, me.ap):
             self._plan(view, me)
+        rewards = me.is_krosmaster and view.rewards_in_play
         for _ in range(3):
+            saved = (list(self._steps), list(self._route), self._picks) if rewards else None
             action = self._next(view, me)
             if action is not None and view.is_legal(action):
+                reward = self._reward_first(view, me, action) if saved is not None else None
+                if reward is not None and saved is not None:
+                    self._steps, self._route, self._picks = saved  # the plan goes on after it
+                    return reward
                 self._remember(me, action)
+                self._first = False
                 return action
             if not self._plan(view, me):
                 break
-        return END_ACTION
+        return (self._reward_first(view, me, END_ACTION) if rewards else None) or END_ACTION
+
+    def _reward_first(self, view: MatchView, me: FighterView, action: Action) -> Action | None:
+        """A Demonic Reward action to take before ``action`` (:func:`.economy.advise`: reveal a bonus
+        before the attack it improves, gains at once, defences at the end, buy on a Demon cell when a
+        reward beats a GG for the kamas, for the ally it helps most), or None. The plan goes on after
+        a reward action unless the fighter's cell, MP or AP then differ from what it expects (an AP
+        gain, a Recall Potion, the Treechnid Set): then it is made again, with what the token gave."""
+        if not view.reward_tokens(me) and not (view.board.demon_cells >> me.cell) & 1:
+            return None  # nothing to reveal, nowhere to buy
+        reward = advise(view, me, action, self._first)
+        if reward is None or not view.is_legal(reward):
+            return None
+        self._first = False
+        self._expect = (me.cell, me.mp, me.ap - 1 if reward.kind == BUY_REWARD else me.ap)
+        return reward
 
     def begin(self, view: MatchView, me: FighterView) -> None:
         """Start a new activation of ``me``: forget the last plan, note who has acted this turn and
@@ -123,6 +147,7 @@ class HeuristicAI(AI):
         self._acted.add(me.uid)
         self._team = team_target(view, self._acted)
         self._key = (view.turn, me.uid)
+        self._first = True
         self._steps = []
         self._expect = None
         self._replans = 0
@@ -254,6 +279,7 @@ class HeuristicAI(AI):
         other._acted = set(self._acted)
         other._steps, other._route, other._picks = list(self._steps), list(self._route), self._picks
         other._expect, other._replans = self._expect, self._replans
+        other._first = self._first
         other._reach = dict(self._reach)
         return other
 

@@ -28,6 +28,7 @@ from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
 from krosbalance.analysis import dependence, ladder, narrative, plots, stats
+from krosbalance.analysis import rewards as rewards_mod
 from krosbalance.analysis.challenges import is_blast, report_section, study_matches
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
@@ -643,6 +644,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     ]
     for heading, build in sections:
         _section(doc, heading, build)
+    rewards_mod.add_report_section(doc, rs, tables, _section)
 
     doc.h("Experiment spec")
     if rs.spec_text:

@@ -53,6 +53,10 @@ EFFECT_KEYWORDS: dict[str, dict[str, type]] = {
     # Roulette de chat (Krosmaster Blast rulebook example): "your next <spell> must have a different
     # target" - the caster's next cast of this spell may not target the piece this cast targeted.
     "different_target_next": {},
+    # Pandawa Style (Demonic Reward, seed L2961-L2966): an ally adjacent to the caster is moved onto
+    # the spell's target cell (a free cell); special movement, no Lock. The player picks the ally
+    # (the cast's ``choice``: the ally's cell); with none chosen, the spell moves nobody.
+    "carry_ally": {},
 }
 
 POWER_KEYWORDS: dict[str, dict[str, type]] = {
@@ -76,4 +80,78 @@ POWER_KEYWORDS: dict[str, dict[str, type]] = {
     # card says which with ``marker`` ("mp" or "ap"). The +1 is a marker: it acts at the start of
     # that Krosmaster's next activation (R-A35).
     "stimulus": {"marker": str},
+    # R-A48, R-A145, the Upgrade "Perfect Lock" (Blocco Perfetto, seed L3013-L3016): enemy characters
+    # adjacent to the holder cannot spend MP to leave melee contact with it — no roll, and since
+    # every step from an orthogonally adjacent cell leaves that contact, they cannot walk at all.
+    # Tiny characters are read as free: "not affected by the Lock rules" (R-A103) covers the perfect
+    # form of Lock too. Special movements (push, swaps, Recall Potion) are not spending MP.
+    "perfect_lock": {},
 }
+
+#: Demonic Reward effects (R-A136-R-A145; every token is listed in ``data/rewards/``). A Boost's
+#: effects are applied once when it is revealed (``INSTANT_REWARD_KEYWORDS``); an Upgrade's or an
+#: Equipment's apply while the token lies face up (the others). "Immediately" gains act at once,
+#: unlike spell markers (R-A35, R-A172). Value rules are the loader's, as for spell effects, plus:
+#: ``rank`` is a rank name, ``power`` a power keyword without parameters, and a ``damage`` element
+#: is never neutral (no reward adds neutral damage).
+REWARD_KEYWORDS: dict[str, dict[str, type]] = {
+    # --- Boosts: applied when revealed, then the token goes back to the box (R-A54)
+    "mp_now": {"amount": int},  # "immediately +X MP": usable this turn
+    "ap_now": {"amount": int},  # "immediately +X AP"
+    "kamas": {"amount": int},  # X kamas from the reserve to the team stock (as many as it holds)
+    "gg": {"amount": int},  # the team gains X GG (wild GG first, R-A129)
+    # remove up to X injury markers from the holder: not a healing spell, so no Critical roll and
+    # no Healing bonus
+    "remove_injuries": {"amount": int},
+    # the holder places X injury markers on itself; reaching its HP KOs it at once (R-A166)
+    "self_injuries": {"amount": int},
+    # +X damage to the next spell the holder casts this turn, if it is an attack of that element;
+    # a spell of another element uses the boost up (ruleset option ``element_boost_waits``)
+    "next_spell_damage": {"element": str, "amount": int},
+    # +X damage to the next elemental (never neutral) attack the holder casts this turn
+    "next_elemental_attack_damage": {"amount": int},
+    # a creature on a free cell adjacent to the holder, acting right after it (R-A144)
+    "summon": {"summon": str},
+    # the holder is put on a free deployment cell of its team; a special movement, no Lock
+    "recall": {},
+    # a coin toss: heads, the top face-down token of that rank goes face down to the holder
+    "draw_reward": {"rank": str},
+    # the player may pay X kamas to the reserve to gain 1 GG
+    "buy_gg": {"kamas": int},
+    # the token's single-use spell is cast at once, paying its costs (R-A143)
+    "one_shot_spell": {},
+    # --- Upgrades and Equipment: while face up (R-A140: characteristics change at once)
+    "max_mp": {"amount": int},
+    "max_ap": {"amount": int},
+    "max_hp": {"amount": int},  # max HP; the injuries already placed stay
+    # -X MP: the characteristic drops, and X of the MP still available this turn are lost (R-A142)
+    "lower_mp": {"amount": int},
+    "power": {"power": str},  # gains a power; owning it already gives nothing more (R-A100, R-A160)
+    "resistance": {"element": str},  # the Resistance power of that element (R-A102)
+    "immune": {"element": str},  # no injuries from attack spells of that element (R-A107)
+    "range": {"amount": int},  # +X max range of the holder's spells whose range can change (R-A73)
+    "damage": {"element": str, "amount": int},  # its attack spells of that element deal +X
+    "elemental_damage": {"amount": int},  # its Water, Air, Earth and Fire attack spells deal +X
+    "melee_damage": {"amount": int},  # its melee elemental attack spells deal +X
+    "melee_lifesteal": {},  # its melee elemental attack spells gain Lifesteal (R-A81)
+    "weapon": {},  # the token's spell becomes a spell of the holder (R-A143)
+}
+
+#: the reward keywords a Boost may use; Upgrades and Equipment use the others
+INSTANT_REWARD_KEYWORDS: frozenset[str] = frozenset(
+    (
+        "mp_now",
+        "ap_now",
+        "kamas",
+        "gg",
+        "remove_injuries",
+        "self_injuries",
+        "next_spell_damage",
+        "next_elemental_attack_damage",
+        "summon",
+        "recall",
+        "draw_reward",
+        "buy_gg",
+        "one_shot_spell",
+    )
+)

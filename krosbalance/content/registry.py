@@ -17,20 +17,24 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from krosbalance.content.loader import LoadedCharacter, load_characters, normalize_name
-from krosbalance.content.specs import PIECE_KINDS, CharacterSpec
+from krosbalance.content.reward_loader import LoadedReward, load_rewards, summon_refs
+from krosbalance.content.specs import PIECE_KINDS, RANKS, REWARD_KINDS, CharacterSpec, RewardSpec
 from krosbalance.errors import ContentError
 
 __all__ = [
     "BLAST_CHARACTER_FOLDER",
     "DEFAULT_CHARACTER_FOLDER",
     "DEFAULT_CHARACTER_FOLDERS",
+    "DEFAULT_REWARD_FOLDER",
     "Registry",
     "all_characters",
+    "all_rewards",
     "default_registry",
     "list_boards",
     "list_characters",
     "load_board",
     "load_character",
+    "load_reward",
 ]
 
 DEFAULT_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "characters"
@@ -38,7 +42,9 @@ DEFAULT_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "character
 BLAST_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "blast" / "characters"
 #: what ``Registry()`` reads: every card the package ships
 DEFAULT_CHARACTER_FOLDERS: tuple[Path, ...] = (DEFAULT_CHARACTER_FOLDER, BLAST_CHARACTER_FOLDER)
+DEFAULT_REWARD_FOLDER = Path(__file__).resolve().parent / "data" / "rewards"
 _REGISTRY_FILE = "character registry"
+_REWARD_REGISTRY = "reward registry"
 _BOARD_FILE = "board registry"
 
 
@@ -63,13 +69,22 @@ class CharacterSource(Protocol):
 class Registry:
     """Characters (Krosmasters and summon tokens) from one or more data folders, loaded on first use.
 
+    Demonic Reward tokens come from their own folders (by default the package's ``data/rewards``),
+    loaded on first use as well; a token that summons a creature must name a loaded creature.
+
     Args:
         *folders: folders of ``*.toml`` character files; default the package's ``data/characters``
             (Arena cards) and ``data/blast/characters`` (Krosmaster Blast cards).
+        rewards: folders of ``*.toml`` reward files; default the package's ``data/rewards``.
     """
 
-    def __init__(self, *folders: str | Path) -> None:
+    def __init__(self, *folders: str | Path, rewards: tuple[str | Path, ...] | None = None) -> None:
         self.folders: tuple[Path, ...] = tuple(Path(f) for f in folders) or DEFAULT_CHARACTER_FOLDERS
+        self.reward_folders: tuple[Path, ...] = (
+            (DEFAULT_REWARD_FOLDER,) if rewards is None else tuple(Path(f) for f in rewards)
+        )
+        self._rewards: dict[str, LoadedReward] | None = None
+        self._reward_index: dict[str, str] = {}
         self._loaded: dict[str, LoadedCharacter] | None = None
         self._index: dict[str, str] = {}
         self._boards: dict[str, Any] | None = None
@@ -148,6 +163,74 @@ class Registry:
         """Every loaded spec (Krosmasters and summon tokens), sorted by id."""
         loaded = self._characters()
         return [loaded[cid].spec for cid in sorted(loaded)]
+
+    # ------------------------------------------------------------------------ rewards
+    def _reward_table(self) -> dict[str, LoadedReward]:
+        if self._rewards is None:
+            paths: list[Path] = []
+            for folder in self.reward_folders:
+                if not folder.is_dir():
+                    raise ContentError(str(folder), "folder", "no such reward folder")
+                paths.extend(sorted(folder.glob("*.toml")))
+            loaded = load_rewards(paths)
+            characters = self._characters() if loaded else {}
+            for entry in loaded.values():
+                for field_path, ref in summon_refs(entry):
+                    target = characters.get(ref)
+                    if target is None or target.spec.kind != "creature":
+                        known = ", ".join(
+                            sorted(k for k, v in characters.items() if v.spec.kind == "creature")
+                        )
+                        raise ContentError(
+                            entry.file,
+                            field_path,
+                            f"{ref!r} names no loaded creature; known creatures: {known}",
+                        )
+            index: dict[str, str] = {}
+            for reward_id, entry in loaded.items():
+                for text in (reward_id, entry.spec.name, *entry.spec.aliases):
+                    index[normalize_name(text)] = reward_id
+            self._reward_index = index
+            self._rewards = loaded
+        return self._rewards
+
+    def load_reward(self, name: str) -> RewardSpec:
+        """The Demonic Reward with this id, English name or alias."""
+        loaded = self._reward_table()
+        if not isinstance(name, str):
+            raise ContentError(_REWARD_REGISTRY, "name", f"expected a reward name, got {name!r}")
+        reward_id = self._reward_index.get(normalize_name(name))
+        if reward_id is None:
+            raise ContentError(
+                _REWARD_REGISTRY, "name", _unknown("reward", name, self._reward_index, sorted(loaded))
+            )
+        return loaded[reward_id].spec
+
+    def reward_source_file(self, name: str) -> str:
+        """The file a reward was loaded from."""
+        return self._reward_table()[self.load_reward(name).id].file
+
+    def list_rewards(
+        self, kind: str | None = None, rank: str | None = None, *, set: str | None = None
+    ) -> list[str]:
+        """Sorted ids of the reward tokens, optionally of one kind (boost, upgrade, equipment), rank or
+        set (e.g. ``"arena-box"``)."""
+        if kind is not None and kind not in REWARD_KINDS:
+            raise ContentError(_REWARD_REGISTRY, "kind", f"{kind!r} is not one of: {', '.join(REWARD_KINDS)}")
+        if rank is not None and rank not in RANKS:
+            raise ContentError(_REWARD_REGISTRY, "rank", f"{rank!r} is not one of: {', '.join(RANKS)}")
+        return sorted(
+            rid
+            for rid, entry in self._reward_table().items()
+            if (kind is None or entry.spec.kind == kind)
+            and (rank is None or entry.spec.rank == rank)
+            and (set is None or entry.spec.set == set)
+        )
+
+    def all_rewards(self) -> list[RewardSpec]:
+        """Every loaded reward token, sorted by id."""
+        loaded = self._reward_table()
+        return [loaded[rid].spec for rid in sorted(loaded)]
 
     # ---------------------------------------------------------------------- boards
     def _board_table(self) -> dict[str, Any]:
@@ -231,6 +314,16 @@ def list_characters(
 def all_characters() -> list[CharacterSpec]:
     """``default_registry().all_characters()``."""
     return default_registry().all_characters()
+
+
+def load_reward(name: str) -> RewardSpec:
+    """``default_registry().load_reward(name)``."""
+    return default_registry().load_reward(name)
+
+
+def all_rewards() -> list[RewardSpec]:
+    """``default_registry().all_rewards()``."""
+    return default_registry().all_rewards()
 
 
 def load_board(board_id: str) -> Any:

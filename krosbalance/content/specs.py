@@ -25,6 +25,13 @@ MARKERS: tuple[str, ...] = ("mp", "ap")  # the two kinds of +1/-1 markers (R-A33
 #: the game a card is printed for: Arena cards (levels, initiative, name colours, per-spell costs) or
 #: Krosmaster Blast cards (none of those; every spell costs 1 AP, R-B23)
 GAMES: tuple[str, ...] = ("arena", "blast")
+#: Demonic Reward types (R-A137): a Boost is used once, an Upgrade lasts until the start of its
+#: holder's next turn, an Equipment is permanent
+REWARD_KINDS: tuple[str, ...] = ("boost", "upgrade", "equipment")
+#: the four kinds of equipment; a Krosmaster has at most one face-up token of each (R-A141)
+EQUIPMENT_SLOTS: tuple[str, ...] = ("weapon", "set", "pet", "dofus")
+#: the ranks printed on the tokens' backs, cheapest first (R-A136)
+RANKS: tuple[str, ...] = ("granite", "jade", "gold")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # options classes of rulesets (and tests) extend it
@@ -165,3 +172,41 @@ class CharacterSpec(Frozen):
 
     def has_power(self, kind: str) -> bool:
         return any(power.kind == kind for power in self.powers)
+
+
+@dataclass(frozen=True, slots=True)
+class RewardSpec(Frozen):
+    """A Demonic Reward token (R-A51-R-A54, R-A136-R-A145).
+
+    Attributes:
+        id: stable English id (e.g. ``"xelor_style"``); ``aliases`` holds the Italian name.
+        name: English display name.
+        kind: boost / upgrade / equipment (R-A137).
+        slot: for equipment, weapon / set / pet / dofus (one face-up of each, R-A141); "" otherwise.
+        rank: granite / jade / gold, the rank on the token's back (R-A136). The rulebook never prints
+            an individual token's rank, so most ranks are assumptions a box owner can correct.
+        effects: reward-effect keywords (``content.keywords.REWARD_KEYWORDS``) applied when the token
+            is revealed (boost) or while it is face up (upgrade, equipment).
+        choices: for a token that says "choose one" (Masqueraider Style), the alternatives, each a
+            tuple of effects; the holder's player picks one when revealing it.
+        spell: the spell a weapon grants (R-A143), or the single-use spell a Boost casts when used.
+        set: the box the token comes from (e.g. ``arena-box``); ``tags`` free labels.
+        source: where each doubtful value comes from, by field name (``rank``, ``card``...).
+    """
+
+    id: str
+    name: str
+    kind: str
+    rank: str
+    set: str = ""
+    tags: tuple[str, ...] = ()
+    slot: str = ""
+    effects: tuple[EffectSpec, ...] = ()
+    choices: tuple[tuple[EffectSpec, ...], ...] = ()
+    spell: SpellSpec | None = None
+    aliases: tuple[str, ...] = ()
+    version: str = "1"
+    source: dict[str, str] = field(default_factory=dict)
+
+    def has_effect(self, kind: str) -> bool:
+        return any(effect.kind == kind for effect in self.effects)

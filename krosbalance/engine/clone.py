@@ -5,7 +5,8 @@ field, without ``copy.deepcopy``: immutable data (the board, the ruleset, specs,
 is shared; everything play mutates (fighters, cell tables, per-turn uses, counters) is new, with
 every reference between fighters (summoner, summons, the KO credit, Timelines, the active fighter,
 cell and trap tables, pending bombs and KOs) pointing into the copy; the ruleset's own state
-(``state.rules``: Arena's GG and kamas) is copied by its ``copy()`` (``engine.rules.RulesetState``).
+(``state.rules``: Arena's GG and kamas, and the Demonic Reward market) is copied by its ``copy()``
+(``engine.rules.RulesetState``); the reward tokens on fighters' cards are new tokens.
 Play on the copy never touches the original.
 
 The copy gets the dice it is given (never the match's: an AI must not see the match dice) and an
@@ -23,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from krosbalance.engine.results import FighterStats
+from krosbalance.engine.rewards import HeldToken, RewardMods
 from krosbalance.engine.state import Fighter, MatchState
 
 if TYPE_CHECKING:
@@ -56,6 +58,7 @@ STATE_REMAPPED: tuple[str, ...] = (
     "active",
     "pending_bombs",
     "pending_kos",
+    "lock_holders",
 )
 #: copied: new containers with the same values (``rules`` by ``RulesetState.copy``)
 STATE_CONTAINERS: tuple[str, ...] = ("rules", "scenery_injuries", "summon_specs", "edges")
@@ -85,13 +88,17 @@ FIGHTER_VALUES: tuple[str, ...] = (
     "blocked",
     "placed_turn",
     "acting",
+    "reward_range",
 )
+#: copied (held reward tokens and their bonuses: new objects, since reveals turn and use them up)
 FIGHTER_CONTAINERS: tuple[str, ...] = (
     "powers",
     "inspired",
     "turn_uses",
     "game_uses",
     "stats",
+    "tokens",
+    "reward_mods",
     "banned_targets",
 )
 FIGHTER_REMAPPED: tuple[str, ...] = ("summoner", "summons", "ko_by")
@@ -112,6 +119,16 @@ def _copy_stats(stats: FighterStats) -> FighterStats:
         stats.moves,
         stats.times_blocked,
     )
+
+
+def _copy_mods(mods: RewardMods) -> RewardMods:
+    other = RewardMods()
+    other.damage = list(mods.damage)
+    other.melee = mods.melee
+    other.melee_lifesteal = mods.melee_lifesteal
+    other.next_spell = list(mods.next_spell)
+    other.next_elemental = mods.next_elemental
+    return other
 
 
 def _copy_fighter(f: Fighter, keep_stats: bool) -> Fighter:
@@ -145,6 +162,11 @@ def _copy_fighter(f: Fighter, keep_stats: bool) -> Fighter:
         c.stats = _copy_stats(f.stats)
     c.acting = f.acting
     c.banned_targets = dict(f.banned_targets)
+    if f.tokens:  # Demonic Rewards on the card (the constructor left none)
+        c.tokens = [HeldToken(t.spec, t.face_up, t.bought_turn) for t in f.tokens]
+    if f.reward_mods is not None:
+        c.reward_mods = _copy_mods(f.reward_mods)
+    c.reward_range = f.reward_range
     return c
 
 
@@ -205,6 +227,7 @@ def clone_state(
     new.edges = list(state.edges)
     new.next_uid = state.next_uid
     new.summon_specs = dict(state.summon_specs)
+    new.lock_holders = [by_uid[f.uid] for f in state.lock_holders]
     if hide_traps_of is not None and new.traps:
         for cell, trap in list(new.traps.items()):
             if trap.side == hide_traps_of:

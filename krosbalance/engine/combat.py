@@ -24,15 +24,17 @@ from krosbalance.engine.events import (
 )
 from krosbalance.engine.pieces import lift, place, spawn, unblock_sight
 from krosbalance.engine.powers import after_injured, heal_bonus, injury_prevented
+from krosbalance.engine.rewards import attack_bonus
 from krosbalance.engine.state import BOMB, ELEMENT_INDEX, Fighter, MatchState
 
 NEUTRAL = 0
 
 
-def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> None:
+def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int, choice: int = -1) -> None:
     """Cast a spell whose legality the caller has checked: pay, resolve, explode the bombs it KO'd.
 
-    The KOs, GG and victory it causes settle when the action's instant ends (``engine.instant``).
+    ``choice`` is a second cell the player picked, for the few spells that need one (Pandawa Style's
+    ally). The KOs, GG and victory it causes settle when the action's instant ends (``engine.instant``).
     """
     caster.ap -= spell.ap_cost
     caster.mp -= spell.mp_cost
@@ -43,23 +45,36 @@ def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int)
     caster.stats.spells_cast += 1
     if state.record >= FULL:
         state.events.append(SpellCast(state.turn, caster.uid, spell.id, target_cell))
+    bonus, lifesteal = (0, False)
+    if caster.reward_mods is not None:  # Demonic Rewards (R-A145): read and used up at the cast
+        bonus, lifesteal = attack_bonus(caster, spell)
     if spell.injury_cost:
         # R-A69: the caster places the injuries; reaching its HP KOs it, and the spell still resolves
         # from its cell (a KO'd piece leaves the board when the instant settles)
         caster.injuries += spell.injury_cost
         if caster.injuries >= caster.hp:
             knock_out(state, caster, caster)
-    resolve_spell(state, caster, spell, target_cell)
+    resolve_spell(state, caster, spell, target_cell, choice, bonus, lifesteal)
     explode_pending_bombs(state)
 
 
-def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int) -> None:
-    """Steps 2-5 of a spell (the costs are already paid)."""
+def resolve_spell(
+    state: MatchState,
+    caster: Fighter,
+    spell: SpellSpec,
+    target_cell: int,
+    choice: int = -1,
+    reward_bonus: int = 0,
+    reward_lifesteal: bool = False,
+) -> None:
+    """Steps 2-5 of a spell (the costs are already paid). ``reward_bonus`` is the damage the caster's
+    Demonic Rewards add to each target (``engine.rewards.attack_bonus``), ``reward_lifesteal``
+    whether they give this attack Lifesteal (Sram Style)."""
     if spell.kind == "summon":
         summon(state, caster, spell, target_cell)
         return
     targets = _targets(state, caster, spell, target_cell)
-    ctx = CastContext(state, caster, spell, target_cell)
+    ctx = CastContext(state, caster, spell, target_cell, choice=choice, lifesteal=reward_lifesteal)
     moved_from = [caster.cell] + [t.cell for t in targets]
     if spell.effects:
         apply_step_two(ctx, targets)
@@ -76,7 +91,7 @@ def resolve_spell(state: MatchState, caster: Fighter, spell: SpellSpec, target_c
     for target in targets:
         if not target.alive:
             continue
-        base = spell.amount + ctx.bonus.get(target.uid, 0) + critical
+        base = spell.amount + ctx.bonus.get(target.uid, 0) + critical + reward_bonus
         if spell.kind == "heal":
             heal(state, caster, target, base)
             continue

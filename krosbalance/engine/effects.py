@@ -41,6 +41,7 @@ class CastContext:
     pierce_armour: bool = False
     lifesteal: bool = False
     bonus: dict[int, int] = field(default_factory=dict)  # uid -> extra damage
+    choice: int = -1  # a second cell the player picked for the cast (Pandawa Style's ally), or -1
 
 
 EffectFn = Callable[..., None]
@@ -260,6 +261,32 @@ def _different_target_next(ctx: CastContext, target: Fighter | None) -> None:
         ctx.caster.banned_targets.pop(ctx.spell.id, None)
     else:
         ctx.caster.banned_targets[ctx.spell.id] = piece.uid
+
+
+@effect("carry_ally", CASTER, "R-A143")
+def _carry_ally(ctx: CastContext, target: Fighter | None) -> None:
+    """Pandawa Style (seed L2961-L2966): the ally the player picked (``ctx.choice``, its cell), adjacent
+    to the caster, is put on the target cell — a free cell — in one go, never locked (R-A41). It
+    springs a trap there once the spell has resolved, which here is at once (R-A171)."""
+    state = ctx.state
+    caster = ctx.caster
+    if ctx.choice < 0 or caster.cell < 0 or (state.obstacles >> ctx.target_cell) & 1:
+        return
+    ally = state.by_cell[ctx.choice]
+    if ally is None or not ally.alive or ally.side != caster.side or ally is caster or not ally.is_character:
+        return
+    if not (state.board.neighbour_mask[caster.cell] >> ally.cell) & 1:
+        return
+    origin = ally.cell
+    relocate(state, ally, ctx.target_cell)
+    if state.record >= 2:
+        from krosbalance.engine.events import Moved
+
+        state.events.append(Moved(state.turn, ally.uid, origin, ally.cell, "carry"))
+    if ally.cell in state.traps:
+        from krosbalance.engine.combat import trigger_trap
+
+        trigger_trap(state, ally.cell)
 
 
 def apply_step_two(ctx: CastContext, targets: list[Fighter]) -> None:

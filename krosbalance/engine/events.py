@@ -221,6 +221,42 @@ class Summoned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RewardBought(Event):
+    """A Demonic Reward bought on a Demon cell (R-A51, R-A52). ``reward`` is recorded for the log;
+    the opponent's view never shows a face-down token (``engine.view``)."""
+
+    buyer: int
+    holder: int
+    reward: str
+    rank: str
+    visible: bool  # a face-up token (True) or a random face-down one (False)
+
+    @property
+    def kind(self) -> str:
+        return "reward_bought"
+
+    def __str__(self) -> str:
+        how = "face-up" if self.visible else "random face-down"
+        return f"    #{self.buyer} buys {how} {self.rank} reward {self.reward} for #{self.holder}"
+
+
+@dataclass(frozen=True, slots=True)
+class RewardRevealed(Event):
+    """A Demonic Reward turned face up (R-A54); ``detail`` is its kind, or a coin toss's result."""
+
+    uid: int
+    reward: str
+    detail: str
+
+    @property
+    def kind(self) -> str:
+        return "reward_revealed"
+
+    def __str__(self) -> str:
+        return f"    #{self.uid} reveals {self.reward} ({self.detail})"
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     side: int
     gg: tuple[int, int]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, final
 
 from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.movement import held_fast
 from krosbalance.engine.state import TRAP, Fighter, MatchState
 
 if TYPE_CHECKING:
@@ -27,6 +28,9 @@ ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast")
 #: kinds are kept here so Arena AIs import them with the engine's own kinds
 PICK_KAMA: Final = EXTRA
 BUY_GG: Final = EXTRA + 1
+#: Arena's Demonic Reward actions (R-A51, R-A54), defined by ``krosbalance.rulesets.arena.rewards``
+BUY_REWARD: Final = EXTRA + 2
+REVEAL_REWARD: Final = EXTRA + 3
 
 
 @final
@@ -74,11 +78,11 @@ END_TURN = Action(END)
 
 
 def max_range(state: MatchState, fighter: Fighter, spell: SpellSpec) -> int:
-    """The spell's max range with crate (+1, R-A121) and effect bonuses, unless it is fixed (R-A73,
-    R-A75-R-A77)."""
+    """The spell's max range with crate (+1, R-A121), effect and Demonic Reward bonuses (R-A145),
+    unless it is fixed (R-A73, R-A75-R-A77)."""
     if spell.fixed_range or not spell.needs_los or spell.range_type in ("melee", "personal"):
         return spell.range_max
-    bonus = fighter.range_bonus
+    bonus = fighter.range_bonus + fighter.reward_range
     if (state.crates >> fighter.cell) & 1:
         bonus += 1
     return spell.range_max + bonus
@@ -196,7 +200,7 @@ def is_target(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int) 
 def legal_actions(state: MatchState, fighter: Fighter) -> list[Action]:
     """All legal actions of the active character, END first."""
     actions = [END_TURN]
-    if fighter.mp >= 1 and not fighter.blocked:
+    if fighter.mp >= 1 and not fighter.blocked and not (state.lock_holders and held_fast(state, fighter)):
         obstacles = state.obstacles
         actions.extend(
             Action(MOVE, -1, c) for c in state.board.neighbours[fighter.cell] if not (obstacles >> c) & 1
@@ -217,6 +221,7 @@ def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:
         return (
             fighter.mp >= 1
             and not fighter.blocked
+            and not (state.lock_holders and held_fast(state, fighter))
             and action.target in state.board.neighbours[fighter.cell]
             and not (state.obstacles >> action.target) & 1
         )

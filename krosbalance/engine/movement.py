@@ -14,6 +14,25 @@ from krosbalance.engine.pieces import relocate
 from krosbalance.engine.state import Fighter, MatchState
 
 
+def held_fast(state: MatchState, mover: Fighter) -> bool:
+    """R-A48: an enemy with Perfect Lock (a Demonic Reward upgrade) is adjacent, so the mover may not
+    spend MP to leave melee contact with it — every step from an orthogonally adjacent cell does.
+    Tiny characters are not affected by the Lock rules (R-A103)."""
+    if mover.has("tiny"):
+        return False
+    adjacent = state.board.neighbour_mask[mover.cell]
+    for holder in state.lock_holders:
+        if (
+            holder.alive
+            and holder.cell >= 0
+            and holder.side != mover.side
+            and (adjacent >> holder.cell) & 1
+            and holder.has("perfect_lock")
+        ):
+            return True
+    return False
+
+
 def walk(state: MatchState, mover: Fighter, destination: int) -> bool:
     """Spend 1 MP to step to an adjacent free cell, if the ruleset lets the mover leave its cell.
 

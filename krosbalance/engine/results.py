@@ -35,6 +35,12 @@ class FighterStats:
     spells_cast: int = 0
     moves: int = 0
     times_blocked: int = 0
+    rewards_bought: int = 0  # Demonic Rewards this Krosmaster bought (for itself or an ally)
+    rewards_revealed: int = 0
+    # tokens that came onto its card, as "id:how" (how: v face-up purchase, r random purchase,
+    # s held from the start, d drawn by Ecaflip Style), and the ids of those it revealed
+    rewards_held: list[str] = field(default_factory=list)
+    rewards_used: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -80,6 +86,16 @@ class FighterRecord:
             times_blocked=s.times_blocked,
         )
         return row
+
+    def reward_row(self) -> dict[str, Any]:
+        """The Demonic Reward counters as flat columns (tokens as space-separated ids)."""
+        s = self.stats
+        return {
+            "rewards_bought": s.rewards_bought,
+            "rewards_revealed": s.rewards_revealed,
+            "rewards_held": " ".join(s.rewards_held),
+            "rewards_used": " ".join(s.rewards_used),
+        }
 
 
 @dataclass(slots=True)

@@ -17,6 +17,8 @@ The hooks, in the order a match meets them (the full list with the engine's call
   Blast makes every spell cost 1 AP), resolved once per piece;
 - ``start_turn``, ``play_characters``, ``end_turn``, ``next_player``: a player's game turn (Arena:
   the tension roll, the Timeline with creatures after their summoner, the turn-end record);
+- ``preliminary_phase``: a character's preliminary phase, after its start-of-turn triggers (Arena:
+  its face-up Upgrades leave the card, R-A32 b);
 - ``activation_started``, ``activation_ended``: when a character starts acting, its MP and AP set
   (Blast: start-of-activation bonuses, a range bonus), and after its end phase (Blast:
   end-of-activation bonuses);
@@ -96,6 +98,11 @@ class RulesetState:
         """An independent copy (containers copied, not shared)."""
         return self
 
+    def hide_from(self, state: MatchState, side: int) -> None:
+        """In ``state``, a copy made for ``side`` to play on (``MatchView.clone_state``), replace what
+        that side may not know (Arena: the order of the Demonic Rewards it has not seen) by something
+        it could have guessed. By default there is nothing hidden."""
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class MatchRules:
@@ -158,6 +165,10 @@ class MatchRules:
 
     def activation_started(self, state: MatchState, fighter: Fighter) -> None:
         """A character starts acting, its MP and AP set from its markers (after ``CharacterTurnStarted``)."""
+
+    def preliminary_phase(self, state: MatchState, fighter: Fighter) -> None:
+        """The rest of a character's preliminary phase, after its start-of-turn triggers resolved and
+        before its MP and AP are set (R-A32)."""
 
     def activation_ended(self, state: MatchState, fighter: Fighter) -> None:
         """A character's end phase is over (before ``state.active`` is cleared)."""

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.events import Event
+    from krosbalance.engine.rewards import HeldToken, RewardMods
     from krosbalance.engine.rules import EngineOptions, MatchRules, RulesetState
 
 KROSMASTER, CREATURE, BOMB, TRAP = "krosmaster", "creature", "bomb", "trap"
@@ -70,6 +71,9 @@ class Fighter:
         "acting",
         "ko_by",
         "banned_targets",
+        "tokens",
+        "reward_mods",
+        "reward_range",
     )
 
     def __init__(
@@ -112,6 +116,11 @@ class Fighter:
         self.acting = False
         self.ko_by: Fighter | None = None  # who KO'd it, for the GG credit when its KO settles
         self.banned_targets: dict[str, int] = {}  # spell id -> uid its next cast may not target
+        # Demonic Rewards on its card (R-A52-R-A54), face down or up, and what the face-up ones and
+        # the boosts waiting for its next spell add (``engine.rewards``); None while there are none
+        self.tokens: list[HeldToken] = []
+        self.reward_mods: RewardMods | None = None
+        self.reward_range = 0  # +max range from face-up rewards (R-A145), read by legal.max_range
 
     def has(self, power: str) -> bool:
         """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""
@@ -167,6 +176,7 @@ class MatchState:
         "edges",
         "next_uid",
         "summon_specs",
+        "lock_holders",
     )
 
     def __init__(
@@ -213,6 +223,7 @@ class MatchState:
         self.edges = [0, 1]  # the deployment zone (board edge) of each side, chosen by R-A19
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
+        self.lock_holders: list[Fighter] = []  # fighters a Perfect Lock upgrade was revealed on (R-A48)
         # last: the ruleset may read the above
         self.rules: RulesetState = ruleset.new_state(self) if rules is None else rules
 

@@ -128,6 +128,7 @@ def begin_activation(
     if settle(state) or state.ruleset.check_victory(state) or not fighter.alive:
         state.active = None
         return False
+    state.ruleset.preliminary_phase(state, fighter)  # e.g. Arena's Upgrades leave the card (R-A32 b)
     # Activation phase: markers apply, then are discarded (R-A33, R-A34).
     fighter.mp = max(0, fighter.base_mp + fighter.plus_mp - fighter.minus_mp)
     fighter.ap = max(0, fighter.base_ap + fighter.plus_ap - fighter.minus_ap)

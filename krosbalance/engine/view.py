@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from krosbalance.content.specs import CharacterSpec, SpellSpec
+from krosbalance.content.specs import RANKS, CharacterSpec, RewardSpec, SpellSpec
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
+from krosbalance.engine.rewards import attack_bonus
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -46,6 +47,25 @@ class ArenaHoldings(Protocol):
 
     @property
     def gg_price(self) -> int: ...
+
+    @property
+    def market(self) -> MarketHoldings | None: ...
+
+
+class MarketHoldings(Protocol):
+    """Arena's Demonic Reward market (``krosbalance.rulesets.arena.market``), read by the view."""
+
+    @property
+    def piles(self) -> list[list[RewardSpec]]: ...
+
+    @property
+    def face_up(self) -> list[tuple[int, RewardSpec]]: ...
+
+    @property
+    def hidden_box(self) -> list[RewardSpec]: ...
+
+    @property
+    def prices(self) -> tuple[int, int, int]: ...
 
 
 class FighterView:
@@ -239,6 +259,59 @@ class MatchView:
     def gg_price(self) -> int:
         return self._arena().gg_price
 
+    # --- Demonic Rewards (R-A23, R-A51-R-A54): what this side may know -----------------------
+    @property
+    def rewards_in_play(self) -> bool:
+        """Whether the match has a reward market (``demonic_rewards`` or tokens held from the start)."""
+        return getattr(self._s.rules, "market", None) is not None  # False under a ruleset without one
+
+    def reward_tokens(self, fighter: FighterView) -> list[RewardSpec | None]:
+        """The tokens on a Krosmaster's card in order (a ``REVEAL_REWARD`` action names one by its
+        position): every one of this side's own; of an enemy's, the face-up ones, and None for each
+        face-down one (R-A51: the opponent does not learn what a random purchase is)."""
+        f = fighter._f
+        own = f.side == self.side
+        return [t.spec if own or t.face_up else None for t in f.tokens]
+
+    def reward_bonus(self, fighter: FighterView, spell: SpellSpec) -> int:
+        """The damage a Krosmaster's face-up rewards and revealed boosts would add to this spell now
+        (``engine.rewards.attack_bonus``, nothing used up)."""
+        f = fighter._f
+        if f.reward_mods is None:
+            return 0
+        return attack_bonus(f, spell, consume=False)[0]
+
+    def reward_face_up(self, fighter: FighterView) -> list[bool]:
+        return [t.face_up for t in fighter._f.tokens]
+
+    def market_face_up(self) -> list[RewardSpec]:
+        """The face-up tokens of the market, in the order a ``BUY_REWARD`` action names them."""
+        market = self._arena().market
+        return [] if market is None else [spec for _, spec in market.face_up]
+
+    def reward_prices(self) -> tuple[int, int, int]:
+        market = self._arena().market
+        return (0, 0, 0) if market is None else market.prices
+
+    def face_down_left(self, rank: int) -> int:
+        """Face-down tokens left in the market's two piles of a rank (index in ``RANKS``)."""
+        market = self._arena().market
+        return 0 if market is None else len(market.piles[2 * rank]) + len(market.piles[2 * rank + 1])
+
+    def unseen_rewards(self, rank: int) -> list[RewardSpec]:
+        """The tokens of a rank this side has never seen (in the piles, face down on enemy cards, or
+        discarded face down), sorted by id: what a random purchase may bring, never in pile order."""
+        market = self._arena().market
+        if market is None:
+            return []
+        name = RANKS[rank]
+        unseen = [s for p in (market.piles[2 * rank], market.piles[2 * rank + 1]) for s in p]
+        unseen += [s for s in market.hidden_box if s.rank == name]
+        for f in self._s.fighters:
+            if f.side != self.side:
+                unseen += [t.spec for t in f.tokens if not t.face_up and t.spec.rank == name]
+        return sorted(unseen, key=lambda s: s.id)
+
     @property
     def active(self) -> FighterView | None:
         f = self._s.active
@@ -316,8 +389,12 @@ class MatchView:
     def clone_state(self, dice: Dice, *, keep_stats: bool = False) -> MatchState:
         """A copy of the match as this side may know it, to play on (:mod:`krosbalance.engine.clone`):
         it rolls ``dice`` (the AI's own, never the match's), records nothing, and holds none of the
-        opponent's traps (hidden, R-A116). Nothing done to the copy reaches the match."""
-        return clone_state(self._s, dice, keep_stats=keep_stats, hide_traps_of=1 - self.side)
+        opponent's traps (hidden, R-A116), and what the ruleset's state hides from this side is
+        replaced (``RulesetState.hide_from``: Arena deals the unseen Demonic Rewards again). Nothing
+        done to the copy reaches the match."""
+        copy = clone_state(self._s, dice, keep_stats=keep_stats, hide_traps_of=1 - self.side)
+        copy.rules.hide_from(copy, self.side)
+        return copy
 
     # --- questions about the active character ------------------------------------------------
     def legal_actions(self) -> list[Action]:

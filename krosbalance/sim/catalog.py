@@ -58,6 +58,10 @@ class Catalog(Protocol):
         """Raise ``LocatedError`` (field = option name) for an unknown or ill-typed ruleset option."""
         ...
 
+    def rewards(self) -> list[str]:
+        """Ids of the Demonic Reward tokens (for ``held_rewards``)."""
+        ...
+
 
 class RegistryCatalog:
     """The catalog backed by the content, ruleset and AI registries (imported lazily); the team rules
@@ -116,3 +120,8 @@ class RegistryCatalog:
         from krosbalance.rulesets.registry import get_ruleset
 
         get_ruleset(ruleset, dict(options))
+
+    def rewards(self) -> list[str]:
+        from krosbalance.content.registry import default_registry
+
+        return default_registry().list_rewards()

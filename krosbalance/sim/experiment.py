@@ -19,6 +19,9 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     record = "none"               # event recording level of bulk runs: none / summary / full
     board_choice = false          # true: R-A19, the first player of each match picks its board among
                                   # ``boards`` (at least two) instead of every board being played
+    held_rewards = "all"          # reward-value study: each deal is also played once per listed
+                                  # Demonic Reward held face down from the start by team A ("all" =
+                                  # every token), with the same seed (option ``start_rewards``)
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
@@ -81,6 +84,7 @@ TOP_KEYS: tuple[str, ...] = (
     "ruleset",
     "record",
     "board_choice",
+    "held_rewards",
     "teams",
     "options",
     "variants",
@@ -111,11 +115,17 @@ class Experiment:
     mode: str = "pairs"
     board_choice: bool = False
     variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
+    held_rewards: tuple[str, ...] = ()
 
     @property
     def arms(self) -> tuple[tuple[str, str], ...]:
         """(variant name, options JSON) of every arm; one unnamed arm without ``[[variants]]``."""
         return self.variants or (("", self.options_json),)
+
+    @property
+    def reward_variants(self) -> tuple[str, ...]:
+        """The reward variants of each deal: '' (no token held), then each ``held_rewards`` token."""
+        return ("",) + self.held_rewards if self.held_rewards else ("",)
 
     @property
     def board_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -138,7 +148,8 @@ class Experiment:
 
     @property
     def n_matches(self) -> int:
-        return self.n_deals * (2 if self.paired_seeds else 1) * len(self.arms)
+        sides = 2 if self.paired_seeds else 1
+        return self.n_deals * len(self.reward_variants) * sides * len(self.arms)
 
     @property
     def options_json(self) -> str:
@@ -375,6 +386,13 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             problems.add("options", str(exc))
 
     variants = _parse_variants(data, options, ruleset, problems, catalog)
+    held_rewards = _parse_held_rewards(data, problems, catalog)
+    if held_rewards and options is not None and "start_rewards" in options:
+        problems.add("held_rewards", "held_rewards sets the option start_rewards itself; do not set both")
+    if held_rewards and any("start_rewards" in json.loads(arm) for _, arm in variants or ()):
+        problems.add(
+            "held_rewards", "held_rewards sets the option start_rewards itself; no variant may set it"
+        )
 
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, Team], ...] | None = None
@@ -403,6 +421,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         mode=mode,
         board_choice=bool(board_choice),
         variants=variants or (),
+        held_rewards=held_rewards,
     )
 
 
@@ -446,6 +465,39 @@ def _parse_variants(
                 continue
         arms.append((name, json.dumps(merged, sort_keys=True, separators=(",", ":"))))
     return tuple(arms)
+
+
+def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...]:
+    """``held_rewards``: "all" or a list of Demonic Reward ids (the reward-value study)."""
+    held = _get(data, "held_rewards", (str, list), problems, default=[])
+    if held is None or held == []:
+        return ()
+    known = _ask(catalog.rewards, "held_rewards", problems)
+    if known is None:
+        return ()
+    if isinstance(held, str):
+        if held != "all":
+            problems.add("held_rewards", f'must be "all" or a list of reward ids, not {held!r}')
+            return ()
+        return tuple(known)
+    out: list[str] = []
+    for i, item in enumerate(held):
+        if not isinstance(item, str) or item not in known:
+            problems.add(f"held_rewards[{i}]", f"unknown reward {item!r}; known: {', '.join(known)}")
+        elif item in out:
+            problems.add(f"held_rewards[{i}]", f"{item!r} is listed twice")
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> str:
+    """The options JSON of one match of a reward variant: team A (side 1 when ``swapped``) holds the
+    token from the start (``start_rewards``); the baseline variant '' adds nothing."""
+    merged = dict(options)
+    if variant:
+        merged["start_rewards"] = [[], [variant]] if swapped else [[variant], []]
+    return json.dumps(merged, sort_keys=True, separators=(",", ":"))
 
 
 def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
@@ -728,8 +780,10 @@ def dealt_pool_problem(
 def expand(experiment: Experiment) -> list[MatchSpec]:
     """The experiment's matches in a stable order; ``match_id`` is the index in this list.
 
-    Order: pairing, board, AI matchup, deal; within a deal the direct match, then (paired seeds) its
-    side-swapped twin with the same seed; each of these once per arm (``[[variants]]``), in order. ``deal`` counts deals within a pairing across boards and AI
+    Order: pairing, board, AI matchup, deal; within a deal each reward variant (``held_rewards``: none,
+    then each token), within it the direct match, then (paired seeds) its side-swapped twin, and each
+    of these once per arm (``[[variants]]``), in order, all with the deal's seed. ``deal`` counts deals
+    within a pairing across boards and AI
     matchups, so ``(pairing, deal)`` names one deal; the seed depends only on the deal's global index.
     """
     return list(iter_matches(experiment))
@@ -754,32 +808,37 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                         team_a, team_b = deal_teams(
                             experiment.mode, pool, (ai_a, ai_b), seed, ruleset=experiment.ruleset
                         )
-                    for swapped in sides:
-                        board = boards[0]
-                        if len(boards) > 1:
-                            team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
-                            ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
-                            board = pick_board(
-                                boards, team0, team1, (ai0, ai1), seed, ruleset=experiment.ruleset
-                            )
-                        for variant, options_json in arms:  # every arm on the same seed
-                            yield MatchSpec(
-                                match_id=match_id,
-                                experiment=experiment.name,
-                                pairing=p,
-                                deal=deal,
-                                swapped=swapped,
-                                seed=seed,
-                                team_a=team_a,
-                                team_b=team_b,
-                                ai_a=ai_a,
-                                ai_b=ai_b,
-                                board=board,
-                                ruleset=experiment.ruleset,
-                                options_json=options_json,
-                                record=experiment.record,
-                                variant=variant,
-                            )
-                            match_id += 1
+                    for held in experiment.reward_variants:  # same seed: paired with the baseline
+                        for swapped in sides:
+                            board = boards[0]
+                            if len(boards) > 1:
+                                team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
+                                ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
+                                board = pick_board(
+                                    boards, team0, team1, (ai0, ai1), seed, ruleset=experiment.ruleset
+                                )
+                            for arm, arm_options in arms:  # every arm on the same seed
+                                yield MatchSpec(
+                                    match_id=match_id,
+                                    experiment=experiment.name,
+                                    pairing=p,
+                                    deal=deal,
+                                    swapped=swapped,
+                                    seed=seed,
+                                    team_a=team_a,
+                                    team_b=team_b,
+                                    ai_a=ai_a,
+                                    ai_b=ai_b,
+                                    board=board,
+                                    ruleset=experiment.ruleset,
+                                    options_json=(
+                                        variant_options(json.loads(arm_options), held, swapped)
+                                        if held
+                                        else arm_options
+                                    ),
+                                    record=experiment.record,
+                                    variant="/".join(name for name in (arm, held) if name),
+                                )
+                                match_id += 1
                     deal += 1
                     global_deal += 1

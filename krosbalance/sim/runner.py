@@ -94,6 +94,8 @@ def fingerprint(experiment: Experiment) -> str:
         payload["ai_deals"] = experiment.ai_deals
     if experiment.variants:
         payload["variants"] = experiment.variants
+    if experiment.held_rewards:
+        payload["held_rewards"] = experiment.held_rewards
     if experiment.board_choice:
         payload["board_choice"] = True
     if experiment.mode in DEALT_MODES:  # the pairing is the pool: the mode decides the teams

@@ -145,6 +145,7 @@ def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
         }
         for key, value in fighter.as_row().items():
             row.setdefault(key, value)
+        row.update(fighter.reward_row())
         rows.append(row)
     return rows
 

@@ -30,6 +30,7 @@ from krosbalance.engine.pieces import relocate
 from krosbalance.engine.state import Fighter, MatchState
 from krosbalance.engine.turn import Controller, character_turn, game_turn
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.rewards import take_from_market
 from krosbalance.testing.scenario import Scenario
 
 __all__ = ["PUZZLES", "Position", "Puzzle", "attempt", "exposed_to", "score_table", "solve_rate"]
@@ -60,6 +61,7 @@ class Puzzle:
     lesson: str
     setup: Callable[[], Position]
     judge: Callable[[Position], bool]
+    rules: tuple[str, ...] = ()  # the rule ids the right outcome rests on
 
 
 # ------------------------------------------------------------------------------------------ running
@@ -366,6 +368,61 @@ def _gained_gg(position: Position, at_least: int) -> bool:
     return position.sc.arena.gg[0] >= at_least
 
 
+# --------------------------------------------------------------------------- Demonic Rewards
+def _reward_scenario(board: str, face_up: Sequence[str] = ()) -> Scenario:
+    """A puzzle with the reward market open (R-A23), its face-up row exactly ``face_up`` (the rest
+    of the tokens in the face-down piles)."""
+    sc = Scenario(board, turn=0, active_side=0, options={"demonic_rewards": True})
+    market = sc.open_market(seed=3)
+    for pile, spec in market.face_up:  # back on top of the piles they lay beside
+        market.piles[pile].append(spec)
+    market.face_up.clear()
+    ranks = ("granite", "jade", "gold")
+    for name in face_up:
+        spec = take_from_market(sc.arena, name)
+        market.face_up.append((2 * ranks.index(spec.rank), spec))
+    return sc
+
+
+def _reveal_the_boost_for_the_ko() -> Position:
+    # Anna carries three -1 AP markers (R-A33, R-A94): one Assault this turn (fire, 1 damage, 3 AP),
+    # and Kassius has 3 HP left. Only with the Fire Boost revealed first (0 AP, R-A54, R-A138; a
+    # Boost, R-A137: +2 to her next Fire spell) does that Assault KO him.
+    sc = _reward_scenario(_grid(6, 3))
+    anna = sc.add("anna_tommy", 0, (0, 1))
+    anna.minus_ap = 3
+    kassius = sc.add("kassius_kaos", 1, (2, 1), injuries=6)
+    sc.hold(anna, "fire_boost")
+    return Position(sc, {"anna": anna, "target": kassius}, anna)
+
+
+def _buy_on_the_demon_cell() -> Position:
+    # 3 kamas, no GG affordable (10): the King stands on the Demon cell with nobody in reach; Iop
+    # Style (granite, 3 kamas: +damage to his next attack) lies face up. Buy it (R-A51) rather than
+    # walk off with the kamas.
+    sc = _reward_scenario(_grid(9, 7, {(1, 3): "D"}), face_up=["iop_style"])
+    king = sc.add("king_of_the_gobballs", 0, (1, 3))
+    sc.add("kassius_kaos", 1, (8, 0))
+    sc.arena.kamas[:] = [3, 0]
+    return Position(sc, {"king": king}, king)
+
+
+def _give_to_the_ally_it_helps() -> Position:
+    # The Water-Air Dofus (gold) adds to Water and Air attacks: worth nothing to the King (Earth),
+    # much to the archer Bill Tell (Air). The King buys it on the Demon cell and gives it to Bill
+    # (R-A52: to any allied Krosmaster), rather than keep it or buy a GG with the same kamas.
+    sc = _reward_scenario(_grid(9, 7, {(1, 3): "D"}), face_up=["water_air_dofus"])
+    king = sc.add("king_of_the_gobballs", 0, (1, 3))
+    bill = sc.add("bill_tell", 0, (0, 6))
+    sc.add("kassius_kaos", 1, (8, 0))
+    sc.arena.kamas[:] = [12, 0]
+    return Position(sc, {"king": king, "ally": bill}, king)
+
+
+def _holds(f: Fighter, reward: str) -> bool:
+    return any(t.spec.id == reward for t in f.tokens)
+
+
 PUZZLES: tuple[Puzzle, ...] = (
     Puzzle(
         "buy_the_winning_gg",
@@ -479,6 +536,27 @@ PUZZLES: tuple[Puzzle, ...] = (
                 for t in p.pieces["king"].summons
             )
         ),
+    ),
+    Puzzle(
+        "reveal_the_boost_for_the_ko",
+        "Anna, with AP for one Assault, reveals her Fire Boost before it: +2 damage KOs Kassius",
+        _reveal_the_boost_for_the_ko,
+        lambda p: not p.pieces["target"].alive,
+        ("R-A33", "R-A54", "R-A94", "R-A137", "R-A138"),
+    ),
+    Puzzle(
+        "buy_on_the_demon_cell",
+        "3 kamas on a Demon cell, no GG affordable: buy the face-up Iop Style rather than walk away",
+        _buy_on_the_demon_cell,
+        lambda p: any(f.tokens for f in p.state.fighters if f.side == 0),
+        ("R-A23", "R-A51", "R-A136"),
+    ),
+    Puzzle(
+        "give_to_the_ally_it_helps",
+        "the King buys the Water-Air Dofus for Bill Tell (Air attacks), the ally it helps most",
+        _give_to_the_ally_it_helps,
+        lambda p: _holds(p.pieces["ally"], "water_air_dofus"),
+        ("R-A51", "R-A52", "R-A53"),
     ),
 )
 

@@ -24,15 +24,18 @@ CRIT_DODGE, DOFUS); a script that runs out raises ``ScriptExhaustedError``, so a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
+
+import numpy as np
 
 from krosbalance.board.board import Board
 from krosbalance.content.registry import Registry, default_registry
-from krosbalance.content.specs import CharacterSpec
+from krosbalance.content.specs import RANKS, CharacterSpec, RewardSpec
 from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.events import FULL, Event
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
+from krosbalance.engine.rewards import give
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState
 from krosbalance.engine.turn import (
     TensionChoice,
@@ -44,6 +47,15 @@ from krosbalance.engine.turn import (
 )
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.errors import IllegalActionError
+from krosbalance.rulesets.arena.market import Purchase, RewardMarket, setup_market
+from krosbalance.rulesets.arena.options import ArenaOptions
+from krosbalance.rulesets.arena.rewards import (
+    Reveal,
+    buy_action,
+    reveal_action,
+    reward_creatures,
+    take_from_market,
+)
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.registry import get_ruleset
@@ -86,6 +98,8 @@ class ScriptedController:
             when none is left, creatures act in the order they were summoned.
         trigger_orders: answers to ``order_triggers`` (R-A32, R-A36), each a list of indices into the
             triggers offered; when none is left, the listed order.
+        reward_holders: answers to ``give_reward`` (the Krosmaster given a Demonic Reward held from the
+            start); when none is left, the first candidate.
 
     ``raw_tension`` records the raw faces of every tension roll seen; ``options_seen`` the options;
     ``triggers_seen`` and ``creatures_seen`` what the ordering decisions were offered.
@@ -100,8 +114,10 @@ class ScriptedController:
         edge: int | None = None,
         creature_orders: Sequence[Sequence[Fighter]] = (),
         trigger_orders: Sequence[Sequence[int]] = (),
+        reward_holders: Sequence[Fighter] = (),
     ) -> None:
         self.actions = list(actions)
+        self.reward_holders = list(reward_holders)
         self.tension = [tension] if isinstance(tension, TensionChoice) else list(tension)
         self.deployment = list(deployment)
         self.edge = edge
@@ -146,6 +162,11 @@ class ScriptedController:
         if self.trigger_orders:
             return self.trigger_orders.pop(0)
         return list(range(len(triggers)))
+
+    def give_reward(self, view: MatchView, reward: RewardSpec, candidates: list[FighterView]) -> int:
+        if self.reward_holders:
+            return self.reward_holders.pop(0).uid
+        return candidates[0].uid
 
     @property
     def done(self) -> bool:
@@ -343,6 +364,55 @@ class Scenario:
         """Walk one cell, or several cells one after the other (1 MP each, Lock applies each step)."""
         for step in path:
             self.do(fighter, self.move_action(step))
+
+    # ----------------------------------------------------------------- Demonic Rewards
+    def open_market(self, seed: int = 0) -> RewardMarket:
+        """Arena's reward market (R-A23) with every registered token, piles shuffled by ``seed``; made
+        once (holding a token makes it too)."""
+        arena = arena_state(self.state)
+        if arena.market is None:
+            opts = cast(ArenaOptions, self.rules.options)
+            specs = self.source.registry.all_rewards()
+            arena.market = setup_market(
+                specs, opts.reward_prices, opts.reward_reveal, np.random.default_rng(seed)
+            )
+            for creature in reward_creatures(specs):
+                self.state.summon_specs[creature] = self.source.load_character(creature)
+        return arena.market
+
+    def hold(self, fighter: Fighter, reward: str) -> int:
+        """Put a Demonic Reward, taken from the market, face down on the fighter's card (R-A52);
+        its position on the card."""
+        self.open_market()
+        spec = self.source.registry.load_reward(reward)
+        give(self.state, fighter, take_from_market(arena_state(self.state), spec.id), "s")
+        return len(fighter.tokens) - 1
+
+    def token_position(self, fighter: Fighter, reward: str) -> int:
+        """Where the face-down token ``reward`` lies on the fighter's card."""
+        spec = self.source.registry.load_reward(reward)
+        for i, token in enumerate(fighter.tokens):
+            if token.spec.id == spec.id and not token.face_up:
+                return i
+        raise KeyError(f"{fighter.spec.name} holds no face-down {spec.id}")
+
+    def reveal_action(
+        self, fighter: Fighter, reward: str, choice: int = 0, target: Where | None = None
+    ) -> Action:
+        cell = -1 if target is None else self._cell(target)
+        return reveal_action(Reveal(self.token_position(fighter, reward), choice, cell))
+
+    def can_reveal(self, fighter: Fighter, reward: str, choice: int = 0, target: Where | None = None) -> bool:
+        return self.can(fighter, self.reveal_action(fighter, reward, choice, target))
+
+    def reveal(self, fighter: Fighter, reward: str, choice: int = 0, target: Where | None = None) -> None:
+        """Reveal a face-down token of the active Krosmaster as an action (0 AP, R-A54)."""
+        self.do(fighter, self.reveal_action(fighter, reward, choice, target))
+
+    def buy_reward(self, fighter: Fighter, visible: int, rank: str, holder: Fighter) -> None:
+        """Buy a face-up token (``visible``: its index in the market's face-up row) or, with
+        ``visible = -1``, a random one of ``rank``, for ``holder`` (R-A51, R-A52)."""
+        self.do(fighter, buy_action(Purchase(visible, RANKS.index(rank), holder.uid)))
 
     def pick_kama(self, fighter: Fighter) -> None:
         self.do(fighter, Action(PICK_KAMA))

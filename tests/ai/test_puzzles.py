@@ -21,6 +21,12 @@ HEURISTICS = [name for name in list_ais("arena") if ai_tier(name) == "heuristic"
 SEARCH = [name for name in list_ais() if ai_tier(name) == "search"]
 #: puzzles whose right outcome is to refrain: a player that does nothing passes them
 RESTRAINT = {"keep_the_puff"}
+#: the Demonic Reward puzzles (issue 10): the economy on, the right purchase or reveal
+REWARD_PUZZLES = [
+    p
+    for p in PUZZLES
+    if p.name in {"reveal_the_boost_for_the_ko", "buy_on_the_demon_cell", "give_to_the_ally_it_helps"}
+]
 
 
 class Passive:
@@ -66,11 +72,32 @@ def test_heuristics_solve_the_puzzles(ai: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["buy_two_gg", "retreat_out_of_sight", "keep_the_puff", "avoid_the_lock_holder", "kama_on_the_way"],
+    [
+        "buy_two_gg",
+        "retreat_out_of_sight",
+        "keep_the_puff",
+        "avoid_the_lock_holder",
+        "kama_on_the_way",
+        "reveal_the_boost_for_the_ko",
+        "give_to_the_ally_it_helps",
+    ],
 )
 def test_search_tier_slice(name: str) -> None:
     puzzle = next(p for p in PUZZLES if p.name == name)
     assert solve_rate(puzzle, "lookahead-fast", range(2)) == 1.0
+
+
+def test_reward_puzzles_exist_and_name_their_rules() -> None:
+    assert len(REWARD_PUZZLES) == 3
+    assert all(p.rules and all(rule.startswith("R-A") for rule in p.rules) for p in REWARD_PUZZLES)
+
+
+@pytest.mark.parametrize("ai", HEURISTICS)
+@pytest.mark.parametrize("puzzle", REWARD_PUZZLES, ids=lambda p: p.name)
+def test_heuristics_solve_every_reward_puzzle(ai: str, puzzle) -> None:  # type: ignore[no-untyped-def]
+    """The reward advisor, called from the shared planner, reveals the boost before the KO, buys on the
+    Demon cell and gives the token to the ally it helps most."""
+    assert solve_rate(puzzle, ai, range(4)) >= 0.75
 
 
 def test_exposed_to_sees_distant_shot_and_the_trees() -> None:

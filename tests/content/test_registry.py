@@ -45,6 +45,8 @@ CARDS = [
     ("tofu", 0, 0, 5, 1, 4, ["tiny"], "none", ""),
     ("gobball", 0, 0, 3, 3, 5, [], "none", ""),
     ("water_bomb", 0, 0, 0, 1, 0, ["tiny"], "none", ""),
+    ("wabbit", 0, 0, 4, 2, 4, [], "none", ""),  # Demonic Reward creatures: assumed values
+    ("lost_doll", 0, 0, 2, 4, 4, [], "none", ""),
 ]
 
 # owner, spell, kind, element, AP, range min-max, range type, fixed, LOS, limit, amount, area, target
@@ -69,6 +71,8 @@ SPELLS = [
     ("tofu", "kiss", "attack", "air", 4, (1, 1), "melee", True, True, "unlimited", 0, "single", "any"),
     ("gobball", "bite", "attack", "earth", 4, (1, 1), "melee", True, True, "unlimited", 1, "single", "any"),
     ("water_bomb", "explosion", "attack", "water", 0, (0, 0), "personal", True, True, "unlimited", 1, "square", "any"),
+    ("wabbit", "wabbit_kick", "attack", "air", 4, (1, 1), "melee", True, True, "unlimited", 1, "single", "any"),
+    ("lost_doll", "bramble", "attack", "earth", 4, (1, 1), "melee", True, True, "unlimited", 1, "single", "any"),
 ]
 # fmt: on
 
@@ -109,7 +113,7 @@ def box() -> Registry:
 def test_every_krosmaster_of_the_box_is_shipped(box: Registry) -> None:
     assert box.list_characters(set="arena-box") == KROSMASTERS
     assert box.list_characters(None, set="arena-box") == sorted(
-        [*KROSMASTERS, "gobball", "tofu", "water_bomb"]
+        [*KROSMASTERS, "gobball", "tofu", "water_bomb", "wabbit", "lost_doll"]
     )
     assert box.list_characters("bomb", set="arena-box") == ["water_bomb"]
     assert [c.id for c in box.all_characters()] == box.list_characters(None)

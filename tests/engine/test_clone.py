@@ -14,11 +14,13 @@ from krosbalance.engine import clone as clone_mod
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.dice import SeededDice
 from krosbalance.engine.match import run_to_end
+from krosbalance.engine.rewards import HeldToken, RewardMods
 from krosbalance.engine.rules import MatchRules, RulesetState
 from krosbalance.engine.state import Fighter, MatchState
 from krosbalance.engine.turn import game_turn
 from krosbalance.engine.view import MatchView
 from krosbalance.play import prepare_match
+from krosbalance.rulesets.arena.market import RewardMarket
 from krosbalance.sim.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits
 from krosbalance.testing.scenario import Scenario
 
@@ -41,8 +43,15 @@ FIGHTER_GROUPS = (
 )
 
 
-def _mid_game(seed: int, turns: int = 6, ai: str = "focus_fire") -> MatchState:
-    state, controllers, views = prepare_match(BOX[:4], BOX[4:], ai=ai, seed=seed, record="full")
+REWARDS = {"demonic_rewards": True}
+
+
+def _mid_game(
+    seed: int, turns: int = 6, ai: str = "focus_fire", options: dict[str, Any] | None = None
+) -> MatchState:
+    state, controllers, views = prepare_match(
+        BOX[:4], BOX[4:], ai=ai, seed=seed, record="full", options=options
+    )
     for _ in range(turns):
         if state.finished:
             break
@@ -70,8 +79,10 @@ def _ref(value: Any) -> Any:
         return ("fighter", value.uid)
     if isinstance(value, MatchRules):  # a deep copy rebuilds the ruleset object from its options
         return ("ruleset", value.describe())
-    if isinstance(value, RulesetState):
+    if isinstance(value, (RulesetState, RewardMarket, RewardMods)):
         return (type(value).__name__,) + tuple(_ref(getattr(value, name)) for name in _slots(value))
+    if isinstance(value, HeldToken):
+        return ("token", value.spec.id, value.face_up, value.bought_turn)
     if isinstance(value, dict):
         return {k: _ref(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -111,9 +122,11 @@ def test_every_slot_of_the_state_and_of_a_fighter_is_copied_on_purpose() -> None
     assert sorted(fighter_fields) == sorted(slot_names(Fighter)), "clone.py must list every Fighter slot once"
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_copy_equals_the_original_and_shares_only_immutable_data(seed: int) -> None:
-    state = _mid_game(seed)
+@pytest.mark.parametrize(("seed", "options"), [(1, None), (2, None), (3, None), (8, REWARDS), (9, REWARDS)])
+def test_copy_equals_the_original_and_shares_only_immutable_data(
+    seed: int, options: dict[str, Any] | None
+) -> None:
+    state = _mid_game(seed, options=options)
     copy_ = clone_state(state, SeededDice(np.random.default_rng(0)), keep_stats=True)
     assert snapshot(copy_) == snapshot(state)
     for name in clone_mod.STATE_SHARED:
@@ -125,11 +138,16 @@ def test_copy_equals_the_original_and_shares_only_immutable_data(seed: int) -> N
         value = getattr(state.rules, name)
         if isinstance(value, (list, dict, set)):
             assert getattr(copy_.rules, name) is not value
+    market = getattr(state.rules, "market", None)
+    if options:  # the reward market and its piles are copies
+        assert market is not None and getattr(copy_.rules, "market", None) is not market
+        assert all(a is not b for a, b in zip(copy_.rules.market.piles, market.piles, strict=True))  # type: ignore[attr-defined]
     originals = {id(f) for f in state.fighters}
     for f, c in zip(state.fighters, copy_.fighters, strict=True):
         assert c is not f
         for name in clone_mod.FIGHTER_CONTAINERS:
-            assert getattr(c, name) is not getattr(f, name)
+            assert getattr(f, name) is None or getattr(c, name) is not getattr(f, name)
+        assert not {id(t) for t in c.tokens} & {id(t) for t in f.tokens}
         assert c.stats.damage_dealt is not f.stats.damage_dealt
         assert all(id(t) not in originals for t in c.summons)
         assert c.summoner is None or id(c.summoner) not in originals
@@ -144,9 +162,9 @@ def test_copy_equals_the_original_and_shares_only_immutable_data(seed: int) -> N
     assert copy_.record == 0 and copy_.events == []
 
 
-@pytest.mark.parametrize("seed", [4, 5])
-def test_play_on_the_copy_never_touches_the_original(seed: int) -> None:
-    state = _mid_game(seed)
+@pytest.mark.parametrize(("seed", "options"), [(4, None), (5, None), (10, REWARDS)])
+def test_play_on_the_copy_never_touches_the_original(seed: int, options: dict[str, Any] | None) -> None:
+    state = _mid_game(seed, options=options)
     before = snapshot(state)
     events = list(state.events)
     copy_ = clone_state(state, SeededDice(np.random.default_rng(seed)))
@@ -157,12 +175,12 @@ def test_play_on_the_copy_never_touches_the_original(seed: int) -> None:
     assert state.events == events
 
 
-@pytest.mark.parametrize("seed", [6, 7])
-def test_play_on_the_copy_is_play_on_an_independent_replay(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "options"), [(6, None), (7, None), (11, REWARDS)])
+def test_play_on_the_copy_is_play_on_an_independent_replay(seed: int, options: dict[str, Any] | None) -> None:
     """The copy plays on exactly as a state rebuilt from nothing would: the same match replayed from
     its seed to the same point (a deep copy cannot serve: compiled classes do not deepcopy)."""
-    state = _mid_game(seed, turns=3)
-    deep = _mid_game(seed, turns=3)
+    state = _mid_game(seed, turns=3, options=options)
+    deep = _mid_game(seed, turns=3, options=options)
     assert deep is not state and snapshot(deep) == snapshot(state)
     deep.dice = SeededDice(np.random.default_rng(99))
     deep.record, deep.events = 0, []
@@ -235,3 +253,35 @@ def test_a_blast_state_copies_whole_and_plays_on_like_an_independent_replay(seed
     _play_out_blast(fast, seed)
     assert fast.finished and snapshot(fast) == snapshot(deep)
     assert snapshot(state) == before
+
+
+def test_view_copy_deals_the_rewards_this_side_has_not_seen_again() -> None:
+    """R-A51, R-A52: a copy made for side 0 keeps its own tokens and every face-up one, but the market
+    piles and side 1's face-down tokens are dealt again among themselves (rank and count kept): a
+    search never learns the pile order or the enemy's hand, and the unseen tokens stay the same."""
+    sc = Scenario(". . . . . .\n. . . . . .", options=REWARDS)
+    mine = sc.add("anna_tommy", side=0, at=(0, 0))
+    theirs = sc.add("bill_tell", side=1, at=(5, 0))
+    market = sc.open_market(seed=5)
+    sc.hold(mine, "fire_boost")
+    sc.hold(theirs, "xelor_style")
+    sc.hold(theirs, "iop_style")
+    sc.activate(theirs)
+    sc.reveal(theirs, "iop_style")
+    before = snapshot(sc.state)
+    view = MatchView(sc.state, 0)
+    copy_ = view.clone_state(SeededDice(np.random.default_rng(1)))
+    assert snapshot(sc.state) == before  # the match is untouched
+    copied = copy_.rules.market  # type: ignore[attr-defined]
+    mine_c = next(f for f in copy_.fighters if f.uid == mine.uid)
+    theirs_c = next(f for f in copy_.fighters if f.uid == theirs.uid)
+    assert [(t.spec.id, t.face_up) for t in mine_c.tokens] == [(t.spec.id, t.face_up) for t in mine.tokens]
+    assert [t.face_up for t in theirs_c.tokens] == [t.face_up for t in theirs.tokens]
+    assert [t.spec.rank for t in theirs_c.tokens] == [t.spec.rank for t in theirs.tokens]
+    assert [t.spec.id for t in theirs_c.tokens if t.face_up] == ["iop_style"]
+    assert copied.face_up == market.face_up
+    assert [len(p) for p in copied.piles] == [len(p) for p in market.piles]
+    copy_view = MatchView(copy_, 0)
+    for rank in range(3):
+        assert copy_view.unseen_rewards(rank) == view.unseen_rewards(rank)
+    assert copied.piles != market.piles  # dealt again, not the real order

@@ -11,10 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK
-from krosbalance.engine.legal import BUY_GG, Action
+from krosbalance.content.registry import default_registry
+from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK, ScriptedDice
+from krosbalance.engine.legal import BUY_GG, BUY_REWARD, Action, legal_actions
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.view import MatchView
 from krosbalance.rulesets.arena.options import DATA_FILE
@@ -195,6 +197,70 @@ def _scenery_hit_under_piece(options):
 
 
 #: option -> (another value than the default, probe of an observable outcome)
+def _shop(options, kamas=20) -> tuple[Scenario, Any]:
+    sc = Scenario("D . .\n. . .", options=options)
+    sc.open_market()
+    buyer = sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.arena.kamas[0] = kamas
+    sc.activate(buyer)
+    return sc, buyer
+
+
+def _demonic_rewards(options):
+    sc, buyer = _shop(options)
+    return any(a.kind == BUY_REWARD for a in legal_actions(sc.state, buyer))
+
+
+def _reward_prices(options):
+    sc, buyer = _shop({"demonic_rewards": True, **options}, kamas=2)
+    return any(a.kind == BUY_REWARD for a in legal_actions(sc.state, buyer))
+
+
+def _reward_refill(options):
+    sc, buyer = _shop({"demonic_rewards": True, **options})
+    sc.buy_reward(buyer, 0, sc.arena.market.face_up[0][1].rank, buyer)
+    return len(sc.arena.market.face_up)
+
+
+def _reward_reveal(options):
+    return len(_shop(options)[0].arena.market.face_up)
+
+
+def _element_boost_waits(options):
+    zap = spell("zap", element="fire", ap=3, amount=1)
+    splash = spell("splash", element="water", ap=3, amount=1)
+    caster = character("caster", spells=(zap, splash))
+    dummy = character("target", hp=20)
+    sc = Scenario(". . . .\n. . . .", options=options, dice=[ARMOUR, LOCK] * 2, specs=[caster, dummy])
+    hero = sc.add(caster, side=0, at=(0, 0))
+    target = sc.add(dummy, side=1, at=(2, 0))
+    sc.hold(hero, "fire_boost")
+    sc.activate(hero)
+    sc.reveal(hero, "fire_boost")
+    sc.cast(hero, "splash", (2, 0))
+    sc.cast(hero, "zap", (2, 0))
+    return target.injuries
+
+
+def _start_rewards(options):
+    rules = get_ruleset("arena", options)
+    board = default_registry().load_board("arena-elemental")
+    teams = tuple(
+        [default_registry().load_character(n) for n in names]
+        for names in (("anna_tommy", "bill_tell", "lil_healey", "bad_aboum"),) * 2
+    )
+    state = rules.setup(teams, board, ScriptedDice([]), np.random.default_rng(0), default_registry())
+    controllers = tuple(
+        ScriptedController(
+            deployment=[c for c in range(board.n_cells) if (board.deploy[side] >> c) & 1][:4], edge=side
+        )
+        for side in (0, 1)
+    )
+    rules.deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+    return [[t.spec.id for f in state.timeline[side] for t in f.tokens] for side in (0, 1)]
+
+
 PROBES: dict[str, tuple[Any, Probe]] = {
     "starting_gg": (3, _starting_gg),
     "wild_gg": (0, _wild_gg),
@@ -214,6 +280,12 @@ PROBES: dict[str, tuple[Any, Probe]] = {
     "scenery_hp": ({"crate": 3, "bush": 1, "tree": 12}, _scenery_hp),
     "scenery_loot": ({"crate": 3, "bush": 2, "tree": 4}, _scenery_loot),
     "scenery_hit_under_piece": (True, _scenery_hit_under_piece),
+    "demonic_rewards": (True, _demonic_rewards),
+    "reward_prices": ({"granite": 2, "jade": 6, "gold": 12}, _reward_prices),
+    "reward_refill": ("none", _reward_refill),
+    "reward_reveal": ("staged", _reward_reveal),
+    "element_boost_waits": (True, _element_boost_waits),
+    "start_rewards": ([["xelor_style"], []], _start_rewards),
 }
 
 

@@ -90,8 +90,11 @@ class FakeCatalog:
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
         for key in options:
-            if key not in ("turn_limit", "starting_gg"):
+            if key not in ("turn_limit", "starting_gg", "start_rewards", "demonic_rewards"):
                 raise KrosbalanceError(f"unknown ruleset option {key!r}")
+
+    def rewards(self) -> list[str]:
+        return ["xelor_style", "feca_style", "action_dofus"]
 
 
 def fake_play(

@@ -378,3 +378,46 @@ def test_an_ai_matchup_table_plays_its_own_number_of_deals() -> None:
     assert max(s.deal for s in specs) + 1 == exp.deals_per_pairing
     plain = loads_experiment(GOOD, catalog=CAT)
     assert plain.ai_deals == () and plain.deals_per_matchup == (3, 3)
+
+
+HELD = """
+name = "held"
+master_seed = 5
+matches_per_pairing = 2
+ais = ["focus_fire"]
+held_rewards = {held}
+[teams]
+mode = "pairs"
+pairs = [[["queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy"],
+          ["bill_tell", "kassius_kaos", "lil_healey", "bad_aboum"]]]
+"""
+
+
+def test_held_rewards_play_each_deal_once_per_token_with_the_same_seed() -> None:
+    exp = loads_experiment(HELD.format(held='["xelor_style", "feca_style"]'), catalog=CAT)
+    assert exp.reward_variants == ("", "xelor_style", "feca_style")
+    specs = expand(exp)
+    assert len(specs) == exp.n_matches == 2 * 3 * 2
+    for deal in (0, 1):
+        group = [s for s in specs if s.deal == deal]
+        assert len({s.seed for s in group}) == 1  # paired with the baseline
+        held = [(s.swapped, s.options.get("start_rewards")) for s in group]
+        assert held == [
+            (False, None),
+            (True, None),
+            (False, [["xelor_style"], []]),
+            (True, [[], ["xelor_style"]]),  # the token follows team A onto side 1
+            (False, [["feca_style"], []]),
+            (True, [[], ["feca_style"]]),
+        ]
+    assert [s.match_id for s in specs] == list(range(len(specs)))
+
+
+def test_held_rewards_all_and_bad_names() -> None:
+    assert loads_experiment(HELD.format(held='"all"'), catalog=CAT).held_rewards == tuple(CAT.rewards())
+    with pytest.raises(ExperimentError) as info:
+        loads_experiment(HELD.format(held='["xelor_stile"]'), catalog=CAT)
+    assert info.value.field == "held_rewards[0]" and "unknown reward" in info.value.reason
+    with pytest.raises(ExperimentError) as info:
+        loads_experiment(HELD.format(held='"some"'), catalog=CAT)
+    assert info.value.field == "held_rewards"

@@ -18,6 +18,8 @@ DATA_FILE = Path(__file__).parent / "data" / "arena.toml"
 CHOICES: dict[str, tuple[str, ...]] = {
     "turn_limit_result": ("draw", "gg"),
     "simultaneous_zero_gg": ("draw", "play_on"),
+    "reward_refill": ("same_pile", "none"),
+    "reward_reveal": ("setup", "staged"),
 }
 
 
@@ -36,6 +38,12 @@ class ArenaOptions(EngineOptions):
         bomb_armour_dice: Armour dice a bomb rolls (R-A115).
         simultaneous_zero_gg: ``draw`` or ``play_on`` when nobody holds GG (R-A133).
         scenery_loot: kamas a destroyed tree, bush or crate leaves (R-A127).
+        demonic_rewards: the market of Demonic Rewards is in play (R-A23, R-A51-R-A54).
+        reward_prices: kamas for a granite, jade and gold reward (R-A136).
+        reward_refill: ``same_pile`` or ``none``: what replaces a face-up reward that is bought.
+        reward_reveal: ``setup`` (R-A23) or ``staged`` (the later edition's schedule).
+        element_boost_waits: an elemental Boost waits for a spell of its element.
+        start_rewards: the rewards each side holds face down from the start (the reward study).
     """
 
     starting_gg: int
@@ -49,6 +57,12 @@ class ArenaOptions(EngineOptions):
     bomb_armour_dice: int
     simultaneous_zero_gg: str
     scenery_loot: dict[str, int]
+    demonic_rewards: bool
+    reward_prices: dict[str, int]
+    reward_refill: str
+    reward_reveal: str
+    element_boost_waits: bool
+    start_rewards: list[list[str]]
 
 
 def arena_file() -> RulesetFile:

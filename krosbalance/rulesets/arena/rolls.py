@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from krosbalance.engine.rewards import attack_bonus
 from krosbalance.engine.view import BLOCK_CHANCE, EXPECTED_ARMOUR, EXPECTED_CRITICAL, expected_bonus
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ def expected_damage(
     if spell.kind not in ("attack", "heal"):
         return 0.0
     base = float(spell.amount + expected_bonus(state, caster, spell, target))
+    if caster.reward_mods is not None:  # Demonic Rewards face up or revealed (R-A145)
+        base += attack_bonus(caster, spell, consume=False)[0]
     crit_dice = 1 if spell.element == "neutral" else (2 if caster.has("critical") else 1)
     base += EXPECTED_CRITICAL[crit_dice]
     if spell.kind == "heal":

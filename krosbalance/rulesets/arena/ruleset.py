@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
 from krosbalance.content.registry import Registry, default_registry
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK, count_successes
 from krosbalance.engine.events import FULL, DiceRolled, LockRolled
+from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD
 from krosbalance.engine.outcome import end_match
 from krosbalance.engine.powers import dice_for
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
@@ -16,6 +19,7 @@ from krosbalance.engine.state import BOMB, KROSMASTER
 from krosbalance.errors import TeamError
 from krosbalance.rulesets.arena import actions as extra
 from krosbalance.rulesets.arena import economy, pregame, rolls
+from krosbalance.rulesets.arena import rewards as reward_rules
 from krosbalance.rulesets.arena import teams as team_rules
 from krosbalance.rulesets.arena.invariants import arena_problems, arena_snapshot
 from krosbalance.rulesets.arena.options import ArenaOptions, arena_file, arena_options, default_options, punch
@@ -25,8 +29,6 @@ from krosbalance.rulesets.arena.timeline import play_timeline, record_turn_end
 from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from krosbalance.board.board import Board
     from krosbalance.content.registry import CharacterSource
     from krosbalance.content.specs import CharacterSpec, SpellSpec
@@ -54,6 +56,8 @@ class ArenaRuleset(Ruleset):
         super().__init__("arena", data.version, options, data.sources)
         self.opts = options
         self.punch = punch()
+        #: the market is set up (``demonic_rewards``, or tokens held from the start)
+        self.rewards = reward_rules.wants_market(options)
 
     def __reduce__(self) -> tuple[type[ArenaRuleset], tuple[ArenaOptions]]:
         """Pickles and copies rebuild the ruleset from its options (compiled, it has no instance
@@ -73,7 +77,10 @@ class ArenaRuleset(Ruleset):
 
     # ------------------------------------------------------------------ the game turn
     def start_turn(self, state: MatchState, side: int, controller: Controller, view: MatchView) -> None:
-        """The tension roll, except on the first player's very first turn (R-A26)."""
+        """The staged reward schedule (option ``reward_reveal``), then the tension roll, except on the
+        first player's very first turn (R-A26)."""
+        if arena_state(state).market is not None:
+            reward_rules.turn_started(state, self.opts)
         if state.turn != 1 or self.opts.first_turn_tension:
             tension_roll(state, side, cast("ArenaController", controller), view)
 
@@ -83,27 +90,47 @@ class ArenaRuleset(Ruleset):
     def end_turn(self, state: MatchState, side: int) -> None:
         record_turn_end(state, side)
 
+    def preliminary_phase(self, state: MatchState, fighter: Fighter) -> None:
+        """Its face-up Upgrades leave the card (R-A32 b, R-A54)."""
+        if fighter.tokens:
+            reward_rules.preliminary_phase(state, fighter)
+
+    def activation_ended(self, state: MatchState, fighter: Fighter) -> None:
+        """Boosts "for this turn" that no spell used are lost."""
+        if fighter.reward_mods is not None:
+            reward_rules.activation_ended(fighter)
+
     # ------------------------------------------------------------------ actions
     def extra_actions(self, state: MatchState, fighter: Fighter, actions: list[Action]) -> None:
         """A Krosmaster with AP may pick up a kama on its cell (R-A49), then buy a GG on a Demon
         cell with the price in its team's stock (R-A50); the same test as ``actions.is_legal``,
-        written out because it runs for every list of legal actions."""
+        written out because it runs for every list of legal actions. Then the Demonic Reward
+        actions: reveals of its face-down tokens and purchases (``rewards``)."""
+        arena: ArenaState = state.rules  # type: ignore[assignment]  # a cast() call costs here
         if fighter.kind == KROSMASTER and fighter.ap >= 1:
-            arena: ArenaState = state.rules  # type: ignore[assignment]  # a cast() call costs here
             cell = fighter.cell
             if arena.board_kamas[cell] > 0:
                 actions.append(extra.PICK)
             if (state.board.demon_cells >> cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
                 actions.append(extra.BUY)
+        if fighter.tokens or (arena.market is not None and self.opts.demonic_rewards):
+            reward_rules.add_actions(state, fighter, actions, self.opts)
 
     def is_legal_extra(self, state: MatchState, fighter: Fighter, action: Action) -> bool:
+        if action.kind == BUY_REWARD or action.kind == REVEAL_REWARD:
+            return arena_state(state).market is not None and reward_rules.is_legal(
+                state, fighter, action, self.opts
+            )
         return extra.is_legal(state, fighter, action)
 
     def action_name(self, kind: int) -> str:
-        return extra.NAMES.get(kind, f"action {kind}")
+        return extra.NAMES.get(kind) or reward_rules.NAMES.get(kind, f"action {kind}")
 
     def perform_extra(self, state: MatchState, fighter: Fighter, action: Action) -> None:
-        extra.perform(state, fighter, action)
+        if action.kind == BUY_REWARD or action.kind == REVEAL_REWARD:
+            reward_rules.perform(state, fighter, action, self.opts)
+        else:
+            extra.perform(state, fighter, action)
 
     # ------------------------------------------------------------------ movement, markers, combat
     def may_leave(self, state: MatchState, mover: Fighter) -> bool:
@@ -172,6 +199,8 @@ class ArenaRuleset(Ruleset):
 
     # ------------------------------------------------------------------ KOs and victory
     def on_kos(self, state: MatchState, kos: list[Fighter]) -> None:
+        if arena_state(state).market is not None:
+            reward_rules.on_kos(state, kos)
         economy.gg_for_kos(state, kos)
 
     def check_victory(self, state: MatchState) -> bool:
@@ -226,10 +255,12 @@ class ArenaRuleset(Ruleset):
         return rolls.lock_risk(state, mover)
 
     def state_problems(self, state: MatchState) -> list[str]:
-        return arena_problems(state, self.opts)
+        problems = arena_problems(state, self.opts)
+        return problems + reward_rules.reward_problems(state)
 
     def snapshot(self, state: MatchState) -> tuple[Any, ...]:
-        return arena_snapshot(state)
+        snap = arena_snapshot(state)
+        return snap + reward_rules.reward_snapshot(state) if arena_state(state).market is not None else snap
 
     # ------------------------------------------------------------------ teams and the pregame
     def validate_team(
@@ -292,7 +323,14 @@ class ArenaRuleset(Ruleset):
         registry: CharacterSource,
         record: int = 0,
     ) -> MatchState:
-        return pregame.setup(teams, board, self, dice, setup_rng, registry, record)
+        state = pregame.setup(teams, board, self, dice, setup_rng, registry, record)
+        if self.rewards:  # after the first player: the market's own stream never shifts the others
+            specs = (registry if isinstance(registry, Registry) else default_registry()).all_rewards()
+            market_rng = np.random.default_rng(int(setup_rng.integers(2**63)))
+            reward_rules.open_market(state, self.opts, specs, market_rng)
+            for creature in reward_rules.reward_creatures(specs):
+                state.summon_specs[creature] = registry.load_character(creature)
+        return state
 
     def deploy(
         self, state: MatchState, controllers: tuple[Any, Any], views: tuple[MatchView, MatchView]
@@ -300,6 +338,8 @@ class ArenaRuleset(Ruleset):
         """The player who is not first picks his edge (R-A19), then both deploy (R-A25)."""
         pregame.choose_edges(state, controllers, views)
         pregame.deploy(state, controllers, views)
+        if self.rewards and any(self.opts.start_rewards):
+            reward_rules.give_start_rewards(state, self.opts, controllers, views)
 
 
 def arena_ruleset(options: Mapping[str, Any] | None = None, *, file: str = "options") -> ArenaRuleset:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from krosbalance.content.specs import RANKS
 from krosbalance.engine.rules import RulesetState
 
 if TYPE_CHECKING:
+    from krosbalance.content.specs import RewardSpec
     from krosbalance.engine.state import MatchState
+    from krosbalance.rulesets.arena.market import RewardMarket
     from krosbalance.rulesets.arena.options import ArenaOptions
 
 
@@ -26,9 +29,10 @@ class ArenaState(RulesetState):
         kama_reserve: the box's kama tokens not on the board or in a stock.
         board_kamas: kama tokens on each cell (kama cells and Demon cells, R-A49).
         gg_price: kamas for one GG (option ``gg_price``, R-A50).
+        market: the Demonic Reward market (R-A23), when rewards are in play (``rulesets.arena.market``).
     """
 
-    __slots__ = ("gg", "wild_gg", "gg_removed", "kamas", "kama_reserve", "board_kamas", "gg_price")
+    __slots__ = ("gg", "wild_gg", "gg_removed", "kamas", "kama_reserve", "board_kamas", "gg_price", "market")
 
     def __init__(
         self,
@@ -47,6 +51,7 @@ class ArenaState(RulesetState):
         self.kama_reserve = kama_reserve
         self.board_kamas = board_kamas
         self.gg_price = gg_price
+        self.market: RewardMarket | None = None
 
     @classmethod
     def start(cls, state: MatchState, opts: ArenaOptions) -> ArenaState:
@@ -67,7 +72,7 @@ class ArenaState(RulesetState):
         )
 
     def copy(self) -> ArenaState:
-        return ArenaState(
+        other = ArenaState(
             list(self.gg),
             self.wild_gg,
             self.gg_removed,
@@ -76,6 +81,35 @@ class ArenaState(RulesetState):
             list(self.board_kamas),
             self.gg_price,
         )
+        other.market = None if self.market is None else self.market.copy()
+        return other
+
+    def hide_from(self, state: MatchState, side: int) -> None:
+        """Deal again, in a copy made for ``side``, the Demonic Rewards that side has not seen (R-A51,
+        R-A52): per rank, the tokens of the market's face-down piles and the enemy's face-down tokens
+        are pooled, sorted by id, turned by an offset that depends only on public facts (the game turn
+        and the pool's size), and dealt back to the same places. Each place keeps its rank and count,
+        the unseen tokens are those ``MatchView.unseen_rewards`` lists, and a random purchase or an
+        enemy token in the copy tells nothing of the real pile order or the enemy's hand."""
+        market = self.market
+        if market is None:
+            return
+        hidden = [t for f in state.fighters if f.side != side for t in f.tokens if not t.face_up]
+        piles = market.piles
+        for rank, name in enumerate(RANKS):
+            held = [t for t in hidden if t.spec.rank == name]
+            two = (piles[2 * rank], piles[2 * rank + 1])
+            pool = sorted([s for pile in two for s in pile] + [t.spec for t in held], key=_by_id)
+            if len(pool) < 2:
+                continue
+            shift = (state.turn * 7 + rank) % len(pool)
+            pool = pool[shift:] + pool[:shift]
+            for token in held:
+                token.spec = pool.pop()
+            for pile in two:
+                count = len(pile)
+                pile.clear()
+                pile.extend([pool.pop() for _ in range(count)])
 
     def gg_total(self) -> int:
         """GG in the game: both stocks and the wild GG (conserved except tension losses)."""
@@ -85,3 +119,7 @@ class ArenaState(RulesetState):
 def arena_state(state: MatchState) -> ArenaState:
     """The Arena state of a match played under the Arena ruleset."""
     return cast(ArenaState, state.rules)
+
+
+def _by_id(spec: RewardSpec) -> str:
+    return spec.id

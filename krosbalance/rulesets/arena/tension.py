@@ -18,6 +18,7 @@ from krosbalance.errors import IllegalActionError
 from krosbalance.rulesets.arena.economy import take_from_reserve, tension_rises
 
 if TYPE_CHECKING:
+    from krosbalance.content.specs import RewardSpec
     from krosbalance.engine.state import MatchState
     from krosbalance.engine.view import FighterView, MatchView
 
@@ -30,7 +31,8 @@ class ArenaController(Controller, Protocol):
     ``choose_deployment`` returns distinct cells among ``cells`` for ``fighters`` (R-A25);
     ``choose_tension`` the faces and inspirations of a tension roll (R-A26-R-A28); ``choose_edge`` an
     index into ``edges`` (the board's deployment zones as cell bitmasks, R-A19); ``order_creatures``
-    the uids of ``creatures`` in the order they act (R-A31).
+    the uids of ``creatures`` in the order they act (R-A31); ``give_reward`` the uid of the Krosmaster
+    among ``candidates`` that receives a Demonic Reward held from the start (R-A52, ``start_rewards``).
     """
 
     def choose_deployment(
@@ -46,6 +48,8 @@ class ArenaController(Controller, Protocol):
     def order_creatures(
         self, view: MatchView, summoner: FighterView, creatures: list[FighterView]
     ) -> list[int]: ...
+
+    def give_reward(self, view: MatchView, reward: RewardSpec, candidates: list[FighterView]) -> int: ...
 
 
 def tension_roll(state: MatchState, side: int, controller: ArenaController, view: MatchView) -> None:
