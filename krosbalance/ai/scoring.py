@@ -20,7 +20,7 @@ Values are in "injury units": one expected injury dealt is worth 1, and one GG o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from krosbalance.engine.view import BLOCK_CHANCE
 
@@ -48,6 +48,11 @@ _CRIT = ((1.0,), (0.5, 0.5), (0.25, 0.5, 0.25))
 _ARMOUR = ((1.0,), (2 / 3, 1 / 3), (4 / 9, 4 / 9, 1 / 9))
 
 _HIT_CACHE: dict[tuple[int, int, int, int, int], tuple[float, float]] = {}
+_GG_WORTH: dict[int, float] = {}
+#: per byte value, the positions of its set bits (lowest first): masks are read a byte at a time
+_BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(b for b in range(8) if (byte >> b) & 1) for byte in range(256)
+)
 _GEOMETRY: dict[int, tuple[Board, Geometry]] = {}
 
 
@@ -268,12 +273,21 @@ def geometry(board: Board) -> Geometry:
 
 
 def iter_bits(mask: int) -> list[int]:
-    """The cells of a mask, lowest first."""
-    cells = []
-    while mask:
-        low = mask & -mask
-        cells.append(low.bit_length() - 1)
-        mask ^= low
+    """The cells of a (non-negative) mask, lowest first."""
+    cells: list[int] = []
+    if mask < 1 << 62:  # a machine word once compiled: peel the bits off
+        while mask:
+            low = mask & -mask
+            cells.append(low.bit_length() - 1)
+            mask ^= low
+        return cells
+    # a board-wide mask is a long integer: read it a byte at a time rather than shift it per bit
+    base = 0
+    for byte in mask.to_bytes((mask.bit_length() + 7) // 8, "little"):
+        if byte:
+            for bit in _BYTE_BITS[byte]:
+                cells.append(base + bit)
+        base += 8
     return cells
 
 
@@ -352,7 +366,10 @@ def attack_odds(
 def gg_worth(gg: int) -> float:
     """What holding ``gg`` GG is worth, in GG: each GG counts 1 plus ``GG_PREMIUM / i`` for the i-th,
     so a GG near zero (the one that decides the match) weighs more than one in a full stock."""
-    return gg + GG_PREMIUM * sum(1.0 / i for i in range(1, gg + 1))
+    value = _GG_WORTH.get(gg)
+    if value is None:
+        value = _GG_WORTH[gg] = gg + GG_PREMIUM * sum(1.0 / i for i in range(1, gg + 1))
+    return value
 
 
 def score_after(gg: tuple[int, int], wild: int, gainer: int, amount: int) -> tuple[tuple[int, int], int]:
@@ -454,9 +471,7 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     board = view.board
     geo = geometry(board)
     obstacles = view.obstacles
-    # cells grouped by the threat summed so far, enemy by enemy (in the view's order, so every cell
-    # adds up its enemies' shares in the same order as a per-cell sum would)
-    parts: list[tuple[int, float]] = [(geo.full, 0.0)]
+    shares: list[list[tuple[int, float]]] = []  # each enemy's layers, in the view's order
     for enemy in view.fighters(1 - side):
         if not enemy.is_character:
             continue
@@ -479,8 +494,34 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
                 if len(cache) > 4096:
                     cache.clear()
                 layers = cache[key] = _enemy_threat(view, geo, enemy, obstacles)
-        if not layers:
-            continue
+        if layers:
+            shares.append(layers)
+    if cache is None:
+        return _sum_layers(geo, shares)
+    # the map is a function of the enemies' (cached, so shared) layers: a map asked again with the
+    # same layers (a new turn, an enemy hurt but not moved, a rollout) is the one already summed
+    ids = tuple([id(layers) for layers in shares])
+    known = _THREAT_MAPS.get(ids)
+    if known is not None and known[0] is geo and all([a is b for a, b in zip(known[1], shares, strict=True)]):
+        return list(known[2])
+    total = _sum_layers(geo, shares)
+    if len(_THREAT_MAPS) > 256:
+        _THREAT_MAPS.clear()
+    _THREAT_MAPS[ids] = (geo, shares, total)
+    return list(total)
+
+
+#: threat maps by the identities of the enemies' layers they sum (the layers are held, so their
+#: ids stay their own): (geometry, layers, map)
+_THREAT_MAPS: dict[tuple[int, ...], tuple[Geometry, list[list[tuple[int, float]]], list[float]]] = {}
+
+
+def _sum_layers(geo: Geometry, shares: list[list[tuple[int, float]]]) -> list[float]:
+    """Per cell, the sum of the enemies' layers, enemy by enemy (see :func:`threat_map`)."""
+    # cells grouped by the threat summed so far, enemy by enemy (in the view's order, so every cell
+    # adds up its enemies' shares in the same order as a per-cell sum would)
+    parts: list[tuple[int, float]] = [(geo.full, 0.0)]
+    for layers in shares:
         split = []
         for part, value in parts:
             rest = part
@@ -492,13 +533,11 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
             if rest:
                 split.append((rest, value))
         parts = split
-    total = [0.0] * board.n_cells
+    total = [0.0] * geo.board.n_cells
     for part, value in parts:
         if value:
-            while part:
-                low = part & -part
-                total[low.bit_length() - 1] = value
-                part ^= low
+            for c in iter_bits(part):
+                total[c] = value
     return total
 
 
