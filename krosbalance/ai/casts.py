@@ -352,13 +352,18 @@ def _summon_then_hit(
     board = ctx.board
     los = board.los_path[cell]
     best: tuple[float, float, int, int] | None = None
+    boosts = ctx.boosts
+    worths = ctx.summon_worth
     for entry in castable:
-        _, spell, hit_cost, kind, _, needs_los, _, _, _, table = entry
+        index, spell, hit_cost, kind, _, needs_los, _, _, _, table = entry
         if kind != "attack" or cost + hit_cost > ap:
             continue
-        if not any(
-            e.kind == "bonus_per_adjacent_summon" and e.params["summon"] == summons for e in spell.effects
-        ):
+        boosted = boosts.get((index, summons))
+        if boosted is None:
+            boosted = boosts[(index, summons)] = any(
+                e.kind == "bonus_per_adjacent_summon" and e.params["summon"] == summons for e in spell.effects
+            )
+        if not boosted:
             continue
         reach = table[cell]
         top = 1 if spell.range_type == "melee" else spell.range_max
@@ -374,7 +379,9 @@ def _summon_then_hit(
             x = (spots & -spots).bit_length() - 1
             if not here and not _can_step_in(ctx, cell, t, x, top, mp_left):
                 continue
-            alone = summon_value(weights, ctx, summons, x, cell, ap - cost)
+            alone = worths.get((summons, x))
+            if alone is None:  # the same wherever we cast from (see summon_value)
+                alone = worths[(summons, x)] = summon_value(weights, ctx, summons, x, cell, ap - cost)
             hit = attack_value(weights, ctx, spell, victim, cell, remaining, [*planned, (summons, x)])
             density = (alone + (hit if here else 0.8 * hit)) / (cost + hit_cost)
             if best is None or density > best[0] + 1e-9:

@@ -65,6 +65,8 @@ class _Context:
         "target_mask",
         "bomb_targets",
         "cast_memo",
+        "boosts",
+        "summon_worth",
         "castable",
         "my_tokens",
         "summon_ranks",
@@ -253,6 +255,10 @@ class _Context:
             tokens[token.character] = tokens.get(token.character, 0) + 1
         self.my_tokens = tokens
         self.summon_ranks: dict[tuple[str, bool], list[tuple[int, float]]] = {}
+        # per (spell index, summon): whether the spell gains damage per adjacent such summon; per
+        # (summon, cell): the summon's worth there (casts.summon_value)
+        self.boosts: dict[tuple[int, str], bool] = {}
+        self.summon_worth: dict[tuple[str, int], float] = {}
         self.heals: dict[tuple[int, int], float] = {}
         self.hurts: dict[tuple[int, int], float] = {}
         self.econ_mask = 0  # cells where _economy_value may be non-zero
