@@ -85,76 +85,12 @@ def greedy_casts(
     """Casts from ``cell`` chosen greedily by value per AP: (steps, value, AP left, end cell or -1).
 
     ``mp_left`` is the MP left on ``cell``: a summon placed there may set up a boosted hit made
-    after a few more steps (the planner replans after the summon and walks).
-
-    A fighter whose castable spells are all attacks that leave it where it stands sees from every
-    cell only which targets each spell reaches: cells that reach the same targets (and no bomb,
-    whose blast depends on where we stand) get the same casts, kept for the pass (``ctx.cast_memo``)
-    and handed out as new steps."""
+    after a few more steps (the planner replans after the summon and walks)."""
+    view, me = ctx.view, ctx.me
     reach_bonus = bonus + ((ctx.crates >> cell) & 1)
     castable = ctx.by_bonus.get(reach_bonus)
     if castable is None:
         castable = ctx.castable_with(reach_bonus)
-    # per castable entry, the targets in its range from ``cell`` as bits over the positions in
-    # ``ctx.targets`` (-1 until asked), and the targets this cell sees (``sight_known``: the ones
-    # already looked at): the rounds of the search ask them again and again
-    in_range = [-1] * len(castable)
-    sight_known = sight_ok = 0
-    cell_free = True
-    for entry in castable:
-        if entry[3] != "attack" or entry[8]:
-            cell_free = False
-            break
-    if not cell_free:
-        return _cast_rounds(weights, ctx, cell, ap, castable, mp_left, in_range, sight_known, sight_ok)
-    los = ctx.board.los_path[cell]
-    blockers = ctx.blockers
-    targets = ctx.targets
-    target_mask = ctx.target_mask
-    seen: list[int] = []  # per entry, the targets it may hit from here
-    for position, entry in enumerate(castable):
-        mask = entry[9][cell]
-        hits = 0
-        if mask & target_mask:
-            for i, aim in enumerate(targets):
-                if (mask >> aim[0]) & 1:
-                    hits |= 1 << i
-        in_range[position] = hits
-        if hits and entry[5]:
-            for i, aim in enumerate(targets):
-                if (hits >> i) & 1 and not (sight_known >> i) & 1:
-                    sight_known |= 1 << i
-                    if not los[aim[0]] & blockers:
-                        sight_ok |= 1 << i
-            hits &= sight_ok
-        seen.append(hits)
-    bombs = 0
-    for hits in seen:
-        bombs |= hits & ctx.bomb_targets
-    key = (reach_bonus, ap, cell if bombs else -1, tuple(seen))
-    known = ctx.cast_memo.get(key)
-    if known is not None:
-        casts, value, ap_left, end = known
-        return [Step(st.kind, st.arg, st.target) for st in casts], value, ap_left, end
-    result = _cast_rounds(weights, ctx, cell, ap, castable, mp_left, in_range, sight_known, sight_ok)
-    ctx.cast_memo[key] = result
-    return result
-
-
-def _cast_rounds(
-    weights: Weights,
-    ctx: _Context,
-    cell: int,
-    ap: int,
-    castable: list[CastEntry],
-    mp_left: int,
-    in_range: list[int],
-    sight_known: int,
-    sight_ok: int,
-) -> tuple[list[Step], float, int, int]:
-    """The greedy search of :func:`greedy_casts` from ``cell`` with ``castable`` (for its range
-    bonus), given what is already known of the targets in range and in sight."""
-    view, me = ctx.view, ctx.me
     blockers = ctx.blockers
     los = ctx.board.los_path[cell]
     me_uid = ctx.me_uid
@@ -171,6 +107,11 @@ def _cast_rounds(
     planned_mask = 0
     steps: list[Step] = []
     total = 0.0
+    # what the rounds below ask again and again, as bits over the positions in ``targets``: per
+    # castable entry the targets in its range from ``cell`` (-1 until asked), and the targets this
+    # cell sees (``sight_known``: the ones already looked at)
+    in_range = [-1] * len(castable)
+    sight_known = sight_ok = 0
     for _ in range(4):
         best_density = -1.0
         best: tuple[float, int, int, str, CastEntry] | None = None  # value, index, target, kind, entry

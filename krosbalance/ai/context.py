@@ -9,16 +9,12 @@ that do not depend on the casting cell.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from krosbalance.ai import scoring
 from krosbalance.ai.scoring import geometry
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
-
-if TYPE_CHECKING:
-    from krosbalance.ai.casts import Step
 
 #: a spell the cast search may pick: (index, spell, AP cost, kind, limited, needs line of sight,
 #: moves its target, swaps with it, moves the caster)
@@ -63,8 +59,6 @@ class _Context:
         "crates",
         "targets",
         "target_mask",
-        "bomb_targets",
-        "cast_memo",
         "boosts",
         "summon_worth",
         "castable",
@@ -143,13 +137,6 @@ class _Context:
         for t, _, _, _ in self.targets:
             target_mask |= 1 << t
         self.target_mask = target_mask
-        bomb_targets = 0  # the bombs among the targets, as bits over their positions
-        for i, aim in enumerate(self.targets):
-            if aim[3]:
-                bomb_targets |= 1 << i
-        self.bomb_targets = bomb_targets
-        # greedy_casts results by what the casting cell reaches (see casts.greedy_casts)
-        self.cast_memo: dict[tuple[int, int, int, tuple[int, ...]], tuple[list[Step], float, int, int]] = {}
         self.risk: dict[int, float] = {}
         self.blasts: dict[int, float] = {}
         square = board.square_mask

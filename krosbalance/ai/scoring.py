@@ -471,7 +471,9 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     board = view.board
     geo = geometry(board)
     obstacles = view.obstacles
-    shares: list[list[tuple[int, float]]] = []  # each enemy's layers, in the view's order
+    # cells grouped by the threat summed so far, enemy by enemy (in the view's order, so every cell
+    # adds up its enemies' shares in the same order as a per-cell sum would)
+    parts: list[tuple[int, float]] = [(geo.full, 0.0)]
     for enemy in view.fighters(1 - side):
         if not enemy.is_character:
             continue
@@ -494,34 +496,8 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
                 if len(cache) > 4096:
                     cache.clear()
                 layers = cache[key] = _enemy_threat(view, geo, enemy, obstacles)
-        if layers:
-            shares.append(layers)
-    if cache is None:
-        return _sum_layers(geo, shares)
-    # the map is a function of the enemies' (cached, so shared) layers: a map asked again with the
-    # same layers (a new turn, an enemy hurt but not moved, a rollout) is the one already summed
-    ids = tuple([id(layers) for layers in shares])
-    known = _THREAT_MAPS.get(ids)
-    if known is not None and known[0] is geo and all([a is b for a, b in zip(known[1], shares, strict=True)]):
-        return list(known[2])
-    total = _sum_layers(geo, shares)
-    if len(_THREAT_MAPS) > 256:
-        _THREAT_MAPS.clear()
-    _THREAT_MAPS[ids] = (geo, shares, total)
-    return list(total)
-
-
-#: threat maps by the identities of the enemies' layers they sum (the layers are held, so their
-#: ids stay their own): (geometry, layers, map)
-_THREAT_MAPS: dict[tuple[int, ...], tuple[Geometry, list[list[tuple[int, float]]], list[float]]] = {}
-
-
-def _sum_layers(geo: Geometry, shares: list[list[tuple[int, float]]]) -> list[float]:
-    """Per cell, the sum of the enemies' layers, enemy by enemy (see :func:`threat_map`)."""
-    # cells grouped by the threat summed so far, enemy by enemy (in the view's order, so every cell
-    # adds up its enemies' shares in the same order as a per-cell sum would)
-    parts: list[tuple[int, float]] = [(geo.full, 0.0)]
-    for layers in shares:
+        if not layers:
+            continue
         split = []
         for part, value in parts:
             rest = part
@@ -533,7 +509,7 @@ def _sum_layers(geo: Geometry, shares: list[list[tuple[int, float]]]) -> list[fl
             if rest:
                 split.append((rest, value))
         parts = split
-    total = [0.0] * geo.board.n_cells
+    total = [0.0] * board.n_cells
     for part, value in parts:
         if value:
             for c in iter_bits(part):
