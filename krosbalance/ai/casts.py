@@ -98,36 +98,55 @@ def greedy_casts(
     target_mask = ctx.target_mask
     plain = ctx.plain
     remaining: dict[int, float] = {}
-    gone: set[int] = set()
-    used: set[int] = set()
+    # uids taken out of play by this plan's casts, spell indices used up and uids healed, as bits
+    # (small ints: no set built per casting cell)
+    gone = 0
+    used = 0
+    healed = 0
     planned: list[tuple[str, int]] = []  # (summon id, cell) placed by this plan
     planned_mask = 0
     steps: list[Step] = []
     total = 0.0
-    occupied = ctx.occupied | (1 << cell)
-    healed_uids: set[int] = set()
+    # what the rounds below ask again and again, as bits over the positions in ``targets``: per
+    # castable entry the targets in its range from ``cell`` (-1 until asked), and the targets this
+    # cell sees (``sight_known``: the ones already looked at)
+    in_range = [-1] * len(castable)
+    sight_known = sight_ok = 0
     for _ in range(4):
         best_density = -1.0
         best: tuple[float, int, int, str, CastEntry] | None = None  # value, index, target, kind, entry
         reserved = 0  # AP kept for a boosted hit made after a walk
-        for entry in castable:
+        for position, entry in enumerate(castable):
             index, spell, cost, kind, limited, needs_los, _, _, _, table = entry
-            if cost > ap or (limited and index in used):
+            if cost > ap or (limited and (used >> index) & 1):
                 continue
             if kind == "attack":
                 mask = table[cell]
-                if mask & target_mask:
+                hits = in_range[position]
+                if hits < 0:
+                    hits = 0
+                    if mask & target_mask:
+                        for i, aim in enumerate(targets):
+                            if (mask >> aim[0]) & 1:
+                                hits |= 1 << i
+                    in_range[position] = hits
+                if hits:
                     fresh = not remaining and not planned
-                    for t, uid, victim, bomb in targets:
-                        if not (mask >> t) & 1 or uid in gone:
+                    for i, (t, uid, victim, bomb) in enumerate(targets):
+                        if not (hits >> i) & 1 or (gone >> uid) & 1:
                             continue
-                        if needs_los and los[t] & blockers:
-                            continue
+                        if needs_los:
+                            if not (sight_known >> i) & 1:
+                                sight_known |= 1 << i
+                                if not los[t] & blockers:
+                                    sight_ok |= 1 << i
+                            if not (sight_ok >> i) & 1:
+                                continue
                         if fresh and not bomb:
                             # first hit on an untouched target: the same from every cell
-                            value = plain.get((index, uid))
+                            value = plain.get(index << 20 | uid)
                             if value is None:
-                                value = plain[(index, uid)] = attack_value(
+                                value = plain[index << 20 | uid] = attack_value(
                                     weights, ctx, spell, victim, cell, remaining, planned
                                 )
                         else:
@@ -158,7 +177,7 @@ def greedy_casts(
                     if needs_los and t != cell and los[t] & blockers:
                         continue
                     value = heal_value(weights, ctx, index, spell, ally, mine)
-                    if ally.uid in healed_uids:
+                    if (healed >> ally.uid) & 1:
                         value *= 0.5
                     if value > 0.05 and (best is None or value / cost > best_density + 1e-9):
                         best_density = value / cost
@@ -170,7 +189,7 @@ def greedy_casts(
                     count += sum(1 for s, _ in planned if s == summons)
                 if count >= spell.summon_control:
                     continue
-                mask = table[cell] & ~occupied & ~planned_mask
+                mask = table[cell] & ~(ctx.occupied | (1 << cell)) & ~planned_mask
                 if summons == "water_bomb":
                     mask &= ctx.near_enemies
                     bombs = ctx.bomb_values
@@ -218,7 +237,7 @@ def greedy_casts(
         ap -= entry[2] + (reserved if kind == "summon" else 0)
         total += value
         if entry[4]:
-            used.add(index)
+            used |= 1 << index
         steps.append(Step("cast", index, target))
         if kind == "summon":
             planned.append((spell.summons or "", target))
@@ -227,7 +246,7 @@ def greedy_casts(
         if kind == "heal":
             healer_target = me if target == cell else view.piece_at(target)
             if healer_target is not None:
-                healed_uids.add(healer_target.uid)
+                healed |= 1 << healer_target.uid
             continue
         piece = view.piece_at(target)
         if piece is not None and kind == "attack":
@@ -237,7 +256,7 @@ def greedy_casts(
                 hurt = ctx.hurts[(index, uid)] = scoring.attack_odds(view, me, spell, piece)[0]
             remaining[uid] = remaining.get(uid, float(piece.remaining_hp)) - hurt
             if entry[6] or piece.kind == "bomb":
-                gone.add(uid)
+                gone |= 1 << uid
         if entry[7] and piece is not None:
             return steps, total, ap, target
         if entry[8]:
@@ -255,7 +274,7 @@ def _summon_then_hit(
     ap: int,
     free: int,
     remaining: dict[int, float],
-    gone: set[int],
+    gone: int,
     planned: list[tuple[str, int]],
     mp_left: int = 0,
 ) -> tuple[float, float, int, int] | None:
@@ -274,18 +293,23 @@ def _summon_then_hit(
     board = ctx.board
     los = board.los_path[cell]
     best: tuple[float, float, int, int] | None = None
+    boosts = ctx.boosts
+    worths = ctx.summon_worth
     for entry in castable:
-        _, spell, hit_cost, kind, _, needs_los, _, _, _, table = entry
+        index, spell, hit_cost, kind, _, needs_los, _, _, _, table = entry
         if kind != "attack" or cost + hit_cost > ap:
             continue
-        if not any(
-            e.kind == "bonus_per_adjacent_summon" and e.params["summon"] == summons for e in spell.effects
-        ):
+        boosted = boosts.get((index, summons))
+        if boosted is None:
+            boosted = boosts[(index, summons)] = any(
+                e.kind == "bonus_per_adjacent_summon" and e.params["summon"] == summons for e in spell.effects
+            )
+        if not boosted:
             continue
         reach = table[cell]
         top = 1 if spell.range_type == "melee" else spell.range_max
         for t, uid, victim, bomb in ctx.targets:
-            if bomb or uid in gone or not victim.is_krosmaster:
+            if bomb or (gone >> uid) & 1 or not victim.is_krosmaster:
                 continue
             here = bool((reach >> t) & 1) and not (needs_los and los[t] & ctx.blockers)
             if not here and board.distance[cell][t] > mp_left + top:
@@ -296,7 +320,9 @@ def _summon_then_hit(
             x = (spots & -spots).bit_length() - 1
             if not here and not _can_step_in(ctx, cell, t, x, top, mp_left):
                 continue
-            alone = summon_value(weights, ctx, summons, x, cell, ap - cost)
+            alone = worths.get((summons, x))
+            if alone is None:  # the same wherever we cast from (see summon_value)
+                alone = worths[(summons, x)] = summon_value(weights, ctx, summons, x, cell, ap - cost)
             hit = attack_value(weights, ctx, spell, victim, cell, remaining, [*planned, (summons, x)])
             density = (alone + (hit if here else 0.8 * hit)) / (cost + hit_cost)
             if best is None or density > best[0] + 1e-9:

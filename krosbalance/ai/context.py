@@ -59,6 +59,8 @@ class _Context:
         "crates",
         "targets",
         "target_mask",
+        "boosts",
+        "summon_worth",
         "castable",
         "my_tokens",
         "summon_ranks",
@@ -195,7 +197,7 @@ class _Context:
             if buyer.uid == me.uid:
                 self.buy_pull = scoring.GG_UNIT * scoring.gg_swing(view, side, 1) + 0.5
                 self.nearest_demon = nearest
-        self.screens: list[tuple[int, float]] | None = None
+        self.screens: dict[int, float] | None = None  # cover worth per cell, when first asked
         self.support_bonus = 0
         self.values: dict[ValueKey, float] = {}
         if not me.is_krosmaster and me.summoner is not None:
@@ -233,13 +235,17 @@ class _Context:
             )
         self.castable = castable
         self.by_bonus: dict[int, list[CastEntry]] = {}
-        self.plain: dict[tuple[int, int], float] = {}
+        self.plain: dict[int, float] = {}  # by spell index << 20 | target uid
         self.bomb_values: dict[int, float] = {}
         tokens: dict[str, int] = {}
         for token in view.summons_of(me):
             tokens[token.character] = tokens.get(token.character, 0) + 1
         self.my_tokens = tokens
         self.summon_ranks: dict[tuple[str, bool], list[tuple[int, float]]] = {}
+        # per (spell index, summon): whether the spell gains damage per adjacent such summon; per
+        # (summon, cell): the summon's worth there (casts.summon_value)
+        self.boosts: dict[tuple[int, str], bool] = {}
+        self.summon_worth: dict[tuple[str, int], float] = {}
         self.heals: dict[tuple[int, int], float] = {}
         self.hurts: dict[tuple[int, int], float] = {}
         self.econ_mask = 0  # cells where _economy_value may be non-zero
@@ -248,6 +254,7 @@ class _Context:
             for c in view.kama_cells():
                 econ |= 1 << c
             self.econ_mask = econ
+        # per cell, distances to the nearest Demon cell and kama (positions.objective_distance)
         self.objective: tuple[list[int], list[int]] | None = None
 
     def castable_with(self, bonus: int) -> list[CastEntry]:
@@ -310,7 +317,8 @@ class _Context:
         of our Krosmasters (R-A78), more so when that Krosmaster is wounded. The enemy may walk round
         it, so half its shots count."""
         if self.screens is None:
-            screens = []
+            # the cover each cell gives, summed line by line in the order of the lines
+            screens: dict[int, float] = {}
             if self.melee and not self.me.has("tiny"):
                 paths = self.board.los_path
                 for enemy in self.enemies:
@@ -328,13 +336,11 @@ class _Context:
                         line = paths[enemy.cell][ally.cell] & ~self.view.sight_blockers
                         if line:
                             wounded = 2.0 if ally.remaining_hp <= output + 1 else 1.0
-                            screens.append((line, 0.5 * output * wounded))
+                            worth = 0.5 * output * wounded
+                            for c in scoring.iter_bits(line):
+                                screens[c] = screens.get(c, 0.0) + worth
             self.screens = screens
-        value = 0.0
-        for line, worth in self.screens:
-            if (line >> cell) & 1:
-                value += worth
-        return value
+        return self.screens.get(cell, 0.0)
 
     def block(self, cell: int) -> float:
         risk = self.risk.get(cell)
@@ -436,12 +442,16 @@ def walk_plan(
     Among equally short walks the one least exposed to Lock is taken (every cell left next to an
     enemy may block, R-A16; a Lock holder rolls two dice), then the one passing over most kamas
     (picked up on the way, R-A49). ``reach`` is in BFS order (a cell's predecessors come first)."""
-    lockers = ctx.lockers
-    kama_cells = ctx.econ_mask  # kama and Demon cells (only Krosmasters pick up kamas)
-    reach_mask = 0
+    # the cells next to a locking enemy, and the kama and Demon cells (only Krosmasters pick up
+    # kamas), as sets: a board-wide mask is a long integer, slow to test bit by bit
+    lockers = set(scoring.iter_bits(ctx.lockers))
+    kama_cells = set(scoring.iter_bits(ctx.econ_mask))
+    watched = False
     for cell in reach:
-        reach_mask |= 1 << cell
-    if not reach_mask & (lockers | kama_cells):
+        if cell in lockers or cell in kama_cells:
+            watched = True
+            break
+    if not watched:
         # nothing on any walk can block or be picked up: every walk is as good (callers fall back
         # on the BFS path)
         return dict.fromkeys(reach, 0.0), dict.fromkeys(reach, 0), {}
@@ -452,7 +462,6 @@ def walk_plan(
     free_at: dict[int, float] = {}
     on_way: dict[int, int] = {}
     parent: dict[int, int] = {}
-    leave: dict[int, float] = {}  # chance of walking off a cell unblocked
     for cell, cost in reach.items():
         if cost == 0:
             free_at[cell] = 1.0
@@ -462,11 +471,10 @@ def walk_plan(
         for n in neighbours[cell]:
             if reach.get(n) != cost - 1:
                 continue
-            go = leave.get(n)
-            if go is None:
-                go = leave[n] = 1.0 - block(n) if (lockers >> n) & 1 else 1.0
+            # the chance of walking off ``n`` unblocked (``block`` keeps its answers per cell)
+            go = 1.0 - block(n) if n in lockers else 1.0
             free = free_at[n] * go
-            picked = on_way[n] + (kamas(n) if (kama_cells >> n) & 1 else 0)
+            picked = on_way[n] + (kamas(n) if n in kama_cells else 0)
             if free > best_free + 1e-12 or (abs(free - best_free) <= 1e-12 and picked > best_kamas):
                 best_free, best_kamas, best_parent = free, picked, n
         free_at[cell] = best_free

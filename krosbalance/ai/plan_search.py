@@ -107,13 +107,15 @@ def best_plans(
 
     def offer(total: float, steps: list[Step], dest: int, end: int) -> float:
         """Keep a plan if it is among the best; return the value a plan must now beat."""
-        signature = (tuple(st for st in steps if st.kind == "cast"), end)
+        signature = (tuple([st for st in steps if st.kind == "cast"]), end)
         known = seen.get(signature)
         if known is not None and known >= total:
             return leaders[-1][0] if len(leaders) >= keep else -1e18
         if known is not None:
             leaders[:] = [
-                k for k in leaders if (tuple(st for st in k[1].steps if st.kind == "cast"), k[3]) != signature
+                k
+                for k in leaders
+                if (tuple([st for st in k[1].steps if st.kind == "cast"]), k[3]) != signature
             ]
         seen[signature] = total
         entry = (total, Plan(steps, total), dest, end)
@@ -161,7 +163,6 @@ def best_plans(
                 if not casts:
                     break
         else:
-            tries = [(no_casts, 0.0, ap, -1)]
             if mp_left > 0 and cell in pos_cache and not way:
                 # nothing to cast here: the plan is worth at most the best reachable end
                 # (economy and the lock mix never exceed it), so skip it when that cannot win
@@ -169,9 +170,13 @@ def best_plans(
                 bound = (1.0 - risk) * top + risk * stuck - penalty - 0.001 * (cost + ap_cost)
                 if bound < best_value - 1e-7:
                     continue
+            tries = [(no_casts, 0.0, ap, -1)]
         for casts, value, ap_left, fixed_end in tries:
             picks = 0
-            placed = {st.target for st in casts if me.spells[st.arg].kind == "summon"}
+            placed = 0  # cells the casts put a summon on, as bits
+            for st in casts:
+                if me.spells[st.arg].kind == "summon":
+                    placed |= 1 << st.target
             if fixed_end >= 0:
                 end, end_value = fixed_end, pos(fixed_end, ap_left)
             else:
@@ -194,7 +199,7 @@ def best_plans(
                     for v, other in order:
                         if v >= bar:  # -v <= end_value + 1e-9: no better end
                             break
-                        if row[other] <= mp_left and other not in placed:
+                        if row[other] <= mp_left and not (placed >> other) & 1:
                             v = -v
                             # from the start the walk is the safest shortest one; from a casting
                             # cell, only leaving that cell is weighed

@@ -66,16 +66,26 @@ def position_value(weights: Weights, ctx: _Context, cell: int) -> float:
 def objective_distance(ctx: _Context, cell: int) -> float:
     """How far ``cell`` is from what the economy wants next: a Demon cell when GG are nearly
     affordable, else kamas, else any Demon cell (0 with neither on the board)."""
-    view, board = ctx.view, ctx.board
+    view = ctx.view
     if ctx.objective is None:
-        ctx.objective = (scoring.iter_bits(board.demon_cells), view.kama_cells())
+        # per cell, the distance to the nearest Demon cell and to the nearest kama (empty when
+        # there are none)
+        kama_mask = 0
+        for c in view.kama_cells():
+            kama_mask |= 1 << c
+        demon_mask = ctx.board.demon_cells
+        geo = ctx.geo
+        ctx.objective = (
+            geo.nearest(demon_mask) if demon_mask else [],
+            geo.nearest(kama_mask) if kama_mask else [],
+        )
     demons, kamas = ctx.objective
     if demons and view.kamas[ctx.side] >= view.gg_price - 2:
-        return 1.5 * scoring.nearest_distance(board, cell, demons)
+        return 1.5 * demons[cell]
     if kamas:
-        return float(min(scoring.nearest_distance(board, cell, kamas), 8))
+        return float(min(kamas[cell], 8))
     if demons:
-        return 0.5 * scoring.nearest_distance(board, cell, demons)
+        return 0.5 * demons[cell]
     return 0.0
 
 

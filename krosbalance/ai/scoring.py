@@ -20,7 +20,7 @@ Values are in "injury units": one expected injury dealt is worth 1, and one GG o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from krosbalance.engine.view import BLOCK_CHANCE
 
@@ -48,6 +48,11 @@ _CRIT = ((1.0,), (0.5, 0.5), (0.25, 0.5, 0.25))
 _ARMOUR = ((1.0,), (2 / 3, 1 / 3), (4 / 9, 4 / 9, 1 / 9))
 
 _HIT_CACHE: dict[tuple[int, int, int, int, int], tuple[float, float]] = {}
+_GG_WORTH: dict[int, float] = {}
+#: per byte value, the positions of its set bits (lowest first): masks are read a byte at a time
+_BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(b for b in range(8) if (byte >> b) & 1) for byte in range(256)
+)
 _GEOMETRY: dict[int, tuple[Board, Geometry]] = {}
 
 
@@ -268,12 +273,21 @@ def geometry(board: Board) -> Geometry:
 
 
 def iter_bits(mask: int) -> list[int]:
-    """The cells of a mask, lowest first."""
-    cells = []
-    while mask:
-        low = mask & -mask
-        cells.append(low.bit_length() - 1)
-        mask ^= low
+    """The cells of a (non-negative) mask, lowest first."""
+    cells: list[int] = []
+    if mask < 1 << 62:  # a machine word once compiled: peel the bits off
+        while mask:
+            low = mask & -mask
+            cells.append(low.bit_length() - 1)
+            mask ^= low
+        return cells
+    # a board-wide mask is a long integer: read it a byte at a time rather than shift it per bit
+    base = 0
+    for byte in mask.to_bytes((mask.bit_length() + 7) // 8, "little"):
+        if byte:
+            for bit in _BYTE_BITS[byte]:
+                cells.append(base + bit)
+        base += 8
     return cells
 
 
@@ -352,7 +366,10 @@ def attack_odds(
 def gg_worth(gg: int) -> float:
     """What holding ``gg`` GG is worth, in GG: each GG counts 1 plus ``GG_PREMIUM / i`` for the i-th,
     so a GG near zero (the one that decides the match) weighs more than one in a full stock."""
-    return gg + GG_PREMIUM * sum(1.0 / i for i in range(1, gg + 1))
+    value = _GG_WORTH.get(gg)
+    if value is None:
+        value = _GG_WORTH[gg] = gg + GG_PREMIUM * sum(1.0 / i for i in range(1, gg + 1))
+    return value
 
 
 def score_after(gg: tuple[int, int], wild: int, gainer: int, amount: int) -> tuple[tuple[int, int], int]:
@@ -495,10 +512,8 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     total = [0.0] * board.n_cells
     for part, value in parts:
         if value:
-            while part:
-                low = part & -part
-                total[low.bit_length() - 1] = value
-                part ^= low
+            for c in iter_bits(part):
+                total[c] = value
     return total
 
 
