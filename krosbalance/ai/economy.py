@@ -60,6 +60,10 @@ DEFENCES = frozenset({"resistance", "immune"})
 DEFENSIVE_POWERS = frozenset({"armour", "perfect_lock", "dodge", "lock", "counter"})
 #: a holder with this many HP left or fewer is "in danger"
 DANGER_HP = 3
+#: a defensive Upgrade lasts only until its holder's next turn (R-A54): it is revealed at the end of
+#: an activation only if an enemy Krosmaster stands within this many cells (3 MP and a typical
+#: range of 5), since otherwise nobody can strike the holder before it expires
+THREAT_REACH = 8
 
 
 class Holder(Protocol):
@@ -167,12 +171,19 @@ def reveal_now(spec: RewardSpec, holder: Holder, first_decision: bool) -> bool:
     return "summon" in kinds and first_decision
 
 
-def reveal_at_end(spec: RewardSpec, holder: Holder, in_danger: bool) -> bool:
-    """Whether a face-down token should be revealed as the activation ends."""
+def reveal_at_end(spec: RewardSpec, holder: Holder, in_danger: bool, enemy_distance: int = 0) -> bool:
+    """Whether a face-down token should be revealed as the activation ends; ``enemy_distance`` is the
+    distance from the holder to the nearest enemy Krosmaster.
+
+    A defensive Upgrade leaves the card at the holder's next turn (R-A54), so it is revealed only when
+    it can act before then: Perfect Lock (R-A48) when an enemy is in melee contact, held there for its
+    whole turn; the other defences when an enemy is within ``THREAT_REACH``."""
     kinds = _kinds(spec)
     powers = {str(e.params["power"]) for e in spec.effects if e.kind == "power"}
+    if spec.kind == "upgrade" and powers == {"perfect_lock"} and not kinds - {"power"}:
+        return enemy_distance <= 1
     if spec.kind == "upgrade" and (kinds & DEFENCES or powers & DEFENSIVE_POWERS):
-        return True
+        return enemy_distance <= THREAT_REACH
     if "recall" in kinds:
         return in_danger
     if spec.choices:
@@ -258,9 +269,16 @@ def _capacity(view: MatchView, fighter: FighterView) -> int:
     return int(fighter.level) - len(view.reward_tokens(fighter))
 
 
-def _nearest_enemy_distance(view: MatchView, cell: int) -> int:
+def _nearest_enemy_distance(view: MatchView, cell: int, krosmasters_only: bool = False) -> int:
     distance = view.board.distance[cell]
-    return min((distance[e.cell] for e in view.enemies() if e.cell >= 0), default=99)
+    return min(
+        (
+            distance[e.cell]
+            for e in view.enemies()
+            if e.cell >= 0 and (e.is_krosmaster or not krosmasters_only)
+        ),
+        default=99,
+    )
 
 
 def _pick(actions: Sequence[Action], key: Callable[[Action], float]) -> Action:
@@ -390,6 +408,7 @@ def advise(view: MatchView, me: FighterView, proposed: Action, first_decision: b
     if proposed.kind != END:
         return None
     in_danger = me.remaining_hp <= DANGER_HP and _nearest_enemy_distance(view, me.cell) <= 4
+    enemy_distance = _nearest_enemy_distance(view, me.cell, krosmasters_only=True)
     for index, options in by_token.items():
         spec = tokens[index]
         if spec is None:
@@ -399,6 +418,6 @@ def advise(view: MatchView, me: FighterView, proposed: Action, first_decision: b
             top = max(values)
             if top >= 0:
                 return options[values.index(top)]
-        elif reveal_at_end(spec, me, in_danger):
+        elif reveal_at_end(spec, me, in_danger, enemy_distance):
             return _reveal_choice(view, me, spec, options)
     return _best_purchase(view, me, buys) if buys else None

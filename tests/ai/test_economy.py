@@ -91,6 +91,34 @@ def test_advisor_reveals_defences_as_the_activation_ends():
     assert action is not None and action.kind == REVEAL_REWARD
 
 
+def test_r_a48_advisor_reveals_perfect_lock_only_with_an_enemy_in_melee_contact():
+    """Perfect Lock (R-A48) is an Upgrade: it leaves the card at the holder's next turn (R-A54), so
+    revealed with no enemy adjacent it holds nobody. The advisor keeps it until an enemy Krosmaster
+    stands in melee contact at the end of the holder's activation."""
+    sc, anna, _, king = position()
+    sc.hold(anna, "perfect_lock")
+    sc.activate(anna)
+    view = MatchView(sc.state, 0)
+    assert advise(view, view.fighter(anna.uid), END_ACTION, first_decision=False) is None  # king 3 away
+    sc, anna, _, king = position(at=(2, 0))  # next to the King
+    sc.hold(anna, "perfect_lock")
+    sc.activate(anna)
+    view = MatchView(sc.state, 0)
+    action = advise(view, view.fighter(anna.uid), END_ACTION, first_decision=False)
+    assert action is not None and action.kind == REVEAL_REWARD
+
+
+def test_advisor_keeps_a_defence_upgrade_while_no_enemy_can_reach_the_holder():
+    sc = Scenario(". " * 14 + "\n" + ". " * 14, options={"demonic_rewards": True})
+    sc.open_market()
+    anna = sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(13, 1))  # 14 cells away: nobody strikes before it expires
+    sc.hold(anna, "feca_style")
+    sc.activate(anna)
+    view = MatchView(sc.state, 0)
+    assert advise(view, view.fighter(anna.uid), END_ACTION, first_decision=False) is None
+
+
 def test_advisor_heals_when_it_is_worth_it():
     sc, anna, _, _ = position()
     sc.hold(anna, "bulb_potion")
