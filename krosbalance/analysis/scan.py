@@ -255,7 +255,7 @@ def deal_patterns(matches: pd.DataFrame) -> pd.DataFrame:
                 slot[c] = slot[c].astype("int64")
         parts.append(slot.add_suffix(f"__{i}"))
     wide = pd.concat(parts, axis=1)
-    return wide.groupby(list(wide.columns), sort=False, dropna=False).size().rename("count").reset_index()
+    return _count_patterns(wide.groupby(list(wide.columns), sort=False, dropna=False).size())
 
 
 def merge_patterns(parts: list[pd.DataFrame]) -> pd.DataFrame:
@@ -264,14 +264,23 @@ def merge_patterns(parts: list[pd.DataFrame]) -> pd.DataFrame:
     if not parts:
         return pd.DataFrame()
     wide = pd.concat(parts, ignore_index=True)
-    slot_cols = [c for c in wide.columns if "__" in c]
-    for c in slot_cols:
-        if wide[c].isna().any():
-            wide[c] = wide[c].fillna(
-                -1 if c.split("__")[0] in ("swapped", "first_player", "winner", "error") else ""
-            )
+    # one fillna for every slot column: a column at a time fragments a frame with many slots (a
+    # reward-value deal has 122) and pandas warns once per column
+    fill = {
+        c: (-1 if c.split("__")[0] in ("swapped", "first_player", "winner", "error") else "")
+        for c in wide.columns
+        if "__" in c
+    }
+    wide = wide.fillna(fill)
     keys = [c for c in wide.columns if c != "count"]
-    return wide.groupby(keys, sort=False, dropna=False)["count"].sum().reset_index()
+    return _count_patterns(wide.groupby(keys, sort=False, dropna=False)["count"].sum())
+
+
+def _count_patterns(counts: pd.Series) -> pd.DataFrame:
+    """The pattern table from counts indexed by the pattern's columns, built in one go (``reset_index``
+    inserts one column at a time, which fragments a frame of many slots and makes pandas warn)."""
+    keys = counts.index.to_frame(index=False)
+    return pd.concat([keys, pd.DataFrame({"count": counts.to_numpy()})], axis=1)
 
 
 def explode_patterns(wide: pd.DataFrame) -> pd.DataFrame:
