@@ -34,6 +34,7 @@ class _Context:
     casting cell (heals, summons, hit odds)."""
 
     __slots__ = (
+        "no_swap_back",
         "view",
         "me",
         "side",
@@ -102,6 +103,9 @@ class _Context:
         team: tuple[int, float] = (-1, 0.0),
     ) -> None:
         w = weights or Weights()
+        # the cell a swap with an ally may not target: where this fighter stood before its last swap
+        # this activation (swapping back restores the position for 2 AP: never worth it); -1: none
+        self.no_swap_back = -1
         self.view = view
         self.me = me
         side = self.side = me.side

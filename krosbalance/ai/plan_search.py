@@ -91,7 +91,7 @@ def best_plans(
         elif "swap_places" in kinds and spell.target == "ally":
             for target in view.spell_targets(index):
                 ally = view.piece_at(target)
-                if ally is None:
+                if ally is None or target == ctx.no_swap_back:
                     continue
                 # the ally lands where we stood: charge the change of its danger
                 shift = ctx.threat[me_cell] - ctx.threat[target]

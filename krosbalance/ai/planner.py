@@ -83,6 +83,7 @@ class HeuristicAI(AI):
         self._acted: set[int] = set()  # allies that have had their activation this turn
         self._team: tuple[int, float] = (-1, 0.0)
         self._first = True  # the activation's first decision (the reward advisor's timing)
+        self._swap = (-1, -1)  # (the cell the last swap with an ally put us on, the cell we left)
 
     # ------------------------------------------------------------------------------ deployment, tension
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
@@ -152,11 +153,18 @@ class HeuristicAI(AI):
         self._expect = None
         self._replans = 0
         self._reach = {}
+        self._swap = (-1, -1)
+
+    def _context(self, view: MatchView, me: FighterView) -> _Context:
+        ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
+        if me.cell == self._swap[0]:
+            ctx.no_swap_back = self._swap[1]  # never undo this activation's swap
+        return ctx
 
     def candidates(self, view: MatchView, me: FighterView, keep: int) -> list[Plan]:
         """The ``keep`` best plans for ``me`` from here, best first (for a lookahead AI); call
         :meth:`begin` first."""
-        ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
+        ctx = self._context(view, me)
         mp = 0 if me.blocked else me.mp
         reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
         return best_plans(self.weights, ctx, reach, self.position_value, keep)
@@ -175,6 +183,8 @@ class HeuristicAI(AI):
             self._expect = (action.target, me.mp - 1, me.ap)
         elif action.kind == CAST:
             spell = me.spells[action.spell]
+            if spell.target == "ally" and any(e.kind == "swap_places" for e in spell.effects):
+                self._swap = (action.target, me.cell)  # Transposition: we land on the ally's cell
             if spell.kind == "summon" or any(e.kind in _MOVERS for e in spell.effects):
                 self._steps = []  # the picture changed (a new piece, someone moved): replan
                 self._expect = (-2, -2, -2)
@@ -259,7 +269,7 @@ class HeuristicAI(AI):
         if self._replans > MAX_REPLANS:
             self._steps = [Step("end")]
             return False
-        ctx = _Context(view, me, self._threat_for(view), self.weights, self._team)
+        ctx = self._context(view, me)
         mp = 0 if me.blocked else me.mp
         reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
         plan = best_plan(self.weights, ctx, reach, self.position_value)

@@ -148,3 +148,54 @@ def test_lookahead_candidates_are_distinct_and_best_first() -> None:
 
     signatures = {(tuple(s for s in p.steps if s.kind == "cast"), end_cell(p)) for p in plans}
     assert len(signatures) == len(plans)
+
+
+def _ally_swaps() -> dict[str, set[str]]:
+    """Box Krosmasters with a spell that swaps places with an ally (Transposition), and those spells'
+    ids, from the registry."""
+    from krosbalance.content.registry import default_registry, list_characters
+
+    registry = default_registry()
+    found: dict[str, set[str]] = {}
+    for name in list_characters(set="arena-box"):
+        for s in registry.load_character(name).spells:
+            if s.target == "ally" and any(e.kind == "swap_places" for e in s.effects):
+                found.setdefault(name, set()).add(s.id)
+    return found
+
+
+@pytest.mark.parametrize("ai", ["focus_fire", "kiter", "objective"])
+def test_r_a111_a_swap_with_an_ally_is_never_undone_in_the_same_activation(ai: str) -> None:
+    """Swapping back with the same ally restores the position for the AP of two casts: a competent
+    player never does it. (The planner once swapped Anna Tommy back and forth six times in a turn.)"""
+    from krosbalance.content.registry import list_characters
+    from krosbalance.engine.events import CharacterTurnStarted, Moved, SpellCast
+    from krosbalance.play import play_match
+    from krosbalance.testing.conformance import all_legal_teams
+
+    found = _ally_swaps()
+    assert found, "the box has a Krosmaster with an ally swap (Transposition)"
+    swappers, swap_spells = set(found), set().union(*found.values())
+    box = list_characters(set="arena-box")
+    teams = [t for t in all_legal_teams(box) if swappers & set(t) and len(t) == 4]
+    rng = np.random.default_rng(11)
+    swaps = 0
+    for i in rng.choice(len(teams), size=min(40, len(teams)), replace=False):
+        team = teams[int(i)]
+        others = [c for c in box if c not in team][:4]
+        result = play_match(list(team), others, ai=ai, seed=int(i), record="full")
+        last: dict[int, tuple[int, int]] = {}  # uid -> (origin, destination) of its ally swap this activation
+        ally_swap = False  # the last cast was an ally swap (an attack that swaps, Assault, may repeat)
+        for event in result.events:
+            if isinstance(event, CharacterTurnStarted):
+                last = {}
+            elif isinstance(event, SpellCast):
+                ally_swap = event.spell in swap_spells
+            elif isinstance(event, Moved) and event.how == "swap" and ally_swap:
+                swaps += 1
+                before = last.get(event.uid)
+                assert before is None or (event.origin, event.destination) != (before[1], before[0]), (
+                    f"{ai}, seed {int(i)}: #{event.uid} swapped back {event.origin} -> {event.destination}"
+                )
+                last[event.uid] = (event.origin, event.destination)
+    assert swaps > 0  # the test exercised swaps
