@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent
 INFO = runpy.run_path(str(ROOT / "krosbalance" / "build_info.py"))
 PURE = os.environ.get(INFO["PURE_ENV"], "").strip() not in ("", "0")
 SECONDS: dict = {}  # build time by step, recorded in the manifest
+SOURCES: dict = {}  # the digests of the sources mypyc compiled, recorded in the manifest
 
 
 class BuildExt(build_ext):
@@ -33,7 +34,7 @@ class BuildExt(build_ext):
             return
         SECONDS["cc"] = round(time.perf_counter() - start, 1)
         package = ROOT / "krosbalance" if self.inplace else Path(self.build_lib) / "krosbalance"
-        INFO["write_manifest"](package, ROOT / "krosbalance", SECONDS)
+        INFO["write_manifest"](package, ROOT / "krosbalance", SECONDS, SOURCES or None)
         if self.inplace:  # extensions of modules deleted since an earlier build would still import
             current = set(INFO["hot_modules"](package))
             for path in INFO["compiled_artefacts"](package):
@@ -60,7 +61,10 @@ def extensions() -> list:
     # krosbalance__mypyc (beside the package, where mypyc expects it); editable installs map it to the
     # source tree like the package itself.
     start = time.perf_counter()
+    SOURCES.update(INFO["source_digests"](ROOT / "krosbalance"))
     modules = mypycify(paths, opt_level="3", group_name="krosbalance")
+    if INFO["source_digests"](ROOT / "krosbalance") != SOURCES:
+        raise SystemExit("a hot source changed while mypyc read it: build again")
     SECONDS["mypyc"] = round(time.perf_counter() - start, 1)
     return modules
 

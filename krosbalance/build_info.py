@@ -68,12 +68,23 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def source_digests(package_dir: Path = PACKAGE_DIR) -> dict[str, str]:
+    """The SHA-256 of every hot module's source, by module."""
+    return {name: _digest(_source(name, package_dir)) for name in hot_modules(package_dir)}
+
+
 def write_manifest(
-    target_dir: Path, package_dir: Path = PACKAGE_DIR, seconds: dict[str, float] | None = None
+    target_dir: Path,
+    package_dir: Path = PACKAGE_DIR,
+    seconds: dict[str, float] | None = None,
+    sources: dict[str, str] | None = None,
 ) -> Path:
     """Record the SHA-256 of every hot module's source, and how long the build took, in
-    ``target_dir`` / :data:`MANIFEST`."""
-    sources = {name: _digest(_source(name, package_dir)) for name in hot_modules(package_dir)}
+    ``target_dir`` / :data:`MANIFEST`. ``sources`` are the digests of the sources the build
+    compiled, taken when mypyc read them (by default: the sources as they are now; a source edited
+    during the C compilation would then pass for compiled)."""
+    if sources is None:
+        sources = source_digests(package_dir)
     target = target_dir / MANIFEST
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"sources": sources, "seconds": seconds or {}}, indent=1, sort_keys=True))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from krosbalance.ai.casts import Step, greedy_casts
 from krosbalance.ai.context import _Context, route, walk_plan
 from krosbalance.ai.positions import economy_plan, economy_value
+from krosbalance.ai.scoring import iter_bits
 from krosbalance.ai.weights import Weights
 
 #: the worth of ending on a cell, before kamas (``HeuristicAI.position_value``)
@@ -57,21 +58,13 @@ def best_plans(
 ) -> list[Plan]:
     """The ``keep`` best plans from here, best first, no two with the same casts and end cell (the
     candidates a lookahead AI tries; see :func:`best_plan`)."""
-    view, me, board = ctx.view, ctx.me, ctx.board
+    view, me = ctx.view, ctx.me
     me_cell, me_ap = ctx.me_cell, me.ap
     mp = 0 if me.blocked else me.mp
-    # every reachable cell is a candidate end cell: score them all once
-    pos_cache = {cell: position_value(ctx, cell) for cell in reach}
-    econ_mask = ctx.econ_mask
-
-    def pos(cell: int, ap_left: int) -> float:
-        base = pos_cache.get(cell)
-        if base is None:
-            base = pos_cache[cell] = position_value(ctx, cell)
-        if (econ_mask >> cell) & 1:
-            return base + economy_value(weights, ctx, cell, ap_left)
-        return base
-
+    search = _Search(weights, ctx, reach, position_value, keep)
+    pos = search.pos
+    pos_cache = search.pos_cache
+    econ = search.econ
     # the safest shortest walk to each cell: its chance of a lock block (R-A16) and its kamas
     risks, on_way, parent = walk_plan(ctx, reach)
     # (cell, mp cost, ap cost, range bonus, mp left, cast first or None, lock risk, penalty)
@@ -101,45 +94,13 @@ def best_plans(
     useful = useful_by_bonus(ctx)
     wide, exact = useful.wide, useful.masks
     stuck = pos(me_cell, 0)
-    # the plans kept so far, best first: (value, plan, the cell its walk from the start goes to, end)
-    leaders: list[tuple[float, Plan, int, int]] = []
-    seen: dict[tuple[tuple[Step, ...], int], float] = {}
-
-    def offer(total: float, steps: list[Step], dest: int, end: int) -> float:
-        """Keep a plan if it is among the best; return the value a plan must now beat."""
-        signature = (tuple([st for st in steps if st.kind == "cast"]), end)
-        known = seen.get(signature)
-        if known is not None and known >= total:
-            return leaders[-1][0] if len(leaders) >= keep else -1e18
-        if known is not None:
-            leaders[:] = [
-                k
-                for k in leaders
-                if (tuple([st for st in k[1].steps if st.kind == "cast"]), k[3]) != signature
-            ]
-        seen[signature] = total
-        entry = (total, Plan(steps, total), dest, end)
-        index = len(leaders)
-        while index > 0 and leaders[index - 1][0] < total:
-            index -= 1
-        leaders.insert(index, entry)
-        del leaders[keep:]
-        return leaders[-1][0] if len(leaders) >= keep else -1e18
-
-    best_value = offer(pos(me_cell, me_ap), [Step("tail"), Step("end")], me_cell, me_cell)
-    ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (-value, cell), best first
-    distance = board.distance
+    best_value = search.offer(pos(me_cell, me_ap), [_TAIL, _END], me_cell, me_cell)
+    distance = ctx.board.distance
     range_bonus = me.range_bonus
     crates = ctx.crates
     block = ctx.block
     no_casts: list[Step] = []
     buys = affordable_buys(ctx, reach)
-
-    def ends(ap_left: int) -> list[tuple[float, int]]:
-        order = ranked.get(ap_left)
-        if order is None:
-            order = ranked[ap_left] = ranked_ends(ctx, reach, ap_left, pos, ranked)
-        return order
 
     for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
         ap = me_ap - ap_cost
@@ -166,7 +127,7 @@ def best_plans(
             if mp_left > 0 and cell in pos_cache and not way:
                 # nothing to cast here: the plan is worth at most the best reachable end
                 # (economy and the lock mix never exceed it), so skip it when that cannot win
-                top = -ends(ap)[0][0]
+                top = -search.ends(ap)[0][0]
                 bound = (1.0 - risk) * top + risk * stuck - penalty - 0.001 * (cost + ap_cost)
                 if bound < best_value - 1e-7:
                     continue
@@ -189,10 +150,10 @@ def best_plans(
                     if way:
                         gain, picks = economy_plan(weights, ctx, cell, ap_left, way)
                         end_value += gain
-                    elif (econ_mask >> cell) & 1:
+                    elif cell in econ:
                         end_value += economy_value(weights, ctx, cell, ap_left)
                 if mp_left > 0:
-                    order = ends(ap_left)
+                    order = search.ends(ap_left)
                     row = distance[cell]
                     bar = -(end_value + 1e-9)
                     from_start = cell == me_cell
@@ -216,37 +177,108 @@ def best_plans(
                 steps += casts
                 if end != cell and fixed_end < 0:
                     steps.append(Step("goto", end))
-                steps += [Step("tail"), Step("end")]
+                steps.append(_TAIL)
+                steps.append(_END)
                 dest = cell if cost or first is not None or end == cell else end
-                best_value = offer(total, steps, dest, end)
+                best_value = search.offer(total, steps, dest, end)
     plans = []
-    for _, plan, dest, _ in leaders:
-        if plan.steps and plan.steps[0].kind == "goto":
+    for total, steps, dest, _ in search.leaders:
+        plan = Plan(steps, total)
+        if steps and steps[0].kind == "goto":
             plan.route = route(parent, me_cell, dest)
         plans.append(plan)
     return plans
 
 
-def ranked_ends(
-    ctx: _Context,
-    reach: dict[int, int],
-    ap_left: int,
-    pos: Callable[[int, int], float],
-    ranked: dict[int, list[tuple[float, int]]],
-) -> list[tuple[float, int]]:
-    """(-value, cell) of every reachable end cell with ``ap_left`` AP left, best first (ties:
-    lower cell). Only kama and Demon cells depend on the AP left, so the list for another AP
-    is re-sorted from an existing one with just those cells rescored (a sorted run plus a few
-    items: one pass of the sort)."""
-    econ = ctx.econ_mask
-    for known in ranked.values():
-        if econ:
-            keep = [vc for vc in known if not (econ >> vc[1]) & 1]
-            keep += [(-pos(c, ap_left), c) for c in reach if (econ >> c) & 1]
-            keep.sort()
-            return keep
-        return known
-    return sorted([(-pos(c, ap_left), c) for c in reach])
+#: the last two steps of every plan (steps are immutable: plans share them)
+_TAIL = Step("tail")
+_END = Step("end")
+
+
+class _Search:
+    """What one pass of :func:`best_plans` keeps as it goes: the worth of each end cell, the end cells
+    ranked per AP left, and the plans kept so far, best first."""
+
+    __slots__ = (
+        "weights",
+        "ctx",
+        "reach",
+        "position_value",
+        "keep",
+        "pos_cache",
+        "econ",
+        "ranked",
+        "leaders",
+        "seen",
+    )
+
+    def __init__(
+        self, weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue, keep: int
+    ) -> None:
+        self.weights = weights
+        self.ctx = ctx
+        self.reach = reach
+        self.position_value = position_value
+        self.keep = keep
+        # every reachable cell is a candidate end cell: score them all once
+        self.pos_cache = {cell: position_value(ctx, cell) for cell in reach}
+        # the cells whose worth depends on the AP left (kamas, Demon cells), as a set: a board-wide
+        # mask is a long integer, slow to test bit by bit
+        self.econ = set(iter_bits(ctx.econ_mask)) if ctx.econ_mask else set()
+        self.ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (-value, cell), best first
+        # (value, steps, the cell its walk from the start goes to, end cell), best first
+        self.leaders: list[tuple[float, list[Step], int, int]] = []
+        self.seen: dict[tuple[tuple[Step, ...], int], float] = {}
+
+    def pos(self, cell: int, ap_left: int) -> float:
+        """The worth of ending on ``cell`` with ``ap_left`` AP left (kamas and GG included)."""
+        base = self.pos_cache.get(cell)
+        if base is None:
+            base = self.pos_cache[cell] = self.position_value(self.ctx, cell)
+        if cell in self.econ:
+            return base + economy_value(self.weights, self.ctx, cell, ap_left)
+        return base
+
+    def ends(self, ap_left: int) -> list[tuple[float, int]]:
+        """Every reachable end cell as (-worth, cell) with ``ap_left`` AP left, best first."""
+        order = self.ranked.get(ap_left)
+        if order is None:
+            order = self.ranked[ap_left] = self._ranked_ends(ap_left)
+        return order
+
+    def _ranked_ends(self, ap_left: int) -> list[tuple[float, int]]:
+        """(-value, cell) of every reachable end cell with ``ap_left`` AP left, best first (ties:
+        lower cell). Only kama and Demon cells depend on the AP left, so the list for another AP
+        is re-sorted from an existing one with just those cells rescored (a sorted run plus a few
+        items: one pass of the sort)."""
+        econ = self.econ
+        for known in self.ranked.values():
+            if econ:
+                keep = [vc for vc in known if vc[1] not in econ]
+                keep += [(-self.pos(c, ap_left), c) for c in self.reach if c in econ]
+                keep.sort()
+                return keep
+            return known
+        return sorted([(-self.pos(c, ap_left), c) for c in self.reach])
+
+    def offer(self, total: float, steps: list[Step], dest: int, end: int) -> float:
+        """Keep a plan if it is among the best; return the value a plan must now beat."""
+        leaders, keep = self.leaders, self.keep
+        signature = (tuple([st for st in steps if st.kind == "cast"]), end)
+        known = self.seen.get(signature)
+        if known is not None and known >= total:
+            return leaders[-1][0] if len(leaders) >= keep else -1e18
+        if known is not None:
+            leaders[:] = [
+                k for k in leaders if (tuple([st for st in k[1] if st.kind == "cast"]), k[3]) != signature
+            ]
+        self.seen[signature] = total
+        index = len(leaders)
+        while index > 0 and leaders[index - 1][0] < total:
+            index -= 1
+        leaders.insert(index, (total, steps, dest, end))
+        del leaders[keep:]
+        return leaders[-1][0] if len(leaders) >= keep else -1e18
 
 
 def useful_origins(ctx: _Context, bonus: int | None = None) -> int:

@@ -75,7 +75,7 @@ class HeuristicAI(AI):
         self._replans = 0
         self._threat_key: tuple[int, tuple[tuple[int, int, int], ...]] | None = None
         self._threat: list[float] = []
-        self._threat_cache: scoring.ThreatCache = {}  # per-enemy shares of the threat map, for this match
+        self._threat_cache = scoring.ThreatCache()  # threat maps and their per-enemy shares, this match
         self._reach: dict[tuple[int, int, int], dict[int, int]] = {}  # for the current activation
         self._route: list[int] = []  # the walk the plan chose to its first cell
         self._picks = 0  # kamas the plan picks up on that walk

@@ -31,9 +31,23 @@ if TYPE_CHECKING:
     from krosbalance.content.specs import SpellSpec
     from krosbalance.engine.view import FighterView, MatchView
 
-#: per-enemy shares of :func:`threat_map`, kept by a caller for one match: (uid, cell, MP, AP,
-#: Critical, obstacles within its MP) -> (cells, injuries) layers
-ThreatCache = dict[tuple[int, int, int, int, bool, int, tuple[str, ...]], list[tuple[int, float]]]
+#: what one enemy's share of :func:`threat_map` depends on: (uid, cell, MP, AP, Critical, obstacles
+#: within its MP, once-per-game attacks still ready)
+EnemyKey = tuple[int, int, int, int, bool, int, tuple[str, ...]]
+
+
+class ThreatCache:
+    """Threat maps kept by a caller for one match (:func:`threat_map`): each enemy's share as
+    (cells, injuries) layers by its :data:`EnemyKey`, and whole maps by the keys of all the enemies
+    in the view's order. A map is asked again far more often than its enemies move (every new turn,
+    every injury dealt), and summing the shares is most of its cost."""
+
+    __slots__ = ("layers", "maps")
+
+    def __init__(self) -> None:
+        self.layers: dict[EnemyKey, list[tuple[int, float]]] = {}
+        self.maps: dict[tuple[EnemyKey, ...], list[float]] = {}
+
 
 #: injuries' worth of one GG of swing (10 HP ~ a KO ~ 6 GG of swing ~ 10-12 injuries)
 GG_UNIT = 2.0
@@ -464,38 +478,56 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     and crates (+1, R-A121) stretch the range. The enemies' threats add up (they may all focus one
     piece).
 
-    ``cache`` (a dict owned by the caller, for one match) keeps each enemy's share by what it depends
-    on: the enemy, its cell, MP, AP, Critical and the obstacles within its MP, so a map recomputed
-    after one enemy moved redoes only that enemy.
+    ``cache`` (owned by the caller, for one match) keeps each enemy's share by what it depends on
+    (:data:`EnemyKey`), so a map recomputed after one enemy moved redoes only that enemy, and whole
+    maps by the keys of all the enemies, so a map asked again (a new turn, an injury) costs only its
+    keys. The map returned may be shared: read it, never change it.
     """
     board = view.board
     geo = geometry(board)
     obstacles = view.obstacles
-    # cells grouped by the threat summed so far, enemy by enemy (in the view's order, so every cell
-    # adds up its enemies' shares in the same order as a per-cell sum would)
-    parts: list[tuple[int, float]] = [(geo.full, 0.0)]
-    for enemy in view.fighters(1 - side):
-        if not enemy.is_character:
-            continue
-        layers: list[tuple[int, float]] | None
-        if cache is None:
-            layers = _enemy_threat(view, geo, enemy, obstacles)
-        else:
-            cell, mp = enemy.cell, enemy.base_mp
-            key = (
+    enemies = [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
+    if cache is None:
+        shares = [_enemy_threat(view, geo, enemy, obstacles) for enemy in enemies]
+        return _sum_threats(board.n_cells, geo.full, shares)
+    keys = tuple(
+        [
+            (
                 enemy.uid,
-                cell,
-                mp,
+                enemy.cell,
+                enemy.base_mp,
                 enemy.base_ap,
                 enemy.has("critical"),
-                obstacles & geo.ring_mask(cell, 0, mp),
+                obstacles & geo.ring_mask(enemy.cell, 0, enemy.base_mp),
                 _once_per_game_ready(enemy),
             )
-            layers = cache.get(key)
-            if layers is None:
-                if len(cache) > 4096:
-                    cache.clear()
-                layers = cache[key] = _enemy_threat(view, geo, enemy, obstacles)
+            for enemy in enemies
+        ]
+    )
+    total = cache.maps.get(keys)
+    if total is None:
+        layers = cache.layers
+        shares = []
+        for index, enemy in enumerate(enemies):
+            key = keys[index]
+            share = layers.get(key)
+            if share is None:
+                if len(layers) > 4096:
+                    layers.clear()
+                share = layers[key] = _enemy_threat(view, geo, enemy, obstacles)
+            shares.append(share)
+        if len(cache.maps) > 1024:
+            cache.maps.clear()
+        total = cache.maps[keys] = _sum_threats(board.n_cells, geo.full, shares)
+    return total
+
+
+def _sum_threats(n_cells: int, full: int, shares: list[list[tuple[int, float]]]) -> list[float]:
+    """Per cell, the enemies' shares added up (in the view's order of the enemies)."""
+    # cells grouped by the threat summed so far, enemy by enemy (so every cell adds up its enemies'
+    # shares in the same order as a per-cell sum would)
+    parts: list[tuple[int, float]] = [(full, 0.0)]
+    for layers in shares:
         if not layers:
             continue
         split = []
@@ -509,7 +541,7 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
             if rest:
                 split.append((rest, value))
         parts = split
-    total = [0.0] * board.n_cells
+    total = [0.0] * n_cells
     for part, value in parts:
         if value:
             for c in iter_bits(part):
