@@ -68,6 +68,7 @@ class _Context:
         "heals",
         "hurts",
         "econ_mask",
+        "econ_cells",
         "lockers",
         "objective",
         "nearest_kros",
@@ -253,11 +254,14 @@ class _Context:
         self.heals: dict[tuple[int, int], float] = {}
         self.hurts: dict[tuple[int, int], float] = {}
         self.econ_mask = 0  # cells where _economy_value may be non-zero
+        # the same cells as a set: a board-wide mask is a long integer, slow to test bit by bit
+        self.econ_cells: set[int] = set()
         if me.is_krosmaster:
             econ = board.demon_cells
             for c in view.kama_cells():
                 econ |= 1 << c
             self.econ_mask = econ
+            self.econ_cells = set(scoring.iter_bits(econ))
         # per cell, distances to the nearest Demon cell and kama (positions.objective_distance)
         self.objective: tuple[list[int], list[int]] | None = None
 
@@ -355,15 +359,27 @@ class _Context:
 
 
 # ---------------------------------------------------------------------------------- helpers
+_MELEE: dict[int, tuple[object, bool]] = {}
+
+
 def is_melee(fighter: FighterView) -> bool:
     """Whether the fighter's damaging attacks all need it within 2 cells (Anna Tommy, the King,
-    Oscar Kass, the Gobball): such a figure must close in to fight."""
+    Oscar Kass, the Gobball): such a figure must close in to fight. Kept per spell list (held, so
+    its id stays its own)."""
+    spells = fighter.spells
+    entry = _MELEE.get(id(spells))
+    if entry is not None and entry[0] is spells:
+        return entry[1]
     ranges = [
         1 if s.range_type == "melee" else s.range_max
-        for s in fighter.spells
+        for s in spells
         if s.kind == "attack" and s.ap_cost and s.amount > 0
     ]
-    return bool(ranges) and max(ranges) <= 2
+    melee = bool(ranges) and max(ranges) <= 2
+    if len(_MELEE) > 256:
+        _MELEE.clear()
+    _MELEE[id(spells)] = (spells, melee)
+    return melee
 
 
 def _min_reach(fighter: FighterView) -> int:
@@ -449,7 +465,7 @@ def walk_plan(
     # the cells next to a locking enemy, and the kama and Demon cells (only Krosmasters pick up
     # kamas), as sets: a board-wide mask is a long integer, slow to test bit by bit
     lockers = set(scoring.iter_bits(ctx.lockers))
-    kama_cells = set(scoring.iter_bits(ctx.econ_mask))
+    kama_cells = ctx.econ_cells
     watched = False
     for cell in reach:
         if cell in lockers or cell in kama_cells:
@@ -459,9 +475,8 @@ def walk_plan(
         # nothing on any walk can block or be picked up: every walk is as good (callers fall back
         # on the BFS path)
         return dict.fromkeys(reach, 0.0), dict.fromkeys(reach, 0), {}
-    kamas = ctx.view.kamas_at
+    view = ctx.view
     neighbours = ctx.board.neighbours
-    block = ctx.block
     start = ctx.me_cell
     free_at: dict[int, float] = {}
     on_way: dict[int, int] = {}
@@ -476,9 +491,9 @@ def walk_plan(
             if reach.get(n) != cost - 1:
                 continue
             # the chance of walking off ``n`` unblocked (``block`` keeps its answers per cell)
-            go = 1.0 - block(n) if n in lockers else 1.0
+            go = 1.0 - ctx.block(n) if n in lockers else 1.0
             free = free_at[n] * go
-            picked = on_way[n] + (kamas(n) if n in kama_cells else 0)
+            picked = on_way[n] + (view.kamas_at(n) if n in kama_cells else 0)
             if free > best_free + 1e-12 or (abs(free - best_free) <= 1e-12 and picked > best_kamas):
                 best_free, best_kamas, best_parent = free, picked, n
         free_at[cell] = best_free

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 from krosbalance.ai.casts import Step, greedy_casts
 from krosbalance.ai.context import _Context, route, walk_plan
-from krosbalance.ai.positions import economy_plan, economy_value
-from krosbalance.ai.scoring import iter_bits
+from krosbalance.ai.positions import economy_plan, economy_value, position_value
 from krosbalance.ai.weights import Weights
 
-#: the worth of ending on a cell, before kamas (``HeuristicAI.position_value``)
-PositionValue = Callable[[_Context, int], float]
+#: the worth of ending on a cell, before kamas (``HeuristicAI.position_value``); None: the default,
+#: :func:`.positions.position_value` with the search's weights (a native call, not a Python one)
+PositionValue = Callable[[_Context, int], float] | None
 
 
 @dataclass(slots=True)
@@ -221,20 +221,25 @@ class _Search:
         self.position_value = position_value
         self.keep = keep
         # every reachable cell is a candidate end cell: score them all once
-        self.pos_cache = {cell: position_value(ctx, cell) for cell in reach}
-        # the cells whose worth depends on the AP left (kamas, Demon cells), as a set: a board-wide
-        # mask is a long integer, slow to test bit by bit
-        self.econ = set(iter_bits(ctx.econ_mask)) if ctx.econ_mask else set()
+        self.pos_cache = {cell: self.cell_value(cell) for cell in reach}
+        # the cells whose worth depends on the AP left (kamas, Demon cells)
+        self.econ = ctx.econ_cells
         self.ranked: dict[int, list[tuple[float, int]]] = {}  # AP left -> (-value, cell), best first
         # (value, steps, the cell its walk from the start goes to, end cell), best first
         self.leaders: list[tuple[float, list[Step], int, int]] = []
         self.seen: dict[tuple[tuple[Step, ...], int], float] = {}
 
+    def cell_value(self, cell: int) -> float:
+        """The worth of ending on ``cell``, kamas aside (the AI's ``position_value``)."""
+        if self.position_value is None:
+            return position_value(self.weights, self.ctx, cell)
+        return self.position_value(self.ctx, cell)
+
     def pos(self, cell: int, ap_left: int) -> float:
         """The worth of ending on ``cell`` with ``ap_left`` AP left (kamas and GG included)."""
         base = self.pos_cache.get(cell)
         if base is None:
-            base = self.pos_cache[cell] = self.position_value(self.ctx, cell)
+            base = self.pos_cache[cell] = self.cell_value(cell)
         if cell in self.econ:
             return base + economy_value(self.weights, self.ctx, cell, ap_left)
         return base

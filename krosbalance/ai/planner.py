@@ -44,7 +44,7 @@ from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
 from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
 from krosbalance.ai.economy import advise
-from krosbalance.ai.plan_search import Plan, best_plan, best_plans
+from krosbalance.ai.plan_search import Plan, PositionValue, best_plan, best_plans
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
@@ -167,7 +167,7 @@ class HeuristicAI(AI):
         ctx = self._context(view, me)
         mp = 0 if me.blocked else me.mp
         reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
-        return best_plans(self.weights, ctx, reach, self.position_value, keep)
+        return best_plans(self.weights, ctx, reach, self._position_hook(), keep)
 
     def adopt(self, plan: Plan) -> None:
         """Follow ``plan`` from now on (replanning on surprises as usual)."""
@@ -272,7 +272,7 @@ class HeuristicAI(AI):
         ctx = self._context(view, me)
         mp = 0 if me.blocked else me.mp
         reach = self._reachable(view, me) if mp > 0 else {ctx.me_cell: 0}
-        plan = best_plan(self.weights, ctx, reach, self.position_value)
+        plan = best_plan(self.weights, ctx, reach, self._position_hook())
         self._steps = plan.steps
         self._route = plan.route
         first = plan.steps[0] if plan.steps else None
@@ -299,6 +299,13 @@ class HeuristicAI(AI):
         self._threat_cache = other._threat_cache
 
     # ------------------------------------------------------------------------------ positions
+    def _position_hook(self) -> PositionValue:
+        """``position_value`` for the plan search: None when this class keeps the default (the search
+        then calls :func:`.positions.position_value` natively), the bound method when it extends it."""
+        if type(self).position_value is HeuristicAI.position_value:
+            return None
+        return self.position_value
+
     def position_value(self, ctx: _Context, cell: int) -> float:
         """Worth of ending the activation on ``cell`` (kamas aside): the hook personalities may
         extend; by default :func:`.positions.position_value` with this AI's weights."""
@@ -321,15 +328,18 @@ def team_target(view: MatchView, acted: set[int]) -> tuple[int, float]:
         for a in view.allies()
         if a.is_character and (a.uid not in acted or (active is not None and a.uid == active.uid))
     ]
+    # per ally: its cell's distances, how far it strikes (walk and reach) and its damage per turn
+    strikers = [(board.distance[a.cell], a.base_mp + _reach(a), per_turn_damage(a)) for a in allies]
     best = (-1, 0.0)
     best_score = 0.0
     for enemy in view.enemies():
         if not enemy.is_krosmaster:
             continue
         total = 0.0
-        for ally in allies:
-            if board.distance[ally.cell][enemy.cell] <= ally.base_mp + _reach(ally):
-                total += per_turn_damage(ally)
+        target = enemy.cell
+        for row, strike, damage in strikers:
+            if row[target] <= strike:
+                total += damage
         left = enemy.remaining_hp
         chance = scoring.ko_risk(total, left)
         if chance <= 0.2:

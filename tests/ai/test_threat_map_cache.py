@@ -1,0 +1,42 @@
+"""The planner's threat-map cache (``scoring.ThreatCache``) gives exactly the map computed without it,
+and a map is computed again when what it depends on changes (an enemy moves, a piece blocks a walk)."""
+
+from __future__ import annotations
+
+from krosbalance.ai import scoring
+from krosbalance.content.registry import default_registry
+from krosbalance.content.specs import CharacterSpec
+from krosbalance.engine.pieces import relocate
+from krosbalance.engine.view import MatchView
+from krosbalance.testing.scenario import Scenario
+
+OPEN8 = "\n".join([" ".join(["."] * 8)] * 8)
+
+
+def _attackers(count: int) -> list[CharacterSpec]:
+    """Arena Krosmasters that have an attack (whichever the content holds)."""
+    registry = default_registry()
+    specs = [registry.load_character(cid) for cid in registry.list_characters("krosmaster", game="arena")]
+    return [s for s in specs if any(sp.kind == "attack" and sp.amount > 0 for sp in s.spells)][:count]
+
+
+def test_cached_threat_maps_equal_fresh_ones_as_pieces_move() -> None:
+    first, second = _attackers(2)
+    sc = Scenario(OPEN8)
+    mine = sc.add(first, 0, (0, 0))
+    enemy = sc.add(first, 1, (6, 6))
+    sc.add(second, 1, (2, 6))
+    view = MatchView(sc.state, 0)
+    cache = scoring.ThreatCache()
+    before = scoring.threat_map(view, 0, cache)
+    assert before == scoring.threat_map(view, 0)
+    assert scoring.threat_map(view, 0, cache) is before  # asked again: the kept map
+    relocate(sc.state, enemy, sc.cell(4, 4))  # an enemy moves: its share and the map change
+    moved = scoring.threat_map(view, 0, cache)
+    assert moved == scoring.threat_map(view, 0) and moved != before
+    relocate(sc.state, mine, sc.cell(2, 5))  # our piece now stands in the other enemy's walk
+    blocked = scoring.threat_map(view, 0, cache)
+    assert blocked == scoring.threat_map(view, 0)
+    relocate(sc.state, enemy, sc.cell(6, 6))
+    relocate(sc.state, mine, sc.cell(0, 0))
+    assert scoring.threat_map(view, 0, cache) == before
