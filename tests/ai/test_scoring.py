@@ -212,7 +212,7 @@ def test_threat_map_equals_the_naive_sum_with_and_without_cache(seed: int) -> No
         board=("arena-elemental", "arena-pit", "bonta-1")[seed % 3],
         seed=seed,
     )
-    cache: dict = {}
+    cache = scoring.ThreatCache()
     for side in (0, 1):
         expected = _naive_threat(views[side], side)
         assert scoring.threat_map(views[side], side) == expected
