@@ -70,6 +70,51 @@ _BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
 _GEOMETRY: dict[int, tuple[Board, Geometry]] = {}
 
 
+class OriginUnion:
+    """A per-origin table of masks (:meth:`Geometry.sight_table`) ORed over a set of origins.
+
+    The origins are read a board row at a time and each row's union is kept by (row, the row's
+    origins): it depends on the table alone, so it never goes stale. A walk changes whenever a piece
+    moves in its MP ring, but its rows recur: an enemy's walk of a dozen to forty origins costs a
+    handful of lookups instead of one OR per origin.
+    """
+
+    __slots__ = ("table", "_width", "_row", "_rows")
+
+    def __init__(self, table: list[int] | tuple[int, ...], width: int) -> None:
+        self.table = table
+        self._width = width
+        self._row = (1 << width) - 1
+        self._rows: dict[int, int] = {}
+
+    def union(self, origins: int) -> int:
+        """The OR of ``table[o]`` over the cells ``o`` of the mask ``origins``."""
+        if not origins:
+            return 0
+        width, row, rows = self._width, self._row, self._rows
+        y = ((origins & -origins).bit_length() - 1) // width
+        rest = origins >> (y * width)
+        mask = 0
+        while rest:
+            pattern = rest & row
+            if pattern:
+                key = (y << width) | pattern
+                part = rows.get(key)
+                if part is None:
+                    table = self.table
+                    base = y * width
+                    part = 0
+                    while pattern:
+                        low = pattern & -pattern
+                        part |= table[base + low.bit_length() - 1]
+                        pattern ^= low
+                    rows[key] = part
+                mask |= part
+            rest >>= width
+            y += 1
+        return mask
+
+
 class Geometry:
     """Range masks of one board, built lazily and kept for the board's lifetime.
 
@@ -89,6 +134,7 @@ class Geometry:
         "_nearest",
         "_visible",
         "_sight_tables",
+        "_unions",
     )
 
     def __init__(self, board: Board) -> None:
@@ -99,6 +145,7 @@ class Geometry:
         self._nearest: dict[int, list[int]] = {}
         self._visible: list[int] = []
         self._sight_tables: dict[tuple[str, int, int, bool], list[int] | tuple[int, ...]] = {}
+        self._unions: dict[tuple[str, int, int, bool], OriginUnion] = {}
         width, height = board.width, board.height
         self._width = width
         self.full = (1 << board.n_cells) - 1
@@ -269,6 +316,23 @@ class Geometry:
             visible = self._visible
             table = self._sight_tables[key] = [m & visible[c] for c, m in enumerate(base)]
         return table
+
+    def sight_union(self, spell: SpellSpec, bonus: int = 0) -> OriginUnion:
+        """:meth:`sight_table` as an :class:`OriginUnion` (the cells the spell reaches from some cell of a
+        set of origins), kept per table: by the key :meth:`sight_table` or :meth:`spell_table` files
+        the table under."""
+        kind = spell.range_type
+        if spell.needs_los:
+            hi = spell.range_max + (0 if spell.fixed_range else bonus)
+            key = (kind, spell.range_min, hi, True)
+        elif kind == "personal" or kind == "melee":
+            key = (kind, 0, 0, False)
+        else:
+            key = (kind, spell.range_min, spell.range_max, False)
+        union = self._unions.get(key)
+        if union is None:
+            union = self._unions[key] = OriginUnion(self.sight_table(spell, bonus), self._width)
+        return union
 
     def spell_mask(self, cell: int, spell: SpellSpec, bonus: int = 0) -> int:
         """Cells a spell cast from ``cell`` reaches by range and line alone (no line of sight)."""
@@ -488,7 +552,9 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     obstacles = view.obstacles
     enemies = [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
     if cache is None:
-        shares = [_enemy_threat(view, geo, enemy, obstacles) for enemy in enemies]
+        shares = [
+            _enemy_threat(view, geo, enemy, obstacles, _once_per_game_ready(enemy)) for enemy in enemies
+        ]
         return _sum_threats(board.n_cells, geo.full, shares)
     keys = tuple(
         [
@@ -514,7 +580,7 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
             if share is None:
                 if len(layers) > 4096:
                     layers.clear()
-                share = layers[key] = _enemy_threat(view, geo, enemy, obstacles)
+                share = layers[key] = _enemy_threat(view, geo, enemy, obstacles, key[6])
             shares.append(share)
         if len(cache.maps) > 1024:
             cache.maps.clear()
@@ -550,26 +616,24 @@ def _sum_threats(n_cells: int, full: int, shares: list[list[tuple[int, float]]])
 
 
 def _enemy_threat(
-    view: MatchView, geo: Geometry, enemy: FighterView, obstacles: int
+    view: MatchView, geo: Geometry, enemy: FighterView, obstacles: int, ready: tuple[str, ...]
 ) -> list[tuple[int, float]]:
-    """One enemy's share of :func:`threat_map` as disjoint (cells, injuries) layers, best first."""
+    """One enemy's share of :func:`threat_map` as disjoint (cells, injuries) layers, best first
+    (``ready``: its :func:`_once_per_game_ready` attacks)."""
     options = _attack_options(enemy.spells, enemy.base_ap, enemy.has("critical"))
-    ready = _once_per_game_ready(enemy)
     if ready:
         options = sorted(options + _once_options(enemy, ready), key=lambda o: -o[0])
     if not options:
         return []
     walk = geo.walk_mask(enemy.cell, enemy.base_mp, obstacles)
-    origins = iter_bits(walk)
-    crates = view.crates
+    perched = walk & view.crates  # a crate under the caster: +1 range (R-A121)
+    ground = walk & ~perched
     layers = []
     covered = 0
     for worth, spell, bonus in options:
-        table = geo.sight_table(spell, bonus)
-        perched = geo.sight_table(spell, bonus + 1) if walk & crates else table
-        mask = 0
-        for origin in origins:
-            mask |= (perched if (crates >> origin) & 1 else table)[origin]
+        mask = geo.sight_union(spell, bonus).union(ground)
+        if perched:
+            mask |= geo.sight_union(spell, bonus + 1).union(perched)
         fresh = mask & ~covered
         covered |= mask
         if fresh:

@@ -41,27 +41,37 @@ def tension_choice(
     choices = [o for o in options if (o[0] == o[1]) == want_double] or options
     kros = [k for k in view.krosmasters(side) if k.alive and k.cell >= 0]
     worth = inspiration_worth(weights, view, kros, threat)
-    w = weights
-    best: tuple[float, tuple[int, int], tuple[int, int]] | None = None
+    # refund worth by dice given (2, 1 or 0 refunded), and each die's worth per Krosmaster for the
+    # faces at hand, read once; the additions keep the order of a plain per-pair sum (same floats)
+    refund = weights.refund
+    refunds = (refund * 3, refund * 1, refund * 0)
+    n = len(kros)
+    best_value = 0.0
+    best: tuple[tuple[int, int], int, int] | None = None
     for faces in choices:
-        for a in [-1, *range(len(kros))]:
-            for b in [-1, *range(len(kros))]:
-                value = 0.0
-                used = 0
-                if a >= 0:
-                    value += worth[a][faces[0]]
-                    used += 1
+        first, second = faces
+        same = first == second
+        firsts = [row[first] for row in worth]
+        seconds = [row[second] for row in worth]
+        for a in range(-1, n):
+            start = 0.0
+            if a >= 0:
+                start += firsts[a]
+            for b in range(-1, n):
+                value = start
+                used = 0 if a < 0 else 1
                 if b >= 0:
-                    if not (a == b and faces[0] == faces[1]):
-                        value += worth[b][faces[1]]
+                    if not (a == b and same):
+                        value += seconds[b]
                     used += 1
-                value += w.refund * (3, 1, 0)[used]
-                if best is None or value > best[0] + 1e-9:
-                    uids = (kros[a].uid if a >= 0 else -1, kros[b].uid if b >= 0 else -1)
-                    best = (value, faces, uids)
+                value += refunds[used]
+                if best is None or value > best_value + 1e-9:
+                    best_value = value
+                    best = (faces, a, b)
     if best is None:
         return TensionChoice(choices[0], (-1, -1))
-    return TensionChoice(best[1], best[2])
+    faces, a, b = best
+    return TensionChoice(faces, (kros[a].uid if a >= 0 else -1, kros[b].uid if b >= 0 else -1))
 
 
 def inspiration_worth(

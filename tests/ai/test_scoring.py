@@ -236,3 +236,66 @@ def test_walk_mask_and_reach_union_match_bfs_and_spell_masks() -> None:
             for origin in scoring.iter_bits(walk):
                 expected |= geo.spell_mask(origin, spell)
             assert geo.reach_union(walk, spell) == expected
+
+
+def _or_over(table: list[int] | tuple[int, ...], origins: int) -> int:
+    mask = 0
+    for origin in scoring.iter_bits(origins):
+        mask |= table[origin]
+    return mask
+
+
+def test_origin_union_is_the_or_over_origins_and_its_rows_depend_on_the_table_alone() -> None:
+    """:class:`OriginUnion` keeps each row's union by (row, the row's origins) for one table: walks
+    sharing a row reuse it, and every answer equals the plain OR over the origins."""
+    from krosbalance.content.registry import load_board
+    from krosbalance.content.specs import SpellSpec
+
+    board = load_board("arena-elemental")
+    geo = scoring.Geometry(board)
+    bow = SpellSpec(id="bow", name="Bow", kind="attack", range_min=2, range_max=5)
+    union = geo.sight_union(bow)
+    assert union.table is geo.sight_table(bow)
+    full = geo.full
+    cells = [board.n_cells // 2, 0, board.n_cells - 1, board.width + 3]
+    seen = []
+    for mp in range(6):
+        for start in cells:
+            walk = geo.walk_mask(start, mp, board.trees | board.bushes)
+            seen.append(walk)
+            assert union.union(walk) == _or_over(union.table, walk)
+    # the same walks again, now read from the kept rows, and walks with holes or on one cell
+    for walk in seen:
+        assert union.union(walk) == _or_over(union.table, walk)
+        holed = walk & ~(walk & -walk)
+        assert union.union(holed) == _or_over(union.table, holed)
+    assert union.union(0) == 0
+    assert union.union(full) == _or_over(union.table, full)
+
+
+def test_sight_union_is_kept_per_table_key() -> None:
+    """:meth:`Geometry.sight_union` is filed under the key of the table it ORs: a range bonus extends
+    a spell that needs line of sight (a new union) but never a fixed-range or no-sight one; spells of
+    one shape share one union."""
+    from krosbalance.content.registry import load_board
+    from krosbalance.content.specs import SpellSpec
+
+    board = load_board("arena-elemental")
+    geo = scoring.Geometry(board)
+    bow = SpellSpec(id="bow", name="Bow", kind="attack", range_min=2, range_max=5)
+    twin = SpellSpec(id="twin", name="Twin", kind="attack", range_min=2, range_max=5, amount=3)
+    fixed = SpellSpec(id="fixed", name="Fixed", kind="attack", range_min=2, range_max=5, fixed_range=True)
+    lob = SpellSpec(
+        id="lob", name="Lob", kind="attack", range_min=2, range_max=5, needs_los=False, fixed_range=True
+    )
+    line = SpellSpec(id="line", name="Line", kind="attack", range_min=1, range_max=4, range_type="line")
+    assert geo.sight_union(twin) is geo.sight_union(bow)
+    far = geo.sight_union(bow, 3)
+    assert far is not geo.sight_union(bow) and far.table is geo.sight_table(bow, 3)
+    assert geo.sight_union(fixed, 3) is geo.sight_union(fixed) is geo.sight_union(bow)
+    assert geo.sight_union(lob, 1).table is geo.spell_table(lob)
+    assert geo.sight_union(line).table is geo.sight_table(line)
+    walk = geo.walk_mask(board.n_cells // 2, 3, board.trees | board.bushes)
+    for spell, bonus in ((bow, 0), (bow, 3), (fixed, 3), (lob, 1), (line, 0), (line, 1)):
+        union = geo.sight_union(spell, bonus)
+        assert union.union(walk) == _or_over(geo.sight_table(spell, bonus), walk)
