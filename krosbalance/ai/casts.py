@@ -46,7 +46,8 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
     cell it lands on touches an enemy Krosmaster, lies in a bomb's blast, and is within the
     creature's walk-and-strike reach of one: at most eight kinds of cell, one value each. Groups of
     equal worth are merged, so the cast search takes the lowest free cell in range of the first
-    group it meets, as a scan of the cells in order would. (Bombs are scanned cell by cell.)"""
+    group it meets, as a scan of the cells in order would. (Bombs are scanned cell by cell.) Nor
+    does it depend on ``ap_left``: the groups are kept per summon, under both of its keys."""
     key = (summon, ap_left >= 3)
     groups = ctx.summon_ranks.get(key)
     if groups is None:
@@ -71,9 +72,10 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
                         rounded = round(value, 9)
                         cells_so_far, first = merged.get(rounded, (0, value))
                         merged[rounded] = (cells_so_far | part, first)
-        groups = ctx.summon_ranks[key] = [
-            (slot[0], slot[1]) for _, slot in sorted(merged.items(), key=lambda kv: -kv[0])
-        ]
+        # best first (the rounded worths differ from one another); the worth does not depend on
+        # the AP left (see summon_value), so both keys of this summon get the same groups
+        groups = [merged[rounded] for rounded in sorted(merged, reverse=True)]
+        ctx.summon_ranks[(summon, True)] = ctx.summon_ranks[(summon, False)] = groups
     return groups
 
 
@@ -88,7 +90,8 @@ def greedy_casts(
     Each round scans the castable spells in order and takes the first best density. What the rounds
     would ask again is worked out once per call: per attack, the targets it reaches from ``cell``
     in sight with their worth as a first hit (a bomb's worth never changes within a call, see
-    :func:`attack_value`; a Krosmaster's only once this plan has hit it or placed a summon)."""
+    :func:`attack_value`; a Krosmaster's only once this plan has hit it or placed a summon next to
+    it)."""
     view, me = ctx.view, ctx.me
     reach_bonus = bonus + ((ctx.crates >> cell) & 1)
     castable = ctx.by_bonus.get(reach_bonus)
@@ -96,6 +99,7 @@ def greedy_casts(
         castable = ctx.castable_with(reach_bonus)
     blockers = ctx.blockers
     los = ctx.board.los_path[cell]
+    neighbours = ctx.board.neighbour_mask
     me_uid = ctx.me_uid
     remaining: dict[int, float] = {}
     # uids taken out of play by this plan's casts, spell indices used up and uids healed, as bits
@@ -159,7 +163,8 @@ def greedy_casts(
                 for t, uid, victim, bomb, first in aimed:
                     if (gone >> uid) & 1:
                         continue
-                    if bomb or (not planned and uid not in remaining):
+                    if bomb or (uid not in remaining and not (planned_mask and planned_mask & neighbours[t])):
+                        # not hit yet by this plan and no summon placed next to it: as a first hit
                         value = first
                     else:
                         value = attack_value(weights, ctx, spell, victim, cell, remaining, planned)
@@ -436,7 +441,7 @@ def attack_value(
 
 
 def summon_value(weights: Weights, ctx: _Context, summon: str, x: int, cell: int, ap_left: int) -> float:
-    """Worth of a new ``summon`` on ``x`` (the casting ``cell`` does not matter; keep
+    """Worth of a new ``summon`` on ``x`` (neither the casting ``cell`` nor ``ap_left`` matters; keep
     :func:`summon_groups` in step when this changes): the token's worth, the summoner's bonus when
     it stands next to an enemy Krosmaster (To Fu Ti, Gobbolob), the hit a creature makes at once (it
     acts right after its summoner, R-A31), less the blast of a bomb about to go off around ``x``."""
