@@ -59,7 +59,8 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
         traits = _summon_traits(ctx, summon)
         reach = traits[3]
         strike = ctx.geo.dilate(ctx.enemy_kros_mask, reach) if reach >= 0 else 0
-        merged: dict[float, tuple[int, float]] = {}  # rounded worth -> (cells, first worth)
+        # (first worth, cells) per worth to 9 decimals, in the order the parts are met
+        merged: list[tuple[float, int]] = []
         for a in (near, ~near):
             for b in (ctx.bomb_cells, ~ctx.bomb_cells):
                 for c in (strike, ~strike):
@@ -69,12 +70,18 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
                     x = (part & -part).bit_length() - 1
                     value = _placed_worth(weights, ctx, summon, x, traits)
                     if value > 0.2:
-                        rounded = round(value, 9)
-                        cells_so_far, first = merged.get(rounded, (0, value))
-                        merged[rounded] = (cells_so_far | part, first)
-        # best first (the rounded worths differ from one another); the worth does not depend on
-        # the AP left (see summon_value), so both keys of this summon get the same groups
-        groups = [merged[rounded] for rounded in sorted(merged, reverse=True)]
+                        for i, (first, cells) in enumerate(merged):
+                            # worths 2e-9 apart or more never round to one value: round (slow,
+                            # decimal) only the close ones
+                            if abs(first - value) < 2e-9 and round(first, 9) == round(value, 9):
+                                merged[i] = (first, cells | part)
+                                break
+                        else:
+                            merged.append((value, part))
+        # best first: the groups' worths differ to 9 decimals, so their order is that of the
+        # rounded worths (rounding never reverses an order); the worth does not depend on the AP
+        # left (see summon_value), so both keys of this summon get the same groups
+        groups = [(cells, first) for first, cells in sorted(merged, reverse=True)]
         ctx.summon_ranks[(summon, True)] = ctx.summon_ranks[(summon, False)] = groups
     return groups
 
