@@ -34,6 +34,11 @@ class Step:
         return f"Step({self.kind!r}, {self.arg}, {self.target})"
 
 
+#: an attack's target as the cast search sees it from one cell: (cell, uid, piece, is a bomb, worth
+#: of a first hit)
+_Aim = tuple[int, int, FighterView, bool, float]
+
+
 def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) -> list[tuple[int, float]]:
     """Where a new ``summon`` may go, as (cells, worth) groups, best first, worth over 0.2.
 
@@ -41,7 +46,8 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
     cell it lands on touches an enemy Krosmaster, lies in a bomb's blast, and is within the
     creature's walk-and-strike reach of one: at most eight kinds of cell, one value each. Groups of
     equal worth are merged, so the cast search takes the lowest free cell in range of the first
-    group it meets, as a scan of the cells in order would. (Bombs are scanned cell by cell.)"""
+    group it meets, as a scan of the cells in order would. (Bombs are scanned cell by cell.) Nor
+    does it depend on ``ap_left``: the groups are kept per summon, under both of its keys."""
     key = (summon, ap_left >= 3)
     groups = ctx.summon_ranks.get(key)
     if groups is None:
@@ -50,17 +56,11 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
         near = 0
         for c in ctx.enemy_kros:
             near |= board.neighbour_mask[c]
-        spec = ctx.view.summon_spec(summon)
-        strike = 0
-        if spec is not None and spec.kind == "creature" and ctx.enemy_kros_mask:
-            options = scoring._attack_options(
-                spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers}
-            )
-            if options:
-                spell = options[0][1]
-                top = 1 if spell.range_type == "melee" else spell.range_max
-                strike = ctx.geo.dilate(ctx.enemy_kros_mask, spec.mp + top)
-        merged: dict[float, tuple[int, float]] = {}  # rounded worth -> (cells, first worth)
+        traits = _summon_traits(ctx, summon)
+        reach = traits[3]
+        strike = ctx.geo.dilate(ctx.enemy_kros_mask, reach) if reach >= 0 else 0
+        # (first worth, cells) per worth to 9 decimals, in the order the parts are met
+        merged: list[tuple[float, int]] = []
         for a in (near, ~near):
             for b in (ctx.bomb_cells, ~ctx.bomb_cells):
                 for c in (strike, ~strike):
@@ -68,14 +68,21 @@ def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) ->
                     if not part:
                         continue
                     x = (part & -part).bit_length() - 1
-                    value = summon_value(weights, ctx, summon, x, ctx.me_cell, ap_left)
+                    value = _placed_worth(weights, ctx, summon, x, traits)
                     if value > 0.2:
-                        rounded = round(value, 9)
-                        cells_so_far, first = merged.get(rounded, (0, value))
-                        merged[rounded] = (cells_so_far | part, first)
-        groups = ctx.summon_ranks[key] = [
-            (slot[0], slot[1]) for _, slot in sorted(merged.items(), key=lambda kv: -kv[0])
-        ]
+                        for i, (first, cells) in enumerate(merged):
+                            # worths 2e-9 apart or more never round to one value: round (slow,
+                            # decimal) only the close ones
+                            if abs(first - value) < 2e-9 and round(first, 9) == round(value, 9):
+                                merged[i] = (first, cells | part)
+                                break
+                        else:
+                            merged.append((value, part))
+        # best first: the groups' worths differ to 9 decimals, so their order is that of the
+        # rounded worths (rounding never reverses an order); the worth does not depend on the AP
+        # left (see summon_value), so both keys of this summon get the same groups
+        groups = [(cells, first) for first, cells in sorted(merged, reverse=True)]
+        ctx.summon_ranks[(summon, True)] = ctx.summon_ranks[(summon, False)] = groups
     return groups
 
 
@@ -85,7 +92,13 @@ def greedy_casts(
     """Casts from ``cell`` chosen greedily by value per AP: (steps, value, AP left, end cell or -1).
 
     ``mp_left`` is the MP left on ``cell``: a summon placed there may set up a boosted hit made
-    after a few more steps (the planner replans after the summon and walks)."""
+    after a few more steps (the planner replans after the summon and walks).
+
+    Each round scans the castable spells in order and takes the first best density. What the rounds
+    would ask again is worked out once per call: per attack, the targets it reaches from ``cell``
+    in sight with their worth as a first hit (a bomb's worth never changes within a call, see
+    :func:`attack_value`; a Krosmaster's only once this plan has hit it or placed a summon next to
+    it)."""
     view, me = ctx.view, ctx.me
     reach_bonus = bonus + ((ctx.crates >> cell) & 1)
     castable = ctx.by_bonus.get(reach_bonus)
@@ -93,10 +106,8 @@ def greedy_casts(
         castable = ctx.castable_with(reach_bonus)
     blockers = ctx.blockers
     los = ctx.board.los_path[cell]
+    neighbours = ctx.board.neighbour_mask
     me_uid = ctx.me_uid
-    targets = ctx.targets
-    target_mask = ctx.target_mask
-    plain = ctx.plain
     remaining: dict[int, float] = {}
     # uids taken out of play by this plan's casts, spell indices used up and uids healed, as bits
     # (small ints: no set built per casting cell)
@@ -107,54 +118,69 @@ def greedy_casts(
     planned_mask = 0
     steps: list[Step] = []
     total = 0.0
-    # what the rounds below ask again and again, as bits over the positions in ``targets``: per
-    # castable entry the targets in its range from ``cell`` (-1 until asked), and the targets this
-    # cell sees (``sight_known``: the ones already looked at)
-    in_range = [-1] * len(castable)
-    sight_known = sight_ok = 0
+    # per castable entry, its targets in range and in sight from ``cell`` with their worth as a
+    # first hit (None until the entry is first looked at, always in the first round: AP only goes
+    # down and nothing is used up before a cast)
+    aims: list[list[_Aim] | None] = [None] * len(castable)
+    sight_known = sight_ok = 0  # as bits over the positions in ``ctx.targets``
+    free_here = 0  # cells a summon may take from ``cell`` (0 until a summon asks)
     for _ in range(4):
         best_density = -1.0
-        best: tuple[float, int, int, str, CastEntry] | None = None  # value, index, target, kind, entry
+        # the best cast so far: its position in ``castable`` (-1: none), worth, target and kind
+        best = -1
+        best_value = 0.0
+        best_target = -1
+        best_kind = ""
+        best_victim: FighterView | None = None
         reserved = 0  # AP kept for a boosted hit made after a walk
         for position, entry in enumerate(castable):
             index, spell, cost, kind, limited, needs_los, _, _, _, table = entry
             if cost > ap or (limited and (used >> index) & 1):
                 continue
             if kind == "attack":
-                mask = table[cell]
-                hits = in_range[position]
-                if hits < 0:
-                    hits = 0
-                    if mask & target_mask:
-                        for i, aim in enumerate(targets):
-                            if (mask >> aim[0]) & 1:
-                                hits |= 1 << i
-                    in_range[position] = hits
-                if hits:
-                    fresh = not remaining and not planned
-                    for i, (t, uid, victim, bomb) in enumerate(targets):
-                        if not (hits >> i) & 1 or (gone >> uid) & 1:
-                            continue
-                        if needs_los:
-                            if not (sight_known >> i) & 1:
-                                sight_known |= 1 << i
-                                if not los[t] & blockers:
-                                    sight_ok |= 1 << i
-                            if not (sight_ok >> i) & 1:
+                aimed = aims[position]
+                if aimed is None:
+                    aimed = []
+                    mask = table[cell]
+                    if mask & ctx.target_mask:
+                        for i, (t, uid, victim, bomb) in enumerate(ctx.targets):
+                            if not (mask >> t) & 1:
                                 continue
-                        if fresh and not bomb:
-                            # first hit on an untouched target: the same from every cell
-                            value = plain.get(index << 20 | uid)
-                            if value is None:
-                                value = plain[index << 20 | uid] = attack_value(
-                                    weights, ctx, spell, victim, cell, remaining, planned
-                                )
-                        else:
-                            value = attack_value(weights, ctx, spell, victim, cell, remaining, planned)
-                        if value > 0.05 and (best is None or value / cost > best_density + 1e-9):
-                            best_density = value / cost
-                            best = (value, index, t, "attack", entry)
-                if planned_mask & mask:
+                            if needs_los:
+                                if not (sight_known >> i) & 1:
+                                    sight_known |= 1 << i
+                                    if not los[t] & blockers:
+                                        sight_ok |= 1 << i
+                                if not (sight_ok >> i) & 1:
+                                    continue
+                            if bomb:
+                                first = attack_value(weights, ctx, spell, victim, cell, remaining, planned)
+                            else:
+                                # a first hit on an untouched target: the same from every cell
+                                key = index << 20 | uid
+                                cached = ctx.plain.get(key)
+                                if cached is None:
+                                    first = ctx.plain[key] = attack_value(
+                                        weights, ctx, spell, victim, cell, remaining, planned
+                                    )
+                                else:
+                                    first = cached
+                            aimed.append((t, uid, victim, bomb, first))
+                    aims[position] = aimed
+                for t, uid, victim, bomb, first in aimed:
+                    if (gone >> uid) & 1:
+                        continue
+                    if bomb or (uid not in remaining and not (planned_mask and planned_mask & neighbours[t])):
+                        # not hit yet by this plan and no summon placed next to it: as a first hit
+                        value = first
+                    else:
+                        value = attack_value(weights, ctx, spell, victim, cell, remaining, planned)
+                    if value > 0.05 and (best < 0 or value / cost > best_density + 1e-9):
+                        best_density = value / cost
+                        best, best_value, best_target, best_kind = position, value, t, "attack"
+                        best_victim = victim
+                if planned_mask and planned_mask & table[cell]:
+                    mask = table[cell]
                     for summon_id, x in planned:
                         if (
                             summon_id == "water_bomb"
@@ -162,9 +188,9 @@ def greedy_casts(
                             and not (needs_los and los[x] & blockers)
                         ):
                             value = 0.25 * ctx.blast(x)
-                            if value > 0.05 and (best is None or value / cost > best_density + 1e-9):
+                            if value > 0.05 and (best < 0 or value / cost > best_density + 1e-9):
                                 best_density = value / cost
-                                best = (value, index, x, "virtual", entry)
+                                best, best_value, best_target, best_kind = position, value, x, "virtual"
             elif kind == "heal":
                 mask = table[cell]
                 for ally in ctx.allies:
@@ -179,9 +205,9 @@ def greedy_casts(
                     value = heal_value(weights, ctx, index, spell, ally, mine)
                     if (healed >> ally.uid) & 1:
                         value *= 0.5
-                    if value > 0.05 and (best is None or value / cost > best_density + 1e-9):
+                    if value > 0.05 and (best < 0 or value / cost > best_density + 1e-9):
                         best_density = value / cost
-                        best = (value, index, t, "heal", entry)
+                        best, best_value, best_target, best_kind = position, value, t, "heal"
             else:  # summon
                 summons = spell.summons or ""  # never empty: `castable` keeps spells that summon
                 count = ctx.my_tokens.get(summons, 0)
@@ -189,7 +215,11 @@ def greedy_casts(
                     count += sum(1 for s, _ in planned if s == summons)
                 if count >= spell.summon_control:
                     continue
-                mask = table[cell] & ~(ctx.occupied | (1 << cell)) & ~planned_mask
+                if not free_here:
+                    free_here = ~(ctx.occupied | (1 << cell))
+                mask = table[cell] & free_here
+                if planned_mask:
+                    mask &= ~planned_mask
                 if summons == "water_bomb":
                     mask &= ctx.near_enemies
                     bombs = ctx.bomb_values
@@ -197,12 +227,14 @@ def greedy_casts(
                         low = mask & -mask
                         mask ^= low
                         x = low.bit_length() - 1
-                        value = bombs.get(x)  # a bomb's worth depends on its cell only
-                        if value is None:
+                        known = bombs.get(x)  # a bomb's worth depends on its cell only
+                        if known is None:
                             value = bombs[x] = summon_value(weights, ctx, summons, x, cell, ap - cost)
-                        if value > 0.2 and (best is None or value / cost > best_density + 1e-9):
+                        else:
+                            value = known
+                        if value > 0.2 and (best < 0 or value / cost > best_density + 1e-9):
                             best_density = value / cost
-                            best = (value, index, x, "summon", entry)
+                            best, best_value, best_target, best_kind = position, value, x, "summon"
                             reserved = 0
                     continue
                 if not mask:
@@ -222,34 +254,36 @@ def greedy_casts(
                 if combo is not None and (single is None or combo[1] >= single[0]):
                     # the pair is worth at least the summon alone: take it, at the better density
                     density = max(combo[0], single[0] / cost if single is not None else 0.0)
-                    if best is None or density > best_density + 1e-9:
+                    if best < 0 or density > best_density + 1e-9:
                         best_density = density
-                        best = (combo[1], index, combo[2], "summon", entry)
+                        best, best_value, best_target, best_kind = position, combo[1], combo[2], "summon"
                         reserved = combo[3]
-                elif single is not None and (best is None or single[0] / cost > best_density + 1e-9):
+                elif single is not None and (best < 0 or single[0] / cost > best_density + 1e-9):
                     best_density = single[0] / cost
-                    best = (single[0], index, single[1], "summon", entry)
+                    best, best_value, best_target, best_kind = position, single[0], single[1], "summon"
                     reserved = 0
-        if best is None:
+        if best < 0:
             break
-        value, index, target, kind, entry = best
-        spell = entry[1]
-        ap -= entry[2] + (reserved if kind == "summon" else 0)
-        total += value
+        entry = castable[best]
+        index, spell, cost = entry[0], entry[1], entry[2]
+        target = best_target
+        ap -= cost + (reserved if best_kind == "summon" else 0)
+        total += best_value
         if entry[4]:
             used |= 1 << index
         steps.append(Step("cast", index, target))
-        if kind == "summon":
+        if best_kind == "summon":
             planned.append((spell.summons or "", target))
             planned_mask |= 1 << target
             continue
-        if kind == "heal":
+        if best_kind == "heal":
             healer_target = me if target == cell else view.piece_at(target)
             if healer_target is not None:
                 healed |= 1 << healer_target.uid
             continue
-        piece = view.piece_at(target)
-        if piece is not None and kind == "attack":
+        # an attack's target is the piece on its cell; a virtual hit's cell holds none yet
+        piece = best_victim if best_kind == "attack" else view.piece_at(target)
+        if piece is not None and best_kind == "attack":
             uid = piece.uid
             hurt = ctx.hurts.get((index, uid))
             if hurt is None:
@@ -414,30 +448,50 @@ def attack_value(
 
 
 def summon_value(weights: Weights, ctx: _Context, summon: str, x: int, cell: int, ap_left: int) -> float:
-    """Worth of a new ``summon`` on ``x`` (the casting ``cell`` does not matter; keep
+    """Worth of a new ``summon`` on ``x`` (neither the casting ``cell`` nor ``ap_left`` matters; keep
     :func:`summon_groups` in step when this changes): the token's worth, the summoner's bonus when
     it stands next to an enemy Krosmaster (To Fu Ti, Gobbolob), the hit a creature makes at once (it
     acts right after its summoner, R-A31), less the blast of a bomb about to go off around ``x``."""
-    w = weights
     if summon == "water_bomb":
         return 0.6 * ctx.blast(x) if (ctx.near_enemies >> x) & 1 else 0.0
-    value = w.summon * scoring.SUMMON_WORTH.get(summon, 0.5)
-    near_enemy = ctx.board.neighbour_mask[x] & ctx.enemy_kros_mask
+    return _placed_worth(weights, ctx, summon, x, _summon_traits(ctx, summon))
+
+
+#: what a summon's worth reads of its card and its summoner (see :func:`_summon_traits`)
+_Traits = tuple[float, int, float, int]
+
+
+def _summon_traits(ctx: _Context, summon: str) -> _Traits:
+    """What :func:`summon_value` reads of a (non-bomb) summon, the same on every cell: (the token's
+    worth, its summoner's damage bonus per adjacent token, the worth of the hit the creature makes
+    at once, and the cells it walks and strikes over, -1 when it strikes no enemy Krosmaster)."""
     bonus = _bonus_for(ctx.me, summon)
-    if bonus and near_enemy:
-        # the bonus serves again next turn (this turn's boosted hit is valued with the hit itself,
-        # see _summon_then_hit)
-        value += 0.5 * w.support * bonus
+    strike_worth = 0.0
+    reach = -1
     spec = ctx.view.summon_spec(summon)
     if spec is not None and spec.kind == "creature" and ctx.enemy_kros:
         options = scoring._attack_options(spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers})
         if options:
-            worth, spell, _ = options[0]
+            strike_worth, spell, _ = options[0]
             top = 1 if spell.range_type == "melee" else spell.range_max
-            if ctx.nearest_kros[x] <= spec.mp + top:
-                value += 0.5 * w.damage * worth
+            reach = spec.mp + top
+    return scoring.SUMMON_WORTH.get(summon, 0.5), bonus, strike_worth, reach
+
+
+def _placed_worth(weights: Weights, ctx: _Context, summon: str, x: int, traits: _Traits) -> float:
+    """:func:`summon_value` of a non-bomb ``summon`` on ``x``, given its :func:`_summon_traits`."""
+    w = weights
+    worth, bonus, strike_worth, reach = traits
+    value = w.summon * worth
+    near_enemy = ctx.board.neighbour_mask[x] & ctx.enemy_kros_mask
+    if bonus and near_enemy:
+        # the bonus serves again next turn (this turn's boosted hit is valued with the hit itself,
+        # see _summon_then_hit)
+        value += 0.5 * w.support * bonus
+    if reach >= 0 and ctx.nearest_kros[x] <= reach:
+        value += 0.5 * w.damage * strike_worth
     if (ctx.bomb_cells >> x) & 1:
-        value -= w.summon * scoring.SUMMON_WORTH.get(summon, 0.5) + 0.5
+        value -= w.summon * worth + 0.5
     if not ctx.enemies:
         value *= 0.5
     return value
