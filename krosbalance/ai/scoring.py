@@ -556,7 +556,53 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
             _enemy_threat(view, geo, enemy, obstacles, _once_per_game_ready(enemy)) for enemy in enemies
         ]
         return _sum_threats(board.n_cells, geo.full, shares)
-    keys = tuple(
+    keys = _enemy_keys(geo, enemies, obstacles)
+    total = cache.maps.get(keys)
+    if total is None:
+        shares = _shares(view, geo, enemies, keys, cache)
+        if len(cache.maps) > 1024:
+            cache.maps.clear()
+        total = cache.maps[keys] = _sum_threats(board.n_cells, geo.full, shares)
+    return total
+
+
+def threat_on(
+    view: MatchView, side: int, cells: list[int], cache: ThreatCache
+) -> tuple[list[float], list[list[tuple[int, float]]] | None]:
+    """:func:`threat_map`'s values on ``cells`` alone (0.0 on the other cells), and the enemies'
+    shares they come from (None when a kept map is returned whole: every cell is then right).
+
+    The tension choice reads the threat on its Krosmasters' cells only, and summing the enemies'
+    shares over the whole board for that costs most of a map; :func:`sum_threats` makes the whole
+    map from the shares when it is asked for. Each cell adds up its enemies' shares in the view's
+    order, as the whole map does (the same floats)."""
+    geo = geometry(view.board)
+    enemies = [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
+    keys = _enemy_keys(geo, enemies, view.obstacles)
+    known = cache.maps.get(keys)
+    if known is not None:
+        return known, None
+    shares = _shares(view, geo, enemies, keys, cache)
+    total = [0.0] * view.board.n_cells
+    for cell in cells:
+        value = 0.0
+        for layers in shares:
+            for layer, worth in layers:  # an enemy's layers are disjoint
+                if (layer >> cell) & 1:
+                    value += worth
+                    break
+        total[cell] = value
+    return total, shares
+
+
+def sum_threats(board: Board, shares: list[list[tuple[int, float]]]) -> list[float]:
+    """The whole threat map from the enemies' shares :func:`threat_on` returned."""
+    return _sum_threats(board.n_cells, geometry(board).full, shares)
+
+
+def _enemy_keys(geo: Geometry, enemies: list[FighterView], obstacles: int) -> tuple[EnemyKey, ...]:
+    """Each enemy's :data:`EnemyKey`, in the view's order."""
+    return tuple(
         [
             (
                 enemy.uid,
@@ -570,22 +616,24 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
             for enemy in enemies
         ]
     )
-    total = cache.maps.get(keys)
-    if total is None:
-        layers = cache.layers
-        shares = []
-        for index, enemy in enumerate(enemies):
-            key = keys[index]
-            share = layers.get(key)
-            if share is None:
-                if len(layers) > 4096:
-                    layers.clear()
-                share = layers[key] = _enemy_threat(view, geo, enemy, obstacles, key[6])
-            shares.append(share)
-        if len(cache.maps) > 1024:
-            cache.maps.clear()
-        total = cache.maps[keys] = _sum_threats(board.n_cells, geo.full, shares)
-    return total
+
+
+def _shares(
+    view: MatchView, geo: Geometry, enemies: list[FighterView], keys: tuple[EnemyKey, ...], cache: ThreatCache
+) -> list[list[tuple[int, float]]]:
+    """Each enemy's share of the threat as (cells, injuries) layers, kept in ``cache`` by its key."""
+    layers = cache.layers
+    obstacles = view.obstacles
+    shares = []
+    for index, enemy in enumerate(enemies):
+        key = keys[index]
+        share = layers.get(key)
+        if share is None:
+            if len(layers) > 4096:
+                layers.clear()
+            share = layers[key] = _enemy_threat(view, geo, enemy, obstacles, key[6])
+        shares.append(share)
+    return shares
 
 
 def _sum_threats(n_cells: int, full: int, shares: list[list[tuple[int, float]]]) -> list[float]:
