@@ -488,7 +488,7 @@ def walk_plan(
             continue
         best_free, best_kamas, best_parent = -1.0, -1, -1
         for n in neighbours[cell]:
-            if reach.get(n) != cost - 1:
+            if reach.get(n, -1) != cost - 1:
                 continue
             # the chance of walking off ``n`` unblocked (``block`` keeps its answers per cell)
             go = 1.0 - ctx.block(n) if n in lockers else 1.0

@@ -62,7 +62,6 @@ def best_plans(
     me_cell, me_ap = ctx.me_cell, me.ap
     mp = 0 if me.blocked else me.mp
     search = _Search(weights, ctx, reach, position_value, keep)
-    pos = search.pos
     pos_cache = search.pos_cache
     econ = search.econ
     # the safest shortest walk to each cell: its chance of a lock block (R-A16) and its kamas
@@ -93,12 +92,11 @@ def best_plans(
 
     useful = useful_by_bonus(ctx)
     wide, exact = useful.wide, useful.masks
-    stuck = pos(me_cell, 0)
-    best_value = search.offer(pos(me_cell, me_ap), [_TAIL, _END], me_cell, me_cell)
+    stuck = search.pos(me_cell, 0)
+    best_value = search.offer(search.pos(me_cell, me_ap), [_TAIL, _END], me_cell, me_cell)
     distance = ctx.board.distance
     range_bonus = me.range_bonus
     crates = ctx.crates
-    block = ctx.block
     no_casts: list[Step] = []
     buys = affordable_buys(ctx, reach)
 
@@ -139,12 +137,12 @@ def best_plans(
                 if me.spells[st.arg].kind == "summon":
                     placed |= 1 << st.target
             if fixed_end >= 0:
-                end, end_value = fixed_end, pos(fixed_end, ap_left)
+                end, end_value = fixed_end, search.pos(fixed_end, ap_left)
             else:
                 end = cell
                 known = pos_cache.get(cell)
                 if known is None:  # a swap lands outside the walk
-                    end_value = pos(cell, ap_left)
+                    end_value = search.pos(cell, ap_left)
                 else:
                     end_value = known
                     if way:
@@ -164,8 +162,8 @@ def best_plans(
                             v = -v
                             # from the start the walk is the safest shortest one; from a casting
                             # cell, only leaving that cell is weighed
-                            leave = risks.get(other, 0.0) if from_start else block(cell)
-                            mixed = (1.0 - leave) * v + leave * pos(cell, 0)
+                            leave = risks.get(other, 0.0) if from_start else ctx.block(cell)
+                            mixed = (1.0 - leave) * v + leave * search.pos(cell, 0)
                             if mixed > end_value + 1e-9:
                                 end, end_value, picks = other, mixed, 0
                             break
