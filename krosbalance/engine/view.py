@@ -413,8 +413,11 @@ class MatchView:
         if f is None:
             return {}
         budget = f.mp if mp is None else mp
-        obstacles = self._s.obstacles
-        neighbours = self._s.board.neighbours
+        board = self._s.board
+        # the obstacles a byte per 8 cells: a board-wide mask is a long integer, and shifting it
+        # for every cell looked at allocates a new one
+        blocked = self._s.obstacles.to_bytes((board.n_cells + 7) >> 3, "little")
+        neighbours = board.neighbours
         costs = {f.cell: 0}
         frontier = [f.cell]  # breadth-first: a list read in order (a native loop once compiled)
         for cell in frontier:
@@ -422,7 +425,7 @@ class MatchView:
             if cost >= budget:
                 continue
             for nxt in neighbours[cell]:
-                if nxt not in costs and not (obstacles >> nxt) & 1:
+                if nxt not in costs and not (blocked[nxt >> 3] >> (nxt & 7)) & 1:
                     costs[nxt] = cost + 1
                     frontier.append(nxt)
         return costs
