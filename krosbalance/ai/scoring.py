@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from krosbalance.engine.view import FighterView, MatchView
 
 #: what one enemy's share of :func:`threat_map` depends on: (uid, cell, MP, AP, Critical, obstacles
-#: within its MP, once-per-game attacks still ready)
-EnemyKey = tuple[int, int, int, int, bool, int, tuple[str, ...]]
+#: within its MP, once-per-game attacks still ready, crates within its MP: it may shoot from one,
+#: and crates can be destroyed under the scenery option)
+EnemyKey = tuple[int, int, int, int, bool, int, tuple[str, ...], int]
 
 
 class ThreatCache:
@@ -556,7 +557,7 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
             _enemy_threat(view, geo, enemy, obstacles, _once_per_game_ready(enemy)) for enemy in enemies
         ]
         return _sum_threats(board.n_cells, geo.full, shares)
-    keys = _enemy_keys(geo, enemies, obstacles)
+    keys = _enemy_keys(view, geo, enemies)
     total = cache.maps.get(keys)
     if total is None:
         shares = _shares(view, geo, enemies, keys, cache)
@@ -578,7 +579,7 @@ def threat_on(
     order, as the whole map does (the same floats)."""
     geo = geometry(view.board)
     enemies = [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
-    keys = _enemy_keys(geo, enemies, view.obstacles)
+    keys = _enemy_keys(view, geo, enemies)
     known = cache.maps.get(keys)
     if known is not None:
         return known, None
@@ -600,22 +601,25 @@ def sum_threats(board: Board, shares: list[list[tuple[int, float]]]) -> list[flo
     return _sum_threats(board.n_cells, geometry(board).full, shares)
 
 
-def _enemy_keys(geo: Geometry, enemies: list[FighterView], obstacles: int) -> tuple[EnemyKey, ...]:
+def _enemy_keys(view: MatchView, geo: Geometry, enemies: list[FighterView]) -> tuple[EnemyKey, ...]:
     """Each enemy's :data:`EnemyKey`, in the view's order."""
-    return tuple(
-        [
+    obstacles, crates = view.obstacles, view.crates
+    keys = []
+    for enemy in enemies:
+        ring = geo.ring_mask(enemy.cell, 0, enemy.base_mp)
+        keys.append(
             (
                 enemy.uid,
                 enemy.cell,
                 enemy.base_mp,
                 enemy.base_ap,
                 enemy.has("critical"),
-                obstacles & geo.ring_mask(enemy.cell, 0, enemy.base_mp),
+                obstacles & ring,
                 _once_per_game_ready(enemy),
+                crates & ring,
             )
-            for enemy in enemies
-        ]
-    )
+        )
+    return tuple(keys)
 
 
 def _shares(
