@@ -386,7 +386,7 @@ def heal_value(
     value = ctx.heals.get(key)
     if value is None:
         healed, _ = scoring.attack_odds(ctx.view, ctx.me, spell, ally)
-        danger = 0.0 if mine else ctx.threat[ally.cell]
+        danger = 0.0 if mine else ctx.threat.at(ally.cell)
         value = weights.heal * healed * (1.0 + 0.5 * scoring.ko_risk(danger, ally.remaining_hp))
         ctx.heals[key] = value
     return value

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from krosbalance.ai import scoring
-from krosbalance.ai.scoring import geometry
+from krosbalance.ai.scoring import ThreatMap, geometry
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
@@ -99,7 +99,7 @@ class _Context:
         self,
         view: MatchView,
         me: FighterView,
-        threat: list[float],
+        threat: ThreatMap,
         weights: Weights | None = None,
         team: tuple[int, float] = (-1, 0.0),
     ) -> None:

@@ -86,7 +86,7 @@ def best_plans(
                 if ally is None or target == ctx.no_swap_back:
                     continue
                 # the ally lands where we stood: charge the change of its danger
-                shift = ctx.threat[me_cell] - ctx.threat[target]
+                shift = ctx.threat.at(me_cell) - ctx.threat.at(target)
                 penalty = weights.safety * 0.5 * max(0.0, shift) if ally.is_krosmaster else 0.0
                 origins.append((target, 0, spell.ap_cost, 0, mp, Step("cast", index, target), 0.0, penalty))
 

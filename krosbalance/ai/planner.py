@@ -74,9 +74,7 @@ class HeuristicAI(AI):
         self._expect: tuple[int, int, int] | None = None
         self._replans = 0
         self._threat_key: tuple[int, tuple[tuple[int, int, int], ...]] | None = None
-        self._threat: list[float] = []
-        # the shares of the enemies' threat when ``_threat`` holds only the tension choice's cells
-        self._threat_shares: list[list[tuple[int, float]]] | None = None
+        self._threat: scoring.ThreatMap | None = None
         self._threat_cache = scoring.ThreatCache()  # threat maps and their per-enemy shares, this match
         self._reach: dict[tuple[int, int, int], dict[int, int]] = {}  # for the current activation
         self._route: list[int] = []  # the walk the plan chose to its first cell
@@ -97,7 +95,7 @@ class HeuristicAI(AI):
     ) -> TensionChoice:
         """Doubles only when ahead with the wild GG gone; each die to whom it helps most, or refunded
         (:func:`.tension.tension_choice`)."""
-        return tension_choice(self.weights, view, options, self._tension_threat(view))
+        return tension_choice(self.weights, view, options, self._threat_for(view))
 
     # ------------------------------------------------------------------------------ actions
     def choose_action(self, view: MatchView) -> Action:
@@ -256,33 +254,14 @@ class HeuristicAI(AI):
             return -1
         return _path(view.board.neighbours, reach, dest)[0]
 
-    def _threat_for(self, view: MatchView) -> list[float]:
+    def _threat_for(self, view: MatchView) -> scoring.ThreatMap:
         """The threat map of this turn, made again when an enemy moved or was hurt (allies' moves
         within a turn are not looked at)."""
         key = (view.turn, tuple((f.uid, f.cell, f.injuries) for f in view.enemies()))
-        if key != self._threat_key:
+        if key != self._threat_key or self._threat is None:
             self._threat_key = key
-            self._threat = scoring.threat_map(view, view.side, self._threat_cache)
-            self._threat_shares = None
-        elif self._threat_shares is not None:
-            # the tension choice read only a few cells of this map: complete it from its shares
-            self._threat = scoring.sum_threats(view.board, self._threat_shares)
-            self._threat_shares = None
+            self._threat = scoring.threat_lookup(view, view.side, self._threat_cache)
         return self._threat
-
-    def _tension_threat(self, view: MatchView) -> list[float]:
-        """The threat the tension choice reads: on our Krosmasters' cells only, unless this turn's
-        map is at hand (:func:`.scoring.threat_on`). It stands for the turn's map as
-        :meth:`_threat_for` keeps it, so the map asked next is the one this choice saw."""
-        key = (view.turn, tuple((f.uid, f.cell, f.injuries) for f in view.enemies()))
-        if key == self._threat_key:
-            return self._threat_for(view)
-        cells = [k.cell for k in view.krosmasters(view.side) if k.alive and k.cell >= 0]
-        threat, shares = scoring.threat_on(view, view.side, cells, self._threat_cache)
-        self._threat_key = key
-        self._threat = threat
-        self._threat_shares = shares
-        return threat
 
     # ------------------------------------------------------------------------------ planning
     def _plan(self, view: MatchView, me: FighterView) -> bool:
@@ -308,7 +287,6 @@ class HeuristicAI(AI):
         other = type(self)(self.rng)
         other._threat_cache = self._threat_cache
         other._threat_key, other._threat = self._threat_key, self._threat
-        other._threat_shares = self._threat_shares
         other._key, other._turn, other._team = self._key, self._turn, self._team
         other._acted = set(self._acted)
         other._steps, other._route, other._picks = list(self._steps), list(self._route), self._picks

@@ -33,7 +33,7 @@ def position_value(weights: Weights, ctx: _Context, cell: int) -> float:
     engagement, support, objectives (personalities extend it through ``HeuristicAI.position_value``)."""
     w = weights
     value = 0.0
-    danger = ctx.threat[cell]
+    danger = ctx.threat.at(cell)
     if danger > 0:
         left = ctx.hp_left
         hurt = danger if danger < left else left
@@ -134,7 +134,7 @@ def economy_plan(
         if gain >= scoring.WIN_VALUE:
             value = GG_UNIT * scoring.WIN_VALUE
         else:
-            danger = ctx.threat[cell]
+            danger = ctx.threat.at(cell)
             if danger > 0 and ctx.my_worry > 0:
                 # the KO risk here was priced at today's score; price it at the new one
                 worry = GG_UNIT * scoring.score_swing(gg, wild, 1 - side, me.level)

@@ -43,11 +43,48 @@ class ThreatCache:
     in the view's order. A map is asked again far more often than its enemies move (every new turn,
     every injury dealt), and summing the shares is most of its cost."""
 
-    __slots__ = ("layers", "maps")
+    __slots__ = ("layers", "maps", "lookups")
 
     def __init__(self) -> None:
         self.layers: dict[EnemyKey, list[tuple[int, float]]] = {}
         self.maps: dict[tuple[EnemyKey, ...], list[float]] = {}
+        self.lookups: dict[tuple[EnemyKey, ...], ThreatMap] = {}
+
+
+class ThreatMap:
+    """:func:`threat_map` read cell by cell: a cell's threat is worked out when first read (the
+    planner reads a few dozen of a board's cells before the enemies move again; summing the shares
+    over the whole board would cost more). Each cell adds up its enemies' shares in the view's
+    order, as :func:`threat_map` does: the same floats."""
+
+    __slots__ = ("_shares", "_values", "_known")
+
+    def __init__(self, n_cells: int, shares: list[list[tuple[int, float]]]) -> None:
+        self._shares = shares
+        self._values = [0.0] * n_cells
+        self._known = bytearray(n_cells)
+
+    @staticmethod
+    def of_values(values: list[float]) -> ThreatMap:
+        """A map whose every cell is already known (a whole :func:`threat_map`)."""
+        known = ThreatMap(len(values), [])
+        known._values = list(values)
+        known._known = bytearray(b"\x01" * len(values))
+        return known
+
+    def at(self, cell: int) -> float:
+        """Injuries the enemies could deal next turn to a piece on ``cell``."""
+        if self._known[cell]:
+            return self._values[cell]
+        value = 0.0
+        for layers in self._shares:
+            for layer, worth in layers:  # an enemy's layers are disjoint
+                if (layer >> cell) & 1:
+                    value += worth
+                    break
+        self._values[cell] = value
+        self._known[cell] = 1
+        return value
 
 
 #: injuries' worth of one GG of swing (10 HP ~ a KO ~ 6 GG of swing ~ 10-12 injuries)
@@ -567,38 +604,18 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     return total
 
 
-def threat_on(
-    view: MatchView, side: int, cells: list[int], cache: ThreatCache
-) -> tuple[list[float], list[list[tuple[int, float]]] | None]:
-    """:func:`threat_map`'s values on ``cells`` alone (0.0 on the other cells), and the enemies'
-    shares they come from (None when a kept map is returned whole: every cell is then right).
-
-    The tension choice reads the threat on its Krosmasters' cells only, and summing the enemies'
-    shares over the whole board for that costs most of a map; :func:`sum_threats` makes the whole
-    map from the shares when it is asked for. Each cell adds up its enemies' shares in the view's
-    order, as the whole map does (the same floats)."""
+def threat_lookup(view: MatchView, side: int, cache: ThreatCache) -> ThreatMap:
+    """:func:`threat_map` as a :class:`ThreatMap`, worked out cell by cell as it is read; kept in
+    ``cache`` by the enemies' keys like the whole maps."""
     geo = geometry(view.board)
     enemies = [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
     keys = _enemy_keys(view, geo, enemies)
-    known = cache.maps.get(keys)
-    if known is not None:
-        return known, None
-    shares = _shares(view, geo, enemies, keys, cache)
-    total = [0.0] * view.board.n_cells
-    for cell in cells:
-        value = 0.0
-        for layers in shares:
-            for layer, worth in layers:  # an enemy's layers are disjoint
-                if (layer >> cell) & 1:
-                    value += worth
-                    break
-        total[cell] = value
-    return total, shares
-
-
-def sum_threats(board: Board, shares: list[list[tuple[int, float]]]) -> list[float]:
-    """The whole threat map from the enemies' shares :func:`threat_on` returned."""
-    return _sum_threats(board.n_cells, geometry(board).full, shares)
+    lookup = cache.lookups.get(keys)
+    if lookup is None:
+        if len(cache.lookups) > 1024:
+            cache.lookups.clear()
+        lookup = cache.lookups[keys] = ThreatMap(view.board.n_cells, _shares(view, geo, enemies, keys, cache))
+    return lookup
 
 
 def _enemy_keys(view: MatchView, geo: Geometry, enemies: list[FighterView]) -> tuple[EnemyKey, ...]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from krosbalance.ai import scoring
 from krosbalance.ai.context import _reach
+from krosbalance.ai.scoring import ThreatMap
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.engine.turn import TensionChoice
@@ -30,7 +31,7 @@ def deployment_cells(view: MatchView, fighters: list[FighterView], cells: list[i
 
 
 def tension_choice(
-    weights: Weights, view: MatchView, options: list[tuple[int, int]], threat: list[float]
+    weights: Weights, view: MatchView, options: list[tuple[int, int]], threat: ThreatMap
 ) -> TensionChoice:
     """Make a double only when ahead in GG with the wild GG gone (each double then brings the
     opponent nearer 0 first, R-A26/R-A132); otherwise avoid it. Then give each die to the
@@ -75,7 +76,7 @@ def tension_choice(
 
 
 def inspiration_worth(
-    weights: Weights, view: MatchView, kros: list[FighterView], threat: list[float]
+    weights: Weights, view: MatchView, kros: list[FighterView], threat: ThreatMap
 ) -> list[list[float]]:
     """Per Krosmaster, the estimated worth of each face's power until our next tension roll."""
     enemies = [f for f in view.enemies() if f.is_character]
@@ -91,7 +92,7 @@ def inspiration_worth(
                     hits = max(hits, k.base_ap // spell.ap_cost)
             engaged = 1.0 if near <= k.base_mp + _reach(k) + 1 else 0.3
             row[CRITICAL] = w * 0.45 * hits * engaged
-        danger = threat[k.cell] if k.cell >= 0 else 0.0
+        danger = threat.at(k.cell) if k.cell >= 0 else 0.0
         if not k.has("armour"):
             row[ARMOUR] = w * 0.28 * danger * (1.0 + scoring.ko_risk(danger, k.remaining_hp))
         adjacent = 0

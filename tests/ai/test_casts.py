@@ -66,7 +66,9 @@ BOOSTERS = [(c, t) for c in CREATURE_SUMMONERS for t in _tokens(c, "creature") i
 def _context(sc: Scenario, fighter) -> _Context:  # type: ignore[no-untyped-def]
     sc.activate(fighter)
     view = MatchView(sc.state, fighter.side)
-    return _Context(view, view.active, scoring.threat_map(view, fighter.side), Weights())  # type: ignore[arg-type]
+    return _Context(
+        view, view.active, scoring.ThreatMap.of_values(scoring.threat_map(view, fighter.side)), Weights()
+    )  # type: ignore[arg-type]
 
 
 def _steps(result: tuple) -> tuple:  # type: ignore[type-arg]

@@ -21,7 +21,12 @@ OPEN7 = "\n".join([" ".join(["."] * 7)] * 7)
 def _context(sc: Scenario, fighter, weights: Weights | None = None) -> _Context:  # type: ignore[no-untyped-def]
     sc.activate(fighter)
     view = MatchView(sc.state, fighter.side)
-    return _Context(view, view.active, scoring.threat_map(view, fighter.side), weights or Weights())  # type: ignore[arg-type]
+    return _Context(
+        view,
+        view.active,
+        scoring.ThreatMap.of_values(scoring.threat_map(view, fighter.side)),
+        weights or Weights(),
+    )  # type: ignore[arg-type]
 
 
 def test_r_a50_every_affordable_gg_counts_at_the_score_it_is_bought_at() -> None:
