@@ -60,7 +60,12 @@ class ThreatMap:
     __slots__ = ("_shares", "_values", "_known")
 
     def __init__(self, n_cells: int, shares: list[list[tuple[int, float]]]) -> None:
-        self._shares = shares
+        # each layer's cells a byte per 8 cells: shifting a board-wide mask (a long integer) for
+        # every cell read would allocate a new one
+        size = (n_cells + 7) >> 3
+        self._shares = [
+            [(layer.to_bytes(size, "little"), worth) for layer, worth in layers] for layers in shares
+        ]
         self._values = [0.0] * n_cells
         self._known = bytearray(n_cells)
 
@@ -77,9 +82,10 @@ class ThreatMap:
         if self._known[cell]:
             return self._values[cell]
         value = 0.0
+        byte, bit = cell >> 3, cell & 7
         for layers in self._shares:
             for layer, worth in layers:  # an enemy's layers are disjoint
-                if (layer >> cell) & 1:
+                if (layer[byte] >> bit) & 1:
                     value += worth
                     break
         self._values[cell] = value
