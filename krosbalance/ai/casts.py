@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from krosbalance.ai import scoring
-from krosbalance.ai.context import CastEntry, _bonus_for, _Context
+from krosbalance.ai.context import CastEntry, Target, _bonus_for, _Context
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import FighterView
@@ -34,9 +34,19 @@ class Step:
         return f"Step({self.kind!r}, {self.arg}, {self.target})"
 
 
-#: an attack's target as the cast search sees it from one cell: (cell, uid, piece, is a bomb, worth
-#: of a first hit)
-_Aim = tuple[int, int, FighterView, bool, float]
+@final
+class _Aim:
+    """An attack's target as the cast search sees it from one cell: the target and the worth of a
+    first hit on it (a native class: compiled code reads its fields in place)."""
+
+    __slots__ = ("cell", "uid", "piece", "bomb", "first")
+
+    def __init__(self, target: Target, first: float) -> None:
+        self.cell: Final = target.cell
+        self.uid: Final = target.uid
+        self.piece: Final = target.piece
+        self.bomb: Final = target.bomb
+        self.first: Final = first
 
 
 def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) -> list[tuple[int, float]]:
@@ -134,8 +144,15 @@ def greedy_casts(
         best_victim: FighterView | None = None
         reserved = 0  # AP kept for a boosted hit made after a walk
         for position, entry in enumerate(castable):
-            index, spell, cost, kind, limited, needs_los, _, _, _, table = entry
-            if cost > ap or (limited and (used >> index) & 1):
+            index, spell, cost, kind, needs_los, table = (
+                entry.index,
+                entry.spell,
+                entry.cost,
+                entry.kind,
+                entry.needs_los,
+                entry.table,
+            )
+            if cost > ap or (entry.limited and (used >> index) & 1):
                 continue
             if kind == "attack":
                 aimed = aims[position]
@@ -143,7 +160,8 @@ def greedy_casts(
                     aimed = []
                     mask = table[cell]
                     if mask & ctx.target_mask:
-                        for i, (t, uid, victim, bomb) in enumerate(ctx.targets):
+                        for i, candidate in enumerate(ctx.targets):
+                            t = candidate.cell
                             if not (mask >> t) & 1:
                                 continue
                             if needs_los:
@@ -153,32 +171,37 @@ def greedy_casts(
                                         sight_ok |= 1 << i
                                 if not (sight_ok >> i) & 1:
                                     continue
-                            if bomb:
-                                first = attack_value(weights, ctx, spell, victim, cell, remaining, planned)
+                            if candidate.bomb:
+                                first = attack_value(
+                                    weights, ctx, spell, candidate.piece, cell, remaining, planned
+                                )
                             else:
                                 # a first hit on an untouched target: the same from every cell
-                                key = index << 20 | uid
+                                key = index << 20 | candidate.uid
                                 cached = ctx.plain.get(key)
                                 if cached is None:
                                     first = ctx.plain[key] = attack_value(
-                                        weights, ctx, spell, victim, cell, remaining, planned
+                                        weights, ctx, spell, candidate.piece, cell, remaining, planned
                                     )
                                 else:
                                     first = cached
-                            aimed.append((t, uid, victim, bomb, first))
+                            aimed.append(_Aim(candidate, first))
                     aims[position] = aimed
-                for t, uid, victim, bomb, first in aimed:
+                for aim in aimed:
+                    uid = aim.uid
                     if (gone >> uid) & 1:
                         continue
-                    if bomb or (uid not in remaining and not (planned_mask and planned_mask & neighbours[t])):
+                    if aim.bomb or (
+                        uid not in remaining and not (planned_mask and planned_mask & neighbours[aim.cell])
+                    ):
                         # not hit yet by this plan and no summon placed next to it: as a first hit
-                        value = first
+                        value = aim.first
                     else:
-                        value = attack_value(weights, ctx, spell, victim, cell, remaining, planned)
+                        value = attack_value(weights, ctx, spell, aim.piece, cell, remaining, planned)
                     if value > 0.05 and (best < 0 or value / cost > best_density + 1e-9):
                         best_density = value / cost
-                        best, best_value, best_target, best_kind = position, value, t, "attack"
-                        best_victim = victim
+                        best, best_value, best_target, best_kind = position, value, aim.cell, "attack"
+                        best_victim = aim.piece
                 if planned_mask and planned_mask & table[cell]:
                     mask = table[cell]
                     for summon_id, x in planned:
@@ -265,11 +288,11 @@ def greedy_casts(
         if best < 0:
             break
         entry = castable[best]
-        index, spell, cost = entry[0], entry[1], entry[2]
+        index, spell, cost = entry.index, entry.spell, entry.cost
         target = best_target
         ap -= cost + (reserved if best_kind == "summon" else 0)
         total += best_value
-        if entry[4]:
+        if entry.limited:
             used |= 1 << index
         steps.append(Step("cast", index, target))
         if best_kind == "summon":
@@ -289,11 +312,11 @@ def greedy_casts(
             if hurt is None:
                 hurt = ctx.hurts[(index, uid)] = scoring.attack_odds(view, me, spell, piece)[0]
             remaining[uid] = remaining.get(uid, float(piece.remaining_hp)) - hurt
-            if entry[6] or piece.kind == "bomb":
+            if entry.moves_target or piece.kind == "bomb":
                 gone |= 1 << uid
-        if entry[7] and piece is not None:
+        if entry.swaps and piece is not None:
             return steps, total, ap, target
-        if entry[8]:
+        if entry.moves_caster:
             # Retreat/Approach moves us: the plan ends where we land (replanning goes on from there)
             return steps, total, ap, landing(ctx, spell, cell, target)
     return steps, total, ap, -1
@@ -322,16 +345,22 @@ def _summon_then_hit(
     ``mp_left`` cells (a melee summon cannot touch both its caster and a target the caster touches:
     the King summons from a corner of the target, then steps next to it); a hit after a walk counts
     80% (the walk may be blocked, the cell may be taken)."""
-    summons = summon_entry[1].summons or ""
-    cost = summon_entry[2]
+    summons = summon_entry.spell.summons or ""
+    cost = summon_entry.cost
     board = ctx.board
     los = board.los_path[cell]
     best: tuple[float, float, int, int] | None = None
     boosts = ctx.boosts
     worths = ctx.summon_worth
     for entry in castable:
-        index, spell, hit_cost, kind, _, needs_los, _, _, _, table = entry
-        if kind != "attack" or cost + hit_cost > ap:
+        index, spell, hit_cost, needs_los, table = (
+            entry.index,
+            entry.spell,
+            entry.cost,
+            entry.needs_los,
+            entry.table,
+        )
+        if entry.kind != "attack" or cost + hit_cost > ap:
             continue
         boosted = boosts.get((index, summons))
         if boosted is None:
@@ -342,8 +371,9 @@ def _summon_then_hit(
             continue
         reach = table[cell]
         top = 1 if spell.range_type == "melee" else spell.range_max
-        for t, uid, victim, bomb in ctx.targets:
-            if bomb or (gone >> uid) & 1 or not victim.is_krosmaster:
+        for target in ctx.targets:
+            t, victim = target.cell, target.piece
+            if target.bomb or (gone >> target.uid) & 1 or not victim.is_krosmaster:
                 continue
             here = bool((reach >> t) & 1) and not (needs_los and los[t] & ctx.blockers)
             if not here and board.distance[cell][t] > mp_left + top:

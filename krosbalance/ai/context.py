@@ -9,6 +9,7 @@ that do not depend on the casting cell.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final, final
 
 from krosbalance.ai import scoring
 from krosbalance.ai.scoring import ThreatMap, geometry
@@ -19,8 +20,54 @@ from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
 #: a spell the cast search may pick: (index, spell, AP cost, kind, limited, needs line of sight,
 #: moves its target, swaps with it, moves the caster)
 Castable = tuple[int, SpellSpec, int, str, bool, bool, bool, bool, bool]
-#: a ``Castable`` with its range table for one range bonus (per origin cell, the cells it reaches)
-CastEntry = tuple[int, SpellSpec, int, str, bool, bool, bool, bool, bool, list[int] | tuple[int, ...]]
+
+
+@final
+class CastEntry:
+    """A ``Castable`` with its range table for one range bonus (per origin cell, the cells it
+    reaches), as the cast search reads it in its inner loop: a native class, whose fields compiled
+    code reads in place where a tuple would be unpacked item by item."""
+
+    __slots__ = (
+        "index",
+        "spell",
+        "cost",
+        "kind",
+        "limited",
+        "needs_los",
+        "moves_target",
+        "swaps",
+        "moves_caster",
+        "table",
+    )
+
+    def __init__(self, castable: Castable, table: list[int] | tuple[int, ...]) -> None:
+        self.index: Final = castable[0]
+        self.spell: Final = castable[1]
+        self.cost: Final = castable[2]
+        self.kind: Final = castable[3]
+        self.limited: Final = castable[4]
+        self.needs_los: Final = castable[5]
+        self.moves_target: Final = castable[6]
+        self.swaps: Final = castable[7]
+        self.moves_caster: Final = castable[8]
+        self.table: Final = table
+
+
+@final
+class Target:
+    """A piece the cast search may attack (an enemy character or any bomb): its cell, uid, view and
+    whether it is a bomb, read in place by compiled code."""
+
+    __slots__ = ("cell", "uid", "piece", "bomb")
+
+    def __init__(self, piece: FighterView) -> None:
+        self.cell: Final = piece.cell
+        self.uid: Final = piece.uid
+        self.piece: Final = piece
+        self.bomb: Final = piece.kind == "bomb"
+
+
 #: cached attack values: ("bomb", spell id, bomb uid) or (spell id, target uid, HP left, extra bonus)
 ValueKey = tuple[str, str, int] | tuple[str, int, int, int]
 
@@ -137,10 +184,10 @@ class _Context:
             kros_mask |= 1 << c
         self.enemy_kros_mask = kros_mask
         self.nearest_kros = self.geo.nearest(kros_mask) if kros_mask else []
-        self.targets = [(f.cell, f.uid, f, f.kind == "bomb") for f in enemies + bombs]
+        self.targets = [Target(f) for f in enemies + bombs]
         target_mask = 0
-        for t, _, _, _ in self.targets:
-            target_mask |= 1 << t
+        for target in self.targets:
+            target_mask |= 1 << target.cell
         self.target_mask = target_mask
         self.risk: dict[int, float] = {}
         self.blasts: dict[int, float] = {}
@@ -202,7 +249,7 @@ class _Context:
             if buyer.uid == me.uid:
                 self.buy_pull = scoring.GG_UNIT * scoring.gg_swing(view, side, 1) + 0.5
                 self.nearest_demon = nearest
-        self.screens: dict[int, float] | None = None  # cover worth per cell, when first asked
+        self.screens: list[float] | None = None  # cover worth per cell, when first asked
         self.support_bonus = 0
         self.values: dict[ValueKey, float] = {}
         if not me.is_krosmaster and me.summoner is not None:
@@ -271,7 +318,7 @@ class _Context:
         if entries is None:
             geo = self.geo
             entries = self.by_bonus[bonus] = [
-                (*e, geo.spell_table(e[1], 0 if e[3] == "summon" else bonus)) for e in self.castable
+                CastEntry(e, geo.spell_table(e[1], 0 if e[3] == "summon" else bonus)) for e in self.castable
             ]
         return entries
 
@@ -326,9 +373,10 @@ class _Context:
         it, so half its shots count."""
         if self.screens is None:
             # the cover each cell gives, summed line by line in the order of the lines
-            screens: dict[int, float] = {}
+            screens: list[float] = []  # empty: no cover anywhere
             if self.melee and not self.me.has("tiny"):
                 paths = self.board.los_path
+                clear = ~self.view.sight_blockers
                 for enemy in self.enemies:
                     shots = [
                         s
@@ -341,14 +389,16 @@ class _Context:
                     for ally in self.allies:
                         if ally.uid == self.me_uid or not ally.is_krosmaster:
                             continue
-                        line = paths[enemy.cell][ally.cell] & ~self.view.sight_blockers
+                        line = paths[enemy.cell][ally.cell] & clear
                         if line:
                             wounded = 2.0 if ally.remaining_hp <= output + 1 else 1.0
                             worth = 0.5 * output * wounded
                             for c in scoring.iter_bits(line):
-                                screens[c] = screens.get(c, 0.0) + worth
+                                if not screens:
+                                    screens = [0.0] * self.board.n_cells
+                                screens[c] += worth
             self.screens = screens
-        return self.screens.get(cell, 0.0)
+        return self.screens[cell] if self.screens else 0.0
 
     def block(self, cell: int) -> float:
         risk = self.risk.get(cell)
@@ -453,63 +503,64 @@ def _path(board_neighbours: Sequence[Sequence[int]], reach: dict[int, int], dest
     return path
 
 
-def walk_plan(
-    ctx: _Context, reach: dict[int, int]
-) -> tuple[dict[int, float], dict[int, int], dict[int, int]]:
-    """Per reachable cell, the best of its shortest walks: (chance of being blocked on the way,
-    kamas lying on the way, the previous cell of the walk).
+def walk_plan(ctx: _Context, reach: dict[int, int]) -> tuple[list[float], list[int], list[int]]:
+    """Per cell of the board, the best of its shortest walks: (chance of being blocked on the way,
+    kamas lying on the way, the previous cell of the walk or -1), as lists indexed by cell (read only
+    for the cells of ``reach``).
 
     Among equally short walks the one least exposed to Lock is taken (every cell left next to an
     enemy may block, R-A16; a Lock holder rolls two dice), then the one passing over most kamas
     (picked up on the way, R-A49). ``reach`` is in BFS order (a cell's predecessors come first)."""
+    n_cells = ctx.board.n_cells
     # the cells next to a locking enemy, and the kama and Demon cells (only Krosmasters pick up
-    # kamas), as sets: a board-wide mask is a long integer, slow to test bit by bit
-    lockers = set(scoring.iter_bits(ctx.lockers))
+    # kamas), a byte per cell: a board-wide mask is a long integer, slow to test bit by bit
+    lockers = bytearray(n_cells)
+    for c in scoring.iter_bits(ctx.lockers):
+        lockers[c] = 1
     kama_cells = ctx.econ_cells
     watched = False
     for cell in reach:
-        if cell in lockers or cell in kama_cells:
+        if lockers[cell] or cell in kama_cells:
             watched = True
             break
+    risks = [0.0] * n_cells
+    on_way = [0] * n_cells
+    parent = [-1] * n_cells
     if not watched:
         # nothing on any walk can block or be picked up: every walk is as good (callers fall back
         # on the BFS path)
-        return dict.fromkeys(reach, 0.0), dict.fromkeys(reach, 0), {}
+        return risks, on_way, parent
     view = ctx.view
     neighbours = ctx.board.neighbours
     start = ctx.me_cell
-    free_at: dict[int, float] = {}
-    on_way: dict[int, int] = {}
-    parent: dict[int, int] = {}
+    free_at = [1.0] * n_cells
     for cell, cost in reach.items():
         if cost == 0:
-            free_at[cell] = 1.0
-            on_way[cell] = 0
             continue
         best_free, best_kamas, best_parent = -1.0, -1, -1
         for n in neighbours[cell]:
             if reach.get(n, -1) != cost - 1:
                 continue
             # the chance of walking off ``n`` unblocked (``block`` keeps its answers per cell)
-            go = 1.0 - ctx.block(n) if n in lockers else 1.0
+            go = 1.0 - ctx.block(n) if lockers[n] else 1.0
             free = free_at[n] * go
             picked = on_way[n] + (view.kamas_at(n) if n in kama_cells else 0)
             if free > best_free + 1e-12 or (abs(free - best_free) <= 1e-12 and picked > best_kamas):
                 best_free, best_kamas, best_parent = free, picked, n
         free_at[cell] = best_free
+        risks[cell] = 1.0 - best_free
         on_way[cell] = best_kamas
         parent[cell] = best_parent
-    risks = {cell: 1.0 - free for cell, free in free_at.items()}
-    if start in on_way:
-        on_way[start] = 0
+    on_way[start] = 0
     return risks, on_way, parent
 
 
-def route(parent: dict[int, int], start: int, dest: int) -> list[int]:
-    """The cells of the walk from ``start`` to ``dest`` chosen by :func:`walk_plan` (start excluded)."""
+def route(parent: list[int], start: int, dest: int) -> list[int]:
+    """The cells of the walk from ``start`` to ``dest`` chosen by :func:`walk_plan` (start excluded;
+    empty when it chose none)."""
     path = []
     cur = dest
-    while cur != start and cur in parent:
+    while cur != start and parent[cur] >= 0:
         path.append(cur)
         cur = parent[cur]
     path.reverse()

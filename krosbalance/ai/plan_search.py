@@ -103,7 +103,7 @@ def best_plans(
     for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
         ap = me_ap - ap_cost
         reach_bonus = range_bonus + bonus
-        way = on_way.get(cell, 0) if first is None else 0
+        way = on_way[cell] if first is None else 0
         if wide is None:
             mask = exact.get(reach_bonus + ((crates >> cell) & 1))
             if mask is None:
@@ -162,7 +162,7 @@ def best_plans(
                             v = -v
                             # from the start the walk is the safest shortest one; from a casting
                             # cell, only leaving that cell is weighed
-                            leave = risks.get(other, 0.0) if from_start else ctx.block(cell)
+                            leave = risks[other] if from_start else ctx.block(cell)
                             mixed = (1.0 - leave) * v + leave * search.pos(cell, 0)
                             if mixed > end_value + 1e-9:
                                 end, end_value, picks = other, mixed, 0
@@ -297,8 +297,8 @@ def useful_origins(ctx: _Context, bonus: int | None = None) -> int:
             continue
         if spell.kind == "attack":
             table = geo.spell_table(spell, bonus)
-            for t, _, _, _ in ctx.targets:
-                mask |= table[t]
+            for target in ctx.targets:
+                mask |= table[target.cell]
         elif spell.kind == "heal":
             table = geo.spell_table(spell, bonus)
             for ally in ctx.allies:

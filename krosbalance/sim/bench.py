@@ -60,6 +60,7 @@ from krosbalance.sim.builds import (
     pure_copy,
     pure_python,
 )
+from krosbalance.sim.collector import bulk_collection
 
 __all__ = ["BenchResult", "box_splits", "main", "measure", "profile", "side_by_side", "speedup"]
 
@@ -113,6 +114,11 @@ def measure(
 ) -> BenchResult:
     """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds, in this
     process (whichever build it runs); ``ruleset="blast"`` plays Blast matches (:func:`blast_splits`)."""
+    with bulk_collection():  # as the runner's workers play (krosbalance.sim.match.run_batch)
+        return _measure(ai, board, seconds, warmup, ruleset)
+
+
+def _measure(ai: str, board: str, seconds: float, warmup: float, ruleset: str) -> BenchResult:
     source = _matches(0, ruleset)
     options = BLAST_OPTIONS if ruleset == "blast" else None
     end = time.perf_counter() + warmup

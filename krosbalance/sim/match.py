@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from krosbalance.engine.results import MatchResult
+from krosbalance.sim.collector import bulk_collection
 from krosbalance.sim.experiment import MatchSpec
 from krosbalance.sim.tables import error_row, event_rows, failed_match_row, fighter_rows, match_row
 
@@ -81,7 +82,8 @@ def run_batch(specs: Sequence[MatchSpec], play: PlayFn | None = None) -> BatchRe
     """Play a batch of matches in order (the unit of work sent to a joblib worker)."""
     start = time.perf_counter()
     out = BatchResult()
-    for spec in specs:
-        out.extend(run_match(spec, play))
+    with bulk_collection():
+        for spec in specs:
+            out.extend(run_match(spec, play))
     out.seconds = time.perf_counter() - start
     return out
