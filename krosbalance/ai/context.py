@@ -383,8 +383,8 @@ class _Context:
             # the cover each cell gives, summed line by line in the order of the lines
             screens: list[float] = []  # empty: no cover anywhere
             if self.melee and not self.me.has("tiny"):
-                paths = self.board.los_path
-                clear = ~self.view.sight_blockers
+                size = (self.board.n_cells + 7) >> 3
+                blocked = self.view.sight_blockers.to_bytes(size, "little")
                 for enemy in self.enemies:
                     shots = [
                         s
@@ -397,14 +397,14 @@ class _Context:
                     for ally in self.allies:
                         if ally.uid == self.me_uid or not ally.is_krosmaster:
                             continue
-                        line = paths[enemy.cell][ally.cell] & clear
-                        if line:
-                            wounded = 2.0 if ally.remaining_hp <= output + 1 else 1.0
-                            worth = 0.5 * output * wounded
-                            for c in scoring.iter_bits(line):
-                                if not screens:
-                                    screens = [0.0] * self.board.n_cells
-                                screens[c] += worth
+                        wounded = 2.0 if ally.remaining_hp <= output + 1 else 1.0
+                        worth = 0.5 * output * wounded
+                        for c in self.geo.between(enemy.cell, ally.cell):
+                            if (blocked[c >> 3] >> (c & 7)) & 1:
+                                continue
+                            if not screens:
+                                screens = [0.0] * self.board.n_cells
+                            screens[c] += worth
             self.screens = screens
         return self.screens[cell] if self.screens else 0.0
 

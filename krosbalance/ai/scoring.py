@@ -180,6 +180,7 @@ class Geometry:
         "_sight_tables",
         "_unions",
         "_table_bytes",
+        "_between",
     )
 
     def __init__(self, board: Board) -> None:
@@ -192,6 +193,7 @@ class Geometry:
         self._sight_tables: dict[tuple[str, int, int, bool], list[int] | tuple[int, ...]] = {}
         self._unions: dict[tuple[str, int, int, bool], OriginUnion] = {}
         self._table_bytes: dict[int, tuple[object, list[bytes]]] = {}
+        self._between: dict[int, list[int]] = {}
         width, height = board.width, board.height
         self._width = width
         self.full = (1 << board.n_cells) - 1
@@ -341,6 +343,17 @@ class Geometry:
         rows = [mask.to_bytes(size, "little") for mask in table]
         self._table_bytes[id(table)] = (table, rows)
         return rows
+
+    def between(self, origin: int, target: int) -> list[int]:
+        """The cells strictly between ``origin`` and ``target`` on the line of sight (the bits of
+        ``board.los_path[origin][target]``), lowest first; kept per pair (the last few thousand)."""
+        key = origin * self.board.n_cells + target
+        cells = self._between.get(key)
+        if cells is None:
+            if len(self._between) > 8192:
+                self._between.clear()
+            cells = self._between[key] = iter_bits(self.board.los_path[origin][target])
+        return cells
 
     def visible(self, cell: int) -> int:
         """Cells seen from ``cell`` past the trees of the board (characters and cut trees aside,
