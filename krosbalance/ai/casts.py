@@ -158,12 +158,12 @@ def greedy_casts(
                 aimed = aims[position]
                 if aimed is None:
                     aimed = []
-                    if table[cell] & ctx.target_mask:
-                        row = entry.reach[cell]
+                    mask = table[cell]
+                    if mask & ctx.target_mask:
                         for i, candidate in enumerate(ctx.targets):
-                            if not (row[candidate.byte] >> candidate.bit) & 1:
-                                continue
                             t = candidate.cell
+                            if not (mask >> t) & 1:
+                                continue
                             if needs_los:
                                 if not (sight_known >> i) & 1:
                                     sight_known |= 1 << i
@@ -353,7 +353,13 @@ def _summon_then_hit(
     boosts = ctx.boosts
     worths = ctx.summon_worth
     for entry in castable:
-        index, spell, hit_cost, needs_los = entry.index, entry.spell, entry.cost, entry.needs_los
+        index, spell, hit_cost, needs_los, table = (
+            entry.index,
+            entry.spell,
+            entry.cost,
+            entry.needs_los,
+            entry.table,
+        )
         if entry.kind != "attack" or cost + hit_cost > ap:
             continue
         boosted = boosts.get((index, summons))
@@ -363,13 +369,13 @@ def _summon_then_hit(
             )
         if not boosted:
             continue
-        reach = entry.reach[cell]
+        reach = table[cell]
         top = 1 if spell.range_type == "melee" else spell.range_max
         for target in ctx.targets:
             t, victim = target.cell, target.piece
             if target.bomb or (gone >> target.uid) & 1 or not victim.is_krosmaster:
                 continue
-            here = bool((reach[target.byte] >> target.bit) & 1) and not (needs_los and los[t] & ctx.blockers)
+            here = bool((reach >> t) & 1) and not (needs_los and los[t] & ctx.blockers)
             if not here and board.distance[cell][t] > mp_left + top:
                 continue
             spots = free & board.neighbour_mask[t]

@@ -39,10 +39,9 @@ class CastEntry:
         "swaps",
         "moves_caster",
         "table",
-        "reach",
     )
 
-    def __init__(self, castable: Castable, table: list[int] | tuple[int, ...], reach: list[bytes]) -> None:
+    def __init__(self, castable: Castable, table: list[int] | tuple[int, ...]) -> None:
         self.index: Final = castable[0]
         self.spell: Final = castable[1]
         self.cost: Final = castable[2]
@@ -53,22 +52,17 @@ class CastEntry:
         self.swaps: Final = castable[7]
         self.moves_caster: Final = castable[8]
         self.table: Final = table
-        self.reach: Final = reach  # ``table`` as bytes (Geometry.table_bytes)
 
 
 @final
 class Target:
-    """A piece the cast search may attack (an enemy character or any bomb): its cell (and the byte
-    and bit of the cell in a mask's bytes), uid, view and whether it is a bomb, read in place by
-    compiled code."""
+    """A piece the cast search may attack (an enemy character or any bomb): its cell, uid, view and
+    whether it is a bomb, read in place by compiled code."""
 
-    __slots__ = ("cell", "byte", "bit", "uid", "piece", "bomb")
+    __slots__ = ("cell", "uid", "piece", "bomb")
 
     def __init__(self, piece: FighterView) -> None:
-        cell = piece.cell
-        self.cell: Final = cell
-        self.byte: Final = cell >> 3
-        self.bit: Final = cell & 7
+        self.cell: Final = piece.cell
         self.uid: Final = piece.uid
         self.piece: Final = piece
         self.bomb: Final = piece.kind == "bomb"
@@ -323,11 +317,9 @@ class _Context:
         entries = self.by_bonus.get(bonus)
         if entries is None:
             geo = self.geo
-            entries = []
-            for e in self.castable:
-                table = geo.spell_table(e[1], 0 if e[3] == "summon" else bonus)
-                entries.append(CastEntry(e, table, geo.table_bytes(table)))
-            self.by_bonus[bonus] = entries
+            entries = self.by_bonus[bonus] = [
+                CastEntry(e, geo.spell_table(e[1], 0 if e[3] == "summon" else bonus)) for e in self.castable
+            ]
         return entries
 
     def blast(self, cell: int) -> float:

@@ -179,7 +179,6 @@ class Geometry:
         "_visible",
         "_sight_tables",
         "_unions",
-        "_table_bytes",
         "_between",
     )
 
@@ -192,7 +191,6 @@ class Geometry:
         self._visible: list[int] = []
         self._sight_tables: dict[tuple[str, int, int, bool], list[int] | tuple[int, ...]] = {}
         self._unions: dict[tuple[str, int, int, bool], OriginUnion] = {}
-        self._table_bytes: dict[int, tuple[object, list[bytes]]] = {}
         self._between: dict[int, list[int]] = {}
         width, height = board.width, board.height
         self._width = width
@@ -330,19 +328,6 @@ class Geometry:
                     table = [m & self._lines[c] for c, m in enumerate(table)]
             self._tables[key] = table
         return table
-
-    def table_bytes(self, table: list[int] | tuple[int, ...]) -> list[bytes]:
-        """A per-origin table of masks (:meth:`spell_table`) with each mask as little-endian bytes,
-        so a hot loop tests cell ``t`` with ``row[t >> 3] >> (t & 7) & 1``: small ints, where
-        shifting a board-wide mask (a long integer) allocates a new one. Kept per table (held, so
-        its id stays its own)."""
-        entry = self._table_bytes.get(id(table))
-        if entry is not None and entry[0] is table:
-            return entry[1]
-        size = (self.board.n_cells + 7) >> 3
-        rows = [mask.to_bytes(size, "little") for mask in table]
-        self._table_bytes[id(table)] = (table, rows)
-        return rows
 
     def between(self, origin: int, target: int) -> list[int]:
         """The cells strictly between ``origin`` and ``target`` on the line of sight (the bits of
