@@ -534,12 +534,15 @@ def walk_plan(ctx: _Context, reach: dict[int, int]) -> tuple[list[float], list[i
     neighbours = ctx.board.neighbours
     start = ctx.me_cell
     free_at = [1.0] * n_cells
+    steps = [-1] * n_cells  # the walk's length to each cell of ``reach`` (-1 elsewhere)
+    for cell, cost in reach.items():
+        steps[cell] = cost
     for cell, cost in reach.items():
         if cost == 0:
             continue
         best_free, best_kamas, best_parent = -1.0, -1, -1
         for n in neighbours[cell]:
-            if reach.get(n, -1) != cost - 1:
+            if steps[n] != cost - 1:
                 continue
             # the chance of walking off ``n`` unblocked (``block`` keeps its answers per cell)
             go = 1.0 - ctx.block(n) if lockers[n] else 1.0
