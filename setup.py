@@ -4,6 +4,11 @@
 gives the pure-Python build instead (identical results; no rebuild after an edit), and removes any
 compiled modules an earlier editable build left in the source tree, so that the pure build is pure.
 
+With GCC the compiled build is profile-guided: the C code is compiled with instrumentation, trained
+on a few seconds of matches (``krosbalance.sim.profile_workload``) and compiled again with that
+profile, about 1.1x faster at the same results; ``KROSBALANCE_PGO=0`` compiles it once, without a
+profile. A build whose training fails falls back to that plain build, with a warning.
+
 A compiled build also writes ``krosbalance/_compiled_sources.json``: the SHA-256 of every source it
 compiled, so ``krosbalance.build_info`` can tell which build is installed and whether a source was
 edited after it was compiled (see the README, "Build").
@@ -11,6 +16,12 @@ edited after it was compiled (see the README, "Build").
 
 import os
 import runpy
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,6 +31,7 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 INFO = runpy.run_path(str(ROOT / "krosbalance" / "build_info.py"))
 PURE = os.environ.get(INFO["PURE_ENV"], "").strip() not in ("", "0")
+PGO = os.environ.get(INFO["PGO_ENV"], "1").strip() not in ("", "0")
 SECONDS: dict = {}  # build time by step, recorded in the manifest
 SOURCES: dict = {}  # the digests of the sources mypyc compiled, recorded in the manifest
 
@@ -29,10 +41,13 @@ class BuildExt(build_ext):
 
     def run(self) -> None:
         start = time.perf_counter()
-        super().run()
+        if self.extensions and PGO and self._compiler_is_gcc():
+            self._profile_guided()
+        else:
+            super().run()
         if not self.extensions:
             return
-        SECONDS["cc"] = round(time.perf_counter() - start, 1)
+        SECONDS["cc"] = round(time.perf_counter() - start - SECONDS.get("pgo_training", 0.0), 1)
         package = ROOT / "krosbalance" if self.inplace else Path(self.build_lib) / "krosbalance"
         INFO["write_manifest"](package, ROOT / "krosbalance", SECONDS, SOURCES or None)
         if self.inplace:  # extensions of modules deleted since an earlier build would still import
@@ -45,6 +60,75 @@ class BuildExt(build_ext):
                 )
                 if module not in current:
                     path.unlink()
+
+    def _compiler_is_gcc(self) -> bool:
+        """Whether the C compiler is GCC (its profile flags and file format are what this uses)."""
+        command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+        try:
+            version = subprocess.run([command[0], "--version"], capture_output=True, text=True, check=False)
+        except OSError:
+            return False
+        return "Free Software Foundation" in version.stdout
+
+    def _profile_guided(self) -> None:
+        """Compile with instrumentation, play the training workload on that build, compile again with
+        the profile it recorded; a plain build when the training fails."""
+        self._compiler_option = self.compiler  # run() replaces the option with the compiler it made
+        profiles = Path(tempfile.mkdtemp(prefix="krosbalance-pgo-"))
+        try:
+            try:
+                self._compile_with(
+                    [f"-fprofile-generate={profiles}", "-fprofile-update=single"], ["-fprofile-generate"]
+                )
+            except Exception as exc:  # noqa: BLE001 - any failure: the plain build still works
+                self._compile_with([], [], f"the instrumented build failed ({exc})")
+                return
+            start = time.perf_counter()
+            failure = self._train()
+            training = round(time.perf_counter() - start, 1)
+            if failure:
+                self._compile_with([], [], f"the training failed:\n{failure}")
+                return
+            use = [f"-fprofile-use={profiles}", "-fprofile-partial-training", "-Wno-missing-profile"]
+            try:
+                self._compile_with(use, [])
+            except Exception as exc:  # noqa: BLE001
+                self._compile_with([], [], f"the build with the profile failed ({exc})")
+                return
+            SECONDS["pgo_training"] = training  # the manifest's mark of a profile-guided build
+        finally:
+            shutil.rmtree(profiles, ignore_errors=True)
+
+    def _compile_with(self, compile_args: list, link_args: list, fallback: str = "") -> None:
+        """Build every extension again, with these flags added (``fallback``: why the profile-guided
+        build gave up, printed as a warning before this plain build)."""
+        if fallback:
+            print(f"warning: building without a profile: {fallback}", file=sys.stderr)
+        saved = [(ext.extra_compile_args, ext.extra_link_args) for ext in self.extensions]
+        for ext in self.extensions:
+            ext.extra_compile_args = [*ext.extra_compile_args, *compile_args]
+            ext.extra_link_args = [*ext.extra_link_args, *link_args]
+        self.force = True
+        self.compiler = self._compiler_option
+        try:
+            super().run()
+        finally:
+            for ext, (compile_saved, link_saved) in zip(self.extensions, saved, strict=True):
+                ext.extra_compile_args, ext.extra_link_args = compile_saved, link_saved
+
+    def _train(self) -> str:
+        """Play the profile workload on the instrumented build just made (in the source tree for an
+        in-place build, else in the build folder beside the copied sources); what went wrong, or
+        an empty string."""
+        root = ROOT if self.inplace else Path(self.build_lib).resolve()
+        env = {k: v for k, v in os.environ.items() if k not in (INFO["PURE_ENV"], "KROSBALANCE_EXPECT_BUILD")}
+        env["PYTHONPATH"] = str(root)
+        command = [sys.executable, "-m", "krosbalance.sim.profile_workload"]
+        done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            return (done.stderr or done.stdout)[-2000:]
+        print(done.stdout.strip())
+        return ""
 
 
 def extensions() -> list:

@@ -26,6 +26,7 @@ from typing import Any
 __all__ = [
     "COMPILED_LAYERS",
     "MANIFEST",
+    "PGO_ENV",
     "PURE_ENV",
     "build_mode",
     "build_seconds",
@@ -41,8 +42,11 @@ __all__ = [
 COMPILED_LAYERS: tuple[str, ...] = ("engine", "board", "content", "rulesets", "ai")
 #: set to 1 at install time for a pure-Python build
 PURE_ENV = "KROSBALANCE_PURE"
+#: set to 0 at install time to compile without a profile (the compiled build is profile-guided with GCC)
+PGO_ENV = "KROSBALANCE_PGO"
 #: written by a compiled build into the package: ``{"sources": {module: SHA-256 of the source compiled},
-#: "seconds": {"mypyc": type check and C generation, "cc": C compilation}}``
+#: "seconds": {"mypyc": type check and C generation, "cc": C compilation (both passes of a
+#: profile-guided build), "pgo_training": its training run}}``
 MANIFEST = "_compiled_sources.json"
 #: the shared library of the compiled modules, a top-level module beside the package
 SHARED_LIBRARY = "krosbalance__mypyc"
@@ -103,8 +107,9 @@ def read_manifest(package_dir: Path = PACKAGE_DIR) -> dict[str, str] | None:
 
 
 def build_seconds(package_dir: Path = PACKAGE_DIR) -> dict[str, float]:
-    """How long the compiled build took: ``mypyc`` (type check and C generation) and ``cc`` (C
-    compilation) in seconds; empty for a pure build."""
+    """How long the compiled build took: ``mypyc`` (type check and C generation), ``cc`` (C
+    compilation) and, for a profile-guided build, ``pgo_training`` (its training run), in seconds;
+    empty for a pure build."""
     manifest = _manifest(package_dir)
     return {} if manifest is None else dict(manifest["seconds"])
 

@@ -15,7 +15,7 @@ import pytest
 
 import krosbalance
 from krosbalance.ai.registry import ai_tier, get_ai, list_ais
-from krosbalance.build_info import build_mode, compiled_modules, hot_modules, read_manifest
+from krosbalance.build_info import build_mode, build_seconds, compiled_modules, hot_modules, read_manifest
 from krosbalance.content.registry import default_registry
 from krosbalance.play import play_match
 from krosbalance.rulesets.registry import get_ruleset, list_rulesets
@@ -120,3 +120,21 @@ def test_every_data_file_of_the_package_is_package_data():
     data = set(package.rglob("*.toml"))
     assert data, "the package holds no TOML data at all?"
     assert sorted(map(str, data - shipped)) == []
+
+
+def test_a_compiled_build_made_with_gcc_is_profile_guided():
+    """setup.py trains GCC on the profile workload unless KROSBALANCE_PGO=0: a compiled build made
+    with make test carries the training's time in its manifest (the mark of a profile-guided build)."""
+    if os.environ.get("KROSBALANCE_EXPECT_BUILD") != "compiled" or build_mode() != "compiled":
+        pytest.skip("not the compiled build of make test")
+    if os.environ.get("KROSBALANCE_PGO", "1").strip() in ("", "0"):
+        pytest.skip("built with KROSBALANCE_PGO=0")
+    import shlex
+    import subprocess
+    import sysconfig
+
+    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[0]
+    version = subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
+    if "Free Software Foundation" not in version:
+        pytest.skip("the C compiler is not GCC: no profile-guided build")
+    assert "pgo_training" in build_seconds(), "the profile-guided build fell back to a plain build"

@@ -332,8 +332,10 @@ def _build_line() -> str:
     if not seconds:
         return f"installed build: {mode}"
     steps = ", ".join(f"{name} {value:.0f} s" for name, value in sorted(seconds.items()))
+    guided = "profile-guided" if "pgo_training" in seconds else "without a profile"
     return (
-        f"installed build: {mode}; its build took {sum(seconds.values()):.0f} s ({steps}) plus pip's set-up"
+        f"installed build: {mode} ({guided}); its build took {sum(seconds.values()):.0f} s ({steps}) "
+        "plus pip's set-up"
     )
 
 
