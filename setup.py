@@ -5,10 +5,10 @@ gives the pure-Python build instead (identical results; no rebuild after an edit
 compiled modules an earlier editable build left in the source tree, so that the pure build is pure.
 
 mypyc writes one C file per module, compiled on every core. With GCC the compiled build is
-profile-guided: the C code is compiled with instrumentation, trained
-on a few seconds of matches (``krosbalance.sim.profile_workload``) and compiled again with that
-profile, about 1.1x faster at the same results; ``KROSBALANCE_PGO=0`` compiles it once, without a
-profile. A build whose training fails falls back to that plain build, with a warning.
+profile-guided: the C code is compiled with instrumentation, trained on a few seconds of matches
+(``krosbalance.sim.profile_workload``) and compiled again with that profile, faster at the same
+results; ``KROSBALANCE_PGO=0`` compiles it once, without a profile. A build whose training fails
+falls back to that plain build, with a warning.
 
 A compiled build also writes ``krosbalance/_compiled_sources.json``: the SHA-256 of every source it
 compiled, so ``krosbalance.build_info`` can tell which build is installed and whether a source was
