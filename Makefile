@@ -71,7 +71,7 @@ BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective \
 		--search lookahead-fast --search lookahead --blast random --blast blast_glyph \
-		--speedup focus_fire --speedup-deals 8 --identity --perf $(BENCH_ARGS)
+		--speedup focus_fire --speedup-deals 24 --identity --perf $(BENCH_ARGS)
 
 # Linting needs the tools, not a fresh build of an edited source.
 $(BIN)/ruff:
