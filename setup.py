@@ -43,7 +43,17 @@ class BuildExt(build_ext):
 
     def run(self) -> None:
         start = time.perf_counter()
-        if self.extensions and PGO and self._compiler_is_gcc():
+        gcc = bool(self.extensions) and self._compiler_is_gcc()
+        if gcc:
+            for ext in self.extensions:
+                # position-independent code may not assume its own functions are the ones called (a
+                # library loaded first could interpose them): calls between the compiled modules and
+                # into mypyc's runtime would go through the PLT and never be inlined. Nothing outside
+                # calls them by name (each module's PyInit_ is exported as Python requires; the
+                # modules reach the shared library through a capsule), so none is exported.
+                flags = ["-fno-semantic-interposition", "-fvisibility=hidden"]
+                ext.extra_compile_args = [*ext.extra_compile_args, *flags]
+        if gcc and PGO:
             self._profile_guided()
         else:
             super().run()
