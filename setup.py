@@ -156,7 +156,9 @@ class BuildExt(build_ext):
         an empty string."""
         root = ROOT if self.inplace else Path(self.build_lib).resolve()
         env = {k: v for k, v in os.environ.items() if k not in (INFO["PURE_ENV"], "KROSBALANCE_EXPECT_BUILD")}
-        env["PYTHONPATH"] = str(root)
+        # the package first, then what this build sees (pip's isolated build environment lends
+        # numpy and mypy_extensions to a venv that has nothing installed yet)
+        env["PYTHONPATH"] = os.pathsep.join([str(root), *(p for p in sys.path if p)])
         command = [sys.executable, "-m", "krosbalance.sim.profile_workload"]
         done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
