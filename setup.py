@@ -17,11 +17,9 @@ edited after it was compiled (see the README, "Build").
 
 import os
 import runpy
-import shlex
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -43,7 +41,7 @@ class BuildExt(build_ext):
 
     def run(self) -> None:
         start = time.perf_counter()
-        gcc = bool(self.extensions) and self._compiler_is_gcc()
+        gcc = bool(self.extensions) and INFO["c_compiler_is_gcc"]()
         if gcc:
             for ext in self.extensions:
                 # position-independent code may not assume its own functions are the ones called (a
@@ -52,7 +50,10 @@ class BuildExt(build_ext):
                 # calls them by name (each module's PyInit_ is exported as Python requires; the
                 # modules reach the shared library through a capsule), so none is exported.
                 flags = ["-fno-semantic-interposition", "-fvisibility=hidden"]
-                ext.extra_compile_args = [*ext.extra_compile_args, *flags]
+                ext.extra_compile_args = [
+                    *ext.extra_compile_args,
+                    *(f for f in flags if f not in ext.extra_compile_args),
+                ]
         if gcc and PGO:
             self._profile_guided()
         else:
@@ -94,15 +95,6 @@ class BuildExt(build_ext):
             super().build_extension(ext)
         finally:
             del self.compiler.compile  # the compiler's own method again
-
-    def _compiler_is_gcc(self) -> bool:
-        """Whether the C compiler is GCC (its profile flags and file format are what this uses)."""
-        command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
-        try:
-            version = subprocess.run([command[0], "--version"], capture_output=True, text=True, check=False)
-        except OSError:
-            return False
-        return "Free Software Foundation" in version.stdout
 
     def _profile_guided(self) -> None:
         """Compile with instrumentation, play the training workload on that build, compile again with

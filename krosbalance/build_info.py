@@ -20,6 +20,10 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import json
+import os
+import shlex
+import subprocess
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,7 @@ __all__ = [
     "PURE_ENV",
     "build_mode",
     "build_seconds",
+    "c_compiler_is_gcc",
     "compiled_artefacts",
     "compiled_modules",
     "hot_modules",
@@ -93,6 +98,17 @@ def write_manifest(
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"sources": sources, "seconds": seconds or {}}, indent=1, sort_keys=True))
     return target
+
+
+def c_compiler_is_gcc() -> bool:
+    """Whether the C compiler extensions are built with (``$CC``, else Python's own) is GCC: the
+    compiled build is profile-guided only with GCC, whose profile flags and files it uses."""
+    command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    try:
+        done = subprocess.run([command[0], "--version"], capture_output=True, text=True, check=False)
+    except OSError:
+        return False
+    return "Free Software Foundation" in done.stdout
 
 
 def _manifest(package_dir: Path = PACKAGE_DIR) -> dict[str, dict[str, Any]] | None:

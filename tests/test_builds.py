@@ -15,7 +15,14 @@ import pytest
 
 import krosbalance
 from krosbalance.ai.registry import ai_tier, get_ai, list_ais
-from krosbalance.build_info import build_mode, build_seconds, compiled_modules, hot_modules, read_manifest
+from krosbalance.build_info import (
+    build_mode,
+    build_seconds,
+    c_compiler_is_gcc,
+    compiled_modules,
+    hot_modules,
+    read_manifest,
+)
 from krosbalance.content.registry import default_registry
 from krosbalance.play import play_match
 from krosbalance.rulesets.registry import get_ruleset, list_rulesets
@@ -129,12 +136,6 @@ def test_a_compiled_build_made_with_gcc_is_profile_guided():
         pytest.skip("not the compiled build of make test")
     if os.environ.get("KROSBALANCE_PGO", "1").strip() in ("", "0"):
         pytest.skip("built with KROSBALANCE_PGO=0")
-    import shlex
-    import subprocess
-    import sysconfig
-
-    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[0]
-    version = subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
-    if "Free Software Foundation" not in version:
+    if not c_compiler_is_gcc():
         pytest.skip("the C compiler is not GCC: no profile-guided build")
     assert "pgo_training" in build_seconds(), "the profile-guided build fell back to a plain build"
