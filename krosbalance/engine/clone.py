@@ -49,6 +49,9 @@ STATE_VALUES: tuple[str, ...] = (  # ints, bools, strs, None, frozen masks
     "unsettled",
     "invisible",
     "next_uid",
+    "n_seats",
+    "team_of",
+    "play_order",
 )
 STATE_REMAPPED: tuple[str, ...] = (
     "fighters",
@@ -69,6 +72,7 @@ FIGHTER_SHARED: tuple[str, ...] = ("spec", "spells", "resist", "immune")  # immu
 FIGHTER_VALUES: tuple[str, ...] = (
     "uid",
     "side",
+    "team",
     "cell",
     "injuries",
     "hp",
@@ -133,7 +137,7 @@ def _copy_mods(mods: RewardMods) -> RewardMods:
 
 def _copy_fighter(f: Fighter, keep_stats: bool) -> Fighter:
     # Built by the constructor (compiled classes always run __init__), then every slot overwritten.
-    c = Fighter(f.uid, f.spec, f.side, f.spells, None, f.summon_spell)
+    c = Fighter(f.uid, f.spec, f.side, f.spells, None, f.summon_spell, f.team)
     c.cell = f.cell
     c.injuries = f.injuries
     c.hp = f.hp
@@ -176,7 +180,7 @@ def clone_state(
     *,
     record: int = 0,
     keep_stats: bool = True,
-    hide_traps_of: int | None = None,
+    viewer_team: int | None = None,
 ) -> MatchState:
     """A copy of ``state`` that plays with ``dice``; see the module docstring.
 
@@ -186,7 +190,8 @@ def clone_state(
         record: event recording level of the copy (its log starts empty).
         keep_stats: copy the per-fighter counters (False gives zeroed counters: cheaper, for
             lookahead that never reads them).
-        hide_traps_of: a side whose traps are left out of the copy (the other side cannot see them).
+        viewer_team: the partnership the copy is made for: the traps of every other partnership
+            are left out of the copy (they cannot see them, R-A116).
     """
     fighters = state.fighters
     copies = [_copy_fighter(f, keep_stats) for f in fighters]
@@ -200,7 +205,7 @@ def clone_state(
             c.ko_by = by_uid[f.ko_by.uid]
 
     # the constructor shares board, ruleset and opts and takes the ruleset's state copy as it is
-    new = MatchState(state.board, state.ruleset, dice, record, state.rules.copy())
+    new = MatchState(state.board, state.ruleset, dice, record, state.rules.copy(), state.team_of)
     new.fighters = copies
     new.by_cell = [None if p is None else by_uid[p.uid] for p in state.by_cell]
     new.obstacles = state.obstacles
@@ -214,7 +219,8 @@ def clone_state(
     new.turn = state.turn
     new.active_side = state.active_side
     new.first_player = state.first_player
-    new.timeline = ([by_uid[f.uid] for f in state.timeline[0]], [by_uid[f.uid] for f in state.timeline[1]])
+    new.play_order = state.play_order
+    new.timeline = [[by_uid[f.uid] for f in line] for line in state.timeline]
     new.active = None if state.active is None else by_uid[state.active.uid]
     new.winner = state.winner
     new.end_reason = state.end_reason
@@ -228,9 +234,9 @@ def clone_state(
     new.next_uid = state.next_uid
     new.summon_specs = dict(state.summon_specs)
     new.lock_holders = [by_uid[f.uid] for f in state.lock_holders]
-    if hide_traps_of is not None and new.traps:
+    if viewer_team is not None and new.traps:
         for cell, trap in list(new.traps.items()):
-            if trap.side == hide_traps_of:
+            if trap.team != viewer_team:
                 del new.traps[cell]
                 trap.cell = -1
                 trap.alive = False

@@ -183,7 +183,7 @@ def knock_out(state: MatchState, victim: Fighter, by: Fighter | None) -> None:
     victim.alive = False
     victim.stats.knocked_out = True
     victim.ko_by = by
-    if by is not None and by.side != victim.side:
+    if by is not None and by.team != victim.team:
         by.stats.kills += 1
     if state.record >= SUMMARY:
         state.events.append(KnockedOut(state.turn, victim.uid, -1 if by is None else by.uid))

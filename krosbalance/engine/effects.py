@@ -273,7 +273,7 @@ def _carry_ally(ctx: CastContext, target: Fighter | None) -> None:
     if ctx.choice < 0 or caster.cell < 0 or (state.obstacles >> ctx.target_cell) & 1:
         return
     ally = state.by_cell[ctx.choice]
-    if ally is None or not ally.alive or ally.side != caster.side or ally is caster or not ally.is_character:
+    if ally is None or not ally.alive or ally.team != caster.team or ally is caster or not ally.is_character:
         return
     if not (state.board.neighbour_mask[caster.cell] >> ally.cell) & 1:
         return

@@ -133,9 +133,9 @@ def _target_ok(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int)
     if piece is None or not piece.is_character:
         return False
     if rule == "ally":
-        return piece.side == fighter.side and piece is not fighter
+        return piece.team == fighter.team and piece is not fighter
     if rule == "enemy":
-        return piece.side != fighter.side
+        return piece.team != fighter.team
     return True  # "character"
 
 

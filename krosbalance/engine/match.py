@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from krosbalance.engine.outcome import end_match
@@ -14,10 +15,8 @@ if TYPE_CHECKING:
     from krosbalance.engine.view import MatchView
 
 
-def run_to_end(
-    state: MatchState, controllers: tuple[Controller, Controller], views: tuple[MatchView, MatchView]
-) -> None:
-    """Play game turns until a side wins or the turn bound stops the match (its winner is the
+def run_to_end(state: MatchState, controllers: Sequence[Controller], views: Sequence[MatchView]) -> None:
+    """Play game turns (each seat's controller and view, indexed by seat) until a partnership wins or the turn bound stops the match (its winner is the
     ruleset's ``turn_limit_winner``)."""
     rules = state.ruleset
     limit = state.opts.turn_limit
@@ -49,7 +48,8 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
         for f in krosmasters + tokens
     ]
     teams = tuple(
-        tuple(f.spec.id for f in state.fighters if f.kind == KROSMASTER and f.side == s) for s in (0, 1)
+        tuple(f.spec.id for f in state.fighters if f.kind == KROSMASTER and f.side == s)
+        for s in range(state.n_seats)
     )
     result = MatchResult(
         winner=state.winner,
@@ -59,7 +59,8 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
         gg=(0, 0),
         kamas=(0, 0),
         wild_gg_left=False,
-        teams=(teams[0], teams[1]),
+        teams=teams,
+        partnerships=state.team_of,
         board=state.board.id,
         ruleset=state.ruleset.describe(),
         seed=seed,

@@ -25,7 +25,7 @@ def held_fast(state: MatchState, mover: Fighter) -> bool:
         if (
             holder.alive
             and holder.cell >= 0
-            and holder.side != mover.side
+            and holder.team != mover.team
             and (adjacent >> holder.cell) & 1
             and holder.has("perfect_lock")
         ):

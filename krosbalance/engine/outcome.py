@@ -11,7 +11,8 @@ from krosbalance.engine.state import MatchState
 
 
 def end_match(state: MatchState, winner: int | None, reason: str) -> None:
-    """Finish the match with ``winner`` (a side, or None for a draw) for ``reason``; a second call
+    """Finish the match with ``winner`` (a partnership — the seat, without partnerships — or None
+    for a draw) for ``reason``; a second call
     changes nothing."""
     if state.finished:
         return
@@ -22,6 +23,6 @@ def end_match(state: MatchState, winner: int | None, reason: str) -> None:
         state.events.append(MatchEnded(state.turn, -1 if winner is None else winner, reason))
 
 
-def sides_standing(state: MatchState) -> tuple[bool, bool]:
-    """Whether each side still has a Krosmaster in play."""
-    return any(f.alive for f in state.timeline[0]), any(f.alive for f in state.timeline[1])
+def seats_standing(state: MatchState) -> list[bool]:
+    """Whether each seat still has a Krosmaster in play."""
+    return [any(f.alive for f in line) for line in state.timeline]

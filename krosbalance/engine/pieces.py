@@ -20,7 +20,15 @@ def spawn(
 ) -> Fighter:
     """A new fighter (not yet on the board), with the spells the ruleset gives it (Arena: Krosmasters
     also get the punch, R-A39)."""
-    fighter = Fighter(state.next_uid, spec, side, state.ruleset.spells_for(spec), summoner, summon_spell)
+    fighter = Fighter(
+        state.next_uid,
+        spec,
+        side,
+        state.ruleset.spells_for(spec),
+        summoner,
+        summon_spell,
+        state.team_of[side],
+    )
     state.next_uid += 1
     state.fighters.append(fighter)
     return fighter

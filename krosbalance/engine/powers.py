@@ -50,7 +50,7 @@ def _counter(state: MatchState, holder: Fighter, source: Fighter | None, amount:
     """R-A104: an enemy character that injures the holder suffers 1 injury (bombs are not characters)."""
     from krosbalance.engine.combat import inflict
 
-    if source is not None and source.alive and source.is_character and source.side != holder.side:
+    if source is not None and source.alive and source.is_character and source.team != holder.team:
         inflict(state, holder, source, 1, 0, counterable=False)
 
 
@@ -73,7 +73,7 @@ def _stimulus(state: MatchState, holder: Fighter) -> None:
     marker = next(p.params["marker"] for p in holder.spec.powers if p.kind == "stimulus")
     kind = PLUS_MP if marker == "mp" else PLUS_AP
     adjacent = state.board.neighbour_mask[holder.cell]
-    for ally in state.timeline[holder.side]:
+    for ally in state.allied_krosmasters(holder):
         if ally is not holder and ally.alive and ally.cell >= 0 and (adjacent >> ally.cell) & 1:
             state.ruleset.add_marker(state, ally, kind, 1)
 

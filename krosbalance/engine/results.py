@@ -102,8 +102,13 @@ class FighterRecord:
 class MatchResult:
     """The outcome of one match.
 
+    A match has N seats (players, in play order), each with its team of Krosmasters and its
+    partnership: two players are seats 0 and 1, partnerships ``(0, 1)``; a four-player
+    free-for-all has partnerships ``(0, 1, 2, 3)`` and two versus two ``(0, 1, 0, 1)``.
+
     Attributes:
-        winner: 0 or 1 (side index), or None for a draw.
+        winner: the winning partnership (with two players or a free-for-all, the winning seat), or
+            None for a draw; ``winning_seats`` lists its seats.
         end_reason: ``gg`` (only one side holds GG), ``last_standing`` (only one side has Krosmasters),
             ``gg_exhausted`` (nobody holds GG: a draw under ``simultaneous_zero_gg = "draw"``),
             ``mutual_ko`` (both sides' last Krosmasters KO'd at one instant and the GG do not decide:
@@ -113,7 +118,8 @@ class MatchResult:
         gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken (Arena's
             holdings, written by the ruleset's ``fill_result``; (0, 0) and False under a ruleset
             without them).
-        teams: character ids per side, in the order given.
+        teams: character ids per seat, in the order given.
+        partnerships: each seat's partnership.
         fighters: every fighter that was ever in play, Krosmasters first.
         events: the event log at the recording level asked for (empty for ``none``).
         extras: the ruleset's other holdings as plain values (Blast: glyphs, tiers reached, bonus
@@ -127,7 +133,7 @@ class MatchResult:
     gg: tuple[int, int]
     kamas: tuple[int, int]
     wild_gg_left: bool
-    teams: tuple[tuple[str, ...], tuple[str, ...]]
+    teams: tuple[tuple[str, ...], ...]
     board: str
     ruleset: str
     seed: int
@@ -135,3 +141,18 @@ class MatchResult:
     events: list[Any] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)
     extras: dict[str, Any] = field(default_factory=dict)
+    partnerships: tuple[int, ...] = (0, 1)
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.teams)
+
+    @property
+    def winning_seats(self) -> tuple[int, ...]:
+        """The seats of the winning partnership (empty for a draw)."""
+        if self.winner is None:
+            return ()
+        return tuple(seat for seat, team in enumerate(self.partnerships) if team == self.winner)
+
+    def seat_won(self, seat: int) -> bool:
+        return self.winner is not None and self.partnerships[seat] == self.winner

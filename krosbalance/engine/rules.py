@@ -160,8 +160,17 @@ class MatchRules:
         """The end of a player's turn that did not end the match (Blast: the favor deck runs out)."""
 
     def next_player(self, state: MatchState, side: int) -> int:
-        """Who plays the next game turn."""
-        return 1 - side
+        """Who plays the next game turn: the next seat in ``state.play_order`` that still has a
+        Krosmaster in play (the other seat, with two players)."""
+        if state.n_seats == 2:
+            return 1 - side
+        order = state.play_order
+        at = order.index(side)
+        for step in range(1, len(order) + 1):
+            seat = order[(at + step) % len(order)]
+            if any(f.alive for f in state.timeline[seat]):
+                return seat
+        return order[(at + 1) % len(order)]
 
     def activation_started(self, state: MatchState, fighter: Fighter) -> None:
         """A character starts acting, its MP and AP set from its markers (after ``CharacterTurnStarted``)."""

@@ -11,6 +11,7 @@ What belongs to one ruleset (Arena's GG, wild GG, kamas and kama reserve) is not
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from krosbalance.content.specs import ELEMENTS, CharacterSpec, SpellSpec
@@ -40,6 +41,7 @@ class Fighter:
         "uid",
         "spec",
         "side",
+        "team",
         "cell",
         "injuries",
         "hp",
@@ -84,10 +86,12 @@ class Fighter:
         spells: tuple[SpellSpec, ...],
         summoner: Fighter | None = None,
         summon_spell: str = "",
+        team: int = -1,
     ) -> None:
         self.uid = uid
         self.spec = spec
-        self.side = side
+        self.side = side  # the seat (player) that owns it
+        self.team = side if team < 0 else team  # its partnership: allies share it (R-A158)
         self.cell = -1
         self.injuries = 0
         self.hp = spec.hp
@@ -168,6 +172,9 @@ class MatchState:
         "finished",
         "record",
         "events",
+        "n_seats",
+        "team_of",
+        "play_order",
         "scenery_injuries",
         "pending_bombs",
         "pending_kos",
@@ -186,9 +193,14 @@ class MatchState:
         dice: Dice,
         record: int = 0,
         rules: RulesetState | None = None,
+        team_of: Sequence[int] = (0, 1),
     ) -> None:
         """A match on ``board`` before set-up; ``rules``, the ruleset's state, is made by the
-        ruleset's ``new_state`` unless given (``engine.clone`` gives a copy)."""
+        ruleset's ``new_state`` unless given (``engine.clone`` gives a copy).
+
+        ``team_of`` gives each seat (player, in play order) its partnership: ``(0, 1)`` for two
+        players, ``(0, 1, 2, 3)`` for a four-player free-for-all, ``(0, 1, 0, 1)`` for two versus two
+        (R-A159). Pieces of one partnership are allies; every other piece is an enemy."""
         self.board = board
         self.ruleset = ruleset
         self.opts: EngineOptions = ruleset.options
@@ -206,9 +218,13 @@ class MatchState:
         self.turn = 0
         self.active_side = 0
         self.first_player = 0
-        self.timeline: tuple[list[Fighter], list[Fighter]] = ([], [])
+        self.n_seats = len(team_of)
+        self.team_of: tuple[int, ...] = tuple(team_of)
+        self.play_order: tuple[int, ...] = tuple(range(len(team_of)))  # seats in turn order (R-A153)
+        # each seat's Krosmasters, in the order the ruleset activates them (Arena: the Timeline)
+        self.timeline: list[list[Fighter]] = [[] for _ in team_of]
         self.active: Fighter | None = None
-        self.winner: int | None = None
+        self.winner: int | None = None  # the winning partnership (the seat, without partnerships)
         self.end_reason = ""
         self.finished = False
         self.record = record
@@ -220,7 +236,7 @@ class MatchState:
         self.pending_kos: list[Fighter] = []
         self.unsettled = False
         self.invisible = 0  # cells of pieces with Invisibility (R-A108), a bitmask
-        self.edges = [0, 1]  # the deployment zone (board edge) of each side, chosen by R-A19
+        self.edges = list(range(len(team_of)))  # each seat's deployment zone (R-A19, R-A156)
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
         self.lock_holders: list[Fighter] = []  # fighters a Perfect Lock upgrade was revealed on (R-A48)
@@ -233,6 +249,28 @@ class MatchState:
     def is_free(self, cell: int) -> bool:
         """A free cell holds no obstacle (R-A7): crates, traps and kamas do not count."""
         return not (self.obstacles >> cell) & 1
+
+    def allied_krosmasters(self, fighter: Fighter) -> list[Fighter]:
+        """The Krosmasters of every seat in the fighter's partnership (its own seat's first)."""
+        if self.n_seats == 2:
+            return self.timeline[fighter.side]
+        seats = [fighter.side] + [
+            s for s in range(self.n_seats) if s != fighter.side and self.team_of[s] == fighter.team
+        ]
+        return [f for s in seats for f in self.timeline[s]]
+
+    def seats_of(self, team: int) -> list[int]:
+        """The seats of one partnership, in play order."""
+        return [s for s in range(self.n_seats) if self.team_of[s] == team]
+
+    def teams_standing(self) -> list[int]:
+        """The partnerships that still have a Krosmaster in play, each once, in seat order."""
+        standing: list[int] = []
+        for seat in range(self.n_seats):
+            team = self.team_of[seat]
+            if team not in standing and any(f.alive for f in self.timeline[seat]):
+                standing.append(team)
+        return standing
 
     def pieces(self) -> list[Fighter]:
         """Every piece on the board (traps included), in uid order."""

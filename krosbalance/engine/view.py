@@ -82,7 +82,13 @@ class FighterView:
 
     @property
     def side(self) -> int:
+        """The seat (player) that owns it."""
         return self._f.side
+
+    @property
+    def team(self) -> int:
+        """Its partnership: pieces of one partnership are allies."""
+        return self._f.team
 
     @property
     def character(self) -> str:
@@ -205,11 +211,12 @@ class FighterView:
 class MatchView:
     """What one side may see and ask. Reading is free; nothing here changes the match."""
 
-    __slots__ = ("_s", "side", "_views")
+    __slots__ = ("_s", "side", "team", "_views")
 
     def __init__(self, state: MatchState, side: int) -> None:
         self._s = state
-        self.side = side
+        self.side = side  # the seat this view belongs to
+        self.team = state.team_of[side]  # its partnership: the pieces it sees as allies
         self._views: dict[int, FighterView] = {}
 
     def _view(self, fighter: Fighter) -> FighterView:
@@ -317,35 +324,60 @@ class MatchView:
         f = self._s.active
         return None if f is None else self._view(f)
 
+    @property
+    def n_seats(self) -> int:
+        """How many players the match has."""
+        return self._s.n_seats
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        """Each seat's partnership (``(0, 1)`` for two players, ``(0, 1, 0, 1)`` for two versus two)."""
+        return self._s.team_of
+
+    def opponents(self) -> list[int]:
+        """The seats of every other partnership, in play order."""
+        team_of = self._s.team_of
+        return [seat for seat in range(self._s.n_seats) if team_of[seat] != self.team]
+
     def fighters(self, side: int | None = None) -> list[FighterView]:
-        """Fighters on the board (traps excluded: the opponent's are hidden), optionally of one side."""
+        """Fighters on the board (traps excluded: the opponent's are hidden), optionally of one seat."""
         return [
             self._view(f)
             for f in self._s.fighters
             if f.alive and f.cell >= 0 and f.kind != "trap" and (side is None or f.side == side)
         ]
 
+    def _of_teams(self, own: bool) -> list[FighterView]:
+        team = self.team
+        return [
+            self._view(f)
+            for f in self._s.fighters
+            if f.alive and f.cell >= 0 and f.kind != "trap" and (f.team == team) == own
+        ]
+
     def allies(self) -> list[FighterView]:
-        return self.fighters(self.side)
+        """Fighters of this view's partnership (its own seat's, and its partner's in two versus two)."""
+        return self._of_teams(True)
 
     def enemies(self) -> list[FighterView]:
-        return self.fighters(1 - self.side)
+        """Fighters of every other partnership."""
+        return self._of_teams(False)
 
     def krosmasters(self, side: int) -> list[FighterView]:
-        """A side's Krosmasters in Timeline order, KO'd ones included (check ``alive``)."""
+        """A seat's Krosmasters in Timeline order, KO'd ones included (check ``alive``)."""
         return [self._view(f) for f in self._s.timeline[side]]
 
     def summons_of(self, fighter: FighterView) -> list[FighterView]:
         """The tokens this fighter has in play, in the order summoned; the opponent's traps are hidden."""
         return [
-            self._view(t) for t in fighter._f.summons if t.alive and (t.kind != "trap" or t.side == self.side)
+            self._view(t) for t in fighter._f.summons if t.alive and (t.kind != "trap" or t.team == self.team)
         ]
 
     def fighter(self, uid: int) -> FighterView:
         """The fighter with this uid (in play or not; the engine numbers fighters in spawn order).
         The opponent's traps stay hidden: asking for one raises KeyError."""
         f = self._s.fighters[uid]
-        if f.kind == "trap" and f.side != self.side:
+        if f.kind == "trap" and f.team != self.team:
             raise KeyError(uid)
         return self._view(f)
 
@@ -392,7 +424,7 @@ class MatchView:
         opponent's traps (hidden, R-A116), and what the ruleset's state hides from this side is
         replaced (``RulesetState.hide_from``: Arena deals the unseen Demonic Rewards again). Nothing
         done to the copy reaches the match."""
-        copy = clone_state(self._s, dice, keep_stats=keep_stats, hide_traps_of=1 - self.side)
+        copy = clone_state(self._s, dice, keep_stats=keep_stats, viewer_team=self.team)
         copy.rules.hide_from(copy, self.side)
         return copy
 

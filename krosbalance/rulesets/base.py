@@ -108,24 +108,22 @@ class Ruleset(MatchRules):
         self,
         mode: str,
         pool: Sequence[CharacterSpec],
-        players: tuple[PregamePlayer, PregamePlayer],
+        players: Sequence[PregamePlayer],
         rng: np.random.Generator,
     ) -> tuple[list[CharacterSpec], list[CharacterSpec]]:
         """The hands of player 0 and player 1 dealt from ``pool`` by ``mode``."""
         raise NotImplementedError(f"ruleset {self.name!r} has no team deal {mode!r}")
 
     # ------------------------------------------------------------------ before the first turn
-    def first_player(
-        self, teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]], rng: np.random.Generator
-    ) -> int:
+    def first_player(self, teams: Sequence[Sequence[CharacterSpec]], rng: np.random.Generator) -> int:
         """The side that plays first; ``rng`` is the match's set-up stream."""
         raise NotImplementedError(f"ruleset {self.name!r} does not say who plays first")
 
     def choose_board(
         self,
         boards: Sequence[Board],
-        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
-        players: tuple[PregamePlayer, PregamePlayer],
+        teams: Sequence[Sequence[CharacterSpec]],
+        players: Sequence[PregamePlayer],
         first: int,
     ) -> int:
         """The index of the board the match is played on, among candidate ``boards``."""
@@ -133,7 +131,7 @@ class Ruleset(MatchRules):
 
     def setup(
         self,
-        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+        teams: Sequence[Sequence[CharacterSpec]],
         board: Board,
         dice: Dice,
         setup_rng: np.random.Generator,
@@ -143,8 +141,6 @@ class Ruleset(MatchRules):
         """A ``MatchState`` with both teams spawned (not deployed) and the first player decided."""
         raise NotImplementedError(f"ruleset {self.name!r} has no set-up")
 
-    def deploy(
-        self, state: MatchState, controllers: tuple[Any, Any], views: tuple[MatchView, MatchView]
-    ) -> None:
+    def deploy(self, state: MatchState, controllers: Sequence[Any], views: Sequence[MatchView]) -> None:
         """Put both teams on the board, asking the players (the ruleset's own controller protocol)."""
         raise NotImplementedError(f"ruleset {self.name!r} has no deployment")

@@ -25,7 +25,7 @@ from krosbalance.content.specs import CharacterSpec, SpellSpec
 from krosbalance.engine.dice import ARMOUR, CRIT_DODGE, CRITICAL
 from krosbalance.engine.events import FULL, DiceRolled
 from krosbalance.engine.legal import EXTRA, Action
-from krosbalance.engine.outcome import end_match, sides_standing
+from krosbalance.engine.outcome import end_match, seats_standing
 from krosbalance.engine.pieces import unblock_sight
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP, EngineOptions, RulesetState
 from krosbalance.engine.state import CREATURE, KROSMASTER, Fighter, MatchState
@@ -179,7 +179,7 @@ class ToyRuleset(Ruleset):
     def check_victory(self, state: MatchState) -> bool:
         if state.finished:
             return True
-        standing = sides_standing(state)
+        standing = seats_standing(state)
         if standing[0] != standing[1]:
             end_match(state, 0 if standing[0] else 1, "ko")
         return state.finished

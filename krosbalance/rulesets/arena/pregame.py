@@ -88,7 +88,7 @@ def random_deal(pool: Sequence[T], rng: np.random.Generator) -> tuple[list[T], l
 
 
 def draft(
-    pool: Sequence[CharacterSpec], players: tuple[PregamePlayer, PregamePlayer], rng: np.random.Generator
+    pool: Sequence[CharacterSpec], players: Sequence[PregamePlayer], rng: np.random.Generator
 ) -> tuple[list[CharacterSpec], list[CharacterSpec]]:
     """R-A17 (c), "pescando" (seed L2170-L2178), the hands of player 0 and player 1.
 
@@ -125,8 +125,8 @@ def draft(
 
 def choose_board(
     boards: Sequence[Board],
-    teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
-    players: tuple[PregamePlayer, PregamePlayer],
+    teams: Sequence[Sequence[CharacterSpec]],
+    players: Sequence[PregamePlayer],
     first: int,
 ) -> int:
     """R-A19: the first player picks the board among the candidates; returns its index."""
@@ -140,8 +140,8 @@ def choose_board(
 
 def choose_edges(
     state: MatchState,
-    controllers: tuple[ArenaController, ArenaController],
-    views: tuple[MatchView, MatchView],
+    controllers: Sequence[ArenaController],
+    views: Sequence[MatchView],
 ) -> None:
     """R-A19: the player who is not first picks the edge he sits at — one of the board's deployment
     zones — and the first player sits opposite (``state.edges``, used by ``deploy``)."""
@@ -155,7 +155,7 @@ def choose_edges(
 
 
 def setup(
-    teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+    teams: Sequence[Sequence[CharacterSpec]],
     board: Board,
     ruleset: MatchRules,
     dice: Dice,
@@ -178,8 +178,8 @@ def setup(
 
 def deploy(
     state: MatchState,
-    controllers: tuple[ArenaController, ArenaController],
-    views: tuple[MatchView, MatchView],
+    controllers: Sequence[ArenaController],
+    views: Sequence[MatchView],
 ) -> None:
     """The first player places all his figures on the deployment cells of his edge (R-A19), then the
     other (R-A25)."""

@@ -194,8 +194,8 @@ def open_market(
 def give_start_rewards(
     state: MatchState,
     opts: ArenaOptions,
-    controllers: tuple[ArenaController, ArenaController],
-    views: tuple[MatchView, MatchView],
+    controllers: Sequence[ArenaController],
+    views: Sequence[MatchView],
 ) -> None:
     """``start_rewards``: each token leaves the market and goes face down to the Krosmaster its player
     chooses among those with room (R-A52, R-A53)."""

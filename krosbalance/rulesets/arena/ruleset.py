@@ -290,7 +290,7 @@ class ArenaRuleset(Ruleset):
         self,
         mode: str,
         pool: Sequence[CharacterSpec],
-        players: tuple[PregamePlayer, PregamePlayer],
+        players: Sequence[PregamePlayer],
         rng: np.random.Generator,
     ) -> tuple[list[CharacterSpec], list[CharacterSpec]]:
         """R-A17: ``random_deal`` (half the cards each, at random) or ``draft`` (the rulebook's pick)."""
@@ -300,23 +300,21 @@ class ArenaRuleset(Ruleset):
             return pregame.draft(pool, players, rng)
         raise TeamError(f"ruleset 'arena' has no team deal {mode!r}; it has {', '.join(self.team_modes)}")
 
-    def first_player(
-        self, teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]], rng: np.random.Generator
-    ) -> int:
+    def first_player(self, teams: Sequence[Sequence[CharacterSpec]], rng: np.random.Generator) -> int:
         return pregame.first_player(teams[0], teams[1], rng)
 
     def choose_board(
         self,
         boards: Sequence[Board],
-        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
-        players: tuple[PregamePlayer, PregamePlayer],
+        teams: Sequence[Sequence[CharacterSpec]],
+        players: Sequence[PregamePlayer],
         first: int,
     ) -> int:
         return pregame.choose_board(boards, teams, players, first)
 
     def setup(
         self,
-        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+        teams: Sequence[Sequence[CharacterSpec]],
         board: Board,
         dice: Dice,
         setup_rng: np.random.Generator,
@@ -332,9 +330,7 @@ class ArenaRuleset(Ruleset):
                 state.summon_specs[creature] = registry.load_character(creature)
         return state
 
-    def deploy(
-        self, state: MatchState, controllers: tuple[Any, Any], views: tuple[MatchView, MatchView]
-    ) -> None:
+    def deploy(self, state: MatchState, controllers: Sequence[Any], views: Sequence[MatchView]) -> None:
         """The player who is not first picks his edge (R-A19), then both deploy (R-A25)."""
         pregame.choose_edges(state, controllers, views)
         pregame.deploy(state, controllers, views)

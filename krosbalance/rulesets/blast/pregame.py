@@ -125,7 +125,7 @@ def bonus_summons(state: MatchState, source: CharacterSource) -> None:
 
 
 def setup(
-    teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+    teams: Sequence[Sequence[CharacterSpec]],
     board: Board,
     rules: BlastRuleset,
     dice: Dice,
@@ -151,8 +151,8 @@ def setup(
 
 def deploy(
     state: MatchState,
-    controllers: tuple[BlastController, BlastController],
-    views: tuple[MatchView, MatchView],
+    controllers: Sequence[BlastController],
+    views: Sequence[MatchView],
 ) -> None:
     """The first player places his Krosmasters on the deployment cells of his side, then the other
     (R-B8)."""

@@ -234,7 +234,7 @@ class BlastRuleset(Ruleset):
         self,
         mode: str,
         pool: Sequence[CharacterSpec],
-        players: tuple[PregamePlayer, PregamePlayer],
+        players: Sequence[PregamePlayer],
         rng: np.random.Generator,
     ) -> tuple[list[CharacterSpec], list[CharacterSpec]]:
         """R-B5: each player takes ``team_size`` Krosmasters at random."""
@@ -242,15 +242,13 @@ class BlastRuleset(Ruleset):
             raise TeamError(f"ruleset 'blast' has no team deal {mode!r}; it has random_deal")
         return pregame.random_deal(pool, self.opts.team_size, rng)
 
-    def first_player(
-        self, teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]], rng: np.random.Generator
-    ) -> int:
+    def first_player(self, teams: Sequence[Sequence[CharacterSpec]], rng: np.random.Generator) -> int:
         """R-B7: a glyph tile tossed in the air, its face up names the first player."""
         return int(rng.integers(2))
 
     def setup(
         self,
-        teams: tuple[Sequence[CharacterSpec], Sequence[CharacterSpec]],
+        teams: Sequence[Sequence[CharacterSpec]],
         board: Board,
         dice: Dice,
         setup_rng: np.random.Generator,
@@ -263,9 +261,7 @@ class BlastRuleset(Ruleset):
             )
         return pregame.setup(teams, board, self, dice, setup_rng, registry, record)
 
-    def deploy(
-        self, state: MatchState, controllers: tuple[Any, Any], views: tuple[MatchView, MatchView]
-    ) -> None:
+    def deploy(self, state: MatchState, controllers: Sequence[Any], views: Sequence[MatchView]) -> None:
         pregame.deploy(state, controllers, views)
 
 
