@@ -174,11 +174,11 @@ def pick_board(
     rules = get_ruleset(ruleset)
     teams = (_team(rules, team0, 0, registry), _team(rules, team1, 1, registry))
     streams = match_streams(seed)
-    first = rules.first_player(teams, np.random.default_rng(streams["setup"]))
+    order = rules.play_order(teams, np.random.default_rng(streams["setup"]))
     _, side0_seq, side1_seq = streams["pregame"].spawn(3)
     players = (
         get_ai(ai[0])(np.random.default_rng(side0_seq)),
         get_ai(ai[1])(np.random.default_rng(side1_seq)),
     )
     candidates = [registry.load_board(name) for name in boards]
-    return boards[rules.choose_board(candidates, teams, players, first)]
+    return boards[rules.choose_board(candidates, teams, players, order)]

@@ -28,6 +28,7 @@ from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
 from krosbalance.engine.turn import TensionChoice, Trigger
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.four_player import choose_by_policy
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -85,7 +86,8 @@ class AI:
         self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
     ) -> TensionChoice:
         """Avoid a double unless it wins the game or it is forced; inspire useful powers."""
-        mine, theirs = view.gg[view.side], view.gg[1 - view.side]
+        gg = view.gg
+        mine, theirs = gg[view.side], max(gg[seat] for seat in view.opponents())
         wants_double = view.wild_gg == 0 and theirs == 1 and mine > 1
         choices = [o for o in options if (o[0] == o[1]) == wants_double] or options
         preferred = [o for o in choices if o[0] in (CRITICAL, DODGE) or o[1] in (CRITICAL, DODGE)]
@@ -109,6 +111,12 @@ class AI:
         best = min(costs)
         own = view.side if view.side < len(edges) else 0
         return own if costs[own] == best else costs.index(best)
+
+    def choose_player(self, view: MatchView, purpose: str, seats: list[int]) -> int:
+        """Four-player Arena (R-A155, R-A157): which player loses a GG to a tension double or gets a
+        self-KO's GG, an index into ``seats``: hurt the leader, feed the weakest
+        (``krosbalance.rulesets.arena.four_player.choose_by_policy``)."""
+        return choose_by_policy(view.gg, view.team_of, view.play_order, view.side, purpose, seats)
 
     def order_creatures(
         self, view: MatchView, summoner: FighterView, creatures: list[FighterView]

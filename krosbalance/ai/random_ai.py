@@ -45,6 +45,9 @@ class RandomAI(AI):
     def choose_edge(self, view: MatchView, edges: list[int]) -> int:
         return int(self.rng.integers(len(edges)))
 
+    def choose_player(self, view: MatchView, purpose: str, seats: list[int]) -> int:
+        return int(self.rng.integers(len(seats)))
+
     def order_creatures(
         self, view: MatchView, summoner: FighterView, creatures: list[FighterView]
     ) -> list[int]:

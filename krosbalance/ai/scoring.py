@@ -590,6 +590,15 @@ def average_hit(spell: SpellSpec, critical: bool) -> float:
     return hit_odds(spell.amount, crit, 0 if pierce else 1, 0, 99)[0]
 
 
+def enemies_of(view: MatchView, side: int) -> list[FighterView]:
+    """The characters on the board of every partnership but ``side``'s (the other seat's, with two
+    players), in uid order."""
+    if view.n_seats == 2:
+        return [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
+    team = view.team_of[side]
+    return [enemy for enemy in view.fighters() if enemy.team != team and enemy.is_character]
+
+
 def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> list[float]:
     """Per cell: injuries the enemies of ``side`` could deal next turn to a piece of ``side`` there.
 
@@ -607,7 +616,7 @@ def threat_map(view: MatchView, side: int, cache: ThreatCache | None = None) -> 
     board = view.board
     geo = geometry(board)
     obstacles = view.obstacles
-    enemies = [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
+    enemies = enemies_of(view, side)
     if cache is None:
         shares = [
             _enemy_threat(view, geo, enemy, obstacles, _once_per_game_ready(enemy)) for enemy in enemies
@@ -627,7 +636,7 @@ def threat_lookup(view: MatchView, side: int, cache: ThreatCache) -> ThreatMap:
     """:func:`threat_map` as a :class:`ThreatMap`, worked out cell by cell as it is read; kept in
     ``cache`` by the enemies' keys like the whole maps."""
     geo = geometry(view.board)
-    enemies = [enemy for enemy in view.fighters(1 - side) if enemy.is_character]
+    enemies = enemies_of(view, side)
     keys = _enemy_keys(view, geo, enemies)
     lookup = cache.lookups.get(keys)
     if lookup is None:

@@ -65,7 +65,8 @@ STATE_REMAPPED: tuple[str, ...] = (
 )
 #: copied: new containers with the same values (``rules`` by ``RulesetState.copy``)
 STATE_CONTAINERS: tuple[str, ...] = ("rules", "scenery_injuries", "summon_specs", "edges")
-STATE_REPLACED: tuple[str, ...] = ("dice", "record", "events")  # given by the caller / fresh
+#: given by the caller / fresh (a copy has no players attached)
+STATE_REPLACED: tuple[str, ...] = ("dice", "record", "events", "players", "player_views")
 
 #: how each ``Fighter`` slot is copied
 FIGHTER_SHARED: tuple[str, ...] = ("spec", "spells", "resist", "immune")  # immutable

@@ -180,8 +180,8 @@ class KnockedOut(Event):
 class GGChanged(Event):
     side: int  # the side gaining (or losing, for tension)
     amount: int
-    origin: str  # "wild", "opponent", "tension"
-    gg: tuple[int, int]
+    origin: str  # "wild", "opponent", "tension", "last_krosmaster", "self_ko"
+    gg: tuple[int, ...]  # every seat's GG after the change
 
     @property
     def kind(self) -> str:
@@ -259,7 +259,7 @@ class RewardRevealed(Event):
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     side: int
-    gg: tuple[int, int]
+    gg: tuple[int, ...]
     positions: tuple[tuple[int, str, int, int, int], ...]  # (uid, character, side, cell, injuries)
 
     @property
@@ -272,7 +272,7 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
-    winner: int  # -1 for a draw
+    winner: int  # the winning partnership (the seat, without partnerships), -1 for a draw
     reason: str
 
     @property

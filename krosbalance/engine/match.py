@@ -20,6 +20,8 @@ def run_to_end(state: MatchState, controllers: Sequence[Controller], views: Sequ
     ruleset's ``turn_limit_winner``)."""
     rules = state.ruleset
     limit = state.opts.turn_limit
+    state.players = tuple(controllers)
+    state.player_views = tuple(views)
     while not state.finished:
         if state.turn >= limit:
             end_match(state, rules.turn_limit_winner(state), "turn_limit")

@@ -12,7 +12,7 @@ What belongs to one ruleset (Arena's GG, wild GG, kamas and kama reserve) is not
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.specs import ELEMENTS, CharacterSpec, SpellSpec
 from krosbalance.engine.results import FighterStats
@@ -175,6 +175,8 @@ class MatchState:
         "n_seats",
         "team_of",
         "play_order",
+        "players",
+        "player_views",
         "scenery_injuries",
         "pending_bombs",
         "pending_kos",
@@ -221,6 +223,11 @@ class MatchState:
         self.n_seats = len(team_of)
         self.team_of: tuple[int, ...] = tuple(team_of)
         self.play_order: tuple[int, ...] = tuple(range(len(team_of)))  # seats in turn order (R-A153)
+        # each seat's controller and view, attached by ``engine.match.run_to_end`` so that a ruleset
+        # can ask a player who is not active (Arena's four-player tension double, R-A157); a copy made
+        # for a search AI has none, and the ruleset then applies its default policy
+        self.players: tuple[Any, ...] = ()
+        self.player_views: tuple[Any, ...] = ()
         # each seat's Krosmasters, in the order the ruleset activates them (Arena: the Timeline)
         self.timeline: list[list[Fighter]] = [[] for _ in team_of]
         self.active: Fighter | None = None

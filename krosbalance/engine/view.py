@@ -334,6 +334,11 @@ class MatchView:
         """Each seat's partnership (``(0, 1)`` for two players, ``(0, 1, 0, 1)`` for two versus two)."""
         return self._s.team_of
 
+    @property
+    def play_order(self) -> tuple[int, ...]:
+        """The seats in the order they play their game turns."""
+        return self._s.play_order
+
     def opponents(self) -> list[int]:
         """The seats of every other partnership, in play order."""
         team_of = self._s.team_of

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from mypy_extensions import mypyc_attr
 
 from krosbalance.engine.rules import MatchRules
+from krosbalance.errors import TeamError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -114,19 +115,48 @@ class Ruleset(MatchRules):
         """The hands of player 0 and player 1 dealt from ``pool`` by ``mode``."""
         raise NotImplementedError(f"ruleset {self.name!r} has no team deal {mode!r}")
 
+    # ------------------------------------------------------------------ seats
+    @property
+    def seats(self) -> int:
+        """How many players a match of this ruleset (with its options) seats."""
+        return 2
+
+    def partnerships(self) -> tuple[int, ...]:
+        """Each seat's partnership (``MatchState.team_of``): by default every player for himself."""
+        return tuple(range(self.seats))
+
+    def check_seats(self, teams: int) -> None:
+        """``TeamError`` unless ``teams`` is one team per seat."""
+        if teams != self.seats:
+            raise TeamError(
+                f"ruleset {self.name!r} seats {self.seats} players here, so a match needs {self.seats} "
+                f"teams, not {teams}"
+            )
+
     # ------------------------------------------------------------------ before the first turn
     def first_player(self, teams: Sequence[Sequence[CharacterSpec]], rng: np.random.Generator) -> int:
-        """The side that plays first; ``rng`` is the match's set-up stream."""
-        raise NotImplementedError(f"ruleset {self.name!r} does not say who plays first")
+        """The seat that plays first; ``rng`` is the match's set-up stream."""
+        return self.play_order(teams, rng)[0]
+
+    def play_order(
+        self, teams: Sequence[Sequence[CharacterSpec]], rng: np.random.Generator
+    ) -> tuple[int, ...]:
+        """The seats in play order (by default the first player, then the seats after it); a ruleset
+        overrides this or ``first_player``."""
+        if type(self).first_player is Ruleset.first_player:
+            raise NotImplementedError(f"ruleset {self.name!r} does not say who plays first")
+        first = self.first_player(teams, rng)
+        return tuple((first + k) % len(teams) for k in range(len(teams)))
 
     def choose_board(
         self,
         boards: Sequence[Board],
         teams: Sequence[Sequence[CharacterSpec]],
         players: Sequence[PregamePlayer],
-        first: int,
+        order: Sequence[int],
     ) -> int:
-        """The index of the board the match is played on, among candidate ``boards``."""
+        """The index of the board the match is played on, among candidate ``boards``; ``order`` is
+        the play order (``play_order``)."""
         return 0
 
     def setup(

@@ -100,6 +100,8 @@ class ScriptedController:
             triggers offered; when none is left, the listed order.
         reward_holders: answers to ``give_reward`` (the Krosmaster given a Demonic Reward held from the
             start); when none is left, the first candidate.
+        players: answers to ``choose_player`` (four-player Arena: who loses a GG to a tension double,
+            who receives a self-KO's GG), each a seat; when none is left, the first seat offered.
 
     ``raw_tension`` records the raw faces of every tension roll seen; ``options_seen`` the options;
     ``triggers_seen`` and ``creatures_seen`` what the ordering decisions were offered.
@@ -115,8 +117,11 @@ class ScriptedController:
         creature_orders: Sequence[Sequence[Fighter]] = (),
         trigger_orders: Sequence[Sequence[int]] = (),
         reward_holders: Sequence[Fighter] = (),
+        players: Sequence[int] = (),
     ) -> None:
         self.actions = list(actions)
+        self.players = list(players)
+        self.players_offered: list[tuple[str, list[int]]] = []
         self.reward_holders = list(reward_holders)
         self.tension = [tension] if isinstance(tension, TensionChoice) else list(tension)
         self.deployment = list(deployment)
@@ -163,6 +168,12 @@ class ScriptedController:
             return self.trigger_orders.pop(0)
         return list(range(len(triggers)))
 
+    def choose_player(self, view: MatchView, purpose: str, seats: list[int]) -> int:
+        self.players_offered.append((purpose, list(seats)))
+        if self.players:
+            return seats.index(self.players.pop(0))
+        return 0
+
     def give_reward(self, view: MatchView, reward: RewardSpec, candidates: list[FighterView]) -> int:
         if self.reward_holders:
             return self.reward_holders.pop(0).uid
@@ -206,7 +217,7 @@ class Scenario:
         self.dice = ScriptedDice(list(dice))
         self.source = _SpecSource(registry or default_registry(), specs)
         self.rules = get_ruleset(ruleset, dict(options or {}))
-        self.state = MatchState(self.board, self.rules, self.dice, record)
+        self.state = MatchState(self.board, self.rules, self.dice, record, team_of=self.rules.partnerships())
         self.state.turn = turn
         self.state.active_side = active_side
         self.state.first_player = active_side
@@ -294,7 +305,7 @@ class Scenario:
         if self.state.active is not None and self.state.active is not fighter:
             self.end_turn()
         view = MatchView(self.state, fighter.side) if controller is not None else None
-        over = self.state.finished or bool(self.state.timeline[0]) != bool(self.state.timeline[1])
+        over = self.state.finished or sum(1 for line in self.state.timeline if line) == 1
         if begin_activation(self.state, fighter, controller, view):
             return
         if fighter.alive and over:
@@ -310,6 +321,12 @@ class Scenario:
         if fighter is not None:
             view = MatchView(self.state, fighter.side) if controller is not None else None
             end_activation(self.state, fighter, controller, view)
+
+    def seat_players(self, controllers: Sequence[ScriptedController]) -> None:
+        """Attach one controller per seat, as ``run_to_end`` does, so that a ruleset may ask a player
+        who is not active (four-player Arena's tension double, R-A157)."""
+        self.state.players = tuple(controllers)
+        self.state.player_views = tuple(MatchView(self.state, seat) for seat in range(self.state.n_seats))
 
     def play_turn(self, controller: ScriptedController) -> None:
         """One whole game turn of the active side through ``engine.turn.game_turn``."""

@@ -93,12 +93,13 @@ def _ref(value: Any) -> Any:
 
 
 def snapshot(state: MatchState) -> tuple[Any, ...]:
-    """Every slot of the state and of its fighters (dice, recording level and events aside),
+    """Every slot of the state and of its fighters (dice, recording level, events and the attached
+    players aside),
     fighters by uid."""
     fields = tuple(
         _ref(getattr(state, name))
         for name in slot_names(MatchState)
-        if name not in ("dice", "events", "record")
+        if name not in ("dice", "events", "record", "players", "player_views")
     )
     fighters = tuple(
         tuple(_ref(getattr(f, name)) for name in slot_names(Fighter) if name != "stats") + (repr(f.stats),)

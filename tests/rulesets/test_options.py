@@ -261,7 +261,27 @@ def _start_rewards(options):
     return [[t.spec.id for f in state.timeline[side] for t in f.tokens] for side in (0, 1)]
 
 
+def _four_player_state(options):
+    return Scenario(". . .\n. . .", options={"mode": "free_for_all", **options}).arena
+
+
+def _mode(options):
+    sc = Scenario(". . .\n. . .", options=options)
+    return sc.state.n_seats, sc.state.team_of, len(sc.arena.gg)
+
+
+def _four_player_gg(options):
+    return tuple(_four_player_state(options).gg)
+
+
+def _four_player_wild_gg(options):
+    return _four_player_state(options).wild_gg
+
+
 PROBES: dict[str, tuple[Any, Probe]] = {
+    "mode": ("two_vs_two", _mode),
+    "four_player_gg": (5, _four_player_gg),
+    "four_player_wild_gg": (1, _four_player_wild_gg),
     "starting_gg": (3, _starting_gg),
     "wild_gg": (0, _wild_gg),
     "gg_price": (12, _gg_price),

@@ -16,9 +16,13 @@ if TYPE_CHECKING:
     from krosbalance.rulesets.arena.options import ArenaOptions
 
 
-def gain_gg(state: MatchState, side: int, amount: int, credit: Fighter | None = None) -> int:
-    """``side`` gains ``amount`` GG: the wild GG first while it is there, then from the opponent
-    (R-A129). GG the opponent does not have are not created. Returns how many were gained."""
+def gain_gg(
+    state: MatchState, side: int, amount: int, credit: Fighter | None = None, source: int = -1
+) -> int:
+    """``side`` gains ``amount`` GG: the wild GG first while it is there, then from the ``source``
+    player (R-A129): with two players the opponent; with four the player whose Krosmaster was KO'd
+    (R-A155) or, for a purchase, the opponent ``leading_opponent`` names. GG the source does not have
+    are not created. Returns how many were gained."""
     arena = arena_state(state)
     gg = arena.gg
     gained = 0
@@ -28,18 +32,31 @@ def gain_gg(state: MatchState, side: int, amount: int, credit: Fighter | None = 
         gained += 1
         amount -= 1
         if state.record >= SUMMARY:
-            state.events.append(GGChanged(state.turn, side, 1, "wild", (gg[0], gg[1])))
-    other = 1 - side
+            state.events.append(GGChanged(state.turn, side, 1, "wild", tuple(gg)))
+    other = source if source >= 0 else (1 - side if state.n_seats == 2 else leading_opponent(state, side))
     taken = min(amount, gg[other])
     if taken:
         gg[other] -= taken
         gg[side] += taken
         gained += taken
         if state.record >= SUMMARY:
-            state.events.append(GGChanged(state.turn, side, taken, "opponent", (gg[0], gg[1])))
+            state.events.append(GGChanged(state.turn, side, taken, "opponent", tuple(gg)))
     if credit is not None and credit.side == side:
         credit.stats.gg_won += gained
     return gained
+
+
+def leading_opponent(state: MatchState, side: int) -> int:
+    """The opponent of ``side`` holding the most GG, ties to the one who plays soonest after it:
+    whom a GG bought in a four-player match is taken from once the wild GG are gone (assumed: the
+    rules say only that a bought GG comes from an opponent, R-A50; the leader is who a buyer would
+    pick, and one fixed rule keeps the purchase a single action)."""
+    gg = arena_state(state).gg
+    order = state.play_order
+    at = order.index(side)
+    after = [order[(at + k) % len(order)] for k in range(1, len(order))]
+    opponents = [seat for seat in after if state.team_of[seat] != state.team_of[side]]
+    return max(opponents, key=lambda seat: (gg[seat], -after.index(seat)))
 
 
 def gg_for_kos(state: MatchState, kos: list[Fighter]) -> None:
@@ -56,15 +73,21 @@ def gg_for_kos(state: MatchState, kos: list[Fighter]) -> None:
 def tension_rises(state: MatchState) -> None:
     """A tension double: each player loses 1 GG to the box, given to nobody (R-A26); both losses are
     one instant, so victory is checked once, after both (R-A133, option ``simultaneous_zero_gg``)."""
+    state.unsettled = True
+    for side in (0, 1):
+        lose_gg(state, side, "tension")
+
+
+def lose_gg(state: MatchState, side: int, why: str) -> None:
+    """One GG of ``side`` goes back to the box (a tension double, R-A26, R-A157), if it has one."""
     arena = arena_state(state)
     gg = arena.gg
     state.unsettled = True
-    for side in (0, 1):
-        if gg[side] > 0:
-            gg[side] -= 1
-            arena.gg_removed += 1
-            if state.record >= SUMMARY:
-                state.events.append(GGChanged(state.turn, side, -1, "tension", (gg[0], gg[1])))
+    if gg[side] > 0:
+        gg[side] -= 1
+        arena.gg_removed += 1
+        if state.record >= SUMMARY:
+            state.events.append(GGChanged(state.turn, side, -1, why, tuple(gg)))
 
 
 def take_from_reserve(state: MatchState, side: int, amount: int) -> int:

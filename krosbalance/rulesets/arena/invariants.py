@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from krosbalance.rulesets.arena.options import start_holdings
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:
@@ -16,8 +17,9 @@ if TYPE_CHECKING:
 
 
 def expected_gg_total(opts: ArenaOptions) -> int:
-    """GG in the game at the start: both players' stocks plus the wild GG (R-A128)."""
-    return 2 * opts.starting_gg + opts.wild_gg
+    """GG in the game at the start: every player's stock plus the wild GG (R-A128, R-A155)."""
+    seats, gg, wild = start_holdings(opts)
+    return seats * gg + wild
 
 
 def expected_kama_total(state: MatchState, opts: ArenaOptions) -> int:
@@ -34,7 +36,7 @@ def arena_problems(state: MatchState, opts: ArenaOptions) -> list[str]:
     problems = []
     if min(arena.gg) < 0 or arena.wild_gg < 0 or arena.gg_removed < 0:
         problems.append(f"negative GG: stocks {arena.gg}, wild {arena.wild_gg}, removed {arena.gg_removed}")
-    total_gg = arena.gg[0] + arena.gg[1] + arena.wild_gg + arena.gg_removed
+    total_gg = sum(arena.gg) + arena.wild_gg + arena.gg_removed
     if total_gg != expected_gg_total(opts):
         problems.append(
             f"GG not conserved: stocks {arena.gg} + wild {arena.wild_gg} + removed {arena.gg_removed} "
@@ -43,7 +45,7 @@ def arena_problems(state: MatchState, opts: ArenaOptions) -> list[str]:
     if min(arena.board_kamas) < 0 or min(arena.kamas) < 0 or arena.kama_reserve < 0:
         problems.append(f"negative kamas: stocks {arena.kamas}, reserve {arena.kama_reserve}")
     on_board = sum(arena.board_kamas)
-    total_kamas = on_board + arena.kamas[0] + arena.kamas[1] + arena.kama_reserve
+    total_kamas = on_board + sum(arena.kamas) + arena.kama_reserve
     if total_kamas != expected_kama_total(state, opts):
         problems.append(
             f"kamas not conserved: board {on_board} + stocks {arena.kamas} + reserve "

@@ -20,6 +20,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "simultaneous_zero_gg": ("draw", "play_on"),
     "reward_refill": ("same_pile", "none"),
     "reward_reveal": ("setup", "staged"),
+    "mode": ("two_player", "free_for_all", "two_vs_two"),
 }
 
 
@@ -28,6 +29,8 @@ class ArenaOptions(EngineOptions):
     """Arena's own options on top of the engine's; see ``data/arena.toml`` for each default's source.
 
     Attributes:
+        mode: ``two_player``, ``free_for_all`` or ``two_vs_two`` (R-A152-R-A159).
+        four_player_gg, four_player_wild_gg: the same for four players (R-A155).
         starting_gg, wild_gg: each player's GG and the wild GG at the start (R-A24).
         gg_price: kamas for one GG on a Demon cell (R-A50).
         kama_reserve: kama tokens in the box (R-A1).
@@ -46,6 +49,9 @@ class ArenaOptions(EngineOptions):
         start_rewards: the rewards each side holds face down from the start (the reward study).
     """
 
+    mode: str
+    four_player_gg: int
+    four_player_wild_gg: int
     starting_gg: int
     wild_gg: int
     gg_price: int
@@ -63,6 +69,14 @@ class ArenaOptions(EngineOptions):
     reward_reveal: str
     element_boost_waits: bool
     start_rewards: list[list[str]]
+
+
+def start_holdings(opts: ArenaOptions) -> tuple[int, int, int]:
+    """(seats, each player's GG, the wild GG) at the start: two players (R-A24), or four under the
+    four-player modes (R-A152, R-A155)."""
+    if opts.mode == "two_player":
+        return 2, opts.starting_gg, opts.wild_gg
+    return 4, opts.four_player_gg, opts.four_player_wild_gg
 
 
 def arena_file() -> RulesetFile:

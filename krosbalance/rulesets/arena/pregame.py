@@ -39,9 +39,12 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def validate_team(names: Sequence[str], registry: Registry | None = None) -> tuple[CharacterSpec, ...]:
+def validate_team(
+    names: Sequence[str], registry: Registry | None = None, *, four_players: bool = False
+) -> tuple[CharacterSpec, ...]:
     """The team's specs, or TeamError saying which rule it breaks: 2-8 Krosmasters whose levels sum
-    to exactly 12 (R-A146), a gold name at most once and a white name at most twice (R-A147)."""
+    to exactly 12 (R-A146), or with four players 1-4 Krosmasters of level sum 6 (R-A150); a gold
+    name at most once and a white name at most twice (R-A147)."""
     registry = registry or default_registry()
     if isinstance(names, str):
         raise TeamError(f"a team is a list of character names, got the string {names!r}")
@@ -57,7 +60,7 @@ def validate_team(names: Sequence[str], registry: Registry | None = None) -> tup
         if spec.kind != KROSMASTER:
             raise TeamError(f"{spec.name!r} is a {spec.kind} token, not a Krosmaster: it cannot be in a team")
         specs.append(spec)
-    problem = team_problem(specs)
+    problem = team_problem(specs, four_players=four_players)
     if problem:
         raise TeamError(problem)
     return tuple(specs)
@@ -132,7 +135,8 @@ def choose_board(
     """R-A19: the first player picks the board among the candidates; returns its index."""
     if len(boards) == 1:
         return 0
-    choice = players[first].choose_board(list(boards), list(teams[first]), list(teams[1 - first]))
+    opponents = [spec for seat, team in enumerate(teams) if seat != first for spec in team]
+    choice = players[first].choose_board(list(boards), list(teams[first]), opponents)
     if not 0 <= choice < len(boards):
         raise IllegalActionError(f"player {first} picked board {choice} of {len(boards)}")
     return choice
@@ -154,24 +158,46 @@ def choose_edges(
     state.edges[1 - chooser] = 1 - choice
 
 
+def choose_zones(
+    state: MatchState,
+    controllers: Sequence[ArenaController],
+    views: Sequence[MatchView],
+) -> None:
+    """R-A154, R-A156: player 1 orients the board by picking his start zone among the board's four
+    (clockwise from the bottom), and the others sit clockwise from him in play order."""
+    from krosbalance.rulesets.arena.four_player import CLOCKWISE_ZONES, assign_zones
+
+    board = state.board
+    if len(board.deploy) < len(CLOCKWISE_ZONES):
+        raise TeamError(
+            f"board {board.id!r} has {len(board.deploy)} start zones; a four-player match needs "
+            f"{len(CLOCKWISE_ZONES)} (R-A156)"
+        )
+    chooser = state.play_order[0]
+    zones = [board.deploy[zone] for zone in CLOCKWISE_ZONES]
+    assign_zones(state, controllers[chooser].choose_edge(views[chooser], zones))
+
+
 def setup(
     teams: Sequence[Sequence[CharacterSpec]],
     board: Board,
     ruleset: MatchRules,
     dice: Dice,
-    setup_rng: np.random.Generator,
+    order: Sequence[int],
+    team_of: Sequence[int],
     registry: CharacterSource,
     record: int = 0,
 ) -> MatchState:
-    """A state with both teams spawned (not yet deployed), Timelines built (R-A20) and the first
-    player decided (R-A18)."""
-    state = MatchState(board, ruleset, dice, record)
-    for side in (0, 1):
+    """A state with every seat's team spawned (not yet deployed), Timelines built (R-A20) and the
+    play order given (R-A18; four players: R-A153, R-A159)."""
+    state = MatchState(board, ruleset, dice, record, team_of=team_of)
+    for side in range(len(teams)):
         fighters = [spawn(state, spec, side) for spec in teams[side]]
         # Decreasing Initiative; equal Initiative keeps the order the team was given in (R-A20).
         state.timeline[side].extend(sorted(fighters, key=lambda f: -f.spec.initiative))
-    state.summon_specs = summonable([*teams[0], *teams[1]], registry)
-    state.first_player = first_player(teams[0], teams[1], setup_rng)
+    state.summon_specs = summonable([spec for team in teams for spec in team], registry)
+    state.play_order = tuple(order)
+    state.first_player = state.play_order[0]
     state.active_side = state.first_player
     return state
 
@@ -182,9 +208,8 @@ def deploy(
     views: Sequence[MatchView],
 ) -> None:
     """The first player places all his figures on the deployment cells of his edge (R-A19), then the
-    other (R-A25)."""
-    order = (state.first_player, 1 - state.first_player)
-    for side in order:
+    other (R-A25); with four players, each in play order in his start zone (R-A156)."""
+    for side in state.play_order:
         zone = state.board.deploy[state.edges[side]]
         cells = [c for c in range(state.board.n_cells) if (zone >> c) & 1 and state.is_free(c)]
         fighters = state.timeline[side]

@@ -18,7 +18,7 @@ from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
 from krosbalance.engine.state import BOMB, KROSMASTER
 from krosbalance.errors import TeamError
 from krosbalance.rulesets.arena import actions as extra
-from krosbalance.rulesets.arena import economy, pregame, rolls
+from krosbalance.rulesets.arena import economy, four_player, pregame, rolls
 from krosbalance.rulesets.arena import rewards as reward_rules
 from krosbalance.rulesets.arena import teams as team_rules
 from krosbalance.rulesets.arena.invariants import arena_problems, arena_snapshot
@@ -201,7 +201,10 @@ class ArenaRuleset(Ruleset):
     def on_kos(self, state: MatchState, kos: list[Fighter]) -> None:
         if arena_state(state).market is not None:
             reward_rules.on_kos(state, kos)
-        economy.gg_for_kos(state, kos)
+        if state.n_seats == 2:
+            economy.gg_for_kos(state, kos)
+        else:
+            four_player.gg_for_kos(state, kos)
 
     def check_victory(self, state: MatchState) -> bool:
         """End the match if a player has won (R-A132) and say whether it is over.
@@ -219,6 +222,8 @@ class ArenaRuleset(Ruleset):
         """
         if state.finished:
             return True
+        if state.n_seats != 2:
+            return four_player.check_victory(state, self.opts)
         standing0 = any(f.alive for f in state.timeline[0])
         standing1 = any(f.alive for f in state.timeline[1])
         if standing0 != standing1:
@@ -240,6 +245,8 @@ class ArenaRuleset(Ruleset):
         return False
 
     def turn_limit_winner(self, state: MatchState) -> int | None:
+        if state.n_seats != 2:
+            return four_player.turn_limit_winner(state, self.opts)
         return economy.turn_limit_winner(state, self.opts)
 
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
@@ -263,10 +270,18 @@ class ArenaRuleset(Ruleset):
         return snap + reward_rules.reward_snapshot(state) if arena_state(state).market is not None else snap
 
     # ------------------------------------------------------------------ teams and the pregame
+    @property
+    def seats(self) -> int:
+        """Two players, or four under ``mode = "free_for_all"`` or ``"two_vs_two"`` (R-A152)."""
+        return 2 if self.opts.mode == four_player.TWO_PLAYER else 4
+
+    def partnerships(self) -> tuple[int, ...]:
+        return four_player.partnerships(self.opts.mode)
+
     def validate_team(
         self, names: Sequence[str], registry: Registry | None = None
     ) -> tuple[CharacterSpec, ...]:
-        return pregame.validate_team(names, registry)
+        return pregame.validate_team(names, registry, four_players=self.seats == 4)
 
     def _cards(self, pool: Sequence[str], registry: Registry | None) -> dict[str, CharacterSpec]:
         registry = registry or default_registry()
@@ -300,17 +315,25 @@ class ArenaRuleset(Ruleset):
             return pregame.draft(pool, players, rng)
         raise TeamError(f"ruleset 'arena' has no team deal {mode!r}; it has {', '.join(self.team_modes)}")
 
-    def first_player(self, teams: Sequence[Sequence[CharacterSpec]], rng: np.random.Generator) -> int:
-        return pregame.first_player(teams[0], teams[1], rng)
+    def play_order(
+        self, teams: Sequence[Sequence[CharacterSpec]], rng: np.random.Generator
+    ) -> tuple[int, ...]:
+        """Two players: the first player (R-A18, R-A151), then the other; four: R-A153, R-A159."""
+        self.check_seats(len(teams))
+        if len(teams) == 2:
+            first = pregame.first_player(teams[0], teams[1], rng)
+            return (first, 1 - first)
+        return four_player.play_order(self.opts.mode, teams, rng)
 
     def choose_board(
         self,
         boards: Sequence[Board],
         teams: Sequence[Sequence[CharacterSpec]],
         players: Sequence[PregamePlayer],
-        first: int,
+        order: Sequence[int],
     ) -> int:
-        return pregame.choose_board(boards, teams, players, first)
+        """R-A19: the first player picks the board; with four players, player 4 does (R-A154)."""
+        return pregame.choose_board(boards, teams, players, order[-1] if len(order) == 4 else order[0])
 
     def setup(
         self,
@@ -321,7 +344,8 @@ class ArenaRuleset(Ruleset):
         registry: CharacterSource,
         record: int = 0,
     ) -> MatchState:
-        state = pregame.setup(teams, board, self, dice, setup_rng, registry, record)
+        order = self.play_order(teams, setup_rng)
+        state = pregame.setup(teams, board, self, dice, order, self.partnerships(), registry, record)
         if self.rewards:  # after the first player: the market's own stream never shifts the others
             specs = (registry if isinstance(registry, Registry) else default_registry()).all_rewards()
             market_rng = np.random.default_rng(int(setup_rng.integers(2**63)))
@@ -331,8 +355,13 @@ class ArenaRuleset(Ruleset):
         return state
 
     def deploy(self, state: MatchState, controllers: Sequence[Any], views: Sequence[MatchView]) -> None:
-        """The player who is not first picks his edge (R-A19), then both deploy (R-A25)."""
-        pregame.choose_edges(state, controllers, views)
+        """The player who is not first picks his edge (R-A19), then both deploy (R-A25); with four
+        players, player 1 picks his start zone and the others sit clockwise (R-A154, R-A156), then
+        all deploy in play order."""
+        if state.n_seats == 2:
+            pregame.choose_edges(state, controllers, views)
+        else:
+            pregame.choose_zones(state, controllers, views)
         pregame.deploy(state, controllers, views)
         if self.rewards and any(self.opts.start_rewards):
             reward_rules.give_start_rewards(state, self.opts, controllers, views)

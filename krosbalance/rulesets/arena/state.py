@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from krosbalance.content.specs import RANKS
 from krosbalance.engine.rules import RulesetState
+from krosbalance.rulesets.arena.options import start_holdings
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import RewardSpec
@@ -67,9 +68,9 @@ class ArenaState(RulesetState):
             board_kamas[low.bit_length() - 1] += 1
             demon ^= low
         reserve = max(0, opts.kama_reserve - sum(board_kamas))
-        return cls(
-            [opts.starting_gg, opts.starting_gg], opts.wild_gg, 0, [0, 0], reserve, board_kamas, opts.gg_price
-        )
+        _, gg, wild = start_holdings(opts)
+        seats = state.n_seats
+        return cls([gg] * seats, wild, 0, [0] * seats, reserve, board_kamas, opts.gg_price)
 
     def copy(self) -> ArenaState:
         other = ArenaState(
@@ -112,8 +113,8 @@ class ArenaState(RulesetState):
                 pile.extend([pool.pop() for _ in range(count)])
 
     def gg_total(self) -> int:
-        """GG in the game: both stocks and the wild GG (conserved except tension losses)."""
-        return self.gg[0] + self.gg[1] + self.wild_gg
+        """GG in the game: every stock and the wild GG (conserved except tension losses)."""
+        return sum(self.gg) + self.wild_gg
 
 
 def arena_state(state: MatchState) -> ArenaState:

@@ -14,6 +14,8 @@ from typing import Protocol
 
 TEAM_LEVEL = 12
 TEAM_SIZE = (2, 8)
+FOUR_PLAYER_TEAM_LEVEL = 6  # R-A150
+FOUR_PLAYER_TEAM_SIZE = (1, 4)  # R-A150
 COPIES_ALLOWED: dict[str, int] = {"gold": 1, "white": 2}
 DRAFT_MULTIPLE = 4  # R-A17's draft gives both players as many cards only for a multiple of 4
 
@@ -41,14 +43,20 @@ def copies_allowed(card: Card) -> int:
     return COPIES_ALLOWED.get(card.colour, 1)
 
 
-def team_problem(cards: Sequence[Card]) -> str:
-    """What makes a team of these Krosmasters illegal (R-A146, R-A147), or '' when it is legal."""
+def team_problem(cards: Sequence[Card], *, four_players: bool = False) -> str:
+    """What makes a team of these Krosmasters illegal (R-A146, R-A147; four players: R-A150), or ''
+    when it is legal."""
     label = ", ".join(c.name for c in cards) or "(empty)"
-    if not TEAM_SIZE[0] <= len(cards) <= TEAM_SIZE[1]:
-        return f"team [{label}] has {len(cards)} Krosmasters; a team has 2 to 8 (R-A146)"
+    size, level, rule = (
+        (FOUR_PLAYER_TEAM_SIZE, FOUR_PLAYER_TEAM_LEVEL, "R-A150")
+        if four_players
+        else (TEAM_SIZE, TEAM_LEVEL, "R-A146")
+    )
+    if not size[0] <= len(cards) <= size[1]:
+        return f"team [{label}] has {len(cards)} Krosmasters; a team has {size[0]} to {size[1]} ({rule})"
     total = sum(c.level for c in cards)
-    if total != TEAM_LEVEL:
-        return f"team [{label}] has level sum {total}; it must be exactly {TEAM_LEVEL} (R-A146)"
+    if total != level:
+        return f"team [{label}] has level sum {total}; it must be exactly {level} ({rule})"
     for card_id, copies in Counter(c.id for c in cards).items():
         card = next(c for c in cards if c.id == card_id)
         allowed = copies_allowed(card)

@@ -16,6 +16,7 @@ from krosbalance.engine.instant import settle
 from krosbalance.engine.turn import Controller, TensionChoice
 from krosbalance.errors import IllegalActionError
 from krosbalance.rulesets.arena.economy import take_from_reserve, tension_rises
+from krosbalance.rulesets.arena.four_player import tension_double
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import RewardSpec
@@ -75,7 +76,10 @@ def tension_roll(state: MatchState, side: int, controller: ArenaController, view
             TensionRolled(state.turn, side, raw, faces, double, (choice.assigned[0], choice.assigned[1]))
         )
     if double:
-        tension_rises(state)
+        if state.n_seats == 2:
+            tension_rises(state)
+        else:
+            tension_double(state, side)  # R-A157
         if settle(state):  # both losses are one instant (R-A133)
             return
     for face, uid in zip(faces, choice.assigned, strict=True):

@@ -59,4 +59,4 @@ def record_turn_end(state: MatchState, side: int) -> None:
     """The turn-end record of replays: GG and every piece's position."""
     if state.record >= SUMMARY:
         gg = arena_state(state).gg
-        state.events.append(TurnEnded(state.turn, side, (gg[0], gg[1]), positions(state)))
+        state.events.append(TurnEnded(state.turn, side, tuple(gg), positions(state)))
