@@ -7,6 +7,11 @@ written ``. T . B`` for readability.
 The glyph table is a plain dict so later rulesets can add glyphs without touching the parser: a
 :class:`Glyph` with ``layer="feature"`` puts its cell into ``Board.features[value]`` (Blast glyph cells,
 Duel cells, windows, machines, ...).
+
+Deployment zones (R-A25, R-A156) are ``a`` (zone 0, the bottom rows: side 0 of a two-player match),
+``b`` (zone 1, the top rows: side 1), and for four-player boards ``c`` (zone 2, the left columns) and
+``d`` (zone 3, the right columns): seated clockwise bottom, left, top, right. A grid without ``c``/``d``
+has two zones, as every two-player board.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ContentError
 
-#: Layers a glyph can put a cell into. ``kama`` carries a token count, ``deploy`` a side, ``feature`` a name.
+#: Layers a glyph can put a cell into. ``kama`` carries a token count, ``deploy`` a zone, ``feature`` a name.
 LAYERS: tuple[str, ...] = ("free", "tree", "bush", "crate", "demon", "kama", "deploy", "feature")
 
 
@@ -26,7 +31,7 @@ class Glyph:
 
     Attributes:
         layer: one of :data:`LAYERS`.
-        value: kama count for ``kama``, side (0 or 1) for ``deploy``, feature name for ``feature``.
+        value: kama count for ``kama``, zone (0 to 3) for ``deploy``, feature name for ``feature``.
     """
 
     layer: str
@@ -44,7 +49,12 @@ GLYPHS: dict[str, Glyph] = {
     "2": Glyph("kama", 2),
     "a": Glyph("deploy", 0),
     "b": Glyph("deploy", 1),
+    "c": Glyph("deploy", 2),
+    "d": Glyph("deploy", 3),
 }
+
+#: Most deployment zones a board can have: one glyph each (``a``-``d``), four-player Arena (R-A156).
+MAX_ZONES: int = 4
 
 
 @dataclass(slots=True)
@@ -62,7 +72,7 @@ class Layers:
     crates: int = 0
     demon_cells: int = 0
     kama_cells: dict[int, int] = field(default_factory=dict)
-    deploy: list[int] = field(default_factory=lambda: [0, 0])
+    deploy: list[int] = field(default_factory=lambda: [0, 0])  # zones 0 and 1 always; 2, 3 when used
     features: dict[str, int] = field(default_factory=dict)
 
     def add(self, cell: int, glyph: Glyph) -> None:
@@ -75,7 +85,12 @@ class Layers:
         elif layer == "kama":
             self.kama_cells[cell] = int(glyph.value)
         elif layer == "deploy":
-            self.deploy[int(glyph.value)] |= bit
+            zone = int(glyph.value)
+            if not 0 <= zone < MAX_ZONES:
+                raise ValueError(f"deployment zone {zone} (0 to {MAX_ZONES - 1})")
+            while len(self.deploy) <= zone:  # zone 3 without zone 2 leaves zone 2 empty: Board refuses it
+                self.deploy.append(0)
+            self.deploy[zone] |= bit
         elif layer == "feature":
             name = str(glyph.value)
             self.features[name] = self.features.get(name, 0) | bit
@@ -162,9 +177,9 @@ def _top_layer(layers: Layers, cell: int) -> tuple[str, int | str]:
         return ("demon", 0)
     if cell in layers.kama_cells:
         return ("kama", layers.kama_cells[cell])
-    for side in (0, 1):
-        if layers.deploy[side] & bit:
-            return ("deploy", side)
+    for zone, mask in enumerate(layers.deploy):
+        if mask & bit:
+            return ("deploy", zone)
     for name, mask in sorted(layers.features.items()):
         if mask & bit:
             return ("feature", name)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ContentError
-from .ascii import Glyph, Layers, parse_grid, render_grid
+from .ascii import MAX_ZONES, Glyph, Layers, parse_grid, render_grid
 from .geometry import (
     distance_table,
     dominant_direction,
@@ -47,7 +47,11 @@ class Board:
             block LOS (R-A119-R-A121); a crate cell is free.
         demon_cells: mask of Demon cells (shop cells, R-A50); the engine puts 1 kama on each (R-A22).
         kama_cells: cell -> kama tokens printed there (1 or 2); Demon cells are not included.
-        deploy: deployment masks for side 0 (bottom rows) and side 1 (top rows) (R-A25).
+        deploy: one deployment mask per start zone (R-A25, R-A156), :attr:`n_zones` of them (2 to
+            :data:`MAX_ZONES`): zone 0 the bottom rows, zone 1 the top rows (the two sides of a
+            two-player match), and on four-player boards zone 2 on the left columns and zone 3 on
+            the right columns. Zones never share a cell. Two-player rulesets read only
+            ``deploy[0]`` and ``deploy[1]``.
         features: extra named masks for later rulesets (glyph, duel, window, machine ...).
         rulesets: the rulesets the board is made for (Arena boards: ``("arena",)``).
         distance: ``distance[a][b]`` Manhattan distance (R-A6).
@@ -70,7 +74,7 @@ class Board:
         crates: int = 0,
         demon_cells: int = 0,
         kama_cells: Mapping[int, int] | None = None,
-        deploy: tuple[int, int] = (0, 0),
+        deploy: tuple[int, ...] = (0, 0),
         features: Mapping[str, int] | None = None,
         source: str = "",
         rulesets: tuple[str, ...] = ("arena",),
@@ -93,7 +97,7 @@ class Board:
         self.crates = crates
         self.demon_cells = demon_cells
         self.kama_cells: dict[int, int] = dict(kama_cells or {})
-        self.deploy: tuple[int, int] = (deploy[0], deploy[1])
+        self.deploy: tuple[int, ...] = tuple(deploy)
         self.features: dict[str, int] = dict(features or {})
         self.rulesets: tuple[str, ...] = tuple(rulesets)
         self._validate()
@@ -111,14 +115,24 @@ class Board:
     # ----------------------------------------------------------------- validation
     def _validate(self) -> None:
         """Reject layers that cannot coexist; called before any table is built (fail fast)."""
+        n_zones = len(self.deploy)
+        if not 2 <= n_zones <= MAX_ZONES:
+            # Every ruleset seats sides 0 and 1; the board format has one glyph per zone (a-d).
+            raise LayoutError("deploy", f"a board has 2 to {MAX_ZONES} deployment zones, got {n_zones}")
+        for zone in range(2, n_zones):
+            if not self.deploy[zone]:
+                # An empty extra zone would seat a player nowhere and could not be drawn back.
+                raise LayoutError(
+                    f"deploy[{zone}]", f"zone {zone} has no cells (list only the zones the board has)"
+                )
+        zones = [(f"deploy[{i}]", m) for i, m in enumerate(self.deploy)]
         outside = ~((1 << self.n_cells) - 1)
         masks = {
             "trees": self.trees,
             "bushes": self.bushes,
             "crates": self.crates,
             "demon_cells": self.demon_cells,
-            "deploy[0]": self.deploy[0],
-            "deploy[1]": self.deploy[1],
+            **dict(zones),
             **{f"features.{k}": v for k, v in self.features.items()},
         }
         for fname, m in masks.items():
@@ -132,27 +146,23 @@ class Board:
         kama = sum(1 << c for c in self.kama_cells)
         # Pairs that cannot share a cell: two scenery pieces; an obstacle (tree, bush) under anything
         # that a figure must stand on; a Demon cell that is also a kama cell (R-A22 counts it once);
-        # a cell deployable by both sides.
+        # a cell in two deployment zones (each cell belongs to at most one player's start zone).
         conflicts = [
             ("trees", self.trees, "bushes", self.bushes),
             ("trees", self.trees, "crates", self.crates),
             ("bushes", self.bushes, "crates", self.crates),
             ("demon_cells", self.demon_cells, "kama_cells", kama),
-            ("deploy[0]", self.deploy[0], "deploy[1]", self.deploy[1]),
         ]
+        conflicts += [(f1, m1, f2, m2) for i, (f1, m1) in enumerate(zones) for f2, m2 in zones[i + 1 :]]
         obstacles = self.trees | self.bushes
-        for other, mask in (
-            ("demon_cells", self.demon_cells),
-            ("kama_cells", kama),
-            ("deploy[0]", self.deploy[0]),
-            ("deploy[1]", self.deploy[1]),
-        ):
+        for other, mask in [("demon_cells", self.demon_cells), ("kama_cells", kama), *zones]:
             conflicts.append(("trees/bushes", obstacles, other, mask))
         for f1, m1, f2, m2 in conflicts:
             both = m1 & m2
             if both:
                 cells = ", ".join(self._where(c) for c in iter_cells(both))
-                raise LayoutError(f2, f"{f1} and {f2} share cell(s) {cells}")
+                why = " (deployment zones must not overlap)" if f1.startswith("deploy[") else ""
+                raise LayoutError(f2, f"{f1} and {f2} share cell(s) {cells}{why}")
 
     def _where(self, cell: int) -> str:
         return f"(x={cell % self.width}, y={cell // self.width})"
@@ -224,6 +234,11 @@ class Board:
         return self.trees | self.bushes
 
     @property
+    def n_zones(self) -> int:
+        """How many deployment zones the board has: 2 (two sides) or up to 4 (four-player Arena, R-A156)."""
+        return len(self.deploy)
+
+    @property
     def kama_total(self) -> int:
         """Kama tokens placed at setup: the printed kama cells plus one per Demon cell (R-A22)."""
         return sum(self.kama_cells.values()) + self.demon_cells.bit_count()
@@ -263,7 +278,7 @@ class Board:
             crates=layers.crates,
             demon_cells=layers.demon_cells,
             kama_cells=layers.kama_cells,
-            deploy=(layers.deploy[0], layers.deploy[1]),
+            deploy=tuple(layers.deploy),
             features=layers.features,
             source=source,
             rulesets=rulesets,
@@ -282,7 +297,8 @@ class Board:
         """Build a board from an ASCII grid (row 0 first; glyphs in :data:`~.ascii.GLYPHS`).
 
         ``. T B C`` are free, tree, bush and crate; ``D`` Demon cell; ``1``/``2`` kama cells; ``a``/``b``
-        deployment cells of side 0/1. Spaces and blank lines are ignored.
+        deployment cells of zone 0 (bottom, side 0) / zone 1 (top, side 1); ``c``/``d`` those of the
+        four-player zones 2 (left) / 3 (right). Spaces and blank lines are ignored.
 
         Raises:
             ContentError: unknown glyph, ragged rows, or incompatible layers (file ``<ascii id>``).
@@ -353,7 +369,7 @@ def _rebuild(
     crates: int,
     demon_cells: int,
     kama_cells: dict[int, int],
-    deploy: tuple[int, int],
+    deploy: tuple[int, ...],
     features: dict[str, int],
     source: str,
     rulesets: tuple[str, ...] = ("arena",),

@@ -16,7 +16,7 @@ Format (every key except ``id``, ``name``, ``source`` and ``[grid] rows`` is opt
     demon_cells = 2
     kama_cells = 10                     # number of kama cells (Demon cells not included)
     kama_tokens = 14                    # kamas printed on kama cells (Demon cells not included)
-    deploy = [8, 8]                     # deployment cells of side 0 and side 1
+    deploy = [8, 8]                     # deployment cells per zone: [zone 0, zone 1] or 4 counts
     features = { glyph = 8 }            # cells of each named feature
 
     [glyphs]                            # extra glyphs for later rulesets: char = feature name
@@ -34,12 +34,16 @@ Format (every key except ``id``, ``name``, ``source`` and ``[grid] rows`` is opt
     y = 4
     kind = "crate"                      # tree | bush | crate | demon | kama | deploy | feature
     count = 1                           # kama only (1 or 2)
-    side = 0                            # deploy only
+    side = 0                            # deploy only: the zone, 0 to 3
     feature = "glyph"                   # feature only
 
 Glyphs: ``.`` free, ``T`` tree, ``B`` bush, ``C`` crate, ``D`` Demon cell, ``1``/``2`` kama cell with that
-many kamas, ``a``/``b`` deployment cell of side 0 (bottom) / side 1 (top). Blast boards add ``G = "glyph"`` in
-``[glyphs]`` for their glyph cells (R-B14). Every problem raises
+many kamas, ``a``/``b`` deployment cell of zone 0 (bottom rows, side 0) / zone 1 (top rows, side 1).
+Four-player Arena boards (R-A156) add ``c``/``d``: zone 2 (left columns) / zone 3 (right columns), so
+the players sit clockwise bottom (0), left (2), top (1), right (3); a board without ``c``/``d`` has the
+two zones of a two-player match. Zones must not share a cell, and ``[expect] deploy`` then lists one
+count per zone. Blast boards add ``G = "glyph"`` in ``[glyphs]`` for their glyph cells (R-B14). Every
+problem raises
 :class:`~krosbalance.errors.ContentError` naming the file, the field and the reason, so the CLI can
 print one line.
 """
@@ -51,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError
-from .ascii import GLYPHS, LAYERS, Glyph, Layers, parse_grid
+from .ascii import GLYPHS, LAYERS, MAX_ZONES, Glyph, Layers, parse_grid
 from .board import Board, LayoutError
 
 #: Folder of the shipped board files (data lives with the content package).
@@ -183,9 +187,10 @@ def _apply_overlay(layers: Layers, entry: Any, file: str, where: str) -> None:
     if kind == "kama":
         value = _req(entry, "count", int, file, prefix=f"{where}.")
     elif kind == "deploy":
-        value = _req(entry, "side", int, file, prefix=f"{where}.")
-        if value not in (0, 1):
-            raise ContentError(file, f"{where}.side", "must be 0 or 1")
+        zone: int = _req(entry, "side", int, file, prefix=f"{where}.")
+        if not 0 <= zone < MAX_ZONES:
+            raise ContentError(file, f"{where}.side", f"must be a zone from 0 to {MAX_ZONES - 1}, got {zone}")
+        value = zone
     elif kind == "feature":
         value = _req(entry, "feature", str, file, prefix=f"{where}.")
     layers.add(y * layers.width + x, Glyph(kind, value))
@@ -200,11 +205,18 @@ def _check_expect(board: Board, expect: dict[str, Any], file: str) -> None:
         "demon_cells": board.demon_cells.bit_count(),
         "kama_cells": len(board.kama_cells),
         "kama_tokens": sum(board.kama_cells.values()),
-        "deploy": [board.deploy[0].bit_count(), board.deploy[1].bit_count()],
+        "deploy": [zone.bit_count() for zone in board.deploy],
         "features": {name: mask.bit_count() for name, mask in board.features.items()},
     }
     for key, declared in expect.items():
         if key not in actual:
             raise ContentError(file, f"expect.{key}", f"unknown count (known: {', '.join(actual)})")
+        if key == "deploy" and isinstance(declared, list) and len(declared) != board.n_zones:
+            raise ContentError(
+                file,
+                "expect.deploy",
+                f"declared {len(declared)} zone count(s) {declared} but the grid has {board.n_zones} zones "
+                f"{actual['deploy']} (one count per zone: a, b, then c, d on four-player boards)",
+            )
         if declared != actual[key]:
             raise ContentError(file, f"expect.{key}", f"declared {declared} but the grid has {actual[key]}")

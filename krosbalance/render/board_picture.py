@@ -1,8 +1,9 @@
 """A picture of a board, optionally with the pieces on it at one moment of a match.
 
 The board is anything with the :class:`krosbalance.board.Board` attributes used here (``width``,
-``height``, the ``trees``/``bushes``/``crates``/``demon_cells`` bitmasks, ``kama_cells`` and the two
-``deploy`` masks); cells are ``y * width + x`` with row 0 drawn at the top. Pieces are
+``height``, the ``trees``/``bushes``/``crates``/``demon_cells`` bitmasks, ``kama_cells`` and the
+``deploy`` masks, one per start zone: two on two-player boards, four on four-player Arena boards);
+each zone gets its own tint. Cells are ``y * width + x`` with row 0 drawn at the top. Pieces are
 ``(uid, character_id, side, cell, injuries)`` tuples, the format of ``TurnEnded.positions``, so
 :func:`positions_at` plus :func:`plot_board` draws any recorded turn end.
 
@@ -25,7 +26,8 @@ from matplotlib.patches import Circle, Patch, Polygon, Rectangle
 Piece = tuple[int, str, int, int, int]
 
 SIDE_COLOURS = ("#2b6cb0", "#c53030")
-DEPLOY_COLOURS = ("#bee3f8", "#fed7d7")
+#: Tint of each deployment zone: 0 bottom (blue), 1 top (red), 2 left (green), 3 right (yellow).
+DEPLOY_COLOURS = ("#bee3f8", "#fed7d7", "#c6f6d5", "#fefcbf")
 FREE = "#f7f3e8"
 TREE = "#2f6b2f"
 BUSH = "#8bc34a"
@@ -44,7 +46,7 @@ class BoardLike(Protocol):
     crates: int
     demon_cells: int
     kama_cells: dict[int, int]
-    deploy: tuple[int, int]
+    deploy: tuple[int, ...]
 
 
 def _cells(mask: int) -> Iterable[int]:
@@ -112,9 +114,9 @@ def plot_board(
     for cell in range(w * h):
         x, y = _xy(board, cell)
         colour = FREE
-        for side in (0, 1):
-            if deploy[side] >> cell & 1:
-                colour = DEPLOY_COLOURS[side]
+        for zone, mask in enumerate(deploy):
+            if mask >> cell & 1:
+                colour = DEPLOY_COLOURS[zone % len(DEPLOY_COLOURS)]
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=colour, edgecolor="#b8b0a0", lw=0.6))
     for cell in _cells(board.demon_cells):
         x, y = _xy(board, cell)
@@ -165,8 +167,10 @@ def plot_board(
         Patch(facecolor=CRATE, label="crate"),
         Patch(facecolor="none", edgecolor=DEMON, hatch="//", label="Demon cell"),
         Patch(facecolor=KAMA, label="kama"),
-        Patch(facecolor=DEPLOY_COLOURS[0], label="deploy 0"),
-        Patch(facecolor=DEPLOY_COLOURS[1], label="deploy 1"),
+        *(
+            Patch(facecolor=DEPLOY_COLOURS[zone % len(DEPLOY_COLOURS)], label=f"deploy {zone}")
+            for zone in range(len(deploy))
+        ),
     ]
     ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=6, frameon=False)
     if title:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -110,8 +111,66 @@ def reachable(b: Board, start: int) -> int:
 def test_every_free_cell_reachable_from_every_deployment_cell(bid: str) -> None:
     b = BOARDS[bid]
     free = b.all_cells & ~b.obstacles
-    for d in iter_cells(b.deploy[0] | b.deploy[1]):
+    for d in iter_cells(sum(b.deploy)):  # zones are disjoint, so the sum is their union
         assert reachable(b, d) == free, (bid, b.xy(d))
+
+
+FOUR_PLAYER = [*ARENAS, *TOURNAMENT_TREES]
+
+
+def test_only_the_arena_boards_have_four_player_zones() -> None:
+    """R-A156: the six Arena boards seat four players; Blast and test boards keep their two zones."""
+    assert {bid for bid, b in BOARDS.items() if b.n_zones == 4} == set(FOUR_PLAYER)
+    assert all(b.n_zones == 2 for bid, b in BOARDS.items() if bid not in FOUR_PLAYER)
+
+
+@pytest.mark.parametrize("bid", FOUR_PLAYER)
+def test_r_a156_four_disjoint_start_zones_on_free_reachable_cells(bid: str) -> None:
+    b = BOARDS[bid]
+    assert b.n_zones == 4
+    free = b.all_cells & ~b.obstacles
+    scenery = b.crates | b.demon_cells | sum(1 << c for c in b.kama_cells)
+    for i, zone in enumerate(b.deploy):
+        assert zone.bit_count() >= 4, (bid, i)  # R-A150: a four-player team has 1-4 Krosmasters
+        assert zone & free == zone, (bid, i)
+        assert all(reachable(b, c) == free for c in iter_cells(zone)), (bid, i)
+        for other in b.deploy[i + 1 :]:
+            assert not zone & other
+    # Zones 2 and 3 take only bare cells: no crate, Demon cell or kama cell under them.
+    assert not (b.deploy[2] | b.deploy[3]) & scenery
+    # Zone 2 on the left edge, zone 3 on the right edge, both in the middle rows.
+    assert {x for x, _ in cells_xy(b, b.deploy[2])} <= {0, 1}
+    assert {x for x, _ in cells_xy(b, b.deploy[3])} <= {10, 11}
+    assert {y for _, y in cells_xy(b, b.deploy[2] | b.deploy[3])} <= {4, 5, 6, 7}
+    assert "assumed: four-player start zones" in b.source and "R-A156" in b.source
+
+
+def mirror_x(b: Board, c: int) -> int:
+    x, y = b.xy(c)
+    return b.cell(b.width - 1 - x, y)
+
+
+@pytest.mark.parametrize(
+    ("bid", "sym"), [(a, mirror_y) for a in ARENAS] + [(t, rotate_180) for t in TOURNAMENT_TREES]
+)
+def test_r_a156_left_and_right_zones_mirror_each_other(bid: str, sym: Symmetry) -> None:
+    """Zone 3 is zone 2 under x -> 11-x; on the point-symmetric tournament maps it is also zone 2's
+    image under the board's own symmetry (the seats facing each other get the same board); on the
+    y-mirrored Arena boards each side zone maps onto itself."""
+    b = BOARDS[bid]
+    assert image(b, b.deploy[2], mirror_x) == b.deploy[3]
+    if sym is rotate_180:
+        assert image(b, b.deploy[2], sym) == b.deploy[3]
+    else:
+        assert image(b, b.deploy[2], sym) == b.deploy[2]
+        assert image(b, b.deploy[3], sym) == b.deploy[3]
+
+
+@pytest.mark.parametrize("bid", sorted(BOARDS))
+def test_shipped_boards_pickle_with_their_zones(bid: str) -> None:
+    b = BOARDS[bid]
+    back = pickle.loads(pickle.dumps(b))
+    assert back == b and back.deploy == b.deploy and back.n_zones == b.n_zones
 
 
 def visible_count(b: Board, xy: tuple[int, int], strict: bool = False) -> int:

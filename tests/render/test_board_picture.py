@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
-from krosbalance.render.board_picture import plot_board, positions_at, short_label
+from krosbalance.render.board_picture import DEPLOY_COLOURS, FREE, plot_board, positions_at, short_label
 
 
 @dataclass
@@ -18,7 +20,7 @@ class StandInBoard:
     crates: int = 1 << 1
     demon_cells: int = 1 << 9
     kama_cells: dict[int, int] = field(default_factory=lambda: {2: 1, 10: 2})
-    deploy: tuple[int, int] = (0b1111 << 8, 0b1111)
+    deploy: tuple[int, ...] = (0b1111 << 8, 0b1111)
 
 
 PIECES = [(1, "goultard", 0, 8, 0), (2, "kriss-la-krass", 1, 3, 4)]
@@ -103,3 +105,30 @@ def test_every_shipped_board_that_says_assumed_gets_a_label() -> None:
         board = load_board(board_id)
         says = "assumed" in f"{board.name} {board.source}".lower()
         assert bool(assumed_note(board)) == says, board_id
+
+
+def cell_colours(fig: Figure) -> list[str]:
+    """The fill of each cell square, in cell order (the first ``w * h`` rectangles drawn)."""
+    squares = [p for p in fig.axes[0].patches if isinstance(p, Rectangle)]
+    return [to_hex(p.get_facecolor()) for p in squares]
+
+
+def test_r_a156_every_deployment_zone_gets_its_own_tint() -> None:
+    board = StandInBoard(width=4, height=3, deploy=(1 << 8, 1 << 0, 1 << 4, 1 << 7))
+    fig = plot_board(board)
+    colours = cell_colours(fig)
+    assert [colours[c] for c in (8, 0, 4, 7)] == [to_hex(c) for c in DEPLOY_COLOURS]
+    assert len(set(DEPLOY_COLOURS)) == 4 and to_hex(FREE) == colours[3]
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert [t for t in labels if t.startswith("deploy")] == ["deploy 0", "deploy 1", "deploy 2", "deploy 3"]
+    two = [t.get_text() for t in plot_board(StandInBoard()).axes[0].get_legend().get_texts()]
+    assert [t for t in two if t.startswith("deploy")] == ["deploy 0", "deploy 1"]
+
+
+def test_a_shipped_four_player_board_draws_its_four_zones() -> None:
+    from krosbalance.content.registry import load_board
+
+    board = load_board("bonta-1")
+    colours = cell_colours(plot_board(board))
+    for zone, mask in enumerate(board.deploy):
+        assert {colours[c] for c in range(board.n_cells) if mask >> c & 1} == {to_hex(DEPLOY_COLOURS[zone])}
