@@ -34,51 +34,65 @@ from krosbalance.rulesets.registry import get_ruleset
 
 DEFAULT_BOARD = "arena-elemental"
 DEFAULT_RULESET = "arena"
-#: the children of ``SeedSequence(seed)``: set-up, dice, AI of side 0, AI of side 1, pregame
+#: the children of ``SeedSequence(seed)``: set-up, dice, AI of seat 0, AI of seat 1, pregame; then
+#: the AIs of seats 2, 3, ... (a child's stream depends only on its index, so two-player matches
+#: draw exactly what they drew before there were more seats)
 STREAMS = ("setup", "dice", "ai0", "ai1", "pregame")
 
 
-def match_streams(seed: int) -> dict[str, np.random.SeedSequence]:
-    """The independent seed streams of one match, by name (``STREAMS``)."""
-    return dict(zip(STREAMS, np.random.SeedSequence(seed).spawn(len(STREAMS)), strict=True))
+def match_streams(seed: int, seats: int = 2) -> dict[str, np.random.SeedSequence]:
+    """The independent seed streams of one match, by name (``STREAMS``, then ``ai2``, ``ai3``...)."""
+    names = STREAMS + tuple(f"ai{seat}" for seat in range(2, seats))
+    return dict(zip(names, np.random.SeedSequence(seed).spawn(len(names)), strict=True))
+
+
+def _ai_names(ai: str | Sequence[str], seats: int) -> tuple[str, ...]:
+    """One AI name per seat: one name for every seat, or a name per seat."""
+    if isinstance(ai, str):
+        return (ai,) * seats
+    names = tuple(ai)
+    if len(names) != seats:
+        raise ContentError(
+            "play_match", "ai", f"give one AI name or one per seat ({seats}), got {len(names)}"
+        )
+    return names
 
 
 def prepare_match(
-    team0: Sequence[str],
-    team1: Sequence[str],
-    *,
+    *teams: Sequence[str],
     board: str | Board = DEFAULT_BOARD,
-    ai: str | tuple[str, str] = "random",
+    ai: str | Sequence[str] = "random",
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
     ruleset: str = DEFAULT_RULESET,
     registry: Registry | None = None,
     dice: Dice | None = None,
-) -> tuple[MatchState, tuple[Any, Any], tuple[MatchView, MatchView]]:
-    """A deployed match ready for its first turn, with its two AIs and their views."""
+) -> tuple[MatchState, tuple[Any, ...], tuple[MatchView, ...]]:
+    """A deployed match ready for its first turn, with one AI and one view per seat (``teams`` in
+    seat order: two, or four for four-player Arena)."""
     registry = registry or default_registry()
     if record not in LEVELS:
         raise ContentError("play_match", "record", f"must be one of {sorted(LEVELS)}, got {record!r}")
     rules = get_ruleset(ruleset, dict(options or {}))
+    rules.check_seats(len(teams))
     the_board = board if isinstance(board, Board) else registry.load_board(board)
-    names = (ai, ai) if isinstance(ai, str) else tuple(ai)
-    factories = (get_ai(names[0]), get_ai(names[1]))
-    teams = (_team(rules, team0, 0, registry), _team(rules, team1, 1, registry))
-    streams = match_streams(seed)
+    names = _ai_names(ai, len(teams))
+    factories = [get_ai(name) for name in names]
+    specs = tuple(_team(rules, team, seat, registry) for seat, team in enumerate(teams))
+    streams = match_streams(seed, len(teams))
     state = rules.setup(
-        teams,
+        specs,
         the_board,
         dice or SeededDice(np.random.default_rng(streams["dice"])),
         np.random.default_rng(streams["setup"]),
         registry,
         LEVELS[record],
     )
-    controllers = (
-        factories[0](np.random.default_rng(streams["ai0"])),
-        factories[1](np.random.default_rng(streams["ai1"])),
+    controllers = tuple(
+        factory(np.random.default_rng(streams[f"ai{seat}"])) for seat, factory in enumerate(factories)
     )
-    views = (MatchView(state, 0), MatchView(state, 1))
+    views = tuple(MatchView(state, seat) for seat in range(len(teams)))
     rules.deploy(state, controllers, views)
     return state, controllers, views
 
@@ -92,22 +106,20 @@ def _team(rules: Ruleset, names: Sequence[str], side: int, registry: Registry) -
 
 
 def play_match(
-    team0: Sequence[str],
-    team1: Sequence[str],
-    *,
+    *teams: Sequence[str],
     board: str | Board = DEFAULT_BOARD,
-    ai: str | tuple[str, str] = "random",
+    ai: str | Sequence[str] = "random",
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
     ruleset: str = DEFAULT_RULESET,
     registry: Registry | None = None,
 ) -> MatchResult:
-    """Play one match to its end. ``ai`` is one AI name for both sides or a pair; ``record`` is
-    ``none``, ``summary`` or ``full``."""
+    """Play one match to its end. ``teams`` are the seats' teams in seat order (two; four under
+    Arena's ``mode = "free_for_all"`` or ``"two_vs_two"``); ``ai`` is one AI name for every seat or
+    one per seat; ``record`` is ``none``, ``summary`` or ``full``."""
     state, controllers, views = prepare_match(
-        team0,
-        team1,
+        *teams,
         board=board,
         ai=ai,
         seed=seed,

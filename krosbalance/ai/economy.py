@@ -334,7 +334,9 @@ def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Acti
         return None
     prices = view.reward_prices()
     face_up = view.market_face_up()
-    gg_first = gg_comes_first(view.wild_gg, view.gg[1 - side], view.kamas[side], view.gg_price)
+    gg = view.gg
+    theirs = max(gg[seat] for seat in view.opponents())
+    gg_first = gg_comes_first(view.wild_gg, theirs, view.kamas[side], view.gg_price)
     rate = kama_rate(view.gg_price)
     best: tuple[float, int, int] | None = None  # (surplus, visible, rank)
     for visible, spec in enumerate(face_up):

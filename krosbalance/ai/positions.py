@@ -121,14 +121,15 @@ def economy_plan(
     best = (weights.kama * min(picks_max, ap_left), max(0, min(picks_max, ap_left) - here))
     buys = 0
     gg, wild = view.gg, view.wild_gg
+    team_of = view.team_of
     bought = 0.0
     while True:
         buys += 1
         need = max(0, buys * price - stock)  # kamas to pick before this many purchases
         if need > picks_max or need + buys > ap_left:
             break
-        gain = scoring.score_swing(gg, wild, side, 1)
-        gg, wild = scoring.score_after(gg, wild, side, 1)
+        gain = scoring.score_swing(gg, wild, side, 1, -1, team_of)
+        gg, wild = scoring.score_after(gg, wild, side, 1, -1, team_of)
         bought += GG_UNIT * gain + 0.5
         value = bought
         if gain >= scoring.WIN_VALUE:
@@ -137,7 +138,8 @@ def economy_plan(
             danger = ctx.threat.at(cell)
             if danger > 0 and ctx.my_worry > 0:
                 # the KO risk here was priced at today's score; price it at the new one
-                worry = GG_UNIT * scoring.score_swing(gg, wild, 1 - side, me.level)
+                rival = scoring.rival(gg, team_of, side)
+                worry = GG_UNIT * scoring.score_swing(gg, wild, rival, me.level, side, team_of)
                 value += ctx.safety * scoring.ko_risk(danger, ctx.hp_left) * (ctx.my_worry - worry)
         extra = min(picks_max - need, ap_left - need - buys)
         picks = need + extra

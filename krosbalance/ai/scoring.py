@@ -507,56 +507,105 @@ def gg_worth(gg: int) -> float:
     return value
 
 
-def score_after(gg: tuple[int, int], wild: int, gainer: int, amount: int) -> tuple[tuple[int, int], int]:
-    """The score after ``gainer`` gains ``amount`` GG: the wild GG first, then from the opponent,
-    who never goes below 0 (R-A129)."""
+#: the partnerships of a two-player match (the default of the score functions below)
+TWO_PLAYERS: tuple[int, ...] = (0, 1)
+
+
+def rival(gg: tuple[int, ...], team_of: tuple[int, ...], side: int) -> int:
+    """The opposing seat ``side`` fears most: the other player with two players; with four, the
+    opponent holding the most GG (ties to the lower seat)."""
+    if len(gg) == 2:
+        return 1 - side
+    team = team_of[side]
+    return max((s for s in range(len(gg)) if team_of[s] != team), key=lambda s: (gg[s], -s))
+
+
+def score_after(
+    gg: tuple[int, ...],
+    wild: int,
+    gainer: int,
+    amount: int,
+    source: int = -1,
+    team_of: tuple[int, ...] = TWO_PLAYERS,
+) -> tuple[tuple[int, ...], int]:
+    """The score after ``gainer`` gains ``amount`` GG: the wild GG first, then from ``source`` (the
+    opponent with two players; with four, the KO'd piece's player, or by default ``rival``), who
+    never goes below 0 (R-A129, R-A155)."""
     if amount <= 0:
         return gg, wild
     from_wild = min(1 if wild > 0 else 0, amount)
-    loser = 1 - gainer
+    loser = source if source >= 0 else (1 - gainer if len(gg) == 2 else rival(gg, team_of, gainer))
     taken = min(amount - from_wild, gg[loser])
-    new = [gg[0], gg[1]]
+    new = list(gg)
     new[gainer] += from_wild + taken
     new[loser] -= taken
-    return (new[0], new[1]), wild - from_wild
+    return tuple(new), wild - from_wild
 
 
-def score_value(gg: tuple[int, int], wild: int, side: int) -> float:
+def score_value(gg: tuple[int, ...], wild: int, side: int, team_of: tuple[int, ...] = TWO_PLAYERS) -> float:
     """The score seen by ``side``, in GG: ``WIN_VALUE`` / ``-WIN_VALUE`` once the wild GG is gone and
-    only one side holds GG (R-A132), else the difference of :func:`gg_worth`."""
-    other = 1 - side
+    only one side holds GG (R-A132), else the difference of :func:`gg_worth`. With four players the
+    sides are partnerships (R-A158): its own GG against those of the strongest other partnership."""
+    if len(gg) == 2:
+        mine, theirs = gg[side], gg[1 - side]
+    else:
+        totals: dict[int, int] = {}
+        for seat, held in enumerate(gg):
+            totals[team_of[seat]] = totals.get(team_of[seat], 0) + held
+        mine = totals.pop(team_of[side])
+        theirs = max(totals.values())
     if wild == 0:
-        if gg[other] <= 0 < gg[side]:
+        if theirs <= 0 < mine:
             return WIN_VALUE
-        if gg[side] <= 0 < gg[other]:
+        if mine <= 0 < theirs:
             return -WIN_VALUE
-    return gg_worth(gg[side]) - gg_worth(gg[other])
+    return gg_worth(mine) - gg_worth(theirs)
 
 
-def score_swing(gg: tuple[int, int], wild: int, gainer: int, amount: int) -> float:
-    """What ``gainer`` gaining ``amount`` GG is worth to it at this score, in GG (``WIN_VALUE`` when it
-    wins the match)."""
+def score_swing(
+    gg: tuple[int, ...],
+    wild: int,
+    gainer: int,
+    amount: int,
+    source: int = -1,
+    team_of: tuple[int, ...] = TWO_PLAYERS,
+) -> float:
+    """What ``gainer`` gaining ``amount`` GG (from ``source``, see :func:`score_after`) is worth to it
+    at this score, in GG (``WIN_VALUE`` when it wins the match)."""
     if amount <= 0:
         return 0.0
-    after, wild_after = score_after(gg, wild, gainer, amount)
-    value = score_value(after, wild_after, gainer)
+    after, wild_after = score_after(gg, wild, gainer, amount, source, team_of)
+    value = score_value(after, wild_after, gainer, team_of)
     if value >= WIN_VALUE:
         return WIN_VALUE
-    return value - score_value(gg, wild, gainer)
+    return value - score_value(gg, wild, gainer, team_of)
 
 
 def gg_swing(view: MatchView, gainer: int, amount: int) -> float:
     """:func:`score_swing` at the view's score (R-A129, R-A132)."""
-    return score_swing(view.gg, view.wild_gg, gainer, amount)
+    return score_swing(view.gg, view.wild_gg, gainer, amount, -1, view.team_of)
 
 
-def kill_value(view: MatchView, target: FighterView, gg: tuple[int, int] | None = None) -> float:
+def ko_gainer(view: MatchView, target: FighterView, gg: tuple[int, ...]) -> int:
+    """Who gains the GG of ``target``'s KO, as this side sees it: with two players its opponent; with
+    four, this side when the target is an enemy, else the rival of the target's player (R-A155)."""
+    if len(gg) == 2:
+        return 1 - target.side
+    if target.team != view.team:
+        return view.side
+    return rival(gg, view.team_of, target.side)
+
+
+def kill_value(view: MatchView, target: FighterView, gg: tuple[int, ...] | None = None) -> float:
     """Worth of KO-ing ``target`` for its opponent, in injury units: the GG swing of its level for a
     Krosmaster (R-A10) at the view's score (or at ``gg``), a small fixed worth for summons (they
     carry bonuses and block)."""
     if target.is_krosmaster:
         score = view.gg if gg is None else gg
-        return GG_UNIT * score_swing(score, view.wild_gg, 1 - target.side, target.level)
+        if len(score) == 2:
+            return GG_UNIT * score_swing(score, view.wild_gg, 1 - target.side, target.level)
+        gainer = ko_gainer(view, target, score)
+        return GG_UNIT * score_swing(score, view.wild_gg, gainer, target.level, target.side, view.team_of)
     return SUMMON_WORTH.get(target.character, 0.5)
 
 

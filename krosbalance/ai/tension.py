@@ -19,7 +19,12 @@ def deployment_cells(view: MatchView, fighters: list[FighterView], cells: list[i
     """Melee Krosmasters on the cells nearest the enemy's deployment zone, ranged ones behind
     (ties: nearer the board's centre, then lower cell index)."""
     board = view.board
-    enemy_zone = scoring.iter_bits(board.deploy[1 - view.side]) or [board.n_cells // 2]
+    if view.n_seats == 2:
+        enemy_zone = scoring.iter_bits(board.deploy[1 - view.side]) or [board.n_cells // 2]
+    else:  # four players: every start zone but the one these cells belong to
+        own = sum(1 << c for c in cells)
+        enemy_zone = [c for zone in board.deploy if not zone & own for c in scoring.iter_bits(zone)]
+        enemy_zone = enemy_zone or [board.n_cells // 2]
     depth = {c: sum(board.distance[c][e] for e in enemy_zone) for c in cells}
     centre = board.cell(board.width // 2, board.height // 2)
     front = sorted(cells, key=lambda c: (depth[c], board.distance[c][centre], c))
@@ -37,7 +42,8 @@ def tension_choice(
     opponent nearer 0 first, R-A26/R-A132); otherwise avoid it. Then give each die to the
     Krosmaster it helps most, or refund it for kamas when that is worth more (R-A27, R-A28)."""
     side = view.side
-    mine, theirs = view.gg[side], view.gg[1 - side]
+    gg = view.gg
+    mine, theirs = gg[side], max(gg[seat] for seat in view.opponents())
     want_double = view.wild_gg == 0 and mine > theirs
     choices = [o for o in options if (o[0] == o[1]) == want_double] or options
     kros = [k for k in view.krosmasters(side) if k.alive and k.cell >= 0]

@@ -66,7 +66,7 @@ STATE_REMAPPED: tuple[str, ...] = (
 #: copied: new containers with the same values (``rules`` by ``RulesetState.copy``)
 STATE_CONTAINERS: tuple[str, ...] = ("rules", "scenery_injuries", "summon_specs", "edges")
 #: given by the caller / fresh (a copy has no players attached)
-STATE_REPLACED: tuple[str, ...] = ("dice", "record", "events", "players", "player_views")
+STATE_REPLACED: tuple[str, ...] = ("dice", "record", "events", "players")
 
 #: how each ``Fighter`` slot is copied
 FIGHTER_SHARED: tuple[str, ...] = ("spec", "spells", "resist", "immune")  # immutable

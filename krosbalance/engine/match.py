@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from krosbalance.engine.outcome import end_match
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, MatchResult
-from krosbalance.engine.state import KROSMASTER, MatchState
+from krosbalance.engine.state import KROSMASTER, MatchState, Players
 from krosbalance.engine.turn import game_turn
 
 if TYPE_CHECKING:
@@ -20,8 +20,7 @@ def run_to_end(state: MatchState, controllers: Sequence[Controller], views: Sequ
     ruleset's ``turn_limit_winner``)."""
     rules = state.ruleset
     limit = state.opts.turn_limit
-    state.players = tuple(controllers)
-    state.player_views = tuple(views)
+    state.players = Players(tuple(controllers), tuple(views))
     while not state.finished:
         if state.turn >= limit:
             end_match(state, rules.turn_limit_winner(state), "turn_limit")

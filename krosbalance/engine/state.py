@@ -143,6 +143,22 @@ class Fighter:
         return f"<{self.spec.id}#{self.uid} side={self.side} cell={self.cell} {self.injuries}/{self.hp}>"
 
 
+class Players:
+    """Each seat's controller and view, attached to a match by ``engine.match.run_to_end`` so that a
+    ruleset can ask a player who is not the active one (Arena's four-player tension double, R-A157).
+    Never copied or pickled: a copy made for a search AI, or a pickled state, has none, and the
+    ruleset then applies its default policy."""
+
+    __slots__ = ("controllers", "views")
+
+    def __init__(self, controllers: tuple[Any, ...] = (), views: tuple[Any, ...] = ()) -> None:
+        self.controllers = controllers
+        self.views = views
+
+    def __reduce__(self) -> tuple[type[Players], tuple[()]]:
+        return Players, ()
+
+
 class MatchState:
     """Everything that changes during a match. Only engine modules write to it."""
 
@@ -176,7 +192,6 @@ class MatchState:
         "team_of",
         "play_order",
         "players",
-        "player_views",
         "scenery_injuries",
         "pending_bombs",
         "pending_kos",
@@ -223,11 +238,7 @@ class MatchState:
         self.n_seats = len(team_of)
         self.team_of: tuple[int, ...] = tuple(team_of)
         self.play_order: tuple[int, ...] = tuple(range(len(team_of)))  # seats in turn order (R-A153)
-        # each seat's controller and view, attached by ``engine.match.run_to_end`` so that a ruleset
-        # can ask a player who is not active (Arena's four-player tension double, R-A157); a copy made
-        # for a search AI has none, and the ruleset then applies its default policy
-        self.players: tuple[Any, ...] = ()
-        self.player_views: tuple[Any, ...] = ()
+        self.players = Players()  # attached by engine.match.run_to_end
         # each seat's Krosmasters, in the order the ruleset activates them (Arena: the Timeline)
         self.timeline: list[list[Fighter]] = [[] for _ in team_of]
         self.active: Fighter | None = None

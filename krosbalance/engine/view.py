@@ -249,18 +249,18 @@ class MatchView:
         return cast(ArenaHoldings, self._s.rules)
 
     @property
-    def gg(self) -> tuple[int, int]:
-        gg = self._arena().gg
-        return (gg[0], gg[1])
+    def gg(self) -> tuple[int, ...]:
+        """Every seat's GG."""
+        return tuple(self._arena().gg)
 
     @property
     def wild_gg(self) -> int:
         return self._arena().wild_gg
 
     @property
-    def kamas(self) -> tuple[int, int]:
-        kamas = self._arena().kamas
-        return (kamas[0], kamas[1])
+    def kamas(self) -> tuple[int, ...]:
+        """Every seat's kama stock."""
+        return tuple(self._arena().kamas)
 
     @property
     def gg_price(self) -> int:

@@ -36,7 +36,7 @@ from krosbalance.engine.events import FULL, Event
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.rewards import give
-from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState
+from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState, Players
 from krosbalance.engine.turn import (
     TensionChoice,
     Trigger,
@@ -325,8 +325,8 @@ class Scenario:
     def seat_players(self, controllers: Sequence[ScriptedController]) -> None:
         """Attach one controller per seat, as ``run_to_end`` does, so that a ruleset may ask a player
         who is not active (four-player Arena's tension double, R-A157)."""
-        self.state.players = tuple(controllers)
-        self.state.player_views = tuple(MatchView(self.state, seat) for seat in range(self.state.n_seats))
+        views = tuple(MatchView(self.state, seat) for seat in range(self.state.n_seats))
+        self.state.players = Players(tuple(controllers), views)
 
     def play_turn(self, controller: ScriptedController) -> None:
         """One whole game turn of the active side through ``engine.turn.game_turn``."""

@@ -99,7 +99,7 @@ def snapshot(state: MatchState) -> tuple[Any, ...]:
     fields = tuple(
         _ref(getattr(state, name))
         for name in slot_names(MatchState)
-        if name not in ("dice", "events", "record", "players", "player_views")
+        if name not in ("dice", "events", "record", "players")
     )
     fighters = tuple(
         tuple(_ref(getattr(f, name)) for name in slot_names(Fighter) if name != "stats") + (repr(f.stats),)

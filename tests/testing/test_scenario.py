@@ -17,7 +17,7 @@ def test_add_places_pieces_and_builds_the_timeline():
     lil = sc.add("lil_healey", side=0, at=(0, 0))
     anna = sc.add("Ann Atomy", side=0, at=(1, 0))  # any registry name or alias
     king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))
-    assert sc.state.timeline == ([anna, lil], [king])
+    assert sc.state.timeline == [[anna, lil], [king]]
     assert sc.at((1, 0)) is anna and sc.xy(king) == (2, 1) and sc.cell(2, 1) == 5
     assert [s.id for s in anna.spells] == ["assault", "transposition", "punch"]
     assert set(sc.state.summon_specs) == {"gobball"}

@@ -164,8 +164,9 @@ def ask_player(state: MatchState, seat: int, purpose: str, seats: Sequence[int])
     players attached, else ``default_choice``); an answer outside ``seats`` is an AI bug."""
     if len(seats) == 1:
         return seats[0]
-    if state.players:
-        choice = int(state.players[seat].choose_player(state.player_views[seat], purpose, list(seats)))
+    players = state.players
+    if players.controllers:
+        choice = int(players.controllers[seat].choose_player(players.views[seat], purpose, list(seats)))
     else:
         choice = default_choice(state, seat, purpose, seats)
     if not 0 <= choice < len(seats):

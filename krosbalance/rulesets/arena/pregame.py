@@ -17,7 +17,7 @@ and a seeded stream:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.errors import IllegalActionError, KrosbalanceError, TeamError
 from krosbalance.rulesets.arena.teams import draft_splits_evenly, team_problem
-from krosbalance.rulesets.base import PregamePlayer, summonable
+from krosbalance.rulesets.base import PregamePlayer, Ruleset, summonable
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -183,14 +183,16 @@ def setup(
     board: Board,
     ruleset: MatchRules,
     dice: Dice,
-    order: Sequence[int],
-    team_of: Sequence[int],
+    setup_rng: np.random.Generator,
     registry: CharacterSource,
     record: int = 0,
 ) -> MatchState:
     """A state with every seat's team spawned (not yet deployed), Timelines built (R-A20) and the
-    play order given (R-A18; four players: R-A153, R-A159)."""
-    state = MatchState(board, ruleset, dice, record, team_of=team_of)
+    play order decided (R-A18; four players: R-A153, R-A159) by the ruleset (``Ruleset.play_order``,
+    from ``setup_rng``), with its partnerships."""
+    rules = cast(Ruleset, ruleset)
+    order = rules.play_order(teams, setup_rng)
+    state = MatchState(board, ruleset, dice, record, team_of=rules.partnerships())
     for side in range(len(teams)):
         fighters = [spawn(state, spec, side) for spec in teams[side]]
         # Decreasing Initiative; equal Initiative keeps the order the team was given in (R-A20).

@@ -344,8 +344,7 @@ class ArenaRuleset(Ruleset):
         registry: CharacterSource,
         record: int = 0,
     ) -> MatchState:
-        order = self.play_order(teams, setup_rng)
-        state = pregame.setup(teams, board, self, dice, order, self.partnerships(), registry, record)
+        state = pregame.setup(teams, board, self, dice, setup_rng, registry, record)
         if self.rewards:  # after the first player: the market's own stream never shifts the others
             specs = (registry if isinstance(registry, Registry) else default_registry()).all_rewards()
             market_rng = np.random.default_rng(int(setup_rng.integers(2**63)))

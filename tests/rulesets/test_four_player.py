@@ -1,0 +1,327 @@
+"""Arena for four players (R-A150-R-A159): free-for-all and two versus two."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from krosbalance.content.registry import default_registry, list_characters
+from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK, ScriptedDice
+from krosbalance.engine.events import FULL
+from krosbalance.engine.view import MatchView
+from krosbalance.errors import TeamError
+from krosbalance.play import play_match, prepare_match
+from krosbalance.rulesets.arena.four_player import (
+    SELF_KO_GG,
+    TENSION_LOSS,
+    TENSION_PASS,
+    choose_by_policy,
+)
+from krosbalance.rulesets.registry import get_ruleset
+from krosbalance.testing import Scenario, ScriptedController
+
+FFA = {"mode": "free_for_all"}
+TWO_V_TWO = {"mode": "two_vs_two"}
+BOX = list_characters(set="arena-box")
+BOARD = """. . . . .
+           . . . . .
+           . . . . .
+           . . . . ."""
+#: one critical success, then no Armour success on two dice: enough to KO a piece one injury from KO
+HIT = [CRITICAL, LOCK, LOCK]
+
+
+def _spec(name: str, **changes):
+    spec = default_registry().load_character(name)
+    return dataclasses.replace(spec, **changes) if changes else spec
+
+
+def _teams() -> list[list[str]]:
+    """Four teams of two level-3 box Krosmasters (level sum 6, R-A150), every figure once."""
+    three = [name for name in BOX if _spec(name).level == 3]
+    assert len(three) >= 8
+    return [three[2 * seat : 2 * seat + 2] for seat in range(4)]
+
+
+def _ko(sc: Scenario, attacker, victim, at: tuple[int, int]) -> None:
+    """``attacker`` (Anna Tommy) KOs ``victim``, standing next to it at ``at``, with Assault."""
+    victim.injuries = victim.hp - 1
+    sc.activate(attacker)
+    sc.cast(attacker, "assault", at)
+
+
+# ------------------------------------------------------------------------------- teams, seats
+def test_r_a150_a_four_player_team_is_one_to_four_krosmasters_of_level_sum_six():
+    rules = get_ruleset("arena", FFA)
+    pair = _teams()[0]
+    assert [s.id for s in rules.validate_team(pair)] == pair
+    with pytest.raises(TeamError, match="level sum 3; it must be exactly 6 \\(R-A150\\)"):
+        rules.validate_team(pair[:1])
+    with pytest.raises(TeamError, match="level sum 12"):
+        rules.validate_team(BOX[:4])
+    with pytest.raises(TeamError, match="1 to 4"):
+        rules.validate_team([])
+    # the two-player rule is unchanged (R-A146)
+    assert len(get_ruleset("arena").validate_team(BOX[:4])) == 4
+
+
+def test_r_a152_four_players_field_a_team_each_and_a_match_needs_four_teams():
+    teams = _teams()
+    result = play_match(*teams, ai="random", seed=3, options={**FFA, "turn_limit": 40})
+    assert result.teams == tuple(tuple(t) for t in teams)
+    assert result.partnerships == (0, 1, 2, 3)
+    with pytest.raises(TeamError, match="seats 4 players"):
+        play_match(*teams[:2], ai="random", options=FFA)
+    with pytest.raises(TeamError, match="seats 2 players"):
+        play_match(*teams, ai="random")
+
+
+def test_r_a151_r_a153_play_order_by_initiative_sum_then_the_highest_single_initiative():
+    rules = get_ruleset("arena", FFA)
+    anna = _spec("anna_tommy")
+    teams = [
+        [_spec("anna_tommy", initiative=5), _spec("bill_tell", initiative=5)],  # 10: [5, 5]
+        [_spec("anna_tommy", initiative=9), _spec("bill_tell", initiative=3)],  # 12
+        [_spec("anna_tommy", initiative=8), _spec("bill_tell", initiative=2)],  # 10: [8, 2]
+        [dataclasses.replace(anna, initiative=1), _spec("bill_tell", initiative=1)],  # 2
+    ]
+    order = rules.play_order(teams, np.random.default_rng(0))
+    assert order == (1, 2, 0, 3)  # R-A151: [8, 2] beats [5, 5] on the highest single Initiative
+
+
+def test_r_a151_a_full_initiative_tie_is_a_coin_toss():
+    rules = get_ruleset("arena", FFA)
+    same = [_spec("anna_tommy"), _spec("bill_tell")]
+    orders = {rules.play_order([same] * 4, np.random.default_rng(seed)) for seed in range(40)}
+    assert len(orders) > 4 and all(sorted(order) == [0, 1, 2, 3] for order in orders)
+
+
+def test_r_a159_two_vs_two_play_order_alternates_the_partnerships():
+    rules = get_ruleset("arena", TWO_V_TWO)
+    assert rules.partnerships() == (0, 1, 0, 1)
+    teams = [
+        [_spec("anna_tommy", initiative=2), _spec("bill_tell", initiative=2)],  # team A, 4
+        [_spec("anna_tommy", initiative=9), _spec("bill_tell", initiative=9)],  # team B, 18
+        [_spec("anna_tommy", initiative=1), _spec("bill_tell", initiative=1)],  # team A, 2
+        [_spec("anna_tommy", initiative=3), _spec("bill_tell", initiative=3)],  # team B, 6
+    ]
+    # player 1: the highest sum (seat 1); player 3: his ally (seat 3); player 2: the higher of the
+    # other partnership (seat 0), player 4: his ally (seat 2)
+    assert rules.play_order(teams, np.random.default_rng(0)) == (1, 0, 3, 2)
+
+
+def test_r_a153_turns_follow_the_play_order_and_skip_a_player_without_krosmasters():
+    teams = _teams()
+    state, controllers, views = prepare_match(*teams, ai="random", seed=5, options=FFA, record="full")
+    order = state.play_order
+    assert state.first_player == order[0] == state.active_side
+    rules = state.ruleset
+    assert [rules.next_player(state, seat) for seat in order] == [*order[1:], order[0]]
+    for fighter in state.timeline[order[1]]:
+        fighter.alive = False
+    assert rules.next_player(state, order[0]) == order[2]
+
+
+# ------------------------------------------------------------------------------- pregame
+class _Picker:
+    """A pregame player that records being asked and picks the last board."""
+
+    def __init__(self, log: list[int], seat: int) -> None:
+        self.log, self.seat = log, seat
+
+    def choose_board(self, boards, own, opponent) -> int:
+        self.log.append(self.seat)
+        assert len(opponent) == 6  # three opponents' two Krosmasters each
+        return len(boards) - 1
+
+    def choose_draft(self, visible, own, opponent) -> int:
+        return 0
+
+
+def test_r_a154_player_four_chooses_the_board():
+    rules = get_ruleset("arena", FFA)
+    teams = [[_spec(n) for n in team] for team in _teams()]
+    boards = [default_registry().load_board(b) for b in ("arena-elemental", "arena-pit")]
+    log: list[int] = []
+    order = (2, 0, 3, 1)
+    players = [_Picker(log, seat) for seat in range(4)]
+    assert rules.choose_board(boards, teams, players, order) == 1
+    assert log == [1]  # the last in play order
+
+
+def test_r_a154_r_a156_player_one_orients_the_board_and_all_deploy_clockwise_in_play_order():
+    teams = _teams()
+    rules = get_ruleset("arena", FFA)
+    specs = [rules.validate_team(team) for team in teams]
+    board = default_registry().load_board("arena-elemental")
+    state = rules.setup(specs, board, ScriptedDice([]), np.random.default_rng(1), default_registry(), FULL)
+    order = state.play_order
+    controllers = [ScriptedController(edge=1) for _ in range(4)]  # player 1 picks the 2nd zone: left
+    for seat in range(4):
+        zone_cells = [
+            c for c in range(board.n_cells) if (board.deploy[[2, 1, 3, 0][order.index(seat)]] >> c) & 1
+        ]
+        controllers[seat].deployment = zone_cells[:2]
+    views = [MatchView(state, seat) for seat in range(4)]
+    rules.deploy(state, controllers, views)
+    clockwise = (0, 2, 1, 3)
+    assert [state.edges[seat] for seat in order] == [clockwise[(1 + k) % 4] for k in range(4)]
+    for seat in range(4):
+        zone = board.deploy[state.edges[seat]]
+        assert all((zone >> f.cell) & 1 for f in state.timeline[seat])
+
+
+def test_r_a156_a_board_without_four_zones_cannot_seat_four_players():
+    teams = _teams()
+    with pytest.raises(TeamError, match="start zones"):
+        play_match(*teams, board="blast-a", ai="random", options=FFA)
+
+
+# ------------------------------------------------------------------------------- GG
+def test_r_a155_three_wild_gg_and_three_gg_each():
+    sc = Scenario(BOARD, options=FFA)
+    assert sc.arena.gg == [3, 3, 3, 3] and sc.arena.wild_gg == 3 and sc.arena.kamas == [0, 0, 0, 0]
+
+
+def _four(dice=HIT, options=FFA) -> tuple[Scenario, list]:
+    """Anna (seat 0) next to the King (seat 1); seats 2 and 3 stand apart."""
+    sc = Scenario(BOARD, dice=list(dice) * 3, options=options)
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    king = sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    other = sc.add("bill_tell", side=1, at=(4, 3))
+    third = sc.add("lil_healey", side=2, at=(0, 3))
+    fourth = sc.add("oscar_kass", side=3, at=(4, 0))
+    return sc, [anna, king, other, third, fourth]
+
+
+def test_r_a155_a_ko_gives_its_level_to_the_player_who_made_it_wild_gg_first():
+    sc, (anna, king, *_) = _four()
+    _ko(sc, anna, king, (2, 1))
+    assert not king.alive
+    # level 3: one wild GG (R-A129), then two from the KO'd Krosmaster's player; nobody else pays
+    assert sc.arena.gg == [6, 1, 3, 3] and sc.arena.wild_gg == 2
+    assert anna.stats.gg_won == 3 and not sc.state.finished
+
+
+def test_r_a155_whoever_kos_a_players_last_krosmaster_takes_all_his_gg():
+    sc, (anna, king, other, *_) = _four()
+    other.alive = False  # seat 1's other Krosmaster is already gone
+    sc.arena.gg[:] = [3, 5, 3, 3]
+    _ko(sc, anna, king, (2, 1))
+    # 1 wild + 2 from seat 1 for the level, then seat 1's remaining 3 GG
+    assert sc.arena.gg == [9, 0, 3, 3]
+    assert [e.origin for e in sc.events("gg_changed")] == ["wild", "opponent", "last_krosmaster"]
+    assert not sc.state.finished  # seats 0, 2 and 3 still have Krosmasters and the wild GG remain
+
+
+def test_r_a155_a_self_ko_gives_its_level_to_an_opponent_of_the_players_choice():
+    sc = Scenario(BOARD, dice=HIT * 3, options=FFA)
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    own = sc.add("bill_tell", side=0, at=(2, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 3))
+    sc.add("lil_healey", side=2, at=(0, 3))
+    sc.add("oscar_kass", side=3, at=(4, 0))
+    chooser = ScriptedController(players=[2])
+    sc.seat_players([chooser, ScriptedController(), ScriptedController(), ScriptedController()])
+    _ko(sc, anna, own, (2, 1))
+    assert chooser.players_offered == [(SELF_KO_GG, [1, 2, 3])]
+    assert sc.arena.gg == [1, 3, 6, 3] and sc.arena.wild_gg == 2  # the wild GG, then two from seat 0
+    assert anna.stats.kills == 0
+
+
+def test_r_a155_without_players_attached_a_self_ko_follows_the_default_policy():
+    sc = Scenario(BOARD, dice=HIT * 3, options=FFA)
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    own = sc.add("bill_tell", side=0, at=(2, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 3))
+    sc.add("lil_healey", side=2, at=(0, 3))
+    sc.add("oscar_kass", side=3, at=(4, 0))
+    sc.arena.gg[:] = [3, 4, 1, 2]
+    _ko(sc, anna, own, (2, 1))
+    assert sc.arena.gg[2] == 4  # the weakest opponent received the GG
+
+
+def test_r_a155_a_player_with_no_gg_plays_on_while_he_has_figures():
+    sc, (anna, king, *_) = _four()
+    sc.arena.gg[:] = [3, 0, 3, 3]
+    sc.arena.wild_gg = 0
+    sc.activate(anna)
+    sc.end_turn()
+    assert not sc.state.finished and sc.state.ruleset.next_player(sc.state, 0) == 1
+
+
+# ------------------------------------------------------------------------------- tension
+def test_r_a157_a_tension_double_the_active_player_picks_one_opponent_who_picks_another():
+    sc, _ = _four(dice=[ARMOUR, ARMOUR])
+    active = ScriptedController(tension=sc.tension((ARMOUR, ARMOUR)), players=[2])
+    victim = ScriptedController(players=[0])
+    sc.seat_players([active, ScriptedController(), victim, ScriptedController()])
+    sc.play_turn(active)
+    assert active.players_offered == [(TENSION_LOSS, [1, 2, 3])]
+    assert victim.players_offered == [(TENSION_PASS, [0, 3, 1])]  # the active player, then in play order
+    assert sc.arena.gg == [2, 3, 2, 3] and sc.arena.gg_removed == 2
+
+
+def test_r_a157_the_default_policy_hurts_the_leader_and_never_a_partner():
+    gg, order = [3, 5, 4, 1], (0, 1, 2, 3)
+    assert choose_by_policy(gg, (0, 1, 2, 3), order, 0, TENSION_LOSS, [1, 2, 3]) == 0  # seat 1 leads
+    assert choose_by_policy([3, 1, 4, 1], (0, 1, 2, 3), order, 0, TENSION_LOSS, [1, 2, 3]) == 1
+    # two versus two: seat 2 is seat 0's partner, so seat 3 loses although seat 2 leads
+    assert choose_by_policy([3, 1, 6, 2], (0, 1, 0, 1), order, 0, TENSION_PASS, [2, 3, 1]) == 1
+    # ties go to the one who plays soonest
+    assert choose_by_policy([3, 4, 4, 4], (0, 1, 2, 3), (0, 2, 3, 1), 0, TENSION_LOSS, [1, 2, 3]) == 1
+
+
+def test_r_a155_the_default_policy_gives_a_self_ko_to_the_weakest_opponent():
+    assert choose_by_policy([3, 5, 1, 2], (0, 1, 2, 3), (0, 1, 2, 3), 0, SELF_KO_GG, [1, 2, 3]) == 1
+    # ties: the one who plays last after the giver
+    assert choose_by_policy([3, 1, 2, 1], (0, 1, 2, 3), (0, 1, 2, 3), 0, SELF_KO_GG, [1, 2, 3]) == 2
+
+
+# ------------------------------------------------------------------------------- victory
+def test_r_a158_free_for_all_the_only_player_holding_gg_wins_once_no_wild_gg_remains():
+    sc, (anna, king, *_) = _four()
+    sc.arena.wild_gg = 0
+    sc.arena.gg[:] = [3, 2, 0, 0]
+    _ko(sc, anna, king, (2, 1))
+    assert sc.state.finished and sc.state.winner == 0 and sc.state.end_reason == "gg"
+
+
+def test_r_a158_two_vs_two_the_only_partnership_holding_gg_wins():
+    sc, (anna, king, *_) = _four(options=TWO_V_TWO)
+    assert sc.state.team_of == (0, 1, 0, 1)
+    sc.arena.wild_gg = 0
+    sc.arena.gg[:] = [1, 2, 0, 0]  # seat 3 (partner of seat 1) holds none
+    _ko(sc, anna, king, (2, 1))
+    assert sc.state.finished and sc.state.winner == 0 and sc.state.end_reason == "gg"
+
+
+def test_r_a158_two_vs_two_a_partnership_alone_with_figures_wins():
+    sc, (anna, king, other, third, fourth) = _four(options=TWO_V_TWO)
+    fourth.alive = False
+    other.alive = False
+    _ko(sc, anna, king, (2, 1))  # seat 1's last Krosmaster; seat 3 has none: partnership 1 is out
+    assert sc.state.finished and sc.state.winner == 0 and sc.state.end_reason == "last_standing"
+
+
+def test_r_a158_allies_are_not_enemies_in_two_vs_two():
+    sc, (anna, king, other, third, fourth) = _four(options=TWO_V_TWO)
+    ally = sc.add("queen_of_the_tofus", side=2, at=(1, 2))
+    view = MatchView(sc.state, 0)
+    assert {f.uid for f in view.allies()} == {anna.uid, third.uid, ally.uid}
+    assert {f.uid for f in view.enemies()} == {king.uid, other.uid, fourth.uid}
+    assert view.opponents() == [1, 3]
+
+
+# ------------------------------------------------------------------------------- whole matches
+@pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
+@pytest.mark.parametrize("ai", ["random", "focus_fire"])
+def test_four_player_matches_end_and_replay_identically(mode: str, ai: str):
+    teams = _teams()
+    first = play_match(*teams, ai=ai, seed=7, options={"mode": mode}, record="full")
+    again = play_match(*teams, ai=ai, seed=7, options={"mode": mode}, record="full")
+    assert first.end_reason and first.turns > 0
+    assert [repr(e) for e in first.events] == [repr(e) for e in again.events]
+    assert first.winner is None or first.winner in first.partnerships
