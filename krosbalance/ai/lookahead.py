@@ -45,6 +45,7 @@ class LookaheadAI(AI):
     """Heuristic plans judged by rollouts on copies of the match (see the module docstring)."""
 
     name = "lookahead"
+    rulesets = ("arena",)  # the Arena planner's candidates and evaluation
 
     def __init__(
         self,
