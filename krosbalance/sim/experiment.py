@@ -754,26 +754,39 @@ def _parse_arm_teams(
     arms: Sequence[tuple[str, Options]],
 ) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
     """``[teams]`` checked by the team rules of every arm (its ruleset built with its options: a team
-    size, …), since each arm plays its matches under its own. The arms share their pairings, so an arm
-    whose rules draw other teams from the pool is a problem; a dealt pool must deal under each."""
-    first, first_options = arms[0]
-    mode, pairings = _parse_teams(teams, problems, catalog, ruleset, first_options)
-    reported = {(error.field, error.reason) for error in problems.errors}
-    for arm, options in arms[1:]:
-        if options == first_options:
-            continue
-        scratch = _Problems(problems.file)
-        _, other = _parse_teams(teams, scratch, catalog, ruleset, options)
-        for error in scratch.errors:
-            if (error.field, error.reason) not in reported:
-                problems.add(error.field, f"{error.reason} (under the options of variant {arm!r})")
-        if not scratch.errors and pairings is not None and other != pairings:
+    size, …), since each arm plays its matches under its own. A problem found under some arms only
+    names them; the arms share their pairings, so an arm whose rules draw other teams from the pool
+    is a problem too."""
+    mode = "pairs"
+    results: list[tuple[str, list[ExperimentError], tuple[tuple[Team, Team], ...] | None]] = []
+    done: dict[str, tuple[list[ExperimentError], tuple[tuple[Team, Team], ...] | None]] = {}
+    for arm, options in arms:
+        key = json.dumps(options, sort_keys=True)
+        if key not in done:  # arms with the same options have the same rules
+            scratch = _Problems(problems.file)
+            mode, pairings = _parse_teams(teams, scratch, catalog, ruleset, options)
+            done[key] = (scratch.errors, pairings)
+        results.append((arm, *done[key]))
+    found: dict[tuple[str, str], list[str]] = {}
+    for arm, errors, _ in results:
+        for error in errors:
+            found.setdefault((error.field, error.reason), []).append(arm)
+    for (field_name, reason), names in found.items():
+        if len(names) < len(results):
+            reason += f" (under the options of variant {', '.join(repr(name) for name in names)})"
+        problems.add(field_name, reason)
+    if found:
+        return mode, None
+    first, pairings = results[0][0], results[0][2]
+    for arm, _, other in results[1:]:
+        if other != pairings:
             problems.add(
                 "teams",
                 f"variant {arm!r} draws other teams from [teams] than variant {first!r} (its options change "
                 "the team rules); the arms of an experiment play the same pairings: use one experiment "
                 "per team rule",
             )
+            return mode, None
     return mode, pairings
 
 
