@@ -383,9 +383,11 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
                 "options", f"values must be plain numbers, strings, booleans, arrays or tables ({exc})"
             )
             options = None
+    team_options = None  # the options the teams are checked under (no variants): once they are valid
     if options is not None and ruleset is not None:
         try:
             catalog.check_options(ruleset, options)
+            team_options = options
         except LocatedError as exc:
             key = exc.field.removeprefix("options.")
             problems.add(f"options.{key}", exc.reason)
@@ -405,7 +407,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     pairings: tuple[tuple[Team, Team], ...] | None = None
     mode = "pairs"
     if teams is not None:
-        arms = [(arm, json.loads(arm_options)) for arm, arm_options in variants or ()] or [("", options)]
+        arms = [(arm, json.loads(arm_options)) for arm, arm_options in variants or ()] or [("", team_options)]
         mode, pairings = _parse_arm_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET, arms)
 
     if problems.errors:
