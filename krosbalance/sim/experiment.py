@@ -33,7 +33,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
 
-    [options]                     # passed unchanged to play_match(options=...)
+    [options]                     # the ruleset's options (an unknown name suggests the near ones)
     turn_limit = 60
 
     [[variants]]                  # optional arms of the experiment: every deal is played under each,
@@ -41,6 +41,11 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     options = { challenges = [] } # (the matches table's ``variant``), ``options`` are merged over
                                   # [options]
 
+Each arm's rules are ONE ruleset object, the experiment's ruleset built with the arm's options
+(``krosbalance.sim.catalog.arm_ruleset``): validation checks the teams and the deals with it, the
+expansion deals the teams and lets the first player pick the board with it, and every match of the
+arm is played with it — so an option such as Blast's ``team_size`` counts everywhere. The arms share
+their pairings: an arm whose rules reject a team, or draw other teams from the pool, is reported.
 Which teams are legal is the ruleset's (``Ruleset.validate_team``, ``legal_teams``, ``team_splits``;
 Arena's are in ``krosbalance.rulesets.arena.teams``). ``splits`` plays every split of the pool into
 two legal teams (the eight box Krosmasters give 35). ``draft`` and ``random_deal`` are Arena's team
