@@ -407,6 +407,10 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         problems.add(
             "held_rewards", "held_rewards sets the option start_rewards itself; no variant may set it"
         )
+    elif held_rewards and ruleset is not None and team_options is not None:
+        _check_held_options(
+            held_rewards, variants or (("", json.dumps(team_options)),), ruleset, problems, catalog
+        )
 
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, Team], ...] | None = None
@@ -504,6 +508,31 @@ def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: C
         else:
             out.append(item)
     return tuple(out)
+
+
+def _check_held_options(
+    held: Sequence[str], arms: Sequence[tuple[str, str]], ruleset: str, problems: _Problems, catalog: Catalog
+) -> None:
+    """Each arm's rules with each held token (option ``start_rewards``) are the rules its reward
+    matches play: build them now, so a ruleset without that option fails validation, not the run."""
+    for _, arm_options in arms:
+        for token in held:
+            for swapped in (False, True):
+                try:
+                    catalog.check_options(
+                        ruleset, json.loads(variant_options(json.loads(arm_options), token, swapped))
+                    )
+                except LocatedError as exc:
+                    where = f"the option {exc.field.removeprefix('options.')} it sets"
+                    problems.add(
+                        "held_rewards", f"ruleset {ruleset!r} refuses {where} ({token!r}): {exc.reason}"
+                    )
+                    return
+                except KrosbalanceError as exc:
+                    problems.add(
+                        "held_rewards", f"ruleset {ruleset!r} refuses the options it sets ({token!r}): {exc}"
+                    )
+                    return
 
 
 def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> str:

@@ -189,3 +189,11 @@ def test_arms_whose_team_rules_draw_other_teams_from_the_pool_are_refused() -> N
     _, errors = check_experiment_text(text + arms)
     assert [e.field for e in errors] == ["teams"]
     assert "variant 'two' draws other teams" in errors[0].reason
+
+
+def test_held_rewards_under_a_ruleset_without_start_rewards_fail_validation_not_the_run() -> None:
+    _, errors = check_experiment_text(
+        THREE.replace('ruleset = "blast"', 'ruleset = "blast"\nheld_rewards = "all"')
+    )
+    assert [e.field for e in errors] == ["held_rewards"]
+    assert "ruleset 'blast' refuses the option start_rewards it sets" in errors[0].reason
