@@ -7,10 +7,11 @@ Everything particular to a ruleset — team rules, set-up, deployment, the prega
 ruleset object: ``ruleset`` is its name (built with ``options`` by ``krosbalance.rulesets.registry``;
 an unknown name is a ``ContentError``) or the object itself, already built with its options (an
 experiment arm's, ``krosbalance.sim.catalog.arm_ruleset``). An AI that does not play the ruleset (its
-``rulesets`` declaration) is a ``ContentError`` naming both. The pregame choices that experiments make before a match (``deal_teams``: Arena's
-random deal or draft between two AIs, R-A17; ``pick_board``: the first player's board, R-A19) use
-the fifth stream, so they never disturb the match's own streams; Arena's edge choice (R-A19) is made
-inside the match, at deployment, by the player who is not first.
+``rulesets`` declaration) is a ``ContentError`` naming both. The pregame choices that experiments
+make before a match (``deal_teams``: Arena's random deal or draft between two AIs, R-A17;
+``pick_board``: the first player's board, R-A19) use the fifth stream, so they never disturb the
+match's own streams; Arena's edge choice (R-A19) is made inside the match, at deployment, by the
+player who is not first.
 """
 
 from __future__ import annotations

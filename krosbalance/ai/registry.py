@@ -68,13 +68,14 @@ def ai_rulesets(name: str) -> tuple[str, ...]:
     return _RULESETS_OF[name]
 
 
-def ai_problem(name: str, ruleset: str) -> str:
-    """Why the AI ``name`` cannot play a match of ``ruleset`` — unknown, or it does not play that
-    ruleset — or '' when it can. The one wording of the mismatch, for matches and experiment files."""
+def ai_problem(name: str, ruleset: str | None = None) -> str:
+    """Why the AI ``name`` cannot play a match of ``ruleset`` (any ruleset when None) — unknown, or
+    it does not play that ruleset — or '' when it can. The one wording of the mismatch, for matches,
+    the pregame, experiment files and the benchmark."""
     if name not in _AIS:
         return f"unknown AI {name!r}; known: {', '.join(list_ais())}"
     plays = _RULESETS_OF[name]
-    if ruleset in plays:
+    if ruleset is None or ruleset in plays:
         return ""
     return (
         f"AI {name!r} does not play ruleset {ruleset!r}; it plays: {', '.join(plays)}. "
@@ -91,7 +92,7 @@ def ai_tier(name: str) -> str:
 def get_ai(name: str, ruleset: str | None = None) -> AIFactory:
     """The factory of a named AI; an unknown name, or (given ``ruleset``) an AI that does not play
     that ruleset, is a user error (:func:`ai_problem`)."""
-    problem = "" if name in _AIS and ruleset is None else ai_problem(name, ruleset or "")
+    problem = ai_problem(name, ruleset)
     if problem:
         raise ContentError("AI registry", "ai", problem)
     return _AIS[name]
