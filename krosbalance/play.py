@@ -4,11 +4,14 @@ A match is a pure function of (teams, board, ruleset and its options, AIs, seed)
 with ``SeedSequence.spawn`` into independent streams for set-up, the dice, each AI and the pregame.
 
 Everything particular to a ruleset — team rules, set-up, deployment, the pregame — is asked of the
-ruleset object named by ``ruleset`` (``krosbalance.rulesets.registry``); an unknown name is a
-``ContentError``. The pregame choices that experiments make before a match (``deal_teams``: Arena's
-random deal or draft between two AIs, R-A17; ``pick_board``: the first player's board, R-A19) use
-the fifth stream, so they never disturb the match's own streams; Arena's edge choice (R-A19) is made
-inside the match, at deployment, by the player who is not first.
+ruleset object: ``ruleset`` is its name (built with ``options`` by ``krosbalance.rulesets.registry``;
+an unknown name is a ``ContentError``) or the object itself, already built with its options (an
+experiment arm's, ``krosbalance.sim.catalog.arm_ruleset``). An AI that does not play the ruleset (its
+``rulesets`` declaration) is a ``ContentError`` naming both. The pregame choices that experiments
+make before a match (``deal_teams``: Arena's random deal or draft between two AIs, R-A17;
+``pick_board``: the first player's board, R-A19) use the fifth stream, so they never disturb the
+match's own streams; Arena's edge choice (R-A19) is made inside the match, at deployment, by the
+player who is not first.
 """
 
 from __future__ import annotations
@@ -58,6 +61,18 @@ def _ai_names(ai: str | Sequence[str], seats: int) -> tuple[str, ...]:
     return names
 
 
+def resolve_ruleset(ruleset: str | Ruleset, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The ruleset object of a match: built by name with ``options``, or given already built (then
+    its options are its own, and ``options`` must be empty)."""
+    if isinstance(ruleset, Ruleset):
+        if options:
+            raise ContentError(
+                "play_match", "options", f"ruleset {ruleset.name!r} is given built; pass its options to it"
+            )
+        return ruleset
+    return get_ruleset(ruleset, dict(options or {}))
+
+
 def prepare_match(
     *teams: Sequence[str],
     board: str | Board = DEFAULT_BOARD,
@@ -65,7 +80,7 @@ def prepare_match(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
-    ruleset: str = DEFAULT_RULESET,
+    ruleset: str | Ruleset = DEFAULT_RULESET,
     registry: Registry | None = None,
     dice: Dice | None = None,
 ) -> tuple[MatchState, tuple[Any, ...], tuple[MatchView, ...]]:
@@ -74,11 +89,11 @@ def prepare_match(
     registry = registry or default_registry()
     if record not in LEVELS:
         raise ContentError("play_match", "record", f"must be one of {sorted(LEVELS)}, got {record!r}")
-    rules = get_ruleset(ruleset, dict(options or {}))
+    rules = resolve_ruleset(ruleset, options)
     rules.check_seats(len(teams))
     the_board = board if isinstance(board, Board) else registry.load_board(board)
     names = _ai_names(ai, len(teams))
-    factories = [get_ai(name) for name in names]
+    factories = [get_ai(name, rules.name, len(teams)) for name in names]
     specs = tuple(_team(rules, team, seat, registry) for seat, team in enumerate(teams))
     streams = match_streams(seed, len(teams))
     state = rules.setup(
@@ -112,7 +127,7 @@ def play_match(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
-    ruleset: str = DEFAULT_RULESET,
+    ruleset: str | Ruleset = DEFAULT_RULESET,
     registry: Registry | None = None,
 ) -> MatchResult:
     """Play one match to its end. ``teams`` are the seats' teams in seat order (two; four under
@@ -139,15 +154,16 @@ def deal_teams(
     seed: int,
     *,
     registry: Registry | None = None,
-    ruleset: str = DEFAULT_RULESET,
+    ruleset: str | Ruleset = DEFAULT_RULESET,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The teams of player A and player B dealt from ``pool`` (character ids) by ``mode``, one of the
     ruleset's ``team_modes`` (Arena, R-A17: ``random_deal``, half the cards each at random, or
     ``draft``, the rulebook's pick, each player's picks made by its AI, ``ai = (AI of A, AI of B)``).
     Seeded by the deal's ``seed`` (its pregame stream); each team lists its Krosmasters in pool
-    order."""
+    order. ``ruleset`` is a name (default options) or the ruleset object, with its options (team
+    size, …), of the matches the teams will play."""
     registry = registry or default_registry()
-    rules = get_ruleset(ruleset)
+    rules = resolve_ruleset(ruleset)
     if mode not in rules.team_modes:
         raise ContentError("deal_teams", "mode", f"must be one of {rules.team_modes}, got {mode!r}")
     deal_seq, a_seq, b_seq = match_streams(seed)["pregame"].spawn(3)
@@ -155,8 +171,8 @@ def deal_teams(
     order = {name: i for i, name in reversed(list(enumerate(pool)))}
     specs = [registry.load_character(name) for name in pool]
     players = (
-        get_ai(ai[0])(np.random.default_rng(a_seq)),
-        get_ai(ai[1])(np.random.default_rng(b_seq)),
+        get_ai(ai[0], rules.name)(np.random.default_rng(a_seq)),
+        get_ai(ai[1], rules.name)(np.random.default_rng(b_seq)),
     )
     dealt = rules.deal_teams(mode, specs, players, rng)
     hand_a, hand_b = [s.id for s in dealt[0]], [s.id for s in dealt[1]]
@@ -175,22 +191,22 @@ def pick_board(
     seed: int,
     *,
     registry: Registry | None = None,
-    ruleset: str = DEFAULT_RULESET,
+    ruleset: str | Ruleset = DEFAULT_RULESET,
 ) -> str:
     """The board the first player picks among ``boards`` for the match ``(team0, team1, ai, seed)``
     (Arena: R-A19). The first player is decided as ``prepare_match`` decides it (same stream); his
-    AI chooses with its own pregame stream."""
+    AI chooses with its own pregame stream. ``ruleset``: as for :func:`deal_teams`."""
     registry = registry or default_registry()
     if len(boards) == 1:
         return boards[0]
-    rules = get_ruleset(ruleset)
+    rules = resolve_ruleset(ruleset)
     teams = (_team(rules, team0, 0, registry), _team(rules, team1, 1, registry))
     streams = match_streams(seed)
     order = rules.play_order(teams, np.random.default_rng(streams["setup"]))
     _, side0_seq, side1_seq = streams["pregame"].spawn(3)
     players = (
-        get_ai(ai[0])(np.random.default_rng(side0_seq)),
-        get_ai(ai[1])(np.random.default_rng(side1_seq)),
+        get_ai(ai[0], rules.name)(np.random.default_rng(side0_seq)),
+        get_ai(ai[1], rules.name)(np.random.default_rng(side1_seq)),
     )
     candidates = [registry.load_board(name) for name in boards]
     return boards[rules.choose_board(candidates, teams, players, order)]

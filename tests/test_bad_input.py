@@ -206,8 +206,13 @@ def test_bad_character_file_fails_a_match_cleanly(tmp_path: Path) -> None:
 
 def test_unknown_ruleset_option() -> None:
     msg = fails(lambda: play_match(GOOD, GOOD, options={"turn_limt": 40}), ContentError)
-    assert msg.startswith("options: turn_limt: unknown ruleset option")
-    assert "turn_limit" in msg  # the known options are listed
+    assert msg.startswith("options: turn_limt: unknown ruleset option; did you mean 'turn_limit'")
+    assert "known: " in msg and "starting_gg" in msg  # the known options are listed
+
+
+def test_unknown_ruleset_option_far_from_every_name_has_no_suggestion() -> None:
+    msg = fails(lambda: play_match(GOOD, GOOD, options={"zzqx": 40}), ContentError)
+    assert "did you mean" not in msg and "known: " in msg and "turn_limit" in msg
 
 
 def test_ill_typed_ruleset_option() -> None:
@@ -224,6 +229,13 @@ def test_unknown_ruleset() -> None:
 def test_unknown_ai(ai) -> None:
     msg = fails(lambda: play_match(GOOD, GOOD, ai=ai), ContentError)
     assert msg.startswith("AI registry: ai: unknown AI 'nope'") and "random" in msg
+
+
+@pytest.mark.parametrize("ai", ["blast_glyph", ("random", "blast_glyph")])
+def test_ai_of_another_ruleset(ai) -> None:
+    msg = fails(lambda: play_match(GOOD, GOOD, ai=ai), ContentError)
+    assert msg.startswith("AI registry: ai: AI 'blast_glyph' does not play ruleset 'arena'; it plays: blast.")
+    assert "AIs for arena: " in msg and "focus_fire" in msg
 
 
 def test_unknown_board() -> None:

@@ -90,6 +90,20 @@ def test_run_bad_experiment_is_one_line(fake_world: Path, capsys: pytest.Capture
     assert line.startswith("error: bad.toml: teams.list[0][1]: unknown character 'nobody'")
 
 
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_an_ai_of_another_ruleset_is_one_line(
+    fake_world: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    text = GOOD.replace("[teams]", 'ais = [["random", "blast_glyph"]]\n[teams]')
+    (fake_world / "bad.toml").write_text(text)
+    assert main([command, "bad.toml"]) == 2
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith(
+        "error: bad.toml: ais[0][1]: AI 'blast_glyph' does not play ruleset 'arena'; it plays: blast. "
+        "AIs for arena: "
+    )
+
+
 def test_replay_text_without_pictures(fake_world: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
     capsys.readouterr()
@@ -154,6 +168,22 @@ def test_real_smoke_run_and_replay(tmp_path: Path) -> None:
     one_turn = cli("replay", str(out), "1", "--turn", "2", "--pictures", str(tmp_path / "pics"))
     assert one_turn.returncode == 0, one_turn.stderr
     assert [p.name for p in (tmp_path / "pics").glob("turn-*.png")] == ["turn-002.png"]
+
+
+def test_real_blast_three_a_side_validates_and_runs_without_errors(tmp_path: Path) -> None:
+    """Issue 17: ``validate`` passed this and every match of ``run`` failed with a TeamError."""
+    file = tmp_path / "three.toml"
+    file.write_text(
+        'name = "three"\nmaster_seed = 5\nmatches_per_pairing = 1\nboards = ["blast-a"]\n'
+        'ais = ["blast_brawler"]\nruleset = "blast"\n[teams]\nmode = "random_deal"\npool = "all"\n'
+        "[options]\nteam_size = 3\n"
+    )
+    validate = cli("validate", str(file))
+    assert validate.returncode == 0 and "ok: 'three'" in validate.stdout, validate.stderr
+    run = cli("run", str(file), "--out", str(tmp_path / "res"), "--jobs", "1", "--no-progress")
+    assert run.returncode == 0, run.stderr
+    assert "2 matches (2 played, 0 already done), 0 errors" in run.stdout
+    assert read_table(tmp_path / "res")["error"].tolist() == ["", ""]
 
 
 def test_shipped_experiments_validate_against_the_registries() -> None:

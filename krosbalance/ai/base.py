@@ -18,7 +18,7 @@ give him around them, each with a deterministic default here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -74,6 +74,12 @@ class AI:
     subclasses."""
 
     name = "base"
+    #: the rulesets whose matches this AI can play (by ruleset name): the registry lists an AI for a
+    #: ruleset, and a match refuses an AI, from this declaration alone. The default, for subclasses
+    #: that declare nothing, is Arena's; a class variable, so it is read from the class unbuilt.
+    rulesets: ClassVar[tuple[str, ...]] = ("arena",)
+    #: whether the AI plays only two-player matches (the search tier's evaluation scores two sides)
+    two_players_only: ClassVar[bool] = False
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng

@@ -45,6 +45,8 @@ class LookaheadAI(AI):
     """Heuristic plans judged by rollouts on copies of the match (see the module docstring)."""
 
     name = "lookahead"
+    rulesets = ("arena",)  # the Arena planner's candidates and evaluation
+    two_players_only = True  # its leaf evaluation (ai/evaluation.py) scores one side against the other
 
     def __init__(
         self,

@@ -65,6 +65,7 @@ class HeuristicAI(AI):
     """Plan-and-replay heuristic player; personalities set ``weights`` (see the module docstring)."""
 
     name = "heuristic"
+    rulesets = ("arena",)  # plans and scores Arena's GG, kamas and Demon cells
     weights = Weights()
 
     def __init__(self, rng: np.random.Generator) -> None:

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 @mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class RandomAI(AI):
     name = "random"
+    #: every ruleset there is: it only picks among the legal actions and choices the engine offers,
+    #: and answers every choice of the base class (Arena's and Blast's)
+    rulesets = ("arena", "blast")
 
     def choose_tension(
         self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]

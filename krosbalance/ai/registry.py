@@ -22,22 +22,12 @@ from krosbalance.errors import ContentError
 AIFactory = Callable[[np.random.Generator], AI]
 TIERS: tuple[str, ...] = ("baseline", "heuristic", "search")
 
-_AIS: dict[str, AIFactory] = {
-    "random": RandomAI,
-    "blast_glyph": GlyphAI,
-    "blast_brawler": BrawlerAI,
-    "focus_fire": FocusFireAI,
-    "kiter": KiterAI,
-    "objective": ObjectiveAI,
-}
-_TIER_OF: dict[str, str] = {
-    "random": "baseline",
-    "blast_glyph": "heuristic",
-    "blast_brawler": "heuristic",
-    "focus_fire": "heuristic",
-    "kiter": "heuristic",
-    "objective": "heuristic",
-}
+_AIS: dict[str, AIFactory] = {}
+_TIER_OF: dict[str, str] = {}
+_RULESETS_OF: dict[str, tuple[str, ...]] = {}
+"""The rulesets each AI plays, as the AI declares them (``AI.rulesets``), taken when it registers."""
+_TWO_PLAYERS_ONLY: set[str] = set()
+"""The AIs that play two-player matches only (``AI.two_players_only``)."""
 
 
 def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
@@ -47,24 +37,34 @@ def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
     return factory
 
 
-#: the rulesets each AI can play (default: Arena only); the random AI plays any ruleset, since it
-#: only ever picks among the legal actions and choices the engine offers
-_RULESETS_OF: dict[str, tuple[str, ...]] = {
-    "random": ("arena", "blast"),
-    "blast_glyph": ("blast",),
-    "blast_brawler": ("blast",),
-}
-
-
 def register_ai(
-    name: str, factory: AIFactory, tier: str = "heuristic", rulesets: tuple[str, ...] = ("arena",)
+    name: str,
+    factory: AIFactory,
+    tier: str = "heuristic",
+    rulesets: tuple[str, ...] | None = None,
+    two_players_only: bool | None = None,
 ) -> None:
-    """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`, ``rulesets`` those it plays."""
+    """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`. The rulesets it plays are the
+    declaration of the AI itself: ``factory.rulesets`` when the factory is an ``AI`` class; a factory
+    function states them with ``rulesets`` (else it is taken to play what the base ``AI`` declares,
+    Arena); ``two_players_only`` likewise (``AI.two_players_only``)."""
     if tier not in TIERS:
         raise ContentError("AI registry", "tier", f"unknown tier {tier!r}; known: {', '.join(TIERS)}")
+    declared = rulesets if rulesets is not None else getattr(factory, "rulesets", AI.rulesets)
+    if isinstance(declared, str) or not all(isinstance(r, str) for r in declared):
+        raise ContentError(
+            "AI registry", "rulesets", f"AI {name!r}: must be a tuple of ruleset names, got {declared!r}"
+        )
     _AIS[name] = factory
     _TIER_OF[name] = tier
-    _RULESETS_OF[name] = tuple(rulesets)
+    _RULESETS_OF[name] = tuple(declared)
+    only_two = (
+        two_players_only if two_players_only is not None else getattr(factory, "two_players_only", False)
+    )
+    if only_two:
+        _TWO_PLAYERS_ONLY.add(name)
+    else:
+        _TWO_PLAYERS_ONLY.discard(name)
 
 
 def list_ais(ruleset: str | None = None) -> list[str]:
@@ -73,9 +73,31 @@ def list_ais(ruleset: str | None = None) -> list[str]:
 
 
 def ai_rulesets(name: str) -> tuple[str, ...]:
-    """The rulesets a registered AI plays."""
+    """The rulesets a registered AI plays (its declaration)."""
     get_ai(name)
-    return _RULESETS_OF.get(name, ("arena",))
+    return _RULESETS_OF[name]
+
+
+def ai_problem(name: str, ruleset: str | None = None, seats: int = 2) -> str:
+    """Why the AI ``name`` cannot play a match of ``ruleset`` (any ruleset when None) with ``seats``
+    players — unknown, it does not play that ruleset, or it plays two players only — or '' when it
+    can. The one wording of the mismatch, for matches, the pregame, experiment files and the
+    benchmark."""
+    if name not in _AIS:
+        return f"unknown AI {name!r}; known: {', '.join(list_ais())}"
+    if seats != 2 and name in _TWO_PLAYERS_ONLY:
+        others = [other for other in list_ais(ruleset) if other not in _TWO_PLAYERS_ONLY]
+        return (
+            f"AI {name!r} plays two-player matches only, not {seats} players; "
+            f"AIs for {seats} players: {', '.join(others) or '(none)'}"
+        )
+    plays = _RULESETS_OF[name]
+    if ruleset is None or ruleset in plays:
+        return ""
+    return (
+        f"AI {name!r} does not play ruleset {ruleset!r}; it plays: {', '.join(plays)}. "
+        f"AIs for {ruleset}: {', '.join(list_ais(ruleset)) or '(none)'}"
+    )
 
 
 def ai_tier(name: str) -> str:
@@ -84,17 +106,28 @@ def ai_tier(name: str) -> str:
     return _TIER_OF[name]
 
 
-def get_ai(name: str) -> AIFactory:
-    """The factory of a named AI; an unknown name is a user error listing the known ones."""
-    try:
-        return _AIS[name]
-    except KeyError:
-        raise ContentError(
-            "AI registry", "ai", f"unknown AI {name!r}; known: {', '.join(list_ais())}"
-        ) from None
+def get_ai(name: str, ruleset: str | None = None, seats: int = 2) -> AIFactory:
+    """The factory of a named AI; an unknown name, or (given ``ruleset``) an AI that does not play
+    that ruleset or that many players, is a user error (:func:`ai_problem`)."""
+    problem = ai_problem(name, ruleset, seats)
+    if problem:
+        raise ContentError("AI registry", "ai", problem)
+    return _AIS[name]
 
 
+register_ai("random", RandomAI, tier="baseline")
+register_ai("blast_glyph", GlyphAI)
+register_ai("blast_brawler", BrawlerAI)
+register_ai("focus_fire", FocusFireAI)
+register_ai("kiter", KiterAI)
+register_ai("objective", ObjectiveAI)
 # The search tier plays Arena only: its candidates and leaf evaluation come from the Arena planner
 # (ai/planner.py, ai/evaluation.py), which knows nothing of Blast's glyphs, favors or challenges.
-register_ai("lookahead-fast", _lookahead(3, 1), tier="search", rulesets=("arena",))
-register_ai("lookahead", _lookahead(4, 2), tier="search", rulesets=("arena",))
+for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _lookahead(4, 2))):
+    register_ai(
+        _name,
+        _factory,
+        tier="search",
+        rulesets=LookaheadAI.rulesets,
+        two_players_only=LookaheadAI.two_players_only,
+    )

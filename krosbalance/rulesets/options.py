@@ -9,6 +9,7 @@ value or a value outside an option's choices is a ``ContentError`` naming the op
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -69,6 +70,14 @@ def check_value(
         raise ContentError(file, name, f"must not be negative, got {value}")
 
 
+def unknown_option(key: str, known: Mapping[str, Any]) -> str:
+    """The reason an option name is refused: the near matches among ``known`` (difflib, as the
+    content registry suggests character and board names), then every option."""
+    close = difflib.get_close_matches(key, list(known), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+    return f"unknown ruleset option{hint}; known: {', '.join(sorted(known))}"
+
+
 def build_options(
     cls: type[OptionsT],
     data: RulesetFile,
@@ -88,7 +97,7 @@ def build_options(
     merged = dict(data.values)
     for key, value in (overrides or {}).items():
         if key not in merged:
-            raise ContentError(file, key, f"unknown ruleset option; known: {', '.join(sorted(merged))}")
+            raise ContentError(file, key, unknown_option(key, merged))
         check_value(file, key, value, merged[key], choices or {})
         merged[key] = value
     return cls(**merged)

@@ -45,14 +45,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from krosbalance.ai.registry import list_ais
+from krosbalance.ai.registry import ai_problem, list_ais
 from krosbalance.build_info import build_mode, build_seconds
 from krosbalance.content.registry import list_characters
 from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
 from krosbalance.sim.builds import (
     BLAST_BOARD,
-    BLAST_OPTIONS,
     BOX_SET,
+    WORKLOADS,
     blast_splits,
     box_splits,
     compare_builds,
@@ -70,7 +70,7 @@ BASE_SEED = 20_251_130
 def _matches(
     start: int, ruleset: str = DEFAULT_RULESET
 ) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
-    splits = box_splits() if ruleset == DEFAULT_RULESET else blast_splits()
+    splits = WORKLOADS[ruleset].splits()
     for k in itertools.count(start):
         team0, team1 = splits[k % len(splits)]
         yield team0, team1, BASE_SEED + k
@@ -120,7 +120,7 @@ def measure(
 
 def _measure(ai: str, board: str, seconds: float, warmup: float, ruleset: str) -> BenchResult:
     source = _matches(0, ruleset)
-    options = BLAST_OPTIONS if ruleset == "blast" else None
+    options = WORKLOADS[ruleset].options
     end = time.perf_counter() + warmup
     played = 0
     while played < 2 or time.perf_counter() < end:
@@ -137,7 +137,7 @@ def _measure(ai: str, board: str, seconds: float, warmup: float, ruleset: str) -
         ).turns
         matches += 1
     wall = time.perf_counter() - start
-    label = ai if ruleset == DEFAULT_RULESET else f"{ruleset}:{ai}"
+    label = f"{WORKLOADS[ruleset].prefix}{ai}"
     return BenchResult(label, board, matches, wall, turns, build_mode(), time.process_time() - cpu)
 
 
@@ -396,9 +396,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(asdict(result)))
         return 0
     for ruleset, names in ((DEFAULT_RULESET, ais), ("blast", args.blast)):
-        unknown = [name for name in names if name not in list_ais(ruleset)]
-        if unknown:
-            parser.error(f"unknown {ruleset} AI {unknown[0]!r}; known: {', '.join(list_ais(ruleset))}")
+        problems = [ai_problem(name, ruleset) for name in names if ai_problem(name, ruleset)]
+        if problems:
+            parser.error(problems[0])
     print(f"{_build_line()}; {os.cpu_count()} cores")
     print(f"box teams ({len(box_splits())} splits in turn) on {args.board}, fixed seeds from {BASE_SEED}")
     print(
@@ -423,9 +423,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.search:
         from krosbalance.sim.bench_search import search_side_by_side, search_table
 
-        unknown = [name for name in args.search if name not in list_ais()]
-        if unknown:
-            parser.error(f"unknown AI {unknown[0]!r}; known: {', '.join(list_ais())}")
+        problems = [
+            ai_problem(name, DEFAULT_RULESET) for name in args.search if ai_problem(name, DEFAULT_RULESET)
+        ]
+        if problems:  # the search tier's figures are Arena box matches
+            parser.error(problems[0])
         pairs = search_side_by_side(
             args.search, matches=args.search_matches, board=args.board, copy_seconds=args.seconds
         )

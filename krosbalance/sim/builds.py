@@ -22,14 +22,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import krosbalance
-from krosbalance.ai.registry import ai_tier, list_ais
+from krosbalance.ai.registry import ai_rulesets, ai_tier, list_ais
 from krosbalance.build_info import MANIFEST, build_mode
 from krosbalance.content.registry import list_characters
 from krosbalance.engine.results import MatchResult
@@ -41,12 +41,15 @@ __all__ = [
     "BLAST_OPTIONS",
     "BOX_SET",
     "IdentityReport",
+    "WORKLOADS",
+    "Workload",
     "blast_splits",
     "box_splits",
     "compare_builds",
     "event_digests",
     "identity_matches",
     "match_digest",
+    "home_ruleset",
     "match_outcome",
     "pure_copy",
     "pure_python",
@@ -78,6 +81,35 @@ def blast_splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     return [split for four in itertools.combinations(pool, 4) for split in rules.team_splits(list(four))]
 
 
+Splits = list[tuple[tuple[str, ...], tuple[str, ...]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """The seeded matches of one ruleset that the benchmark and the identity check play: the team
+    splits taken in turn, the board, the options, the offset of the seeds and the digest keys'
+    prefix. Which AIs play them is their own declaration (``AI.rulesets``, :func:`home_ruleset`)."""
+
+    splits: Callable[[], Splits]
+    board: str
+    options: dict[str, Any] | None
+    seed_offset: int
+    prefix: str
+
+
+#: the workload of each ruleset the benchmark and the identity check know, by ruleset name
+WORKLOADS: dict[str, Workload] = {
+    DEFAULT_RULESET: Workload(box_splits, DEFAULT_BOARD, None, 0, ""),
+    "blast": Workload(blast_splits, BLAST_BOARD, BLAST_OPTIONS, 1_000_000, "blast:"),
+}
+
+
+def home_ruleset(ai: str) -> str | None:
+    """The ruleset whose workload an AI plays in the identity check: the first it declares that has
+    a workload (``random``, which plays them all, plays Arena's)."""
+    return next((ruleset for ruleset in ai_rulesets(ai) if ruleset in WORKLOADS), None)
+
+
 def match_outcome(result: MatchResult) -> tuple[Any, ...]:
     """Everything in a MatchResult but its events, as comparable values: the outcome, the holdings
     and each fighter's counters, and the ruleset's extras (Blast)."""
@@ -107,16 +139,11 @@ def match_digest(result: MatchResult) -> str:
 
 def identity_matches(matches_per_ai: int, search_matches_per_ai: int) -> int:
     """How many matches :func:`event_digests` plays with these budgets."""
-    arena = sum(
+    return sum(
         search_matches_per_ai if ai_tier(ai) == "search" else matches_per_ai
-        for ai in list_ais(DEFAULT_RULESET)
+        for ai in list_ais()
+        if home_ruleset(ai) is not None
     )
-    return arena + matches_per_ai * len(_blast_only_ais())
-
-
-def _blast_only_ais() -> list[str]:
-    """The AIs that play Blast but not Arena; the identity check plays them on Blast matches."""
-    return [ai for ai in list_ais("blast") if ai not in list_ais(DEFAULT_RULESET)]
 
 
 def event_digests(
@@ -124,45 +151,44 @@ def event_digests(
     board: str = DEFAULT_BOARD,
     search_matches_per_ai: int = SEARCH_MATCHES_PER_AI,
 ) -> dict[str, str]:
-    """``{"ai0/ai1/seed": digest}`` for seeded box matches of every registered AI, recorded in full:
-    each AI plays half its matches against itself and half against the next AI by name — an AI of
-    the search tier ``search_matches_per_ai`` matches, the others against the next AI outside the
-    search tier (so that their many matches stay cheap). The AIs that play only Blast do the same
-    on Blast matches (:func:`blast_splits` on :data:`BLAST_BOARD`, a random Divine Challenge), the
-    rival of the last one being the first (``random`` plays both rulesets)."""
-    ais = list_ais(DEFAULT_RULESET)
-    cheap = [ai for ai in ais if ai_tier(ai) != "search"]
-    splits = box_splits()
+    """``{"ai0/ai1/seed": digest}`` for seeded matches of every registered AI, recorded in full, each
+    on the workload of its :func:`home_ruleset` (Arena: the box splits on ``board``; Blast:
+    :func:`blast_splits` on :data:`BLAST_BOARD`, a random Divine Challenge, keys ``blast:…``): each
+    AI plays half its matches against itself and half against the next AI by name of that ruleset
+    — an AI of the search tier ``search_matches_per_ai`` matches, the others against the next AI
+    outside the search tier (so that their many matches stay cheap), or, alone in its ruleset,
+    against the first other AI that plays it."""
     digests = {}
-    for i, ai in enumerate(ais):
-        searching = ai_tier(ai) == "search"
-        rival = ais[(i + 1) % len(ais)] if searching else cheap[(cheap.index(ai) + 1) % len(cheap)]
-        count = search_matches_per_ai if searching else matches_per_ai
-        for k in range(count):
-            pair = (ai, ai) if k % 2 == 0 else (ai, rival)
-            team0, team1 = splits[(i * matches_per_ai + k) % len(splits)]
-            seed = BASE_SEED + i * matches_per_ai + k
-            result = play_match(team0, team1, board=board, ai=pair, seed=seed, record="full")
-            digests[f"{pair[0]}/{pair[1]}/{seed}"] = match_digest(result)
-    blast_ais = _blast_only_ais()
-    blast = blast_splits()
-    for i, ai in enumerate(blast_ais):
-        rival = blast_ais[(i + 1) % len(blast_ais)] if len(blast_ais) > 1 else "random"
-        for k in range(matches_per_ai):
-            pair = (ai, ai) if k % 2 == 0 else (ai, rival)
-            team0, team1 = blast[(i * matches_per_ai + k) % len(blast)]
-            seed = BASE_SEED + 1_000_000 + i * matches_per_ai + k
-            result = play_match(
-                team0,
-                team1,
-                board=BLAST_BOARD,
-                ai=pair,
-                seed=seed,
-                record="full",
-                ruleset="blast",
-                options=BLAST_OPTIONS,
-            )
-            digests[f"blast:{pair[0]}/{pair[1]}/{seed}"] = match_digest(result)
+    boards = {**{ruleset: workload.board for ruleset, workload in WORKLOADS.items()}, DEFAULT_RULESET: board}
+    for ruleset, workload in WORKLOADS.items():
+        ais = [ai for ai in list_ais() if home_ruleset(ai) == ruleset]
+        cheap = [ai for ai in ais if ai_tier(ai) != "search"]
+        others = list_ais(ruleset)
+        splits = workload.splits()
+        for i, ai in enumerate(ais):
+            searching = ai_tier(ai) == "search"
+            if searching:
+                rival = ais[(i + 1) % len(ais)]
+            elif len(cheap) > 1:
+                rival = cheap[(cheap.index(ai) + 1) % len(cheap)]
+            else:
+                rival = next((other for other in others if other != ai), ai)
+            count = search_matches_per_ai if searching else matches_per_ai
+            for k in range(count):
+                pair = (ai, ai) if k % 2 == 0 else (ai, rival)
+                team0, team1 = splits[(i * matches_per_ai + k) % len(splits)]
+                seed = BASE_SEED + workload.seed_offset + i * matches_per_ai + k
+                result = play_match(
+                    team0,
+                    team1,
+                    board=boards[ruleset],
+                    ai=pair,
+                    seed=seed,
+                    record="full",
+                    ruleset=ruleset,
+                    options=workload.options,
+                )
+                digests[f"{workload.prefix}{pair[0]}/{pair[1]}/{seed}"] = match_digest(result)
     return digests
 
 

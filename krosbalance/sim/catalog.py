@@ -3,18 +3,46 @@
 Experiment validation asks a ``Catalog`` instead of importing the registries directly, so the parsing
 and expansion code can be tested with a small fake catalog and the registries are only imported when an
 experiment is actually checked against the real content.
+
+The ruleset of an arm (the experiment's ruleset with one arm's options) is built by
+:func:`arm_ruleset`, once per process and arm: validation asks that object for the team rules and
+the deals, the expansion's pregame deals and picks boards with it, and every match of the arm is
+played with it (``krosbalance.sim.match.play_spec``), so ``validate`` checks what ``run`` plays.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol
 
 from krosbalance.errors import KrosbalanceError
+
+if TYPE_CHECKING:
+    from krosbalance.rulesets.base import Ruleset
 
 DEFAULT_BOARD = "arena-elemental"
 DEFAULT_RULESET = "arena"
 Team = tuple[str, ...]
+Options = Mapping[str, Any] | None
+
+
+def options_json(options: Options) -> str:
+    """The canonical JSON of ruleset options (sorted keys, no spaces): the key of an arm's ruleset
+    and the ``options_json`` of its match specs."""
+    return json.dumps(dict(options or {}), sort_keys=True, separators=(",", ":"))
+
+
+@lru_cache(maxsize=512)
+def arm_ruleset(ruleset: str, options: str = "{}") -> Ruleset:
+    """The ruleset object named ``ruleset`` with the options of the JSON text ``options`` (as
+    :func:`options_json` writes it), built once per process and reused: the one builder of an
+    experiment arm's rules for validation, expansion and play. Unknown names and bad options raise
+    ``ContentError`` (not cached, so every caller sees the error)."""
+    from krosbalance.rulesets.registry import get_ruleset
+
+    return get_ruleset(ruleset, json.loads(options))
 
 
 class Catalog(Protocol):
@@ -24,19 +52,25 @@ class Catalog(Protocol):
         """The canonical id of a Krosmaster; raises KrosbalanceError when unknown or not a Krosmaster."""
         ...
 
-    def check_team(self, ids: Sequence[str], ruleset: str = DEFAULT_RULESET) -> None:
-        """Raise ``TeamError`` when the team breaks the ruleset's team rules."""
+    def check_team(self, ids: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None) -> None:
+        """Raise ``TeamError`` when the team breaks the team rules of the ruleset with ``options``."""
         ...
 
-    def legal_teams(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[Team]:
+    def legal_teams(
+        self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> list[Team]:
         """Every legal team drawn from ``pool`` (a multiset of ids), in a stable order."""
         ...
 
-    def team_splits(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[tuple[Team, Team]]:
+    def team_splits(
+        self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> list[tuple[Team, Team]]:
         """Every split of ``pool`` into two legal teams (the first holds ``pool[0]``)."""
         ...
 
-    def deal_problem(self, mode: str, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> str:
+    def deal_problem(
+        self, mode: str, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> str:
         """Why ``pool`` cannot be dealt by ``mode`` under the ruleset, or '' when it can."""
         ...
 
@@ -52,6 +86,10 @@ class Catalog(Protocol):
         """The AIs that play the ruleset."""
         ...
 
+    def ai_problem(self, name: str, ruleset: str = DEFAULT_RULESET) -> str:
+        """Why the AI cannot play the ruleset (unknown, or it does not play it), or ''."""
+        ...
+
     def rulesets(self) -> list[str]: ...
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
@@ -65,7 +103,7 @@ class Catalog(Protocol):
 
 class RegistryCatalog:
     """The catalog backed by the content, ruleset and AI registries (imported lazily); the team rules
-    are the ruleset's own (``krosbalance.rulesets.registry``)."""
+    are those of the arm's ruleset object (:func:`arm_ruleset`)."""
 
     def resolve_character(self, name: str) -> str:
         from krosbalance.content.registry import load_character
@@ -75,31 +113,28 @@ class RegistryCatalog:
             raise KrosbalanceError(f"{spec.id!r} is a {spec.kind}, not a Krosmaster")
         return spec.id
 
-    def check_team(self, ids: Sequence[str], ruleset: str = DEFAULT_RULESET) -> None:
-        from krosbalance.rulesets.registry import get_ruleset
+    def check_team(self, ids: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None) -> None:
+        arm_ruleset(ruleset, options_json(options)).validate_team(list(ids))
 
-        get_ruleset(ruleset).validate_team(list(ids))
+    def legal_teams(
+        self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> list[Team]:
+        return arm_ruleset(ruleset, options_json(options)).legal_teams(pool)
 
-    def legal_teams(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[Team]:
-        from krosbalance.rulesets.registry import get_ruleset
+    def team_splits(
+        self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> list[tuple[Team, Team]]:
+        return arm_ruleset(ruleset, options_json(options)).team_splits(pool)
 
-        return get_ruleset(ruleset).legal_teams(pool)
-
-    def team_splits(self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> list[tuple[Team, Team]]:
-        from krosbalance.rulesets.registry import get_ruleset
-
-        return get_ruleset(ruleset).team_splits(pool)
-
-    def deal_problem(self, mode: str, pool: Sequence[str], ruleset: str = DEFAULT_RULESET) -> str:
-        from krosbalance.rulesets.registry import get_ruleset
-
-        return get_ruleset(ruleset).deal_problem(mode, pool)
+    def deal_problem(
+        self, mode: str, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> str:
+        return arm_ruleset(ruleset, options_json(options)).deal_problem(mode, pool)
 
     def characters(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
         from krosbalance.content.registry import list_characters
-        from krosbalance.rulesets.registry import get_ruleset
 
-        return list(list_characters("krosmaster", game=get_ruleset(ruleset).card_game))
+        return list(list_characters("krosmaster", game=arm_ruleset(ruleset).card_game))
 
     def boards(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
         from krosbalance.content.registry import list_boards
@@ -116,10 +151,13 @@ class RegistryCatalog:
 
         return list_rulesets()
 
-    def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
-        from krosbalance.rulesets.registry import get_ruleset
+    def ai_problem(self, name: str, ruleset: str = DEFAULT_RULESET) -> str:
+        from krosbalance.ai.registry import ai_problem
 
-        get_ruleset(ruleset, dict(options))
+        return ai_problem(name, ruleset)
+
+    def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
+        arm_ruleset(ruleset, options_json(options))
 
     def rewards(self) -> list[str]:
         from krosbalance.content.registry import default_registry

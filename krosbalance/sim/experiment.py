@@ -33,7 +33,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
 
-    [options]                     # passed unchanged to play_match(options=...)
+    [options]                     # the ruleset's options (an unknown name suggests the near ones)
     turn_limit = 60
 
     [[variants]]                  # optional arms of the experiment: every deal is played under each,
@@ -41,6 +41,11 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     options = { challenges = [] } # (the matches table's ``variant``), ``options`` are merged over
                                   # [options]
 
+Each arm's rules are ONE ruleset object, the experiment's ruleset built with the arm's options
+(``krosbalance.sim.catalog.arm_ruleset``): validation checks the teams and the deals with it, the
+expansion deals the teams and lets the first player pick the board with it, and every match of the
+arm is played with it — so an option such as Blast's ``team_size`` counts everywhere. The arms share
+their pairings: an arm whose rules reject a team, or draw other teams from the pool, is reported.
 Which teams are legal is the ruleset's (``Ruleset.validate_team``, ``legal_teams``, ``team_splits``;
 Arena's are in ``krosbalance.rulesets.arena.teams``). ``splits`` plays every split of the pool into
 two legal teams (the eight box Krosmasters give 35). ``draft`` and ``random_deal`` are Arena's team
@@ -65,7 +70,14 @@ from pathlib import Path
 from typing import Any
 
 from krosbalance.errors import ExperimentError, KrosbalanceError, LocatedError
-from krosbalance.sim.catalog import DEFAULT_BOARD, DEFAULT_RULESET, Catalog, RegistryCatalog
+from krosbalance.sim.catalog import (
+    DEFAULT_BOARD,
+    DEFAULT_RULESET,
+    Catalog,
+    Options,
+    RegistryCatalog,
+    arm_ruleset,
+)
 from krosbalance.sim.seeding import deal_seed
 
 Team = tuple[str, ...]
@@ -376,9 +388,11 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
                 "options", f"values must be plain numbers, strings, booleans, arrays or tables ({exc})"
             )
             options = None
+    team_options = None  # the options the teams are checked under (no variants): once they are valid
     if options is not None and ruleset is not None:
         try:
             catalog.check_options(ruleset, options)
+            team_options = options
         except LocatedError as exc:
             key = exc.field.removeprefix("options.")
             problems.add(f"options.{key}", exc.reason)
@@ -393,12 +407,17 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         problems.add(
             "held_rewards", "held_rewards sets the option start_rewards itself; no variant may set it"
         )
+    elif held_rewards and ruleset is not None and team_options is not None:
+        _check_held_options(
+            held_rewards, variants or (("", json.dumps(team_options)),), ruleset, problems, catalog
+        )
 
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, Team], ...] | None = None
     mode = "pairs"
     if teams is not None:
-        mode, pairings = _parse_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET)
+        arms = [(arm, json.loads(arm_options)) for arm, arm_options in variants or ()] or [("", team_options)]
+        mode, pairings = _parse_arm_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET, arms)
 
     if problems.errors:
         return None
@@ -489,6 +508,31 @@ def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: C
         else:
             out.append(item)
     return tuple(out)
+
+
+def _check_held_options(
+    held: Sequence[str], arms: Sequence[tuple[str, str]], ruleset: str, problems: _Problems, catalog: Catalog
+) -> None:
+    """Each arm's rules with each held token (option ``start_rewards``) are the rules its reward
+    matches play: build them now, so a ruleset without that option fails validation, not the run."""
+    for _, arm_options in arms:
+        for token in held:
+            for swapped in (False, True):
+                try:
+                    catalog.check_options(
+                        ruleset, json.loads(variant_options(json.loads(arm_options), token, swapped))
+                    )
+                except LocatedError as exc:
+                    where = f"the option {exc.field.removeprefix('options.')} it sets"
+                    problems.add(
+                        "held_rewards", f"ruleset {ruleset!r} refuses {where} ({token!r}): {exc.reason}"
+                    )
+                    return
+                except KrosbalanceError as exc:
+                    problems.add(
+                        "held_rewards", f"ruleset {ruleset!r} refuses the options it sets ({token!r}): {exc}"
+                    )
+                    return
 
 
 def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> str:
@@ -588,8 +632,8 @@ def _parse_ais(
             if not isinstance(ai, str):
                 problems.add(sub, f"must be a string, not {_type_name(ai)} ({ai!r})")
                 ok = False
-            elif known is not None and ai not in known:
-                problems.add(sub, f"unknown AI {ai!r}; known: {', '.join(known) or '(none)'}")
+            elif known is not None and ai not in known:  # unknown, or it does not play the ruleset
+                problems.add(sub, catalog.ai_problem(ai, ruleset))
                 ok = False
         if ok:
             matchups.append((pair[0], pair[1]))
@@ -615,8 +659,11 @@ def _resolve_names(value: list[Any], where: str, problems: _Problems, catalog: C
     return ids if ok else None
 
 
-def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog, ruleset: str) -> Team | None:
-    """One team: a non-empty array of character names, resolved to ids and checked by the rules."""
+def _parse_team(
+    value: Any, where: str, problems: _Problems, catalog: Catalog, ruleset: str, options: Options = None
+) -> Team | None:
+    """One team: a non-empty array of character names, resolved to ids and checked by the rules of
+    the ruleset with ``options``."""
     if not isinstance(value, list) or not value:
         problems.add(where, f"a team must be a non-empty array of character names, not {value!r}")
         return None
@@ -624,7 +671,7 @@ def _parse_team(value: Any, where: str, problems: _Problems, catalog: Catalog, r
     if ids is None:
         return None
     try:
-        catalog.check_team(ids, ruleset)
+        catalog.check_team(ids, ruleset, options)
     except KrosbalanceError as exc:
         problems.add(where, f"illegal team {', '.join(ids)}: {exc}")
         return None
@@ -648,7 +695,11 @@ def _parse_pool(
 
 
 def _parse_teams(
-    teams: Mapping[str, Any], problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
+    teams: Mapping[str, Any],
+    problems: _Problems,
+    catalog: Catalog,
+    ruleset: str = DEFAULT_RULESET,
+    options: Options = None,
 ) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
     _unknown_keys(teams, TEAM_KEYS, "teams.", problems)
     n_before = len(problems.errors)
@@ -683,7 +734,7 @@ def _parse_teams(
 
     source = given[0]
     if mode == "pairs":
-        return mode, _parse_pairs(teams["pairs"], problems, catalog, ruleset)
+        return mode, _parse_pairs(teams["pairs"], problems, catalog, ruleset, options)
 
     team_list: list[Team] | None
     if source == "list":
@@ -691,7 +742,9 @@ def _parse_teams(
         if not isinstance(raw, list) or not raw:
             problems.add("teams.list", f"must be a non-empty array of teams, not {raw!r}")
             return mode, None
-        parsed = [_parse_team(t, f"teams.list[{i}]", problems, catalog, ruleset) for i, t in enumerate(raw)]
+        parsed = [
+            _parse_team(t, f"teams.list[{i}]", problems, catalog, ruleset, options) for i, t in enumerate(raw)
+        ]
         if any(t is None for t in parsed):
             return mode, None
         team_list = [t for t in parsed if t is not None]
@@ -700,18 +753,18 @@ def _parse_teams(
         if pool is None:
             return mode, None
         if mode in DEALT_MODES:
-            problem = dealt_pool_problem(mode, pool, catalog, ruleset)
+            problem = dealt_pool_problem(mode, pool, catalog, ruleset, options)
             if problem:
                 problems.add("teams.pool", problem)
                 return mode, None
             return mode, ((tuple(pool), tuple(pool)),)
         if mode == "splits":
-            splits = pool_splits(pool, catalog, ruleset)
+            splits = pool_splits(pool, catalog, ruleset, options)
             if not splits:
                 problems.add("teams.pool", "cannot be split into two legal teams")
                 return mode, None
             return mode, tuple(splits)
-        team_list = legal_teams(pool, catalog, ruleset)
+        team_list = legal_teams(pool, catalog, ruleset, options)
         if not team_list:
             problems.add("teams.pool", f"no legal team (ruleset {ruleset!r}) can be drawn from it")
             return mode, None
@@ -729,8 +782,52 @@ def _parse_teams(
     return mode, tuple(pairs)
 
 
+def _parse_arm_teams(
+    teams: Mapping[str, Any],
+    problems: _Problems,
+    catalog: Catalog,
+    ruleset: str,
+    arms: Sequence[tuple[str, Options]],
+) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
+    """``[teams]`` checked by the team rules of every arm (its ruleset built with its options: a team
+    size, …), since each arm plays its matches under its own. A problem found under some arms only
+    names them; the arms share their pairings, so an arm whose rules draw other teams from the pool
+    is a problem too."""
+    mode = "pairs"
+    results: list[tuple[str, list[ExperimentError], tuple[tuple[Team, Team], ...] | None]] = []
+    done: dict[str, tuple[list[ExperimentError], tuple[tuple[Team, Team], ...] | None]] = {}
+    for arm, options in arms:
+        key = json.dumps(options, sort_keys=True)
+        if key not in done:  # arms with the same options have the same rules
+            scratch = _Problems(problems.file)
+            mode, pairings = _parse_teams(teams, scratch, catalog, ruleset, options)
+            done[key] = (scratch.errors, pairings)
+        results.append((arm, *done[key]))
+    found: dict[tuple[str, str], list[str]] = {}
+    for arm, errors, _ in results:
+        for error in errors:
+            found.setdefault((error.field, error.reason), []).append(arm)
+    for (field_name, reason), names in found.items():
+        if len(names) < len(results):
+            reason += f" (under the options of variant {', '.join(repr(name) for name in names)})"
+        problems.add(field_name, reason)
+    if found:
+        return mode, None
+    first, pairings = results[0][0], results[0][2]
+    for arm, _, other in results[1:]:
+        if other != pairings:
+            problems.add(
+                "teams",
+                f"variant {arm!r} draws other teams from [teams] than variant {first!r} (its options change "
+                "the team rules); the arms of an experiment play the same pairings: use one experiment "
+                "per team rule",
+            )
+            return mode, None
+    return mode, pairings
+
+
 def _parse_pairs(
-    raw: Any, problems: _Problems, catalog: Catalog, ruleset: str
+    raw: Any, problems: _Problems, catalog: Catalog, ruleset: str, options: Options = None
 ) -> tuple[tuple[Team, Team], ...] | None:
     if not isinstance(raw, list) or not raw:
         problems.add("teams.pairs", f"must be a non-empty array of [team A, team B], not {raw!r}")
@@ -742,8 +839,8 @@ def _parse_pairs(
             problems.add(f"teams.pairs[{i}]", f"must be [team A, team B], not {pair!r}")
             ok = False
             continue
-        a = _parse_team(pair[0], f"teams.pairs[{i}][0]", problems, catalog, ruleset)
-        b = _parse_team(pair[1], f"teams.pairs[{i}][1]", problems, catalog, ruleset)
+        a = _parse_team(pair[0], f"teams.pairs[{i}][0]", problems, catalog, ruleset, options)
+        b = _parse_team(pair[1], f"teams.pairs[{i}][1]", problems, catalog, ruleset, options)
         if a is None or b is None:
             ok = False
         else:
@@ -755,23 +852,25 @@ def _parse_pairs(
 # The team rules are the ruleset's (Arena: ``krosbalance.rulesets.arena.teams``); these ask the catalog.
 
 
-def legal_teams(pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET) -> list[Team]:
+def legal_teams(
+    pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET, options: Options = None
+) -> list[Team]:
     """All legal teams that can be drawn from a pool of figures (a multiset of ids)."""
-    return catalog.legal_teams(pool, ruleset)
+    return catalog.legal_teams(pool, ruleset, options)
 
 
 def pool_splits(
-    pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET
+    pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET, options: Options = None
 ) -> list[tuple[Team, Team]]:
     """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0])."""
-    return catalog.team_splits(pool, ruleset)
+    return catalog.team_splits(pool, ruleset, options)
 
 
 def dealt_pool_problem(
-    mode: str, pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET
+    mode: str, pool: Sequence[str], catalog: Catalog, ruleset: str = DEFAULT_RULESET, options: Options = None
 ) -> str:
     """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can."""
-    return catalog.deal_problem(mode, pool, ruleset)
+    return catalog.deal_problem(mode, pool, ruleset, options)
 
 
 # ------------------------------------------------------------------------------------------ expansion
@@ -795,29 +894,36 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
     dealt = experiment.mode in DEALT_MODES
     if dealt or experiment.board_choice:  # the pregame of R-A17/R-A19 needs the rules and the AIs
         from krosbalance.play import deal_teams, pick_board
+
+        # each arm's ruleset object, the one its matches play (built once: ``arm_ruleset``)
+        rules = [arm_ruleset(experiment.ruleset, arm_options) for _, arm_options in arms]
     match_id = 0
     global_deal = 0
-    for p, (team_a, team_b) in enumerate(experiment.pairings):
-        pool = team_a  # dealt modes: the pairing is (pool, pool)
+    for p, pairing in enumerate(experiment.pairings):
+        pool = pairing[0]  # dealt modes: the pairing is (pool, pool)
         deal = 0
         for boards in experiment.board_groups:
             for (ai_a, ai_b), n_deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
                 for _ in range(n_deals):
                     seed = deal_seed(experiment.master_seed, global_deal)
-                    if dealt:
-                        team_a, team_b = deal_teams(
-                            experiment.mode, pool, (ai_a, ai_b), seed, ruleset=experiment.ruleset
-                        )
+                    # the teams of each arm: the pairing's, or dealt anew by the arm's rules
+                    arm_teams = [
+                        deal_teams(experiment.mode, pool, (ai_a, ai_b), seed, ruleset=rules[i])
+                        if dealt
+                        else pairing
+                        for i in range(len(arms))
+                    ]
                     for held in experiment.reward_variants:  # same seed: paired with the baseline
                         for swapped in sides:
-                            board = boards[0]
-                            if len(boards) > 1:
-                                team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
-                                ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
-                                board = pick_board(
-                                    boards, team0, team1, (ai0, ai1), seed, ruleset=experiment.ruleset
-                                )
-                            for arm, arm_options in arms:  # every arm on the same seed
+                            for i, (arm, arm_options) in enumerate(arms):  # every arm on the same seed
+                                team_a, team_b = arm_teams[i]
+                                board = boards[0]
+                                if len(boards) > 1:
+                                    team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
+                                    ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
+                                    board = pick_board(
+                                        boards, team0, team1, (ai0, ai1), seed, ruleset=rules[i]
+                                    )
                                 yield MatchSpec(
                                     match_id=match_id,
                                     experiment=experiment.name,

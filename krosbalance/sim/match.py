@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from krosbalance.engine.results import MatchResult
+from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.collector import bulk_collection
 from krosbalance.sim.experiment import MatchSpec
 from krosbalance.sim.tables import error_row, event_rows, failed_match_row, fighter_rows, match_row
 
 PlayFn = Callable[..., MatchResult]
-"""Anything with the signature of ``krosbalance.play.play_match``."""
+"""Anything with the signature of ``krosbalance.play.play_match`` (its ``ruleset`` may be a name or,
+as ``play_spec`` passes it, the ruleset object with the match's options)."""
 
 
 def default_play() -> PlayFn:
@@ -30,8 +32,9 @@ def default_play() -> PlayFn:
 
 
 def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = None) -> MatchResult:
-    """Play one match exactly as the spec says, under its ruleset (``record`` overrides the spec's
-    recording level)."""
+    """Play one match exactly as the spec says, under its arm's ruleset object — the one validation
+    checked and the pregame dealt with (:func:`krosbalance.sim.catalog.arm_ruleset`, built once per
+    worker and options) — (``record`` overrides the spec's recording level)."""
     fn = play if play is not None else default_play()
     return fn(
         list(spec.team0),
@@ -39,9 +42,8 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
         board=spec.board,
         ai=(spec.ai0, spec.ai1),
         seed=spec.seed,
-        options=spec.options,
         record=record if record is not None else spec.record,
-        ruleset=spec.ruleset,
+        ruleset=arm_ruleset(spec.ruleset, spec.options_json),
     )
 
 

@@ -325,3 +325,10 @@ def test_four_player_matches_end_and_replay_identically(mode: str, ai: str):
     assert first.end_reason and first.turns > 0
     assert [repr(e) for e in first.events] == [repr(e) for e in again.events]
     assert first.winner is None or first.winner in first.partnerships
+
+
+def test_the_search_tier_plays_two_players_only_and_says_so():
+    from krosbalance.errors import ContentError
+
+    with pytest.raises(ContentError, match="two-player matches only.*AIs for 4 players: .*focus_fire"):
+        play_match(*_teams(), ai="lookahead-fast", options=FFA)

@@ -19,6 +19,7 @@ from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK, ScriptedDice
 from krosbalance.engine.legal import BUY_GG, BUY_REWARD, Action, legal_actions
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.view import MatchView
+from krosbalance.errors import ContentError
 from krosbalance.rulesets.arena.options import DATA_FILE
 from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing import Scenario, ScriptedController
@@ -336,3 +337,34 @@ def test_every_declared_option_changes_behaviour(name: str):
 def test_r_a133_simultaneous_zero_gg_draw_or_play_on():
     assert _simultaneous_zero_gg({}) == (True, "gg_exhausted")
     assert _simultaneous_zero_gg({"simultaneous_zero_gg": "play_on"}) == (False, "")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "typo", "meant"),
+    [
+        ("arena", "turn_limt", "turn_limit"),
+        ("blast", "team_sise", "team_size"),
+        ("blast", "dice_face", "dice_faces"),
+    ],
+)
+def test_an_unknown_option_suggests_the_near_names(ruleset: str, typo: str, meant: str) -> None:
+    with pytest.raises(ContentError) as info:
+        get_ruleset(ruleset, {typo: 1})
+    assert info.value.field == typo
+    assert info.value.reason.startswith(f"unknown ruleset option; did you mean '{meant}'")
+    assert "; known: " in info.value.reason
+
+
+def test_an_unknown_option_far_from_every_name_lists_them_only() -> None:
+    with pytest.raises(ContentError) as info:
+        get_ruleset("blast", {"qqqq": 1})
+    assert "did you mean" not in info.value.reason and "team_size" in info.value.reason
+
+
+def test_an_experiment_with_a_misspelt_option_is_told_the_near_name() -> None:
+    from krosbalance.sim.experiment import check_experiment_text
+
+    text = 'name = "t"\nmaster_seed = 1\nmatches_per_pairing = 1\n[teams]\nmode = "splits"\npool = "all"\n'
+    _, errors = check_experiment_text(text + "[options]\nturn_limt = 40\n")
+    assert [e.field for e in errors] == ["options.turn_limt"]  # one problem, not a crash of the team check
+    assert errors[0].reason.startswith("unknown ruleset option; did you mean 'turn_limit'")

@@ -60,18 +60,24 @@ class FakeCatalog:
             raise KrosbalanceError(f"unknown ruleset {ruleset!r}")
         return arena_teams
 
-    def check_team(self, ids: Sequence[str], ruleset: str = "arena") -> None:
+    def check_team(self, ids: Sequence[str], ruleset: str = "arena", options: Any = None) -> None:
         problem = self._rules(ruleset).team_problem([CARDS[i] for i in ids])
         if problem:
             raise TeamError(problem)
 
-    def legal_teams(self, pool: Sequence[str], ruleset: str = "arena") -> list[tuple[str, ...]]:
+    def legal_teams(
+        self, pool: Sequence[str], ruleset: str = "arena", options: Any = None
+    ) -> list[tuple[str, ...]]:
         return self._rules(ruleset).legal_teams(pool, CARDS)
 
-    def team_splits(self, pool: Sequence[str], ruleset: str = "arena") -> list[tuple[tuple[str, ...], ...]]:
+    def team_splits(
+        self, pool: Sequence[str], ruleset: str = "arena", options: Any = None
+    ) -> list[tuple[tuple[str, ...], ...]]:
         return self._rules(ruleset).team_splits(pool, CARDS)
 
-    def deal_problem(self, mode: str, pool: Sequence[str], ruleset: str = "arena") -> str:
+    def deal_problem(
+        self, mode: str, pool: Sequence[str], ruleset: str = "arena", options: Any = None
+    ) -> str:
         return self._rules(ruleset).deal_problem(mode, pool, CARDS)
 
     def characters(self, ruleset: str = "arena") -> list[str]:
@@ -84,6 +90,11 @@ class FakeCatalog:
         from krosbalance.ai.registry import list_ais  # the real names: shipped files use every tier
 
         return list_ais(ruleset)
+
+    def ai_problem(self, name: str, ruleset: str = "arena") -> str:
+        from krosbalance.ai.registry import ai_problem
+
+        return ai_problem(name, ruleset)
 
     def rulesets(self) -> list[str]:
         return ["arena"]
@@ -106,9 +117,10 @@ def fake_play(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
-    ruleset: str = "arena",
+    ruleset: Any = "arena",
 ) -> MatchResult:
-    """A pure function of its arguments that looks like a match result."""
+    """A pure function of its arguments that looks like a match result (``ruleset``: a name or, as
+    the runner passes it, the ruleset object)."""
     ais = (ai, ai) if isinstance(ai, str) else tuple(ai)
     key = zlib.crc32(f"{','.join(team0)}|{','.join(team1)}|{board}|{ais}".encode())
     rng = np.random.default_rng([seed, key])
@@ -130,7 +142,7 @@ def fake_play(
         wild_gg_left=bool(rng.integers(0, 2)),
         teams=(tuple(team0), tuple(team1)),
         board=str(board),
-        ruleset=ruleset,
+        ruleset=getattr(ruleset, "name", ruleset),
         seed=seed,
         fighters=fighters,
         versions={"engine": "fake-1", "content": "fake-content"},

@@ -45,3 +45,15 @@ def test_box_splits_are_the_35_four_vs_four_splits():
     splits = bench.box_splits()
     assert len(splits) == 35
     assert all(len(a) == 4 and len(b) == 4 and not set(a) & set(b) for a, b in splits)
+
+
+def test_each_ai_plays_the_workload_of_a_ruleset_it_declares() -> None:
+    """The identity check pairs AIs with rulesets by their declaration (``AI.rulesets``)."""
+    from krosbalance.ai.registry import ai_rulesets, list_ais
+    from krosbalance.sim.builds import WORKLOADS, home_ruleset
+
+    for ai in list_ais():
+        home = home_ruleset(ai)
+        assert home in WORKLOADS and home == next(r for r in ai_rulesets(ai) if r in WORKLOADS)
+    assert {home_ruleset(ai) for ai in list_ais("blast") if ai not in list_ais("arena")} == {"blast"}
+    assert home_ruleset("random") == "arena"  # it plays every ruleset: Arena's matches, as before

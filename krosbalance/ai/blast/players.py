@@ -44,6 +44,7 @@ class BlastAI(AI):
     """A heuristic Blast player; subclasses set ``weights``."""
 
     name = "blast"
+    rulesets = ("blast",)  # plans on the Blast view (glyphs, favors, challenges)
     weights: BlastWeights = GLYPH
 
     def choose_action(self, view: MatchView) -> Action:
