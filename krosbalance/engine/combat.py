@@ -24,7 +24,6 @@ from krosbalance.engine.events import (
 )
 from krosbalance.engine.pieces import lift, place, spawn, unblock_sight
 from krosbalance.engine.powers import after_injured, heal_bonus, injury_prevented
-from krosbalance.engine.rewards import attack_bonus
 from krosbalance.engine.state import BOMB, ELEMENT_INDEX, Fighter, MatchState
 
 NEUTRAL = 0
@@ -45,9 +44,7 @@ def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int,
     caster.stats.spells_cast += 1
     if state.record >= FULL:
         state.events.append(SpellCast(state.turn, caster.uid, spell.id, target_cell))
-    bonus, lifesteal = (0, False)
-    if caster.reward_mods is not None:  # Demonic Rewards (R-A145): read and used up at the cast
-        bonus, lifesteal = attack_bonus(caster, spell)
+    bonus, lifesteal = state.ruleset.spell_bonus(state, caster, spell, True)  # read and used up now
     if spell.injury_cost:
         # R-A69: the caster places the injuries; reaching its HP KOs it, and the spell still resolves
         # from its cell (a KO'd piece leaves the board when the instant settles)
@@ -64,17 +61,17 @@ def resolve_spell(
     spell: SpellSpec,
     target_cell: int,
     choice: int = -1,
-    reward_bonus: int = 0,
-    reward_lifesteal: bool = False,
+    extra_bonus: int = 0,
+    extra_lifesteal: bool = False,
 ) -> None:
-    """Steps 2-5 of a spell (the costs are already paid). ``reward_bonus`` is the damage the caster's
-    Demonic Rewards add to each target (``engine.rewards.attack_bonus``), ``reward_lifesteal``
-    whether they give this attack Lifesteal (Sram Style)."""
+    """Steps 2-5 of a spell (the costs are already paid). ``extra_bonus`` is the damage the caster's
+    ruleset holdings add to each target (``MatchRules.spell_bonus``), ``extra_lifesteal`` whether
+    they give this attack Lifesteal."""
     if spell.kind == "summon":
         summon(state, caster, spell, target_cell)
         return
     targets = _targets(state, caster, spell, target_cell)
-    ctx = CastContext(state, caster, spell, target_cell, choice=choice, lifesteal=reward_lifesteal)
+    ctx = CastContext(state, caster, spell, target_cell, choice=choice, lifesteal=extra_lifesteal)
     moved_from = [caster.cell] + [t.cell for t in targets]
     if spell.effects:
         apply_step_two(ctx, targets)
@@ -91,7 +88,7 @@ def resolve_spell(
     for target in targets:
         if not target.alive:
             continue
-        base = spell.amount + ctx.bonus.get(target.uid, 0) + critical + reward_bonus
+        base = spell.amount + ctx.bonus.get(target.uid, 0) + critical + extra_bonus
         if spell.kind == "heal":
             heal(state, caster, target, base)
             continue

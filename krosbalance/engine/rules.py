@@ -29,6 +29,7 @@ The hooks, in the order a match meets them (the full list with the engine's call
   extra sight blockers (Fog) are cells of ``state.fixed_sight``, set with ``engine.pieces``;
 - ``add_marker``: when a +/- MP/AP marker acts (Arena: at the piece's next activation);
 - ``attack_roll``, ``defence_roll``: the combat roll (Arena: Critical, then Armour per target);
+- ``spell_bonus``: what the caster's ruleset holdings add to a cast (e.g. Arena's Demonic Rewards);
 - ``on_scenery_destroyed``: what a destroyed tree, bush or crate leaves (Arena: kamas);
 - ``on_kos``: the consequences of the KOs of one instant (Arena: GG by level);
 - ``check_victory``, ``turn_limit_winner``: who has won;
@@ -60,6 +61,8 @@ if TYPE_CHECKING:
 
 #: the four kinds of +/- MP/AP markers (R-A33, R-B26), as ``add_marker`` receives them
 PLUS_MP, MINUS_MP, PLUS_AP, MINUS_AP = range(4)
+#: ``spell_bonus`` of a caster the ruleset adds nothing to: no damage, no Lifesteal
+NO_BONUS: tuple[int, bool] = (0, False)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # rulesets (and tests) extend it
@@ -102,6 +105,20 @@ class RulesetState:
         """In ``state``, a copy made for ``side`` to play on (``MatchView.clone_state``), replace what
         that side may not know (Arena: the order of the Demonic Rewards it has not seen) by something
         it could have guessed. By default there is nothing hidden."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
+class PieceState:
+    """The part of one piece's state that the ruleset owns (e.g. Arena's Demonic Rewards on a
+    Krosmaster's card), kept in ``Fighter.extra`` (None while the piece has none). The engine never
+    reads it; ``engine.clone`` copies it with :meth:`copy`. Subclasses are small slotted classes, read
+    by the ruleset through a typed accessor (``cast``)."""
+
+    __slots__ = ()
+
+    def copy(self) -> PieceState:
+        """An independent copy (containers copied, not shared)."""
+        return self
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
@@ -209,6 +226,15 @@ class MatchRules:
         """The caster's roll for one attack or heal spell, made once for all its targets: damage
         added to each target's base (may be negative)."""
         raise NotImplementedError(f"ruleset {self.name!r} has no combat roll")
+
+    def spell_bonus(
+        self, state: MatchState, caster: Fighter, spell: SpellSpec, consume: bool
+    ) -> tuple[int, bool]:
+        """What the caster's ruleset holdings add to one cast of ``spell``: damage added to each
+        target's base, and whether the spell gains Lifesteal (e.g. Arena's Demonic Rewards, R-A145).
+        Called once per cast with ``consume`` True (one-shot bonuses are used up); with ``consume``
+        False only to peek, for an AI's estimate."""
+        return NO_BONUS
 
     def defence_roll(self, state: MatchState, target: Fighter, pierce: bool) -> int:
         """A target's roll against a damaging spell: damage removed. ``pierce``: Pierce Armour."""

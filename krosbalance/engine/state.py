@@ -20,8 +20,7 @@ if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.events import Event
-    from krosbalance.engine.rewards import HeldToken, RewardMods
-    from krosbalance.engine.rules import EngineOptions, MatchRules, RulesetState
+    from krosbalance.engine.rules import EngineOptions, MatchRules, PieceState, RulesetState
 
 KROSMASTER, CREATURE, BOMB, TRAP = "krosmaster", "creature", "bomb", "trap"
 ELEMENT_INDEX: dict[str, int] = {element: i for i, element in enumerate(ELEMENTS)}
@@ -71,9 +70,8 @@ class Fighter:
         "acting",
         "ko_by",
         "banned_targets",
-        "tokens",
-        "reward_mods",
-        "reward_range",
+        "extra",
+        "max_range_bonus",
     )
 
     def __init__(
@@ -116,11 +114,10 @@ class Fighter:
         self.acting = False
         self.ko_by: Fighter | None = None  # who KO'd it, for the GG credit when its KO settles
         self.banned_targets: dict[str, int] = {}  # spell id -> uid its next cast may not target
-        # Demonic Rewards on its card (R-A52-R-A54), face down or up, and what the face-up ones and
-        # the boosts waiting for its next spell add (``engine.rewards``); None while there are none
-        self.tokens: list[HeldToken] = []
-        self.reward_mods: RewardMods | None = None
-        self.reward_range = 0  # +max range from face-up rewards (R-A145), read by legal.max_range
+        # the ruleset's per-piece data (``engine.rules.PieceState``; e.g. Arena's Demonic Rewards on
+        # a Krosmaster's card), None while it has none
+        self.extra: PieceState | None = None
+        self.max_range_bonus = 0  # +max range from permanent ruleset effects, read by legal.max_range
 
     def has(self, power: str) -> bool:
         """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""
@@ -223,7 +220,7 @@ class MatchState:
         self.edges = [0, 1]  # the deployment zone (board edge) of each side, chosen by R-A19
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
-        self.lock_holders: list[Fighter] = []  # fighters a Perfect Lock upgrade was revealed on (R-A48)
+        self.lock_holders: list[Fighter] = []  # fighters given Perfect Lock in play (R-A48), for held_fast
         # last: the ruleset may read the above
         self.rules: RulesetState = ruleset.new_state(self) if rules is None else rules
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from krosbalance.content.specs import RANKS, CharacterSpec, RewardSpec, SpellSpec
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
-from krosbalance.engine.rewards import attack_bonus
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -66,6 +65,28 @@ class MarketHoldings(Protocol):
 
     @property
     def prices(self) -> tuple[int, int, int]: ...
+
+
+class TokenHoldings(Protocol):
+    """A token on a Krosmaster's card (``krosbalance.rulesets.arena.tokens.HeldToken``)."""
+
+    @property
+    def spec(self) -> RewardSpec: ...
+
+    @property
+    def face_up(self) -> bool: ...
+
+
+class CardHoldings(Protocol):
+    """Arena's per-piece data (``krosbalance.rulesets.arena.tokens.RewardCard``), read by the view."""
+
+    @property
+    def tokens(self) -> list[TokenHoldings]: ...
+
+
+def _tokens(fighter: Fighter) -> list[TokenHoldings]:
+    extra = fighter.extra
+    return [] if extra is None else cast(CardHoldings, extra).tokens
 
 
 class FighterView:
@@ -271,18 +292,18 @@ class MatchView:
         face-down one (R-A51: the opponent does not learn what a random purchase is)."""
         f = fighter._f
         own = f.side == self.side
-        return [t.spec if own or t.face_up else None for t in f.tokens]
+        return [t.spec if own or t.face_up else None for t in _tokens(f)]
 
     def reward_bonus(self, fighter: FighterView, spell: SpellSpec) -> int:
         """The damage a Krosmaster's face-up rewards and revealed boosts would add to this spell now
-        (``engine.rewards.attack_bonus``, nothing used up)."""
+        (the ruleset's ``spell_bonus``, nothing used up)."""
         f = fighter._f
-        if f.reward_mods is None:
+        if f.extra is None:
             return 0
-        return attack_bonus(f, spell, consume=False)[0]
+        return self._s.ruleset.spell_bonus(self._s, f, spell, False)[0]
 
     def reward_face_up(self, fighter: FighterView) -> list[bool]:
-        return [t.face_up for t in fighter._f.tokens]
+        return [t.face_up for t in _tokens(fighter._f)]
 
     def market_face_up(self) -> list[RewardSpec]:
         """The face-up tokens of the market, in the order a ``BUY_REWARD`` action names them."""
@@ -309,7 +330,7 @@ class MatchView:
         unseen += [s for s in market.hidden_box if s.rank == name]
         for f in self._s.fighters:
             if f.side != self.side:
-                unseen += [t.spec for t in f.tokens if not t.face_up and t.spec.rank == name]
+                unseen += [t.spec for t in _tokens(f) if not t.face_up and t.spec.rank == name]
         return sorted(unseen, key=lambda s: s.id)
 
     @property

@@ -35,7 +35,6 @@ from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.events import FULL, Event
 from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
-from krosbalance.engine.rewards import give
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState
 from krosbalance.engine.turn import (
     TensionChoice,
@@ -57,6 +56,7 @@ from krosbalance.rulesets.arena.rewards import (
     take_from_market,
 )
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
+from krosbalance.rulesets.arena.tokens import give, tokens_of
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.registry import get_ruleset
 
@@ -386,12 +386,12 @@ class Scenario:
         self.open_market()
         spec = self.source.registry.load_reward(reward)
         give(self.state, fighter, take_from_market(arena_state(self.state), spec.id), "s")
-        return len(fighter.tokens) - 1
+        return len(tokens_of(fighter)) - 1
 
     def token_position(self, fighter: Fighter, reward: str) -> int:
         """Where the face-down token ``reward`` lies on the fighter's card."""
         spec = self.source.registry.load_reward(reward)
-        for i, token in enumerate(fighter.tokens):
+        for i, token in enumerate(tokens_of(fighter)):
             if token.spec.id == spec.id and not token.face_up:
                 return i
         raise KeyError(f"{fighter.spec.name} holds no face-down {spec.id}")

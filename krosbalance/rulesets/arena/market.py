@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from krosbalance.content.specs import RANKS, RewardSpec
 from krosbalance.engine.events import SUMMARY, RewardBought
-from krosbalance.engine.rewards import capacity, give
 from krosbalance.engine.state import KROSMASTER
+from krosbalance.rulesets.arena.tokens import capacity, give
 
 if TYPE_CHECKING:
     import numpy as np

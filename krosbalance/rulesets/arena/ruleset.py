@@ -14,7 +14,7 @@ from krosbalance.engine.events import FULL, DiceRolled, LockRolled
 from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD
 from krosbalance.engine.outcome import end_match
 from krosbalance.engine.powers import dice_for
-from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
+from krosbalance.engine.rules import MINUS_AP, MINUS_MP, NO_BONUS, PLUS_AP, PLUS_MP
 from krosbalance.engine.state import BOMB, KROSMASTER
 from krosbalance.errors import TeamError
 from krosbalance.rulesets.arena import actions as extra
@@ -26,6 +26,7 @@ from krosbalance.rulesets.arena.options import ArenaOptions, arena_file, arena_o
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
 from krosbalance.rulesets.arena.tension import tension_roll
 from krosbalance.rulesets.arena.timeline import play_timeline, record_turn_end
+from krosbalance.rulesets.arena.tokens import spell_bonus
 from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
 
 if TYPE_CHECKING:
@@ -92,12 +93,12 @@ class ArenaRuleset(Ruleset):
 
     def preliminary_phase(self, state: MatchState, fighter: Fighter) -> None:
         """Its face-up Upgrades leave the card (R-A32 b, R-A54)."""
-        if fighter.tokens:
+        if fighter.extra is not None:
             reward_rules.preliminary_phase(state, fighter)
 
     def activation_ended(self, state: MatchState, fighter: Fighter) -> None:
         """Boosts "for this turn" that no spell used are lost."""
-        if fighter.reward_mods is not None:
+        if fighter.extra is not None:
             reward_rules.activation_ended(fighter)
 
     # ------------------------------------------------------------------ actions
@@ -113,7 +114,7 @@ class ArenaRuleset(Ruleset):
                 actions.append(extra.PICK)
             if (state.board.demon_cells >> cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
                 actions.append(extra.BUY)
-        if fighter.tokens or (arena.market is not None and self.opts.demonic_rewards):
+        if fighter.extra is not None or (arena.market is not None and self.opts.demonic_rewards):
             reward_rules.add_actions(state, fighter, actions, self.opts)
 
     def is_legal_extra(self, state: MatchState, fighter: Fighter, action: Action) -> bool:
@@ -180,6 +181,14 @@ class ArenaRuleset(Ruleset):
         if state.record >= FULL:
             state.events.append(DiceRolled(state.turn, caster.uid, "critical", faces, successes))
         return successes
+
+    def spell_bonus(
+        self, state: MatchState, caster: Fighter, spell: SpellSpec, consume: bool
+    ) -> tuple[int, bool]:
+        """What the caster's face-up Demonic Rewards and revealed boosts add (R-A145)."""
+        if caster.extra is None:
+            return NO_BONUS
+        return spell_bonus(caster, spell, consume)
 
     def defence_roll(self, state: MatchState, target: Fighter, pierce: bool) -> int:
         """The target's Armour roll (R-A61); Pierce Armour removes one die (R-A82, R-A161); a bomb
