@@ -44,7 +44,8 @@ from krosbalance.ai.rewards import (
     reward_value,
 )
 from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, MOVE, REVEAL_REWARD, Action
+from krosbalance.engine.legal import CAST, END, MOVE, Action
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.rewards import purchase_of, reveal_of
 
 if TYPE_CHECKING:

@@ -48,9 +48,10 @@ from krosbalance.ai.plan_search import Plan, PositionValue, best_plan, best_plan
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, MOVE, PICK_KAMA, Action
+from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, PICK_KAMA
 
 __all__ = ["END_ACTION", "MAX_REPLANS", "HeuristicAI", "Weights"]
 

@@ -24,13 +24,6 @@ MOVE: Final = 1
 CAST: Final = 2
 EXTRA: Final = 3  #: the first action kind a ruleset may define
 ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast")
-#: Arena's extra actions (R-A49, R-A50), defined by ``krosbalance.rulesets.arena.actions``; their
-#: kinds are kept here so Arena AIs import them with the engine's own kinds
-PICK_KAMA: Final = EXTRA
-BUY_GG: Final = EXTRA + 1
-#: Arena's Demonic Reward actions (R-A51, R-A54), defined by ``krosbalance.rulesets.arena.rewards``
-BUY_REWARD: Final = EXTRA + 2
-REVEAL_REWARD: Final = EXTRA + 3
 
 
 @final

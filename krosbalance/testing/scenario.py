@@ -33,7 +33,7 @@ from krosbalance.content.registry import Registry, default_registry
 from krosbalance.content.specs import RANKS, CharacterSpec, RewardSpec
 from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.events import FULL, Event
-from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
+from krosbalance.engine.legal import CAST, END, MOVE, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState
 from krosbalance.engine.turn import (
@@ -46,6 +46,7 @@ from krosbalance.engine.turn import (
 )
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.errors import IllegalActionError
+from krosbalance.rulesets.arena.kinds import BUY_GG, PICK_KAMA
 from krosbalance.rulesets.arena.market import Purchase, RewardMarket, setup_market
 from krosbalance.rulesets.arena.options import ArenaOptions
 from krosbalance.rulesets.arena.rewards import (

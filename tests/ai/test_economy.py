@@ -7,8 +7,9 @@ import pytest
 from krosbalance.ai.economy import advise, choose_alternative, gg_comes_first, improves, worth_buying
 from krosbalance.ai.rewards import best_holder, expected_draw_value, kama_rate, reward_value
 from krosbalance.content.registry import default_registry
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, REVEAL_REWARD, Action
+from krosbalance.engine.legal import CAST, END, Action
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.rewards import purchase_of, reveal_of
 from krosbalance.testing import Scenario
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK
-from krosbalance.engine.legal import BUY_GG, PICK_KAMA, Action
+from krosbalance.engine.legal import Action
+from krosbalance.rulesets.arena.kinds import BUY_GG, PICK_KAMA
 from krosbalance.testing import Scenario
 
 BOARD = """2 D . .

@@ -16,9 +16,10 @@ import pytest
 
 from krosbalance.content.registry import default_registry
 from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK, ScriptedDice
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, Action, legal_actions
+from krosbalance.engine.legal import Action, legal_actions
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD
 from krosbalance.rulesets.arena.options import DATA_FILE
 from krosbalance.rulesets.arena.tokens import tokens_of
 from krosbalance.rulesets.registry import get_ruleset

@@ -8,8 +8,9 @@ import pytest
 from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import RANKS
 from krosbalance.engine.dice import ARMOUR, CRITICAL
-from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD, legal_actions
+from krosbalance.engine.legal import legal_actions
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.market import Purchase, setup_market, staged_turn_start
 from krosbalance.rulesets.arena.rewards import (
     Reveal,

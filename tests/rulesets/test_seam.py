@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from krosbalance.engine import legal
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
-from krosbalance.engine.legal import BUY_GG, EXTRA, PICK_KAMA, Action, legal_actions
+from krosbalance.engine.legal import EXTRA, Action, legal_actions
 from krosbalance.engine.rules import MatchRules
 from krosbalance.engine.view import MatchView
 from krosbalance.errors import ContentError
@@ -19,6 +20,7 @@ from krosbalance.rulesets import get_ruleset, list_rulesets, register_ruleset
 from krosbalance.rulesets.arena import ArenaRuleset, ArenaState, arena_state
 from krosbalance.rulesets.arena.actions import BUY_GG as ARENA_BUY_GG
 from krosbalance.rulesets.arena.actions import PICK_KAMA as ARENA_PICK_KAMA
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, PICK_KAMA, REVEAL_REWARD
 from krosbalance.rulesets.registry import _RULESETS
 from krosbalance.testing import Scenario, ScriptedController
 
@@ -76,8 +78,11 @@ def test_an_unknown_ruleset_is_a_one_line_error_not_arena(name):
         play_match(TEAM0, TEAM1, ruleset=name)
 
 
-def test_arena_extra_action_kinds_are_importable_from_the_engine():
+def test_arena_action_kinds_come_from_the_engines_extra_range_and_the_engine_names_none():
     assert (PICK_KAMA, BUY_GG) == (ARENA_PICK_KAMA, ARENA_BUY_GG) == (EXTRA, EXTRA + 1)
+    assert (BUY_REWARD, REVEAL_REWARD) == (EXTRA + 2, EXTRA + 3)
+    for name in ("PICK_KAMA", "BUY_GG", "BUY_REWARD", "REVEAL_REWARD"):
+        assert not hasattr(legal, name)
 
 
 def test_arena_state_is_typed_owned_by_the_ruleset_and_copies_deeply():

@@ -11,7 +11,6 @@ import numpy as np
 from krosbalance.content.registry import Registry, default_registry
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK, count_successes
 from krosbalance.engine.events import FULL, DiceRolled, LockRolled
-from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD
 from krosbalance.engine.outcome import end_match
 from krosbalance.engine.powers import dice_for
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, NO_BONUS, PLUS_AP, PLUS_MP
@@ -22,6 +21,7 @@ from krosbalance.rulesets.arena import economy, pregame, rolls
 from krosbalance.rulesets.arena import rewards as reward_rules
 from krosbalance.rulesets.arena import teams as team_rules
 from krosbalance.rulesets.arena.invariants import arena_problems, arena_snapshot
+from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.options import ArenaOptions, arena_file, arena_options, default_options, punch
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
 from krosbalance.rulesets.arena.tension import tension_roll
