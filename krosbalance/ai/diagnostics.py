@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from krosbalance.engine.events import Damaged, GGChanged, KnockedOut, LockRolled, SpellCast
+from krosbalance.engine.events import Damaged, KnockedOut, LockRolled, SpellCast
+from krosbalance.rulesets.arena.events import GGChanged
 
 DEFAULT_WATCH: tuple[str, ...] = ("anna_tommy", "king_of_the_gobballs")
 

@@ -192,9 +192,9 @@ def test_the_heuristic_planner_buys_and_reveals_in_full_economy_matches(ai):
     """The shared planner asks the advisor before its actions: with the economy on, matches of every
     heuristic see purchases and reveals, each legal (the engine checks every action)."""
     from krosbalance.content.registry import list_characters
-    from krosbalance.engine.events import RewardBought, RewardRevealed
     from krosbalance.engine.match import run_to_end
     from krosbalance.play import prepare_match
+    from krosbalance.rulesets.arena.events import RewardBought, RewardRevealed
 
     box = list_characters(set="arena-box")
     bought = revealed = 0

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from krosbalance.engine.events import SUMMARY, GGChanged, KamaPicked
+from krosbalance.engine.events import SUMMARY
+from krosbalance.rulesets.arena.events import GGChanged, KamaPicked
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:

@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from krosbalance.content.specs import RANKS, RewardSpec
-from krosbalance.engine.events import SUMMARY, RewardBought
+from krosbalance.engine.events import SUMMARY
 from krosbalance.engine.state import KROSMASTER
+from krosbalance.rulesets.arena.events import RewardBought
 from krosbalance.rulesets.arena.tokens import capacity, give
 
 if TYPE_CHECKING:

@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.specs import ELEMENTS, EffectSpec, Frozen, RewardSpec
-from krosbalance.engine.events import FULL, SUMMARY, Healed, RewardRevealed
+from krosbalance.engine.events import FULL, SUMMARY, Healed
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.state import ELEMENT_INDEX, Fighter, MatchState
+from krosbalance.rulesets.arena.events import RewardRevealed
 from krosbalance.rulesets.arena.tokens import HeldToken, RewardMods, card
 
 if TYPE_CHECKING:

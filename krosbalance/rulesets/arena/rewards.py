@@ -31,11 +31,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from krosbalance.content.specs import RANKS, RewardSpec
-from krosbalance.engine.events import FULL, RewardRevealed
+from krosbalance.engine.events import FULL
 from krosbalance.engine.legal import Action, can_pay, spell_targets
 from krosbalance.engine.state import KROSMASTER
 from krosbalance.errors import ContentError, IllegalActionError
 from krosbalance.rulesets.arena.economy import gain_gg, take_from_reserve
+from krosbalance.rulesets.arena.events import RewardRevealed
 from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.market import (
     RANK_INDEX,

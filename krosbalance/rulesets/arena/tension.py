@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from krosbalance.engine.dice import FACE_POWER, tension_options
-from krosbalance.engine.events import FULL, TensionRolled
+from krosbalance.engine.events import FULL
 from krosbalance.engine.instant import settle
 from krosbalance.engine.turn import Controller, TensionChoice
 from krosbalance.errors import IllegalActionError
 from krosbalance.rulesets.arena.economy import take_from_reserve, tension_rises
+from krosbalance.rulesets.arena.events import TensionRolled
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import RewardSpec
