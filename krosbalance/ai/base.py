@@ -28,6 +28,7 @@ from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
 from krosbalance.engine.turn import TensionChoice, Trigger
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.view import arena_view
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -85,8 +86,9 @@ class AI:
         self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
     ) -> TensionChoice:
         """Avoid a double unless it wins the game or it is forced; inspire useful powers."""
-        mine, theirs = view.gg[view.side], view.gg[1 - view.side]
-        wants_double = view.wild_gg == 0 and theirs == 1 and mine > 1
+        arena = arena_view(view)  # the tension roll is Arena's
+        mine, theirs = arena.gg[view.side], arena.gg[1 - view.side]
+        wants_double = arena.wild_gg == 0 and theirs == 1 and mine > 1
         choices = [o for o in options if (o[0] == o[1]) == wants_double] or options
         preferred = [o for o in choices if o[0] in (CRITICAL, DODGE) or o[1] in (CRITICAL, DODGE)]
         faces = (preferred or choices)[0]

@@ -52,6 +52,7 @@ from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, PICK_KAMA
+from krosbalance.rulesets.arena.view import arena_view
 
 __all__ = ["END_ACTION", "MAX_REPLANS", "HeuristicAI", "Weights"]
 
@@ -109,7 +110,7 @@ class HeuristicAI(AI):
             self._plan(view, me)
         elif self._expect is not None and self._expect != (me.cell, me.mp, me.ap):
             self._plan(view, me)
-        rewards = me.is_krosmaster and view.rewards_in_play
+        rewards = me.is_krosmaster and arena_view(view).rewards_in_play
         for _ in range(3):
             saved = (list(self._steps), list(self._route), self._picks) if rewards else None
             action = self._next(view, me)
@@ -131,7 +132,7 @@ class HeuristicAI(AI):
         reward beats a GG for the kamas, for the ally it helps most), or None. The plan goes on after
         a reward action unless the fighter's cell, MP or AP then differ from what it expects (an AP
         gain, a Recall Potion, the Treechnid Set): then it is made again, with what the token gave."""
-        if not view.reward_tokens(me) and not (view.board.demon_cells >> me.cell) & 1:
+        if not arena_view(view).reward_tokens(me) and not (view.board.demon_cells >> me.cell) & 1:
             return None  # nothing to reveal, nowhere to buy
         reward = advise(view, me, action, self._first)
         if reward is None or not view.is_legal(reward):
@@ -200,6 +201,7 @@ class HeuristicAI(AI):
 
     def _next(self, view: MatchView, me: FighterView) -> Action | None:
         """The next action of the current plan, or None when the plan is broken."""
+        arena = arena_view(view)
         while self._steps:
             step = self._steps[0]
             kind = step.kind
@@ -209,7 +211,7 @@ class HeuristicAI(AI):
                     self._steps.pop(0)
                     self._route = []
                     continue
-                if self._picks > 0 and me.ap >= 1 and me.is_krosmaster and view.kamas_at(me.cell) > 0:
+                if self._picks > 0 and me.ap >= 1 and me.is_krosmaster and arena.kamas_at(me.cell) > 0:
                     self._picks -= 1
                     return Action(PICK_KAMA)  # a kama on the way (R-A49)
                 nxt = self._first_step(view, me, dest)
@@ -226,9 +228,9 @@ class HeuristicAI(AI):
                 return Action(CAST, step.arg, step.target)
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
-                    if view.kamas_at(me.cell) > 0:
+                    if arena.kamas_at(me.cell) > 0:
                         return Action(PICK_KAMA)
-                    if (view.board.demon_cells >> me.cell) & 1 and view.kamas[me.side] >= view.gg_price:
+                    if (view.board.demon_cells >> me.cell) & 1 and arena.kamas[me.side] >= arena.gg_price:
                         return Action(BUY_GG)
                 self._steps.pop(0)
                 continue

@@ -21,6 +21,7 @@ from krosbalance.engine.view import MatchView
 from krosbalance.play import prepare_match
 from krosbalance.rulesets.arena.market import RewardMarket
 from krosbalance.rulesets.arena.tokens import HeldToken, RewardCard, RewardMods, tokens_of
+from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.sim.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits
 from krosbalance.testing.scenario import Scenario
 
@@ -285,5 +286,5 @@ def test_view_copy_deals_the_rewards_this_side_has_not_seen_again() -> None:
     assert [len(p) for p in copied.piles] == [len(p) for p in market.piles]
     copy_view = MatchView(copy_, 0)
     for rank in range(3):
-        assert copy_view.unseen_rewards(rank) == view.unseen_rewards(rank)
+        assert arena_view(copy_view).unseen_rewards(rank) == arena_view(view).unseen_rewards(rank)
     assert copied.piles != market.piles  # dealt again, not the real order

@@ -21,6 +21,7 @@ from krosbalance.rulesets.arena.rewards import (
     reward_problems,
 )
 from krosbalance.rulesets.arena.tokens import tokens_of
+from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.testing import Scenario, ScriptedController
 
 PRICES = {"granite": 3, "jade": 6, "gold": 12}
@@ -238,10 +239,11 @@ def test_r_a51_the_view_hides_the_opponents_face_down_tokens():
     sc.buy_reward(buyer, -1, "gold", ally)
     sc.hold(enemy, "feca_style")
     secret = tokens_of(ally)[0].spec
-    mine, theirs = MatchView(sc.state, 0), MatchView(sc.state, 1)
-    assert mine.reward_tokens(mine.fighter(ally.uid)) == [secret]
-    assert theirs.reward_tokens(theirs.fighter(ally.uid)) == [None]
-    assert mine.reward_tokens(mine.fighter(enemy.uid)) == [None]
+    mine_view, theirs_view = MatchView(sc.state, 0), MatchView(sc.state, 1)
+    mine, theirs = arena_view(mine_view), arena_view(theirs_view)
+    assert mine.reward_tokens(mine_view.fighter(ally.uid)) == [secret]
+    assert theirs.reward_tokens(theirs_view.fighter(ally.uid)) == [None]
+    assert mine.reward_tokens(mine_view.fighter(enemy.uid)) == [None]
     unseen = theirs.unseen_rewards(2)
     assert secret in unseen and unseen == sorted(unseen, key=lambda s: s.id)
     assert secret not in mine.unseen_rewards(2)

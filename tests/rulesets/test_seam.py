@@ -21,6 +21,7 @@ from krosbalance.rulesets.arena import ArenaRuleset, ArenaState, arena_state
 from krosbalance.rulesets.arena.actions import BUY_GG as ARENA_BUY_GG
 from krosbalance.rulesets.arena.actions import PICK_KAMA as ARENA_PICK_KAMA
 from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, PICK_KAMA, REVEAL_REWARD
+from krosbalance.rulesets.arena.view import ArenaView, arena_view
 from krosbalance.rulesets.registry import _RULESETS
 from krosbalance.testing import Scenario, ScriptedController
 
@@ -97,12 +98,17 @@ def test_arena_state_is_typed_owned_by_the_ruleset_and_copies_deeply():
     assert (twin.wild_gg, twin.kama_reserve, twin.gg_price) == (arena.wild_gg, arena.kama_reserve, 10)
 
 
-def test_the_view_keeps_arena_holdings_and_names_the_ruleset():
+def test_arena_holdings_are_read_through_the_ruleset_view_and_the_view_names_the_ruleset():
     sc = Scenario("2 D .\n. . .")
     view = MatchView(sc.state, 0)
     assert view.ruleset == "arena"
-    assert (view.gg, view.wild_gg, view.kamas, view.gg_price) == ((6, 6), 1, (0, 0), 10)
-    assert view.kamas_at(0) == 2 and view.kama_cells() == [0, 1]
+    arena = arena_view(view)
+    assert isinstance(arena, ArenaView) and view.ruleset_view() is arena  # made once per view
+    assert (arena.gg, arena.wild_gg, arena.kamas, arena.gg_price) == ((6, 6), 1, (0, 0), 10)
+    assert arena.kamas_at(0) == 2 and arena.kama_cells() == [0, 1]
+    assert not arena.rewards_in_play and arena.reward_prices() == (0, 0, 0)
+    for name in ("gg", "wild_gg", "kamas", "gg_price", "kamas_at", "kama_cells", "reward_tokens"):
+        assert not hasattr(view, name)  # the engine's view names no Arena holding
 
 
 # ------------------------------------------------------------------------------- the toy's hooks

@@ -27,6 +27,7 @@ from krosbalance.rulesets.arena.state import ArenaState, arena_state
 from krosbalance.rulesets.arena.tension import tension_roll
 from krosbalance.rulesets.arena.timeline import play_timeline, record_turn_end
 from krosbalance.rulesets.arena.tokens import spell_bonus
+from krosbalance.rulesets.arena.view import ArenaView
 from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
 
 if TYPE_CHECKING:
@@ -250,6 +251,9 @@ class ArenaRuleset(Ruleset):
 
     def turn_limit_winner(self, state: MatchState) -> int | None:
         return economy.turn_limit_winner(state, self.opts)
+
+    def ruleset_view(self, state: MatchState, side: int) -> ArenaView:
+        return ArenaView(state, arena_state(state), side)
 
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
         arena = arena_state(state)
