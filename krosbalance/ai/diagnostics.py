@@ -143,7 +143,7 @@ def diagnose(
             out.melee_damage += melee_damage
             out.gg_bought += bought
             if result.winner is not None:
-                loser_kamas = result.kamas[1 - result.winner]
+                loser_kamas = result.values["kamas"][1 - result.winner]
                 out.decided += 1
                 out.loser_kamas += loser_kamas
                 out.loser_10 += int(loser_kamas >= 10)

@@ -112,11 +112,10 @@ def _copy_stats(stats: FighterStats) -> FighterStats:
         stats.kills,
         stats.knocked_out,
         stats.turns_alive,
-        stats.kamas_collected,
-        stats.gg_won,
         stats.spells_cast,
         stats.moves,
         stats.times_blocked,
+        None if stats.extra is None else stats.extra.copy(),
     )
 
 

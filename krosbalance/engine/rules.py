@@ -33,7 +33,8 @@ The hooks, in the order a match meets them (the full list with the engine's call
 - ``on_scenery_destroyed``: what a destroyed tree, bush or crate leaves (Arena: kamas);
 - ``on_kos``: the consequences of the KOs of one instant (Arena: GG by level);
 - ``check_victory``, ``turn_limit_winner``: who has won;
-- ``fill_result``: the ruleset's holdings in the ``MatchResult`` (``gg``/``kamas`` or ``extras``);
+- ``result_columns``, ``fighter_columns``, ``fill_result``, ``fighter_values``: the ruleset's typed
+  result columns and their values (Arena: GG and kamas per seat, reward counters per fighter);
 - ``ruleset_view``: a read-only view of the ruleset's own state, for AIs (``MatchView.ruleset_view``);
 - ``expected_damage``, ``leave_risk``: the expectations of the two rolls, for AIs.
 
@@ -54,7 +55,7 @@ from krosbalance.content.specs import Frozen
 if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.legal import Action
-    from krosbalance.engine.results import MatchResult
+    from krosbalance.engine.results import MatchResult, ResultColumn
     from krosbalance.engine.state import Fighter, MatchState
     from krosbalance.engine.turn import Controller
     from krosbalance.engine.view import MatchView
@@ -110,8 +111,9 @@ class RulesetState:
 @mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class PieceState:
     """The part of one piece's state that the ruleset owns (e.g. Arena's Demonic Rewards on a
-    Krosmaster's card), kept in ``Fighter.extra`` (None while the piece has none). The engine never
-    reads it; ``engine.clone`` copies it with :meth:`copy`. Subclasses are small slotted classes, read
+    Krosmaster's card), kept in ``Fighter.extra`` (None while the piece has none), and likewise its
+    counters for the results, in ``FighterStats.extra``. The engine never reads them;
+    ``engine.clone`` copies them with :meth:`copy`. Subclasses are small slotted classes, read
     by the ruleset through a typed accessor (``cast``)."""
 
     __slots__ = ()
@@ -263,8 +265,26 @@ class MatchRules:
         ruleset has none beyond ``MatchView``'s own accessors."""
         return None
 
+    @property
+    def result_columns(self) -> tuple[ResultColumn, ...]:
+        """The match-level columns this ruleset adds to the results (e.g. Arena's ``gg`` and
+        ``kamas`` per seat, ``wild_gg_left``), filled by :meth:`fill_result`."""
+        return ()
+
+    @property
+    def fighter_columns(self) -> tuple[ResultColumn, ...]:
+        """The fighter-level columns this ruleset adds (e.g. Arena's kamas and reward counters),
+        filled by :meth:`fighter_values`."""
+        return ()
+
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
-        """Write the ruleset's holdings into a finished match's result (Arena: GG and kamas)."""
+        """Write the ruleset's holdings into a finished match's ``result.values``, one entry per
+        :attr:`result_columns` name (a per-seat value as a tuple indexed by seat)."""
+
+    def fighter_values(self, state: MatchState, fighter: Fighter) -> dict[str, Any]:
+        """One fighter's values of :attr:`fighter_columns` at the end of a match (its counters in
+        ``fighter.stats.extra``)."""
+        return {}
 
     # ------------------------------------------------------------------ expectations, for AIs
     def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:

@@ -8,6 +8,7 @@ import pytest
 from krosbalance.content.keywords import REWARD_KEYWORDS
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.rulesets.arena import rewards as arena_rewards
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.arena.reward_effects import REWARD_EFFECTS
 from krosbalance.rulesets.arena.tokens import mods_of, tokens_of
 from krosbalance.testing import Scenario
@@ -62,7 +63,7 @@ def test_r_a54_a_boost_is_used_once_and_leaves_the_card():
     reveal(sc, hero, "xelor_style")
     assert hero.ap == 10 and tokens_of(hero) == []
     assert [s.id for s in sc.arena.market.box] == ["xelor_style"]  # back to the box
-    assert hero.stats.rewards_used == ["xelor_style"]
+    assert arena_stats(hero).rewards_used == ["xelor_style"]
 
 
 def test_r_a54_r_a32_an_upgrade_lasts_until_the_start_of_the_holders_next_turn():
@@ -327,7 +328,7 @@ def test_r_a54_ecaflip_style_heads_draws_a_face_down_gold_token(coin, drawn):
     if drawn:
         (token,) = tokens_of(hero)
         assert token.spec.rank == "gold" and not token.face_up
-        assert hero.stats.rewards_held[-1] == f"{token.spec.id}:d"
+        assert arena_stats(hero).rewards_held[-1] == f"{token.spec.id}:d"
         assert market.face_down_count(2) == gold_left - 1
     else:
         assert tokens_of(hero) == [] and market.face_down_count(2) == gold_left

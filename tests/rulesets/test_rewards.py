@@ -12,6 +12,7 @@ from krosbalance.engine.legal import legal_actions
 from krosbalance.engine.view import MatchView
 from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.market import Purchase, setup_market, staged_turn_start
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.arena.rewards import (
     Reveal,
     buy_action,
@@ -89,7 +90,7 @@ def test_r_a51_buying_a_face_up_token_costs_one_ap_and_its_price_to_the_reserve(
     assert buyer.ap == 5 and sc.arena.kamas[0] == 1 and sc.arena.kama_reserve == reserve + 6
     (token,) = tokens_of(ally)  # R-A52: given to any ally, face down
     assert token.spec is spec and not token.face_up
-    assert ally.stats.rewards_held == [f"{spec.id}:v"] and buyer.stats.rewards_bought == 1
+    assert arena_stats(ally).rewards_held == [f"{spec.id}:v"] and arena_stats(buyer).rewards_bought == 1
     assert sc.events("reward_bought")[0].visible
 
 
@@ -116,7 +117,7 @@ def test_r_a51_a_random_purchase_takes_a_face_down_token_of_the_chosen_rank():
     sc.buy_reward(buyer, -1, "gold", buyer)
     (token,) = tokens_of(buyer)
     assert token.spec.rank == "gold" and m.face_down_count(2) == before - 1 and len(m.face_up) == 6
-    assert buyer.stats.rewards_held == [f"{token.spec.id}:r"]
+    assert arena_stats(buyer).rewards_held == [f"{token.spec.id}:r"]
     assert not sc.events("reward_bought")[0].visible
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from krosbalance.engine.events import SUMMARY
 from krosbalance.rulesets.arena.events import GGChanged, KamaPicked
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def gain_gg(state: MatchState, side: int, amount: int, credit: Fighter | None = 
         if state.record >= SUMMARY:
             state.events.append(GGChanged(state.turn, side, taken, "opponent", (gg[0], gg[1])))
     if credit is not None and credit.side == side:
-        credit.stats.gg_won += gained
+        arena_stats(credit).gg_won += gained
     return gained
 
 
@@ -83,7 +84,7 @@ def pick_kama(state: MatchState, fighter: Fighter) -> None:
     fighter.ap -= 1
     arena.board_kamas[fighter.cell] -= 1
     arena.kamas[fighter.side] += 1
-    fighter.stats.kamas_collected += 1
+    arena_stats(fighter).kamas_collected += 1
     if state.record >= 2:
         state.events.append(KamaPicked(state.turn, fighter.uid, fighter.cell, 1))
 

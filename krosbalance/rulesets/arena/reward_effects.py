@@ -34,6 +34,7 @@ from krosbalance.engine.events import FULL, SUMMARY, Healed
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.state import ELEMENT_INDEX, Fighter, MatchState
 from krosbalance.rulesets.arena.events import RewardRevealed
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.arena.tokens import HeldToken, RewardMods, card
 
 if TYPE_CHECKING:
@@ -286,8 +287,9 @@ def reveal(
     held = card(holder)
     token = held.tokens[index]
     spec = token.spec
-    holder.stats.rewards_revealed += 1
-    holder.stats.rewards_used.append(spec.id)
+    counts = arena_stats(holder)
+    counts.rewards_revealed += 1
+    counts.rewards_used.append(spec.id)
     if state.record >= SUMMARY:
         state.events.append(RewardRevealed(state.turn, holder.uid, spec.id, spec.kind))
     if spec.kind == "boost":

@@ -17,7 +17,7 @@ from krosbalance.engine.rules import MINUS_AP, MINUS_MP, NO_BONUS, PLUS_AP, PLUS
 from krosbalance.engine.state import BOMB, KROSMASTER
 from krosbalance.errors import TeamError
 from krosbalance.rulesets.arena import actions as extra
-from krosbalance.rulesets.arena import economy, pregame, rolls
+from krosbalance.rulesets.arena import economy, pregame, results, rolls
 from krosbalance.rulesets.arena import rewards as reward_rules
 from krosbalance.rulesets.arena import teams as team_rules
 from krosbalance.rulesets.arena.invariants import arena_problems, arena_snapshot
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.legal import Action
-    from krosbalance.engine.results import MatchResult
+    from krosbalance.engine.results import MatchResult, ResultColumn
     from krosbalance.engine.rules import RulesetState
     from krosbalance.engine.state import Fighter, MatchState
     from krosbalance.engine.turn import Controller
@@ -255,11 +255,19 @@ class ArenaRuleset(Ruleset):
     def ruleset_view(self, state: MatchState, side: int) -> ArenaView:
         return ArenaView(state, arena_state(state), side)
 
+    @property
+    def result_columns(self) -> tuple[ResultColumn, ...]:
+        return results.MATCH_COLUMNS
+
+    @property
+    def fighter_columns(self) -> tuple[ResultColumn, ...]:
+        return results.FIGHTER_COLUMNS
+
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
-        arena = arena_state(state)
-        result.gg = (arena.gg[0], arena.gg[1])
-        result.kamas = (arena.kamas[0], arena.kamas[1])
-        result.wild_gg_left = arena.wild_gg > 0
+        results.fill_result(arena_state(state), result)
+
+    def fighter_values(self, state: MatchState, fighter: Fighter) -> dict[str, Any]:
+        return results.fighter_values(fighter)
 
     def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:
         return rolls.expected_damage(state, caster, spell, target, self.opts)

@@ -19,6 +19,7 @@ from typing import cast
 from krosbalance.content.specs import ELEMENTS, RewardSpec, SpellSpec
 from krosbalance.engine.rules import PieceState
 from krosbalance.engine.state import ELEMENT_INDEX, KROSMASTER, Fighter, MatchState
+from krosbalance.rulesets.arena.results import arena_stats
 
 NEUTRAL = 0
 
@@ -135,7 +136,7 @@ def give(state: MatchState, fighter: Fighter, spec: RewardSpec, how: str) -> Hel
     kept in the holder's counters for the statistics."""
     token = HeldToken(spec, False, state.turn)
     card(fighter).tokens.append(token)
-    fighter.stats.rewards_held.append(f"{spec.id}:{how}")
+    arena_stats(fighter).rewards_held.append(f"{spec.id}:{how}")
     return token
 
 
