@@ -26,8 +26,9 @@ from mypy_extensions import mypyc_attr
 from krosbalance.ai.rewards import best_holder
 from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
-from krosbalance.engine.turn import TensionChoice, Trigger
+from krosbalance.engine.turn import Trigger
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.rulesets.arena.view import arena_view
 
 if TYPE_CHECKING:

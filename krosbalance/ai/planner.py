@@ -49,9 +49,9 @@ from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.legal import CAST, END, MOVE, Action
-from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, PICK_KAMA
+from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.rulesets.arena.view import arena_view
 
 __all__ = ["END_ACTION", "MAX_REPLANS", "HeuristicAI", "Weights"]

@@ -11,8 +11,8 @@ from krosbalance.ai.context import _reach
 from krosbalance.ai.scoring import ThreatMap
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
-from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
+from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.rulesets.arena.view import arena_view
 
 

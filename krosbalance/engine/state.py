@@ -112,7 +112,7 @@ class Fighter:
         self.placed_turn = -1
         self.stats = FighterStats()
         self.acting = False
-        self.ko_by: Fighter | None = None  # who KO'd it, for the GG credit when its KO settles
+        self.ko_by: Fighter | None = None  # who KO'd it, credited when its KO settles (e.g. Arena's GG)
         self.banned_targets: dict[str, int] = {}  # spell id -> uid its next cast may not target
         # the ruleset's per-piece data (``engine.rules.PieceState``; e.g. Arena's Demonic Rewards on
         # a Krosmaster's card), None while it has none
@@ -198,7 +198,7 @@ class MatchState:
         self.obstacles = board.trees | board.bushes
         self.sight_blockers = board.trees
         self.fixed_sight = board.trees  # sight blockers that are not pieces (engine.pieces keeps it)
-        self.enter_cells = 0  # cells whose entering calls the ruleset's on_enter (none in Arena)
+        self.enter_cells = 0  # cells whose entering calls the ruleset's on_enter (e.g. none in Arena)
         self.traps: dict[int, Fighter] = {}
         self.turn = 0
         self.active_side = 0
@@ -213,7 +213,7 @@ class MatchState:
         self.scenery_injuries: dict[int, int] = {}
         self.pending_bombs: list[Fighter] = []
         # The same instant (engine.instant): pieces KO'd in the instant being resolved, and whether
-        # anything (a KO, a GG gain or loss) waits for the instant to settle.
+        # anything (a KO, a change in the ruleset's holdings) waits for the instant to settle.
         self.pending_kos: list[Fighter] = []
         self.unsettled = False
         self.invisible = 0  # cells of pieces with Invisibility (R-A108), a bitmask
@@ -228,7 +228,7 @@ class MatchState:
         return self.by_cell[cell]
 
     def is_free(self, cell: int) -> bool:
-        """A free cell holds no obstacle (R-A7): crates, traps and kamas do not count."""
+        """A free cell holds no obstacle (R-A7): crates and traps do not count (nor e.g. Arena's kamas)."""
         return not (self.obstacles >> cell) & 1
 
     def pieces(self) -> list[Fighter]:

@@ -37,7 +37,6 @@ from krosbalance.engine.legal import CAST, END, MOVE, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState
 from krosbalance.engine.turn import (
-    TensionChoice,
     Trigger,
     begin_activation,
     end_activation,
@@ -57,6 +56,7 @@ from krosbalance.rulesets.arena.rewards import (
     take_from_market,
 )
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
+from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.rulesets.arena.tokens import give, tokens_of
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.registry import get_ruleset
@@ -92,7 +92,7 @@ class ScriptedController:
             active character for an action, the head of the script is returned if it belongs to that
             character; otherwise the character ends its turn. ``(fighter, END_TURN)`` ends a turn
             explicitly (needed when one character acts in two consecutive activations).
-        tension: answers to tension rolls, in order (:class:`~krosbalance.engine.turn.TensionChoice`).
+        tension: answers to tension rolls, in order (:class:`~krosbalance.rulesets.arena.tension.TensionChoice`).
         deployment: the cells returned to ``choose_deployment``, in Timeline order.
         edge: the answer to ``choose_edge`` (R-A19); None keeps the zone the board lists for the side.
         creature_orders: answers to ``order_creatures`` (R-A31), each a list of pieces in acting order;

@@ -15,9 +15,7 @@ from krosbalance.engine.results import ResultColumn
 from krosbalance.engine.rules import PieceState
 
 if TYPE_CHECKING:
-    from krosbalance.engine.results import MatchResult
     from krosbalance.engine.state import Fighter
-    from krosbalance.rulesets.arena.state import ArenaState
 
 MATCH_COLUMNS: tuple[ResultColumn, ...] = (
     ResultColumn("gg", "int64", True, "GG each player holds at the end (R-A24)"),
@@ -103,9 +101,3 @@ def arena_stats(fighter: Fighter) -> ArenaStats:
 def fighter_values(fighter: Fighter) -> dict[str, Any]:
     extra = fighter.stats.extra
     return (_NOTHING if extra is None else cast(ArenaStats, extra)).values()
-
-
-def fill_result(arena: ArenaState, result: MatchResult) -> None:
-    result.values["gg"] = (arena.gg[0], arena.gg[1])
-    result.values["kamas"] = (arena.kamas[0], arena.kamas[1])
-    result.values["wild_gg_left"] = arena.wild_gg > 0

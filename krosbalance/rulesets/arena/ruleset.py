@@ -264,7 +264,10 @@ class ArenaRuleset(Ruleset):
         return results.FIGHTER_COLUMNS
 
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
-        results.fill_result(arena_state(state), result)
+        arena = arena_state(state)  # the columns of results.MATCH_COLUMNS
+        result.values["gg"] = (arena.gg[0], arena.gg[1])
+        result.values["kamas"] = (arena.kamas[0], arena.kamas[1])
+        result.values["wild_gg_left"] = arena.wild_gg > 0
 
     def fighter_values(self, state: MatchState, fighter: Fighter) -> dict[str, Any]:
         return results.fighter_values(fighter)
