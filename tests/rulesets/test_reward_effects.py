@@ -13,8 +13,8 @@ from krosbalance.rulesets.arena.reward_effects import REWARD_EFFECTS
 from krosbalance.rulesets.arena.tokens import mods_of, tokens_of
 from krosbalance.testing import Scenario
 
-from .rewards_kit import BOARD, DUMMY, HERO, can, hold, kamas, reveal
-from .specs import character, spell
+from ..engine.rewards_kit import BOARD, DUMMY, HERO, can, hold, kamas, reveal
+from ..engine.specs import character, spell
 
 NO_CRIT, NO_ARMOUR = ARMOUR, LOCK  # a Critical roll that fails, an Armour roll that fails
 MISS = [NO_CRIT, NO_ARMOUR]  # one attack on one target, no dice effect
