@@ -33,7 +33,8 @@ def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int,
     """Cast a spell whose legality the caller has checked: pay, resolve, explode the bombs it KO'd.
 
     ``choice`` is a second cell the player picked, for the few spells that need one (Pandawa Style's
-    ally). The KOs it causes and what follows (e.g. Arena's GG, victory) settle when the action's instant ends (``engine.instant``).
+    ally). The KOs it causes and what follows (e.g. Arena's GG, victory) settle when the action's
+    instant ends (``engine.instant``).
     """
     caster.ap -= spell.ap_cost
     caster.mp -= spell.mp_cost
@@ -172,8 +173,8 @@ def knock_out(state: MatchState, victim: Fighter, by: Fighter | None) -> None:
     """A piece is KO (R-A10): it stops acting at once; a KO'd bomb explodes before it leaves (R-A111).
 
     Everything else a KO does — leaving the board, the Krosmaster's tokens leaving with it (R-A113),
-    what the ruleset makes of it (e.g. Arena's GG), victory — happens when the current instant settles (``engine.instant``), together
-    with the other KOs of that instant.
+    what the ruleset makes of it (e.g. Arena's GG), victory — happens when the current instant
+    settles (``engine.instant``), together with the other KOs of that instant.
     """
     if not victim.alive:
         return

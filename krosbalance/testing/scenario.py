@@ -92,7 +92,8 @@ class ScriptedController:
             active character for an action, the head of the script is returned if it belongs to that
             character; otherwise the character ends its turn. ``(fighter, END_TURN)`` ends a turn
             explicitly (needed when one character acts in two consecutive activations).
-        tension: answers to tension rolls, in order (:class:`~krosbalance.rulesets.arena.tension.TensionChoice`).
+        tension: answers to tension rolls, in order
+            (:class:`~krosbalance.rulesets.arena.tension.TensionChoice`).
         deployment: the cells returned to ``choose_deployment``, in Timeline order.
         edge: the answer to ``choose_edge`` (R-A19); None keeps the zone the board lists for the side.
         creature_orders: answers to ``order_creatures`` (R-A31), each a list of pieces in acting order;

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from krosbalance.engine import legal
-from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
+from krosbalance.engine.clone import clone_state
+from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK, SeededDice
 from krosbalance.engine.legal import EXTRA, Action, legal_actions
+from krosbalance.engine.match import summarise
+from krosbalance.engine.outcome import end_match
 from krosbalance.engine.rules import MatchRules
 from krosbalance.engine.view import MatchView
 from krosbalance.errors import ContentError
@@ -26,7 +30,8 @@ from krosbalance.rulesets.registry import _RULESETS
 from krosbalance.testing import Scenario, ScriptedController
 
 from ..engine.specs import character, spell
-from .toy import RALLY, ToyRuleset, toy, toy_factory
+from .toy import DEFAULTS as TOY_DEFAULTS
+from .toy import RALLY, ToyCharge, ToyRuleset, toy, toy_factory
 
 TEAM0 = ["queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy"]
 TEAM1 = ["bill_tell", "kassius_kaos", "lil_healey", "bad_aboum"]
@@ -193,6 +198,44 @@ def test_combat_roll_is_the_rulesets(toy_rules):
     assert sc.dice.remaining == 0
     assert [e.roll for e in sc.events("dice_rolled")] == ["combat"] * 3
     assert striker.ap == 3  # every spell cost 1 AP
+
+
+def test_spell_bonus_is_the_rulesets_from_its_per_piece_data_copied_with_the_state(toy_rules):
+    sc = Scenario(BOARD, dice=[LOCK, LOCK], ruleset="toy", specs=[STRIKER])
+    striker = sc.add(STRIKER, side=0, at=(0, 1))
+    bill = sc.add("bill_tell", side=1, at=(3, 1))  # 6 HP
+    striker.extra = ToyCharge(2)
+    copy = clone_state(sc.state, SeededDice(np.random.default_rng(0)))
+    twin = copy.fighters[striker.uid].extra
+    assert isinstance(twin, ToyCharge) and twin is not striker.extra and twin.damage == 2
+    zap = striker.spells[0]
+    assert sc.state.ruleset.spell_bonus(sc.state, striker, zap, False) == (2, False)  # a peek
+    sc.activate(striker)
+    sc.cast(striker, "zap", (3, 1))  # 2 printed + 2 charge, no combat bonus
+    assert bill.injuries == 4 and striker.extra is None  # used up by the cast
+    sc.cast(striker, "zap", (3, 1))
+    assert bill.injuries == 6
+
+
+def test_the_default_hooks_add_nothing_to_a_cast_and_declare_no_result_column():
+    sc = Scenario(BOARD, specs=[STRIKER])
+    striker = sc.add(STRIKER, side=0, at=(0, 1))
+    bare = MatchRules("bare", "1", TOY_DEFAULTS, {})
+    assert bare.spell_bonus(sc.state, striker, striker.spells[0], True) == (0, False)
+    assert bare.result_columns == () and bare.fighter_columns == ()
+    assert bare.fighter_values(sc.state, striker) == {}
+
+
+def test_the_rulesets_result_columns_are_declared_and_filled(toy_rules):
+    sc, anna, king = _toy_scene()
+    sc.activate(anna)
+    sc.move(anna, (1, 0), (2, 0))  # captures a glyph
+    end_match(sc.state, 0, "test")
+    result = summarise(sc.state, seed=0)
+    assert [c.name for c in sc.state.ruleset.result_columns] == ["glyphs", "kos"]
+    assert result.values == {"glyphs": (1, 0), "kos": 0}
+    by_uid = {f.uid: f.values for f in result.fighters}
+    assert by_uid[anna.uid] == {"entered": 1} and by_uid[king.uid] == {"entered": 0}
 
 
 def test_no_lock_under_the_toy_leaving_check(toy_rules):
