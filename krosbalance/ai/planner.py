@@ -201,7 +201,6 @@ class HeuristicAI(AI):
 
     def _next(self, view: MatchView, me: FighterView) -> Action | None:
         """The next action of the current plan, or None when the plan is broken."""
-        arena = arena_view(view)
         while self._steps:
             step = self._steps[0]
             kind = step.kind
@@ -211,7 +210,12 @@ class HeuristicAI(AI):
                     self._steps.pop(0)
                     self._route = []
                     continue
-                if self._picks > 0 and me.ap >= 1 and me.is_krosmaster and arena.kamas_at(me.cell) > 0:
+                if (
+                    self._picks > 0
+                    and me.ap >= 1
+                    and me.is_krosmaster
+                    and arena_view(view).kamas_at(me.cell) > 0
+                ):
                     self._picks -= 1
                     return Action(PICK_KAMA)  # a kama on the way (R-A49)
                 nxt = self._first_step(view, me, dest)
@@ -228,6 +232,7 @@ class HeuristicAI(AI):
                 return Action(CAST, step.arg, step.target)
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
+                    arena = arena_view(view)
                     if arena.kamas_at(me.cell) > 0:
                         return Action(PICK_KAMA)
                     if (view.board.demon_cells >> me.cell) & 1 and arena.kamas[me.side] >= arena.gg_price:
