@@ -216,9 +216,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"  {event}")
 
     winner = "draw" if result.winner is None else f"side {result.winner}"
-    print(
-        f"result: {winner} ({result.end_reason}) after {result.turns} turns; GG {result.gg}, kamas {result.kamas}"
-    )
+    holdings = "".join(f"; {name} {value}" for name, value in result.values.items())  # the ruleset's
+    print(f"result: {winner} ({result.end_reason}) after {result.turns} turns{holdings}")
     _compare_with_record(args.out, spec.match_id, result, read_table)
 
     if not args.no_pictures:

@@ -72,8 +72,9 @@ def play_and_check(
     if checked.end_reason == "turn_limit":
         assert checked.turns == TURN_LIMIT, where
     elif checked.end_reason == "gg":
-        assert checked.winner in (0, 1) and checked.gg[1 - checked.winner] == 0, where
-        assert checked.gg[checked.winner] > 0 and not checked.wild_gg_left, where
+        gg = checked.values["gg"]
+        assert checked.winner in (0, 1) and gg[1 - checked.winner] == 0, where
+        assert gg[checked.winner] > 0 and not checked.values["wild_gg_left"], where
     assert checked.events and checked.events[-1].kind == "match_ended", where
     if replay:
         again = play_match(
@@ -98,8 +99,8 @@ def play_and_check(
         "winner": checked.winner,
         "end_reason": checked.end_reason,
         "first_player": checked.first_player,
-        "rewards_bought": sum(f.stats.rewards_bought for f in checked.fighters),
-        "rewards_revealed": sum(f.stats.rewards_revealed for f in checked.fighters),
+        "rewards_bought": sum(f.values["rewards_bought"] for f in checked.fighters),
+        "rewards_revealed": sum(f.values["rewards_revealed"] for f in checked.fighters),
     }
 
 

@@ -49,7 +49,7 @@ def play_and_check(
     assert 1 <= checked.turns <= DECK, where  # R-B3: never beyond the last favor
     if checked.end_reason in ("glyphs", "glyph_draw"):
         assert checked.turns == DECK, where
-        glyphs = (checked.extras["glyphs0"], checked.extras["glyphs1"])
+        glyphs = checked.values["glyphs"]
         assert (checked.winner is None) == (glyphs[0] == glyphs[1]), where
         if checked.winner is not None:
             assert glyphs[checked.winner] > glyphs[1 - checked.winner], where
@@ -63,7 +63,7 @@ def play_and_check(
             team0, team1, board=board, seed=seed, ruleset="blast", options=options, record="full"
         )
         assert again.events == checked.events, f"{where}: {first_difference(again.events, checked.events)}"
-        assert again.extras == checked.extras, where
+        assert again.values == checked.values, where
     return checked.end_reason
 
 

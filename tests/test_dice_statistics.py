@@ -25,12 +25,12 @@ from krosbalance.engine.dice import (
     LOCK,
     SeededDice,
     count_successes,
-    tension_options,
 )
 from krosbalance.engine.movement import walk
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import BLOCK_CHANCE
+from krosbalance.rulesets.arena.tension import tension_options
 from krosbalance.rulesets.registry import get_ruleset
 
 N = 120_000

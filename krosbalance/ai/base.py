@@ -26,9 +26,11 @@ from mypy_extensions import mypyc_attr
 from krosbalance.ai.rewards import best_holder
 from krosbalance.engine.dice import CRITICAL, DODGE
 from krosbalance.engine.legal import Action
-from krosbalance.engine.turn import TensionChoice, Trigger
+from krosbalance.engine.turn import Trigger
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.four_player import choose_by_policy
+from krosbalance.rulesets.arena.tension import TensionChoice
+from krosbalance.rulesets.arena.view import arena_view
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -92,9 +94,10 @@ class AI:
         self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
     ) -> TensionChoice:
         """Avoid a double unless it wins the game or it is forced; inspire useful powers."""
-        gg = view.gg
+        arena = arena_view(view)  # the tension roll is Arena's
+        gg = arena.gg
         mine, theirs = gg[view.side], max(gg[seat] for seat in view.opponents())
-        wants_double = view.wild_gg == 0 and theirs == 1 and mine > 1
+        wants_double = arena.wild_gg == 0 and theirs == 1 and mine > 1
         choices = [o for o in options if (o[0] == o[1]) == wants_double] or options
         preferred = [o for o in choices if o[0] in (CRITICAL, DODGE) or o[1] in (CRITICAL, DODGE)]
         faces = (preferred or choices)[0]
@@ -122,7 +125,8 @@ class AI:
         """Four-player Arena (R-A155, R-A157): which player loses a GG to a tension double or gets a
         self-KO's GG, an index into ``seats``: hurt the leader, feed the weakest
         (``krosbalance.rulesets.arena.four_player.choose_by_policy``)."""
-        return choose_by_policy(view.gg, view.team_of, view.play_order, view.side, purpose, seats)
+        gg = arena_view(view).gg
+        return choose_by_policy(gg, view.team_of, view.play_order, view.side, purpose, seats)
 
     def order_creatures(
         self, view: MatchView, summoner: FighterView, creatures: list[FighterView]

@@ -16,6 +16,7 @@ from krosbalance.ai.scoring import ThreatMap, geometry
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
+from krosbalance.rulesets.arena.view import arena_view
 
 #: a spell the cast search may pick: (index, spell, AP cost, kind, limited, needs line of sight,
 #: moves its target, swaps with it, moves the caster)
@@ -83,6 +84,7 @@ class _Context:
     __slots__ = (
         "no_swap_back",
         "view",
+        "arena",
         "me",
         "side",
         "board",
@@ -155,6 +157,7 @@ class _Context:
         # this activation (swapping back restores the position for 2 AP: never worth it); -1: none
         self.no_swap_back = -1
         self.view = view
+        self.arena = arena = arena_view(view)  # Arena's holdings, read once per pass
         self.me = me
         side = self.side = me.side
         board = self.board = view.board
@@ -239,7 +242,7 @@ class _Context:
         # a GG the team can afford: what buying it is worth at today's score (R-A50)
         self.buy_pull = 0.0
         self.nearest_demon: list[int] = []
-        if me.is_krosmaster and board.demon_cells and view.kamas[side] >= view.gg_price:
+        if me.is_krosmaster and board.demon_cells and arena.kamas[side] >= arena.gg_price:
             # one buyer goes: the Krosmaster fewest turns from a Demon cell, the healthiest on ties
             nearest = self.geo.nearest(board.demon_cells)
             buyer = min(
@@ -305,7 +308,7 @@ class _Context:
         self.econ_cells: set[int] = set()
         if me.is_krosmaster:
             econ = board.demon_cells
-            for c in view.kama_cells():
+            for c in arena.kama_cells():
                 econ |= 1 << c
             self.econ_mask = econ
             self.econ_cells = set(scoring.iter_bits(econ))
@@ -530,7 +533,7 @@ def walk_plan(ctx: _Context, reach: dict[int, int]) -> tuple[list[float], list[i
         # nothing on any walk can block or be picked up: every walk is as good (callers fall back
         # on the BFS path)
         return risks, on_way, parent
-    view = ctx.view
+    arena = ctx.arena
     neighbours = ctx.board.neighbours
     start = ctx.me_cell
     free_at = [1.0] * n_cells
@@ -547,7 +550,7 @@ def walk_plan(ctx: _Context, reach: dict[int, int]) -> tuple[list[float], list[i
             # the chance of walking off ``n`` unblocked (``block`` keeps its answers per cell)
             go = 1.0 - ctx.block(n) if lockers[n] else 1.0
             free = free_at[n] * go
-            picked = on_way[n] + (view.kamas_at(n) if n in kama_cells else 0)
+            picked = on_way[n] + (arena.kamas_at(n) if n in kama_cells else 0)
             if free > best_free + 1e-12 or (abs(free - best_free) <= 1e-12 and picked > best_kamas):
                 best_free, best_kamas, best_parent = free, picked, n
         free_at[cell] = best_free

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from krosbalance.engine.events import Damaged, GGChanged, KnockedOut, LockRolled, SpellCast
+from krosbalance.engine.events import Damaged, KnockedOut, LockRolled, SpellCast
+from krosbalance.rulesets.arena.events import GGChanged
 
 DEFAULT_WATCH: tuple[str, ...] = ("anna_tommy", "king_of_the_gobballs")
 
@@ -142,7 +143,7 @@ def diagnose(
             out.melee_damage += melee_damage
             out.gg_bought += bought
             if result.winner is not None:
-                loser_kamas = result.kamas[1 - result.winner]
+                loser_kamas = result.values["kamas"][1 - result.winner]
                 out.decided += 1
                 out.loser_kamas += loser_kamas
                 out.loser_10 += int(loser_kamas >= 10)

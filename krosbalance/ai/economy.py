@@ -44,8 +44,10 @@ from krosbalance.ai.rewards import (
     reward_value,
 )
 from krosbalance.content.specs import RANKS, RewardSpec, SpellSpec
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, MOVE, REVEAL_REWARD, Action
+from krosbalance.engine.legal import CAST, END, MOVE, Action
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.rewards import purchase_of, reveal_of
+from krosbalance.rulesets.arena.view import ArenaView, arena_view
 
 if TYPE_CHECKING:
     from krosbalance.ai.rewards import HolderFacts
@@ -265,8 +267,8 @@ __all__ = [
 # ------------------------------------------------------------------------------ the advisor
 
 
-def _capacity(view: MatchView, fighter: FighterView) -> int:
-    return int(fighter.level) - len(view.reward_tokens(fighter))
+def _capacity(arena: ArenaView, fighter: FighterView) -> int:
+    return int(fighter.level) - len(arena.reward_tokens(fighter))
 
 
 def _nearest_enemy_distance(view: MatchView, cell: int, krosmasters_only: bool = False) -> int:
@@ -329,29 +331,30 @@ def _spell_target_value(view: MatchView, spec: RewardSpec, action: Action) -> fl
 def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Action | None:
     """The purchase returning most over what a GG would for its kamas, if any beats it."""
     side = view.side
-    holders = [k for k in view.krosmasters(side) if k.alive and k.cell >= 0 and _capacity(view, k) > 0]
+    arena = arena_view(view)
+    holders = [k for k in view.krosmasters(side) if k.alive and k.cell >= 0 and _capacity(arena, k) > 0]
     if not holders:
         return None
-    prices = view.reward_prices()
-    face_up = view.market_face_up()
-    gg = view.gg
+    prices = arena.reward_prices()
+    face_up = arena.market_face_up()
+    gg = arena.gg
     theirs = max(gg[seat] for seat in view.opponents())
-    gg_first = gg_comes_first(view.wild_gg, theirs, view.kamas[side], view.gg_price)
-    rate = kama_rate(view.gg_price)
+    gg_first = gg_comes_first(arena.wild_gg, theirs, arena.kamas[side], arena.gg_price)
+    rate = kama_rate(arena.gg_price)
     best: tuple[float, int, int] | None = None  # (surplus, visible, rank)
     for visible, spec in enumerate(face_up):
         price = prices[RANKS.index(spec.rank)]
         value, _ = purchase_value(spec, holders, ())
-        if worth_buying(value, price, view.gg_price, gg_first) and (
+        if worth_buying(value, price, arena.gg_price, gg_first) and (
             best is None or value - rate * price > best[0]
         ):
             best = (value - rate * price, visible, RANKS.index(spec.rank))
     for rank in range(len(RANKS)):
-        if not view.face_down_left(rank):
+        if not arena.face_down_left(rank):
             continue
-        value, _ = purchase_value(rank, holders, view.unseen_rewards(rank))
+        value, _ = purchase_value(rank, holders, arena.unseen_rewards(rank))
         price = prices[rank]
-        if worth_buying(value, price, view.gg_price, gg_first) and (
+        if worth_buying(value, price, arena.gg_price, gg_first) and (
             best is None or value - rate * price > best[0]
         ):
             best = (value - rate * price, -1, rank)
@@ -362,7 +365,7 @@ def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Acti
         spec = face_up[visible]
         holder_uid = holders[best_holder(spec, holders)].uid
     else:
-        unseen = view.unseen_rewards(rank)
+        unseen = arena.unseen_rewards(rank)
         means = [sum(reward_value(s, h) for s in unseen) / max(1, len(unseen)) for h in holders]
         holder_uid = holders[means.index(max(means))].uid
     for action in buys:
@@ -374,12 +377,15 @@ def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Acti
 
 def advise(view: MatchView, me: FighterView, proposed: Action, first_decision: bool) -> Action | None:
     """A Demonic Reward action to take before ``proposed`` (the planner's next action), or None."""
-    if not me.is_krosmaster or not view.rewards_in_play:
+    if not me.is_krosmaster:
+        return None
+    arena = arena_view(view)
+    if not arena.rewards_in_play:
         return None
     legal = [a for a in view.legal_actions() if a.kind == REVEAL_REWARD or a.kind == BUY_REWARD]
     if not legal:
         return None
-    tokens = view.reward_tokens(me)
+    tokens = arena.reward_tokens(me)
     by_token: dict[int, list[Action]] = {}
     for action in legal:
         if action.kind == REVEAL_REWARD:

@@ -20,6 +20,7 @@ from krosbalance.ai import scoring
 from krosbalance.ai.scoring import GG_UNIT, SUMMON_WORTH, ThreatCache
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.view import arena_view
 
 #: a decided match, in injury units
 WIN_SCORE = 10_000.0
@@ -44,7 +45,8 @@ def evaluate(
             return 0.0
         return WIN_SCORE if state.winner == side else -WIN_SCORE
     seen = MatchView(state, side)
-    gg, wild_gg, kamas = seen.gg, seen.wild_gg, seen.kamas
+    arena = arena_view(seen)
+    gg, wild_gg, kamas = arena.gg, arena.wild_gg, arena.kamas
     score = scoring.score_value(gg, wild_gg, side)
     if abs(score) >= scoring.WIN_VALUE:
         return WIN_SCORE if score > 0 else -WIN_SCORE

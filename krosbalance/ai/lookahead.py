@@ -30,8 +30,8 @@ from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import END_ACTION, HeuristicAI
 from krosbalance.ai.rollout import ReplayDice, finish_team_turn, play_turn
 from krosbalance.engine.legal import Action
-from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.tension import TensionChoice
 
 #: raw faces pre-drawn per dice set (a rollout that rolls more cycles through them)
 FACES_PER_SET = 512

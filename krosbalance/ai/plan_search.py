@@ -37,14 +37,14 @@ class Plan:
 def affordable_buys(ctx: _Context, reach: dict[int, int]) -> int:
     """How many GG the team could buy this activation: a Demon cell within the walk, and the team's
     kamas plus the kamas lying within the walk (R-A49, R-A50); 0 for creatures."""
-    view, me = ctx.view, ctx.me
+    arena, me = ctx.arena, ctx.me
     if not ctx.is_krosmaster or not ctx.econ_mask:
         return 0
     demons = ctx.board.demon_cells
     if not any((demons >> c) & 1 for c in reach):
         return 0
-    kamas = view.kamas[ctx.side] + sum(view.kamas_at(c) for c in reach if (ctx.econ_mask >> c) & 1)
-    return min(int(me.ap), kamas // max(1, view.gg_price))
+    kamas = arena.kamas[ctx.side] + sum(arena.kamas_at(c) for c in reach if (ctx.econ_mask >> c) & 1)
+    return min(int(me.ap), kamas // max(1, arena.gg_price))
 
 
 def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue) -> Plan:

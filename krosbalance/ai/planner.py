@@ -48,9 +48,11 @@ from krosbalance.ai.plan_search import Plan, PositionValue, best_plan, best_plan
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
 from krosbalance.ai.weights import Weights
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, MOVE, PICK_KAMA, Action
-from krosbalance.engine.turn import TensionChoice
+from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, PICK_KAMA
+from krosbalance.rulesets.arena.tension import TensionChoice
+from krosbalance.rulesets.arena.view import arena_view
 
 __all__ = ["END_ACTION", "MAX_REPLANS", "HeuristicAI", "Weights"]
 
@@ -109,7 +111,7 @@ class HeuristicAI(AI):
             self._plan(view, me)
         elif self._expect is not None and self._expect != (me.cell, me.mp, me.ap):
             self._plan(view, me)
-        rewards = me.is_krosmaster and view.rewards_in_play
+        rewards = me.is_krosmaster and arena_view(view).rewards_in_play
         for _ in range(3):
             saved = (list(self._steps), list(self._route), self._picks) if rewards else None
             action = self._next(view, me)
@@ -131,7 +133,7 @@ class HeuristicAI(AI):
         reward beats a GG for the kamas, for the ally it helps most), or None. The plan goes on after
         a reward action unless the fighter's cell, MP or AP then differ from what it expects (an AP
         gain, a Recall Potion, the Treechnid Set): then it is made again, with what the token gave."""
-        if not view.reward_tokens(me) and not (view.board.demon_cells >> me.cell) & 1:
+        if not arena_view(view).reward_tokens(me) and not (view.board.demon_cells >> me.cell) & 1:
             return None  # nothing to reveal, nowhere to buy
         reward = advise(view, me, action, self._first)
         if reward is None or not view.is_legal(reward):
@@ -209,7 +211,12 @@ class HeuristicAI(AI):
                     self._steps.pop(0)
                     self._route = []
                     continue
-                if self._picks > 0 and me.ap >= 1 and me.is_krosmaster and view.kamas_at(me.cell) > 0:
+                if (
+                    self._picks > 0
+                    and me.ap >= 1
+                    and me.is_krosmaster
+                    and arena_view(view).kamas_at(me.cell) > 0
+                ):
                     self._picks -= 1
                     return Action(PICK_KAMA)  # a kama on the way (R-A49)
                 nxt = self._first_step(view, me, dest)
@@ -226,9 +233,10 @@ class HeuristicAI(AI):
                 return Action(CAST, step.arg, step.target)
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
-                    if view.kamas_at(me.cell) > 0:
+                    arena = arena_view(view)
+                    if arena.kamas_at(me.cell) > 0:
                         return Action(PICK_KAMA)
-                    if (view.board.demon_cells >> me.cell) & 1 and view.kamas[me.side] >= view.gg_price:
+                    if (view.board.demon_cells >> me.cell) & 1 and arena.kamas[me.side] >= arena.gg_price:
                         return Action(BUY_GG)
                 self._steps.pop(0)
                 continue

@@ -66,12 +66,12 @@ def position_value(weights: Weights, ctx: _Context, cell: int) -> float:
 def objective_distance(ctx: _Context, cell: int) -> float:
     """How far ``cell`` is from what the economy wants next: a Demon cell when GG are nearly
     affordable, else kamas, else any Demon cell (0 with neither on the board)."""
-    view = ctx.view
+    arena = ctx.arena
     if ctx.objective is None:
         # per cell, the distance to the nearest Demon cell and to the nearest kama (empty when
         # there are none)
         kama_mask = 0
-        for c in view.kama_cells():
+        for c in arena.kama_cells():
             kama_mask |= 1 << c
         demon_mask = ctx.board.demon_cells
         geo = ctx.geo
@@ -80,7 +80,7 @@ def objective_distance(ctx: _Context, cell: int) -> float:
             geo.nearest(kama_mask) if kama_mask else [],
         )
     demons, kamas = ctx.objective
-    if demons and view.kamas[ctx.side] >= view.gg_price - 2:
+    if demons and arena.kamas[ctx.side] >= arena.gg_price - 2:
         return 1.5 * demons[cell]
     if kamas:
         return float(min(kamas[cell], 8))
@@ -106,22 +106,22 @@ def economy_plan(
     wins the match is worth the match), and the KO risk of standing there is re-priced at the score
     after the purchases (a KO that would have lost the match may no longer). Purchases come before
     extra pickups: AP is kept for them."""
-    me, view = ctx.me, ctx.view
+    me, arena = ctx.me, ctx.arena
     if ap_left <= 0 or not me.is_krosmaster:
         return 0.0, 0
-    here = view.kamas_at(cell)
+    here = arena.kamas_at(cell)
     picks_max = here + on_way
     on_demon = (ctx.board.demon_cells >> cell) & 1
     if not on_demon:
         picks = min(picks_max, ap_left)
         return weights.kama * picks, max(0, picks - here)
     side = ctx.side
-    stock = view.kamas[side]
-    price = view.gg_price
+    stock = arena.kamas[side]
+    price = arena.gg_price
     best = (weights.kama * min(picks_max, ap_left), max(0, min(picks_max, ap_left) - here))
     buys = 0
-    gg, wild = view.gg, view.wild_gg
-    team_of = view.team_of
+    gg, wild = arena.gg, arena.wild_gg
+    team_of = ctx.view.team_of
     bought = 0.0
     while True:
         buys += 1

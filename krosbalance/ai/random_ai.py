@@ -17,8 +17,9 @@ from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.base import AI
 from krosbalance.engine.legal import Action
-from krosbalance.engine.turn import TensionChoice, Trigger
+from krosbalance.engine.turn import Trigger
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.tension import TensionChoice
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from krosbalance.engine.view import BLOCK_CHANCE
+from krosbalance.rulesets.arena.view import arena_view
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -583,7 +584,8 @@ def score_swing(
 
 def gg_swing(view: MatchView, gainer: int, amount: int) -> float:
     """:func:`score_swing` at the view's score (R-A129, R-A132)."""
-    return score_swing(view.gg, view.wild_gg, gainer, amount, -1, view.team_of)
+    arena = arena_view(view)
+    return score_swing(arena.gg, arena.wild_gg, gainer, amount, -1, view.team_of)
 
 
 def ko_gainer(view: MatchView, target: FighterView, gg: tuple[int, ...]) -> int:
@@ -601,11 +603,12 @@ def kill_value(view: MatchView, target: FighterView, gg: tuple[int, ...] | None 
     Krosmaster (R-A10) at the view's score (or at ``gg``), a small fixed worth for summons (they
     carry bonuses and block)."""
     if target.is_krosmaster:
-        score = view.gg if gg is None else gg
+        arena = arena_view(view)
+        score = arena.gg if gg is None else gg
         if len(score) == 2:
-            return GG_UNIT * score_swing(score, view.wild_gg, 1 - target.side, target.level)
+            return GG_UNIT * score_swing(score, arena.wild_gg, 1 - target.side, target.level)
         gainer = ko_gainer(view, target, score)
-        return GG_UNIT * score_swing(score, view.wild_gg, gainer, target.level, target.side, view.team_of)
+        return GG_UNIT * score_swing(score, arena.wild_gg, gainer, target.level, target.side, view.team_of)
     return SUMMON_WORTH.get(target.character, 0.5)
 
 

@@ -11,8 +11,9 @@ from krosbalance.ai.context import _reach
 from krosbalance.ai.scoring import ThreatMap
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
-from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
+from krosbalance.rulesets.arena.tension import TensionChoice
+from krosbalance.rulesets.arena.view import arena_view
 
 
 def deployment_cells(view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
@@ -42,9 +43,10 @@ def tension_choice(
     opponent nearer 0 first, R-A26/R-A132); otherwise avoid it. Then give each die to the
     Krosmaster it helps most, or refund it for kamas when that is worth more (R-A27, R-A28)."""
     side = view.side
-    gg = view.gg
+    arena = arena_view(view)
+    gg = arena.gg
     mine, theirs = gg[side], max(gg[seat] for seat in view.opponents())
-    want_double = view.wild_gg == 0 and mine > theirs
+    want_double = arena.wild_gg == 0 and mine > theirs
     choices = [o for o in options if (o[0] == o[1]) == want_double] or options
     kros = [k for k in view.krosmasters(side) if k.alive and k.cell >= 0]
     worth = inspiration_worth(weights, view, kros, threat)

@@ -4,8 +4,10 @@ winning by KO and winning on glyphs, and which of its tiers is dead text?
 It reads the matches table of a Blast experiment whose *arms* (``variant`` column) are the Divine
 Challenges in play, one per arm, plus a ``none`` arm without a challenge, all played on the same
 seeds (each deal is played under every arm: same teams, same toss, same favor deck, same dice stream
-until the games diverge). The Blast holdings of each match are the ``extras`` column (JSON, written
-by ``krosbalance.rulesets.blast.results``).
+until the games diverge). The Blast holdings of each match are the typed columns the Blast ruleset
+declares (``glyphs0``, ``tier1_turn0``, ``uses:<challenge>/<bonus>:0``..., written by
+``krosbalance.rulesets.blast.results``); results written before those columns keep them in one
+``extras`` JSON column, which is read the same way.
 
 Tables (each rate with a Wilson 95% interval and its n; means with Student-t intervals):
 
@@ -54,8 +56,11 @@ COLUMNS = [
     "end_reason",
     "turns",
     "error",
-    "extras",
+    *(f"{name}{side}" for name in ("glyphs", "tier1_turn", "tier3_turn", "tier5_turn") for side in (0, 1)),
+    "extras",  # results written before the declared columns (issue 17)
 ]
+#: the bonus-use columns, one per bonus and side, read by prefix
+USES = "uses:"
 
 
 def is_blast(rs: ResultSet) -> bool:
@@ -73,7 +78,8 @@ def study_matches(rs: ResultSet) -> pd.DataFrame:
 
 def _columns(rs: ResultSet, columns: list[str]) -> pd.DataFrame:
     if rs.root is None:
-        return rs.matches[[c for c in columns if c in rs.matches.columns]]
+        present = list(rs.matches.columns)
+        return rs.matches[_wanted(columns, present)]
     import pyarrow.dataset as ds
 
     from krosbalance.analysis import scan
@@ -82,11 +88,21 @@ def _columns(rs: ResultSet, columns: list[str]) -> pd.DataFrame:
     if not files:
         return pd.DataFrame(columns=columns)
     dataset = ds.dataset([str(f) for f in files], format="parquet")
-    names = [c for c in columns if c in dataset.schema.names]
-    return dataset.to_table(columns=names).to_pandas()
+    return dataset.to_table(columns=_wanted(columns, dataset.schema.names)).to_pandas()
+
+
+def _wanted(columns: list[str], present: list[str]) -> list[str]:
+    """The asked columns present, and with the Blast holdings every bonus-use column."""
+    names = [c for c in columns if c in present]
+    if "extras" in columns:
+        names += [c for c in present if c.startswith(USES)]
+    return names
 
 
 def _extras(matches: pd.DataFrame) -> pd.DataFrame:
+    """The holdings of results written before the declared columns, from their ``extras`` JSON."""
+    if "extras" not in matches:
+        return pd.DataFrame(index=matches.index)
     rows = [json.loads(text) if isinstance(text, str) and text else {} for text in matches["extras"]]
     return pd.DataFrame(rows, index=matches.index)
 
@@ -99,6 +115,8 @@ def blast_matches(matches: pd.DataFrame) -> pd.DataFrame:
     m = ok_matches(matches)
     m = m[m["ruleset"].astype(str).str.startswith("blast")].copy()
     extras = _extras(m)
+    extras = extras[[c for c in extras.columns if c not in m.columns or m[c].isna().all()]]
+    m = m.drop(columns=[c for c in extras.columns if c in m.columns])
     frame = pd.concat([m.reset_index(drop=True), extras.reset_index(drop=True)], axis=1)
     frame["arm"] = frame["variant"].astype(str).replace("", BASELINE) if "variant" in frame else BASELINE
     frame["ai"] = np.where(frame["ai0"] == frame["ai1"], frame["ai0"], frame["ai0"] + " vs " + frame["ai1"])

@@ -6,7 +6,8 @@ is shared; everything play mutates (fighters, cell tables, per-turn uses, counte
 every reference between fighters (summoner, summons, the KO credit, Timelines, the active fighter,
 cell and trap tables, pending bombs and KOs) pointing into the copy; the ruleset's own state
 (``state.rules``: Arena's GG and kamas, and the Demonic Reward market) is copied by its ``copy()``
-(``engine.rules.RulesetState``); the reward tokens on fighters' cards are new tokens.
+(``engine.rules.RulesetState``), and so is the ruleset's per-piece data (``Fighter.extra``,
+``engine.rules.PieceState``).
 Play on the copy never touches the original.
 
 The copy gets the dice it is given (never the match's: an AI must not see the match dice) and an
@@ -24,7 +25,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from krosbalance.engine.results import FighterStats
-from krosbalance.engine.rewards import HeldToken, RewardMods
 from krosbalance.engine.state import Fighter, MatchState
 
 if TYPE_CHECKING:
@@ -93,17 +93,16 @@ FIGHTER_VALUES: tuple[str, ...] = (
     "blocked",
     "placed_turn",
     "acting",
-    "reward_range",
+    "max_range_bonus",
 )
-#: copied (held reward tokens and their bonuses: new objects, since reveals turn and use them up)
+#: copied (``extra``, the ruleset's per-piece data, by ``PieceState.copy``)
 FIGHTER_CONTAINERS: tuple[str, ...] = (
     "powers",
     "inspired",
     "turn_uses",
     "game_uses",
     "stats",
-    "tokens",
-    "reward_mods",
+    "extra",
     "banned_targets",
 )
 FIGHTER_REMAPPED: tuple[str, ...] = ("summoner", "summons", "ko_by")
@@ -118,22 +117,11 @@ def _copy_stats(stats: FighterStats) -> FighterStats:
         stats.kills,
         stats.knocked_out,
         stats.turns_alive,
-        stats.kamas_collected,
-        stats.gg_won,
         stats.spells_cast,
         stats.moves,
         stats.times_blocked,
+        None if stats.extra is None else stats.extra.copy(),
     )
-
-
-def _copy_mods(mods: RewardMods) -> RewardMods:
-    other = RewardMods()
-    other.damage = list(mods.damage)
-    other.melee = mods.melee
-    other.melee_lifesteal = mods.melee_lifesteal
-    other.next_spell = list(mods.next_spell)
-    other.next_elemental = mods.next_elemental
-    return other
 
 
 def _copy_fighter(f: Fighter, keep_stats: bool) -> Fighter:
@@ -167,11 +155,9 @@ def _copy_fighter(f: Fighter, keep_stats: bool) -> Fighter:
         c.stats = _copy_stats(f.stats)
     c.acting = f.acting
     c.banned_targets = dict(f.banned_targets)
-    if f.tokens:  # Demonic Rewards on the card (the constructor left none)
-        c.tokens = [HeldToken(t.spec, t.face_up, t.bought_turn) for t in f.tokens]
-    if f.reward_mods is not None:
-        c.reward_mods = _copy_mods(f.reward_mods)
-    c.reward_range = f.reward_range
+    if f.extra is not None:  # the ruleset's per-piece data (the constructor left none)
+        c.extra = f.extra.copy()
+    c.max_range_bonus = f.max_range_bonus
     return c
 
 

@@ -24,7 +24,6 @@ from krosbalance.engine.events import (
 )
 from krosbalance.engine.pieces import lift, place, spawn, unblock_sight
 from krosbalance.engine.powers import after_injured, heal_bonus, injury_prevented
-from krosbalance.engine.rewards import attack_bonus
 from krosbalance.engine.state import BOMB, ELEMENT_INDEX, Fighter, MatchState
 
 NEUTRAL = 0
@@ -34,7 +33,8 @@ def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int,
     """Cast a spell whose legality the caller has checked: pay, resolve, explode the bombs it KO'd.
 
     ``choice`` is a second cell the player picked, for the few spells that need one (Pandawa Style's
-    ally). The KOs, GG and victory it causes settle when the action's instant ends (``engine.instant``).
+    ally). The KOs it causes and what follows (e.g. Arena's GG, victory) settle when the action's
+    instant ends (``engine.instant``).
     """
     caster.ap -= spell.ap_cost
     caster.mp -= spell.mp_cost
@@ -45,9 +45,7 @@ def cast(state: MatchState, caster: Fighter, spell: SpellSpec, target_cell: int,
     caster.stats.spells_cast += 1
     if state.record >= FULL:
         state.events.append(SpellCast(state.turn, caster.uid, spell.id, target_cell))
-    bonus, lifesteal = (0, False)
-    if caster.reward_mods is not None:  # Demonic Rewards (R-A145): read and used up at the cast
-        bonus, lifesteal = attack_bonus(caster, spell)
+    bonus, lifesteal = state.ruleset.spell_bonus(state, caster, spell, True)  # read and used up now
     if spell.injury_cost:
         # R-A69: the caster places the injuries; reaching its HP KOs it, and the spell still resolves
         # from its cell (a KO'd piece leaves the board when the instant settles)
@@ -64,17 +62,17 @@ def resolve_spell(
     spell: SpellSpec,
     target_cell: int,
     choice: int = -1,
-    reward_bonus: int = 0,
-    reward_lifesteal: bool = False,
+    extra_bonus: int = 0,
+    extra_lifesteal: bool = False,
 ) -> None:
-    """Steps 2-5 of a spell (the costs are already paid). ``reward_bonus`` is the damage the caster's
-    Demonic Rewards add to each target (``engine.rewards.attack_bonus``), ``reward_lifesteal``
-    whether they give this attack Lifesteal (Sram Style)."""
+    """Steps 2-5 of a spell (the costs are already paid). ``extra_bonus`` is the damage the caster's
+    ruleset holdings add to each target (``MatchRules.spell_bonus``), ``extra_lifesteal`` whether
+    they give this attack Lifesteal."""
     if spell.kind == "summon":
         summon(state, caster, spell, target_cell)
         return
     targets = _targets(state, caster, spell, target_cell)
-    ctx = CastContext(state, caster, spell, target_cell, choice=choice, lifesteal=reward_lifesteal)
+    ctx = CastContext(state, caster, spell, target_cell, choice=choice, lifesteal=extra_lifesteal)
     moved_from = [caster.cell] + [t.cell for t in targets]
     if spell.effects:
         apply_step_two(ctx, targets)
@@ -91,7 +89,7 @@ def resolve_spell(
     for target in targets:
         if not target.alive:
             continue
-        base = spell.amount + ctx.bonus.get(target.uid, 0) + critical + reward_bonus
+        base = spell.amount + ctx.bonus.get(target.uid, 0) + critical + extra_bonus
         if spell.kind == "heal":
             heal(state, caster, target, base)
             continue
@@ -175,8 +173,8 @@ def knock_out(state: MatchState, victim: Fighter, by: Fighter | None) -> None:
     """A piece is KO (R-A10): it stops acting at once; a KO'd bomb explodes before it leaves (R-A111).
 
     Everything else a KO does — leaving the board, the Krosmaster's tokens leaving with it (R-A113),
-    the GG it gives, victory — happens when the current instant settles (``engine.instant``), together
-    with the other KOs of that instant.
+    what the ruleset makes of it (e.g. Arena's GG), victory — happens when the current instant
+    settles (``engine.instant``), together with the other KOs of that instant.
     """
     if not victim.alive:
         return

@@ -2,8 +2,8 @@
 
 A raw face is an int. Wild faces (Critical/Dodge and Dofus) are turned by the roller (R-A13); for
 Critical, Armour, Lock and Dodge rolls the roller always turns them into a success, which is the only
-rational choice for the side that rolls (documented assumption). Only the tension roll exposes the
-choice, because there a player may want to make or avoid a double (R-A26).
+rational choice for the side that rolls (documented assumption). A ruleset may leave the choice to
+the player (``TURNABLE``: e.g. Arena's tension roll, where a player may want a double, R-A26).
 """
 
 from __future__ import annotations
@@ -86,8 +86,3 @@ def count_successes(dice: Dice, n_dice: int, kind: int) -> tuple[int, tuple[int,
     wanted = SUCCESS_FACES[kind]
     faces = tuple(dice.roll() for _ in range(n_dice))
     return sum(1 for face in faces if face in wanted), faces
-
-
-def tension_options(face_a: int, face_b: int) -> list[tuple[int, int]]:
-    """Every pair of basic faces the roller may turn two raw tension dice into (R-A13, R-A26)."""
-    return [(a, b) for a in TURNABLE[face_a] for b in TURNABLE[face_b]]

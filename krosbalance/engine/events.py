@@ -1,7 +1,9 @@
 """Typed events: the common language of statistics, replays and golden transcripts.
 
 Recording is opt-in by level so bulk runs pay nothing: ``none`` records nothing, ``summary``
-records turn ends, KOs, GG changes and the end of the match, ``full`` records every step.
+records KOs, the ruleset's summary events (e.g. Arena's turn ends and GG changes) and the end of the
+match, ``full`` records every step. A ruleset's own events live in its package (``rulesets/arena/
+events.py``, ``rulesets/blast/events.py``), subclasses of :class:`Event`.
 
 Each event's ``kind`` (its name in the events table) is a read-only property rather than a
 ``ClassVar`` field: mypyc, which compiles this module, still treats a ``ClassVar`` on a dataclass as a
@@ -13,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from krosbalance.content.specs import Frozen
-from krosbalance.engine.dice import FACE_NAMES
 
 NONE, SUMMARY, FULL = 0, 1, 2
 LEVELS: dict[str, int] = {"none": NONE, "summary": SUMMARY, "full": FULL}
@@ -38,24 +39,6 @@ class TurnStarted(Event):
 
     def __str__(self) -> str:
         return f"turn {self.turn}: player {self.side} begins"
-
-
-@dataclass(frozen=True, slots=True)
-class TensionRolled(Event):
-    side: int
-    raw: tuple[int, int]
-    faces: tuple[int, int]
-    double: bool
-    assigned: tuple[int, int]  # uid given each die for inspiration, -1 = refunded
-
-    @property
-    def kind(self) -> str:
-        return "tension_rolled"
-
-    def __str__(self) -> str:
-        faces = " + ".join(FACE_NAMES[f] for f in self.faces)
-        tail = " — tension rises" if self.double else ""
-        return f"  tension roll {faces}, dice to {self.assigned}{tail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,35 +160,6 @@ class KnockedOut(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GGChanged(Event):
-    side: int  # the side gaining (or losing, for tension)
-    amount: int
-    origin: str  # "wild", "opponent", "tension", "last_krosmaster", "self_ko"
-    gg: tuple[int, ...]  # every seat's GG after the change
-
-    @property
-    def kind(self) -> str:
-        return "gg_changed"
-
-    def __str__(self) -> str:
-        return f"    GG: player {self.side} {self.amount:+d} ({self.origin}) -> {self.gg}"
-
-
-@dataclass(frozen=True, slots=True)
-class KamaPicked(Event):
-    uid: int
-    cell: int
-    amount: int
-
-    @property
-    def kind(self) -> str:
-        return "kama_picked"
-
-    def __str__(self) -> str:
-        return f"    #{self.uid} gains {self.amount} kama(s) at {self.cell}"
-
-
-@dataclass(frozen=True, slots=True)
 class Summoned(Event):
     summoner: int
     uid: int
@@ -218,56 +172,6 @@ class Summoned(Event):
 
     def __str__(self) -> str:
         return f"    #{self.summoner} summons {self.character}#{self.uid} at {self.cell}"
-
-
-@dataclass(frozen=True, slots=True)
-class RewardBought(Event):
-    """A Demonic Reward bought on a Demon cell (R-A51, R-A52). ``reward`` is recorded for the log;
-    the opponent's view never shows a face-down token (``engine.view``)."""
-
-    buyer: int
-    holder: int
-    reward: str
-    rank: str
-    visible: bool  # a face-up token (True) or a random face-down one (False)
-
-    @property
-    def kind(self) -> str:
-        return "reward_bought"
-
-    def __str__(self) -> str:
-        how = "face-up" if self.visible else "random face-down"
-        return f"    #{self.buyer} buys {how} {self.rank} reward {self.reward} for #{self.holder}"
-
-
-@dataclass(frozen=True, slots=True)
-class RewardRevealed(Event):
-    """A Demonic Reward turned face up (R-A54); ``detail`` is its kind, or a coin toss's result."""
-
-    uid: int
-    reward: str
-    detail: str
-
-    @property
-    def kind(self) -> str:
-        return "reward_revealed"
-
-    def __str__(self) -> str:
-        return f"    #{self.uid} reveals {self.reward} ({self.detail})"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnEnded(Event):
-    side: int
-    gg: tuple[int, ...]
-    positions: tuple[tuple[int, str, int, int, int], ...]  # (uid, character, side, cell, injuries)
-
-    @property
-    def kind(self) -> str:
-        return "turn_ended"
-
-    def __str__(self) -> str:
-        return f"  end of turn {self.turn}: GG {self.gg}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,13 +24,6 @@ MOVE: Final = 1
 CAST: Final = 2
 EXTRA: Final = 3  #: the first action kind a ruleset may define
 ACTION_NAMES: tuple[str, ...] = ("end", "move", "cast")
-#: Arena's extra actions (R-A49, R-A50), defined by ``krosbalance.rulesets.arena.actions``; their
-#: kinds are kept here so Arena AIs import them with the engine's own kinds
-PICK_KAMA: Final = EXTRA
-BUY_GG: Final = EXTRA + 1
-#: Arena's Demonic Reward actions (R-A51, R-A54), defined by ``krosbalance.rulesets.arena.rewards``
-BUY_REWARD: Final = EXTRA + 2
-REVEAL_REWARD: Final = EXTRA + 3
 
 
 @final
@@ -78,11 +71,11 @@ END_TURN = Action(END)
 
 
 def max_range(state: MatchState, fighter: Fighter, spell: SpellSpec) -> int:
-    """The spell's max range with crate (+1, R-A121), effect and Demonic Reward bonuses (R-A145),
-    unless it is fixed (R-A73, R-A75-R-A77)."""
+    """The spell's max range with crate (+1, R-A121), effect and permanent ruleset bonuses (e.g.
+    Arena's Demonic Rewards, R-A145), unless it is fixed (R-A73, R-A75-R-A77)."""
     if spell.fixed_range or not spell.needs_los or spell.range_type in ("melee", "personal"):
         return spell.range_max
-    bonus = fighter.range_bonus + fighter.reward_range
+    bonus = fighter.range_bonus + fighter.max_range_bonus
     if (state.crates >> fighter.cell) & 1:
         bonus += 1
     return spell.range_max + bonus

@@ -33,6 +33,7 @@ def run_to_end(state: MatchState, controllers: Sequence[Controller], views: Sequ
 def summarise(state: MatchState, seed: int) -> MatchResult:
     """The MatchResult of a finished match: outcome, the ruleset's holdings and every fighter's
     counters."""
+    rules = state.ruleset
     krosmasters = [f for f in state.fighters if f.kind == KROSMASTER]
     tokens = [f for f in state.fighters if f.kind != KROSMASTER]
     records = [
@@ -45,6 +46,7 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
             is_summon=f.kind != KROSMASTER,
             summoner=None if f.summoner is None else f.summoner.uid,
             stats=f.stats,
+            values=rules.fighter_values(state, f),
         )
         for f in krosmasters + tokens
     ]
@@ -57,9 +59,6 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
         end_reason=state.end_reason,
         turns=state.turn,
         first_player=state.first_player,
-        gg=(0, 0),
-        kamas=(0, 0),
-        wild_gg_left=False,
         teams=teams,
         partnerships=state.team_of,
         board=state.board.id,
@@ -69,5 +68,5 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
         events=state.events,
         versions={"engine": ENGINE_VERSION, "ruleset": f"{state.ruleset.name}-{state.ruleset.version}"},
     )
-    state.ruleset.fill_result(state, result)  # Arena: GG, kamas, wild GG
+    rules.fill_result(state, result)  # e.g. Arena's GG, kamas, wild GG
     return result

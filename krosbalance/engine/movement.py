@@ -15,9 +15,9 @@ from krosbalance.engine.state import Fighter, MatchState
 
 
 def held_fast(state: MatchState, mover: Fighter) -> bool:
-    """R-A48: an enemy with Perfect Lock (a Demonic Reward upgrade) is adjacent, so the mover may not
-    spend MP to leave melee contact with it — every step from an orthogonally adjacent cell does.
-    Tiny characters are not affected by the Lock rules (R-A103)."""
+    """R-A48: an enemy with Perfect Lock (e.g. from an Arena Demonic Reward upgrade) is adjacent, so
+    the mover may not spend MP to leave melee contact with it — every step from an orthogonally
+    adjacent cell does. Tiny characters are not affected by the Lock rules (R-A103)."""
     if mover.has("tiny"):
         return False
     adjacent = state.board.neighbour_mask[mover.cell]

@@ -90,7 +90,8 @@ register(PowerRule("unfazed", "R-A106"))
 register(PowerRule("immune", "R-A107"))
 register(PowerRule("invisibility", "R-A108", prevents_injury=_invisibility))
 register(PowerRule("stimulus", "R-A108", end_of_turn=_stimulus))
-# R-A48: a flag read by ``engine.movement.held_fast`` (Perfect Lock, a Demonic Reward upgrade)
+# R-A48: a flag read by ``engine.movement.held_fast`` (Perfect Lock, e.g. from an Arena Demonic
+# Reward upgrade)
 register(PowerRule("perfect_lock", "R-A48"))
 
 #: powers that keep their holder's cell in ``state.invisible`` (line of sight and injury guards)

@@ -3,6 +3,11 @@
 Counters are kept by the engine as play happens (never recomputed from events), so bulk runs can
 record no events at all and still get full statistics. The simulation layer flattens these records
 into the tidy matches and fighters tables.
+
+What a ruleset adds (e.g. Arena's GG and kamas per seat, its Demonic Reward counters per fighter) it
+declares as typed :class:`ResultColumn` s (``MatchRules.result_columns`` and ``fighter_columns``)
+and writes into ``MatchResult.values`` and ``FighterRecord.values`` (``fill_result`` and
+``fighter_values``); during play it keeps its per-fighter counters in ``FighterStats.extra``.
 """
 
 from __future__ import annotations
@@ -10,9 +15,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from krosbalance.content.specs import ELEMENTS
+from krosbalance.content.specs import ELEMENTS, Frozen
+from krosbalance.engine.rules import PieceState
 
-ENGINE_VERSION = "arena-2"  # arena-2: one settle per instant (issue 6), R-A17/R-A19 choices
+#: engine-3: ruleset-neutral, the ruleset's holdings in declared columns (issue 17); arena-2: one
+#: settle per instant (issue 6), R-A17/R-A19 choices. Each row's ``versions`` names the ruleset too.
+ENGINE_VERSION = "engine-3"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultColumn(Frozen):
+    """One column a ruleset adds to the results tables.
+
+    Attributes:
+        name: the column's name; a per-seat column ``gg`` becomes ``gg0``, ``gg1``... in the table.
+        dtype: a pandas dtype string (``int64``, ``bool``, ``float64``, ``string``); where a match or
+            fighter has no value (a failed match, another ruleset's row) the table holds NA.
+        per_seat: the value is a tuple indexed by seat (match columns only).
+        doc: what the column means, for the reader of the table.
+    """
+
+    name: str
+    dtype: str
+    per_seat: bool = False
+    doc: str = ""
 
 
 def _per_element() -> list[int]:
@@ -30,17 +56,12 @@ class FighterStats:
     kills: int = 0
     knocked_out: bool = False
     turns_alive: int = 0
-    kamas_collected: int = 0
-    gg_won: int = 0
     spells_cast: int = 0
     moves: int = 0
     times_blocked: int = 0
-    rewards_bought: int = 0  # Demonic Rewards this Krosmaster bought (for itself or an ally)
-    rewards_revealed: int = 0
-    # tokens that came onto its card, as "id:how" (how: v face-up purchase, r random purchase,
-    # s held from the start, d drawn by Ecaflip Style), and the ids of those it revealed
-    rewards_held: list[str] = field(default_factory=list)
-    rewards_used: list[str] = field(default_factory=list)
+    # the ruleset's own counters of this fighter (e.g. Arena's kamas, GG and Demonic Rewards), None
+    # until the ruleset first counts something; read back by ``MatchRules.fighter_values``
+    extra: PieceState | None = None
 
 
 @dataclass(slots=True)
@@ -55,6 +76,7 @@ class FighterRecord:
     is_summon: bool
     summoner: int | None
     stats: FighterStats
+    values: dict[str, Any] = field(default_factory=dict)  # the ruleset's ``fighter_columns``
 
     def as_row(self) -> dict[str, Any]:
         """A flat dict: one column per counter, damage split per element."""
@@ -79,23 +101,11 @@ class FighterRecord:
             kills=s.kills,
             knocked_out=s.knocked_out,
             turns_alive=s.turns_alive,
-            kamas_collected=s.kamas_collected,
-            gg_won=s.gg_won,
             spells_cast=s.spells_cast,
             moves=s.moves,
             times_blocked=s.times_blocked,
         )
         return row
-
-    def reward_row(self) -> dict[str, Any]:
-        """The Demonic Reward counters as flat columns (tokens as space-separated ids)."""
-        s = self.stats
-        return {
-            "rewards_bought": s.rewards_bought,
-            "rewards_revealed": s.rewards_revealed,
-            "rewards_held": " ".join(s.rewards_held),
-            "rewards_used": " ".join(s.rewards_used),
-        }
 
 
 @dataclass(slots=True)
@@ -109,30 +119,22 @@ class MatchResult:
     Attributes:
         winner: the winning partnership (with two players or a free-for-all, the winning seat), or
             None for a draw; ``winning_seats`` lists its seats.
-        end_reason: ``gg`` (only one side holds GG), ``last_standing`` (only one side has Krosmasters),
-            ``gg_exhausted`` (nobody holds GG: a draw under ``simultaneous_zero_gg = "draw"``),
-            ``mutual_ko`` (both sides' last Krosmasters KO'd at one instant and the GG do not decide:
-            a draw), ``turn_limit`` (the ruleset's bound was hit).
+        end_reason: why it ended, in the ruleset's words (e.g. Arena's ``gg``, ``last_standing``,
+            ``mutual_ko``), or ``turn_limit`` (the simulation bound was hit).
         turns: game turns played (one per player turn).
-        first_player: the side that played first (R-A18).
-        gg, kamas: final holdings per side; wild_gg_left: whether the wild GG was never taken (Arena's
-            holdings, written by the ruleset's ``fill_result``; (0, 0) and False under a ruleset
-            without them).
+        first_player: the seat that played first (R-A18).
         teams: character ids per seat, in the order given.
         partnerships: each seat's partnership.
         fighters: every fighter that was ever in play, Krosmasters first.
         events: the event log at the recording level asked for (empty for ``none``).
-        extras: the ruleset's other holdings as plain values (Blast: glyphs, tiers reached, bonus
-            uses — ``krosbalance.rulesets.blast.results``); empty under Arena.
+        values: the ruleset's holdings, one entry per column it declares (``result_columns``; a
+            per-seat value is a tuple indexed by seat), written by its ``fill_result``.
     """
 
     winner: int | None
     end_reason: str
     turns: int
     first_player: int
-    gg: tuple[int, int]
-    kamas: tuple[int, int]
-    wild_gg_left: bool
     teams: tuple[tuple[str, ...], ...]
     board: str
     ruleset: str
@@ -140,7 +142,7 @@ class MatchResult:
     fighters: list[FighterRecord]
     events: list[Any] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)
-    extras: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
     partnerships: tuple[int, ...] = (0, 1)
 
     @property

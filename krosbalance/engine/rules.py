@@ -29,10 +29,12 @@ The hooks, in the order a match meets them (the full list with the engine's call
   extra sight blockers (Fog) are cells of ``state.fixed_sight``, set with ``engine.pieces``;
 - ``add_marker``: when a +/- MP/AP marker acts (Arena: at the piece's next activation);
 - ``attack_roll``, ``defence_roll``: the combat roll (Arena: Critical, then Armour per target);
+- ``spell_bonus``: what the caster's ruleset holdings add to a cast (e.g. Arena's Demonic Rewards);
 - ``on_scenery_destroyed``: what a destroyed tree, bush or crate leaves (Arena: kamas);
 - ``on_kos``: the consequences of the KOs of one instant (Arena: GG by level);
 - ``check_victory``, ``turn_limit_winner``: who has won;
-- ``fill_result``: the ruleset's holdings in the ``MatchResult`` (``gg``/``kamas`` or ``extras``);
+- ``result_columns``, ``fighter_columns``, ``fill_result``, ``fighter_values``: the ruleset's typed
+  result columns and their values (Arena: GG and kamas per seat, reward counters per fighter);
 - ``ruleset_view``: a read-only view of the ruleset's own state, for AIs (``MatchView.ruleset_view``);
 - ``expected_damage``, ``leave_risk``: the expectations of the two rolls, for AIs.
 
@@ -53,13 +55,15 @@ from krosbalance.content.specs import Frozen
 if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.legal import Action
-    from krosbalance.engine.results import MatchResult
+    from krosbalance.engine.results import MatchResult, ResultColumn
     from krosbalance.engine.state import Fighter, MatchState
     from krosbalance.engine.turn import Controller
     from krosbalance.engine.view import MatchView
 
 #: the four kinds of +/- MP/AP markers (R-A33, R-B26), as ``add_marker`` receives them
 PLUS_MP, MINUS_MP, PLUS_AP, MINUS_AP = range(4)
+#: ``spell_bonus`` of a caster the ruleset adds nothing to: no damage, no Lifesteal
+NO_BONUS: tuple[int, bool] = (0, False)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # rulesets (and tests) extend it
@@ -102,6 +106,21 @@ class RulesetState:
         """In ``state``, a copy made for ``side`` to play on (``MatchView.clone_state``), replace what
         that side may not know (Arena: the order of the Demonic Rewards it has not seen) by something
         it could have guessed. By default there is nothing hidden."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
+class PieceState:
+    """The part of one piece's state that the ruleset owns (e.g. Arena's Demonic Rewards on a
+    Krosmaster's card), kept in ``Fighter.extra`` (None while the piece has none), and likewise its
+    counters for the results, in ``FighterStats.extra``. The engine never reads them;
+    ``engine.clone`` copies them with :meth:`copy`. Subclasses are small slotted classes, read
+    by the ruleset through a typed accessor (``cast``)."""
+
+    __slots__ = ()
+
+    def copy(self) -> PieceState:
+        """An independent copy (containers copied, not shared)."""
+        return self
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
@@ -219,6 +238,15 @@ class MatchRules:
         added to each target's base (may be negative)."""
         raise NotImplementedError(f"ruleset {self.name!r} has no combat roll")
 
+    def spell_bonus(
+        self, state: MatchState, caster: Fighter, spell: SpellSpec, consume: bool
+    ) -> tuple[int, bool]:
+        """What the caster's ruleset holdings add to one cast of ``spell``: damage added to each
+        target's base, and whether the spell gains Lifesteal (e.g. Arena's Demonic Rewards, R-A145).
+        Called once per cast with ``consume`` True (one-shot bonuses are used up); with ``consume``
+        False only to peek, for an AI's estimate."""
+        return NO_BONUS
+
     def defence_roll(self, state: MatchState, target: Fighter, pierce: bool) -> int:
         """A target's roll against a damaging spell: damage removed. ``pierce``: Pierce Armour."""
         return 0
@@ -246,8 +274,26 @@ class MatchRules:
         ruleset has none beyond ``MatchView``'s own accessors."""
         return None
 
+    @property
+    def result_columns(self) -> tuple[ResultColumn, ...]:
+        """The match-level columns this ruleset adds to the results (e.g. Arena's ``gg`` and
+        ``kamas`` per seat, ``wild_gg_left``), filled by :meth:`fill_result`."""
+        return ()
+
+    @property
+    def fighter_columns(self) -> tuple[ResultColumn, ...]:
+        """The fighter-level columns this ruleset adds (e.g. Arena's kamas and reward counters),
+        filled by :meth:`fighter_values`."""
+        return ()
+
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
-        """Write the ruleset's holdings into a finished match's result (Arena: GG and kamas)."""
+        """Write the ruleset's holdings into a finished match's ``result.values``, one entry per
+        :attr:`result_columns` name (a per-seat value as a tuple indexed by seat)."""
+
+    def fighter_values(self, state: MatchState, fighter: Fighter) -> dict[str, Any]:
+        """One fighter's values of :attr:`fighter_columns` at the end of a match (its counters in
+        ``fighter.stats.extra``)."""
+        return {}
 
     # ------------------------------------------------------------------ expectations, for AIs
     def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:

@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.events import Event
-    from krosbalance.engine.rewards import HeldToken, RewardMods
-    from krosbalance.engine.rules import EngineOptions, MatchRules, RulesetState
+    from krosbalance.engine.rules import EngineOptions, MatchRules, PieceState, RulesetState
 
 KROSMASTER, CREATURE, BOMB, TRAP = "krosmaster", "creature", "bomb", "trap"
 ELEMENT_INDEX: dict[str, int] = {element: i for i, element in enumerate(ELEMENTS)}
@@ -73,9 +72,8 @@ class Fighter:
         "acting",
         "ko_by",
         "banned_targets",
-        "tokens",
-        "reward_mods",
-        "reward_range",
+        "extra",
+        "max_range_bonus",
     )
 
     def __init__(
@@ -118,13 +116,12 @@ class Fighter:
         self.placed_turn = -1
         self.stats = FighterStats()
         self.acting = False
-        self.ko_by: Fighter | None = None  # who KO'd it, for the GG credit when its KO settles
+        self.ko_by: Fighter | None = None  # who KO'd it, credited when its KO settles (e.g. Arena's GG)
         self.banned_targets: dict[str, int] = {}  # spell id -> uid its next cast may not target
-        # Demonic Rewards on its card (R-A52-R-A54), face down or up, and what the face-up ones and
-        # the boosts waiting for its next spell add (``engine.rewards``); None while there are none
-        self.tokens: list[HeldToken] = []
-        self.reward_mods: RewardMods | None = None
-        self.reward_range = 0  # +max range from face-up rewards (R-A145), read by legal.max_range
+        # the ruleset's per-piece data (``engine.rules.PieceState``; e.g. Arena's Demonic Rewards on
+        # a Krosmaster's card), None while it has none
+        self.extra: PieceState | None = None
+        self.max_range_bonus = 0  # +max range from permanent ruleset effects, read by legal.max_range
 
     def has(self, power: str) -> bool:
         """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""
@@ -230,7 +227,7 @@ class MatchState:
         self.obstacles = board.trees | board.bushes
         self.sight_blockers = board.trees
         self.fixed_sight = board.trees  # sight blockers that are not pieces (engine.pieces keeps it)
-        self.enter_cells = 0  # cells whose entering calls the ruleset's on_enter (none in Arena)
+        self.enter_cells = 0  # cells whose entering calls the ruleset's on_enter (e.g. none in Arena)
         self.traps: dict[int, Fighter] = {}
         self.turn = 0
         self.active_side = 0
@@ -250,14 +247,14 @@ class MatchState:
         self.scenery_injuries: dict[int, int] = {}
         self.pending_bombs: list[Fighter] = []
         # The same instant (engine.instant): pieces KO'd in the instant being resolved, and whether
-        # anything (a KO, a GG gain or loss) waits for the instant to settle.
+        # anything (a KO, a change in the ruleset's holdings) waits for the instant to settle.
         self.pending_kos: list[Fighter] = []
         self.unsettled = False
         self.invisible = 0  # cells of pieces with Invisibility (R-A108), a bitmask
         self.edges = list(range(len(team_of)))  # each seat's deployment zone (R-A19, R-A156)
         self.next_uid = 0
         self.summon_specs: dict[str, CharacterSpec] = {}
-        self.lock_holders: list[Fighter] = []  # fighters a Perfect Lock upgrade was revealed on (R-A48)
+        self.lock_holders: list[Fighter] = []  # fighters given Perfect Lock in play (R-A48), for held_fast
         # last: the ruleset may read the above
         self.rules: RulesetState = ruleset.new_state(self) if rules is None else rules
 
@@ -265,7 +262,7 @@ class MatchState:
         return self.by_cell[cell]
 
     def is_free(self, cell: int) -> bool:
-        """A free cell holds no obstacle (R-A7): crates, traps and kamas do not count."""
+        """A free cell holds no obstacle (R-A7): crates and traps do not count (nor e.g. Arena's kamas)."""
         return not (self.obstacles >> cell) & 1
 
     def allied_krosmasters(self, fighter: Fighter) -> list[Fighter]:

@@ -32,15 +32,6 @@ if TYPE_CHECKING:
 MAX_ACTIONS_PER_ACTIVATION = 400
 
 
-class TensionChoice(NamedTuple):
-    """The roller's answer to Arena's tension roll (``krosbalance.rulesets.arena.tension``): the faces
-    the dice are turned to (R-A13) and, per die, the uid of the Krosmaster it inspires or -1 to
-    refund it (R-A27, R-A28)."""
-
-    faces: tuple[int, int]
-    assigned: tuple[int, int] = (-1, -1)
-
-
 class Trigger(NamedTuple):
     """A triggered effect waiting to resolve: ``kind`` (``self_detonation`` of a bomb, R-A112; an
     end-of-turn power such as ``stimulus``, R-A108) and the uid of the piece it belongs to."""

@@ -9,12 +9,11 @@ own dice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
-from krosbalance.content.specs import RANKS, CharacterSpec, RewardSpec, SpellSpec
+from krosbalance.content.specs import CharacterSpec, SpellSpec
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.legal import Action, is_legal, legal_actions, max_range, spell_targets
-from krosbalance.engine.rewards import attack_bonus
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
@@ -26,46 +25,6 @@ EXPECTED_CRITICAL = (0.0, 0.5, 1.0)
 EXPECTED_ARMOUR = (0.0, 1 / 3, 2 / 3)
 #: chance of being blocked by one locker, indexed [lock dice][dodge dice] (R-A16)
 BLOCK_CHANCE = ((0.0, 0.0, 0.0), (0.0, 1 / 6, 1 / 12), (0.0, 1 / 3, 7 / 36))
-
-
-class ArenaHoldings(Protocol):
-    """Arena's holdings as its ruleset state keeps them (``krosbalance.rulesets.arena.state``). The
-    view reads them through this protocol so that the engine imports no ruleset; under a ruleset
-    without GG and kamas the Arena accessors of ``MatchView`` raise AttributeError."""
-
-    @property
-    def gg(self) -> list[int]: ...
-
-    @property
-    def wild_gg(self) -> int: ...
-
-    @property
-    def kamas(self) -> list[int]: ...
-
-    @property
-    def board_kamas(self) -> list[int]: ...
-
-    @property
-    def gg_price(self) -> int: ...
-
-    @property
-    def market(self) -> MarketHoldings | None: ...
-
-
-class MarketHoldings(Protocol):
-    """Arena's Demonic Reward market (``krosbalance.rulesets.arena.market``), read by the view."""
-
-    @property
-    def piles(self) -> list[list[RewardSpec]]: ...
-
-    @property
-    def face_up(self) -> list[tuple[int, RewardSpec]]: ...
-
-    @property
-    def hidden_box(self) -> list[RewardSpec]: ...
-
-    @property
-    def prices(self) -> tuple[int, int, int]: ...
 
 
 class FighterView:
@@ -211,13 +170,14 @@ class FighterView:
 class MatchView:
     """What one side may see and ask. Reading is free; nothing here changes the match."""
 
-    __slots__ = ("_s", "side", "team", "_views")
+    __slots__ = ("_s", "side", "team", "_views", "_ruleset_view")
 
     def __init__(self, state: MatchState, side: int) -> None:
         self._s = state
         self.side = side  # the seat this view belongs to
         self.team = state.team_of[side]  # its partnership: the pieces it sees as allies
         self._views: dict[int, FighterView] = {}
+        self._ruleset_view: Any = None  # made on first use: it reads the live state
 
     def _view(self, fighter: Fighter) -> FighterView:
         view = self._views.get(fighter.uid)
@@ -240,84 +200,12 @@ class MatchView:
         return self._s.ruleset.name
 
     def ruleset_view(self) -> Any:
-        """The ruleset's own read-only view for this side (``MatchRules.ruleset_view``; Blast:
-        ``krosbalance.rulesets.blast.view.BlastView``), None when it has none."""
-        return self._s.ruleset.ruleset_view(self._s, self.side)
-
-    # --- Arena's holdings (R-A24, R-A49, R-A50, R-A128) -----------------------------------------
-    def _arena(self) -> ArenaHoldings:
-        return cast(ArenaHoldings, self._s.rules)
-
-    @property
-    def gg(self) -> tuple[int, ...]:
-        """Every seat's GG."""
-        return tuple(self._arena().gg)
-
-    @property
-    def wild_gg(self) -> int:
-        return self._arena().wild_gg
-
-    @property
-    def kamas(self) -> tuple[int, ...]:
-        """Every seat's kama stock."""
-        return tuple(self._arena().kamas)
-
-    @property
-    def gg_price(self) -> int:
-        return self._arena().gg_price
-
-    # --- Demonic Rewards (R-A23, R-A51-R-A54): what this side may know -----------------------
-    @property
-    def rewards_in_play(self) -> bool:
-        """Whether the match has a reward market (``demonic_rewards`` or tokens held from the start)."""
-        return getattr(self._s.rules, "market", None) is not None  # False under a ruleset without one
-
-    def reward_tokens(self, fighter: FighterView) -> list[RewardSpec | None]:
-        """The tokens on a Krosmaster's card in order (a ``REVEAL_REWARD`` action names one by its
-        position): every one of this side's own; of an enemy's, the face-up ones, and None for each
-        face-down one (R-A51: the opponent does not learn what a random purchase is)."""
-        f = fighter._f
-        own = f.side == self.side
-        return [t.spec if own or t.face_up else None for t in f.tokens]
-
-    def reward_bonus(self, fighter: FighterView, spell: SpellSpec) -> int:
-        """The damage a Krosmaster's face-up rewards and revealed boosts would add to this spell now
-        (``engine.rewards.attack_bonus``, nothing used up)."""
-        f = fighter._f
-        if f.reward_mods is None:
-            return 0
-        return attack_bonus(f, spell, consume=False)[0]
-
-    def reward_face_up(self, fighter: FighterView) -> list[bool]:
-        return [t.face_up for t in fighter._f.tokens]
-
-    def market_face_up(self) -> list[RewardSpec]:
-        """The face-up tokens of the market, in the order a ``BUY_REWARD`` action names them."""
-        market = self._arena().market
-        return [] if market is None else [spec for _, spec in market.face_up]
-
-    def reward_prices(self) -> tuple[int, int, int]:
-        market = self._arena().market
-        return (0, 0, 0) if market is None else market.prices
-
-    def face_down_left(self, rank: int) -> int:
-        """Face-down tokens left in the market's two piles of a rank (index in ``RANKS``)."""
-        market = self._arena().market
-        return 0 if market is None else len(market.piles[2 * rank]) + len(market.piles[2 * rank + 1])
-
-    def unseen_rewards(self, rank: int) -> list[RewardSpec]:
-        """The tokens of a rank this side has never seen (in the piles, face down on enemy cards, or
-        discarded face down), sorted by id: what a random purchase may bring, never in pile order."""
-        market = self._arena().market
-        if market is None:
-            return []
-        name = RANKS[rank]
-        unseen = [s for p in (market.piles[2 * rank], market.piles[2 * rank + 1]) for s in p]
-        unseen += [s for s in market.hidden_box if s.rank == name]
-        for f in self._s.fighters:
-            if f.side != self.side:
-                unseen += [t.spec for t in f.tokens if not t.face_up and t.spec.rank == name]
-        return sorted(unseen, key=lambda s: s.id)
+        """The ruleset's own read-only view for this side (``MatchRules.ruleset_view``; e.g. Arena's
+        ``krosbalance.rulesets.arena.view.ArenaView``, Blast's ``BlastView``), None when it has none."""
+        view = self._ruleset_view
+        if view is None:
+            view = self._ruleset_view = self._s.ruleset.ruleset_view(self._s, self.side)
+        return view
 
     @property
     def active(self) -> FighterView | None:
@@ -392,12 +280,6 @@ class MatchView:
 
     def is_free(self, cell: int) -> bool:
         return self._s.is_free(cell)
-
-    def kamas_at(self, cell: int) -> int:
-        return self._arena().board_kamas[cell]
-
-    def kama_cells(self) -> list[int]:
-        return [c for c, n in enumerate(self._arena().board_kamas) if n > 0]
 
     @property
     def sight_blockers(self) -> int:

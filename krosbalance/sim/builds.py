@@ -111,23 +111,20 @@ def home_ruleset(ai: str) -> str | None:
 
 
 def match_outcome(result: MatchResult) -> tuple[Any, ...]:
-    """Everything in a MatchResult but its events, as comparable values: the outcome, the holdings
-    and each fighter's counters, and the ruleset's extras (Blast)."""
+    """Everything in a MatchResult but its events, as comparable values: the outcome, the ruleset's
+    holdings (its declared values) and each fighter's counters."""
     return (
         result.winner,
         result.end_reason,
         result.turns,
         result.first_player,
-        result.gg,
-        result.kamas,
-        result.wild_gg_left,
         result.teams,
         result.board,
         result.ruleset,
         result.seed,
         result.versions,
-        [f.as_row() for f in result.fighters],
-        sorted(result.extras.items()),
+        [(f.as_row(), sorted(f.values.items())) for f in result.fighters],
+        sorted(result.values.items()),
     )
 
 

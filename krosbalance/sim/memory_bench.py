@@ -115,15 +115,17 @@ def fake_play(
         end_reason="gg" if winner is not None else "turn_limit",
         turns=4 + h % 25,
         first_player=h >> 1 & 1,
-        gg=(h >> 5 & 7, h >> 6 & 7),
-        kamas=(h >> 7 & 15, h >> 9 & 15),
-        wild_gg_left=bool(h >> 12 & 1),
         teams=(tuple(team0), tuple(team1)),
         board=str(board),
         ruleset="arena",
         seed=seed,
         fighters=fighters,
         versions={"engine": ENGINE_VERSION, "content": "bench", "package": "bench"},
+        values={
+            "gg": (h >> 5 & 7, h >> 6 & 7),
+            "kamas": (h >> 7 & 15, h >> 9 & 15),
+            "wild_gg_left": bool(h >> 12 & 1),
+        },
     )
 
 
@@ -211,7 +213,6 @@ def synthetic_results(
                 "engine_version": ENGINE_VERSION,
                 "content_version": "bench",
                 "package_version": "bench",
-                "extras": "",
                 "error": "",
             }
         )

@@ -38,7 +38,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +50,15 @@ from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
 from krosbalance.sim.match import BatchResult, PlayFn, default_play, run_batch
-from krosbalance.sim.tables import errors_frame, events_frame, fighters_frame, matches_frame, package_version
+from krosbalance.sim.tables import (
+    errors_frame,
+    events_frame,
+    fighters_frame,
+    match_columns,
+    matches_frame,
+    package_version,
+    ruleset_fighter_columns,
+)
 
 TABLES: tuple[str, ...] = ("matches", "fighters", "events", "errors")
 MANIFEST = "manifest.json"
@@ -164,16 +172,21 @@ _FRAMES = {
 }
 
 
-def write_shards(out: Path, batch: BatchResult | ColumnBatch) -> None:
-    """Write one set of shards; the matches shard goes last because it commits the set."""
+def write_shards(out: Path, batch: BatchResult | ColumnBatch, rulesets: Sequence[str] = ("arena",)) -> None:
+    """Write one set of shards; the matches shard goes last because it commits the set. The matches
+    and fighters tables take the columns the experiment's ``rulesets`` declare (the same schema in
+    every shard)."""
     columns = batch if isinstance(batch, ColumnBatch) else ColumnBatch.of(batch)
     matches = columns.tables.get("matches")
     if not matches:
         return
     first = min(matches["match_id"])
+    frames = dict(_FRAMES)
+    frames["matches"] = lambda rows: matches_frame(rows, match_columns(rulesets))
+    frames["fighters"] = lambda rows: fighters_frame(rows, ruleset_fighter_columns(rulesets))
     for name in ("fighters", "errors", "events", "matches"):
         if columns.tables.get(name):
-            _write_shard(_FRAMES[name](columns.tables[name]), out / name, first)
+            _write_shard(frames[name](columns.tables[name]), out / name, first)
 
 
 def _shards(out: Path, table: str) -> list[Path]:
@@ -386,7 +399,7 @@ def run_experiment(
         nonlocal buffer, last_flush
         if buffer.content_version:
             manifest.setdefault("content_version", buffer.content_version)
-        write_shards(out, buffer)
+        write_shards(out, buffer, (experiment.ruleset,))
         buffer = ColumnBatch()
         last_flush = time.monotonic()
 

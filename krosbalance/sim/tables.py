@@ -3,16 +3,21 @@
 Workers build plain dicts (no pandas in the hot loop) and send them back as columns; the parent turns
 them into typed DataFrames with ``*_frame`` (rows or columns) so every Parquet shard has the same
 schema.
+
+The columns a ruleset adds are the ones it declares (``MatchRules.result_columns`` and
+``fighter_columns``, typed ``ResultColumn`` s): a per-seat column ``gg`` is written ``gg0``, ``gg1``.
+The schema of an experiment's tables is the union over its rulesets (:func:`match_columns`,
+:func:`ruleset_fighter_columns`); a row without a value (a failed match, another ruleset's match)
+holds NA, so the ruleset columns take pandas' nullable dtypes (``Int64``, ``boolean``).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from krosbalance.engine.results import ENGINE_VERSION, MatchResult
+from krosbalance.engine.results import ENGINE_VERSION, MatchResult, ResultColumn
 from krosbalance.sim.experiment import MatchSpec
 
 if TYPE_CHECKING:  # workers only build dicts; pandas is imported by the parent when writing shards
@@ -40,17 +45,17 @@ MATCH_COLUMNS: dict[str, str] = {
     "end_reason": "string",
     "turns": "int64",
     "first_player": "int64",
-    "gg0": "int64",
-    "gg1": "int64",
-    "kamas0": "int64",
-    "kamas1": "int64",
-    "wild_gg_left": "bool",
     "engine_version": "string",
     "content_version": "string",
     "package_version": "string",
-    "extras": "string",
     "error": "string",
 }
+"""The ruleset-neutral columns of the matches table; :func:`match_columns` adds the rulesets' own."""
+#: players per match, for the per-seat columns (two until matches seat more)
+SEATS = 2
+#: the dtype a ruleset column takes in a table, where rows may hold no value (NA)
+NULLABLE: dict[str, str] = {"int64": "Int64", "bool": "boolean", "float64": "Float64"}
+DEFAULT_RULESET = "arena"  # the schema of tables built without naming their rulesets (as play's)
 FIGHTER_KEYS: tuple[str, ...] = ("match_id", "side", "team", "team_ids", "ai", "won", "draw")
 EVENT_COLUMNS: dict[str, str] = {
     "match_id": "int64",
@@ -76,6 +81,51 @@ def package_version() -> str:
         return version("krosbalance")
     except Exception:  # not installed (running from a source tree)
         return "0+unknown"
+
+
+@cache
+def _declared(ruleset: str) -> tuple[tuple[ResultColumn, ...], tuple[ResultColumn, ...]]:
+    from krosbalance.rulesets.registry import get_ruleset
+
+    rules = get_ruleset(ruleset)
+    return rules.result_columns, rules.fighter_columns
+
+
+def _table_columns(columns: Iterable[ResultColumn], out: dict[str, str]) -> None:
+    for column in columns:
+        dtype = NULLABLE.get(column.dtype, column.dtype)
+        names = [f"{column.name}{seat}" for seat in range(SEATS)] if column.per_seat else [column.name]
+        for name in names:
+            out.setdefault(name, dtype)
+
+
+def match_columns(rulesets: Iterable[str] = (DEFAULT_RULESET,)) -> dict[str, str]:
+    """The matches table's schema for these rulesets: the neutral columns, then each ruleset's
+    declared columns (per-seat ones as ``{name}{seat}``), in the order first declared."""
+    out = dict(MATCH_COLUMNS)
+    for ruleset in rulesets:
+        _table_columns(_declared(ruleset)[0], out)
+    return out
+
+
+def ruleset_fighter_columns(rulesets: Iterable[str] = (DEFAULT_RULESET,)) -> dict[str, str]:
+    """The fighter columns these rulesets declare, with their table dtypes."""
+    out: dict[str, str] = {}
+    for ruleset in rulesets:
+        _table_columns(_declared(ruleset)[1], out)
+    return out
+
+
+def ruleset_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A result's ``values`` as table cells: a per-seat tuple becomes ``{name}{seat}``."""
+    cells: dict[str, Any] = {}
+    for name, value in values.items():
+        if isinstance(value, tuple):
+            for seat, item in enumerate(value):
+                cells[f"{name}{seat}"] = item
+        else:
+            cells[name] = value
+    return cells
 
 
 def _joined(team: Sequence[str]) -> str:
@@ -115,17 +165,12 @@ def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
         end_reason=result.end_reason,
         turns=result.turns,
         first_player=result.first_player,
-        gg0=result.gg[0],
-        gg1=result.gg[1],
-        kamas0=result.kamas[0],
-        kamas1=result.kamas[1],
-        wild_gg_left=bool(result.wild_gg_left),
         engine_version=str(versions.get("engine", ENGINE_VERSION)),
         content_version=str(versions.get("content", "")),
         package_version=str(versions.get("package", package_version())),
-        extras=json.dumps(result.extras, sort_keys=True, separators=(",", ":")) if result.extras else "",
         error="",
     )
+    row.update(ruleset_values(result.values))
     return row
 
 
@@ -145,7 +190,7 @@ def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
         }
         for key, value in fighter.as_row().items():
             row.setdefault(key, value)
-        row.update(fighter.reward_row())
+        row.update(fighter.values)
         rows.append(row)
     return rows
 
@@ -193,15 +238,9 @@ def failed_match_row(spec: MatchSpec, error: str) -> dict[str, Any]:
         end_reason="error",
         turns=0,
         first_player=-1,
-        gg0=0,
-        gg1=0,
-        kamas0=0,
-        kamas1=0,
-        wild_gg_left=False,
         engine_version=ENGINE_VERSION,
         content_version="",
         package_version=package_version(),
-        extras="",
         error=error or "error",
     )
     return row
@@ -222,15 +261,21 @@ def _frame(rows: Rows, columns: list[str] | None = None) -> pd.DataFrame:
     return pd.DataFrame(data, columns=columns)
 
 
-def matches_frame(rows: Rows) -> pd.DataFrame:
-    return _frame(rows, list(MATCH_COLUMNS)).astype(MATCH_COLUMNS)
+def matches_frame(rows: Rows, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """The matches table with the schema ``columns`` (default: :func:`match_columns` of Arena)."""
+    schema = dict(columns) if columns is not None else match_columns()
+    return _frame(rows, list(schema)).astype(schema)
 
 
-def fighters_frame(rows: Rows) -> pd.DataFrame:
+def fighters_frame(rows: Rows, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """The fighters table; the rulesets' columns ``columns`` (default: Arena's) are typed where present."""
     frame = _frame(rows)
     if frame.empty:
         return frame
-    return frame.astype({"match_id": "int64", "side": "int64", "won": "bool", "draw": "bool"})
+    declared = dict(columns) if columns is not None else ruleset_fighter_columns()
+    dtypes = {"match_id": "int64", "side": "int64", "won": "bool", "draw": "bool"}
+    dtypes.update({name: dtype for name, dtype in declared.items() if name in frame.columns})
+    return frame.astype(dtypes)
 
 
 def events_frame(rows: Rows) -> pd.DataFrame:

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from krosbalance.engine.legal import Action
     from krosbalance.engine.results import MatchResult
     from krosbalance.engine.state import MatchState
-    from krosbalance.engine.turn import TensionChoice, Trigger
+    from krosbalance.engine.turn import Trigger
     from krosbalance.engine.view import FighterView, MatchView
+    from krosbalance.rulesets.arena.tension import TensionChoice
 
 __all__ = [
     "CheckingController",

@@ -31,6 +31,7 @@ from krosbalance.engine.state import Fighter, MatchState
 from krosbalance.engine.turn import Controller, character_turn, game_turn
 from krosbalance.engine.view import MatchView
 from krosbalance.rulesets.arena.rewards import take_from_market
+from krosbalance.rulesets.arena.tokens import tokens_of
 from krosbalance.testing.scenario import Scenario
 
 __all__ = ["PUZZLES", "Position", "Puzzle", "attempt", "exposed_to", "score_table", "solve_rate"]
@@ -420,7 +421,7 @@ def _give_to_the_ally_it_helps() -> Position:
 
 
 def _holds(f: Fighter, reward: str) -> bool:
-    return any(t.spec.id == reward for t in f.tokens)
+    return any(t.spec.id == reward for t in tokens_of(f))
 
 
 PUZZLES: tuple[Puzzle, ...] = (
@@ -548,7 +549,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "buy_on_the_demon_cell",
         "3 kamas on a Demon cell, no GG affordable: buy the face-up Iop Style rather than walk away",
         _buy_on_the_demon_cell,
-        lambda p: any(f.tokens for f in p.state.fighters if f.side == 0),
+        lambda p: any(tokens_of(f) for f in p.state.fighters if f.side == 0),
         ("R-A23", "R-A51", "R-A136"),
     ),
     Puzzle(

@@ -33,12 +33,10 @@ from krosbalance.content.registry import Registry, default_registry
 from krosbalance.content.specs import RANKS, CharacterSpec, RewardSpec
 from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.events import FULL, Event
-from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, PICK_KAMA, Action, is_legal
+from krosbalance.engine.legal import CAST, END, MOVE, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
-from krosbalance.engine.rewards import give
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState, Players
 from krosbalance.engine.turn import (
-    TensionChoice,
     Trigger,
     begin_activation,
     end_activation,
@@ -47,6 +45,7 @@ from krosbalance.engine.turn import (
 )
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.errors import IllegalActionError
+from krosbalance.rulesets.arena.kinds import BUY_GG, PICK_KAMA
 from krosbalance.rulesets.arena.market import Purchase, RewardMarket, setup_market
 from krosbalance.rulesets.arena.options import ArenaOptions
 from krosbalance.rulesets.arena.rewards import (
@@ -57,6 +56,8 @@ from krosbalance.rulesets.arena.rewards import (
     take_from_market,
 )
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
+from krosbalance.rulesets.arena.tension import TensionChoice
+from krosbalance.rulesets.arena.tokens import give, tokens_of
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.registry import get_ruleset
 
@@ -91,7 +92,8 @@ class ScriptedController:
             active character for an action, the head of the script is returned if it belongs to that
             character; otherwise the character ends its turn. ``(fighter, END_TURN)`` ends a turn
             explicitly (needed when one character acts in two consecutive activations).
-        tension: answers to tension rolls, in order (:class:`~krosbalance.engine.turn.TensionChoice`).
+        tension: answers to tension rolls, in order
+            (:class:`~krosbalance.rulesets.arena.tension.TensionChoice`).
         deployment: the cells returned to ``choose_deployment``, in Timeline order.
         edge: the answer to ``choose_edge`` (R-A19); None keeps the zone the board lists for the side.
         creature_orders: answers to ``order_creatures`` (R-A31), each a list of pieces in acting order;
@@ -403,12 +405,12 @@ class Scenario:
         self.open_market()
         spec = self.source.registry.load_reward(reward)
         give(self.state, fighter, take_from_market(arena_state(self.state), spec.id), "s")
-        return len(fighter.tokens) - 1
+        return len(tokens_of(fighter)) - 1
 
     def token_position(self, fighter: Fighter, reward: str) -> int:
         """Where the face-down token ``reward`` lies on the fighter's card."""
         spec = self.source.registry.load_reward(reward)
-        for i, token in enumerate(fighter.tokens):
+        for i, token in enumerate(tokens_of(fighter)):
             if token.spec.id == spec.id and not token.face_up:
                 return i
         raise KeyError(f"{fighter.spec.name} holds no face-down {spec.id}")

@@ -13,9 +13,10 @@ from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.registry import get_ai, list_ais
 from krosbalance.content.registry import list_characters
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
-from krosbalance.engine.legal import BUY_GG, CAST, END, MOVE, Action
+from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.engine.view import MatchView
 from krosbalance.play import play_match
+from krosbalance.rulesets.arena.kinds import BUY_GG
 from krosbalance.testing.conformance import run_checked_match
 from krosbalance.testing.scenario import Scenario
 

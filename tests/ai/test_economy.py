@@ -7,9 +7,11 @@ import pytest
 from krosbalance.ai.economy import advise, choose_alternative, gg_comes_first, improves, worth_buying
 from krosbalance.ai.rewards import best_holder, expected_draw_value, kama_rate, reward_value
 from krosbalance.content.registry import default_registry
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, CAST, END, REVEAL_REWARD, Action
+from krosbalance.engine.legal import CAST, END, Action
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.rewards import purchase_of, reveal_of
+from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.testing import Scenario
 
 BOARD = """D . . . .
@@ -72,12 +74,14 @@ def test_advisor_reveals_equipment_at_once_and_an_attack_boost_right_before_its_
     me = view.fighter(anna.uid)
     first = advise(view, me, END_ACTION, first_decision=True)
     assert first is not None and first.kind == REVEAL_REWARD
-    assert view.reward_tokens(me)[reveal_of(first).token].id == "pet_scout"
+    assert arena_view(view).reward_tokens(me)[reveal_of(first).token].id == "pet_scout"
     sc.do(anna, first)
     assert advise(view, me, END_ACTION, first_decision=False) is None  # the boost waits for its spell
     assault = sc.cast_action(anna, "assault", (3, 0))
     before = advise(view, me, assault, first_decision=False)
-    assert before is not None and view.reward_tokens(me)[reveal_of(before).token].id == "fire_boost"
+    assert (
+        before is not None and arena_view(view).reward_tokens(me)[reveal_of(before).token].id == "fire_boost"
+    )
 
 
 def test_advisor_reveals_defences_as_the_activation_ends():
@@ -191,9 +195,9 @@ def test_the_heuristic_planner_buys_and_reveals_in_full_economy_matches(ai):
     """The shared planner asks the advisor before its actions: with the economy on, matches of every
     heuristic see purchases and reveals, each legal (the engine checks every action)."""
     from krosbalance.content.registry import list_characters
-    from krosbalance.engine.events import RewardBought, RewardRevealed
     from krosbalance.engine.match import run_to_end
     from krosbalance.play import prepare_match
+    from krosbalance.rulesets.arena.events import RewardBought, RewardRevealed
 
     box = list_characters(set="arena-box")
     bought = revealed = 0

@@ -12,8 +12,8 @@ import pytest
 
 from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.engine.legal import END, Action
-from krosbalance.engine.turn import TensionChoice
 from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.testing.puzzles import PUZZLES, attempt, exposed_to, format_table, score_table, solve_rate
 from krosbalance.testing.scenario import Scenario
 

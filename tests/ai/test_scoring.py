@@ -6,6 +6,7 @@ import pytest
 
 from krosbalance.ai import scoring
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.testing.scenario import Scenario
 
 ROW7 = ". . . . . . ."
@@ -41,7 +42,7 @@ def test_gg_swing_takes_the_wild_gg_first_and_spots_a_win() -> None:
     sc.add("anna_tommy", 0, (0, 0))
     sc.add("bill_tell", 1, (6, 0))
     view = MatchView(sc.state, 0)
-    assert view.gg == (6, 6) and view.wild_gg == 1
+    assert arena_view(view).gg == (6, 6) and arena_view(view).wild_gg == 1
     # wild GG + 2 taken: 6-6 becomes 9-4
     worth = scoring.gg_worth
     assert scoring.gg_swing(view, 0, 3) == pytest.approx(worth(9) - worth(4))

@@ -15,6 +15,7 @@ import pytest
 
 from krosbalance.analysis import challenges as ch
 from krosbalance.analysis.document import Doc
+from krosbalance.sim.tables import ruleset_values
 
 IOP = "grande_melee_de_iop"
 
@@ -155,7 +156,7 @@ def test_a_few_real_blast_matches_go_through_the_study() -> None:
                     "end_reason": result.end_reason,
                     "turns": result.turns,
                     "error": "",
-                    "extras": json.dumps(result.extras),
+                    **ruleset_values(result.values),  # the declared columns, as the runner writes them
                 }
             )
     frame = ch.blast_matches(pd.DataFrame(rows).astype({"winner": "Int64"}))

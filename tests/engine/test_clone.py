@@ -14,13 +14,14 @@ from krosbalance.engine import clone as clone_mod
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.dice import SeededDice
 from krosbalance.engine.match import run_to_end
-from krosbalance.engine.rewards import HeldToken, RewardMods
 from krosbalance.engine.rules import MatchRules, RulesetState
 from krosbalance.engine.state import Fighter, MatchState
 from krosbalance.engine.turn import game_turn
 from krosbalance.engine.view import MatchView
 from krosbalance.play import prepare_match
 from krosbalance.rulesets.arena.market import RewardMarket
+from krosbalance.rulesets.arena.tokens import HeldToken, RewardCard, RewardMods, tokens_of
+from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.sim.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits
 from krosbalance.testing.scenario import Scenario
 
@@ -79,7 +80,7 @@ def _ref(value: Any) -> Any:
         return ("fighter", value.uid)
     if isinstance(value, MatchRules):  # a deep copy rebuilds the ruleset object from its options
         return ("ruleset", value.describe())
-    if isinstance(value, (RulesetState, RewardMarket, RewardMods)):
+    if isinstance(value, (RulesetState, RewardMarket, RewardMods, RewardCard)):
         return (type(value).__name__,) + tuple(_ref(getattr(value, name)) for name in _slots(value))
     if isinstance(value, HeldToken):
         return ("token", value.spec.id, value.face_up, value.bought_turn)
@@ -148,7 +149,7 @@ def test_copy_equals_the_original_and_shares_only_immutable_data(
         assert c is not f
         for name in clone_mod.FIGHTER_CONTAINERS:
             assert getattr(f, name) is None or getattr(c, name) is not getattr(f, name)
-        assert not {id(t) for t in c.tokens} & {id(t) for t in f.tokens}
+        assert not {id(t) for t in tokens_of(c)} & {id(t) for t in tokens_of(f)}
         assert c.stats.damage_dealt is not f.stats.damage_dealt
         assert all(id(t) not in originals for t in c.summons)
         assert c.summoner is None or id(c.summoner) not in originals
@@ -276,13 +277,15 @@ def test_view_copy_deals_the_rewards_this_side_has_not_seen_again() -> None:
     copied = copy_.rules.market  # type: ignore[attr-defined]
     mine_c = next(f for f in copy_.fighters if f.uid == mine.uid)
     theirs_c = next(f for f in copy_.fighters if f.uid == theirs.uid)
-    assert [(t.spec.id, t.face_up) for t in mine_c.tokens] == [(t.spec.id, t.face_up) for t in mine.tokens]
-    assert [t.face_up for t in theirs_c.tokens] == [t.face_up for t in theirs.tokens]
-    assert [t.spec.rank for t in theirs_c.tokens] == [t.spec.rank for t in theirs.tokens]
-    assert [t.spec.id for t in theirs_c.tokens if t.face_up] == ["iop_style"]
+    assert [(t.spec.id, t.face_up) for t in tokens_of(mine_c)] == [
+        (t.spec.id, t.face_up) for t in tokens_of(mine)
+    ]
+    assert [t.face_up for t in tokens_of(theirs_c)] == [t.face_up for t in tokens_of(theirs)]
+    assert [t.spec.rank for t in tokens_of(theirs_c)] == [t.spec.rank for t in tokens_of(theirs)]
+    assert [t.spec.id for t in tokens_of(theirs_c) if t.face_up] == ["iop_style"]
     assert copied.face_up == market.face_up
     assert [len(p) for p in copied.piles] == [len(p) for p in market.piles]
     copy_view = MatchView(copy_, 0)
     for rank in range(3):
-        assert copy_view.unseen_rewards(rank) == view.unseen_rewards(rank)
+        assert arena_view(copy_view).unseen_rewards(rank) == arena_view(view).unseen_rewards(rank)
     assert copied.piles != market.piles  # dealt again, not the real order

@@ -19,10 +19,10 @@ from krosbalance.engine.dice import (
     TURNABLE,
     ScriptedDice,
     count_successes,
-    tension_options,
 )
 from krosbalance.engine.view import BLOCK_CHANCE
 from krosbalance.errors import ScriptExhaustedError
+from krosbalance.rulesets.arena.tension import tension_options
 from krosbalance.testing import Scenario
 
 ALL_FACES = (CRITICAL, ARMOUR, LOCK, DODGE, CRIT_DODGE, DOFUS)

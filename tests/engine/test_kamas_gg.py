@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK
-from krosbalance.engine.legal import BUY_GG, PICK_KAMA, Action
+from krosbalance.engine.legal import Action
+from krosbalance.rulesets.arena.kinds import BUY_GG, PICK_KAMA
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.testing import Scenario
 
 BOARD = """2 D . .
@@ -133,7 +135,7 @@ def test_r_a129_ko_with_the_wild_gg_present_gives_the_wild_gg_plus_two_from_the_
     assert not king.alive and king.cell == -1
     assert sc.arena.gg == [9, 4] and sc.arena.wild_gg == 0
     assert [(e.origin, e.amount) for e in sc.events("gg_changed")] == [("wild", 1), ("opponent", 2)]
-    assert anna.stats.gg_won == 3 and anna.stats.kills == 1
+    assert arena_stats(anna).gg_won == 3 and anna.stats.kills == 1
     assert sc.dice.remaining == 0
 
 

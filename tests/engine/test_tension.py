@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from krosbalance.engine.dice import ARMOUR, CRIT_DODGE, CRITICAL, DODGE, DOFUS, LOCK
-from krosbalance.engine.turn import TensionChoice
 from krosbalance.errors import IllegalActionError
+from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.testing import Scenario, ScriptedController
 
 BOARD = """. . . .

@@ -19,6 +19,7 @@ from krosbalance.rulesets.arena.four_player import (
     TENSION_PASS,
     choose_by_policy,
 )
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing import Scenario, ScriptedController
 
@@ -202,7 +203,7 @@ def test_r_a155_a_ko_gives_its_level_to_the_player_who_made_it_wild_gg_first():
     assert not king.alive
     # level 3: one wild GG (R-A129), then two from the KO'd Krosmaster's player; nobody else pays
     assert sc.arena.gg == [6, 1, 3, 3] and sc.arena.wild_gg == 2
-    assert anna.stats.gg_won == 3 and not sc.state.finished
+    assert arena_stats(anna).gg_won == 3 and not sc.state.finished
 
 
 def test_r_a155_whoever_kos_a_players_last_krosmaster_takes_all_his_gg():

@@ -16,11 +16,13 @@ import pytest
 
 from krosbalance.content.registry import default_registry
 from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK, ScriptedDice
-from krosbalance.engine.legal import BUY_GG, BUY_REWARD, Action, legal_actions
+from krosbalance.engine.legal import Action, legal_actions
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.view import MatchView
 from krosbalance.errors import ContentError
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD
 from krosbalance.rulesets.arena.options import DATA_FILE
+from krosbalance.rulesets.arena.tokens import tokens_of
 from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing import Scenario, ScriptedController
 
@@ -259,7 +261,7 @@ def _start_rewards(options):
         for side in (0, 1)
     )
     rules.deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
-    return [[t.spec.id for f in state.timeline[side] for t in f.tokens] for side in (0, 1)]
+    return [[t.spec.id for f in state.timeline[side] for t in tokens_of(f)] for side in (0, 1)]
 
 
 def _four_player_state(options):

@@ -8,9 +8,11 @@ import pytest
 from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import RANKS
 from krosbalance.engine.dice import ARMOUR, CRITICAL
-from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD, legal_actions
+from krosbalance.engine.legal import legal_actions
 from krosbalance.engine.view import MatchView
+from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.market import Purchase, setup_market, staged_turn_start
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.arena.rewards import (
     Reveal,
     buy_action,
@@ -19,6 +21,8 @@ from krosbalance.rulesets.arena.rewards import (
     reveal_of,
     reward_problems,
 )
+from krosbalance.rulesets.arena.tokens import tokens_of
+from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.testing import Scenario, ScriptedController
 
 PRICES = {"granite": 3, "jade": 6, "gold": 12}
@@ -84,9 +88,9 @@ def test_r_a51_buying_a_face_up_token_costs_one_ap_and_its_price_to_the_reserve(
     reserve = sc.arena.kama_reserve
     sc.buy_reward(buyer, index, "jade", ally)
     assert buyer.ap == 5 and sc.arena.kamas[0] == 1 and sc.arena.kama_reserve == reserve + 6
-    (token,) = ally.tokens  # R-A52: given to any ally, face down
+    (token,) = tokens_of(ally)  # R-A52: given to any ally, face down
     assert token.spec is spec and not token.face_up
-    assert ally.stats.rewards_held == [f"{spec.id}:v"] and buyer.stats.rewards_bought == 1
+    assert arena_stats(ally).rewards_held == [f"{spec.id}:v"] and arena_stats(buyer).rewards_bought == 1
     assert sc.events("reward_bought")[0].visible
 
 
@@ -111,9 +115,9 @@ def test_r_a51_a_random_purchase_takes_a_face_down_token_of_the_chosen_rank():
     m = sc.arena.market
     before = m.face_down_count(2)
     sc.buy_reward(buyer, -1, "gold", buyer)
-    (token,) = buyer.tokens
+    (token,) = tokens_of(buyer)
     assert token.spec.rank == "gold" and m.face_down_count(2) == before - 1 and len(m.face_up) == 6
-    assert buyer.stats.rewards_held == [f"{token.spec.id}:r"]
+    assert arena_stats(buyer).rewards_held == [f"{token.spec.id}:r"]
     assert not sc.events("reward_bought")[0].visible
 
 
@@ -161,7 +165,7 @@ def test_r_a53_a_krosmaster_holds_at_most_its_level_in_tokens():
     sc, buyer, ally = shop(kamas=60)
     for _ in range(3):
         sc.buy_reward(buyer, -1, "granite", buyer)
-    assert len(buyer.tokens) == 3
+    assert len(tokens_of(buyer)) == 3
     assert not sc.can(buyer, buy_action(Purchase(-1, 0, buyer.uid)))
     assert {p.holder for p in buy_moves(sc, buyer)} == {ally.uid}
 
@@ -223,7 +227,7 @@ def test_tokens_are_conserved_through_purchases_and_reveals(reveal):
     staged_turn_start(m, 3)
     sc.buy_reward(buyer, -1, "granite", buyer)
     sc.buy_reward(buyer, -1, "gold", ally)
-    held = len(buyer.tokens) + len(ally.tokens)
+    held = len(tokens_of(buyer)) + len(tokens_of(ally))
     assert m.count() + held == m.total
     assert reward_problems(sc.state) == []
 
@@ -235,11 +239,12 @@ def test_r_a51_the_view_hides_the_opponents_face_down_tokens():
     enemy = sc.state.timeline[1][0]
     sc.buy_reward(buyer, -1, "gold", ally)
     sc.hold(enemy, "feca_style")
-    secret = ally.tokens[0].spec
-    mine, theirs = MatchView(sc.state, 0), MatchView(sc.state, 1)
-    assert mine.reward_tokens(mine.fighter(ally.uid)) == [secret]
-    assert theirs.reward_tokens(theirs.fighter(ally.uid)) == [None]
-    assert mine.reward_tokens(mine.fighter(enemy.uid)) == [None]
+    secret = tokens_of(ally)[0].spec
+    mine_view, theirs_view = MatchView(sc.state, 0), MatchView(sc.state, 1)
+    mine, theirs = arena_view(mine_view), arena_view(theirs_view)
+    assert mine.reward_tokens(mine_view.fighter(ally.uid)) == [secret]
+    assert theirs.reward_tokens(theirs_view.fighter(ally.uid)) == [None]
+    assert mine.reward_tokens(mine_view.fighter(enemy.uid)) == [None]
     unseen = theirs.unseen_rewards(2)
     assert secret in unseen and unseen == sorted(unseen, key=lambda s: s.id)
     assert secret not in mine.unseen_rewards(2)

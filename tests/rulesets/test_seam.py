@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
-from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
-from krosbalance.engine.legal import BUY_GG, EXTRA, PICK_KAMA, Action, legal_actions
+from krosbalance.engine import legal
+from krosbalance.engine.clone import clone_state
+from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK, SeededDice
+from krosbalance.engine.legal import EXTRA, Action, legal_actions
+from krosbalance.engine.match import summarise
+from krosbalance.engine.outcome import end_match
 from krosbalance.engine.rules import MatchRules
 from krosbalance.engine.view import MatchView
 from krosbalance.errors import ContentError
@@ -19,11 +24,14 @@ from krosbalance.rulesets import get_ruleset, list_rulesets, register_ruleset
 from krosbalance.rulesets.arena import ArenaRuleset, ArenaState, arena_state
 from krosbalance.rulesets.arena.actions import BUY_GG as ARENA_BUY_GG
 from krosbalance.rulesets.arena.actions import PICK_KAMA as ARENA_PICK_KAMA
+from krosbalance.rulesets.arena.kinds import BUY_GG, BUY_REWARD, PICK_KAMA, REVEAL_REWARD
+from krosbalance.rulesets.arena.view import ArenaView, arena_view
 from krosbalance.rulesets.registry import _RULESETS
 from krosbalance.testing import Scenario, ScriptedController
 
 from ..engine.specs import character, spell
-from .toy import RALLY, ToyRuleset, toy, toy_factory
+from .toy import DEFAULTS as TOY_DEFAULTS
+from .toy import RALLY, ToyCharge, ToyRuleset, toy, toy_factory
 
 TEAM0 = ["queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy"]
 TEAM1 = ["bill_tell", "kassius_kaos", "lil_healey", "bad_aboum"]
@@ -76,8 +84,11 @@ def test_an_unknown_ruleset_is_a_one_line_error_not_arena(name):
         play_match(TEAM0, TEAM1, ruleset=name)
 
 
-def test_arena_extra_action_kinds_are_importable_from_the_engine():
+def test_arena_action_kinds_come_from_the_engines_extra_range_and_the_engine_names_none():
     assert (PICK_KAMA, BUY_GG) == (ARENA_PICK_KAMA, ARENA_BUY_GG) == (EXTRA, EXTRA + 1)
+    assert (BUY_REWARD, REVEAL_REWARD) == (EXTRA + 2, EXTRA + 3)
+    for name in ("PICK_KAMA", "BUY_GG", "BUY_REWARD", "REVEAL_REWARD"):
+        assert not hasattr(legal, name)
 
 
 def test_arena_state_is_typed_owned_by_the_ruleset_and_copies_deeply():
@@ -92,12 +103,17 @@ def test_arena_state_is_typed_owned_by_the_ruleset_and_copies_deeply():
     assert (twin.wild_gg, twin.kama_reserve, twin.gg_price) == (arena.wild_gg, arena.kama_reserve, 10)
 
 
-def test_the_view_keeps_arena_holdings_and_names_the_ruleset():
+def test_arena_holdings_are_read_through_the_ruleset_view_and_the_view_names_the_ruleset():
     sc = Scenario("2 D .\n. . .")
     view = MatchView(sc.state, 0)
     assert view.ruleset == "arena"
-    assert (view.gg, view.wild_gg, view.kamas, view.gg_price) == ((6, 6), 1, (0, 0), 10)
-    assert view.kamas_at(0) == 2 and view.kama_cells() == [0, 1]
+    arena = arena_view(view)
+    assert isinstance(arena, ArenaView) and view.ruleset_view() is arena  # made once per view
+    assert (arena.gg, arena.wild_gg, arena.kamas, arena.gg_price) == ((6, 6), 1, (0, 0), 10)
+    assert arena.kamas_at(0) == 2 and arena.kama_cells() == [0, 1]
+    assert not arena.rewards_in_play and arena.reward_prices() == (0, 0, 0)
+    for name in ("gg", "wild_gg", "kamas", "gg_price", "kamas_at", "kama_cells", "reward_tokens"):
+        assert not hasattr(view, name)  # the engine's view names no Arena holding
 
 
 # ------------------------------------------------------------------------------- the toy's hooks
@@ -182,6 +198,44 @@ def test_combat_roll_is_the_rulesets(toy_rules):
     assert sc.dice.remaining == 0
     assert [e.roll for e in sc.events("dice_rolled")] == ["combat"] * 3
     assert striker.ap == 3  # every spell cost 1 AP
+
+
+def test_spell_bonus_is_the_rulesets_from_its_per_piece_data_copied_with_the_state(toy_rules):
+    sc = Scenario(BOARD, dice=[LOCK, LOCK], ruleset="toy", specs=[STRIKER])
+    striker = sc.add(STRIKER, side=0, at=(0, 1))
+    bill = sc.add("bill_tell", side=1, at=(3, 1))  # 6 HP
+    striker.extra = ToyCharge(2)
+    copy = clone_state(sc.state, SeededDice(np.random.default_rng(0)))
+    twin = copy.fighters[striker.uid].extra
+    assert isinstance(twin, ToyCharge) and twin is not striker.extra and twin.damage == 2
+    zap = striker.spells[0]
+    assert sc.state.ruleset.spell_bonus(sc.state, striker, zap, False) == (2, False)  # a peek
+    sc.activate(striker)
+    sc.cast(striker, "zap", (3, 1))  # 2 printed + 2 charge, no combat bonus
+    assert bill.injuries == 4 and striker.extra is None  # used up by the cast
+    sc.cast(striker, "zap", (3, 1))
+    assert bill.injuries == 6
+
+
+def test_the_default_hooks_add_nothing_to_a_cast_and_declare_no_result_column():
+    sc = Scenario(BOARD, specs=[STRIKER])
+    striker = sc.add(STRIKER, side=0, at=(0, 1))
+    bare = MatchRules("bare", "1", TOY_DEFAULTS, {})
+    assert bare.spell_bonus(sc.state, striker, striker.spells[0], True) == (0, False)
+    assert bare.result_columns == () and bare.fighter_columns == ()
+    assert bare.fighter_values(sc.state, striker) == {}
+
+
+def test_the_rulesets_result_columns_are_declared_and_filled(toy_rules):
+    sc, anna, king = _toy_scene()
+    sc.activate(anna)
+    sc.move(anna, (1, 0), (2, 0))  # captures a glyph
+    end_match(sc.state, 0, "test")
+    result = summarise(sc.state, seed=0)
+    assert [c.name for c in sc.state.ruleset.result_columns] == ["glyphs", "kos"]
+    assert result.values == {"glyphs": (1, 0), "kos": 0}
+    by_uid = {f.uid: f.values for f in result.fighters}
+    assert by_uid[anna.uid] == {"entered": 1} and by_uid[king.uid] == {"entered": 0}
 
 
 def test_no_lock_under_the_toy_leaving_check(toy_rules):

@@ -12,7 +12,11 @@ mechanics so that every hook the next rulesets need is exercised by a test.
 - markers act at once on the acting piece, else wait (``add_marker``);
 - one combat die, +1 on Critical or Critical/Dodge, -1 on Armour (``attack_roll``), no defence roll,
   no Lock (``may_leave``);
-- the first KO ends the match (``on_kos``, ``check_victory``); a turn end with 2 glyphs wins.
+- the first KO ends the match (``on_kos``, ``check_victory``); a turn end with 2 glyphs wins;
+- a piece may carry a one-shot "charge" (its per-piece data, a ``ToyCharge`` in ``Fighter.extra``):
+  +that much damage to its next attack (``spell_bonus``);
+- the results declare ``glyphs`` per seat and ``kos`` per match, and ``entered`` per fighter
+  (``result_columns``, ``fighter_columns``, ``fill_result``, ``fighter_values``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,17 @@ from krosbalance.engine.events import FULL, DiceRolled
 from krosbalance.engine.legal import EXTRA, Action
 from krosbalance.engine.outcome import end_match, seats_standing
 from krosbalance.engine.pieces import unblock_sight
-from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP, EngineOptions, RulesetState
+from krosbalance.engine.results import MatchResult, ResultColumn
+from krosbalance.engine.rules import (
+    MINUS_AP,
+    MINUS_MP,
+    NO_BONUS,
+    PLUS_AP,
+    PLUS_MP,
+    EngineOptions,
+    PieceState,
+    RulesetState,
+)
 from krosbalance.engine.state import CREATURE, KROSMASTER, Fighter, MatchState
 from krosbalance.engine.turn import Controller, character_turn
 from krosbalance.engine.view import FighterView, MatchView
@@ -65,6 +79,18 @@ class ToyState(RulesetState):
 
     def copy(self) -> ToyState:
         return ToyState(dict(self.owner), list(self.kos), list(self.entered))
+
+
+class ToyCharge(PieceState):
+    """A piece's one-shot damage bonus (the toy's per-piece data)."""
+
+    __slots__ = ("damage",)
+
+    def __init__(self, damage: int) -> None:
+        self.damage = damage
+
+    def copy(self) -> ToyCharge:
+        return ToyCharge(self.damage)
 
 
 class ToyController(Controller, Protocol):
@@ -172,6 +198,35 @@ class ToyRuleset(Ruleset):
         if state.record >= FULL:
             state.events.append(DiceRolled(state.turn, caster.uid, "combat", (face,), bonus))
         return bonus
+
+    def spell_bonus(
+        self, state: MatchState, caster: Fighter, spell: SpellSpec, consume: bool
+    ) -> tuple[int, bool]:
+        charge = caster.extra
+        if not isinstance(charge, ToyCharge) or spell.kind != "attack":
+            return NO_BONUS
+        if consume:
+            caster.extra = None
+        return charge.damage, False
+
+    @property
+    def result_columns(self) -> tuple[ResultColumn, ...]:
+        return (
+            ResultColumn("glyphs", "int64", True, "glyph cells held at the end"),
+            ResultColumn("kos", "int64", False, "pieces KO'd"),
+        )
+
+    @property
+    def fighter_columns(self) -> tuple[ResultColumn, ...]:
+        return (ResultColumn("entered", "int64", False, "on_enter calls of the piece"),)
+
+    def fill_result(self, state: MatchState, result: MatchResult) -> None:
+        owner = toy(state).owner
+        result.values["glyphs"] = tuple(sum(1 for s in owner.values() if s == side) for side in (0, 1))
+        result.values["kos"] = len(toy(state).kos)
+
+    def fighter_values(self, state: MatchState, fighter: Fighter) -> dict[str, Any]:
+        return {"entered": sum(1 for uid, _, _ in toy(state).entered if uid == fighter.uid)}
 
     def on_kos(self, state: MatchState, kos: list[Fighter]) -> None:
         toy(state).kos.extend(victim.uid for victim in kos)

@@ -132,20 +132,26 @@ def fake_play(
             stats = FighterStats(kills=int(rng.integers(0, 3)), moves=int(rng.integers(0, 20)))
             stats.damage_dealt[int(rng.integers(0, 5))] += int(rng.integers(0, 9))
             fighters.append(FighterRecord(len(fighters), side, name, name.title(), 3, False, None, stats))
+    end_reason = "gg" if winner is not None else "gg_exhausted"
+    turns = int(rng.integers(4, 30))
+    first_player = int(rng.integers(0, 2))
+    values = {  # Arena's declared columns
+        "gg": (int(rng.integers(0, 13)), int(rng.integers(0, 13))),
+        "kamas": (int(rng.integers(0, 20)), int(rng.integers(0, 20))),
+        "wild_gg_left": bool(rng.integers(0, 2)),
+    }
     return MatchResult(
         winner=winner,
-        end_reason="gg" if winner is not None else "gg_exhausted",
-        turns=int(rng.integers(4, 30)),
-        first_player=int(rng.integers(0, 2)),
-        gg=(int(rng.integers(0, 13)), int(rng.integers(0, 13))),
-        kamas=(int(rng.integers(0, 20)), int(rng.integers(0, 20))),
-        wild_gg_left=bool(rng.integers(0, 2)),
+        end_reason=end_reason,
+        turns=turns,
+        first_player=first_player,
         teams=(tuple(team0), tuple(team1)),
         board=str(board),
         ruleset=getattr(ruleset, "name", ruleset),
         seed=seed,
         fighters=fighters,
         versions={"engine": "fake-1", "content": "fake-content"},
+        values=values,
     )
 
 

@@ -38,7 +38,7 @@ def test_synthetic_shards_have_the_runners_exact_schema(tmp_path) -> None:
 def test_fake_play_is_a_pure_function_with_real_records() -> None:
     a = mb.fake_play(["bill_tell", "oscar_kass"], ["anna_tommy", "lil_healey"], seed=3)
     b = mb.fake_play(["bill_tell", "oscar_kass"], ["anna_tommy", "lil_healey"], seed=3)
-    assert (a.winner, a.turns, a.gg) == (b.winner, b.turns, b.gg) and len(a.fighters) == 4
+    assert (a.winner, a.turns, a.values) == (b.winner, b.turns, b.values) and len(a.fighters) == 4
 
 
 class CountingPool:

@@ -72,26 +72,23 @@ def test_bad_arms_are_located(arms: str, field: str) -> None:
     assert field in {e.field for e in errors}, [str(e) for e in errors]
 
 
-def test_the_matches_row_carries_the_arm_and_the_rulesets_extras() -> None:
+def test_the_matches_row_carries_the_arm_and_the_rulesets_declared_values() -> None:
     spec = expand(loads_experiment(BASE + ARMS))[1]
     result = MatchResult(
         winner=0,
         end_reason="glyphs",
         turns=10,
         first_player=0,
-        gg=(0, 0),
-        kamas=(0, 0),
-        wild_gg_left=False,
         teams=(spec.team0, spec.team1),
         board="blast-a",
         ruleset="blast",
         seed=spec.seed,
         fighters=[],
-        extras={"glyphs0": 3},
+        values={"glyphs": (3, 1), "dofus": 0},
     )
     row = match_row(spec, result)
     assert row["variant"] == spec.variant
-    assert json.loads(row["extras"]) == {"glyphs0": 3}
+    assert (row["glyphs0"], row["glyphs1"], row["dofus"]) == (3, 1, 0) and "extras" not in row
 
 
 # --------------------------------------------------------------- one ruleset object per arm (issue 17)

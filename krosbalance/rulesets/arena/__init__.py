@@ -16,6 +16,13 @@
   expectations for AIs.
 - ``economy``: GG gains by KO level (R-A10, R-A129-R-A131), tension losses, kamas, loot, and victory
   (R-A132, R-A133).
+- ``tokens``: the Demonic Rewards on a Krosmaster's card (Arena's per-piece data, ``Fighter.extra``)
+  and what they add to its spells (R-A52, R-A53, R-A145).
+- ``reward_effects``: the reward effect registry, reveals and continuous effects (R-A54,
+  R-A136-R-A145); ``market``: the market (R-A23, R-A51); ``rewards``: the reward actions and their
+  timing.
+- ``kinds``: Arena's action kinds, from the engine's ``EXTRA`` range; ``events``: Arena's typed
+  events (tension, GG, kamas, rewards, the turn-end record).
 - ``invariants``: Arena's conservation laws for the conformance kit.
 
 The pregame functions are importable from here as before the seam (``validate_team``, ``setup``,

@@ -1,7 +1,7 @@
 """Arena's extra actions: picking up a kama (R-A49) and buying a GG on a Demon cell (R-A50).
 
-Both cost 1 AP and are for Krosmasters only. Their kinds, ``PICK_KAMA`` and ``BUY_GG``, follow the
-engine's own (``engine.legal.EXTRA``) and are importable from ``krosbalance.engine.legal`` too.
+Both cost 1 AP and are for Krosmasters only. Their kinds, ``PICK_KAMA`` and ``BUY_GG``, come from
+the engine's ``EXTRA`` range (``rulesets.arena.kinds``).
 Listing them among the legal actions is ``ArenaRuleset.extra_actions`` (on the hot path, so it reads
 the state itself); checking one the AI chose is :func:`is_legal`, and carrying it out :func:`perform`.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from krosbalance.engine.legal import BUY_GG, PICK_KAMA, Action
+from krosbalance.engine.legal import Action
 from krosbalance.engine.state import KROSMASTER
 from krosbalance.rulesets.arena.economy import buy_gg, pick_kama
+from krosbalance.rulesets.arena.kinds import BUY_GG, PICK_KAMA
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from krosbalance.engine.events import SUMMARY, GGChanged, KamaPicked
+from krosbalance.engine.events import SUMMARY
+from krosbalance.rulesets.arena.events import GGChanged, KamaPicked
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:
@@ -42,7 +44,7 @@ def gain_gg(
         if state.record >= SUMMARY:
             state.events.append(GGChanged(state.turn, side, taken, "opponent", tuple(gg)))
     if credit is not None and credit.side == side:
-        credit.stats.gg_won += gained
+        arena_stats(credit).gg_won += gained
     return gained
 
 
@@ -105,7 +107,7 @@ def pick_kama(state: MatchState, fighter: Fighter) -> None:
     fighter.ap -= 1
     arena.board_kamas[fighter.cell] -= 1
     arena.kamas[fighter.side] += 1
-    fighter.stats.kamas_collected += 1
+    arena_stats(fighter).kamas_collected += 1
     if state.record >= 2:
         state.events.append(KamaPicked(state.turn, fighter.uid, fighter.cell, 1))
 

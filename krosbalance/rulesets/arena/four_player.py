@@ -28,10 +28,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from krosbalance.engine.events import SUMMARY, GGChanged
+from krosbalance.engine.events import SUMMARY
 from krosbalance.engine.outcome import end_match
 from krosbalance.errors import IllegalActionError
 from krosbalance.rulesets.arena.economy import gain_gg, lose_gg
+from krosbalance.rulesets.arena.events import GGChanged
+from krosbalance.rulesets.arena.results import arena_stats
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:
@@ -216,7 +218,7 @@ def gain_gg_from(state: MatchState, seat: int, source: int, amount: int, credit:
     gg[seat] += taken
     state.unsettled = True
     if credit is not None:
-        credit.stats.gg_won += taken
+        arena_stats(credit).gg_won += taken
     if state.record >= SUMMARY:
         state.events.append(GGChanged(state.turn, seat, taken, "last_krosmaster", tuple(gg)))
 

@@ -24,9 +24,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from krosbalance.content.specs import RANKS, RewardSpec
-from krosbalance.engine.events import SUMMARY, RewardBought
-from krosbalance.engine.rewards import capacity, give
+from krosbalance.engine.events import SUMMARY
 from krosbalance.engine.state import KROSMASTER
+from krosbalance.rulesets.arena.events import RewardBought
+from krosbalance.rulesets.arena.results import arena_stats
+from krosbalance.rulesets.arena.tokens import capacity, give
 
 if TYPE_CHECKING:
     import numpy as np
@@ -195,6 +197,6 @@ def take(market: RewardMarket, purchase: Purchase, refill: bool) -> RewardSpec:
 def hand_over(state: MatchState, buyer: Fighter, holder: Fighter, spec: RewardSpec, visible: bool) -> None:
     """Give a bought token face down to the chosen ally (R-A52) and count it."""
     give(state, holder, spec, "v" if visible else "r")
-    buyer.stats.rewards_bought += 1
+    arena_stats(buyer).rewards_bought += 1
     if state.record >= SUMMARY:
         state.events.append(RewardBought(state.turn, buyer.uid, holder.uid, spec.id, spec.rank, visible))

@@ -31,24 +31,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from krosbalance.content.specs import RANKS, RewardSpec
-from krosbalance.engine.events import FULL, RewardRevealed
-from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD, Action, can_pay, spell_targets
-from krosbalance.engine.rewards import (
-    REWARD_EFFECTS,
-    RewardRule,
-    RewardUse,
-    capacity,
-    discard_tokens,
-    end_of_turn,
-    expire_upgrades,
-    give,
-    register,
-    reveal,
-    slot_taken,
-)
+from krosbalance.engine.events import FULL
+from krosbalance.engine.legal import Action, can_pay, spell_targets
 from krosbalance.engine.state import KROSMASTER
 from krosbalance.errors import ContentError, IllegalActionError
 from krosbalance.rulesets.arena.economy import gain_gg, take_from_reserve
+from krosbalance.rulesets.arena.events import RewardRevealed
+from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.market import (
     RANK_INDEX,
     Purchase,
@@ -60,7 +49,17 @@ from krosbalance.rulesets.arena.market import (
     staged_turn_start,
     take,
 )
+from krosbalance.rulesets.arena.reward_effects import (
+    REWARD_EFFECTS,
+    RewardRule,
+    RewardUse,
+    discard_tokens,
+    expire_upgrades,
+    register,
+    reveal,
+)
 from krosbalance.rulesets.arena.state import arena_state
+from krosbalance.rulesets.arena.tokens import capacity, card_of, end_of_turn, give, slot_taken, tokens_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -244,7 +243,7 @@ def add_actions(state: MatchState, fighter: Fighter, actions: list[Action], opts
     """Append the legal reward actions of the active Krosmaster: reveals, then purchases."""
     if fighter.kind != KROSMASTER:
         return
-    if fighter.tokens:
+    if tokens_of(fighter):
         actions.extend(reveal_action(r) for r in reveals(state, fighter))
     arena = arena_state(state)
     if opts.demonic_rewards and arena.market is not None and fighter.ap >= 1:
@@ -299,10 +298,11 @@ def _free_cells(state: MatchState, mask: int) -> list[int]:
 
 def reveals(state: MatchState, holder: Fighter) -> list[Reveal]:
     """Every legal reveal of the holder's face-down tokens, with every choice and target."""
-    if not holder.tokens or not may_reveal(state, holder):
+    tokens = tokens_of(holder)
+    if not tokens or not may_reveal(state, holder):
         return []
     out: list[Reveal] = []
-    for index, token in enumerate(holder.tokens):
+    for index, token in enumerate(tokens):
         if token.face_up:
             continue
         spec = token.spec
@@ -349,9 +349,10 @@ def _ally_at(state: MatchState, holder: Fighter, cell: int) -> bool:
 
 def can_reveal(state: MatchState, holder: Fighter, move: Reveal) -> bool:
     """Whether this reveal is legal now (the single-reveal form of ``reveals``)."""
-    if not may_reveal(state, holder) or not 0 <= move.token < len(holder.tokens):
+    tokens = tokens_of(holder)
+    if not may_reveal(state, holder) or not 0 <= move.token < len(tokens):
         return False
-    token = holder.tokens[move.token]
+    token = tokens[move.token]
     if token.face_up:
         return False
     if token.spec.kind != "boost":
@@ -373,7 +374,7 @@ def turn_started(state: MatchState, opts: ArenaOptions) -> None:
 
 def preliminary_phase(state: MatchState, fighter: Fighter) -> None:
     """Preliminary phase (R-A32 b): the face-up Upgrades leave the card, for the box."""
-    if fighter.tokens:
+    if tokens_of(fighter):
         expired = expire_upgrades(state, fighter)
         market = arena_state(state).market
         if expired and market is not None:
@@ -382,7 +383,8 @@ def preliminary_phase(state: MatchState, fighter: Fighter) -> None:
 
 def activation_ended(fighter: Fighter) -> None:
     """End phase: the boosts for "this turn" that no spell used are lost."""
-    if fighter.reward_mods is not None:
+    held = card_of(fighter)
+    if held is not None and held.mods is not None:
         end_of_turn(fighter)
 
 
@@ -390,7 +392,7 @@ def on_kos(state: MatchState, kos: list[Fighter]) -> None:
     """A KO'd Krosmaster's tokens leave the game with it, for the box."""
     market = arena_state(state).market
     for victim in kos:
-        if victim.tokens:
+        if tokens_of(victim):
             left = discard_tokens(state, victim)
             if market is not None:
                 market.box.extend(t.spec for t in left if t.face_up)
@@ -404,14 +406,15 @@ def reward_problems(state: MatchState) -> list[str]:
     problems: list[str] = []
     held = 0
     for f in state.fighters:
-        if not f.tokens:
+        tokens = tokens_of(f)
+        if not tokens:
             continue
-        held += len(f.tokens)
+        held += len(tokens)
         if f.kind != KROSMASTER:
-            problems.append(f"{f!r} is not a Krosmaster but holds {f.tokens}")
-        if len(f.tokens) > f.level:
-            problems.append(f"{f!r} holds {len(f.tokens)} tokens, more than its level (R-A53)")
-        slots = [t.spec.slot for t in f.tokens if t.face_up and t.spec.slot]
+            problems.append(f"{f!r} is not a Krosmaster but holds {tokens}")
+        if len(tokens) > f.level:
+            problems.append(f"{f!r} holds {len(tokens)} tokens, more than its level (R-A53)")
+        slots = [t.spec.slot for t in tokens if t.face_up and t.spec.slot]
         if len(slots) != len(set(slots)):
             problems.append(f"{f!r} has two face-up equipment of a kind (R-A141): {slots}")
     if market is not None and market.count() + held != market.total:
@@ -426,7 +429,7 @@ def reward_problems(state: MatchState) -> list[str]:
 def reward_snapshot(state: MatchState) -> tuple[object, ...]:
     market = arena_state(state).market
     cards = tuple(
-        (f.uid, tuple((t.spec.id, t.face_up) for t in f.tokens)) for f in state.fighters if f.tokens
+        (f.uid, tuple((t.spec.id, t.face_up) for t in tokens_of(f))) for f in state.fighters if tokens_of(f)
     )
     if market is None:
         return (cards,)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from krosbalance.engine.rewards import attack_bonus
 from krosbalance.engine.view import BLOCK_CHANCE, EXPECTED_ARMOUR, EXPECTED_CRITICAL, expected_bonus
+from krosbalance.rulesets.arena.tokens import mods_of, spell_bonus
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import SpellSpec
@@ -54,8 +54,8 @@ def expected_damage(
     if spell.kind not in ("attack", "heal"):
         return 0.0
     base = float(spell.amount + expected_bonus(state, caster, spell, target))
-    if caster.reward_mods is not None:  # Demonic Rewards face up or revealed (R-A145)
-        base += attack_bonus(caster, spell, consume=False)[0]
+    if caster.extra is not None and mods_of(caster) is not None:  # Demonic Rewards (R-A145)
+        base += spell_bonus(caster, spell, consume=False)[0]
     crit_dice = 1 if spell.element == "neutral" else (2 if caster.has("critical") else 1)
     base += EXPECTED_CRITICAL[crit_dice]
     if spell.kind == "heal":

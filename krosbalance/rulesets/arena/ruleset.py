@@ -11,21 +11,23 @@ import numpy as np
 from krosbalance.content.registry import Registry, default_registry
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK, count_successes
 from krosbalance.engine.events import FULL, DiceRolled, LockRolled
-from krosbalance.engine.legal import BUY_REWARD, REVEAL_REWARD
 from krosbalance.engine.outcome import end_match
 from krosbalance.engine.powers import dice_for
-from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
+from krosbalance.engine.rules import MINUS_AP, MINUS_MP, NO_BONUS, PLUS_AP, PLUS_MP
 from krosbalance.engine.state import BOMB, KROSMASTER
 from krosbalance.errors import TeamError
 from krosbalance.rulesets.arena import actions as extra
-from krosbalance.rulesets.arena import economy, four_player, pregame, rolls
+from krosbalance.rulesets.arena import economy, four_player, pregame, results, rolls
 from krosbalance.rulesets.arena import rewards as reward_rules
 from krosbalance.rulesets.arena import teams as team_rules
 from krosbalance.rulesets.arena.invariants import arena_problems, arena_snapshot
+from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.options import ArenaOptions, arena_file, arena_options, default_options, punch
 from krosbalance.rulesets.arena.state import ArenaState, arena_state
 from krosbalance.rulesets.arena.tension import tension_roll
 from krosbalance.rulesets.arena.timeline import play_timeline, record_turn_end
+from krosbalance.rulesets.arena.tokens import spell_bonus
+from krosbalance.rulesets.arena.view import ArenaView
 from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
 
 if TYPE_CHECKING:
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.legal import Action
-    from krosbalance.engine.results import MatchResult
+    from krosbalance.engine.results import MatchResult, ResultColumn
     from krosbalance.engine.rules import RulesetState
     from krosbalance.engine.state import Fighter, MatchState
     from krosbalance.engine.turn import Controller
@@ -92,12 +94,12 @@ class ArenaRuleset(Ruleset):
 
     def preliminary_phase(self, state: MatchState, fighter: Fighter) -> None:
         """Its face-up Upgrades leave the card (R-A32 b, R-A54)."""
-        if fighter.tokens:
+        if fighter.extra is not None:
             reward_rules.preliminary_phase(state, fighter)
 
     def activation_ended(self, state: MatchState, fighter: Fighter) -> None:
         """Boosts "for this turn" that no spell used are lost."""
-        if fighter.reward_mods is not None:
+        if fighter.extra is not None:
             reward_rules.activation_ended(fighter)
 
     # ------------------------------------------------------------------ actions
@@ -113,7 +115,7 @@ class ArenaRuleset(Ruleset):
                 actions.append(extra.PICK)
             if (state.board.demon_cells >> cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
                 actions.append(extra.BUY)
-        if fighter.tokens or (arena.market is not None and self.opts.demonic_rewards):
+        if fighter.extra is not None or (arena.market is not None and self.opts.demonic_rewards):
             reward_rules.add_actions(state, fighter, actions, self.opts)
 
     def is_legal_extra(self, state: MatchState, fighter: Fighter, action: Action) -> bool:
@@ -180,6 +182,14 @@ class ArenaRuleset(Ruleset):
         if state.record >= FULL:
             state.events.append(DiceRolled(state.turn, caster.uid, "critical", faces, successes))
         return successes
+
+    def spell_bonus(
+        self, state: MatchState, caster: Fighter, spell: SpellSpec, consume: bool
+    ) -> tuple[int, bool]:
+        """What the caster's face-up Demonic Rewards and revealed boosts add (R-A145)."""
+        if caster.extra is None:
+            return NO_BONUS
+        return spell_bonus(caster, spell, consume)
 
     def defence_roll(self, state: MatchState, target: Fighter, pierce: bool) -> int:
         """The target's Armour roll (R-A61); Pierce Armour removes one die (R-A82, R-A161); a bomb
@@ -249,11 +259,25 @@ class ArenaRuleset(Ruleset):
             return four_player.turn_limit_winner(state, self.opts)
         return economy.turn_limit_winner(state, self.opts)
 
+    def ruleset_view(self, state: MatchState, side: int) -> ArenaView:
+        return ArenaView(state, arena_state(state), side)
+
+    @property
+    def result_columns(self) -> tuple[ResultColumn, ...]:
+        return results.MATCH_COLUMNS
+
+    @property
+    def fighter_columns(self) -> tuple[ResultColumn, ...]:
+        return results.FIGHTER_COLUMNS
+
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
-        arena = arena_state(state)
-        result.gg = (arena.gg[0], arena.gg[1])
-        result.kamas = (arena.kamas[0], arena.kamas[1])
-        result.wild_gg_left = arena.wild_gg > 0
+        arena = arena_state(state)  # the columns of results.MATCH_COLUMNS
+        result.values["gg"] = tuple(arena.gg)
+        result.values["kamas"] = tuple(arena.kamas)
+        result.values["wild_gg_left"] = arena.wild_gg > 0
+
+    def fighter_values(self, state: MatchState, fighter: Fighter) -> dict[str, Any]:
+        return results.fighter_values(fighter)
 
     def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:
         return rolls.expected_damage(state, caster, spell, target, self.opts)

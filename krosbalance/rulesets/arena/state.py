@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 from krosbalance.content.specs import RANKS
 from krosbalance.engine.rules import RulesetState
 from krosbalance.rulesets.arena.options import start_holdings
+from krosbalance.rulesets.arena.tokens import tokens_of
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import RewardSpec
@@ -95,7 +96,7 @@ class ArenaState(RulesetState):
         market = self.market
         if market is None:
             return
-        hidden = [t for f in state.fighters if f.side != side for t in f.tokens if not t.face_up]
+        hidden = [t for f in state.fighters if f.side != side for t in tokens_of(f) if not t.face_up]
         piles = market.piles
         for rank, name in enumerate(RANKS):
             held = [t for t in hidden if t.spec.rank == name]

@@ -8,14 +8,15 @@ until his next tension roll (R-A27), or is refunded: 3 kamas for two refunded di
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from krosbalance.engine.dice import FACE_POWER, tension_options
-from krosbalance.engine.events import FULL, TensionRolled
+from krosbalance.engine.dice import FACE_POWER, TURNABLE
+from krosbalance.engine.events import FULL
 from krosbalance.engine.instant import settle
-from krosbalance.engine.turn import Controller, TensionChoice
+from krosbalance.engine.turn import Controller
 from krosbalance.errors import IllegalActionError
 from krosbalance.rulesets.arena.economy import take_from_reserve, tension_rises
+from krosbalance.rulesets.arena.events import TensionRolled
 from krosbalance.rulesets.arena.four_player import tension_double
 
 if TYPE_CHECKING:
@@ -24,6 +25,19 @@ if TYPE_CHECKING:
     from krosbalance.engine.view import FighterView, MatchView
 
 REFUND_KAMAS = (3, 1, 0)  # kamas for 0, 1 or 2 dice used for inspiration (R-A28)
+
+
+class TensionChoice(NamedTuple):
+    """The roller's answer to the tension roll: the faces the dice are turned to (R-A13) and, per
+    die, the uid of the Krosmaster it inspires or -1 to refund it (R-A27, R-A28)."""
+
+    faces: tuple[int, int]
+    assigned: tuple[int, int] = (-1, -1)
+
+
+def tension_options(face_a: int, face_b: int) -> list[tuple[int, int]]:
+    """Every pair of basic faces the roller may turn two raw tension dice into (R-A13, R-A26)."""
+    return [(a, b) for a in TURNABLE[face_a] for b in TURNABLE[face_b]]
 
 
 class ArenaController(Controller, Protocol):

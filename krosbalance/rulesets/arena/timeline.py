@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from krosbalance.engine.events import SUMMARY, TurnEnded
+from krosbalance.engine.events import SUMMARY
 from krosbalance.engine.state import CREATURE
 from krosbalance.engine.turn import character_turn, positions
 from krosbalance.errors import IllegalActionError
+from krosbalance.rulesets.arena.events import TurnEnded
 from krosbalance.rulesets.arena.state import arena_state
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec, SpellSpec
     from krosbalance.engine.dice import Dice
     from krosbalance.engine.legal import Action
-    from krosbalance.engine.results import MatchResult
+    from krosbalance.engine.results import MatchResult, ResultColumn
     from krosbalance.engine.rules import RulesetState
     from krosbalance.engine.state import Fighter, MatchState
     from krosbalance.engine.turn import Controller
@@ -183,10 +183,16 @@ class BlastRuleset(Ruleset):
         counts = (bs.glyphs(0), bs.glyphs(1))
         return None if counts[0] == counts[1] else (0 if counts[0] > counts[1] else 1)
 
-    def fill_result(self, state: MatchState, result: MatchResult) -> None:
-        from krosbalance.rulesets.blast.results import blast_extras
+    @property
+    def result_columns(self) -> tuple[ResultColumn, ...]:
+        from krosbalance.rulesets.blast.results import blast_columns
 
-        result.extras = blast_extras(state, blast_state(state))
+        return blast_columns()
+
+    def fill_result(self, state: MatchState, result: MatchResult) -> None:
+        from krosbalance.rulesets.blast.results import blast_values
+
+        result.values.update(blast_values(state, blast_state(state)))
 
     # ------------------------------------------------------------------ expectations, for AIs
     def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:

@@ -1,5 +1,5 @@
-"""Demonic Rewards on a Krosmaster's card: holding, revealing, and what the tokens do (R-A52-R-A54,
-R-A136-R-A145, FAQ R-A160-R-A166).
+"""What revealing a Demonic Reward does: the reward effect registry, reveals, and the continuous
+effects of face-up tokens (R-A54, R-A136-R-A145, FAQ R-A160-R-A166).
 
 A token is data (``RewardSpec``); each of its effects is a keyword looked up in ``REWARD_EFFECTS``,
 one small registered function per keyword, exactly as spell effects and powers are. The keyword
@@ -14,14 +14,13 @@ vocabulary is ``content.keywords.REWARD_KEYWORDS`` and a test checks that both n
 Continuous effects (of face-up Upgrades and Equipment) are recomputed from the face-up tokens by
 :func:`refresh` whenever a token turns up or leaves, so nothing is counted twice: powers a card or
 another token already gives add nothing (R-A100, R-A160). The combat code reads the result through
-:func:`attack_bonus` (damage bonuses: never on neutral spells; melee bonuses only on melee spells)
-and ``Fighter.reward_range`` (max range). Healing from a token removes injury markers directly: it
-is not a healing spell, so there is no Critical roll and no Healing bonus.
+the ruleset's ``spell_bonus`` hook (``tokens.spell_bonus``) and ``Fighter.max_range_bonus`` (max
+range). Healing from a token removes injury markers directly: it is not a healing spell, so there is
+no Critical roll and no Healing bonus.
 
-Who may buy, give and reveal, and when, is the ruleset's (``krosbalance.rulesets.arena.rewards``),
-and so are the effects that touch a ruleset's holdings (kamas, GG, the market: ``kamas``, ``gg``,
-``buy_gg``, ``draw_reward``), which that module registers here; this module carries a reveal out
-once its legality is known.
+Who may buy, give and reveal, and when, is :mod:`krosbalance.rulesets.arena.rewards`, which also
+registers here the effects that touch Arena's holdings (``kamas``, ``gg``, ``buy_gg``,
+``draw_reward``); this module carries a reveal out once its legality is known.
 """
 
 from __future__ import annotations
@@ -31,52 +30,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.specs import ELEMENTS, EffectSpec, Frozen, RewardSpec
-from krosbalance.engine.events import FULL, SUMMARY, Healed, RewardRevealed
+from krosbalance.engine.events import FULL, SUMMARY, Healed
 from krosbalance.engine.pieces import place, relocate, spawn
-from krosbalance.engine.state import ELEMENT_INDEX, KROSMASTER, Fighter, MatchState
+from krosbalance.engine.state import ELEMENT_INDEX, Fighter, MatchState
+from krosbalance.rulesets.arena.events import RewardRevealed
+from krosbalance.rulesets.arena.results import arena_stats
+from krosbalance.rulesets.arena.tokens import HeldToken, RewardMods, card
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import SpellSpec
-
-NEUTRAL = 0
-
-
-class HeldToken:
-    """A token on a Krosmaster's card. Face down it gives nothing (R-A52, R-A138)."""
-
-    __slots__ = ("spec", "face_up", "bought_turn")
-
-    def __init__(self, spec: RewardSpec, face_up: bool = False, bought_turn: int = -1) -> None:
-        self.spec = spec
-        self.face_up = face_up
-        self.bought_turn = bought_turn
-
-    def __repr__(self) -> str:
-        return f"<{self.spec.id} {'up' if self.face_up else 'down'}>"
-
-
-class RewardMods:
-    """What a Krosmaster's face-up tokens and pending boosts add to its attacks."""
-
-    __slots__ = ("damage", "melee", "melee_lifesteal", "next_spell", "next_elemental")
-
-    def __init__(self) -> None:
-        self.damage = [0] * len(ELEMENTS)  # +damage to attack spells, by element index (never neutral)
-        self.melee = 0  # +damage to melee elemental attack spells
-        self.melee_lifesteal = False  # melee elemental attack spells gain Lifesteal
-        # (element index, +damage, waits for a spell of its element) for the next spell this turn
-        self.next_spell: list[tuple[int, int, bool]] = []
-        self.next_elemental = 0  # +damage for the next elemental attack this turn
-
-    @property
-    def empty(self) -> bool:
-        return (
-            not any(self.damage)
-            and not self.melee
-            and not self.melee_lifesteal
-            and not self.next_spell
-            and not self.next_elemental
-        )
 
 
 # ------------------------------------------------------------------------------ the registry
@@ -155,9 +117,10 @@ def _self_injuries(use: RewardUse, amount: int) -> None:
 
 
 def _mods(holder: Fighter) -> RewardMods:
-    if holder.reward_mods is None:
-        holder.reward_mods = RewardMods()
-    return holder.reward_mods
+    held = card(holder)
+    if held.mods is None:
+        held.mods = RewardMods()
+    return held.mods
 
 
 def _next_spell_damage(use: RewardUse, element: str, amount: int) -> None:
@@ -273,7 +236,7 @@ def _melee_lifesteal(holder: Fighter, mods: RewardMods) -> None:
 
 
 def _range(holder: Fighter, mods: RewardMods, amount: int) -> None:
-    holder.reward_range += amount
+    holder.max_range_bonus += amount
 
 
 def _nothing(holder: Fighter, mods: RewardMods, **params: Any) -> None:
@@ -300,24 +263,7 @@ register(RewardRule("weapon", "R-A143", continuous=_nothing))
 # ------------------------------------------------------------------------ holding and reveal
 
 
-def capacity(fighter: Fighter) -> int:
-    """How many more tokens this Krosmaster may hold: its level, all tokens counted (R-A53)."""
-    return fighter.level - len(fighter.tokens) if fighter.kind == KROSMASTER else 0
-
-
-def give(state: MatchState, fighter: Fighter, spec: RewardSpec, how: str) -> HeldToken:
-    """Put a token face down on a Krosmaster's card (R-A52); the caller checked ``capacity``.
-    ``how`` it came (v: a face-up purchase, r: a random one, s: held from the start, d: drawn) is
-    kept in the holder's counters for the statistics."""
-    token = HeldToken(spec, False, state.turn)
-    fighter.tokens.append(token)
-    fighter.stats.rewards_held.append(f"{spec.id}:{how}")
-    return token
-
-
-def slot_taken(fighter: Fighter, slot: str) -> bool:
-    """Whether a face-up equipment of this kind is already on the card (R-A141)."""
-    return any(t.face_up and t.spec.slot == slot for t in fighter.tokens)
+# ------------------------------------------------------------------------ reveal
 
 
 def effects_of(spec: RewardSpec, choice: int) -> tuple[EffectSpec, ...]:
@@ -338,14 +284,16 @@ def reveal(
     """Turn the holder's token ``index`` face up and apply it at once (R-A54). The caller checked the
     reveal's legality (the ruleset's). A Boost leaves the card first, so a token it draws finds the
     slot free, and is returned for the box; Upgrades and Equipment join the face-up tokens (None)."""
-    token = holder.tokens[index]
+    held = card(holder)
+    token = held.tokens[index]
     spec = token.spec
-    holder.stats.rewards_revealed += 1
-    holder.stats.rewards_used.append(spec.id)
+    counts = arena_stats(holder)
+    counts.rewards_revealed += 1
+    counts.rewards_used.append(spec.id)
     if state.record >= SUMMARY:
         state.events.append(RewardRevealed(state.turn, holder.uid, spec.id, spec.kind))
     if spec.kind == "boost":
-        del holder.tokens[index]
+        del held.tokens[index]
         for effect in effects_of(spec, choice):
             fn = REWARD_EFFECTS[effect.kind].instant
             if fn is not None:
@@ -377,13 +325,14 @@ def refresh(state: MatchState, holder: Fighter) -> None:
     powers = {p.kind for p in spec.powers if p.kind not in ("resistance", "immune")}
     resist = {str(p.params["element"]) for p in spec.powers if p.kind == "resistance"}
     immune = {str(p.params["element"]) for p in spec.powers if p.kind == "immune"}
-    old = holder.reward_mods
+    held = card(holder)
+    old = held.mods
     mods = RewardMods()
     if old is not None:
         mods.next_spell = old.next_spell
         mods.next_elemental = old.next_elemental
-    holder.reward_range = 0
-    for token in holder.tokens:
+    holder.max_range_bonus = 0
+    for token in held.tokens:
         if not token.face_up:
             continue
         for effect in token.spec.effects:
@@ -402,7 +351,7 @@ def refresh(state: MatchState, holder: Fighter) -> None:
     holder.powers = powers
     holder.resist = frozenset(resist)
     holder.immune = frozenset(immune)
-    holder.reward_mods = None if mods.empty else mods
+    held.mods = None if mods.empty else mods
     if "perfect_lock" in powers:
         if holder not in state.lock_holders:
             state.lock_holders.append(holder)
@@ -412,67 +361,19 @@ def refresh(state: MatchState, holder: Fighter) -> None:
 
 def expire_upgrades(state: MatchState, holder: Fighter) -> list[RewardSpec]:
     """Preliminary phase (R-A32 b, R-A54): the face-up Upgrades leave the card (returned, for the box)."""
-    expired = [t for t in holder.tokens if t.face_up and t.spec.kind == "upgrade"]
+    held = card(holder)
+    expired = [t for t in held.tokens if t.face_up and t.spec.kind == "upgrade"]
     if not expired:
         return []
-    holder.tokens = [t for t in holder.tokens if t not in expired]
+    held.tokens = [t for t in held.tokens if t not in expired]
     refresh(state, holder)
     return [t.spec for t in expired]
 
 
 def discard_tokens(state: MatchState, holder: Fighter) -> list[HeldToken]:
     """A KO'd Krosmaster's tokens, face up or down, leave its card (returned, for the box)."""
-    tokens = holder.tokens
-    holder.tokens = []
+    held = card(holder)
+    tokens = held.tokens
+    held.tokens = []
     refresh(state, holder)
     return tokens
-
-
-def end_of_turn(holder: Fighter) -> None:
-    """End phase (R-A36): boosts for "this turn" that no spell used are lost."""
-    mods = holder.reward_mods
-    if mods is not None and (mods.next_spell or mods.next_elemental):
-        mods.next_spell = []
-        mods.next_elemental = 0
-        if mods.empty:
-            holder.reward_mods = None
-
-
-def attack_bonus(holder: Fighter, spell: SpellSpec, consume: bool = True) -> tuple[int, bool]:
-    """The +damage the holder's rewards add to this spell, and whether it gains Lifesteal (Sram
-    Style). Bonuses add to attack spells only and never to neutral ones; melee bonuses only to melee
-    spells. Casting any spell uses up the boosts "for the next spell" (one revealed under the option
-    ``element_boost_waits`` only by a spell of its element); the Sacrier boost waits for the next
-    elemental attack. ``consume``
-    False only peeks (for an AI's estimate)."""
-    mods = holder.reward_mods
-    if mods is None:
-        return 0, False
-    element = ELEMENT_INDEX[spell.element]
-    attack = spell.kind == "attack"
-    bonus = 0
-    lifesteal = False
-    if attack and element != NEUTRAL:
-        bonus += mods.damage[element]
-        if spell.range_type == "melee":
-            bonus += mods.melee
-            lifesteal = mods.melee_lifesteal
-        bonus += mods.next_elemental
-        if consume:
-            mods.next_elemental = 0
-    if mods.next_spell:
-        kept: list[tuple[int, int, bool]] = []
-        for boost_element, amount, waits in mods.next_spell:
-            if attack and boost_element == element:
-                bonus += amount
-            elif waits:
-                kept.append((boost_element, amount, waits))
-        if consume:
-            mods.next_spell = kept
-    if consume and mods.empty:
-        holder.reward_mods = None
-    return bonus, lifesteal
-
-
-def face_up_tokens(fighter: Fighter) -> list[RewardSpec]:
-    return [t.spec for t in fighter.tokens if t.face_up]

@@ -7,12 +7,14 @@ import pytest
 
 from krosbalance.content.keywords import REWARD_KEYWORDS
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
-from krosbalance.engine.rewards import REWARD_EFFECTS
 from krosbalance.rulesets.arena import rewards as arena_rewards
+from krosbalance.rulesets.arena.results import arena_stats
+from krosbalance.rulesets.arena.reward_effects import REWARD_EFFECTS
+from krosbalance.rulesets.arena.tokens import mods_of, tokens_of
 from krosbalance.testing import Scenario
 
-from .rewards_kit import BOARD, DUMMY, HERO, can, hold, kamas, reveal
-from .specs import character, spell
+from ..engine.rewards_kit import BOARD, DUMMY, HERO, can, hold, kamas, reveal
+from ..engine.specs import character, spell
 
 NO_CRIT, NO_ARMOUR = ARMOUR, LOCK  # a Critical roll that fails, an Armour roll that fails
 MISS = [NO_CRIT, NO_ARMOUR]  # one attack on one target, no dice effect
@@ -59,9 +61,9 @@ def test_r_a54_a_boost_is_used_once_and_leaves_the_card():
     hold(sc, hero, "xelor_style")
     sc.activate(hero)
     reveal(sc, hero, "xelor_style")
-    assert hero.ap == 10 and hero.tokens == []
+    assert hero.ap == 10 and tokens_of(hero) == []
     assert [s.id for s in sc.arena.market.box] == ["xelor_style"]  # back to the box
-    assert hero.stats.rewards_used == ["xelor_style"]
+    assert arena_stats(hero).rewards_used == ["xelor_style"]
 
 
 def test_r_a54_r_a32_an_upgrade_lasts_until_the_start_of_the_holders_next_turn():
@@ -69,7 +71,7 @@ def test_r_a54_r_a32_an_upgrade_lasts_until_the_start_of_the_holders_next_turn()
     hold(sc, hero, "fire_upgrade")
     sc.activate(hero)
     reveal(sc, hero, "fire_upgrade")
-    assert hero.tokens[0].face_up and "fire" in hero.resist
+    assert tokens_of(hero)[0].face_up and "fire" in hero.resist
     sc.end_turn()
     sc.new_turn(1)
     sc.activate(dummy)  # still face up during the opponent's turn
@@ -77,7 +79,7 @@ def test_r_a54_r_a32_an_upgrade_lasts_until_the_start_of_the_holders_next_turn()
     sc.end_turn()
     sc.new_turn(0)
     sc.activate(hero)  # preliminary phase: it leaves the card
-    assert hero.tokens == [] and "fire" not in hero.resist
+    assert tokens_of(hero) == [] and "fire" not in hero.resist
     sc.cast(hero, "zap", (3, 1))
     assert dummy.injuries == 1
 
@@ -91,7 +93,7 @@ def test_r_a140_equipment_is_permanent():
         sc.end_turn()
         sc.new_turn(side)
         sc.activate(dummy if side else hero)
-    assert hero.hp == 18 and hero.tokens[0].face_up
+    assert hero.hp == 18 and tokens_of(hero)[0].face_up
 
 
 def test_r_a141_one_face_up_equipment_of_each_kind():
@@ -118,7 +120,7 @@ def test_r_a10_a_kod_krosmasters_tokens_leave_the_game_with_it():
 
     inflict(sc.state, dummy, hero, 1, 0)
     settle(sc.state)
-    assert not hero.alive and hero.tokens == []  # its tokens left the game with it
+    assert not hero.alive and tokens_of(hero) == []  # its tokens left the game with it
     assert [s.id for s in sc.arena.market.box] == ["set_hp_lock"]  # shown
     assert [s.id for s in sc.arena.market.hidden_box] == ["stasis_crystal"]  # never shown
 
@@ -166,7 +168,7 @@ def test_r_a54_elemental_boost_adds_two_to_the_next_spell_of_its_element(element
         return  # the hero has no spell of this element: nothing to measure beyond the reveal
     sc.cast(hero, fire_or_water, (3, 1))
     assert dummy.injuries == 3
-    assert hero.reward_mods is None
+    assert mods_of(hero) is None
 
 
 def test_r_a54_an_elemental_boost_is_used_up_by_a_spell_of_another_element():
@@ -222,7 +224,7 @@ def test_r_a143_lightning_is_a_single_use_two_damage_neutral_line_spell():
     sc.activate(hero)
     assert not can(sc, hero, "lightning", target=(3, 3))  # not in line
     reveal(sc, hero, "lightning", target=(1, 3))
-    assert dummy.injuries == 2 and hero.ap == 5 and hero.tokens == []
+    assert dummy.injuries == 2 and hero.ap == 5 and tokens_of(hero) == []
 
 
 def test_r_a143_a_single_use_spell_cannot_be_revealed_without_the_ap():
@@ -324,12 +326,12 @@ def test_r_a54_ecaflip_style_heads_draws_a_face_down_gold_token(coin, drawn):
     sc.activate(hero)
     reveal(sc, hero, "ecaflip_style")
     if drawn:
-        (token,) = hero.tokens
+        (token,) = tokens_of(hero)
         assert token.spec.rank == "gold" and not token.face_up
-        assert hero.stats.rewards_held[-1] == f"{token.spec.id}:d"
+        assert arena_stats(hero).rewards_held[-1] == f"{token.spec.id}:d"
         assert market.face_down_count(2) == gold_left - 1
     else:
-        assert hero.tokens == [] and market.face_down_count(2) == gold_left
+        assert tokens_of(hero) == [] and market.face_down_count(2) == gold_left
     assert sc.dice.remaining == 0
 
 
@@ -546,7 +548,7 @@ def test_r_a140_ap_and_mp_from_equipment_are_usable_in_the_turn_it_is_revealed()
     sc.activate(hero)
     hero.ap -= 2
     reveal(sc, hero, "set_mobility_range")
-    assert (hero.mp, hero.ap, hero.base_mp, hero.base_ap, hero.reward_range) == (4, 5, 4, 7, 1)
+    assert (hero.mp, hero.ap, hero.base_mp, hero.base_ap, hero.max_range_bonus) == (4, 5, 4, 7, 1)
 
 
 def test_r_a140_hp_from_equipment_raises_max_hp_and_keeps_the_injuries():
@@ -678,5 +680,5 @@ def test_r_a140_equipment_characteristics(token, mp, hp, ap, range_):
     hold(sc, hero, token)
     sc.activate(hero)
     reveal(sc, hero, token)
-    assert (hero.base_mp, hero.hp, hero.base_ap, hero.reward_range) == (mp, hp, ap, range_)
+    assert (hero.base_mp, hero.hp, hero.base_ap, hero.max_range_bonus) == (mp, hp, ap, range_)
     assert (hero.mp, hero.ap) == (mp, ap)
