@@ -23,7 +23,9 @@ from krosbalance.engine.view import FighterView, MatchView
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.content.blast import FavorSpec
+    from krosbalance.content.duel import DuelTokenSpec
     from krosbalance.content.specs import CharacterSpec
+    from krosbalance.rulesets.duel.turn import DraftChoice, RevealChoice
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
@@ -71,3 +73,19 @@ class RandomAI(AI):
         opponent: Sequence[CharacterSpec],
     ) -> int:
         return int(self.rng.integers(len(visible)))
+
+    # --- the Duel Pack (krosbalance.rulesets.duel.turn.DuelController); asked in duels only
+    def choose_duel_draft(self, view: MatchView, choices: list[DraftChoice], budget: int) -> int:
+        return int(self.rng.integers(len(choices)))
+
+    def choose_token_holder(
+        self, view: MatchView, token: DuelTokenSpec, candidates: list[FighterView]
+    ) -> int:
+        return int(candidates[int(self.rng.integers(len(candidates)))].uid)
+
+    def choose_duel_cell(self, view: MatchView, level: int, cells: list[int]) -> int:
+        return int(cells[int(self.rng.integers(len(cells)))])
+
+    def choose_reveal(self, view: MatchView, choices: list[RevealChoice]) -> int:
+        """A token at random, or none (-1), each as likely."""
+        return int(self.rng.integers(len(choices) + 1)) - 1

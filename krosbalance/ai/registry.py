@@ -50,7 +50,7 @@ def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
 #: the rulesets each AI can play (default: Arena only); the random AI plays any ruleset, since it
 #: only ever picks among the legal actions and choices the engine offers
 _RULESETS_OF: dict[str, tuple[str, ...]] = {
-    "random": ("arena", "blast"),
+    "random": ("arena", "blast", "duel"),
     "blast_glyph": ("blast",),
     "blast_brawler": ("blast",),
 }
