@@ -12,6 +12,7 @@ import numpy as np
 
 from krosbalance.ai.base import AI
 from krosbalance.ai.blast.players import BrawlerAI, GlyphAI
+from krosbalance.ai.duel.players import DuelBrawlerAI
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.lookahead import LookaheadAI
@@ -26,6 +27,7 @@ _AIS: dict[str, AIFactory] = {
     "random": RandomAI,
     "blast_glyph": GlyphAI,
     "blast_brawler": BrawlerAI,
+    "duel_brawler": DuelBrawlerAI,
     "focus_fire": FocusFireAI,
     "kiter": KiterAI,
     "objective": ObjectiveAI,
@@ -34,6 +36,7 @@ _TIER_OF: dict[str, str] = {
     "random": "baseline",
     "blast_glyph": "heuristic",
     "blast_brawler": "heuristic",
+    "duel_brawler": "heuristic",
     "focus_fire": "heuristic",
     "kiter": "heuristic",
     "objective": "heuristic",
@@ -53,6 +56,7 @@ _RULESETS_OF: dict[str, tuple[str, ...]] = {
     "random": ("arena", "blast", "duel"),
     "blast_glyph": ("blast",),
     "blast_brawler": ("blast",),
+    "duel_brawler": ("duel",),
 }
 
 
