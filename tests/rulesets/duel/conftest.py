@@ -27,7 +27,11 @@ def plain_krosmasters() -> list[str]:
     """Krosmasters (the Duel Pack's first) whose rolls use one die: no dice powers, not Tiny."""
     registry = duel_registry()
     names = duel_pack() + registry.list_characters("krosmaster", game="arena")
-    return [n for n in dict.fromkeys(names) if not any(registry.load_character(n).has_power(p) for p in DICE_POWERS)]
+    return [
+        n
+        for n in dict.fromkeys(names)
+        if not any(registry.load_character(n).has_power(p) for p in DICE_POWERS)
+    ]
 
 
 def spec(name: str) -> Any:
@@ -107,6 +111,8 @@ def set_up(
     assert isinstance(rules, DuelRuleset)
     registry = duel_registry()
     teams = (rules.validate_team(team0, registry), rules.validate_team(team1, registry))
-    state = rules.setup(teams, load_board(board), ScriptedDice([]), np.random.default_rng(seed), registry, FULL)
+    state = rules.setup(
+        teams, load_board(board), ScriptedDice([]), np.random.default_rng(seed), registry, FULL
+    )
     DuelPlayer.log = []
     return state, rules, (MatchView(state, 0), MatchView(state, 1))

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from krosbalance.board import iter_cells
-from krosbalance.content.duel import TOKEN_LEVELS, DuelTokenSpec, duel_tokens, load_token_file, parse_token_set
+from krosbalance.content.duel import (
+    TOKEN_LEVELS,
+    DuelTokenSpec,
+    duel_tokens,
+    load_token_file,
+    parse_token_set,
+)
 from krosbalance.content.registry import default_registry, list_boards, load_board
 from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.legal import max_range
@@ -46,7 +52,7 @@ def test_the_duel_pack_cards_stay_out_of_the_arena_pools() -> None:
 
 def test_r_d43_every_spell_the_rulebook_names_is_on_a_duel_pack_card_as_an_assumption() -> None:
     spells = [s for n in duel_pack() for s in spec(n).spells]
-    assert NAMED_SPELLS <= {s.name for s in spells}
+    assert {s.name for s in spells} >= NAMED_SPELLS
     assert all(s.source.startswith("assumed") for s in spells if s.name in NAMED_SPELLS)
 
 
@@ -61,7 +67,9 @@ def test_r_d4_every_token_has_a_level_1_to_4_and_a_bonus() -> None:
 
 def test_r_d4_tokens_grow_with_their_level() -> None:
     tokens = duel_tokens()
-    means = [sum(t.points for t in tokens.of_level(level)) / len(tokens.of_level(level)) for level in TOKEN_LEVELS]
+    means = [
+        sum(t.points for t in tokens.of_level(level)) / len(tokens.of_level(level)) for level in TOKEN_LEVELS
+    ]
     assert means == sorted(means)
 
 
@@ -88,8 +96,10 @@ def test_r_d4_a_bad_token_names_its_file_and_field(change: dict, field: str) -> 
 
 def test_r_d4_token_set_file_errors(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
-    path.write_text('id = "mine"\nname = "M"\nsource = "t"\n[[tokens]]\nid = "a"\nlevel = 1\nhp = 1\n'
-                    '[[tokens]]\nid = "a"\nlevel = 2\nhp = 1\n')
+    path.write_text(
+        'id = "mine"\nname = "M"\nsource = "t"\n[[tokens]]\nid = "a"\nlevel = 1\nhp = 1\n'
+        '[[tokens]]\nid = "a"\nlevel = 2\nhp = 1\n'
+    )
     with pytest.raises(ContentError, match="duplicate token id"):
         load_token_file(path)
     path.write_text("id = ")
@@ -108,8 +118,11 @@ def test_r_d5_r_d9_duel_boards_have_starting_and_duel_cells(bid: str) -> None:
     assert not duel & board.obstacles and not duel & (board.deploy[0] | board.deploy[1])
     assert board.deploy[0].bit_count() == board.deploy[1].bit_count() >= 2
     assert "assumed layout" in board.source
-    rotate = {c: board.cell(board.width - 1 - x, board.height - 1 - y) for c in range(board.n_cells)
-              for x, y in [board.xy(c)]}
+    rotate = {
+        c: board.cell(board.width - 1 - x, board.height - 1 - y)
+        for c in range(board.n_cells)
+        for x, y in [board.xy(c)]
+    }
     for mask in (board.trees, board.bushes, duel):
         assert sum(1 << rotate[c] for c in iter_cells(mask)) == mask
     assert sum(1 << rotate[c] for c in iter_cells(board.deploy[0])) == board.deploy[1]
@@ -137,8 +150,11 @@ def test_r_d9_a_duel_cell_with_a_token_is_free() -> None:
 
 def test_r_d10_a_max_range_bonus_grows_extendable_spells_only() -> None:
     sc = DuelScenario(". . . . . . . . .")
-    name = next(n for n in duel_pack() if any(not s.fixed_range for s in spec(n).spells)
-                and any(s.fixed_range for s in spec(n).spells))
+    name = next(
+        n
+        for n in duel_pack()
+        if any(not s.fixed_range for s in spec(n).spells) and any(s.fixed_range for s in spec(n).spells)
+    )
     who = sc.add(name, side=0, at=(0, 0))
     token = next(t for t in sc.ds.token_set.tokens if t.range)
     before = [max_range(sc.state, who, s) for s in who.spells]
