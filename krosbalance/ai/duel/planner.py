@@ -24,6 +24,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
+from krosbalance.content.specs import Frozen
 from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.rulesets.duel.actions import PICK_TOKEN
 
@@ -38,7 +39,7 @@ EPS = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
-class DuelWeights:
+class DuelWeights(Frozen):
     """How a duel personality weighs what it sees.
 
     Attributes:

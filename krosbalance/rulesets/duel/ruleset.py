@@ -169,14 +169,15 @@ class DuelRuleset(Ruleset):
         return turn.turn_limit_winner(state, self.opts)
 
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
+        """One flat dict of plain values (as Blast's): the duel level, per side the tokens drafted,
+        picked up and revealed (``drafted0``...), and the tokens left on duel cells."""
         ds = duel_state(state)
-        result.extras = {
-            "duel_level": ds.duel_level,
-            "tokens_drafted": (ds.drafted[0], ds.drafted[1]),
-            "tokens_picked": (ds.picked[0], ds.picked[1]),
-            "tokens_revealed": (ds.revealed[0], ds.revealed[1]),
-            "tokens_left_on_cells": len(ds.on_cells),
-        }
+        extras: dict[str, Any] = {"duel_level": ds.duel_level, "tokens_left_on_cells": len(ds.on_cells)}
+        for side in (0, 1):
+            extras[f"drafted{side}"] = ds.drafted[side]
+            extras[f"picked{side}"] = ds.picked[side]
+            extras[f"revealed{side}"] = ds.revealed[side]
+        result.extras = extras
 
     # ------------------------------------------------------------------ expectations, for AIs
     def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:
