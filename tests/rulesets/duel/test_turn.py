@@ -3,8 +3,11 @@ token, the combat rolls, the activation order and victory — with scripted dice
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from krosbalance.content.specs import PowerSpec
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.engine.legal import CAST, Action
 from krosbalance.engine.match import run_to_end
@@ -246,3 +249,39 @@ def test_no_punch_unless_the_option_gives_it() -> None:
     assert [s.id for s in me.spells] == [s.id for s in spec(a).spells]
     sc2 = DuelScenario(BOARD, options={"punch": True})
     assert sc2.add(a, side=0, at=(0, 0)).spells[-1].id == "punch"
+
+
+# ---------------------------------------------------------------------------------------- R-D20, R-D23, R-D32
+def test_r_d20_players_alternate_turns_first_player_first() -> None:
+    a, b = two_plain()
+    sc = DuelScenario(BOARD, turn=0)
+    mine = sc.add(a, side=0, at=(0, 0))
+    theirs = sc.add(b, side=1, at=(4, 2))
+    for expected in (0, 1, 0, 1):
+        assert sc.state.active_side == expected
+        sc.play_turn(DuelPlayer())
+    started = [e.uid for e in sc.events("character_turn_started")]
+    assert started == [mine.uid, theirs.uid, mine.uid, theirs.uid]
+
+
+def test_r_d23_a_step_costs_1_mp_and_needs_a_free_adjacent_cell() -> None:
+    a, b = two_plain()
+    sc = DuelScenario(". B . .\n. . . .")
+    me = sc.add(a, side=0, at=(0, 0))
+    sc.add(b, side=1, at=(3, 1))
+    sc.activate(me)
+    assert not sc.can_move(me, (1, 0))  # a window is an obstacle (R-D6)
+    assert not sc.can_move(me, (1, 1))  # never diagonally (R-D27)
+    sc.move(me, (0, 1))
+    assert me.mp == me.base_mp - 1
+
+
+def test_r_d32_a_lock_power_rolls_two_dice() -> None:
+    a, b = two_plain()
+    locker = dataclasses.replace(spec(b), id="test_locker", name="Test Locker", powers=(PowerSpec("lock"),))
+    sc = DuelScenario(BOARD, dice=[ARMOUR, LOCK, ARMOUR])
+    me = sc.add(a, side=0, at=(1, 1))
+    sc.add(locker, side=1, at=(2, 1))
+    sc.activate(me)
+    sc.move(me, (0, 1))  # Lock: 1 success of two dice; Dodge: none
+    assert sc.events("lock_rolled")[0].lock == 1 and me.blocked and sc.dice.remaining == 0
