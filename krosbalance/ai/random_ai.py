@@ -3,7 +3,9 @@
 It deploys at random, turns tension dice at random (so it makes doubles about as often as chance
 allows), gives each die to a random Krosmaster or refunds it, and picks a uniformly random legal
 action at every step, ending its turn only when that is the action drawn. Its edge, board and draft
-picks and the orders of its creatures and triggers are uniformly random too. It is the floor every
+picks and the orders of its creatures and triggers are uniformly random too, and so are the Duel
+Pack's choices (draft pick, token holder, duel cell, which token to reveal or none), asked in duels
+only, so they never draw from its stream in Arena or Blast matches. It is the floor every
 heuristic AI must beat, and the driver of the conformance battery because it reaches odd corners
 of the rules that sensible play avoids.
 """
