@@ -161,3 +161,12 @@ def test_duel_brawler_beats_random() -> None:
             result = play_match(team0, team1, board=DUEL_BOARDS[0], seed=seed, ai=pair, ruleset="duel")
             wins += result.winner == side
     assert wins >= 15
+
+
+@pytest.mark.parametrize("name", duel_registry().list_characters("krosmaster", game="arena"))
+def test_r_d14_every_arena_krosmaster_can_duel(name: str) -> None:
+    """Any Krosmaster Arena figure may be chosen (R-D14): box cards, summoners included, play checked
+    duels against a Duel Pack figure with both AIs."""
+    rival = duel_pack()[0]
+    for k, ai in enumerate(DUEL_AIS):
+        check([name], [rival], DUEL_BOARDS[k % len(DUEL_BOARDS)], 40 + k, ai, {})
