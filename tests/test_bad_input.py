@@ -221,8 +221,8 @@ def test_ill_typed_ruleset_option() -> None:
 
 
 def test_unknown_ruleset() -> None:
-    msg = fails(lambda: play_match(GOOD, GOOD, ruleset="duel"), ContentError)
-    assert "unknown ruleset 'duel'" in msg and "arena" in msg and "blast" in msg
+    msg = fails(lambda: play_match(GOOD, GOOD, ruleset="checkers"), ContentError)
+    assert "unknown ruleset 'checkers'" in msg and "arena" in msg and "blast" in msg
 
 
 @pytest.mark.parametrize("ai", ["nope", ("random", "nope"), ("nope", "random")])

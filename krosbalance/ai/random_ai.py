@@ -3,7 +3,9 @@
 It deploys at random, turns tension dice at random (so it makes doubles about as often as chance
 allows), gives each die to a random Krosmaster or refunds it, and picks a uniformly random legal
 action at every step, ending its turn only when that is the action drawn. Its edge, board and draft
-picks and the orders of its creatures and triggers are uniformly random too. It is the floor every
+picks and the orders of its creatures and triggers are uniformly random too, and so are the Duel
+Pack's choices (draft pick, token holder, duel cell, which token to reveal or none), asked in duels
+only, so they never draw from its stream in Arena or Blast matches. It is the floor every
 heuristic AI must beat, and the driver of the conformance battery because it reaches odd corners
 of the rules that sensible play avoids.
 """
@@ -24,7 +26,9 @@ from krosbalance.rulesets.arena.tension import TensionChoice
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
     from krosbalance.content.blast import FavorSpec
+    from krosbalance.content.duel import DuelTokenSpec
     from krosbalance.content.specs import CharacterSpec
+    from krosbalance.rulesets.duel.turn import DraftChoice, RevealChoice
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
@@ -32,7 +36,7 @@ class RandomAI(AI):
     name = "random"
     #: every ruleset there is: it only picks among the legal actions and choices the engine offers,
     #: and answers every choice of the base class (Arena's and Blast's)
-    rulesets = ("arena", "blast")
+    rulesets = ("arena", "blast", "duel")
 
     def choose_tension(
         self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
@@ -78,3 +82,19 @@ class RandomAI(AI):
         opponent: Sequence[CharacterSpec],
     ) -> int:
         return int(self.rng.integers(len(visible)))
+
+    # --- the Duel Pack (krosbalance.rulesets.duel.turn.DuelController); asked in duels only
+    def choose_duel_draft(self, view: MatchView, choices: list[DraftChoice], budget: int) -> int:
+        return int(self.rng.integers(len(choices)))
+
+    def choose_token_holder(
+        self, view: MatchView, token: DuelTokenSpec, candidates: list[FighterView]
+    ) -> int:
+        return int(candidates[int(self.rng.integers(len(candidates)))].uid)
+
+    def choose_duel_cell(self, view: MatchView, level: int, cells: list[int]) -> int:
+        return int(cells[int(self.rng.integers(len(cells)))])
+
+    def choose_reveal(self, view: MatchView, choices: list[RevealChoice]) -> int:
+        """A token at random, or none (-1), each as likely."""
+        return int(self.rng.integers(len(choices) + 1)) - 1

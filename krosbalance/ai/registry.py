@@ -12,6 +12,7 @@ import numpy as np
 
 from krosbalance.ai.base import AI
 from krosbalance.ai.blast.players import BrawlerAI, GlyphAI
+from krosbalance.ai.duel.players import DuelBrawlerAI
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.lookahead import LookaheadAI
@@ -118,6 +119,7 @@ def get_ai(name: str, ruleset: str | None = None, seats: int = 2) -> AIFactory:
 register_ai("random", RandomAI, tier="baseline")
 register_ai("blast_glyph", GlyphAI)
 register_ai("blast_brawler", BrawlerAI)
+register_ai("duel_brawler", DuelBrawlerAI)
 register_ai("focus_fire", FocusFireAI)
 register_ai("kiter", KiterAI)
 register_ai("objective", ObjectiveAI)

@@ -40,8 +40,14 @@ __all__ = [
 DEFAULT_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "characters"
 #: the Krosmaster Blast cards (Krosmasters and Invocations, ``game = "blast"``)
 BLAST_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "blast" / "characters"
+#: the Duel Pack's two Krosmasters (Arena cards, ``set = "duel-pack"``)
+DUEL_CHARACTER_FOLDER = Path(__file__).resolve().parent / "data" / "duel" / "characters"
 #: what ``Registry()`` reads: every card the package ships
-DEFAULT_CHARACTER_FOLDERS: tuple[Path, ...] = (DEFAULT_CHARACTER_FOLDER, BLAST_CHARACTER_FOLDER)
+DEFAULT_CHARACTER_FOLDERS: tuple[Path, ...] = (
+    DEFAULT_CHARACTER_FOLDER,
+    BLAST_CHARACTER_FOLDER,
+    DUEL_CHARACTER_FOLDER,
+)
 DEFAULT_REWARD_FOLDER = Path(__file__).resolve().parent / "data" / "rewards"
 _REGISTRY_FILE = "character registry"
 _REWARD_REGISTRY = "reward registry"

@@ -15,6 +15,7 @@ from krosbalance.errors import ContentError
 from krosbalance.rulesets.arena import arena_ruleset
 from krosbalance.rulesets.base import Ruleset
 from krosbalance.rulesets.blast import blast_ruleset
+from krosbalance.rulesets.duel import duel_ruleset
 
 RulesetFactory = Callable[..., Ruleset]
 """Called as ``factory(options, file=...)``: the ruleset with those option overrides."""
@@ -22,6 +23,7 @@ RulesetFactory = Callable[..., Ruleset]
 _RULESETS: dict[str, RulesetFactory] = {
     "arena": arena_ruleset,
     "blast": blast_ruleset,
+    "duel": duel_ruleset,
 }
 
 

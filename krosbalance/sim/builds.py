@@ -45,6 +45,7 @@ __all__ = [
     "Workload",
     "blast_splits",
     "box_splits",
+    "duel_splits",
     "compare_builds",
     "event_digests",
     "identity_matches",
@@ -61,6 +62,9 @@ BOX_SET = "arena-box"
 #: the Blast board and options of the benchmark's and the identity check's Blast matches
 BLAST_BOARD = "blast-a"
 BLAST_OPTIONS: dict[str, Any] = {"challenges": ["random"]}
+#: the Duel Pack's card set and the board of the identity check's duels
+DUEL_SET = "duel-pack"
+DUEL_BOARD = "duel-workshop"
 #: seeded matches per AI in the identity check (half against itself, half against the next AI)
 MATCHES_PER_AI = 80
 #: the same for each AI of the search tier in the default check
@@ -79,6 +83,12 @@ def blast_splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     rules = get_ruleset("blast")
     pool = list_characters(game="blast")
     return [split for four in itertools.combinations(pool, 4) for split in rules.team_splits(list(four))]
+
+
+def duel_splits() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every one-figure duel between two of the Duel Pack's and the box's Krosmasters (R-D14)."""
+    pool = list_characters(set=DUEL_SET) + list_characters(set=BOX_SET)
+    return [((a,), (b,)) for a, b in itertools.combinations(pool, 2)]
 
 
 Splits = list[tuple[tuple[str, ...], tuple[str, ...]]]
@@ -101,6 +111,7 @@ class Workload:
 WORKLOADS: dict[str, Workload] = {
     DEFAULT_RULESET: Workload(box_splits, DEFAULT_BOARD, None, 0, ""),
     "blast": Workload(blast_splits, BLAST_BOARD, BLAST_OPTIONS, 1_000_000, "blast:"),
+    "duel": Workload(duel_splits, DUEL_BOARD, None, 2_000_000, "duel:"),
 }
 
 

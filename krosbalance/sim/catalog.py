@@ -74,8 +74,10 @@ class Catalog(Protocol):
         """Why ``pool`` cannot be dealt by ``mode`` under the ruleset, or '' when it can."""
         ...
 
-    def characters(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
-        """Every Krosmaster whose cards the ruleset plays."""
+    def characters(
+        self, ruleset: str = DEFAULT_RULESET, *, set: str | None = None, tag: str | None = None
+    ) -> list[str]:
+        """Every Krosmaster whose cards the ruleset plays, optionally only one set's or one tag's."""
         ...
 
     def boards(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
@@ -131,10 +133,12 @@ class RegistryCatalog:
     ) -> str:
         return arm_ruleset(ruleset, options_json(options)).deal_problem(mode, pool)
 
-    def characters(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
+    def characters(
+        self, ruleset: str = DEFAULT_RULESET, *, set: str | None = None, tag: str | None = None
+    ) -> list[str]:
         from krosbalance.content.registry import list_characters
 
-        return list(list_characters("krosmaster", game=arm_ruleset(ruleset).card_game))
+        return list(list_characters("krosmaster", set=set, tag=tag, game=arm_ruleset(ruleset).card_game))
 
     def boards(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
         from krosbalance.content.registry import list_boards

@@ -28,7 +28,9 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     list = [["a", "b"], ...]      # explicit teams                  (round_robin, mirror)
     pool = ["a", "b", ...]        # or all legal teams (the ruleset's team rules: Arena's level 12)
                                   # drawn from this pool of figures; a name listed twice may appear
-                                  # twice in a team; "all" = every Krosmaster once
+                                  # twice in a team; {set = "arena-box"} or {tag = "..."} = every
+                                  # Krosmaster of a set or a tag (a pool that stays the same when
+                                  # cards are added); "all" = every Krosmaster the ruleset plays
                                   # (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
@@ -688,8 +690,26 @@ def _parse_pool(
 ) -> list[str] | None:
     if value == "all":  # every Krosmaster whose cards the ruleset plays
         return _ask(lambda: catalog.characters(ruleset), "teams.pool", problems)
+    if isinstance(value, dict):  # a set or a tag: stays the same pool when other cards are added
+        _unknown_keys(value, ("set", "tag"), "teams.pool.", problems)
+        chosen = {key: value[key] for key in ("set", "tag") if key in value}
+        if not chosen or not all(isinstance(v, str) and v for v in chosen.values()):
+            problems.add(
+                "teams.pool", f'a selection is {{set = "..."}} and/or {{tag = "..."}}, not {value!r}'
+            )
+            return None
+        found = _ask(lambda: catalog.characters(ruleset, **chosen), "teams.pool", problems)
+        if found is not None and not found:
+            what = " and ".join(f"{key} {name!r}" for key, name in chosen.items())
+            problems.add("teams.pool", f"no Krosmaster of ruleset {ruleset!r} has {what}")
+            return None
+        return found
     if not isinstance(value, list) or not value:
-        problems.add("teams.pool", f'must be a non-empty array of character names or "all", not {value!r}')
+        problems.add(
+            "teams.pool",
+            f'must be a non-empty array of character names, {{set = "..."}}, {{tag = "..."}} or "all", '
+            f"not {value!r}",
+        )
         return None
     return _resolve_names(value, "teams.pool", problems, catalog)
 

@@ -47,7 +47,7 @@ def test_list_ais_of_a_ruleset_is_the_ais_declaring_it() -> None:
 
 def test_register_ai_takes_the_declaration_of_the_class_or_the_argument(user_ais: list[str]) -> None:
     class DuelAI(RandomAI):
-        rulesets = ("duel",)
+        rulesets = ("checkers",)
 
     def factory(rng: np.random.Generator) -> AI:
         return RandomAI(rng)
@@ -56,7 +56,7 @@ def test_register_ai_takes_the_declaration_of_the_class_or_the_argument(user_ais
     register_ai("duelist", DuelAI)
     register_ai("told", factory, rulesets=("blast",))
     register_ai("plain", factory)  # a function that says nothing: the base AI's declaration
-    assert ai_rulesets("duelist") == ("duel",) and list_ais("duel") == ["duelist"]
+    assert ai_rulesets("duelist") == ("checkers",) and list_ais("checkers") == ["duelist"]
     assert ai_rulesets("told") == ("blast",) and "told" in list_ais("blast")
     assert ai_rulesets("plain") == AI.rulesets == ("arena",)
     with pytest.raises(ContentError, match="tuple of ruleset names"):

@@ -366,7 +366,7 @@ def test_an_unknown_option_far_from_every_name_lists_them_only() -> None:
 def test_an_experiment_with_a_misspelt_option_is_told_the_near_name() -> None:
     from krosbalance.sim.experiment import check_experiment_text
 
-    text = 'name = "t"\nmaster_seed = 1\nmatches_per_pairing = 1\n[teams]\nmode = "splits"\npool = "all"\n'
+    text = 'name = "t"\nmaster_seed = 1\nmatches_per_pairing = 1\n[teams]\nmode = "splits"\npool = { set = "arena-box" }\n'
     _, errors = check_experiment_text(text + "[options]\nturn_limt = 40\n")
     assert [e.field for e in errors] == ["options.turn_limt"]  # one problem, not a crash of the team check
     assert errors[0].reason.startswith("unknown ruleset option; did you mean 'turn_limit'")

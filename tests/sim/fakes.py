@@ -80,8 +80,12 @@ class FakeCatalog:
     ) -> str:
         return self._rules(ruleset).deal_problem(mode, pool, CARDS)
 
-    def characters(self, ruleset: str = "arena") -> list[str]:
-        return list(LEVELS)
+    def characters(
+        self, ruleset: str = "arena", *, set: str | None = None, tag: str | None = None
+    ) -> list[str]:
+        if set not in (None, "arena-box") or tag is not None:
+            return []
+        return list(LEVELS) if set is None else [n for n, level in LEVELS.items() if level == 3]
 
     def boards(self, ruleset: str = "arena") -> list[str]:
         return ["arena-elemental", "test-open-5x5"]
