@@ -23,6 +23,10 @@
   timing.
 - ``kinds``: Arena's action kinds, from the engine's ``EXTRA`` range; ``events``: Arena's typed
   events (tension, GG, kamas, rewards, the turn-end record).
+- ``view``: ``ArenaView``, what a player sees of GG, kamas and the rewards (``MatchView.ruleset_view``;
+  AIs read it with ``arena_view(view)``).
+- ``results``: Arena's declared result columns (GG and kamas per seat, the wild GG; per fighter its
+  kamas, GG won and reward counters, kept during play in ``FighterStats.extra``).
 - ``invariants``: Arena's conservation laws for the conformance kit.
 
 The pregame functions are importable from here as before the seam (``validate_team``, ``setup``,

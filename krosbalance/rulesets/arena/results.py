@@ -80,6 +80,10 @@ class ArenaStats(PieceState):
             "rewards_used": " ".join(self.rewards_used),
         }
 
+    def __eq__(self, other: object) -> bool:
+        """Equal counters (a result compares equal to its pickled or copied self)."""
+        return isinstance(other, ArenaStats) and self.values() == other.values()
+
     def __repr__(self) -> str:
         return f"ArenaStats({self.values()!r})"
 
