@@ -61,6 +61,7 @@ def summarise(state: MatchState, seed: int) -> MatchResult:
         first_player=state.first_player,
         teams=teams,
         partnerships=state.team_of,
+        play_order=state.play_order,
         board=state.board.id,
         ruleset=state.ruleset.describe(),
         seed=seed,

@@ -125,6 +125,7 @@ class MatchResult:
         first_player: the seat that played first (R-A18).
         teams: character ids per seat, in the order given.
         partnerships: each seat's partnership.
+        play_order: the seats in the order they played their turns (R-A18; R-A153, R-A159).
         fighters: every fighter that was ever in play, Krosmasters first.
         events: the event log at the recording level asked for (empty for ``none``).
         values: the ruleset's holdings, one entry per column it declares (``result_columns``; a
@@ -144,6 +145,7 @@ class MatchResult:
     versions: dict[str, str] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     partnerships: tuple[int, ...] = (0, 1)
+    play_order: tuple[int, ...] = ()
 
     @property
     def n_seats(self) -> int:

@@ -88,11 +88,16 @@ class Catalog(Protocol):
         """The AIs that play the ruleset."""
         ...
 
-    def ai_problem(self, name: str, ruleset: str = DEFAULT_RULESET) -> str:
-        """Why the AI cannot play the ruleset (unknown, or it does not play it), or ''."""
+    def ai_problem(self, name: str, ruleset: str = DEFAULT_RULESET, seats: int = 2) -> str:
+        """Why the AI cannot play the ruleset with ``seats`` players (unknown, it does not play it,
+        or it plays two players only), or ''."""
         ...
 
     def rulesets(self) -> list[str]: ...
+
+    def seats(self, ruleset: str = DEFAULT_RULESET, options: Options = None) -> int:
+        """How many players a match of the ruleset with ``options`` seats."""
+        ...
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
         """Raise ``LocatedError`` (field = option name) for an unknown or ill-typed ruleset option."""
@@ -155,10 +160,13 @@ class RegistryCatalog:
 
         return list_rulesets()
 
-    def ai_problem(self, name: str, ruleset: str = DEFAULT_RULESET) -> str:
+    def seats(self, ruleset: str = DEFAULT_RULESET, options: Options = None) -> int:
+        return arm_ruleset(ruleset, options_json(options)).seats
+
+    def ai_problem(self, name: str, ruleset: str = DEFAULT_RULESET, seats: int = 2) -> str:
         from krosbalance.ai.registry import ai_problem
 
-        return ai_problem(name, ruleset)
+        return ai_problem(name, ruleset, seats)
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
         arm_ruleset(ruleset, options_json(options))

@@ -84,7 +84,18 @@ from krosbalance.sim.seeding import deal_seed
 
 Team = tuple[str, ...]
 
-TEAM_MODES: tuple[str, ...] = ("round_robin", "mirror", "splits", "pairs", "draft", "random_deal")
+TEAM_MODES: tuple[str, ...] = (
+    "round_robin",
+    "mirror",
+    "splits",
+    "pairs",
+    "draft",
+    "random_deal",
+    "tables",
+    "random_tables",
+)
+#: the modes that seat more than two teams at a table (the others pair two teams)
+TABLE_MODES: tuple[str, ...] = ("mirror", "tables", "random_tables")
 DEALT_MODES: tuple[str, ...] = ("draft", "random_deal")  # R-A17: teams dealt anew at every deal
 RECORD_LEVELS: tuple[str, ...] = ("none", "summary", "full")
 TOP_KEYS: tuple[str, ...] = (
@@ -103,7 +114,7 @@ TOP_KEYS: tuple[str, ...] = (
     "options",
     "variants",
 )
-TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "include_mirror")
+TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -115,9 +126,9 @@ class Experiment:
     file: str
     master_seed: int
     matches_per_pairing: int
-    pairings: tuple[tuple[Team, Team], ...]
+    pairings: tuple[tuple[Team, ...], ...]  # one team per seat (two, or four for four-player Arena)
     boards: tuple[str, ...] = (DEFAULT_BOARD,)
-    ais: tuple[tuple[str, str], ...] = (("random", "random"),)
+    ais: tuple[tuple[str, ...], ...] = (("random", "random"),)  # one AI per team of a pairing
     #: deals per pairing and board of each AI matchup, where an ``ais`` table sets its own
     #: (``{ai = ..., deals = n}``); empty = ``matches_per_pairing`` for every matchup
     ai_deals: tuple[int, ...] = ()
@@ -130,6 +141,13 @@ class Experiment:
     board_choice: bool = False
     variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
     held_rewards: tuple[str, ...] = ()
+    seats: int = 2  # players per match (the ruleset's, with the experiment's options)
+
+    @property
+    def seatings(self) -> tuple[int, ...]:
+        """The seatings each deal is played in: with two players direct and (paired seeds) swapped
+        (0, 1); with more, every rotation of the teams round the table (0 .. seats-1)."""
+        return tuple(range(self.seats)) if self.paired_seeds else (0,)
 
     @property
     def arms(self) -> tuple[tuple[str, str], ...]:
@@ -162,8 +180,7 @@ class Experiment:
 
     @property
     def n_matches(self) -> int:
-        sides = 2 if self.paired_seeds else 1
-        return self.n_deals * len(self.reward_variants) * sides * len(self.arms)
+        return self.n_deals * len(self.reward_variants) * len(self.seatings) * len(self.arms)
 
     @property
     def options_json(self) -> str:
@@ -175,6 +192,8 @@ class MatchSpec:
     """Everything one match needs; a match is a pure function of this (plus code versions).
 
     Team A / team B are the pairing's two teams; ``swapped`` puts team B on side 0. AIs follow teams.
+    A table of more than two players adds teams C, D (``more_teams``, with ``more_ais``) and seats
+    them rotated: seat ``s`` plays the table's team ``(s + rotation) % seats`` (``teams``, ``ais``).
     """
 
     match_id: int
@@ -192,6 +211,40 @@ class MatchSpec:
     options_json: str
     record: str = "none"
     variant: str = ""
+    more_teams: tuple[Team, ...] = ()
+    more_ais: tuple[str, ...] = ()
+    rotation: int = 0
+
+    @property
+    def n_seats(self) -> int:
+        return 2 + len(self.more_teams)
+
+    def label_index(self, seat: int) -> int:
+        """Which of the table's teams (0 = A, 1 = B, ...) plays ``seat``."""
+        if not self.more_teams:
+            return seat ^ int(self.swapped)
+        return (seat + self.rotation) % self.n_seats
+
+    @property
+    def table(self) -> tuple[Team, ...]:
+        """The table's teams A, B, ... in the order the experiment gave them."""
+        return (self.team_a, self.team_b, *self.more_teams)
+
+    @property
+    def table_ais(self) -> tuple[str, ...]:
+        return (self.ai_a, self.ai_b, *self.more_ais)
+
+    @property
+    def teams(self) -> tuple[Team, ...]:
+        """The team of each seat."""
+        table = self.table
+        return tuple(table[self.label_index(seat)] for seat in range(self.n_seats))
+
+    @property
+    def ais(self) -> tuple[str, ...]:
+        """The AI of each seat (an AI follows its team)."""
+        ais = self.table_ais
+        return tuple(ais[self.label_index(seat)] for seat in range(self.n_seats))
 
     @property
     def team0(self) -> Team:
@@ -214,12 +267,16 @@ class MatchSpec:
         return json.loads(self.options_json)
 
     def side_team(self, side: int) -> str:
-        """``"A"`` or ``"B"``: which of the pairing's teams played ``side``."""
-        return "AB"[side ^ int(self.swapped)]
+        """``"A"``, ``"B"`` (``"C"``, ``"D"``): which of the pairing's teams played seat ``side``."""
+        return "ABCDEFGH"[self.label_index(side)]
 
     def as_json(self) -> str:
+        more: dict[str, Any] = {}
+        if self.more_teams:
+            more = {"teams": [list(t) for t in self.teams], "ais": list(self.ais), "rotation": self.rotation}
         return json.dumps(
             {
+                **more,
                 "match_id": self.match_id,
                 "experiment": self.experiment,
                 "pairing": self.pairing,
@@ -373,7 +430,6 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             ruleset = None
 
     boards = _parse_boards(data, problems, catalog, ruleset or DEFAULT_RULESET)
-    ais, ai_deals = _parse_ais(data, problems, catalog, per_pairing, ruleset or DEFAULT_RULESET)
     board_choice = _get(data, "board_choice", bool, problems, default=False)
     if board_choice and boards is not None and len(set(boards)) < 2:
         problems.add(
@@ -401,8 +457,18 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         except KrosbalanceError as exc:
             problems.add("options", str(exc))
 
+    seats = 2
+    if ruleset is not None and team_options is not None:
+        seats = catalog.seats(ruleset, team_options)
+    ais, ai_deals = _parse_ais(data, problems, catalog, per_pairing, ruleset or DEFAULT_RULESET, seats)
+    if seats != 2 and board_choice:
+        problems.add(
+            "board_choice", f"the board choice (R-A19) is a two-player pregame; this ruleset seats {seats}"
+        )
     variants = _parse_variants(data, options, ruleset, problems, catalog)
     held_rewards = _parse_held_rewards(data, problems, catalog)
+    if held_rewards and seats != 2:
+        problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
     if held_rewards and options is not None and "start_rewards" in options:
         problems.add("held_rewards", "held_rewards sets the option start_rewards itself; do not set both")
     if held_rewards and any("start_rewards" in json.loads(arm) for _, arm in variants or ()):
@@ -415,11 +481,22 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         )
 
     teams = _get(data, "teams", dict, problems, required=True)
-    pairings: tuple[tuple[Team, Team], ...] | None = None
+    pairings: tuple[tuple[Team, ...], ...] | None = None
     mode = "pairs"
     if teams is not None:
         arms = [(arm, json.loads(arm_options)) for arm, arm_options in variants or ()] or [("", team_options)]
-        mode, pairings = _parse_arm_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET, arms)
+        for arm, arm_options in arms[1:]:
+            if (
+                ruleset is not None
+                and arm_options is not None
+                and catalog.seats(ruleset, arm_options) != seats
+            ):
+                problems.add(
+                    f"variants[{arm}]" if arm else "variants",
+                    f"variant {arm!r} seats {catalog.seats(ruleset, arm_options)} players, the experiment "
+                    f"{seats}: the arms of an experiment play the same tables",
+                )
+        mode, pairings = _parse_arm_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET, arms, seats)
 
     if problems.errors:
         return None
@@ -443,6 +520,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         board_choice=bool(board_choice),
         variants=variants or (),
         held_rewards=held_rewards,
+        seats=seats,
     )
 
 
@@ -587,8 +665,11 @@ def _parse_ais(
     catalog: Catalog,
     per_pairing: int | None,
     ruleset: str = DEFAULT_RULESET,
-) -> tuple[tuple[tuple[str, str], ...] | None, tuple[int, ...]]:
-    """The AI matchups and, when any entry is a ``{ai, deals}`` table, every matchup's deals."""
+    seats: int = 2,
+) -> tuple[tuple[tuple[str, ...], ...] | None, tuple[int, ...]]:
+    """The AI matchups (one AI per team of a pairing: ``seats`` of them) and, when any entry is a
+    ``{ai, deals}`` table, every matchup's deals."""
+    shape = "[AI of team A, AI of team B]" if seats == 2 else f"a list of {seats} AIs, one per team"
     ais = _get(data, "ais", (list, str), problems, default=["random"])
     if ais is None:
         return None, ()
@@ -598,7 +679,7 @@ def _parse_ais(
         problems.add("ais", "must list at least one AI matchup")
         return None, ()
     known = _ask(lambda: catalog.ais(ruleset), "ais", problems)  # the AIs that play the ruleset
-    matchups: list[tuple[str, str]] = []
+    matchups: list[tuple[str, ...]] = []
     deals: list[int] = []
     own_deals = False
     ok = True
@@ -616,17 +697,17 @@ def _parse_ais(
             else:
                 entry_deals, own_deals = n, True
             if "ai" not in entry:
-                problems.add(f"{where}.ai", "required: an AI name or [AI of team A, AI of team B]")
+                problems.add(f"{where}.ai", f"required: an AI name or {shape}")
                 ok = False
                 continue
             entry, where = entry["ai"], f"{where}.ai"
         deals.append(entry_deals)
         if isinstance(entry, str):
-            pair = [entry, entry]
-        elif isinstance(entry, list) and len(entry) == 2:
+            pair = [entry] * seats
+        elif isinstance(entry, list) and len(entry) == seats:
             pair = entry
         else:
-            problems.add(where, f"must be an AI name or [AI of team A, AI of team B], not {entry!r}")
+            problems.add(where, f"must be an AI name or {shape}, not {entry!r}")
             ok = False
             continue
         for j, ai in enumerate(pair[:1] if isinstance(entry, str) else pair):
@@ -634,11 +715,12 @@ def _parse_ais(
             if not isinstance(ai, str):
                 problems.add(sub, f"must be a string, not {_type_name(ai)} ({ai!r})")
                 ok = False
-            elif known is not None and ai not in known:  # unknown, or it does not play the ruleset
-                problems.add(sub, catalog.ai_problem(ai, ruleset))
+            elif (known is not None and ai not in known) or catalog.ai_problem(ai, ruleset, seats):
+                # unknown, it does not play the ruleset, or not that many players
+                problems.add(sub, catalog.ai_problem(ai, ruleset, seats))
                 ok = False
         if ok:
-            matchups.append((pair[0], pair[1]))
+            matchups.append(tuple(pair))
     if not ok:
         return None, ()
     return tuple(matchups), (tuple(deals) if own_deals else ())
@@ -720,7 +802,8 @@ def _parse_teams(
     catalog: Catalog,
     ruleset: str = DEFAULT_RULESET,
     options: Options = None,
-) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
+    seats: int = 2,
+) -> tuple[str, tuple[tuple[Team, ...], ...] | None]:
     _unknown_keys(teams, TEAM_KEYS, "teams.", problems)
     n_before = len(problems.errors)
     mode = _get(teams, "mode", str, problems, prefix="teams.", required=True)
@@ -730,7 +813,14 @@ def _parse_teams(
     include_mirror = _get(teams, "include_mirror", bool, problems, prefix="teams.", default=False)
     if mode is None:
         return "pairs", None
-    sources = [k for k in ("list", "pool", "pairs") if k in teams]
+    if seats != 2 and mode not in TABLE_MODES:
+        problems.add(
+            "teams.mode",
+            f"mode {mode!r} pairs two teams; ruleset {ruleset!r} seats {seats} players here: use "
+            f"{', '.join(TABLE_MODES)}",
+        )
+        return mode, None
+    sources = [k for k in ("list", "pool", "pairs", "tables") if k in teams]
     allowed = {
         "round_robin": ("list", "pool"),
         "mirror": ("list", "pool"),
@@ -738,6 +828,8 @@ def _parse_teams(
         "pairs": ("pairs",),
         "draft": ("pool",),
         "random_deal": ("pool",),
+        "tables": ("tables",),
+        "random_tables": ("pool",),
     }[mode]
     for key in sources:
         if key not in allowed:
@@ -755,6 +847,8 @@ def _parse_teams(
     source = given[0]
     if mode == "pairs":
         return mode, _parse_pairs(teams["pairs"], problems, catalog, ruleset, options)
+    if mode == "tables":
+        return mode, _parse_tables(teams["tables"], problems, catalog, ruleset, options, seats)
 
     team_list: list[Team] | None
     if source == "list":
@@ -772,6 +866,11 @@ def _parse_teams(
         pool = _parse_pool(teams["pool"], problems, catalog, ruleset)
         if pool is None:
             return mode, None
+        if mode == "random_tables":
+            if not legal_teams(pool, catalog, ruleset, options):
+                problems.add("teams.pool", f"no legal team (ruleset {ruleset!r}) can be drawn from it")
+                return mode, None
+            return mode, (tuple(tuple(pool) for _ in range(seats)),)
         if mode in DEALT_MODES:
             problem = dealt_pool_problem(mode, pool, catalog, ruleset, options)
             if problem:
@@ -790,7 +889,7 @@ def _parse_teams(
             return mode, None
 
     if mode == "mirror":
-        return mode, tuple((t, t) for t in team_list)
+        return mode, tuple(tuple(t for _ in range(seats)) for t in team_list)
     pairs = [
         (team_list[i], team_list[j])
         for i in range(len(team_list))
@@ -808,19 +907,20 @@ def _parse_arm_teams(
     catalog: Catalog,
     ruleset: str,
     arms: Sequence[tuple[str, Options]],
-) -> tuple[str, tuple[tuple[Team, Team], ...] | None]:
+    seats: int = 2,
+) -> tuple[str, tuple[tuple[Team, ...], ...] | None]:
     """``[teams]`` checked by the team rules of every arm (its ruleset built with its options: a team
     size, …), since each arm plays its matches under its own. A problem found under some arms only
     names them; the arms share their pairings, so an arm whose rules draw other teams from the pool
     is a problem too."""
     mode = "pairs"
-    results: list[tuple[str, list[ExperimentError], tuple[tuple[Team, Team], ...] | None]] = []
-    done: dict[str, tuple[list[ExperimentError], tuple[tuple[Team, Team], ...] | None]] = {}
+    results: list[tuple[str, list[ExperimentError], tuple[tuple[Team, ...], ...] | None]] = []
+    done: dict[str, tuple[list[ExperimentError], tuple[tuple[Team, ...], ...] | None]] = {}
     for arm, options in arms:
         key = json.dumps(options, sort_keys=True)
         if key not in done:  # arms with the same options have the same rules
             scratch = _Problems(problems.file)
-            mode, pairings = _parse_teams(teams, scratch, catalog, ruleset, options)
+            mode, pairings = _parse_teams(teams, scratch, catalog, ruleset, options, seats)
             done[key] = (scratch.errors, pairings)
         results.append((arm, *done[key]))
     found: dict[tuple[str, str], list[str]] = {}
@@ -844,6 +944,33 @@ def _parse_arm_teams(
             )
             return mode, None
     return mode, pairings
+
+
+def _parse_tables(
+    raw: Any, problems: _Problems, catalog: Catalog, ruleset: str, options: Options, seats: int
+) -> tuple[tuple[Team, ...], ...] | None:
+    """``tables``: explicit tables, each one team per seat (team A, team B, ...)."""
+    if not isinstance(raw, list) or not raw:
+        problems.add("teams.tables", f"must be a non-empty array of tables of {seats} teams, not {raw!r}")
+        return None
+    tables: list[tuple[Team, ...]] = []
+    ok = True
+    for i, table in enumerate(raw):
+        if not isinstance(table, list) or len(table) != seats:
+            problems.add(
+                f"teams.tables[{i}]", f"must be a table of {seats} teams (one per seat), not {table!r}"
+            )
+            ok = False
+            continue
+        parsed = [
+            _parse_team(team, f"teams.tables[{i}][{j}]", problems, catalog, ruleset, options)
+            for j, team in enumerate(table)
+        ]
+        if any(team is None for team in parsed):
+            ok = False
+        else:
+            tables.append(tuple(team for team in parsed if team is not None))
+    return tuple(tables) if ok else None
 
 
 def _parse_pairs(
@@ -895,6 +1022,19 @@ def dealt_pool_problem(
 
 # ------------------------------------------------------------------------------------------ expansion
 
+#: the seed-sequence child of a deal's seed that draws a ``random_tables`` table: apart from every
+#: stream a match draws from (``krosbalance.play.match_streams`` uses the first children)
+TABLE_STREAM = 100
+
+
+def draw_table(teams: Sequence[Team], seats: int, seed: int) -> tuple[Team, ...]:
+    """``random_tables``: ``seats`` teams drawn at random, with replacement, from the legal teams of
+    the pool (each player has his own figures: two may field the same team), seeded by the deal."""
+    import numpy as np
+
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(TABLE_STREAM,)))
+    return tuple(teams[int(i)] for i in rng.integers(len(teams), size=seats))
+
 
 def expand(experiment: Experiment) -> list[MatchSpec]:
     """The experiment's matches in a stable order; ``match_id`` is the index in this list.
@@ -910,37 +1050,44 @@ def expand(experiment: Experiment) -> list[MatchSpec]:
 
 def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
     arms = experiment.arms
-    sides = (False, True) if experiment.paired_seeds else (False,)
+    seats = experiment.seats
+    seatings = experiment.seatings
     dealt = experiment.mode in DEALT_MODES
+    drawn = experiment.mode == "random_tables"
     if dealt or experiment.board_choice:  # the pregame of R-A17/R-A19 needs the rules and the AIs
         from krosbalance.play import deal_teams, pick_board
 
-        # each arm's ruleset object, the one its matches play (built once: ``arm_ruleset``)
-        rules = [arm_ruleset(experiment.ruleset, arm_options) for _, arm_options in arms]
+    # each arm's ruleset object, the one its matches play (built once: ``arm_ruleset``)
+    rules = [arm_ruleset(experiment.ruleset, arm_options) for _, arm_options in arms]
     match_id = 0
     global_deal = 0
     for p, pairing in enumerate(experiment.pairings):
-        pool = pairing[0]  # dealt modes: the pairing is (pool, pool)
+        pool = pairing[0]  # dealt and drawn modes: the pairing is the pool at every seat
+        drawable = rules[0].legal_teams(list(pool)) if drawn else []
         deal = 0
         for boards in experiment.board_groups:
-            for (ai_a, ai_b), n_deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
+            for table_ais, n_deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
                 for _ in range(n_deals):
                     seed = deal_seed(experiment.master_seed, global_deal)
-                    # the teams of each arm: the pairing's, or dealt anew by the arm's rules
+                    # the teams of each arm: the pairing's, dealt anew by the arm's rules, or drawn
+                    table: tuple[Team, ...] = draw_table(drawable, seats, seed) if drawn else pairing
                     arm_teams = [
-                        deal_teams(experiment.mode, pool, (ai_a, ai_b), seed, ruleset=rules[i])
+                        deal_teams(
+                            experiment.mode, pool, (table_ais[0], table_ais[1]), seed, ruleset=rules[i]
+                        )
                         if dealt
-                        else pairing
+                        else table
                         for i in range(len(arms))
                     ]
                     for held in experiment.reward_variants:  # same seed: paired with the baseline
-                        for swapped in sides:
+                        for seating in seatings:
+                            swapped = seats == 2 and seating == 1
                             for i, (arm, arm_options) in enumerate(arms):  # every arm on the same seed
-                                team_a, team_b = arm_teams[i]
+                                teams = arm_teams[i]
                                 board = boards[0]
                                 if len(boards) > 1:
-                                    team0, team1 = (team_b, team_a) if swapped else (team_a, team_b)
-                                    ai0, ai1 = (ai_b, ai_a) if swapped else (ai_a, ai_b)
+                                    team0, team1 = (teams[1], teams[0]) if swapped else (teams[0], teams[1])
+                                    ai0, ai1 = (table_ais[1], table_ais[0]) if swapped else table_ais[:2]
                                     board = pick_board(
                                         boards, team0, team1, (ai0, ai1), seed, ruleset=rules[i]
                                     )
@@ -951,10 +1098,10 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                     deal=deal,
                                     swapped=swapped,
                                     seed=seed,
-                                    team_a=team_a,
-                                    team_b=team_b,
-                                    ai_a=ai_a,
-                                    ai_b=ai_b,
+                                    team_a=teams[0],
+                                    team_b=teams[1],
+                                    ai_a=table_ais[0],
+                                    ai_b=table_ais[1],
                                     board=board,
                                     ruleset=experiment.ruleset,
                                     options_json=(
@@ -964,6 +1111,9 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                     ),
                                     record=experiment.record,
                                     variant="/".join(name for name in (arm, held) if name),
+                                    more_teams=tuple(teams[2:]),
+                                    more_ais=tuple(table_ais[2:]),
+                                    rotation=seating if seats > 2 else 0,
                                 )
                                 match_id += 1
                     deal += 1

@@ -37,10 +37,9 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
     worker and options) — (``record`` overrides the spec's recording level)."""
     fn = play if play is not None else default_play()
     return fn(
-        list(spec.team0),
-        list(spec.team1),
+        *(list(team) for team in spec.teams),
         board=spec.board,
-        ai=(spec.ai0, spec.ai1),
+        ai=spec.ais,
         seed=spec.seed,
         record=record if record is not None else spec.record,
         ruleset=arm_ruleset(spec.ruleset, spec.options_json),

@@ -106,7 +106,7 @@ def fingerprint(experiment: Experiment) -> str:
         payload["held_rewards"] = experiment.held_rewards
     if experiment.board_choice:
         payload["board_choice"] = True
-    if experiment.mode in DEALT_MODES:  # the pairing is the pool: the mode decides the teams
+    if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":  # the pairing is the pool
         payload["mode"] = experiment.mode
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -172,7 +172,9 @@ _FRAMES = {
 }
 
 
-def write_shards(out: Path, batch: BatchResult | ColumnBatch, rulesets: Sequence[str] = ("arena",)) -> None:
+def write_shards(
+    out: Path, batch: BatchResult | ColumnBatch, rulesets: Sequence[str] = ("arena",), seats: int = 2
+) -> None:
     """Write one set of shards; the matches shard goes last because it commits the set. The matches
     and fighters tables take the columns the experiment's ``rulesets`` declare (the same schema in
     every shard)."""
@@ -182,7 +184,7 @@ def write_shards(out: Path, batch: BatchResult | ColumnBatch, rulesets: Sequence
         return
     first = min(matches["match_id"])
     frames = dict(_FRAMES)
-    frames["matches"] = lambda rows: matches_frame(rows, match_columns(rulesets))
+    frames["matches"] = lambda rows: matches_frame(rows, match_columns(rulesets, seats))
     frames["fighters"] = lambda rows: fighters_frame(rows, ruleset_fighter_columns(rulesets))
     for name in ("fighters", "errors", "events", "matches"):
         if columns.tables.get(name):
@@ -399,7 +401,7 @@ def run_experiment(
         nonlocal buffer, last_flush
         if buffer.content_version:
             manifest.setdefault("content_version", buffer.content_version)
-        write_shards(out, buffer, (experiment.ruleset,))
+        write_shards(out, buffer, (experiment.ruleset,), experiment.seats)
         buffer = ColumnBatch()
         last_flush = time.monotonic()
 

@@ -50,9 +50,13 @@ MATCH_COLUMNS: dict[str, str] = {
     "package_version": "string",
     "error": "string",
 }
-"""The ruleset-neutral columns of the matches table; :func:`match_columns` adds the rulesets' own."""
-#: players per match, for the per-seat columns (two until matches seat more)
+"""The ruleset-neutral columns of the matches table; :func:`match_columns` adds the rulesets' own,
+and for a table of more than two players each further seat's team and AI (``team_c``, ``team2``,
+``ai2``...), the partnerships and the play order."""
+#: players per match of the tables built without naming their seats (two-player matches)
 SEATS = 2
+#: the table's teams by position (team A is the first the experiment names)
+LABELS = "ABCDEFGH"
 #: the dtype a ruleset column takes in a table, where rows may hold no value (NA)
 NULLABLE: dict[str, str] = {"int64": "Int64", "bool": "boolean", "float64": "Float64"}
 DEFAULT_RULESET = "arena"  # the schema of tables built without naming their rulesets (as play's)
@@ -91,20 +95,40 @@ def _declared(ruleset: str) -> tuple[tuple[ResultColumn, ...], tuple[ResultColum
     return rules.result_columns, rules.fighter_columns
 
 
-def _table_columns(columns: Iterable[ResultColumn], out: dict[str, str]) -> None:
+def _table_columns(columns: Iterable[ResultColumn], out: dict[str, str], seats: int = SEATS) -> None:
     for column in columns:
         dtype = NULLABLE.get(column.dtype, column.dtype)
-        names = [f"{column.name}{seat}" for seat in range(SEATS)] if column.per_seat else [column.name]
+        names = [f"{column.name}{seat}" for seat in range(seats)] if column.per_seat else [column.name]
         for name in names:
             out.setdefault(name, dtype)
 
 
-def match_columns(rulesets: Iterable[str] = (DEFAULT_RULESET,)) -> dict[str, str]:
-    """The matches table's schema for these rulesets: the neutral columns, then each ruleset's
-    declared columns (per-seat ones as ``{name}{seat}``), in the order first declared."""
+def seat_columns(seats: int) -> dict[str, str]:
+    """The spec columns of the seats after the first two (none with two players), then each seat's
+    partnership and the play order, as comma-separated seats."""
+    if seats <= 2:
+        return {}
+    out: dict[str, str] = {}
+    for seat in range(2, seats):
+        out[f"team_{LABELS[seat].lower()}"] = "string"
+    for seat in range(2, seats):
+        out[f"team{seat}"] = "string"
+    for seat in range(2, seats):
+        out[f"ai{seat}"] = "string"
+    out["rotation"] = "int64"
+    out["partnerships"] = "string"
+    out["play_order"] = "string"
+    return out
+
+
+def match_columns(rulesets: Iterable[str] = (DEFAULT_RULESET,), seats: int = SEATS) -> dict[str, str]:
+    """The matches table's schema for these rulesets and players per match: the neutral columns, the
+    further seats' (:func:`seat_columns`), then each ruleset's declared columns (per-seat ones as
+    ``{name}{seat}``), in the order first declared."""
     out = dict(MATCH_COLUMNS)
+    out.update(seat_columns(seats))
     for ruleset in rulesets:
-        _table_columns(_declared(ruleset)[0], out)
+        _table_columns(_declared(ruleset)[0], out, seats)
     return out
 
 
@@ -150,7 +174,27 @@ def _spec_columns(spec: MatchSpec) -> dict[str, Any]:
         "ruleset": spec.ruleset,
         "options": spec.options_json,
         "variant": spec.variant,
+        **_more_seats(spec),
     }
+
+
+def _more_seats(spec: MatchSpec) -> dict[str, Any]:
+    """The spec columns of a table of more than two players (:func:`seat_columns`)."""
+    if not spec.more_teams:
+        return {}
+    cells: dict[str, Any] = {}
+    for k, team in enumerate(spec.more_teams):
+        cells[f"team_{LABELS[k + 2].lower()}"] = _joined(team)
+    teams, ais = spec.teams, spec.ais
+    for seat in range(2, spec.n_seats):
+        cells[f"team{seat}"] = _joined(teams[seat])
+        cells[f"ai{seat}"] = ais[seat]
+    cells["rotation"] = spec.rotation
+    return cells
+
+
+def _seats_joined(seats: Sequence[int]) -> str:
+    return ",".join(str(seat) for seat in seats)
 
 
 def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
@@ -161,7 +205,7 @@ def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
     row.update(
         ruleset=result.ruleset or spec.ruleset,
         winner=winner,
-        winner_team="" if winner is None else spec.side_team(winner),
+        winner_team="+".join(spec.side_team(seat) for seat in result.winning_seats),
         end_reason=result.end_reason,
         turns=result.turns,
         first_player=result.first_player,
@@ -170,6 +214,10 @@ def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
         package_version=str(versions.get("package", package_version())),
         error="",
     )
+    if spec.more_teams:
+        row.update(
+            partnerships=_seats_joined(result.partnerships), play_order=_seats_joined(result.play_order)
+        )
     row.update(ruleset_values(result.values))
     return row
 
@@ -183,9 +231,9 @@ def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
             "match_id": spec.match_id,
             "side": side,
             "team": spec.side_team(side),
-            "team_ids": _joined(spec.team0 if side == 0 else spec.team1),
-            "ai": spec.ai0 if side == 0 else spec.ai1,
-            "won": result.winner == side,
+            "team_ids": _joined(spec.teams[side]),
+            "ai": spec.ais[side],
+            "won": result.seat_won(side),
             "draw": result.winner is None,
         }
         for key, value in fighter.as_row().items():
@@ -243,6 +291,8 @@ def failed_match_row(spec: MatchSpec, error: str) -> dict[str, Any]:
         package_version=package_version(),
         error=error or "error",
     )
+    if spec.more_teams:
+        row.update(partnerships="", play_order="")
     return row
 
 

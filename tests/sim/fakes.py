@@ -61,7 +61,8 @@ class FakeCatalog:
         return arena_teams
 
     def check_team(self, ids: Sequence[str], ruleset: str = "arena", options: Any = None) -> None:
-        problem = self._rules(ruleset).team_problem([CARDS[i] for i in ids])
+        four = self.seats(ruleset, options) == 4
+        problem = self._rules(ruleset).team_problem([CARDS[i] for i in ids], four_players=four)
         if problem:
             raise TeamError(problem)
 
@@ -95,17 +96,20 @@ class FakeCatalog:
 
         return list_ais(ruleset)
 
-    def ai_problem(self, name: str, ruleset: str = "arena") -> str:
+    def ai_problem(self, name: str, ruleset: str = "arena", seats: int = 2) -> str:
         from krosbalance.ai.registry import ai_problem
 
-        return ai_problem(name, ruleset)
+        return ai_problem(name, ruleset, seats)
+
+    def seats(self, ruleset: str = "arena", options: Any = None) -> int:
+        return 4 if (options or {}).get("mode") in ("free_for_all", "two_vs_two") else 2
 
     def rulesets(self) -> list[str]:
         return ["arena"]
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
         for key in options:
-            if key not in ("turn_limit", "starting_gg", "start_rewards", "demonic_rewards"):
+            if key not in ("turn_limit", "starting_gg", "start_rewards", "demonic_rewards", "mode"):
                 raise KrosbalanceError(f"unknown ruleset option {key!r}")
 
     def rewards(self) -> list[str]:
