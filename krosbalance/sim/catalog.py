@@ -62,6 +62,13 @@ class Catalog(Protocol):
         """Every legal team drawn from ``pool`` (a multiset of ids), in a stable order."""
         ...
 
+    def all_teams(
+        self, names: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> list[Team]:
+        """Every legal team of these Krosmasters, each as many times as the rules allow (a player
+        owning his own figures)."""
+        ...
+
     def team_splits(
         self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
     ) -> list[tuple[Team, Team]]:
@@ -127,6 +134,11 @@ class RegistryCatalog:
         self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
     ) -> list[Team]:
         return arm_ruleset(ruleset, options_json(options)).legal_teams(pool)
+
+    def all_teams(
+        self, names: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None
+    ) -> list[Team]:
+        return arm_ruleset(ruleset, options_json(options)).all_teams(list(names))
 
     def team_splits(
         self, pool: Sequence[str], ruleset: str = DEFAULT_RULESET, options: Options = None

@@ -25,7 +25,12 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
+                                  # | tables | random_tables (tables seat one team per player: the
+                                  # only modes, with mirror, of a ruleset seating four; random_tables
+                                  # draws each seat's team at random, for every deal, from every
+                                  # legal team of the pool, each player owning his figures)
     list = [["a", "b"], ...]      # explicit teams                  (round_robin, mirror)
+    tables = [[t1, t2, t3, t4], ...]  # explicit tables, one team per seat            (tables)
     pool = ["a", "b", ...]        # or all legal teams (the ruleset's team rules: Arena's level 12)
                                   # drawn from this pool of figures; a name listed twice may appear
                                   # twice in a team; {set = "arena-box"} or {tag = "..."} = every
@@ -867,7 +872,7 @@ def _parse_teams(
         if pool is None:
             return mode, None
         if mode == "random_tables":
-            if not legal_teams(pool, catalog, ruleset, options):
+            if not catalog.all_teams(pool, ruleset, options):
                 problems.add("teams.pool", f"no legal team (ruleset {ruleset!r}) can be drawn from it")
                 return mode, None
             return mode, (tuple(tuple(pool) for _ in range(seats)),)
@@ -1063,7 +1068,7 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
     global_deal = 0
     for p, pairing in enumerate(experiment.pairings):
         pool = pairing[0]  # dealt and drawn modes: the pairing is the pool at every seat
-        drawable = rules[0].legal_teams(list(pool)) if drawn else []
+        drawable = rules[0].all_teams(list(pool)) if drawn else []
         deal = 0
         for boards in experiment.board_groups:
             for table_ais, n_deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):

@@ -69,7 +69,13 @@ class FakeCatalog:
     def legal_teams(
         self, pool: Sequence[str], ruleset: str = "arena", options: Any = None
     ) -> list[tuple[str, ...]]:
-        return self._rules(ruleset).legal_teams(pool, CARDS)
+        return self._rules(ruleset).legal_teams(pool, CARDS, self.seats(ruleset, options) == 4)
+
+    def all_teams(
+        self, names: Sequence[str], ruleset: str = "arena", options: Any = None
+    ) -> list[tuple[str, ...]]:
+        four = self.seats(ruleset, options) == 4
+        return self._rules(ruleset).every_legal_team({n: CARDS[n] for n in names}, four_players=four)
 
     def team_splits(
         self, pool: Sequence[str], ruleset: str = "arena", options: Any = None

@@ -312,10 +312,10 @@ class ArenaRuleset(Ruleset):
         return {name: registry.load_character(name) for name in dict.fromkeys(pool)}
 
     def legal_teams(self, pool: Sequence[str], registry: Registry | None = None) -> list[Team]:
-        return team_rules.legal_teams(pool, self._cards(pool, registry))
+        return team_rules.legal_teams(pool, self._cards(pool, registry), self.seats == 4)
 
     def all_teams(self, names: Sequence[str], registry: Registry | None = None) -> list[Team]:
-        return team_rules.every_legal_team(self._cards(names, registry))
+        return team_rules.every_legal_team(self._cards(names, registry), self.seats == 4)
 
     def team_splits(self, pool: Sequence[str], registry: Registry | None = None) -> list[tuple[Team, Team]]:
         return team_rules.team_splits(pool, self._cards(pool, registry))

@@ -68,17 +68,23 @@ def team_problem(cards: Sequence[Card], *, four_players: bool = False) -> str:
     return ""
 
 
-def _sub_multisets(pool: Sequence[str], cards: Mapping[str, Card]) -> Iterator[Team]:
-    """Every sub-multiset of ``pool`` with level sum 12 and 2-8 members, in pool order."""
+def _sub_multisets(
+    pool: Sequence[str], cards: Mapping[str, Card], four_players: bool = False
+) -> Iterator[Team]:
+    """Every sub-multiset of ``pool`` with the team level sum and size (12 and 2-8, R-A146; with four
+    players 6 and 1-4, R-A150), in pool order."""
     counts = Counter(pool)
     names = list(dict.fromkeys(pool))
     levels = {n: cards[n].level for n in names}
+    team_level, size = (
+        (FOUR_PLAYER_TEAM_LEVEL, FOUR_PLAYER_TEAM_SIZE) if four_players else (TEAM_LEVEL, TEAM_SIZE)
+    )
 
     def walk(i: int, chosen: list[str], level: int) -> Iterator[Team]:
-        if level > TEAM_LEVEL or len(chosen) > TEAM_SIZE[1]:
+        if level > team_level or len(chosen) > size[1]:
             return
         if i == len(names):
-            if level == TEAM_LEVEL and len(chosen) >= TEAM_SIZE[0]:
+            if level == team_level and len(chosen) >= size[0]:
                 yield tuple(chosen)
             return
         name = names[i]
@@ -88,13 +94,14 @@ def _sub_multisets(pool: Sequence[str], cards: Mapping[str, Card]) -> Iterator[T
     yield from walk(0, [], 0)
 
 
-def _legal(team: Team, cards: Mapping[str, Card]) -> bool:
-    return not team_problem([cards[name] for name in team])
+def _legal(team: Team, cards: Mapping[str, Card], four_players: bool = False) -> bool:
+    return not team_problem([cards[name] for name in team], four_players=four_players)
 
 
-def legal_teams(pool: Sequence[str], cards: Mapping[str, Card]) -> list[Team]:
-    """All legal teams that can be drawn from a pool of figures (a multiset of ids), in pool order."""
-    return [team for team in _sub_multisets(pool, cards) if _legal(team, cards)]
+def legal_teams(pool: Sequence[str], cards: Mapping[str, Card], four_players: bool = False) -> list[Team]:
+    """All legal teams that can be drawn from a pool of figures (a multiset of ids), in pool order
+    (``four_players``: the four-player team rule, R-A150)."""
+    return [team for team in _sub_multisets(pool, cards, four_players) if _legal(team, cards, four_players)]
 
 
 def team_splits(pool: Sequence[str], cards: Mapping[str, Card]) -> list[tuple[Team, Team]]:
@@ -116,12 +123,12 @@ def team_splits(pool: Sequence[str], cards: Mapping[str, Card]) -> list[tuple[Te
     return splits
 
 
-def every_legal_team(cards: Mapping[str, Card]) -> list[Team]:
+def every_legal_team(cards: Mapping[str, Card], four_players: bool = False) -> list[Team]:
     """Every legal team of these Krosmasters (each name up to the copies it allows), as sorted tuples
     of ids, by size then name."""
     names = sorted(cards)
     pool = [name for name in names for _ in range(copies_allowed(cards[name]))]
-    return sorted(legal_teams(pool, cards), key=lambda team: (len(team), team))
+    return sorted(legal_teams(pool, cards, four_players), key=lambda team: (len(team), team))
 
 
 def draft_splits_evenly(size: int) -> bool:
