@@ -6,7 +6,7 @@ Each AI belongs to a *tier* — ``baseline`` (random), ``heuristic`` (scripted p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -42,7 +42,7 @@ def register_ai(
     name: str,
     factory: AIFactory,
     tier: str = "heuristic",
-    rulesets: tuple[str, ...] | None = None,
+    rulesets: Sequence[str] | None = None,
     two_players_only: bool | None = None,
 ) -> None:
     """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`. The rulesets it plays are the

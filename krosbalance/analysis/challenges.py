@@ -414,6 +414,15 @@ def verdict_table(verdicts_frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def add_report_section(doc: Any, rs: ResultSet, tables: dict[str, pd.DataFrame], section: Any) -> None:
+    """The report's hook (``Ruleset.report_sections`` of Blast: ``divine_challenges``): the Divine
+    Challenge section, first in a Blast report (``section(doc, title, build)`` is the report's guarded
+    section builder)."""
+    section(
+        doc, "Divine Challenges (Krosmaster Blast)", lambda: report_section(doc, study_matches(rs), tables)
+    )
+
+
 def report_section(
     doc: Any, matches: pd.DataFrame, tables: dict[str, pd.DataFrame], alpha: float = ALPHA
 ) -> None:

@@ -28,8 +28,6 @@ from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
 from krosbalance.analysis import dependence, ladder, narrative, plots, stats
-from krosbalance.analysis import rewards as rewards_mod
-from krosbalance.analysis.challenges import is_blast, report_section, study_matches
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -43,6 +41,7 @@ from krosbalance.analysis.names import (
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
+from krosbalance.analysis.sections import ruleset_sections
 from krosbalance.analysis.strength import adjusted_strength
 
 CELLS_SHOWN = 20  # more cells than this are summarised (n per cell), the full table goes to CSV
@@ -618,13 +617,11 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         )
         doc.table(t, f"{summary.n_errors} match(es) excluded from every statistic{more}.")
 
-    def s_challenges() -> None:
-        report_section(doc, study_matches(rs), tables)
-
-    sections: list[tuple[str, Callable[[], None]]] = []
-    if is_blast(rs):
-        sections.append(("Divine Challenges (Krosmaster Blast)", s_challenges))
-    sections += [
+    own_sections = ruleset_sections(rs)
+    for own in own_sections:
+        if own.leading:
+            own.hook(doc, rs, tables, _section)
+    sections: list[tuple[str, Callable[[], None]]] = [
         ("AIs", s_ais),
         ("Data", s_data),
         ("Character win rates (raw)", s_win_rates),
@@ -644,7 +641,9 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     ]
     for heading, build in sections:
         _section(doc, heading, build)
-    rewards_mod.add_report_section(doc, rs, tables, _section)
+    for own in own_sections:
+        if not own.leading:
+            own.hook(doc, rs, tables, _section)
 
     doc.h("Experiment spec")
     if rs.spec_text:

@@ -79,6 +79,12 @@ class Ruleset(MatchRules):
         """The game whose cards the ruleset plays (``CharacterSpec.game``): ``arena`` or ``blast``."""
         return "arena"
 
+    @property
+    def report_sections(self) -> tuple[str, ...]:
+        """The report sections of this ruleset's own study, by name (``krosbalance.analysis.sections``
+        maps each name to its analysis), in the order the report shows them."""
+        return ()
+
     # ------------------------------------------------------------------ teams
     def validate_team(
         self, names: Sequence[str], registry: Registry | None = None

@@ -49,6 +49,11 @@ class ArenaRuleset(Ruleset):
     ``data/arena.toml``)."""
 
     @property
+    def report_sections(self) -> tuple[str, ...]:
+        """Arena's study: the Demonic Rewards (what a reward is worth for its kamas)."""
+        return ("demonic_rewards",)
+
+    @property
     def team_modes(self) -> tuple[str, ...]:
         """R-A17's team choices besides teams given by agreement."""
         return ("random_deal", "draft")

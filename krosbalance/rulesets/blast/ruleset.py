@@ -49,6 +49,11 @@ class BlastRuleset(Ruleset):
         return ("random_deal",)
 
     @property
+    def report_sections(self) -> tuple[str, ...]:
+        """Blast's study: the Divine Challenges (which tier acts, whom a challenge favours)."""
+        return ("divine_challenges",)
+
+    @property
     def card_game(self) -> str:
         """Blast plays Krosmaster Blast cards (``game = "blast"``)."""
         return "blast"

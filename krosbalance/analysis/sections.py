@@ -1,0 +1,128 @@
+"""Report sections that belong to a ruleset, and those a mode shows only when it has them.
+
+A ruleset names its sections (``Ruleset.report_sections``, plain strings: the rules layers know
+nothing of pandas or reports); this module maps each name to the analysis that writes it. The
+report asks the result set which rulesets it played (its ``ruleset`` column, read alone) and adds
+their sections in the order the rulesets declare them: *leading* sections before the report's
+common ones (a Blast report opens on its Divine Challenges), the others after them. A *mode*
+section belongs to no ruleset: it is asked of every result set and shows only where the matches
+have what it studies (the seats section: tables of more than two players, in any ruleset).
+
+A hook is ``hook(doc, rs, tables, section)``: ``section(doc, title, build)`` is the report's guarded
+builder (a failing section says so in place and the rest is written); a hook that finds nothing to
+show for this result set adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from krosbalance.analysis.resultset import ResultSet
+from krosbalance.errors import ContentError
+
+GuardedSection = Callable[[Any, str, Callable[[], None]], None]
+SectionHook = Callable[[Any, ResultSet, dict[str, pd.DataFrame], GuardedSection], None]
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """One registered section: its hook and whether it comes before the common sections."""
+
+    name: str
+    hook: SectionHook
+    leading: bool = False
+    mode: bool = False
+
+
+_SECTIONS: dict[str, ReportSection] = {}
+RULESET_BEFORE_COLUMN = "arena"
+"""The ruleset of results whose matches table has no ``ruleset`` column (the only one there was)."""
+
+
+def register_section(name: str, hook: SectionHook, *, leading: bool = False, mode: bool = False) -> None:
+    """Add (or replace) the analysis behind a section name a ruleset may declare (``mode``: a
+    section of every result set, declared by none)."""
+    _SECTIONS[name] = ReportSection(name, hook, leading, mode)
+
+
+def known_sections() -> list[str]:
+    """The section names a ruleset may declare."""
+    _register_builtins()
+    return sorted(_SECTIONS)
+
+
+def played_rulesets(rs: ResultSet) -> list[str]:
+    """The rulesets of a result set's matches, in order of first appearance (the column read alone);
+    results written before matches named their ruleset are Arena's (:data:`RULESET_BEFORE_COLUMN`)."""
+    if rs.root is None:
+        if "ruleset" not in rs.matches.columns:
+            return [RULESET_BEFORE_COLUMN] if len(rs.matches) else []
+        column = rs.matches["ruleset"]
+    else:
+        import pyarrow.dataset as ds
+
+        from krosbalance.analysis import scan
+
+        files = scan.shard_files(rs.root / "matches")
+        if not files:
+            return []
+        dataset = ds.dataset([str(f) for f in files], format="parquet")
+        if "ruleset" not in dataset.schema.names:
+            return [RULESET_BEFORE_COLUMN]
+        column = dataset.to_table(columns=["ruleset"]).to_pandas()["ruleset"]
+    return [str(name) for name in pd.unique(column.dropna().astype(str))]
+
+
+def ruleset_sections(rs: ResultSet) -> list[ReportSection]:
+    """The sections the result set's rulesets declare, each once, in declaration order, then the
+    mode sections.
+
+    A ruleset this installation does not know (results from elsewhere) adds none; a declared name
+    without a registered analysis is a ``ContentError`` naming the ruleset and the section."""
+    from krosbalance.rulesets.registry import get_ruleset, list_rulesets
+
+    _register_builtins()
+    known = set(list_rulesets())
+    found: list[ReportSection] = []
+    for ruleset_name in played_rulesets(rs):
+        base = ruleset_name.split(":")[0]
+        if base not in known:
+            continue
+        for name in get_ruleset(base).report_sections:
+            if name not in _SECTIONS:
+                raise ContentError(
+                    f"ruleset {base!r}",
+                    "report_sections",
+                    f"unknown report section {name!r}; known: {', '.join(sorted(_SECTIONS))}",
+                )
+            if all(s.name != name for s in found):
+                found.append(_SECTIONS[name])
+    return found + [s for s in _SECTIONS.values() if s.mode]
+
+
+_BUILTINS_DONE = False
+
+
+def _register_builtins() -> None:
+    """The shipped analyses (imported late: each pulls in its own statistics)."""
+    global _BUILTINS_DONE
+    if _BUILTINS_DONE:
+        return
+    _BUILTINS_DONE = True
+    from krosbalance.analysis import challenges, rewards
+
+    register_section("divine_challenges", challenges.add_report_section, leading=True)
+    register_section("demonic_rewards", rewards.add_report_section)
+
+
+__all__ = [
+    "ReportSection",
+    "register_section",
+    "known_sections",
+    "played_rulesets",
+    "ruleset_sections",
+]

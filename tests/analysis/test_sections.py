@@ -1,0 +1,45 @@
+"""The report's ruleset sections: each ruleset names its own, the analysis maps the names."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from krosbalance.analysis import sections
+from krosbalance.analysis.resultset import ResultSet
+from krosbalance.errors import ContentError
+from krosbalance.rulesets import registry
+from krosbalance.rulesets.registry import get_ruleset, list_rulesets
+
+
+def _result_set(rulesets: list[str]) -> ResultSet:
+    matches = pd.DataFrame({"ruleset": rulesets, "match_id": range(len(rulesets))})
+    return ResultSet(matches=matches)
+
+
+def test_every_shipped_ruleset_declares_known_sections() -> None:
+    known = set(sections.known_sections())
+    for name in list_rulesets():
+        assert set(get_ruleset(name).report_sections) <= known, name
+
+
+def test_a_ruleset_brings_its_sections_blast_leading_arena_after() -> None:
+    blast = sections.ruleset_sections(_result_set(["blast", "blast"]))
+    arena = sections.ruleset_sections(_result_set(["arena"]))
+    assert [s.name for s in blast if not s.mode] == ["divine_challenges"] and blast[0].leading
+    assert [s.name for s in arena if not s.mode] == ["demonic_rewards"] and not arena[0].leading
+
+
+def test_results_without_a_ruleset_column_are_arena_and_unknown_rulesets_add_nothing() -> None:
+    old = ResultSet(matches=pd.DataFrame({"match_id": [0]}))
+    assert sections.played_rulesets(old) == ["arena"]
+    assert [s.name for s in sections.ruleset_sections(_result_set(["from-elsewhere"])) if not s.mode] == []
+
+
+def test_a_declared_section_without_analysis_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Checkers:
+        report_sections = ("no_such_study",)
+
+    monkeypatch.setitem(registry._RULESETS, "checkers-sections", lambda options, file="": Checkers())
+    with pytest.raises(ContentError, match="ruleset 'checkers-sections'.*no_such_study"):
+        sections.ruleset_sections(_result_set(["checkers-sections"]))
