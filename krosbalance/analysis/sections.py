@@ -89,7 +89,7 @@ def ruleset_sections(rs: ResultSet) -> list[ReportSection]:
     known = set(list_rulesets())
     found: list[ReportSection] = []
     for ruleset_name in played_rulesets(rs):
-        base = ruleset_name.split(":")[0]
+        base = ruleset_name.split("[")[0].split(":")[0]  # "arena[mode=two_vs_two]" is Arena
         if base not in known:
             continue
         for name in get_ruleset(base).report_sections:

@@ -25,7 +25,7 @@ def test_every_shipped_ruleset_declares_known_sections() -> None:
 
 def test_a_ruleset_brings_its_sections_blast_leading_arena_after() -> None:
     blast = sections.ruleset_sections(_result_set(["blast", "blast"]))
-    arena = sections.ruleset_sections(_result_set(["arena"]))
+    arena = sections.ruleset_sections(_result_set(["arena[mode=two_vs_two, turn_limit=320]"]))
     assert [s.name for s in blast if not s.mode] == ["divine_challenges"] and blast[0].leading
     assert [s.name for s in arena if not s.mode] == ["demonic_rewards"] and not arena[0].leading
 
