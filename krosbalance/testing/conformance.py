@@ -118,8 +118,8 @@ class CheckingController:
         self.check_untouched = check_untouched
         self.checks = 0
 
-    def _guard(self, what: str, decide: Callable[[], Any]) -> Any:
-        check_invariants(self.state)
+    def _guard(self, what: str, decide: Callable[[], Any], *, mid_instant: bool = False) -> Any:
+        check_invariants(self.state, mid_instant=mid_instant)
         self.checks += 1
         if not self.check_untouched:
             return decide()
@@ -157,6 +157,11 @@ class CheckingController:
     def choose_next(self, view: MatchView, candidates: list[FighterView]) -> int:
         return self._guard("choose_next", lambda: self.inner.choose_next(view, candidates))
 
+    def choose_player(self, view: MatchView, purpose: str, seats: list[int]) -> int:
+        return self._guard(
+            "choose_player", lambda: self.inner.choose_player(view, purpose, seats), mid_instant=True
+        )
+
     def __getattr__(self, name: str) -> Any:  # anything else an AI exposes (name, rng, ...)
         return getattr(self.inner, name)
 
@@ -167,18 +172,20 @@ def run_checked_match(
     board: str | Board = DEFAULT_BOARD,
     seed: int = 0,
     *,
-    ai: str | tuple[str, str] = "random",
+    ai: str | Sequence[str] = "random",
     options: Mapping[str, Any] | None = None,
     record: str = "none",
     ruleset: str = DEFAULT_RULESET,
     registry: Registry | None = None,
     check_untouched: bool = False,
+    more_teams: Sequence[Sequence[str]] = (),
 ) -> MatchResult:
     """Play one match like ``krosbalance.play.play_match``, checking the invariants after deployment,
-    before every decision and at the end; an AssertionError names the broken invariant."""
+    before every decision and at the end; an AssertionError names the broken invariant.
+    ``more_teams`` seats further players (four-player Arena: the teams of seats 2 and 3)."""
+    teams = [list(team0), list(team1), *(list(t) for t in more_teams)]
     state, controllers, views = prepare_match(
-        team0,
-        team1,
+        *teams,
         board=board,
         ai=ai,
         seed=seed,
@@ -188,16 +195,15 @@ def run_checked_match(
         registry=registry,
     )
     check_invariants(state)
-    checked = (
-        CheckingController(controllers[0], state, check_untouched=check_untouched),
-        CheckingController(controllers[1], state, check_untouched=check_untouched),
+    checked = tuple(
+        CheckingController(controller, state, check_untouched=check_untouched) for controller in controllers
     )
     try:
         run_to_end(state, checked, views)
         check_invariants(state)
     except AssertionError as exc:
         raise AssertionError(
-            f"{exc} [replay: teams {list(team0)} vs {list(team1)}, board "
+            f"{exc} [replay: teams {' vs '.join(str(t) for t in teams)}, board "
             f"{state.board.id}, seed {seed}, ai {ai}]"
         ) from None
     if not state.finished:

@@ -333,3 +333,36 @@ def test_the_search_tier_plays_two_players_only_and_says_so():
 
     with pytest.raises(ContentError, match="two-player matches only.*AIs for 4 players: .*focus_fire"):
         play_match(*_teams(), ai="lookahead-fast", options=FFA)
+
+
+# ------------------------------------------------------------------------------- conformance
+FOUR_PLAYER_BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
+
+
+@pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
+@pytest.mark.parametrize("ai", ["random", "focus_fire", "kiter", "objective"])
+def test_conformance_four_players_invariants_every_step_every_match_ends(mode: str, ai: str):
+    """R-A150-R-A159 as a battery: random box tables, the state checked before every decision and
+    unchanged by it, every match ends, and a checked match replays its unchecked log."""
+    from krosbalance.testing.conformance import first_difference, run_checked_match
+
+    rules = get_ruleset("arena", {"mode": mode})
+    legal = rules.all_teams(sorted(set(BOX)))
+    rng = np.random.default_rng(17)
+    for match in range(6):
+        teams = [list(legal[int(i)]) for i in rng.integers(0, len(legal), size=4)]
+        board = FOUR_PLAYER_BOARDS[match % len(FOUR_PLAYER_BOARDS)]
+        options = {"mode": mode, "turn_limit": 320}
+        checked = run_checked_match(
+            *teams[:2],
+            board,
+            match,
+            ai=ai,
+            options=options,
+            record="full",
+            check_untouched=True,
+            more_teams=teams[2:],
+        )
+        plain = play_match(*teams, board=board, seed=match, ai=ai, options=options, record="full")
+        assert checked.end_reason and checked.events[-1].kind == "match_ended"
+        assert checked.events == plain.events, first_difference(checked.events, plain.events)

@@ -209,14 +209,14 @@ def gg_for_kos(state: MatchState, kos: list[Fighter]) -> None:
 
 
 def gain_gg_from(state: MatchState, seat: int, source: int, amount: int, credit: Fighter | None) -> None:
-    """``seat`` takes ``amount`` of ``source``'s GG (never the wild GG): R-A155's "takes all"."""
+    """``seat`` takes ``amount`` of ``source``'s GG (never the wild GG): R-A155's "takes all". It
+    moves while a KO's instant settles, so victory is checked right after (no ``unsettled`` flag)."""
     gg = arena_state(state).gg
     taken = min(amount, gg[source])
     if taken <= 0:
         return
     gg[source] -= taken
     gg[seat] += taken
-    state.unsettled = True
     if credit is not None:
         arena_stats(credit).gg_won += taken
     if state.record >= SUMMARY:
