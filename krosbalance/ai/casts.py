@@ -441,7 +441,7 @@ def attack_value(
         swaps = any(e.kind == "swap_places" for e in spell.effects)
         at, ours = (cell, target.cell) if swaps else (target.cell, cell)
         blast = ctx.blast(at)
-        if target.side == ctx.side and target.placed_turn < view.turn:
+        if target.team == ctx.team and target.placed_turn < view.turn:
             blast *= 0.2  # our bomb goes off this turn anyway (R-A112): only the timing is ours
         if (view.board.square_mask[at] >> ours) & 1:
             armour = 2 if me.has("armour") else 1

@@ -87,6 +87,7 @@ class _Context:
         "arena",
         "me",
         "side",
+        "team",
         "board",
         "geo",
         "blockers",
@@ -160,6 +161,7 @@ class _Context:
         self.arena = arena = arena_view(view)  # Arena's holdings, read once per pass
         self.me = me
         side = self.side = me.side
+        my_team = self.team = me.team
         board = self.board = view.board
         self.geo = geometry(board)
         everyone = view.fighters()
@@ -175,7 +177,7 @@ class _Context:
         bombs: list[FighterView] = []
         for f in everyone:
             if f.is_character:
-                (allies if f.side == side else enemies).append(f)
+                (allies if f.team == my_team else enemies).append(f)
             if f.kind == "bomb":
                 bombs.append(f)
         self.enemies = enemies

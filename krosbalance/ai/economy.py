@@ -78,6 +78,9 @@ class Holder(Protocol):
     def cell(self) -> int: ...
 
     @property
+    def team(self) -> int: ...
+
+    @property
     def mp(self) -> int: ...
 
     @property
@@ -143,10 +146,10 @@ def costs_injuries(spec: RewardSpec) -> bool:
     return spec.has_effect("self_injuries")
 
 
-def finishes(spec: RewardSpec, spell: SpellSpec, target: Holder | None, side: int) -> bool:
+def finishes(spec: RewardSpec, spell: SpellSpec, target: Holder | None, team: int) -> bool:
     """Whether a boost that costs injuries (Sacrier Style) turns this attack into a likely KO of an
     enemy Krosmaster: the bonus brings the hit (with one Critical) to the target's HP left."""
-    if target is None or target.side == side or not target.is_krosmaster:
+    if target is None or target.team == team or not target.is_krosmaster:
         return False
     bonus = sum(int(e.params["amount"]) for e in spec.effects if e.kind == "next_elemental_attack_damage")
     hit = spell.amount + 1
@@ -316,12 +319,12 @@ def _spell_target_value(view: MatchView, spec: RewardSpec, action: Action) -> fl
     if spell is None:
         return -1.0
     if spell.kind == "attack":
-        if target is None or target.side == view.side:
+        if target is None or target.team == view.team:
             return -1.0
         return 10.0 - float(target.remaining_hp) + (5.0 if target.is_krosmaster else 0.0)
     if any(e.kind == "carry_ally" for e in spell.effects):
         return float(_nearest_enemy_distance(view, reveal_of(action).target)) - 2.0
-    if target is None or target.side == view.side or not target.is_krosmaster:
+    if target is None or target.team == view.team or not target.is_krosmaster:
         return -1.0
     if any(e.kind == "minus_ap" for e in spell.effects):
         return float(target.base_ap)
@@ -401,7 +404,7 @@ def advise(view: MatchView, me: FighterView, proposed: Action, first_decision: b
             if spell.kind == "attack" and gains_action_points(spec):
                 return _reveal_choice(view, me, spec, options)  # replanned with the AP: more attacks
             if improves(spec, spell, me) and (
-                not costs_injuries(spec) or finishes(spec, spell, target, view.side)
+                not costs_injuries(spec) or finishes(spec, spell, target, view.team)
             ):
                 return _reveal_choice(view, me, spec, options)
     for index, options in by_token.items():

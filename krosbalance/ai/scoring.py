@@ -630,7 +630,7 @@ def explosion_value(view: MatchView, cell: int, side: int, minus: int = -1) -> f
         armour = 2 if piece.has("armour") else 1
         hurt, ko = hit_odds(1, 1, armour, 0, piece.remaining_hp)
         worth = hurt + 0.3 + ko * kill_value(view, piece)
-        value += worth if piece.side != side else -worth
+        value += worth if piece.team != view.team_of[side] else -worth
     return value
 
 
@@ -870,7 +870,7 @@ def block_chance(view: MatchView, mover: FighterView, cell: int) -> float:
     free = 1.0
     for c in view.board.neighbours[cell]:
         piece = view.piece_at(c)
-        if piece is None or piece.side == mover.side or not piece.is_character or piece.has("tiny"):
+        if piece is None or piece.team == mover.team or not piece.is_character or piece.has("tiny"):
             continue
         free *= 1.0 - BLOCK_CHANCE[2 if piece.has("lock") else 1][dodge]
     return 1.0 - free

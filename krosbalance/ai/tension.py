@@ -107,7 +107,7 @@ def inspiration_worth(
         lockers = 0.0
         for c in view.board.neighbours[k.cell]:
             piece = view.piece_at(c)
-            if piece is not None and piece.side != k.side and piece.is_character and not piece.has("tiny"):
+            if piece is not None and piece.team != k.team and piece.is_character and not piece.has("tiny"):
                 adjacent += 1
                 lockers += (
                     BLOCK_CHANCE[2 if piece.has("lock") else 1][1]

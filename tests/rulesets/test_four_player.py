@@ -366,3 +366,49 @@ def test_conformance_four_players_invariants_every_step_every_match_ends(mode: s
         plain = play_match(*teams, board=board, seed=match, ai=ai, options=options, record="full")
         assert checked.end_reason and checked.events[-1].kind == "match_ended"
         assert checked.events == plain.events, first_difference(checked.events, plain.events)
+
+
+# ------------------------------------------------------------------------------- whom the AIs attack
+def _attack_choice(ai_name: str, gg: list[int], options=FFA) -> int:
+    """The seat whose King Kassius Kaos (seat 0) attacks first when two equal Kings one injury from KO
+    stand next to him, one of seat 1 and one of seat 2, with the players holding ``gg``."""
+    from krosbalance.ai.registry import get_ai
+    from krosbalance.engine.legal import CAST, END
+
+    sc = Scenario(BOARD, dice=[LOCK] * 60, options=options)
+    attacker = sc.add("kassius_kaos", side=0, at=(2, 1))
+    kings = {
+        1: sc.add("king_of_the_gobballs", side=1, at=(1, 1)),
+        2: sc.add("king_of_the_gobballs", side=2, at=(3, 1)),
+    }
+    sc.add("oscar_kass", side=3, at=(4, 3))
+    for king in kings.values():
+        king.injuries = king.hp - 1  # either KO is one hit away: its worth decides
+    sc.arena.gg[:] = gg
+    sc.arena.wild_gg = 0
+    ai = get_ai(ai_name, "arena", 4)(np.random.default_rng(0))
+    sc.activate(attacker)
+    view = MatchView(sc.state, 0)
+    for _ in range(20):
+        action = ai.choose_action(view)
+        if action.kind == END:
+            break
+        if action.kind == CAST:
+            return next(seat for seat, king in kings.items() if king.cell == action.target)
+        sc.do(attacker, action)
+    raise AssertionError(f"{ai_name} did not attack")
+
+
+@pytest.mark.parametrize("ai", ["focus_fire", "kiter", "objective"])
+def test_r_a155_the_heuristics_attack_the_leader_whose_ko_takes_his_gg(ai: str):
+    """Policy: a KO takes its level from the victim's player (R-A155), so of two equal KOs the
+    heuristics take the one of the player who leads (``ai.scoring.kill_value``: the score swing
+    against the strongest other partnership), whichever side of the attacker he stands."""
+    assert _attack_choice(ai, [3, 6, 1, 2]) == 1
+    assert _attack_choice(ai, [3, 1, 6, 2]) == 2
+
+
+@pytest.mark.parametrize("ai", ["focus_fire", "kiter", "objective"])
+def test_r_a158_in_two_vs_two_the_heuristics_never_attack_a_partner(ai: str):
+    """Seat 2 is seat 0's partner: its King is never a target, even when seat 2 leads."""
+    assert _attack_choice(ai, [3, 1, 6, 2], options=TWO_V_TWO) == 1
