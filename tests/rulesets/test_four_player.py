@@ -68,6 +68,21 @@ def test_r_a150_a_four_player_team_is_one_to_four_krosmasters_of_level_sum_six()
     assert len(get_ruleset("arena").validate_team(BOX[:4])) == 4
 
 
+def test_r_a150_r_a146_other_level_totals_are_house_rules_in_the_options():
+    """Players may agree on other totals: ``four_player_team_level`` and ``team_level``."""
+    three = [name for name in BOX if _spec(name).level == 3]
+    rules = get_ruleset("arena", {**FFA, "four_player_team_level": 9})
+    assert len(rules.validate_team(three[:3])) == 3
+    with pytest.raises(TeamError, match="must be exactly 9 \\(R-A150\\)"):
+        rules.validate_team(three[:2])
+    assert all(sum(_spec(n).level for n in team) == 9 for team in rules.all_teams(sorted(set(BOX))))
+    small = get_ruleset("arena", {"team_level": 6})
+    assert len(small.validate_team(three[:2])) == 2
+    with pytest.raises(TeamError, match="must be exactly 6 \\(R-A146\\)"):
+        small.validate_team(BOX[:4])
+    assert all(sum(_spec(n).level for n in a + b) == 12 for a, b in small.team_splits(three[:4]))
+
+
 def test_r_a152_four_players_field_a_team_each_and_a_match_needs_four_teams():
     teams = _teams()
     result = play_match(*teams, ai="random", seed=3, options={**FFA, "turn_limit": 40})

@@ -31,6 +31,8 @@ class ArenaOptions(EngineOptions):
     Attributes:
         mode: ``two_player``, ``free_for_all`` or ``two_vs_two`` (R-A152-R-A159).
         four_player_gg, four_player_wild_gg: the same for four players (R-A155).
+        team_level, four_player_team_level: a team's level sum with two players (R-A146) and with
+            four (R-A150).
         starting_gg, wild_gg: each player's GG and the wild GG at the start (R-A24).
         gg_price: kamas for one GG on a Demon cell (R-A50).
         kama_reserve: kama tokens in the box (R-A1).
@@ -52,6 +54,8 @@ class ArenaOptions(EngineOptions):
     mode: str
     four_player_gg: int
     four_player_wild_gg: int
+    team_level: int
+    four_player_team_level: int
     starting_gg: int
     wild_gg: int
     gg_price: int

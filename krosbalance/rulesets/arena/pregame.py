@@ -40,11 +40,16 @@ T = TypeVar("T")
 
 
 def validate_team(
-    names: Sequence[str], registry: Registry | None = None, *, four_players: bool = False
+    names: Sequence[str],
+    registry: Registry | None = None,
+    *,
+    four_players: bool = False,
+    level: int | None = None,
 ) -> tuple[CharacterSpec, ...]:
     """The team's specs, or TeamError saying which rule it breaks: 2-8 Krosmasters whose levels sum
-    to exactly 12 (R-A146), or with four players 1-4 Krosmasters of level sum 6 (R-A150); a gold
-    name at most once and a white name at most twice (R-A147)."""
+    to exactly 12 (R-A146), or with four players 1-4 Krosmasters of level sum 6 (R-A150), or to
+    ``level`` when given (the options ``team_level``, ``four_player_team_level``); a gold name at
+    most once and a white name at most twice (R-A147)."""
     registry = registry or default_registry()
     if isinstance(names, str):
         raise TeamError(f"a team is a list of character names, got the string {names!r}")
@@ -60,7 +65,7 @@ def validate_team(
         if spec.kind != KROSMASTER:
             raise TeamError(f"{spec.name!r} is a {spec.kind} token, not a Krosmaster: it cannot be in a team")
         specs.append(spec)
-    problem = team_problem(specs, four_players=four_players)
+    problem = team_problem(specs, four_players=four_players, level=level)
     if problem:
         raise TeamError(problem)
     return tuple(specs)

@@ -307,28 +307,33 @@ class ArenaRuleset(Ruleset):
     def partnerships(self) -> tuple[int, ...]:
         return four_player.partnerships(self.opts.mode)
 
+    @property
+    def team_level(self) -> int:
+        """A team's level sum in this mode (options ``team_level``, ``four_player_team_level``)."""
+        return self.opts.four_player_team_level if self.seats == 4 else self.opts.team_level
+
     def validate_team(
         self, names: Sequence[str], registry: Registry | None = None
     ) -> tuple[CharacterSpec, ...]:
-        return pregame.validate_team(names, registry, four_players=self.seats == 4)
+        return pregame.validate_team(names, registry, four_players=self.seats == 4, level=self.team_level)
 
     def _cards(self, pool: Sequence[str], registry: Registry | None) -> dict[str, CharacterSpec]:
         registry = registry or default_registry()
         return {name: registry.load_character(name) for name in dict.fromkeys(pool)}
 
     def legal_teams(self, pool: Sequence[str], registry: Registry | None = None) -> list[Team]:
-        return team_rules.legal_teams(pool, self._cards(pool, registry), self.seats == 4)
+        return team_rules.legal_teams(pool, self._cards(pool, registry), self.seats == 4, self.team_level)
 
     def all_teams(self, names: Sequence[str], registry: Registry | None = None) -> list[Team]:
-        return team_rules.every_legal_team(self._cards(names, registry), self.seats == 4)
+        return team_rules.every_legal_team(self._cards(names, registry), self.seats == 4, self.team_level)
 
     def team_splits(self, pool: Sequence[str], registry: Registry | None = None) -> list[tuple[Team, Team]]:
-        return team_rules.team_splits(pool, self._cards(pool, registry))
+        return team_rules.team_splits(pool, self._cards(pool, registry), self.team_level)
 
     def deal_problem(self, mode: str, pool: Sequence[str], registry: Registry | None = None) -> str:
         if mode not in self.team_modes:
             return f"ruleset 'arena' has no team deal {mode!r}; it has {', '.join(self.team_modes)}"
-        return team_rules.deal_problem(mode, pool, self._cards(pool, registry))
+        return team_rules.deal_problem(mode, pool, self._cards(pool, registry), self.team_level)
 
     def deal_teams(
         self,

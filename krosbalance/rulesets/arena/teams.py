@@ -1,8 +1,10 @@
-"""Arena's team rules (R-A146, R-A147), in one place: every team check, team enumeration and pool
-split of the project (experiments, the conformance battery, the benchmark) calls these.
+"""Arena's team rules (R-A146, R-A147, R-A150), in one place: every team check, team enumeration and
+pool split of the project (experiments, the conformance battery, the benchmark) calls these.
 
-A team is 2 to 8 Krosmasters whose levels sum to exactly 12; a gold name appears at most once and a
-white name at most twice.
+A team is 2 to 8 Krosmasters whose levels sum to exactly 12 (with four players 1 to 4 of level sum
+6); a gold name appears at most once and a white name at most twice. The level sums are the
+ruleset's options ``team_level`` and ``four_player_team_level`` (the rulebook's totals by default):
+each function here takes the total as ``level`` (None: the rulebook's).
 """
 
 from __future__ import annotations
@@ -43,15 +45,19 @@ def copies_allowed(card: Card) -> int:
     return COPIES_ALLOWED.get(card.colour, 1)
 
 
-def team_problem(cards: Sequence[Card], *, four_players: bool = False) -> str:
+def team_rule(four_players: bool, level: int | None = None) -> tuple[tuple[int, int], int, str]:
+    """(team size range, level sum, rule id) of a team: two players (R-A146) or four (R-A150), with
+    ``level`` in place of the rulebook's total when given."""
+    if four_players:
+        return FOUR_PLAYER_TEAM_SIZE, FOUR_PLAYER_TEAM_LEVEL if level is None else level, "R-A150"
+    return TEAM_SIZE, TEAM_LEVEL if level is None else level, "R-A146"
+
+
+def team_problem(cards: Sequence[Card], *, four_players: bool = False, level: int | None = None) -> str:
     """What makes a team of these Krosmasters illegal (R-A146, R-A147; four players: R-A150), or ''
     when it is legal."""
     label = ", ".join(c.name for c in cards) or "(empty)"
-    size, level, rule = (
-        (FOUR_PLAYER_TEAM_SIZE, FOUR_PLAYER_TEAM_LEVEL, "R-A150")
-        if four_players
-        else (TEAM_SIZE, TEAM_LEVEL, "R-A146")
-    )
+    size, level, rule = team_rule(four_players, level)
     if not size[0] <= len(cards) <= size[1]:
         return f"team [{label}] has {len(cards)} Krosmasters; a team has {size[0]} to {size[1]} ({rule})"
     total = sum(c.level for c in cards)
@@ -69,16 +75,14 @@ def team_problem(cards: Sequence[Card], *, four_players: bool = False) -> str:
 
 
 def _sub_multisets(
-    pool: Sequence[str], cards: Mapping[str, Card], four_players: bool = False
+    pool: Sequence[str], cards: Mapping[str, Card], four_players: bool = False, level: int | None = None
 ) -> Iterator[Team]:
     """Every sub-multiset of ``pool`` with the team level sum and size (12 and 2-8, R-A146; with four
     players 6 and 1-4, R-A150), in pool order."""
     counts = Counter(pool)
     names = list(dict.fromkeys(pool))
     levels = {n: cards[n].level for n in names}
-    team_level, size = (
-        (FOUR_PLAYER_TEAM_LEVEL, FOUR_PLAYER_TEAM_SIZE) if four_players else (TEAM_LEVEL, TEAM_SIZE)
-    )
+    size, team_level, _ = team_rule(four_players, level)
 
     def walk(i: int, chosen: list[str], level: int) -> Iterator[Team]:
         if level > team_level or len(chosen) > size[1]:
@@ -94,41 +98,53 @@ def _sub_multisets(
     yield from walk(0, [], 0)
 
 
-def _legal(team: Team, cards: Mapping[str, Card], four_players: bool = False) -> bool:
-    return not team_problem([cards[name] for name in team], four_players=four_players)
+def _legal(
+    team: Team, cards: Mapping[str, Card], four_players: bool = False, level: int | None = None
+) -> bool:
+    return not team_problem([cards[name] for name in team], four_players=four_players, level=level)
 
 
-def legal_teams(pool: Sequence[str], cards: Mapping[str, Card], four_players: bool = False) -> list[Team]:
+def legal_teams(
+    pool: Sequence[str], cards: Mapping[str, Card], four_players: bool = False, level: int | None = None
+) -> list[Team]:
     """All legal teams that can be drawn from a pool of figures (a multiset of ids), in pool order
     (``four_players``: the four-player team rule, R-A150)."""
-    return [team for team in _sub_multisets(pool, cards, four_players) if _legal(team, cards, four_players)]
+    return [
+        team
+        for team in _sub_multisets(pool, cards, four_players, level)
+        if _legal(team, cards, four_players, level)
+    ]
 
 
-def team_splits(pool: Sequence[str], cards: Mapping[str, Card]) -> list[tuple[Team, Team]]:
+def team_splits(
+    pool: Sequence[str], cards: Mapping[str, Card], level: int | None = None
+) -> list[tuple[Team, Team]]:
     """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0])."""
     order = {name: i for i, name in reversed(list(enumerate(pool)))}
     whole = Counter(pool)
     seen: set[tuple[Team, Team]] = set()
     splits: list[tuple[Team, Team]] = []
-    for team in _sub_multisets(pool, cards):
+    for team in _sub_multisets(pool, cards, level=level):
         rest_counts = whole - Counter(team)
         rest = tuple(sorted(rest_counts.elements(), key=order.__getitem__))
         key = (min(team, rest), max(team, rest))
         if key in seen or not rest:
             continue
         seen.add(key)
-        if _legal(team, cards) and _legal(rest, cards):
+        if _legal(team, cards, level=level) and _legal(rest, cards, level=level):
             a, b = (team, rest) if pool[0] in team else (rest, team)
             splits.append((a, b))
     return splits
 
 
-def every_legal_team(cards: Mapping[str, Card], four_players: bool = False) -> list[Team]:
+def every_legal_team(
+    cards: Mapping[str, Card], four_players: bool = False, level: int | None = None
+) -> list[Team]:
     """Every legal team of these Krosmasters (each name up to the copies it allows), as sorted tuples
     of ids, by size then name."""
     names = sorted(cards)
     pool = [name for name in names for _ in range(copies_allowed(cards[name]))]
-    return sorted(legal_teams(pool, cards, four_players), key=lambda team: (len(team), team))
+    return sorted(legal_teams(pool, cards, four_players, level), key=lambda team: (len(team), team))
 
 
 def draft_splits_evenly(size: int) -> bool:
@@ -137,7 +153,7 @@ def draft_splits_evenly(size: int) -> bool:
     return size >= DRAFT_MULTIPLE and size % DRAFT_MULTIPLE == 0
 
 
-def deal_problem(mode: str, pool: Sequence[str], cards: Mapping[str, Card]) -> str:
+def deal_problem(mode: str, pool: Sequence[str], cards: Mapping[str, Card], level: int | None = None) -> str:
     """Why a pool cannot be dealt by ``draft`` or ``random_deal`` (R-A17), or '' when it can: half of
     it to each player, every possible half a legal team, and for the draft a multiple of 4 cards."""
     size = len(pool)
@@ -149,7 +165,7 @@ def deal_problem(mode: str, pool: Sequence[str], cards: Mapping[str, Card]) -> s
     if size < 4 or size % 2:
         return f"a random deal gives half the pool to each player; it needs an even number (>= 4), not {size}"
     for half in sorted({tuple(sorted(c)) for c in combinations(pool, size // 2)}):
-        problem = team_problem([cards[name] for name in half])
+        problem = team_problem([cards[name] for name in half], level=level)
         if problem:
             return f"every half of the pool must be a legal team for mode {mode!r}; {', '.join(half)} is not: {problem}"
     return ""
