@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from krosbalance.content.registry import default_registry
+from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.engine.dice import ARMOUR, CRITICAL, LOCK, ScriptedDice
 from krosbalance.engine.legal import Action, legal_actions
 from krosbalance.engine.match import run_to_end
@@ -281,8 +281,20 @@ def _four_player_wild_gg(options):
     return _four_player_state(options).wild_gg
 
 
+def _team_level(options):
+    return len(get_ruleset("arena", options).all_teams(list_characters(set="arena-box")))
+
+
+def _four_player_team_level(options):
+    return len(
+        get_ruleset("arena", {"mode": "free_for_all", **options}).all_teams(list_characters(set="arena-box"))
+    )
+
+
 PROBES: dict[str, tuple[Any, Probe]] = {
     "mode": ("two_vs_two", _mode),
+    "team_level": (8, _team_level),
+    "four_player_team_level": (9, _four_player_team_level),
     "four_player_gg": (5, _four_player_gg),
     "four_player_wild_gg": (1, _four_player_wild_gg),
     "starting_gg": (3, _starting_gg),
