@@ -253,19 +253,20 @@ class MatchSpec:
 
     @property
     def team0(self) -> Team:
-        return self.team_b if self.swapped else self.team_a
+        """Seat 0's team (with more than two players, rotated like every seat: ``teams[0]``)."""
+        return self.table[self.label_index(0)]
 
     @property
     def team1(self) -> Team:
-        return self.team_a if self.swapped else self.team_b
+        return self.table[self.label_index(1)]
 
     @property
     def ai0(self) -> str:
-        return self.ai_b if self.swapped else self.ai_a
+        return self.table_ais[self.label_index(0)]
 
     @property
     def ai1(self) -> str:
-        return self.ai_a if self.swapped else self.ai_b
+        return self.table_ais[self.label_index(1)]
 
     @property
     def options(self) -> dict[str, Any]:
