@@ -228,7 +228,7 @@ class MatchView:
         return self._s.play_order
 
     def opponents(self) -> list[int]:
-        """The seats of every other partnership, in play order."""
+        """The seats of every other partnership, in seat order."""
         team_of = self._s.team_of
         return [seat for seat in range(self._s.n_seats) if team_of[seat] != self.team]
 

@@ -41,5 +41,12 @@ def test_a_declared_section_without_analysis_is_one_clear_error(monkeypatch: pyt
         report_sections = ("no_such_study",)
 
     monkeypatch.setitem(registry._RULESETS, "checkers-sections", lambda options, file="": Checkers())
+    real_get_ruleset = registry.get_ruleset
+
+    def get_ruleset_or_checkers(name: str, *args: object, **kwargs: object) -> object:
+        # The compiled registry only returns real Rulesets, so the stand-in goes in at lookup.
+        return Checkers() if name == "checkers-sections" else real_get_ruleset(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(registry, "get_ruleset", get_ruleset_or_checkers)
     with pytest.raises(ContentError, match="ruleset 'checkers-sections'.*no_such_study"):
         sections.ruleset_sections(_result_set(["checkers-sections"]))

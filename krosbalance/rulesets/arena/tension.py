@@ -47,7 +47,9 @@ class ArenaController(Controller, Protocol):
     ``choose_tension`` the faces and inspirations of a tension roll (R-A26-R-A28); ``choose_edge`` an
     index into ``edges`` (the board's deployment zones as cell bitmasks, R-A19); ``order_creatures``
     the uids of ``creatures`` in the order they act (R-A31); ``give_reward`` the uid of the Krosmaster
-    among ``candidates`` that receives a Demonic Reward held from the start (R-A52, ``start_rewards``).
+    among ``candidates`` that receives a Demonic Reward held from the start (R-A52, ``start_rewards``);
+    ``choose_player`` an index into ``seats``, the player a four-player choice names (``purpose``: a
+    tension loss or its pass, R-A157, or a self-KO's GG, R-A155; ``rulesets.arena.four_player``).
     """
 
     def choose_deployment(
@@ -65,6 +67,8 @@ class ArenaController(Controller, Protocol):
     ) -> list[int]: ...
 
     def give_reward(self, view: MatchView, reward: RewardSpec, candidates: list[FighterView]) -> int: ...
+
+    def choose_player(self, view: MatchView, purpose: str, seats: list[int]) -> int: ...
 
 
 def tension_roll(state: MatchState, side: int, controller: ArenaController, view: MatchView) -> None:

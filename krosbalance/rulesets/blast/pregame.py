@@ -141,6 +141,7 @@ def setup(
     state.summon_specs = summonable([*teams[0], *teams[1]], source)
     state.first_player = rules.first_player(teams, setup_rng)
     state.active_side = state.first_player
+    state.play_order = (state.first_player, 1 - state.first_player)
     bs = blast_state(state)
     bs.dofus = 1 - state.first_player
     bs.deck = deal_favors(rules.opts, setup_rng)

@@ -164,6 +164,7 @@ def setup(
     state.summon_specs = summonable([*teams[0], *teams[1]], source)
     state.first_player = first_player(teams, setup_rng)
     state.active_side = state.first_player
+    state.play_order = (state.first_player, 1 - state.first_player)
     ds = duel_state(state)
     ds.duel_level = duel_level(teams, opts.duel_level_bonus)
     for fighter in state.fighters:
