@@ -18,6 +18,7 @@ from krosbalance.errors import KrosbalanceError
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
+EXIT_MATCH_ERRORS = 1  # the run finished but some matches raised (recorded, counted, the first shown)
 
 
 def _positive_int(text: str) -> int:
@@ -127,7 +128,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         f"{summary.n_skipped} already done), {summary.n_errors} errors, {summary.seconds:.1f} s -> {summary.out}"
     )
     if summary.n_errors:
-        print(f"see {summary.out / 'errors'} for the tracebacks", file=sys.stderr)
+        print(
+            f"error: {summary.n_errors} of {summary.n_played} matches failed; the first: {summary.first_error}; "
+            f"every traceback is in {summary.out / 'errors'}",
+            file=sys.stderr,
+        )
+        return EXIT_MATCH_ERRORS
     return 0
 
 
@@ -158,10 +164,13 @@ def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from krosbalance.sim.experiment import check_experiment
+    from krosbalance.sim.trial import trial_errors
 
     status = 0
     for file in args.files:
         experiment, errors = check_experiment(file)
+        if experiment is not None and not errors:
+            errors = trial_errors(experiment, str(file))
         for error in errors:
             print(f"error: {error}", file=sys.stderr)
         if errors:

@@ -27,7 +27,7 @@ from krosbalance.content.registry import Registry, default_registry
 from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.dice import Dice, SeededDice
 from krosbalance.engine.events import LEVELS
-from krosbalance.engine.match import run_to_end, summarise
+from krosbalance.engine.match import play_opening, run_to_end, summarise
 from krosbalance.engine.results import MatchResult
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import MatchView
@@ -144,6 +144,25 @@ def play_match(
         registry=registry,
     )
     run_to_end(state, controllers, views)
+    return summarise(state, seed)
+
+
+def play_trial(
+    *teams: Sequence[str],
+    board: str | Board = DEFAULT_BOARD,
+    ai: str | Sequence[str] = "random",
+    seed: int = 0,
+    ruleset: str | Ruleset = DEFAULT_RULESET,
+    turns: int = 2,
+    registry: Registry | None = None,
+) -> MatchResult:
+    """The match ``play_match`` would play, stopped after its first ``turns`` game turns as the
+    turn bound stops one: set-up, deployment, the first turns and the result, in a fraction of a
+    match's time (``krosbalance validate`` plays one per arm)."""
+    state, controllers, views = prepare_match(
+        *teams, board=board, ai=ai, seed=seed, ruleset=ruleset, registry=registry
+    )
+    play_opening(state, controllers, views, turns)
     return summarise(state, seed)
 
 

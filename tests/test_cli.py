@@ -32,6 +32,8 @@ def fake_world(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setattr(experiment_module, "RegistryCatalog", FakeCatalog)
     monkeypatch.setattr(runner_module, "default_play", lambda: fake_play)
     monkeypatch.setattr("krosbalance.sim.match.default_play", lambda: fake_play)
+    # the trial match plays the real engine, which the fake characters are not in
+    monkeypatch.setattr("krosbalance.sim.trial.trial_errors", lambda experiment, file: [])
     monkeypatch.chdir(tmp_path)
     (tmp_path / "cli.toml").write_text(GOOD, encoding="utf-8")
     return tmp_path

@@ -30,6 +30,23 @@ def run_to_end(state: MatchState, controllers: Sequence[Controller], views: Sequ
         rules.check_victory(state)
 
 
+def play_opening(
+    state: MatchState, controllers: Sequence[Controller], views: Sequence[MatchView], turns: int
+) -> None:
+    """Play at most ``turns`` game turns, then end the match as the turn bound would (unless a
+    partnership won first): a short match that passes every stage of a full one (set-up, turns,
+    the bound's winner, the result), as a trial of an experiment's arm plays it."""
+    rules = state.ruleset
+    state.players = Players(tuple(controllers), tuple(views))
+    stop = min(state.turn + turns, state.opts.turn_limit)
+    while not state.finished and state.turn < stop:
+        side = state.active_side
+        game_turn(state, controllers[side], views[side])
+        rules.check_victory(state)
+    if not state.finished:
+        end_match(state, rules.turn_limit_winner(state), "turn_limit")
+
+
 def summarise(state: MatchState, seed: int) -> MatchResult:
     """The MatchResult of a finished match: outcome, the ruleset's holdings and every fighter's
     counters."""

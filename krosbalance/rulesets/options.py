@@ -58,7 +58,9 @@ def check_value(
     file: str, name: str, value: Any, expected: Any, choices: Mapping[str, tuple[str, ...]]
 ) -> None:
     """An override must have the default's type (booleans apart from integers), be one of the
-    option's choices if it has any, and never be a negative number."""
+    option's choices if it has any, and never be a negative number; a table (``scenery_hp``) must
+    give exactly the default's keys, each checked the same way (an empty table would leave the
+    rules without a tree's HP in the middle of a match)."""
     if isinstance(expected, bool) or isinstance(value, bool):
         if not isinstance(value, bool) or not isinstance(expected, bool):
             raise ContentError(file, name, f"expected {type(expected).__name__}, got {value!r}")
@@ -68,6 +70,21 @@ def check_value(
         raise ContentError(file, name, f"must be one of {choices[name]}, got {value!r}")
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         raise ContentError(file, name, f"must not be negative, got {value}")
+    if isinstance(expected, dict) and expected:
+        missing = sorted(set(expected) - set(value))
+        extra = sorted(set(value) - set(expected))
+        if missing or extra:
+            wrong = "; ".join(
+                part
+                for part in (
+                    f"missing {', '.join(missing)}" if missing else "",
+                    f"unknown {', '.join(extra)}" if extra else "",
+                )
+                if part
+            )
+            raise ContentError(file, name, f"needs exactly the keys {', '.join(sorted(expected))} ({wrong})")
+        for key, item in value.items():
+            check_value(file, f"{name}.{key}", item, expected[key], choices)
 
 
 def unknown_option(key: str, known: Mapping[str, Any]) -> str:

@@ -62,8 +62,9 @@ class InlineExecutor(Executor):
         future: Future[Any] = Future()
         try:
             future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # handed to whoever reads the future, as a pool would
+        except Exception as exc:  # handed to whoever reads the future, as a pool would
             future.set_exception(exc)
+        # Ctrl-C (KeyboardInterrupt) is not stored: it goes on at once, as it would in the runner
         return future
 
 
@@ -81,7 +82,14 @@ def executor(name: str, jobs: int, address: str | None = None) -> Iterator[Execu
         from joblib.externals.loky import get_reusable_executor
 
         # Reused between runs of one process (start-up is paid once); the workers time out when idle.
-        yield get_reusable_executor(max_workers=jobs, initializer=watch_parent, timeout=300)
+        pool = get_reusable_executor(max_workers=jobs, initializer=watch_parent, timeout=300)
+        try:
+            yield pool
+        except KeyboardInterrupt:
+            # A batch still running (a search AI's match can take a minute) would hold the exit
+            # until it ends: its matches are not committed, so the workers go now.
+            pool.shutdown(wait=False, kill_workers=True)
+            raise
     elif name == "dask":
         with _dask(address, jobs) as pool:
             yield pool

@@ -79,12 +79,29 @@ def run_match(spec: MatchSpec, play: PlayFn | None = None) -> BatchResult:
     return out
 
 
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside a batch, carrying the matches of the batch that finished before it
+    (``partial``), so that the runner keeps them."""
+
+    def __init__(self, partial: BatchResult) -> None:
+        super().__init__("interrupted")
+        self.partial = partial
+
+    def __reduce__(self) -> tuple[type[BatchInterrupted], tuple[BatchResult]]:
+        return (BatchInterrupted, (self.partial,))  # from a worker process, with its matches
+
+
 def run_batch(specs: Sequence[MatchSpec], play: PlayFn | None = None) -> BatchResult:
-    """Play a batch of matches in order (the unit of work sent to a joblib worker)."""
+    """Play a batch of matches in order (the unit of work sent to a joblib worker); interrupted,
+    raise :class:`BatchInterrupted` with the matches already finished."""
     start = time.perf_counter()
     out = BatchResult()
-    with bulk_collection():
-        for spec in specs:
-            out.extend(run_match(spec, play))
+    try:
+        with bulk_collection():
+            for spec in specs:
+                out.extend(run_match(spec, play))
+    except KeyboardInterrupt as exc:
+        out.seconds = time.perf_counter() - start
+        raise BatchInterrupted(out) from exc
     out.seconds = time.perf_counter() - start
     return out

@@ -49,7 +49,7 @@ from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
-from krosbalance.sim.match import BatchResult, PlayFn, default_play, run_batch
+from krosbalance.sim.match import BatchInterrupted, BatchResult, PlayFn, default_play, run_batch
 from krosbalance.sim.tables import (
     errors_frame,
     events_frame,
@@ -66,14 +66,21 @@ EXPERIMENT_COPY = "experiment.toml"
 TARGET_BATCH_SECONDS = 1.0
 MAX_BATCH = 1000
 IN_FLIGHT_PER_WORKER = 2  # batches submitted and not yet taken, per worker
+ARM_FAILURES_TO_STOP = 8
+"""An arm whose first this-many finished matches all raised stops the run (the rest would too)."""
+INTERRUPT_GRACE_SECONDS = 2.0
+"""After Ctrl-C, how long the runner waits for batches already running to hand back what finished."""
 
 
 class RunError(KrosbalanceError):
-    """A run that cannot start: output folder in the way, or belonging to another experiment."""
+    """A run that cannot start (output folder in the way, or belonging to another experiment), or
+    that stopped because an arm's matches all fail."""
 
 
 @dataclass(frozen=True, slots=True)
 class RunSummary:
+    """What a run did; ``first_error`` is the first failed match's id and error ('' without one)."""
+
     out: Path
     experiment: str
     n_matches: int
@@ -81,6 +88,42 @@ class RunSummary:
     n_skipped: int
     n_errors: int
     seconds: float
+    first_error: str = ""
+
+
+class ArmWatch:
+    """Counts each arm's finished and failed matches, so that an arm whose first
+    :data:`ARM_FAILURES_TO_STOP` matches all raised stops the run instead of failing thousands."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.ok: dict[str, int] = {}
+        self.failed: dict[str, int] = {}
+        self.first_error = ""
+
+    def add(self, batch: ColumnBatch) -> None:
+        matches = batch.tables.get("matches", {})
+        variants = matches.get("variant") or [""] * batch.n_matches
+        for match_id, variant, error in zip(
+            matches.get("match_id", []), variants, matches.get("error", []), strict=True
+        ):
+            arm = variant or ""
+            if error:
+                self.failed[arm] = self.failed.get(arm, 0) + 1
+                self.first_error = self.first_error or f"match {match_id}: {error}"
+            else:
+                self.ok[arm] = self.ok.get(arm, 0) + 1
+
+    def check(self) -> None:
+        """Raise ``RunError`` when an arm has failed its first matches without one success."""
+        for arm, failed in self.failed.items():
+            if failed >= ARM_FAILURES_TO_STOP and not self.ok.get(arm):
+                name = f"arm {arm!r}" if arm else "the experiment"
+                raise RunError(
+                    f"{self.out}: stopped: the first {failed} matches of {name} all failed "
+                    f"({self.first_error}); the tracebacks are in {self.out / 'errors'}. Fix the cause "
+                    "and run again into a new --out (--resume counts failed matches as done)"
+                )
 
 
 def fingerprint(experiment: Experiment) -> str:
@@ -318,11 +361,30 @@ def _todo(experiment: Experiment, done: Any) -> Iterator[MatchSpec]:
     return (spec for spec in iter_matches(experiment) if not done[spec.match_id])
 
 
+def _salvage(pending: set[Future[ColumnBatch]], into: ColumnBatch, grace: float) -> None:
+    """After Ctrl-C: wait up to ``grace`` seconds for the batches in flight and keep what they
+    finished (a whole batch, or the matches of an interrupted one before its interrupt)."""
+    done, _ = wait(pending, timeout=grace) if pending else (set(), set())
+    for future in done:
+        if future.cancelled():
+            continue
+        exc = future.exception()
+        if exc is None:
+            into.extend(future.result())
+        elif isinstance(exc, BatchInterrupted):
+            into.extend(ColumnBatch.of(exc.partial))
+
+
 def _completed(
-    pool: Executor, tasks: Iterator[list[MatchSpec]], play: PlayFn, window: int
+    pool: Executor,
+    tasks: Iterator[list[MatchSpec]],
+    play: PlayFn,
+    window: int,
+    salvaged: ColumnBatch | None = None,
 ) -> Iterator[ColumnBatch]:
     """Results of ``play_columns`` on every batch of ``tasks`` in completion order, with at most
-    ``window`` batches submitted and not yet taken (the parent's backpressure)."""
+    ``window`` batches submitted and not yet taken (the parent's backpressure). Interrupted, it
+    hands what the batches in flight finished to ``salvaged`` before the interrupt goes on."""
     pending: set[Future[ColumnBatch]] = set()
     try:
         for batch in itertools.islice(tasks, window):
@@ -333,7 +395,15 @@ def _completed(
                 yield future.result()
                 for batch in itertools.islice(tasks, 1):
                     pending.add(pool.submit(play_columns, batch, play))
-    finally:  # interrupted (Ctrl-C, a worker lost): batches not started yet are dropped
+    except KeyboardInterrupt as interrupt:
+        for future in pending:
+            future.cancel()  # not started yet: dropped
+        if salvaged is not None:
+            if isinstance(interrupt, BatchInterrupted):  # a batch played in this process
+                salvaged.extend(ColumnBatch.of(interrupt.partial))
+            _salvage(pending, salvaged, INTERRUPT_GRACE_SECONDS)
+        raise
+    finally:  # a worker lost, an arm stopped: batches not started yet are dropped
         for future in pending:
             future.cancel()
 
@@ -366,6 +436,7 @@ def run_experiment(
     catalog: Catalog | None = None,
     flush_seconds: float = 10.0,
     flush_matches: int = 2000,
+    trial: bool = True,
 ) -> RunSummary:
     """Run (or resume) the experiment in ``source``, writing shards under ``out``.
 
@@ -380,10 +451,24 @@ def run_experiment(
             reference for process backends.
         flush_seconds, flush_matches: finished batches are buffered and written as one set of
             shards when either is reached (a kill loses at most this much work).
+        trial: before the first match, play the trial of each arm (``krosbalance.sim.trial``, what
+            ``validate`` plays) and refuse the run when one fails; only with the engine's own
+            ``play`` (a stand-in ``play`` has its own rules, which the trial cannot play).
+
+    Raises:
+        ExperimentError: the file is invalid, or an arm's trial match fails.
+        RunError: the output folder is in the way, or an arm's first matches all failed.
+        KeyboardInterrupt: Ctrl-C, after every finished match was written.
     """
     source, out = Path(source), Path(out)
     start = time.perf_counter()
     experiment = load_experiment(source, catalog)
+    if trial and play is None:
+        from krosbalance.sim.trial import trial_errors
+
+        problems = trial_errors(experiment, str(source))
+        if problems:
+            raise problems[0]
     manifest = _prepare_out(out, experiment, source, resume)
     clean_partial(out)
     n_matches = experiment.n_matches
@@ -396,6 +481,8 @@ def run_experiment(
     n_errors = 0
     buffer = ColumnBatch()
     last_flush = time.monotonic()
+    arms = ArmWatch(out)
+    salvaged = ColumnBatch()  # what batches in flight finished when Ctrl-C came
 
     def flush() -> None:
         nonlocal buffer, last_flush
@@ -411,6 +498,7 @@ def run_experiment(
             # Calibrate on the first match, played here; its rows are kept.
             first = play_columns(list(itertools.islice(todo, 1)), play_fn)
             buffer.extend(first)
+            arms.add(first)
             n_errors += first.n_errors
             bar.update(1)
             n_todo -= 1
@@ -420,15 +508,18 @@ def run_experiment(
             n_workers = _effective_jobs(jobs)
             with executor(backend, n_workers, address) as pool:
                 for result in _completed(
-                    pool, _batches(todo, size), play_fn, IN_FLIGHT_PER_WORKER * n_workers
+                    pool, _batches(todo, size), play_fn, IN_FLIGHT_PER_WORKER * n_workers, salvaged
                 ):
                     buffer.extend(result)
+                    arms.add(result)
+                    arms.check()
                     n_errors += result.n_errors
                     bar.update(result.n_matches)
                     if buffer.n_matches >= flush_matches or time.monotonic() - last_flush >= flush_seconds:
                         flush()
     finally:
         # Whatever finished is complete: keep it even when interrupted.
+        buffer.extend(salvaged)
         flush()
         bar.close()
 
@@ -442,6 +533,7 @@ def run_experiment(
         n_skipped=n_done,
         n_errors=n_errors,
         seconds=time.perf_counter() - start,
+        first_error=arms.first_error,
     )
 
 

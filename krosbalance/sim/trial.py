@@ -1,0 +1,108 @@
+"""Trial matches: the first match of each arm of an experiment, set up and played for a few turns.
+
+``krosbalance validate`` plays them, and ``krosbalance run`` before its first match, so that a mistake
+that would make every match of an arm fail (an option the rules cannot use, a reward the ruleset
+does not know, a card the ruleset cannot play) is one clear line naming the file and the arm before
+any match runs, not thousands of identical errors after the run "succeeded". A trial is the arm's
+own first match (its teams, board, AIs, seed and ruleset object, pre-game included) stopped after
+:data:`TRIAL_TURNS_PER_SEAT` turns per player as the turn bound stops a match, then written as the
+runner writes a match (every result column of the ruleset), so each stage a full match passes is
+passed once. A mistake that strikes later in a match is the runner's to catch (it stops an arm
+whose first matches all fail).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from krosbalance.errors import ExperimentError, KrosbalanceError
+from krosbalance.sim.catalog import arm_ruleset
+from krosbalance.sim.experiment import Experiment, MatchSpec, iter_matches
+from krosbalance.sim.tables import (
+    fighter_rows,
+    fighters_frame,
+    match_columns,
+    match_row,
+    matches_frame,
+    ruleset_fighter_columns,
+)
+
+TRIAL_TURNS_PER_SEAT = 1
+"""Game turns each player plays in a trial: every seat's controller, view and turn hooks run once."""
+
+
+def _first_deal(experiment: Experiment) -> Iterator[MatchSpec]:
+    """The specs of the experiment's first deal: every arm plays every deal on the same seed, so the
+    first deal holds the first match of each arm."""
+    for spec in iter_matches(experiment):
+        if spec.pairing or spec.deal:
+            return
+        yield spec
+
+
+def first_match_of_each_arm(experiment: Experiment) -> list[MatchSpec]:
+    """The first match spec of each arm (each ``variant`` label), in match-id order."""
+    first: dict[str, MatchSpec] = {}
+    for spec in _first_deal(experiment):
+        first.setdefault(spec.variant, spec)
+    return list(first.values())
+
+
+def trial_problem(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -> str:
+    """Why the match of ``spec`` fails in its first turns or in its table rows, or '' when it does not."""
+    from krosbalance.play import play_trial
+
+    try:
+        result = play_trial(
+            *(list(team) for team in spec.teams),
+            board=spec.board,
+            ai=spec.ais,
+            seed=spec.seed,
+            ruleset=arm_ruleset(spec.ruleset, spec.options_json),
+            turns=turns_per_seat * spec.n_seats,
+        )
+        row = match_row(spec, result)
+        matches_frame(
+            {key: [value] for key, value in row.items()}, match_columns((spec.ruleset,), spec.n_seats)
+        )
+        fighters = fighter_rows(spec, result)
+        keys = list(dict.fromkeys(key for fighter in fighters for key in fighter))
+        columns = {key: [fighter.get(key) for fighter in fighters] for key in keys}
+        fighters_frame(columns, ruleset_fighter_columns((spec.ruleset,)))
+    except KrosbalanceError as exc:
+        return str(exc)
+    except Exception as exc:  # the run would record this in every match of the arm
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
+def _where(spec: MatchSpec) -> str:
+    return f"variant {spec.variant!r}" if spec.variant else "(first match)"
+
+
+def trial_errors(experiment: Experiment, file: str) -> list[ExperimentError]:
+    """One error per arm whose first match fails (see the module docstring), naming the arm, the
+    match and the reason; an experiment whose first deal cannot even be expanded is one error."""
+    try:
+        specs = first_match_of_each_arm(experiment)
+    except KrosbalanceError as exc:
+        return [ExperimentError(file, "(first deal)", str(exc))]
+    except Exception as exc:  # the expansion's pre-game (a deal, a board pick) raised
+        return [ExperimentError(file, "(first deal)", f"cannot be dealt: {type(exc).__name__}: {exc}")]
+    errors = []
+    for spec in specs:
+        problem = trial_problem(spec)
+        if problem:
+            teams = " vs ".join("+".join(team) for team in spec.teams)
+            errors.append(
+                ExperimentError(
+                    file,
+                    _where(spec),
+                    f"its first match ({teams} on {spec.board}, AIs {', '.join(spec.ais)}) fails, as every "
+                    f"match of it would: {problem}",
+                )
+            )
+    return errors
+
+
+__all__ = ["TRIAL_TURNS_PER_SEAT", "first_match_of_each_arm", "trial_problem", "trial_errors"]
