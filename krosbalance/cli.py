@@ -138,9 +138,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from krosbalance.sim.experiment import folder_name_problem
     from krosbalance.sim.runner import read_manifest
 
-    name = read_manifest(args.out).get("experiment") or args.out.name
+    name = str(read_manifest(args.out).get("experiment") or args.out.name)
+    if args.to is None and folder_name_problem(name):
+        # The manifest names the report folder: "../../x" would write outside reports/.
+        raise KrosbalanceError(
+            f"{args.out / 'manifest.json'}: experiment: {folder_name_problem(name)}; "
+            "name the report folder with --to"
+        )
     report_dir = args.to if args.to is not None else Path("reports") / name
     from krosbalance.analysis.report import write_report
 

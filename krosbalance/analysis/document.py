@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,26 @@ def _html_inline(text: str) -> str:
     return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
 
 
+def _md_inline(text: str) -> str:
+    """Markdown text with HTML's special characters escaped, as the HTML page escapes them:
+    experiment text (a description, a name) reaches the report, and a Markdown viewer would
+    pass raw HTML through. ``**bold**`` stays Markdown."""
+    return html.escape(text, quote=False)
+
+
+def _md_cell(value: object) -> str:
+    return _md_inline(str(value)).replace("|", "\\|").replace("\n", " ")
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in ``text``, so the text cannot close it."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
 def _md_table(df: pd.DataFrame) -> str:
-    cols = [str(c) for c in df.columns]
-    esc = [[str(v).replace("|", "\\|").replace("\n", " ") for v in row] for row in df.itertuples(index=False)]
+    cols = [_md_cell(c) for c in df.columns]
+    esc = [[_md_cell(v) for v in row] for row in df.itertuples(index=False)]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in esc]
     return "\n".join(lines)
@@ -80,27 +98,28 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def render_markdown(title: str, doc: Doc, report_dir: Path) -> str:
     """Markdown text; images are written into ``report_dir`` and linked by file name."""
-    out = [f"# {title}", ""]
+    out = [f"# {_md_inline(title)}", ""]
     for kind, value in doc.blocks:
         if kind == "h2":
-            out += [f"## {value}", ""]
+            out += [f"## {_md_inline(value)}", ""]
         elif kind in ("p", "note"):
-            out += [value if kind == "p" else f"*{value}*", ""]
+            text = _md_inline(value)
+            out += [text if kind == "p" else f"*{text}*", ""]
         elif kind == "ul":
-            out += [f"- {item}" for item in value] + [""]
+            out += [f"- {_md_inline(item)}" for item in value] + [""]
         elif kind == "code":
             text, lang = value
-            fence = "````" if "```" in text else "```"
+            fence = _fence(text)
             out += [f"{fence}{lang}", text.rstrip("\n"), fence, ""]
         elif kind == "table":
             df, caption = value
             if caption:
-                out += [f"*{caption}*", ""]
+                out += [f"*{_md_inline(caption)}*", ""]
             out += [_md_table(df), ""]
         elif kind == "img":
             name, png, alt = value
             (report_dir / name).write_bytes(png)
-            out += [f"![{alt}]({name})", ""]
+            out += [f"![{_md_inline(alt)}]({name})", ""]
     return "\n".join(out)
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis import balance, dependence, ladder, scan, stats, strength
+from krosbalance.errors import KrosbalanceError
 
 SPEC_FILE = "experiment.toml"
 MANIFEST_FILE = "manifest.json"
@@ -48,6 +49,19 @@ def _sorted(df: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:
     if by:
         df = df.sort_values(by, kind="stable")
     return df.reset_index(drop=True)
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """The runner's manifest; one clear error when it is not a JSON object."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise KrosbalanceError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise KrosbalanceError(
+            f"{path}: not a krosbalance manifest (a JSON object), but a JSON {type(manifest).__name__}"
+        )
+    return manifest
 
 
 class ResultSet:
@@ -109,8 +123,8 @@ class ResultSet:
         spec = root / SPEC_FILE
         manifest = root / MANIFEST_FILE
         return cls(
-            spec_text=spec.read_text(encoding="utf-8") if spec.is_file() else "",
-            manifest=json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None,
+            spec_text=spec.read_text(encoding="utf-8", errors="replace") if spec.is_file() else "",
+            manifest=_read_manifest(manifest) if manifest.is_file() else None,
             root=root,
         )
 

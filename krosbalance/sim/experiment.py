@@ -121,6 +121,19 @@ TOP_KEYS: tuple[str, ...] = (
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+NAME_MAX = 100
+"""Characters in an experiment's name at most (it names the results and report folders)."""
+
+
+def folder_name_problem(name: str) -> str:
+    """Why ``name`` cannot name a results or report folder ('' when it can): one path component of
+    letters, digits, '-', '_' or '.', not starting with '.', at most :data:`NAME_MAX` characters.
+    The experiment file's name and a results folder's manifest are checked by this one rule."""
+    if not _NAME_RE.match(name):
+        return f"{name[:NAME_MAX]!r} must be letters, digits, '-', '_' or '.' (it names a folder)"
+    if len(name) > NAME_MAX:
+        return f"is {len(name)} characters long; at most {NAME_MAX} (it names a folder)"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,8 +422,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     _unknown_keys(data, TOP_KEYS, "", problems)
 
     name = _get(data, "name", str, problems, required=True)
-    if name is not None and not _NAME_RE.match(name):
-        problems.add("name", f"{name!r} must be letters, digits, '-', '_' or '.' (it names a folder)")
+    if name is not None and folder_name_problem(name):
+        problems.add("name", folder_name_problem(name))
         name = None
     description = _get(data, "description", str, problems, default="")
     master_seed = _get(data, "master_seed", int, problems, required=True)

@@ -303,11 +303,16 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 def read_manifest(out: str | Path) -> dict[str, Any]:
     path = Path(out) / MANIFEST
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RunError(f"{out}: not a krosbalance run folder (no {MANIFEST})") from None
     except (OSError, ValueError) as exc:
         raise RunError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise RunError(
+            f"{path}: not a krosbalance manifest (a JSON object), but a JSON {type(manifest).__name__}"
+        )
+    return manifest
 
 
 def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) -> dict[str, Any]:
