@@ -305,6 +305,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `krosbalance replay ... | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # a folder not writable, a disk full: the machine's, not a bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USER_ERROR
 
 
 if __name__ == "__main__":

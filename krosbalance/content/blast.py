@@ -15,7 +15,6 @@ says how many such cards the box holds). Reports show it next to every result.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 from krosbalance.content.blast_keywords import BONUS_EFFECT_KEYWORDS, BONUS_TARGETS, PASSIVE_KEYWORDS
 from krosbalance.content.loader import _parse_effect, _Table, normalize_name
 from krosbalance.content.specs import EffectSpec, Frozen
+from krosbalance.content.toml_file import read_toml
 from krosbalance.errors import ContentError
 
 __all__ = [
@@ -218,14 +218,7 @@ def _parse_challenge(table: _Table) -> ChallengeSpec:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    file = str(path)
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(file, "toml", str(exc)) from None
-    except OSError as exc:
-        raise ContentError(file, "file", f"cannot read: {exc.strerror or exc}") from None
+    return read_toml(path)
 
 
 def _document(data: Mapping[str, Any], file: str, key: str) -> list[_Table]:

@@ -14,7 +14,6 @@ them through :func:`with_duel_pack`, a registry over the given registry's folder
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 from krosbalance.content.registry import Registry
 from krosbalance.content.specs import Frozen
+from krosbalance.content.toml_file import read_toml
 from krosbalance.errors import ContentError
 
 DUEL_DATA = Path(__file__).resolve().parent / "data" / "duel"
@@ -133,12 +133,7 @@ def parse_token_set(data: dict[str, Any], file: str) -> DuelTokenSet:
 def load_token_file(path: str | Path) -> DuelTokenSet:
     """Read and validate one token set file."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ContentError(str(path), "<file>", f"cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(str(path), "<toml>", f"invalid TOML: {exc}") from None
+    data = read_toml(path)
     tokens = parse_token_set(data, str(path))
     if tokens.id != path.stem:
         raise ContentError(str(path), "id", f"the set id {tokens.id!r} must be the file name {path.stem!r}")

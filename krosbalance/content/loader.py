@@ -25,7 +25,6 @@ Consistency rules enforced (beyond types and vocabularies):
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
@@ -51,6 +50,7 @@ from krosbalance.content.specs import (
     PowerSpec,
     SpellSpec,
 )
+from krosbalance.content.toml_file import read_toml
 from krosbalance.errors import ContentError
 
 __all__ = ["LoadedCharacter", "load_characters", "load_file", "normalize_name", "parse_document"]
@@ -496,15 +496,7 @@ def parse_document(data: Mapping[str, Any], file: str) -> tuple[CharacterSpec, .
 def load_file(path: str | Path) -> tuple[CharacterSpec, ...]:
     """Read and validate one character file; TOML syntax errors become ContentError(field="toml")."""
     path = Path(path)
-    file = str(path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(file, "toml", str(exc)) from None
-    except OSError as exc:
-        raise ContentError(file, "file", f"cannot read: {exc.strerror or exc}") from None
-    return parse_document(data, file)
+    return parse_document(read_toml(path), str(path))
 
 
 # ------------------------------------------------------------------------------------- cross-file

@@ -20,7 +20,6 @@ Consistency rules enforced (beyond types and vocabularies):
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import Any
 from krosbalance.content.keywords import INSTANT_REWARD_KEYWORDS, POWER_KEYWORDS, REWARD_KEYWORDS
 from krosbalance.content.loader import _choices, _keyword_params, _parse_spell, _Table, normalize_name
 from krosbalance.content.specs import EQUIPMENT_SLOTS, RANKS, REWARD_KINDS, EffectSpec, RewardSpec
+from krosbalance.content.toml_file import read_toml
 from krosbalance.errors import ContentError
 
 __all__ = ["LoadedReward", "load_reward_file", "load_rewards", "parse_reward_document"]
@@ -171,15 +171,7 @@ def parse_reward_document(data: Mapping[str, Any], file: str) -> tuple[RewardSpe
 def load_reward_file(path: str | Path) -> tuple[RewardSpec, ...]:
     """Read and validate one reward file; TOML syntax errors become ContentError(field="toml")."""
     path = Path(path)
-    file = str(path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(file, "toml", str(exc)) from None
-    except OSError as exc:
-        raise ContentError(file, "file", f"cannot read: {exc.strerror or exc}") from None
-    return parse_reward_document(data, file)
+    return parse_reward_document(read_toml(path), str(path))
 
 
 def summon_refs(loaded: LoadedReward) -> Iterable[tuple[str, str]]:

@@ -76,7 +76,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from krosbalance.errors import ExperimentError, KrosbalanceError, LocatedError
+from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError, LocatedError
 from krosbalance.sim.catalog import (
     DEFAULT_BOARD,
     DEFAULT_RULESET,
@@ -122,6 +122,8 @@ TOP_KEYS: tuple[str, ...] = (
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 NAME_MAX = 100
+MAX_MATCHES = 200_000_000
+"""Matches one experiment may hold (the runner's finished-match mask is one byte per match)."""
 """Characters in an experiment's name at most (it names the results and report folders)."""
 
 
@@ -333,13 +335,13 @@ def check_experiment(
     path: str | Path, catalog: Catalog | None = None
 ) -> tuple[Experiment | None, list[ExperimentError]]:
     """Parse and validate an experiment file, returning it (or None) and *every* problem found."""
+    from krosbalance.content.toml_file import read_toml_text
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, [ExperimentError(str(path), "(file)", "no such file")]
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [ExperimentError(str(path), "(file)", f"cannot read: {exc}")]
+        text = read_toml_text(path)
+    except ContentError as exc:  # missing, not a file, too large, not UTF-8
+        return None, [ExperimentError(str(path), "(file)", exc.reason)]
     return check_experiment_text(text, str(path), catalog)
 
 
@@ -352,6 +354,9 @@ def check_experiment_text(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         problems.add("(toml)", f"not valid TOML: {exc}")
+        return None, problems.errors
+    except RecursionError:
+        problems.add("(toml)", "arrays or tables nested too deeply")
         return None, problems.errors
     experiment = _parse(data, file, problems, catalog or RegistryCatalog())
     return (experiment if not problems.errors else None), problems.errors
@@ -521,7 +526,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         return None
     assert name is not None and master_seed is not None and per_pairing is not None
     assert pairings is not None and boards is not None and ais is not None
-    return Experiment(
+    experiment = Experiment(
         name=name,
         file=file,
         master_seed=master_seed,
@@ -541,6 +546,14 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         held_rewards=held_rewards,
         seats=seats,
     )
+    if experiment.n_matches > MAX_MATCHES:
+        problems.add(
+            "matches_per_pairing",
+            f"{experiment.n_matches:,} matches; an experiment holds at most {MAX_MATCHES:,} (the runner keeps "
+            "one byte per match): split it into several files, or lower matches_per_pairing",
+        )
+        return None
+    return experiment
 
 
 def _parse_variants(
@@ -674,6 +687,10 @@ def _parse_boards(
             ok = False
         elif known is not None and board not in known:
             problems.add(f"boards[{i}]", f"unknown board {board!r}; known: {', '.join(known) or '(none)'}")
+            ok = False
+        elif board in boards[:i]:
+            # a repeated board would be a second, silently weighted arm of the same matches
+            problems.add(f"boards[{i}]", f"board {board!r} is listed twice")
             ok = False
     return tuple(boards) if ok else None
 

@@ -164,6 +164,9 @@ def deal_problem(mode: str, pool: Sequence[str], cards: Mapping[str, Card], leve
         )
     if size < 4 or size % 2:
         return f"a random deal gives half the pool to each player; it needs an even number (>= 4), not {size}"
+    (_, most), _, rule = team_rule(False, level)
+    if size // 2 > most:  # and the halves are not enumerated: there would be too many to try
+        return f"half of the pool is {size // 2} Krosmasters; a team has at most {most} ({rule})"
     for half in sorted({tuple(sorted(c)) for c in combinations(pool, size // 2)}):
         problem = team_problem([cards[name] for name in half], level=level)
         if problem:

@@ -1,0 +1,102 @@
+"""Every user mistake the robustness pass found is one clear line and exit 2, never a traceback or a hang."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from krosbalance import cli
+from krosbalance.content.toml_file import MAX_INPUT_BYTES, read_toml
+from krosbalance.errors import ContentError
+
+HEAD = 'name = "x"\nmaster_seed = 1\nmatches_per_pairing = {n}\n{extra}\n[teams]\nmode = "{mode}"\npool = {pool}\n'
+
+
+def _experiment(
+    tmp_path: Path,
+    n: int = 1,
+    extra: str = "",
+    mode: str = "random_deal",
+    pool: str = '{ set = "arena-box" }',
+) -> Path:
+    path = tmp_path / "x.toml"
+    path.write_text(HEAD.format(n=n, extra=extra, mode=mode, pool=pool), encoding="utf-8")
+    return path
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str], *needles: str) -> None:
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in captured.err, (
+        captured.err
+    )
+    for needle in needles:
+        assert needle in lines[0]
+
+
+def test_toml_nested_700_deep_is_one_error_in_an_experiment_and_in_a_content_file(
+    tmp_path: Path, capsys
+) -> None:
+    deep = "[" * 700 + "]" * 700
+    path = _experiment(tmp_path, extra=f"boards = {deep}")
+    assert cli.main(["validate", str(path)]) == 2
+    _one_error_line(capsys, "nested too deeply")
+    content = tmp_path / "deep.toml"
+    content.write_text(f"[characters]\nid = 'x'\nbad = {deep}\n", encoding="utf-8")
+    with pytest.raises(ContentError, match="nested too deeply"):
+        read_toml(content)
+
+
+def test_a_binary_or_huge_content_file_and_a_device_are_refused(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\x00\xff\xfe\x00 binary")
+    with pytest.raises(ContentError, match="not UTF-8"):
+        read_toml(binary)
+    huge = tmp_path / "huge.toml"
+    huge.write_text("# " + "x" * MAX_INPUT_BYTES, encoding="utf-8")
+    with pytest.raises(ContentError, match="larger than"):
+        read_toml(huge)
+    with pytest.raises(ContentError, match="not a regular file"):
+        read_toml(Path("/dev/zero"))
+
+
+def test_validate_dev_zero_is_one_line(capsys) -> None:
+    assert cli.main(["validate", "/dev/zero"]) == 2
+    _one_error_line(capsys, "not a regular file")
+
+
+def test_a_trillion_matches_is_refused_by_validate_not_a_memory_error_in_run(tmp_path: Path, capsys) -> None:
+    path = _experiment(tmp_path, n=1_000_000_000_000)
+    assert cli.main(["validate", str(path)]) == 2
+    _one_error_line(capsys, "matches_per_pairing", "at most")
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "o"), "--no-progress"]) == 2
+    _one_error_line(capsys, "matches_per_pairing")
+
+
+def test_a_board_listed_twice_is_refused(tmp_path: Path, capsys) -> None:
+    path = _experiment(tmp_path, extra='boards = ["arena-elemental", "arena-elemental"]')
+    assert cli.main(["validate", str(path)]) == 2
+    _one_error_line(capsys, "boards[1]", "listed twice")
+
+
+def test_a_huge_pool_to_deal_is_refused_quickly(tmp_path: Path, capsys) -> None:
+    # Every half of the pool was enumerated: 50 cards took longer than anyone waits.
+    pool = "[" + ", ".join(['"bill_tell"'] * 5000) + "]"
+    path = _experiment(tmp_path, pool=pool)
+    start = time.perf_counter()
+    assert cli.main(["validate", str(path)]) == 2
+    assert time.perf_counter() - start < 30
+    _one_error_line(capsys, "half of the pool")
+
+
+def test_a_folder_the_run_cannot_write_is_one_line(tmp_path: Path, monkeypatch, capsys) -> None:
+    from krosbalance.sim import runner
+
+    def read_only(*args: object, **kwargs: object) -> object:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "o" / "manifest.json"))
+
+    monkeypatch.setattr(runner, "run_experiment", read_only)
+    assert cli.main(["run", str(_experiment(tmp_path)), "--out", str(tmp_path / "o"), "--resume"]) == 2
+    _one_error_line(capsys, "manifest.json", "Permission denied")
