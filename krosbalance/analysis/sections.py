@@ -117,6 +117,7 @@ def _register_builtins() -> None:
 
     register_section("divine_challenges", challenges.add_report_section, leading=True)
     register_section("demonic_rewards", rewards.add_report_section)
+    register_section("duel_tokens", __import__("krosbalance.analysis.duel").analysis.duel.add_report_section)
 
 
 __all__ = [

@@ -35,7 +35,10 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # drawn from this pool of figures; a name listed twice may appear
                                   # twice in a team; {set = "arena-box"} or {tag = "..."} = every
                                   # Krosmaster of a set or a tag (a pool that stays the same when
-                                  # cards are added); "all" = every Krosmaster the ruleset plays
+                                  # cards are added); an array may mix names and such tables
+                                  # ([{set = "arena-box"}, {set = "duel-pack"}, "name"]: a table
+                                  # adds the Krosmasters the pool does not hold yet, a name one
+                                  # copy); "all" = every Krosmaster the ruleset plays
                                   # (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
@@ -762,11 +765,14 @@ def _parse_ais(
     return tuple(matchups), (tuple(deals) if own_deals else ())
 
 
-def _resolve_names(value: list[Any], where: str, problems: _Problems, catalog: Catalog) -> list[str] | None:
-    """Character names resolved to ids; every name that is not one is reported with its index."""
+def _resolve_names(
+    value: list[Any], where: str, problems: _Problems, catalog: Catalog, *, first_index: int = 0
+) -> list[str] | None:
+    """Character names resolved to ids; every name that is not one is reported with its index in
+    ``where`` (counted from ``first_index``)."""
     ids: list[str] = []
     ok = True
-    for i, name in enumerate(value):
+    for i, name in enumerate(value, start=first_index):
         if not isinstance(name, str):
             problems.add(f"{where}[{i}]", f"must be a character name, not {_type_name(name)} ({name!r})")
             ok = False
@@ -806,30 +812,66 @@ def _short(exc: Exception) -> str:
 def _parse_pool(
     value: Any, problems: _Problems, catalog: Catalog, ruleset: str = DEFAULT_RULESET
 ) -> list[str] | None:
+    """``teams.pool``: "all", one selection table, or an array of character names and selection
+    tables (``{set = "..."}``, ``{tag = "..."}``). In an array each name adds one copy (a name listed
+    twice may appear twice in a team) and each table the Krosmasters it selects that the pool does
+    not hold yet (tables add a set's cards once, however they overlap)."""
     if value == "all":  # every Krosmaster whose cards the ruleset plays
         return _ask(lambda: catalog.characters(ruleset), "teams.pool", problems)
     if isinstance(value, dict):  # a set or a tag: stays the same pool when other cards are added
-        _unknown_keys(value, ("set", "tag"), "teams.pool.", problems)
-        chosen = {key: value[key] for key in ("set", "tag") if key in value}
-        if not chosen or not all(isinstance(v, str) and v for v in chosen.values()):
-            problems.add(
-                "teams.pool", f'a selection is {{set = "..."}} and/or {{tag = "..."}}, not {value!r}'
-            )
-            return None
-        found = _ask(lambda: catalog.characters(ruleset, **chosen), "teams.pool", problems)
-        if found is not None and not found:
-            what = " and ".join(f"{key} {name!r}" for key, name in chosen.items())
-            problems.add("teams.pool", f"no Krosmaster of ruleset {ruleset!r} has {what}")
-            return None
-        return found
+        return _parse_selection(value, "teams.pool", problems, catalog, ruleset)
     if not isinstance(value, list) or not value:
         problems.add(
             "teams.pool",
-            f'must be a non-empty array of character names, {{set = "..."}}, {{tag = "..."}} or "all", '
-            f"not {value!r}",
+            f'must be a non-empty array of character names and {{set = "..."}} / {{tag = "..."}} '
+            f'tables, one such table, or "all", not {value!r}',
         )
         return None
-    return _resolve_names(value, "teams.pool", problems, catalog)
+    pool: list[str] = []
+    ok = True
+    for i, entry in enumerate(value):
+        where = f"teams.pool[{i}]"
+        if isinstance(entry, dict):
+            found = _parse_selection(entry, where, problems, catalog, ruleset)
+            if found is None:
+                ok = False
+            else:
+                pool.extend(name for name in found if name not in pool)
+        elif isinstance(entry, str):
+            ids = _resolve_names([entry], "teams.pool", problems, catalog, first_index=i)
+            if ids is None:
+                ok = False
+            else:
+                pool.extend(ids)
+        else:
+            problems.add(
+                where,
+                f'must be a character name or a {{set = "..."}} / {{tag = "..."}} table, not '
+                f"{_type_name(entry)} ({entry!r})",
+            )
+            ok = False
+    return pool if ok else None
+
+
+def _parse_selection(
+    value: Mapping[str, Any], where: str, problems: _Problems, catalog: Catalog, ruleset: str
+) -> list[str] | None:
+    """A ``{set = "..."}`` and/or ``{tag = "..."}`` table: every Krosmaster of the ruleset's cards
+    of that set and tag (a selection that stays the same when other cards are added)."""
+    n_before = len(problems.errors)
+    _unknown_keys(value, ("set", "tag"), f"{where}.", problems)
+    chosen = {key: value[key] for key in ("set", "tag") if key in value}
+    if not chosen or not all(isinstance(v, str) and v for v in chosen.values()):
+        problems.add(where, f'a selection is {{set = "..."}} and/or {{tag = "..."}}, not {dict(value)!r}')
+        return None
+    if len(problems.errors) > n_before:
+        return None
+    found = _ask(lambda: catalog.characters(ruleset, **chosen), where, problems)
+    if found is not None and not found:
+        what = " and ".join(f"{key} {name!r}" for key, name in chosen.items())
+        problems.add(where, f"no Krosmaster of ruleset {ruleset!r} has {what}")
+        return None
+    return found
 
 
 def _parse_teams(

@@ -180,6 +180,31 @@ BAD = {
         "board_choice",
         "at least two",
     ),
+    "pool entry neither a name nor a selection": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="round_robin"\npool=[{set="arena-box"}, 3]\n',
+        "teams.pool[1]",
+        "must be a character name or a",
+    ),
+    "pool entry unknown character beside a selection": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="round_robin"\npool=[{set="arena-box"}, "nobody"]\n',
+        "teams.pool[1]",
+        "unknown character 'nobody'",
+    ),
+    "pool entry selection with an unknown key": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="round_robin"\npool=["big_six", {sett="arena-box"}]\n',
+        "teams.pool[1].sett",
+        "unknown key",
+    ),
+    "pool entry selection of nothing": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="round_robin"\npool=[{set="arena-box"}, {set="moon"}]\n',
+        "teams.pool[1]",
+        "no Krosmaster of ruleset 'arena' has set 'moon'",
+    ),
+    "pool entry selection without a set or tag": (
+        'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="round_robin"\npool=[{set=""}]\n',
+        "teams.pool[0]",
+        "a selection is",
+    ),
     "pool cannot split": (
         'name="x"\nmaster_seed=1\nmatches_per_pairing=1\n[teams]\nmode="splits"\npool=["big_six","oscar_kass"]\n',
         "teams.pool",
@@ -270,6 +295,48 @@ def test_all_legal_teams_from_pool_round_robin_and_mirror() -> None:
     mirror = loads_experiment(experiment_text(f"mode='mirror'\npool={pool}"), catalog=CAT)
     assert [a for a, b in mirror.pairings if a == b] == [a for a, _ in mirror.pairings]
     assert len(mirror.pairings) == n
+
+
+def test_a_pool_mixes_set_selections_and_names() -> None:
+    """A pool array may mix ``{set = ...}`` / ``{tag = ...}`` tables and names: a table adds the
+    Krosmasters the pool does not hold yet (overlapping tables add a card once), a name one copy."""
+    box = CAT.characters(set="arena-box")
+    names = ", ".join(f'"{n}"' for n in box)
+    mixed = loads_experiment(
+        experiment_text(
+            'mode="round_robin"\npool=[{set="arena-box"}, {set="arena-box"}, "big_six", "big_six"]'
+        ),
+        catalog=CAT,
+    )
+    listed = loads_experiment(
+        experiment_text(f'mode="round_robin"\npool=[{names}, "big_six", "big_six"]'), catalog=CAT
+    )
+    assert mixed.pairings == listed.pairings
+    assert any(t.count("big_six") == 2 for pair in mixed.pairings for t in pair)
+    copies = loads_experiment(
+        experiment_text('mode="round_robin"\npool=[{set="arena-box"}, "oscar_kass"]'), catalog=CAT
+    )
+    once = loads_experiment(experiment_text('mode="round_robin"\npool={set="arena-box"}'), catalog=CAT)
+    assert any(t.count("oscar_kass") == 2 for pair in copies.pairings for t in pair)
+    assert not any(t.count("oscar_kass") == 2 for pair in once.pairings for t in pair)
+
+
+def test_the_duel_study_file_plays_every_box_and_duel_pack_figure() -> None:
+    """``simulations/duel.toml`` against the real registries: a 1v1 round robin of every Krosmaster of
+    the two sets (selected by set), both duel boards, and one arm per Duel Token level beside none."""
+    from krosbalance.content.duel import TOKEN_LEVELS
+    from krosbalance.content.registry import list_boards, list_characters
+
+    exp = load_experiment(ROOT / "simulations" / "duel.toml")
+    figures = list_characters(set="arena-box") + list_characters(set="duel-pack")
+    assert exp.ruleset == "duel" and set(exp.boards) == set(list_boards("duel"))
+    assert {frozenset(t for team in pair for t in team) for pair in exp.pairings} == {
+        frozenset((a, b)) for i, a in enumerate(figures) for b in figures[i + 1 :]
+    }
+    assert all(len(team) == 1 for pair in exp.pairings for team in pair)
+    arms = {name: json.loads(options)["start_token_levels"] for name, options in exp.variants}
+    assert arms == {"none": [], **{f"level{level}": [level] for level in TOKEN_LEVELS}}
+    assert exp.paired_seeds and exp.ais == (("duel_brawler", "duel_brawler"),)
 
 
 def test_expansion_ids_deals_and_twins() -> None:

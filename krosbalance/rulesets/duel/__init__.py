@@ -9,7 +9,8 @@ Modules:
 - ``options`` / ``data/duel.toml``: every option with its value and source;
 - ``state``: ``DuelState``, the token supply, the tokens on duel cells and on cards, the duel level;
 - ``pregame``: teams, first player, duel level, the token draft (plain and tactical), deployment and
-  the tokens put on duel cells (R-D14-R-D19, R-D36-R-D39);
+  the tokens put on duel cells (R-D14-R-D19, R-D36-R-D39); the study option ``start_token_levels``
+  (tokens seat 0 holds from the start, not a rule);
 - ``turn``: the ``DuelController`` protocol, revealing a token at the start of a turn, the
   activation order, victory (R-D20-R-D22, R-D40, R-D42);
 - ``actions``: picking up a Duel Token (R-D25), the ruleset's one extra action;

@@ -2,7 +2,7 @@
 (for ``testing.conformance``), and the expected damage AIs read (the Arena rolls, R-D29).
 
 Invariants: every token of the set is in exactly one place (supply, face up, a duel cell, a card);
-tokens lie only on duel cells; each Krosmaster's HP, MP, AP and max-range bonus are its card's plus
+tokens lie only on duel cells; a token held from the start (study option) is on its player's cards; each Krosmaster's HP, MP, AP and max-range bonus are its card's plus
 its revealed tokens' (R-D21), less an MP/AP bonus still held back this turn.
 """
 
@@ -32,6 +32,13 @@ def duel_problems(state: MatchState, ds: DuelState, opts: DuelOptions) -> list[s
     for cell in ds.on_cells:
         if not (ds.duel_cells >> cell) & 1:
             problems.append(f"a duel token lies on cell {cell}, not a duel cell")
+    for side, tokens in enumerate(ds.start_tokens):
+        held = {
+            t.id for f in state.timeline[side] for t in (*ds.hidden.get(f.uid, ()), *ds.shown.get(f.uid, ()))
+        }
+        for token in tokens:
+            if token.id not in held:
+                problems.append(f"player {side}'s token {token.id} held from the start is not on his cards")
     held_back: dict[int, tuple[int, int]] = {}
     for uid, token in ds.pending:
         mp, ap = held_back.get(uid, (0, 0))
@@ -65,6 +72,7 @@ def duel_snapshot(ds: DuelState) -> tuple[Any, ...]:
         tuple(ds.drafted),
         tuple(ds.picked),
         tuple(ds.revealed),
+        tuple(tuple(t.id for t in tokens) for tokens in ds.start_tokens),
     )
 
 

@@ -32,6 +32,24 @@ class TokenDrafted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TokenHeldFromStart(Event):
+    """Not a rule (study option ``start_token_levels``): before the draft, player ``side`` was given a
+    token of ``level`` face down on the card of #``uid``, as if already picked up."""
+
+    side: int
+    uid: int
+    token: str
+    level: int
+
+    @property
+    def kind(self) -> str:
+        return "token_held_from_start"
+
+    def __str__(self) -> str:
+        return f"  player {self.side} holds a level-{self.level} token on #{self.uid} from the start"
+
+
+@dataclass(frozen=True, slots=True)
 class TokenPlaced(Event):
     """R-D19, R-D39: a token drawn without looking was put face down on a duel cell."""
 

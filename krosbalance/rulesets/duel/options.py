@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.duel import TOKEN_LEVELS
 from krosbalance.engine.rules import EngineOptions
 from krosbalance.errors import ContentError
 from krosbalance.rulesets.options import RulesetFile, build_options, read_ruleset_file
@@ -38,6 +39,8 @@ class DuelOptions(EngineOptions):
         punch: Krosmasters also have Arena's punch (R-A39; not in the Duel Pack).
         turn_limit_result: ``draw`` or ``hp`` when the simulation bound stops a match.
         bomb_armour_dice: Armour dice a bomb rolls (Arena's R-A115, for summoners from the box).
+        start_token_levels: not a rule (the token-value study): one Duel Token of each listed level
+            is held face down by seat 0 from the start, on top of its draft (``pregame``).
     """
 
     figures: int
@@ -50,6 +53,7 @@ class DuelOptions(EngineOptions):
     punch: bool
     turn_limit_result: str
     bomb_armour_dice: int
+    start_token_levels: list[int]
 
 
 def duel_file() -> RulesetFile:
@@ -61,6 +65,14 @@ def _checked(options: DuelOptions, file: str) -> DuelOptions:
         raise ContentError(file, "figures", f"must be one of {FIGURES} (R-D14, R-D36), got {options.figures}")
     if options.draft_max_tokens < 1:
         raise ContentError(file, "draft_max_tokens", f"must be at least 1, got {options.draft_max_tokens}")
+    given: list[object] = list(options.start_token_levels)
+    for i, level in enumerate(given):
+        if not isinstance(level, int) or isinstance(level, bool) or level not in TOKEN_LEVELS:
+            raise ContentError(
+                file,
+                f"start_token_levels[{i}]",
+                f"must be a Duel Token level {TOKEN_LEVELS[0]}-{TOKEN_LEVELS[-1]} (R-D4), got {level!r}",
+            )
     return options
 
 

@@ -13,6 +13,10 @@ Token draft, deployment and the tokens put on duel cells.
   gets the top face-down token of that level (the spread is shuffled); the tactical option also
   offers the face-up token beside each pile, which is replaced from its pile when taken. With two
   figures the player puts each token on the card of the Krosmaster he chooses.
+- Tokens held from the start (not a rule: the study option ``start_token_levels``): before the
+  draft, seat 0 takes the top token of each listed level's face-down pile (shuffled by the set-up
+  stream, so no further draw) face down onto the card of the Krosmaster it chooses, as if already
+  picked up; these tokens do not count against its draft budget (``DuelState.team_levels``).
 - Deployment (R-D18): the second player places his Krosmasters on starting cells of his side of the
   board, then the first player. The board's two starting zones are the sides' own (which side sits
   where is not a choice the rulebook gives; the shipped boards are point symmetric).
@@ -38,13 +42,13 @@ from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.errors import ContentError, IllegalActionError, KrosbalanceError, TeamError
 from krosbalance.rulesets.base import summonable
-from krosbalance.rulesets.duel.events import TokenDrafted, TokenPlaced
+from krosbalance.rulesets.duel.events import TokenDrafted, TokenHeldFromStart, TokenPlaced
 from krosbalance.rulesets.duel.state import duel_state
 from krosbalance.rulesets.duel.turn import DraftChoice
 
 if TYPE_CHECKING:
     from krosbalance.board.board import Board
-    from krosbalance.content.duel import DuelTokenSpec
+    from krosbalance.content.duel import DuelTokenSet, DuelTokenSpec
     from krosbalance.content.registry import CharacterSource
     from krosbalance.content.specs import CharacterSpec
     from krosbalance.engine.dice import Dice
@@ -59,6 +63,8 @@ if TYPE_CHECKING:
 DUEL_FEATURE = "duel"
 #: the card games whose Krosmasters can duel: the Duel Pack's cards are Arena cards
 DUEL_GAMES: tuple[str, ...] = ("arena",)
+#: the seat that holds the tokens of the study option ``start_token_levels``
+START_TOKEN_SEAT = 0
 
 
 # ---------------------------------------------------------------------------------------- teams
@@ -175,6 +181,55 @@ def setup(
         ds.face_up = [pile.pop() if pile else None for pile in ds.piles]
     ds.placement_seed = int(setup_rng.integers(2**63))
     return state
+
+
+# ---------------------------------------------------------------------------------------- study option
+def start_token_problem(tokens: DuelTokenSet, opts: DuelOptions) -> str:
+    """Why the token set cannot give seat 0 the tokens of ``start_token_levels`` and still hold what
+    the set-up needs (a face-up token per level in the tactical draft, R-D17; 4 per figure for the
+    draft and the duel cells, R-D16, R-D19), or ''."""
+    face_up = 1 if opts.draft == "tactical" else 0
+    for level in sorted(set(opts.start_token_levels)):
+        wanted = opts.start_token_levels.count(level)
+        available = len(tokens.of_level(level)) - face_up
+        if wanted > available:
+            return (
+                f"{wanted} token(s) of level {level} held from the start, but set {tokens.id!r} has "
+                f"{available} of that level to give (after the tactical face-up one)"
+                if face_up
+                else f"{wanted} token(s) of level {level} held from the start, but set {tokens.id!r} has {available}"
+            )
+    left = len(tokens.tokens) - len(opts.start_token_levels)
+    if opts.start_token_levels and left < 4 * opts.figures:
+        return (
+            f"set {tokens.id!r} would keep {left} tokens for the draft and the duel cells; a duel with "
+            f"{opts.figures} figure(s) needs at least {4 * opts.figures} (R-D16, R-D19)"
+        )
+    return ""
+
+
+def give_start_tokens(
+    state: MatchState,
+    ds: DuelState,
+    opts: DuelOptions,
+    controllers: Sequence[DuelController],
+    views: Sequence[MatchView],
+) -> None:
+    """Not a rule (``start_token_levels``): for each listed level, seat 0 takes the top token of that
+    level's shuffled face-down pile face down onto the card of the Krosmaster it chooses (R-D36's
+    choice, ``choose_token_holder``; with one figure, its only one), as if picked up (R-D25). Its
+    level is public, its bonuses are not; it is revealed as any token (R-D21)."""
+    side = START_TOKEN_SEAT
+    for level in opts.start_token_levels:
+        pile = ds.piles[level - 1]
+        if not pile:  # the ruleset checks the set first (start_token_problem)
+            raise ContentError("options", "start_token_levels", f"no face-down token of level {level} left")
+        token = pile.pop()
+        holder = token_holder(state, side, token, controllers[side], views[side])
+        ds.hidden[holder].append(token)
+        ds.start_tokens[side].append(token)
+        if state.record >= FULL:
+            state.events.append(TokenHeldFromStart(state.turn, side, holder, token.id, token.level))
 
 
 # ---------------------------------------------------------------------------------------- draft

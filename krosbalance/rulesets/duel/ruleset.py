@@ -13,7 +13,7 @@ from krosbalance.engine.powers import dice_for
 from krosbalance.engine.results import ResultColumn
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
 from krosbalance.engine.state import BOMB, KROSMASTER
-from krosbalance.errors import TeamError
+from krosbalance.errors import ContentError, TeamError
 from krosbalance.rulesets.arena.options import punch
 from krosbalance.rulesets.arena.rolls import adjacent_lockers, lock_risk
 from krosbalance.rulesets.arena.timeline import play_timeline
@@ -32,6 +32,32 @@ RESULT_COLUMNS: tuple[ResultColumn, ...] = (
     ResultColumn("drafted", "int64", True, "Duel Tokens each player drafted (R-D16, R-D17)"),
     ResultColumn("picked", "int64", True, "Duel Tokens each player picked up from duel cells (R-D25)"),
     ResultColumn("revealed", "int64", True, "Duel Tokens each player revealed (R-D21)"),
+    ResultColumn(
+        "tokens_held", "int64", True, "Duel Tokens on each player's cards at the end, face down or revealed"
+    ),
+    ResultColumn(
+        "held_from_start",
+        "int64",
+        True,
+        "Duel Tokens each player held from the start (study option start_token_levels; not a rule)",
+    ),
+    ResultColumn(
+        "start_revealed", "int64", True, "of the tokens held from the start, how many were revealed (R-D21)"
+    ),
+    ResultColumn(
+        "start_token_levels",
+        "string",
+        False,
+        "the levels of the tokens seat 0 held from the start, comma separated ('' = none: the rules' game)",
+    ),
+)
+#: what a duel leaves in the fighters table, per Krosmaster (0 for a summon)
+FIGHTER_COLUMNS: tuple[ResultColumn, ...] = (
+    ResultColumn("tokens_face_down", "int64", False, "Duel Tokens face down on its card at the end"),
+    ResultColumn("tokens_revealed", "int64", False, "Duel Tokens revealed on its card at the end (R-D21)"),
+    ResultColumn(
+        "held_from_start", "int64", False, "Duel Tokens it held from the start (study option; not a rule)"
+    ),
 )
 
 if TYPE_CHECKING:
@@ -60,6 +86,9 @@ class DuelRuleset(Ruleset):
         super().__init__("duel", data.version, options, data.sources)
         self.opts = options
         self.tokens: DuelTokenSet = duel_tokens(options.token_set)
+        problem = pregame.start_token_problem(self.tokens, options)
+        if problem:
+            raise ContentError("options", "start_token_levels", problem)
 
     def __reduce__(self) -> tuple[type[DuelRuleset], tuple[DuelOptions]]:
         """Pickles and copies rebuild the ruleset from its options (compiled, it has no instance
@@ -182,15 +211,46 @@ class DuelRuleset(Ruleset):
     def result_columns(self) -> tuple[ResultColumn, ...]:
         return RESULT_COLUMNS
 
+    @property
+    def report_sections(self) -> tuple[str, ...]:
+        """The Duel Pack's study: who beats whom, and the value of a Duel Token level
+        (``krosbalance.analysis.duel``)."""
+        return ("duel_tokens",)
+
+    @property
+    def fighter_columns(self) -> tuple[ResultColumn, ...]:
+        return FIGHTER_COLUMNS
+
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
         """The declared columns (``RESULT_COLUMNS``): the duel level, the tokens left on duel cells,
-        and per seat the tokens drafted, picked up and revealed (``drafted0``, ``drafted1``...)."""
+        per seat the tokens drafted, picked up, revealed, on the cards at the end, held from the
+        start and of those revealed (``drafted0``, ``drafted1``...), and the levels held from the
+        start."""
         ds = duel_state(state)
+        seats = range(state.n_seats)
         result.values["duel_level"] = ds.duel_level
         result.values["tokens_left_on_cells"] = len(ds.on_cells)
         result.values["drafted"] = tuple(ds.drafted)
         result.values["picked"] = tuple(ds.picked)
         result.values["revealed"] = tuple(ds.revealed)
+        result.values["tokens_held"] = tuple(sum(ds.on_cards(state, side)) for side in seats)
+        result.values["held_from_start"] = tuple(len(ds.start_tokens[side]) for side in seats)
+        result.values["start_revealed"] = tuple(ds.start_revealed(state, side) for side in seats)
+        result.values["start_token_levels"] = ",".join(
+            str(t.level) for t in ds.start_tokens[pregame.START_TOKEN_SEAT]
+        )
+
+    def fighter_values(self, state: MatchState, fighter: Fighter) -> dict[str, Any]:
+        """Its tokens at the end: face down, revealed, and held from the start."""
+        ds = duel_state(state)
+        hidden = ds.hidden.get(fighter.uid, [])
+        shown = ds.shown.get(fighter.uid, [])
+        start = {t.id for t in ds.start_tokens[fighter.side]}
+        return {
+            "tokens_face_down": len(hidden),
+            "tokens_revealed": len(shown),
+            "held_from_start": sum(1 for t in (*hidden, *shown) if t.id in start),
+        }
 
     # ------------------------------------------------------------------ expectations, for AIs
     def expected_damage(self, state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter) -> float:
@@ -250,9 +310,12 @@ class DuelRuleset(Ruleset):
         return pregame.setup(teams, board, self, dice, setup_rng, registry, record)
 
     def deploy(self, state: MatchState, controllers: Sequence[Any], views: Sequence[MatchView]) -> None:
-        """The draft (R-D16, R-D17), the deployment, second player first (R-D18), then the tokens put
-        on duel cells (R-D19, R-D39)."""
+        """The tokens held from the start (study option ``start_token_levels``, none by default), the
+        draft (R-D16, R-D17), the deployment, second player first (R-D18), then the tokens put on
+        duel cells (R-D19, R-D39)."""
         ds = duel_state(state)
+        if self.opts.start_token_levels:
+            pregame.give_start_tokens(state, ds, self.opts, controllers, views)
         pregame.draft(state, ds, self.opts, controllers, views)
         pregame.deploy(state, controllers, views)
         pregame.place_tokens(state, ds, self.opts, controllers, views)

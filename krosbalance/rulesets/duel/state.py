@@ -33,6 +33,9 @@ class DuelState(RulesetState):
             ``reveal_applies_this_turn`` off).
         placement_seed: the seed of the blind draws of the tokens placed on duel cells (R-D19).
         drafted, picked, revealed: per player, how many tokens were drafted, picked up, revealed.
+        start_tokens: per player, the tokens held from the start (study option
+            ``start_token_levels``, seat 0 only); each is also on one of his cards (``hidden`` or
+            ``shown``), and none counts in his draft budget (:meth:`team_levels`).
     """
 
     __slots__ = (
@@ -49,6 +52,7 @@ class DuelState(RulesetState):
         "drafted",
         "picked",
         "revealed",
+        "start_tokens",
     )
 
     def __init__(self, token_set: DuelTokenSet, duel_cells: int) -> None:
@@ -65,6 +69,7 @@ class DuelState(RulesetState):
         self.drafted: list[int] = [0, 0]
         self.picked: list[int] = [0, 0]
         self.revealed: list[int] = [0, 0]
+        self.start_tokens: list[list[DuelTokenSpec]] = [[], []]
 
     def copy(self) -> DuelState:
         other = DuelState(self.token_set, self.duel_cells)
@@ -79,6 +84,7 @@ class DuelState(RulesetState):
         other.drafted = list(self.drafted)
         other.picked = list(self.picked)
         other.revealed = list(self.revealed)
+        other.start_tokens = [list(tokens) for tokens in self.start_tokens]
         return other
 
     def hide_from(self, state: MatchState, side: int) -> None:
@@ -101,22 +107,41 @@ class DuelState(RulesetState):
             return unseen[token.level].pop(0)
 
         enemy = {f.uid for f in state.fighters if f.side != side}
+        guessed: dict[str, DuelTokenSpec] = {}
         for uid in sorted(self.hidden):
             if uid in enemy:
-                self.hidden[uid] = [guess(t) for t in self.hidden[uid]]
+                real = self.hidden[uid]
+                self.hidden[uid] = [guess(t) for t in real]
+                guessed.update((t.id, g) for t, g in zip(real, self.hidden[uid], strict=True))
+        # an enemy's token held from the start is the same guess as on his card
+        self.start_tokens = [[guessed.get(t.id, t) for t in tokens] for tokens in self.start_tokens]
         for cell in sorted(self.on_cells):
             self.on_cells[cell] = guess(self.on_cells[cell])
         self.piles = [[guess(t) for t in pile] for pile in self.piles]
 
     # ------------------------------------------------------------------ reading
     def team_levels(self, state: MatchState, side: int) -> int:
-        """R-D16: a player's Krosmaster levels plus the levels of the tokens on their cards."""
+        """R-D16: a player's Krosmaster levels plus the levels of the tokens on their cards — but for
+        the tokens held from the start (a study option on top of the rules' game, not counted)."""
         total = 0
         for fighter in state.timeline[side]:
             total += fighter.level
             total += sum(t.level for t in self.hidden.get(fighter.uid, ()))
             total += sum(t.level for t in self.shown.get(fighter.uid, ()))
-        return total
+        return total - sum(t.level for t in self.start_tokens[side])
+
+    def on_cards(self, state: MatchState, side: int) -> tuple[int, int]:
+        """How many tokens the player's Krosmasters hold (face down, revealed)."""
+        down = up = 0
+        for fighter in state.timeline[side]:
+            down += len(self.hidden.get(fighter.uid, ()))
+            up += len(self.shown.get(fighter.uid, ()))
+        return down, up
+
+    def start_revealed(self, state: MatchState, side: int) -> int:
+        """How many of the player's tokens held from the start are revealed."""
+        shown = {t.id for f in state.timeline[side] for t in self.shown.get(f.uid, ())}
+        return sum(1 for t in self.start_tokens[side] if t.id in shown)
 
     def all_tokens(self) -> list[DuelTokenSpec]:
         """Every token wherever it is (supply, face up, cells, cards), for the conservation check."""
