@@ -297,10 +297,26 @@ def balance_summary(
             )
         )
 
+    rows += _ending_rows(m, alpha)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _ending_rows(m: pd.DataFrame, alpha: float) -> list[tuple]:
+    """The draw share and the turn-limit share of error-free matches ``m``, with Wilson intervals."""
+    w = stats.winner_series(m)
+    k = weights(m)
+    n = int(round(k.sum()))
+    nan = float("nan")
     draws = int(round(k[w.isna().to_numpy()].sum()))
     lo, hi = stats.wilson_interval(draws, n, alpha)
-    rows.append(("draw share", draws / n if n else nan, lo, hi, n, f"{draws} draws"))
+    rows: list[tuple] = [("draw share", draws / n if n else nan, lo, hi, n, f"{draws} draws")]
     tl = int(round(k[(m["end_reason"].astype(str) == "turn_limit").to_numpy()].sum())) if n else 0
     lo, hi = stats.wilson_interval(tl, n, alpha)
     rows.append(("turn-limit share", tl / n if n else nan, lo, hi, n, f"{tl} matches hit the turn limit"))
-    return pd.DataFrame(rows, columns=COLUMNS)
+    return rows
+
+
+def ending_shares(matches: pd.DataFrame, alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """The rows ``draw share`` and ``turn-limit share`` of :func:`balance_summary` alone: they hold
+    for any number of players (a draw is nobody's win), where the rest of the summary is two-player."""
+    return pd.DataFrame(_ending_rows(stats.ok_matches(matches), alpha), columns=COLUMNS)

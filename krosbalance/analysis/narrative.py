@@ -307,6 +307,23 @@ def stability_line(tau: pd.DataFrame, between: str) -> str:
     return f"Kendall's tau between {between}: {rng} ({len(t)} pair(s)): {verdict}."
 
 
+def header_lines(*, n_total: int, n_ok: int, ais: pd.DataFrame | None = None, ladder: str = "") -> list[str]:
+    """The summary's first lines, whatever the number of players: matches, AIs, ladder, errors."""
+    errors = n_total - n_ok
+    lines = [f"Based on {n_ok} error-free matches out of {n_total}."]
+    if ais is not None:
+        lines += ai_lines(ais)
+    if ladder:
+        lines.append(ladder)
+    if errors:
+        lines.append(
+            f"{errors} match(es) ended in an error and are excluded from every statistic (listed below)."
+        )
+    if n_ok == 0:
+        lines.append("No error-free match: nothing can be concluded.")
+    return lines
+
+
 def summary_lines(
     *,
     n_total: int,
@@ -324,18 +341,8 @@ def summary_lines(
     ladder: str = "",
 ) -> list[str]:
     """The report's summary, one finding per line (Markdown emphasis allowed)."""
-    errors = n_total - n_ok
-    lines = [f"Based on {n_ok} error-free matches out of {n_total}."]
-    if ais is not None:
-        lines += ai_lines(ais)
-    if ladder:
-        lines.append(ladder)
-    if errors:
-        lines.append(
-            f"{errors} match(es) ended in an error and are excluded from every statistic (listed below)."
-        )
+    lines = header_lines(n_total=n_total, n_ok=n_ok, ais=ais, ladder=ladder)
     if n_ok == 0:
-        lines.append("No error-free match: nothing can be concluded.")
         return lines
     if verdicts is not None:
         lines += verdict_lines(verdicts, by_ai)

@@ -13,6 +13,12 @@ pooled one, with n and intervals; how stable the character ranking is between AI
 characters are over- or under-powered in every AI tier (or "depends on AI"), and the card values of
 low confidence behind those verdicts. An experiment whose matches pair different AIs gets the AI
 ladder section (ratings, win-rate matrix, validity gate).
+
+Matches of more than two seats (four-player Arena) get the Seats section first
+(:mod:`krosbalance.analysis.seats`, a mode section): the Summary gives its headlines, each common
+section that reads seat 0 against seat 1 (:data:`TWO_PLAYER_ONLY`) is one sentence pointing to it,
+and only the tables that hold for any number of players are exported with the seat tables. Reports
+of two-player results are unchanged by this.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
-from krosbalance.analysis import dependence, ladder, narrative, plots, stats
+from krosbalance.analysis import dependence, ladder, narrative, plots, seats, stats
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -108,17 +114,18 @@ def _cells_table(matches: pd.DataFrame) -> pd.DataFrame:
 
 
 def ai_table(matches: pd.DataFrame, standings: dict[str, Any]) -> pd.DataFrame:
-    """The AIs of the experiment with their tier, ladder standing and matches played."""
+    """The AIs of the experiment (every seat's: ``ai0``, ``ai1``, ...) with their tier, ladder standing
+    and matches played."""
     cols = ["ai", "tier", "rating", "ci_low", "ci_high", "ladder_n", "validated", "matches"]
     m = stats.ok_matches(matches)
     if m.empty or "ai0" not in m.columns:
         return pd.DataFrame(columns=cols)
     k = weights(m)
+    seats_ai = [c for c in (f"ai{s}" for s in range(seats.MAX_SEATS)) if c in m.columns]
     played: dict[str, float] = {}
-    for a, b, w in zip(m["ai0"].astype(str), m["ai1"].astype(str), k, strict=True):
-        played[a] = played.get(a, 0.0) + w
-        if b != a:
-            played[b] = played.get(b, 0.0) + w
+    for row, w in zip(m[seats_ai].astype(str).itertuples(index=False), k, strict=True):
+        for a in dict.fromkeys(row):  # each AI of a match once
+            played[a] = played.get(a, 0.0) + w
     rows = []
     for ai in sorted(played, key=lambda a: (dependence._tier_rank(dependence.ai_tier(a)), a)):
         s = standings.get(ai)
@@ -182,6 +189,31 @@ def _named(df: pd.DataFrame, column: str, label: str = "") -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ sections
+TWO_PLAYER_ONLY: dict[str, str] = {
+    "Character win rates (raw)": "side 0 against side 1",
+    "Teammate-adjusted strength": "a logit of side 0 against side 1",
+    "How much the verdict depends on the AI and the board": "the two-player strength model per AI and board",
+    "AI ladder": "one AI against another",
+    "Balance summary": "first against second player, side 0 against side 1, dominated teams",
+    "First-player advantage": "first against second player",
+    "Matchups": "team against team",
+}
+"""The common sections that read seat 0 against seat 1, and what each compares."""
+
+
+def _two_player_only(doc: Doc, heading: str, n_seats: int, build: Callable[[], None]) -> Callable[[], None]:
+    """``build``, or, for a two-player-only section of a report of ``n_seats`` players, one sentence
+    that says so and points to the Seats section."""
+    compares = TWO_PLAYER_ONLY.get(heading)
+    if compares is None:
+        return build
+    return lambda: doc.p(
+        f"This section is a two-player analysis ({compares}) and these matches seat {n_seats} players, so it "
+        "is left out: see the Seats section, which gives the win rates by play position, partnership and seat "
+        "and each character's strength at the table."
+    )
+
+
 def _section(doc: Doc, title: str, build: Callable[[], None]) -> None:
     doc.h(title)
     try:
@@ -224,46 +256,53 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     title = f"krosbalance report: {name}"
     tables: dict[str, pd.DataFrame] = {}
     standings, ladder_problem = _load_standings()
-    ais = ai_table(m, standings)
-    win_rates = stats.character_win_rates(m)
-    strength = adjusted_strength(m)
-    first = stats.first_player_advantage(m)
-    matchups = stats.matchup_matrix(m)
-    dominated = balance_mod.dominated_teams(matchups)
-    losers = balance_mod.losing_every_matchup(matchups)
-    bal = balance_mod.balance_summary(m, strength=strength, win_rates=win_rates, matchups=matchups)
+    # more than two seats: the two-player analyses are replaced by the Seats section (a mode section)
+    seat = seats.for_result_set(rs)
+    ais = ai_table(m if seat is None else seat.matches, standings)
     damage = stats.damage_table(summary.fighters)
     kos = stats.ko_table(summary.fighters)
     length = stats.match_length_table(summary.turns)
-    grouped = dependence.with_groups(m) if len(m) else m
-    several_ais = len(set(grouped["ai_matchup"])) > 1 if len(grouped) else False
-    boards = dependence.groups_of(m, "board") if len(m) else []
-    by_ai = dependence.strength_by(m, "ai_matchup") if several_ais else None
-    by_board = dependence.strength_by(m, "board") if len(boards) > 1 else None
-    tau_ai = dependence.rank_stability(by_ai) if by_ai is not None else pd.DataFrame()
-    tau_board = dependence.rank_stability(by_board) if by_board is not None else pd.DataFrame()
-    verdicts = dependence.verdicts(m, standings)
-    is_ladder = ladder.is_ladder(m)
-    ratings = ladder.ladder_ratings(m) if is_ladder else pd.DataFrame()
-    gate = ladder.validity_gate(ratings) if is_ladder else pd.DataFrame()
-    ladder_summary = narrative.ladder_line(ratings, gate, ladder.gate_passed(gate)) if is_ladder else ""
-    tables.update(
-        ais=ais,
-        win_rates=win_rates,
-        adjusted_strength=strength,
-        verdicts=verdicts,
-        first_player=first,
-        matchups=matchups,
-        dominated_teams=dominated,
-        balance=bal,
-        damage=damage,
-        ko=kos,
-        match_length=length,
-    )
-    if by_ai is not None:
-        tables.update(strength_by_ai=by_ai, rank_stability_ai=tau_ai)
-    if by_board is not None:
-        tables.update(strength_by_board=by_board, rank_stability_board=tau_board)
+    if seat is None:
+        win_rates = stats.character_win_rates(m)
+        strength = adjusted_strength(m)
+        first = stats.first_player_advantage(m)
+        matchups = stats.matchup_matrix(m)
+        dominated = balance_mod.dominated_teams(matchups)
+        losers = balance_mod.losing_every_matchup(matchups)
+        bal = balance_mod.balance_summary(m, strength=strength, win_rates=win_rates, matchups=matchups)
+        grouped = dependence.with_groups(m) if len(m) else m
+        several_ais = len(set(grouped["ai_matchup"])) > 1 if len(grouped) else False
+        boards = dependence.groups_of(m, "board") if len(m) else []
+        by_ai = dependence.strength_by(m, "ai_matchup") if several_ais else None
+        by_board = dependence.strength_by(m, "board") if len(boards) > 1 else None
+        tau_ai = dependence.rank_stability(by_ai) if by_ai is not None else pd.DataFrame()
+        tau_board = dependence.rank_stability(by_board) if by_board is not None else pd.DataFrame()
+        verdicts = dependence.verdicts(m, standings)
+        is_ladder = ladder.is_ladder(m)
+        ratings = ladder.ladder_ratings(m) if is_ladder else pd.DataFrame()
+        gate = ladder.validity_gate(ratings) if is_ladder else pd.DataFrame()
+        ladder_summary = narrative.ladder_line(ratings, gate, ladder.gate_passed(gate)) if is_ladder else ""
+        tables.update(
+            ais=ais,
+            win_rates=win_rates,
+            adjusted_strength=strength,
+            verdicts=verdicts,
+            first_player=first,
+            matchups=matchups,
+            dominated_teams=dominated,
+            balance=bal,
+            damage=damage,
+            ko=kos,
+            match_length=length,
+        )
+        if by_ai is not None:
+            tables.update(strength_by_ai=by_ai, rank_stability_ai=tau_ai)
+        if by_board is not None:
+            tables.update(strength_by_board=by_board, rank_stability_board=tau_board)
+    else:
+        bal = balance_mod.ending_shares(m)  # draws and the turn limit hold for any number of seats
+        is_ladder = bool((seat.seats["table_ai"] == seats.MIXED).any())  # AIs met: say the ladder is 2-player
+        tables.update(ais=ais, damage=damage, ko=kos, match_length=length)
     doc = Doc()
     enough = n_ok > 0
 
@@ -271,26 +310,30 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
 
     doc.h("Summary")
-    doc.ul(
-        narrative.summary_lines(
-            n_total=n_total,
-            n_ok=n_ok,
-            win_rates=win_rates,
-            strength=strength,
-            first=first,
-            matchups=matchups,
-            dominated=losers,
-            balance=bal,
-            ais=ais,
-            verdicts=verdicts,
-            by_ai=by_ai,
-            stability=[
-                narrative.stability_line(tau_ai, "AIs"),
-                narrative.stability_line(tau_board, "boards"),
-            ],
-            ladder=ladder_summary,
+    if seat is None:
+        doc.ul(
+            narrative.summary_lines(
+                n_total=n_total,
+                n_ok=n_ok,
+                win_rates=win_rates,
+                strength=strength,
+                first=first,
+                matchups=matchups,
+                dominated=losers,
+                balance=bal,
+                ais=ais,
+                verdicts=verdicts,
+                by_ai=by_ai,
+                stability=[
+                    narrative.stability_line(tau_ai, "AIs"),
+                    narrative.stability_line(tau_board, "boards"),
+                ],
+                ladder=ladder_summary,
+            )
         )
-    )
+    else:
+        head = narrative.header_lines(n_total=n_total, n_ok=n_ok, ais=ais)
+        doc.ul(head + (seats.summary_lines(seat) + [narrative.ending_finding(bal)] if n_ok else []))
     doc.p(
         "95% intervals throughout: proportions are Wilson intervals on the effective sample size of the "
         "deal-clustered design (matches of one deal share their dice), model coefficients have "
@@ -331,6 +374,14 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
             f"{n_total} matches, {n_total - n_err} error-free, {n_err} with errors. "
             f"End reasons: {', '.join(f'{k} {int(v)}' for k, v in sorted(dict(reasons).items())) or 'none'}."
         )
+        if seat is not None:
+            tables["cells"] = seat.cells
+            doc.table(
+                seat.cells,
+                f"n per arm, board and AIs of the table ({seat.n_seats} players; tables = deals, each played in "
+                "every rotation of its teams round the table).",
+            )
+            return
         cells = _cells_table(m) if len(m) else pd.DataFrame()
         tables["cells"] = cells
         if cells.empty:
@@ -639,6 +690,10 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         ("Board", s_board),
         ("Errors", s_errors),
     ]
+    if seat is not None:
+        sections = [
+            (heading, _two_player_only(doc, heading, seat.n_seats, build)) for heading, build in sections
+        ]
     for heading, build in sections:
         _section(doc, heading, build)
     for own in own_sections:

@@ -113,11 +113,12 @@ def _register_builtins() -> None:
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import challenges, rewards
+    from krosbalance.analysis import challenges, duel, rewards, seats
 
     register_section("divine_challenges", challenges.add_report_section, leading=True)
     register_section("demonic_rewards", rewards.add_report_section)
-    register_section("duel_tokens", __import__("krosbalance.analysis.duel").analysis.duel.add_report_section)
+    register_section("duel_tokens", duel.add_report_section)
+    register_section("seats", seats.add_report_section, leading=True, mode=True)
 
 
 __all__ = [
