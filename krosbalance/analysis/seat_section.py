@@ -1,4 +1,4 @@
-"""The report's Seats section (:func:`krosbalance.analysis.seats.add_report_section` is its hook):
+"""The report's Seats section (:func:`add_report_section` is its hook):
 the tables of :class:`krosbalance.analysis.seats.SeatAnalysis` as text, tables and plots, each
 figure with n, a 95% interval and the AI tier. The data are :mod:`seats`'; this module only shows them.
 """
@@ -16,6 +16,7 @@ from krosbalance.analysis.seats import (
     BY,
     BY_AI,
     SeatAnalysis,
+    for_result_set,
     group_of,
     ordinal,
     p_text,
@@ -165,3 +166,11 @@ def report_section(doc: Any, analysis: SeatAnalysis, tables: dict[str, pd.DataFr
         )
         doc.table(t.reset_index(drop=True))
         doc.image("seat_strength.png", plot_seat_strength(a.strength), "character strength at the table")
+
+
+def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
+    """The report's hook (a mode section, :mod:`krosbalance.analysis.sections`): a "Seats" section
+    when the result set's matches seat more than two players, nothing otherwise."""
+    analysis = for_result_set(rs)
+    if analysis is not None:
+        section(doc, "Seats", lambda: report_section(doc, analysis, tables))

@@ -788,16 +788,6 @@ def summary_lines(analysis: SeatAnalysis) -> list[str]:
     return lines + ([rotation] if rotation else [])
 
 
-def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
-    """The report's hook (a mode section, :mod:`krosbalance.analysis.sections`): a "Seats" section
-    when the result set's matches seat more than two players, nothing otherwise."""
-    analysis = for_result_set(rs)
-    if analysis is not None:
-        from krosbalance.analysis.seat_section import report_section
-
-        section(doc, "Seats", lambda: report_section(doc, analysis, tables))
-
-
 __all__ = [
     "SeatAnalysis",
     "analyse",
