@@ -112,3 +112,27 @@ def test_a_folder_the_run_cannot_write_is_one_line(tmp_path: Path, monkeypatch, 
     monkeypatch.setattr(runner, "run_experiment", read_only)
     assert cli.main(["run", str(_experiment(tmp_path)), "--out", str(tmp_path / "o"), "--resume"]) == 2
     _one_error_line(capsys, "manifest.json", "Permission denied")
+
+
+def test_a_broken_content_file_is_said_once_not_once_per_name(tmp_path: Path, monkeypatch, capsys) -> None:
+    from krosbalance.sim import catalog as catalog_module
+
+    def broken(self: object, name: str) -> str:
+        raise ContentError(
+            "/content/bill_tell.toml", "characters[0].hp", "expected an integer, got a string 'many'"
+        )
+
+    monkeypatch.setattr(catalog_module.RegistryCatalog, "resolve_character", broken)
+    path = _experiment(
+        tmp_path,
+        mode="splits",
+        pool='["queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy", "bill_tell", "kassius_kaos", "lil_healey", "bad_aboum"]',
+    )
+    assert cli.main(["validate", str(path)]) == 2
+    _one_error_line(capsys, "(content)", "bill_tell.toml", "characters[0].hp")
+
+
+def test_an_unknown_name_is_still_named_with_its_index(tmp_path: Path, capsys) -> None:
+    path = _experiment(tmp_path, mode="splits", pool='["queen_of_the_tofus", "nobody_at_all"]')
+    assert cli.main(["validate", str(path)]) == 2
+    assert "teams.pool[1]: unknown character 'nobody_at_all'" in capsys.readouterr().err

@@ -331,6 +331,8 @@ class _Problems:
         self.errors: list[ExperimentError] = []
 
     def add(self, field_name: str, reason: str) -> None:
+        if any(e.field == field_name and e.reason == reason for e in self.errors):
+            return  # said once (a broken content file reaches every name that asks for it)
         self.errors.append(ExperimentError(self.file, field_name, reason))
 
 
@@ -779,6 +781,12 @@ def _resolve_names(
             continue
         try:
             ids.append(catalog.resolve_character(name))
+        except ContentError as exc:
+            if exc.file.endswith(".toml"):  # a content file that does not load: not this name's fault
+                problems.add("(content)", f"the content does not load: {exc}")
+                return None
+            problems.add(f"{where}[{i}]", f"unknown character {name!r} ({_short(exc)})")
+            ok = False
         except KrosbalanceError as exc:
             problems.add(f"{where}[{i}]", f"unknown character {name!r} ({_short(exc)})")
             ok = False
