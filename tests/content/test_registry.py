@@ -128,7 +128,7 @@ def test_characters_are_listed_by_set_and_tag(tmp_path: Path) -> None:
     assert registry.list_characters(tag="hero") == ["hero"]
     assert registry.list_characters(set="arena-box") == KROSMASTERS
     assert registry.list_characters(set="arena-box", tag="hero") == []
-    assert registry.list_sets() == ["arena-box", "krosbalance-tests"]
+    assert {"arena-box", "krosbalance-tests"} <= set(registry.list_sets())  # and whatever else ships
     assert registry.load_character("hero").set == "krosbalance-tests"
     assert registry.load_character("hero").tags == ("hero",)
 
