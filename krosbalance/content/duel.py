@@ -5,10 +5,10 @@ values and validated once: every problem is a ``ContentError`` naming the file, 
 file's own keys, e.g. ``tokens[3].level``) and the reason.
 
 The Duel Pack's Krosmasters (Captain Amakna, Merkator) are Arena-format cards (``game = "arena"``,
-``set = "duel-pack"``) kept in their own folder, ``data/duel/characters``, which the default
-registry does not read: Arena experiments that deal "every Arena Krosmaster" (``pool = "all"``)
-would otherwise start dealing level-6 figures into level-12 Arena teams. The ``duel`` ruleset plays
-them through :func:`with_duel_pack`, a registry over the given registry's folders plus that one.
+``set = "duel-pack"``) kept in their own folder, ``data/duel/characters``. The default registry
+reads it with every other card the package ships, so an Arena experiment's ``pool = "all"`` holds
+these two level-6 figures too (Arena cards, legal in an Arena team); ``{ set = "arena-box" }``
+names the box alone. :func:`with_duel_pack` gives a registry over other folders plus this one.
 """
 
 from __future__ import annotations
