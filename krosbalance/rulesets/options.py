@@ -95,6 +95,74 @@ def unknown_option(key: str, known: Mapping[str, Any]) -> str:
     return f"unknown ruleset option{hint}; known: {', '.join(sorted(known))}"
 
 
+_SCALARS: dict[str, tuple[type, ...]] = {"int": (int,), "float": (int, float), "str": (str,), "bool": (bool,)}
+
+
+def _split_args(inner: str) -> list[str]:
+    """``"str, list[int]"`` -> ``["str", "list[int]"]`` (commas at bracket depth 0)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, char in enumerate(inner):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(inner[start:i].strip())
+            start = i + 1
+    parts.append(inner[start:].strip())
+    return parts
+
+
+def type_problem(value: Any, hint: str) -> str:
+    """Why ``value`` is not of the declared field type ``hint`` (an annotation string such as
+    ``list[list[str]]``), or '': where inside the value, then the reason."""
+    where, reason = misfit(value, hint)
+    return f"{where}: {reason}" if where else reason
+
+
+def misfit(value: Any, hint: str) -> tuple[str, str]:
+    """(where inside ``value``, why) it is not of the annotation ``hint``, or ('', '') when it is.
+    Annotations this reader does not know are taken as met: the default's type was checked
+    already; this checks what lies inside lists and tables."""
+    hint = hint.strip()
+    if hint in _SCALARS:
+        ok = isinstance(value, _SCALARS[hint]) and (hint == "bool" or not isinstance(value, bool))
+        return ("", "") if ok else ("", f"expected {hint}, got {value!r}")
+    if "[" not in hint or not hint.endswith("]"):
+        return "", ""
+    outer, inner = hint[: hint.index("[")], hint[hint.index("[") + 1 : -1]
+    args = _split_args(inner)
+    if outer in ("list", "tuple"):
+        if not isinstance(value, list | tuple):
+            return "", f"expected a list, got {value!r}"
+        for i, element in enumerate(value):
+            where, reason = misfit(element, args[0])
+            if reason:
+                return f"[{i}]{where}", reason
+        return "", ""
+    if outer == "dict" and len(args) == 2:
+        if not isinstance(value, dict):
+            return "", f"expected a table, got {value!r}"
+        for key, element in value.items():
+            where, reason = misfit(key, args[0])
+            if not reason:
+                where, reason = misfit(element, args[1])
+            if reason:
+                return f".{key}{where}", reason
+    return "", ""
+
+
+def _hint_text(hint: Any) -> str:
+    """A field's annotation as text (a string already, or a class, or ``list[str]`` as an object)."""
+    if isinstance(hint, str):
+        return hint
+    if isinstance(hint, type) and not getattr(hint, "__args__", None):
+        return hint.__name__
+    return str(hint)
+
+
 def build_options(
     cls: type[OptionsT],
     data: RulesetFile,
@@ -112,9 +180,13 @@ def build_options(
     if unknown:
         raise ContentError(data.path, "options", f"options {sorted(unknown)} are not in the ruleset's schema")
     merged = dict(data.values)
+    hints = {f.name: _hint_text(f.type) for f in fields(cls)}
     for key, value in (overrides or {}).items():
         if key not in merged:
             raise ContentError(file, key, unknown_option(key, merged))
         check_value(file, key, value, merged[key], choices or {})
+        where, reason = misfit(value, hints.get(key, ""))
+        if reason:  # e.g. challenges = [true]: the compiled rules would meet a bool for a str
+            raise ContentError(file, key + where, reason)
         merged[key] = value
     return cls(**merged)
