@@ -1,6 +1,7 @@
-"""Ruleset options are checked against their declared types down to the items of lists and tables,
-so a value the rules cannot use is a ContentError naming the option, in the pure and the compiled
-build alike (the compiled rules would raise a TypeError in the middle of a match)."""
+"""Ruleset options are checked down to the items of lists and tables, so a value the rules cannot
+use is a ContentError naming the option in the pure and the compiled build alike (the compiled rules
+would raise a TypeError). ``type_problem`` reads the fields' annotations where the build keeps them
+(the pure build); each ruleset's own checks cover the items of its list options in both."""
 
 from __future__ import annotations
 
@@ -24,12 +25,18 @@ def test_list_items_and_table_values_are_checked() -> None:
 
 @pytest.mark.parametrize(
     ("ruleset", "options"),
-    [
-        ("blast", {"challenges": [True]}),
-        ("arena", {"start_rewards": [[1], []]}),
-        ("arena", {"scenery_hp": {"crate": "3", "bush": 6, "tree": 12}}),
-    ],
+    [("blast", {"challenges": [True]}), ("arena", {"scenery_hp": {"crate": "3", "bush": 6, "tree": 12}})],
 )
 def test_an_ill_typed_item_is_refused_by_the_ruleset(ruleset: str, options: dict[str, object]) -> None:
     with pytest.raises(ContentError, match=next(iter(options))):
         get_ruleset(ruleset, options)
+
+
+def test_a_start_reward_that_is_not_a_name_is_refused_at_set_up() -> None:
+    from krosbalance.content.registry import list_characters
+    from krosbalance.play import prepare_match
+
+    box = list_characters(set="arena-box")
+    teams = get_ruleset("arena").team_splits(box)[0]
+    with pytest.raises(ContentError, match="start_rewards"):
+        prepare_match(*teams, options={"start_rewards": [[1], []]}, ruleset="arena")

@@ -28,7 +28,7 @@ The market exists when ``demonic_rewards`` is on or a side starts with tokens; b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from krosbalance.content.specs import RANKS, RewardSpec
 from krosbalance.engine.events import FULL
@@ -179,9 +179,10 @@ def open_market(
     known = {s.id for s in specs}
     if len(opts.start_rewards) != 2:
         raise ContentError("options", "start_rewards", "give two lists of reward ids, one per side")
-    for side, names in enumerate(opts.start_rewards):
-        for name in names:
-            if name not in known:
+    held: Any = opts.start_rewards  # Any: the compiled build would cast each item to str before the check
+    for side, names in enumerate(held):
+        for name in names if isinstance(names, list) else [names]:
+            if not isinstance(name, str) or name not in known:
                 raise ContentError(
                     "options",
                     f"start_rewards[{side}]",

@@ -108,7 +108,7 @@ def _checked(options: BlastOptions, file: str) -> BlastOptions:
         raise ContentError(
             file, "terrain_max_per_type", f"must be at least 1, got {options.terrain_max_per_type}"
         )
-    names = options.challenges
+    names: Any = options.challenges  # Any: the compiled build would cast each item to str before the check
     if not all(isinstance(name, str) for name in names):
         raise ContentError(file, "challenges", f"must be a list of challenge names, got {names!r}")
     try:
