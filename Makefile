@@ -24,7 +24,7 @@ endif
 STAMP := $(VENV)/.installed-$(BUILD)
 NOTEBOOK_STAMP := $(VENV)/.notebooks-installed
 
-.PHONY: run test build bench battery lint format clean notebook membench
+.PHONY: run test build bench battery lint format clean notebook membench browser
 
 $(STAMP): $(STAMP_DEPS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,10 +55,21 @@ run: $(STAMP)
 	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume
 	$(BIN)/krosbalance report results/box-round-robin
 
+# Debian's headless Chromium and its driver, for the replay page's browser test and
+# `python -m krosbalance.render.screenshot` (installed once, when /usr/bin/chromium is missing).
+APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
+/usr/bin/chromium /usr/bin/chromedriver:
+	@echo "installing Debian's chromium and chromium-driver (the replay page's browser test)"
+	$(APT_GET) update -qq
+	$(APT_GET) install -y -qq --no-install-recommends chromium chromium-driver
+
+browser: /usr/bin/chromium /usr/bin/chromedriver
+
 # The whole suite on the installed build (compiled unless KROSBALANCE_PURE=1); its identity test also
-# replays seeded matches of every AI on a pure copy of the sources and compares the event logs.
-test: $(STAMP)
-	KROSBALANCE_EXPECT_BUILD=$(BUILD) $(BIN)/python -m pytest -q -n 2
+# replays seeded matches of every AI on a pure copy of the sources and compares the event logs. The
+# browser test must run here (KROSBALANCE_REQUIRE_BROWSER: a missing browser fails, never skips).
+test: $(STAMP) browser
+	KROSBALANCE_EXPECT_BUILD=$(BUILD) KROSBALANCE_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q -n 2
 
 battery: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
