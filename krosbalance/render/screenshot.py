@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         print(screenshot(args.page, args.out, args.step, args.width, args.height))
     except KrosbalanceError as exc:
-        print(f"error: {exc}")
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
 

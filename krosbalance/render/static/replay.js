@@ -108,7 +108,7 @@
       var dot = document.createElement("span"); dot.className = "seat-dot"; dot.style.background = seatColour(fig.seat); actor.appendChild(dot);
       actor.appendChild(document.createTextNode(fig.name + " — " + frame.mp + " MP, " + frame.ap + " AP left"));
     } else {
-      actor.textContent = frame.seat >= 0 ? "(" + seats[frame.seat].name + "'s turn)" : "—";
+      actor.textContent = frame.seat >= 0 ? "none: " + seats[frame.seat].name + " to play" : "none";
     }
     var dice = document.getElementById("dice"); clear(dice);
     if (!frame.dice.length) { dice.textContent = "no dice this step"; }
@@ -137,7 +137,7 @@
     var tbody = document.getElementById("figures"); clear(tbody);
     Object.keys(figures).map(Number).sort(function (a, b) { return figures[a].seat - figures[b].seat || a - b; }).forEach(function (uid) {
       var fig = figures[String(uid)], piece = hp[uid];
-      if (!piece && !ko[uid]) { return; }
+      if (!piece && !(ko[uid] && fig.kind === "krosmaster")) { return; }  // gone summons: not listed
       var tr = document.createElement("tr");
       tr.setAttribute("data-uid", uid);
       if (ko[uid]) { tr.className = "ko"; } else if (uid === frame.actor) { tr.className = "acting"; }
