@@ -248,15 +248,19 @@ def _check_listed(root: Path) -> FolderCheck:
     return result
 
 
-def _parquet_ids(path: Path) -> list[int] | None:
-    """The match ids of a Parquet file, or None when it is not a readable table with ids."""
+def _parquet_rows(path: Path) -> tuple[list[int], int] | None:
+    """The match ids of a Parquet matches shard and how many of its rows ended without an error, or
+    None when it is not a readable table with ids."""
     import pyarrow.parquet as pq
 
     try:
-        column = pq.read_table(path, columns=["match_id"]).column("match_id")
-        return [int(i) for i in column.to_pylist()]
+        names = pq.read_schema(path).names
+        table = pq.read_table(path, columns=[c for c in ("match_id", "error") if c in names])
+        ids = [int(i) for i in table.column("match_id").to_pylist()]
+        errors = table.column("error").to_pylist() if "error" in names else []
     except Exception:  # noqa: BLE001 - whatever pyarrow raises, the file is not a shard
         return None
+    return ids, len(ids) - sum(1 for e in errors if e)
 
 
 def _parquet_readable(path: Path) -> bool:
@@ -270,41 +274,57 @@ def _parquet_readable(path: Path) -> bool:
 
 
 def _check_unlisted(root: Path) -> FolderCheck:
-    """A folder without a shard list: sets are grouped by file name; unreadable or repeated ones are foreign."""
+    """A folder without a shard list: a set is the files of one runner name (``part-<id>``) across the
+    tables; a matches shard that is unreadable or repeats ids already read, a file of another name, and
+    a set without the fighters shard its error-free matches need are not read."""
     result = FolderCheck(root, listed=False)
     files = _table_files(root)
+    has_fighters = any(t == "fighters" for t in files.values())
     seen: set[int] = set()
     claimed: set[Path] = set()
+
+    def foreign(path: Path, reason: str) -> None:
+        result.foreign.append((path, reason))
+        claimed.add(path)
+
     for path in (p for p, t in files.items() if t == "matches"):
-        ids = _parquet_ids(path) if path.suffix == ".parquet" else None
-        if ids is None:
-            result.foreign.append((path, "not a readable Parquet shard of matches"))
+        rows = _parquet_rows(path) if path.suffix == ".parquet" and SET_NAME.fullmatch(path.stem) else None
+        if rows is None:
+            why = (
+                "not a readable Parquet shard of matches"
+                if SET_NAME.fullmatch(path.stem)
+                else "not a name the runner writes"
+            )
+            foreign(path, why)
             continue
+        ids, ok = rows
         if not ids:
             claimed.add(path)
             continue
         repeated = seen.intersection(ids)
         if repeated:
-            result.foreign.append(
-                (path, f"holds {len(repeated)} match id(s) another shard already holds (a copy?)")
-            )
+            foreign(path, f"holds {len(repeated)} match id(s) another shard already holds (a copy?)")
             continue
         seen.update(ids)
         siblings = {t: root / t / path.name for t in TABLES if (root / t / path.name) in files}
-        unreadable = [t for t, p in siblings.items() if t != "matches" and not _parquet_readable(p)]
+        problems = [
+            f"{t}/{path.name} is not readable Parquet"
+            for t, p in siblings.items()
+            if t != "matches" and not _parquet_readable(p)
+        ]
+        if ok and has_fighters and "fighters" not in siblings:
+            problems.append(f"fighters/{path.name} is missing")
         entry = ShardSet(
             path.stem, len(ids), min(ids), max(ids), tuple(ShardFile(t, 0, "") for t in siblings)
         )
         claimed.update(siblings.values())
-        if unreadable:
-            result.broken.append(
-                (entry, ", ".join(f"{t}/{path.name} is not readable Parquet" for t in unreadable))
-            )
+        if problems:
+            result.broken.append((entry, "; ".join(problems)))
         else:
             result.sets.append(entry)
     for path in files:
-        if path not in claimed and not any(path == p for p, _ in result.foreign):
-            result.foreign.append((path, "has no matches shard of its set (an unfinished write?)"))
+        if path not in claimed:
+            foreign(path, "has no matches shard of its set (an unfinished write?)")
     return result
 
 

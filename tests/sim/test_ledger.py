@@ -155,13 +155,17 @@ def test_a_folder_without_a_shard_list_is_read_with_guards_and_adopted_on_resume
     run_folder: Path, tmp_path: Path
 ) -> None:
     (run_folder / ledger.LEDGER).unlink()
-    shutil.copy(run_folder / "matches" / "part-00000000.parquet", run_folder / "matches" / "zz-copy.parquet")
+    shutil.copy(
+        run_folder / "matches" / "part-00000000.parquet", run_folder / "matches" / "part-00000099.parquet"
+    )
+    shutil.copy(run_folder / "matches" / "part-00000002.parquet", run_folder / "matches" / "backup.parquet")
     (run_folder / "matches" / "part-77777777.parquet").write_bytes(b"\x00" * 64)
     found = ledger.check(run_folder)
     assert not found.listed
     assert sum(s.n_matches for s in found.sets) == N
     reasons = " ".join(found.notes())
     assert "already holds" in reasons and "not a readable Parquet" in reasons and "missing" in reasons
+    assert "not a name the runner writes" in reasons
     assert ResultSet.load(run_folder).n_matches == N
     _run(tmp_path, run_folder, resume=True)
     assert (run_folder / ledger.LEDGER).is_file()
