@@ -166,6 +166,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         # Before the report, so that it already quotes the new standing.
         print(_write_ladder(args.out, None if str(args.write_ladder) == "-" else args.write_ladder, name))
     path = write_report(args.out, report_dir, chunk_matches=args.chunk_matches)
+    from krosbalance.sim.ledger import check
+
+    for note in check(args.out).notes():
+        print(f"warning: {args.out}: {note}", file=sys.stderr)
     print(path)
     return 0
 
