@@ -346,6 +346,7 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "shard_list": ledger.LEDGER,
         }
         shutil.copyfile(source, out / EXPERIMENT_COPY)
+        (out / ledger.LEDGER).touch()  # the shard list, empty until the first set is committed
     _write_json(out / MANIFEST, manifest)
     return manifest
 
