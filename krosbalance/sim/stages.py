@@ -60,7 +60,8 @@ class StagePlanner(Protocol):
     """Plans a staged study. ``next`` sees every finished stage, in order, and returns the next
     stage's experiment, or None when the study is done; it must be deterministic."""
 
-    name: str  # the study's name (folder-safe)
+    name: str  # the study's name (folder-safe); an optional ``meta`` (JSON-able mapping) is kept
+    # in stages.json for the study's report
 
     def first(self) -> Experiment: ...
 
@@ -301,6 +302,9 @@ def run_stages(
     out = Path(out)
     start = time.perf_counter()
     state = _check_out(out, planner.name, resume)
+    meta = getattr(planner, "meta", None)  # what the study's report needs beyond the stages' results
+    if meta is not None:
+        state["meta"] = json.loads(json.dumps(meta))
     _write_json(out / STAGES_FILE, state)
     finished: list[FinishedStage] = []
     runs: list[StageRun] = []
