@@ -7,7 +7,8 @@ intervals; and the adaptive design's bookkeeping (matches used, the synthetic-fi
   the adaptive design's stages) gets a normal interval over deals: ``mean +- z sd / sqrt(n)``.
 * **Ratings** -- a Bradley-Terry model fitted as a logistic regression on every decided match of a
   tier, ``logit P(side 0 wins) = a + b * first_0 + r_team0 - r_team1``, ratings summing to zero
-  over the rated teams (0 = the average rated team), deal-clustered sandwich intervals: the engine
+  over the rated teams (0 = the average rated team), penalised (:data:`RIDGE`: the adaptive design
+  leaves most teams with few deals) with deal-clustered sandwich intervals: the engine
   of the AI ladder and the character strength (:func:`krosbalance.analysis.strength.fit_effects`).
   It uses every stage (the field stages and the round robins of the top teams): which teams met
   depends only on earlier results, which a likelihood fit may ignore.
@@ -28,6 +29,9 @@ from krosbalance.analysis.dependence import ai_tier
 from krosbalance.analysis.strength import FIRST_TERM, SIDE_TERM, fit_effects
 
 Team = tuple[str, ...]
+RIDGE = 1.0
+"""The ratings' L2 penalty: a normal prior of sd 1 on each rating (log-odds), so that a team dropped
+after a few deals is not ranked on its luck; the intervals stay deal-clustered sandwiches."""
 FIELD_STAGE_PREFIX = "halving-"
 """Stages whose team A faced opponents drawn uniformly from the field (their field win rates)."""
 
@@ -189,6 +193,8 @@ def _fit(m: pd.DataFrame, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame] | N
         played,
         kind="team",
         absent_note="no decided match against another team",
+        method="ridge",
+        ridge=RIDGE,
         alpha=alpha,
     )
     table = (
