@@ -214,7 +214,14 @@ STAR_TEAMS = {
     ("bill_tell", "king_of_the_gobballs", "lil_healey", "queen_of_the_tofus"): 2.0,
 }
 #: the roster of the synthetic field (every star team can be drawn from it)
-STAR_ROSTER = ("bill_tell", "oscar_kass", "anna_tommy", "lil_healey", "king_of_the_gobballs", "queen_of_the_tofus")
+STAR_ROSTER = (
+    "bill_tell",
+    "oscar_kass",
+    "anna_tommy",
+    "lil_healey",
+    "king_of_the_gobballs",
+    "queen_of_the_tofus",
+)
 
 
 def team_strength(team: Sequence[str]) -> float:
