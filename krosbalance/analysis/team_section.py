@@ -23,6 +23,7 @@ from krosbalance.analysis.team_ladder import (
     team_key,
     team_label,
     team_ratings,
+    tiers_of,
 )
 from krosbalance.analysis.teams import buy_next, collection_best, swap_effects
 
@@ -103,9 +104,11 @@ def team_study(rs: Any) -> TeamStudy:
             study.synthetic = _synthetic(ratings, settings, n_teams)
     for tier in sorted(set(ratings["tier"])):
         rated = ratings[(ratings["tier"] == tier) & ratings["rating"].notna()]
-        met = set(m.loc[m["stage"].isin(["top-round-robin", "round-robin", "search"]), "team_a"]) | set(
-            m.loc[m["stage"].isin(["top-round-robin", "round-robin", "search"]), "team_b"]
-        )
+        robin = m[
+            m["stage"].isin(["top-round-robin", "round-robin", "search"]).to_numpy()
+            & (tiers_of(m["ai0"]) == tier)
+        ]
+        met = set(robin["team_a"]) | set(robin["team_b"])  # the teams of this tier's round robins
         top = [t for t in rated["team"] if t in met][:MATRIX_MAX]
         if len(top) >= 2:
             long = meta_mod.win_matrix(m, top, tier)

@@ -25,7 +25,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
-                                  # | tables | random_tables (tables seat one team per player: the
+                                  # | tables | random_tables | ladder (tables seat one team per player: the
                                   # only modes, with mirror, of a ruleset seating four; random_tables
                                   # draws each seat's team at random, for every deal, from every
                                   # legal team of the pool, each player owning his figures)
@@ -42,6 +42,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
+    # mode = "ladder": a team study (every legal team of a roster rated against the field, in
+    # stages: roster / collection / rule / [teams.ladder], see krosbalance.sim.team_study)
 
     [options]                     # the ruleset's options (an unknown name suggests the near ones)
     turn_limit = 60
