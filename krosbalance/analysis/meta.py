@@ -16,7 +16,8 @@ of the symmetric team-versus-team game.
   probability ``(1 - e^{-alpha d}) / (1 - e^{-m alpha d})``, ``d = W[r,s] - W[s,r]``; the
   stationary distribution ranks the teams (large ``alpha``: by how they survive invasions).
 * **Diversity** -- the effective number of viable teams, ``exp(entropy)`` of the Nash mixture
-  (Hill's number of order 1): 1 when one team dominates, k for k teams of equal weight.
+  (Hill's number of order 1): 1 when one team dominates, k for k teams of equal weight; also of
+  the mean bootstrap mixture (a point-estimate equilibrium is often pure where cells are noisy).
 """
 
 from __future__ import annotations
@@ -157,13 +158,16 @@ def meta_game(
     pi = alpha_rank(w)
     rng = np.random.default_rng(seed)
     hits = np.zeros(len(teams))
+    mixtures = np.zeros(len(teams))
     upper = np.triu_indices(len(teams), 1)
     for _ in range(bootstrap):
         draw = w.copy()
         noise = rng.normal(0.0, np.nan_to_num(se[upper], nan=0.0))
         draw[upper] = np.clip(w[upper] + noise, 0, 1)
         draw.T[upper] = 1 - draw[upper]
-        hits += nash_mixture(draw) > SUPPORT_MIN
+        mixture = nash_mixture(draw)
+        hits += mixture > SUPPORT_MIN
+        mixtures += mixture
     mean_vs_top = np.nanmean(np.where(np.eye(len(teams), dtype=bool), np.nan, w), axis=1)
     out = pd.DataFrame(
         {
@@ -179,6 +183,11 @@ def meta_game(
     out.attrs["effective_teams_nash"] = effective_number(x)
     out.attrs["effective_teams_alpha_rank"] = effective_number(pi)
     out.attrs["bootstrap"] = bootstrap
+    # the point estimate's mixture is often pure where cells are noisy: the mean bootstrap mixture's
+    # effective number says how many teams the meta plays once that noise is averaged
+    out.attrs["effective_teams_bootstrap"] = (
+        effective_number(mixtures / max(bootstrap, 1)) if bootstrap else np.nan
+    )
     return out.sort_values(["nash_weight", "alpha_rank_mass"], ascending=False).reset_index(drop=True)
 
 

@@ -245,7 +245,8 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
                     for t, w in zip(support["team"], support["nash_weight"], strict=True)
                 )
                 + f". Effective number of viable teams (exp of the entropy): {fmt(meta.attrs['effective_teams_nash'], 2)} "
-                f"(alpha-Rank: {fmt(meta.attrs['effective_teams_alpha_rank'], 2)})."
+                f"at the point estimate, {fmt(meta.attrs['effective_teams_bootstrap'], 2)} for the mean mixture of "
+                f"{meta.attrs['bootstrap']} bootstrap replicates (alpha-Rank: {fmt(meta.attrs['effective_teams_alpha_rank'], 2)})."
             )
             t = pd.DataFrame({"team": [team_label(x) for x in meta["team"]]})
             t["Nash weight"] = [pct(x) for x in meta["nash_weight"]]

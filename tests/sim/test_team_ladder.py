@@ -8,7 +8,6 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from krosbalance.analysis.staged import load_staged
 from krosbalance.analysis.team_ladder import synthetic_halving, team_key, team_ratings
