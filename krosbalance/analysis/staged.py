@@ -39,6 +39,7 @@ def load_staged(out: str | Path) -> ResultSet:
         f = read_shards(folder / "fighters")
         m = m.assign(
             stage=label,
+            stage_pairing=m["pairing"],
             stage_match_id=m["match_id"],
             match_id=m["match_id"] + id_offset,
             pairing=m["pairing"] + pairing_offset,

@@ -85,6 +85,12 @@ def team_study(rs: Any) -> TeamStudy:
     m = rs.matches
     heuristic = m[m["stage"] != "search"] if "stage" in m.columns else m
     ratings = team_ratings(m[~m["stage"].str.startswith("swap-")])
+    # the ladder ranks the rated teams; teams met only as field opponents are fitted, not ranked
+    rated_keys = {team_key(t) for t in settings["teams"]}
+    covs = ratings.attrs.get("cov", {})
+    ratings = ratings[ratings["team"].isin(rated_keys)].reset_index(drop=True)
+    ratings["rank"] = ratings.groupby("tier").cumcount() + 1
+    ratings.attrs["cov"] = covs
     study = TeamStudy(settings, stages, ratings, field_win_rates(heuristic))
     n_teams = len(settings["teams"])
     halving = [s for s in stages if s["stage"].startswith("halving-")]
@@ -190,7 +196,13 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
     rows = [{"stage": x["stage"], "matches": x["n_matches"]} for x in study.stages]
     doc.table(pd.DataFrame(rows), "Stages of the study, in order (each an ordinary results folder).")
     d = study.design
-    if d and d.get("stages"):
+    if d and d.get("stages") == 1:
+        doc.p(
+            f"One stage against the field (no halving): every rated team against {d['survivor_opponents']} opponents "
+            f"drawn from the field, {d['used']:,} matches; the full round robin of the {len(s['teams'])} rated teams "
+            f"would be {d['full_round_robin']:,} ({d['per_pair']} a pairing)."
+        )
+    elif d and d.get("stages"):
         doc.p(
             f"Adaptive design: successive halving against the field, {d['stages']} stages, then a round robin of the "
             f"top teams. It used {d['used']:,} heuristic-tier matches; the full round robin of the {len(s['teams'])} "

@@ -94,6 +94,8 @@ def swap_effects(
 ) -> pd.DataFrame:
     """Per swap and tier: the team's and the swapped team's field win rate over the same deals, the
     paired difference (swapped minus team) and its interval, n paired deals."""
+    if "stage_pairing" in matches.columns:  # a staged result set offsets each stage's pairings
+        matches = matches.assign(pairing=matches["stage_pairing"])
     d = deal_scores(matches)
     base = d[d["stage"] == "swap-base"].set_index(["tier", "pairing", "deal"])
     alt = d[d["stage"] == "swap-alt"].set_index(["tier", "pairing", "deal"])
