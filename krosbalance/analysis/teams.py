@@ -97,9 +97,9 @@ def swap_effects(
     if "stage_pairing" in matches.columns:  # a staged result set offsets each stage's pairings
         matches = matches.assign(pairing=matches["stage_pairing"])
     d = deal_scores(matches)
-    base = d[d["stage"] == "swap-base"].set_index(["tier", "pairing", "deal"])
-    alt = d[d["stage"] == "swap-alt"].set_index(["tier", "pairing", "deal"])
-    both = base.join(alt, lsuffix="_base", rsuffix="_alt", how="inner")
+    keys = ["tier", "pairing", "deal"]
+    base, alt = d[d["stage"] == "swap-base"], d[d["stage"] == "swap-alt"]
+    both = base.merge(alt, on=keys, suffixes=("_base", "_alt"), how="inner")
     cols = [
         "tier",
         "team",
@@ -118,7 +118,7 @@ def swap_effects(
     for swap in swaps:
         team, swapped = team_key(swap["team"]), team_key(swap["swapped"])
         sub = both[(both["team_a_base"] == team) & (both["team_a_alt"] == swapped)]
-        for tier, g in sub.groupby(level="tier"):
+        for tier, g in sub.groupby("tier"):
             diff = (g["score_a_alt"] - g["score_a_base"]).to_numpy()
             n = len(diff)
             se = float(np.std(diff, ddof=1) / np.sqrt(n)) if n > 1 else np.nan

@@ -150,3 +150,29 @@ def test_collection_teams_are_drawn_from_the_owned_copies_only(tmp_path: Path) -
     assert {tuple(t) for t in settings["mine"]} <= rated
     # the rated teams are those reachable with at most one more figure
     assert all(sum(max(0, t.count(c) - owned.count(c)) for c in set(t)) <= 1 for t in rated)
+
+
+def test_a_swap_is_paired_on_the_same_opponents_and_seeds_and_finds_a_known_loss(tmp_path: Path) -> None:
+    star = ["bill_tell", "bill_tell", "oscar_kass", "oscar_kass"]
+    text = LADDER.replace('roster = {set = "arena-box"}', f"roster = {json.dumps(list(STAR_ROSTER))}")
+    text = (
+        text.replace("opponents = 4", "opponents = 3")
+        .replace(
+            "top_round_robin = 6",
+            f'top_round_robin = 0\nmin_teams = 200\nswaps = [{{ team = {json.dumps(star)}, out = "oscar_kass", in = "lil_healey" }}]',
+        )
+        .replace("min_teams = 8\n", "")
+    )
+    experiment = ladder(text)
+    out = tmp_path / "out"
+    run_stages(TeamLadderPlanner(experiment), out, play=strength_play, catalog=CAT, progress=False)
+    stages = {s["experiment"]: s for s in read_stages(out)["stages"]}
+    assert list(stages) == ["halving-1", "swap-base", "swap-alt"]
+    rs = load_staged(out)
+    base = rs.matches[rs.matches["stage"] == "swap-base"].sort_values("stage_match_id")
+    alt = rs.matches[rs.matches["stage"] == "swap-alt"].sort_values("stage_match_id")
+    assert base["seed"].tolist() == alt["seed"].tolist() and base["team_b"].tolist() == alt["team_b"].tolist()
+    swaps = team_study(rs).swaps
+    assert len(swaps) == 1 and swaps["n_deals"].iloc[0] == 3 * 4
+    known = team_strength(star) - team_strength(["bill_tell", "bill_tell", "lil_healey", "oscar_kass"])
+    assert known > 2 and swaps["ci_high"].iloc[0] < 0  # the star team loses its edge: a paired, certain drop
