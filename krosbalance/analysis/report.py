@@ -82,6 +82,8 @@ def _ci_col(df: pd.DataFrame, est: str, lo: str, hi: str, as_pct: bool = False, 
 def _versions(rs: ResultSet, summary: Summary) -> pd.DataFrame:
     rows: list[tuple[str, str]] = []
     for key, value in (rs.manifest or {}).items():
+        if key == "meta":  # a staged study's settings (krosbalance.sim.stages): its own section shows them
+            continue
         if isinstance(value, dict):
             rows += [(f"{key}.{k}", str(v)) for k, v in value.items()]
         elif not isinstance(value, list):

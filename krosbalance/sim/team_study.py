@@ -128,9 +128,14 @@ def parse_ladder(
     if len(problems.errors) > n_before or roster is None or settings is None:
         return None, ""
     field = roster_teams(roster or sorted(set(owned or ())), catalog, ruleset, options, size)
-    rule_text = (
-        "the team rule of ruleset " + repr(ruleset) + (f", {size[0]}-{size[1]} figures" if size else "")
+    sizes = (
+        ""
+        if size is None
+        else f", {size[0]} figures"
+        if size[0] == size[1]
+        else f", {size[0]}-{size[1]} figures"
     )
+    rule_text = f"the team rule of ruleset {ruleset!r}{sizes}"
     if not field:
         where = "teams.roster" if roster else "teams.collection"
         problems.add(where, f"no legal team can be drawn from it ({rule_text})")

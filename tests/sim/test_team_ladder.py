@@ -128,7 +128,7 @@ def test_bad_ladder_input_is_one_clear_problem_each(tmp_path: Path) -> None:
     )
     no_team = problems(LADDER.replace('roster = {set = "arena-box"}', 'roster = ["bill_tell"]'))
     assert no_team == [
-        "teams.roster: no legal team can be drawn from it (the team rule of ruleset 'arena', 4-4 figures)"
+        "teams.roster: no legal team can be drawn from it (the team rule of ruleset 'arena', 4 figures)"
     ]
     (tmp_path / "mine.toml").write_text("[figures]\nbill_tell = 2\nnot_a_figure = 1\n")
     bad_figure = problems(LADDER.replace("rule = ", 'collection = "mine.toml"\nrule = '))
