@@ -83,6 +83,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(handler=cmd_report)
 
+    teams = sub.add_parser("teams", help="count and list every legal team of a roster or a collection")
+    teams.add_argument(
+        "roster",
+        metavar="ROSTER",
+        help="a set name (arena-box), set:NAME, tag:NAME, all, comma-separated Krosmasters, or a collection "
+        "file (.toml, [figures] name = copies)",
+    )
+    teams.add_argument("--ruleset", default="arena", help="whose team rule (default arena)")
+    teams.add_argument("--size", type=_positive_int, default=None, help="only teams of this many figures")
+    teams.add_argument("--count", action="store_true", help="print the count only")
+    teams.set_defaults(handler=cmd_teams)
+
     validate = sub.add_parser("validate", help="check experiment files and explain every problem")
     validate.add_argument("files", type=Path, nargs="+", metavar="FILE")
     validate.set_defaults(handler=cmd_validate)
@@ -122,8 +134,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     from krosbalance.sim.runner import run_experiment
 
     out = args.out
+    experiment = load_experiment(args.file)
     if out is None:
-        out = Path("results") / load_experiment(args.file).name
+        out = Path("results") / experiment.name
+    if experiment.mode == "ladder":  # a team study runs in stages
+        from krosbalance.sim.team_ladder import run_ladder
+
+        return run_ladder(
+            experiment,
+            args.file,
+            out,
+            jobs=args.jobs,
+            resume=args.resume,
+            backend=args.backend,
+            address=args.address,
+            progress=False if args.no_progress else None,
+        )
     summary = run_experiment(
         args.file,
         out,
@@ -148,11 +174,36 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_teams(args: argparse.Namespace) -> int:
+    from krosbalance.sim.catalog import RegistryCatalog
+    from krosbalance.sim.rosters import collection_teams, parse_roster_argument, roster_teams, teams_listing
+
+    catalog = RegistryCatalog()
+    if args.ruleset not in catalog.rulesets():
+        raise KrosbalanceError(
+            f"--ruleset: unknown ruleset {args.ruleset!r}; known: {', '.join(catalog.rulesets())}"
+        )
+    label, figures, is_collection = parse_roster_argument(args.roster, catalog, args.ruleset)
+    size = (args.size, args.size) if args.size else None
+    build = collection_teams if is_collection else roster_teams
+    teams = build(figures, catalog, args.ruleset, None, size)
+    rule = f"team rule of ruleset {args.ruleset!r}" + (f", {args.size} figures" if args.size else "")
+    if not teams:
+        raise KrosbalanceError(f"{label}: no legal team can be drawn from it ({rule})")
+    lines = teams_listing(teams, label, rule)
+    print("\n".join(lines[:1] if args.count else lines))
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from krosbalance.sim.experiment import folder_name_problem
     from krosbalance.sim.runner import read_manifest
+    from krosbalance.sim.stages import is_staged, read_stages
 
-    name = str(read_manifest(args.out).get("experiment") or args.out.name)
+    if is_staged(args.out):  # a staged study (a team ladder): its stages are read together
+        name = str(read_stages(args.out).get("study") or args.out.name)
+    else:
+        name = str(read_manifest(args.out).get("experiment") or args.out.name)
     if args.to is None and folder_name_problem(name):
         # The manifest names the report folder: "../../x" would write outside reports/.
         raise KrosbalanceError(

@@ -25,7 +25,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
-                                  # | tables | random_tables (tables seat one team per player: the
+                                  # | tables | random_tables | ladder (tables seat one team per player: the
                                   # only modes, with mirror, of a ruleset seating four; random_tables
                                   # draws each seat's team at random, for every deal, from every
                                   # legal team of the pool, each player owning his figures)
@@ -42,6 +42,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
+    # mode = "ladder": a team study (every legal team of a roster rated against the field, in
+    # stages: roster / collection / rule / [teams.ladder], see krosbalance.sim.team_study)
 
     [options]                     # the ruleset's options (an unknown name suggests the near ones)
     turn_limit = 60
@@ -101,6 +103,7 @@ TEAM_MODES: tuple[str, ...] = (
     "random_deal",
     "tables",
     "random_tables",
+    "ladder",
 )
 #: the modes that seat more than two teams at a table (the others pair two teams)
 TABLE_MODES: tuple[str, ...] = ("mirror", "tables", "random_tables")
@@ -165,6 +168,9 @@ class Experiment:
     variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
     held_rewards: tuple[str, ...] = ()
     seats: int = 2  # players per match (the ruleset's, with the experiment's options)
+    #: ``mode = "ladder"``: the team study's settings as JSON (:mod:`krosbalance.sim.team_study`);
+    #: ``pairings`` are then its first stage's
+    ladder: str = ""
 
     @property
     def seatings(self) -> tuple[int, ...]:
@@ -512,6 +518,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, ...], ...] | None = None
     mode = "pairs"
+    ladder = ""
     if teams is not None:
         arms = [(arm, json.loads(arm_options)) for arm, arm_options in variants or ()] or [("", team_options)]
         for arm, arm_options in arms[1:]:
@@ -525,7 +532,22 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
                     f"variant {arm!r} seats {catalog.seats(ruleset, arm_options)} players, the experiment "
                     f"{seats}: the arms of an experiment play the same tables",
                 )
-        mode, pairings = _parse_arm_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET, arms, seats)
+        if teams.get("mode") == "ladder":  # a team study: krosbalance.sim.team_study
+            mode, pairings, ladder = _parse_ladder_teams(
+                teams,
+                problems,
+                catalog,
+                ruleset or DEFAULT_RULESET,
+                team_options,
+                master_seed,
+                file,
+                seats,
+                variants,
+            )
+        else:
+            mode, pairings = _parse_arm_teams(
+                teams, problems, catalog, ruleset or DEFAULT_RULESET, arms, seats
+            )
 
     if problems.errors:
         return None
@@ -550,6 +572,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         variants=variants or (),
         held_rewards=held_rewards,
         seats=seats,
+        ladder=ladder,
     )
     if experiment.n_matches > MAX_MATCHES:
         problems.add(
@@ -985,6 +1008,34 @@ def _parse_teams(
         problems.add("teams", "a round robin needs at least two teams (or include_mirror = true)")
         return mode, None
     return mode, tuple(pairs)
+
+
+def _parse_ladder_teams(
+    teams: Mapping[str, Any],
+    problems: _Problems,
+    catalog: Catalog,
+    ruleset: str,
+    options: Options,
+    master_seed: int | None,
+    file: str,
+    seats: int,
+    variants: Sequence[tuple[str, str]] | None,
+) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
+    """``mode = "ladder"``: a team study (its own module); it plays two players and one arm."""
+    from krosbalance.sim.team_study import parse_ladder
+
+    if seats != 2:
+        problems.add(
+            "teams.mode", f"a team ladder pairs two teams; ruleset {ruleset!r} seats {seats} players here"
+        )
+        return "ladder", None, ""
+    if variants:
+        problems.add("variants", "a team ladder plays one arm: compare rules with one ladder per rule")
+        return "ladder", None, ""
+    if options is None:
+        return "ladder", None, ""
+    pairings, settings = parse_ladder(teams, problems, catalog, ruleset, options, master_seed, file)
+    return "ladder", pairings, settings
 
 
 def _parse_arm_teams(
