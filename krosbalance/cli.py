@@ -60,6 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (default loky)")
     run.add_argument("--address", default=None, help="Dask scheduler / Ray cluster address")
     run.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    run.add_argument(
+        "--patch",
+        default=None,
+        help="a balance patch (shipped name or .toml file) played by every arm; default --out results/<name>--<patch>",
+    )
     run.set_defaults(handler=cmd_run)
 
     report = sub.add_parser("report", help="write report.html and report.md for a finished run")
@@ -112,7 +117,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     out = args.out
     if out is None:
-        out = Path("results") / load_experiment(args.file).name
+        name = load_experiment(args.file).name
+        if args.patch:
+            from krosbalance.sim.patches import load_patch
+
+            name = f"{name}--{load_patch(args.patch).name}"
+        out = Path("results") / name
     summary = run_experiment(
         args.file,
         out,
@@ -122,6 +132,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         backend=args.backend,
         address=args.address,
         progress=False if args.no_progress else None,
+        patch=args.patch,
     )
     print(
         f"{summary.experiment}: {summary.n_matches} matches ({summary.n_played} played, "

@@ -47,6 +47,7 @@ from krosbalance.analysis.names import (
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
+from krosbalance.analysis import patch_section
 from krosbalance.analysis.sections import ruleset_sections
 from krosbalance.analysis.strength import adjusted_strength
 
@@ -308,6 +309,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
 
     doc.h("Question")
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
+    patch_section.add_header(doc, rs.manifest)
 
     doc.h("Summary")
     if seat is None:

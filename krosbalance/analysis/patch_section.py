@@ -1,0 +1,165 @@
+"""The report's "Balance patches" section and the header lines that name a run's patches.
+
+A mode section (:mod:`krosbalance.analysis.sections`): it shows for every result set whose manifest
+lists patched arms (``patches``, written by the runner from ``krosbalance.sim.patches``), and adds
+the sweep's curve and root when the manifest holds a ``sweep``. Figures are the analysis of
+:mod:`krosbalance.analysis.patch_study`; every strength is given with its n, 95% interval and tier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from krosbalance.analysis import patch_study
+from krosbalance.analysis.dependence import POOLED
+from krosbalance.analysis.names import display_name
+from krosbalance.analysis.narrative import fmt, with_ci
+
+
+def header_lines(manifest: dict[str, Any] | None) -> list[str]:
+    """"arm: change; change" for every patched arm of the run (the report's header lists them)."""
+    patches = (manifest or {}).get("patches") or {}
+    lines = []
+    for arm, entry in patches.items():
+        changes = "; ".join(entry.get("changes", [])) or "no change"
+        label = f"arm **{arm}**" if arm else "every match"
+        lines.append(f"{label} (patch {entry.get('patch', '?')}): {changes}")
+    return lines
+
+
+def add_header(doc: Any, manifest: dict[str, Any] | None) -> None:
+    """A "Balance patches" paragraph under the question when the run played patched cards."""
+    lines = header_lines(manifest)
+    if lines:
+        doc.h("Balance patches played")
+        doc.p(
+            "These arms played patched cards (a patched figure keeps its name; its strength in those arms is "
+            "that of the patched card). The pooled sections below mix the arms; the Balance patches section "
+            "gives each arm alone.",
+            note=True,
+        )
+        doc.ul(lines)
+
+
+def _wide(strengths: pd.DataFrame) -> pd.DataFrame:
+    """Figures x arms of one group, cells ``coef [lo, hi] (n)``."""
+    cells = [
+        f"{with_ci(c, lo, hi)} (n={int(n)})"
+        for c, lo, hi, n in zip(strengths["coef"], strengths["ci_low"], strengths["ci_high"], strengths["n"], strict=True)
+    ]
+    wide = strengths.assign(cell=cells).pivot(index="term", columns="arm", values="cell")
+    wide = wide.reindex(columns=list(dict.fromkeys(strengths["arm"])))
+    wide.index = [display_name(t) for t in wide.index]
+    return wide.fillna("n/a").reset_index(names="figure")
+
+
+def plot_sweep(points: pd.DataFrame, fits: pd.DataFrame, field: str, figure: str) -> Figure:
+    """The swept figure's strength (95% CI) against one swept field, per tier, with the fitted line."""
+    fig = Figure(figsize=(6.4, 4.0))
+    ax = fig.subplots()
+    for i, (group, sub) in enumerate(points.groupby("group", sort=False)):
+        x = pd.to_numeric(sub[field], errors="coerce").to_numpy(float) + (i - 0.5) * 0.08
+        y = sub["coef"].to_numpy(float)
+        err = np.vstack([y - sub["ci_low"].to_numpy(float), sub["ci_high"].to_numpy(float) - y])
+        line = ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=str(group))
+        fit = fits[(fits["group"] == group) & (fits["field"] == field)]
+        if not fit.empty and np.isfinite(fit["slope"].iloc[0]):
+            grid = np.linspace(np.nanmin(x), np.nanmax(x), 20)
+            root = fit["root"].iloc[0]
+            ax.plot(grid, fit["slope"].iloc[0] * (grid - root), color=line[0].get_color(), alpha=0.6)
+    ax.axhline(0, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel(field)
+    ax.set_ylabel("strength (log-odds vs the average figure)")
+    ax.set_title(f"{display_name(figure)}: strength against {field}\n(95% CI; line: WLS fit per tier)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
+    manifest = rs.manifest or {}
+    patches = manifest.get("patches") or {}
+    matches = rs.summary().matches
+    strengths = patch_study.arm_strengths(matches)
+    tables["arm_strengths"] = strengths
+    arms = pd.DataFrame(
+        [
+            {"arm": arm or patch_study.BASELINE, "patch": entry.get("patch", ""), "changes": "; ".join(entry.get("changes", []))}
+            for arm, entry in patches.items()
+        ]
+    )
+    doc.table(arms, "The patched arms and what each changes (printed value → played value).")
+    if strengths.empty:
+        doc.p("No decided match to estimate strengths from.")
+        return
+    doc.p(
+        "Teammate-adjusted strength (log-odds against the average figure, 95% interval, n = decided matches "
+        "the figure played in) fitted on each arm's matches alone, per AI tier and pooled over the AIs "
+        "(symmetric matchups); every arm plays the same deals on the same seeds.",
+        note=True,
+    )
+    for group in [POOLED, *[g for g in dict.fromkeys(strengths["group"]) if g != POOLED]]:
+        sub = strengths[strengths["group"] == group]
+        if not sub.empty:
+            n = int(sub.groupby("arm")["n_matches"].first().sum())
+            doc.table(_wide(sub), f"Strength per arm — {group} ({n} decided matches over the arms).")
+    sweep = manifest.get("sweep")
+    if sweep:
+        _sweep_part(doc, sweep, strengths, tables)
+
+
+def _sweep_part(doc: Any, sweep: dict[str, Any], strengths: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> None:
+    target, fields = sweep["target"], list(sweep.get("fields", []))
+    points = patch_study.sweep_points_table(strengths, sweep)
+    if points.empty:
+        doc.p(f"The sweep of {target} has no estimate in any arm.")
+        return
+    printed = patch_study.printed_values(sweep)
+    fits = patch_study.fit_sweep(points, fields, printed)
+    tables["sweep_points"] = points
+    tables["sweep_fit"] = fits
+    name = display_name(target)
+    doc.h(f"Card-value sweep: {name}")
+    t = points[["group", *fields, "coef", "ci_low", "ci_high", "n"]].copy()
+    t["strength [95% CI]"] = [with_ci(c, lo, hi) for c, lo, hi in zip(t["coef"], t["ci_low"], t["ci_high"], strict=True)]
+    doc.table(t[["group", *fields, "strength [95% CI]", "n"]], f"{name}'s strength at each swept value, per tier.")
+    rows = []
+    for _, fit in fits.iterrows():
+        root = (
+            f"{fmt(fit['root'])} [{fmt(fit['root_ci_low'])}, {fmt(fit['root_ci_high'])}]"
+            if pd.notna(fit["root"])
+            else "n/a"
+        )
+        rows.append(
+            {
+                "tier": fit["group"],
+                "field": fit["field"],
+                "printed": printed.get(fit["field"], "n/a"),
+                "slope per unit [±se]": f"{fmt(fit['slope'])} ± {fmt(fit['slope_se'])}" if pd.notna(fit["slope"]) else "n/a",
+                "average at [95% CI]": root,
+                "points": fit["points"],
+                "note": fit["note"] or "",
+            }
+        )
+    doc.table(
+        pd.DataFrame(rows),
+        "Fitted line per tier: strength = slope × (value − root), statsmodels WLS with weights 1/se² (residual "
+        "scale floored at 1); 'average at' is the value where the fitted strength is 0 (other swept fields at "
+        "their printed value), its interval the delta method's.",
+    )
+    for field in fields:
+        if pd.to_numeric(points[field], errors="coerce").notna().all():
+            doc.image(f"sweep_{field.replace('.', '_')}.png", plot_sweep(points, fits, field, target), f"{name} against {field}")
+
+
+def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
+    """The report's hook: a "Balance patches" section when the run played patched arms."""
+    if (rs.manifest or {}).get("patches"):
+        section(doc, "Balance patches", lambda: report_section(doc, rs, tables))
+
+
+__all__ = ["add_header", "add_report_section", "header_lines", "plot_sweep", "report_section"]
