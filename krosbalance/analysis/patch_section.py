@@ -83,7 +83,7 @@ def plot_sweep(points: pd.DataFrame, fits: pd.DataFrame, field: str, figure: str
 def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
     manifest = rs.manifest or {}
     patches = manifest.get("patches") or {}
-    matches = rs.summary().matches
+    matches = rs.matches  # the full table: the compressed summary has no arm column
     strengths = patch_study.arm_strengths(matches)
     tables["arm_strengths"] = strengths
     arms = pd.DataFrame(
@@ -110,6 +110,103 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
     sweep = manifest.get("sweep")
     if sweep:
         _sweep_part(doc, sweep, strengths, tables)
+    proposal = _proposal(rs)
+    if proposal is not None:
+        _verification_part(doc, proposal, strengths, tables)
+
+
+def _proposal(rs: Any) -> dict[str, Any] | None:
+    """The fix finder's proposal saved beside these results (``proposal.json``), if any."""
+    import json
+
+    root = getattr(rs, "root", None)
+    path = root / "proposal.json" if root is not None else None
+    if path is None or not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else None
+
+
+def verification_table(proposal: dict[str, Any], strengths: pd.DataFrame) -> pd.DataFrame:
+    """Per figure and group (tier): the probe's strength, the predicted one under the proposal and the
+    verification's measured ones (shipped and proposed arms), with 95% intervals."""
+    predicted = pd.DataFrame(proposal.get("predicted", []))
+    if predicted.empty or strengths.empty:
+        return pd.DataFrame()
+    band = float(proposal.get("band", 0.15))
+    rows = []
+    for group in dict.fromkeys(strengths["group"]):
+        sub = strengths[strengths["group"] == group]
+        shipped = sub[sub["arm"] == "shipped"].set_index("term")
+        proposed = sub[sub["arm"] == "proposed"].set_index("term")
+        for _, p in predicted.iterrows():
+            term = p["term"]
+            row: dict[str, Any] = {
+                "group": group,
+                "figure": display_name(term),
+                "term": term,
+                "probe": p["before"],
+                "predicted": p["predicted"],
+                "predicted_ci_low": p["ci_low"],
+                "predicted_ci_high": p["ci_high"],
+            }
+            for label, table in (("shipped", shipped), ("proposed", proposed)):
+                if term in table.index:
+                    row[label] = table.loc[term, "coef"]
+                    row[f"{label}_ci_low"] = table.loc[term, "ci_low"]
+                    row[f"{label}_ci_high"] = table.loc[term, "ci_high"]
+                    row[f"{label}_n"] = table.loc[term, "n"]
+            measured = row.get("proposed", np.nan)
+            row["within_band"] = bool(abs(measured) <= band) if pd.notna(measured) else None
+            row["prediction_in_ci"] = (
+                bool(row["proposed_ci_low"] <= p["predicted"] <= row["proposed_ci_high"]) if pd.notna(measured) else None
+            )
+            rows.append(row)
+    columns = ["group", "figure", "term", "probe", "predicted", "predicted_ci_low", "predicted_ci_high"]
+    for label in ("shipped", "proposed"):
+        columns += [label, f"{label}_ci_low", f"{label}_ci_high", f"{label}_n"]
+    return pd.DataFrame(rows).reindex(columns=[*columns, "within_band", "prediction_in_ci"])
+
+
+def _verification_part(doc: Any, proposal: dict[str, Any], strengths: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> None:
+    t = verification_table(proposal, strengths)
+    tables["fix_verification"] = t
+    doc.h("Fix finder: predicted against measured")
+    changes = "; ".join(f"{display_name(f)}: {name} {d:+d}" for f, name, d in proposal.get("changes", [])) or "no change"
+    band = float(proposal.get("band", 0.15))
+    reached = "reaches" if proposal.get("reached") else "does not reach (the best found is proposed)"
+    doc.p(
+        f"Proposed patch ({proposal.get('solver', '')}): {changes}. Predicted from the probe stage, it {reached} "
+        f"the band ±{fmt(band)} log-odds. Below, the verification run's measured strengths (fresh seeds, the "
+        "shipped cards and the patch side by side)."
+    )
+    if t.empty:
+        doc.p("No estimate to compare.")
+        return
+    out = pd.DataFrame(
+        {
+            "tier": t["group"],
+            "figure": t["figure"],
+            "probe (shipped)": [fmt(v) for v in t["probe"]],
+            "predicted [95% CI]": [with_ci(c, lo, hi) for c, lo, hi in zip(t["predicted"], t["predicted_ci_low"], t["predicted_ci_high"], strict=True)],
+            "measured, shipped [95% CI]": [
+                with_ci(c, lo, hi) if pd.notna(c) else "n/a"
+                for c, lo, hi in zip(t["shipped"], t["shipped_ci_low"], t["shipped_ci_high"], strict=True)
+            ],
+            "measured, proposed [95% CI]": [
+                with_ci(c, lo, hi) if pd.notna(c) else "n/a"
+                for c, lo, hi in zip(t["proposed"], t["proposed_ci_low"], t["proposed_ci_high"], strict=True)
+            ],
+            "n": t["proposed_n"],
+            f"within ±{fmt(band)}": t["within_band"].map({True: "yes", False: "no", None: "n/a"}),
+        }
+    )
+    doc.table(
+        out,
+        "Predicted: the probe's strength moved by the patch (slope × change, minus its share of the sum-to-zero "
+        "shift), interval from the probe fit (baseline and slopes treated as independent); measured: the "
+        "verification's fit per arm and tier.",
+    )
 
 
 def _sweep_part(doc: Any, sweep: dict[str, Any], strengths: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> None:

@@ -183,9 +183,6 @@ class Experiment:
     arm_patches: tuple[tuple[str, str], ...] = ()
     #: the ``[sweep]`` grid, JSON (``krosbalance.sim.sweep.sweep_arms``); '' = no sweep
     sweep: str = ""
-    #: what a staged study records beside the run (JSON, into the manifest; e.g. the fix finder's
-    #: prediction); not played
-    notes: str = ""
 
     def patch_of(self, arm: str) -> str:
         """The canonical patch JSON an arm plays: the experiment's patch with the arm's own over it."""

@@ -128,7 +128,8 @@ def load_fix(path: str | Path) -> tuple[Experiment, FixSpec]:
 
 
 def knob_arm(figure: str, name: str, step: int) -> str:
-    return f"{figure}.{name}+{step}"
+    """The probe arm of one (figure, field): ``anna_tommy.hp.up2``."""
+    return f"{figure}.{name}.up{step}"
 
 
 def _figures(experiment: Experiment) -> list[str]:
@@ -154,14 +155,6 @@ def _printed(figure: str, name: str) -> int:
     from krosbalance.content.registry import default_registry
 
     return int(getattr(default_registry().load_character(figure), name))
-
-
-@dataclass(frozen=True)
-class FinishedStage:
-    """A stage whose run is complete (the shape of ``krosbalance.sim.stages.FinishedStage``)."""
-
-    experiment: Experiment
-    folder: Path
 
 
 @dataclass
@@ -190,7 +183,6 @@ def verify_experiment(experiment: Experiment, spec: FixSpec, proposal: Proposal)
     """Stage 2: a fresh paired run of the shipped cards and the proposed patch (its own seeds)."""
     base = json.dumps(dict(experiment.options), sort_keys=True, separators=(",", ":"))
     arms = (("shipped", base), ("proposed", base))
-    notes = {"fix": proposal.as_manifest()}
     return replace(
         experiment,
         name=f"{experiment.name}-verify",
@@ -199,7 +191,6 @@ def verify_experiment(experiment: Experiment, spec: FixSpec, proposal: Proposal)
         ai_deals=() if spec.verify_deals else experiment.ai_deals,
         variants=arms,
         arm_patches=(("proposed", proposal.patch.json),) if not proposal.patch.empty else (),
-        notes=json.dumps(notes, sort_keys=True),
     )
 
 
@@ -340,10 +331,9 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
     manifest = read_manifest(folder)
     knobs: dict[str, tuple[str, str, int]] = {}
     for arm in (manifest.get("patches") or {}):
-        figure, rest = arm.rsplit(".", 1)
-        name, step = rest.split("+")
-        knobs[arm] = (figure, name, int(step))
-    matches = ResultSet.load(folder).summary().matches
+        figure, name, step = arm.split(".")
+        knobs[arm] = (figure, name, int(step.removeprefix("up")))
+    matches = ResultSet.load(folder).matches  # the full table (the summary has no arm column)
     fit = sensitivity(matches, knobs)
     chars = character_strengths(fit).set_index("term")
     covariates = fit[fit["kind"] == "covariate"].set_index("term")
@@ -403,6 +393,20 @@ def _predict(
             }
         )
     return pd.DataFrame(rows)
+
+
+def run_fix(path: str | Path, out: str | Path, *, jobs: int = 1, resume: bool = False, **run_options: Any) -> Any:
+    """Run the fix finder of the file ``path`` into ``out`` (stages, :mod:`krosbalance.sim.stages`);
+    the proposal (``proposal.json``) is written beside the probe's results and the verification's."""
+    import shutil
+
+    from krosbalance.sim.stages import run_stages
+
+    experiment, spec = load_fix(path)
+    summary = run_stages(FixPlanner(experiment, spec), out, jobs=jobs, resume=resume, **run_options)
+    if len(summary.stages) == 2:
+        shutil.copyfile(summary.stages[0].folder / "proposal.json", summary.stages[1].folder / "proposal.json")
+    return summary
 
 
 def write_proposal(folder: Path, proposal: Proposal) -> Path:

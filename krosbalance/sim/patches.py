@@ -471,8 +471,6 @@ def patch_manifest(experiment: Any) -> dict[str, Any]:
         out["patches"] = patched
     if experiment.sweep:
         out["sweep"] = json.loads(experiment.sweep)
-    if getattr(experiment, "notes", ""):
-        out.update(json.loads(experiment.notes))
     return out
 
 

@@ -168,8 +168,7 @@ def fingerprint(experiment: Experiment) -> str:
         payload["patch"] = experiment.patch
     if experiment.arm_patches:
         payload["arm_patches"] = experiment.arm_patches
-    if experiment.notes:
-        payload["notes"] = experiment.notes
+
     if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":  # the pairing is the pool
         payload["mode"] = experiment.mode
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
