@@ -68,7 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_run)
 
     fix = sub.add_parser("fix", help="propose the smallest balance patch for a [fix] file, then verify it")
-    fix.add_argument("file", type=Path, help="experiment TOML file with a [fix] table (see simulations/fix-the-box.toml)")
+    fix.add_argument(
+        "file", type=Path, help="experiment TOML file with a [fix] table (see simulations/fix-the-box.toml)"
+    )
     fix.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers (-1 = all cores)")
     fix.add_argument("--out", "-o", type=Path, default=None, help="output folder (default results/<name>)")
     fix.add_argument("--resume", action="store_true", help="continue an interrupted study in --out")
@@ -167,11 +169,17 @@ def cmd_fix(args: argparse.Namespace) -> int:
         args.file, out, jobs=args.jobs, resume=args.resume, progress=False if args.no_progress else None
     )
     for stage in summary.stages:
-        print(f"stage {stage.index}: {stage.n_matches} matches ({stage.n_played} played), {stage.n_errors} errors -> {stage.folder}")
+        print(
+            f"stage {stage.index}: {stage.n_matches} matches ({stage.n_played} played), {stage.n_errors} errors -> {stage.folder}"
+        )
     proposal = json.loads((summary.stages[0].folder / "proposal.json").read_text(encoding="utf-8"))
     changes = "; ".join(f"{f}: {name} {d:+d}" for f, name, d in proposal["changes"]) or "no change"
-    print(f"proposed patch: {changes} ({'reaches' if proposal['reached'] else 'does not reach'} ±{proposal['band']})")
-    print(f"{summary.n_matches} matches in {summary.seconds:.1f} s; report: krosbalance report {summary.stages[-1].folder}")
+    print(
+        f"proposed patch: {changes} ({'reaches' if proposal['reached'] else 'does not reach'} ±{proposal['band']})"
+    )
+    print(
+        f"{summary.n_matches} matches in {summary.seconds:.1f} s; report: krosbalance report {summary.stages[-1].folder}"
+    )
     return EXIT_MATCH_ERRORS if summary.n_errors else 0
 
 

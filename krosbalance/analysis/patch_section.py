@@ -21,7 +21,7 @@ from krosbalance.analysis.narrative import fmt, with_ci
 
 
 def header_lines(manifest: dict[str, Any] | None) -> list[str]:
-    """"arm: change; change" for every patched arm of the run (the report's header lists them)."""
+    """ "arm: change; change" for every patched arm of the run (the report's header lists them)."""
     patches = (manifest or {}).get("patches") or {}
     lines = []
     for arm, entry in patches.items():
@@ -49,7 +49,9 @@ def _wide(strengths: pd.DataFrame) -> pd.DataFrame:
     """Figures x arms of one group, cells ``coef [lo, hi] (n)``."""
     cells = [
         f"{with_ci(c, lo, hi)} (n={int(n)})"
-        for c, lo, hi, n in zip(strengths["coef"], strengths["ci_low"], strengths["ci_high"], strengths["n"], strict=True)
+        for c, lo, hi, n in zip(
+            strengths["coef"], strengths["ci_low"], strengths["ci_high"], strengths["n"], strict=True
+        )
     ]
     wide = strengths.assign(cell=cells).pivot(index="term", columns="arm", values="cell")
     wide = wide.reindex(columns=list(dict.fromkeys(strengths["arm"])))
@@ -88,7 +90,11 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
     tables["arm_strengths"] = strengths
     arms = pd.DataFrame(
         [
-            {"arm": arm or patch_study.BASELINE, "patch": entry.get("patch", ""), "changes": "; ".join(entry.get("changes", []))}
+            {
+                "arm": arm or patch_study.BASELINE,
+                "patch": entry.get("patch", ""),
+                "changes": "; ".join(entry.get("changes", [])),
+            }
             for arm, entry in patches.items()
         ]
     )
@@ -146,6 +152,7 @@ def verification_table(proposal: dict[str, Any], strengths: pd.DataFrame) -> pd.
                 "figure": display_name(term),
                 "term": term,
                 "probe": p["before"],
+                "probe_se": p["before_se"],
                 "predicted": p["predicted"],
                 "predicted_ci_low": p["ci_low"],
                 "predicted_ci_high": p["ci_high"],
@@ -159,26 +166,53 @@ def verification_table(proposal: dict[str, Any], strengths: pd.DataFrame) -> pd.
             measured = row.get("proposed", np.nan)
             row["within_band"] = bool(abs(measured) <= band) if pd.notna(measured) else None
             row["prediction_in_ci"] = (
-                bool(row["proposed_ci_low"] <= p["predicted"] <= row["proposed_ci_high"]) if pd.notna(measured) else None
+                bool(row["proposed_ci_low"] <= p["predicted"] <= row["proposed_ci_high"])
+                if pd.notna(measured)
+                else None
             )
             rows.append(row)
-    columns = ["group", "figure", "term", "probe", "predicted", "predicted_ci_low", "predicted_ci_high"]
+    columns = [
+        "group",
+        "figure",
+        "term",
+        "probe",
+        "probe_se",
+        "predicted",
+        "predicted_ci_low",
+        "predicted_ci_high",
+    ]
     for label in ("shipped", "proposed"):
         columns += [label, f"{label}_ci_low", f"{label}_ci_high", f"{label}_n"]
     return pd.DataFrame(rows).reindex(columns=[*columns, "within_band", "prediction_in_ci"])
 
 
-def _verification_part(doc: Any, proposal: dict[str, Any], strengths: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> None:
+def _verification_part(
+    doc: Any, proposal: dict[str, Any], strengths: pd.DataFrame, tables: dict[str, pd.DataFrame]
+) -> None:
     t = verification_table(proposal, strengths)
     tables["fix_verification"] = t
     doc.h("Fix finder: predicted against measured")
-    changes = "; ".join(f"{display_name(f)}: {name} {d:+d}" for f, name, d in proposal.get("changes", [])) or "no change"
+    changes = (
+        "; ".join(f"{display_name(f)}: {name} {d:+d}" for f, name, d in proposal.get("changes", []))
+        or "no change"
+    )
     band = float(proposal.get("band", 0.15))
-    reached = "reaches" if proposal.get("reached") else "does not reach (the best found is proposed)"
+    reached = (
+        f"is predicted to bring every figure within ±{fmt(band)} log-odds"
+        if proposal.get("reached")
+        else f"is the best found: no patch within the bounds is predicted to bring every figure within ±{fmt(band)} "
+        "log-odds, and this one minimises the largest predicted |strength|"
+    )
+    slopes = "; ".join(
+        f"{term}: {with_ci(c, lo, hi)} log-odds per point" for term, c, lo, hi in proposal.get("slopes", [])
+    )
+    unused = ", ".join(proposal.get("unused", []))
     doc.p(
-        f"Proposed patch ({proposal.get('solver', '')}): {changes}. Predicted from the probe stage, it {reached} "
-        f"the band ±{fmt(band)} log-odds. Below, the verification run's measured strengths (fresh seeds, the "
-        "shipped cards and the patch side by side)."
+        f"Proposed patch ({proposal.get('solver', '')}): {changes}. From the probe stage, it {reached}. "
+        f"Slopes fitted on the probe: {slopes or 'none'}"
+        + (f"; left out (not above 0 with 95% confidence): {unused}" if unused else "")
+        + ". Below, the verification run's measured strengths (fresh seeds, the shipped cards and the patch side "
+        "by side)."
     )
     if t.empty:
         doc.p("No estimate to compare.")
@@ -187,8 +221,16 @@ def _verification_part(doc: Any, proposal: dict[str, Any], strengths: pd.DataFra
         {
             "tier": t["group"],
             "figure": t["figure"],
-            "probe (shipped)": [fmt(v) for v in t["probe"]],
-            "predicted [95% CI]": [with_ci(c, lo, hi) for c, lo, hi in zip(t["predicted"], t["predicted_ci_low"], t["predicted_ci_high"], strict=True)],
+            "probe (shipped) [95% CI]": [
+                with_ci(c, c - 1.96 * se, c + 1.96 * se)
+                for c, se in zip(t["probe"], t["probe_se"], strict=True)
+            ],
+            "predicted [95% CI]": [
+                with_ci(c, lo, hi)
+                for c, lo, hi in zip(
+                    t["predicted"], t["predicted_ci_low"], t["predicted_ci_high"], strict=True
+                )
+            ],
             "measured, shipped [95% CI]": [
                 with_ci(c, lo, hi) if pd.notna(c) else "n/a"
                 for c, lo, hi in zip(t["shipped"], t["shipped_ci_low"], t["shipped_ci_high"], strict=True)
@@ -209,7 +251,9 @@ def _verification_part(doc: Any, proposal: dict[str, Any], strengths: pd.DataFra
     )
 
 
-def _sweep_part(doc: Any, sweep: dict[str, Any], strengths: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> None:
+def _sweep_part(
+    doc: Any, sweep: dict[str, Any], strengths: pd.DataFrame, tables: dict[str, pd.DataFrame]
+) -> None:
     target, fields = sweep["target"], list(sweep.get("fields", []))
     points = patch_study.sweep_points_table(strengths, sweep)
     if points.empty:
@@ -222,8 +266,12 @@ def _sweep_part(doc: Any, sweep: dict[str, Any], strengths: pd.DataFrame, tables
     name = display_name(target)
     doc.h(f"Card-value sweep: {name}")
     t = points[["group", *fields, "coef", "ci_low", "ci_high", "n"]].copy()
-    t["strength [95% CI]"] = [with_ci(c, lo, hi) for c, lo, hi in zip(t["coef"], t["ci_low"], t["ci_high"], strict=True)]
-    doc.table(t[["group", *fields, "strength [95% CI]", "n"]], f"{name}'s strength at each swept value, per tier.")
+    t["strength [95% CI]"] = [
+        with_ci(c, lo, hi) for c, lo, hi in zip(t["coef"], t["ci_low"], t["ci_high"], strict=True)
+    ]
+    doc.table(
+        t[["group", *fields, "strength [95% CI]", "n"]], f"{name}'s strength at each swept value, per tier."
+    )
     rows = []
     for _, fit in fits.iterrows():
         root = (
@@ -236,7 +284,9 @@ def _sweep_part(doc: Any, sweep: dict[str, Any], strengths: pd.DataFrame, tables
                 "tier": fit["group"],
                 "field": fit["field"],
                 "printed": printed.get(fit["field"], "n/a"),
-                "slope per unit [±se]": f"{fmt(fit['slope'])} ± {fmt(fit['slope_se'])}" if pd.notna(fit["slope"]) else "n/a",
+                "slope per unit [±se]": f"{fmt(fit['slope'])} ± {fmt(fit['slope_se'])}"
+                if pd.notna(fit["slope"])
+                else "n/a",
                 "average at [95% CI]": root,
                 "points": fit["points"],
                 "note": fit["note"] or "",
@@ -250,7 +300,11 @@ def _sweep_part(doc: Any, sweep: dict[str, Any], strengths: pd.DataFrame, tables
     )
     for field in fields:
         if pd.to_numeric(points[field], errors="coerce").notna().all():
-            doc.image(f"sweep_{field.replace('.', '_')}.png", plot_sweep(points, fits, field, target), f"{name} against {field}")
+            doc.image(
+                f"sweep_{field.replace('.', '_')}.png",
+                plot_sweep(points, fits, field, target),
+                f"{name} against {field}",
+            )
 
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:

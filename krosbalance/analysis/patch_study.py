@@ -27,7 +27,19 @@ from krosbalance.analysis import dependence
 from krosbalance.analysis.stats import ALPHA
 
 BASELINE = "(shipped cards)"
-ARM_COLUMNS = ["arm", "group", "term", "coef", "se", "ci_low", "ci_high", "n", "n_matches", "method", "interval"]
+ARM_COLUMNS = [
+    "arm",
+    "group",
+    "term",
+    "coef",
+    "se",
+    "ci_low",
+    "ci_high",
+    "n",
+    "n_matches",
+    "method",
+    "interval",
+]
 FIT_COLUMNS = [
     "group",
     "field",
@@ -97,14 +109,14 @@ def printed_values(sweep: dict[str, Any], registry: Any = None) -> dict[str, flo
             value = getattr(spec.spell(parts[1]), parts[2], None)
         elif parts[0] == "powers" and len(parts) == 2:
             value = spec.has_power(parts[1])
-        if isinstance(value, bool):
-            out[path] = float(value)
-        elif isinstance(value, int | float):
+        if isinstance(value, int | float):  # a power's presence (a bool) counts 0 / 1
             out[path] = float(value)
     return out
 
 
-def fit_sweep(points: pd.DataFrame, fields: list[str], printed: dict[str, float], alpha: float = ALPHA) -> pd.DataFrame:
+def fit_sweep(
+    points: pd.DataFrame, fields: list[str], printed: dict[str, float], alpha: float = ALPHA
+) -> pd.DataFrame:
     """The swept figure's strength against the swept values, one fit per group (tier): :data:`FIT_COLUMNS`,
     one row per group and field. ``points`` holds ``group``, ``coef``, ``se`` and one column per field."""
     import statsmodels.api as sm
@@ -117,10 +129,15 @@ def fit_sweep(points: pd.DataFrame, fields: list[str], printed: dict[str, float]
         usable = [f for f in fields if xs[f] is not None and xs[f].nunique() > 1]
         if not usable or len(sub) < len(usable) + 2:
             for f in fields:
-                rows.append(dict.fromkeys(FIT_COLUMNS) | {"group": group, "field": f, "points": len(sub), "note": "too few points to fit"})
+                rows.append(
+                    dict.fromkeys(FIT_COLUMNS)
+                    | {"group": group, "field": f, "points": len(sub), "note": "too few points to fit"}
+                )
             continue
         design = sm.add_constant(pd.DataFrame({f: xs[f] for f in usable}), has_constant="add")
-        fit = sm.WLS(sub["coef"].to_numpy(float), design.to_numpy(float), weights=1 / sub["se"].to_numpy(float) ** 2).fit()
+        fit = sm.WLS(
+            sub["coef"].to_numpy(float), design.to_numpy(float), weights=1 / sub["se"].to_numpy(float) ** 2
+        ).fit()
         scale = max(1.0, float(fit.scale))
         cov = np.asarray(fit.normalized_cov_params) * scale
         beta = np.asarray(fit.params)

@@ -33,7 +33,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
-from krosbalance.analysis import dependence, ladder, narrative, plots, seats, stats
+from krosbalance.analysis import dependence, ladder, narrative, patch_section, plots, seats, stats
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -47,7 +47,6 @@ from krosbalance.analysis.names import (
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
-from krosbalance.analysis import patch_section
 from krosbalance.analysis.sections import ruleset_sections
 from krosbalance.analysis.strength import adjusted_strength
 

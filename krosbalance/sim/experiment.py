@@ -663,12 +663,16 @@ def _parse_patch_arms(
                 arm_patches.append((entry["name"], arm_patch(entry["patch"], entry["name"], file)))
             except ContentError as exc:
                 where = f"variants[{i}].patch"
-                problems.add(where, f"{exc.field}: {exc.reason}" if exc.file != file else f"{exc.field}: {exc.reason}")
+                problems.add(
+                    where, f"{exc.field}: {exc.reason}" if exc.file != file else f"{exc.field}: {exc.reason}"
+                )
     sweep = ""
     if "sweep" in data:
         table = data["sweep"]
         if not isinstance(table, dict):
-            problems.add("sweep", f"must be a table with figure (or reward) and values, not {_type_name(table)}")
+            problems.add(
+                "sweep", f"must be a table with figure (or reward) and values, not {_type_name(table)}"
+            )
         elif variants is not None and options is not None:
             try:
                 arms, sweep = sweep_arms(table, file)
@@ -1230,7 +1234,9 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
     patches = [experiment.patch_of(arm) for arm, _ in arms]  # each arm's cards
     if any(patches) and (dealt or experiment.board_choice):  # a draft picks by the patched cards
         from krosbalance.sim.patches import patched_registry
-    cards = [patched_registry(patch) if patch and (dealt or experiment.board_choice) else None for patch in patches]
+    cards = [
+        patched_registry(patch) if patch and (dealt or experiment.board_choice) else None for patch in patches
+    ]
     match_id = 0
     global_deal = 0
     for p, pairing in enumerate(experiment.pairings):
@@ -1245,7 +1251,12 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                     table: tuple[Team, ...] = draw_table(drawable, seats, seed) if drawn else pairing
                     arm_teams = [
                         deal_teams(
-                            experiment.mode, pool, (table_ais[0], table_ais[1]), seed, ruleset=rules[i], registry=cards[i]
+                            experiment.mode,
+                            pool,
+                            (table_ais[0], table_ais[1]),
+                            seed,
+                            ruleset=rules[i],
+                            registry=cards[i],
                         )
                         if dealt
                         else table
@@ -1261,7 +1272,13 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                     team0, team1 = (teams[1], teams[0]) if swapped else (teams[0], teams[1])
                                     ai0, ai1 = (table_ais[1], table_ais[0]) if swapped else table_ais[:2]
                                     board = pick_board(
-                                        boards, team0, team1, (ai0, ai1), seed, ruleset=rules[i], registry=cards[i]
+                                        boards,
+                                        team0,
+                                        team1,
+                                        (ai0, ai1),
+                                        seed,
+                                        ruleset=rules[i],
+                                        registry=cards[i],
                                     )
                                 yield MatchSpec(
                                     match_id=match_id,

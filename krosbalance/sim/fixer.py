@@ -10,13 +10,19 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
     step = { hp = 2 }            # probe: each (figure, field) arm plays the value + step
     max_change = { hp = 4 }      # the proposal changes a value by at most this (default 2 x step)
     verify_deals = 4             # deals per pairing of the verification run (default: the file's)
+    slopes = "shared"            # one slope per field for every figure (default; 8x the data of
+                                 # each), or "per_figure"
 
 1. **Probe.** The experiment's matches under the shipped cards and under one arm per (figure,
    field) with that value raised by ``step`` (a patch each), paired on the same seeds. One logistic
    model over every probe match (:func:`sensitivity`) gives each figure's strength at the printed
    values (effects summing to zero, as :mod:`krosbalance.analysis.strength`) and, per (figure,
    field), the log-odds its side gains per unit of that value (a covariate: the value's change times
-   the figure's copies on side 0 minus side 1), with deal-clustered intervals.
+   the figure's copies on side 0 minus side 1), with deal-clustered intervals. By default one slope
+   per field is shared by every figure (a point of HP is worth the same to each: far less noise);
+   ``slopes = "per_figure"`` fits one per (figure, field). A field whose slope is not above 0 with
+   95% confidence is left out of the proposal (no evidence that changing it moves anyone), so the
+   optimiser never exploits noise (a negative slope would "fix" a weak figure by weakening it).
 2. **Proposal.** Changing figure f's value by d moves f by ``slope * d`` and, the strengths summing to
    zero, every figure by ``-slope * d / N``. The fewest changed values, then the smallest changes,
    that bring every predicted strength within the band is an integer linear programme solved by
@@ -47,7 +53,8 @@ from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import Experiment, load_experiment
 from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, Patch, parse_patch
 
-FIX_KEYS: tuple[str, ...] = ("band", "fields", "figures", "step", "max_change", "verify_deals")
+FIX_KEYS: tuple[str, ...] = ("band", "fields", "figures", "step", "max_change", "verify_deals", "slopes")
+SLOPES: tuple[str, ...] = ("shared", "per_figure")
 DEFAULT_BAND = 0.15
 DEFAULT_STEP: dict[str, int] = {"hp": 2, "ap": 1, "mp": 1, "initiative": 2}
 COUNT_WEIGHT = 1000.0
@@ -64,6 +71,7 @@ class FixSpec:
     step: Mapping[str, int] = field(default_factory=dict)
     max_change: Mapping[str, int] = field(default_factory=dict)
     verify_deals: int = 0
+    slopes: str = "shared"
 
     def step_of(self, name: str) -> int:
         return int(self.step.get(name, DEFAULT_STEP.get(name, 1)))
@@ -78,7 +86,9 @@ def parse_fix(table: Any, file: str) -> FixSpec:
     from krosbalance.errors import ContentError
 
     if not isinstance(table, dict):
-        raise ExperimentError(file, "fix", "must be a table (band, fields, figures, step, max_change, verify_deals)")
+        raise ExperimentError(
+            file, "fix", "must be a table (band, fields, figures, step, max_change, verify_deals)"
+        )
     for key in table:
         if key not in FIX_KEYS:
             raise ExperimentError(file, f"fix.{key}", f"unknown key; expected one of: {', '.join(FIX_KEYS)}")
@@ -87,12 +97,14 @@ def parse_fix(table: Any, file: str) -> FixSpec:
         raise ExperimentError(file, "fix.band", f"must be a log-odds between 0 and 5, not {band!r}")
     fields = table.get("fields", ["hp"])
     if not isinstance(fields, list) or not fields or any(f not in CHARACTER_FIELDS for f in fields):
-        raise ExperimentError(file, "fix.fields", f"must list values among {', '.join(CHARACTER_FIELDS)}, not {fields!r}")
+        raise ExperimentError(
+            file, "fix.fields", f"must list values among {', '.join(CHARACTER_FIELDS)}, not {fields!r}"
+        )
     figures: tuple[str, ...] = ()
     raw = table.get("figures", "all")
     if raw != "all":
         if not isinstance(raw, list) or not raw:
-            raise ExperimentError(file, "fix.figures", f"must be \"all\" or a list of figures, not {raw!r}")
+            raise ExperimentError(file, "fix.figures", f'must be "all" or a list of figures, not {raw!r}')
         try:
             figures = tuple(default_registry().load_character(str(name)).id for name in raw)
         except ContentError as exc:
@@ -101,14 +113,20 @@ def parse_fix(table: Any, file: str) -> FixSpec:
     for key in ("step", "max_change"):
         value = table.get(key, {})
         if not isinstance(value, dict) or any(
-            k not in fields or isinstance(v, bool) or not isinstance(v, int) or v < 1 for k, v in value.items()
+            k not in fields or isinstance(v, bool) or not isinstance(v, int) or v < 1
+            for k, v in value.items()
         ):
-            raise ExperimentError(file, f"fix.{key}", f"must map fields of fix.fields to integers >= 1, not {value!r}")
+            raise ExperimentError(
+                file, f"fix.{key}", f"must map fields of fix.fields to integers >= 1, not {value!r}"
+            )
         maps[key] = dict(value)
     deals = table.get("verify_deals", 0)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
         raise ExperimentError(file, "fix.verify_deals", f"must be an integer >= 1, not {deals!r}")
-    return FixSpec(float(band), tuple(fields), figures, maps["step"], maps["max_change"], deals)
+    slopes = table.get("slopes", "shared")
+    if slopes not in SLOPES:
+        raise ExperimentError(file, "fix.slopes", f"must be one of {', '.join(SLOPES)}, not {slopes!r}")
+    return FixSpec(float(band), tuple(fields), figures, maps["step"], maps["max_change"], deals, slopes)
 
 
 def load_fix(path: str | Path) -> tuple[Experiment, FixSpec]:
@@ -120,7 +138,9 @@ def load_fix(path: str | Path) -> tuple[Experiment, FixSpec]:
     if "fix" not in data:
         raise ExperimentError(str(path), "fix", "missing: `krosbalance fix` needs a [fix] table")
     if experiment.variants or experiment.sweep:
-        raise ExperimentError(str(path), "variants", "a fix file plays the shipped cards: no [[variants]] or [sweep]")
+        raise ExperimentError(
+            str(path), "variants", "a fix file plays the shipped cards: no [[variants]] or [sweep]"
+        )
     return experiment, parse_fix(data["fix"], str(path))
 
 
@@ -148,7 +168,9 @@ def probe_experiment(experiment: Experiment, spec: FixSpec) -> Experiment:
             patch = parse_patch({"characters": {figure: {name: value}}}, experiment.file, name=arm)
             arms.append((arm, base))
             patches.append((arm, patch.json))
-    return replace(experiment, name=f"{experiment.name}-probe", variants=tuple(arms), arm_patches=tuple(patches))
+    return replace(
+        experiment, name=f"{experiment.name}-probe", variants=tuple(arms), arm_patches=tuple(patches)
+    )
 
 
 def _printed(figure: str, name: str) -> int:
@@ -197,12 +219,15 @@ def verify_experiment(experiment: Experiment, spec: FixSpec, proposal: Proposal)
 # ---------------------------------------------------------------------------------- sensitivity fit
 
 
-def sensitivity(matches: pd.DataFrame, knobs: Mapping[str, tuple[str, str, int]]) -> pd.DataFrame:
+def sensitivity(
+    matches: pd.DataFrame, knobs: Mapping[str, tuple[str, str, int]], shared: bool = True
+) -> pd.DataFrame:
     """Each figure's strength at the printed values and each knob's slope, from the probe's matches.
 
     ``knobs`` maps a probe arm to (figure, field, step). Returns the rows of
     :func:`krosbalance.analysis.strength.fit_effects`: characters (``kind = character``) and one
-    covariate per knob named ``figure.field`` (log-odds per unit of the value)."""
+    covariate per knob named ``figure.field`` (log-odds per unit of the value), or with ``shared`` one
+    per field named ``field``, common to every figure."""
     from krosbalance.analysis.design import clusters, weights
     from krosbalance.analysis.stats import split_team
     from krosbalance.analysis.strength import _decided, fit_effects, strength_design
@@ -211,12 +236,13 @@ def sensitivity(matches: pd.DataFrame, knobs: Mapping[str, tuple[str, str, int]]
     x, y, covs = strength_design(m)
     arms = m["variant"].astype(str).to_numpy() if "variant" in m.columns else np.array([""] * len(m))
     for arm, (figure, name, step) in knobs.items():
-        column = np.zeros(len(m))
+        term = name if shared else f"{figure}.{name}"
+        column = covs[term].to_numpy(copy=True) if term in covs.columns else np.zeros(len(m))
         rows = np.flatnonzero(arms == arm)
         for r in rows:
             t0, t1 = split_team(m["team0"].iloc[r]), split_team(m["team1"].iloc[r])
             column[r] = step * (t0.count(figure) - t1.count(figure))
-        covs[f"{figure}.{name}"] = column
+        covs[term] = column
     w, g = weights(m), clusters(m)
     played = {c: 0.0 for c in x.columns}
     for t0, t1, k in zip(m["team0"], m["team1"], w, strict=True):
@@ -238,6 +264,8 @@ class Proposal:
     band: float
     reached: bool
     solver: str
+    slopes: tuple[tuple[str, float, float, float], ...] = ()  # (term, log-odds per unit, 95% CI)
+    unused: tuple[str, ...] = ()  # slopes not above 0 with confidence: left out
 
     def as_manifest(self) -> dict[str, Any]:
         return {
@@ -247,11 +275,16 @@ class Proposal:
             "patch": json.loads(self.patch.json),
             "changes": [list(c) for c in self.changes],
             "predicted": self.predicted.to_dict(orient="records"),
+            "slopes": [list(s) for s in self.slopes],
+            "unused": list(self.unused),
         }
 
 
 def solve(
-    strengths: Mapping[str, float], slopes: Mapping[tuple[str, str], float], bounds: Mapping[tuple[str, str], tuple[int, int]], band: float
+    strengths: Mapping[str, float],
+    slopes: Mapping[tuple[str, str], float],
+    bounds: Mapping[tuple[str, str], tuple[int, int]],
+    band: float,
 ) -> tuple[dict[tuple[str, str], int], bool, str]:
     """The integer changes (per (figure, field)) of fewest values, then smallest total change, that
     put every predicted strength within ±band; else those minimising the largest |strength|.
@@ -261,6 +294,9 @@ def solve(
     figures = list(strengths)
     knobs = list(slopes)
     n_f, n_k = len(figures), len(knobs)
+    if not n_k:
+        within = all(abs(v) <= band for v in strengths.values())
+        return {}, within, "no value to change (no slope above 0 with 95% confidence)"
     s0 = np.array([strengths[f] for f in figures])
     a = np.zeros((n_f, n_k))  # d strength_f / d change_k
     for j, (figure, name) in enumerate(knobs):
@@ -269,6 +305,7 @@ def solve(
             a[figures.index(figure), j] += slopes[(figure, name)]
     lo = np.array([bounds[k][0] for k in knobs], dtype=float)
     hi = np.array([bounds[k][1] for k in knobs], dtype=float)
+
     # variables: p (n_k), n (n_k), z (n_k) [, t]; change = p - n
     def build(with_t: bool) -> tuple[np.ndarray, list[LinearConstraint], Bounds, np.ndarray]:
         size = 3 * n_k + (1 if with_t else 0)
@@ -330,31 +367,44 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
 
     manifest = read_manifest(folder)
     knobs: dict[str, tuple[str, str, int]] = {}
-    for arm in (manifest.get("patches") or {}):
+    for arm in manifest.get("patches") or {}:
         figure, name, step = arm.split(".")
         knobs[arm] = (figure, name, int(step.removeprefix("up")))
     matches = ResultSet.load(folder).matches  # the full table (the summary has no arm column)
-    fit = sensitivity(matches, knobs)
+    fit = sensitivity(matches, knobs, shared=spec.slopes == "shared")
     chars = character_strengths(fit).set_index("term")
     covariates = fit[fit["kind"] == "covariate"].set_index("term")
     strengths = {str(t): float(c) for t, c in chars["coef"].items()}
     slopes: dict[tuple[str, str], float] = {}
     slope_se: dict[tuple[str, str], float] = {}
     bounds: dict[tuple[str, str], tuple[int, int]] = {}
+    unused: list[str] = []
     for figure, name, _ in knobs.values():
-        term = f"{figure}.{name}"
-        if term in covariates.index and np.isfinite(covariates.loc[term, "coef"]):
+        term = name if spec.slopes == "shared" else f"{figure}.{name}"
+        usable = term in covariates.index and np.isfinite(covariates.loc[term, "coef"])
+        if usable and not covariates.loc[term, "ci_low"] > 0:
+            unused.append(term)
+            usable = False
+        if usable:
             slopes[(figure, name)] = float(covariates.loc[term, "coef"])
             slope_se[(figure, name)] = float(covariates.loc[term, "se"])
             printed = _printed(figure, name)
             bound = spec.bound_of(name)
             bounds[(figure, name)] = (max(-bound, MINIMUM.get(name, 0) - printed), bound)
     changes, reached, solver = solve(strengths, slopes, bounds, spec.band)
-    predicted = _predict(chars, changes, slopes, slope_se)
+    predicted = _predict(chars, changes, slopes, slope_se, shared=spec.slopes == "shared")
+    slope_rows = fit[fit["kind"] == "covariate"]
+    slope_rows = slope_rows[slope_rows["term"].astype(str).str[0] != "("]
     patch_changes: dict[str, dict[str, int]] = {}
     for (figure, name), d in sorted(changes.items()):
         patch_changes.setdefault(figure, {})[name] = _printed(figure, name) + d
-    patch = parse_patch({"characters": patch_changes}, str(folder), name=f"{manifest.get('experiment', 'fix')}-proposal") if patch_changes else Patch("no-change")
+    patch = (
+        parse_patch(
+            {"characters": patch_changes}, str(folder), name=f"{manifest.get('experiment', 'fix')}-proposal"
+        )
+        if patch_changes
+        else Patch("no-change")
+    )
     return Proposal(
         patch=patch,
         changes=tuple((f, n, d) for (f, n), d in sorted(changes.items())),
@@ -362,23 +412,36 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
         band=spec.band,
         reached=reached,
         solver=solver,
+        slopes=tuple(
+            (str(r.term), float(r.coef), float(r.ci_low), float(r.ci_high)) for r in slope_rows.itertuples()
+        ),
+        unused=tuple(dict.fromkeys(unused)),
     )
 
 
 def _predict(
-    chars: pd.DataFrame, changes: Mapping[tuple[str, str], int], slopes: Mapping[tuple[str, str], float], slope_se: Mapping[tuple[str, str], float]
+    chars: pd.DataFrame,
+    changes: Mapping[tuple[str, str], int],
+    slopes: Mapping[tuple[str, str], float],
+    slope_se: Mapping[tuple[str, str], float],
+    shared: bool = True,
 ) -> pd.DataFrame:
     """Predicted strength of every figure under the changes, with a 95% interval that adds the
-    baseline's variance and the used slopes' (treated as independent of it)."""
+    baseline's variance and the used slopes' (a shared slope counted once; treated as independent
+    of the baseline)."""
     figures = list(chars.index)
     n = len(figures)
     rows = []
     for f in figures:
-        move, var = 0.0, float(chars.loc[f, "se"]) ** 2
+        move = 0.0
+        by_term: dict[str, tuple[float, float]] = {}
         for (figure, name), d in changes.items():
             weight = (1.0 if figure == f else 0.0) - 1.0 / n
             move += weight * slopes[(figure, name)] * d
-            var += (weight * d * slope_se[(figure, name)]) ** 2
+            term = name if shared else f"{figure}.{name}"
+            total, se = by_term.get(term, (0.0, slope_se[(figure, name)]))
+            by_term[term] = (total + weight * d, se)
+        var = float(chars.loc[f, "se"]) ** 2 + sum((total * se) ** 2 for total, se in by_term.values())
         before = float(chars.loc[f, "coef"])
         se = float(np.sqrt(var))
         rows.append(
@@ -395,7 +458,9 @@ def _predict(
     return pd.DataFrame(rows)
 
 
-def run_fix(path: str | Path, out: str | Path, *, jobs: int = 1, resume: bool = False, **run_options: Any) -> Any:
+def run_fix(
+    path: str | Path, out: str | Path, *, jobs: int = 1, resume: bool = False, **run_options: Any
+) -> Any:
     """Run the fix finder of the file ``path`` into ``out`` (stages, :mod:`krosbalance.sim.stages`);
     the proposal (``proposal.json``) is written beside the probe's results and the verification's."""
     import shutil
@@ -405,7 +470,9 @@ def run_fix(path: str | Path, out: str | Path, *, jobs: int = 1, resume: bool = 
     experiment, spec = load_fix(path)
     summary = run_stages(FixPlanner(experiment, spec), out, jobs=jobs, resume=resume, **run_options)
     if len(summary.stages) == 2:
-        shutil.copyfile(summary.stages[0].folder / "proposal.json", summary.stages[1].folder / "proposal.json")
+        shutil.copyfile(
+            summary.stages[0].folder / "proposal.json", summary.stages[1].folder / "proposal.json"
+        )
     return summary
 
 

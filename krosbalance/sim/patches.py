@@ -115,11 +115,15 @@ class Patch:
                 for key in SPELL_FIELDS:
                     if key in spell_change:
                         old = getattr(spell, key)
-                        out.append(f"{spec.name}: {spell.name} {LABELS.get(key, key)} {old} → {spell_change[key]}")
+                        out.append(
+                            f"{spec.name}: {spell.name} {LABELS.get(key, key)} {old} → {spell_change[key]}"
+                        )
             for kind, value in sorted(change.get("powers", {}).items()):
                 had = spec.has_power(kind)
                 if value is False:
-                    out.append(f"{spec.name}: power {kind} removed" if had else f"{spec.name}: no power {kind}")
+                    out.append(
+                        f"{spec.name}: power {kind} removed" if had else f"{spec.name}: no power {kind}"
+                    )
                 else:
                     out.append(f"{spec.name}: power {kind} {'changed' if had else 'added'}")
         for reward_id, change in sorted(self.changes.get("rewards", {}).items()):
@@ -236,7 +240,9 @@ def _parse_spells(file: str, where: str, spec: Any, spells: Any) -> dict[str, An
     if not isinstance(spells, dict):
         raise ContentError(file, where, f"must be a table of spells, not {_type(spells)}")
     index = {
-        normalize_name(text): spell.id for spell in spec.spells for text in (spell.id, spell.name, *spell.aliases)
+        normalize_name(text): spell.id
+        for spell in spec.spells
+        for text in (spell.id, spell.name, *spell.aliases)
     }
     out: dict[str, Any] = {}
     for raw, change in spells.items():
@@ -251,7 +257,9 @@ def _parse_spells(file: str, where: str, spec: Any, spells: Any) -> dict[str, An
         for key, value in change.items():
             field_where = f"{here}.{key}"
             if key not in SPELL_FIELDS:
-                raise ContentError(file, field_where, f"unknown field; a patch changes: {_known(SPELL_FIELDS)}")
+                raise ContentError(
+                    file, field_where, f"unknown field; a patch changes: {_known(SPELL_FIELDS)}"
+                )
             if key in ("fixed_range", "needs_los"):
                 if not isinstance(value, bool):
                     raise ContentError(file, field_where, f"must be true or false, not {_type(value)}")
@@ -270,14 +278,18 @@ def _parse_powers(file: str, where: str, powers: Any) -> dict[str, Any]:
     from krosbalance.content.keywords import POWER_KEYWORDS
 
     if not isinstance(powers, dict):
-        raise ContentError(file, where, f"must be a table of powers (kind = true/false/table), not {_type(powers)}")
+        raise ContentError(
+            file, where, f"must be a table of powers (kind = true/false/table), not {_type(powers)}"
+        )
     out: dict[str, Any] = {}
     for kind, value in powers.items():
         here = f"{where}.{kind}"
         if kind not in POWER_KEYWORDS:
             raise ContentError(file, here, f"unknown power keyword; known: {_known(sorted(POWER_KEYWORDS))}")
         if not isinstance(value, bool | dict):
-            raise ContentError(file, here, f"must be true, false or a table of parameters, not {_type(value)}")
+            raise ContentError(
+                file, here, f"must be true, false or a table of parameters, not {_type(value)}"
+            )
         out[kind] = value
     return out
 
@@ -304,7 +316,9 @@ def _parse_reward_change(file: str, where: str, reward: Any, change: Any) -> dic
             effect_where = f"{here}.{raw_index}"
             if not str(raw_index).isdigit() or int(raw_index) >= len(reward.effects):
                 raise ContentError(
-                    file, effect_where, f"{reward.name} has effects 0 to {len(reward.effects) - 1}, not {raw_index!r}"
+                    file,
+                    effect_where,
+                    f"{reward.name} has effects 0 to {len(reward.effects) - 1}, not {raw_index!r}",
                 )
             effect = reward.effects[int(raw_index)]
             if not isinstance(params, dict):
@@ -313,7 +327,9 @@ def _parse_reward_change(file: str, where: str, reward: Any, change: Any) -> dic
                 if param == "kind" or param not in effect.params:
                     known = _known(sorted(effect.params))
                     raise ContentError(
-                        file, f"{effect_where}.{param}", f"effect {effect.kind!r} has no parameter {param!r}; its: {known}"
+                        file,
+                        f"{effect_where}.{param}",
+                        f"effect {effect.kind!r} has no parameter {param!r}; its: {known}",
                     )
                 if isinstance(effect.params[param], int) and not isinstance(effect.params[param], bool):
                     _int_value(file, f"{effect_where}.{param}", param, param_value)
@@ -406,7 +422,9 @@ def _patched_character(registry: Any, char_id: str, change: Mapping[str, Any], p
         (patched,) = parse_document({"characters": [table]}, file)
     except ContentError as exc:
         reason = exc.reason
-        raise ContentError(patch.file or patch.name, where, f"the patched card does not validate: {exc.field}: {reason}") from None
+        raise ContentError(
+            patch.file or patch.name, where, f"the patched card does not validate: {exc.field}: {reason}"
+        ) from None
     return patched
 
 
@@ -425,7 +443,9 @@ def _patched_reward(registry: Any, reward_id: str, change: Mapping[str, Any], pa
         (patched,) = parse_reward_document({"rewards": [table]}, file)
     except ContentError as exc:
         raise ContentError(
-            patch.file or patch.name, f"rewards.{reward_id}", f"the patched token does not validate: {exc.field}: {exc.reason}"
+            patch.file or patch.name,
+            f"rewards.{reward_id}",
+            f"the patched token does not validate: {exc.field}: {exc.reason}",
         ) from None
     return patched
 
@@ -438,7 +458,8 @@ def apply_patch(patch: Patch, registry: Any = None) -> Any:
         for cid, change in sorted(patch.changes.get("characters", {}).items())
     )
     rewards = tuple(
-        _patched_reward(registry, rid, change, patch) for rid, change in sorted(patch.changes.get("rewards", {}).items())
+        _patched_reward(registry, rid, change, patch)
+        for rid, change in sorted(patch.changes.get("rewards", {}).items())
     )
     return registry.with_specs(characters, rewards)
 

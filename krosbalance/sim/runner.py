@@ -49,8 +49,8 @@ from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
-from krosbalance.sim.patches import patch_manifest
 from krosbalance.sim.match import BatchInterrupted, BatchResult, PlayFn, default_play, run_batch
+from krosbalance.sim.patches import patch_manifest
 from krosbalance.sim.tables import (
     errors_frame,
     events_frame,

@@ -84,27 +84,42 @@ def sweep_arms(sweep: Mapping[str, Any], file: str) -> tuple[list[tuple[str, str
     section = "characters" if kind == "figure" else "rewards"
     values = sweep.get("values")
     if not isinstance(values, dict) or not values:
-        raise ContentError(file, "sweep.values", "must be a table of field path = [values], e.g. { hp = [10, 12, 14] }")
+        raise ContentError(
+            file, "sweep.values", "must be a table of field path = [values], e.g. { hp = [10, 12, 14] }"
+        )
     grids: list[tuple[str, list[Any]]] = []
     for path, grid in values.items():
         if not isinstance(grid, list) or not grid:
-            raise ContentError(file, f"sweep.values.{path}", f"must be a non-empty array of values, not {grid!r}")
+            raise ContentError(
+                file, f"sweep.values.{path}", f"must be a non-empty array of values, not {grid!r}"
+            )
         if len(set(map(json.dumps, grid))) != len(grid):
             raise ContentError(file, f"sweep.values.{path}", f"lists a value twice: {grid!r}")
         grids.append((str(path), list(grid)))
     points = list(itertools.product(*(grid for _, grid in grids)))
     if len(points) > MAX_POINTS:
-        raise ContentError(file, "sweep.values", f"{len(points)} grid points; a sweep plays at most {MAX_POINTS}")
+        raise ContentError(
+            file, "sweep.values", f"{len(points)} grid points; a sweep plays at most {MAX_POINTS}"
+        )
     arms: list[tuple[str, str]] = []
     described: list[dict[str, Any]] = []
     for point in points:
         arm = "__".join(f"{path}-{_value_label(v)}" for (path, _), v in zip(grids, point, strict=True))
-        parts = [
-            parse_patch({section: {target: nested_change(path, v)}}, file, name=arm, registry=registry)
-            for (path, _), v in zip(grids, point, strict=True)
-        ]
+        parts = []
+        for (path, _), v in zip(grids, point, strict=True):
+            try:
+                parts.append(
+                    parse_patch(
+                        {section: {target: nested_change(path, v)}}, file, name=arm, registry=registry
+                    )
+                )
+            except ContentError as exc:
+                raise ContentError(file, f"sweep.values.{path}", f"{v!r}: {exc.reason}") from None
         patch = merge_patches(arm, parts)
-        parse_patch_again(patch, file, registry)
+        try:
+            parse_patch_again(patch, file, registry)
+        except ContentError as exc:
+            raise ContentError(file, "sweep.values", f"point {arm}: {exc.reason}") from None
         arms.append((arm, patch.json))
         described.append({"arm": arm, "values": {path: v for (path, _), v in zip(grids, point, strict=True)}})
     meta = {"kind": kind, "target": target, "fields": [path for path, _ in grids], "points": described}
@@ -129,4 +144,3 @@ def describe(sweep_json: str) -> dict[str, Any]:
 
 
 __all__ = ["MAX_POINTS", "arm_patch", "describe", "nested_change", "sweep_arms", "sweep_points"]
-

@@ -55,8 +55,8 @@ def trial_problem(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -
 
     try:
         result = play_trial(
-            registry=patched_registry(spec.patch),
             *(list(team) for team in spec.teams),
+            registry=patched_registry(spec.patch),
             board=spec.board,
             ai=spec.ais,
             seed=spec.seed,

@@ -48,7 +48,11 @@ def test_a_patch_gives_a_new_registry_and_leaves_the_shared_one_alone() -> None:
     shipped = default_registry().load_character(char_id)
     old_cost = shipped.spell(spell_id).ap_cost
     patch = parse_patch(
-        {"characters": {shipped.name: {"hp": shipped.hp + 1, "spells": {spell_id: {"ap_cost": old_cost + 1}}}}},
+        {
+            "characters": {
+                shipped.name: {"hp": shipped.hp + 1, "spells": {spell_id: {"ap_cost": old_cost + 1}}}
+            }
+        },
         "p.toml",
     )
     patched = apply_patch(patch).load_character(char_id)
@@ -74,7 +78,11 @@ def test_a_power_is_added_and_removed() -> None:
     kind = spec.powers[0].kind
     removed = apply_patch(parse_patch({"characters": {char_id: {"powers": {kind: False}}}}, "p.toml"))
     assert not removed.load_character(char_id).has_power(kind)
-    other = next(c for c in list_characters(set="arena-box") if not default_registry().load_character(c).has_power("dodge"))
+    other = next(
+        c
+        for c in list_characters(set="arena-box")
+        if not default_registry().load_character(c).has_power("dodge")
+    )
     added = apply_patch(parse_patch({"characters": {other: {"powers": {"dodge": True}}}}, "p.toml"))
     assert added.load_character(other).has_power("dodge")
 
@@ -91,13 +99,21 @@ def test_a_reward_rank_is_patched() -> None:
     ("change", "field", "words"),
     [
         ({"characters": {"no_such_figure": {"hp": 3}}}, "characters.no_such_figure", "unknown character"),
-        ({"characters": {"{fig}": {"spells": {"no_such_spell": {"ap_cost": 1}}}}}, "characters.{fig}.spells.no_such_spell", "has no spell"),
+        (
+            {"characters": {"{fig}": {"spells": {"no_such_spell": {"ap_cost": 1}}}}},
+            "characters.{fig}.spells.no_such_spell",
+            "has no spell",
+        ),
         ({"characters": {"{fig}": {"charisma": 3}}}, "characters.{fig}.charisma", "unknown field"),
         ({"characters": {"{fig}": {"level": 4}}}, "characters.{fig}.level", "never changes a level"),
         ({"characters": {"{fig}": {"hp": 0}}}, "characters.{fig}.hp", "out of range"),
         ({"characters": {"{fig}": {"hp": 500}}}, "characters.{fig}.hp", "out of range"),
         ({"characters": {"{fig}": {"ap": "six"}}}, "characters.{fig}.ap", "must be an integer"),
-        ({"characters": {"{fig}": {"powers": {"flying": True}}}}, "characters.{fig}.powers.flying", "unknown power"),
+        (
+            {"characters": {"{fig}": {"powers": {"flying": True}}}},
+            "characters.{fig}.powers.flying",
+            "unknown power",
+        ),
         ({"colour": "red"}, "colour", "unknown key"),
     ],
 )
@@ -157,7 +173,9 @@ def _experiment_text(patch_line: str, figures: list[str]) -> str:
 def test_an_arm_patch_travels_in_its_match_specs_only() -> None:
     figures = list_characters(set="arena-box")[:8]
     hp = default_registry().load_character(figures[0]).hp
-    exp = loads_experiment(_experiment_text(f"patch = {{ characters = {{ {figures[0]} = {{ hp = {hp + 3} }} }} }}", figures))
+    exp = loads_experiment(
+        _experiment_text(f"patch = {{ characters = {{ {figures[0]} = {{ hp = {hp + 3} }} }} }}", figures)
+    )
     specs = expand(exp)
     by_arm = {spec.variant: spec for spec in specs}
     assert by_arm["shipped"].patch == ""
@@ -175,7 +193,9 @@ def test_a_patched_arm_plays_the_patched_card() -> None:
     from krosbalance.sim.match import play_spec
 
     figures = list_characters(set="arena-box")[:8]
-    exp = loads_experiment(_experiment_text(f"patch = {{ characters = {{ {figures[0]} = {{ hp = 1 }} }} }}", figures))
+    exp = loads_experiment(
+        _experiment_text(f"patch = {{ characters = {{ {figures[0]} = {{ hp = 1 }} }} }}", figures)
+    )
     seen: dict[str, int] = {}
 
     def spy(*teams, registry=None, **kwargs):  # type: ignore[no-untyped-def]
@@ -194,12 +214,16 @@ def test_a_patched_arm_plays_the_patched_card() -> None:
 def test_a_bad_arm_patch_is_an_experiment_error_naming_the_arm() -> None:
     figures = list_characters(set="arena-box")[:8]
     with pytest.raises(ExperimentError) as info:
-        loads_experiment(_experiment_text('patch = { characters = { nobody = { hp = 3 } } }', figures), "exp.toml")
+        loads_experiment(
+            _experiment_text("patch = { characters = { nobody = { hp = 3 } } }", figures), "exp.toml"
+        )
     assert info.value.field == "variants[1].patch"
     assert "nobody" in info.value.reason
 
 
-def test_run_with_an_unknown_patch_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_with_an_unknown_patch_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     figures = list_characters(set="arena-box")[:8]
     path = tmp_path / "exp.toml"
     path.write_text(_experiment_text("", figures), encoding="utf-8")
