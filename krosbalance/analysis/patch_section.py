@@ -76,7 +76,8 @@ def plot_sweep(points: pd.DataFrame, fits: pd.DataFrame, field: str, figure: str
     ax.axhline(0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel(field)
     ax.set_ylabel("strength (log-odds vs the average figure)")
-    ax.set_title(f"{display_name(figure)}: strength against {field}\n(95% CI; line: WLS fit per tier)")
+    others = "" if len(fits["field"].unique()) < 2 else "; every value of the other swept fields shown, line at their printed value"
+    ax.set_title(f"{display_name(figure)}: strength against {field}\n(95% CI; line: WLS fit per tier{others})", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
@@ -259,6 +260,9 @@ def _sweep_part(
     if points.empty:
         doc.p(f"The sweep of {target} has no estimate in any arm.")
         return
+    groups = list(dict.fromkeys(points["group"]))
+    if len(groups) == 2 and POOLED in groups:  # one tier played: the pooled fit is that tier's
+        points = points[points["group"] != POOLED]
     printed = patch_study.printed_values(sweep)
     fits = patch_study.fit_sweep(points, fields, printed)
     tables["sweep_points"] = points
