@@ -76,8 +76,15 @@ def plot_sweep(points: pd.DataFrame, fits: pd.DataFrame, field: str, figure: str
     ax.axhline(0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel(field)
     ax.set_ylabel("strength (log-odds vs the average figure)")
-    others = "" if len(fits["field"].unique()) < 2 else "; every value of the other swept fields shown, line at their printed value"
-    ax.set_title(f"{display_name(figure)}: strength against {field}\n(95% CI; line: WLS fit per tier{others})", fontsize=9)
+    others = (
+        ""
+        if len(fits["field"].unique()) < 2
+        else "; every value of the other swept fields shown, line at their printed value"
+    )
+    ax.set_title(
+        f"{display_name(figure)}: strength against {field}\n(95% CI; line: WLS fit per tier{others})",
+        fontsize=9,
+    )
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
