@@ -33,7 +33,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
-from krosbalance.analysis import dependence, ladder, narrative, plots, seats, stats
+from krosbalance.analysis import dependence, ladder, narrative, patch_section, plots, seats, stats
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -326,6 +326,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
 
     doc.h("Question")
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
+    patch_section.add_header(doc, rs.manifest)
 
     doc.h("Summary")
     if seat is None:

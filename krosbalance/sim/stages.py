@@ -62,6 +62,7 @@ class StagePlanner(Protocol):
 
     name: str  # the study's name (folder-safe); an optional ``meta`` (JSON-able mapping) is kept
     # in stages.json for the study's report
+    name: str  # the study's name (folder-safe)
 
     def first(self) -> Experiment: ...
 
@@ -181,6 +182,12 @@ def _ais_value(experiment: Experiment) -> list[Any]:
     return entries
 
 
+def _inline_patch(patch_json: str) -> dict[str, Any]:
+    """A patch's canonical JSON as the inline table of a patch (its name and its changes)."""
+    data = json.loads(patch_json)
+    return {"name": data["name"], **data["changes"]}
+
+
 def experiment_toml(experiment: Experiment, catalog: Catalog | None = None) -> str:
     """The experiment as an experiment file that loads back to the same matches.
 
@@ -222,6 +229,9 @@ def experiment_toml(experiment: Experiment, catalog: Catalog | None = None) -> s
         ]
     lines += ["", "[options]"]
     lines += [f"{json.dumps(key)} = {_toml_value(value)}" for key, value in experiment.options.items()]
+    if experiment.patch:  # balance patches (krosbalance.sim.patches), written inline
+        lines.insert(lines.index("[teams]") - 1, f"patch = {_toml_value(_inline_patch(experiment.patch))}")
+    arm_patches = dict(experiment.arm_patches)
     for name, arm_options in experiment.variants:
         lines += [
             "",
@@ -229,6 +239,8 @@ def experiment_toml(experiment: Experiment, catalog: Catalog | None = None) -> s
             f"name = {_toml_value(name)}",
             f"options = {_toml_value(json.loads(arm_options))}",
         ]
+        if name in arm_patches:
+            lines.append(f"patch = {_toml_value(_inline_patch(arm_patches[name]))}")
     text = "\n".join(lines) + "\n"
     try:
         back = loads_experiment(text, f"<stage {experiment.name}>", catalog)
