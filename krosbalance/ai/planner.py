@@ -246,7 +246,9 @@ class HeuristicAI(AI):
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
                     arena = arena_view(view)
-                    can_buy = (view.board.demon_cells >> me.cell) & 1 and arena.kamas[me.side] >= arena.gg_price
+                    can_buy = (view.board.demon_cells >> me.cell) & 1 and arena.kamas[
+                        me.side
+                    ] >= arena.gg_price
                     if can_buy and self.weights.buy_first:
                         return Action(BUY_GG)  # the GG before a kama: its AP may be the last
                     if arena.kamas_at(me.cell) > 0:

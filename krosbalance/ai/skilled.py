@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import fields, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from mypy_extensions import mypyc_attr
@@ -40,7 +40,7 @@ _BASES: dict[str, Weights] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def skilled_weights(name: str) -> Weights:
     """The weights of the ``-2`` AI ``name``: its base personality's, with the skill fields of
     ``skills.toml`` replaced; a bad entry is a ``ContentError`` naming the file and field."""
