@@ -19,6 +19,8 @@ from krosbalance.ai.casts import Step, greedy_casts
 from krosbalance.ai.context import _Context, route, walk_plan
 from krosbalance.ai.positions import economy_plan, economy_value, position_value
 from krosbalance.ai.weights import Weights
+from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.view import BLOCK_CHANCE
 
 #: the worth of ending on a cell, before kamas (``HeuristicAI.position_value``); None: the default,
 #: :func:`.positions.position_value` with the search's weights (a native call, not a Python one)
@@ -101,6 +103,7 @@ def best_plans(
     no_casts: list[Step] = []
     buys = affordable_buys(ctx, reach)
     buy_first, free_escape = weights.buy_first, weights.free_escape
+    neighbour_mask = ctx.board.neighbour_mask
     demons = ctx.board.demon_cells
 
     for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
@@ -136,9 +139,13 @@ def best_plans(
         for casts, value, ap_left, fixed_end in tries:
             picks = 0
             placed = 0  # cells the casts put a summon on, as bits
+            pushed = 0  # enemies next to the casting cell that a cast pushes away, as bits
             for st in casts:
-                if me.spells[st.arg].kind == "summon":
+                cast_spell = me.spells[st.arg]
+                if cast_spell.kind == "summon":
                     placed |= 1 << st.target
+                elif free_escape and (neighbour_mask[cell] >> st.target) & 1 and pushes(cast_spell):
+                    pushed |= 1 << st.target
             bought = 0  # GG bought on the casting cell before walking on (Weights.buy_first)
             if fixed_end >= 0:
                 end, end_value = fixed_end, search.pos(fixed_end, ap_left)
@@ -170,7 +177,10 @@ def best_plans(
                             v = -v
                             # from the start the walk is the safest shortest one; from a casting
                             # cell, only leaving that cell is weighed
-                            leave = risks[other] if from_start else ctx.block(cell)
+                            if free_escape and pushed:
+                                leave = block_after_push(ctx, cell, pushed)
+                            else:
+                                leave = risks[other] if from_start else ctx.block(cell)
                             mixed = (1.0 - leave) * v + leave * search.pos(cell, 0)
                             if mixed > end_value + 1e-9:
                                 end, end_value, picks = other, mixed, 0
@@ -225,6 +235,30 @@ def gg_purchases(ctx: _Context, cell: int, ap: int) -> tuple[int, float]:
         worth += scoring.GG_UNIT * gain + 0.5
         gg, wild = scoring.score_after(gg, wild, side, 1, -1, team_of)
     return count, worth
+
+
+def pushes(spell: SpellSpec) -> bool:
+    """Whether the spell pushes its target away (Puff): cast on a locker, it ends the melee."""
+    return any(e.kind == "push" for e in spell.effects)
+
+
+def block_after_push(ctx: _Context, cell: int, pushed: int) -> float:
+    """Chance of a lock block walking off ``cell`` once the enemies on ``pushed`` (bits) have been
+    pushed away (R-A16, R-A45, R-A85): only the other adjacent lockers roll. A push stopped at once
+    by an obstacle is not foreseen (the planner replans after every push)."""
+    me = ctx.me
+    if me.has("tiny"):
+        return 0.0
+    dodge = 2 if me.has("dodge") else 1
+    free = 1.0
+    for c in ctx.board.neighbours[cell]:
+        if (pushed >> c) & 1:
+            continue
+        piece = ctx.view.piece_at(c)
+        if piece is None or piece.team == me.team or not piece.is_character or piece.has("tiny"):
+            continue
+        free *= 1.0 - BLOCK_CHANCE[2 if piece.has("lock") else 1][dodge]
+    return 1.0 - free
 
 
 def best_walk_from(

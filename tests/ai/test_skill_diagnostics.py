@@ -11,7 +11,9 @@ from krosbalance.rulesets.arena.events import GGChanged
 
 def _escaper() -> str:
     return next(
-        spec.name for spec in all_characters() if any(e.kind == "retreat" for s in spec.spells for e in s.effects)
+        spec.name
+        for spec in all_characters()
+        if any(e.kind == "retreat" for s in spec.spells for e in s.effects)
     )
 
 
