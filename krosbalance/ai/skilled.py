@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import fields, replace
-from functools import cache
 from pathlib import Path
 
 from mypy_extensions import mypyc_attr
@@ -40,12 +39,16 @@ _BASES: dict[str, Weights] = {
 }
 
 
-@cache
+_TABLE: dict[str, object] = {}  # skills.toml, read once (plain data: no decorator in a compiled module)
+
+
 def skilled_weights(name: str) -> Weights:
     """The weights of the ``-2`` AI ``name``: its base personality's, with the skill fields of
     ``skills.toml`` replaced; a bad entry is a ``ContentError`` naming the file and field."""
-    with SKILLS_FILE.open("rb") as handle:
-        table = tomllib.load(handle)
+    if not _TABLE:
+        with SKILLS_FILE.open("rb") as handle:
+            _TABLE.update(tomllib.load(handle))
+    table = _TABLE
     entry = table.get(name)
     if not isinstance(entry, dict):
         raise ContentError(str(SKILLS_FILE), name, "no such AI in the skills file")
