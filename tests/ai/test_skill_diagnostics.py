@@ -35,18 +35,25 @@ def test_count_skills_tells_purchases_from_ko_gains_and_rolls_with_an_escape_in_
         CharacterTurnStarted(2, 7, "Nobody In Particular", 3, 6),
         GGChanged(2, 1, 1, "opponent", (4, 4)),  # a purchase, the last GG change
     ]
-    bought, rolls, last_buyer = count_skills(events, escape_spell_holders())
-    assert (bought, rolls, last_buyer) == (1, 1, 1)
-    counts = SkillCounts("x")
-    counts.add(events, 1, escape_spell_holders())
-    counts.add(events[:7], 0, escape_spell_holders())
-    row = counts.row()
-    assert row["matches"] == 2 and row["won_by_purchase"] == 0.5 and row["gg_bought"] == 0.5
+    sides = {0: 0, 1: 1, 5: 1, 7: 1}
+    bought, rolls, last_buyer = count_skills(events, escape_spell_holders(), sides)
+    assert (bought, rolls, last_buyer) == ([0, 1], [1, 0], 1)
+    whole = SkillCounts("self-play")
+    whole.add(events, 1, escape_spell_holders(), sides)
+    whole.add(events[:7], 0, escape_spell_holders(), sides)
+    row = whole.row()
+    assert row["matches"] == 2 and row["won_by_purchase"] == row["lost_to_purchase"] == 0.5
+    assert row["gg_bought"] == 0.5 and row["rolls_with_escape"] == 1.0
+    seat0 = SkillCounts("seat 0")
+    seat0.add(events, 1, escape_spell_holders(), sides, seat=0)
+    assert seat0.row()["lost_to_purchase"] == 1.0 and seat0.row()["won_by_purchase"] == 0.0
+    assert seat0.gg_bought == 0 and seat0.rolls_with_escape == 1
 
 
 def test_versus_plays_every_deal_from_both_seats_with_both_ai_orders():
     result, counts = versus("kiter", "random", deals=1, seed=3)
-    assert result.wins + result.losses + result.draws == 4 == counts.matches
+    assert result.wins + result.losses + result.draws == 4 == counts[0].matches == counts[1].matches
+    assert counts[0].ai == "kiter" and counts[1].ai == "random"
     low, high = result.ci()
     assert 0.0 <= low <= result.wins / max(1, result.n) <= high <= 1.0
     assert "kiter vs random" in result.line()
