@@ -7,11 +7,17 @@ names: they are data). Small or degenerate data (one match, all draws, a charact
 played) gives "not enough data" in the affected sections, never a crash; a section that fails
 unexpectedly says so in place and the rest is written.
 
+A report leads with its answer: first the verdict picture (:mod:`krosbalance.analysis.verdict`: each
+figure's strength per AI tier with 95% intervals, marked converged or not; the study's own picture
+when a section of the registry gives one — Demonic Reward value, Divine Challenge effect, duel
+figures, strength at a four-player table), then a summary of at most five lines, then the detail:
+the question, every finding, and the sections.
+
 What a report always says: which AIs played, their tier and ladder standing (a warning in the
 summary when any is not validated); every headline number per AI matchup and per board next to the
 pooled one, with n and intervals; how stable the character ranking is between AIs and boards; which
 characters are over- or under-powered in every AI tier (or "depends on AI"), and the card values of
-low confidence behind those verdicts. An experiment whose matches pair different AIs gets the AI
+low confidence behind those verdicts (in the Findings). An experiment whose matches pair different AIs gets the AI
 ladder section (ratings, win-rate matrix, validity gate).
 
 Matches of more than two seats (four-player Arena) get the Seats section first
