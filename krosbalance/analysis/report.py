@@ -300,6 +300,21 @@ def _warnings(findings: list[str]) -> list[str]:
     return [line for line in findings if any(line.startswith(k) or k in line[:60] for k in keys)]
 
 
+def _folder_check(doc: Doc, rs: ResultSet) -> None:
+    """Say first when the results folder held files that were not read, or lost part of a table."""
+    notes = rs.folder_notes()
+    if not notes:
+        return
+    doc.h("Results folder check")
+    lost = rs.lost_matches()
+    doc.p(
+        "Incomplete: this report leaves out the files below"
+        + (f", and with them {lost} match(es) the run wrote" if lost else "")
+        + ". `krosbalance run FILE --out RESULTS --resume` moves them aside and plays the missing matches again."
+    )
+    doc.ul(notes)
+
+
 def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     """Title, document and the derived tables (for CSV export) of one result set."""
     summary = rs.summary()
@@ -389,12 +404,18 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         stability = narrative.stability_line(tau_ai, "AIs")
         answer.lines = narrative.verdict_lines(verdicts, by_ai)[:1] + ([stability] if stability else [])
     _verdict_section(doc, answer, spec_question(rs.spec_text), tables)
+    incomplete = (
+        ["**Incomplete results folder**: some files were not read (see the Results folder check below)."]
+        if rs.folder_notes()
+        else []
+    )
     doc.h("Summary")
     doc.ul(
-        verdict_mod.summary(answer, _summary_header(n_total, n_ok, ais), _warnings(findings))
+        verdict_mod.summary(answer, _summary_header(n_total, n_ok, ais), incomplete + _warnings(findings))
         if n_ok
         else findings[:5]
     )
+    _folder_check(doc, rs)  # after the answer, before the detail: what the numbers leave out
 
     doc.h("Question")
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
