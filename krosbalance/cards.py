@@ -308,12 +308,13 @@ def _ais() -> list[tuple[str, tuple[str, ...]]]:
 
 def show_ai(name: str) -> str:
     """An AI: tier, the rulesets it plays, and what its class says it does."""
-    from krosbalance.ai.registry import _TWO_PLAYERS_ONLY, ai_rulesets, ai_tier, get_ai
+    from krosbalance.ai.registry import ai_problem, ai_rulesets, ai_tier, get_ai
 
     factory = get_ai(name)
     # the class's own docstring (a factory function, or a class that documents nothing, has none)
     doc = inspect.cleandoc(factory.__doc__ or "") if inspect.isclass(factory) else ""
-    seats = "two-player matches only" if name in _TWO_PLAYERS_ONLY else "any number of players"
+    two_only = bool(ai_problem(name, None, 4))  # the registry's reason it cannot seat four
+    seats = "two-player matches only" if two_only else "any number of players"
     lines = [f"{name}: AI, tier {ai_tier(name)}, plays {', '.join(ai_rulesets(name))}; {seats}"]
     if doc:
         lines += [f"  {line}" for line in doc.split("\n\n")[0].splitlines()]
