@@ -129,7 +129,7 @@ def _register_builtins() -> None:
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import challenges, duel, rewards, seat_section
+    from krosbalance.analysis import challenges, duel, patch_section, rewards, seat_section, team_section
     from krosbalance.analysis import study_verdicts as verdicts
 
     register_section(
@@ -140,6 +140,8 @@ def _register_builtins() -> None:
     register_section(
         "seats", seat_section.add_report_section, leading=True, mode=True, verdict=verdicts.seat_verdict
     )
+    register_section("teams", team_section.add_report_section, leading=True, mode=True)
+    register_section("balance_patches", patch_section.add_report_section, leading=True, mode=True)
 
 
 __all__ = [
