@@ -236,8 +236,8 @@ def write_results(
     root: Path, matches: pd.DataFrame, fighters: pd.DataFrame, spec_text: str = SPEC_TEXT
 ) -> Path:
     """Write tables in the runner's layout (two shard sets, to exercise concatenation): set ``i`` is
-    ``matches/part-i.parquet`` and the fighters of its matches in ``fighters/part-i.parquet``, the
-    names the runner writes (a results folder's reader reads no other)."""
+    ``matches/part-i.parquet`` and the fighters of its matches in ``fighters/part-i.parquet``, as
+    the runner names and groups them."""
     half = len(matches) // 2
     parts = [matches.iloc[half:], matches.iloc[:half]] if half else [matches]  # out of order on purpose
     for name in ("matches", "fighters"):
