@@ -114,9 +114,24 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("files", type=Path, nargs="+", metavar="FILE")
     validate.set_defaults(handler=cmd_validate)
 
-    listing = sub.add_parser("list", help="list characters, boards, AIs or rulesets")
-    listing.add_argument("what", choices=("characters", "boards", "ais", "rulesets"))
+    listing = sub.add_parser(
+        "list", help="list characters, boards, AIs, rulesets, Demonic Rewards, Blast favors or challenges"
+    )
+    listing.add_argument(
+        "what", choices=("characters", "boards", "ais", "rulesets", "rewards", "favors", "challenges")
+    )
     listing.set_defaults(handler=cmd_list)
+
+    show = sub.add_parser(
+        "show", help="print one card as the game prints it, with each value's source and confidence"
+    )
+    show.add_argument(
+        "name",
+        metavar="NAME",
+        help="a character, Demonic Reward, Krosmic Favor, Divine Challenge, board or AI (id, name or alias); "
+        "KIND:NAME chooses the kind when several share a name (e.g. reward:xelor_style)",
+    )
+    show.set_defaults(handler=cmd_show)
 
     replay = sub.add_parser("replay", help="re-simulate one match turn by turn, with board pictures")
     replay.add_argument("out", type=Path, help="run folder written by 'krosbalance run'")
@@ -308,6 +323,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from krosbalance.cards import LISTINGS
+
+    if args.what in LISTINGS:
+        for line in LISTINGS[args.what]():
+            print(line)
+        return 0
     if args.what == "characters":
         from krosbalance.content.registry import list_characters
 
@@ -326,6 +347,13 @@ def cmd_list(args: argparse.Namespace) -> int:
         names = list_rulesets()
     for name in names:
         print(name)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from krosbalance.cards import show
+
+    print(show(args.name))
     return 0
 
 

@@ -225,6 +225,20 @@ def test_unknown_ruleset() -> None:
     assert "unknown ruleset 'checkers'" in msg and "arena" in msg and "blast" in msg
 
 
+def test_a_misspelt_ruleset_is_told_the_near_name() -> None:
+    msg = fails(lambda: play_match(GOOD, GOOD, ruleset="blst"), ContentError)
+    assert msg.startswith("ruleset: name: unknown ruleset 'blst'; did you mean 'blast'?; known: ")
+
+
+def test_an_arena_ai_in_a_blast_match_names_both() -> None:
+    from krosbalance.ai.registry import list_ais
+
+    arena_only = next(ai for ai in list_ais("arena") if ai not in list_ais("blast"))
+    msg = fails(lambda: play_match(GOOD, GOOD, ruleset="blast", board="blast-a", ai=arena_only), ContentError)
+    assert msg.startswith(f"AI registry: ai: AI {arena_only!r} does not play ruleset 'blast'; it plays: ")
+    assert "AIs for blast: " in msg and "blast_glyph" in msg
+
+
 @pytest.mark.parametrize("ai", ["nope", ("random", "nope"), ("nope", "random")])
 def test_unknown_ai(ai) -> None:
     msg = fails(lambda: play_match(GOOD, GOOD, ai=ai), ContentError)

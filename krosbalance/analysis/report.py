@@ -7,11 +7,17 @@ names: they are data). Small or degenerate data (one match, all draws, a charact
 played) gives "not enough data" in the affected sections, never a crash; a section that fails
 unexpectedly says so in place and the rest is written.
 
+A report leads with its answer: first the verdict picture (:mod:`krosbalance.analysis.verdict`: each
+figure's strength per AI tier with 95% intervals, marked converged or not; the study's own picture
+when a section of the registry gives one — Demonic Reward value, Divine Challenge effect, duel
+figures, strength at a four-player table), then a summary of at most five lines, then the detail:
+the question, every finding, and the sections.
+
 What a report always says: which AIs played, their tier and ladder standing (a warning in the
 summary when any is not validated); every headline number per AI matchup and per board next to the
 pooled one, with n and intervals; how stable the character ranking is between AIs and boards; which
 characters are over- or under-powered in every AI tier (or "depends on AI"), and the card values of
-low confidence behind those verdicts. An experiment whose matches pair different AIs gets the AI
+low confidence behind those verdicts (in the Findings). An experiment whose matches pair different AIs gets the AI
 ladder section (ratings, win-rate matrix, validity gate).
 
 Matches of more than two seats (four-player Arena) get the Seats section first
@@ -34,6 +40,7 @@ from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
 from krosbalance.analysis import dependence, ladder, narrative, patch_section, plots, seats, stats
+from krosbalance.analysis import verdict as verdict_mod
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -49,6 +56,7 @@ from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import ruleset_sections
 from krosbalance.analysis.strength import adjusted_strength
+from krosbalance.analysis.verdict import Verdict, character_verdict
 
 CELLS_SHOWN = 20  # more cells than this are summarised (n per cell), the full table goes to CSV
 BOARDS_DRAWN = 3
@@ -247,6 +255,53 @@ def _headline_table(head: pd.DataFrame, by: str) -> pd.DataFrame:
     return t
 
 
+# ------------------------------------------------------------------ the verdict
+def _verdict(
+    rs: ResultSet, tables: dict[str, pd.DataFrame], own_sections: list[Any], matches: pd.DataFrame | None
+) -> Verdict:
+    """The answer picture's data: the first section (leading ones first) whose study the result set
+    holds gives it; else the characters' strength per AI tier (two-player results: ``matches``)."""
+    for own in sorted(own_sections, key=lambda s: not s.leading):
+        if own.verdict is None:
+            continue
+        try:
+            found = own.verdict(rs, tables)
+        except Exception:  # the section itself says what went wrong; fall back on the default
+            found = None
+        if found is not None and not found.empty:
+            return found
+    return character_verdict(matches if matches is not None else pd.DataFrame())
+
+
+def _verdict_section(doc: Doc, answer: Verdict, question: str, tables: dict[str, pd.DataFrame]) -> None:
+    """The report's first section: the verdict picture, what it shows and the question it answers."""
+    doc.h("Verdict")
+    doc.image("verdict.png", verdict_mod.plot_verdict(answer), f"verdict: {answer.study} per AI tier")
+    conv = verdict_mod.convergence(answer.data) if not answer.data.empty else pd.DataFrame()
+    tables["verdict"] = (
+        answer.data.merge(conv[["figure", "status"]], on="figure", how="left") if len(conv) else answer.data
+    )
+    doc.p(
+        f"{answer.caption} Marked converged when the figure's 95% intervals in the two strongest AI tiers "
+        "played overlap (one tier: not judged).",
+        note=True,
+    )
+    if question:
+        doc.p(f"The question: {question}", note=True)
+
+
+def _summary_header(n_total: int, n_ok: int, ais: pd.DataFrame) -> list[str]:
+    """The summary's first line: how many matches, and which AIs (tier) played them."""
+    played = ", ".join(f"{a} ({t})" for a, t in zip(ais["ai"], ais["tier"], strict=True)) if len(ais) else ""
+    return [f"Based on {n_ok} error-free matches out of {n_total}" + (f"; AIs: {played}." if played else ".")]
+
+
+def _warnings(findings: list[str]) -> list[str]:
+    """The findings a summary must not leave out: unvalidated AIs, errors, random play only."""
+    keys = ("**Warning", "ended in an error", "Only random play", "No error-free match")
+    return [line for line in findings if any(line.startswith(k) or k in line[:60] for k in keys)]
+
+
 def _folder_check(doc: Doc, rs: ResultSet) -> None:
     """Say first when the results folder held files that were not read, or lost part of a table."""
     notes = rs.folder_notes()
@@ -322,37 +377,54 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         tables.update(ais=ais, damage=damage, ko=kos, match_length=length)
     doc = Doc()
     enough = n_ok > 0
-    _folder_check(doc, rs)
+
+    if seat is None:
+        findings = narrative.summary_lines(
+            n_total=n_total,
+            n_ok=n_ok,
+            win_rates=win_rates,
+            strength=strength,
+            first=first,
+            matchups=matchups,
+            dominated=losers,
+            balance=bal,
+            ais=ais,
+            verdicts=verdicts,
+            by_ai=by_ai,
+            stability=[
+                narrative.stability_line(tau_ai, "AIs"),
+                narrative.stability_line(tau_board, "boards"),
+            ],
+            ladder=ladder_summary,
+        )
+    else:
+        head = narrative.header_lines(n_total=n_total, n_ok=n_ok, ais=ais)
+        findings = head + (seats.summary_lines(seat) + [narrative.ending_finding(bal)] if n_ok else [])
+    own_sections = ruleset_sections(rs)
+    answer = _verdict(rs, tables, own_sections, m if seat is None else None)
+    if seat is None and answer.study == "character strength" and n_ok:
+        stability = narrative.stability_line(tau_ai, "AIs")
+        answer.lines = narrative.verdict_lines(verdicts, by_ai)[:1] + ([stability] if stability else [])
+    _verdict_section(doc, answer, spec_question(rs.spec_text), tables)
+    incomplete = (
+        ["**Incomplete results folder**: some files were not read (see the Results folder check below)."]
+        if rs.folder_notes()
+        else []
+    )
+    doc.h("Summary")
+    doc.ul(
+        verdict_mod.summary(answer, _summary_header(n_total, n_ok, ais), incomplete + _warnings(findings))
+        if n_ok
+        else findings[:5]
+    )
+    _folder_check(doc, rs)  # after the answer, before the detail: what the numbers leave out
 
     doc.h("Question")
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
     patch_section.add_header(doc, rs.manifest)
 
-    doc.h("Summary")
-    if seat is None:
-        doc.ul(
-            narrative.summary_lines(
-                n_total=n_total,
-                n_ok=n_ok,
-                win_rates=win_rates,
-                strength=strength,
-                first=first,
-                matchups=matchups,
-                dominated=losers,
-                balance=bal,
-                ais=ais,
-                verdicts=verdicts,
-                by_ai=by_ai,
-                stability=[
-                    narrative.stability_line(tau_ai, "AIs"),
-                    narrative.stability_line(tau_board, "boards"),
-                ],
-                ladder=ladder_summary,
-            )
-        )
-    else:
-        head = narrative.header_lines(n_total=n_total, n_ok=n_ok, ais=ais)
-        doc.ul(head + (seats.summary_lines(seat) + [narrative.ending_finding(bal)] if n_ok else []))
+    doc.h("Findings")
+    doc.ul(findings)
     doc.p(
         "95% intervals throughout: proportions are Wilson intervals on the effective sample size of the "
         "deal-clustered design (matches of one deal share their dice), model coefficients have "
@@ -687,7 +759,6 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         )
         doc.table(t, f"{summary.n_errors} match(es) excluded from every statistic{more}.")
 
-    own_sections = ruleset_sections(rs)
     for own in own_sections:
         if own.leading:
             own.hook(doc, rs, tables, _section)

@@ -11,6 +11,11 @@ have what it studies (the seats section: tables of more than two players, in any
 A hook is ``hook(doc, rs, tables, section)``: ``section(doc, title, build)`` is the report's guarded
 builder (a failing section says so in place and the rest is written); a hook that finds nothing to
 show for this result set adds nothing.
+
+A section may also give the report its *verdict*, the answer picture every report opens with
+(:mod:`krosbalance.analysis.verdict`): ``verdict(rs, tables)`` returns a ``Verdict`` when the result
+set holds its study, else ``None``. The first section (in the order above) whose verdict is not
+``None`` gives the picture; without one the report shows the characters' strength per AI tier.
 """
 
 from __future__ import annotations
@@ -26,16 +31,20 @@ from krosbalance.errors import ContentError
 
 GuardedSection = Callable[[Any, str, Callable[[], None]], None]
 SectionHook = Callable[[Any, ResultSet, dict[str, pd.DataFrame], GuardedSection], None]
+VerdictHook = Callable[[ResultSet, dict[str, pd.DataFrame]], Any]
+"""``verdict(rs, tables)``: the study's ``Verdict``, or ``None`` when the result set has no such study."""
 
 
 @dataclass(frozen=True)
 class ReportSection:
-    """One registered section: its hook and whether it comes before the common sections."""
+    """One registered section: its hook, whether it comes before the common sections, and the
+    verdict picture of its study (if it has one)."""
 
     name: str
     hook: SectionHook
     leading: bool = False
     mode: bool = False
+    verdict: VerdictHook | None = None
 
 
 _SECTIONS: dict[str, ReportSection] = {}
@@ -43,10 +52,17 @@ RULESET_BEFORE_COLUMN = "arena"
 """The ruleset of results whose matches table has no ``ruleset`` column (the only one there was)."""
 
 
-def register_section(name: str, hook: SectionHook, *, leading: bool = False, mode: bool = False) -> None:
+def register_section(
+    name: str,
+    hook: SectionHook,
+    *,
+    leading: bool = False,
+    mode: bool = False,
+    verdict: VerdictHook | None = None,
+) -> None:
     """Add (or replace) the analysis behind a section name a ruleset may declare (``mode``: a
-    section of every result set, declared by none)."""
-    _SECTIONS[name] = ReportSection(name, hook, leading, mode)
+    section of every result set, declared by none; ``verdict``: the answer picture of its study)."""
+    _SECTIONS[name] = ReportSection(name, hook, leading, mode, verdict)
 
 
 def known_sections() -> list[str]:
@@ -114,11 +130,16 @@ def _register_builtins() -> None:
         return
     _BUILTINS_DONE = True
     from krosbalance.analysis import challenges, duel, patch_section, rewards, seat_section, team_section
+    from krosbalance.analysis import study_verdicts as verdicts
 
-    register_section("divine_challenges", challenges.add_report_section, leading=True)
-    register_section("demonic_rewards", rewards.add_report_section)
-    register_section("duel_tokens", duel.add_report_section)
-    register_section("seats", seat_section.add_report_section, leading=True, mode=True)
+    register_section(
+        "divine_challenges", challenges.add_report_section, leading=True, verdict=verdicts.challenge_verdict
+    )
+    register_section("demonic_rewards", rewards.add_report_section, verdict=verdicts.reward_verdict)
+    register_section("duel_tokens", duel.add_report_section, verdict=verdicts.duel_verdict)
+    register_section(
+        "seats", seat_section.add_report_section, leading=True, mode=True, verdict=verdicts.seat_verdict
+    )
     register_section("teams", team_section.add_report_section, leading=True, mode=True)
     register_section("balance_patches", patch_section.add_report_section, leading=True, mode=True)
 

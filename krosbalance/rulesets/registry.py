@@ -8,7 +8,8 @@ Blast is registered, instead of playing Arena).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import difflib
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from krosbalance.errors import ContentError
@@ -36,6 +37,15 @@ def list_rulesets() -> list[str]:
     return sorted(_RULESETS)
 
 
+def unknown_ruleset(name: object, known: Sequence[str] | None = None) -> str:
+    """The reason a ruleset name is refused: the near names among ``known`` (default: the registered
+    rulesets), as boards and options suggest theirs, then every name."""
+    names = list(known) if known is not None else list_rulesets()
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6) if isinstance(name, str) else []
+    hint = f"; did you mean {' or '.join(repr(n) for n in close)}?" if close else ""
+    return f"unknown ruleset {name!r}{hint}; known: {', '.join(names)}"
+
+
 def get_ruleset(
     name: str = "arena", options: Mapping[str, Any] | None = None, *, file: str = "options"
 ) -> Ruleset:
@@ -43,7 +53,5 @@ def get_ruleset(
     error messages. Unknown names and bad options raise ``ContentError``."""
     factory = _RULESETS.get(name) if isinstance(name, str) else None
     if factory is None:
-        raise ContentError(
-            "ruleset", "name", f"unknown ruleset {name!r}; known: {', '.join(list_rulesets())}"
-        )
+        raise ContentError("ruleset", "name", unknown_ruleset(name))
     return factory(options, file=file)

@@ -491,7 +491,9 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     if ruleset is not None:
         known = _ask(catalog.rulesets, "ruleset", problems)
         if known is not None and ruleset not in known:
-            problems.add("ruleset", f"unknown ruleset {ruleset!r}; known: {', '.join(known)}")
+            from krosbalance.rulesets.registry import unknown_ruleset
+
+            problems.add("ruleset", unknown_ruleset(ruleset, known))
             ruleset = None
 
     boards = _parse_boards(data, problems, catalog, ruleset or DEFAULT_RULESET)
@@ -644,8 +646,8 @@ def _parse_variants(
         if name is not None and any(name == other for other, _ in arms):
             problems.add(prefix + "name", f"variant {name!r} is listed twice")
             continue
-        if name is None or extra is None or options is None:
-            continue
+        if name is None or extra is None or options is None or ruleset is None:
+            continue  # an arm of an unknown ruleset cannot be checked: it adds no problem of its own
         merged = {**options, **extra}
         if ruleset is not None:
             try:

@@ -235,13 +235,17 @@ def planted_tables(
 def write_results(
     root: Path, matches: pd.DataFrame, fighters: pd.DataFrame, spec_text: str = SPEC_TEXT
 ) -> Path:
-    """Write tables in the runner's layout (two shards each, to exercise concatenation)."""
-    for name, df in (("matches", matches), ("fighters", fighters)):
+    """Write tables in the runner's layout (two shard sets, to exercise concatenation): set ``i`` is
+    ``matches/part-i.parquet`` and the fighters of its matches in ``fighters/part-i.parquet``, as
+    the runner names and groups them."""
+    half = len(matches) // 2
+    parts = [matches.iloc[half:], matches.iloc[:half]] if half else [matches]  # out of order on purpose
+    for name in ("matches", "fighters"):
         (root / name).mkdir(parents=True, exist_ok=True)
-        half = len(df) // 2
-        parts = [df.iloc[half:], df.iloc[:half]] if half else [df]  # out of order on purpose
-        for i, part in enumerate(parts):
-            part.to_parquet(root / name / f"shard-{i:03d}.parquet", index=False)
+    for i, part in enumerate(parts):
+        part.to_parquet(root / "matches" / f"part-{i:03d}.parquet", index=False)
+        own = fighters[fighters["match_id"].isin(part["match_id"])] if "match_id" in fighters else fighters
+        own.to_parquet(root / "fighters" / f"part-{i:03d}.parquet", index=False)
     (root / "experiment.toml").write_text(spec_text, encoding="utf-8")
     manifest = {
         "experiment": "planted",

@@ -236,6 +236,7 @@ def test_a_small_real_duel_experiment_builds_the_report_section(tmp_path: Path) 
     from krosbalance.analysis.sections import ruleset_sections
     from krosbalance.content.registry import list_boards, list_characters
     from krosbalance.sim.runner import run_experiment
+    from tests.analysis.verdict_checks import assert_report_leads_with_the_answer
 
     figures = list_characters(set="duel-pack") + list_characters(set="arena-box")[:1]
     source = tmp_path / "duel-tiny.toml"
@@ -248,6 +249,7 @@ def test_a_small_real_duel_experiment_builds_the_report_section(tmp_path: Path) 
     rs = ResultSet.load(tmp_path / "res")
     assert "duel_tokens" in [s.name for s in ruleset_sections(rs)]
     _, doc, tables = build_document(rs)
+    assert_report_leads_with_the_answer(doc, tables, "duel figure strength")
     assert "Duel Pack: who beats whom, and the value of a Duel Token" in [
         t for k, t in doc.blocks if k == "h2"
     ]

@@ -18,6 +18,7 @@ from krosbalance.analysis.report import build_document, write_report
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.strength import fit_effects
 from tests.analysis.fixtures import planted_tables, write_results
+from tests.analysis.verdict_checks import assert_report_leads_with_the_answer
 
 POOL = tuple(f"c{i}" for i in range(8))
 Winner = Callable[[list[list[str]], list[int], list[int], np.random.Generator], "int | None"]
@@ -429,6 +430,7 @@ def test_a_real_four_player_experiment_gets_a_seats_section_and_one_sentence_rep
     assert len(a.seats) == 4 * len(a.seats["match_id"].unique())
     assert set(a.partnerships["positions"]) <= {"1+3", "2+4"}
     title, doc, tables = build_document(rs)
+    assert_report_leads_with_the_answer(doc, tables, "character strength at the table")
     headings = [v for k, v in doc.blocks if k == "h2"]
     assert headings.index("Seats") < headings.index("AIs")  # a leading section
     after = {

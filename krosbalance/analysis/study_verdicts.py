@@ -1,0 +1,197 @@
+"""The verdict pictures of the studies that have their own report section: Demonic Rewards, Divine
+Challenges, the Duel Pack and the four-player seats (:mod:`krosbalance.analysis.verdict`).
+
+Each builder reads the same tables its section draws (the section module's public functions) and
+returns ``None`` when the result set holds nothing for that study, so the report falls back on the
+character-strength verdict. The section registry (:mod:`krosbalance.analysis.sections`) attaches
+each builder to its section.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from krosbalance.analysis.dependence import ai_tier
+from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+
+
+def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """A reward-value experiment (``held_rewards``): each token's Δ win rate per AI, paired deals."""
+    from krosbalance.analysis import rewards
+
+    matches, _ = rewards.reward_data(rs)
+    if not rewards.is_value_experiment(matches):
+        return None
+    value = rewards.controlled_value(matches)
+    if value.empty:
+        return None
+    rows = [
+        {
+            "figure": r.name,
+            "group": group_label(str(r.ai), str(r.tier)),
+            "tier": str(r.tier),
+            "est": r.delta,
+            "ci_low": r.delta_low,
+            "ci_high": r.delta_high,
+            "n": r.n,
+        }
+        for r in value.itertuples(index=False)
+    ]
+    ranked = rewards.value_for_money(value)
+    lines = []
+    for ai, group in ranked.groupby("ai", sort=True):
+        moved = group[group["differs"]]
+        clear = moved[moved["clear"]]["name"].tolist()
+        lines.append(
+            f"Under {group_label(str(ai), str(group['tier'].iloc[0]))}: {len(moved)} of {len(group)} tokens "
+            f"measure like another rank than their assumed one"
+            + (
+                f", clearly: {', '.join(clear[:5])}" + (" and more" if len(clear) > 5 else "")
+                if clear
+                else ""
+            )
+            + "."
+        )
+    return Verdict(
+        "Demonic Reward value",
+        "Δ win rate of the team holding the token from the start (paired deals)",
+        verdict_frame(rows),
+        0.0,
+        True,
+        lines[:2],
+        "Each deal is played without rewards and once per token held face down from the start by team A, "
+        "with the same seed: Δ win rate is the paired score difference (win 1, draw ½), 95% Student-t "
+        "interval over the deals, n = paired deals. Details in the Demonic Rewards section.",
+    )
+
+
+def challenge_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """A Blast study: each Divine Challenge's shift of the first player's win rate, per AI."""
+    from krosbalance.analysis import challenges
+    from krosbalance.content.blast import blast_cards
+
+    frame = challenges.blast_matches(challenges.study_matches(rs))
+    if frame.empty:
+        return None
+    table = challenges.verdicts(frame)
+    if table.empty:
+        return None
+
+    def name(arm: str) -> str:
+        try:
+            card = blast_cards().challenge(arm)
+        except Exception:
+            return arm
+        return card.name + (" (assumed card)" if card.status == "assumed" else "")
+
+    rows = [
+        {
+            "figure": name(str(r.arm)),
+            "group": group_label(str(r.ai), ai_tier(str(r.ai).split(" vs ")[0])),
+            "tier": ai_tier(str(r.ai).split(" vs ")[0]),
+            "est": r.first_diff,
+            "ci_low": r.first_lo,
+            "ci_high": r.first_hi,
+            "n": r.n_pairs,
+        }
+        for r in table.itertuples(index=False)
+    ]
+    first = sorted({name(str(a)) for a in table.loc[table["shifts_first_player"], "arm"]})
+    ko = sorted({name(str(a)) for a in table.loc[table["shifts_ko_vs_glyph"], "arm"]})
+    lines = [
+        "Beyond the noise (exact McNemar, Holm-adjusted): the first player's edge moves under "
+        f"{', '.join(first) or 'no challenge'}; the share of games won by KO rather than glyphs under "
+        f"{', '.join(ko) or 'no challenge'}."
+    ]
+    return Verdict(
+        "Divine Challenge effect",
+        "shift of the first player's win rate against no challenge (paired deals)",
+        verdict_frame(rows),
+        0.0,
+        True,
+        lines,
+        "Each deal is played under every arm (no challenge, and each challenge alone): a challenge's effect is "
+        "the paired difference of the first player's win rate against 'none' on the same deals, 95% interval, "
+        "n = paired deals. Details in the Divine Challenges section.",
+    )
+
+
+def duel_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """A Duel Pack study: each figure's duel win rate (no token held from the start), per AI."""
+    from krosbalance.analysis import duel
+    from krosbalance.analysis.names import display_name
+
+    frame = duel.duel_frame(duel.study_matches(rs))
+    if frame.empty:
+        return None
+    rates = duel.figure_win_rates(frame)
+    if rates.empty:
+        return None
+    rows = [
+        {
+            "figure": display_name(str(r.character)),
+            "group": group_label(str(r.ai), str(r.tier)),
+            "tier": str(r.tier),
+            "est": r.win_rate,
+            "ci_low": r.ci_low,
+            "ci_high": r.ci_high,
+            "n": r.n,
+        }
+        for r in rates.itertuples(index=False)
+    ]
+    value = duel.token_value(frame)
+    no_pick_ups = pd.DataFrame(columns=["ai", "held"])  # the token-value lines only
+    lines = [line for line in duel.headline(rates, value, no_pick_ups) if "Δ" in line]
+    return Verdict(
+        "duel figure strength",
+        "win rate of the figure's duels, no token held from the start",
+        verdict_frame(rows),
+        0.5,
+        True,
+        lines[:1],
+        "Win rate over the figure's duels of the rules' game (no token held from the start), draws as "
+        "non-wins, Wilson 95% interval on the deal-clustered effective n. Details in the Duel Pack section.",
+    )
+
+
+def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """Matches of more than two seats: each character's strength at the table, per arm and AI tier."""
+    from krosbalance.analysis import seats
+    from krosbalance.analysis.names import display_name
+
+    analysis = seats.for_result_set(rs)
+    if analysis is None:
+        return None
+    s = analysis.strength
+    chars = s[(s["kind"] == "character") & s["coef"].notna()] if not s.empty else s
+    if chars.empty:
+        return None
+    arms = sorted(set(chars["arm"].astype(str))) if "arm" in chars.columns else []
+    rows = [
+        {
+            "figure": display_name(str(r.term)),
+            "group": (f"{r.arm}, " if len(arms) > 1 else "") + f"{r.tier} tier",
+            "tier": str(r.tier),
+            "est": r.coef,
+            "ci_low": r.ci_low,
+            "ci_high": r.ci_high,
+            "n": r.n,
+        }
+        for r in chars.itertuples(index=False)
+    ]
+    return Verdict(
+        "character strength at the table",
+        "strength at the table (conditional logit, log-odds vs the average character)",
+        verdict_frame(rows),
+        0.0,
+        False,
+        seats.summary_lines(analysis)[:2],
+        "Conditional logit grouped by match: a partnership's chance of winning from the characters it fields, "
+        "play positions held fixed; log-odds against the average character, 95% intervals, n = decided matches "
+        "the character played in. Details in the Seats section.",
+    )
+
+
+__all__ = ["challenge_verdict", "duel_verdict", "reward_verdict", "seat_verdict"]

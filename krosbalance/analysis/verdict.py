@@ -1,0 +1,330 @@
+"""The answer a report opens with: one picture of who is strong, per AI tier, with intervals, and
+whether the tiers agree.
+
+Every kind of study the report handles answers "which figure is strong?" with one number per
+figure and AI group — a character's teammate-adjusted strength, a Demonic Reward's Δ win rate, a
+Divine Challenge's shift of the first player's edge, a duel figure's win rate, a character's
+strength at a four-player table. A :class:`Verdict` holds those numbers in one tidy table
+(:data:`COLUMNS`), so one plot and one summary serve every study; each study's builder lives with
+the section that explains it in detail (the section registry's ``verdict`` hooks,
+:mod:`krosbalance.analysis.sections`), the character-strength one here.
+
+*Converged* (:func:`convergence`): a figure's 95% intervals in the two strongest AI tiers played
+overlap — better play no longer moves the answer beyond the noise. With one tier played it cannot
+be judged and the picture says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier
+
+COLUMNS = ("figure", "group", "tier", "est", "ci_low", "ci_high", "n")
+"""The verdict table: one row per figure (display name) and AI group (an AI, or a tier's AIs
+pooled) of ``tier``, with the estimate, its 95% interval and n."""
+CONVERGED, NOT_CONVERGED, ONE_TIER = "converged", "not converged", "one tier"
+MAX_SUMMARY = 5
+_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+_MARK = {CONVERGED: "#2a7a2a", NOT_CONVERGED: "#b22222", ONE_TIER: "#777777"}
+
+
+@dataclass
+class Verdict:
+    """A study's answer: the verdict table and how to read it.
+
+    Attributes:
+        study: what was measured, for the title (``character strength``).
+        measure: the x axis (``teammate-adjusted strength, log-odds vs the average character``).
+        data: the rows of :data:`COLUMNS`.
+        reference: the value meaning "no effect" (0, or 0.5 for a win rate), drawn as a line.
+        as_pct: whether estimates are proportions (shown as percentages).
+        lines: the study's own findings for the summary, most important first.
+        caption: how the numbers were made (model, interval, design), under the picture.
+    """
+
+    study: str
+    measure: str
+    data: pd.DataFrame
+    reference: float = 0.0
+    as_pct: bool = False
+    lines: list[str] = field(default_factory=list)
+    caption: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return self.data.empty or self.data["est"].notna().sum() == 0
+
+
+def verdict_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The verdict table from row dicts (missing ``n`` -> NaN), in :data:`COLUMNS` order."""
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    for col in ("est", "ci_low", "ci_high", "n"):
+        df[col] = pd.to_numeric(df[col], errors="coerce")
+    return df
+
+
+def group_label(ai: str, tier: str | None = None) -> str:
+    """``focus_fire (heuristic)``: an AI group as the picture's legend names it."""
+    return f"{ai} ({tier or ai_tier(ai)})"
+
+
+# ------------------------------------------------------------------------------------ convergence
+
+
+def strongest_tiers(data: pd.DataFrame) -> list[str]:
+    """The two strongest AI tiers in the data (search > heuristic > baseline), strongest first; one
+    or none when fewer were played."""
+    tiers = sorted(set(data["tier"].astype(str)), key=_tier_rank, reverse=True) if len(data) else []
+    known = [t for t in tiers if t in TIER_ORDER] or tiers
+    return known[:2]
+
+
+def _overlap(a: pd.Series, b: pd.Series) -> bool:
+    return bool(a["ci_low"] <= b["ci_high"] and b["ci_low"] <= a["ci_high"])
+
+
+def convergence(data: pd.DataFrame) -> pd.DataFrame:
+    """Per figure: ``status`` (converged / not converged / one tier) and the two ``tiers`` compared.
+
+    A figure converges when each of its intervals in the strongest tier overlaps each of its
+    intervals in the second strongest (one per AI group of the tier); a figure missing from either
+    tier, or without an interval there, is ``one tier``.
+    """
+    tiers = strongest_tiers(data)
+    rows = []
+    for fig in dict.fromkeys(data["figure"]):
+        own = data[(data["figure"] == fig) & data["ci_low"].notna() & data["ci_high"].notna()]
+        if len(tiers) < 2:
+            status = ONE_TIER
+        else:
+            top = own[own["tier"] == tiers[0]]
+            second = own[own["tier"] == tiers[1]]
+            if top.empty or second.empty:
+                status = ONE_TIER
+            else:
+                ok = all(_overlap(a, b) for _, a in top.iterrows() for _, b in second.iterrows())
+                status = CONVERGED if ok else NOT_CONVERGED
+        rows.append({"figure": fig, "status": status, "tiers": " vs ".join(tiers)})
+    return pd.DataFrame(rows, columns=["figure", "status", "tiers"])
+
+
+def convergence_line(verdict: Verdict) -> str:
+    """One sentence: how many figures converged between the two strongest tiers, and which did not."""
+    conv = convergence(verdict.data)
+    tiers = strongest_tiers(verdict.data)
+    if len(tiers) < 2:
+        played = tiers[0] if tiers else "no"
+        return (
+            f"Convergence cannot be judged: one AI tier played ({played}); a run with a second, stronger tier "
+            "would show whether better play changes these answers."
+        )
+    judged = conv[conv["status"] != ONE_TIER]
+    off = judged[judged["status"] == NOT_CONVERGED]["figure"].tolist()
+    head = (
+        f"{len(judged) - len(off)} of {len(judged)} figures converged (their 95% intervals under {tiers[0]} "
+        f"and {tiers[1]}, the two strongest tiers played, overlap)"
+    )
+    if not off:
+        return head + ": stronger play does not move the answer beyond the noise."
+    shown = ", ".join(off[:6]) + (f" and {len(off) - 6} more" if len(off) > 6 else "")
+    return head + f"; not converged: {shown}, whose answer still moves with the AI's strength."
+
+
+# ----------------------------------------------------------------------------------------- plot
+
+
+def _fmt(x: float, as_pct: bool) -> str:
+    return f"{100 * x:.1f}%" if as_pct else f"{x:+.2f}"
+
+
+def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
+    """Forest plot: one row per figure (strongest first in the strongest tier), one marker and 95%
+    interval per AI group, and each figure's convergence mark at the right."""
+    data = verdict.data.dropna(subset=["est"]) if not verdict.data.empty else verdict.data
+    figures = list(dict.fromkeys(data["figure"])) if len(data) else []
+    height = max(2.6, 0.32 * len(figures) + 1.6)
+    if ax is None:
+        fig = Figure(figsize=(8.0, height), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure  # type: ignore[assignment]
+    title = f"Verdict: {verdict.study} per AI tier (95% CI)"
+    if not figures:
+        ax.text(0.5, 0.5, "not enough data for a verdict", ha="center", va="center", transform=ax.transAxes)
+        ax.set_title(title)
+        ax.set_axis_off()
+        return fig
+    tiers = strongest_tiers(data)
+    top = data[data["tier"] == tiers[0]] if tiers else data
+    order = top.groupby("figure")["est"].mean().reindex(figures)
+    order = order.fillna(data.groupby("figure")["est"].mean()).sort_values(ascending=True)
+    row = {f: i for i, f in enumerate(order.index)}
+    groups = sorted(
+        dict.fromkeys(zip(data["group"], data["tier"], strict=True)), key=lambda g: (_tier_rank(g[1]), g[0])
+    )
+    step = 0.7 / max(len(groups), 1)
+    for i, (group, tier) in enumerate(groups):
+        sub = data[(data["group"] == group) & (data["tier"] == tier)]
+        y = np.array([row[f] for f in sub["figure"]], dtype=float) + (i - (len(groups) - 1) / 2) * step
+        est = sub["est"].to_numpy(float)
+        lo = np.nan_to_num(est - sub["ci_low"].to_numpy(float))
+        hi = np.nan_to_num(sub["ci_high"].to_numpy(float) - est)
+        n = sub["n"].dropna()
+        label = f"{group}" + (f", n={int(n.median())}" if len(n) else "")
+        colour = _COLOURS[i % len(_COLOURS)]
+        ax.errorbar(
+            est,
+            y,
+            xerr=[np.maximum(lo, 0), np.maximum(hi, 0)],
+            fmt="o",
+            ms=4,
+            lw=1.2,
+            color=colour,
+            label=label,
+        )
+    ax.axvline(verdict.reference, color="#444", lw=0.8)
+    ax.set_yticks(range(len(order)), list(order.index), fontsize=8)
+    ax.set_ylim(-0.7, len(order) - 0.3)
+    conv = convergence(data).set_index("figure")["status"]
+    for f, i in row.items():
+        status = str(conv.get(f, ONE_TIER))
+        ax.annotate(
+            status if status != ONE_TIER else "one tier",
+            xy=(1.0, i),
+            xycoords=("axes fraction", "data"),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=7,
+            color=_MARK[status],
+        )
+    if verdict.as_pct:
+        ax.xaxis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
+    ax.set_xlabel(verdict.measure)
+    compared = (
+        f"converged = {tiers[0]} and {tiers[1]} intervals overlap" if len(tiers) > 1 else "one tier played"
+    )
+    ax.set_title(f"{title}\n{compared}", fontsize=10)
+    ax.legend(fontsize=7, loc="best", title="AI (tier)", title_fontsize=7)
+    return fig
+
+
+# -------------------------------------------------------------------------------------- summary
+
+
+def extremes_line(verdict: Verdict) -> str:
+    """The strongest and weakest figure in the strongest tier, with interval and n."""
+    data = verdict.data.dropna(subset=["est"])
+    tiers = strongest_tiers(data)
+    if data.empty or not tiers:
+        return ""
+    top = data[data["tier"] == tiers[0]]
+    group = str(top["group"].iloc[0])
+    top = top[top["group"] == group].sort_values("est", ascending=False)
+
+    def one(r: Any) -> str:
+        ci = (
+            ""
+            if pd.isna(r.ci_low)
+            else f" [{_fmt(r.ci_low, verdict.as_pct)}, {_fmt(r.ci_high, verdict.as_pct)}]"
+        )
+        n = "" if pd.isna(r.n) else f", n={int(r.n)}"
+        return f"**{r.figure}** {_fmt(r.est, verdict.as_pct)}{ci}{n}"
+
+    best, worst = next(top.itertuples()), list(top.itertuples())[-1]
+    if len(top) == 1:
+        return f"Under {group}: {one(best)} ({verdict.measure})."
+    return f"Under {group}, strongest {one(best)}, weakest {one(worst)} ({verdict.measure}, 95% CI)."
+
+
+def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = ()) -> list[str]:
+    """At most :data:`MAX_SUMMARY` lines: how much data, the study's findings, who is strongest,
+    whether the tiers converged, and the first warning (unvalidated AIs, errors)."""
+    head = list(header[:1])
+    conv = [] if verdict.empty else [convergence_line(verdict)]
+    warn = list(warnings)[:1]
+    extreme = [] if verdict.empty else [line for line in (extremes_line(verdict),) if line]
+    room = MAX_SUMMARY - len(head) - len(conv) - len(warn)
+    return head + (list(verdict.lines[:2]) + extreme)[: max(room, 0)] + conv + warn
+
+
+# ----------------------------------------------------------------------------- character strength
+
+
+def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> Verdict:
+    """The character-strength study: each character's teammate-adjusted strength per AI tier, fitted
+    on the matchups where both sides had the same AI (every AI of the tier pooled, as the report's
+    verdict table pools a tier's AIs), or pooled over every match when no matchup had."""
+    from krosbalance.analysis import stats
+    from krosbalance.analysis.dependence import with_groups
+    from krosbalance.analysis.names import display_name
+    from krosbalance.analysis.strength import adjusted_strength, character_strengths
+
+    ok = stats.ok_matches(matches) if len(matches) else matches
+    grouped = with_groups(ok) if len(ok) else ok
+    same = grouped[grouped["symmetric"]] if len(grouped) else grouped
+    parts: list[tuple[str, str, pd.DataFrame]] = []
+    for tier in sorted(set(same["tier"].astype(str)) if len(same) else set(), key=_tier_rank):
+        sub = same[same["tier"] == tier]
+        ais = ", ".join(sorted(set(sub["ai0"].astype(str))))
+        parts.append((tier, f"{tier} ({ais})", character_strengths(adjusted_strength(sub))))
+    caption = (
+        "Teammate-adjusted strength: a logistic model of P(side 0 wins) with one log-odds effect per "
+        "character (0 = the average character), fitted per AI tier on the matchups where both sides had the "
+        "same AI (the tier's AIs pooled), deal-clustered 95% intervals, n = decided matches the character "
+        "played in."
+    )
+    if not any(len(p[2]) for p in parts) and len(ok):
+        parts = [("pooled", "pooled (every AI)", character_strengths(adjusted_strength(ok)))]
+        caption = (
+            "Teammate-adjusted strength pooled over every AI and board (no matchup had the same AI on both "
+            "sides): log-odds against the average character, 95% intervals, n = decided matches played in."
+        )
+    rows = [
+        {
+            "figure": display_name(str(r.term)),
+            "group": group,
+            "tier": tier,
+            "est": r.coef,
+            "ci_low": r.ci_low,
+            "ci_high": r.ci_high,
+            "n": r.n,
+        }
+        for tier, group, s in parts
+        if len(s)
+        for r in s.itertuples(index=False)
+    ]
+    return Verdict(
+        "character strength",
+        "teammate-adjusted strength (log-odds vs the average character)",
+        verdict_frame(rows),
+        0.0,
+        False,
+        list(lines or []),
+        caption,
+    )
+
+
+__all__ = [
+    "COLUMNS",
+    "CONVERGED",
+    "NOT_CONVERGED",
+    "ONE_TIER",
+    "Verdict",
+    "character_verdict",
+    "convergence",
+    "convergence_line",
+    "group_label",
+    "plot_verdict",
+    "strongest_tiers",
+    "summary",
+    "verdict_frame",
+]

@@ -1,0 +1,131 @@
+"""The verdict picture a report opens with: convergence between the two strongest tiers, the
+five-line summary, and each study's report leading with its own answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from krosbalance.analysis import verdict as vd
+from krosbalance.analysis.report import build_document, write_report
+from krosbalance.analysis.resultset import ResultSet
+from tests.analysis.verdict_checks import assert_report_leads_with_the_answer
+
+
+def frame(rows: list[tuple[str, str, float, float, float]]) -> pd.DataFrame:
+    return vd.verdict_frame(
+        [
+            {"figure": f, "group": t, "tier": t, "est": e, "ci_low": lo, "ci_high": hi, "n": 50}
+            for f, t, e, lo, hi in rows
+        ]
+    )
+
+
+def test_converged_means_the_two_strongest_tiers_intervals_overlap() -> None:
+    data = frame(
+        [
+            ("a", "search", 0.5, 0.3, 0.7),
+            ("a", "heuristic", 0.6, 0.4, 0.8),  # overlaps search
+            ("a", "baseline", -1.0, -1.2, -0.8),  # far off, but the weakest tier is not compared
+            ("b", "search", 0.5, 0.4, 0.6),
+            ("b", "heuristic", -0.5, -0.6, -0.4),  # disjoint from search
+            ("c", "search", 0.1, 0.0, 0.2),  # no heuristic estimate
+        ]
+    )
+    assert vd.strongest_tiers(data) == ["search", "heuristic"]
+    status = vd.convergence(data).set_index("figure")["status"].to_dict()
+    assert status == {"a": vd.CONVERGED, "b": vd.NOT_CONVERGED, "c": vd.ONE_TIER}
+    line = vd.convergence_line(vd.Verdict("x", "y", data))
+    assert line.startswith("1 of 2 figures converged") and "not converged: b" in line
+
+
+def test_one_tier_cannot_be_judged() -> None:
+    data = frame([("a", "heuristic", 0.1, -0.1, 0.3), ("b", "heuristic", -0.1, -0.3, 0.1)])
+    assert set(vd.convergence(data)["status"]) == {vd.ONE_TIER}
+    assert vd.convergence_line(vd.Verdict("x", "y", data)).startswith("Convergence cannot be judged")
+
+
+def test_the_summary_has_at_most_five_lines_and_keeps_the_warning() -> None:
+    data = frame([("a", "search", 0.5, 0.3, 0.7), ("a", "heuristic", 0.6, 0.4, 0.8)])
+    verdict = vd.Verdict("x", "y", data, lines=["one", "two", "three"])
+    lines = vd.summary(verdict, ["Based on 10 matches."], ["**Warning: not validated AIs (z).**"])
+    assert len(lines) == vd.MAX_SUMMARY and lines[0] == "Based on 10 matches."
+    assert lines[1:3] == ["one", "two"] and lines[-1].startswith("**Warning")
+    assert any("converged" in line for line in lines)
+
+
+def test_the_picture_marks_every_figure_and_handles_no_data() -> None:
+    data = frame(
+        [("a", "search", 0.5, 0.3, 0.7), ("a", "heuristic", 0.6, 0.4, 0.8), ("b", "search", 0, -1, 1)]
+    )
+    fig = vd.plot_verdict(vd.Verdict("strength", "log-odds", data))
+    assert isinstance(fig, Figure)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts.count(vd.CONVERGED) == 1 and texts.count("one tier") == 1
+    assert "search and heuristic" in fig.axes[0].get_title()
+    empty = vd.plot_verdict(vd.Verdict("strength", "log-odds", vd.verdict_frame([])))
+    assert "not enough data" in empty.axes[0].texts[0].get_text()
+
+
+# ---------------------------------------------------------------------------------- the reports
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "results-small"
+
+
+def test_a_character_study_report_leads_with_strength_per_tier() -> None:
+    rs = ResultSet.load(FIXTURE)
+    _, doc, tables = build_document(rs)
+    assert_report_leads_with_the_answer(doc, tables, "character strength")
+    tiers = set(tables["verdict"]["tier"])
+    played = set(pd.read_parquet(FIXTURE / "matches")["ai0"].map(vd.ai_tier))
+    assert tiers == played  # every tier of the same-AI matchups, the baseline too
+
+
+def test_the_markdown_report_opens_with_the_picture(tmp_path: Path) -> None:
+    write_report(FIXTURE, tmp_path)
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    body = md.split("\n", 1)[1].lstrip()
+    assert body.startswith("## Verdict\n\n![verdict: character strength per AI tier](verdict.png)")
+    summary = md.split("## Summary\n\n")[1].split("\n\n")[0].splitlines()
+    assert 1 <= len(summary) <= vd.MAX_SUMMARY and all(line.startswith("- ") for line in summary)
+    assert md.index("## Summary") < md.index("## Question") < md.index("## Findings") < md.index("## AIs")
+    assert (tmp_path / "verdict.png").is_file() and (tmp_path / "tables" / "verdict.csv").is_file()
+
+
+def test_a_reward_value_report_leads_with_each_tokens_value() -> None:
+    from tests.analysis.test_rewards import value_matches
+
+    m = value_matches(n_deals=30)
+    m = m.assign(team_a="x,y", team_b="z,w", team0="x,y", team1="z,w", pairing=0, board="arena-pit")
+    m["first_player"] = np.arange(len(m)) % 2
+    _, doc, tables = build_document(ResultSet(m))
+    assert_report_leads_with_the_answer(doc, tables, "Demonic Reward value")
+    assert {"strong", "weak", "middling"} <= set(tables["verdict"]["figure"])  # ids: not in the registry
+
+
+def test_a_blast_report_leads_with_each_challenges_effect() -> None:
+    from tests.analysis.test_challenges import table
+
+    m = table(40).assign(team_a="a,b", team_b="c,d", pairing=0, deal=lambda t: t["seed"])
+    m["winner_team"] = m["winner"].map({0: "A", 1: "B"}).astype(object)  # never swapped: side 0 is A
+    _, doc, tables = build_document(ResultSet(m))
+    assert_report_leads_with_the_answer(doc, tables, "Divine Challenge effect")
+    assert len(tables["verdict"]) == 1  # one challenge arm, one AI
+
+
+@pytest.mark.parametrize("seed", [0])
+def test_the_report_of_a_study_with_no_estimate_still_leads_with_the_verdict(seed: int) -> None:
+    from tests.analysis.fixtures import planted_tables
+
+    m, f = planted_tables(n_pairings=1, seed=seed, draw_rate=1.0)
+    _, doc, _ = build_document(ResultSet(m, f))
+    assert doc.blocks[0] == ("h2", "Verdict") and doc.blocks[1][0] == "img"
+    assert [v for k, v in doc.blocks if k == "h2"][1] == "Summary"

@@ -1,0 +1,31 @@
+"""The check every report passes, whatever its study: it opens with its verdict picture, then a
+summary of at most five lines (shared by the report tests of each study)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from krosbalance.analysis.verdict import MAX_SUMMARY
+
+
+def assert_report_leads_with_the_answer(doc: Any, tables: dict[str, Any], study: str) -> None:
+    """The first heading is the verdict, whose first block is the verdict picture (the report's first
+    figure); the second heading is the summary, a list of at most five lines; ``tables["verdict"]``
+    holds the picture's data, of this ``study``, each figure marked."""
+    kinds = [kind for kind, _ in doc.blocks]
+    headings = [(i, value) for i, (kind, value) in enumerate(doc.blocks) if kind == "h2"]
+    assert headings[0] == (0, "Verdict"), headings[:3]
+    assert kinds.index("img") == 1
+    name, _png, alt = doc.blocks[1][1]
+    assert name == "verdict.png" and alt == f"verdict: {study} per AI tier"
+    summary_at = headings[1][0]
+    assert headings[1][1] == "Summary"
+    assert all(kind in ("note", "p") for kind in kinds[2:summary_at])  # captions only in between
+    kind, lines = doc.blocks[summary_at + 1]
+    assert kind == "ul" and 1 <= len(lines) <= MAX_SUMMARY
+    assert lines[0].startswith("Based on ")
+    verdict = tables["verdict"]
+    assert len(verdict) and {"figure", "group", "tier", "est", "ci_low", "ci_high", "n", "status"} <= set(
+        verdict.columns
+    )
+    assert set(verdict["status"]) <= {"converged", "not converged", "one tier"}
