@@ -140,8 +140,16 @@ def _register_builtins() -> None:
     register_section(
         "seats", seat_section.add_report_section, leading=True, mode=True, verdict=verdicts.seat_verdict
     )
-    register_section("teams", team_section.add_report_section, leading=True, mode=True)
-    register_section("balance_patches", patch_section.add_report_section, leading=True, mode=True)
+    register_section(
+        "teams", team_section.add_report_section, leading=True, mode=True, verdict=verdicts.team_verdict
+    )
+    register_section(
+        "balance_patches",
+        patch_section.add_report_section,
+        leading=True,
+        mode=True,
+        verdict=verdicts.patch_verdict,
+    )
 
 
 __all__ = [

@@ -194,4 +194,98 @@ def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     )
 
 
-__all__ = ["challenge_verdict", "duel_verdict", "reward_verdict", "seat_verdict"]
+def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """A team study: the ladder's top teams, their Bradley-Terry rating per AI tier."""
+    from krosbalance.analysis import team_section
+
+    if not team_section.is_team_study(rs):
+        return None
+    study = team_section.team_study(rs)
+    ratings = study.ratings.copy()
+    ratings.attrs = {}  # the per-tier covariance frames stored there would break pandas' concatenation
+    ratings = ratings[ratings["rating"].notna()] if not ratings.empty else ratings
+    if ratings.empty:
+        return None
+    tiers = list(dict.fromkeys(ratings["tier"].astype(str)))
+    lead = "heuristic" if "heuristic" in tiers else tiers[0]
+    top = ratings[ratings["tier"] == lead].nlargest(team_section.TOP_SHOWN, "rating")["team"].tolist()
+    shown = ratings[ratings["team"].isin(top)]
+    rows = [
+        {
+            "figure": str(r.label),
+            "group": f"{r.tier} tier",
+            "tier": str(r.tier),
+            "est": r.rating,
+            "ci_low": r.ci_low,
+            "ci_high": r.ci_high,
+            "n": r.n,
+        }
+        for r in shown.itertuples(index=False)
+    ]
+    n_rated = int(ratings[ratings["tier"] == lead]["team"].nunique())
+    lines = [f"{n_rated} teams rated under the {lead} tier; the top {len(top)} are shown, best first."]
+    return Verdict(
+        "team ladder",
+        "Bradley-Terry rating (log-odds against the average team)",
+        verdict_frame(rows),
+        0.0,
+        False,
+        lines,
+        "Ridge-penalised Bradley-Terry ratings of every rated team from paired deals, per AI tier, 95% "
+        "deal-clustered intervals, n = decided matches. Details in the Teams section.",
+    )
+
+
+def patch_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """A run with patched arms: the patched figures' strength in every arm, per AI tier."""
+    from krosbalance.analysis import patch_study
+    from krosbalance.analysis.dependence import POOLED
+    from krosbalance.analysis.names import display_name
+
+    patches = (rs.manifest or {}).get("patches") or {}
+    if not patches:
+        return None
+    strengths = patch_study.arm_strengths(rs.matches)
+    if strengths.empty:
+        return None
+    strengths = strengths[strengths["group"] != POOLED]
+    # the manifest's change lines read "Anna Tommy: HP 12 → 13": the patched figures' display names
+    touched = {str(line).split(":")[0] for entry in patches.values() for line in entry.get("changes", [])}
+    names = strengths["term"].astype(str).map(display_name)
+    if names.isin(touched).any():
+        strengths = strengths[names.isin(touched).to_numpy()]
+    rows = [
+        {
+            "figure": f"{display_name(str(r.term))} · {r.arm}",
+            "group": f"{r.group} tier",
+            "tier": str(r.group),
+            "est": r.coef,
+            "ci_low": r.ci_low,
+            "ci_high": r.ci_high,
+            "n": r.n,
+        }
+        for r in strengths.itertuples(index=False)
+    ]
+    if not rows:
+        return None
+    return Verdict(
+        "strength per arm (balance patches)",
+        "teammate-adjusted strength in each arm (log-odds vs the average character)",
+        verdict_frame(rows),
+        0.0,
+        False,
+        [f"{len(patches)} patched arm(s) beside the shipped cards, paired on the same seeds."],
+        "Each arm plays the same deals with its patch; strength is fitted per arm and AI tier, 95% "
+        "deal-clustered intervals, n = decided matches the figure played in. Details in the Balance "
+        "patches section.",
+    )
+
+
+__all__ = [
+    "challenge_verdict",
+    "duel_verdict",
+    "patch_verdict",
+    "reward_verdict",
+    "seat_verdict",
+    "team_verdict",
+]
