@@ -38,7 +38,7 @@ def affordable_buys(ctx: _Context, reach: dict[int, int]) -> int:
     """How many GG the team could buy this activation: a Demon cell within the walk, and the team's
     kamas plus the kamas lying within the walk (R-A49, R-A50); 0 for creatures."""
     arena, me = ctx.arena, ctx.me
-    if not ctx.is_krosmaster or not ctx.econ_mask:
+    if not ctx.is_krosmaster or not ctx.econ_mask or not ctx.may_buy:
         return 0
     demons = ctx.board.demon_cells
     if not any((demons >> c) & 1 for c in reach):

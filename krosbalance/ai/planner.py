@@ -214,6 +214,7 @@ class HeuristicAI(AI):
                 if (
                     self._picks > 0
                     and me.ap >= 1
+                    and me.may(PICK_KAMA)
                     and me.is_krosmaster
                     and arena_view(view).kamas_at(me.cell) > 0
                 ):
@@ -234,9 +235,13 @@ class HeuristicAI(AI):
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
                     arena = arena_view(view)
-                    if arena.kamas_at(me.cell) > 0:
+                    if arena.kamas_at(me.cell) > 0 and me.may(PICK_KAMA):
                         return Action(PICK_KAMA)
-                    if (view.board.demon_cells >> me.cell) & 1 and arena.kamas[me.side] >= arena.gg_price:
+                    if (
+                        (view.board.demon_cells >> me.cell) & 1
+                        and arena.kamas[me.side] >= arena.gg_price
+                        and me.may(BUY_GG)
+                    ):
                         return Action(BUY_GG)
                 self._steps.pop(0)
                 continue

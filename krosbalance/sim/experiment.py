@@ -88,6 +88,7 @@ from krosbalance.sim.catalog import (
     RegistryCatalog,
     arm_ruleset,
 )
+from krosbalance.sim.restricted import VARIANT_KEYS, arm_forbids, restricted_variants
 from krosbalance.sim.seeding import deal_seed
 
 Team = tuple[str, ...]
@@ -121,6 +122,7 @@ TOP_KEYS: tuple[str, ...] = (
     "teams",
     "options",
     "variants",
+    "restricted",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -165,6 +167,13 @@ class Experiment:
     variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
     held_rewards: tuple[str, ...] = ()
     seats: int = 2  # players per match (the ruleset's, with the experiment's options)
+    #: restricted play (``krosbalance.sim.restricted``): (arm name, forbid JSON) of the arms that
+    #: forbid elements to figures; () = no arm restricts anything
+    forbids: tuple[tuple[str, str], ...] = ()
+
+    def forbid_of(self, arm: str) -> str:
+        """The forbid JSON of one arm ('' when it restricts nothing)."""
+        return next((text for name, text in self.forbids if name == arm), "")
 
     @property
     def seatings(self) -> tuple[int, ...]:
@@ -237,6 +246,7 @@ class MatchSpec:
     more_teams: tuple[Team, ...] = ()
     more_ais: tuple[str, ...] = ()
     rotation: int = 0
+    forbid: str = ""  # restricted play: {figure: [elements]} as JSON ('' = none; sim.restricted)
 
     @property
     def n_seats(self) -> int:
@@ -298,6 +308,8 @@ class MatchSpec:
         more: dict[str, Any] = {}
         if self.more_teams:
             more = {"teams": [list(t) for t in self.teams], "ais": list(self.ais), "rotation": self.rotation}
+        if self.forbid:
+            more["forbid"] = json.loads(self.forbid)
         return json.dumps(
             {
                 **more,
@@ -495,6 +507,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             "board_choice", f"the board choice (R-A19) is a two-player pregame; this ruleset seats {seats}"
         )
     variants = _parse_variants(data, options, ruleset, problems, catalog)
+    forbids = arm_forbids(data, ruleset, options, problems, catalog)
     held_rewards = _parse_held_rewards(data, problems, catalog)
     if held_rewards and seats != 2:
         problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
@@ -550,6 +563,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         variants=variants or (),
         held_rewards=held_rewards,
         seats=seats,
+        forbids=forbids,
     )
     if experiment.n_matches > MAX_MATCHES:
         problems.add(
@@ -578,7 +592,7 @@ def _parse_variants(
         if not isinstance(entry, dict):
             problems.add(f"variants[{i}]", f"must be a table with name and options, not {_type_name(entry)}")
             continue
-        _unknown_keys(entry, ("name", "options"), prefix, problems)
+        _unknown_keys(entry, ("name", "options", *VARIANT_KEYS), prefix, problems)
         name = _get(entry, "name", str, problems, prefix=prefix, required=True)
         extra = _get(entry, "options", dict, problems, prefix=prefix, default={})
         if name is not None and not _NAME_RE.match(name):
@@ -600,6 +614,7 @@ def _parse_variants(
                 problems.add(prefix + "options", str(exc))
                 continue
         arms.append((name, json.dumps(merged, sort_keys=True, separators=(",", ":"))))
+    arms.extend(restricted_variants(data, options, ruleset, problems, catalog, [a for a, _ in arms]))
     return tuple(arms)
 
 
@@ -1200,6 +1215,7 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                     more_teams=tuple(teams[2:]),
                                     more_ais=tuple(table_ais[2:]),
                                     rotation=seating if seats > 2 else 0,
+                                    forbid=experiment.forbid_of(arm),
                                 )
                                 match_id += 1
                     deal += 1

@@ -17,6 +17,7 @@ from krosbalance.engine.results import MatchResult
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.collector import bulk_collection
 from krosbalance.sim.experiment import MatchSpec
+from krosbalance.sim.restricted import forbid_map
 from krosbalance.sim.tables import error_row, event_rows, failed_match_row, fighter_rows, match_row
 
 PlayFn = Callable[..., MatchResult]
@@ -43,6 +44,7 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
         seed=spec.seed,
         record=record if record is not None else spec.record,
         ruleset=arm_ruleset(spec.ruleset, spec.options_json),
+        **({"forbid": forbid_map(spec.forbid)} if spec.forbid else {}),
     )
 
 

@@ -147,6 +147,8 @@ def fingerprint(experiment: Experiment) -> str:
         payload["variants"] = experiment.variants
     if experiment.held_rewards:
         payload["held_rewards"] = experiment.held_rewards
+    if experiment.forbids:
+        payload["forbids"] = experiment.forbids
     if experiment.board_choice:
         payload["board_choice"] = True
     if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":  # the pairing is the pool
@@ -346,6 +348,8 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "finished": None,
             "status": "running",
         }
+        if experiment.forbids:  # restricted play: what each arm forbids (analysis.restricted)
+            manifest["forbids"] = {arm: json.loads(text) for arm, text in experiment.forbids}
         shutil.copyfile(source, out / EXPERIMENT_COPY)
     _write_json(out / MANIFEST, manifest)
     return manifest
