@@ -63,7 +63,7 @@ def arm_elements(forbids: Mapping[str, Mapping[str, Sequence[str]]]) -> list[tup
     for arm, forbid in forbids.items():
         if len(forbid) != 1:
             continue
-        (figure, elements), = forbid.items()
+        ((figure, elements),) = forbid.items()
         element = elements[0] if len(elements) == 1 else "+".join(elements)
         out.append((arm, figure, element))
     return out

@@ -48,11 +48,13 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
             "n": table["n"],
             "deals": table["deals"],
             "Δ log-odds [95% CI]": [
-                with_ci(d, lo, hi) for d, lo, hi in zip(table["delta"], table["ci_low"], table["ci_high"], strict=True)
+                with_ci(d, lo, hi)
+                for d, lo, hi in zip(table["delta"], table["ci_low"], table["ci_high"], strict=True)
             ],
             "p": [fmt(p, 3) for p in table["p_value"]],
             "win rate: free → forbidden": [
-                f"{pct(a)} → {pct(b)}" for a, b in zip(table["win_base"], table["win_restricted"], strict=True)
+                f"{pct(a)} → {pct(b)}"
+                for a, b in zip(table["win_base"], table["win_restricted"], strict=True)
             ],
             "Δ win rate [95% CI]": [
                 with_ci(d, lo, hi, as_pct=True)
@@ -76,7 +78,9 @@ def plot_restricted(table: pd.DataFrame, figure: str, ax: Any = None) -> Figure:
         fig = ax.figure
     height = 0.8 / max(1, len(tiers))
     for i, tier in enumerate(tiers):
-        sub = rows[rows["tier"] == tier].set_index(rows[rows["tier"] == tier]["kind"] + ": " + rows[rows["tier"] == tier]["element"])
+        sub = rows[rows["tier"] == tier].set_index(
+            rows[rows["tier"] == tier]["kind"] + ": " + rows[rows["tier"] == tier]["element"]
+        )
         ys, xs, lo, hi = [], [], [], []
         for j, label in enumerate(labels):
             if label in sub.index:
@@ -112,7 +116,7 @@ def report_section(doc: Any, table: pd.DataFrame, tables: dict[str, pd.DataFrame
         "and a t interval across deals.",
         note=True,
     )
-    for (figure, tier), rows in table.groupby(["figure", "tier"], sort=False):
+    for _, rows in table.groupby(["figure", "tier"], sort=False):
         if rows["delta"].notna().any():
             doc.p(headline(rows.dropna(subset=["delta"])))
     doc.table(display_table(table), "Per figure, AI tier and forbidden element (n = restricted-arm matches).")

@@ -126,7 +126,6 @@ def test_restriction_follows_the_figure_to_either_side_and_never_touches_the_opp
 
 def test_a_restricted_match_never_casts_the_forbidden_spell_and_is_deterministic():
     team0, team1 = _splits()
-    rules = prepare_match(team0, team1)[0].ruleset
     # a spell of team 0's first figure that no other figure of the match has
     others = {s.id for name in team0[1:] + team1 for s in load_character(name).spells}
     figure = team0[0]
