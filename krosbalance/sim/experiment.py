@@ -50,6 +50,13 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     name = "none"                 # on the same seed (paired across arms); ``name`` labels the arm
     options = { challenges = [] } # (the matches table's ``variant``), ``options`` are merged over
                                   # [options]
+    forbid = { bill_tell = ["spell:distant_shot"] }  # restricted play: elements (spell:<id>,
+                                  # power:<kind>, action:<name>) the figure may not use in this arm,
+                                  # on whichever side fields it (krosbalance.sim.restricted)
+
+    [restricted]                  # one arm per spell, power and option of each figure, after the
+    figures = ["bill_tell"]       # variants, plus an unrestricted "baseline" arm first
+                                  # (kinds, actions, baseline: see krosbalance.sim.restricted)
 
 Each arm's rules are ONE ruleset object, the experiment's ruleset built with the arm's options
 (``krosbalance.sim.catalog.arm_ruleset``): validation checks the teams and the deals with it, the

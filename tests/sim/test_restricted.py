@@ -123,3 +123,30 @@ def test_shipped_restricted_experiments_validate_with_the_real_catalog():
         exp, errors = check_experiment(root / name)
         assert not errors, errors
         assert exp is not None and exp.forbids and exp.forbid_of("unrestricted") == ""
+
+
+def test_play_spec_plays_the_arms_restriction_on_the_real_engine():
+    from krosbalance.sim.match import play_spec
+
+    text = f"""
+name = "why-real"
+master_seed = 5
+matches_per_pairing = 1
+ais = ["kiter"]
+[options]
+turn_limit = 3
+[teams]
+mode = "pairs"
+pairs = [[{json.dumps(list(BOX[:4]))}, {json.dumps(list(BOX[4:]))}]]
+[[variants]]
+name = "free"
+[[variants]]
+name = "no-punch"
+forbid = {{ {BOX[0]} = ["spell:punch"] }}
+"""
+    specs = expand(loads_experiment(text))
+    restricted = next(s for s in specs if s.variant == "no-punch")
+    result = play_spec(restricted, record="full")
+    uids = {f.uid for f in result.fighters if f.character == BOX[0]}
+    assert not [e for e in result.events if e.kind == "spell_cast" and e.uid in uids and e.spell == "punch"]
+    assert result.turns >= 1
