@@ -11,6 +11,8 @@ on the matches where the figure plays on exactly one side:
   baseline — whose coefficient is the change of the figure's strength when the element is
   forbidden (negative: the element made it stronger). Both arms' matches of a deal are one cluster,
   so the interval is deal-clustered over the pairs (CR1 sandwich);
+- ``changed``: the share of paired matches whose winner differs between the arms (0: the AI never
+  used the element in these deals, so forbidding it changed nothing);
 - ``delta_win``: the paired difference of the figure's side's win rate (a win 1, a draw 1/2, a loss
   0), restricted minus baseline, averaged per deal and then over deals, with a t interval across
   deals — the same comparison on the scale a designer reads.
@@ -53,6 +55,7 @@ COLUMNS = [
     "delta_win",
     "win_low",
     "win_high",
+    "changed",
 ]
 
 
@@ -105,7 +108,8 @@ def _delta_fit(both: pd.DataFrame, restricted: np.ndarray, alpha: float) -> pd.S
 
 
 def _paired_wins(base: pd.DataFrame, arm: pd.DataFrame, figure: str, alpha: float) -> tuple[float, ...]:
-    """(baseline win rate, restricted win rate, paired difference, its CI low, high, deals)."""
+    """(baseline win rate, restricted win rate, paired difference, its CI low, high, deals, share of
+    the paired matches whose result differs)."""
     keys = ["pairing", "deal", "swapped"]
 
     def score(m: pd.DataFrame) -> pd.Series:
@@ -117,10 +121,12 @@ def _paired_wins(base: pd.DataFrame, arm: pd.DataFrame, figure: str, alpha: floa
     a, b = score(base), score(arm)
     both = pd.concat([a.rename("base"), b.rename("arm")], axis=1, join="inner")
     if both.empty:
-        return (np.nan,) * 5 + (0,)
-    diff = (both["arm"] - both["base"]).groupby(level=["pairing", "deal"]).mean()
+        return (np.nan,) * 5 + (0, np.nan)
+    change = both["arm"] - both["base"]
+    diff = change.groupby(level=["pairing", "deal"]).mean()
     mean, low, high = mean_interval(diff.to_numpy(), alpha)
-    return float(both["base"].mean()), float(both["arm"].mean()), mean, low, high, len(diff)
+    changed = float((change != 0).mean())
+    return float(both["base"].mean()), float(both["arm"].mean()), mean, low, high, len(diff), changed
 
 
 def restricted_table(
@@ -156,7 +162,9 @@ def restricted_table(
             both = pd.concat([base, restricted], ignore_index=True)
             term = np.concatenate([np.zeros(len(base)), _figure_side(restricted, figure).astype(float)])
             fit = _delta_fit(both, term, alpha)
-            win_base, win_arm, d_win, w_low, w_high, deals = _paired_wins(base, restricted, figure, alpha)
+            win_base, win_arm, d_win, w_low, w_high, deals, changed = _paired_wins(
+                base, restricted, figure, alpha
+            )
             kind = element.partition(":")[0] if "+" not in element else "several"
             rows.append(
                 {
@@ -179,6 +187,7 @@ def restricted_table(
                     "delta_win": d_win,
                     "win_low": w_low,
                     "win_high": w_high,
+                    "changed": changed,
                 }
             )
     out = pd.DataFrame(rows, columns=COLUMNS)

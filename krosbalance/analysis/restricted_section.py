@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import fmt, pct, with_ci
 from krosbalance.analysis.restricted import restricted_table
 
@@ -24,16 +25,29 @@ def forbids_of(rs: Any) -> dict[str, dict[str, list[str]]]:
 
 
 def headline(rows: pd.DataFrame) -> str:
-    """One figure and tier: the element whose loss costs the most, and the one that helps the least."""
+    """One figure and tier in a sentence: the element whose loss costs the figure most, when its
+    interval shows a loss, and any element whose loss makes it stronger."""
     r = rows.sort_values("delta").iloc[0]
-    text = (
-        f"{r.tier}: {r.figure} is strong because of its {r.kind} **{r.element}** "
-        f"(Δ {with_ci(r.delta, r.ci_low, r.ci_high)} log-odds when it is forbidden; its side's win rate "
-        f"{pct(r.win_base)} → {pct(r.win_restricted)}, n = {int(r.n)} matches, {int(r.deals)} deals)."
-    )
-    top = rows.sort_values("delta").iloc[-1]
-    if top.element != r.element and top.delta > 0 and top.ci_low > 0:
-        text += f" Forbidding its {top.kind} {top.element} makes it *stronger* (Δ {with_ci(top.delta, top.ci_low, top.ci_high)})."
+    name = display_name(r.figure)
+    scale = f"strength {fmt(r.strength)} log-odds against the average character"
+    if r.ci_high < 0:
+        text = (
+            f"{r.tier}: {name} ({scale}) draws its strength most from its {r.kind} **{r.element}**: "
+            f"Δ {with_ci(r.delta, r.ci_low, r.ci_high)} log-odds when it is forbidden, its side's win rate "
+            f"{pct(r.win_base)} → {pct(r.win_restricted)} (n = {int(r.n)} matches, {int(r.deals)} deals)."
+        )
+    else:
+        text = (
+            f"{r.tier}: forbidding no single element is shown to weaken {name} ({scale}); the largest "
+            f"loss is its {r.kind} {r.element}'s, Δ {with_ci(r.delta, r.ci_low, r.ci_high)} (n = {int(r.n)})."
+        )
+    helps = rows[(rows["ci_low"] > 0)].sort_values("delta", ascending=False)
+    if not helps.empty:
+        h = helps.iloc[0]
+        text += (
+            f" Forbidding its {h.kind} {h.element} makes it *stronger* (Δ {with_ci(h.delta, h.ci_low, h.ci_high)}): "
+            "the AI uses it where it costs more than it brings."
+        )
     return text
 
 
@@ -42,7 +56,7 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "AI tier": table["tier"],
-            "figure": table["figure"],
+            "figure": [display_name(f) for f in table["figure"]],
             "kind": table["kind"],
             "forbidden": table["element"],
             "n": table["n"],
@@ -60,6 +74,7 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
                 with_ci(d, lo, hi, as_pct=True)
                 for d, lo, hi in zip(table["delta_win"], table["win_low"], table["win_high"], strict=True)
             ],
+            "matches changed": [pct(c) for c in table["changed"]],
             "strength (free)": [fmt(s) for s in table["strength"]],
             "interval": table["interval"],
         }
@@ -78,9 +93,8 @@ def plot_restricted(table: pd.DataFrame, figure: str, ax: Any = None) -> Figure:
         fig = ax.figure
     height = 0.8 / max(1, len(tiers))
     for i, tier in enumerate(tiers):
-        sub = rows[rows["tier"] == tier].set_index(
-            rows[rows["tier"] == tier]["kind"] + ": " + rows[rows["tier"] == tier]["element"]
-        )
+        mine = rows[rows["tier"] == tier]
+        sub = mine.set_index(mine["kind"] + ": " + mine["element"])
         ys, xs, lo, hi = [], [], [], []
         for j, label in enumerate(labels):
             if label in sub.index:
@@ -94,7 +108,7 @@ def plot_restricted(table: pd.DataFrame, figure: str, ax: Any = None) -> Figure:
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
     ax.set_xlabel("Δ strength (log-odds) when forbidden, 95% CI")
-    ax.set_title(f"{figure}: restricted play")
+    ax.set_title(f"{display_name(figure)}: restricted play")
     ax.legend(title="AI", fontsize="small")
     fig.tight_layout()
     return fig
@@ -113,7 +127,8 @@ def report_section(doc: Any, table: pd.DataFrame, tables: dict[str, pd.DataFrame
         "arms with one more term for the restricted figure; deal-clustered 95% CI over the pairs of arms): "
         "negative means the element makes the figure stronger. The win rates are the figure's side's, on the "
         "matches where it plays on one side only (a draw counts half), with the paired difference per deal "
-        "and a t interval across deals.",
+        "and a t interval across deals; 'matches changed' is the share of paired matches whose winner differs "
+        "(0%: the AI never used the element in these deals).",
         note=True,
     )
     for _, rows in table.groupby(["figure", "tier"], sort=False):

@@ -119,3 +119,19 @@ def test_the_report_section_appears_only_when_arms_forbid_something():
     assert "table" in kinds and "img" in kinds
     add_report_section(Doc(), _Results(planted_matches(deals=1), {}), {}, section)
     assert calls == ["Restricted play"]
+
+
+def test_the_headline_names_the_element_only_when_its_interval_shows_a_loss(table):
+    from krosbalance.analysis.restricted_section import headline
+
+    text = headline(table)
+    assert "**bow**" in text and "kiter" in text
+    only_null = table[table["arm"] == "star-power-hat"].assign(ci_high=0.5, ci_low=-0.5)
+    assert "no single element" in headline(only_null)
+
+
+def test_changed_is_zero_when_the_restricted_arm_plays_the_same_matches():
+    m = planted_matches(deals=2)
+    same = m[m["variant"] == "unrestricted"].assign(variant="star-power-hat")
+    t = restricted_table(pd.concat([m[m["variant"] == "unrestricted"], same]), FORBIDS)
+    assert (t["changed"] == 0).all() and (t["delta_win"] == 0).all()
