@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import fmt, pct, with_ci
 from krosbalance.analysis.restricted import restricted_table
+from krosbalance.analysis.seats import p_text
 
 
 def forbids_of(rs: Any) -> dict[str, dict[str, list[str]]]:
@@ -62,10 +63,12 @@ def display_table(table: pd.DataFrame) -> pd.DataFrame:
             "n": table["n"],
             "deals": table["deals"],
             "Δ log-odds [95% CI]": [
-                with_ci(d, lo, hi)
-                for d, lo, hi in zip(table["delta"], table["ci_low"], table["ci_high"], strict=True)
+                with_ci(d, lo, hi) if c > 0 else "0 (no match changed)"
+                for d, lo, hi, c in zip(
+                    table["delta"], table["ci_low"], table["ci_high"], table["changed"], strict=True
+                )
             ],
-            "p": [fmt(p, 3) for p in table["p_value"]],
+            "p": [p_text(p) for p in table["p_value"]],
             "win rate: free → forbidden": [
                 f"{pct(a)} → {pct(b)}"
                 for a, b in zip(table["win_base"], table["win_restricted"], strict=True)
