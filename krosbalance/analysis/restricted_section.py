@@ -27,7 +27,10 @@ def forbids_of(rs: Any) -> dict[str, dict[str, list[str]]]:
 
 def headline(rows: pd.DataFrame) -> str:
     """One figure and tier in a sentence: the element whose loss costs the figure most, when its
-    interval shows a loss, and any element whose loss makes it stronger."""
+    interval shows a loss, and any element whose loss makes it stronger (elements whose arm played
+    the same matches as the baseline are left out: they say nothing)."""
+    if "changed" in rows.columns and (rows["changed"] > 0).any():
+        rows = rows[rows["changed"] > 0]
     r = rows.sort_values("delta").iloc[0]
     name = display_name(r.figure)
     scale = f"strength {fmt(r.strength)} log-odds against the average character"
