@@ -37,6 +37,13 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
     checked and the pregame dealt with (:func:`krosbalance.sim.catalog.arm_ruleset`, built once per
     worker and options) — (``record`` overrides the spec's recording level)."""
     fn = play if play is not None else default_play()
+    extra: dict[str, Any] = {}
+    if spec.patch:  # the arm's patched cards (a registry built once per worker and patch)
+        from krosbalance.sim.patches import patched_registry
+
+        extra["registry"] = patched_registry(spec.patch)
+    if spec.forbid:  # restricted play: what the arm forbids to its figures (sim.restricted)
+        extra["forbid"] = forbid_map(spec.forbid)
     return fn(
         *(list(team) for team in spec.teams),
         board=spec.board,
@@ -44,7 +51,7 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
         seed=spec.seed,
         record=record if record is not None else spec.record,
         ruleset=arm_ruleset(spec.ruleset, spec.options_json),
-        **({"forbid": forbid_map(spec.forbid)} if spec.forbid else {}),
+        **extra,
     )
 
 
