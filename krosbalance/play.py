@@ -28,6 +28,7 @@ from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.dice import Dice, SeededDice
 from krosbalance.engine.events import LEVELS
 from krosbalance.engine.match import play_opening, run_to_end, summarise
+from krosbalance.engine.restriction import apply_restrictions
 from krosbalance.engine.results import MatchResult
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import MatchView
@@ -83,9 +84,12 @@ def prepare_match(
     ruleset: str | Ruleset = DEFAULT_RULESET,
     registry: Registry | None = None,
     dice: Dice | None = None,
+    forbid: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[MatchState, tuple[Any, ...], tuple[MatchView, ...]]:
     """A deployed match ready for its first turn, with one AI and one view per seat (``teams`` in
-    seat order: two, or four for four-player Arena)."""
+    seat order: two, or four for four-player Arena). ``forbid`` (restricted play,
+    :mod:`krosbalance.engine.restriction`) maps a character id to the elements its Krosmasters may
+    not use in this match, on whichever side they play."""
     registry = registry or default_registry()
     if record not in LEVELS:
         raise ContentError("play_match", "record", f"must be one of {sorted(LEVELS)}, got {record!r}")
@@ -104,12 +108,22 @@ def prepare_match(
         registry,
         LEVELS[record],
     )
+    if forbid:
+        _restrict(state, forbid)
     controllers = tuple(
         factory(np.random.default_rng(streams[f"ai{seat}"])) for seat, factory in enumerate(factories)
     )
     views = tuple(MatchView(state, seat) for seat in range(len(teams)))
     rules.deploy(state, controllers, views)
     return state, controllers, views
+
+
+def _restrict(state: MatchState, forbid: Mapping[str, Sequence[str]]) -> None:
+    """Restricted play before deployment; an element the figure does not have is a ``ContentError``."""
+    try:
+        apply_restrictions(state, forbid)
+    except ValueError as exc:
+        raise ContentError("play_match", "forbid", str(exc)) from None
 
 
 def _team(rules: Ruleset, names: Sequence[str], side: int, registry: Registry) -> tuple[CharacterSpec, ...]:
@@ -129,6 +143,7 @@ def play_match(
     record: str = "none",
     ruleset: str | Ruleset = DEFAULT_RULESET,
     registry: Registry | None = None,
+    forbid: Mapping[str, Sequence[str]] | None = None,
 ) -> MatchResult:
     """Play one match to its end. ``teams`` are the seats' teams in seat order (two; four under
     Arena's ``mode = "free_for_all"`` or ``"two_vs_two"``); ``ai`` is one AI name for every seat or
@@ -142,6 +157,7 @@ def play_match(
         record=record,
         ruleset=ruleset,
         registry=registry,
+        forbid=forbid,
     )
     if record != "full":
         run_to_end(state, controllers, views)
@@ -167,12 +183,13 @@ def play_trial(
     ruleset: str | Ruleset = DEFAULT_RULESET,
     turns: int = 2,
     registry: Registry | None = None,
+    forbid: Mapping[str, Sequence[str]] | None = None,
 ) -> MatchResult:
     """The match ``play_match`` would play, stopped after its first ``turns`` game turns as the
     turn bound stops one: set-up, deployment, the first turns and the result, in a fraction of a
     match's time (``krosbalance validate`` plays one per arm)."""
     state, controllers, views = prepare_match(
-        *teams, board=board, ai=ai, seed=seed, ruleset=ruleset, registry=registry
+        *teams, board=board, ai=ai, seed=seed, ruleset=ruleset, registry=registry, forbid=forbid
     )
     play_opening(state, controllers, views, turns)
     return summarise(state, seed)

@@ -16,6 +16,7 @@ from krosbalance.ai.scoring import ThreatMap, geometry
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
+from krosbalance.rulesets.arena.kinds import BUY_GG, PICK_KAMA
 from krosbalance.rulesets.arena.view import arena_view
 
 #: a spell the cast search may pick: (index, spell, AP cost, kind, limited, needs line of sight,
@@ -82,6 +83,8 @@ class _Context:
     casting cell (heals, summons, hit odds)."""
 
     __slots__ = (
+        "may_pick",
+        "may_buy",
         "no_swap_back",
         "view",
         "arena",
@@ -158,6 +161,9 @@ class _Context:
         # the cell a swap with an ally may not target: where this fighter stood before its last swap
         # this activation (swapping back restores the position for 2 AP: never worth it); -1: none
         self.no_swap_back = -1
+        # restricted play (engine.restriction): whether it may pick up kamas and buy GG at all
+        self.may_pick = me.may(PICK_KAMA)
+        self.may_buy = me.may(BUY_GG)
         self.view = view
         self.arena = arena = arena_view(view)  # Arena's holdings, read once per pass
         self.me = me
@@ -245,7 +251,7 @@ class _Context:
         # a GG the team can afford: what buying it is worth at today's score (R-A50)
         self.buy_pull = 0.0
         self.nearest_demon: list[int] = []
-        if me.is_krosmaster and board.demon_cells and arena.kamas[side] >= arena.gg_price:
+        if me.is_krosmaster and self.may_buy and board.demon_cells and arena.kamas[side] >= arena.gg_price:
             # one buyer goes: the Krosmaster fewest turns from a Demon cell, the healthiest on ties
             nearest = self.geo.nearest(board.demon_cells)
             buyer = min(
@@ -313,9 +319,10 @@ class _Context:
         # the same cells as a set: a board-wide mask is a long integer, slow to test bit by bit
         self.econ_cells: set[int] = set()
         if me.is_krosmaster:
-            econ = board.demon_cells
-            for c in arena.kama_cells():
-                econ |= 1 << c
+            econ = board.demon_cells if self.may_buy else 0
+            if self.may_pick:
+                for c in arena.kama_cells():
+                    econ |= 1 << c
             self.econ_mask = econ
             self.econ_cells = set(scoring.iter_bits(econ))
         # per cell, distances to the nearest Demon cell and kama (positions.objective_distance)

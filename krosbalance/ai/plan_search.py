@@ -41,7 +41,7 @@ def affordable_buys(ctx: _Context, reach: dict[int, int]) -> int:
     """How many GG the team could buy this activation: a Demon cell within the walk, and the team's
     kamas plus the kamas lying within the walk (R-A49, R-A50); 0 for creatures."""
     arena, me = ctx.arena, ctx.me
-    if not ctx.is_krosmaster or not ctx.econ_mask:
+    if not ctx.is_krosmaster or not ctx.econ_mask or not ctx.may_buy:
         return 0
     demons = ctx.board.demon_cells
     if not any((demons >> c) & 1 for c in reach):
@@ -102,7 +102,7 @@ def best_plans(
     crates = ctx.crates
     no_casts: list[Step] = []
     buys = affordable_buys(ctx, reach)
-    buy_first, free_escape = weights.buy_first, weights.free_escape
+    buy_first, free_escape = weights.buy_first and ctx.may_buy, weights.free_escape
     neighbour_mask = ctx.board.neighbour_mask
     demons = ctx.board.demon_cells
 

@@ -214,6 +214,7 @@ class HeuristicAI(AI):
                 if (
                     self._picks > 0
                     and me.ap >= 1
+                    and me.may(PICK_KAMA)
                     and me.is_krosmaster
                     and arena_view(view).kamas_at(me.cell) > 0
                 ):
@@ -238,6 +239,7 @@ class HeuristicAI(AI):
                     me.ap >= 1
                     and (view.board.demon_cells >> me.cell) & 1
                     and arena.kamas[me.side] >= arena.gg_price
+                    and me.may(BUY_GG)
                 ):
                     if step.arg > 1:
                         self._steps.insert(0, Step("buy", step.arg - 1))
@@ -246,12 +248,14 @@ class HeuristicAI(AI):
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
                     arena = arena_view(view)
-                    can_buy = (view.board.demon_cells >> me.cell) & 1 and arena.kamas[
-                        me.side
-                    ] >= arena.gg_price
+                    can_buy = (
+                        (view.board.demon_cells >> me.cell) & 1
+                        and arena.kamas[me.side] >= arena.gg_price
+                        and me.may(BUY_GG)
+                    )
                     if can_buy and self.weights.buy_first:
                         return Action(BUY_GG)  # the GG before a kama: its AP may be the last
-                    if arena.kamas_at(me.cell) > 0:
+                    if arena.kamas_at(me.cell) > 0 and me.may(PICK_KAMA):
                         return Action(PICK_KAMA)
                     if can_buy:
                         return Action(BUY_GG)

@@ -75,11 +75,12 @@ def objective_distance(ctx: _Context, cell: int) -> float:
     arena = ctx.arena
     if ctx.objective is None:
         # per cell, the distance to the nearest Demon cell and to the nearest kama (empty when
-        # there are none)
+        # there are none, or restricted play forbids picking them up / buying there)
         kama_mask = 0
-        for c in arena.kama_cells():
-            kama_mask |= 1 << c
-        demon_mask = ctx.board.demon_cells
+        if ctx.may_pick:
+            for c in arena.kama_cells():
+                kama_mask |= 1 << c
+        demon_mask = ctx.board.demon_cells if ctx.may_buy else 0
         geo = ctx.geo
         ctx.objective = (
             geo.nearest(demon_mask) if demon_mask else [],
@@ -115,9 +116,9 @@ def economy_plan(
     me, arena = ctx.me, ctx.arena
     if ap_left <= 0 or not me.is_krosmaster:
         return 0.0, 0
-    here = arena.kamas_at(cell)
-    picks_max = here + on_way
-    on_demon = (ctx.board.demon_cells >> cell) & 1
+    here = arena.kamas_at(cell) if ctx.may_pick else 0
+    picks_max = here + on_way if ctx.may_pick else 0
+    on_demon = (ctx.board.demon_cells >> cell) & 1 if ctx.may_buy else 0
     if not on_demon:
         picks = min(picks_max, ap_left)
         return weights.kama * picks, max(0, picks - here)

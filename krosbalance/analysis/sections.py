@@ -129,7 +129,15 @@ def _register_builtins() -> None:
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import challenges, duel, patch_section, rewards, seat_section, team_section
+    from krosbalance.analysis import (
+        challenges,
+        duel,
+        patch_section,
+        restricted_section,
+        rewards,
+        seat_section,
+        team_section,
+    )
     from krosbalance.analysis import study_verdicts as verdicts
 
     register_section(
@@ -149,6 +157,9 @@ def _register_builtins() -> None:
         leading=True,
         mode=True,
         verdict=verdicts.patch_verdict,
+    )
+    register_section(
+        "restricted", restricted_section.add_report_section, mode=True, verdict=verdicts.restricted_verdict
     )
 
 

@@ -69,7 +69,14 @@ STATE_CONTAINERS: tuple[str, ...] = ("rules", "scenery_injuries", "summon_specs"
 STATE_REPLACED: tuple[str, ...] = ("dice", "record", "events", "players")
 
 #: how each ``Fighter`` slot is copied
-FIGHTER_SHARED: tuple[str, ...] = ("spec", "spells", "resist", "immune")  # immutable
+FIGHTER_SHARED: tuple[str, ...] = (  # immutable
+    "spec",
+    "spells",
+    "resist",
+    "immune",
+    "forbidden_kinds",
+    "forbidden_powers",
+)
 FIGHTER_VALUES: tuple[str, ...] = (
     "uid",
     "side",
@@ -158,6 +165,8 @@ def _copy_fighter(f: Fighter, keep_stats: bool) -> Fighter:
     if f.extra is not None:  # the ruleset's per-piece data (the constructor left none)
         c.extra = f.extra.copy()
     c.max_range_bonus = f.max_range_bonus
+    c.forbidden_kinds = f.forbidden_kinds
+    c.forbidden_powers = f.forbidden_powers
     return c
 
 

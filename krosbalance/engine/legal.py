@@ -205,6 +205,8 @@ def legal_actions(state: MatchState, fighter: Fighter) -> list[Action]:
         if can_pay(state, fighter, spell):
             actions.extend(Action(CAST, index, cell) for cell in spell_targets(state, fighter, spell))
     state.ruleset.extra_actions(state, fighter, actions)
+    if fighter.forbidden_kinds:  # restricted play: never taken (engine.restriction)
+        return [a for a in actions if a.kind not in fighter.forbidden_kinds]
     return actions
 
 
@@ -213,6 +215,8 @@ def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:
     kind = action.kind
     if kind == END:
         return True
+    if fighter.forbidden_kinds and kind in fighter.forbidden_kinds:
+        return False  # restricted play (engine.restriction)
     if not fighter.acting and state.active is fighter:
         return False  # its activation phase is over (R-A45)
     if kind == MOVE:

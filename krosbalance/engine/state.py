@@ -74,6 +74,8 @@ class Fighter:
         "banned_targets",
         "extra",
         "max_range_bonus",
+        "forbidden_kinds",
+        "forbidden_powers",
     )
 
     def __init__(
@@ -122,6 +124,10 @@ class Fighter:
         # a Krosmaster's card), None while it has none
         self.extra: PieceState | None = None
         self.max_range_bonus = 0  # +max range from permanent ruleset effects, read by legal.max_range
+        # restricted play (``engine.restriction``): action kinds this piece may not take and card
+        # powers that do not act for it; empty for every piece of an unrestricted match
+        self.forbidden_kinds: frozenset[int] = frozenset()
+        self.forbidden_powers: frozenset[str] = frozenset()
 
     def has(self, power: str) -> bool:
         """Whether the piece has this power from its card or from inspiration (never twice, R-A100)."""

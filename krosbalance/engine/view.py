@@ -150,6 +150,11 @@ class FighterView:
     def has(self, power: str) -> bool:
         return self._f.has(power)
 
+    def may(self, kind: int) -> bool:
+        """Whether restricted play leaves it actions of this kind (``engine.restriction``): what a
+        planner asks before planning a kama pick-up or a GG purchase."""
+        return kind not in self._f.forbidden_kinds
+
     def resists(self, element: str) -> bool:
         return element in self._f.resist
 

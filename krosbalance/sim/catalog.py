@@ -114,6 +114,11 @@ class Catalog(Protocol):
         """Ids of the Demonic Reward tokens (for ``held_rewards``)."""
         ...
 
+    def elements(self, character: str, ruleset: str = DEFAULT_RULESET, options: Options = None) -> list[str]:
+        """The elements restricted play may forbid to a Krosmaster (``spell:<id>``, ``power:<kind>``,
+        ``action:<name>``; :func:`krosbalance.engine.restriction.elements_of`)."""
+        ...
+
 
 class RegistryCatalog:
     """The catalog backed by the content, ruleset and AI registries (imported lazily); the team rules
@@ -187,3 +192,9 @@ class RegistryCatalog:
         from krosbalance.content.registry import default_registry
 
         return default_registry().list_rewards()
+
+    def elements(self, character: str, ruleset: str = DEFAULT_RULESET, options: Options = None) -> list[str]:
+        from krosbalance.content.registry import load_character
+        from krosbalance.engine.restriction import elements_of
+
+        return elements_of(load_character(character), arm_ruleset(ruleset, options_json(options)))

@@ -61,6 +61,13 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     values = { hp = [10, 12, 14] }
     [fix]                         # read by ``krosbalance fix`` (``krosbalance.sim.fixer``); ``run``
     band = 0.15                   # plays the experiment's own matches without it
+    forbid = { bill_tell = ["spell:distant_shot"] }  # restricted play: elements (spell:<id>,
+                                  # power:<kind>, action:<name>) the figure may not use in this arm,
+                                  # on whichever side fields it (krosbalance.sim.restricted)
+
+    [restricted]                  # one arm per spell, power and option of each figure, after the
+    figures = ["bill_tell"]       # variants, plus an unrestricted "baseline" arm first
+                                  # (kinds, actions, baseline: see krosbalance.sim.restricted)
 
 Each arm's rules are ONE ruleset object, the experiment's ruleset built with the arm's options
 (``krosbalance.sim.catalog.arm_ruleset``): validation checks the teams and the deals with it, the
@@ -99,6 +106,7 @@ from krosbalance.sim.catalog import (
     RegistryCatalog,
     arm_ruleset,
 )
+from krosbalance.sim.restricted import VARIANT_KEYS, arm_forbids, restricted_variants
 from krosbalance.sim.seeding import deal_seed
 
 Team = tuple[str, ...]
@@ -136,6 +144,7 @@ TOP_KEYS: tuple[str, ...] = (
     "patch",
     "sweep",
     "fix",
+    "restricted",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -199,6 +208,14 @@ class Experiment:
 
         mine, base = patch_from_json(own), patch_from_json(self.patch)
         return merge_patches(f"{base.name}+{mine.name}", [base, mine]).json
+
+    #: restricted play (``krosbalance.sim.restricted``): (arm name, forbid JSON) of the arms that
+    #: forbid elements to figures; () = no arm restricts anything
+    forbids: tuple[tuple[str, str], ...] = ()
+
+    def forbid_of(self, arm: str) -> str:
+        """The forbid JSON of one arm ('' when it restricts nothing)."""
+        return next((text for name, text in self.forbids if name == arm), "")
 
     @property
     def seatings(self) -> tuple[int, ...]:
@@ -272,6 +289,7 @@ class MatchSpec:
     more_ais: tuple[str, ...] = ()
     rotation: int = 0
     patch: str = ""  # the arm's balance patch, canonical JSON ('' = the shipped cards)
+    forbid: str = ""  # restricted play: {figure: [elements]} as JSON ('' = none; sim.restricted)
 
     @property
     def n_seats(self) -> int:
@@ -333,6 +351,8 @@ class MatchSpec:
         more: dict[str, Any] = {}
         if self.more_teams:
             more = {"teams": [list(t) for t in self.teams], "ais": list(self.ais), "rotation": self.rotation}
+        if self.forbid:
+            more["forbid"] = json.loads(self.forbid)
         return json.dumps(
             {
                 **more,
@@ -534,6 +554,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         )
     variants = _parse_variants(data, options, ruleset, problems, catalog)
     patch, arm_patches, sweep, variants = _parse_patch_arms(data, file, options, variants, problems)
+    forbids = arm_forbids(data, ruleset, options, problems, catalog)
     held_rewards = _parse_held_rewards(data, problems, catalog)
     if held_rewards and seats != 2:
         problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
@@ -609,6 +630,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         patch=patch,
         arm_patches=arm_patches,
         sweep=sweep,
+        forbids=forbids,
     )
     if experiment.n_matches > MAX_MATCHES:
         problems.add(
@@ -637,7 +659,7 @@ def _parse_variants(
         if not isinstance(entry, dict):
             problems.add(f"variants[{i}]", f"must be a table with name and options, not {_type_name(entry)}")
             continue
-        _unknown_keys(entry, ("name", "options", "patch"), prefix, problems)
+        _unknown_keys(entry, ("name", "options", "patch", *VARIANT_KEYS), prefix, problems)
         name = _get(entry, "name", str, problems, prefix=prefix, required=True)
         extra = _get(entry, "options", dict, problems, prefix=prefix, default={})
         if name is not None and not _NAME_RE.match(name):
@@ -659,6 +681,7 @@ def _parse_variants(
                 problems.add(prefix + "options", str(exc))
                 continue
         arms.append((name, json.dumps(merged, sort_keys=True, separators=(",", ":"))))
+    arms.extend(restricted_variants(data, options, ruleset, problems, catalog, [a for a, _ in arms]))
     return tuple(arms)
 
 
@@ -1357,6 +1380,7 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                     more_ais=tuple(table_ais[2:]),
                                     rotation=seating if seats > 2 else 0,
                                     patch=patches[i],
+                                    forbid=experiment.forbid_of(arm),
                                 )
                                 match_id += 1
                     deal += 1

@@ -17,6 +17,7 @@ from krosbalance.engine.results import MatchResult
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.collector import bulk_collection
 from krosbalance.sim.experiment import MatchSpec
+from krosbalance.sim.restricted import forbid_map
 from krosbalance.sim.tables import error_row, event_rows, failed_match_row, fighter_rows, match_row
 
 PlayFn = Callable[..., MatchResult]
@@ -36,18 +37,13 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
     checked and the pregame dealt with (:func:`krosbalance.sim.catalog.arm_ruleset`, built once per
     worker and options) — (``record`` overrides the spec's recording level)."""
     fn = play if play is not None else default_play()
+    extra: dict[str, Any] = {}
     if spec.patch:  # the arm's patched cards (a registry built once per worker and patch)
         from krosbalance.sim.patches import patched_registry
 
-        return fn(
-            *(list(team) for team in spec.teams),
-            board=spec.board,
-            ai=spec.ais,
-            seed=spec.seed,
-            record=record if record is not None else spec.record,
-            ruleset=arm_ruleset(spec.ruleset, spec.options_json),
-            registry=patched_registry(spec.patch),
-        )
+        extra["registry"] = patched_registry(spec.patch)
+    if spec.forbid:  # restricted play: what the arm forbids to its figures (sim.restricted)
+        extra["forbid"] = forbid_map(spec.forbid)
     return fn(
         *(list(team) for team in spec.teams),
         board=spec.board,
@@ -55,6 +51,7 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
         seed=spec.seed,
         record=record if record is not None else spec.record,
         ruleset=arm_ruleset(spec.ruleset, spec.options_json),
+        **extra,
     )
 
 

@@ -166,6 +166,8 @@ def fingerprint(experiment: Experiment) -> str:
         payload["variants"] = experiment.variants
     if experiment.held_rewards:
         payload["held_rewards"] = experiment.held_rewards
+    if experiment.forbids:
+        payload["forbids"] = experiment.forbids
     if experiment.board_choice:
         payload["board_choice"] = True
     if experiment.patch:  # balance patches change the cards, hence the matches
@@ -366,6 +368,8 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "shard_list": ledger.LEDGER,
         }
         manifest.update(patch_manifest(experiment))
+        if experiment.forbids:  # restricted play: what each arm forbids (analysis.restricted)
+            manifest["forbids"] = {arm: json.loads(text) for arm, text in experiment.forbids}
         shutil.copyfile(source, out / EXPERIMENT_COPY)
         (out / ledger.LEDGER).touch()  # the shard list, empty until the first set is committed
     _write_json(out / MANIFEST, manifest)

@@ -52,6 +52,7 @@ def trial_problem(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -
     """Why the match of ``spec`` fails in its first turns or in its table rows, or '' when it does not."""
     from krosbalance.play import play_trial
     from krosbalance.sim.patches import patched_registry
+    from krosbalance.sim.restricted import forbid_map
 
     try:
         result = play_trial(
@@ -62,6 +63,7 @@ def trial_problem(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -
             seed=spec.seed,
             ruleset=arm_ruleset(spec.ruleset, spec.options_json),
             turns=turns_per_seat * spec.n_seats,
+            forbid=forbid_map(spec.forbid),
         )
         row = match_row(spec, result)
         matches_frame(

@@ -121,6 +121,11 @@ class FakeCatalog:
     def rewards(self) -> list[str]:
         return ["xelor_style", "feca_style", "action_dofus"]
 
+    def elements(self, character: str, ruleset: str = "arena", options: Any = None) -> list[str]:
+        """Every fake Krosmaster has one spell named after it, the punch, Dodge and two options."""
+        self.resolve_character(character)
+        return [f"spell:{character}_shot", "spell:punch", "power:dodge", "action:pick_kama", "action:buy_gg"]
+
 
 def fake_play(
     team0: Sequence[str],

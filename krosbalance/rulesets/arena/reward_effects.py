@@ -321,10 +321,13 @@ def add_spell(holder: Fighter, spell: SpellSpec) -> None:
 def refresh(state: MatchState, holder: Fighter) -> None:
     """Recompute what the face-up tokens give: powers (never twice, R-A100), Resistance and Immune
     elements, damage and range bonuses. Boosts waiting for the next spell are kept."""
-    spec = holder.spec
-    powers = {p.kind for p in spec.powers if p.kind not in ("resistance", "immune")}
-    resist = {str(p.params["element"]) for p in spec.powers if p.kind == "resistance"}
-    immune = {str(p.params["element"]) for p in spec.powers if p.kind == "immune"}
+    barred = holder.forbidden_powers  # restricted play: card powers that do not act for it
+    card_powers = (
+        tuple(p for p in holder.spec.powers if p.kind not in barred) if barred else holder.spec.powers
+    )
+    powers = {p.kind for p in card_powers if p.kind not in ("resistance", "immune")}
+    resist = {str(p.params["element"]) for p in card_powers if p.kind == "resistance"}
+    immune = {str(p.params["element"]) for p in card_powers if p.kind == "immune"}
     held = card(holder)
     old = held.mods
     mods = RewardMods()
