@@ -23,6 +23,7 @@ import tomllib
 from dataclasses import fields, replace
 from pathlib import Path
 
+import numpy as np
 from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.focus_fire import FocusFireAI
@@ -32,11 +33,18 @@ from krosbalance.ai.weights import Weights
 from krosbalance.errors import ContentError
 
 SKILLS_FILE = Path(__file__).parent / "data" / "skills.toml"
-_BASES: dict[str, Weights] = {
-    "focus_fire": FocusFireAI.weights,
-    "kiter": KiterAI.weights,
-    "objective": ObjectiveAI.weights,
+_BASES: dict[str, type[FocusFireAI] | type[KiterAI] | type[ObjectiveAI]] = {
+    "focus_fire": FocusFireAI,
+    "kiter": KiterAI,
+    "objective": ObjectiveAI,
 }
+
+
+def _base_weights(name: str) -> Weights | None:
+    """The weights of a base personality, read from an instance: in the compiled build ``weights`` is
+    an instance attribute with a default, which a class object does not expose."""
+    cls = _BASES.get(name)
+    return None if cls is None else cls(np.random.default_rng(0)).weights
 
 
 _TABLE: dict[str, object] = {}  # skills.toml, read once (plain data: no decorator in a compiled module)
@@ -52,7 +60,7 @@ def skilled_weights(name: str) -> Weights:
     entry = table.get(name)
     if not isinstance(entry, dict):
         raise ContentError(str(SKILLS_FILE), name, "no such AI in the skills file")
-    base = _BASES.get(str(entry.get("base")))
+    base = _base_weights(str(entry.get("base")))
     if base is None:
         raise ContentError(str(SKILLS_FILE), f"{name}.base", f"unknown base {entry.get('base')!r}")
     known = {f.name: f for f in fields(Weights)}
