@@ -1,0 +1,191 @@
+"""Convergence: does a character's strength stop moving as the AI gets stronger?
+
+A verdict measured with one AI says how the character does *when played that way*. If stronger
+play keeps changing the number, the verdict is about the bots; once the strongest AIs agree, it is
+about the character. For each character this module lines up its teammate-adjusted strength
+(:func:`.dependence.strength_by` over symmetric matchups: both teams played by the same AI) against
+the AI's rating on the ladder, for every AI played except the baseline tier (random play), and
+calls the verdict:
+
+* **converged** when the two strongest AIs played give strengths whose difference's 95% interval
+  (normal approximation, the two fits taken as independent: they use disjoint matches) contains 0;
+* **still moves** when it does not: the strongest AI changed the number beyond noise.
+
+AIs are ordered by tier (baseline, heuristic, search) and, within a tier, by ladder rating
+(``krosbalance/ai/data/ladder.toml``). An AI not on the ladder yet (a newly registered search AI,
+until the ladder experiment is run again) has no rating: it is placed at the top of its tier, the
+place its registration claims (the search tier's newest AI must beat the strongest rated one head
+to head), and the table says "unrated".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from krosbalance.analysis.dependence import POOLED, TIER_ORDER, ai_tier
+
+#: the tier excluded from the convergence (uniformly random play measures nothing of the character)
+EXCLUDED_TIER = "baseline"
+Z95 = 1.959963984540054
+
+
+def ai_order(ais: list[str], standings: dict[str, Any]) -> list[str]:
+    """``ais`` weakest first: by tier, then ladder rating (unrated: top of its tier), then name."""
+
+    def key(ai: str) -> tuple[int, float, str]:
+        tier = ai_tier(ai)
+        rank = TIER_ORDER.index(tier) if tier in TIER_ORDER else len(TIER_ORDER)
+        standing = standings.get(ai)
+        rating = math.inf if standing is None else float(standing.rating)
+        return rank, rating, ai
+
+    return sorted(ais, key=key)
+
+
+def convergence_long(by_ai: pd.DataFrame, standings: dict[str, Any]) -> pd.DataFrame:
+    """Per character and AI (baseline excluded): strength with its interval, the AI's tier, rating
+    and place (0 = weakest) in :func:`ai_order`.
+
+    ``by_ai`` is :func:`.dependence.strength_by` with ``by="ai_matchup"`` (its symmetric groups are
+    the AIs' names; the pooled group and lopsided matchups are left out)."""
+    cols = ["term", "ai", "tier", "rating", "place", "coef", "se", "ci_low", "ci_high", "n"]
+    if by_ai is None or by_ai.empty:
+        return pd.DataFrame(columns=cols)
+    rows = by_ai[(by_ai["group"] != POOLED) & ~by_ai["group"].astype(str).str.contains(" vs ")]
+    ais = [a for a in dict.fromkeys(rows["group"].astype(str)) if ai_tier(a) != EXCLUDED_TIER]
+    order = ai_order(ais, standings)
+    rows = rows[rows["group"].astype(str).isin(order)]
+    if rows.empty:
+        return pd.DataFrame(columns=cols)
+    out = rows.rename(columns={"group": "ai"}).copy()
+    out["ai"] = out["ai"].astype(str)
+    out["tier"] = [ai_tier(a) for a in out["ai"]]
+    out["rating"] = [float(standings[a].rating) if a in standings else float("nan") for a in out["ai"]]
+    out["place"] = [order.index(a) for a in out["ai"]]
+    return out[cols].sort_values(["term", "place"]).reset_index(drop=True)
+
+
+def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
+    """One row per character: its strength under the two strongest AIs played, their difference
+    with a 95% interval, the spread over every AI, and the verdict (``converged`` / ``still moves``;
+    ``one AI`` when only one non-baseline AI played it).
+
+    Returns:
+        term, strongest, strength, second, strength_second, difference, diff_low, diff_high,
+        spread (largest minus smallest strength over the AIs), verdict.
+    """
+    cols = [
+        "term",
+        "strongest",
+        "strength",
+        "second",
+        "strength_second",
+        "difference",
+        "diff_low",
+        "diff_high",
+        "spread",
+        "verdict",
+    ]
+    rows = []
+    for term, sub in long.groupby("term", sort=True):
+        sub = sub.sort_values("place")
+        top = sub.iloc[-1]
+        spread = float(sub["coef"].max() - sub["coef"].min())
+        if len(sub) < 2:
+            rows.append((term, top.ai, top.coef, "", np.nan, np.nan, np.nan, np.nan, spread, "one AI"))
+            continue
+        second = sub.iloc[-2]
+        diff = float(top.coef - second.coef)
+        se = math.sqrt(float(top.se) ** 2 + float(second.se) ** 2)
+        low, high = diff - Z95 * se, diff + Z95 * se
+        verdict = "converged" if low <= 0.0 <= high else "still moves"
+        rows.append((term, top.ai, top.coef, second.ai, second.coef, diff, low, high, spread, verdict))
+    return pd.DataFrame(rows, columns=cols)
+
+
+def convergence_line(table: pd.DataFrame) -> str:
+    """One sentence naming the converged verdicts and those that still move."""
+    if table.empty:
+        return "No character was played by two AIs above the baseline tier: nothing to compare."
+    done = table.loc[table["verdict"] == "converged", "term"].astype(str).tolist()
+    moving = table.loc[table["verdict"] == "still moves", "term"].astype(str).tolist()
+    top = table["strongest"].iloc[0]
+    second = table["second"].iloc[0]
+    return (
+        f"Between the two strongest AIs played ({second} and {top}): converged — "
+        f"{', '.join(done) or 'none'}; still moves — {', '.join(moving) or 'none'}."
+    )
+
+
+def plot_convergence(long: pd.DataFrame, ax: Any = None) -> Any:
+    """Strength (log-odds, 95% interval) of each character against the AIs, weakest AI left; the
+    x axis is the AI's place, labelled with its name and ladder rating."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(8, 4.8))
+    else:
+        fig = ax.figure
+    places = sorted(set(long["place"].tolist()))
+    labels = {}
+    for row in long.drop_duplicates("place").itertuples():
+        rating = "unrated" if pd.isna(row.rating) else f"{row.rating:.2f}"
+        labels[row.place] = f"{row.ai}\n({rating})"
+    terms = sorted(set(long["term"].astype(str)))
+    offsets = np.linspace(-0.2, 0.2, max(1, len(terms)))
+    for k, term in enumerate(terms):
+        sub = long[long["term"].astype(str) == term].sort_values("place")
+        x = sub["place"].to_numpy(dtype=float) + offsets[k]
+        y = sub["coef"].to_numpy(dtype=float)
+        err = np.vstack([y - sub["ci_low"].to_numpy(dtype=float), sub["ci_high"].to_numpy(dtype=float) - y])
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=2, linewidth=1, label=term)
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xticks(places, [labels[p] for p in places])
+    ax.set_xlabel("AI (ladder rating), weakest left")
+    ax.set_ylabel("teammate-adjusted strength (log-odds)")
+    ax.legend(fontsize=7, ncol=2, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
+    """The "Convergence over AI strength" section's body."""
+    doc.p(convergence_line(table))
+    doc.p(
+        "Teammate-adjusted strength per AI (symmetric matchups: both teams played by that AI; random "
+        "play excluded), AIs ordered by tier and ladder rating; an AI not on the ladder yet is placed at "
+        "the top of its tier ('unrated'). A verdict is converged when the 95% interval of the difference "
+        "between the two strongest AIs' strengths contains 0 (normal approximation, disjoint matches); "
+        "spread = largest minus smallest strength over every AI.",
+        note=True,
+    )
+    shown = table.copy()
+    for col in ("strength", "strength_second", "difference", "diff_low", "diff_high", "spread"):
+        shown[col] = shown[col].round(2)
+    doc.table(shown)
+    doc.image("convergence.png", plot_convergence(long), "character strength against AI strength")
+
+
+def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
+    """The report's hook (a mode section): shown when the report measured character strength under
+    two or more AIs above the baseline tier (``tables["strength_by_ai"]``), nothing otherwise."""
+    by_ai = tables.get("strength_by_ai")
+    if by_ai is None or by_ai.empty:
+        return
+    from krosbalance.ai.ladder import load_ladder
+    from krosbalance.errors import KrosbalanceError
+
+    try:
+        standings: dict[str, Any] = dict(load_ladder())
+    except KrosbalanceError:
+        standings = {}
+    long = convergence_long(by_ai, standings)
+    if long.empty or long["ai"].nunique() < 2:
+        return
+    table = convergence_table(long)
+    tables.update(convergence=table, convergence_by_ai=long)
+    section(doc, "Convergence over AI strength", lambda: report_section(doc, long, table))
