@@ -16,7 +16,7 @@ import pytest
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import evaluate, evaluate_holdings, holdings_value
 from krosbalance.ai.mcts import MCTSAI, position_key
-from krosbalance.ai.registry import ai_tier, get_ai, register_ai
+from krosbalance.ai.registry import ai_tier, get_ai
 from krosbalance.ai.rewards import kama_rate
 from krosbalance.ai.rollout import ReplayDice
 from krosbalance.content.registry import list_characters
@@ -33,15 +33,6 @@ from tests.engine.test_clone import snapshot
 
 BOX = list_characters(set="arena-box")
 REWARDS = {"demonic_rewards": True}
-#: a small budget for the tests that play whole matches in the pure build
-SMALL = "mcts-test-small"
-
-
-def _small(rng: np.random.Generator) -> MCTSAI:
-    return MCTSAI(rng, candidates=3, schedule=(1, 2))
-
-
-register_ai(SMALL, _small, tier="search", rulesets=("arena",), two_players_only=True)
 
 
 def _market_position() -> tuple[Scenario, object, object]:
@@ -188,15 +179,20 @@ def test_holdings_price_kamas_at_what_they_buy_and_tokens_at_their_worth() -> No
     without = holdings_value(state, 0)
     tokens_of(mine).clear()  # type: ignore[arg-type]
     assert holdings_value(state, 0) < without  # the fire boost on Anna's card was worth something
-    assert evaluate_holdings(state, 0) == pytest.approx(evaluate(state, 0, kama_worth=0.0) + holdings_value(state, 0))
+    assert evaluate_holdings(state, 0) == pytest.approx(
+        evaluate(state, 0, kama_worth=0.0) + holdings_value(state, 0)
+    )
 
 
 def test_same_seed_same_match() -> None:
-    """Deterministic: a match with the search tier is a pure function of its seed."""
+    """Deterministic: a match with the search tier is a pure function of its seed (a small budget,
+    for the pure build's sake)."""
     logs = []
     for _ in range(2):
-        state, controllers, views = prepare_match(BOX[:4], BOX[4:], ai=(SMALL, "kiter"), seed=21, record="full")
-        run_to_end(state, controllers, views)
+        state, controllers, views = prepare_match(BOX[:4], BOX[4:], ai="kiter", seed=21, record="full")
+        players = [MCTSAI(np.random.default_rng(21), candidates=3, schedule=(1, 2)), controllers[1]]
+        run_to_end(state, players, views)
+        assert players[0].searches > 0
         logs.append((state.winner, state.turn, [repr(e) for e in state.events]))
     assert logs[0] == logs[1]
 
