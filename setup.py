@@ -4,11 +4,12 @@
 gives the pure-Python build instead (identical results; no rebuild after an edit), and removes any
 compiled modules an earlier editable build left in the source tree, so that the pure build is pure.
 
-mypyc writes one C file per module, compiled on every core. With GCC the compiled build is
-profile-guided: the C code is compiled with instrumentation, trained on a few seconds of matches
-(``krosbalance.sim.profile_workload``) and compiled again with that profile, faster at the same
-results; ``KROSBALANCE_PGO=0`` compiles it once, without a profile. A build whose training fails
-falls back to that plain build, with a warning.
+mypyc writes one C file per module, compiled once, on every core. ``KROSBALANCE_PGO=1`` (``make
+build-pgo``) asks for a profile-guided build with GCC: the C code is compiled with instrumentation,
+trained on a few seconds of matches (``krosbalance.sim.profile_workload``) and compiled again with
+that profile, a little faster at the same results but twice the compile time, which is why a first
+``make run`` does not pay for it. A build whose training fails falls back to the plain build, with
+a warning.
 
 A compiled build also writes ``krosbalance/_compiled_sources.json``: the SHA-256 of every source it
 compiled, so ``krosbalance.build_info`` can tell which build is installed and whether a source was
@@ -31,7 +32,7 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 INFO = runpy.run_path(str(ROOT / "krosbalance" / "build_info.py"))
 PURE = os.environ.get(INFO["PURE_ENV"], "").strip() not in ("", "0")
-PGO = os.environ.get(INFO["PGO_ENV"], "1").strip() not in ("", "0")
+PGO = os.environ.get(INFO["PGO_ENV"], "0").strip() not in ("", "0")
 SECONDS: dict = {}  # build time by step, recorded in the manifest
 SOURCES: dict = {}  # the digests of the sources mypyc compiled, recorded in the manifest
 

@@ -99,6 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--pictures", type=Path, default=None, help="picture folder (default OUT/replays/match-ID)"
     )
     replay.add_argument("--no-pictures", action="store_true", help="text only")
+    replay.add_argument(
+        "--html", action="store_true", help="write the replay viewer, one self-contained HTML page, instead"
+    )
+    replay.add_argument(
+        "--out",
+        dest="html_out",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the page --html writes (default OUT/replays/match-ID.html)",
+    )
     replay.set_defaults(handler=cmd_replay)
     return parser
 
@@ -155,6 +166,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         # Before the report, so that it already quotes the new standing.
         print(_write_ladder(args.out, None if str(args.write_ladder) == "-" else args.write_ladder, name))
     path = write_report(args.out, report_dir, chunk_matches=args.chunk_matches)
+    from krosbalance.sim.ledger import check
+
+    for note in check(args.out).notes():
+        print(f"warning: {args.out}: {note}", file=sys.stderr)
     print(path)
     return 0
 
@@ -218,18 +233,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     replay = replay_match(args.out, args.match_id)
     spec, result, positions = replay.spec, replay.result, replay.positions
+    if args.html:
+        from krosbalance.render.replay_page import write_replay_page
+
+        page = args.html_out or args.out / "replays" / f"match-{spec.match_id}.html"
+        title = f"match {spec.match_id} of {spec.experiment}: {spec.board}, seed {spec.seed}"
+        print(write_replay_page(result, page, title=title, ais=tuple(spec.ais)))
+        return 0
     print(
         f"match {spec.match_id} of {spec.experiment}: pairing {spec.pairing}, deal {spec.deal}, seed {spec.seed}"
     )
-    print(f"  side 0 ({spec.ai0}): {', '.join(spec.team0)}")
-    print(f"  side 1 ({spec.ai1}): {', '.join(spec.team1)}")
+    for seat, (ai, team) in enumerate(zip(spec.ais, spec.teams, strict=False)):
+        print(f"  side {seat} ({ai}): {', '.join(team)}")
     print(f"  board {spec.board}, first player: side {result.first_player}")
-    for turn in sorted(replay.events_by_turn):
-        if args.turn is not None and turn != args.turn:
-            continue
-        print(f"--- turn {turn} ---")
-        for event in replay.events_by_turn[turn]:
-            print(f"  {event}")
+    if result.checkpoints:  # names and squares (krosbalance.render.replay_text)
+        from krosbalance.content.registry import load_board
+        from krosbalance.render.frames import build_replay
+        from krosbalance.render.replay_text import replay_lines
+
+        for line in replay_lines(build_replay(result, load_board(spec.board)), args.turn):
+            print(line)
+    else:  # a match played without checkpoints: its events as they print themselves
+        for turn in sorted(replay.events_by_turn):
+            if args.turn is not None and turn != args.turn:
+                continue
+            print(f"--- turn {turn} ---")
+            for event in replay.events_by_turn[turn]:
+                print(f"  {event}")
 
     winner = "draw" if result.winner is None else f"side {result.winner}"
     holdings = "".join(f"; {name} {value}" for name, value in result.values.items())  # the ruleset's

@@ -143,8 +143,20 @@ def play_match(
         ruleset=ruleset,
         registry=registry,
     )
-    run_to_end(state, controllers, views)
-    return summarise(state, seed)
+    if record != "full":
+        run_to_end(state, controllers, views)
+        return summarise(state, seed)
+    # A replay's checkpoints: after deployment, after every turn and at the end.
+    from krosbalance.render.checkpoints import take_checkpoint
+
+    checkpoints = [take_checkpoint(state, seed)]
+    run_to_end(state, controllers, views, lambda s: checkpoints.append(take_checkpoint(s, seed)))
+    if checkpoints[-1].event_index != len(state.events):
+        checkpoints.append(take_checkpoint(state, seed))
+    checkpoints[-1] = take_checkpoint(state, seed, last=True)
+    result = summarise(state, seed)
+    result.checkpoints = checkpoints
+    return result
 
 
 def play_trial(

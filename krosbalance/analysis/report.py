@@ -245,6 +245,21 @@ def _headline_table(head: pd.DataFrame, by: str) -> pd.DataFrame:
     return t
 
 
+def _folder_check(doc: Doc, rs: ResultSet) -> None:
+    """Say first when the results folder held files that were not read, or lost part of a table."""
+    notes = rs.folder_notes()
+    if not notes:
+        return
+    doc.h("Results folder check")
+    lost = rs.lost_matches()
+    doc.p(
+        "Incomplete: this report leaves out the files below"
+        + (f", and with them {lost} match(es) the run wrote" if lost else "")
+        + ". `krosbalance run FILE --out RESULTS --resume` moves them aside and plays the missing matches again."
+    )
+    doc.ul(notes)
+
+
 def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     """Title, document and the derived tables (for CSV export) of one result set."""
     summary = rs.summary()
@@ -305,6 +320,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         tables.update(ais=ais, damage=damage, ko=kos, match_length=length)
     doc = Doc()
     enough = n_ok > 0
+    _folder_check(doc, rs)
 
     doc.h("Question")
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")

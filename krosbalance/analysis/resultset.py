@@ -26,6 +26,7 @@ import pandas as pd
 
 from krosbalance.analysis import balance, dependence, ladder, scan, stats, strength
 from krosbalance.errors import KrosbalanceError
+from krosbalance.sim import ledger
 
 SPEC_FILE = "experiment.toml"
 MANIFEST_FILE = "manifest.json"
@@ -119,7 +120,9 @@ class ResultSet:
         """
         root = Path(results_dir)
         if not scan.shard_files(root / "matches"):
-            raise FileNotFoundError(f"{root}: no matches/*.parquet shards")
+            notes = ledger.check(root).notes() if root.is_dir() else []
+            why = f" ({len(notes)} file(s) not read; the first: {notes[0]})" if notes else ""
+            raise FileNotFoundError(f"{root}: no intact matches/*.parquet shards{why}")
         spec = root / SPEC_FILE
         manifest = root / MANIFEST_FILE
         return cls(
@@ -184,6 +187,15 @@ class ResultSet:
         )
         return _sorted(table.to_pandas(), ("match_id", "seq"))
 
+    def folder_notes(self) -> list[str]:
+        """One line per file or set of shards of the results folder that is not read, and why (a copy,
+        a file that is not a shard, a set whose shard was lost or altered); empty when all is intact."""
+        return ledger.check(self.root).notes() if self.root is not None else []
+
+    def lost_matches(self) -> int:
+        """Matches the runner wrote whose set of shards is left out because a file of it was lost or altered."""
+        return ledger.check(self.root).lost_matches if self.root is not None else 0
+
     def summary(self, chunk_matches: int = scan.CHUNK_MATCHES) -> scan.Summary:
         """What every statistic needs, in memory bounded by the design, not the number of matches.
 
@@ -212,6 +224,7 @@ class ResultSet:
         root = Path(path)
         tables = {"matches": self.matches, "fighters": self.fighters, "events": self.events}
         tables["errors"] = self.errors
+        written: dict[str, Path] = {}
         for name, df in tables.items():
             directory = root / name
             existing = sorted(directory.glob("*.parquet")) if directory.is_dir() else []
@@ -221,8 +234,14 @@ class ResultSet:
                 f.unlink()
             if df is not None:
                 directory.mkdir(parents=True, exist_ok=True)
-                df.to_parquet(directory / "part-00000.parquet", index=False)
+                written[name] = directory / "part-00000000.parquet"
+                df.to_parquet(written[name], index=False)
         root.mkdir(parents=True, exist_ok=True)
+        ids = [int(i) for i in self.matches["match_id"]] if "match_id" in self.matches else []
+        if ids:  # the shard list, so that a copy put beside these shards is never read with them
+            ledger.write_ledger(root, [ledger.describe("part-00000000", written, ids)])
+        else:
+            (root / ledger.LEDGER).unlink(missing_ok=True)
         if self.spec_text:
             (root / SPEC_FILE).write_text(self.spec_text, encoding="utf-8")
         if self.manifest is not None:

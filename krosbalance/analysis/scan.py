@@ -34,6 +34,7 @@ import pandas as pd
 
 from krosbalance.analysis import stats
 from krosbalance.analysis.design import CLUSTER, WEIGHT
+from krosbalance.sim import ledger
 
 CHUNK_MATCHES = 5_000
 ERRORS_KEPT = 200
@@ -94,9 +95,13 @@ STRING_COLUMNS = (
 
 
 def shard_files(directory: Path) -> list[Path]:
-    """The ``*.parquet`` shards of one table directory (hidden temporary files excluded)."""
+    """The shards of one table directory that may be read: for a results folder's tables, only the
+    intact sets its shard list names (:func:`krosbalance.sim.ledger.check`; a copied, foreign or
+    damaged file is never read), elsewhere every ``*.parquet`` file (hidden temporary files excluded)."""
     if not directory.is_dir():
         return []
+    if directory.name in ledger.TABLES:
+        return ledger.check(directory.parent).files(directory.name)
     return sorted(f for f in directory.glob("*.parquet") if not f.name.startswith("."))
 
 

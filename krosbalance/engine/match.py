@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from krosbalance.engine.outcome import end_match
@@ -15,9 +15,15 @@ if TYPE_CHECKING:
     from krosbalance.engine.view import MatchView
 
 
-def run_to_end(state: MatchState, controllers: Sequence[Controller], views: Sequence[MatchView]) -> None:
+def run_to_end(
+    state: MatchState,
+    controllers: Sequence[Controller],
+    views: Sequence[MatchView],
+    after_turn: Callable[[MatchState], None] | None = None,
+) -> None:
     """Play game turns (each seat's controller and view, indexed by seat) until a partnership wins or the turn bound stops the match (its winner is the
-    ruleset's ``turn_limit_winner``)."""
+    ruleset's ``turn_limit_winner``). ``after_turn`` is called after each game turn (a replay's
+    record of the holdings at every turn end, ``krosbalance.render.checkpoints``)."""
     rules = state.ruleset
     limit = state.opts.turn_limit
     state.players = Players(tuple(controllers), tuple(views))
@@ -28,6 +34,8 @@ def run_to_end(state: MatchState, controllers: Sequence[Controller], views: Sequ
         side = state.active_side
         game_turn(state, controllers[side], views[side])
         rules.check_victory(state)
+        if after_turn is not None:
+            after_turn(state)
 
 
 def play_opening(

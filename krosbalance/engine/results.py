@@ -130,6 +130,9 @@ class MatchResult:
         events: the event log at the recording level asked for (empty for ``none``).
         values: the ruleset's holdings, one entry per column it declares (``result_columns``; a
             per-seat value is a tuple indexed by seat), written by its ``fill_result``.
+        checkpoints: at the ``full`` level only, the pieces and holdings after deployment and at
+            every turn end (``krosbalance.render.checkpoints.Checkpoint``), from which a replay's
+            frames are built; empty otherwise.
     """
 
     winner: int | None
@@ -146,6 +149,7 @@ class MatchResult:
     values: dict[str, Any] = field(default_factory=dict)
     partnerships: tuple[int, ...] = (0, 1)
     play_order: tuple[int, ...] = ()
+    checkpoints: list[Any] = field(default_factory=list)
 
     @property
     def n_seats(self) -> int:
@@ -160,3 +164,10 @@ class MatchResult:
 
     def seat_won(self, seat: int) -> bool:
         return self.winner is not None and self.partnerships[seat] == self.winner
+
+    def replay_html(self, path: Any, title: str = "") -> str:
+        """Write the match's replay viewer, one self-contained HTML page, to ``path`` (needs a match
+        played with ``record="full"``); returns the path written."""
+        from krosbalance.render.replay_page import write_replay_page
+
+        return str(write_replay_page(self, path, title=title))

@@ -21,10 +21,12 @@ frame of), so the parent's work per match stays small. Local (loky) workers watc
 exit as soon as it is gone: a runner killed with ``kill -9`` leaves no worker behind
 (:func:`krosbalance.sim.backends.watch_parent`).
 
-Crash safety: every shard is written to a temporary name and renamed (``os.replace``); fighters and
-errors are written before matches, and a matches shard is the commit record of its set. ``resume``
-reads the finished match ids from the matches shards, deletes the fighters/errors shards of sets
-that never got their matches shard, and plays only what is missing.
+Crash safety: every shard is written to a temporary name and renamed (``os.replace``); when every
+shard of a set is in place, its line (size and SHA-256 of each file) is appended to the folder's shard
+list ``OUT/shards.jsonl`` (:mod:`krosbalance.sim.ledger`): that line is the commit record of the set.
+Readers read only listed, intact shards. ``resume`` moves whatever is not (foreign files, the files of
+a set whose shard was lost or altered) into ``OUT/set-aside/``, saying so one line each, reads the
+finished match ids from the intact matches shards and plays only what is missing.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +48,7 @@ from typing import Any
 
 from krosbalance.engine.results import ENGINE_VERSION
 from krosbalance.errors import KrosbalanceError
+from krosbalance.sim import ledger
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
@@ -89,6 +92,7 @@ class RunSummary:
     n_errors: int
     seconds: float
     first_error: str = ""
+    set_aside: tuple[str, ...] = ()  # what the resume moved out of the folder's tables, one line each
 
 
 class ArmWatch:
@@ -218,39 +222,33 @@ _FRAMES = {
 def write_shards(
     out: Path, batch: BatchResult | ColumnBatch, rulesets: Sequence[str] = ("arena",), seats: int = 2
 ) -> None:
-    """Write one set of shards; the matches shard goes last because it commits the set. The matches
-    and fighters tables take the columns the experiment's ``rulesets`` declare (the same schema in
-    every shard)."""
+    """Write one set of shards and commit it to the folder's shard list. The matches and fighters
+    tables take the columns the experiment's ``rulesets`` declare (the same schema in every shard)."""
     columns = batch if isinstance(batch, ColumnBatch) else ColumnBatch.of(batch)
     matches = columns.tables.get("matches")
     if not matches:
         return
-    first = min(matches["match_id"])
+    ids = matches["match_id"]
+    first = min(ids)
     frames = dict(_FRAMES)
     frames["matches"] = lambda rows: matches_frame(rows, match_columns(rulesets, seats))
     frames["fighters"] = lambda rows: fighters_frame(rows, ruleset_fighter_columns(rulesets))
+    written: dict[str, Path] = {}
     for name in ("fighters", "errors", "events", "matches"):
         if columns.tables.get(name):
-            _write_shard(frames[name](columns.tables[name]), out / name, first)
+            written[name] = _write_shard(frames[name](columns.tables[name]), out / name, first)
+    ledger.commit(out, ledger.describe(f"part-{first:08d}", written, ids))
 
 
 def _shards(out: Path, table: str) -> list[Path]:
-    return sorted((out / table).glob("part-*.parquet"))
+    """The intact shards of ``table`` the run committed (see :mod:`krosbalance.sim.ledger`)."""
+    return ledger.check(out).files(table)
 
 
-def clean_partial(out: Path) -> None:
-    """Remove temporary files and the shards of sets whose matches shard was never written."""
-    committed = {p.name for p in _shards(out, "matches")}
-    for table in TABLES:
-        folder = out / table
-        if not folder.is_dir():
-            continue
-        for tmp in folder.glob(".part-*"):
-            tmp.unlink()
-        if table != "matches":
-            for shard in _shards(out, table):
-                if shard.name not in committed:
-                    shard.unlink()
+def clean_partial(out: Path) -> list[str]:
+    """Before a resume: delete temporary files, move what is not an intact committed set aside (the
+    matches of a set with a lost or altered shard are then played again); one line per thing moved."""
+    return ledger.repair(out)
 
 
 def finished_ids(out: Path) -> set[int]:
@@ -345,6 +343,7 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "started": _now(),
             "finished": None,
             "status": "running",
+            "shard_list": ledger.LEDGER,
         }
         shutil.copyfile(source, out / EXPERIMENT_COPY)
     _write_json(out / MANIFEST, manifest)
@@ -442,6 +441,7 @@ def run_experiment(
     flush_seconds: float = 10.0,
     flush_matches: int = 2000,
     trial: bool = True,
+    notify: Callable[[str], None] | None = None,
 ) -> RunSummary:
     """Run (or resume) the experiment in ``source``, writing shards under ``out``.
 
@@ -459,6 +459,7 @@ def run_experiment(
         trial: before the first match, play the trial of each arm (``krosbalance.sim.trial``, what
             ``validate`` plays) and refuse the run when one fails; only with the engine's own
             ``play`` (a stand-in ``play`` has its own rules, which the trial cannot play).
+        notify: called with each line saying what a resume moved aside (default: printed on stderr).
 
     Raises:
         ExperimentError: the file is invalid, or an arm's trial match fails.
@@ -475,7 +476,9 @@ def run_experiment(
         if problems:
             raise problems[0]
     manifest = _prepare_out(out, experiment, source, resume)
-    clean_partial(out)
+    set_aside = clean_partial(out)
+    for line in set_aside:
+        (notify or _on_stderr)(f"{out}: {line}")
     n_matches = experiment.n_matches
     done = finished_mask(out, n_matches)
     n_done = int(done.sum())
@@ -539,7 +542,12 @@ def run_experiment(
         n_errors=n_errors,
         seconds=time.perf_counter() - start,
         first_error=arms.first_error,
+        set_aside=tuple(set_aside),
     )
+
+
+def _on_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def _effective_jobs(jobs: int) -> int:
