@@ -5,17 +5,18 @@ play keeps changing the number, the verdict is about the bots; once the stronges
 about the character. For each character this module lines up its teammate-adjusted strength
 (:func:`.dependence.strength_by` over symmetric matchups: both teams played by the same AI) against
 the AI's rating on the ladder, for every AI played except the baseline tier (random play), and
-calls the verdict:
+calls the verdict on the two strongest *validated* AIs played (the ladder's validity gate,
+``krosbalance/ai/data/ladder.toml``; every AI when fewer than two are validated):
 
-* **converged** when the two strongest AIs played give strengths whose difference's 95% interval
-  (normal approximation, the two fits taken as independent: they use disjoint matches) contains 0;
-* **still moves** when it does not: the strongest AI changed the number beyond noise.
+* **converged** when their strengths' difference has a 95% interval (normal approximation, the two
+  fits taken as independent: they use disjoint matches) that contains 0;
+* **still moves** when it does not: the stronger AI changed the number beyond noise.
 
-AIs are ordered by tier (baseline, heuristic, search) and, within a tier, by ladder rating
-(``krosbalance/ai/data/ladder.toml``). An AI not on the ladder yet (a newly registered search AI,
-until the ladder experiment is run again) has no rating: it is placed at the top of its tier, the
-place its registration claims (the search tier's newest AI must beat the strongest rated one head
-to head), and the table says "unrated".
+AIs are ordered by tier (baseline, heuristic, search) and, within a tier, by ladder rating. An AI not
+on the ladder yet (a newly registered search AI, until the ladder experiment is run again) has no
+rating: it is placed at the top of its tier, the place its registration claims (a new search AI
+must beat the strongest rated one head to head), shown as "unrated", and compared with the
+strongest validated AI in a *provisional* verdict of its own.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def convergence_long(by_ai: pd.DataFrame, standings: dict[str, Any]) -> pd.DataF
 
     ``by_ai`` is :func:`.dependence.strength_by` with ``by="ai_matchup"`` (its symmetric groups are
     the AIs' names; the pooled group and lopsided matchups are left out)."""
-    cols = ["term", "ai", "tier", "rating", "place", "coef", "se", "ci_low", "ci_high", "n"]
+    cols = ["term", "ai", "tier", "rating", "validated", "place", "coef", "se", "ci_low", "ci_high", "n"]
     if by_ai is None or by_ai.empty:
         return pd.DataFrame(columns=cols)
     rows = by_ai[(by_ai["group"] != POOLED) & ~by_ai["group"].astype(str).str.contains(" vs ")]
@@ -65,18 +66,29 @@ def convergence_long(by_ai: pd.DataFrame, standings: dict[str, Any]) -> pd.DataF
     out["ai"] = out["ai"].astype(str)
     out["tier"] = [ai_tier(a) for a in out["ai"]]
     out["rating"] = [float(standings[a].rating) if a in standings else float("nan") for a in out["ai"]]
+    out["validated"] = [bool(getattr(standings.get(a), "validated", False)) for a in out["ai"]]
     out["place"] = [order.index(a) for a in out["ai"]]
     return out[cols].sort_values(["term", "place"]).reset_index(drop=True)
 
 
+def _compare(top: Any, second: Any) -> tuple[float, float, float, str]:
+    diff = float(top.coef - second.coef)
+    se = math.sqrt(float(top.se) ** 2 + float(second.se) ** 2)
+    low, high = diff - Z95 * se, diff + Z95 * se
+    return diff, low, high, ("converged" if low <= 0.0 <= high else "still moves")
+
+
 def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
-    """One row per character: its strength under the two strongest AIs played, their difference
-    with a 95% interval, the spread over every AI, and the verdict (``converged`` / ``still moves``;
-    ``one AI`` when only one non-baseline AI played it).
+    """One row per character: its strength under the two strongest validated AIs played (every AI
+    when fewer than two are validated), their difference with a 95% interval, the spread over every
+    AI, and the verdict (``converged`` / ``still moves``; ``one AI`` when only one AI above the
+    baseline played it); then, when an unvalidated AI ranks above them, its strength and its
+    provisional verdict against the strongest of the two.
 
     Returns:
         term, strongest, strength, second, strength_second, difference, diff_low, diff_high,
-        spread (largest minus smallest strength over the AIs), verdict.
+        spread (largest minus smallest strength over the AIs), verdict, provisional_ai,
+        provisional_strength, provisional_verdict.
     """
     cols = [
         "term",
@@ -89,21 +101,31 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
         "diff_high",
         "spread",
         "verdict",
+        "provisional_ai",
+        "provisional_strength",
+        "provisional_verdict",
     ]
     rows = []
     for term, sub in long.groupby("term", sort=True):
         sub = sub.sort_values("place")
-        top = sub.iloc[-1]
         spread = float(sub["coef"].max() - sub["coef"].min())
-        if len(sub) < 2:
-            rows.append((term, top.ai, top.coef, "", np.nan, np.nan, np.nan, np.nan, spread, "one AI"))
+        judged = sub[sub["validated"]] if int(sub["validated"].sum()) >= 2 else sub
+        top = judged.iloc[-1]
+        above = sub[(sub["place"] > top.place) & ~sub["validated"]]
+        extra: tuple[object, ...] = ("", np.nan, "")
+        if len(above):
+            newest = above.iloc[-1]
+            extra = (newest.ai, newest.coef, _compare(newest, top)[3])
+        if len(judged) < 2:
+            rows.append(
+                (term, top.ai, top.coef, "", np.nan, np.nan, np.nan, np.nan, spread, "one AI", *extra)
+            )
             continue
-        second = sub.iloc[-2]
-        diff = float(top.coef - second.coef)
-        se = math.sqrt(float(top.se) ** 2 + float(second.se) ** 2)
-        low, high = diff - Z95 * se, diff + Z95 * se
-        verdict = "converged" if low <= 0.0 <= high else "still moves"
-        rows.append((term, top.ai, top.coef, second.ai, second.coef, diff, low, high, spread, verdict))
+        second = judged.iloc[-2]
+        diff, low, high, verdict = _compare(top, second)
+        rows.append(
+            (term, top.ai, top.coef, second.ai, second.coef, diff, low, high, spread, verdict, *extra)
+        )
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -115,10 +137,19 @@ def convergence_line(table: pd.DataFrame) -> str:
     moving = table.loc[table["verdict"] == "still moves", "term"].astype(str).tolist()
     top = table["strongest"].iloc[0]
     second = table["second"].iloc[0]
-    return (
-        f"Between the two strongest AIs played ({second} and {top}): converged — "
+    line = (
+        f"Between the two strongest validated AIs played ({second} and {top}): converged — "
         f"{', '.join(done) or 'none'}; still moves — {', '.join(moving) or 'none'}."
     )
+    newest = [a for a in dict.fromkeys(table["provisional_ai"].astype(str)) if a]
+    if newest:
+        agree = table.loc[table["provisional_verdict"] == "converged", "term"].astype(str).tolist()
+        moves = table.loc[table["provisional_verdict"] == "still moves", "term"].astype(str).tolist()
+        line += (
+            f" Provisionally, {', '.join(newest)} (not validated by the ladder yet) against {top}: agrees — "
+            f"{', '.join(agree) or 'none'}; moves — {', '.join(moves) or 'none'}."
+        )
+    return line
 
 
 def plot_convergence(long: pd.DataFrame, ax: Any = None) -> Any:
@@ -134,6 +165,8 @@ def plot_convergence(long: pd.DataFrame, ax: Any = None) -> Any:
     labels = {}
     for row in long.drop_duplicates("place").itertuples():
         rating = "unrated" if pd.isna(row.rating) else f"{row.rating:.2f}"
+        if not row.validated and not pd.isna(row.rating):
+            rating += ", not validated"
         labels[row.place] = f"{row.ai}\n({rating})"
     terms = sorted(set(long["term"].astype(str)))
     offsets = np.linspace(-0.2, 0.2, max(1, len(terms)))
@@ -159,12 +192,21 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
         "Teammate-adjusted strength per AI (symmetric matchups: both teams played by that AI; random "
         "play excluded), AIs ordered by tier and ladder rating; an AI not on the ladder yet is placed at "
         "the top of its tier ('unrated'). A verdict is converged when the 95% interval of the difference "
-        "between the two strongest AIs' strengths contains 0 (normal approximation, disjoint matches); "
-        "spread = largest minus smallest strength over every AI.",
+        "between the two strongest validated AIs' strengths contains 0 (normal approximation, disjoint "
+        "matches); spread = largest minus smallest strength over every AI; provisional: the same test "
+        "between an unvalidated AI above them and the strongest validated one.",
         note=True,
     )
     shown = table.copy()
-    for col in ("strength", "strength_second", "difference", "diff_low", "diff_high", "spread"):
+    for col in (
+        "strength",
+        "strength_second",
+        "difference",
+        "diff_low",
+        "diff_high",
+        "spread",
+        "provisional_strength",
+    ):
         shown[col] = shown[col].round(2)
     doc.table(shown)
     doc.image("convergence.png", plot_convergence(long), "character strength against AI strength")

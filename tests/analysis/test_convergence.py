@@ -14,7 +14,13 @@ from krosbalance.ai.ladder import LadderStanding
 from krosbalance.analysis import convergence, dependence, sections
 from tests.analysis.fixtures import planted_by_ai
 
-TIERS = {"brawler": "heuristic", "sniper": "search", "floor": "baseline", "fresh": "search"}
+TIERS = {
+    "brawler": "heuristic",
+    "plainer": "heuristic",
+    "sniper": "search",
+    "floor": "baseline",
+    "fresh": "search",
+}
 
 
 @pytest.fixture
@@ -29,8 +35,8 @@ def by_ai() -> pd.DataFrame:
     return dependence.strength_by(planted_by_ai(400, seed=3)[0], "ai_matchup")
 
 
-def _standing(ai: str, rating: float) -> LadderStanding:
-    return LadderStanding(ai, TIERS[ai], rating, rating - 0.1, rating + 0.1, 400, True)
+def _standing(ai: str, rating: float, validated: bool = True) -> LadderStanding:
+    return LadderStanding(ai, TIERS[ai], rating, rating - 0.1, rating + 0.1, 400, validated)
 
 
 def test_the_two_strongest_ais_decide_converged_or_still_moves(by_ai, tiers) -> None:
@@ -51,6 +57,25 @@ def test_the_two_strongest_ais_decide_converged_or_still_moves(by_ai, tiers) -> 
     ).all()
     line = convergence.convergence_line(table.reset_index())
     assert "anchor" in line.split("still moves")[1] and "star" in line.split("still moves")[0]
+
+
+def test_an_unvalidated_ai_gets_a_provisional_verdict_only(by_ai, tiers) -> None:
+    """The verdict rests on the two strongest validated AIs (here two that play alike); the
+    unvalidated sniper above them is compared with the strongest of them, provisionally."""
+    plainer = by_ai[by_ai["group"] == "brawler"].assign(group="plainer")
+    standings = {
+        "brawler": _standing("brawler", 0.5),
+        "plainer": _standing("plainer", 0.2),
+        "sniper": _standing("sniper", 1.5, validated=False),
+    }
+    long = convergence.convergence_long(pd.concat([by_ai, plainer]), standings)
+    table = convergence.convergence_table(long).set_index("term")
+    assert (table["strongest"] == "brawler").all() and (table["second"] == "plainer").all()
+    assert (table["verdict"] == "converged").all()
+    assert (table["provisional_ai"] == "sniper").all()
+    assert table.loc["anchor", "provisional_verdict"] == "still moves"
+    assert table.loc["star", "provisional_verdict"] == "converged"
+    assert "Provisionally, sniper" in convergence.convergence_line(table.reset_index())
 
 
 def test_order_is_tier_then_rating_and_an_unrated_ai_tops_its_tier(tiers) -> None:
