@@ -86,16 +86,23 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
     provisional verdict against the strongest of the two.
 
     Returns:
-        term, strongest, strength, second, strength_second, difference, diff_low, diff_high,
-        spread (largest minus smallest strength over the AIs), verdict, provisional_ai,
+        term, strongest, strength (its ci_low, ci_high and n: decided matches the character played
+        in), second, strength_second (second_low, second_high, n_second), difference, diff_low,
+        diff_high, spread (largest minus smallest strength over the AIs), verdict, provisional_ai,
         provisional_strength, provisional_verdict.
     """
     cols = [
         "term",
         "strongest",
         "strength",
+        "ci_low",
+        "ci_high",
+        "n",
         "second",
         "strength_second",
+        "second_low",
+        "second_high",
+        "n_second",
         "difference",
         "diff_low",
         "diff_high",
@@ -118,13 +125,15 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
             extra = (newest.ai, newest.coef, _compare(newest, top)[3])
         if len(judged) < 2:
             rows.append(
-                (term, top.ai, top.coef, "", np.nan, np.nan, np.nan, np.nan, spread, "one AI", *extra)
+                (term, top.ai, top.coef, top.ci_low, top.ci_high, top.n, "", np.nan, np.nan, np.nan, 0)
+                + (np.nan, np.nan, np.nan, spread, "one AI", *extra)
             )
             continue
         second = judged.iloc[-2]
         diff, low, high, verdict = _compare(top, second)
         rows.append(
-            (term, top.ai, top.coef, second.ai, second.coef, diff, low, high, spread, verdict, *extra)
+            (term, top.ai, top.coef, top.ci_low, top.ci_high, top.n, second.ai, second.coef)
+            + (second.ci_low, second.ci_high, second.n, diff, low, high, spread, verdict, *extra)
         )
     return pd.DataFrame(rows, columns=cols)
 
@@ -197,17 +206,40 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
         "between an unvalidated AI above them and the strongest validated one.",
         note=True,
     )
-    shown = table.copy()
-    for col in (
-        "strength",
-        "strength_second",
-        "difference",
-        "diff_low",
-        "diff_high",
-        "spread",
-        "provisional_strength",
-    ):
-        shown[col] = shown[col].round(2)
+    from krosbalance.analysis.narrative import with_ci
+
+    shown = pd.DataFrame(
+        {
+            "character": table["term"],
+            "strongest": table["strongest"],
+            "strength [95% CI] (n)": [
+                f"{with_ci(c, lo, hi)} ({int(n)})"
+                for c, lo, hi, n in zip(
+                    table["strength"], table["ci_low"], table["ci_high"], table["n"], strict=True
+                )
+            ],
+            "second": table["second"],
+            "its strength [95% CI] (n)": [
+                "" if pd.isna(c) else f"{with_ci(c, lo, hi)} ({int(n)})"
+                for c, lo, hi, n in zip(
+                    table["strength_second"],
+                    table["second_low"],
+                    table["second_high"],
+                    table["n_second"],
+                    strict=True,
+                )
+            ],
+            "difference [95% CI]": [
+                "" if pd.isna(d) else with_ci(d, lo, hi)
+                for d, lo, hi in zip(table["difference"], table["diff_low"], table["diff_high"], strict=True)
+            ],
+            "spread": table["spread"].round(2),
+            "verdict": table["verdict"],
+            "provisional AI": table["provisional_ai"],
+            "its strength": table["provisional_strength"].round(2),
+            "provisional verdict": table["provisional_verdict"],
+        }
+    )
     doc.table(shown)
     doc.image("convergence.png", plot_convergence(long), "character strength against AI strength")
 
