@@ -89,7 +89,7 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
         term, strongest, strength (its ci_low, ci_high and n: decided matches the character played
         in), second, strength_second (second_low, second_high, n_second), difference, diff_low,
         diff_high, spread (largest minus smallest strength over the AIs), verdict, provisional_ai,
-        provisional_strength, provisional_verdict.
+        provisional_strength (provisional_low, provisional_high, provisional_n), provisional_verdict.
     """
     cols = [
         "term",
@@ -110,6 +110,9 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
         "verdict",
         "provisional_ai",
         "provisional_strength",
+        "provisional_low",
+        "provisional_high",
+        "provisional_n",
         "provisional_verdict",
     ]
     rows = []
@@ -119,10 +122,17 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
         judged = sub[sub["validated"]] if int(sub["validated"].sum()) >= 2 else sub
         top = judged.iloc[-1]
         above = sub[(sub["place"] > top.place) & ~sub["validated"]]
-        extra: tuple[object, ...] = ("", np.nan, "")
+        extra: tuple[object, ...] = ("", np.nan, np.nan, np.nan, 0, "")
         if len(above):
             newest = above.iloc[-1]
-            extra = (newest.ai, newest.coef, _compare(newest, top)[3])
+            extra = (
+                newest.ai,
+                newest.coef,
+                newest.ci_low,
+                newest.ci_high,
+                newest.n,
+                _compare(newest, top)[3],
+            )
         if len(judged) < 2:
             rows.append(
                 (term, top.ai, top.coef, top.ci_low, top.ci_high, top.n, "", np.nan, np.nan, np.nan, 0)
@@ -219,7 +229,7 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
                 )
             ],
             "second": table["second"],
-            "its strength [95% CI] (n)": [
+            "second strength [95% CI] (n)": [
                 "" if pd.isna(c) else f"{with_ci(c, lo, hi)} ({int(n)})"
                 for c, lo, hi, n in zip(
                     table["strength_second"],
@@ -236,7 +246,16 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
             "spread": table["spread"].round(2),
             "verdict": table["verdict"],
             "provisional AI": table["provisional_ai"],
-            "its strength": table["provisional_strength"].round(2),
+            "provisional strength [95% CI] (n)": [
+                "" if pd.isna(c) else f"{with_ci(c, lo, hi)} ({int(n)})"
+                for c, lo, hi, n in zip(
+                    table["provisional_strength"],
+                    table["provisional_low"],
+                    table["provisional_high"],
+                    table["provisional_n"],
+                    strict=True,
+                )
+            ],
             "provisional verdict": table["provisional_verdict"],
         }
     )
