@@ -60,7 +60,22 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (default loky)")
     run.add_argument("--address", default=None, help="Dask scheduler / Ray cluster address")
     run.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    run.add_argument(
+        "--patch",
+        default=None,
+        help="a balance patch (shipped name or .toml file) played by every arm; default --out results/<name>--<patch>",
+    )
     run.set_defaults(handler=cmd_run)
+
+    fix = sub.add_parser("fix", help="propose the smallest balance patch for a [fix] file, then verify it")
+    fix.add_argument(
+        "file", type=Path, help="experiment TOML file with a [fix] table (see simulations/fix-the-box.toml)"
+    )
+    fix.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers (-1 = all cores)")
+    fix.add_argument("--out", "-o", type=Path, default=None, help="output folder (default results/<name>)")
+    fix.add_argument("--resume", action="store_true", help="continue an interrupted study in --out")
+    fix.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    fix.set_defaults(handler=cmd_fix)
 
     report = sub.add_parser("report", help="write report.html and report.md for a finished run")
     report.add_argument("out", type=Path, help="run folder written by 'krosbalance run'")
@@ -82,6 +97,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="matches read at a time (default 5000): lower it to lower the report's memory",
     )
     report.set_defaults(handler=cmd_report)
+
+    teams = sub.add_parser("teams", help="count and list every legal team of a roster or a collection")
+    teams.add_argument(
+        "roster",
+        metavar="ROSTER",
+        help="a set name (arena-box), set:NAME, tag:NAME, all, comma-separated Krosmasters, or a collection "
+        "file (.toml, [figures] name = copies)",
+    )
+    teams.add_argument("--ruleset", default="arena", help="whose team rule (default arena)")
+    teams.add_argument("--size", type=_positive_int, default=None, help="only teams of this many figures")
+    teams.add_argument("--count", action="store_true", help="print the count only")
+    teams.set_defaults(handler=cmd_teams)
 
     validate = sub.add_parser("validate", help="check experiment files and explain every problem")
     validate.add_argument("files", type=Path, nargs="+", metavar="FILE")
@@ -122,8 +149,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     from krosbalance.sim.runner import run_experiment
 
     out = args.out
+    experiment = load_experiment(args.file)
     if out is None:
-        out = Path("results") / load_experiment(args.file).name
+        name = experiment.name
+        if args.patch:
+            from krosbalance.sim.patches import load_patch
+
+            name = f"{name}--{load_patch(args.patch).name}"
+        out = Path("results") / name
+    if experiment.mode == "ladder":  # a team study runs in stages
+        from krosbalance.sim.team_ladder import run_ladder
+
+        if args.patch:
+            raise KrosbalanceError(
+                f"{args.file}: --patch: a team study (mode = 'ladder') plays the cards as shipped; "
+                "put the patch in a [[variants]] arm of a round_robin experiment instead"
+            )
+        return run_ladder(
+            experiment,
+            args.file,
+            out,
+            jobs=args.jobs,
+            resume=args.resume,
+            backend=args.backend,
+            address=args.address,
+            progress=False if args.no_progress else None,
+        )
     summary = run_experiment(
         args.file,
         out,
@@ -133,6 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         backend=args.backend,
         address=args.address,
         progress=False if args.no_progress else None,
+        patch=args.patch,
     )
     print(
         f"{summary.experiment}: {summary.n_matches} matches ({summary.n_played} played, "
@@ -148,11 +200,61 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_teams(args: argparse.Namespace) -> int:
+    from krosbalance.sim.catalog import RegistryCatalog
+    from krosbalance.sim.rosters import collection_teams, parse_roster_argument, roster_teams, teams_listing
+
+    catalog = RegistryCatalog()
+    if args.ruleset not in catalog.rulesets():
+        raise KrosbalanceError(
+            f"--ruleset: unknown ruleset {args.ruleset!r}; known: {', '.join(catalog.rulesets())}"
+        )
+    label, figures, is_collection = parse_roster_argument(args.roster, catalog, args.ruleset)
+    size = (args.size, args.size) if args.size else None
+    build = collection_teams if is_collection else roster_teams
+    teams = build(figures, catalog, args.ruleset, None, size)
+    rule = f"team rule of ruleset {args.ruleset!r}" + (f", {args.size} figures" if args.size else "")
+    if not teams:
+        raise KrosbalanceError(f"{label}: no legal team can be drawn from it ({rule})")
+    lines = teams_listing(teams, label, rule)
+    print("\n".join(lines[:1] if args.count else lines))
+    return 0
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    import json
+
+    from krosbalance.sim.fixer import load_fix, run_fix
+
+    experiment, _ = load_fix(args.file)
+    out = args.out if args.out is not None else Path("results") / experiment.name
+    summary = run_fix(
+        args.file, out, jobs=args.jobs, resume=args.resume, progress=False if args.no_progress else None
+    )
+    for stage in summary.stages:
+        print(
+            f"stage {stage.index}: {stage.n_matches} matches ({stage.n_played} played), {stage.n_errors} errors -> {stage.folder}"
+        )
+    proposal = json.loads((summary.stages[0].folder / "proposal.json").read_text(encoding="utf-8"))
+    changes = "; ".join(f"{f}: {name} {d:+d}" for f, name, d in proposal["changes"]) or "no change"
+    print(
+        f"proposed patch: {changes} ({'reaches' if proposal['reached'] else 'does not reach'} ±{proposal['band']})"
+    )
+    print(
+        f"{summary.n_matches} matches in {summary.seconds:.1f} s; report: krosbalance report {summary.stages[-1].folder}"
+    )
+    return EXIT_MATCH_ERRORS if summary.n_errors else 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from krosbalance.sim.experiment import folder_name_problem
     from krosbalance.sim.runner import read_manifest
+    from krosbalance.sim.stages import is_staged, read_stages
 
-    name = str(read_manifest(args.out).get("experiment") or args.out.name)
+    if is_staged(args.out):  # a staged study (a team ladder): its stages are read together
+        name = str(read_stages(args.out).get("study") or args.out.name)
+    else:
+        name = str(read_manifest(args.out).get("experiment") or args.out.name)
     if args.to is None and folder_name_problem(name):
         # The manifest names the report folder: "../../x" would write outside reports/.
         raise KrosbalanceError(

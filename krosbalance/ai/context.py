@@ -143,6 +143,7 @@ class _Context:
         "buy_pull",
         "nearest_demon",
         "screens",
+        "denial",
     )
 
     def __init__(
@@ -255,6 +256,9 @@ class _Context:
                 self.buy_pull = scoring.GG_UNIT * scoring.gg_swing(view, side, 1) + 0.5
                 self.nearest_demon = nearest
         self.screens: list[float] | None = None  # cover worth per cell, when first asked
+        # per Demon cell, the opponent's next-turn purchase that ending there stops, when first
+        # asked (positions.purchase_denial; only with ``Weights.deny``)
+        self.denial: dict[int, float] | None = None
         self.support_bonus = 0
         self.values: dict[ValueKey, float] = {}
         if not me.is_krosmaster and me.summoner is not None:

@@ -14,10 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from krosbalance.ai import scoring
 from krosbalance.ai.casts import Step, greedy_casts
 from krosbalance.ai.context import _Context, route, walk_plan
 from krosbalance.ai.positions import economy_plan, economy_value, position_value
 from krosbalance.ai.weights import Weights
+from krosbalance.content.specs import SpellSpec
+from krosbalance.engine.view import BLOCK_CHANCE
 
 #: the worth of ending on a cell, before kamas (``HeuristicAI.position_value``); None: the default,
 #: :func:`.positions.position_value` with the search's weights (a native call, not a Python one)
@@ -99,6 +102,9 @@ def best_plans(
     crates = ctx.crates
     no_casts: list[Step] = []
     buys = affordable_buys(ctx, reach)
+    buy_first, free_escape = weights.buy_first, weights.free_escape
+    neighbour_mask = ctx.board.neighbour_mask
+    demons = ctx.board.demon_cells
 
     for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
         ap = me_ap - ap_cost
@@ -133,11 +139,20 @@ def best_plans(
         for casts, value, ap_left, fixed_end in tries:
             picks = 0
             placed = 0  # cells the casts put a summon on, as bits
+            pushed = 0  # enemies next to the casting cell that a cast pushes away, as bits
             for st in casts:
-                if me.spells[st.arg].kind == "summon":
+                cast_spell = me.spells[st.arg]
+                if cast_spell.kind == "summon":
                     placed |= 1 << st.target
+                elif free_escape and (neighbour_mask[cell] >> st.target) & 1 and pushes(cast_spell):
+                    pushed |= 1 << st.target
+            bought = 0  # GG bought on the casting cell before walking on (Weights.buy_first)
             if fixed_end >= 0:
                 end, end_value = fixed_end, search.pos(fixed_end, ap_left)
+                if free_escape and mp_left > 0:
+                    # the spell moved us (Retreat Shot): walk on from where we land, a Lock roll
+                    # only if the landing cell is next to a locker
+                    end, end_value = walk_on(search, ctx, fixed_end, end_value, ap_left, mp_left, placed)
             else:
                 end = cell
                 known = pos_cache.get(cell)
@@ -162,17 +177,32 @@ def best_plans(
                             v = -v
                             # from the start the walk is the safest shortest one; from a casting
                             # cell, only leaving that cell is weighed
-                            leave = risks[other] if from_start else ctx.block(cell)
+                            if free_escape and pushed:
+                                leave = block_after_push(ctx, cell, pushed)
+                            else:
+                                leave = risks[other] if from_start else ctx.block(cell)
                             mixed = (1.0 - leave) * v + leave * search.pos(cell, 0)
                             if mixed > end_value + 1e-9:
                                 end, end_value, picks = other, mixed, 0
                             break
+                if buy_first and mp_left > 0 and ap_left > 0 and (demons >> cell) & 1:
+                    # buy here, then walk on: a GG bought now is worth no less than the kamas kept
+                    count, gain = gg_purchases(ctx, cell, ap_left)
+                    if count:
+                        leave_risk = risks if cell == me_cell else None
+                        other, mixed = best_walk_from(
+                            search, ctx, cell, ap_left - count, mp_left, placed, leave_risk
+                        )
+                        if other >= 0 and gain + mixed > end_value + 1e-9:
+                            end, end_value, picks, bought = other, gain + mixed, 0, count
             total = (1.0 - risk) * (value + end_value) + risk * stuck - penalty - 0.001 * (cost + ap_cost)
             if total > best_value + 1e-9:
                 steps = [Step("goto", cell, picks)] if cost else []
                 if first is not None:
                     steps.append(first)
                 steps += casts
+                if bought:
+                    steps.append(Step("buy", bought))
                 if end != cell and fixed_end < 0:
                     steps.append(Step("goto", end))
                 steps.append(_TAIL)
@@ -186,6 +216,81 @@ def best_plans(
             plan.route = route(parent, me_cell, dest)
         plans.append(plan)
     return plans
+
+
+def gg_purchases(ctx: _Context, cell: int, ap: int) -> tuple[int, float]:
+    """(how many, worth) of the GG the team's kamas buy on the Demon cell ``cell`` with ``ap`` AP,
+    each at the score it is bought at (R-A50, as :func:`.positions.economy_plan` counts them; a
+    purchase that wins is worth the match); (0, 0) for a creature or without the price."""
+    arena = ctx.arena
+    if not ctx.is_krosmaster or not (ctx.board.demon_cells >> cell) & 1:
+        return 0, 0.0
+    count = min(ap, arena.kamas[ctx.side] // max(1, arena.gg_price))
+    gg, wild, side, team_of = arena.gg, arena.wild_gg, ctx.side, ctx.view.team_of
+    worth = 0.0
+    for n in range(count):
+        gain = scoring.score_swing(gg, wild, side, 1, -1, team_of)
+        if gain >= scoring.WIN_VALUE:
+            return n + 1, scoring.GG_UNIT * scoring.WIN_VALUE
+        worth += scoring.GG_UNIT * gain + 0.5
+        gg, wild = scoring.score_after(gg, wild, side, 1, -1, team_of)
+    return count, worth
+
+
+def pushes(spell: SpellSpec) -> bool:
+    """Whether the spell pushes its target away (Puff): cast on a locker, it ends the melee."""
+    return any(e.kind == "push" for e in spell.effects)
+
+
+def block_after_push(ctx: _Context, cell: int, pushed: int) -> float:
+    """Chance of a lock block walking off ``cell`` once the enemies on ``pushed`` (bits) have been
+    pushed away (R-A16, R-A45, R-A85): only the other adjacent lockers roll. A push stopped at once
+    by an obstacle is not foreseen (the planner replans after every push)."""
+    me = ctx.me
+    if me.has("tiny"):
+        return 0.0
+    dodge = 2 if me.has("dodge") else 1
+    free = 1.0
+    for c in ctx.board.neighbours[cell]:
+        if (pushed >> c) & 1:
+            continue
+        piece = ctx.view.piece_at(c)
+        if piece is None or piece.team == me.team or not piece.is_character or piece.has("tiny"):
+            continue
+        free *= 1.0 - BLOCK_CHANCE[2 if piece.has("lock") else 1][dodge]
+    return 1.0 - free
+
+
+def best_walk_from(
+    search: _Search,
+    ctx: _Context,
+    cell: int,
+    ap_left: int,
+    mp_left: int,
+    placed: int,
+    start_risks: list[float] | None,
+) -> tuple[int, float]:
+    """(end cell, worth) of the best walk on from ``cell`` to another end cell within ``mp_left``,
+    mixed with staying on ``cell`` by the chance of a lock block on leaving it (``start_risks``: the
+    safest walks' risks from the fighter's own cell; else ``cell``'s own block chance); (-1, 0)
+    when no other cell is within reach."""
+    row = ctx.board.distance[cell]
+    for v, other in search.ends(ap_left):
+        if other != cell and row[other] <= mp_left and not (placed >> other) & 1:
+            leave = start_risks[other] if start_risks is not None else ctx.block(cell)
+            return other, (1.0 - leave) * -v + leave * search.pos(cell, 0)
+    return -1, 0.0
+
+
+def walk_on(
+    search: _Search, ctx: _Context, cell: int, value: float, ap_left: int, mp_left: int, placed: int
+) -> tuple[int, float]:
+    """After a spell that moved the caster to ``cell`` (worth ``value`` as an end), the better of
+    staying and walking on with the MP left (:func:`best_walk_from`)."""
+    other, mixed = best_walk_from(search, ctx, cell, ap_left, mp_left, placed, None)
+    if other >= 0 and mixed > value + 1e-9:
+        return other, mixed
+    return cell, value
 
 
 #: the last two steps of every plan (steps are immutable: plans share them)

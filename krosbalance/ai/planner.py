@@ -231,12 +231,29 @@ class HeuristicAI(AI):
                     if piece is None or (spell.kind == "heal" and piece.injuries == 0):
                         return None  # the target is gone (KO'd, exploded) or healed: replan
                 return Action(CAST, step.arg, step.target)
+            if kind == "buy":  # buy GG here, then walk on (Weights.buy_first)
+                self._steps.pop(0)
+                arena = arena_view(view)
+                if (
+                    me.ap >= 1
+                    and (view.board.demon_cells >> me.cell) & 1
+                    and arena.kamas[me.side] >= arena.gg_price
+                ):
+                    if step.arg > 1:
+                        self._steps.insert(0, Step("buy", step.arg - 1))
+                    return Action(BUY_GG)
+                continue
             if kind == "tail":
                 if me.ap >= 1 and me.is_krosmaster:
                     arena = arena_view(view)
+                    can_buy = (view.board.demon_cells >> me.cell) & 1 and arena.kamas[
+                        me.side
+                    ] >= arena.gg_price
+                    if can_buy and self.weights.buy_first:
+                        return Action(BUY_GG)  # the GG before a kama: its AP may be the last
                     if arena.kamas_at(me.cell) > 0:
                         return Action(PICK_KAMA)
-                    if (view.board.demon_cells >> me.cell) & 1 and arena.kamas[me.side] >= arena.gg_price:
+                    if can_buy:
                         return Action(BUY_GG)
                 self._steps.pop(0)
                 continue

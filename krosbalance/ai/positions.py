@@ -18,6 +18,10 @@ weighs safety, approach, kiting, support and objectives through its :class:`.wei
   changes the score, so the KO risk of the cell is re-priced at the new score. While the team can
   afford a GG, its buyer (the Krosmaster fewest turns from a Demon cell, the healthiest on ties) is
   drawn toward the Demon cells: ``economy`` times the GG's worth, a quarter less per turn of walking.
+- **Denial** (``deny``, the ``-2`` AIs): an occupied cell cannot be entered (R-A40), so ending on
+  the only Demon cell an enemy Krosmaster can walk to next turn, while its team holds the GG price,
+  stops that purchase (R-A50): the cell is worth the purchase to the opponent at today's score
+  (:func:`purchase_denial`), the match when it would win it.
 """
 
 from __future__ import annotations
@@ -54,6 +58,8 @@ def position_value(weights: Weights, ctx: _Context, cell: int) -> float:
         value += w.screen * ctx.screen(cell)
     if ctx.support_bonus and ctx.board.neighbour_mask[cell] & ctx.enemy_kros_mask:
         value += w.support * ctx.support_bonus
+    if w.deny and (ctx.board.demon_cells >> cell) & 1:
+        value += w.deny * purchase_denial(ctx).get(cell, 0.0)
     if w.objective and ctx.is_krosmaster:
         value -= w.objective * objective_distance(ctx, cell)
     if ctx.buy_pull:
@@ -149,3 +155,51 @@ def economy_plan(
         if gain >= scoring.WIN_VALUE:
             break
     return best
+
+
+def purchase_denial(ctx: _Context) -> dict[int, float]:
+    """Per Demon cell, what ending there takes from the opponent next turn: the worth to it, at
+    today's score, of the GG its kamas buy there (R-A50, ``GG_UNIT`` per GG; the match when a
+    purchase wins it, :data:`.scoring.WIN_VALUE`), when that cell is the only free Demon cell an
+    enemy Krosmaster can walk to with its printed MP (an occupied cell cannot be entered, R-A40).
+    With two such cells, standing on one stops nothing. Kamas it could pick up on the way and Lock
+    on its walk are not counted."""
+    known = ctx.denial
+    if known is not None:
+        return known
+    denial: dict[int, float] = {}
+    ctx.denial = denial
+    view, arena, side = ctx.view, ctx.arena, ctx.side
+    demons = ctx.board.demon_cells & ~ctx.occupied  # a piece already on one stops it (we move)
+    if not demons:
+        return denial
+    team_of = view.team_of
+    for rival in view.opponents():
+        buys = arena.kamas[rival] // max(1, arena.gg_price)
+        if buys <= 0:
+            continue
+        reachable = 0
+        most_ap = 0
+        for enemy in view.krosmasters(rival):
+            if not enemy.alive or enemy.cell < 0:
+                continue
+            cells = view.reachable_cells(enemy, int(enemy.base_mp))
+            hits = [c for c in cells if (demons >> c) & 1]
+            if hits:
+                most_ap = max(most_ap, int(enemy.base_ap))
+                for c in hits:
+                    reachable |= 1 << c
+        if not reachable or reachable & (reachable - 1):
+            continue  # no Demon cell within its walk, or more than one: standing on one stops nothing
+        cell = reachable.bit_length() - 1
+        gg, wild = arena.gg, arena.wild_gg
+        worth = 0.0
+        for _ in range(min(buys, most_ap)):
+            gain = scoring.score_swing(gg, wild, rival, 1, side, team_of)
+            if gain >= scoring.WIN_VALUE:
+                worth = GG_UNIT * scoring.WIN_VALUE
+                break
+            worth += GG_UNIT * gain
+            gg, wild = scoring.score_after(gg, wild, rival, 1, side, team_of)
+        denial[cell] = denial.get(cell, 0.0) + worth
+    return denial

@@ -19,6 +19,7 @@ from krosbalance.ai.lookahead import LookaheadAI
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.random_ai import RandomAI
+from krosbalance.ai.skilled import SKILLED
 from krosbalance.errors import ContentError
 
 AIFactory = Callable[[np.random.Generator], AI]
@@ -124,6 +125,9 @@ register_ai("duel_brawler", DuelBrawlerAI)
 register_ai("focus_fire", FocusFireAI)
 register_ai("kiter", KiterAI)
 register_ai("objective", ObjectiveAI)
+# the same personalities with the skills of issue 18 (ai/skilled.py); the three above stay untuned
+for _skilled in SKILLED:
+    register_ai(_skilled.name, _skilled)
 # The search tier plays Arena only: its candidates and leaf evaluation come from the Arena planner
 # (ai/planner.py, ai/evaluation.py), which knows nothing of Blast's glyphs, favors or challenges.
 for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _lookahead(4, 2))):

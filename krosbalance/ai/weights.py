@@ -35,3 +35,8 @@ class Weights(Frozen):
     screen: float = 0.3  # times the shots a body on an enemy's line to an ally blocks
     economy: float = 0.8  # times the worth of a GG the team can afford, for walking to a Demon cell
     keep_limited: float = 0.6  # a once-per-game spell costs this fraction of its worth on a Krosmaster
+    # the skills of issue 18 (off in the untuned personalities, so old studies replay exactly; the
+    # ``-2`` AIs switch them on from krosbalance/ai/data/skills.toml)
+    buy_first: bool = False  # on a Demon cell, buy the GG before picking a kama; buy, then walk on
+    free_escape: bool = False  # after a spell that moves the caster (Retreat Shot), walk on from there
+    deny: float = 0.0  # times the opponent's next-turn GG purchase that ending on its Demon cell stops

@@ -33,7 +33,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
-from krosbalance.analysis import dependence, ladder, narrative, plots, seats, stats
+from krosbalance.analysis import dependence, ladder, narrative, patch_section, plots, seats, stats
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -82,6 +82,8 @@ def _ci_col(df: pd.DataFrame, est: str, lo: str, hi: str, as_pct: bool = False, 
 def _versions(rs: ResultSet, summary: Summary) -> pd.DataFrame:
     rows: list[tuple[str, str]] = []
     for key, value in (rs.manifest or {}).items():
+        if key == "meta":  # a staged study's settings (krosbalance.sim.stages): its own section shows them
+            continue
         if isinstance(value, dict):
             rows += [(f"{key}.{k}", str(v)) for k, v in value.items()]
         elif not isinstance(value, list):
@@ -324,6 +326,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
 
     doc.h("Question")
     doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
+    patch_section.add_header(doc, rs.manifest)
 
     doc.h("Summary")
     if seat is None:
@@ -734,14 +737,22 @@ def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | No
     """Write ``report.html`` (self-contained) and ``report.md`` (+ PNGs and CSVs) into ``report_dir``.
 
     Args:
-        results_dir: a result directory written by the runner (see :class:`ResultSet`).
+        results_dir: a result directory written by the runner (see :class:`ResultSet`), or a staged
+            study's folder (every stage read: :func:`krosbalance.analysis.staged.load_staged`).
         report_dir: where to write; created if missing.
         chunk_matches: matches read at a time (default :data:`scan.CHUNK_MATCHES`); bounds memory.
 
     Returns:
         The path of ``report.html``.
     """
-    rs = ResultSet.load(Path(results_dir))
+    from krosbalance.sim.stages import is_staged
+
+    if is_staged(results_dir):  # a staged study: every stage's results, as one result set
+        from krosbalance.analysis.staged import load_staged
+
+        rs = load_staged(results_dir)
+    else:
+        rs = ResultSet.load(Path(results_dir))
     if chunk_matches is not None:
         rs.summary(chunk_matches)
     report_dir = Path(report_dir)

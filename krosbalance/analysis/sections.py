@@ -113,12 +113,22 @@ def _register_builtins() -> None:
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import challenges, convergence, duel, rewards, seat_section
+    from krosbalance.analysis import (
+        challenges,
+        convergence,
+        duel,
+        patch_section,
+        rewards,
+        seat_section,
+        team_section,
+    )
 
     register_section("divine_challenges", challenges.add_report_section, leading=True)
     register_section("demonic_rewards", rewards.add_report_section)
     register_section("duel_tokens", duel.add_report_section)
     register_section("seats", seat_section.add_report_section, leading=True, mode=True)
+    register_section("teams", team_section.add_report_section, leading=True, mode=True)
+    register_section("balance_patches", patch_section.add_report_section, leading=True, mode=True)
     register_section("convergence", convergence.add_report_section, mode=True)
 
 

@@ -83,8 +83,9 @@ POWER_KEYWORDS: dict[str, dict[str, type]] = {
     # R-A48, R-A145, the Upgrade "Perfect Lock" (Blocco Perfetto, seed L3013-L3016): enemy characters
     # adjacent to the holder cannot spend MP to leave melee contact with it — no roll, and since
     # every step from an orthogonally adjacent cell leaves that contact, they cannot walk at all.
-    # Tiny characters are read as free: "not affected by the Lock rules" (R-A103) covers the perfect
-    # form of Lock too. Special movements (push, swaps, Recall Potion) are not spending MP.
+    # Tiny characters are held too: Tiny exempts them from Lock rolls (R-A103), but this upgrade
+    # forbids the step itself, and the rule that forbids prevails (R-A8, seed L2113-L2115).
+    # Special movements (push, swaps, Recall Potion) are not spending MP.
     "perfect_lock": {},
 }
 

@@ -138,6 +138,11 @@ class Registry:
         spec = self.load_character(name)
         return self._characters()[spec.id].file
 
+    def card_location(self, name: str) -> tuple[str, str]:
+        """(file, field) of the TOML table a character was read from, e.g. ``characters[0]``."""
+        entry = self._characters()[self.load_character(name).id]
+        return entry.file, entry.field
+
     def list_characters(
         self,
         kind: str | None = "krosmaster",
@@ -169,6 +174,38 @@ class Registry:
         """Every loaded spec (Krosmasters and summon tokens), sorted by id."""
         loaded = self._characters()
         return [loaded[cid].spec for cid in sorted(loaded)]
+
+    def with_specs(
+        self, characters: tuple[CharacterSpec, ...] = (), rewards: tuple[RewardSpec, ...] = ()
+    ) -> Registry:
+        """A new registry over the same folders in which these specs replace the loaded ones of the
+        same id (a balance patch's cards, ``krosbalance.sim.patches``); this registry is unchanged.
+
+        A replacement keeps its card's file and field (for messages), id, name and aliases, so every
+        lookup finds it as it found the original. An id this registry does not hold is a
+        ``ContentError``: a patch changes cards, it does not add them."""
+        loaded = dict(self._characters())
+        for spec in characters:
+            entry = loaded.get(spec.id)
+            if entry is None:
+                raise ContentError(_REGISTRY_FILE, "name", f"no character {spec.id!r} to replace")
+            loaded[spec.id] = LoadedCharacter(spec, entry.file, entry.field)
+        table = dict(self._reward_table()) if rewards else None
+        if table is not None:
+            for reward in rewards:
+                old = table.get(reward.id)
+                if old is None:
+                    raise ContentError(_REWARD_REGISTRY, "name", f"no reward {reward.id!r} to replace")
+                table[reward.id] = LoadedReward(reward, old.file, old.field)
+        other = Registry(*self.folders, rewards=self.reward_folders)
+        other._loaded = loaded
+        other._index = dict(self._index)
+        if table is not None:
+            other._rewards = table
+            other._reward_index = dict(self._reward_index)
+        other._boards = self._boards
+        other._single_boards = self._single_boards
+        return other
 
     # ------------------------------------------------------------------------ rewards
     def _reward_table(self) -> dict[str, LoadedReward]:
@@ -215,6 +252,11 @@ class Registry:
     def reward_source_file(self, name: str) -> str:
         """The file a reward was loaded from."""
         return self._reward_table()[self.load_reward(name).id].file
+
+    def reward_location(self, name: str) -> tuple[str, str]:
+        """(file, field) of the TOML table a reward was read from, e.g. ``rewards[3]``."""
+        entry = self._reward_table()[self.load_reward(name).id]
+        return entry.file, entry.field
 
     def list_rewards(
         self, kind: str | None = None, rank: str | None = None, *, set: str | None = None

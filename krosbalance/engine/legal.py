@@ -191,8 +191,11 @@ def is_target(state: MatchState, fighter: Fighter, spell: SpellSpec, cell: int) 
 
 
 def legal_actions(state: MatchState, fighter: Fighter) -> list[Action]:
-    """All legal actions of the active character, END first."""
+    """All legal actions of the active character, END first; only END once its activation phase
+    ended early (``fighter.acting`` cleared while it is active: Arena's lock block, R-A45)."""
     actions = [END_TURN]
+    if not fighter.acting and state.active is fighter:
+        return actions
     if fighter.mp >= 1 and not fighter.blocked and not (state.lock_holders and held_fast(state, fighter)):
         obstacles = state.obstacles
         actions.extend(
@@ -210,6 +213,8 @@ def is_legal(state: MatchState, fighter: Fighter, action: Action) -> bool:
     kind = action.kind
     if kind == END:
         return True
+    if not fighter.acting and state.active is fighter:
+        return False  # its activation phase is over (R-A45)
     if kind == MOVE:
         return (
             fighter.mp >= 1

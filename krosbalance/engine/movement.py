@@ -17,9 +17,8 @@ from krosbalance.engine.state import Fighter, MatchState
 def held_fast(state: MatchState, mover: Fighter) -> bool:
     """R-A48: an enemy with Perfect Lock (e.g. from an Arena Demonic Reward upgrade) is adjacent, so
     the mover may not spend MP to leave melee contact with it — every step from an orthogonally
-    adjacent cell does. Tiny characters are not affected by the Lock rules (R-A103)."""
-    if mover.has("tiny"):
-        return False
+    adjacent cell does. Tiny characters too: Tiny exempts them from Lock *rolls* (R-A103), but
+    the upgrade forbids the step, and the rule that forbids prevails (R-A8, seed L2113-L2115)."""
     adjacent = state.board.neighbour_mask[mover.cell]
     for holder in state.lock_holders:
         if (

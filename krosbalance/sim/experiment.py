@@ -25,7 +25,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
-                                  # | tables | random_tables (tables seat one team per player: the
+                                  # | tables | random_tables | ladder (tables seat one team per player: the
                                   # only modes, with mirror, of a ruleset seating four; random_tables
                                   # draws each seat's team at random, for every deal, from every
                                   # legal team of the pool, each player owning his figures)
@@ -42,6 +42,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # (round_robin, mirror, splits, draft, random_deal)
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
+    # mode = "ladder": a team study (every legal team of a roster rated against the field, in
+    # stages: roster / collection / rule / [teams.ladder], see krosbalance.sim.team_study)
 
     [options]                     # the ruleset's options (an unknown name suggests the near ones)
     turn_limit = 60
@@ -50,6 +52,15 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     name = "none"                 # on the same seed (paired across arms); ``name`` labels the arm
     options = { challenges = [] } # (the matches table's ``variant``), ``options`` are merged over
                                   # [options]
+    patch = "anna-tommy-buff"     # a balance patch for this arm only: a shipped patch's name, a
+                                  # .toml path, or an inline table (``krosbalance.sim.patches``)
+
+    patch = "NAME"                # top level: a patch applied to every arm (``run --patch`` too)
+    [sweep]                       # one arm per grid point of card values (``krosbalance.sim.sweep``)
+    figure = "anna_tommy"
+    values = { hp = [10, 12, 14] }
+    [fix]                         # read by ``krosbalance fix`` (``krosbalance.sim.fixer``); ``run``
+    band = 0.15                   # plays the experiment's own matches without it
 
 Each arm's rules are ONE ruleset object, the experiment's ruleset built with the arm's options
 (``krosbalance.sim.catalog.arm_ruleset``): validation checks the teams and the deals with it, the
@@ -101,6 +112,7 @@ TEAM_MODES: tuple[str, ...] = (
     "random_deal",
     "tables",
     "random_tables",
+    "ladder",
 )
 #: the modes that seat more than two teams at a table (the others pair two teams)
 TABLE_MODES: tuple[str, ...] = ("mirror", "tables", "random_tables")
@@ -121,6 +133,9 @@ TOP_KEYS: tuple[str, ...] = (
     "teams",
     "options",
     "variants",
+    "patch",
+    "sweep",
+    "fix",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -165,6 +180,25 @@ class Experiment:
     variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
     held_rewards: tuple[str, ...] = ()
     seats: int = 2  # players per match (the ruleset's, with the experiment's options)
+    #: ``mode = "ladder"``: the team study's settings as JSON (:mod:`krosbalance.sim.team_study`);
+    #: ``pairings`` are then its first stage's
+    ladder: str = ""
+    #: the patch every arm plays (canonical JSON, ``krosbalance.sim.patches.Patch.json``; '' = none)
+    patch: str = ""
+    #: (arm name, patch JSON) of the arms with a patch of their own (``[[variants]]`` ``patch``, ``[sweep]``)
+    arm_patches: tuple[tuple[str, str], ...] = ()
+    #: the ``[sweep]`` grid, JSON (``krosbalance.sim.sweep.sweep_arms``); '' = no sweep
+    sweep: str = ""
+
+    def patch_of(self, arm: str) -> str:
+        """The canonical patch JSON an arm plays: the experiment's patch with the arm's own over it."""
+        own = dict(self.arm_patches).get(arm, "")
+        if not self.patch or not own:
+            return own or self.patch
+        from krosbalance.sim.patches import merge_patches, patch_from_json
+
+        mine, base = patch_from_json(own), patch_from_json(self.patch)
+        return merge_patches(f"{base.name}+{mine.name}", [base, mine]).json
 
     @property
     def seatings(self) -> tuple[int, ...]:
@@ -237,6 +271,7 @@ class MatchSpec:
     more_teams: tuple[Team, ...] = ()
     more_ais: tuple[str, ...] = ()
     rotation: int = 0
+    patch: str = ""  # the arm's balance patch, canonical JSON ('' = the shipped cards)
 
     @property
     def n_seats(self) -> int:
@@ -315,6 +350,7 @@ class MatchSpec:
                 "options": self.options,
                 "record": self.record,
                 "variant": self.variant,
+                **({"patch": json.loads(self.patch)} if self.patch else {}),
             },
             sort_keys=True,
         )
@@ -495,6 +531,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             "board_choice", f"the board choice (R-A19) is a two-player pregame; this ruleset seats {seats}"
         )
     variants = _parse_variants(data, options, ruleset, problems, catalog)
+    patch, arm_patches, sweep, variants = _parse_patch_arms(data, file, options, variants, problems)
     held_rewards = _parse_held_rewards(data, problems, catalog)
     if held_rewards and seats != 2:
         problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
@@ -512,6 +549,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, ...], ...] | None = None
     mode = "pairs"
+    ladder = ""
     if teams is not None:
         arms = [(arm, json.loads(arm_options)) for arm, arm_options in variants or ()] or [("", team_options)]
         for arm, arm_options in arms[1:]:
@@ -525,7 +563,22 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
                     f"variant {arm!r} seats {catalog.seats(ruleset, arm_options)} players, the experiment "
                     f"{seats}: the arms of an experiment play the same tables",
                 )
-        mode, pairings = _parse_arm_teams(teams, problems, catalog, ruleset or DEFAULT_RULESET, arms, seats)
+        if teams.get("mode") == "ladder":  # a team study: krosbalance.sim.team_study
+            mode, pairings, ladder = _parse_ladder_teams(
+                teams,
+                problems,
+                catalog,
+                ruleset or DEFAULT_RULESET,
+                team_options,
+                master_seed,
+                file,
+                seats,
+                variants,
+            )
+        else:
+            mode, pairings = _parse_arm_teams(
+                teams, problems, catalog, ruleset or DEFAULT_RULESET, arms, seats
+            )
 
     if problems.errors:
         return None
@@ -550,6 +603,10 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         variants=variants or (),
         held_rewards=held_rewards,
         seats=seats,
+        ladder=ladder,
+        patch=patch,
+        arm_patches=arm_patches,
+        sweep=sweep,
     )
     if experiment.n_matches > MAX_MATCHES:
         problems.add(
@@ -578,7 +635,7 @@ def _parse_variants(
         if not isinstance(entry, dict):
             problems.add(f"variants[{i}]", f"must be a table with name and options, not {_type_name(entry)}")
             continue
-        _unknown_keys(entry, ("name", "options"), prefix, problems)
+        _unknown_keys(entry, ("name", "options", "patch"), prefix, problems)
         name = _get(entry, "name", str, problems, prefix=prefix, required=True)
         extra = _get(entry, "options", dict, problems, prefix=prefix, default={})
         if name is not None and not _NAME_RE.match(name):
@@ -601,6 +658,58 @@ def _parse_variants(
                 continue
         arms.append((name, json.dumps(merged, sort_keys=True, separators=(",", ":"))))
     return tuple(arms)
+
+
+def _parse_patch_arms(
+    data: Mapping[str, Any],
+    file: str,
+    options: Mapping[str, Any] | None,
+    variants: tuple[tuple[str, str], ...] | None,
+    problems: _Problems,
+) -> tuple[str, tuple[tuple[str, str], ...], str, tuple[tuple[str, str], ...] | None]:
+    """The balance patches of the experiment: the top-level ``patch`` (every arm), each arm's own
+    (``[[variants]]`` ``patch``) and the arms ``[sweep]`` adds, validated like content
+    (:mod:`krosbalance.sim.sweep`). Returns (patch, arm patches, sweep JSON, variants)."""
+    from krosbalance.sim.sweep import arm_patch, sweep_arms
+
+    patch = ""
+    if "patch" in data:
+        try:
+            patch = arm_patch(data["patch"], "patch", file)
+        except ContentError as exc:
+            problems.add("patch", f"{exc.field}: {exc.reason}" if exc.file != file else exc.reason)
+    arm_patches: list[tuple[str, str]] = []
+    raw = data.get("variants")
+    for i, entry in enumerate(raw if isinstance(raw, list) else []):
+        if isinstance(entry, dict) and "patch" in entry and isinstance(entry.get("name"), str):
+            try:
+                arm_patches.append((entry["name"], arm_patch(entry["patch"], entry["name"], file)))
+            except ContentError as exc:
+                where = f"variants[{i}].patch"
+                problems.add(
+                    where, f"{exc.field}: {exc.reason}" if exc.file != file else f"{exc.field}: {exc.reason}"
+                )
+    sweep = ""
+    if "sweep" in data:
+        table = data["sweep"]
+        if not isinstance(table, dict):
+            problems.add(
+                "sweep", f"must be a table with figure (or reward) and values, not {_type_name(table)}"
+            )
+        elif variants is not None and options is not None:
+            try:
+                arms, sweep = sweep_arms(table, file)
+            except ContentError as exc:
+                problems.add(exc.field, exc.reason)
+            else:
+                named = {name for name, _ in variants}
+                arm_options = json.dumps(dict(options), sort_keys=True, separators=(",", ":"))
+                for arm, arm_json in arms:
+                    if arm in named:
+                        problems.add("sweep", f"generates arm {arm!r}, which [[variants]] names too")
+                    arm_patches.append((arm, arm_json))
+                variants = (*variants, *((arm, arm_options) for arm, _ in arms))
+    return patch, tuple(arm_patches), sweep, variants
 
 
 def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...]:
@@ -987,6 +1096,34 @@ def _parse_teams(
     return mode, tuple(pairs)
 
 
+def _parse_ladder_teams(
+    teams: Mapping[str, Any],
+    problems: _Problems,
+    catalog: Catalog,
+    ruleset: str,
+    options: Options,
+    master_seed: int | None,
+    file: str,
+    seats: int,
+    variants: Sequence[tuple[str, str]] | None,
+) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
+    """``mode = "ladder"``: a team study (its own module); it plays two players and one arm."""
+    from krosbalance.sim.team_study import parse_ladder
+
+    if seats != 2:
+        problems.add(
+            "teams.mode", f"a team ladder pairs two teams; ruleset {ruleset!r} seats {seats} players here"
+        )
+        return "ladder", None, ""
+    if variants:
+        problems.add("variants", "a team ladder plays one arm: compare rules with one ladder per rule")
+        return "ladder", None, ""
+    if options is None:
+        return "ladder", None, ""
+    pairings, settings = parse_ladder(teams, problems, catalog, ruleset, options, master_seed, file)
+    return "ladder", pairings, settings
+
+
 def _parse_arm_teams(
     teams: Mapping[str, Any],
     problems: _Problems,
@@ -1145,6 +1282,12 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
 
     # each arm's ruleset object, the one its matches play (built once: ``arm_ruleset``)
     rules = [arm_ruleset(experiment.ruleset, arm_options) for _, arm_options in arms]
+    patches = [experiment.patch_of(arm) for arm, _ in arms]  # each arm's cards
+    if any(patches) and (dealt or experiment.board_choice):  # a draft picks by the patched cards
+        from krosbalance.sim.patches import patched_registry
+    cards = [
+        patched_registry(patch) if patch and (dealt or experiment.board_choice) else None for patch in patches
+    ]
     match_id = 0
     global_deal = 0
     for p, pairing in enumerate(experiment.pairings):
@@ -1159,7 +1302,12 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                     table: tuple[Team, ...] = draw_table(drawable, seats, seed) if drawn else pairing
                     arm_teams = [
                         deal_teams(
-                            experiment.mode, pool, (table_ais[0], table_ais[1]), seed, ruleset=rules[i]
+                            experiment.mode,
+                            pool,
+                            (table_ais[0], table_ais[1]),
+                            seed,
+                            ruleset=rules[i],
+                            registry=cards[i],
                         )
                         if dealt
                         else table
@@ -1175,7 +1323,13 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                     team0, team1 = (teams[1], teams[0]) if swapped else (teams[0], teams[1])
                                     ai0, ai1 = (table_ais[1], table_ais[0]) if swapped else table_ais[:2]
                                     board = pick_board(
-                                        boards, team0, team1, (ai0, ai1), seed, ruleset=rules[i]
+                                        boards,
+                                        team0,
+                                        team1,
+                                        (ai0, ai1),
+                                        seed,
+                                        ruleset=rules[i],
+                                        registry=cards[i],
                                     )
                                 yield MatchSpec(
                                     match_id=match_id,
@@ -1200,6 +1354,7 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                     more_teams=tuple(teams[2:]),
                                     more_ais=tuple(table_ais[2:]),
                                     rotation=seating if seats > 2 else 0,
+                                    patch=patches[i],
                                 )
                                 match_id += 1
                     deal += 1

@@ -35,7 +35,10 @@ from typing import Any
 LEDGER = "shards.jsonl"
 SET_ASIDE = "set-aside"
 TABLES: tuple[str, ...] = ("matches", "fighters", "events", "errors")
-SET_NAME = re.compile(r"part-\d{1,12}")
+# the runner names a set part-<first id>; a folder adopted from before the shard list may hold other
+# names: any plain file name (no folder part) is a set name
+SET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+RUNNER_NAME = re.compile(r"part-\d{1,12}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +87,13 @@ class FolderCheck:
     foreign: list[tuple[Path, str]] = field(default_factory=list)
     broken: list[tuple[ShardSet, str]] = field(default_factory=list)
     bad_lines: list[str] = field(default_factory=list)
+    # a folder without a shard list: readable files of a table that belong to no matches shard's name
+    loose: dict[str, list[Path]] = field(default_factory=dict)
 
     def files(self, table: str) -> list[Path]:
         """The intact shards of ``table``, in set order (what every reader reads)."""
-        return [s.path(self.root, table) for s in self.sets if table in s.tables()]
+        listed = [s.path(self.root, table) for s in self.sets if table in s.tables()]
+        return sorted(listed + self.loose.get(table, []))
 
     @property
     def lost_matches(self) -> int:
@@ -274,36 +280,42 @@ def _parquet_readable(path: Path) -> bool:
 
 
 def _check_unlisted(root: Path) -> FolderCheck:
-    """A folder without a shard list: a set is the files of one runner name (``part-<id>``) across the
-    tables; a matches shard that is unreadable or repeats ids already read, a file of another name, and
-    a set without the fighters shard its error-free matches need are not read."""
+    """A folder without a shard list (an older run, or tables written by hand): a matches shard that is
+    unreadable or repeats ids already read is not read, nor are the other tables' files of its name.
+    The runner's ``part-<id>`` names are read first, so that a copy under another name is the one found
+    repeating ids; a runner-named set whose error-free matches have no fighters shard is broken. The
+    other tables' readable files of no matches shard's name are read too (a folder written by hand
+    need not cut every table the same way)."""
     result = FolderCheck(root, listed=False)
     files = _table_files(root)
-    has_fighters = any(t == "fighters" for t in files.values())
+    runner_fighters = any(t == "fighters" and RUNNER_NAME.fullmatch(p.stem) for p, t in files.items())
     seen: set[int] = set()
     claimed: set[Path] = set()
+    rejected: set[str] = set()
 
     def foreign(path: Path, reason: str) -> None:
         result.foreign.append((path, reason))
         claimed.add(path)
 
-    for path in (p for p, t in files.items() if t == "matches"):
+    matches = sorted(
+        (p for p, t in files.items() if t == "matches"),
+        key=lambda p: (not RUNNER_NAME.fullmatch(p.stem), p.name),
+    )
+    for path in matches:
         rows = _parquet_rows(path) if path.suffix == ".parquet" and SET_NAME.fullmatch(path.stem) else None
-        if rows is None:
+        repeated = seen.intersection(rows[0]) if rows is not None else set()
+        if rows is None or repeated:
+            rejected.add(path.name)
             why = (
                 "not a readable Parquet shard of matches"
-                if SET_NAME.fullmatch(path.stem)
-                else "not a name the runner writes"
+                if rows is None
+                else f"holds {len(repeated)} match id(s) another shard already holds (a copy?)"
             )
             foreign(path, why)
             continue
         ids, ok = rows
         if not ids:
             claimed.add(path)
-            continue
-        repeated = seen.intersection(ids)
-        if repeated:
-            foreign(path, f"holds {len(repeated)} match id(s) another shard already holds (a copy?)")
             continue
         seen.update(ids)
         siblings = {t: root / t / path.name for t in TABLES if (root / t / path.name) in files}
@@ -312,7 +324,7 @@ def _check_unlisted(root: Path) -> FolderCheck:
             for t, p in siblings.items()
             if t != "matches" and not _parquet_readable(p)
         ]
-        if ok and has_fighters and "fighters" not in siblings:
+        if ok and runner_fighters and RUNNER_NAME.fullmatch(path.stem) and "fighters" not in siblings:
             problems.append(f"fighters/{path.name} is missing")
         entry = ShardSet(
             path.stem, len(ids), min(ids), max(ids), tuple(ShardFile(t, 0, "") for t in siblings)
@@ -322,9 +334,15 @@ def _check_unlisted(root: Path) -> FolderCheck:
             result.broken.append((entry, "; ".join(problems)))
         else:
             result.sets.append(entry)
-    for path in files:
-        if path not in claimed:
+    for path, table in files.items():
+        if path in claimed:
+            continue
+        if path.name in rejected:
+            foreign(path, "belongs to a matches shard that is not read")
+        elif RUNNER_NAME.fullmatch(path.stem) or path.suffix != ".parquet" or not _parquet_readable(path):
             foreign(path, "has no matches shard of its set (an unfinished write?)")
+        else:
+            result.loose.setdefault(table, []).append(path)
     return result
 
 
@@ -418,6 +436,13 @@ def repair(root: str | Path) -> list[str]:
         if found.broken or found.bad_lines:
             write_ledger(root, found.sets)
     else:
+        for paths in found.loose.values():
+            for path in paths:
+                _set_aside(root, path)
+                lines.append(
+                    f"{path.relative_to(root)}: has no matches shard of its name, so no place in the "
+                    f"shard list; moved to {SET_ASIDE}/"
+                )
         write_ledger(root, [_recorded(s, root) for s in found.sets])
     _CACHE.pop(root.resolve(), None)
     return lines

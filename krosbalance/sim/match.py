@@ -36,6 +36,18 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
     checked and the pregame dealt with (:func:`krosbalance.sim.catalog.arm_ruleset`, built once per
     worker and options) — (``record`` overrides the spec's recording level)."""
     fn = play if play is not None else default_play()
+    if spec.patch:  # the arm's patched cards (a registry built once per worker and patch)
+        from krosbalance.sim.patches import patched_registry
+
+        return fn(
+            *(list(team) for team in spec.teams),
+            board=spec.board,
+            ai=spec.ais,
+            seed=spec.seed,
+            record=record if record is not None else spec.record,
+            ruleset=arm_ruleset(spec.ruleset, spec.options_json),
+            registry=patched_registry(spec.patch),
+        )
     return fn(
         *(list(team) for team in spec.teams),
         board=spec.board,

@@ -53,6 +53,7 @@ from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
 from krosbalance.sim.match import BatchInterrupted, BatchResult, PlayFn, default_play, run_batch
+from krosbalance.sim.patches import patch_manifest
 from krosbalance.sim.tables import (
     errors_frame,
     events_frame,
@@ -130,6 +131,20 @@ class ArmWatch:
                 )
 
 
+def with_patch(experiment: Experiment, name: str | Path) -> Experiment:
+    """The experiment with the patch ``name`` (shipped name or path) played by every arm, over the
+    experiment's own top-level patch (the command line's ``--patch``)."""
+    from dataclasses import replace
+
+    from krosbalance.sim.patches import load_patch, merge_patches, patch_from_json
+
+    extra = load_patch(name)
+    if experiment.patch:
+        base = patch_from_json(experiment.patch)
+        extra = merge_patches(f"{base.name}+{extra.name}", [base, extra])
+    return replace(experiment, patch=extra.json)
+
+
 def fingerprint(experiment: Experiment) -> str:
     """A hash of everything that decides the match specs (not the description or file name)."""
     payload = {
@@ -153,6 +168,11 @@ def fingerprint(experiment: Experiment) -> str:
         payload["held_rewards"] = experiment.held_rewards
     if experiment.board_choice:
         payload["board_choice"] = True
+    if experiment.patch:  # balance patches change the cards, hence the matches
+        payload["patch"] = experiment.patch
+    if experiment.arm_patches:
+        payload["arm_patches"] = experiment.arm_patches
+
     if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":  # the pairing is the pool
         payload["mode"] = experiment.mode
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
@@ -345,7 +365,9 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "status": "running",
             "shard_list": ledger.LEDGER,
         }
+        manifest.update(patch_manifest(experiment))
         shutil.copyfile(source, out / EXPERIMENT_COPY)
+        (out / ledger.LEDGER).touch()  # the shard list, empty until the first set is committed
     _write_json(out / MANIFEST, manifest)
     return manifest
 
@@ -441,6 +463,8 @@ def run_experiment(
     flush_seconds: float = 10.0,
     flush_matches: int = 2000,
     trial: bool = True,
+    patch: str | None = None,
+    experiment: Experiment | None = None,
     notify: Callable[[str], None] | None = None,
 ) -> RunSummary:
     """Run (or resume) the experiment in ``source``, writing shards under ``out``.
@@ -459,6 +483,11 @@ def run_experiment(
         trial: before the first match, play the trial of each arm (``krosbalance.sim.trial``, what
             ``validate`` plays) and refuse the run when one fails; only with the engine's own
             ``play`` (a stand-in ``play`` has its own rules, which the trial cannot play).
+        patch: a balance patch (shipped name or .toml path) played by every arm, over the
+            experiment's own patches (``krosbalance.sim.patches``); recorded in the fingerprint and
+            the manifest.
+        experiment: the experiment to run, already built (a staged study's stage, derived from the
+            file ``source``, which is still the spec copied beside the results).
         notify: called with each line saying what a resume moved aside (default: printed on stderr).
 
     Raises:
@@ -468,7 +497,10 @@ def run_experiment(
     """
     source, out = Path(source), Path(out)
     start = time.perf_counter()
-    experiment = load_experiment(source, catalog)
+    if experiment is None:
+        experiment = load_experiment(source, catalog)
+    if patch:
+        experiment = with_patch(experiment, patch)
     if trial and play is None:
         from krosbalance.sim.trial import trial_errors
 

@@ -51,10 +51,12 @@ def first_match_of_each_arm(experiment: Experiment) -> list[MatchSpec]:
 def trial_problem(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -> str:
     """Why the match of ``spec`` fails in its first turns or in its table rows, or '' when it does not."""
     from krosbalance.play import play_trial
+    from krosbalance.sim.patches import patched_registry
 
     try:
         result = play_trial(
             *(list(team) for team in spec.teams),
+            registry=patched_registry(spec.patch),
             board=spec.board,
             ai=spec.ais,
             seed=spec.seed,

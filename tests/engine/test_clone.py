@@ -83,7 +83,7 @@ def _ref(value: Any) -> Any:
     if isinstance(value, (RulesetState, RewardMarket, RewardMods, RewardCard)):
         return (type(value).__name__,) + tuple(_ref(getattr(value, name)) for name in _slots(value))
     if isinstance(value, HeldToken):
-        return ("token", value.spec.id, value.face_up, value.bought_turn)
+        return ("token", value.spec.id, value.face_up, value.bought_turn, value.seen)
     if isinstance(value, dict):
         return {k: _ref(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -7,6 +7,7 @@ import pytest
 from krosbalance.engine.dice import ARMOUR, CRIT_DODGE, CRITICAL, DODGE, DOFUS, LOCK
 from krosbalance.errors import IllegalActionError
 from krosbalance.testing import Scenario
+from krosbalance.testing.scenario import END_TURN
 
 BOARD = """. . . . .
            . . . . .
@@ -222,3 +223,46 @@ def test_r_a41_special_movement_is_never_locked():
     assert sc.xy(anna) == (2, 1) and sc.xy(king) == (1, 1) and king.injuries == 0
     assert sc.events("lock_rolled") == []
     assert sc.dice.remaining == 0
+
+
+def test_r_a45_a_blocked_character_turn_ends_at_once_no_reveal_no_free_attack():
+    """Tutorial L518-L521: blocked, it "cannot move or attack any more that turn; its turn ends at
+    once" — no AP from a Demonic Reward (Xelor Style, +4 AP) and no 0-AP attack afterwards."""
+    from krosbalance.engine.legal import legal_actions
+
+    from .specs import character, spell
+
+    free_hit = character(
+        "free_hitter", hp=8, ap=6, mp=3, spells=(spell("flick", ap=0, rmin=1, rmax=2, amount=1),)
+    )
+    sc = Scenario(BOARD, dice=[LOCK, ARMOUR, ARMOUR], options={"demonic_rewards": True}, specs=[free_hit])
+    hitter = sc.add(free_hit, side=0, at=(1, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.hold(hitter, "xelor_style")
+    sc.activate(hitter)
+    assert sc.can_reveal(hitter, "xelor_style") and sc.can_cast(hitter, "flick", (2, 1))
+    sc.move(hitter, (0, 1))
+    assert hitter.blocked and sc.xy(hitter) == (1, 1)
+    assert not sc.can_reveal(hitter, "xelor_style")
+    assert not sc.can_cast(hitter, "flick", (2, 1))
+    assert legal_actions(sc.state, hitter) == [END_TURN]
+
+
+def test_r_a45_option_off_a_blocked_character_may_still_reveal_and_attack():
+    from .specs import character, spell
+
+    free_hit = character(
+        "free_hitter", hp=8, ap=6, mp=3, spells=(spell("flick", ap=0, rmin=1, rmax=2, amount=1),)
+    )
+    sc = Scenario(
+        BOARD,
+        dice=[LOCK, ARMOUR, ARMOUR],
+        options={"demonic_rewards": True, "lock_block_ends_turn": False},
+        specs=[free_hit],
+    )
+    hitter = sc.add(free_hit, side=0, at=(1, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.hold(hitter, "xelor_style")
+    sc.activate(hitter)
+    sc.move(hitter, (0, 1))
+    assert hitter.blocked and sc.can_reveal(hitter, "xelor_style") and sc.can_cast(hitter, "flick", (2, 1))

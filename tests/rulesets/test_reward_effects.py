@@ -449,7 +449,9 @@ def test_r_a145_iop_style_never_adds_to_neutral_damage():
     assert dummy.injuries == 1
 
 
-def test_r_a48_perfect_lock_holds_adjacent_enemies_but_not_tiny_ones():
+def test_r_a48_r_a8_perfect_lock_holds_adjacent_enemies_tiny_ones_too():
+    """Perfect Lock forbids adjacent enemies to spend MP to leave melee (seed L3013-L3016); Tiny
+    (R-A103) only exempts from Lock *rolls*: the rule that forbids prevails (R-A8, L2113-L2115)."""
     sc = Scenario(BOARD, specs=[HERO, DUMMY])
     hero = sc.add(HERO, side=0, at=(1, 1))
     dummy = sc.add(DUMMY, side=1, at=(2, 1))
@@ -464,7 +466,7 @@ def test_r_a48_perfect_lock_holds_adjacent_enemies_but_not_tiny_ones():
     assert not sc.can_move(dummy, (3, 1)) and not sc.can_move(dummy, (2, 0))
     sc.end_turn()
     sc.activate(tofu)
-    assert sc.can_move(tofu, (0, 2))  # Tiny: not affected by the Lock rules (R-A103)
+    assert not sc.can_move(tofu, (0, 2))  # Tiny is held too: the prohibition wins (R-A8)
     sc.end_turn()
     sc.activate(far)
     assert sc.can_move(far, (4, 2))

@@ -251,3 +251,25 @@ def test_r_a51_the_view_hides_the_opponents_face_down_tokens():
     assert mine.face_down_left(2) == sc.arena.market.face_down_count(2)
     assert mine.market_face_up() == [s for _, s in sc.arena.market.face_up]
     assert mine.rewards_in_play and mine.reward_prices() == (3, 6, 12)
+
+
+def test_r_a51_a_token_bought_face_up_is_seen_by_the_opponent():
+    """Only a random purchase is secret (seed L2396-L2398): a token taken face up from the market is
+    known to both players, on the card, in the unseen pool and in the copies an AI searches on."""
+    from krosbalance.engine.dice import SeededDice
+
+    sc, buyer, ally = shop(kamas=30)
+    m = sc.arena.market
+    index = next(i for i, (_, s) in enumerate(m.face_up) if s.rank == "gold")
+    spec = m.face_up[index][1]
+    sc.buy_reward(buyer, index, "gold", ally)
+    sc.buy_reward(buyer, -1, "granite", ally)
+    secret = tokens_of(ally)[1].spec
+    theirs_view = MatchView(sc.state, 1)
+    theirs = arena_view(theirs_view)
+    assert theirs.reward_tokens(theirs_view.fighter(ally.uid)) == [spec, None]
+    assert spec not in theirs.unseen_rewards(2)
+    assert secret in theirs.unseen_rewards(0)
+    for seed in range(4):
+        copy = theirs_view.clone_state(SeededDice(np.random.default_rng(seed)))
+        assert tokens_of(copy.fighters[ally.uid])[0].spec is spec

@@ -204,3 +204,37 @@ def eventful_play(*args: Any, **kwargs: Any) -> MatchResult:
                 FakeEvent("turn_ended", turn, ((0, "big_six", 0, turn, 0), (1, "oscar_kass", 1, 20, 1)))
             )
     return result
+
+
+#: the synthetic team field: three star teams of known strengths well above the rest, whose
+#: strengths are spread in [0, 0.33) by a hash of the team (so the known top 3 is these, in order)
+STAR_TEAMS = {
+    ("bill_tell", "bill_tell", "oscar_kass", "oscar_kass"): 3.0,
+    ("anna_tommy", "king_of_the_gobballs", "lil_healey", "queen_of_the_tofus"): 2.5,
+    ("bill_tell", "king_of_the_gobballs", "lil_healey", "queen_of_the_tofus"): 2.0,
+}
+#: the roster of the synthetic field (every star team can be drawn from it)
+STAR_ROSTER = (
+    "bill_tell",
+    "oscar_kass",
+    "anna_tommy",
+    "lil_healey",
+    "king_of_the_gobballs",
+    "queen_of_the_tofus",
+)
+
+
+def team_strength(team: Sequence[str]) -> float:
+    key = tuple(sorted(team))
+    return STAR_TEAMS.get(key, (zlib.crc32(",".join(key).encode()) % 1000) / 3000)
+
+
+def strength_play(team0: Sequence[str], team1: Sequence[str], *, seed: int = 0, **kwargs: Any) -> MatchResult:
+    """``fake_play`` whose winner follows a Bradley-Terry model of known team strengths:
+    side 0 wins with probability 1 / (1 + exp(s1 - s0)) (a synthetic field for the team ladder)."""
+    result = fake_play(team0, team1, seed=seed, **kwargs)
+    rng = np.random.default_rng([seed, zlib.crc32(f"{','.join(team0)}|{','.join(team1)}".encode())])
+    p = 1.0 / (1.0 + np.exp(team_strength(team1) - team_strength(team0)))
+    result.winner = 0 if rng.random() < p else 1
+    result.end_reason = "gg"
+    return result

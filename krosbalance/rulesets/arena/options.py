@@ -39,7 +39,8 @@ class ArenaOptions(EngineOptions):
         first_turn_tension: the first player rolls tension on his very first turn (R-A26).
         zero_gg_loses: a player without GG loses even while the wild GG is there (R-A132 variant).
         turn_limit_result: ``draw`` or ``gg`` (more GG wins) when the turn bound stops a match.
-        lock_block_ends_turn: a blocked character also loses its AP (R-A45).
+        lock_block_ends_turn: a blocked character's turn ends at once: its AP are lost and nothing
+            but END is legal, no reveal or 0-AP spell (R-A45); off, it only loses its MP.
         bomb_armour_dice: Armour dice a bomb rolls (R-A115).
         simultaneous_zero_gg: ``draw`` or ``play_on`` when nobody holds GG (R-A133).
         scenery_loot: kamas a destroyed tree, bush or crate leaves (R-A127).

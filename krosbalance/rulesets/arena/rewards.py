@@ -396,8 +396,8 @@ def on_kos(state: MatchState, kos: list[Fighter]) -> None:
         if tokens_of(victim):
             left = discard_tokens(state, victim)
             if market is not None:
-                market.box.extend(t.spec for t in left if t.face_up)
-                market.hidden_box.extend(t.spec for t in left if not t.face_up)
+                market.box.extend(t.spec for t in left if not t.secret)
+                market.hidden_box.extend(t.spec for t in left if t.secret)
 
 
 def reward_problems(state: MatchState) -> list[str]:

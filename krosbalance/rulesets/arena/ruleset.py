@@ -144,8 +144,11 @@ class ArenaRuleset(Ruleset):
         """Each adjacent enemy may lock a walking character (R-A41-R-A47); whether it gets away.
 
         A Dodge roll is made only against a lock roll with at least one success: with none, the
-        mover escapes whatever it rolls. A blocked mover loses its remaining MP (and AP, under the
-        default ``lock_block_ends_turn``) and may not walk again this turn. Tiny pieces are never
+        mover escapes whatever it rolls. A blocked mover loses its remaining MP and may not walk
+        again this turn; under the default ``lock_block_ends_turn`` it "cannot move or attack any
+        more that turn; its turn ends at once" (R-A45, tutorial L518-L521): its AP are lost and its
+        activation phase is over (``acting`` cleared), so no Demonic Reward reveal (Xelor Style's
+        +4 AP) and no 0-AP spell either — only its end phase is left. Tiny pieces are never
         locked (R-A103).
         """
         if mover.has("tiny"):
@@ -162,6 +165,7 @@ class ArenaRuleset(Ruleset):
                 mover.mp = 0
                 if self.opts.lock_block_ends_turn:
                     mover.ap = 0
+                    mover.acting = False  # its turn ends at once: END is all that is legal
                 mover.blocked = True
                 mover.stats.times_blocked += 1
                 return False

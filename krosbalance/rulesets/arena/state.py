@@ -88,15 +88,15 @@ class ArenaState(RulesetState):
 
     def hide_from(self, state: MatchState, side: int) -> None:
         """Deal again, in a copy made for ``side``, the Demonic Rewards that side has not seen (R-A51,
-        R-A52): per rank, the tokens of the market's face-down piles and the enemy's face-down tokens
-        are pooled, sorted by id, turned by an offset that depends only on public facts (the game turn
+        R-A52): per rank, the tokens of the market's face-down piles and the enemy's secret tokens
+        (face down and drawn at random: one bought face up was seen) are pooled, sorted by id, turned by an offset that depends only on public facts (the game turn
         and the pool's size), and dealt back to the same places. Each place keeps its rank and count,
         the unseen tokens are those ``MatchView.unseen_rewards`` lists, and a random purchase or an
         enemy token in the copy tells nothing of the real pile order or the enemy's hand."""
         market = self.market
         if market is None:
             return
-        hidden = [t for f in state.fighters if f.side != side for t in tokens_of(f) if not t.face_up]
+        hidden = [t for f in state.fighters if f.side != side for t in tokens_of(f) if t.secret]
         piles = market.piles
         for rank, name in enumerate(RANKS):
             held = [t for t in hidden if t.spec.rank == name]

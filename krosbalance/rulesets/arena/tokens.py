@@ -25,14 +25,24 @@ NEUTRAL = 0
 
 
 class HeldToken:
-    """A token on a Krosmaster's card. Face down it gives nothing (R-A52, R-A138)."""
+    """A token on a Krosmaster's card. Face down it gives nothing (R-A52, R-A138). ``seen``: both
+    players know what it is even face down — it was bought face up from the market (R-A51, seed
+    L2396-L2398: only a random draw is secret)."""
 
-    __slots__ = ("spec", "face_up", "bought_turn")
+    __slots__ = ("spec", "face_up", "bought_turn", "seen")
 
-    def __init__(self, spec: RewardSpec, face_up: bool = False, bought_turn: int = -1) -> None:
+    def __init__(
+        self, spec: RewardSpec, face_up: bool = False, bought_turn: int = -1, seen: bool = False
+    ) -> None:
         self.spec = spec
         self.face_up = face_up
         self.bought_turn = bought_turn
+        self.seen = seen
+
+    @property
+    def secret(self) -> bool:
+        """Whether the opponent does not know what it is: face down and not bought face up."""
+        return not self.face_up and not self.seen
 
     def __repr__(self) -> str:
         return f"<{self.spec.id} {'up' if self.face_up else 'down'}>"
@@ -84,7 +94,7 @@ class RewardCard(PieceState):
     def copy(self) -> RewardCard:
         """New tokens and bonuses: reveals turn tokens up and spells use the bonuses up."""
         other = RewardCard()
-        other.tokens = [HeldToken(t.spec, t.face_up, t.bought_turn) for t in self.tokens]
+        other.tokens = [HeldToken(t.spec, t.face_up, t.bought_turn, t.seen) for t in self.tokens]
         if self.mods is not None:
             other.mods = self.mods.copy()
         return other
@@ -133,8 +143,9 @@ def capacity(fighter: Fighter) -> int:
 def give(state: MatchState, fighter: Fighter, spec: RewardSpec, how: str) -> HeldToken:
     """Put a token face down on a Krosmaster's card (R-A52); the caller checked ``capacity``.
     ``how`` it came (v: a face-up purchase, r: a random one, s: held from the start, d: drawn) is
-    kept in the holder's counters for the statistics."""
-    token = HeldToken(spec, False, state.turn)
+    kept in the holder's counters for the statistics. A token bought face up is ``seen`` by both
+    players (R-A51)."""
+    token = HeldToken(spec, False, state.turn, how == "v")
     card(fighter).tokens.append(token)
     arena_stats(fighter).rewards_held.append(f"{spec.id}:{how}")
     return token

@@ -1,8 +1,9 @@
 """What an Arena player sees of Arena's holdings: GG, kamas and the Demonic Rewards — read-only, for
 AIs (``MatchView.ruleset_view()`` under the Arena ruleset; :func:`arena_view` gives it typed).
 
-The opponent's face-down tokens stay hidden (R-A51: a random purchase is secret), and so does the
-order of the market's face-down piles: the unseen tokens of a rank are listed sorted by id.
+The opponent's face-down tokens from random draws stay hidden (R-A51: a random purchase is
+secret; a token bought face up was seen by both players), and so does the order of the market's
+face-down piles: the unseen tokens of a rank are listed sorted by id.
 """
 
 from __future__ import annotations
@@ -61,11 +62,12 @@ class ArenaView:
 
     def reward_tokens(self, fighter: FighterView) -> list[RewardSpec | None]:
         """The tokens on a Krosmaster's card in order (a ``REVEAL_REWARD`` action names one by its
-        position): every one of this side's own; of an enemy's, the face-up ones, and None for each
-        face-down one (R-A51: the opponent does not learn what a random purchase is)."""
+        position): every one of this side's own; of an enemy's, the face-up ones and those bought
+        face up from the market, and None for each secret one (R-A51: only a random purchase is
+        secret)."""
         f = self._s.fighters[fighter.uid]
         own = f.side == self.side
-        return [t.spec if own or t.face_up else None for t in tokens_of(f)]
+        return [t.spec if own or not t.secret else None for t in tokens_of(f)]
 
     def reward_bonus(self, fighter: FighterView, spell: SpellSpec) -> int:
         """The damage a Krosmaster's face-up rewards and revealed boosts would add to this spell now
@@ -93,8 +95,8 @@ class ArenaView:
         return 0 if market is None else len(market.piles[2 * rank]) + len(market.piles[2 * rank + 1])
 
     def unseen_rewards(self, rank: int) -> list[RewardSpec]:
-        """The tokens of a rank this side has never seen (in the piles, face down on enemy cards, or
-        discarded face down), sorted by id: what a random purchase may bring, never in pile order."""
+        """The tokens of a rank this side has never seen (in the piles, drawn at random onto enemy
+        cards, or discarded unseen), sorted by id: what a random purchase may bring, never in pile order."""
         market = self._a.market
         if market is None:
             return []
@@ -103,7 +105,7 @@ class ArenaView:
         unseen += [s for s in market.hidden_box if s.rank == name]
         for f in self._s.fighters:
             if f.side != self.side:
-                unseen += [t.spec for t in tokens_of(f) if not t.face_up and t.spec.rank == name]
+                unseen += [t.spec for t in tokens_of(f) if t.secret and t.spec.rank == name]
         return sorted(unseen, key=lambda s: s.id)
 
 

@@ -1,0 +1,90 @@
+"""The ``-2`` heuristic AIs (issue 18): the untuned personalities with three skills switched on.
+
+``focus_fire``, ``kiter`` and ``objective`` stay exactly as they were, so every study made with them
+replays identically (the golden matches); ``focus_fire-2``, ``kiter-2`` and ``objective-2`` are the
+same personalities with the skill weights of ``krosbalance/ai/data/skills.toml``:
+
+- **take the GG** (``buy_first``): on a Demon cell with the price, the GG before a kama, and a plan
+  may buy on its casting cell and walk on to a safer end (:func:`.plan_search.gg_purchases`);
+- **leave melee without a Lock roll** (``free_escape``): after a spell that moves the caster
+  (Retreat Shot) the plan walks on from where it lands (:func:`.plan_search.walk_on`), so the
+  spell is weighed against walking out and rolling;
+- **deny the winning purchase** (``deny``): ending on the only Demon cell an enemy Krosmaster can
+  reach next turn with the price in its team's stock is worth that purchase to the opponent
+  (:func:`.positions.purchase_denial`).
+
+Each class is written out (no generated classes: they pickle for joblib by name); only its weights
+come from the data file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import fields, replace
+from pathlib import Path
+
+from mypy_extensions import mypyc_attr
+
+from krosbalance.ai.focus_fire import FocusFireAI
+from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.objective import ObjectiveAI
+from krosbalance.ai.weights import Weights
+from krosbalance.errors import ContentError
+
+SKILLS_FILE = Path(__file__).parent / "data" / "skills.toml"
+_BASES: dict[str, Weights] = {
+    "focus_fire": FocusFireAI.weights,
+    "kiter": KiterAI.weights,
+    "objective": ObjectiveAI.weights,
+}
+
+
+_TABLE: dict[str, object] = {}  # skills.toml, read once (plain data: no decorator in a compiled module)
+
+
+def skilled_weights(name: str) -> Weights:
+    """The weights of the ``-2`` AI ``name``: its base personality's, with the skill fields of
+    ``skills.toml`` replaced; a bad entry is a ``ContentError`` naming the file and field."""
+    if not _TABLE:
+        with SKILLS_FILE.open("rb") as handle:
+            _TABLE.update(tomllib.load(handle))
+    table = _TABLE
+    entry = table.get(name)
+    if not isinstance(entry, dict):
+        raise ContentError(str(SKILLS_FILE), name, "no such AI in the skills file")
+    base = _BASES.get(str(entry.get("base")))
+    if base is None:
+        raise ContentError(str(SKILLS_FILE), f"{name}.base", f"unknown base {entry.get('base')!r}")
+    known = {f.name: f for f in fields(Weights)}
+    changes: dict[str, object] = {}
+    for key, value in entry.items():
+        if key in ("base", "source"):
+            continue
+        if key not in known:
+            raise ContentError(str(SKILLS_FILE), f"{name}.{key}", "not a Weights field")
+        default = getattr(base, key)
+        if isinstance(default, bool) != isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ContentError(str(SKILLS_FILE), f"{name}.{key}", f"expected {type(default).__name__}")
+        changes[key] = value if isinstance(default, bool) else float(value)
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class FocusFire2AI(FocusFireAI):
+    name = "focus_fire-2"
+    weights = skilled_weights("focus_fire-2")
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Kiter2AI(KiterAI):
+    name = "kiter-2"
+    weights = skilled_weights("kiter-2")
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Objective2AI(ObjectiveAI):
+    name = "objective-2"
+    weights = skilled_weights("objective-2")
+
+
+SKILLED = (FocusFire2AI, Kiter2AI, Objective2AI)

@@ -1,0 +1,69 @@
+"""A staged study's folder (:mod:`krosbalance.sim.stages`) read as one result set.
+
+Every stage's matches and fighters are concatenated with a ``stage`` column (the stage's experiment
+name). Match ids and pairings are offset per stage so that they stay unique: a deal,
+``(pairing, deal)``, is then one stage's deal, and every deal-clustered interval of the analysis
+stays right. The manifest names the study and carries its ``meta`` (what its report needs: a team
+study's roster, rated teams, collection and swaps) and its stages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from krosbalance.analysis.resultset import MANIFEST_FILE, SPEC_FILE, ResultSet, _read_manifest, read_shards
+
+
+def load_staged(out: str | Path) -> ResultSet:
+    """The result set of every stage of the staged study in ``out``.
+
+    Raises:
+        FileNotFoundError: when no stage has any match.
+    """
+    from krosbalance.sim.stages import read_stages, stage_folders
+
+    out = Path(out)
+    state = read_stages(out)
+    matches: list[pd.DataFrame] = []
+    fighters: list[pd.DataFrame] = []
+    stages = []
+    id_offset = pairing_offset = 0
+    for folder in stage_folders(out):
+        m = read_shards(folder / "matches")
+        if m is None or m.empty:
+            continue
+        label = str(_read_manifest(folder / MANIFEST_FILE).get("experiment", folder.name))
+        m = m.sort_values("match_id").reset_index(drop=True)
+        f = read_shards(folder / "fighters")
+        m = m.assign(
+            stage=label,
+            stage_pairing=m["pairing"],
+            stage_match_id=m["match_id"],
+            match_id=m["match_id"] + id_offset,
+            pairing=m["pairing"] + pairing_offset,
+        )
+        if f is not None and not f.empty:
+            fighters.append(f.assign(match_id=f["match_id"] + id_offset))
+        matches.append(m)
+        stages.append({"stage": label, "folder": folder.name, "n_matches": len(m)})
+        id_offset = int(m["match_id"].max()) + 1
+        pairing_offset = int(m["pairing"].max()) + 1
+    if not matches:
+        raise FileNotFoundError(f"{out}: no stage has matches yet")
+    spec = out / SPEC_FILE
+    manifest = {
+        "experiment": state.get("study", out.name),
+        "staged": True,
+        "status": state.get("status", ""),
+        "stages": stages,
+        "meta": state.get("meta", {}),
+        "n_matches": sum(s["n_matches"] for s in stages),
+    }
+    return ResultSet(
+        pd.concat(matches, ignore_index=True),
+        pd.concat(fighters, ignore_index=True) if fighters else None,
+        spec_text=spec.read_text(encoding="utf-8", errors="replace") if spec.is_file() else "",
+        manifest=manifest,
+    )

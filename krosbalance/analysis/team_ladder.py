@@ -1,0 +1,288 @@
+"""The team ladder: every rated team's strength against the field, per AI tier, with deal-clustered
+intervals; and the adaptive design's bookkeeping (matches used, the synthetic-field check).
+
+* **Deal score** -- a deal is one seed played with sides swapped (paired seeds): the team's score in
+  it is the share of its matches it won (draws half). Deals are independent, so the **field win
+  rate** of a team (the mean of its deal scores against opponents drawn uniformly from the field,
+  the adaptive design's stages) gets a normal interval over deals: ``mean +- z sd / sqrt(n)``.
+* **Ratings** -- a Bradley-Terry model fitted as a logistic regression on every decided match of a
+  tier, ``logit P(side 0 wins) = a + b * first_0 + r_team0 - r_team1``, ratings summing to zero
+  over the rated teams (0 = the average rated team), penalised (:data:`RIDGE`: the adaptive design
+  leaves most teams with few deals) with deal-clustered sandwich intervals: the engine
+  of the AI ladder and the character strength (:func:`krosbalance.analysis.strength.fit_effects`).
+  It uses every stage (the field stages and the round robins of the top teams): which teams met
+  depends only on earlier results, which a likelihood fit may ignore.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from krosbalance.analysis import stats
+from krosbalance.analysis.dependence import ai_tier
+from krosbalance.analysis.strength import FIRST_TERM, SIDE_TERM, fit_effects
+
+Team = tuple[str, ...]
+RIDGE = 1.0
+"""The ratings' L2 penalty: a normal prior of sd 1 on each rating (log-odds), so that a team dropped
+after a few deals is not ranked on its luck; the intervals stay deal-clustered sandwiches."""
+FIELD_STAGE_PREFIX = "halving-"
+"""Stages whose team A faced opponents drawn uniformly from the field (their field win rates)."""
+
+
+def team_key(team: Sequence[str]) -> str:
+    return ",".join(team)
+
+
+def team_label(key: str) -> str:
+    """A short, readable name of a team (its figures' short names, copies counted)."""
+    from collections import Counter
+
+    from krosbalance.analysis.names import short_name
+
+    parts = [f"{n}x {short_name(c)}" if n > 1 else short_name(c) for c, n in Counter(key.split(",")).items()]
+    return " + ".join(parts)
+
+
+def tiers_of(ais: pd.Series) -> np.ndarray:
+    """The AI tier of each row's AI (the registry asked once per AI)."""
+    names = ais.astype(str)
+    tier = {a: ai_tier(a) for a in pd.unique(names)}
+    return names.map(tier).to_numpy()
+
+
+# ------------------------------------------------------------------------------------- deal scores
+
+
+def deal_scores(matches: pd.DataFrame) -> pd.DataFrame:
+    """One row per deal: stage, pairing, deal, tier, team_a, team_b, score_a (team A's share of the
+    deal's matches won, draws half), n (its matches)."""
+    m = stats.ok_matches(matches)
+    cols = ["stage", "pairing", "deal", "tier", "team_a", "team_b", "score_a", "n"]
+    if m.empty:
+        return pd.DataFrame(columns=cols)
+    winner = m["winner_team"].fillna("").astype(str)
+    score = np.where(winner == "A", 1.0, np.where(winner == "B", 0.0, 0.5))
+    df = pd.DataFrame(
+        {
+            "stage": m["stage"].astype(str) if "stage" in m.columns else "",
+            "pairing": m["pairing"].to_numpy(),
+            "deal": m["deal"].to_numpy(),
+            "tier": tiers_of(m["ai0"]),
+            "team_a": m["team_a"].astype(str).to_numpy(),
+            "team_b": m["team_b"].astype(str).to_numpy(),
+            "score_a": score,
+        }
+    )
+    out = df.groupby(["stage", "pairing", "deal", "tier", "team_a", "team_b"], sort=False).agg(
+        score_a=("score_a", "mean"), n=("score_a", "size")
+    )
+    return out.reset_index()[cols]
+
+
+def stage_scores(finished: Sequence[Any]) -> dict[Team, tuple[float, float]]:
+    """(mean deal score, deals) of every team over the finished stages: in a field stage only the
+    rated team (team A: its opponent was drawn from the field, not chosen); in a round robin both."""
+    from krosbalance.sim.runner import read_table
+
+    totals: dict[str, list[float]] = {}
+    for stage in finished:
+        label = stage.experiment.name
+        if label == "search" or label.startswith("swap-"):
+            continue  # another tier, or another question
+        deals = deal_scores(read_table(stage.folder, "matches").assign(stage=label))
+        for key, s in zip(deals["team_a"], deals["score_a"], strict=True):
+            totals.setdefault(key, []).append(float(s))
+        if not label.startswith(FIELD_STAGE_PREFIX):
+            for key, s in zip(deals["team_b"], deals["score_a"], strict=True):
+                totals.setdefault(key, []).append(1.0 - float(s))
+    return {tuple(k.split(",")): (float(np.mean(v)), float(len(v))) for k, v in totals.items()}
+
+
+def field_win_rates(matches: pd.DataFrame, alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """Per tier and team: its win rate against the field (field stages only), n deals, interval."""
+    d = deal_scores(matches)
+    d = d[d["stage"].astype(str).str.startswith(FIELD_STAGE_PREFIX)]
+    cols = ["tier", "team", "field_win_rate", "ci_low", "ci_high", "n_deals"]
+    if d.empty:
+        return pd.DataFrame(columns=cols)
+    z = float(sps.norm.ppf(1 - alpha / 2))
+    g = d.groupby(["tier", "team_a"])["score_a"].agg(["mean", "std", "size"]).reset_index()
+    half = z * g["std"].fillna(0.5) / np.sqrt(g["size"])
+    return pd.DataFrame(
+        {
+            "tier": g["tier"],
+            "team": g["team_a"],
+            "field_win_rate": g["mean"],
+            "ci_low": (g["mean"] - half).clip(0, 1),
+            "ci_high": (g["mean"] + half).clip(0, 1),
+            "n_deals": g["size"].astype("int64"),
+        }
+    )[cols]
+
+
+# ------------------------------------------------------------------------------------------ ratings
+
+
+def team_ratings(matches: pd.DataFrame, alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """Bradley-Terry rating of every team, per AI tier (see the module docstring).
+
+    Returns:
+        tier, rank, team, label, rating, se, ci_low, ci_high, n (decided matches), method, interval;
+        sorted by tier then rating. Each tier's rating covariance is in ``attrs["cov"][tier]``.
+    """
+    m = stats.ok_matches(matches)
+    m = m[stats.winner_series(m).notna().to_numpy()] if len(m) else m
+    cols = ["tier", "rank", "team", "label", "rating", "se", "ci_low", "ci_high", "n", "method", "interval"]
+    out: list[pd.DataFrame] = []
+    covs: dict[str, pd.DataFrame] = {}
+    if m.empty:
+        empty = pd.DataFrame(columns=cols)
+        empty.attrs["cov"] = covs
+        return empty
+    tiers = tiers_of(m["ai0"])
+    for tier in sorted(set(tiers)):
+        t = m[tiers == tier]
+        fit = _fit(t, alpha)
+        if fit is None:
+            continue
+        table, cov = fit
+        table.insert(0, "tier", tier)
+        out.append(table)
+        covs[tier] = cov
+    result = pd.concat(out, ignore_index=True)[cols] if out else pd.DataFrame(columns=cols)
+    result.attrs["cov"] = covs
+    return result
+
+
+def _fit(m: pd.DataFrame, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    t0, t1 = m["team0"].astype(str).to_numpy(), m["team1"].astype(str).to_numpy()
+    teams = sorted(set(t0) | set(t1))
+    if len(teams) < 2:
+        return None
+    col = {t: i for i, t in enumerate(teams)}
+    x = np.zeros((len(m), len(teams)))
+    rows = np.arange(len(m))
+    np.add.at(x, (rows, [col[t] for t in t0]), 1.0)
+    np.add.at(x, (rows, [col[t] for t in t1]), -1.0)
+    y = (stats.winner_series(m) == 0).to_numpy(dtype=float)
+    cov = pd.DataFrame({SIDE_TERM: np.ones(len(m))})
+    first = np.where(m["first_player"].to_numpy() == 0, 1.0, -1.0)
+    if len(np.unique(first)) > 1:
+        cov[FIRST_TERM] = first
+    keys = m["stage"].astype(str) if "stage" in m.columns else pd.Series("", index=m.index)
+    g = pd.MultiIndex.from_arrays(
+        [keys, m["pairing"].astype("int64"), m["deal"].astype("int64")]
+    ).factorize()[0]
+    played = dict.fromkeys(teams, 0.0)
+    for a, b in zip(t0, t1, strict=True):
+        played[a] += 1
+        played[b] += 1
+    fit = fit_effects(
+        pd.DataFrame(x, columns=teams),
+        y,
+        cov,
+        np.ones(len(m)),
+        np.asarray(g),
+        played,
+        kind="team",
+        absent_note="no decided match against another team",
+        method="ridge",
+        ridge=RIDGE,
+        alpha=alpha,
+    )
+    table = (
+        fit[fit["kind"] == "team"].rename(columns={"term": "team", "coef": "rating"}).reset_index(drop=True)
+    )
+    table["label"] = [team_label(t) for t in table["team"]]
+    table["rank"] = np.arange(1, len(table) + 1)
+    terms, values = fit.attrs["character_cov"]
+    return table, pd.DataFrame(np.array(values, dtype=float), index=list(terms), columns=list(terms))
+
+
+def rating_difference(
+    ratings: pd.DataFrame, tier: str, a: str, b: str, alpha: float = stats.ALPHA
+) -> tuple[float, float, float]:
+    """Rating of ``a`` minus ``b`` in one tier, with its interval (from the fit's covariance)."""
+    r = ratings[ratings["tier"] == tier].set_index("team")["rating"]
+    cov = ratings.attrs.get("cov", {}).get(tier)
+    diff = float(r.get(a, np.nan) - r.get(b, np.nan))
+    if a == b:
+        return 0.0, 0.0, 0.0
+    if cov is None or a not in cov.index or b not in cov.index:
+        return diff, math.nan, math.nan
+    var = float(cov.loc[a, a] + cov.loc[b, b] - 2 * cov.loc[a, b])
+    half = float(sps.norm.ppf(1 - alpha / 2)) * math.sqrt(max(var, 0.0))
+    return diff, diff - half, diff + half
+
+
+# --------------------------------------------------------------------------- the adaptive design
+
+
+def matches_saved(n_teams: int, per_pair: int, survivor_pairs: int, used: int) -> dict[str, int]:
+    """The adaptive design's matches against the full round robin (every pair of teams once per
+    AI matchup and seating) and against a one-stage field design that gives every team as many
+    field opponents as the survivors got (``survivor_pairs``)."""
+    full = n_teams * (n_teams - 1) // 2 * per_pair
+    same_precision = n_teams * survivor_pairs * per_pair
+    return {
+        "used": used,
+        "full_round_robin": full,
+        "same_precision_field": same_precision,
+        "saved_vs_round_robin": full - used,
+        "saved_vs_field": same_precision - used,
+    }
+
+
+def synthetic_halving(
+    strengths: Sequence[float],
+    *,
+    top_k: int,
+    opponents: int,
+    keep: float,
+    min_teams: int,
+    seed: int,
+) -> dict[str, Any]:
+    """The adaptive design on a synthetic field of known strengths (Bradley-Terry: team i beats j
+    with probability ``1 / (1 + exp(s_j - s_i))``; a deal is two matches, scored as the runner's).
+
+    Uses the planner's own rules (:func:`krosbalance.sim.team_ladder.halving_sizes`, ``rank_teams``)
+    with the same opponent draws; returns the recovered top ``top_k`` (indices), the true one, the
+    deals used and those of the full round robin (every pair one deal)."""
+    from krosbalance.sim.team_ladder import halving_sizes, rank_teams
+
+    s = np.asarray(strengths, dtype=float)
+    n = len(s)
+    rng = np.random.default_rng(seed)
+    sizes = halving_sizes(n, keep, min_teams)
+    active: list[Team] = [(str(i),) for i in range(n)]
+    totals: dict[Team, list[float]] = {}
+    deals = 0
+    for r, size in enumerate(sizes):
+        active = rank_teams(active, {t: (float(np.mean(v)), float(len(v))) for t, v in totals.items()})[:size]
+        k = opponents * 2**r
+        for team in active:
+            i = int(team[0])
+            opp = rng.integers(n, size=k)
+            p = 1.0 / (1.0 + np.exp(s[opp] - s[i]))
+            wins = rng.random((k, 2)) < p[:, None]
+            totals.setdefault(team, []).extend(wins.mean(axis=1).tolist())
+            deals += k
+    scores = {t: (float(np.mean(v)), float(len(v))) for t, v in totals.items()}
+    ranked = rank_teams(active, scores)
+    found = sorted(int(t[0]) for t in ranked[:top_k])
+    truth = sorted(int(i) for i in np.argsort(-s, kind="stable")[:top_k])
+    return {
+        "found": found,
+        "truth": truth,
+        "recovered": len(set(found) & set(truth)),
+        "deals": deals,
+        "round_robin_deals": n * (n - 1) // 2,
+        "same_precision_deals": n * sum(opponents * 2**r for r in range(len(sizes))),
+    }

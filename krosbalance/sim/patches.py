@@ -1,0 +1,509 @@
+"""Balance patches: small TOML overlays on the content, applied to one experiment arm at a time.
+
+A patch changes a few printed values of some cards — "Anna Tommy: HP 12 → 13; Transposition AP 1 →
+0" — and nothing else. It is data, validated like content: the patched card is re-read by the
+content loader (``krosbalance.content.loader``) with the patch's values in its TOML table, so every
+rule a card file must follow (a melee spell's range, non-negative costs, a known power...) holds for
+a patched card too, and a mistake is one line naming the patch file, the field and the reason.
+Printings and errata are patches as well (a season-1 card and its reprint side by side are two arms,
+one of them patched). Layout of a patch file (shipped ones live in ``content/data/patches``)::
+
+    name = "anna-tommy-buff"                  # optional: the file's stem
+    description = "Anna Tommy: HP 12 -> 13; Transposition AP 1 -> 0"
+    source = "why: the box study puts her at -0.97 log-odds"
+
+    [characters.anna_tommy]                  # a Krosmaster by id, name or alias
+    hp = 13                                  # hp, ap, mp, initiative
+    spells.transposition.ap_cost = 0         # a spell by id or name: ap_cost, mp_cost, injury_cost,
+                                             # amount, range_min, range_max, fixed_range, needs_los,
+                                             # limit, element, area
+    powers.dodge = true                      # a power's presence: true adds it, false removes it,
+                                             # a table adds it with parameters
+
+    [rewards.xelor_style]                    # a Demonic Reward by id or name
+    rank = "jade"                            # its rank, hence its price (R-A136)
+    effects.0.amount = 2                     # a parameter of its n-th effect
+
+A patch's level is never changed: which teams are legal must not differ between the arms of one
+experiment (they share their pairings). The arm's cards are a *new* registry
+(``Registry.with_specs``); the shared one is never mutated. A patch travels to the workers as its
+canonical JSON (``Patch.json``, in ``MatchSpec.patch``) and each worker builds the patched registry
+once (:func:`patched_registry`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from krosbalance.errors import ContentError, KrosbalanceError
+
+PATCH_FOLDER = Path(__file__).resolve().parent.parent / "content" / "data" / "patches"
+CHARACTER_FIELDS: tuple[str, ...] = ("hp", "ap", "mp", "initiative")
+SPELL_FIELDS: tuple[str, ...] = (
+    "ap_cost",
+    "mp_cost",
+    "injury_cost",
+    "amount",
+    "range_min",
+    "range_max",
+    "fixed_range",
+    "needs_los",
+    "limit",
+    "element",
+    "area",
+)
+REWARD_FIELDS: tuple[str, ...] = ("rank", "effects")
+TOP_KEYS: tuple[str, ...] = ("name", "description", "source", "characters", "rewards")
+#: printed labels of the fields, for a patch's lines ("HP 12 → 13")
+LABELS: dict[str, str] = {
+    "hp": "HP",
+    "ap": "AP",
+    "mp": "MP",
+    "initiative": "Initiative",
+    "ap_cost": "AP cost",
+    "mp_cost": "MP cost",
+    "injury_cost": "injury cost",
+    "amount": "damage/heal",
+    "range_min": "min range",
+    "range_max": "max range",
+}
+#: values a sweep or a fix may not leave: a figure needs HP, and no printed number is negative
+MINIMUM: dict[str, int] = {"hp": 1}
+UPPER: int = 99
+"""No printed value of a card is above this: a larger one is a typo (an out-of-range value)."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A validated patch: its name and its changes by canonical id.
+
+    ``changes`` is ``{"characters": {id: {field: value, "spells": {spell id: {field: value}},
+    "powers": {kind: bool | table}}}, "rewards": {id: {"rank": r, "effects": {index: {param:
+    value}}}}}`` with only the keys it changes (JSON-able, sorted by :attr:`json`)."""
+
+    name: str
+    changes: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    file: str = ""
+
+    @property
+    def json(self) -> str:
+        """The canonical text of the patch (name and changes): what a match spec carries."""
+        return json.dumps({"name": self.name, "changes": self.changes}, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def empty(self) -> bool:
+        return not any(self.changes.get(k) for k in ("characters", "rewards"))
+
+    def lines(self, registry: Any = None) -> list[str]:
+        """One line per changed value, "Anna Tommy: HP 12 → 13" (the card's printed value first)."""
+        registry = registry or _default_registry()
+        out: list[str] = []
+        for char_id, change in sorted(self.changes.get("characters", {}).items()):
+            spec = registry.load_character(char_id)
+            for key in CHARACTER_FIELDS:
+                if key in change:
+                    out.append(f"{spec.name}: {LABELS[key]} {getattr(spec, key)} → {change[key]}")
+            for spell_id, spell_change in sorted(change.get("spells", {}).items()):
+                spell = spec.spell(spell_id)
+                for key in SPELL_FIELDS:
+                    if key in spell_change:
+                        old = getattr(spell, key)
+                        out.append(
+                            f"{spec.name}: {spell.name} {LABELS.get(key, key)} {old} → {spell_change[key]}"
+                        )
+            for kind, value in sorted(change.get("powers", {}).items()):
+                had = spec.has_power(kind)
+                if value is False:
+                    out.append(
+                        f"{spec.name}: power {kind} removed" if had else f"{spec.name}: no power {kind}"
+                    )
+                else:
+                    out.append(f"{spec.name}: power {kind} {'changed' if had else 'added'}")
+        for reward_id, change in sorted(self.changes.get("rewards", {}).items()):
+            reward = registry.load_reward(reward_id)
+            if "rank" in change:
+                out.append(f"{reward.name}: rank {reward.rank} → {change['rank']}")
+            for index, params in sorted(change.get("effects", {}).items()):
+                effect = reward.effects[int(index)]
+                for key, value in sorted(params.items()):
+                    out.append(f"{reward.name}: {effect.kind} {key} {effect.params.get(key)} → {value}")
+        return out
+
+    def summary(self, registry: Any = None) -> str:
+        """The lines joined by '; ' (the patch's description when it changes nothing)."""
+        return "; ".join(self.lines(registry)) or self.description or "(no change)"
+
+
+def _default_registry() -> Any:
+    from krosbalance.content.registry import default_registry
+
+    return default_registry()
+
+
+# ------------------------------------------------------------------------------------------- parsing
+
+
+def _type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    return {int: "an integer", str: "a string", float: "a number", list: "an array", dict: "a table"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _known(names: Sequence[str]) -> str:
+    return ", ".join(names) or "none"
+
+
+def _int_value(file: str, where: str, key: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ContentError(file, where, f"must be an integer, not {_type(value)} ({value!r})")
+    low = MINIMUM.get(key, 0)
+    if not low <= value <= UPPER:
+        raise ContentError(file, where, f"{value} is out of range: a card prints {low} to {UPPER}")
+    return value
+
+
+def parse_patch(data: Mapping[str, Any], file: str, name: str = "", registry: Any = None) -> Patch:
+    """Validate a patch document (a parsed TOML table) against the content; ``ContentError(file,
+    field, reason)`` names the first problem. Names are resolved to ids (a name, an alias or an id
+    of another case all work), so two spellings of one patch are one patch."""
+    registry = registry or _default_registry()
+    for key in data:
+        if key not in TOP_KEYS:
+            raise ContentError(file, key, f"unknown key; a patch has: {_known(TOP_KEYS)}")
+    for key in ("name", "description", "source"):
+        if key in data and not isinstance(data[key], str):
+            raise ContentError(file, key, f"must be a string, not {_type(data[key])}")
+    patch_name = str(data.get("name") or name or Path(file).stem)
+    changes: dict[str, Any] = {}
+    chars = data.get("characters", {})
+    if not isinstance(chars, dict):
+        raise ContentError(file, "characters", f"must be a table of Krosmasters, not {_type(chars)}")
+    for raw_name, change in chars.items():
+        where = f"characters.{raw_name}"
+        try:
+            spec = registry.load_character(raw_name)
+        except ContentError as exc:
+            raise ContentError(file, where, exc.reason) from None
+        if spec.kind != "krosmaster":
+            raise ContentError(file, where, f"{spec.id!r} is a {spec.kind}, not a Krosmaster")
+        parsed = _parse_character_change(file, where, spec, change)
+        if spec.id in changes.setdefault("characters", {}):
+            raise ContentError(file, where, f"{spec.id!r} is patched twice (another name of it is above)")
+        changes["characters"][spec.id] = parsed
+    rewards = data.get("rewards", {})
+    if not isinstance(rewards, dict):
+        raise ContentError(file, "rewards", f"must be a table of Demonic Rewards, not {_type(rewards)}")
+    for raw_name, change in rewards.items():
+        where = f"rewards.{raw_name}"
+        try:
+            reward = registry.load_reward(raw_name)
+        except ContentError as exc:
+            raise ContentError(file, where, exc.reason) from None
+        changes.setdefault("rewards", {})[reward.id] = _parse_reward_change(file, where, reward, change)
+    patch = Patch(patch_name, changes, str(data.get("description", "")), file)
+    apply_patch(patch, registry)  # validated like content: the loader re-reads every patched card
+    return patch
+
+
+def _parse_character_change(file: str, where: str, spec: Any, change: Any) -> dict[str, Any]:
+    if not isinstance(change, dict):
+        raise ContentError(file, where, f"must be a table of changes, not {_type(change)}")
+    allowed = (*CHARACTER_FIELDS, "spells", "powers")
+    out: dict[str, Any] = {}
+    for key, value in change.items():
+        here = f"{where}.{key}"
+        if key == "level":
+            raise ContentError(file, here, "a patch never changes a level (the arms share their legal teams)")
+        if key not in allowed:
+            raise ContentError(file, here, f"unknown field; a patch changes: {_known(allowed)}")
+        if key in CHARACTER_FIELDS:
+            out[key] = _int_value(file, here, key, value)
+        elif key == "spells":
+            out["spells"] = _parse_spells(file, here, spec, value)
+        else:
+            out["powers"] = _parse_powers(file, here, value)
+    return out
+
+
+def _parse_spells(file: str, where: str, spec: Any, spells: Any) -> dict[str, Any]:
+    from krosbalance.content.loader import normalize_name
+
+    if not isinstance(spells, dict):
+        raise ContentError(file, where, f"must be a table of spells, not {_type(spells)}")
+    index = {
+        normalize_name(text): spell.id
+        for spell in spec.spells
+        for text in (spell.id, spell.name, *spell.aliases)
+    }
+    out: dict[str, Any] = {}
+    for raw, change in spells.items():
+        here = f"{where}.{raw}"
+        spell_id = index.get(normalize_name(raw))
+        if spell_id is None:
+            known = _known([spell.id for spell in spec.spells])
+            raise ContentError(file, here, f"{spec.name} has no spell {raw!r}; her/his spells: {known}")
+        if not isinstance(change, dict):
+            raise ContentError(file, here, f"must be a table of changes, not {_type(change)}")
+        parsed: dict[str, Any] = {}
+        for key, value in change.items():
+            field_where = f"{here}.{key}"
+            if key not in SPELL_FIELDS:
+                raise ContentError(
+                    file, field_where, f"unknown field; a patch changes: {_known(SPELL_FIELDS)}"
+                )
+            if key in ("fixed_range", "needs_los"):
+                if not isinstance(value, bool):
+                    raise ContentError(file, field_where, f"must be true or false, not {_type(value)}")
+                parsed[key] = value
+            elif key in ("limit", "element", "area"):
+                if not isinstance(value, str):
+                    raise ContentError(file, field_where, f"must be a string, not {_type(value)}")
+                parsed[key] = value  # its vocabulary is the loader's, checked when the card is re-read
+            else:
+                parsed[key] = _int_value(file, field_where, key, value)
+        out[spell_id] = parsed
+    return out
+
+
+def _parse_powers(file: str, where: str, powers: Any) -> dict[str, Any]:
+    from krosbalance.content.keywords import POWER_KEYWORDS
+
+    if not isinstance(powers, dict):
+        raise ContentError(
+            file, where, f"must be a table of powers (kind = true/false/table), not {_type(powers)}"
+        )
+    out: dict[str, Any] = {}
+    for kind, value in powers.items():
+        here = f"{where}.{kind}"
+        if kind not in POWER_KEYWORDS:
+            raise ContentError(file, here, f"unknown power keyword; known: {_known(sorted(POWER_KEYWORDS))}")
+        if not isinstance(value, bool | dict):
+            raise ContentError(
+                file, here, f"must be true, false or a table of parameters, not {_type(value)}"
+            )
+        out[kind] = value
+    return out
+
+
+def _parse_reward_change(file: str, where: str, reward: Any, change: Any) -> dict[str, Any]:
+    from krosbalance.content.specs import RANKS
+
+    if not isinstance(change, dict):
+        raise ContentError(file, where, f"must be a table of changes, not {_type(change)}")
+    out: dict[str, Any] = {}
+    for key, value in change.items():
+        here = f"{where}.{key}"
+        if key not in REWARD_FIELDS:
+            raise ContentError(file, here, f"unknown field; a patch changes: {_known(REWARD_FIELDS)}")
+        if key == "rank":
+            if value not in RANKS:
+                raise ContentError(file, here, f"{value!r} is not a rank; ranks: {_known(RANKS)}")
+            out["rank"] = value
+            continue
+        if not isinstance(value, dict):
+            raise ContentError(file, here, f"must be a table of effects by index, not {_type(value)}")
+        effects: dict[str, Any] = {}
+        for raw_index, params in value.items():
+            effect_where = f"{here}.{raw_index}"
+            if not str(raw_index).isdigit() or int(raw_index) >= len(reward.effects):
+                raise ContentError(
+                    file,
+                    effect_where,
+                    f"{reward.name} has effects 0 to {len(reward.effects) - 1}, not {raw_index!r}",
+                )
+            effect = reward.effects[int(raw_index)]
+            if not isinstance(params, dict):
+                raise ContentError(file, effect_where, f"must be a table of parameters, not {_type(params)}")
+            for param, param_value in params.items():
+                if param == "kind" or param not in effect.params:
+                    known = _known(sorted(effect.params))
+                    raise ContentError(
+                        file,
+                        f"{effect_where}.{param}",
+                        f"effect {effect.kind!r} has no parameter {param!r}; its: {known}",
+                    )
+                if isinstance(effect.params[param], int) and not isinstance(effect.params[param], bool):
+                    _int_value(file, f"{effect_where}.{param}", param, param_value)
+            effects[str(int(raw_index))] = dict(params)
+        out["effects"] = effects
+    return out
+
+
+def load_patch(name: str | Path, registry: Any = None, base: Path | None = None) -> Patch:
+    """A patch by shipped name (``content/data/patches/NAME.toml``) or by path (relative to ``base``,
+    the experiment file's folder, when given); unknown names list the shipped ones."""
+    from krosbalance.content.toml_file import read_toml
+
+    text = str(name)
+    candidates = [Path(text)] if text.endswith(".toml") else []
+    if base is not None and text.endswith(".toml"):
+        candidates.insert(0, base / text)
+    candidates.append(PATCH_FOLDER / f"{text}.toml")
+    for path in candidates:
+        if path.is_file():
+            return parse_patch(read_toml(path), str(path), path.stem, registry)
+    shipped = _known(shipped_patches())
+    raise ContentError(text, "patch", f"no patch file {text!r}; shipped patches: {shipped}")
+
+
+def shipped_patches() -> list[str]:
+    """Names of the patches shipped with the package."""
+    return sorted(p.stem for p in PATCH_FOLDER.glob("*.toml")) if PATCH_FOLDER.is_dir() else []
+
+
+def patch_from_json(text: str) -> Patch:
+    """The patch of a canonical JSON text (:attr:`Patch.json`), already validated."""
+    data = json.loads(text)
+    return Patch(str(data["name"]), data["changes"])
+
+
+def merge_patches(name: str, patches: Sequence[Patch]) -> Patch:
+    """One patch doing what ``patches`` do in order (a later value of one field wins): the command
+    line's patch under an arm's own."""
+
+    def deep(into: dict[str, Any], new: Mapping[str, Any]) -> None:
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(into.get(key), dict):
+                deep(into[key], value)
+            else:
+                into[key] = copy.deepcopy(value)
+
+    changes: dict[str, Any] = {}
+    for patch in patches:
+        deep(changes, patch.changes)
+    return Patch(name, changes, "; ".join(p.description for p in patches if p.description))
+
+
+# ----------------------------------------------------------------------------------------- applying
+
+
+def _raw_table(file: str, field_path: str, document_key: str) -> dict[str, Any]:
+    """The raw TOML table a card was read from (``characters[2]`` of its file)."""
+    from krosbalance.content.toml_file import read_toml
+
+    index = int(field_path.split("[")[1].rstrip("]"))
+    return copy.deepcopy(read_toml(Path(file))[document_key][index])
+
+
+def _patched_character(registry: Any, char_id: str, change: Mapping[str, Any], patch: Patch) -> Any:
+    from krosbalance.content.loader import parse_document
+
+    spec = registry.load_character(char_id)
+    file, field_path = registry.card_location(char_id)
+    table = _raw_table(file, field_path, "characters")
+    for key in CHARACTER_FIELDS:
+        if key in change:
+            table[key] = change[key]
+    spells = table.get("spells", [])
+    for spell_id, spell_change in change.get("spells", {}).items():
+        for spell_table in spells:
+            if spell_table.get("id") == spell_id:
+                spell_table.update(spell_change)
+    powers = list(table.get("powers", []))
+    for kind, value in change.get("powers", {}).items():
+        powers = [p for p in powers if (p if isinstance(p, str) else p.get("kind")) != kind]
+        if value is True:
+            powers.append(kind)
+        elif isinstance(value, dict):
+            powers.append({"kind": kind, **value})
+    table["powers"] = powers
+    table["version"] = f"{spec.version}+{patch.name}"
+    where = f"characters.{char_id}"
+    try:
+        (patched,) = parse_document({"characters": [table]}, file)
+    except ContentError as exc:
+        reason = exc.reason
+        raise ContentError(
+            patch.file or patch.name, where, f"the patched card does not validate: {exc.field}: {reason}"
+        ) from None
+    return patched
+
+
+def _patched_reward(registry: Any, reward_id: str, change: Mapping[str, Any], patch: Patch) -> Any:
+    from krosbalance.content.reward_loader import parse_reward_document
+
+    reward = registry.load_reward(reward_id)
+    file, field_path = registry.reward_location(reward_id)
+    table = _raw_table(file, field_path, "rewards")
+    if "rank" in change:
+        table["rank"] = change["rank"]
+    for index, params in change.get("effects", {}).items():
+        table["effects"][int(index)].update(params)
+    table["version"] = f"{reward.version}+{patch.name}"
+    try:
+        (patched,) = parse_reward_document({"rewards": [table]}, file)
+    except ContentError as exc:
+        raise ContentError(
+            patch.file or patch.name,
+            f"rewards.{reward_id}",
+            f"the patched token does not validate: {exc.field}: {exc.reason}",
+        ) from None
+    return patched
+
+
+def apply_patch(patch: Patch, registry: Any = None) -> Any:
+    """A new registry holding the patched cards (``registry``, default the shared one, is not changed)."""
+    registry = registry or _default_registry()
+    characters = tuple(
+        _patched_character(registry, cid, change, patch)
+        for cid, change in sorted(patch.changes.get("characters", {}).items())
+    )
+    rewards = tuple(
+        _patched_reward(registry, rid, change, patch)
+        for rid, change in sorted(patch.changes.get("rewards", {}).items())
+    )
+    return registry.with_specs(characters, rewards)
+
+
+@lru_cache(maxsize=64)
+def patched_registry(patch_json: str) -> Any:
+    """The registry of a match spec's patch (its canonical JSON), built once per process; ``None``
+    for no patch (the shared registry)."""
+    if not patch_json:
+        return None
+    try:
+        return apply_patch(patch_from_json(patch_json))
+    except KeyError as exc:  # a hand-edited spec
+        raise KrosbalanceError(f"malformed patch in a match spec: {exc}") from None
+
+
+def patch_manifest(experiment: Any) -> dict[str, Any]:
+    """What a results folder's manifest says of the experiment's patches: ``patches`` = {arm: {"patch":
+    name, "changes": [lines]}} for every patched arm ('' for an experiment without arms), and
+    ``sweep`` (the grid) when it has one; {} when nothing is patched. The report's header lists them."""
+    arms = [arm for arm, _ in experiment.arms]
+    patched: dict[str, Any] = {}
+    for arm in arms:
+        text = experiment.patch_of(arm)
+        if text:
+            patch = patch_from_json(text)
+            patched[arm] = {"patch": patch.name, "changes": patch.lines()}
+    out: dict[str, Any] = {}
+    if patched:
+        out["patches"] = patched
+    if experiment.sweep:
+        out["sweep"] = json.loads(experiment.sweep)
+    return out
+
+
+__all__ = [
+    "PATCH_FOLDER",
+    "Patch",
+    "apply_patch",
+    "load_patch",
+    "merge_patches",
+    "parse_patch",
+    "patch_from_json",
+    "patch_manifest",
+    "patched_registry",
+    "shipped_patches",
+]

@@ -1,0 +1,259 @@
+"""The team ladder's stages (a :class:`krosbalance.sim.stages.StagePlanner`).
+
+**Adaptive design: successive halving against the field.** Stage 1 plays every rated team against
+``opponents`` opponents drawn uniformly from the field (every legal team of the roster, the team
+itself included: two players own their own figures); each stage then keeps the best ``keep`` share
+of the teams still rated (while that keeps at least ``min_teams``) by their score against the field so far
+(the mean over their deals of the share of the deal's paired matches they won, draws half), and
+doubles the opponents of each kept team. So every stage costs about the same, and the teams that
+matter for the top of the ranking get the most matches. Once ``min_teams`` remain, the top
+``top_round_robin`` teams play a round robin (the meta-game's win-rate matrix), then the top
+``search.top`` a round robin under the search AI, then the what-if swaps.
+
+Guarantee (Karnin, Koren & Somekh 2013, "Almost optimal exploration in multi-armed bandits",
+Theorem 4.1): with a total budget of T deals, successive halving misses the best team with
+probability at most 3 log2(n) exp(-T / (8 H2 log2 n)), H2 = max_i i / gap_i^2 (gap_i: the i-th
+best team's shortfall in score against the field); stopping at ``min_teams`` >= ``top_k`` teams
+instead of one keeps a true top-k team unless, at some stage, more than (kept - k) teams scored above
+it: the margin between ``min_teams`` and ``top_k`` is what buys the top-k its confidence. It is
+measured on a synthetic field of known strengths (``tests/sim/test_team_ladder.py``,
+:func:`krosbalance.analysis.team_ladder.synthetic_halving`).
+
+**Round-robin design**: every pair of rated teams, then the search tier and the swaps.
+
+Each stage's experiment is a pure function of the finished stages (the opponents are drawn by a
+generator seeded by the master seed and the stage number), so a resumed study plans the same
+stages. A swap's two stages (the team, then the swapped team, against the same opponents) share
+their master seed, so deal i of one and of the other play the same dice: the difference is paired.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from krosbalance.sim.experiment import Experiment
+from krosbalance.sim.stages import FinishedStage
+
+Team = tuple[str, ...]
+SWAP_SEED_KEY = 1000
+
+
+def stage_seed(master_seed: int, key: int) -> int:
+    """The master seed of stage ``key``, derived from the study's (SeedSequence, as the runner)."""
+    state = np.random.SeedSequence([master_seed, key]).generate_state(2, dtype=np.uint32)
+    return int(state[0]) << 31 | int(state[1]) >> 1
+
+
+def _teams(raw: Sequence[Sequence[str]]) -> list[Team]:
+    return [tuple(t) for t in raw]
+
+
+def field_pairs(
+    teams: Sequence[Team], field: Sequence[Team], opponents: int, seed: int
+) -> tuple[tuple[Team, Team], ...]:
+    """Each team against ``opponents`` opponents drawn uniformly (with replacement) from the field."""
+    rng = np.random.default_rng(seed)
+    pairs: list[tuple[Team, Team]] = []
+    for team in teams:
+        for i in rng.integers(len(field), size=opponents):
+            pairs.append((team, field[int(i)]))
+    return tuple(pairs)
+
+
+def round_robin_pairs(teams: Sequence[Team]) -> tuple[tuple[Team, Team], ...]:
+    return tuple((teams[i], teams[j]) for i in range(len(teams)) for j in range(i + 1, len(teams)))
+
+
+def first_pairings(settings: Mapping[str, Any], master_seed: int) -> tuple[tuple[Team, Team], ...]:
+    """Stage 1's pairings (the experiment file's own pairings)."""
+    teams = _teams(settings["teams"])
+    if settings["design"] == "round_robin":
+        return round_robin_pairs(teams)
+    return field_pairs(
+        teams, _teams(settings["field"]), int(settings["opponents"]), stage_seed(master_seed, 1)
+    )
+
+
+def halving_sizes(n_teams: int, keep: float, min_teams: int) -> list[int]:
+    """The number of rated teams of each halving stage: n, then ceil(keep * previous) for as long
+    as that keeps at least ``min_teams`` (so the last stage rates between ``min_teams`` and
+    ``min_teams / keep`` teams, or n when n is smaller)."""
+    sizes = [n_teams]
+    while math.ceil(keep * sizes[-1]) >= min_teams and math.ceil(keep * sizes[-1]) < sizes[-1]:
+        sizes.append(math.ceil(keep * sizes[-1]))
+    return sizes
+
+
+def deals_per_pair(experiment: Experiment) -> int:
+    return experiment.deals_per_pairing * len(experiment.seatings)
+
+
+def planned_matches(experiment: Experiment) -> dict[str, int]:
+    """Matches of every planned stage (the adaptive design's stages are known in size in advance)."""
+    s = json.loads(experiment.ladder)
+    per_pair = deals_per_pair(experiment)
+    out: dict[str, int] = {}
+    if s["design"] == "round_robin":
+        n = len(s["teams"])
+        out["round-robin"] = n * (n - 1) // 2 * per_pair
+    else:
+        sizes = halving_sizes(len(s["teams"]), s["keep"], s["min_teams"])
+        for r, size in enumerate(sizes, start=1):
+            out[f"halving-{r}"] = size * s["opponents"] * 2 ** (r - 1) * per_pair
+        top = min(s["top_round_robin"], sizes[-1])
+        if top >= 2:
+            out["top-round-robin"] = top * (top - 1) // 2 * per_pair
+    if s.get("search"):
+        top = min(s["search"]["top"], len(s["teams"]))
+        out["search"] = top * (top - 1) // 2 * s["search"]["deals"] * len(experiment.seatings)
+    n_swap = sum(1 for _ in s["swaps"]) * s["opponents"] * 4 * per_pair
+    if n_swap:
+        out["swap-base"] = out["swap-alt"] = n_swap
+    return out
+
+
+class TeamLadderPlanner:
+    """Plans a team study from its experiment (``mode = "ladder"``), stage by stage."""
+
+    def __init__(self, experiment: Experiment) -> None:
+        if experiment.mode != "ladder" or not experiment.ladder:
+            raise ValueError(f"experiment {experiment.name!r} is not a team ladder (mode = 'ladder')")
+        self.base = experiment
+        self.settings: dict[str, Any] = json.loads(experiment.ladder)
+        self.name = experiment.name
+        self.meta = {"kind": "team_ladder", "experiment": experiment.name, "settings": self.settings}
+        self.teams = _teams(self.settings["teams"])
+        self.field = _teams(self.settings["field"])
+
+    # ------------------------------------------------------------------ stages
+    def _stage(self, label: str, pairs: Sequence[tuple[Team, Team]], seed: int, **changes: Any) -> Experiment:
+        return dataclasses.replace(
+            self.base,
+            name=label,
+            description=f"{self.base.name}: {label}",
+            master_seed=seed,
+            pairings=tuple(pairs),
+            mode="pairs",
+            ladder="",
+            **changes,
+        )
+
+    def first(self) -> Experiment:
+        label = "round-robin" if self.settings["design"] == "round_robin" else "halving-1"
+        return self._stage(
+            label, first_pairings(self.settings, self.base.master_seed), stage_seed(self.base.master_seed, 1)
+        )
+
+    def next(self, finished: Sequence[FinishedStage]) -> Experiment | None:
+        from krosbalance.analysis.team_ladder import stage_scores
+
+        labels = [stage.experiment.name for stage in finished]
+        last = labels[-1]
+        index = len(finished) + 1
+        seed = stage_seed(self.base.master_seed, index)
+        scores = stage_scores(finished)
+        if last.startswith("halving-"):
+            r = int(last.split("-")[1])
+            sizes = halving_sizes(len(self.teams), self.settings["keep"], self.settings["min_teams"])
+            if r < len(sizes):
+                active = [tuple(t) for t in finished[-1].experiment.pairings]
+                rated = list(dict.fromkeys(a for a, _ in active))
+                kept = rank_teams(rated, scores)[: sizes[r]]
+                opponents = self.settings["opponents"] * 2**r
+                return self._stage(f"halving-{r + 1}", field_pairs(kept, self.field, opponents, seed), seed)
+            top = min(self.settings["top_round_robin"], sizes[-1])
+            if top >= 2:
+                rated = list(dict.fromkeys(a for a, _ in finished[-1].experiment.pairings))
+                return self._stage(
+                    "top-round-robin", round_robin_pairs(rank_teams(rated, scores)[:top]), seed
+                )
+            last = "top-round-robin"
+        if last in ("top-round-robin", "round-robin"):
+            search = self.settings.get("search")
+            if search:
+                top = rank_teams(self.teams, scores)[: search["top"]]
+                ai = search["ai"]
+                return self._stage(
+                    "search",
+                    round_robin_pairs(top),
+                    seed,
+                    ais=((ai, ai),),
+                    ai_deals=(),
+                    matches_per_pairing=search["deals"],
+                )
+            last = "search"
+        swaps = self.settings["swaps"]
+        if last == "search" and swaps:
+            return self._swap_stage("swap-base", "team")
+        if last == "swap-base":
+            return self._swap_stage("swap-alt", "swapped")
+        return None
+
+    def _swap_stage(self, label: str, which: str) -> Experiment:
+        """Each swap's team (or its swapped team) against the same field opponents, same seeds."""
+        seed = stage_seed(self.base.master_seed, SWAP_SEED_KEY)
+        opponents = self.settings["opponents"] * 4
+        pairs: list[tuple[Team, Team]] = []
+        for i, swap in enumerate(self.settings["swaps"]):
+            drawn = field_pairs([tuple(swap["team"])], self.field, opponents, stage_seed(seed, i))
+            pairs += [(tuple(swap[which]), opponent) for _, opponent in drawn]
+        return self._stage(label, pairs, seed)
+
+
+def rank_teams(teams: Sequence[Team], scores: Mapping[Team, tuple[float, float]]) -> list[Team]:
+    """Teams by score against the field (best first); unscored last; ties by more deals, then name."""
+
+    def key(team: Team) -> tuple[float, float, Team]:
+        score, n = scores.get(team, (float("-inf"), 0.0))
+        return (-score, -n, team)
+
+    return sorted(dict.fromkeys(teams), key=key)
+
+
+STUDY_COPY = "experiment.toml"
+"""The study's own experiment file, copied into the staged folder (the report's question)."""
+
+
+def run_ladder(
+    experiment: Experiment,
+    source: str | Path,
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    resume: bool = False,
+    echo: Any = print,
+    **run_options: Any,
+) -> int:
+    """``krosbalance run`` of a team study: its stages into ``out`` (see the module docstring);
+    prints the planned matches first and a line per stage. Returns the exit status."""
+    import shutil
+    import time
+
+    from krosbalance.sim.stages import run_stages
+
+    out = Path(out)
+    planned = planned_matches(experiment)
+    echo(
+        f"{experiment.name}: team ladder of {len(json.loads(experiment.ladder)['teams'])} teams, "
+        f"{len(planned)} stages planned, {sum(planned.values()):,} matches "
+        f"({', '.join(f'{k} {v:,}' for k, v in planned.items())})"
+    )
+    start = time.perf_counter()
+    summary = run_stages(TeamLadderPlanner(experiment), out, jobs=jobs, resume=resume, **run_options)
+    shutil.copyfile(source, out / STUDY_COPY)
+    for stage in summary.stages:
+        echo(
+            f"  {stage.folder.name}: {stage.n_matches:,} matches ({stage.n_played:,} played), {stage.n_errors} errors"
+        )
+    echo(
+        f"{experiment.name}: {summary.n_matches:,} matches in {len(summary.stages)} stages, "
+        f"{time.perf_counter() - start:.1f} s -> {out}"
+    )
+    return 1 if summary.n_errors else 0  # as the CLI: some matches raised (recorded in the stages)

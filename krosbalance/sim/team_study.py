@@ -1,0 +1,279 @@
+"""``[teams] mode = "ladder"``: a team study (issue 19) — every legal team of a roster rated against
+the field, in stages (:mod:`krosbalance.sim.team_ladder` plans them)::
+
+    [teams]
+    mode = "ladder"
+    roster = {set = "arena-box"}   # the field: every legal team of these figures (each figure as
+                                   # many copies as the team rule allows: two players, each with
+                                   # his own figures); a set/tag table, an array of names/tables, "all"
+    collection = "my-figures.toml" # optional: a user's figures ([figures] name = copies, relative to
+                                   # the experiment file): the study rates the teams reachable from
+                                   # it with at most one more figure of the roster
+    rule = { size = 4 }            # optional: restrict the ruleset's team rule (team size only; the
+                                   # level sum and copies are the ruleset's, e.g. options.team_level)
+
+    [teams.ladder]
+    design = "adaptive"            # "adaptive" (successive halving against the field) or
+                                   # "round_robin" (every pair of rated teams, when affordable)
+    top_k = 10                     # the ranking the adaptive design must get right
+    opponents = 2                  # stage 1: field opponents per team (doubled at every stage)
+    keep = 0.5                     # share of the rated teams each halving stage keeps
+    min_teams = 20                 # halving stops at this many teams (>= top_k)
+    top_round_robin = 16           # then a round robin of the top N (the meta-game's matrix); 0 = none
+    search = { ai = "lookahead-fast", top = 6, deals = 1 }   # optional: a round robin of the top
+                                   # teams under a costlier AI tier
+    swaps = [{ team = ["a", "b", "c", "d"], out = "a", in = "e" }]   # optional what-if swaps: the
+                                   # team and the swapped one against the same opponents and seeds
+
+Each stage plays every AI matchup of ``ais`` ``matches_per_pairing`` deals per pairing, with paired
+seeds. The experiment's own pairings are its first stage (what ``validate`` counts).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from krosbalance.errors import ExperimentError, KrosbalanceError
+from krosbalance.sim.catalog import Catalog, Options
+from krosbalance.sim.rosters import (
+    Team,
+    collection_teams,
+    read_collection,
+    roster_teams,
+    size_range,
+)
+
+LADDER_TEAM_KEYS = ("mode", "roster", "collection", "rule", "ladder")
+RULE_KEYS = ("size",)
+LADDER_KEYS = ("design", "top_k", "opponents", "keep", "min_teams", "top_round_robin", "search", "swaps")
+DESIGNS = ("adaptive", "round_robin")
+SEARCH_KEYS = ("ai", "top", "deals")
+DEFAULTS: dict[str, Any] = {
+    "design": "adaptive",
+    "top_k": 10,
+    "opponents": 2,
+    "keep": 0.5,
+    "min_teams": 20,
+    "top_round_robin": 16,
+}
+ROUND_ROBIN_MAX_PAIRS = 5000
+"""A round-robin design of more pairings is refused: it would not end; use the adaptive design."""
+
+
+def _int(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def parse_ladder(
+    teams: Mapping[str, Any],
+    problems: Any,
+    catalog: Catalog,
+    ruleset: str,
+    options: Options,
+    master_seed: int | None,
+    file: str,
+) -> tuple[tuple[tuple[Team, Team], ...] | None, str]:
+    """The first stage's pairings and the study's settings (JSON) of a ladder ``[teams]``; every
+    problem goes to ``problems`` (the experiment's ``_Problems``)."""
+    from krosbalance.sim import experiment as ex
+
+    n_before = len(problems.errors)
+    ex._unknown_keys(teams, LADDER_TEAM_KEYS, "teams.", problems)
+    for key in ("pool", "list", "pairs", "tables", "include_mirror"):
+        if key in teams:
+            problems.add(f"teams.{key}", "not used by mode 'ladder' (it takes roster and/or collection)")
+    size: tuple[int, int] | None = None
+    rule = ex._get(teams, "rule", dict, problems, prefix="teams.", default={})
+    if rule is not None:
+        for key in rule:
+            if key not in RULE_KEYS:
+                problems.add(
+                    f"teams.rule.{key}",
+                    f"ruleset {ruleset!r} has no team rule {key!r}: its level sum and name-colour copies are "
+                    f"the ruleset's own (changed by its options, e.g. team_level); a ladder may restrict: "
+                    f"{', '.join(RULE_KEYS)}",
+                )
+        if "size" in rule:
+            found = size_range(rule["size"])
+            if isinstance(found, str):
+                problems.add("teams.rule.size", found)
+            else:
+                size = found
+    settings = _parse_settings(teams, problems, catalog, ruleset)
+    if "roster" not in teams and "collection" not in teams:
+        problems.add("teams.roster", "mode 'ladder' needs a roster (the field) and/or a collection file")
+    roster: list[str] | None = []
+    if "roster" in teams:
+        start = len(problems.errors)
+        roster = ex._parse_pool(teams["roster"], problems, catalog, ruleset)
+        for i in range(start, len(problems.errors)):  # the pool parser names its field teams.pool
+            e = problems.errors[i]
+            if e.field.startswith("teams.pool"):
+                problems.errors[i] = ExperimentError(
+                    e.file, "teams.roster" + e.field[len("teams.pool") :], e.reason
+                )
+    owned: list[str] | None = None
+    collection = ex._get(teams, "collection", str, problems, prefix="teams.")
+    if collection is not None:
+        path = Path(collection)
+        if not path.is_absolute() and file not in ("", "<string>"):
+            path = Path(file).parent / path
+        try:
+            owned = read_collection(path, catalog, ruleset)
+        except KrosbalanceError as exc:
+            problems.add("teams.collection", str(exc))
+    if len(problems.errors) > n_before or roster is None or settings is None:
+        return None, ""
+    field = roster_teams(roster or sorted(set(owned or ())), catalog, ruleset, options, size)
+    sizes = (
+        ""
+        if size is None
+        else f", {size[0]} figures"
+        if size[0] == size[1]
+        else f", {size[0]}-{size[1]} figures"
+    )
+    rule_text = f"the team rule of ruleset {ruleset!r}{sizes}"
+    if not field:
+        where = "teams.roster" if roster else "teams.collection"
+        problems.add(where, f"no legal team can be drawn from it ({rule_text})")
+        return None, ""
+    mine: list[Team] = []
+    rated = field
+    if owned is not None:
+        mine = collection_teams(owned, catalog, ruleset, options, size)
+        if not mine:
+            problems.add(
+                "teams.collection", f"no legal team can be drawn from the figures it lists ({rule_text})"
+            )
+            return None, ""
+        rated = sorted({t for t in field if _one_buy_away(owned, t)} | set(mine))
+    swaps = _parse_swaps(settings.pop("swaps", []), problems, catalog, ruleset, options, size)
+    if swaps is None:
+        return None, ""
+    settings.update(
+        teams=[list(t) for t in rated],
+        field=[list(t) for t in field],
+        owned=owned or [],
+        mine=[list(t) for t in mine],
+        roster=sorted(set(roster or owned or ())),
+        rule=rule_text,
+        swaps=swaps,
+    )
+    if settings["design"] == "round_robin":
+        n_pairs = len(rated) * (len(rated) - 1) // 2
+        if n_pairs > ROUND_ROBIN_MAX_PAIRS:
+            problems.add(
+                "teams.ladder.design",
+                f"a round robin of {len(rated)} teams is {n_pairs:,} pairings (more than {ROUND_ROBIN_MAX_PAIRS:,}): "
+                'use design = "adaptive"',
+            )
+            return None, ""
+    if len(rated) < 2:
+        problems.add("teams", f"a ladder needs at least two teams to rate; {len(rated)} here")
+        return None, ""
+    from krosbalance.sim.team_ladder import first_pairings
+
+    pairings = first_pairings(settings, master_seed or 0)
+    return pairings, json.dumps(settings, sort_keys=True, separators=(",", ":"))
+
+
+def _one_buy_away(owned: Sequence[str], team: Team) -> bool:
+    """Whether the team needs at most one figure more than the owned ones."""
+    from collections import Counter
+
+    missing = Counter(team) - Counter(owned)
+    return sum(missing.values()) <= 1
+
+
+def _parse_settings(
+    teams: Mapping[str, Any], problems: Any, catalog: Catalog, ruleset: str
+) -> dict[str, Any] | None:
+    from krosbalance.sim import experiment as ex
+
+    raw = ex._get(teams, "ladder", dict, problems, prefix="teams.", default={})
+    if raw is None:
+        return None
+    ex._unknown_keys(raw, LADDER_KEYS, "teams.ladder.", problems)
+    out = dict(DEFAULTS)
+    ok = True
+    design = raw.get("design", out["design"])
+    if design not in DESIGNS:
+        problems.add(
+            "teams.ladder.design", f"unknown design {design!r}; expected one of: {', '.join(DESIGNS)}"
+        )
+        ok = False
+    out["design"] = design
+    for key, low in (("top_k", 1), ("opponents", 1), ("min_teams", 1), ("top_round_robin", 0)):
+        value = raw.get(key, out[key])
+        if not _int(value, low):
+            problems.add(f"teams.ladder.{key}", f"must be an integer >= {low}, not {value!r}")
+            ok = False
+        out[key] = value
+    keep = raw.get("keep", out["keep"])
+    if not isinstance(keep, (int, float)) or isinstance(keep, bool) or not 0 < keep < 1:
+        problems.add("teams.ladder.keep", f"must be a share between 0 and 1 (exclusive), not {keep!r}")
+        ok = False
+    out["keep"] = float(keep) if isinstance(keep, (int, float)) else 0.5
+    if ok and out["min_teams"] < out["top_k"]:
+        problems.add("teams.ladder.min_teams", f"must be >= top_k ({out['top_k']}), not {out['min_teams']}")
+        ok = False
+    search = raw.get("search")
+    if search is not None:
+        if not isinstance(search, dict):
+            problems.add("teams.ladder.search", f"must be a table {{ai, top, deals}}, not {search!r}")
+            ok = False
+        else:
+            ex._unknown_keys(search, SEARCH_KEYS, "teams.ladder.search.", problems)
+            ai, top, deals = search.get("ai"), search.get("top", 6), search.get("deals", 1)
+            known = ex._ask(lambda: catalog.ais(ruleset), "teams.ladder.search.ai", problems)
+            if not isinstance(ai, str) or (known is not None and ai not in known):
+                problems.add("teams.ladder.search.ai", f"unknown AI {ai!r}; known: {', '.join(known or [])}")
+                ok = False
+            for key, value in (("top", top), ("deals", deals)):
+                if not _int(value, 2 if key == "top" else 1):
+                    problems.add(
+                        f"teams.ladder.search.{key}",
+                        f"must be an integer >= {2 if key == 'top' else 1}, not {value!r}",
+                    )
+                    ok = False
+            out["search"] = {"ai": ai, "top": top, "deals": deals}
+    out["swaps"] = raw.get("swaps", [])
+    return out if ok else None
+
+
+def _parse_swaps(
+    raw: Any, problems: Any, catalog: Catalog, ruleset: str, options: Options, size: tuple[int, int] | None
+) -> list[dict[str, Any]] | None:
+    """``swaps``: team T with figure ``out`` replaced by ``in``; both must be legal teams."""
+    from krosbalance.sim import experiment as ex
+
+    if not isinstance(raw, list):
+        problems.add("teams.ladder.swaps", f"must be an array of {{team, out, in}} tables, not {raw!r}")
+        return None
+    swaps: list[dict[str, Any]] = []
+    for i, entry in enumerate(raw):
+        where = f"teams.ladder.swaps[{i}]"
+        if not isinstance(entry, dict):
+            problems.add(where, f"must be a table {{team, out, in}}, not {entry!r}")
+            return None
+        ex._unknown_keys(entry, ("team", "out", "in"), f"{where}.", problems)
+        team = ex._parse_team(entry.get("team"), f"{where}.team", problems, catalog, ruleset, options)
+        names = ex._resolve_names([entry.get("out"), entry.get("in")], f"{where}.out/in", problems, catalog)
+        if team is None or names is None:
+            return None
+        out, into = names
+        if out not in team:
+            problems.add(f"{where}.out", f"{out!r} is not in the team {list(team)}")
+            return None
+        swapped = list(team)
+        swapped[swapped.index(out)] = into
+        try:
+            catalog.check_team(swapped, ruleset, options)
+        except KrosbalanceError as exc:
+            problems.add(f"{where}.in", f"the swapped team {swapped} is not legal: {exc}")
+            return None
+        swaps.append({"team": sorted(team), "out": out, "in": into, "swapped": sorted(swapped)})
+    return swaps

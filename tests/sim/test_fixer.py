@@ -1,0 +1,142 @@
+"""The fix finder (krosbalance.sim.fixer): its [fix] table, its stages and its optimiser."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from krosbalance.content.registry import default_registry, list_characters
+from krosbalance.errors import ExperimentError
+from krosbalance.sim.experiment import loads_experiment
+from krosbalance.sim.fixer import (
+    FixSpec,
+    Proposal,
+    _predict,
+    parse_fix,
+    probe_experiment,
+    sensitivity,
+    solve,
+    verify_experiment,
+)
+from krosbalance.sim.patches import Patch, patched_registry
+from krosbalance.sim.runner import fingerprint
+from krosbalance.sim.stages import experiment_toml
+
+BASE = textwrap.dedent(
+    """
+    name = "fixing"
+    master_seed = 9
+    matches_per_pairing = 1
+    ais = ["random"]
+    [teams]
+    mode = "splits"
+    pool = [{ set = "arena-box" }]
+    """
+)
+
+
+def test_solve_changes_the_fewest_values_then_the_smallest() -> None:
+    strengths = {"a": -0.6, "b": 0.3, "c": 0.3}
+    slopes = {("a", "hp"): 0.2, ("b", "hp"): 0.2, ("c", "hp"): 0.2}
+    bounds = {k: (-4, 4) for k in slopes}
+    changes, reached, _ = solve(strengths, slopes, bounds, 0.15)
+    assert reached
+    # one value, the smallest that works: a +4 moves a by 0.2 x 4 x 2/3 and b, c by -0.2 x 4 / 3
+    # (a +3 leaves a at -0.2, outside the band)
+    assert changes == {("a", "hp"): 4}
+    moved = {
+        f: s + sum(slopes[k] * d * ((k[0] == f) - 1 / 3) for k, d in changes.items())
+        for f, s in strengths.items()
+    }
+    assert all(abs(v) <= 0.15 + 1e-9 for v in moved.values())
+
+
+def test_solve_says_when_the_band_cannot_be_reached_and_minimises_the_worst() -> None:
+    strengths = {"a": -2.0, "b": 1.0, "c": 1.0}
+    slopes = {("a", "hp"): 0.1}
+    changes, reached, _ = solve(strengths, slopes, {("a", "hp"): (-2, 2)}, 0.15)
+    assert not reached and changes == {("a", "hp"): 2}
+
+
+def test_solve_without_a_usable_slope_changes_nothing() -> None:
+    assert solve({"a": 0.5, "b": -0.5}, {}, {}, 0.15)[:2] == ({}, False)
+
+
+def test_prediction_moves_every_figure_by_the_sum_to_zero_share() -> None:
+    chars = pd.DataFrame({"coef": [-0.6, 0.3, 0.3], "se": [0.1, 0.1, 0.1]}, index=["a", "b", "c"])
+    out = _predict(chars, {("a", "hp"): 3}, {("a", "hp"): 0.2}, {("a", "hp"): 0.05}).set_index("term")
+    assert np.allclose(out["predicted"], [-0.2, 0.1, 0.1])
+    assert np.isclose(out.loc["a", "predicted_se"], np.sqrt(0.01 + (2 / 3 * 3 * 0.05) ** 2))
+
+
+def test_sensitivity_recovers_a_planted_slope() -> None:
+    rng = np.random.default_rng(0)
+    figs = ["a", "b", "c", "d"]
+    rows = []
+    truth = {"a": 0.4, "b": 0.0, "c": -0.2, "d": -0.2}
+    for deal in range(3000):
+        arm = ["", "a.hp.up2"][deal % 2]
+        t0 = list(rng.choice(figs, 2, replace=False))
+        t1 = [f for f in figs if f not in t0]
+        bonus = 0.3 * 2 * (t0.count("a") - t1.count("a")) if arm else 0.0
+        eta = sum(truth[f] for f in t0) - sum(truth[f] for f in t1) + bonus
+        win = rng.random() < 1 / (1 + np.exp(-eta))
+        rows.append(
+            {
+                "match_id": deal,
+                "pairing": deal,
+                "deal": 0,
+                "team0": ",".join(t0),
+                "team1": ",".join(t1),
+                "winner": 0 if win else 1,
+                "first_player": 0,
+                "error": "",
+                "end_reason": "gg",
+                "variant": arm,
+            }
+        )
+    fit = sensitivity(pd.DataFrame(rows), {"a.hp.up2": ("a", "hp", 2)})
+    slope = fit.set_index("term").loc["hp"]
+    assert slope["ci_low"] < 0.3 < slope["ci_high"]
+
+
+def test_parse_fix_refuses_bad_tables_in_one_line() -> None:
+    for table, field in (
+        ({"band": -1}, "fix.band"),
+        ({"fields": ["charm"]}, "fix.fields"),
+        ({"figures": ["nobody"]}, "fix.figures"),
+        ({"step": {"hp": 0}}, "fix.step"),
+        ({"slopes": "odd"}, "fix.slopes"),
+        ({"what": 1}, "fix.what"),
+    ):
+        with pytest.raises(ExperimentError) as info:
+            parse_fix(table, "fix.toml")
+        assert info.value.field == field and "\n" not in str(info.value)
+
+
+def test_probe_and_verify_stages_are_patched_arms_that_load_back_from_their_files() -> None:
+    exp = loads_experiment(BASE)
+    fig = list_characters(set="arena-box")[0]
+    spec = FixSpec(fields=("hp",), figures=(fig,), verify_deals=2)
+    probe = probe_experiment(exp, spec)
+    assert [name for name, _ in probe.variants] == ["shipped", f"{fig}.hp.up2"]
+    hp = default_registry().load_character(fig).hp
+    assert patched_registry(dict(probe.arm_patches)[f"{fig}.hp.up2"]).load_character(fig).hp == hp + 2
+    assert fingerprint(loads_experiment(experiment_toml(probe))) == fingerprint(probe)
+    patch = Patch("p", {"characters": {fig: {"hp": hp + 1}}})
+    proposal = Proposal(patch, ((fig, "hp", 1),), pd.DataFrame(), 0.15, True, "test")
+    verify = verify_experiment(exp, spec, proposal)
+    assert verify.master_seed != exp.master_seed and verify.matches_per_pairing == 2
+    assert [name for name, _ in verify.variants] == ["shipped", "proposed"]
+    assert fingerprint(loads_experiment(experiment_toml(verify))) == fingerprint(verify)
+
+
+def test_the_shipped_fix_file_validates(tmp_path: Path) -> None:
+    from krosbalance.sim.fixer import load_fix
+
+    exp, spec = load_fix(Path(__file__).resolve().parents[2] / "simulations" / "fix-the-box.toml")
+    assert spec.band == 0.15 and exp.pairings

@@ -1,0 +1,178 @@
+"""Team studies: teams from a roster or a collection, the adaptive ladder's stages, and its check on
+a synthetic field of known strengths (it must recover the known top k)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import numpy as np
+
+from krosbalance.analysis.staged import load_staged
+from krosbalance.analysis.team_ladder import synthetic_halving, team_key, team_ratings
+from krosbalance.analysis.team_section import team_study
+from krosbalance.sim.experiment import check_experiment_text, loads_experiment
+from krosbalance.sim.rosters import collection_teams, read_collection, roster_teams
+from krosbalance.sim.stages import read_stages, run_stages
+from krosbalance.sim.team_ladder import TeamLadderPlanner, halving_sizes, planned_matches, stage_seed
+from tests.sim.fakes import CARDS, STAR_ROSTER, STAR_TEAMS, FakeCatalog, strength_play, team_strength
+
+CAT = FakeCatalog()
+
+LADDER = """
+name = "synthetic-ladder"
+master_seed = 11
+matches_per_pairing = 1
+ais = ["random"]
+
+[teams]
+mode = "ladder"
+roster = {set = "arena-box"}
+rule = { size = 4 }
+
+[teams.ladder]
+top_k = 3
+opponents = 4
+keep = 0.5
+min_teams = 8
+top_round_robin = 6
+"""
+
+
+def ladder(text: str = LADDER, **replace: str):
+    for old, new in replace.items():
+        text = text.replace(old, new)
+    return loads_experiment(textwrap.dedent(text), "ladder.toml", CAT)
+
+
+def test_every_legal_team_of_the_roster_is_rated_both_players_owning_their_figures() -> None:
+    experiment = ladder()
+    settings = json.loads(experiment.ladder)
+    box = CAT.characters(set="arena-box")
+    expected = sorted(set(CAT.all_teams(box)))
+    assert [tuple(t) for t in settings["field"]] == expected == roster_teams(box, CAT)
+    assert [tuple(t) for t in settings["teams"]] == expected
+    # mirror and overlapping teams: a white figure twice in one team, two teams sharing figures
+    assert any(len(set(t)) < len(t) for t in expected)
+    # stage 1 = the experiment's pairings: every team against `opponents` field opponents
+    assert len(experiment.pairings) == len(expected) * 4
+    assert experiment.n_matches == len(expected) * 4 * 2
+
+
+def test_halving_sizes_shrink_by_keep_and_stop_at_min_teams() -> None:
+    assert halving_sizes(211, 0.5, 20) == [211, 106, 53, 27]
+    assert halving_sizes(10, 0.5, 20) == [10]
+    sizes = halving_sizes(500, 0.3, 7)
+    assert sizes[-1] >= 7 and all(b == -(-a * 3 // 10) for a, b in zip(sizes, sizes[1:], strict=False))
+
+
+def test_stage_seeds_differ_by_stage_and_follow_the_master_seed() -> None:
+    seeds = {stage_seed(11, k) for k in range(1, 8)}
+    assert len(seeds) == 7 and stage_seed(11, 3) == stage_seed(11, 3) != stage_seed(12, 3)
+
+
+def test_adaptive_ladder_recovers_the_known_top_k_of_a_synthetic_field(tmp_path: Path) -> None:
+    experiment = ladder(**{'roster = {set = "arena-box"}': f"roster = {json.dumps(list(STAR_ROSTER))}"})
+    out = tmp_path / "out"
+    summary = run_stages(TeamLadderPlanner(experiment), out, play=strength_play, catalog=CAT, progress=False)
+    labels = [s["experiment"] for s in read_stages(out)["stages"]]
+    assert labels == ["halving-1", "halving-2", "halving-3", "halving-4", "top-round-robin"]
+    planned = planned_matches(experiment)
+    assert [s.n_matches for s in summary.stages] == list(planned.values())
+    rs = load_staged(out)
+    ratings = team_ratings(rs.matches)
+    truth = [team_key(t) for t in sorted(STAR_TEAMS, key=team_strength, reverse=True)]
+    found = ratings[ratings["tier"] == "baseline"]["team"].head(3).tolist()
+    assert set(found) == set(truth)
+    # it spent fewer matches than a full round robin of the same teams (one deal per AI, both seats)
+    n = len(json.loads(experiment.ladder)["teams"])
+    assert summary.n_matches < n * (n - 1) // 2 * 2
+    study = team_study(rs)
+    assert study.design["used"] == summary.n_matches
+    assert study.design["full_round_robin"] == n * (n - 1) // 2 * 2
+    meta = study.metas["baseline"]
+    assert abs(meta["nash_weight"].sum() - 1) < 1e-9 and meta["in_support"].any()
+
+
+def test_successive_halving_on_synthetic_fields_recovers_separated_top_teams() -> None:
+    rng = np.random.default_rng(5)
+    strengths = np.concatenate([[3.0, 2.6, 2.2], rng.uniform(0, 0.8, size=197)])
+    runs = [
+        synthetic_halving(strengths, top_k=3, opponents=4, keep=0.5, min_teams=10, seed=s) for s in range(10)
+    ]
+    assert all(r["found"] == [0, 1, 2] for r in runs)
+    assert runs[0]["deals"] < runs[0]["round_robin_deals"]
+
+
+def test_round_robin_design_is_refused_where_it_cannot_end_and_plays_every_pair_where_it_can() -> None:
+    rr = LADDER.replace("top_k = 3", 'design = "round_robin"\ntop_k = 3')
+    _, errors = check_experiment_text(textwrap.dedent(rr), "x.toml", CAT)
+    assert len(errors) == 1 and 'use design = "adaptive"' in errors[0].reason
+    box = CAT.characters(set="arena-box")
+    white = [c for c in box if CARDS[c].colour == "white"][:4]
+    small = ladder(rr.replace('roster = {set = "arena-box"}', f"roster = {json.dumps(white)}"))
+    n = len(json.loads(small.ladder)["teams"])
+    assert n >= 2 and len(small.pairings) == n * (n - 1) // 2
+    assert list(planned_matches(small)) == ["round-robin"]
+
+
+def test_bad_ladder_input_is_one_clear_problem_each(tmp_path: Path) -> None:
+    def problems(text: str) -> list[str]:
+        _, errors = check_experiment_text(textwrap.dedent(text), str(tmp_path / "x.toml"), CAT)
+        return [f"{e.field}: {e.reason}" for e in errors]
+
+    unknown_rule = problems(LADDER.replace("rule = { size = 4 }", "rule = { points = 20 }"))
+    assert len(unknown_rule) == 1 and unknown_rule[0].startswith(
+        "teams.rule.points: ruleset 'arena' has no team rule"
+    )
+    no_team = problems(LADDER.replace('roster = {set = "arena-box"}', 'roster = ["bill_tell"]'))
+    assert no_team == [
+        "teams.roster: no legal team can be drawn from it (the team rule of ruleset 'arena', 4 figures)"
+    ]
+    (tmp_path / "mine.toml").write_text("[figures]\nbill_tell = 2\nnot_a_figure = 1\n")
+    bad_figure = problems(LADDER.replace("rule = ", 'collection = "mine.toml"\nrule = '))
+    assert len(bad_figure) == 1 and "figures.not_a_figure: unknown figure 'not_a_figure'" in bad_figure[0]
+
+
+def test_collection_teams_are_drawn_from_the_owned_copies_only(tmp_path: Path) -> None:
+    box = CAT.characters(set="arena-box")
+    path = tmp_path / "mine.toml"
+    path.write_text(f"[figures]\n{box[0]} = 1\n{box[2]} = 2\n{box[3]} = 1\n{box[4]} = 1\n")
+    owned = read_collection(path, CAT)
+    teams = collection_teams(owned, CAT)
+    assert teams and all(t.count(box[0]) <= 1 and t.count(box[2]) <= 2 for t in teams)
+    assert all(set(t) <= set(owned) for t in teams)
+    experiment = ladder(LADDER.replace("rule = ", f'collection = "{path}"\nrule = '))
+    settings = json.loads(experiment.ladder)
+    assert sorted(settings["owned"]) == sorted(owned)
+    rated = {tuple(t) for t in settings["teams"]}
+    assert {tuple(t) for t in settings["mine"]} <= rated
+    # the rated teams are those reachable with at most one more figure
+    assert all(sum(max(0, t.count(c) - owned.count(c)) for c in set(t)) <= 1 for t in rated)
+
+
+def test_a_swap_is_paired_on_the_same_opponents_and_seeds_and_finds_a_known_loss(tmp_path: Path) -> None:
+    star = ["bill_tell", "bill_tell", "oscar_kass", "oscar_kass"]
+    text = LADDER.replace('roster = {set = "arena-box"}', f"roster = {json.dumps(list(STAR_ROSTER))}")
+    text = (
+        text.replace("opponents = 4", "opponents = 3")
+        .replace(
+            "top_round_robin = 6",
+            f'top_round_robin = 0\nmin_teams = 200\nswaps = [{{ team = {json.dumps(star)}, out = "oscar_kass", in = "lil_healey" }}]',
+        )
+        .replace("min_teams = 8\n", "")
+    )
+    experiment = ladder(text)
+    out = tmp_path / "out"
+    run_stages(TeamLadderPlanner(experiment), out, play=strength_play, catalog=CAT, progress=False)
+    stages = {s["experiment"]: s for s in read_stages(out)["stages"]}
+    assert list(stages) == ["halving-1", "swap-base", "swap-alt"]
+    rs = load_staged(out)
+    base = rs.matches[rs.matches["stage"] == "swap-base"].sort_values("stage_match_id")
+    alt = rs.matches[rs.matches["stage"] == "swap-alt"].sort_values("stage_match_id")
+    assert base["seed"].tolist() == alt["seed"].tolist() and base["team_b"].tolist() == alt["team_b"].tolist()
+    swaps = team_study(rs).swaps
+    assert len(swaps) == 1 and swaps["n_deals"].iloc[0] == 3 * 4
+    known = team_strength(star) - team_strength(["bill_tell", "bill_tell", "lil_healey", "oscar_kass"])
+    assert known > 2 and swaps["ci_high"].iloc[0] < 0  # the star team loses its edge: a paired, certain drop
