@@ -12,14 +12,22 @@ holdings through a ``MatchView`` of it (the search tier plays Arena), and adds:
   HP left, :func:`.scoring.ko_risk`) loses that chance of its KO's GG swing; the side to move next
   strikes first, so the threats against the side not to move weigh more;
 - **kamas**: each kama is a fraction of a GG (``KAMA_WORTH``: 10 kamas buy one, R-A50).
+
+:func:`evaluate_holdings` is the deeper search's evaluation (``ai/mcts.py``): the same score, material
+and threats, with the stock priced at what it buys (:func:`holdings_value`): kamas at the going rate
+of a kama through GG (``rewards.kama_rate``, less the walk to a Demon cell) and every Demonic Reward
+held on a card at its worth to its holder (``rewards.reward_value``), face-down tokens in full and
+face-up permanent ones for what is left of their life.
 """
 
 from __future__ import annotations
 
 from krosbalance.ai import scoring
+from krosbalance.ai.rewards import kama_rate, reward_value
 from krosbalance.ai.scoring import GG_UNIT, SUMMON_WORTH, ThreatCache
 from krosbalance.engine.state import KROSMASTER, MatchState
-from krosbalance.engine.view import MatchView
+from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.tokens import tokens_of
 from krosbalance.rulesets.arena.view import arena_view
 
 #: a decided match, in injury units
@@ -34,10 +42,56 @@ KAMA_WORTH = 0.1
 #: weight of the KO threats against the side to move next, and against the other side
 THREAT_TO_MOVER = 0.25
 THREAT_TO_OTHER = 0.5
+#: share of a kama's going rate through GG (``rewards.kama_rate``) a kama in the stock is worth: it
+#: must still be carried to a Demon cell, and part of a stock is never spent
+KAMA_SHARE = 0.6
+#: share of a held token's worth to its holder (``rewards.reward_value``) counted while it is held:
+#: face down it gives nothing yet (R-A52) and the holder may fall before revealing it
+HELD_SHARE = 0.6
+#: share counted for a face-up permanent token (equipment): part of its life is spent
+FACE_UP_SHARE = 0.3
+
+
+def evaluate_holdings(state: MatchState, side: int, threat_cache: ThreatCache | None = None) -> float:
+    """:func:`evaluate` with the stock and the cards priced at what they buy (:func:`holdings_value`)
+    instead of a flat ``KAMA_WORTH`` per kama."""
+    value = evaluate(state, side, threat_cache, kama_worth=0.0)
+    if state.finished or abs(value) >= WIN_SCORE:
+        return value
+    return value + holdings_value(state, side)
+
+
+def holdings_value(state: MatchState, side: int) -> float:
+    """What ``side``'s kamas and held Demonic Rewards are worth, less the other side's, in injury
+    units: kamas at ``KAMA_SHARE`` of the going rate through GG, tokens on living Krosmasters at
+    their worth to the holder (``HELD_SHARE`` face down, ``FACE_UP_SHARE`` face-up equipment)."""
+    arena = arena_view(MatchView(state, side))
+    kamas = arena.kamas
+    rate = KAMA_SHARE * kama_rate(arena.gg_price)
+    value = rate * (kamas[side] - kamas[1 - side])
+    for f in state.fighters:
+        if not f.alive or f.cell < 0 or f.kind != KROSMASTER:
+            continue
+        tokens = tokens_of(f)
+        if not tokens:
+            continue
+        holder = FighterView(f)
+        worth = 0.0
+        for token in tokens:
+            if not token.face_up:
+                worth += HELD_SHARE * reward_value(token.spec, holder)
+            elif token.spec.kind == "equipment":
+                worth += FACE_UP_SHARE * reward_value(token.spec, holder)
+        value += worth if f.side == side else -worth
+    return value
 
 
 def evaluate(
-    state: MatchState, side: int, threat_cache: ThreatCache | None = None, threats: bool = True
+    state: MatchState,
+    side: int,
+    threat_cache: ThreatCache | None = None,
+    threats: bool = True,
+    kama_worth: float = KAMA_WORTH,
 ) -> float:
     """How good ``state`` is for ``side``, in injury units (positive: ahead)."""
     if state.finished:
@@ -59,7 +113,7 @@ def evaluate(
             value += sign * (HP_WORTH * (f.hp - f.injuries) + PRESENCE)
         elif f.kind == "creature":
             value += sign * (0.5 * HP_WORTH * (f.hp - f.injuries) + SUMMON_WORTH.get(f.spec.id, 0.5))
-    value += KAMA_WORTH * (kamas[side] - kamas[1 - side])
+    value += kama_worth * (kamas[side] - kamas[1 - side])
     if threats:
         mover = state.active_side
         for victims in (0, 1):

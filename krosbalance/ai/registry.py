@@ -16,6 +16,7 @@ from krosbalance.ai.duel.players import DuelBrawlerAI
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.lookahead import LookaheadAI
+from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.random_ai import RandomAI
 from krosbalance.ai.skilled import SKILLED
@@ -137,3 +138,4 @@ for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _loo
         rulesets=LookaheadAI.rulesets,
         two_players_only=LookaheadAI.two_players_only,
     )
+register_ai("mcts", MCTSAI, tier="search")

@@ -42,6 +42,11 @@ class ReplayDice:
         self._faces = faces
         self._next = 0
 
+    @property
+    def position(self) -> int:
+        """How many faces have been read so far."""
+        return self._next
+
     def roll(self) -> int:
         face = self._faces[self._next % len(self._faces)]
         self._next += 1
@@ -70,9 +75,18 @@ def finish_team_turn(
     it finishes, then everyone after it in the Timeline order acts (``play_timeline``); then the
     turn ends as ``engine.turn.game_turn`` ends it, and the victory check runs as after every game
     turn (``engine.match.run_to_end``)."""
+    finish_activation(state, fighter, controller, view)
+    finish_team_turn_after(state, fighter, controller, view)
+
+
+def finish_team_turn_after(
+    state: MatchState, fighter: Fighter, controller: ArenaController, view: MatchView
+) -> None:
+    """:func:`finish_team_turn` once ``fighter``'s activation has ended (``finish_activation``):
+    everyone after it in the Timeline order acts, then the turn ends. A search can look at the
+    position between the two (``ai/mcts.py`` keeps its transpositions by it)."""
     side = fighter.side
     rules = state.ruleset
-    finish_activation(state, fighter, controller, view)
     owner = fighter if fighter.summoner is None else fighter.summoner
     started = False
     for krosmaster in list(state.timeline[side]):

@@ -131,6 +131,7 @@ def _register_builtins() -> None:
     _BUILTINS_DONE = True
     from krosbalance.analysis import (
         challenges,
+        convergence,
         duel,
         patch_section,
         restricted_section,
@@ -161,6 +162,7 @@ def _register_builtins() -> None:
     register_section(
         "restricted", restricted_section.add_report_section, mode=True, verdict=verdicts.restricted_verdict
     )
+    register_section("convergence", convergence.add_report_section, mode=True)
 
 
 __all__ = [

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from krosbalance.ai.lookahead import LookaheadAI
+from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.build_info import build_mode
 from krosbalance.engine.clone import clone_state
@@ -132,7 +133,7 @@ def _play(
     run_to_end(state, controllers, views)
     rollouts = activations = 0
     for controller in controllers:
-        if isinstance(controller, LookaheadAI):
+        if isinstance(controller, (LookaheadAI, MCTSAI)):
             rollouts += controller.rollouts
             activations += controller.searches
     return rollouts, activations

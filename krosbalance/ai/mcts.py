@@ -1,0 +1,211 @@
+"""MCTS: determinized rollouts over the team's turn and the opponent's reply, with successive halving.
+
+At the start of each Krosmaster's activation the AI asks its heuristic (the kiter's planner) for its
+``candidates`` best plans (:meth:`HeuristicAI.candidates`) and judges them over *worlds*: each world
+is one guess at what this side cannot see — a pre-drawn list of dice faces (``ReplayDice``) and a
+fresh deal of the Demonic Rewards it has not seen (:func:`.determinize.redeal`: the market's
+face-down piles and the enemy's face-down tokens shuffled together). A plan is played in a world on
+a copy of the match (``MatchView.clone_state``), continued by the heuristic for the rest of the
+team's turn and by a kiter model of the opponent for its whole reply (:mod:`.rollout`), and the copy
+is scored by :func:`.evaluation.evaluate_holdings` (the score, material, next-turn KO threats, kamas
+at what they buy and held tokens at their worth to the holder).
+
+The worlds are shared by every plan (common random numbers: a comparison measures the plans, not
+their luck) and drawn once per activation. The budget is spent by *successive halving*, the
+root-selection rule of Monte-Carlo tree search with a fixed budget (Karnin et al. 2013; Danihelka
+et al. 2022): every plan meets the first ``schedule[0]`` worlds, the better half goes on to
+``schedule[1]`` worlds, and so on, so dominated plans are cut early and the worlds go to the close
+calls. A plan's value is its mean over the worlds it met plus ``PRIOR`` times the heuristic's own
+value of it; the best after the last round is played. Replanning on surprises, creatures,
+deployment and tension follow the heuristic.
+
+Two identical positions are played once: a rollout's result is kept by the position after the
+plan's activation and the world (:func:`position_key`), so two plans that end in the same place
+(a different walk to the same cell, the same casts in another order) share their rollouts — the
+transposition table of a tree search, on the one level where positions repeat.
+
+The budget is a count — at most ``candidates x schedule[0] + ...`` rollouts per Krosmaster
+activation — never a time, so a match stays a pure function of its seed. Named budgets are
+registered in :mod:`.registry` (``mcts``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from mypy_extensions import mypyc_attr
+
+from krosbalance.ai.base import AI
+from krosbalance.ai.determinize import redeal
+from krosbalance.ai.evaluation import evaluate_holdings
+from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.plan_search import Plan
+from krosbalance.ai.planner import END_ACTION, HeuristicAI
+from krosbalance.ai.rollout import ReplayDice, finish_activation, finish_team_turn_after, play_turn
+from krosbalance.engine.legal import Action
+from krosbalance.engine.state import MatchState
+from krosbalance.engine.view import FighterView, MatchView
+from krosbalance.rulesets.arena.state import ArenaState
+from krosbalance.rulesets.arena.tension import TensionChoice
+from krosbalance.rulesets.arena.tokens import tokens_of
+
+#: raw faces pre-drawn per world (a rollout that rolls more cycles through them)
+FACES_PER_WORLD = 512
+#: weight of the heuristic's own value of a plan, added to its mean rollout evaluation (as lookahead)
+PRIOR = 0.5
+#: the default budget: plans asked of the heuristic, and the worlds met by the survivors of each
+#: round of successive halving (cumulative: 6 plans x 2 worlds, the best 3 on 4, the best 2 on 8)
+CANDIDATES = 6
+SCHEDULE: tuple[int, ...] = (2, 4, 8)
+
+
+def position_key(state: MatchState, dice: ReplayDice) -> tuple[object, ...]:
+    """What the rest of a rollout depends on, after the searched activation: every fighter's place,
+    wounds, points and markers, the stock, the kamas on the board, the tokens on the cards and the
+    market, and how far the world's dice have been read. Two plans with the same key continue
+    identically (the heuristic players restart at the next activation)."""
+    fighters = tuple(
+        (
+            f.uid,
+            f.alive,
+            f.cell,
+            f.injuries,
+            f.ap,
+            f.mp,
+            f.plus_mp,
+            f.minus_mp,
+            f.plus_ap,
+            f.minus_ap,
+            tuple(sorted(f.inspired)),
+            tuple(sorted(f.game_uses)),
+            len(f.summons),
+        )
+        for f in state.fighters
+    )
+    rules = state.rules
+    holdings: tuple[object, ...] = ()
+    if isinstance(rules, ArenaState):
+        market = rules.market
+        piles = () if market is None else tuple(len(p) for p in market.piles)
+        cards = tuple(tuple((t.spec.id, t.face_up) for t in tokens_of(f)) for f in state.fighters)
+        holdings = (
+            tuple(rules.gg),
+            rules.wild_gg,
+            tuple(rules.kamas),
+            tuple(rules.board_kamas),
+            piles,
+            cards,
+        )
+    board = (state.obstacles, state.crates, len(state.pending_bombs), len(state.fighters))
+    return (fighters, holdings, board, state.active_side, state.finished, state.winner, dice.position)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
+class MCTSAI(AI):
+    """Heuristic plans judged over determinized worlds by successive halving (see the module
+    docstring)."""
+
+    name = "mcts"
+    rulesets = ("arena",)  # the Arena planner's candidates and evaluation
+    two_players_only = True  # its leaf evaluation scores one side against the other
+
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        candidates: int = CANDIDATES,
+        schedule: tuple[int, ...] = SCHEDULE,
+        base: type[HeuristicAI] = KiterAI,
+        model: type[HeuristicAI] = KiterAI,
+    ) -> None:
+        super().__init__(rng)
+        if (
+            not schedule
+            or any(b <= a for a, b in zip(schedule, schedule[1:], strict=False))
+            or schedule[0] < 1
+        ):
+            raise ValueError(f"schedule must be increasing and positive, got {schedule!r}")
+        self.candidates = candidates
+        self.schedule = schedule
+        self.base = base(rng)
+        self.model = model(rng)
+        self.model.share_caches(self.base)
+        self._key: tuple[int, int] = (-1, -1)
+        self.rollouts = 0  # rollouts played so far (for benchmarks)
+        self.transpositions = 0  # rollouts answered by the transposition table
+        self.searches = 0  # activations decided by rollouts
+
+    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
+        return self.base.choose_deployment(view, fighters, cells)
+
+    def choose_tension(
+        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
+    ) -> TensionChoice:
+        return self.base.choose_tension(view, raw, options)
+
+    def choose_action(self, view: MatchView) -> Action:
+        me = view.active
+        if me is None:
+            return END_ACTION
+        key = (view.turn, me.uid)
+        if key != self._key:
+            self._key = key
+            self.base.begin(view, me)
+            keep = self.candidates if me.is_krosmaster else 1
+            plans = self.base.candidates(view, me, keep)
+            plan = plans[0] if len(plans) == 1 else self._choose(view, me, plans)
+            self.base.adopt(plan)
+        return self.base.choose_action(view)
+
+    def _choose(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
+        """Successive halving over the worlds (ties: the heuristic's order)."""
+        self.searches += 1
+        worlds = self.schedule[-1]
+        faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(worlds)]
+        deals = [int(s) for s in self.rng.integers(0, 2**62, size=worlds)]
+        totals = [0.0] * len(plans)
+        met = [0] * len(plans)
+        tables: list[dict[tuple[object, ...], float]] = [{} for _ in range(worlds)]
+        alive = list(range(len(plans)))
+        for round_index, upto in enumerate(self.schedule):
+            for i in alive:
+                for w in range(met[i], upto):
+                    totals[i] += self._rollout(view, me, plans[i], faces[w], deals[w], tables[w])
+                met[i] = upto
+            scored = sorted(alive, key=lambda i: (-(totals[i] / met[i] + PRIOR * plans[i].value), i))
+            if round_index + 1 < len(self.schedule):
+                alive = sorted(scored[: max(1, (len(scored) + 1) // 2)])
+            else:
+                alive = scored
+        return plans[alive[0]]
+
+    def _rollout(
+        self,
+        view: MatchView,
+        me: FighterView,
+        plan: Plan,
+        faces: list[int],
+        deal: int,
+        table: dict[tuple[object, ...], float],
+    ) -> float:
+        """Play ``plan`` in one world (its dice, its deal of the unseen tokens), then the rest of the
+        turn and the opponent's reply; evaluate. A position already met in this world (``table``:
+        this world's transpositions) is not played again."""
+        side = view.side
+        dice = ReplayDice(faces)
+        state = view.clone_state(dice)
+        redeal(state, side, np.random.default_rng(deal))
+        fighter = state.fighters[me.uid]
+        mine = self.base.fork()
+        mine.adopt(plan)
+        seen = MatchView(state, side)
+        finish_activation(state, fighter, mine, seen)
+        key = position_key(state, dice)
+        known = table.get(key)
+        if known is not None:
+            self.transpositions += 1
+            return known
+        self.rollouts += 1
+        finish_team_turn_after(state, fighter, mine, seen)
+        play_turn(state, self.model.fork())
+        value = evaluate_holdings(state, side, self.base._threat_cache)
+        table[key] = value
+        return value

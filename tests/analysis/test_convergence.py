@@ -1,0 +1,141 @@
+"""Convergence over AI strength: per character, strength against the AI's rating, and whether the
+two strongest AIs agree."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd
+import pytest
+
+from krosbalance.ai.ladder import LadderStanding
+from krosbalance.analysis import convergence, dependence, sections
+from tests.analysis.fixtures import planted_by_ai
+
+TIERS = {
+    "brawler": "heuristic",
+    "plainer": "heuristic",
+    "sniper": "search",
+    "floor": "baseline",
+    "fresh": "search",
+}
+
+
+@pytest.fixture
+def tiers(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The planted AIs are registered nowhere: give them tiers here."""
+    monkeypatch.setattr(convergence, "ai_tier", lambda ai: TIERS.get(ai, "unknown"))
+    return TIERS
+
+
+@pytest.fixture(scope="module")
+def by_ai() -> pd.DataFrame:
+    return dependence.strength_by(planted_by_ai(400, seed=3)[0], "ai_matchup")
+
+
+def _standing(ai: str, rating: float, validated: bool = True) -> LadderStanding:
+    return LadderStanding(ai, TIERS[ai], rating, rating - 0.1, rating + 0.1, 400, validated)
+
+
+def test_the_two_strongest_ais_decide_converged_or_still_moves(by_ai, tiers) -> None:
+    """The planted AIs agree on star (1.0 for both) and disagree on anchor (-0.7 vs 0.7)."""
+    standings = {"brawler": _standing("brawler", 0.5), "sniper": _standing("sniper", 1.5)}
+    long = convergence.convergence_long(by_ai, standings)
+    assert set(long["ai"]) == {"brawler", "sniper"}
+    assert (
+        long.groupby("term")["place"].apply(list) == pd.Series([[0, 1]] * 8, index=sorted(set(long["term"])))
+    ).all()
+    table = convergence.convergence_table(long).set_index("term")
+    assert table.loc["anchor", "verdict"] == "still moves"
+    assert table.loc["anchor", "difference"] > 0  # the stronger sniper makes more of the anchor
+    assert table.loc["star", "verdict"] == "converged"
+    assert table.loc["star", "strongest"] == "sniper" and table.loc["star", "second"] == "brawler"
+    assert (table["diff_low"] <= table["difference"]).all() and (
+        table["difference"] <= table["diff_high"]
+    ).all()
+    line = convergence.convergence_line(table.reset_index())
+    assert "anchor" in line.split("still moves")[1] and "star" in line.split("still moves")[0]
+
+
+def test_an_unvalidated_ai_gets_a_provisional_verdict_only(by_ai, tiers) -> None:
+    """The verdict rests on the two strongest validated AIs (here two that play alike); the
+    unvalidated sniper above them is compared with the strongest of them, provisionally."""
+    plainer = by_ai[by_ai["group"] == "brawler"].assign(group="plainer")
+    standings = {
+        "brawler": _standing("brawler", 0.5),
+        "plainer": _standing("plainer", 0.2),
+        "sniper": _standing("sniper", 1.5, validated=False),
+    }
+    long = convergence.convergence_long(pd.concat([by_ai, plainer]), standings)
+    table = convergence.convergence_table(long).set_index("term")
+    assert (table["strongest"] == "brawler").all() and (table["second"] == "plainer").all()
+    assert (table["verdict"] == "converged").all()
+    assert (table["provisional_ai"] == "sniper").all()
+    assert table.loc["anchor", "provisional_verdict"] == "still moves"
+    assert table.loc["star", "provisional_verdict"] == "converged"
+    assert "Provisionally, sniper" in convergence.convergence_line(table.reset_index())
+
+
+def test_order_is_tier_then_rating_and_an_unrated_ai_tops_its_tier(tiers) -> None:
+    standings = {"brawler": _standing("brawler", 2.0), "sniper": _standing("sniper", 1.0)}
+    assert convergence.ai_order(["sniper", "fresh", "brawler", "floor"], standings) == [
+        "floor",
+        "brawler",
+        "sniper",
+        "fresh",
+    ]
+
+
+def test_the_baseline_tier_and_lopsided_matchups_are_left_out(by_ai, tiers, monkeypatch) -> None:
+    renamed = by_ai.replace({"group": {"brawler": "floor"}})
+    lopsided = by_ai[by_ai["group"] == "sniper"].assign(group="brawler vs sniper")
+    long = convergence.convergence_long(pd.concat([renamed, lopsided]), {})
+    assert set(long["ai"]) == {"sniper"}
+    assert (convergence.convergence_table(long)["verdict"] == "one AI").all()
+
+
+def test_the_plot_draws_every_character(by_ai, tiers) -> None:
+    long = convergence.convergence_long(by_ai, {"brawler": _standing("brawler", 0.5)})
+    fig = convergence.plot_convergence(long)
+    ax = fig.axes[0]
+    assert len(ax.get_legend().get_texts()) == long["term"].nunique()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["brawler\n(0.50)", "sniper\n(unrated)"]
+
+
+def test_convergence_is_a_mode_section_of_every_result_set() -> None:
+    assert "convergence" in sections.known_sections()
+    rs = sections.ResultSet(matches=pd.DataFrame({"ruleset": ["arena"], "match_id": [0]}))
+    assert "convergence" in [s.name for s in sections.ruleset_sections(rs) if s.mode]
+
+
+def test_the_section_shows_only_with_two_ais_above_the_baseline(by_ai, tiers) -> None:
+    shown: list[str] = []
+
+    class Doc:
+        def __init__(self) -> None:
+            self.blocks: list[object] = []
+
+        def p(self, text: str, note: bool = False) -> None:
+            self.blocks.append(text)
+
+        def table(self, df: pd.DataFrame, caption: str = "") -> None:
+            self.blocks.append(df)
+
+        def image(self, name: str, fig: object, alt: str) -> None:
+            self.blocks.append(name)
+
+    def section(doc: Doc, title: str, build) -> None:  # type: ignore[no-untyped-def]
+        shown.append(title)
+        build()
+
+    tables: dict[str, pd.DataFrame] = {"strength_by_ai": by_ai}
+    doc = Doc()
+    convergence.add_report_section(doc, None, tables, section)
+    assert shown == ["Convergence over AI strength"]
+    assert "convergence.png" in [b for b in doc.blocks if isinstance(b, str)]
+    assert set(tables["convergence"]["verdict"]) <= {"converged", "still moves"}
+    one_ai = by_ai[by_ai["group"].isin(["pooled", "sniper"])]
+    convergence.add_report_section(Doc(), None, {"strength_by_ai": one_ai}, section)
+    assert shown == ["Convergence over AI strength"]
