@@ -126,8 +126,9 @@ register_ai("focus_fire", FocusFireAI)
 register_ai("kiter", KiterAI)
 register_ai("objective", ObjectiveAI)
 # the same personalities with the skills of issue 18 (ai/skilled.py); the three above stay untuned
-for _skilled in SKILLED:
-    register_ai(_skilled.name, _skilled)
+# (names written out: in the compiled build a class's ``name`` default is not readable from the class)
+for _skilled_name, _skilled in zip(("focus_fire-2", "kiter-2", "objective-2"), SKILLED, strict=True):
+    register_ai(_skilled_name, _skilled)
 # The search tier plays Arena only: its candidates and leaf evaluation come from the Arena planner
 # (ai/planner.py, ai/evaluation.py), which knows nothing of Blast's glyphs, favors or challenges.
 for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _lookahead(4, 2))):

@@ -3,6 +3,7 @@ a passive player does not, and the untuned AIs (kept as they were, for old studi
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from krosbalance.ai.focus_fire import FocusFireAI
@@ -17,7 +18,14 @@ from krosbalance.testing.skill_puzzles import SKILL_PUZZLES
 
 from .test_puzzles import Passive
 
-SKILLED_NAMES = [cls.name for cls in SKILLED]
+
+def _made(cls):  # type: ignore[no-untyped-def]
+    """An instance: in the compiled build ``name`` and ``weights`` are instance attributes with
+    defaults, which the class object does not expose."""
+    return cls(np.random.default_rng(0))
+
+
+SKILLED_NAMES = [_made(cls).name for cls in SKILLED]
 UNTUNED = ["focus_fire", "kiter", "objective"]
 
 
@@ -42,15 +50,16 @@ def test_untuned_ais_lack_the_skill(puzzle) -> None:  # type: ignore[no-untyped-
 def test_untuned_personalities_keep_every_skill_off() -> None:
     """The identity of old studies: the untuned AIs' weights are what they were (skills off)."""
     for cls in (FocusFireAI, KiterAI, ObjectiveAI):
-        w = cls.weights
+        w = _made(cls).weights
         assert (w.buy_first, w.free_escape, w.deny) == (False, False, 0.0)
 
 
 def test_skilled_ais_are_their_base_with_the_skills_on() -> None:
     bases = {"focus_fire-2": FocusFireAI, "kiter-2": KiterAI, "objective-2": ObjectiveAI}
     for cls in SKILLED:
-        assert ai_tier(cls.name) == "heuristic"
-        w, base = cls.weights, bases[cls.name].weights
+        ai = _made(cls)
+        assert ai_tier(ai.name) == "heuristic"
+        w, base = ai.weights, _made(bases[ai.name]).weights
         assert w.buy_first and w.free_escape and w.deny > 0
         assert w.damage == base.damage and w.safety == base.safety and w.kill == base.kill
         assert isinstance(w, Weights)
