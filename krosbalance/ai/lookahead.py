@@ -23,15 +23,13 @@ from __future__ import annotations
 import numpy as np
 from mypy_extensions import mypyc_attr
 
-from krosbalance.ai.base import AI
 from krosbalance.ai.evaluation import evaluate
 from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
-from krosbalance.ai.planner import END_ACTION, HeuristicAI
+from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.rollout import ReplayDice, finish_team_turn, play_turn
-from krosbalance.engine.legal import Action
 from krosbalance.engine.view import FighterView, MatchView
-from krosbalance.rulesets.arena.tension import TensionChoice
 
 #: raw faces pre-drawn per dice set (a rollout that rolls more cycles through them)
 FACES_PER_SET = 512
@@ -41,7 +39,7 @@ PRIOR = 0.5
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
-class LookaheadAI(AI):
+class LookaheadAI(PlanSearchAI):
     """Heuristic plans judged by rollouts on copies of the match (see the module docstring)."""
 
     name = "lookahead"
@@ -56,39 +54,10 @@ class LookaheadAI(AI):
         base: type[HeuristicAI] = KiterAI,
         model: type[HeuristicAI] = KiterAI,
     ) -> None:
-        super().__init__(rng)
-        self.candidates = candidates
+        super().__init__(rng, candidates, base, model)
         self.dice_sets = dice_sets
-        self.base = base(rng)
-        self.model = model(rng)
-        self.model.share_caches(self.base)
-        self._key: tuple[int, int] = (-1, -1)
-        self.rollouts = 0  # rollouts played so far (for benchmarks)
-        self.searches = 0  # activations decided by rollouts
 
-    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
-        return self.base.choose_deployment(view, fighters, cells)
-
-    def choose_tension(
-        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
-    ) -> TensionChoice:
-        return self.base.choose_tension(view, raw, options)
-
-    def choose_action(self, view: MatchView) -> Action:
-        me = view.active
-        if me is None:
-            return END_ACTION
-        key = (view.turn, me.uid)
-        if key != self._key:
-            self._key = key
-            self.base.begin(view, me)
-            keep = self.candidates if me.is_krosmaster else 1
-            plans = self.base.candidates(view, me, keep)
-            plan = plans[0] if len(plans) == 1 else self._choose(view, me, plans)
-            self.base.adopt(plan)
-        return self.base.choose_action(view)
-
-    def _choose(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
+    def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan with the best total evaluation over the shared dice sets (ties: the heuristic's
         order)."""
         self.searches += 1

@@ -34,18 +34,16 @@ from __future__ import annotations
 import numpy as np
 from mypy_extensions import mypyc_attr
 
-from krosbalance.ai.base import AI
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import evaluate_holdings
 from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
-from krosbalance.ai.planner import END_ACTION, HeuristicAI
+from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.rollout import ReplayDice, finish_activation, finish_team_turn_after, play_turn
-from krosbalance.engine.legal import Action
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.state import ArenaState
-from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.rulesets.arena.tokens import tokens_of
 
 #: raw faces pre-drawn per world (a rollout that rolls more cycles through them)
@@ -100,7 +98,7 @@ def position_key(state: MatchState, dice: ReplayDice) -> tuple[object, ...]:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
-class MCTSAI(AI):
+class MCTSAI(PlanSearchAI):
     """Heuristic plans judged over determinized worlds by successive halving (see the module
     docstring)."""
 
@@ -116,46 +114,17 @@ class MCTSAI(AI):
         base: type[HeuristicAI] = KiterAI,
         model: type[HeuristicAI] = KiterAI,
     ) -> None:
-        super().__init__(rng)
         if (
             not schedule
             or any(b <= a for a, b in zip(schedule, schedule[1:], strict=False))
             or schedule[0] < 1
         ):
             raise ValueError(f"schedule must be increasing and positive, got {schedule!r}")
-        self.candidates = candidates
+        super().__init__(rng, candidates, base, model)
         self.schedule = schedule
-        self.base = base(rng)
-        self.model = model(rng)
-        self.model.share_caches(self.base)
-        self._key: tuple[int, int] = (-1, -1)
-        self.rollouts = 0  # rollouts played so far (for benchmarks)
         self.transpositions = 0  # rollouts answered by the transposition table
-        self.searches = 0  # activations decided by rollouts
 
-    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
-        return self.base.choose_deployment(view, fighters, cells)
-
-    def choose_tension(
-        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
-    ) -> TensionChoice:
-        return self.base.choose_tension(view, raw, options)
-
-    def choose_action(self, view: MatchView) -> Action:
-        me = view.active
-        if me is None:
-            return END_ACTION
-        key = (view.turn, me.uid)
-        if key != self._key:
-            self._key = key
-            self.base.begin(view, me)
-            keep = self.candidates if me.is_krosmaster else 1
-            plans = self.base.candidates(view, me, keep)
-            plan = plans[0] if len(plans) == 1 else self._choose(view, me, plans)
-            self.base.adopt(plan)
-        return self.base.choose_action(view)
-
-    def _choose(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
+    def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """Successive halving over the worlds (ties: the heuristic's order)."""
         self.searches += 1
         worlds = self.schedule[-1]
