@@ -209,16 +209,23 @@ def _verification_part(
         f"is predicted to bring every figure within ±{fmt(band)} log-odds"
         if proposal.get("reached")
         else f"is the best found: no patch within the bounds is predicted to bring every figure within ±{fmt(band)} "
-        "log-odds, and this one minimises the largest predicted |strength|"
+        "log-odds, and this one minimises the total predicted distance outside the band"
     )
     slopes = "; ".join(
         f"{term}: {with_ci(c, lo, hi)} log-odds per point" for term, c, lo, hi in proposal.get("slopes", [])
     )
     unused = ", ".join(proposal.get("unused", []))
+    against = ", ".join(proposal.get("against", []))
     doc.p(
         f"Proposed patch ({proposal.get('solver', '')}): {changes}. From the probe stage, it {reached}. "
         f"Slopes fitted on the probe: {slopes or 'none'}"
-        + (f"; left out (not above 0 with 95% confidence): {unused}" if unused else "")
+        + (f"; left out (95% interval contains 0): {unused}" if unused else "")
+        + (
+            f"; left out as noise (the unexpected sign with 95% confidence: a dearer spell that helps, "
+            f"more HP that hurts): {against}"
+            if against
+            else ""
+        )
         + ". Below, the verification run's measured strengths (fresh seeds, the shipped cards and the patch side "
         "by side)."
     )

@@ -40,8 +40,9 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
    designer would print and the linear fit is not stretched past what was measured: by
    ``max_change`` (default: the probe's step) and by ``max_share`` of the printed value (at least
    1); "smallest" counts each change relative to its bound. When no patch within the bounds reaches
-   the band, the one that minimises the largest predicted |strength| is proposed and the report says
-   so.
+   the band, the one that minimises the total distance of the predicted strengths outside the band
+   is proposed (each changed value must cut it by 0.01 log-odds) and the report says so. A slope of
+   the unexpected sign (a dearer spell that helps its figure) is left out as noise, and named.
 3. **Verification.** A fresh run, on seeds of its own (the master seed + 1), of the shipped cards
    and the proposed patch side by side (paired), with the ``verify_ais`` (e.g. the search tier)
    beside the file's AIs; the report's Balance patches section sets the predicted strength of every
@@ -87,6 +88,21 @@ SPELL_KNOBS: tuple[str, ...] = ("ap_cost", "amount", "range_max")
 #: spell some range; a spell may become free, as in the issue's "Transposition AP 1 -> 0")
 SPELL_MINIMUM: dict[str, int] = {"ap_cost": 0, "amount": 1, "range_max": 1}
 DEFAULT_SHARE = 0.25
+#: the sign a knob's slope must have to be used: more HP, AP, MP, damage or range helps its figure,
+#: a dearer spell hurts it. A slope of the other sign with 95% confidence is far likelier noise (or
+#: an AI's misuse) than a card that gets stronger when it is weakened, so it is left out and named
+#: in the report. Initiative is left free (playing later can help).
+EXPECTED_SIGN: dict[str, int] = {
+    "hp": 1,
+    "ap": 1,
+    "mp": 1,
+    "spells.ap_cost": -1,
+    "spells.amount": 1,
+    "spells.range_max": 1,
+}
+#: when no patch reaches the band: what one changed value must buy, in log-odds of total distance
+#: outside the band, to be worth proposing
+FALLBACK_COUNT_COST = 0.01
 COUNT_WEIGHT = 1000.0
 """Objective weight of one changed value against one unit of change: fewest values first."""
 
@@ -408,7 +424,8 @@ class Proposal:
     reached: bool
     solver: str
     slopes: tuple[tuple[str, float, float, float], ...] = ()  # (term, log-odds per unit, 95% CI)
-    unused: tuple[str, ...] = ()  # slopes not above 0 with confidence: left out
+    unused: tuple[str, ...] = ()  # slopes whose 95% interval contains 0: left out
+    against: tuple[str, ...] = ()  # slopes of the unexpected sign with confidence: left out
 
     def as_manifest(self) -> dict[str, Any]:
         return {
@@ -420,6 +437,7 @@ class Proposal:
             "predicted": self.predicted.to_dict(orient="records"),
             "slopes": [list(s) for s in self.slopes],
             "unused": list(self.unused),
+            "against": list(self.against),
         }
 
 
@@ -430,7 +448,10 @@ def solve(
     band: float,
 ) -> tuple[dict[tuple[str, str], int], bool, str]:
     """The integer changes (per (figure, field)) of fewest values, then smallest total change, that
-    put every predicted strength within ±band; else those minimising the largest |strength|.
+    put every predicted strength within ±band; else those minimising the total distance of the
+    predicted strengths outside the band, each changed value having to cut it by
+    ``FALLBACK_COUNT_COST`` (a designer's "as many figures as close as possible", not the
+    worst one at any price: a minimax would weaken a weak figure to lift the weakest by a hair).
     Returns (changes, reached, solver message). ``scipy.optimize.milp`` (HiGHS)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -449,20 +470,20 @@ def solve(
     lo = np.array([bounds[k][0] for k in knobs], dtype=float)
     hi = np.array([bounds[k][1] for k in knobs], dtype=float)
 
-    # variables: p (n_k), n (n_k), z (n_k) [, t]; change = p - n
-    def build(with_t: bool) -> tuple[np.ndarray, list[LinearConstraint], Bounds, np.ndarray]:
-        size = 3 * n_k + (1 if with_t else 0)
+    # variables: p (n_k), n (n_k), z (n_k) [, e (n_f)]; change = p - n; e: distance outside the band
+    def build(with_e: bool) -> tuple[np.ndarray, list[LinearConstraint], Bounds, np.ndarray]:
+        size = 3 * n_k + (n_f if with_e else 0)
         rows, lbs, ubs = [], [], []
         for f in range(n_f):
             row = np.zeros(size)
             row[:n_k], row[n_k : 2 * n_k] = a[f], -a[f]
-            if with_t:  # |s0 + a d| <= t
-                up, down = row.copy(), row.copy()
-                up[-1] = -1.0
-                down[-1] = 1.0
+            if with_e:  # s0 + a d - band <= e_f and -(s0 + a d) - band <= e_f
+                up, down = row.copy(), -row.copy()
+                up[3 * n_k + f] = -1.0
+                down[3 * n_k + f] = -1.0
                 rows += [up, down]
-                lbs += [-np.inf, -s0[f]]
-                ubs += [-s0[f], np.inf]
+                lbs += [-np.inf, -np.inf]
+                ubs += [band - s0[f], band + s0[f]]
             else:
                 rows.append(row)
                 lbs.append(-band - s0[f])
@@ -481,13 +502,13 @@ def solve(
         unit = 1.0 / np.maximum(np.maximum(hi, -lo), 1.0)  # a change counts relative to its bound
         cost = np.concatenate([unit, unit, COUNT_WEIGHT * np.ones(n_k)])
         upper = np.concatenate([np.maximum(hi, 0), np.maximum(-lo, 0), np.ones(n_k)])
-        if with_t:
-            cost = np.concatenate([cost * 1e-6, [1.0]])
-            upper = np.concatenate([upper, [np.inf]])
+        if with_e:  # the total distance outside the band first; a changed value must buy enough of it
+            cost = np.concatenate([cost * FALLBACK_COUNT_COST / COUNT_WEIGHT, np.ones(n_f)])
+            upper = np.concatenate([upper, np.full(n_f, np.inf)])
         constraints = [LinearConstraint(np.array(rows), np.array(lbs), np.array(ubs))]
         integrality = np.ones(size)
-        if with_t:
-            integrality[-1] = 0
+        if with_e:
+            integrality[3 * n_k :] = 0
         return cost, constraints, Bounds(np.zeros(size), upper), integrality
 
     cost, constraints, box, integrality = build(False)
@@ -501,6 +522,19 @@ def solve(
     x = np.round(result.x).astype(int)
     changes = {k: int(x[j] - x[n_k + j]) for j, k in enumerate(knobs) if x[j] - x[n_k + j] != 0}
     return changes, reached, "scipy.optimize.milp (HiGHS)"
+
+
+def slope_verdict(covariates: pd.DataFrame, term: str, name: str) -> str:
+    """Whether the probe's slope of a knob may drive the proposal: ``use``; ``unused`` (not fitted,
+    or its 95% interval contains 0); ``against`` (the unexpected sign with confidence,
+    :data:`EXPECTED_SIGN`)."""
+    if term not in covariates.index or not np.isfinite(covariates.loc[term, "coef"]):
+        return "unused"
+    if covariates.loc[term, "ci_low"] <= 0 <= covariates.loc[term, "ci_high"]:
+        return "unused"
+    if EXPECTED_SIGN.get(field_key(name), 0) * float(covariates.loc[term, "coef"]) < 0:
+        return "against"
+    return "use"
 
 
 def propose(folder: Path, spec: FixSpec) -> Proposal:
@@ -522,12 +556,15 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
     slope_se: dict[tuple[str, str], float] = {}
     bounds: dict[tuple[str, str], tuple[int, int]] = {}
     unused: list[str] = []
+    against: list[str] = []
     for figure, name, _ in knobs.values():
         term = slope_term(figure, name, spec.slopes == "shared")
-        usable = term in covariates.index and np.isfinite(covariates.loc[term, "coef"])
-        if usable and covariates.loc[term, "ci_low"] <= 0 <= covariates.loc[term, "ci_high"]:
+        verdict = slope_verdict(covariates, term, name)
+        usable = verdict == "use"
+        if verdict == "unused":
             unused.append(term)
-            usable = False
+        elif verdict == "against":
+            against.append(term)
         if usable:
             slopes[(figure, name)] = float(covariates.loc[term, "coef"])
             slope_se[(figure, name)] = float(covariates.loc[term, "se"])
@@ -566,6 +603,7 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
             (str(r.term), float(r.coef), float(r.ci_low), float(r.ci_high)) for r in slope_rows.itertuples()
         ),
         unused=tuple(dict.fromkeys(unused)),
+        against=tuple(dict.fromkeys(against)),
     )
 
 

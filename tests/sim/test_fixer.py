@@ -211,3 +211,34 @@ def test_bad_new_fix_keys_are_one_clear_line_each() -> None:
         with pytest.raises(ExperimentError) as info:
             parse_fix(table, "fix.toml")
         assert info.value.field == field and words in info.value.reason and "\n" not in str(info.value)
+
+
+def test_unreachable_band_is_approached_without_weakening_a_weak_figure_for_a_hair() -> None:
+    """No patch reaches the band: the fallback cuts the total distance outside it. Making a weak
+    figure's spell dearer would lift the weakest by a hair (everyone else gains its loss / N) and so
+    lower the largest |strength| — a minimax would take it — but it pushes that figure and the
+    strong ones further out: it is not proposed."""
+    strengths = {"weak": -1.2, "mid": -0.2, "a": 0.35, "b": 0.35, "c": 0.35, "d": 0.35}
+    slopes = {("weak", "hp"): 0.1, ("mid", "spells.x.ap_cost"): -0.4}
+    bounds = {("weak", "hp"): (-2, 2), ("mid", "spells.x.ap_cost"): (0, 1)}
+    changes, reached, _ = solve(strengths, slopes, bounds, 0.15)
+    assert not reached
+    assert changes == {("weak", "hp"): 2}
+
+
+def test_a_slope_of_the_unexpected_sign_is_left_out_as_noise() -> None:
+    from krosbalance.sim.fixer import slope_verdict
+
+    cov = pd.DataFrame(
+        {
+            "coef": [0.2, -0.8, 0.1, 0.09],
+            "ci_low": [0.01, -1.3, -0.2, 0.04],
+            "ci_high": [0.4, -0.3, 0.4, 0.14],
+        },
+        index=["a.spells.t.ap_cost", "b.spells.p.ap_cost", "c.spells.q.ap_cost", "hp"],
+    )
+    assert slope_verdict(cov, "a.spells.t.ap_cost", "spells.t.ap_cost") == "against"  # dearer helps?
+    assert slope_verdict(cov, "b.spells.p.ap_cost", "spells.p.ap_cost") == "use"
+    assert slope_verdict(cov, "c.spells.q.ap_cost", "spells.q.ap_cost") == "unused"
+    assert slope_verdict(cov, "hp", "hp") == "use"
+    assert slope_verdict(cov, "missing", "hp") == "unused"
