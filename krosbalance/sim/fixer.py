@@ -41,7 +41,7 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
    ``max_change`` (default: the probe's step) and by ``max_share`` of the printed value (at least
    1); "smallest" counts each change relative to its bound. When no patch within the bounds reaches
    the band, the one that minimises the total distance of the predicted strengths outside the band
-   is proposed (each changed value must cut it by 0.01 log-odds) and the report says so. A slope of
+   is proposed (each changed value must cut it by 0.1 log-odds) and the report says so. A slope of
    the unexpected sign (a dearer spell that helps its figure) is left out as noise, and named.
 3. **Verification.** A fresh run, on seeds of its own (the master seed + 1), of the shipped cards
    and the proposed patch side by side (paired), with the ``verify_ais`` (e.g. the search tier)
@@ -102,7 +102,7 @@ EXPECTED_SIGN: dict[str, int] = {
 }
 #: when no patch reaches the band: what one changed value must buy, in log-odds of total distance
 #: outside the band, to be worth proposing
-FALLBACK_COUNT_COST = 0.01
+FALLBACK_COUNT_COST = 0.1
 COUNT_WEIGHT = 1000.0
 """Objective weight of one changed value against one unit of change: fewest values first."""
 
