@@ -32,7 +32,7 @@ Team = tuple[str, ...]
 RIDGE = 1.0
 """The ratings' L2 penalty: a normal prior of sd 1 on each rating (log-odds), so that a team dropped
 after a few deals is not ranked on its luck; the intervals stay deal-clustered sandwiches."""
-FIELD_STAGE_PREFIX = "halving-"
+FIELD_STAGE_PREFIX = ("halving-", "lucb-")
 """Stages whose team A faced opponents drawn uniformly from the field (their field win rates)."""
 
 
@@ -103,6 +103,28 @@ def stage_scores(finished: Sequence[Any]) -> dict[Team, tuple[float, float]]:
             for key, s in zip(deals["team_b"], deals["score_a"], strict=True):
                 totals.setdefault(key, []).append(1.0 - float(s))
     return {tuple(k.split(",")): (float(np.mean(v)), float(len(v))) for k, v in totals.items()}
+
+
+def pairing_samples(finished: Sequence[Any], teams: Sequence[Team]) -> tuple[np.ndarray, np.ndarray]:
+    """The race's samples (:mod:`krosbalance.sim.topk`): for each of ``teams``, the sum over its
+    field pairings (team A against a drawn opponent) of the pairing's score (the share of its
+    matches won, every AI and seating, draws half), and the number of such pairings."""
+    from krosbalance.sim.runner import read_table
+
+    index = {team_key(t): i for i, t in enumerate(teams)}
+    sums, counts = np.zeros(len(teams)), np.zeros(len(teams))
+    for stage in finished:
+        d = deal_scores(read_table(stage.folder, "matches").assign(stage=stage.experiment.name))
+        if d.empty:
+            continue
+        d = d.assign(points=d["score_a"] * d["n"])
+        g = d.groupby(["pairing", "team_a"], sort=False)[["points", "n"]].sum().reset_index()
+        for key, points, n in zip(g["team_a"], g["points"], g["n"], strict=True):
+            i = index.get(str(key))
+            if i is not None and n > 0:
+                sums[i] += float(points) / float(n)
+                counts[i] += 1
+    return sums, counts
 
 
 def field_win_rates(matches: pd.DataFrame, alpha: float = stats.ALPHA) -> pd.DataFrame:
