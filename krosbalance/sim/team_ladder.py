@@ -134,12 +134,12 @@ def planned_matches(experiment: Experiment) -> dict[str, int]:
         n = len(s["teams"])
         out["round-robin"] = n * (n - 1) // 2 * per_pair
     elif s["design"] == "lucb":
-        first = len(s["teams"]) * s["opponents"] * per_pair * len(experiment.ais) * len(experiment.boards)
+        first = len(s["teams"]) * s["opponents"] * per_pair
         out[lucb_label(1)] = first
         out["lucb (at most)"] = max(0, s["budget"] - first)
         top = min(s["top_round_robin"], len(s["teams"]))
         if top >= 2:
-            out["top-round-robin"] = top * (top - 1) // 2 * per_pair * len(experiment.ais) * len(experiment.boards)
+            out["top-round-robin"] = top * (top - 1) // 2 * per_pair
     else:
         sizes = halving_sizes(len(s["teams"]), s["keep"], s["min_teams"])
         for r, size in enumerate(sizes, start=1):
