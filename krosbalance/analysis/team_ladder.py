@@ -308,3 +308,160 @@ def synthetic_halving(
         "round_robin_deals": n * (n - 1) // 2,
         "same_precision_deals": n * sum(opponents * 2**r for r in range(len(sizes))),
     }
+
+
+# ------------------------------------------------- the lucb design on synthetic fields (numpy)
+
+
+def field_scores(strengths: Sequence[float], seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A Bradley-Terry field of known strengths, its teams in an order shuffled by ``seed`` (ties
+    are broken by index: a field listed best first would leak the truth): ``p[i, j]``, team i's
+    chance to win a match against j, ``1 / (1 + exp(s_j - s_i))``; and ``mu[i]``, its true score
+    against the field (the mean over j drawn uniformly, itself included, as the planner draws)."""
+    s = np.asarray(strengths, dtype=float)
+    s = s[np.random.default_rng([seed, 7]).permutation(len(s))]
+    p = 1.0 / (1.0 + np.exp(s[None, :] - s[:, None]))
+    return p, p.mean(axis=1)
+
+
+def _judge(mu: np.ndarray, found: np.ndarray, k: int, epsilon: float) -> dict[str, Any]:
+    kth = float(np.sort(mu)[::-1][k - 1])
+    truth = set(ranking_of(mu)[:k].tolist())
+    return {
+        "found": sorted(int(i) for i in found),
+        "eps_correct": bool(mu[found].min() >= kth - epsilon - 1e-12),
+        "exact": set(int(i) for i in found) == truth,
+    }
+
+
+def ranking_of(values: np.ndarray) -> np.ndarray:
+    from krosbalance.sim.topk import ranking
+
+    return ranking(values)
+
+
+def synthetic_lucb(
+    strengths: Sequence[float],
+    *,
+    top_k: int,
+    epsilon: float,
+    delta: float,
+    batch: int,
+    opponents: int,
+    per_pairing: int,
+    budget: int | None,
+    seed: int,
+    max_samples: int = 5_000_000,
+) -> dict[str, Any]:
+    """The lucb design on a synthetic field (:func:`field_scores`), by the planner's own rules
+    (:func:`krosbalance.sim.topk.race_step`, ``stage_opponents``, the same budget cut): a sample is
+    one pairing of ``per_pairing`` matches against an opponent drawn uniformly from the field, scored
+    as the share won. ``budget`` in matches (None: race until certified, at most ``max_samples``).
+
+    Returns the recovered top k, whether it is epsilon-correct and exact, the matches used, the
+    stages, whether the race stopped certified, and the epsilon it reached."""
+    from krosbalance.sim.topk import race_step, stage_opponents
+
+    p, mu = field_scores(strengths, seed)
+    n = len(mu)
+    rng = np.random.default_rng(seed)
+    sums, counts = np.zeros(n), np.zeros(n)
+
+    def play(teams: np.ndarray, reps: np.ndarray) -> None:
+        rows = np.repeat(teams, reps)
+        opp = rng.integers(n, size=len(rows))
+        score = rng.binomial(per_pairing, p[rows, opp]) / per_pairing
+        np.add.at(sums, rows, score)
+        np.add.at(counts, rows, 1.0)
+
+    play(np.arange(n), np.full(n, opponents))
+    stages = 1
+    limit = max_samples * per_pairing if budget is None else budget
+    while True:
+        step = race_step(sums, counts, k=top_k, epsilon=epsilon, delta=delta, batch=batch)
+        if step.stop:
+            break
+        left = limit - int(counts.sum()) * per_pairing
+        teams, reps = [], []
+        for i, o in zip(step.sample, stage_opponents(counts, step.sample, opponents), strict=True):
+            if o * per_pairing <= left:
+                teams.append(i)
+                reps.append(o)
+                left -= o * per_pairing
+        if not teams:
+            break
+        play(np.asarray(teams), np.asarray(reps))
+        stages += 1
+    out = _judge(mu, np.asarray(step.top), top_k, epsilon)
+    return out | {
+        "matches": int(counts.sum()) * per_pairing,
+        "stages": stages,
+        "certified": step.stop,
+        "reached_epsilon": step.reached_epsilon,
+    }
+
+
+def synthetic_uniform(
+    strengths: Sequence[float],
+    *,
+    per_team: int,
+    top_k: int,
+    epsilon: float,
+    delta: float,
+    per_pairing: int,
+    seed: int,
+) -> dict[str, Any]:
+    """The uniform design on the same synthetic field: every team ``per_team`` field opponents, the
+    top k by mean score; ``certified``: whether the lucb bounds would certify it (the same epsilon,
+    delta)."""
+    from krosbalance.sim.topk import race_step
+
+    p, mu = field_scores(strengths, seed)
+    n = len(mu)
+    rng = np.random.default_rng(seed)
+    opp = rng.integers(n, size=(n, per_team))
+    score = rng.binomial(per_pairing, p[np.arange(n)[:, None], opp]) / per_pairing
+    sums, counts = score.sum(axis=1), np.full(n, float(per_team))
+    step = race_step(sums, counts, k=top_k, epsilon=epsilon, delta=delta, batch=1)
+    return _judge(mu, np.asarray(step.top), top_k, epsilon) | {
+        "matches": n * per_team * per_pairing,
+        "certified": step.stop,
+    }
+
+
+UNIFORM_SEED = 1_000_000
+"""The uniform design's replicates use seeds from here (independent of the adaptive design's)."""
+
+
+def smallest_uniform(
+    strengths: Sequence[float],
+    target: float,
+    criterion: str,
+    *,
+    replicates: int,
+    max_per_team: int = 1 << 16,
+    **design: Any,
+) -> dict[str, Any]:
+    """The smallest per-team count whose uniform design reaches ``target`` (a rate over
+    ``replicates`` seeded fields) on ``criterion`` ("eps_correct", "exact" or "certified"):
+    doubling, then bisection. Returns per_team, matches, rate (None if ``max_per_team`` fails)."""
+
+    def rate(m: int) -> float:
+        runs = [
+            synthetic_uniform(strengths, per_team=m, seed=UNIFORM_SEED + r, **design) for r in range(replicates)
+        ]
+        return float(np.mean([x[criterion] for x in runs]))
+
+    n = len(strengths)
+    lo, hi = 0, 1
+    while rate(hi) < target:
+        lo, hi = hi, hi * 2
+        if hi > max_per_team:
+            return {"per_team": None, "matches": None, "rate": None}
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if rate(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return {"per_team": hi, "matches": n * hi * design["per_pairing"], "rate": rate(hi)}
