@@ -106,24 +106,32 @@ def stage_scores(finished: Sequence[Any]) -> dict[Team, tuple[float, float]]:
 
 
 def pairing_samples(finished: Sequence[Any], teams: Sequence[Team]) -> tuple[np.ndarray, np.ndarray]:
-    """The race's samples (:mod:`krosbalance.sim.topk`): for each of ``teams``, the sum over its
-    field pairings (team A against a drawn opponent) of the pairing's score (the share of its
-    matches won, every AI and seating, draws half), and the number of such pairings."""
+    """The race's samples after the ``finished`` stages (see :func:`pairing_samples_of`)."""
     from krosbalance.sim.runner import read_table
 
-    index = {team_key(t): i for i, t in enumerate(teams)}
+    frames = [read_table(stage.folder, "matches").assign(stage=stage.experiment.name) for stage in finished]
+    return pairing_samples_of(pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(), teams)
+
+
+def pairing_samples_of(matches: pd.DataFrame, teams: Sequence[Team]) -> tuple[np.ndarray, np.ndarray]:
+    """The race's samples (:mod:`krosbalance.sim.topk`): for each of ``teams``, the sum over its
+    field pairings (team A against a drawn opponent; one stage's pairing) of the pairing's score
+    (the share of its matches won, every AI and seating, draws half), and the number of them."""
     sums, counts = np.zeros(len(teams)), np.zeros(len(teams))
-    for stage in finished:
-        d = deal_scores(read_table(stage.folder, "matches").assign(stage=stage.experiment.name))
-        if d.empty:
-            continue
-        d = d.assign(points=d["score_a"] * d["n"])
-        g = d.groupby(["pairing", "team_a"], sort=False)[["points", "n"]].sum().reset_index()
-        for key, points, n in zip(g["team_a"], g["points"], g["n"], strict=True):
-            i = index.get(str(key))
-            if i is not None and n > 0:
-                sums[i] += float(points) / float(n)
-                counts[i] += 1
+    if matches.empty:
+        return sums, counts
+    d = deal_scores(matches)
+    if d.empty:
+        return sums, counts
+    d = d.assign(points=d["score_a"] * d["n"])
+    g = d.groupby(["stage", "pairing", "team_a"], sort=False)[["points", "n"]].sum().reset_index()
+    g = g[g["n"] > 0]
+    index = {team_key(t): i for i, t in enumerate(teams)}
+    rows = g["team_a"].astype(str).map(index)
+    keep = rows.notna().to_numpy()
+    rows = rows[keep].astype(int).to_numpy()
+    np.add.at(sums, rows, (g["points"] / g["n"]).to_numpy(float)[keep])
+    np.add.at(counts, rows, 1.0)
     return sums, counts
 
 
@@ -448,7 +456,8 @@ def smallest_uniform(
 
     def rate(m: int) -> float:
         runs = [
-            synthetic_uniform(strengths, per_team=m, seed=UNIFORM_SEED + r, **design) for r in range(replicates)
+            synthetic_uniform(strengths, per_team=m, seed=UNIFORM_SEED + r, **design)
+            for r in range(replicates)
         ]
         return float(np.mean([x[criterion] for x in runs]))
 
@@ -465,3 +474,110 @@ def smallest_uniform(
         else:
             lo = mid
     return {"per_team": hi, "matches": n * hi * design["per_pairing"], "rate": rate(hi)}
+
+
+def synthetic_round_robin(
+    strengths: Sequence[float], *, top_k: int, delta: float, per_pairing: int, seed: int
+) -> dict[str, Any]:
+    """The full round robin on the same synthetic field (every pair of teams ``per_pairing``
+    matches) and the epsilon its own Chernoff bounds certify the top k at, confidence 1 - delta: a
+    fixed design, so the union runs over the teams only, beta = ln(2 n / delta), on each team's
+    (n - 1) x per_pairing matches (their mean: its score against the rest of the field)."""
+    from krosbalance.sim.topk import kl_bounds, ranking
+
+    p, mu = field_scores(strengths, seed)
+    n = len(mu)
+    rng = np.random.default_rng(seed)
+    upper = np.triu(rng.binomial(per_pairing, p), 1)
+    wins = upper.sum(axis=1) + np.triu(per_pairing - upper, 1).sum(axis=0)  # j > i: j's wins against i
+    counts = np.full(n, float((n - 1) * per_pairing))
+    lower, up = kl_bounds(wins / counts, counts, np.full(n, math.log(2 * n / delta)))
+    order = ranking(wins / counts)
+    top, rest = order[:top_k], order[top_k:]
+    return _judge(mu, top, top_k, 0.0) | {
+        "matches": n * (n - 1) // 2 * per_pairing,
+        "certified_epsilon": float(up[rest].max() - lower[top].min()),
+    }
+
+
+SYNTHETIC_REPLICATES = 20
+"""Seeded synthetic fields per check at the study's budget (the uniform design: twice as many)."""
+CERTIFIED_REPLICATES = 5
+"""Seeded fields per race run to its stopping rule (each up to a million matches of numpy)."""
+SEPARATION = 1.0
+"""The separated field: the study's strengths with the top k raised by this many log-odds."""
+
+
+def lucb_check(strengths: Sequence[float], settings: dict[str, Any], per_pairing: int) -> dict[str, Any]:
+    """The lucb design's synthetic-field check (the report's and the tests'): on the field whose
+    known strengths are ``strengths`` and on a separated one (the top k raised by
+    :data:`SEPARATION`), with the study's epsilon, delta, batch, opponents and budget:
+
+    * at the budget: the race's epsilon-correct and exact top-k rates and matches, and the smallest
+      uniform design (every team the same number of field opponents) reaching the same rate
+      (epsilon-correct on the study's field, exact on the separated one), its matches, the saving;
+    * run to its stopping rule (certified): matches, rates; on the separated field against the
+      smallest uniform design the same bounds certify; on the study's field against the full
+      round robin: the epsilon the round robin certifies, and the race's matches to certify it."""
+    k = int(settings["top_k"])
+    race = {
+        "top_k": k,
+        "epsilon": float(settings["epsilon"]),
+        "delta": float(settings["delta"]),
+        "batch": int(settings["batch"]),
+        "opponents": int(settings["opponents"]),
+        "per_pairing": per_pairing,
+    }
+    uniform = {x: race[x] for x in ("top_k", "epsilon", "delta", "per_pairing")}
+    s = np.sort(np.asarray(strengths, dtype=float))[::-1]
+    separated = s.copy()
+    separated[:k] += SEPARATION
+    _, mu = field_scores(separated, 0)
+    top = np.sort(mu)[::-1]
+    out: dict[str, Any] = {"settings": race, "budget": int(settings["budget"]), "n_teams": len(s)}
+    for name, field, criterion in (("study", s, "eps_correct"), ("separated", separated, "exact")):
+        runs = [
+            synthetic_lucb(field, budget=out["budget"], seed=r, **race) for r in range(SYNTHETIC_REPLICATES)
+        ]
+        rate = float(np.mean([x[criterion] for x in runs]))
+        same = (
+            smallest_uniform(field, rate, criterion, replicates=2 * SYNTHETIC_REPLICATES, **uniform)
+            if rate > 0
+            else {"per_team": None, "matches": None, "rate": None}  # no recovery: nothing to match
+        )
+        matches = float(np.mean([x["matches"] for x in runs]))
+        out[name] = {
+            "criterion": criterion,
+            "replicates": len(runs),
+            "eps_rate": float(np.mean([x["eps_correct"] for x in runs])),
+            "exact_rate": float(np.mean([x["exact"] for x in runs])),
+            "certified_rate": float(np.mean([x["certified"] for x in runs])),
+            "matches": matches,
+            "uniform": same,
+            "saved": None if same["matches"] is None else same["matches"] - matches,
+        }
+        certified = [synthetic_lucb(field, budget=None, seed=r, **race) for r in range(CERTIFIED_REPLICATES)]
+        out[name]["certified"] = {
+            "replicates": len(certified),
+            "all_stopped": all(x["certified"] for x in certified),
+            "eps_rate": float(np.mean([x["eps_correct"] for x in certified])),
+            "exact_rate": float(np.mean([x["exact"] for x in certified])),
+            "matches": float(np.mean([x["matches"] for x in certified])),
+        }
+    out["separated"]["gap"] = float(top[k - 1] - top[k])
+    out["separated"]["uniform_certified"] = smallest_uniform(
+        separated, 1.0, "certified", replicates=CERTIFIED_REPLICATES, **uniform
+    )
+    rr = synthetic_round_robin(s, top_k=k, delta=race["delta"], per_pairing=per_pairing, seed=0)
+    eps_rr = max(rr["certified_epsilon"], 1e-3)
+    at_rr = [
+        synthetic_lucb(s, budget=None, seed=r, **(race | {"epsilon": eps_rr}))
+        for r in range(CERTIFIED_REPLICATES)
+    ]
+    out["round_robin"] = {
+        "matches": rr["matches"],
+        "certified_epsilon": eps_rr,
+        "race_matches": float(np.mean([x["matches"] for x in at_rr])),
+        "race_all_stopped": all(x["certified"] for x in at_rr),
+    }
+    return out

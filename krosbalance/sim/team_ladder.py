@@ -183,7 +183,9 @@ class TeamLadderPlanner:
         )
 
     def first(self) -> Experiment:
-        label = {"round_robin": "round-robin", "lucb": lucb_label(1)}.get(self.settings["design"], "halving-1")
+        label = {"round_robin": "round-robin", "lucb": lucb_label(1)}.get(
+            self.settings["design"], "halving-1"
+        )
         return self._stage(
             label, first_pairings(self.settings, self.base.master_seed), stage_seed(self.base.master_seed, 1)
         )
@@ -203,7 +205,9 @@ class TeamLadderPlanner:
             rated = list(dict.fromkeys(a for s in finished for a, _ in s.experiment.pairings))
             top = min(self.settings["top_round_robin"], len(rated))
             if top >= 2:
-                return self._stage("top-round-robin", round_robin_pairs(rank_teams(rated, scores)[:top]), seed)
+                return self._stage(
+                    "top-round-robin", round_robin_pairs(rank_teams(rated, scores)[:top]), seed
+                )
             last = "top-round-robin"
         if last.startswith("halving-"):
             r = int(last.split("-")[1])
@@ -266,7 +270,9 @@ class TeamLadderPlanner:
         left = self.settings["budget"] - used
         teams: list[Team] = []
         opponents: list[int] = []
-        for i, o in zip(step.sample, stage_opponents(counts, step.sample, self.settings["opponents"]), strict=True):
+        for i, o in zip(
+            step.sample, stage_opponents(counts, step.sample, self.settings["opponents"]), strict=True
+        ):
             if o * per_pairing <= left:  # most blocking first; a stage never overruns the budget
                 teams.append(self.teams[i])
                 opponents.append(o)
@@ -322,7 +328,12 @@ def run_ladder(
     planned = planned_matches(experiment)
     echo(
         f"{experiment.name}: team ladder of {len(json.loads(experiment.ladder)['teams'])} teams, "
-        f"{len(planned)} stages planned, {sum(planned.values()):,} matches "
+        + (
+            f"a race of stages within its budget, then {len(planned) - 2} stages, at most "
+            if "lucb (at most)" in planned
+            else f"{len(planned)} stages planned, "
+        )
+        + f"{sum(planned.values()):,} matches "
         f"({', '.join(f'{k} {v:,}' for k, v in planned.items())})"
     )
     start = time.perf_counter()

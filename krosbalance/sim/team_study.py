@@ -244,7 +244,9 @@ def _parse_settings(
     for key in ("epsilon", "delta"):
         value = raw.get(key, out[key])
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < 1:
-            problems.add(f"teams.ladder.{key}", f"must be a number between 0 and 1 (exclusive), not {value!r}")
+            problems.add(
+                f"teams.ladder.{key}", f"must be a number between 0 and 1 (exclusive), not {value!r}"
+            )
             ok = False
         else:
             out[key] = float(value)

@@ -44,8 +44,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KL_STEPS = 40
-"""Bisection steps of the KL bounds (2^-40: exact for any reported digit)."""
+KL_STEPS = 30
+"""Bisection steps of the KL bounds (2^-30: exact for any reported digit)."""
 
 
 def exploration_rate(counts: np.ndarray, n_teams: int, delta: float) -> np.ndarray:
