@@ -105,12 +105,28 @@ def stage_scores(finished: Sequence[Any]) -> dict[Team, tuple[float, float]]:
     return {tuple(k.split(",")): (float(np.mean(v)), float(len(v))) for k, v in totals.items()}
 
 
-def pairing_samples(finished: Sequence[Any], teams: Sequence[Team]) -> tuple[np.ndarray, np.ndarray]:
-    """The race's samples after the ``finished`` stages (see :func:`pairing_samples_of`)."""
+def pairing_samples(
+    finished: Sequence[Any],
+    teams: Sequence[Team],
+    cache: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The race's samples after the ``finished`` stages (see :func:`pairing_samples_of`), summed
+    stage by stage; ``cache`` (folder -> a stage's sums and counts) spares re-reading a finished
+    stage, which never changes, at every later stage."""
     from krosbalance.sim.runner import read_table
 
-    frames = [read_table(stage.folder, "matches").assign(stage=stage.experiment.name) for stage in finished]
-    return pairing_samples_of(pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(), teams)
+    sums, counts = np.zeros(len(teams)), np.zeros(len(teams))
+    for stage in finished:
+        key = str(stage.folder)
+        if cache is None or key not in cache:
+            m = read_table(stage.folder, "matches").assign(stage=stage.experiment.name)
+            found = pairing_samples_of(m, teams)
+            if cache is None:
+                sums, counts = sums + found[0], counts + found[1]
+                continue
+            cache[key] = found
+        sums, counts = sums + cache[key][0], counts + cache[key][1]
+    return sums, counts
 
 
 def pairing_samples_of(matches: pd.DataFrame, teams: Sequence[Team]) -> tuple[np.ndarray, np.ndarray]:

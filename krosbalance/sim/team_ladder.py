@@ -168,6 +168,7 @@ class TeamLadderPlanner:
         self.meta = {"kind": "team_ladder", "experiment": experiment.name, "settings": self.settings}
         self.teams = _teams(self.settings["teams"])
         self.field = _teams(self.settings["field"])
+        self._samples: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # race stage folder -> its samples
 
     # ------------------------------------------------------------------ stages
     def _stage(self, label: str, pairs: Sequence[tuple[Team, Team]], seed: int, **changes: Any) -> Experiment:
@@ -197,11 +198,15 @@ class TeamLadderPlanner:
         last = labels[-1]
         index = len(finished) + 1
         seed = stage_seed(self.base.master_seed, index)
-        scores = stage_scores(finished)
         if last.startswith(LUCB_PREFIX):
             race = self._race(finished, seed)
             if race is not None:
                 return race
+        scores = stage_scores(finished)
+        if last.startswith(LUCB_PREFIX):
+            # the race's ranking: its teams by mean score against the field (stage_scores: team A's
+            # deals in the field stages; equal to the mean pairing score, every pairing playing the
+            # same deals), ties by more deals, then name
             rated = list(dict.fromkeys(a for s in finished for a, _ in s.experiment.pairings))
             top = min(self.settings["top_round_robin"], len(rated))
             if top >= 2:
@@ -253,7 +258,7 @@ class TeamLadderPlanner:
         from krosbalance.sim.topk import race_step
 
         lucb = [s for s in finished if s.experiment.name.startswith(LUCB_PREFIX)]
-        sums, counts = pairing_samples(lucb, self.teams)
+        sums, counts = pairing_samples(lucb, self.teams, self._samples)
         s = self.settings
         step = race_step(sums, counts, k=s["top_k"], epsilon=s["epsilon"], delta=s["delta"], batch=s["batch"])
         return step, counts, sum(stage.experiment.n_matches for stage in lucb)
