@@ -51,13 +51,15 @@ KL_STEPS = 30
 def exploration_rate(counts: np.ndarray, n_teams: int, delta: float) -> np.ndarray:
     """beta(u) = ln(pi^2 n u^2 / (3 delta)): the union over teams and sample counts is delta."""
     u = np.maximum(np.asarray(counts, dtype=float), 1.0)
-    return np.log(math.pi**2 * n_teams * u**2 / (3.0 * delta))
+    beta: np.ndarray = np.log(math.pi**2 * n_teams * u**2 / (3.0 * delta))
+    return beta
 
 
 def _kl(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     p = np.clip(p, 1e-12, 1 - 1e-12)
     q = np.clip(q, 1e-12, 1 - 1e-12)
-    return p * np.log(p / q) + (1 - p) * np.log((1 - p) / (1 - q))
+    kl: np.ndarray = p * np.log(p / q) + (1 - p) * np.log((1 - p) / (1 - q))
+    return kl
 
 
 def kl_bounds(means: np.ndarray, counts: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
