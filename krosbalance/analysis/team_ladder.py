@@ -376,14 +376,18 @@ def synthetic_lucb(
     budget: int | None,
     seed: int,
     max_samples: int = 5_000_000,
+    max_stages: int | None = None,
 ) -> dict[str, Any]:
     """The lucb design on a synthetic field (:func:`field_scores`), by the planner's own rules
     (:func:`krosbalance.sim.topk.race_step`, ``stage_opponents``, the same budget cut): a sample is
     one pairing of ``per_pairing`` matches against an opponent drawn uniformly from the field, scored
-    as the share won. ``budget`` in matches (None: race until certified, at most ``max_samples``).
+    as the share won. ``budget`` in matches (None: race until certified, at most ``max_samples``);
+    at most ``max_stages`` stages (default: the planner's cap, :func:`max_race_stages`; the
+    certified runs lift it, as a runner without the cap would).
 
     Returns the recovered top k, whether it is epsilon-correct and exact, the matches used, the
     stages, whether the race stopped certified, and the epsilon it reached."""
+    from krosbalance.sim.team_ladder import max_race_stages
     from krosbalance.sim.topk import race_step, stage_opponents
 
     p, mu = field_scores(strengths, seed)
@@ -401,9 +405,10 @@ def synthetic_lucb(
     play(np.arange(n), np.full(n, opponents))
     stages = 1
     limit = max_samples * per_pairing if budget is None else budget
+    cap = max_race_stages() if max_stages is None else max_stages
     while True:
         step = race_step(sums, counts, k=top_k, epsilon=epsilon, delta=delta, batch=batch)
-        if step.stop:
+        if step.stop or stages >= cap:
             break
         left = limit - int(counts.sum()) * per_pairing
         teams, reps = [], []
@@ -572,7 +577,10 @@ def lucb_check(strengths: Sequence[float], settings: dict[str, Any], per_pairing
             "uniform": same,
             "saved": None if same["matches"] is None else same["matches"] - matches,
         }
-        certified = [synthetic_lucb(field, budget=None, seed=r, **race) for r in range(CERTIFIED_REPLICATES)]
+        certified = [
+            synthetic_lucb(field, budget=None, seed=r, max_stages=1 << 30, **race)
+            for r in range(CERTIFIED_REPLICATES)
+        ]
         out[name]["certified"] = {
             "replicates": len(certified),
             "all_stopped": all(x["certified"] for x in certified),
@@ -587,7 +595,7 @@ def lucb_check(strengths: Sequence[float], settings: dict[str, Any], per_pairing
     rr = synthetic_round_robin(s, top_k=k, delta=race["delta"], per_pairing=per_pairing, seed=0)
     eps_rr = max(rr["certified_epsilon"], 1e-3)
     at_rr = [
-        synthetic_lucb(s, budget=None, seed=r, **(race | {"epsilon": eps_rr}))
+        synthetic_lucb(s, budget=None, seed=r, max_stages=1 << 30, **(race | {"epsilon": eps_rr}))
         for r in range(CERTIFIED_REPLICATES)
     ]
     out["round_robin"] = {

@@ -26,7 +26,8 @@ bounds straddle the k-th / (k+1)-th boundary, at most ``batch`` on each side; th
 top k is separated up to ``epsilon`` (then, with probability at least 1 - delta, every selected
 team's score against the field is within epsilon of the true k-th best: the guarantee is stated in
 :mod:`krosbalance.sim.topk`) or when the next stage would overrun ``budget`` matches (then the report
-states the epsilon it reached). Then the round robin of the top teams, the search tier, the swaps,
+states the epsilon it reached), or after :func:`max_race_stages` stages (the staged runner's cap).
+Then the round robin of the top teams, the search tier, the swaps,
 as after the halving.
 
 **Round-robin design**: every pair of rated teams, then the search tier and the swaps.
@@ -115,6 +116,16 @@ def field_pairs_counted(
 
 
 LUCB_PREFIX = "lucb-"
+AFTER_RACE_STAGES = 4
+"""The stages a study may plan after its race: top round robin, search, two swap stages."""
+
+
+def max_race_stages() -> int:
+    """The race's stages at most: the staged runner's cap (:data:`krosbalance.sim.stages.MAX_STAGES`)
+    less the stages that may follow it. A race that reaches it ends there, like a spent budget."""
+    from krosbalance.sim.stages import MAX_STAGES
+
+    return MAX_STAGES - AFTER_RACE_STAGES
 
 
 def lucb_label(index: int) -> str:
@@ -268,7 +279,8 @@ class TeamLadderPlanner:
         from krosbalance.sim.topk import stage_opponents
 
         step, counts, used = self.race_state(finished)
-        if step.stop:
+        race_stages = sum(1 for s in finished if s.experiment.name.startswith(LUCB_PREFIX))
+        if step.stop or race_stages >= max_race_stages():
             return None
         first = finished[0].experiment
         per_pairing = first.n_matches // max(1, len(first.pairings))
@@ -284,7 +296,7 @@ class TeamLadderPlanner:
                 left -= o * per_pairing
         if not teams:
             return None
-        label = lucb_label(sum(1 for s in finished if s.experiment.name.startswith(LUCB_PREFIX)) + 1)
+        label = lucb_label(race_stages + 1)
         return self._stage(label, field_pairs_counted(teams, opponents, self.field, seed), seed)
 
     def _swap_stage(self, label: str, which: str) -> Experiment:

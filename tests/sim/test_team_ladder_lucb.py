@@ -90,7 +90,7 @@ def test_race_stops_when_the_top_k_is_separated_and_samples_only_the_boundary_ot
 def test_certified_race_is_epsilon_correct_in_at_least_1_minus_delta_of_seeded_fields() -> None:
     s = field(40, 19)
     design = dict(top_k=4, epsilon=0.15, delta=0.2, batch=4, opponents=2, per_pairing=6)
-    runs = [synthetic_lucb(s, budget=None, seed=r, **design) for r in range(10)]
+    runs = [synthetic_lucb(s, budget=None, seed=r, max_stages=1 << 30, **design) for r in range(10)]
     assert all(r["certified"] for r in runs)
     assert np.mean([r["eps_correct"] for r in runs]) >= 1 - design["delta"]
     # the same bounds certify a uniform design only with many more matches
@@ -227,3 +227,32 @@ def test_lucb_keys_are_refused_by_the_halving_design(tmp_path: Path) -> None:
     assert [f"{e.field}: {e.reason}" for e in errors] == [
         "teams.ladder.epsilon: used by design 'lucb' only, not 'adaptive'"
     ]
+
+
+def test_the_race_ends_within_the_staged_runners_stage_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import krosbalance.sim.stages as stages
+
+    monkeypatch.setattr(stages, "MAX_STAGES", 7)  # room for 3 race stages and the 4 that may follow
+    experiment = ladder(LUCB.replace("budget = 1200", "budget = 100000"))
+    out = tmp_path / "out"
+    run_stages(
+        TeamLadderPlanner(experiment), out, play=strength_play, catalog=CAT, progress=False, max_stages=7
+    )
+    labels = [s["experiment"] for s in read_stages(out)["stages"]]
+    assert labels == ["lucb-01", "lucb-02", "lucb-03", "top-round-robin"]
+    s = field(40, 19)
+    capped = synthetic_lucb(
+        s,
+        top_k=4,
+        epsilon=0.05,
+        delta=0.1,
+        batch=2,
+        opponents=1,
+        per_pairing=6,
+        budget=None,
+        seed=0,
+        max_stages=5,
+    )
+    assert capped["stages"] == 5 and not capped["certified"]
