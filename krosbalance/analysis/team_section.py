@@ -147,6 +147,7 @@ def _lucb_design(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The race as it ran (the planner's own decision after its last stage: certified or not, the
     epsilon reached, where the samples went) and its synthetic-field check."""
+    from krosbalance.sim.team_ladder import max_race_stages
     from krosbalance.sim.topk import race_step
 
     teams = [tuple(t) for t in settings["teams"]]
@@ -177,6 +178,7 @@ def _lucb_design(
         "per_pair": per_pair,
         "full_round_robin": n * (n - 1) // 2 * per_pair,
         "certified": bool(step.stop),
+        "stage_cap": not step.stop and len(race) >= max_race_stages(),
         "reached_epsilon": float(step.reached_epsilon),
         "top": [team_key(teams[i]) for i in step.top],
         "pairings": int(counts.sum()),
@@ -242,12 +244,15 @@ def _n(x: float | None) -> str:
 
 def _lucb_text(doc: Any, study: TeamStudy) -> None:
     """The lucb design: what it guarantees, what it reached, what it saved (synthetic fields)."""
+    from krosbalance.sim.team_ladder import max_race_stages
+
     s, d, syn = study.settings, study.design, study.synthetic
     k, eps, delta = s["top_k"], s["epsilon"], s["delta"]
     outcome = (
         f"the top {k} was certified: separated up to epsilon = {fmt(eps, 2)}"
         if d["certified"]
-        else f"the budget ended the race before the stopping rule: the top {k} is certified only up to "
+        else (f"the staged runner's cap of {d['stages']} race stages" if d.get("stage_cap") else "the budget")
+        + f" ended the race before the stopping rule: the top {k} is certified only up to "
         f"epsilon = {fmt(d['reached_epsilon'], 2)} (U_l - L_h), not the {fmt(eps, 2)} asked"
     )
     doc.p(
@@ -292,7 +297,8 @@ def _lucb_text(doc: Any, study: TeamStudy) -> None:
     ]
     doc.table(
         pd.DataFrame(rows),
-        f"Synthetic-field check at the study's budget ({syn['budget']:,} race matches; {st['replicates']} seeded "
+        f"Synthetic-field check at the study's budget ({syn['budget']:,} race matches, at most "
+        f"{max_race_stages()} race stages; {st['replicates']} seeded "
         f"Bradley-Terry fields of {syn['n_teams']} teams each, the study's heuristic ratings as the known strengths, "
         f"the race's own rules; the uniform design: every team the same number of field opponents, the smallest "
         f"reaching the race's rate over {2 * st['replicates']} fields).",
