@@ -18,7 +18,9 @@ from krosbalance.analysis import meta as meta_mod
 from krosbalance.analysis.narrative import fmt, pct, with_ci
 from krosbalance.analysis.team_ladder import (
     field_win_rates,
+    lucb_check,
     matches_saved,
+    pairing_samples_of,
     synthetic_halving,
     team_key,
     team_label,
@@ -94,7 +96,9 @@ def team_study(rs: Any) -> TeamStudy:
     study = TeamStudy(settings, stages, ratings, field_win_rates(heuristic))
     n_teams = len(settings["teams"])
     halving = [s for s in stages if s["stage"].startswith("halving-")]
-    if halving or any(s["stage"] == "round-robin" for s in stages):
+    if settings["design"] == "lucb":
+        study.design, study.synthetic = _lucb_design(m, settings, stages, ratings)
+    elif halving or any(s["stage"] == "round-robin" for s in stages):
         first = halving[0]["stage"] if halving else "round-robin"
         per_pair = _per_pair(m, first)
         survivors = settings["opponents"] * (2 ** len(halving) - 1) if halving else n_teams - 1
@@ -131,12 +135,66 @@ def team_study(rs: Any) -> TeamStudy:
     return study
 
 
-def _synthetic(ratings: pd.DataFrame, settings: dict[str, Any], n_teams: int) -> dict[str, Any]:
-    """The adaptive design replayed on synthetic fields whose known strengths are the heuristic
-    tier's fitted ratings (so the gaps are the study's own): how often it recovers the top k."""
+def _heuristic_strengths(ratings: pd.DataFrame, n_teams: int) -> np.ndarray:
     r = ratings[(ratings["tier"] == HEURISTIC) & ratings["rating"].notna()]["rating"].to_numpy(float)
     if len(r) < n_teams:
         r = np.concatenate([r, np.full(n_teams - len(r), np.nanmin(r) if len(r) else 0.0)])
+    return r
+
+
+def _lucb_design(
+    m: pd.DataFrame, settings: dict[str, Any], stages: list[dict[str, Any]], ratings: pd.DataFrame
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The race as it ran (the planner's own decision after its last stage: certified or not, the
+    epsilon reached, where the samples went) and its synthetic-field check."""
+    from krosbalance.sim.team_ladder import max_race_stages
+    from krosbalance.sim.topk import race_step
+
+    teams = [tuple(t) for t in settings["teams"]]
+    race = [s for s in stages if s["stage"].startswith("lucb-")]
+    lucb = m[m["stage"].str.startswith("lucb-")]
+    sums, counts = pairing_samples_of(lucb, teams)
+    step = race_step(
+        sums,
+        counts,
+        k=settings["top_k"],
+        epsilon=settings["epsilon"],
+        delta=settings["delta"],
+        batch=settings["batch"],
+    )
+    per_pair = _per_pair(m, race[0]["stage"]) if race else 0
+    n = len(teams)
+    order = np.argsort(-counts, kind="stable")
+    near = min(3 * settings["top_k"], n)
+    boundary = np.argsort(-(sums / np.maximum(counts, 1)), kind="stable")[:near]
+    used = sum(
+        s["n_matches"] for s in stages if s["stage"] != "search" and not s["stage"].startswith("swap-")
+    )
+    design = {
+        "design": "lucb",
+        "stages": len(race),
+        "race_matches": sum(s["n_matches"] for s in race),
+        "used": used,
+        "per_pair": per_pair,
+        "full_round_robin": n * (n - 1) // 2 * per_pair,
+        "certified": bool(step.stop),
+        "stage_cap": not step.stop and len(race) >= max_race_stages(),
+        "reached_epsilon": float(step.reached_epsilon),
+        "top": [team_key(teams[i]) for i in step.top],
+        "pairings": int(counts.sum()),
+        "most_sampled": int(counts[order[0]]),
+        "median_sampled": float(np.median(counts)),
+        "near": near,
+        "near_share": float(counts[boundary].sum() / max(counts.sum(), 1.0)),
+    }
+    synthetic = lucb_check(_heuristic_strengths(ratings, n), settings, per_pair) if per_pair else {}
+    return design, synthetic
+
+
+def _synthetic(ratings: pd.DataFrame, settings: dict[str, Any], n_teams: int) -> dict[str, Any]:
+    """The adaptive design replayed on synthetic fields whose known strengths are the heuristic
+    tier's fitted ratings (so the gaps are the study's own): how often it recovers the top k."""
+    r = _heuristic_strengths(ratings, n_teams)
     k = settings["top_k"]
     runs = [
         synthetic_halving(
@@ -160,6 +218,109 @@ def _synthetic(ratings: pd.DataFrame, settings: dict[str, Any], n_teams: int) ->
 
 
 # ------------------------------------------------------------------------------------------ section
+
+
+def _stage_rows(stages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per stage; a race's later stages (``lucb-02`` ...) in one row: there may be a hundred."""
+    rows: list[dict[str, Any]] = []
+    later = [x for x in stages[1:] if x["stage"].startswith("lucb-")]
+    for x in stages:
+        if x in later:
+            if x is later[0]:
+                rows.append(
+                    {
+                        "stage": f"{later[0]['stage']} ... {later[-1]['stage']} ({len(later)} race stages)",
+                        "matches": sum(y["n_matches"] for y in later),
+                    }
+                )
+            continue
+        rows.append({"stage": x["stage"], "matches": x["n_matches"]})
+    return rows
+
+
+def _n(x: float | None) -> str:
+    return "—" if x is None else f"{x:,.0f}"
+
+
+def _lucb_text(doc: Any, study: TeamStudy) -> None:
+    """The lucb design: what it guarantees, what it reached, what it saved (synthetic fields)."""
+    from krosbalance.sim.team_ladder import max_race_stages
+
+    s, d, syn = study.settings, study.design, study.synthetic
+    k, eps, delta = s["top_k"], s["epsilon"], s["delta"]
+    outcome = (
+        f"the top {k} was certified: separated up to epsilon = {fmt(eps, 2)}"
+        if d["certified"]
+        else (f"the staged runner's cap of {d['stages']} race stages" if d.get("stage_cap") else "the budget")
+        + f" ended the race before the stopping rule: the top {k} is certified only up to "
+        f"epsilon = {fmt(d['reached_epsilon'], 2)} (U_l - L_h), not the {fmt(eps, 2)} asked"
+    )
+    doc.p(
+        f"Adaptive design: (epsilon, delta)-PAC top-{k} racing against the field (LUCB, Kalyanakrishnan et al. "
+        f"2012), {d['stages']} stages, {d['race_matches']:,} race matches of a budget of {s['budget']:,} "
+        f"({d['pairings']:,} field pairings of {d['per_pair']} matches; the most sampled team {d['most_sampled']}, "
+        f"the median {fmt(d['median_sampled'], 0)}; the {d['near']} teams of highest score got "
+        f"{pct(d['near_share'])} of the pairings); {outcome}. With the round robin of the top teams the "
+        f"heuristic tier used {d['used']:,} matches; the full round robin of the {len(s['teams'])} teams is "
+        f"{d['full_round_robin']:,} ({d['per_pair']} a pairing)."
+    )
+    doc.p(
+        f"Guarantee: a team's score against the field is its expected share of wins against an opponent drawn "
+        f"uniformly from every legal team. Each team's interval is a KL (Chernoff) bound with a union over the "
+        f"teams and every sample count, so with probability at least 1 - delta = {pct(1 - delta)} all intervals hold "
+        f"at all times, whichever teams the race sampled. It stops when the lowest lower bound of its top {k} "
+        f"exceeds the highest upper bound of the rest minus epsilon: then, with that probability, the top {k} is "
+        f"epsilon-correct, every team in it within epsilon = {fmt(eps, 2)} of the true {k}th-best score (the exact top "
+        f"{k} when the true {k}th and {k + 1}th are more than epsilon apart).",
+        note=True,
+    )
+    if not syn:
+        return
+    st, sep, rr = syn["study"], syn["separated"], syn["round_robin"]
+    rows = [
+        {
+            "field": "this study's strengths",
+            "criterion": f"epsilon-correct top {k}",
+            "race matches": _n(st["matches"]),
+            "race rate": f"{pct(st['eps_rate'])} (exact {pct(st['exact_rate'])})",
+            "uniform design at that rate": _n(st["uniform"]["matches"]),
+            "saved": _n(st["saved"]),
+        },
+        {
+            "field": f"separated (top {k} +{fmt(1.0, 1)} log-odds; gap {fmt(sep['gap'], 3)} > epsilon)",
+            "criterion": f"exact top {k}",
+            "race matches": _n(sep["matches"]),
+            "race rate": f"{pct(sep['exact_rate'])}",
+            "uniform design at that rate": _n(sep["uniform"]["matches"]),
+            "saved": _n(sep["saved"]),
+        },
+    ]
+    doc.table(
+        pd.DataFrame(rows),
+        f"Synthetic-field check at the study's budget ({syn['budget']:,} race matches, at most "
+        f"{max_race_stages()} race stages; {st['replicates']} seeded "
+        f"Bradley-Terry fields of {syn['n_teams']} teams each, the study's heuristic ratings as the known strengths, "
+        f"the race's own rules; the uniform design: every team the same number of field opponents, the smallest "
+        f"reaching the race's rate over {2 * st['replicates']} fields).",
+    )
+    sc, pc, uc = st["certified"], sep["certified"], sep["uniform_certified"]
+    doc.p(
+        f"Run to its stopping rule (epsilon = {fmt(eps, 2)}, delta = {fmt(delta, 2)}; {sc['replicates']} fields each): on "
+        f"the study's field the race certifies after {_n(sc['matches'])} matches (epsilon-correct in "
+        f"{pct(sc['eps_rate'])}, exact {pct(sc['exact_rate'])}); on the separated field after {_n(pc['matches'])} "
+        f"(exact in {pct(pc['exact_rate'])}), where the uniform design needs {_n(uc['matches'])} matches for the same "
+        f"bounds to certify it ({_n(None if uc['matches'] is None else uc['matches'] - pc['matches'])} saved). "
+        f"Against the full round robin at the same confidence: the round robin's {rr['matches']:,} matches certify "
+        f"its top {k} up to epsilon = {fmt(rr['certified_epsilon'], 3)} (1 - delta, a union over teams only); the race "
+        f"needs {_n(rr['race_matches'])} matches to certify that epsilon"
+        + (
+            f", {_n(rr['matches'] - rr['race_matches'])} fewer."
+            if rr["race_matches"] < rr["matches"]
+            else ": it saves nothing there (every round-robin match informs both teams, has no opponent-draw "
+            "variance, and its fixed design needs no union over sample counts); the race's saving is against "
+            "the uniform field design, at a budget."
+        )
+    )
 
 
 def _ci(df: pd.DataFrame, est: str, lo: str, hi: str, as_pct: bool = False) -> list[str]:
@@ -193,10 +354,12 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
         f"owning their own figures, mirror and overlapping teams allowed). {len(s['teams'])} of them are rated."
     )
     doc.p("**Design**")
-    rows = [{"stage": x["stage"], "matches": x["n_matches"]} for x in study.stages]
+    rows = _stage_rows(study.stages)
     doc.table(pd.DataFrame(rows), "Stages of the study, in order (each an ordinary results folder).")
     d = study.design
-    if d and d.get("stages") == 1:
+    if d.get("design") == "lucb":
+        _lucb_text(doc, study)
+    elif d and d.get("stages") == 1:
         doc.p(
             f"One stage against the field (no halving): every rated team against {d['survivor_opponents']} opponents "
             f"drawn from the field, {d['used']:,} matches; the full round robin of the {len(s['teams'])} rated teams "
@@ -220,7 +383,7 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
     elif d:
         doc.p(f"Full round robin: {d['used']:,} matches, every pair of rated teams.")
     syn = study.synthetic
-    if syn:
+    if syn and d.get("design") != "lucb":
         doc.p(
             f"Synthetic-field check: the same design on {syn['replicates']} synthetic fields of {len(s['teams'])} "
             f"teams whose known strengths are this study's heuristic ratings recovered on average "
@@ -236,6 +399,20 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
             note=True,
         )
         doc.table(_ladder_table(study, tier), f"Top {TOP_SHOWN} teams, {tier} tier.")
+        if d.get("design") == "lucb":
+            if tier == HEURISTIC:
+                doc.p(
+                    f"Design of this tier: the race above (top {s['top_k']}, epsilon = {fmt(s['epsilon'], 2)}, "
+                    f"delta = {fmt(s['delta'], 2)}), its synthetic-field check above, then the round robin of the "
+                    "top teams.",
+                    note=True,
+                )
+            else:
+                doc.p(
+                    f"Design of this tier: a round robin of the heuristic tier's top teams ({tier} AI, every "
+                    "pair, both seats); no race, so no top-k guarantee: the intervals are the ratings'.",
+                    note=True,
+                )
         doc.image(
             f"team_ladder_{tier}.png", plot_team_ladder(study.ratings, tier), f"team ladder, {tier} tier"
         )

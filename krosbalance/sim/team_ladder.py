@@ -19,6 +19,17 @@ it: the margin between ``min_teams`` and ``top_k`` is what buys the top-k its co
 measured on a synthetic field of known strengths (``tests/sim/test_team_ladder.py``,
 :func:`krosbalance.analysis.team_ladder.synthetic_halving`).
 
+**LUCB design** (``design = "lucb"``, :mod:`krosbalance.sim.topk`): (epsilon, delta)-PAC top-k
+identification by racing. Stage ``lucb-01`` plays every rated team against ``opponents`` field
+opponents; each later stage samples (more field opponents for) the teams whose anytime confidence
+bounds straddle the k-th / (k+1)-th boundary, at most ``batch`` on each side; the race stops when the
+top k is separated up to ``epsilon`` (then, with probability at least 1 - delta, every selected
+team's score against the field is within epsilon of the true k-th best: the guarantee is stated in
+:mod:`krosbalance.sim.topk`) or when the next stage would overrun ``budget`` matches (then the report
+states the epsilon it reached), or after :func:`max_race_stages` stages (the staged runner's cap).
+Then the round robin of the top teams, the search tier, the swaps,
+as after the halving.
+
 **Round-robin design**: every pair of rated teams, then the search tier and the swaps.
 
 Each stage's experiment is a pure function of the finished stages (the opponents are drawn by a
@@ -76,6 +87,7 @@ def first_pairings(settings: Mapping[str, Any], master_seed: int) -> tuple[tuple
     teams = _teams(settings["teams"])
     if settings["design"] == "round_robin":
         return round_robin_pairs(teams)
+    # adaptive (halving) and lucb: every team against `opponents` field opponents
     return field_pairs(
         teams, _teams(settings["field"]), int(settings["opponents"]), stage_seed(master_seed, 1)
     )
@@ -91,6 +103,35 @@ def halving_sizes(n_teams: int, keep: float, min_teams: int) -> list[int]:
     return sizes
 
 
+def field_pairs_counted(
+    teams: Sequence[Team], counts: Sequence[int], field: Sequence[Team], seed: int
+) -> tuple[tuple[Team, Team], ...]:
+    """Team ``teams[i]`` against ``counts[i]`` opponents drawn uniformly from the field."""
+    rng = np.random.default_rng(seed)
+    pairs: list[tuple[Team, Team]] = []
+    for team, count in zip(teams, counts, strict=True):
+        for i in rng.integers(len(field), size=count):
+            pairs.append((team, field[int(i)]))
+    return tuple(pairs)
+
+
+LUCB_PREFIX = "lucb-"
+AFTER_RACE_STAGES = 4
+"""The stages a study may plan after its race: top round robin, search, two swap stages."""
+
+
+def max_race_stages() -> int:
+    """The race's stages at most: the staged runner's cap (:data:`krosbalance.sim.stages.MAX_STAGES`)
+    less the stages that may follow it. A race that reaches it ends there, like a spent budget."""
+    from krosbalance.sim.stages import MAX_STAGES
+
+    return MAX_STAGES - AFTER_RACE_STAGES
+
+
+def lucb_label(index: int) -> str:
+    return f"{LUCB_PREFIX}{index:02d}"
+
+
 def deals_per_pair(experiment: Experiment) -> int:
     return experiment.deals_per_pairing * len(experiment.seatings)
 
@@ -103,6 +144,13 @@ def planned_matches(experiment: Experiment) -> dict[str, int]:
     if s["design"] == "round_robin":
         n = len(s["teams"])
         out["round-robin"] = n * (n - 1) // 2 * per_pair
+    elif s["design"] == "lucb":
+        first = len(s["teams"]) * s["opponents"] * per_pair
+        out[lucb_label(1)] = first
+        out["lucb (at most)"] = max(0, s["budget"] - first)
+        top = min(s["top_round_robin"], len(s["teams"]))
+        if top >= 2:
+            out["top-round-robin"] = top * (top - 1) // 2 * per_pair
     else:
         sizes = halving_sizes(len(s["teams"]), s["keep"], s["min_teams"])
         for r, size in enumerate(sizes, start=1):
@@ -131,6 +179,7 @@ class TeamLadderPlanner:
         self.meta = {"kind": "team_ladder", "experiment": experiment.name, "settings": self.settings}
         self.teams = _teams(self.settings["teams"])
         self.field = _teams(self.settings["field"])
+        self._samples: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # race stage folder -> its samples
 
     # ------------------------------------------------------------------ stages
     def _stage(self, label: str, pairs: Sequence[tuple[Team, Team]], seed: int, **changes: Any) -> Experiment:
@@ -146,7 +195,9 @@ class TeamLadderPlanner:
         )
 
     def first(self) -> Experiment:
-        label = "round-robin" if self.settings["design"] == "round_robin" else "halving-1"
+        label = {"round_robin": "round-robin", "lucb": lucb_label(1)}.get(
+            self.settings["design"], "halving-1"
+        )
         return self._stage(
             label, first_pairings(self.settings, self.base.master_seed), stage_seed(self.base.master_seed, 1)
         )
@@ -158,7 +209,22 @@ class TeamLadderPlanner:
         last = labels[-1]
         index = len(finished) + 1
         seed = stage_seed(self.base.master_seed, index)
+        if last.startswith(LUCB_PREFIX):
+            race = self._race(finished, seed)
+            if race is not None:
+                return race
         scores = stage_scores(finished)
+        if last.startswith(LUCB_PREFIX):
+            # the race's ranking: its teams by mean score against the field (stage_scores: team A's
+            # deals in the field stages; equal to the mean pairing score, every pairing playing the
+            # same deals), ties by more deals, then name
+            rated = list(dict.fromkeys(a for s in finished for a, _ in s.experiment.pairings))
+            top = min(self.settings["top_round_robin"], len(rated))
+            if top >= 2:
+                return self._stage(
+                    "top-round-robin", round_robin_pairs(rank_teams(rated, scores)[:top]), seed
+                )
+            last = "top-round-robin"
         if last.startswith("halving-"):
             r = int(last.split("-")[1])
             sizes = halving_sizes(len(self.teams), self.settings["keep"], self.settings["min_teams"])
@@ -195,6 +261,43 @@ class TeamLadderPlanner:
         if last == "swap-base":
             return self._swap_stage("swap-alt", "swapped")
         return None
+
+    def race_state(self, finished: Sequence[FinishedStage]) -> tuple[Any, np.ndarray, int]:
+        """The race's decision (:class:`krosbalance.sim.topk.RaceStep`) after the finished ``lucb-``
+        stages, each rated team's samples (pairings) so far, and the matches the stages used."""
+        from krosbalance.analysis.team_ladder import pairing_samples
+        from krosbalance.sim.topk import race_step
+
+        lucb = [s for s in finished if s.experiment.name.startswith(LUCB_PREFIX)]
+        sums, counts = pairing_samples(lucb, self.teams, self._samples)
+        s = self.settings
+        step = race_step(sums, counts, k=s["top_k"], epsilon=s["epsilon"], delta=s["delta"], batch=s["batch"])
+        return step, counts, sum(stage.experiment.n_matches for stage in lucb)
+
+    def _race(self, finished: Sequence[FinishedStage], seed: int) -> Experiment | None:
+        """The next ``lucb-`` stage, or None when the top k is certified or the budget is spent."""
+        from krosbalance.sim.topk import stage_opponents
+
+        step, counts, used = self.race_state(finished)
+        race_stages = sum(1 for s in finished if s.experiment.name.startswith(LUCB_PREFIX))
+        if step.stop or race_stages >= max_race_stages():
+            return None
+        first = finished[0].experiment
+        per_pairing = first.n_matches // max(1, len(first.pairings))
+        left = self.settings["budget"] - used
+        teams: list[Team] = []
+        opponents: list[int] = []
+        for i, o in zip(
+            step.sample, stage_opponents(counts, step.sample, self.settings["opponents"]), strict=True
+        ):
+            if o * per_pairing <= left:  # most blocking first; a stage never overruns the budget
+                teams.append(self.teams[i])
+                opponents.append(o)
+                left -= o * per_pairing
+        if not teams:
+            return None
+        label = lucb_label(race_stages + 1)
+        return self._stage(label, field_pairs_counted(teams, opponents, self.field, seed), seed)
 
     def _swap_stage(self, label: str, which: str) -> Experiment:
         """Each swap's team (or its swapped team) against the same field opponents, same seeds."""
@@ -242,7 +345,12 @@ def run_ladder(
     planned = planned_matches(experiment)
     echo(
         f"{experiment.name}: team ladder of {len(json.loads(experiment.ladder)['teams'])} teams, "
-        f"{len(planned)} stages planned, {sum(planned.values()):,} matches "
+        + (
+            f"a race of stages within its budget, then {len(planned) - 2} stages, at most "
+            if "lucb (at most)" in planned
+            else f"{len(planned)} stages planned, "
+        )
+        + f"{sum(planned.values()):,} matches "
         f"({', '.join(f'{k} {v:,}' for k, v in planned.items())})"
     )
     start = time.perf_counter()

@@ -13,12 +13,18 @@ the field, in stages (:mod:`krosbalance.sim.team_ladder` plans them)::
                                    # level sum and copies are the ruleset's, e.g. options.team_level)
 
     [teams.ladder]
-    design = "adaptive"            # "adaptive" (successive halving against the field) or
+    design = "adaptive"            # "adaptive" (successive halving against the field), "lucb"
+                                   # ((epsilon, delta)-PAC top-k racing, krosbalance.sim.topk) or
                                    # "round_robin" (every pair of rated teams, when affordable)
     top_k = 10                     # the ranking the adaptive design must get right
     opponents = 2                  # stage 1: field opponents per team (doubled at every stage)
     keep = 0.5                     # share of the rated teams each halving stage keeps
     min_teams = 20                 # halving stops at this many teams (>= top_k)
+    epsilon = 0.05                 # lucb: the top k is certified when separated up to epsilon
+                                   # (a share of the field win rate, 0 < epsilon < 1)
+    delta = 0.1                    # lucb: ... with confidence 1 - delta (0 < delta < 1)
+    budget = 4000                  # lucb: at most this many matches in the race (a count)
+    batch = 10                     # lucb: teams sampled per side of the boundary per stage
     top_round_robin = 16           # then a round robin of the top N (the meta-game's matrix); 0 = none
     search = { ai = "lookahead-fast", top = 6, deals = 1 }   # optional: a round robin of the top
                                    # teams under a costlier AI tier
@@ -48,8 +54,22 @@ from krosbalance.sim.rosters import (
 
 LADDER_TEAM_KEYS = ("mode", "roster", "collection", "rule", "ladder")
 RULE_KEYS = ("size",)
-LADDER_KEYS = ("design", "top_k", "opponents", "keep", "min_teams", "top_round_robin", "search", "swaps")
-DESIGNS = ("adaptive", "round_robin")
+LADDER_KEYS = (
+    "design",
+    "top_k",
+    "opponents",
+    "keep",
+    "min_teams",
+    "top_round_robin",
+    "search",
+    "swaps",
+    "epsilon",
+    "delta",
+    "budget",
+    "batch",
+)
+DESIGNS = ("adaptive", "lucb", "round_robin")
+LUCB_KEYS = ("epsilon", "delta", "budget", "batch")
 SEARCH_KEYS = ("ai", "top", "deals")
 DEFAULTS: dict[str, Any] = {
     "design": "adaptive",
@@ -58,6 +78,10 @@ DEFAULTS: dict[str, Any] = {
     "keep": 0.5,
     "min_teams": 20,
     "top_round_robin": 16,
+    "epsilon": 0.05,
+    "delta": 0.1,
+    "budget": 4000,
+    "batch": 10,
 }
 ROUND_ROBIN_MAX_PAIRS = 5000
 """A round-robin design of more pairings is refused: it would not end; use the adaptive design."""
@@ -217,7 +241,27 @@ def _parse_settings(
         problems.add("teams.ladder.keep", f"must be a share between 0 and 1 (exclusive), not {keep!r}")
         ok = False
     out["keep"] = float(keep) if isinstance(keep, (int, float)) else 0.5
-    if ok and out["min_teams"] < out["top_k"]:
+    for key in ("epsilon", "delta"):
+        value = raw.get(key, out[key])
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < 1:
+            problems.add(
+                f"teams.ladder.{key}", f"must be a number between 0 and 1 (exclusive), not {value!r}"
+            )
+            ok = False
+        else:
+            out[key] = float(value)
+    for key in ("budget", "batch"):
+        value = raw.get(key, out[key])
+        if not _int(value, 1):
+            problems.add(f"teams.ladder.{key}", f"must be an integer >= 1, not {value!r}")
+            ok = False
+        out[key] = value
+    if design != "lucb":
+        for key in LUCB_KEYS:
+            if key in raw:
+                problems.add(f"teams.ladder.{key}", f"used by design 'lucb' only, not {design!r}")
+                ok = False
+    if ok and design != "lucb" and out["min_teams"] < out["top_k"]:
         problems.add("teams.ladder.min_teams", f"must be >= top_k ({out['top_k']}), not {out['min_teams']}")
         ok = False
     search = raw.get("search")
