@@ -556,6 +556,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     patch, arm_patches, sweep, variants = _parse_patch_arms(data, file, options, variants, problems)
     forbids = arm_forbids(data, ruleset, options, problems, catalog)
     held_rewards = _parse_held_rewards(data, problems, catalog)
+    held_rewards = _sweep_prices(sweep, held_rewards, problems)
+    _check_challenge_patches(ruleset, options, arm_patches, patch, problems)
     if held_rewards and seats != 2:
         problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
     if held_rewards and options is not None and "start_rewards" in options:
@@ -737,6 +739,51 @@ def _parse_patch_arms(
     return patch, tuple(arm_patches), sweep, variants
 
 
+def _sweep_prices(sweep: str, held: tuple[str, ...], problems: _Problems) -> tuple[str, ...]:
+    """A reward sweep's prices are the held tokens it plays (``<token>@<kamas>``, one per price):
+    the fair-price study (:mod:`krosbalance.sim.sweep`)."""
+    from krosbalance.sim.sweep import sweep_held_rewards
+
+    priced = sweep_held_rewards(sweep)
+    if not priced:
+        return held
+    if held:
+        problems.add("held_rewards", "sweep.values.price plays the held token itself; do not set held_rewards too")
+        return held
+    return priced
+
+
+def _check_challenge_patches(
+    ruleset: str | None,
+    options: Mapping[str, Any] | None,
+    arm_patches: Sequence[tuple[str, str]],
+    patch: str,
+    problems: _Problems,
+) -> None:
+    """A patch's Divine Challenge tiers need Blast, and the challenge in play: otherwise it changes
+    nothing (one line, not a silent no-op)."""
+    texts = [text for _, text in arm_patches] + ([patch] if patch else [])
+    changed = sorted({c for text in texts for c in json.loads(text).get("changes", {}).get("challenges", {})})
+    if not changed or ruleset is None or options is None:
+        return
+    if not ruleset.startswith("blast"):
+        problems.add("sweep" if arm_patches else "patch", f"Divine Challenges are Blast's; ruleset {ruleset!r} has none")
+        return
+    in_play = options.get("challenges", [])
+    from krosbalance.content.blast import blast_cards
+
+    try:
+        in_play_ids = set(blast_cards().resolve_challenges([str(n) for n in in_play]))
+    except ContentError:
+        return  # the options' own check names the bad challenge
+    for challenge in changed:
+        if challenge not in in_play_ids:
+            problems.add(
+                "options.challenges",
+                f"the patched challenge {challenge!r} is not in play: add it to [options] challenges",
+            )
+
+
 def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...]:
     """``held_rewards``: "all" or a list of Demonic Reward ids (the reward-value study)."""
     held = _get(data, "held_rewards", (str, list), problems, default=[])
@@ -789,9 +836,14 @@ def _check_held_options(
 def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> str:
     """The options JSON of one match of a reward variant: team A (side 1 when ``swapped``) holds the
     token from the start (``start_rewards``); the baseline variant '' adds nothing."""
+    from krosbalance.sim.sweep import held_price
+
     merged = dict(options)
     if variant:
-        merged["start_rewards"] = [[], [variant]] if swapped else [[variant], []]
+        token, price = held_price(variant)
+        merged["start_rewards"] = [[], [token]] if swapped else [[token], []]
+        if price is not None:  # the fair-price sweep: team A pays for it (sim.sweep)
+            merged["start_reward_prices"] = [[], [price]] if swapped else [[price], []]
     return json.dumps(merged, sort_keys=True, separators=(",", ":"))
 
 

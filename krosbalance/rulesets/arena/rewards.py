@@ -20,7 +20,9 @@ holdings (R-A51-R-A54, R-A136-R-A145, FAQ R-A163).
   (Rogue Style) and ``draw_reward`` (Ecaflip Style: a coin toss, a face-down gold token) are
   registered here into the engine's reward-effect registry.
 - ``start_rewards`` (the reward study): after deployment, each listed token is given face down to the
-  Krosmaster its player chooses (``ArenaController.give_reward``).
+  Krosmaster its player chooses (``ArenaController.give_reward``); ``start_reward_prices`` (the
+  fair-price study) charges its price to the side's kamas, into the reserve — below zero when the
+  side has fewer, a debt its next kamas pay first (a negative stock buys nothing).
 
 The market exists when ``demonic_rewards`` is on or a side starts with tokens; buying needs
 ``demonic_rewards``.
@@ -188,6 +190,14 @@ def open_market(
                     f"start_rewards[{side}]",
                     f"unknown reward {name!r}; known: {', '.join(sorted(known))}",
                 )
+    prices: Any = opts.start_reward_prices  # Any: checked item by item, like the names above
+    if len(prices) != 2 or not all(
+        isinstance(side, list) and all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in side)
+        for side in prices
+    ):
+        raise ContentError(
+            "options", "start_reward_prices", f"give two lists of kamas >= 0, one per side, not {prices!r}"
+        )
     arena_state(state).market = setup_market(specs, opts.reward_prices, opts.reward_reveal, rng)
 
 
@@ -202,8 +212,10 @@ def give_start_rewards(
     market = arena_state(state).market
     if market is None:
         return
+    arena = arena_state(state)
     for side, names in enumerate(opts.start_rewards):
-        for name in names:
+        prices = opts.start_reward_prices[side] if side < len(opts.start_reward_prices) else []
+        for position, name in enumerate(names):
             spec = _remove_from_market(market, name)
             candidates = [f for f in state.timeline[side] if f.alive and capacity(f) > 0]
             if not candidates:
@@ -217,6 +229,9 @@ def give_start_rewards(
                     f"player {side} gave {spec.id} to #{uid}, not one of {[f.uid for f in candidates]}"
                 )
             give(state, chosen, spec, "s")
+            if position < len(prices) and prices[position] > 0:  # the fair-price study's cost
+                arena.kamas[side] -= prices[position]  # below zero: a debt the next kamas pay first
+                arena.kama_reserve += prices[position]
 
 
 def take_from_market(arena: ArenaState, reward_id: str) -> RewardSpec:
