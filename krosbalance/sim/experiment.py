@@ -21,7 +21,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # ``boards`` (at least two) instead of every board being played
     held_rewards = "all"          # reward-value study: each deal is also played once per listed
                                   # Demonic Reward held face down from the start by team A ("all" =
-                                  # every token), with the same seed (option ``start_rewards``)
+                                  # every token), with the same seed (option ``start_rewards``);
+                                  # "<id>@<kamas>": held and paid for (``start_reward_prices``)
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
@@ -57,8 +58,9 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
 
     patch = "NAME"                # top level: a patch applied to every arm (``run --patch`` too)
     [sweep]                       # one arm per grid point of card values (``krosbalance.sim.sweep``)
-    figure = "anna_tommy"
-    values = { hp = [10, 12, 14] }
+    figure = "anna_tommy"         # or reward = "..." (values: rank, effects.<n>.<p>, price = [kamas]:
+    values = { hp = [10, 12, 14] }  # the fair price) or challenge = "..." (bonuses.<b>.tier: the
+                                  # neutral threshold; Blast, the challenge in [options] challenges)
     [fix]                         # read by ``krosbalance fix`` (``krosbalance.sim.fixer``); ``run``
     band = 0.15                   # plays the experiment's own matches without it
     forbid = { bill_tell = ["spell:distant_shot"] }  # restricted play: elements (spell:<id>,
@@ -785,7 +787,9 @@ def _check_challenge_patches(
 
 
 def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...]:
-    """``held_rewards``: "all" or a list of Demonic Reward ids (the reward-value study)."""
+    """``held_rewards``: "all" or a list of Demonic Reward ids (the reward-value study); an entry
+    ``<id>@<kamas>`` is held at that price (paid by team A, ``start_reward_prices``: the fair-price
+    sweep writes these)."""
     held = _get(data, "held_rewards", (str, list), problems, default=[])
     if held is None or held == []:
         return ()
@@ -799,7 +803,10 @@ def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: C
         return tuple(known)
     out: list[str] = []
     for i, item in enumerate(held):
-        if not isinstance(item, str) or item not in known:
+        token, at, price = item.partition("@") if isinstance(item, str) else ("", "", "")
+        if at and not (price.isdigit() and int(price) <= 99):  # "<token>@<kamas>": held at a price
+            problems.add(f"held_rewards[{i}]", f"{item!r}: the price after '@' must be 0 to 99 kamas")
+        elif not isinstance(item, str) or token not in known:
             problems.add(f"held_rewards[{i}]", f"unknown reward {item!r}; known: {', '.join(known)}")
         elif item in out:
             problems.add(f"held_rewards[{i}]", f"{item!r} is listed twice")
