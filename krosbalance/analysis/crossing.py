@@ -68,9 +68,7 @@ def point_effects(frame: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     values = sorted(frame.loc[~base, "x"].unique())
     if not base.any() or not values:
         return pd.DataFrame(columns=POINT_COLUMNS)
-    design = np.column_stack(
-        [np.ones(len(frame))] + [(frame["x"] == v).to_numpy(float) for v in values]
-    )
+    design = np.column_stack([np.ones(len(frame))] + [(frame["x"] == v).to_numpy(float) for v in values])
     fit = _glm(frame["score"].to_numpy(float), design, _deal_codes(frame["deal"]))
     z = sps.norm.ppf(1 - alpha / 2)
     beta, se = np.asarray(fit.params), np.asarray(fit.bse)

@@ -68,9 +68,7 @@ def price_frame(matches: pd.DataFrame) -> pd.DataFrame:
     score = np.where(winner_team == "A", 1.0, np.where(winner_team == "B", 0.0, 0.5))
     ai = [_ai_label(str(a), str(b)) for a, b in zip(ok["ai0"], ok["ai1"], strict=True)]
     tiers = {name: _tier(name) for name in set(ok["ai0"].astype(str)) | set(ok["ai1"].astype(str))}
-    tier = [
-        _ai_label(tiers[str(a)], tiers[str(b)]) for a, b in zip(ok["ai0"], ok["ai1"], strict=True)
-    ]
+    tier = [_ai_label(tiers[str(a)], tiers[str(b)]) for a, b in zip(ok["ai0"], ok["ai1"], strict=True)]
     return pd.DataFrame(
         {
             "deal": ok["seed"].to_numpy(),
@@ -102,7 +100,8 @@ def threshold_frame(matches: pd.DataFrame, sweep: dict[str, Any]) -> pd.DataFram
             "score": score.to_numpy(float),
             "ai": frame["ai"].astype(str).to_numpy(),
             "tier": [
-                _ai_label(tiers[str(a)], tiers[str(b)]) for a, b in zip(frame["ai0"], frame["ai1"], strict=True)
+                _ai_label(tiers[str(a)], tiers[str(b)])
+                for a, b in zip(frame["ai0"], frame["ai1"], strict=True)
             ],
         }
     )

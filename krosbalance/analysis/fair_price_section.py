@@ -101,7 +101,9 @@ def verdict_line(fit: pd.Series, words: dict[str, Any], kind: str) -> str:
             judged = f"the printed {printed} kamas is inside the interval: not shown to be mispriced"
     else:
         if printed < low or printed > high:
-            judged = f"the printed tier {printed} is outside the interval: the challenge is not neutral as printed"
+            judged = (
+                f"the printed tier {printed} is outside the interval: the challenge is not neutral as printed"
+            )
         else:
             judged = f"the printed tier {printed} is inside the interval: not shown to be off-neutral"
     note = f" ({fit['note']})" if fit.get("note") else ""
@@ -232,7 +234,10 @@ def crossing_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Any:
         }
         for r in shown.itertuples(index=False)
     ]
-    lines = [f"Under {group_label(str(f['ai']), str(f.get('tier', '')))}: {verdict_line(f, words, kind)}." for _, f in fits.iterrows()]
+    lines = [
+        f"Under {group_label(str(f['ai']), str(f.get('tier', '')))}: {verdict_line(f, words, kind)}."
+        for _, f in fits.iterrows()
+    ]
     return Verdict(
         words["title"],
         f"Δ log-odds of the {words['side']} vs {words['baseline']} (paired deals)",

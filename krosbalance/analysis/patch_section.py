@@ -125,7 +125,9 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
     if sweep and sweep.get("kind", "figure") == "figure":
         _sweep_part(doc, sweep, strengths, tables)
     elif sweep:  # a reward's or a challenge's sweep: no figure's strength to fit (fair_price_section)
-        doc.p(f"The sweep of {sweep.get('target')} is read in its own section (fair price / neutral threshold).")
+        doc.p(
+            f"The sweep of {sweep.get('target')} is read in its own section (fair price / neutral threshold)."
+        )
     proposal = _proposal(rs)
     if proposal is not None:
         _verification_part(doc, proposal, strengths, tables)

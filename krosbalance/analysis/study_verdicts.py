@@ -246,9 +246,8 @@ def patch_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A run with patched arms: the patched figures' strength in every arm, per AI tier."""
     from krosbalance.analysis import patch_study
     from krosbalance.analysis.dependence import POOLED
-    from krosbalance.analysis.names import display_name
-
     from krosbalance.analysis.fair_price_section import sweep_kind
+    from krosbalance.analysis.names import display_name
 
     patches = (rs.manifest or {}).get("patches") or {}
     if not patches or sweep_kind(rs):  # a price or tier sweep has its own verdict

@@ -750,7 +750,9 @@ def _sweep_prices(sweep: str, held: tuple[str, ...], problems: _Problems) -> tup
     if not priced:
         return held
     if held:
-        problems.add("held_rewards", "sweep.values.price plays the held token itself; do not set held_rewards too")
+        problems.add(
+            "held_rewards", "sweep.values.price plays the held token itself; do not set held_rewards too"
+        )
         return held
     return priced
 
@@ -769,7 +771,10 @@ def _check_challenge_patches(
     if not changed or ruleset is None or options is None:
         return
     if not ruleset.startswith("blast"):
-        problems.add("sweep" if arm_patches else "patch", f"Divine Challenges are Blast's; ruleset {ruleset!r} has none")
+        problems.add(
+            "sweep" if arm_patches else "patch",
+            f"Divine Challenges are Blast's; ruleset {ruleset!r} has none",
+        )
         return
     in_play = options.get("challenges", [])
     from krosbalance.content.blast import blast_cards

@@ -232,7 +232,9 @@ def parse_patch(data: Mapping[str, Any], file: str, name: str = "", registry: An
         changes.setdefault("rewards", {})[reward.id] = _parse_reward_change(file, where, reward, change)
     challenges = data.get("challenges", {})
     if not isinstance(challenges, dict):
-        raise ContentError(file, "challenges", f"must be a table of Divine Challenges, not {_type(challenges)}")
+        raise ContentError(
+            file, "challenges", f"must be a table of Divine Challenges, not {_type(challenges)}"
+        )
     for raw_name, change in challenges.items():
         where = f"challenges.{raw_name}"
         try:
@@ -380,7 +382,9 @@ def _parse_challenge_change(file: str, where: str, challenge: Any, change: Any) 
         raise ContentError(file, where, f"must be a table of changes, not {_type(change)}")
     for key in change:
         if key not in CHALLENGE_FIELDS:
-            raise ContentError(file, f"{where}.{key}", f"unknown field; a patch changes: {_known(CHALLENGE_FIELDS)}")
+            raise ContentError(
+                file, f"{where}.{key}", f"unknown field; a patch changes: {_known(CHALLENGE_FIELDS)}"
+            )
     bonuses = change.get("bonuses", {})
     if not isinstance(bonuses, dict):
         raise ContentError(file, f"{where}.bonuses", f"must be a table of bonuses, not {_type(bonuses)}")
@@ -400,12 +404,18 @@ def _parse_challenge_change(file: str, where: str, challenge: Any, change: Any) 
             raise ContentError(file, here, f"must be a table of changes, not {_type(bonus_change)}")
         for key, value in bonus_change.items():
             if key not in BONUS_FIELDS:
-                raise ContentError(file, f"{here}.{key}", f"unknown field; a patch changes: {_known(BONUS_FIELDS)}")
+                raise ContentError(
+                    file, f"{here}.{key}", f"unknown field; a patch changes: {_known(BONUS_FIELDS)}"
+                )
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ContentError(file, f"{here}.{key}", f"must be an integer, not {_type(value)} ({value!r})")
+                raise ContentError(
+                    file, f"{here}.{key}", f"must be an integer, not {_type(value)} ({value!r})"
+                )
             if not 1 <= value <= MAX_TIER:
                 raise ContentError(
-                    file, f"{here}.{key}", f"{value} is out of range: a tier needs 1 to {MAX_TIER} glyph cells"
+                    file,
+                    f"{here}.{key}",
+                    f"{value} is out of range: a tier needs 1 to {MAX_TIER} glyph cells",
                 )
         out[bonus_id] = {"tier": bonus_change["tier"]} if "tier" in bonus_change else {}
     return {"bonuses": out}

@@ -121,7 +121,9 @@ def sweep_arms(sweep: Mapping[str, Any], file: str) -> tuple[list[tuple[str, str
             for v in grid:
                 if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_PRICE:
                     raise ContentError(
-                        file, "sweep.values.price", f"{v!r}: a price is a whole number of kamas, 0 to {MAX_PRICE}"
+                        file,
+                        "sweep.values.price",
+                        f"{v!r}: a price is a whole number of kamas, 0 to {MAX_PRICE}",
                     )
             continue
         grids.append((str(path), list(grid)))

@@ -63,7 +63,10 @@ def test_point_effects_give_each_value_against_the_baseline() -> None:
 
 def test_fits_by_fits_each_ai_alone() -> None:
     frame = pd.concat(
-        [_synthetic(8.0, -0.1, 800, seed=7).assign(ai="a"), _synthetic(18.0, -0.1, 800, seed=8).assign(ai="b")]
+        [
+            _synthetic(8.0, -0.1, 800, seed=7).assign(ai="a"),
+            _synthetic(18.0, -0.1, 800, seed=8).assign(ai="b"),
+        ]
     )
     _, fits = fits_by(frame, "ai")
     roots = dict(zip(fits["ai"], fits["root"], strict=True))
@@ -76,7 +79,9 @@ def _priced_matches(token: str, root: float, deals: int) -> pd.DataFrame:
     rows = []
     for i, r in enumerate(frame.itertuples(index=False)):
         swapped = bool(i % 2)
-        options = {} if np.isnan(r.x) else {"start_rewards": [[token], []], "start_reward_prices": [[int(r.x)], []]}
+        options = (
+            {} if np.isnan(r.x) else {"start_rewards": [[token], []], "start_reward_prices": [[int(r.x)], []]}
+        )
         if swapped and options:
             options = {k: v[::-1] for k, v in options.items()}
         rows.append(
@@ -99,7 +104,9 @@ def test_the_fair_price_section_reports_the_price_per_ai_with_n_and_a_picture() 
 
     token = default_registry().all_rewards()[0].id
     rs = SimpleNamespace(
-        manifest={"sweep": {"kind": "reward", "target": token, "fields": [], "points": [], "prices": [0, 6, 12]}},
+        manifest={
+            "sweep": {"kind": "reward", "target": token, "fields": [], "points": [], "prices": [0, 6, 12]}
+        },
         matches=_priced_matches(token, 12.0, 700),
     )
     doc, tables, titles = Doc(), {}, []
@@ -122,7 +129,9 @@ def test_the_fair_price_section_reports_the_price_per_ai_with_n_and_a_picture() 
 def test_no_crossing_sweep_adds_no_section() -> None:
     from krosbalance.analysis import fair_price_section
 
-    rs = SimpleNamespace(manifest={"sweep": {"kind": "figure", "target": "x", "fields": ["hp"]}}, matches=pd.DataFrame())
+    rs = SimpleNamespace(
+        manifest={"sweep": {"kind": "figure", "target": "x", "fields": ["hp"]}}, matches=pd.DataFrame()
+    )
     titles: list[str] = []
     fair_price_section.add_report_section(Doc(), rs, {}, lambda d, t, b: titles.append(t))
     assert titles == [] and fair_price_section.crossing_verdict(rs, {}) is None

@@ -373,8 +373,9 @@ def test_every_declared_option_changes_behaviour(name: str):
 def test_r_a51_a_held_token_s_price_goes_from_the_stock_to_the_reserve_as_a_debt():
     """The fair-price study's cost: the price leaves team A's stock (below zero: a debt) for the
     reserve, as a purchase pays the reserve (R-A51); kamas stay conserved."""
-    (stocks, reserve), (paid, paid_reserve) = _start_reward_prices({}), _start_reward_prices(
-        {"start_reward_prices": [[6], []]}
+    (stocks, reserve), (paid, paid_reserve) = (
+        _start_reward_prices({}),
+        _start_reward_prices({"start_reward_prices": [[6], []]}),
     )
     assert stocks == [0, 0] and paid == [-6, 0] and paid_reserve == reserve + 6
 

@@ -20,7 +20,11 @@ def test_a_challenge_patch_resolves_names_and_says_what_it_changes() -> None:
     bonus = challenge.bonuses[0]
     by_name = parse_patch({"challenges": {challenge.name: {"bonuses": {bonus.name: {"tier": 2}}}}}, "p.toml")
     by_id = parse_patch({"challenges": {challenge.id: {"bonuses": {bonus.id: {"tier": 2}}}}}, "p.toml")
-    assert by_name.changes == by_id.changes == {"challenges": {challenge.id: {"bonuses": {bonus.id: {"tier": 2}}}}}
+    assert (
+        by_name.changes
+        == by_id.changes
+        == {"challenges": {challenge.id: {"bonuses": {bonus.id: {"tier": 2}}}}}
+    )
     assert by_id.lines() == [f"{challenge.name}: {bonus.name} tier {bonus.tier} → 2"]
     assert not by_id.empty and patch_from_json(by_id.json).changes == by_id.changes
 
@@ -50,7 +54,9 @@ def test_r_b41_a_patched_tier_reaches_the_match_as_the_challenge_tiers_option() 
         ({"{c}": 3}, "challenges.{c}", "a table of changes"),
     ],
 )
-def test_bad_challenge_patches_are_one_line_naming_file_and_field(change: dict, field: str, words: str) -> None:
+def test_bad_challenge_patches_are_one_line_naming_file_and_field(
+    change: dict, field: str, words: str
+) -> None:
     challenge = _challenge()
     bonus = challenge.bonuses[0]
     text = json.dumps(change).replace("{c}", challenge.id).replace("{b}", bonus.id)

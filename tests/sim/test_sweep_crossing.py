@@ -21,7 +21,7 @@ def _arena(sweep: str, extra: str = "") -> str:
     return head + extra + '[teams]\nmode = "random_deal"\npool = { set = "arena-box" }\n' + sweep
 
 
-def _blast(sweep: str, options: str = "challenges = [\"{c}\"]") -> str:
+def _blast(sweep: str, options: str = 'challenges = ["{c}"]') -> str:
     challenge = _challenge()
     return textwrap.dedent(
         f"""
@@ -102,16 +102,30 @@ def test_a_challenge_sweep_makes_one_patched_arm_per_tier_beside_none() -> None:
     ("text", "field", "words"),
     [
         (_arena('[sweep]\nreward = "{r}"\nvalues = { price = [-1] }\n'), "sweep.values.price", "0 to 99"),
-        (_arena('[sweep]\nreward = "{r}"\nvalues = { price = [2.5] }\n'), "sweep.values.price", "whole number"),
+        (
+            _arena('[sweep]\nreward = "{r}"\nvalues = { price = [2.5] }\n'),
+            "sweep.values.price",
+            "whole number",
+        ),
         (
             _arena('[sweep]\nreward = "{r}"\nvalues = { price = [2] }\n', 'held_rewards = ["{r}"]\n'),
             "held_rewards",
             "do not set held_rewards",
         ),
-        (_arena('[sweep]\nfigure = "bill_tell"\nvalues = { price = [2] }\n'), "sweep.values.price", "for a reward"),
-        (_arena('[sweep]\nchallenge = "nope"\nvalues = { "bonuses.x.tier" = [2] }\n'), "sweep.challenge", "unknown"),
         (
-            _arena('[sweep]\nchallenge = "grande_melee_de_iop"\nvalues = { "bonuses.force_decuplee.tier" = [2] }\n'),
+            _arena('[sweep]\nfigure = "bill_tell"\nvalues = { price = [2] }\n'),
+            "sweep.values.price",
+            "for a reward",
+        ),
+        (
+            _arena('[sweep]\nchallenge = "nope"\nvalues = { "bonuses.x.tier" = [2] }\n'),
+            "sweep.challenge",
+            "unknown",
+        ),
+        (
+            _arena(
+                '[sweep]\nchallenge = "grande_melee_de_iop"\nvalues = { "bonuses.force_decuplee.tier" = [2] }\n'
+            ),
             "sweep",
             "Blast",
         ),
@@ -127,10 +141,25 @@ def test_bad_crossing_sweeps_are_one_line(text: str, field: str, words: str) -> 
 @pytest.mark.parametrize(
     ("sweep", "options", "field", "words"),
     [
-        ('[sweep]\nchallenge = "{c}"\nvalues = { "bonuses.{b}.tier" = [9] }\n', None, "sweep", "out of range"),
+        (
+            '[sweep]\nchallenge = "{c}"\nvalues = { "bonuses.{b}.tier" = [9] }\n',
+            None,
+            "sweep",
+            "out of range",
+        ),
         ('[sweep]\nchallenge = "{c}"\nvalues = { "bonuses.nope.tier" = [2] }\n', None, "sweep", "no bonus"),
-        ('[sweep]\nchallenge = "{c}"\nvalues = { "bonuses.{b}.cost" = [2] }\n', None, "sweep", "unknown field"),
-        ('[sweep]\nchallenge = "{c}"\nvalues = { "bonuses.{b}.tier" = [2] }\n', "challenges = []", "options.challenges", "not in play"),
+        (
+            '[sweep]\nchallenge = "{c}"\nvalues = { "bonuses.{b}.cost" = [2] }\n',
+            None,
+            "sweep",
+            "unknown field",
+        ),
+        (
+            '[sweep]\nchallenge = "{c}"\nvalues = { "bonuses.{b}.tier" = [2] }\n',
+            "challenges = []",
+            "options.challenges",
+            "not in play",
+        ),
     ],
 )
 def test_bad_challenge_sweeps_are_one_line(sweep: str, options: str | None, field: str, words: str) -> None:

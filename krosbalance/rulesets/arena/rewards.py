@@ -192,7 +192,8 @@ def open_market(
                 )
     prices: Any = opts.start_reward_prices  # Any: checked item by item, like the names above
     if len(prices) != 2 or not all(
-        isinstance(side, list) and all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in side)
+        isinstance(side, list)
+        and all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in side)
         for side in prices
     ):
         raise ContentError(

@@ -167,7 +167,9 @@ def test_r_b41_a_patched_tier_threshold_moves_the_bonus() -> None:
     """``challenge_tiers`` (a balance patch's [challenges.X]): Force décuplée needs 2 glyph cells
     instead of the printed 3, or 4."""
     for tiers, owned, wounds in (({f"{IOP}.force_decuplee": 2}, 2, 3), ({f"{IOP}.force_decuplee": 4}, 3, 2)):
-        sc = BlastScenario(GLYPHS, challenges=[IOP], options={"tackle_zone": False, "challenge_tiers": tiers}, dice=[LOCK])
+        sc = BlastScenario(
+            GLYPHS, challenges=[IOP], options={"tackle_zone": False, "challenge_tiers": tiers}, dice=[LOCK]
+        )
         gege = sc.add("gege_ronimo", side=0, at=(0, 1))
         sam = sc.add("sam_sram", side=1, at=(3, 1))
         sc.own(0, *[(x, 0) for x in range(1, 1 + owned)])
