@@ -9,7 +9,9 @@ the token and once per price with team A holding the token from the start and *p
 kamas (Arena's ``start_reward_prices``: into the reserve, a debt when team A has fewer). The score
 is team A's. The fair price is the price p* at which team A's Δ log-odds against the no-token deal
 is 0: below p* the token is worth more than its kamas (under-priced), above it less. The printed
-price is the token's rank's (R-A136: granite 3, jade 6, gold 12 kamas).
+price is the token's rank's (R-A136: granite 3, jade 6, gold 12 kamas). With ``price_gg`` the
+price is GG given back to the box (``start_reward_gg_prices``) and p* is in GG; kamas buy GG at
+the GG price (R-A50: 10 kamas), so its kama equivalent is p* x gg_price.
 
 **Neutral threshold** (``[sweep] challenge = ..., values = { "bonuses.<b>.tier" = [...] }`` with a
 ``none`` arm without any challenge): the score is the first player's (who a challenge favours in
@@ -45,7 +47,8 @@ def _ai_label(a: str, b: str) -> str:
 
 
 def team_a_price(options_json: Any, swapped: bool) -> float:
-    """The kamas team A paid for its held token (NaN when it holds none; 0 when it was free)."""
+    """What team A paid for its held token, in the sweep's currency (kamas, or GG under
+    ``start_reward_gg_prices``); NaN when it holds none, 0 when it was free."""
     try:
         options = json.loads(options_json) if isinstance(options_json, str) and options_json else {}
     except ValueError:
@@ -54,8 +57,11 @@ def team_a_price(options_json: Any, swapped: bool) -> float:
     held = options.get("start_rewards") or [[], []]
     if not held[side]:
         return np.nan
-    prices = options.get("start_reward_prices") or [[], []]
-    return float(prices[side][0]) if prices[side] else 0.0
+    for option in ("start_reward_gg_prices", "start_reward_prices"):  # a sweep uses one currency
+        prices = options.get(option) or [[], []]
+        if prices[side]:
+            return float(prices[side][0])
+    return 0.0
 
 
 def price_frame(matches: pd.DataFrame) -> pd.DataFrame:
@@ -116,6 +122,13 @@ def printed_price(reward_id: str, registry: Any = None) -> int | None:
     return default_options().reward_prices.get(reward.rank)
 
 
+def gg_price() -> int:
+    """Kamas for one GG (R-A50, Arena's ``gg_price``): the rate between the two currencies."""
+    from krosbalance.rulesets.arena.options import default_options
+
+    return int(default_options().gg_price)
+
+
 def printed_tier(challenge_id: str, field: str) -> int | None:
     """The printed tier of the swept bonus (``bonuses.<bonus>.tier``)."""
     from krosbalance.content.blast import blast_cards
@@ -126,4 +139,12 @@ def printed_tier(challenge_id: str, field: str) -> int | None:
     return int(blast_cards().challenge(challenge_id).bonus(parts[1]).tier)
 
 
-__all__ = ["NONE_ARM", "price_frame", "printed_price", "printed_tier", "team_a_price", "threshold_frame"]
+__all__ = [
+    "NONE_ARM",
+    "gg_price",
+    "price_frame",
+    "printed_price",
+    "printed_tier",
+    "team_a_price",
+    "threshold_frame",
+]

@@ -54,15 +54,22 @@ def _words(kind: str, sweep: dict[str, Any]) -> dict[str, Any]:
 
     target = str(sweep.get("target", ""))
     if kind == "price":
+        in_gg = sweep.get("price_unit") == "gg"
+        unit = "GG" if in_gg else "kamas"
+        printed = fair_price.printed_price(target)
         return {
-            "title": f"Fair price: {display_name(target)}",
-            "x": "price paid by the holder (kamas)",
-            "root": "fair price (kamas)",
+            "title": f"Fair price: {display_name(target)}" + (" (in GG)" if in_gg else ""),
+            "x": f"price paid by the holder ({unit})",
+            "root": f"fair price ({unit})",
             "side": "holder (team A)",
             "baseline": "no token",
-            "printed": fair_price.printed_price(target),
-            "printed_name": "printed price (R-A136, by rank)",
+            "printed": (printed / fair_price.gg_price() if in_gg else printed)
+            if printed is not None
+            else None,
+            "printed_name": "printed price (R-A136, by rank" + (", in GG at R-A50's rate)" if in_gg else ")"),
             "name": display_name(target),
+            "unit": unit,
+            "rate": fair_price.gg_price() if in_gg else 1,
         }
     from krosbalance.content.blast import blast_cards
 
@@ -93,12 +100,16 @@ def verdict_line(fit: pd.Series, words: dict[str, Any], kind: str) -> str:
         return head
     low, high = fit["root_ci_low"], fit["root_ci_high"]
     if kind == "price":
+        unit, rate = words["unit"], words["rate"]
+        if rate != 1:  # a GG price: its kama equivalent at the GG price (R-A50)
+            head += f" = {fmt(fit['root'] * rate)} [{fmt(low * rate)}, {fmt(high * rate)}] kamas at {rate} kamas/GG"
+        shown = f"{fmt(printed)} {unit}"
         if printed < low:
-            judged = f"the printed {printed} kamas is below the interval: under-priced"
+            judged = f"the printed {shown} is below the interval: under-priced"
         elif printed > high:
-            judged = f"the printed {printed} kamas is above the interval: over-priced"
+            judged = f"the printed {shown} is above the interval: over-priced"
         else:
-            judged = f"the printed {printed} kamas is inside the interval: not shown to be mispriced"
+            judged = f"the printed {shown} is inside the interval: not shown to be mispriced"
     else:
         if printed < low or printed > high:
             judged = (
@@ -152,14 +163,27 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
     words = _words(kind, sweep)
     tables["crossing_points"] = points
     tables["crossing_fit"] = fits
-    if kind == "price":
+    if kind == "price" and words["rate"] != 1:
+        doc.p(
+            f"Each deal is played without the token and once per price, team A holding {words['name']} face "
+            "down from the start and giving that many GG back to the box when it gets the token (Arena's "
+            "option start_reward_gg_prices). **Fair price** = the price at which team A's Δ log-odds against "
+            "the paired no-token deal is 0: the token is then worth exactly those GG; kamas buy GG at the GG "
+            f"price (R-A50: {words['rate']} kamas), so its kama equivalent is the GG price times "
+            f"{words['rate']}. The Demonic Rewards section pools every price into one row per token: read "
+            "this one for the price.",
+            note=True,
+        )
+    elif kind == "price":
         doc.p(
             f"Each deal is played without the token and once per price, team A holding {words['name']} face "
             "down from the start and paying the price in kamas (Arena's option start_reward_prices: to the "
             "reserve, a debt its next kamas pay first when it has fewer; the 1 AP and the walk to a Demon cell "
             "of a real purchase are not charged). **Fair price** = the price at which team A's Δ log-odds "
             "against the paired no-token deal is 0: the token is then worth exactly the kamas paid for it, "
-            "kamas that would otherwise buy GG (R-A50). The Demonic Rewards section pools every price into "
+            "kamas that would otherwise buy GG (R-A50). A kama price bites only as far as the AI would have "
+            "spent those kamas: when Δ stops falling with the price, no kama price makes the token fair and "
+            "the GG price (sweep price_gg) is the measure. The Demonic Rewards section pools every price into "
             "one row per token: read this one for the price.",
             note=True,
         )

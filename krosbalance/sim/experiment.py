@@ -22,7 +22,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     held_rewards = "all"          # reward-value study: each deal is also played once per listed
                                   # Demonic Reward held face down from the start by team A ("all" =
                                   # every token), with the same seed (option ``start_rewards``);
-                                  # "<id>@<kamas>": held and paid for (``start_reward_prices``)
+                                  # "<id>@<kamas>" / "<id>@<n>gg": held and paid for
+                                  # (``start_reward_prices`` / ``start_reward_gg_prices``)
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
@@ -58,7 +59,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
 
     patch = "NAME"                # top level: a patch applied to every arm (``run --patch`` too)
     [sweep]                       # one arm per grid point of card values (``krosbalance.sim.sweep``)
-    figure = "anna_tommy"         # or reward = "..." (values: rank, effects.<n>.<p>, price = [kamas]:
+    figure = "anna_tommy"         # or reward = "..." (values: rank, effects.<n>.<p>, price = [kamas]
+                                  # or price_gg = [GG]:
     values = { hp = [10, 12, 14] }  # the fair price) or challenge = "..." (bonuses.<b>.tier: the
                                   # neutral threshold; Blast, the challenge in [options] challenges)
     [fix]                         # read by ``krosbalance fix`` (``krosbalance.sim.fixer``); ``run``
@@ -809,8 +811,11 @@ def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: C
     out: list[str] = []
     for i, item in enumerate(held):
         token, at, price = item.partition("@") if isinstance(item, str) else ("", "", "")
-        if at and not (price.isdigit() and int(price) <= 99):  # "<token>@<kamas>": held at a price
-            problems.add(f"held_rewards[{i}]", f"{item!r}: the price after '@' must be 0 to 99 kamas")
+        digits = price.removesuffix("gg")
+        if at and not (digits.isdigit() and int(digits) <= 99):  # "<token>@<kamas>" / "@<n>gg"
+            problems.add(
+                f"held_rewards[{i}]", f"{item!r}: the price after '@' must be 0 to 99 kamas (or '<n>gg')"
+            )
         elif not isinstance(item, str) or token not in known:
             problems.add(f"held_rewards[{i}]", f"unknown reward {item!r}; known: {', '.join(known)}")
         elif item in out:
@@ -852,10 +857,11 @@ def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> 
 
     merged = dict(options)
     if variant:
-        token, price = held_price(variant)
+        token, price, unit = held_price(variant)
         merged["start_rewards"] = [[], [token]] if swapped else [[token], []]
         if price is not None:  # the fair-price sweep: team A pays for it (sim.sweep)
-            merged["start_reward_prices"] = [[], [price]] if swapped else [[price], []]
+            option = "start_reward_gg_prices" if unit == "gg" else "start_reward_prices"
+            merged[option] = [[], [price]] if swapped else [[price], []]
     return json.dumps(merged, sort_keys=True, separators=(",", ":"))
 
 

@@ -13,7 +13,7 @@ of a grid of card values of one figure (or one Demonic Reward), each arm a patch
     # for a reward: rank, effects.<n>.<param>, and price (kamas, see below);
     # for a Divine Challenge (Blast): bonuses.<bonus>.tier (glyph cells, 1 to 8)
 
-A reward's ``price`` is not a patch: each deal is played without the token and once per price
+A reward's ``price`` (or ``price_gg``: the price in GG, given back to the box) is not a patch: each deal is played without the token and once per price
 with team A holding the token from the start and paying that many kamas for it (the Arena option
 ``start_reward_prices``; a debt when team A has fewer kamas). The prices are the experiment's
 ``held_rewards`` entries ``<token>@<kamas>`` (:func:`price_variant`), nested inside each arm the
@@ -40,6 +40,8 @@ TARGETS: tuple[str, ...] = ("figure", "reward", "challenge")
 SECTIONS: dict[str, str] = {"figure": "characters", "reward": "rewards", "challenge": "challenges"}
 PRICE = "price"
 """The reward sweep's path for the kamas team A pays for the held token (not a patch field)."""
+PRICE_GG = "price_gg"
+"""The same price in GG, given back to the box (``start_reward_gg_prices``)."""
 MAX_PRICE = 99
 MAX_POINTS = 64
 """Arms one sweep may generate (each multiplies the experiment's matches)."""
@@ -115,19 +117,22 @@ def sweep_arms(sweep: Mapping[str, Any], file: str) -> tuple[list[tuple[str, str
             )
         if len(set(map(json.dumps, grid))) != len(grid):
             raise ContentError(file, f"sweep.values.{path}", f"lists a value twice: {grid!r}")
-        if path == PRICE:
+        if path in (PRICE, PRICE_GG):
+            where = f"sweep.values.{path}"
             if kind != "reward":
-                raise ContentError(file, "sweep.values.price", "a price is swept for a reward (sweep.reward)")
+                raise ContentError(file, where, "a price is swept for a reward (sweep.reward)")
+            unit = "kamas" if path == PRICE else "GG"
             for v in grid:
                 if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_PRICE:
                     raise ContentError(
-                        file,
-                        "sweep.values.price",
-                        f"{v!r}: a price is a whole number of kamas, 0 to {MAX_PRICE}",
+                        file, where, f"{v!r}: a price is a whole number of {unit}, 0 to {MAX_PRICE}"
                     )
             continue
         grids.append((str(path), list(grid)))
-    prices = [int(v) for v in values.get(PRICE, [])]
+    if PRICE in values and PRICE_GG in values:
+        raise ContentError(file, "sweep.values", "sweep price (kamas) or price_gg (GG), not both")
+    unit = "gg" if PRICE_GG in values else "kamas"
+    prices = [int(v) for v in values.get(PRICE_GG if unit == "gg" else PRICE, [])]
     points = list(itertools.product(*(grid for _, grid in grids))) if grids else []
     if len(points) * max(1, len(prices)) > MAX_POINTS:
         raise ContentError(
@@ -168,24 +173,29 @@ def sweep_arms(sweep: Mapping[str, Any], file: str) -> tuple[list[tuple[str, str
     }
     if prices:
         meta["prices"] = prices
+        meta["price_unit"] = unit
     return arms, json.dumps(meta, sort_keys=True)
 
 
-def price_variant(token: str, price: int) -> str:
-    """The ``held_rewards`` entry of a token held at a price: ``<token>@<kamas>``."""
-    return f"{token}@{price}"
+def price_variant(token: str, price: int, unit: str = "kamas") -> str:
+    """The ``held_rewards`` entry of a token held at a price: ``<token>@<kamas>`` or ``<token>@<n>gg``."""
+    return f"{token}@{price}gg" if unit == "gg" else f"{token}@{price}"
 
 
-def held_price(entry: str) -> tuple[str, int | None]:
-    """(token, price) of a ``held_rewards`` entry; the price is None for a free token."""
+def held_price(entry: str) -> tuple[str, int | None, str]:
+    """(token, price, unit) of a ``held_rewards`` entry (unit ``kamas`` or ``gg``); the price is
+    None for a free token and for an entry whose price is not a whole number."""
     token, at, price = entry.partition("@")
-    return (token, int(price)) if at else (token, None)
+    unit = "gg" if price.endswith("gg") else "kamas"
+    digits = price.removesuffix("gg")
+    return (token, int(digits) if at and digits.isdigit() else None, unit)
 
 
 def sweep_held_rewards(sweep_json: str) -> tuple[str, ...]:
     """The held-token entries a price sweep plays (one per price), () when it sweeps no price."""
     meta = describe(sweep_json)
-    return tuple(price_variant(meta["target"], p) for p in meta.get("prices", []))
+    unit = meta.get("price_unit", "kamas")
+    return tuple(price_variant(meta["target"], p, unit) for p in meta.get("prices", []))
 
 
 def parse_patch_again(patch: Any, file: str, registry: Any) -> None:
@@ -208,6 +218,7 @@ def describe(sweep_json: str) -> dict[str, Any]:
 __all__ = [
     "MAX_POINTS",
     "PRICE",
+    "PRICE_GG",
     "arm_patch",
     "describe",
     "held_price",

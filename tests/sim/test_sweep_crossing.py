@@ -64,6 +64,15 @@ def test_a_price_sweep_plays_each_deal_without_the_token_and_once_per_price() ->
     assert json.loads(exp.sweep)["prices"] == [0, 7]
 
 
+def test_a_gg_price_sweep_charges_gg() -> None:
+    token = _reward()
+    exp = loads_experiment(_arena(f'[sweep]\nreward = "{token}"\nvalues = {{ price_gg = [0, 2] }}\n'))
+    assert exp.held_rewards == (f"{token}@0gg", f"{token}@2gg")
+    spec = next(s for s in expand(exp) if s.variant == f"{token}@2gg" and not s.swapped)
+    assert json.loads(spec.options_json)["start_reward_gg_prices"] == [[2], []]
+    assert json.loads(exp.sweep)["price_unit"] == "gg"
+
+
 def test_a_priced_token_is_charged_in_the_match() -> None:
     token = _reward()
     exp = loads_experiment(_arena(f'[sweep]\nreward = "{token}"\nvalues = {{ price = [0, 30] }}\n'))

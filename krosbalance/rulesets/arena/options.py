@@ -52,6 +52,8 @@ class ArenaOptions(EngineOptions):
         start_rewards: the rewards each side holds face down from the start (the reward study).
         start_reward_prices: the kamas each side pays for each of its ``start_rewards`` (same
             order; missing = free): the price sweep's cost, owed when the stock is short.
+        start_reward_gg_prices: the GG each side gives back to the box for each of its
+            ``start_rewards`` (the price sweep in GG, R-A50's other currency).
     """
 
     mode: str
@@ -77,6 +79,7 @@ class ArenaOptions(EngineOptions):
     element_boost_waits: bool
     start_rewards: list[list[str]]
     start_reward_prices: list[list[int]]
+    start_reward_gg_prices: list[list[int]]
 
 
 def start_holdings(opts: ArenaOptions) -> tuple[int, int, int]:

@@ -22,7 +22,8 @@ holdings (R-A51-R-A54, R-A136-R-A145, FAQ R-A163).
 - ``start_rewards`` (the reward study): after deployment, each listed token is given face down to the
   Krosmaster its player chooses (``ArenaController.give_reward``); ``start_reward_prices`` (the
   fair-price study) charges its price to the side's kamas, into the reserve — below zero when the
-  side has fewer, a debt its next kamas pay first (a negative stock buys nothing).
+  side has fewer, a debt its next kamas pay first (a negative stock buys nothing) — and
+  ``start_reward_gg_prices`` its price in GG, given back to the box.
 
 The market exists when ``demonic_rewards`` is on or a side starts with tokens; buying needs
 ``demonic_rewards``.
@@ -37,7 +38,7 @@ from krosbalance.engine.events import FULL
 from krosbalance.engine.legal import Action, can_pay, spell_targets
 from krosbalance.engine.state import KROSMASTER
 from krosbalance.errors import ContentError, IllegalActionError
-from krosbalance.rulesets.arena.economy import gain_gg, take_from_reserve
+from krosbalance.rulesets.arena.economy import gain_gg, lose_gg, take_from_reserve
 from krosbalance.rulesets.arena.events import RewardRevealed
 from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.market import (
@@ -216,6 +217,7 @@ def give_start_rewards(
     arena = arena_state(state)
     for side, names in enumerate(opts.start_rewards):
         prices = opts.start_reward_prices[side] if side < len(opts.start_reward_prices) else []
+        gg_prices = opts.start_reward_gg_prices[side] if side < len(opts.start_reward_gg_prices) else []
         for position, name in enumerate(names):
             spec = _remove_from_market(market, name)
             candidates = [f for f in state.timeline[side] if f.alive and capacity(f) > 0]
@@ -233,6 +235,8 @@ def give_start_rewards(
             if position < len(prices) and prices[position] > 0:  # the fair-price study's cost
                 arena.kamas[side] -= prices[position]  # below zero: a debt the next kamas pay first
                 arena.kama_reserve += prices[position]
+            for _ in range(gg_prices[position] if position < len(gg_prices) else 0):
+                lose_gg(state, side, "reward price")  # to the box, like a tension double (R-A26)
 
 
 def take_from_market(arena: ArenaState, reward_id: str) -> RewardSpec:
