@@ -191,16 +191,19 @@ def open_market(
                     f"start_rewards[{side}]",
                     f"unknown reward {name!r}; known: {', '.join(sorted(known))}",
                 )
-    prices: Any = opts.start_reward_prices  # Any: checked item by item, like the names above
+    _check_prices(opts.start_reward_prices, "start_reward_prices", "kamas")
+    _check_prices(opts.start_reward_gg_prices, "start_reward_gg_prices", "GG")
+    arena_state(state).market = setup_market(specs, opts.reward_prices, opts.reward_reveal, rng)
+
+
+def _check_prices(prices: Any, name: str, unit: str) -> None:
+    """Two lists (one per side) of whole prices >= 0; ``prices`` is Any: checked item by item."""
     if len(prices) != 2 or not all(
         isinstance(side, list)
         and all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in side)
         for side in prices
     ):
-        raise ContentError(
-            "options", "start_reward_prices", f"give two lists of kamas >= 0, one per side, not {prices!r}"
-        )
-    arena_state(state).market = setup_market(specs, opts.reward_prices, opts.reward_reveal, rng)
+        raise ContentError("options", name, f"give two lists of {unit} >= 0, one per side, not {prices!r}")
 
 
 def give_start_rewards(
