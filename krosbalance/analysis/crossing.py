@@ -145,19 +145,51 @@ def fit_crossing(frame: pd.DataFrame, alpha: float = ALPHA) -> dict[str, Any]:
     }
 
 
+def closest_point(points: pd.DataFrame) -> dict[str, Any]:
+    """The swept value whose measured Δ is nearest 0 (its row of :func:`point_effects`), whether its
+    interval holds 0, and whether the points are monotone in the value: a response that rises then
+    falls (two successive steps of opposite sign, each beyond its points' mean standard error) has
+    no meaningful line root, and the closest point is then the answer the data give."""
+    shown = points[points["x"].notna()].sort_values("x")
+    if shown.empty:
+        return {}
+    best = shown.loc[shown["coef"].abs().idxmin()]
+    steps = np.diff(shown["coef"].to_numpy(float))
+    noise = float(shown["se"].mean())
+    signs = [np.sign(d) for d in steps if abs(d) > noise]
+    monotone = all(a == b for a, b in zip(signs, signs[1:], strict=False))
+    return {
+        "x": float(best["x"]),
+        "coef": float(best["coef"]),
+        "ci_low": float(best["ci_low"]),
+        "ci_high": float(best["ci_high"]),
+        "holds_zero": bool(best["ci_low"] <= 0 <= best["ci_high"]),
+        "monotone": monotone,
+    }
+
+
 def fits_by(frame: pd.DataFrame, by: str, alpha: float = ALPHA) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`point_effects` and :func:`fit_crossing` per value of column ``by`` (an AI, a tier):
     (points with ``by``, fits with ``by``)."""
     points, fits = [], []
     for key, sub in frame.groupby(by, sort=True):
         p = point_effects(sub, alpha)
+        fit = fit_crossing(sub, alpha)
         if not p.empty:
             points.append(p.assign(**{by: key}))
-        fits.append({by: key, **fit_crossing(sub, alpha)})
+            near = closest_point(p)
+            fit |= {f"closest_{k}": v for k, v in near.items()}
+            if not near.get("monotone", True):
+                fit["note"] = "; ".join(
+                    filter(
+                        None, [fit["note"], "not monotone in the value: the line's root is not meaningful"]
+                    )
+                )
+        fits.append({by: key, **fit})
     return (
         pd.concat(points, ignore_index=True) if points else pd.DataFrame(columns=[*POINT_COLUMNS, by]),
-        pd.DataFrame(fits, columns=[by, *FIT_COLUMNS]),
+        pd.DataFrame(fits),
     )
 
 
-__all__ = ["FIT_COLUMNS", "POINT_COLUMNS", "fit_crossing", "fits_by", "point_effects"]
+__all__ = ["FIT_COLUMNS", "POINT_COLUMNS", "closest_point", "fit_crossing", "fits_by", "point_effects"]

@@ -89,36 +89,44 @@ def _words(kind: str, sweep: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _points_say(fit: pd.Series) -> str:
+    if pd.isna(fit.get("closest_x", np.nan)):
+        return ""
+    delta = with_ci(fit["closest_coef"], fit["closest_ci_low"], fit["closest_ci_high"])
+    if fit["closest_holds_zero"]:
+        return f"nearest 0 among the swept values: {fmt(fit['closest_x'])} (Δ {delta}, interval holds 0)"
+    return f"no swept value brings Δ to 0; nearest: {fmt(fit['closest_x'])} (Δ {delta})"
+
+
 def verdict_line(fit: pd.Series, words: dict[str, Any], kind: str) -> str:
-    """What the fitted root says of the printed value, in one sentence."""
-    if not np.isfinite(fit.get("root", np.nan)):
-        return f"no {words['root']}: {fit.get('note') or 'not fitted'}"
-    root = f"{fmt(fit['root'])} [{fmt(fit['root_ci_low'])}, {fmt(fit['root_ci_high'])}]"
-    printed = words["printed"]
-    head = f"{words['root']} {root}"
-    if printed is None:
-        return head
+    """What the fitted root (or, where the line cannot answer, the points) says, in one sentence."""
+    note = str(fit.get("note") or "")
+    points = _points_say(fit)
+    if not np.isfinite(fit.get("root", np.nan)) or "not monotone" in note or "not clearly" in note:
+        why = note or "not fitted"
+        return f"no {words['root']} from the line ({why})" + (f"; {points}" if points else "")
     low, high = fit["root_ci_low"], fit["root_ci_high"]
+    head = f"{words['root']} {fmt(fit['root'])} [{fmt(low)}, {fmt(high)}]"
+    printed = words["printed"]
+    judged = ""
     if kind == "price":
         unit, rate = words["unit"], words["rate"]
         if rate != 1:  # a GG price: its kama equivalent at the GG price (R-A50)
             head += f" = {fmt(fit['root'] * rate)} [{fmt(low * rate)}, {fmt(high * rate)}] kamas at {rate} kamas/GG"
-        shown = f"{fmt(printed)} {unit}"
-        if printed < low:
-            judged = f"the printed {shown} is below the interval: under-priced"
-        elif printed > high:
-            judged = f"the printed {shown} is above the interval: over-priced"
-        else:
-            judged = f"the printed {shown} is inside the interval: not shown to be mispriced"
-    else:
+        if printed is not None:
+            shown = f"{fmt(printed)} {unit}"
+            if printed < low:
+                judged = f"the printed {shown} is below the interval: under-priced"
+            elif printed > high:
+                judged = f"the printed {shown} is above the interval: over-priced"
+            else:
+                judged = f"the printed {shown} is inside the interval: not shown to be mispriced"
+    elif printed is not None:
         if printed < low or printed > high:
-            judged = (
-                f"the printed tier {printed} is outside the interval: the challenge is not neutral as printed"
-            )
+            judged = f"the printed tier {printed} is outside the interval: not neutral as printed"
         else:
             judged = f"the printed tier {printed} is inside the interval: not shown to be off-neutral"
-    note = f" ({fit['note']})" if fit.get("note") else ""
-    return f"{head}; {judged}{note}"
+    return "; ".join(filter(None, [head, judged, f"({note})" if note else "", points]))
 
 
 def plot_crossing(points: pd.DataFrame, fits: pd.DataFrame, words: dict[str, Any]) -> Figure:

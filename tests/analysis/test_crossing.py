@@ -135,3 +135,17 @@ def test_no_crossing_sweep_adds_no_section() -> None:
     titles: list[str] = []
     fair_price_section.add_report_section(Doc(), rs, {}, lambda d, t, b: titles.append(t))
     assert titles == [] and fair_price_section.crossing_verdict(rs, {}) is None
+
+
+def test_a_response_that_rises_then_falls_is_flagged_and_answered_by_its_points() -> None:
+    rng = np.random.default_rng(11)
+    rows = []
+    for deal in range(600):
+        for x in (np.nan, 1, 2, 3, 4, 5):
+            effect = 0.0 if np.isnan(x) else 0.8 - 0.35 * abs(x - 3) * 2  # peak at 3, 0 near 1.86 and 4.14
+            for _ in range(2):
+                rows.append({"deal": deal, "x": x, "score": float(rng.random() < expit(effect)), "ai": "a"})
+    _, fits = fits_by(pd.DataFrame(rows), "ai")
+    fit = fits.iloc[0]
+    assert "not monotone" in fit["note"]
+    assert fit["closest_x"] in (2.0, 4.0) and fit["closest_holds_zero"]
