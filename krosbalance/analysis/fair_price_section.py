@@ -50,15 +50,16 @@ def study(rs: Any) -> tuple[str, dict[str, Any], pd.DataFrame, pd.DataFrame, pd.
 
 
 def _words(kind: str, sweep: dict[str, Any]) -> dict[str, Any]:
-    from krosbalance.analysis.names import display_name
+    from krosbalance.content.registry import default_registry
 
     target = str(sweep.get("target", ""))
     if kind == "price":
         in_gg = sweep.get("price_unit") == "gg"
         unit = "GG" if in_gg else "kamas"
         printed = fair_price.printed_price(target)
+        token = default_registry().load_reward(target).name
         return {
-            "title": f"Fair price: {display_name(target)}" + (" (in GG)" if in_gg else ""),
+            "title": f"Fair price: {token}" + (" (in GG)" if in_gg else ""),
             "x": f"price paid by the holder ({unit})",
             "root": f"fair price ({unit})",
             "side": "holder (team A)",
@@ -67,7 +68,7 @@ def _words(kind: str, sweep: dict[str, Any]) -> dict[str, Any]:
             if printed is not None
             else None,
             "printed_name": "printed price (R-A136, by rank" + (", in GG at R-A50's rate)" if in_gg else ")"),
-            "name": display_name(target),
+            "name": token,
             "unit": unit,
             "rate": fair_price.gg_price() if in_gg else 1,
         }
@@ -89,13 +90,19 @@ def _words(kind: str, sweep: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _value_text(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else fmt(x)
+
+
 def _points_say(fit: pd.Series) -> str:
     if pd.isna(fit.get("closest_x", np.nan)):
         return ""
     delta = with_ci(fit["closest_coef"], fit["closest_ci_low"], fit["closest_ci_high"])
     if fit["closest_holds_zero"]:
-        return f"nearest 0 among the swept values: {fmt(fit['closest_x'])} (Δ {delta}, interval holds 0)"
-    return f"no swept value brings Δ to 0; nearest: {fmt(fit['closest_x'])} (Δ {delta})"
+        return (
+            f"nearest 0 among the swept values: {_value_text(fit['closest_x'])} (Δ {delta}, interval holds 0)"
+        )
+    return f"no swept value brings Δ to 0; nearest: {_value_text(fit['closest_x'])} (Δ {delta})"
 
 
 def verdict_line(fit: pd.Series, words: dict[str, Any], kind: str) -> str:
@@ -106,6 +113,11 @@ def verdict_line(fit: pd.Series, words: dict[str, Any], kind: str) -> str:
         why = note or "not fitted"
         return f"no {words['root']} from the line ({why})" + (f"; {points}" if points else "")
     low, high = fit["root_ci_low"], fit["root_ci_high"]
+    if not fit["in_grid"]:  # a root beyond the swept values is the line's guess, not a measurement
+        guess = f"{fmt(fit['root'])} [{fmt(low)}, {fmt(high)}]"
+        return f"no {words['root']} within the swept values (the line extrapolates to {guess})" + (
+            f"; {points}" if points else ""
+        )
     head = f"{words['root']} {fmt(fit['root'])} [{fmt(low)}, {fmt(high)}]"
     printed = words["printed"]
     judged = ""
@@ -114,7 +126,7 @@ def verdict_line(fit: pd.Series, words: dict[str, Any], kind: str) -> str:
         if rate != 1:  # a GG price: its kama equivalent at the GG price (R-A50)
             head += f" = {fmt(fit['root'] * rate)} [{fmt(low * rate)}, {fmt(high * rate)}] kamas at {rate} kamas/GG"
         if printed is not None:
-            shown = f"{fmt(printed)} {unit}"
+            shown = f"{_value_text(printed)} {unit}"
             if printed < low:
                 judged = f"the printed {shown} is below the interval: under-priced"
             elif printed > high:
@@ -149,9 +161,14 @@ def plot_crossing(points: pd.DataFrame, fits: pd.DataFrame, words: dict[str, Any
         if not fit.empty and np.isfinite(fit["slope"].iloc[0]):
             grid = np.linspace(float(sub["x"].min()), float(sub["x"].max()), 30)
             colour = line[0].get_color()
-            ax.plot(grid, fit["intercept"].iloc[0] + fit["slope"].iloc[0] * grid, color=colour, alpha=0.6)
+            note = str(fit["note"].iloc[0] or "")
+            trusted = "not monotone" not in note and "not clearly" not in note
+            style = "-" if trusted else ":"  # dotted: a line that does not answer (see the table)
+            ax.plot(
+                grid, fit["intercept"].iloc[0] + fit["slope"].iloc[0] * grid, style, color=colour, alpha=0.6
+            )
             low, high = fit["root_ci_low"].iloc[0], fit["root_ci_high"].iloc[0]
-            if np.isfinite(low) and np.isfinite(high):
+            if trusted and np.isfinite(low) and np.isfinite(high) and bool(fit["in_grid"].iloc[0]):
                 ax.axvspan(max(low, grid[0]), min(high, grid[-1]), color=colour, alpha=0.08)
     if words["printed"] is not None:
         ax.axvline(words["printed"], color="black", lw=0.8, ls=":", label=words["printed_name"])
@@ -159,7 +176,9 @@ def plot_crossing(points: pd.DataFrame, fits: pd.DataFrame, words: dict[str, Any
     ax.set_xlabel(words["x"])
     ax.set_ylabel(f"Δ log-odds of the {words['side']}\nvs {words['baseline']} (paired deals)")
     ax.set_title(
-        f"{words['title']}\n(95% deal-clustered CI; line: logistic fit, band: the root's 95% CI)", fontsize=9
+        f"{words['title']}\n(95% deal-clustered CI; line: logistic fit, dotted where it does not answer; "
+        "band: the root's 95% CI)",
+        fontsize=9,
     )
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -208,7 +227,7 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
         doc.p("No finished match on both sides of the comparison: nothing to fit.")
         return
     t = points.copy()
-    t["value"] = [words["baseline"] if pd.isna(x) else fmt(x) for x in t["x"]]
+    t["value"] = [words["baseline"] if pd.isna(x) else _value_text(x) for x in t["x"]]
     t[f"{words['side']} win rate"] = [f"{r:.1%}" for r in t["rate"]]
     t["Δ log-odds [95% CI]"] = [
         "reference" if pd.isna(x) else with_ci(c, lo, hi)
@@ -226,7 +245,7 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
             "n": int(fit["n"]),
             "n_deals": int(fit["n_deals"]),
             "Δ at value 0": fmt(fit["intercept"]),
-            "slope per unit [±se]": f"{fmt(fit['slope'])} ± {fmt(fit['slope_se'])}"
+            "slope per unit [±se]": f"{fit['slope']:.3g} ± {fit['slope_se']:.2g}"
             if np.isfinite(fit["slope"])
             else "n/a",
             words["printed_name"]: words["printed"],
@@ -256,7 +275,7 @@ def crossing_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Any:
     shown = points[points["x"].notna()]
     rows = [
         {
-            "figure": f"{words['x']} = {fmt(r.x)}",
+            "figure": f"{words['x']} = {_value_text(r.x)}",
             "group": group_label(str(r.ai), str(r.tier)),
             "tier": str(r.tier),
             "est": r.coef,
