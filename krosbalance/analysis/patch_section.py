@@ -122,8 +122,12 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
             n = int(sub.groupby("arm")["n_matches"].first().sum())
             doc.table(_wide(sub), f"Strength per arm — {group} ({n} decided matches over the arms).")
     sweep = manifest.get("sweep")
-    if sweep:
+    if sweep and sweep.get("kind", "figure") == "figure":
         _sweep_part(doc, sweep, strengths, tables)
+    elif sweep:  # a reward's or a challenge's sweep: no figure's strength to fit (fair_price_section)
+        doc.p(
+            f"The sweep of {sweep.get('target')} is read in its own section (fair price / neutral threshold)."
+        )
     proposal = _proposal(rs)
     if proposal is not None:
         _verification_part(doc, proposal, strengths, tables)

@@ -133,6 +133,7 @@ def _register_builtins() -> None:
         challenges,
         convergence,
         duel,
+        fair_price_section,
         patch_section,
         restricted_section,
         rewards,
@@ -151,6 +152,13 @@ def _register_builtins() -> None:
     )
     register_section(
         "teams", team_section.add_report_section, leading=True, mode=True, verdict=verdicts.team_verdict
+    )
+    register_section(
+        "fair_price",
+        fair_price_section.add_report_section,
+        leading=True,
+        mode=True,
+        verdict=fair_price_section.crossing_verdict,
     )
     register_section(
         "balance_patches",

@@ -20,7 +20,10 @@ from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
 def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A reward-value experiment (``held_rewards``): each token's Δ win rate per AI, paired deals."""
     from krosbalance.analysis import rewards
+    from krosbalance.analysis.fair_price_section import sweep_kind
 
+    if sweep_kind(rs):  # a price sweep: its own verdict (fair_price_section) answers the question
+        return None
     matches, _ = rewards.reward_data(rs)
     if not rewards.is_value_experiment(matches):
         return None
@@ -70,8 +73,11 @@ def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
 def challenge_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A Blast study: each Divine Challenge's shift of the first player's win rate, per AI."""
     from krosbalance.analysis import challenges
+    from krosbalance.analysis.fair_price_section import sweep_kind
     from krosbalance.content.blast import blast_cards
 
+    if sweep_kind(rs):  # a tier sweep: its own verdict (fair_price_section) answers the question
+        return None
     frame = challenges.blast_matches(challenges.study_matches(rs))
     if frame.empty:
         return None
@@ -240,10 +246,11 @@ def patch_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A run with patched arms: the patched figures' strength in every arm, per AI tier."""
     from krosbalance.analysis import patch_study
     from krosbalance.analysis.dependence import POOLED
+    from krosbalance.analysis.fair_price_section import sweep_kind
     from krosbalance.analysis.names import display_name
 
     patches = (rs.manifest or {}).get("patches") or {}
-    if not patches:
+    if not patches or sweep_kind(rs):  # a price or tier sweep has its own verdict
         return None
     strengths = patch_study.arm_strengths(rs.matches)
     if strengths.empty:

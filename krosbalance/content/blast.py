@@ -350,7 +350,8 @@ class BlastCards:
 
     def challenge(self, name: str) -> ChallengeSpec:
         """The Divine Challenge with this id, name or alias."""
-        return self._challenges[self._find("challenges", name)]
+        key = self._find("challenges", name)  # loads the cards first: _challenges is read after
+        return self._challenges[key]
 
     def resolve_challenges(self, names: Sequence[str]) -> tuple[str, ...]:
         """Canonical ids for a list of challenge names; ``random`` entries are kept as they are."""

@@ -21,7 +21,9 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # ``boards`` (at least two) instead of every board being played
     held_rewards = "all"          # reward-value study: each deal is also played once per listed
                                   # Demonic Reward held face down from the start by team A ("all" =
-                                  # every token), with the same seed (option ``start_rewards``)
+                                  # every token), with the same seed (option ``start_rewards``);
+                                  # "<id>@<kamas>" / "<id>@<n>gg": held and paid for
+                                  # (``start_reward_prices`` / ``start_reward_gg_prices``)
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
@@ -57,8 +59,10 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
 
     patch = "NAME"                # top level: a patch applied to every arm (``run --patch`` too)
     [sweep]                       # one arm per grid point of card values (``krosbalance.sim.sweep``)
-    figure = "anna_tommy"
-    values = { hp = [10, 12, 14] }
+    figure = "anna_tommy"         # or reward = "..." (values: rank, effects.<n>.<p>, price = [kamas]
+                                  # or price_gg = [GG]:
+    values = { hp = [10, 12, 14] }  # the fair price) or challenge = "..." (bonuses.<b>.tier: the
+                                  # neutral threshold; Blast, the challenge in [options] challenges)
     [fix]                         # read by ``krosbalance fix`` (``krosbalance.sim.fixer``); ``run``
     band = 0.15                   # plays the experiment's own matches without it
     forbid = { bill_tell = ["spell:distant_shot"] }  # restricted play: elements (spell:<id>,
@@ -556,6 +560,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     patch, arm_patches, sweep, variants = _parse_patch_arms(data, file, options, variants, problems)
     forbids = arm_forbids(data, ruleset, options, problems, catalog)
     held_rewards = _parse_held_rewards(data, problems, catalog)
+    held_rewards = _sweep_prices(sweep, held_rewards, problems)
+    _check_challenge_patches(ruleset, options, arm_patches, patch, problems)
     if held_rewards and seats != 2:
         problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
     if held_rewards and options is not None and "start_rewards" in options:
@@ -737,8 +743,60 @@ def _parse_patch_arms(
     return patch, tuple(arm_patches), sweep, variants
 
 
+def _sweep_prices(sweep: str, held: tuple[str, ...], problems: _Problems) -> tuple[str, ...]:
+    """A reward sweep's prices are the held tokens it plays (``<token>@<kamas>``, one per price):
+    the fair-price study (:mod:`krosbalance.sim.sweep`)."""
+    from krosbalance.sim.sweep import sweep_held_rewards
+
+    priced = sweep_held_rewards(sweep)
+    if not priced:
+        return held
+    if held:
+        problems.add(
+            "held_rewards", "sweep.values.price plays the held token itself; do not set held_rewards too"
+        )
+        return held
+    return priced
+
+
+def _check_challenge_patches(
+    ruleset: str | None,
+    options: Mapping[str, Any] | None,
+    arm_patches: Sequence[tuple[str, str]],
+    patch: str,
+    problems: _Problems,
+) -> None:
+    """A patch's Divine Challenge tiers need Blast, and the challenge in play: otherwise it changes
+    nothing (one line, not a silent no-op)."""
+    texts = [text for _, text in arm_patches] + ([patch] if patch else [])
+    changed = sorted({c for text in texts for c in json.loads(text).get("changes", {}).get("challenges", {})})
+    if not changed or ruleset is None or options is None:
+        return
+    if not ruleset.startswith("blast"):
+        problems.add(
+            "sweep" if arm_patches else "patch",
+            f"Divine Challenges are Blast's; ruleset {ruleset!r} has none",
+        )
+        return
+    in_play = options.get("challenges", [])
+    from krosbalance.content.blast import blast_cards
+
+    try:
+        in_play_ids = set(blast_cards().resolve_challenges([str(n) for n in in_play]))
+    except ContentError:
+        return  # the options' own check names the bad challenge
+    for challenge in changed:
+        if challenge not in in_play_ids:
+            problems.add(
+                "options.challenges",
+                f"the patched challenge {challenge!r} is not in play: add it to [options] challenges",
+            )
+
+
 def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...]:
-    """``held_rewards``: "all" or a list of Demonic Reward ids (the reward-value study)."""
+    """``held_rewards``: "all" or a list of Demonic Reward ids (the reward-value study); an entry
+    ``<id>@<kamas>`` is held at that price (paid by team A, ``start_reward_prices``: the fair-price
+    sweep writes these)."""
     held = _get(data, "held_rewards", (str, list), problems, default=[])
     if held is None or held == []:
         return ()
@@ -752,7 +810,13 @@ def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: C
         return tuple(known)
     out: list[str] = []
     for i, item in enumerate(held):
-        if not isinstance(item, str) or item not in known:
+        token, at, price = item.partition("@") if isinstance(item, str) else ("", "", "")
+        digits = price.removesuffix("gg")
+        if at and not (digits.isdigit() and int(digits) <= 99):  # "<token>@<kamas>" / "@<n>gg"
+            problems.add(
+                f"held_rewards[{i}]", f"{item!r}: the price after '@' must be 0 to 99 kamas (or '<n>gg')"
+            )
+        elif not isinstance(item, str) or token not in known:
             problems.add(f"held_rewards[{i}]", f"unknown reward {item!r}; known: {', '.join(known)}")
         elif item in out:
             problems.add(f"held_rewards[{i}]", f"{item!r} is listed twice")
@@ -789,9 +853,15 @@ def _check_held_options(
 def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> str:
     """The options JSON of one match of a reward variant: team A (side 1 when ``swapped``) holds the
     token from the start (``start_rewards``); the baseline variant '' adds nothing."""
+    from krosbalance.sim.sweep import held_price
+
     merged = dict(options)
     if variant:
-        merged["start_rewards"] = [[], [variant]] if swapped else [[variant], []]
+        token, price, unit = held_price(variant)
+        merged["start_rewards"] = [[], [token]] if swapped else [[token], []]
+        if price is not None:  # the fair-price sweep: team A pays for it (sim.sweep)
+            option = "start_reward_gg_prices" if unit == "gg" else "start_reward_prices"
+            merged[option] = [[], [price]] if swapped else [[price], []]
     return json.dumps(merged, sort_keys=True, separators=(",", ":"))
 
 

@@ -50,9 +50,18 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
         ai=spec.ais,
         seed=spec.seed,
         record=record if record is not None else spec.record,
-        ruleset=arm_ruleset(spec.ruleset, spec.options_json),
+        ruleset=arm_ruleset(spec.ruleset, _options_of(spec)),
         **extra,
     )
+
+
+def _options_of(spec: MatchSpec) -> str:
+    """The spec's options, with its patch's Divine Challenge tiers (``patches.patch_options``)."""
+    if not spec.patch or '"challenges"' not in spec.patch:
+        return spec.options_json
+    from krosbalance.sim.patches import patch_options
+
+    return patch_options(spec.options_json, spec.patch)
 
 
 @dataclass(slots=True)

@@ -24,6 +24,14 @@ one of them patched). Layout of a patch file (shipped ones live in ``content/dat
     rank = "jade"                            # its rank, hence its price (R-A136)
     effects.0.amount = 2                     # a parameter of its n-th effect
 
+    [challenges.grande_melee_de_iop]         # a Divine Challenge (Blast) by id, name or alias
+    bonuses.force_decuplee.tier = 4          # a bonus (id, name or alias): the glyph cells it
+                                             # needs (R-B41 prints 1, 3, 5; a patch may ask 1 to 8)
+
+A challenge's changes do not touch the card registry: Blast reads its challenges from its own
+cards, so a patched tier reaches the match as the Blast option ``challenge_tiers``
+(:func:`patch_options`, applied where a match spec is played).
+
 A patch's level is never changed: which teams are legal must not differ between the arms of one
 experiment (they share their pairings). The arm's cards are a *new* registry
 (``Registry.with_specs``); the shared one is never mutated. A patch travels to the workers as its
@@ -59,7 +67,9 @@ SPELL_FIELDS: tuple[str, ...] = (
     "area",
 )
 REWARD_FIELDS: tuple[str, ...] = ("rank", "effects")
-TOP_KEYS: tuple[str, ...] = ("name", "description", "source", "characters", "rewards")
+CHALLENGE_FIELDS: tuple[str, ...] = ("bonuses",)
+BONUS_FIELDS: tuple[str, ...] = ("tier",)
+TOP_KEYS: tuple[str, ...] = ("name", "description", "source", "characters", "rewards", "challenges")
 #: printed labels of the fields, for a patch's lines ("HP 12 → 13")
 LABELS: dict[str, str] = {
     "hp": "HP",
@@ -99,7 +109,7 @@ class Patch:
 
     @property
     def empty(self) -> bool:
-        return not any(self.changes.get(k) for k in ("characters", "rewards"))
+        return not any(self.changes.get(k) for k in ("characters", "rewards", "challenges"))
 
     def lines(self, registry: Any = None) -> list[str]:
         """One line per changed value, "Anna Tommy: HP 12 → 13" (the card's printed value first)."""
@@ -134,11 +144,22 @@ class Patch:
                 effect = reward.effects[int(index)]
                 for key, value in sorted(params.items()):
                     out.append(f"{reward.name}: {effect.kind} {key} {effect.params.get(key)} → {value}")
+        for challenge_id, change in sorted(self.changes.get("challenges", {}).items()):
+            challenge = _blast_cards().challenge(challenge_id)
+            for bonus_id, bonus_change in sorted(change.get("bonuses", {}).items()):
+                bonus = challenge.bonus(bonus_id)
+                out.append(f"{challenge.name}: {bonus.name} tier {bonus.tier} → {bonus_change['tier']}")
         return out
 
     def summary(self, registry: Any = None) -> str:
         """The lines joined by '; ' (the patch's description when it changes nothing)."""
         return "; ".join(self.lines(registry)) or self.description or "(no change)"
+
+
+def _blast_cards() -> Any:
+    from krosbalance.content.blast import blast_cards
+
+    return blast_cards()
 
 
 def _default_registry() -> Any:
@@ -209,6 +230,20 @@ def parse_patch(data: Mapping[str, Any], file: str, name: str = "", registry: An
         except ContentError as exc:
             raise ContentError(file, where, exc.reason) from None
         changes.setdefault("rewards", {})[reward.id] = _parse_reward_change(file, where, reward, change)
+    challenges = data.get("challenges", {})
+    if not isinstance(challenges, dict):
+        raise ContentError(
+            file, "challenges", f"must be a table of Divine Challenges, not {_type(challenges)}"
+        )
+    for raw_name, change in challenges.items():
+        where = f"challenges.{raw_name}"
+        try:
+            challenge = _blast_cards().challenge(raw_name)
+        except ContentError as exc:
+            raise ContentError(file, where, exc.reason) from None
+        changes.setdefault("challenges", {})[challenge.id] = _parse_challenge_change(
+            file, where, challenge, change
+        )
     patch = Patch(patch_name, changes, str(data.get("description", "")), file)
     apply_patch(patch, registry)  # validated like content: the loader re-reads every patched card
     return patch
@@ -336,6 +371,73 @@ def _parse_reward_change(file: str, where: str, reward: Any, change: Any) -> dic
             effects[str(int(raw_index))] = dict(params)
         out["effects"] = effects
     return out
+
+
+def _parse_challenge_change(file: str, where: str, challenge: Any, change: Any) -> dict[str, Any]:
+    """``bonuses.<bonus>.tier = n``: the glyph cells a bonus needs (1 to the box's 8 glyph tiles)."""
+    from krosbalance.content.loader import normalize_name
+    from krosbalance.rulesets.blast.options import MAX_TIER
+
+    if not isinstance(change, dict):
+        raise ContentError(file, where, f"must be a table of changes, not {_type(change)}")
+    for key in change:
+        if key not in CHALLENGE_FIELDS:
+            raise ContentError(
+                file, f"{where}.{key}", f"unknown field; a patch changes: {_known(CHALLENGE_FIELDS)}"
+            )
+    bonuses = change.get("bonuses", {})
+    if not isinstance(bonuses, dict):
+        raise ContentError(file, f"{where}.bonuses", f"must be a table of bonuses, not {_type(bonuses)}")
+    index = {
+        normalize_name(text): bonus.id
+        for bonus in challenge.bonuses
+        for text in (bonus.id, bonus.name, *bonus.aliases)
+    }
+    out: dict[str, Any] = {}
+    for raw, bonus_change in bonuses.items():
+        here = f"{where}.bonuses.{raw}"
+        bonus_id = index.get(normalize_name(raw))
+        if bonus_id is None:
+            known = _known([bonus.id for bonus in challenge.bonuses])
+            raise ContentError(file, here, f"{challenge.name} has no bonus {raw!r}; its bonuses: {known}")
+        if not isinstance(bonus_change, dict):
+            raise ContentError(file, here, f"must be a table of changes, not {_type(bonus_change)}")
+        for key, value in bonus_change.items():
+            if key not in BONUS_FIELDS:
+                raise ContentError(
+                    file, f"{here}.{key}", f"unknown field; a patch changes: {_known(BONUS_FIELDS)}"
+                )
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ContentError(
+                    file, f"{here}.{key}", f"must be an integer, not {_type(value)} ({value!r})"
+                )
+            if not 1 <= value <= MAX_TIER:
+                raise ContentError(
+                    file,
+                    f"{here}.{key}",
+                    f"{value} is out of range: a tier needs 1 to {MAX_TIER} glyph cells",
+                )
+        out[bonus_id] = {"tier": bonus_change["tier"]} if "tier" in bonus_change else {}
+    return {"bonuses": out}
+
+
+def patch_options(options_json: str, patch_json: str) -> str:
+    """The options JSON a match plays under its patch: a patch's challenge tiers become the Blast
+    option ``challenge_tiers`` (merged over the arm's own); unchanged when the patch has none."""
+    if not patch_json:
+        return options_json
+    challenges = json.loads(patch_json).get("changes", {}).get("challenges", {})
+    tiers = {
+        f"{challenge_id}.{bonus_id}": change["tier"]
+        for challenge_id, challenge in sorted(challenges.items())
+        for bonus_id, change in sorted(challenge.get("bonuses", {}).items())
+        if "tier" in change
+    }
+    if not tiers:
+        return options_json
+    options = json.loads(options_json or "{}")
+    options["challenge_tiers"] = {**options.get("challenge_tiers", {}), **tiers}
+    return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
 
 def load_patch(name: str | Path, registry: Any = None, base: Path | None = None) -> Patch:
@@ -504,6 +606,7 @@ __all__ = [
     "parse_patch",
     "patch_from_json",
     "patch_manifest",
+    "patch_options",
     "patched_registry",
     "shipped_patches",
 ]

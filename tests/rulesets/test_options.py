@@ -264,6 +264,48 @@ def _start_rewards(options):
     return [[t.spec.id for f in state.timeline[side] for t in tokens_of(f)] for side in (0, 1)]
 
 
+def _start_reward_prices(options):
+    """The kamas each side holds once the held token is given (team A's price charged)."""
+    from krosbalance.rulesets.arena.state import arena_state
+
+    rules = get_ruleset("arena", {"start_rewards": [["xelor_style"], []], **options})
+    board = default_registry().load_board("arena-elemental")
+    teams = tuple(
+        [default_registry().load_character(n) for n in names]
+        for names in (("anna_tommy", "bill_tell", "lil_healey", "bad_aboum"),) * 2
+    )
+    state = rules.setup(teams, board, ScriptedDice([]), np.random.default_rng(0), default_registry())
+    controllers = tuple(
+        ScriptedController(
+            deployment=[c for c in range(board.n_cells) if (board.deploy[side] >> c) & 1][:4], edge=side
+        )
+        for side in (0, 1)
+    )
+    rules.deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+    return list(arena_state(state).kamas), arena_state(state).kama_reserve
+
+
+def _start_reward_gg_prices(options):
+    """Each side's GG once the held token is given (team A's GG price given back to the box)."""
+    from krosbalance.rulesets.arena.state import arena_state
+
+    rules = get_ruleset("arena", {"start_rewards": [["xelor_style"], []], **options})
+    board = default_registry().load_board("arena-elemental")
+    teams = tuple(
+        [default_registry().load_character(n) for n in names]
+        for names in (("anna_tommy", "bill_tell", "lil_healey", "bad_aboum"),) * 2
+    )
+    state = rules.setup(teams, board, ScriptedDice([]), np.random.default_rng(0), default_registry())
+    controllers = tuple(
+        ScriptedController(
+            deployment=[c for c in range(board.n_cells) if (board.deploy[side] >> c) & 1][:4], edge=side
+        )
+        for side in (0, 1)
+    )
+    rules.deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+    return list(arena_state(state).gg), arena_state(state).gg_removed
+
+
 def _four_player_state(options):
     return Scenario(". . .\n. . .", options={"mode": "free_for_all", **options}).arena
 
@@ -321,6 +363,8 @@ PROBES: dict[str, tuple[Any, Probe]] = {
     "reward_reveal": ("staged", _reward_reveal),
     "element_boost_waits": (True, _element_boost_waits),
     "start_rewards": ([["xelor_style"], []], _start_rewards),
+    "start_reward_prices": ([[6], []], _start_reward_prices),
+    "start_reward_gg_prices": ([[2], []], _start_reward_gg_prices),
 }
 
 
@@ -346,6 +390,30 @@ def test_every_declared_option_changes_behaviour(name: str):
     default = getattr(get_ruleset("arena").options, name)
     assert value != default
     assert probe({}) != probe({name: value}), f"option {name}={value!r} changed nothing its probe sees"
+
+
+def test_r_a51_a_held_token_s_price_goes_from_the_stock_to_the_reserve_as_a_debt():
+    """The fair-price study's cost: the price leaves team A's stock (below zero: a debt) for the
+    reserve, as a purchase pays the reserve (R-A51); kamas stay conserved."""
+    (stocks, reserve), (paid, paid_reserve) = (
+        _start_reward_prices({}),
+        _start_reward_prices({"start_reward_prices": [[6], []]}),
+    )
+    assert stocks == [0, 0] and paid == [-6, 0] and paid_reserve == reserve + 6
+
+
+def test_r_a26_a_held_token_s_gg_price_goes_back_to_the_box():
+    (gg, removed), (paid, paid_removed) = (
+        _start_reward_gg_prices({}),
+        _start_reward_gg_prices({"start_reward_gg_prices": [[2], []]}),
+    )
+    assert paid == [gg[0] - 2, gg[1]] and paid_removed == removed + 2
+
+
+def test_a_bad_start_reward_price_is_one_clear_line():
+    with pytest.raises(ContentError) as info:
+        _start_reward_prices({"start_reward_prices": [[-3], []]})
+    assert info.value.field == "start_reward_prices" and "kamas >= 0" in info.value.reason
 
 
 def test_r_a133_simultaneous_zero_gg_draw_or_play_on():

@@ -1,7 +1,7 @@
 """Arena's conservation laws, checked by the conformance kit (``krosbalance.testing.invariants``)
 through the ruleset's ``state_problems`` hook: GG conserved except the tension losses (R-A26,
 R-A128-R-A131), kamas conserved between the board, the stocks and the box reserve (R-A49, R-A50,
-R-A134, R-A135), and no sight blocker other than trees (Arena adds none).
+R-A134, R-A135; a stock is below zero only by the debt of ``start_reward_prices``), and no sight blocker other than trees (Arena adds none).
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ def arena_problems(state: MatchState, opts: ArenaOptions) -> list[str]:
             f"GG not conserved: stocks {arena.gg} + wild {arena.wild_gg} + removed {arena.gg_removed} "
             f"= {total_gg}, expected {expected_gg_total(opts)}"
         )
-    if min(arena.board_kamas) < 0 or min(arena.kamas) < 0 or arena.kama_reserve < 0:
+    owed = [sum(prices) for prices in opts.start_reward_prices] + [0] * len(arena.kamas)
+    in_debt = any(stock < -owed[side] for side, stock in enumerate(arena.kamas))  # a start price's debt
+    if min(arena.board_kamas) < 0 or in_debt or arena.kama_reserve < 0:
         problems.append(f"negative kamas: stocks {arena.kamas}, reserve {arena.kama_reserve}")
     on_board = sum(arena.board_kamas)
     total_kamas = on_board + sum(arena.kamas) + arena.kama_reserve

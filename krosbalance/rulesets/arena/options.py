@@ -50,6 +50,10 @@ class ArenaOptions(EngineOptions):
         reward_reveal: ``setup`` (R-A23) or ``staged`` (the later edition's schedule).
         element_boost_waits: an elemental Boost waits for a spell of its element.
         start_rewards: the rewards each side holds face down from the start (the reward study).
+        start_reward_prices: the kamas each side pays for each of its ``start_rewards`` (same
+            order; missing = free): the price sweep's cost, owed when the stock is short.
+        start_reward_gg_prices: the GG each side gives back to the box for each of its
+            ``start_rewards`` (the price sweep in GG, R-A50's other currency).
     """
 
     mode: str
@@ -74,6 +78,8 @@ class ArenaOptions(EngineOptions):
     reward_reveal: str
     element_boost_waits: bool
     start_rewards: list[list[str]]
+    start_reward_prices: list[list[int]]
+    start_reward_gg_prices: list[list[int]]
 
 
 def start_holdings(opts: ArenaOptions) -> tuple[int, int, int]:

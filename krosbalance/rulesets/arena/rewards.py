@@ -20,7 +20,10 @@ holdings (R-A51-R-A54, R-A136-R-A145, FAQ R-A163).
   (Rogue Style) and ``draw_reward`` (Ecaflip Style: a coin toss, a face-down gold token) are
   registered here into the engine's reward-effect registry.
 - ``start_rewards`` (the reward study): after deployment, each listed token is given face down to the
-  Krosmaster its player chooses (``ArenaController.give_reward``).
+  Krosmaster its player chooses (``ArenaController.give_reward``); ``start_reward_prices`` (the
+  fair-price study) charges its price to the side's kamas, into the reserve — below zero when the
+  side has fewer, a debt its next kamas pay first (a negative stock buys nothing) — and
+  ``start_reward_gg_prices`` its price in GG, given back to the box.
 
 The market exists when ``demonic_rewards`` is on or a side starts with tokens; buying needs
 ``demonic_rewards``.
@@ -35,7 +38,7 @@ from krosbalance.engine.events import FULL
 from krosbalance.engine.legal import Action, can_pay, spell_targets
 from krosbalance.engine.state import KROSMASTER
 from krosbalance.errors import ContentError, IllegalActionError
-from krosbalance.rulesets.arena.economy import gain_gg, take_from_reserve
+from krosbalance.rulesets.arena.economy import gain_gg, lose_gg, take_from_reserve
 from krosbalance.rulesets.arena.events import RewardRevealed
 from krosbalance.rulesets.arena.kinds import BUY_REWARD, REVEAL_REWARD
 from krosbalance.rulesets.arena.market import (
@@ -188,7 +191,19 @@ def open_market(
                     f"start_rewards[{side}]",
                     f"unknown reward {name!r}; known: {', '.join(sorted(known))}",
                 )
+    _check_prices(opts.start_reward_prices, "start_reward_prices", "kamas")
+    _check_prices(opts.start_reward_gg_prices, "start_reward_gg_prices", "GG")
     arena_state(state).market = setup_market(specs, opts.reward_prices, opts.reward_reveal, rng)
+
+
+def _check_prices(prices: Any, name: str, unit: str) -> None:
+    """Two lists (one per side) of whole prices >= 0; ``prices`` is Any: checked item by item."""
+    if len(prices) != 2 or not all(
+        isinstance(side, list)
+        and all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in side)
+        for side in prices
+    ):
+        raise ContentError("options", name, f"give two lists of {unit} >= 0, one per side, not {prices!r}")
 
 
 def give_start_rewards(
@@ -202,8 +217,11 @@ def give_start_rewards(
     market = arena_state(state).market
     if market is None:
         return
+    arena = arena_state(state)
     for side, names in enumerate(opts.start_rewards):
-        for name in names:
+        prices = opts.start_reward_prices[side] if side < len(opts.start_reward_prices) else []
+        gg_prices = opts.start_reward_gg_prices[side] if side < len(opts.start_reward_gg_prices) else []
+        for position, name in enumerate(names):
             spec = _remove_from_market(market, name)
             candidates = [f for f in state.timeline[side] if f.alive and capacity(f) > 0]
             if not candidates:
@@ -217,6 +235,11 @@ def give_start_rewards(
                     f"player {side} gave {spec.id} to #{uid}, not one of {[f.uid for f in candidates]}"
                 )
             give(state, chosen, spec, "s")
+            if position < len(prices) and prices[position] > 0:  # the fair-price study's cost
+                arena.kamas[side] -= prices[position]  # below zero: a debt the next kamas pay first
+                arena.kama_reserve += prices[position]
+            for _ in range(gg_prices[position] if position < len(gg_prices) else 0):
+                lose_gg(state, side, "reward price")  # to the box, like a tension double (R-A26)
 
 
 def take_from_market(arena: ArenaState, reward_id: str) -> RewardSpec:

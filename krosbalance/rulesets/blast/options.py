@@ -38,6 +38,8 @@ class BlastOptions(EngineOptions):
         favor_deck_size: favors in the deck, the game's clock (R-B3).
         challenges: Divine Challenges in play, by id or ``random`` (R-B40).
         challenge_tier_reading: ``printed`` or ``alternative`` tiers of ambiguous cards (R-B41).
+        challenge_tiers: ``"<challenge id>.<bonus id>" = glyph cells``: a bonus's tier threshold
+            overridden (a balance patch's ``[challenges.X]``, ``krosbalance.sim.patches``).
         team_size: Krosmasters per team (R-B5).
         glyph_capture_by_effect, glyph_capture_by_slide: whether entering a glyph cell other than by
             walking captures it (R-B16).
@@ -57,6 +59,7 @@ class BlastOptions(EngineOptions):
     favor_deck_size: int
     challenges: list[str]
     challenge_tier_reading: str
+    challenge_tiers: dict[str, int]
     team_size: int
     glyph_capture_by_effect: bool
     glyph_capture_by_slide: bool
@@ -68,6 +71,10 @@ class BlastOptions(EngineOptions):
     terrain_max_per_type: int
     terrain_range: int
     mutual_ko: str
+
+
+MAX_TIER = 8
+"""Glyph cells a tier may require at most: the box supplies 8 glyph tiles (R-B55, the boards' ``glyph = 8``)."""
 
 
 def blast_file() -> RulesetFile:
@@ -124,4 +131,19 @@ def _checked(options: BlastOptions, file: str) -> BlastOptions:
             "challenges",
             f"at most {len(cards.challenges())} Divine Challenges can be in play, got {len(resolved)}",
         )
+    tiers: Any = options.challenge_tiers  # Any: checked item by item (a compiled build would cast)
+    if not isinstance(tiers, dict):
+        raise ContentError(file, "challenge_tiers", f"must be a table of bonus = glyph cells, got {tiers!r}")
+    for key, tier in tiers.items():
+        challenge_id, _, bonus_id = str(key).partition(".")
+        try:
+            cards.challenge(challenge_id).bonus(bonus_id)
+        except (ContentError, KeyError):
+            raise ContentError(
+                file, f"challenge_tiers.{key}", "not a '<challenge id>.<bonus id>' of the box"
+            ) from None
+        if not isinstance(tier, int) or isinstance(tier, bool) or not 1 <= tier <= MAX_TIER:
+            raise ContentError(
+                file, f"challenge_tiers.{key}", f"must be 1 to {MAX_TIER} glyph cells, got {tier!r}"
+            )
     return options if resolved == names else replace(options, challenges=resolved)

@@ -81,7 +81,13 @@ class BlastRuleset(Ruleset):
         """The challenges in play, their bonuses flattened with the tier each needs (R-B41)."""
         bs.challenges = challenges
         bs.bonuses = tuple(bonus for challenge in challenges for bonus in challenge.bonuses)
-        bs.tiers = tuple(bonus.tier_for(self.opts.challenge_tier_reading) for bonus in bs.bonuses)
+        reading = self.opts.challenge_tier_reading
+        overrides = self.opts.challenge_tiers
+        bs.tiers = tuple(
+            overrides.get(f"{challenge.id}.{bonus.id}", bonus.tier_for(reading))
+            for challenge in challenges
+            for bonus in challenge.bonuses
+        )
         bs.bonus_uses = [[0] * len(bs.bonuses), [0] * len(bs.bonuses)]
 
     def ruleset_view(self, state: MatchState, side: int) -> BlastView:

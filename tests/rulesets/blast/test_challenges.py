@@ -161,3 +161,35 @@ def test_r_b42_a_range_passive_follows_the_glyph_count() -> None:
     sc.move(martine, (0, 0))  # the first glyph: tier 1
     sc.move(martine, (1, 0))
     assert sc.can_cast(martine, "roulette_de_chat", (5, 0))
+
+
+def test_r_b41_a_patched_tier_threshold_moves_the_bonus() -> None:
+    """``challenge_tiers`` (a balance patch's [challenges.X]): Force décuplée needs 2 glyph cells
+    instead of the printed 3, or 4."""
+    for tiers, owned, wounds in (({f"{IOP}.force_decuplee": 2}, 2, 3), ({f"{IOP}.force_decuplee": 4}, 3, 2)):
+        sc = BlastScenario(
+            GLYPHS, challenges=[IOP], options={"tackle_zone": False, "challenge_tiers": tiers}, dice=[LOCK]
+        )
+        gege = sc.add("gege_ronimo", side=0, at=(0, 1))
+        sam = sc.add("sam_sram", side=1, at=(3, 1))
+        sc.own(0, *[(x, 0) for x in range(1, 1 + owned)])
+        sc.activate(gege)
+        sc.cast(gege, "pression", (3, 1))
+        assert sam.injuries == wounds
+
+
+@pytest.mark.parametrize(
+    ("tiers", "words"),
+    [
+        ({"grande_melee_de_iop.nope": 2}, "not a '<challenge id>.<bonus id>'"),
+        ({"nope.force_decuplee": 2}, "not a '<challenge id>.<bonus id>'"),
+        ({"grande_melee_de_iop.force_decuplee": 9}, "must be 1 to 8 glyph cells"),
+    ],
+)
+def test_a_bad_challenge_tier_option_is_one_clear_line(tiers: dict[str, int], words: str) -> None:
+    from krosbalance.errors import ContentError
+    from krosbalance.rulesets.registry import get_ruleset
+
+    with pytest.raises(ContentError) as info:
+        get_ruleset("blast", {"challenge_tiers": tiers})
+    assert info.value.field.startswith("challenge_tiers.") and words in info.value.reason
