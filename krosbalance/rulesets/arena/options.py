@@ -50,6 +50,9 @@ class ArenaOptions(EngineOptions):
         reward_reveal: ``setup`` (R-A23) or ``staged`` (the later edition's schedule).
         element_boost_waits: an elemental Boost waits for a spell of its element.
         start_rewards: the rewards each side holds face down from the start (the reward study).
+        start_reward_holders: for each of those, the character id of its holder ('' = the player
+            chooses): the per-holder arms of the reward study.
+        purchasable_rewards: the rewards each side may buy face up (the purchase arms; R-A51).
     """
 
     mode: str
@@ -74,6 +77,8 @@ class ArenaOptions(EngineOptions):
     reward_reveal: str
     element_boost_waits: bool
     start_rewards: list[list[str]]
+    start_reward_holders: list[list[str]]
+    purchasable_rewards: list[list[str]]
 
 
 def start_holdings(opts: ArenaOptions) -> tuple[int, int, int]:
