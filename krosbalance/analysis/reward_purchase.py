@@ -125,7 +125,9 @@ def is_priced_experiment(matches: pd.DataFrame) -> bool:
     if "options" not in matches.columns:
         return False
     text = matches["options"].astype(str)
-    if not (text.str.contains("start_reward_holders").any() or text.str.contains("purchasable_rewards").any()):
+    if not (
+        text.str.contains("start_reward_holders").any() or text.str.contains("purchasable_rewards").any()
+    ):
         return False
     kinds = set(arm_scores(matches)["kind"])
     return "" in kinds and bool(kinds & {"holder", "buy"})
@@ -228,7 +230,9 @@ def holder_summary(matches: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
                 "n_matches": mean["n_matches"],
             }
         )
-    return pd.DataFrame(rows).sort_values(["ai", "mean_delta"], ascending=[True, False]).reset_index(drop=True)
+    return (
+        pd.DataFrame(rows).sort_values(["ai", "mean_delta"], ascending=[True, False]).reset_index(drop=True)
+    )
 
 
 def _events(fighters: pd.DataFrame, column: str, turns: str) -> pd.DataFrame:
@@ -437,7 +441,9 @@ def _top_bottom(df: pd.DataFrame, key: str, k: int) -> pd.DataFrame:
     return pd.concat(parts) if parts else df
 
 
-def report_section(doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> None:
+def report_section(
+    doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tables: dict[str, pd.DataFrame]
+) -> None:
     """The "Rewards priced as real play" section: per holder, as purchases, reveal timing."""
     summary = holder_summary(matches)
     per = holder_value(matches)
@@ -458,15 +464,20 @@ def report_section(doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tabl
                     "AI (tier)": [f"{a} ({t})" for a, t in zip(top["ai"], top["tier"], strict=True)],
                     "token": top["token"],
                     "Δ win rate, offer to buy [95% CI]": [
-                        _ci(e, lo, hi) for e, lo, hi in zip(top["delta"], top["delta_low"], top["delta_high"], strict=True)
+                        _ci(e, lo, hi)
+                        for e, lo, hi in zip(top["delta"], top["delta_low"], top["delta_high"], strict=True)
                     ],
                     "Δ log-odds [95% CI]": [
                         _ci(e, lo, hi, False)
-                        for e, lo, hi in zip(top["logodds"], top["logodds_low"], top["logodds_high"], strict=True)
+                        for e, lo, hi in zip(
+                            top["logodds"], top["logodds_low"], top["logodds_high"], strict=True
+                        )
                     ],
                     "bought [95% CI]": [
                         f"{r:.0%} [{lo:.0%}, {hi:.0%}]"
-                        for r, lo, hi in zip(top["purchase_rate"], top["rate_low"], top["rate_high"], strict=True)
+                        for r, lo, hi in zip(
+                            top["purchase_rate"], top["rate_low"], top["rate_high"], strict=True
+                        )
                     ],
                     "turn bought (median, IQR)": [
                         "—" if m != m else f"{m:.0f} ({a:.0f}–{b:.0f})"
@@ -475,11 +486,16 @@ def report_section(doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tabl
                     "Δ per purchase [95% CI]": [
                         _ci(e, lo, hi)
                         for e, lo, hi in zip(
-                            top["delta_per_purchase"], top["per_purchase_low"], top["per_purchase_high"], strict=True
+                            top["delta_per_purchase"],
+                            top["per_purchase_low"],
+                            top["per_purchase_high"],
+                            strict=True,
                         )
                     ],
                     "verdict": top["verdict"],
-                    "n (matches / deals)": [f"{m} / {d}" for m, d in zip(top["n_matches"], top["n_deals"], strict=True)],
+                    "n (matches / deals)": [
+                        f"{m} / {d}" for m, d in zip(top["n_matches"], top["n_deals"], strict=True)
+                    ],
                 }
             ),
             "Top and bottom tokens as purchases, per AI (all in tables/reward_purchase.csv): the token for sale "
@@ -488,7 +504,9 @@ def report_section(doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tabl
             "the AI buys; an instrumental-variable reading). The holder of a bought token is the AI's choice.",
         )
         for ai in sorted(set(buys["ai"]))[:3]:
-            doc.image(f"reward_purchase_{ai}.png".replace(" ", "_"), plot_purchase(buys, ai), f"purchases {ai}")
+            doc.image(
+                f"reward_purchase_{ai}.png".replace(" ", "_"), plot_purchase(buys, ai), f"purchases {ai}"
+            )
     if not summary.empty:
         tables["reward_holder_summary"] = summary
         tables["reward_per_holder"] = per
@@ -499,20 +517,34 @@ def report_section(doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tabl
                     "AI (tier)": [f"{a} ({t})" for a, t in zip(top["ai"], top["tier"], strict=True)],
                     "token": top["token"],
                     "mean over holders Δ [95% CI]": [
-                        _ci(e, lo, hi) for e, lo, hi in zip(top["mean_delta"], top["mean_low"], top["mean_high"], strict=True)
+                        _ci(e, lo, hi)
+                        for e, lo, hi in zip(
+                            top["mean_delta"], top["mean_low"], top["mean_high"], strict=True
+                        )
                     ],
                     "mean Δ log-odds [95% CI]": [
                         _ci(e, lo, hi, False)
                         for e, lo, hi in zip(
-                            top["mean_logodds"], top["mean_logodds_low"], top["mean_logodds_high"], strict=True
+                            top["mean_logodds"],
+                            top["mean_logodds_low"],
+                            top["mean_logodds_high"],
+                            strict=True,
                         )
                     ],
                     "best holder": top["best_holder"],
                     "best Δ [95% CI]": [
-                        _ci(e, lo, hi) for e, lo, hi in zip(top["best_delta"], top["best_low"], top["best_high"], strict=True)
+                        _ci(e, lo, hi)
+                        for e, lo, hi in zip(
+                            top["best_delta"], top["best_low"], top["best_high"], strict=True
+                        )
                     ],
-                    "worst holder (Δ)": [f"{h} ({d:+.1%})" for h, d in zip(top["worst_holder"], top["worst_delta"], strict=True)],
-                    "n (matches / deals)": [f"{m} / {d}" for m, d in zip(top["n_matches"], top["n_deals"], strict=True)],
+                    "worst holder (Δ)": [
+                        f"{h} ({d:+.1%})"
+                        for h, d in zip(top["worst_holder"], top["worst_delta"], strict=True)
+                    ],
+                    "n (matches / deals)": [
+                        f"{m} / {d}" for m, d in zip(top["n_matches"], top["n_deals"], strict=True)
+                    ],
                 }
             ),
             "Top and bottom tokens held from the start, every holder of team A tried in its own paired arm "
@@ -520,7 +552,9 @@ def report_section(doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tabl
             "is the largest of several estimates, so it is biased upwards; the mean over holders is not.",
         )
         for ai in sorted(set(per["ai"]))[:3]:
-            doc.image(f"reward_holders_{ai}.png".replace(" ", "_"), plot_holder_forest(per, ai), f"holders {ai}")
+            doc.image(
+                f"reward_holders_{ai}.png".replace(" ", "_"), plot_holder_forest(per, ai), f"holders {ai}"
+            )
     if not timing.empty:
         tables["reward_reveal_timing"] = timing
         doc.table(
@@ -532,12 +566,18 @@ def report_section(doc: Any, matches: pd.DataFrame, fighters: pd.DataFrame, tabl
                     "revealed [95% CI]": [
                         f"{s:.0%} [{lo:.0%}, {hi:.0%}] of {n}"
                         for s, lo, hi, n in zip(
-                            timing["share"], timing["share_low"], timing["share_high"], timing["received"], strict=True
+                            timing["share"],
+                            timing["share_low"],
+                            timing["share_high"],
+                            timing["received"],
+                            strict=True,
                         )
                     ],
                     "reveal turn (median, IQR)": [
                         "—" if m != m else f"{m:.0f} ({a:.0f}–{b:.0f})"
-                        for m, a, b in zip(timing["turn_median"], timing["turn_q1"], timing["turn_q3"], strict=True)
+                        for m, a, b in zip(
+                            timing["turn_median"], timing["turn_q1"], timing["turn_q3"], strict=True
+                        )
                     ],
                     "turns on the card before (median)": [
                         "—" if w != w else f"{w:.0f}" for w in timing["wait_median"]

@@ -135,6 +135,7 @@ def _register_builtins() -> None:
         duel,
         patch_section,
         restricted_section,
+        reward_purchase,
         rewards,
         seat_section,
         team_section,
@@ -163,6 +164,7 @@ def _register_builtins() -> None:
         "restricted", restricted_section.add_report_section, mode=True, verdict=verdicts.restricted_verdict
     )
     register_section("convergence", convergence.add_report_section, mode=True)
+    register_section("rewards_priced", reward_purchase.add_report_section, mode=True)
 
 
 __all__ = [

@@ -582,7 +582,9 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     if purchase_rewards and seats != 2:
         problems.add("purchase_rewards", f"the reward study plays two players; this ruleset seats {seats}")
     if purchase_rewards and options is not None and "purchasable_rewards" in options:
-        problems.add("purchase_rewards", "purchase_rewards sets the option purchasable_rewards itself; do not set both")
+        problems.add(
+            "purchase_rewards", "purchase_rewards sets the option purchasable_rewards itself; do not set both"
+        )
     if held_rewards and seats != 2:
         problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
     if held_rewards and options is not None and "start_rewards" in options:

@@ -36,10 +36,16 @@ FIGHTER_COLUMNS: tuple[ResultColumn, ...] = (
     ),
     ResultColumn("rewards_used", "string", False, "ids of the tokens it revealed, space-separated"),
     ResultColumn(
-        "rewards_held_turns", "string", False, "the game turn each token of rewards_held came, space-separated"
+        "rewards_held_turns",
+        "string",
+        False,
+        "the game turn each token of rewards_held came, space-separated",
     ),
     ResultColumn(
-        "rewards_used_turns", "string", False, "the game turn each token of rewards_used was revealed, space-separated"
+        "rewards_used_turns",
+        "string",
+        False,
+        "the game turn each token of rewards_used was revealed, space-separated",
     ),
 )
 

@@ -248,7 +248,9 @@ def give_start_rewards(
             candidates = [f for f in state.timeline[side] if f.alive and capacity(f) > 0]
             wanted = named[i] if i < len(named) else ""
             if wanted:
-                give(state, named_holder(state, side, wanted, f"start_reward_holders[{side}][{i}]"), spec, "s")
+                give(
+                    state, named_holder(state, side, wanted, f"start_reward_holders[{side}][{i}]"), spec, "s"
+                )
                 continue
             if not candidates:
                 market.box.append(spec)
@@ -271,7 +273,9 @@ def named_holder(state: MatchState, side: int, character: str, where: str) -> Fi
         if fighter.spec.id == character and fighter.alive and capacity(fighter) > 0:
             return fighter
     ids = ", ".join(sorted({f.spec.id for f in team}))
-    raise ContentError("options", where, f"no Krosmaster {character!r} with room on side {side}'s team ({ids})")
+    raise ContentError(
+        "options", where, f"no Krosmaster {character!r} with room on side {side}'s team ({ids})"
+    )
 
 
 def take_from_market(arena: ArenaState, reward_id: str) -> RewardSpec:
@@ -280,7 +284,9 @@ def take_from_market(arena: ArenaState, reward_id: str) -> RewardSpec:
     return _remove_from_market(arena.market, reward_id)
 
 
-def _remove_from_market(market: RewardMarket, reward_id: str, field_name: str = "start_rewards") -> RewardSpec:
+def _remove_from_market(
+    market: RewardMarket, reward_id: str, field_name: str = "start_rewards"
+) -> RewardSpec:
     for i, (_, spec) in enumerate(market.face_up):
         if spec.id == reward_id:
             del market.face_up[i]
@@ -305,7 +311,9 @@ def add_actions(state: MatchState, fighter: Fighter, actions: list[Action], opts
     if arena.market is not None and fighter.ap >= 1 and may_buy(opts, fighter.side):
         offered = purchases(state, arena.market, fighter, arena.kamas[fighter.side])
         if shop_only(opts):
-            offered = [p for p in offered if for_sale(arena.market, p, opts.purchasable_rewards[fighter.side])]
+            offered = [
+                p for p in offered if for_sale(arena.market, p, opts.purchasable_rewards[fighter.side])
+            ]
         actions.extend(buy_action(p) for p in offered)
 
 
