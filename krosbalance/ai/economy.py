@@ -344,8 +344,12 @@ def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Acti
     theirs = max(gg[seat] for seat in view.opponents())
     gg_first = gg_comes_first(arena.wild_gg, theirs, arena.kamas[side], arena.gg_price)
     rate = kama_rate(arena.gg_price)
+    # only what is for sale (the purchase arms offer one face-up token and no random draw)
+    offered = {(purchase_of(a).visible, purchase_of(a).rank) for a in buys}
     best: tuple[float, int, int] | None = None  # (surplus, visible, rank)
     for visible, spec in enumerate(face_up):
+        if (visible, RANKS.index(spec.rank)) not in offered:
+            continue
         price = prices[RANKS.index(spec.rank)]
         value, _ = purchase_value(spec, holders, ())
         if worth_buying(value, price, arena.gg_price, gg_first) and (
@@ -353,7 +357,7 @@ def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Acti
         ):
             best = (value - rate * price, visible, RANKS.index(spec.rank))
     for rank in range(len(RANKS)):
-        if not arena.face_down_left(rank):
+        if not arena.face_down_left(rank) or (-1, rank) not in offered:
             continue
         value, _ = purchase_value(rank, holders, arena.unseen_rewards(rank))
         price = prices[rank]

@@ -76,11 +76,24 @@ SpellSpecFilter = Callable[[SpellSpec], bool]
 
 
 def damage_per_ap(holder: HolderFacts) -> float:
-    """The holder's best expected damage per AP (printed damage, +½ for the Critical chance)."""
-    best = 1.5 / 5  # the punch
+    """What one more AP is worth to the holder in expected damage (printed damage, +½ for the
+    Critical chance): the best rate of an attack it may cast as often as it has the AP (R-A66: black,
+    unlimited). A spell limited to once a turn or once a game (blue, red) is already paid for by the
+    holder's own AP, so an extra AP does not cast it again; it counts only for its surplus over that
+    rate, for the share of a turn's AP it takes, and once a game spread over :data:`TURNS_LEFT`
+    turns. Without this, Kassius Kaos's once-a-game Puff (3 damage for 1 AP) made him the holder of
+    every AP token (issue 18)."""
+    repeatable = 1.5 / 5  # the punch
     for spell in _attacks(holder):
-        if spell.ap_cost > 0:
-            best = max(best, (spell.amount + 0.5) / spell.ap_cost)
+        if spell.ap_cost > 0 and spell.limit == "unlimited":
+            repeatable = max(repeatable, (spell.amount + 0.5) / spell.ap_cost)
+    best = repeatable
+    for spell in _attacks(holder):
+        if spell.ap_cost > 0 and spell.limit != "unlimited":
+            surplus = (spell.amount + 0.5) / spell.ap_cost - repeatable
+            share = min(1.0, spell.ap_cost / max(1, holder.base_ap))
+            per_turn = 1.0 if spell.limit == "turn" else 1.0 / TURNS_LEFT
+            best = max(best, repeatable + surplus * share * per_turn)
     return best
 
 

@@ -59,12 +59,26 @@ def _options(text: Any) -> dict[str, Any]:
 
 
 def held_by_team_a(options_json: Any, swapped: bool) -> str:
-    """The tokens team A holds from the start in a match, '+'-joined ('' for none)."""
-    start = _options(options_json).get("start_rewards")
+    """The tokens team A holds from the start in a match, '+'-joined ('' for none). The arms of the
+    priced study (:mod:`krosbalance.analysis.reward_purchase`) are marked so that this module's
+    controlled value stays the AI's-pick measure: 'TOKEN@holder' for a named holder, 'buy:TOKEN' for
+    a token team A may buy (no token held, but not the baseline either)."""
+    options = _options(options_json)
+    index = 1 if swapped else 0
+    shop = options.get("purchasable_rewards")
+    if isinstance(shop, list) and len(shop) == 2 and isinstance(shop[index], list) and shop[index]:
+        return "buy:" + "+".join(str(t) for t in shop[index])
+    start = options.get("start_rewards")
     if not isinstance(start, list) or len(start) != 2:
         return BASELINE
-    side = start[1 if swapped else 0]
-    return "+".join(str(t) for t in side) if isinstance(side, list) else BASELINE
+    side = start[index]
+    if not isinstance(side, list):
+        return BASELINE
+    held = "+".join(str(t) for t in side)
+    named = options.get("start_reward_holders")
+    if isinstance(named, list) and len(named) == 2 and isinstance(named[index], list) and any(named[index]):
+        held += "@" + "+".join(str(h) for h in named[index])
+    return held
 
 
 def _tier(ai: str) -> str:
@@ -145,7 +159,8 @@ def controlled_value(
     keys = ["ai", "seed", "swapped"]
     base = scores[scores["held"] == BASELINE].drop_duplicates(keys).set_index(keys)
     rows: list[dict[str, Any]] = []
-    for (ai, held), group in scores[scores["held"] != BASELINE].groupby(["ai", "held"], sort=True):
+    ai_pick = (scores["held"] != BASELINE) & ~scores["held"].str.contains("@|buy:", regex=True)
+    for (ai, held), group in scores[ai_pick].groupby(["ai", "held"], sort=True):
         baseline = base[["score", "gg_margin", "turns"]].add_suffix("_base")
         joined = group.merge(baseline, left_on=keys, right_index=True, how="inner")
         if joined.empty:

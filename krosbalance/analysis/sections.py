@@ -136,6 +136,7 @@ def _register_builtins() -> None:
         fair_price_section,
         patch_section,
         restricted_section,
+        reward_purchase,
         rewards,
         seat_section,
         team_section,
@@ -171,6 +172,7 @@ def _register_builtins() -> None:
         "restricted", restricted_section.add_report_section, mode=True, verdict=verdicts.restricted_verdict
     )
     register_section("convergence", convergence.add_report_section, mode=True)
+    register_section("rewards_priced", reward_purchase.add_report_section, mode=True)
 
 
 __all__ = [

@@ -24,6 +24,11 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # every token), with the same seed (option ``start_rewards``);
                                   # "<id>@<kamas>" / "<id>@<n>gg": held and paid for
                                   # (``start_reward_prices`` / ``start_reward_gg_prices``)
+    reward_holders = "ai"         # "each": every Krosmaster of team A holds each held token in
+                                  # its own variant ("TOKEN@character"); "each_and_ai" adds the AI's
+                                  # own pick; needs teams known before play (krosbalance.sim.reward_arms)
+    purchase_rewards = "all"      # purchase arms: team A may buy the token face up on a Demon cell
+                                  # at its price ("buy:TOKEN"), its AI choosing when, where, or GG
 
     [teams]
     mode = "round_robin"          # round_robin | mirror | splits | pairs | draft | random_deal
@@ -142,6 +147,8 @@ TOP_KEYS: tuple[str, ...] = (
     "record",
     "board_choice",
     "held_rewards",
+    "reward_holders",
+    "purchase_rewards",
     "teams",
     "options",
     "variants",
@@ -192,6 +199,9 @@ class Experiment:
     board_choice: bool = False
     variants: tuple[tuple[str, str], ...] = ()  # (name, merged options as JSON); () = one unnamed arm
     held_rewards: tuple[str, ...] = ()
+    #: ``reward_holders`` and ``purchase_rewards`` (:mod:`krosbalance.sim.reward_arms`)
+    reward_holders: str = "ai"
+    purchase_rewards: tuple[str, ...] = ()
     seats: int = 2  # players per match (the ruleset's, with the experiment's options)
     #: ``mode = "ladder"``: the team study's settings as JSON (:mod:`krosbalance.sim.team_study`);
     #: ``pairings`` are then its first stage's
@@ -234,8 +244,19 @@ class Experiment:
 
     @property
     def reward_variants(self) -> tuple[str, ...]:
-        """The reward variants of each deal: '' (no token held), then each ``held_rewards`` token."""
-        return ("",) + self.held_rewards if self.held_rewards else ("",)
+        """The reward variants of each deal of the first pairing (see :meth:`reward_variants_of`)."""
+        return self.reward_variants_of(self.pairings[0] if self.pairings else ())
+
+    def reward_variants_of(self, pairing: Sequence[Team]) -> tuple[str, ...]:
+        """The reward variants of each deal of a pairing: '' (no token held), then each
+        ``held_rewards`` token (once per holder of team A with ``reward_holders = "each"``), then
+        each purchase arm (:func:`krosbalance.sim.reward_arms.reward_variants`)."""
+        if not self.held_rewards and not self.purchase_rewards:
+            return ("",)
+        from krosbalance.sim.reward_arms import reward_variants
+
+        team_a = pairing[0] if pairing and self.reward_holders != "ai" else ()
+        return reward_variants(self.held_rewards, self.reward_holders, self.purchase_rewards, team_a)
 
     @property
     def board_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -258,7 +279,8 @@ class Experiment:
 
     @property
     def n_matches(self) -> int:
-        return self.n_deals * len(self.reward_variants) * len(self.seatings) * len(self.arms)
+        per_deal = len(self.seatings) * len(self.arms) * self.deals_per_pairing
+        return sum(len(self.reward_variants_of(p)) * per_deal for p in self.pairings)
 
     @property
     def options_json(self) -> str:
@@ -562,6 +584,13 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     held_rewards = _parse_held_rewards(data, problems, catalog)
     held_rewards = _sweep_prices(sweep, held_rewards, problems)
     _check_challenge_patches(ruleset, options, arm_patches, patch, problems)
+    reward_holders, purchase_rewards = _parse_reward_arms(data, problems, catalog, held_rewards)
+    if purchase_rewards and seats != 2:
+        problems.add("purchase_rewards", f"the reward study plays two players; this ruleset seats {seats}")
+    if purchase_rewards and options is not None and "purchasable_rewards" in options:
+        problems.add(
+            "purchase_rewards", "purchase_rewards sets the option purchasable_rewards itself; do not set both"
+        )
     if held_rewards and seats != 2:
         problems.add("held_rewards", f"the reward-value study plays two players; this ruleset seats {seats}")
     if held_rewards and options is not None and "start_rewards" in options:
@@ -631,6 +660,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         board_choice=bool(board_choice),
         variants=variants or (),
         held_rewards=held_rewards,
+        reward_holders=reward_holders,
+        purchase_rewards=purchase_rewards,
         seats=seats,
         ladder=ladder,
         patch=patch,
@@ -791,6 +822,17 @@ def _check_challenge_patches(
                 "options.challenges",
                 f"the patched challenge {challenge!r} is not in play: add it to [options] challenges",
             )
+def _parse_reward_arms(
+    data: Mapping[str, Any], problems: _Problems, catalog: Catalog, held: Sequence[str]
+) -> tuple[str, tuple[str, ...]]:
+    """``reward_holders`` and ``purchase_rewards`` (:mod:`krosbalance.sim.reward_arms`)."""
+    from krosbalance.sim.reward_arms import parse_holders, parse_purchases
+
+    teams = data.get("teams")
+    dealt = isinstance(teams, Mapping) and teams.get("mode") in DEALT_MODES
+    holders = parse_holders(data, dealt, held, problems.add)
+    known = _ask(catalog.rewards, "purchase_rewards", problems) if "purchase_rewards" in data else None
+    return holders, parse_purchases(data, known, problems.add)
 
 
 def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: Catalog) -> tuple[str, ...]:
@@ -851,17 +893,20 @@ def _check_held_options(
 
 
 def variant_options(options: Mapping[str, Any], variant: str, swapped: bool) -> str:
-    """The options JSON of one match of a reward variant: team A (side 1 when ``swapped``) holds the
-    token from the start (``start_rewards``); the baseline variant '' adds nothing."""
+    """The options JSON of one match of a reward variant, team A being side 1 when ``swapped``: a
+    token held at a price (``<id>@<kamas>`` / ``<id>@<n>gg``: the fair-price sweep, team A pays,
+    :mod:`krosbalance.sim.sweep`), or the reward study's arms (held, held by a named Krosmaster,
+    bought: :func:`krosbalance.sim.reward_arms.variant_options`); the baseline '' adds nothing."""
+    from krosbalance.sim.reward_arms import variant_options as reward_variant_options
     from krosbalance.sim.sweep import held_price
 
+    token, price, unit = held_price(variant) if variant else ("", None, "")
+    if price is None:
+        return reward_variant_options(options, variant, swapped)
     merged = dict(options)
-    if variant:
-        token, price, unit = held_price(variant)
-        merged["start_rewards"] = [[], [token]] if swapped else [[token], []]
-        if price is not None:  # the fair-price sweep: team A pays for it (sim.sweep)
-            option = "start_reward_gg_prices" if unit == "gg" else "start_reward_prices"
-            merged[option] = [[], [price]] if swapped else [[price], []]
+    merged["start_rewards"] = [[], [token]] if swapped else [[token], []]
+    option = "start_reward_gg_prices" if unit == "gg" else "start_reward_prices"
+    merged[option] = [[], [price]] if swapped else [[price], []]
     return json.dumps(merged, sort_keys=True, separators=(",", ":"))
 
 
@@ -1387,6 +1432,7 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
     global_deal = 0
     for p, pairing in enumerate(experiment.pairings):
         pool = pairing[0]  # dealt and drawn modes: the pairing is the pool at every seat
+        reward_variants = experiment.reward_variants_of(pairing)
         drawable = rules[0].all_teams(list(pool)) if drawn else []
         deal = 0
         for boards in experiment.board_groups:
@@ -1408,7 +1454,7 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                         else table
                         for i in range(len(arms))
                     ]
-                    for held in experiment.reward_variants:  # same seed: paired with the baseline
+                    for held in reward_variants:  # same seed: paired with the baseline
                         for seating in seatings:
                             swapped = seats == 2 and seating == 1
                             for i, (arm, arm_options) in enumerate(arms):  # every arm on the same seed

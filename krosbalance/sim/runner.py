@@ -166,6 +166,10 @@ def fingerprint(experiment: Experiment) -> str:
         payload["variants"] = experiment.variants
     if experiment.held_rewards:
         payload["held_rewards"] = experiment.held_rewards
+    if experiment.reward_holders != "ai":
+        payload["reward_holders"] = experiment.reward_holders
+    if experiment.purchase_rewards:
+        payload["purchase_rewards"] = experiment.purchase_rewards
     if experiment.forbids:
         payload["forbids"] = experiment.forbids
     if experiment.board_choice:

@@ -211,6 +211,10 @@ def experiment_toml(experiment: Experiment, catalog: Catalog | None = None) -> s
         lines.append("board_choice = true")
     if experiment.held_rewards:
         lines.append(f"held_rewards = {_toml_value(list(experiment.held_rewards))}")
+    if experiment.reward_holders != "ai":
+        lines.append(f"reward_holders = {_toml_value(experiment.reward_holders)}")
+    if experiment.purchase_rewards:
+        lines.append(f"purchase_rewards = {_toml_value(list(experiment.purchase_rewards))}")
     lines += ["", "[teams]"]
     if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":
         lines += [

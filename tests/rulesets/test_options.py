@@ -306,6 +306,43 @@ def _start_reward_gg_prices(options):
     return list(arena_state(state).gg), arena_state(state).gg_removed
 
 
+def _start_reward_holders(options):
+    """Who holds the token held from the start: the controller's pick, or the named Krosmaster."""
+    rules = get_ruleset("arena", {"start_rewards": [["xelor_style"], []], **options})
+    board = default_registry().load_board("arena-elemental")
+    teams = tuple(
+        [default_registry().load_character(n) for n in names]
+        for names in (("anna_tommy", "bill_tell", "lil_healey", "bad_aboum"),) * 2
+    )
+    state = rules.setup(teams, board, ScriptedDice([]), np.random.default_rng(0), default_registry())
+    controllers = tuple(
+        ScriptedController(
+            deployment=[c for c in range(board.n_cells) if (board.deploy[side] >> c) & 1][:4], edge=side
+        )
+        for side in (0, 1)
+    )
+    rules.deploy(state, controllers, (MatchView(state, 0), MatchView(state, 1)))
+    return [f.spec.id for f in state.timeline[0] if tokens_of(f)]
+
+
+def _purchasable_rewards(options):
+    """What side 0 may buy on a Demon cell with the market off: nothing, or the listed token."""
+    from krosbalance.rulesets.arena.rewards import open_market, purchase_of
+
+    sc = Scenario("D . .\n. . .", options=options)
+    open_market(sc.state, sc.rules.options, default_registry().all_rewards(), np.random.default_rng(0))
+    buyer = sc.add("anna_tommy", side=0, at=(0, 0))
+    sc.add("king_of_the_gobballs", side=1, at=(2, 1))
+    sc.arena.kamas[0] = 20
+    sc.activate(buyer)
+    market = sc.arena.market
+    return sorted(
+        market.face_up[purchase_of(a).visible][1].id
+        for a in legal_actions(sc.state, buyer)
+        if a.kind == BUY_REWARD
+    )
+
+
 def _four_player_state(options):
     return Scenario(". . .\n. . .", options={"mode": "free_for_all", **options}).arena
 
@@ -365,6 +402,8 @@ PROBES: dict[str, tuple[Any, Probe]] = {
     "start_rewards": ([["xelor_style"], []], _start_rewards),
     "start_reward_prices": ([[6], []], _start_reward_prices),
     "start_reward_gg_prices": ([[2], []], _start_reward_gg_prices),
+    "start_reward_holders": ([["bad_aboum"], []], _start_reward_holders),
+    "purchasable_rewards": ([["xelor_style"], []], _purchasable_rewards),
 }
 
 

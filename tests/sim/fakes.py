@@ -115,7 +115,15 @@ class FakeCatalog:
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
         for key in options:
-            if key not in ("turn_limit", "starting_gg", "start_rewards", "demonic_rewards", "mode"):
+            if key not in (
+                "turn_limit",
+                "starting_gg",
+                "start_rewards",
+                "start_reward_holders",
+                "purchasable_rewards",
+                "demonic_rewards",
+                "mode",
+            ):
                 raise KrosbalanceError(f"unknown ruleset option {key!r}")
 
     def rewards(self) -> list[str]:

@@ -54,6 +54,9 @@ class ArenaOptions(EngineOptions):
             order; missing = free): the price sweep's cost, owed when the stock is short.
         start_reward_gg_prices: the GG each side gives back to the box for each of its
             ``start_rewards`` (the price sweep in GG, R-A50's other currency).
+        start_reward_holders: for each of those, the character id of its holder ('' = the player
+            chooses): the per-holder arms of the reward study.
+        purchasable_rewards: the rewards each side may buy face up (the purchase arms; R-A51).
     """
 
     mode: str
@@ -80,6 +83,8 @@ class ArenaOptions(EngineOptions):
     start_rewards: list[list[str]]
     start_reward_prices: list[list[int]]
     start_reward_gg_prices: list[list[int]]
+    start_reward_holders: list[list[str]]
+    purchasable_rewards: list[list[str]]
 
 
 def start_holdings(opts: ArenaOptions) -> tuple[int, int, int]:

@@ -35,6 +35,18 @@ FIGHTER_COLUMNS: tuple[ResultColumn, ...] = (
         "r random purchase, s held from the start, d drawn by Ecaflip Style)",
     ),
     ResultColumn("rewards_used", "string", False, "ids of the tokens it revealed, space-separated"),
+    ResultColumn(
+        "rewards_held_turns",
+        "string",
+        False,
+        "the game turn each token of rewards_held came, space-separated",
+    ),
+    ResultColumn(
+        "rewards_used_turns",
+        "string",
+        False,
+        "the game turn each token of rewards_used was revealed, space-separated",
+    ),
 )
 
 
@@ -48,6 +60,8 @@ class ArenaStats(PieceState):
         "rewards_revealed",
         "rewards_held",
         "rewards_used",
+        "rewards_held_turns",
+        "rewards_used_turns",
     )
 
     def __init__(self) -> None:
@@ -58,6 +72,9 @@ class ArenaStats(PieceState):
         # tokens that came onto its card, as "id:how", and the ids of those it revealed
         self.rewards_held: list[str] = []
         self.rewards_used: list[str] = []
+        # the game turn of each entry of rewards_held and rewards_used (reveal timing, issue 18)
+        self.rewards_held_turns: list[int] = []
+        self.rewards_used_turns: list[int] = []
 
     def copy(self) -> ArenaStats:
         other = ArenaStats()
@@ -67,6 +84,8 @@ class ArenaStats(PieceState):
         other.rewards_revealed = self.rewards_revealed
         other.rewards_held = list(self.rewards_held)
         other.rewards_used = list(self.rewards_used)
+        other.rewards_held_turns = list(self.rewards_held_turns)
+        other.rewards_used_turns = list(self.rewards_used_turns)
         return other
 
     def values(self) -> dict[str, Any]:
@@ -78,6 +97,8 @@ class ArenaStats(PieceState):
             "rewards_revealed": self.rewards_revealed,
             "rewards_held": " ".join(self.rewards_held),
             "rewards_used": " ".join(self.rewards_used),
+            "rewards_held_turns": " ".join(str(t) for t in self.rewards_held_turns),
+            "rewards_used_turns": " ".join(str(t) for t in self.rewards_used_turns),
         }
 
     def __eq__(self, other: object) -> bool:

@@ -290,6 +290,7 @@ def reveal(
     counts = arena_stats(holder)
     counts.rewards_revealed += 1
     counts.rewards_used.append(spec.id)
+    counts.rewards_used_turns.append(state.turn)
     if state.record >= SUMMARY:
         state.events.append(RewardRevealed(state.turn, holder.uid, spec.id, spec.kind))
     if spec.kind == "boost":

@@ -20,13 +20,17 @@ holdings (R-A51-R-A54, R-A136-R-A145, FAQ R-A163).
   (Rogue Style) and ``draw_reward`` (Ecaflip Style: a coin toss, a face-down gold token) are
   registered here into the engine's reward-effect registry.
 - ``start_rewards`` (the reward study): after deployment, each listed token is given face down to the
-  Krosmaster its player chooses (``ArenaController.give_reward``); ``start_reward_prices`` (the
-  fair-price study) charges its price to the side's kamas, into the reserve — below zero when the
-  side has fewer, a debt its next kamas pay first (a negative stock buys nothing) — and
-  ``start_reward_gg_prices`` its price in GG, given back to the box.
+  Krosmaster its player chooses (``ArenaController.give_reward``), or to the one
+  ``start_reward_holders`` names (the per-holder arms: the study, not the AI, picks the holder);
+  ``start_reward_prices`` (the fair-price study) charges its price to the side's kamas, into the
+  reserve — below zero when the side has fewer, a debt its next kamas pay first (a negative stock
+  buys nothing) — and ``start_reward_gg_prices`` its price in GG, given back to the box.
+- ``purchasable_rewards`` (the reward study's purchase arms): the listed tokens lie face up in the
+  market from the set-up and only their side may buy them, by the rules of R-A51-R-A53 at the price
+  of R-A136; with ``demonic_rewards`` off nothing else is for sale and nothing refills.
 
-The market exists when ``demonic_rewards`` is on or a side starts with tokens; buying needs
-``demonic_rewards``.
+The market exists when ``demonic_rewards`` is on, a side starts with tokens or may buy listed ones;
+buying needs ``demonic_rewards`` or a ``purchasable_rewards`` list.
 """
 
 from __future__ import annotations
@@ -172,7 +176,31 @@ def reward_creatures(specs: Sequence[RewardSpec]) -> list[str]:
 
 
 def wants_market(opts: ArenaOptions) -> bool:
-    return opts.demonic_rewards or any(opts.start_rewards)
+    return opts.demonic_rewards or any(opts.start_rewards) or any(opts.purchasable_rewards)
+
+
+def _check_ids(field_name: str, lists: Any, known: set[str], what: str) -> None:
+    """Each of two per-side lists holds only known ids (one ContentError naming the entry)."""
+    if not isinstance(lists, list) or len(lists) != 2:
+        raise ContentError("options", field_name, f"give two lists of {what}, one per side")
+    for side, names in enumerate(lists):
+        for name in names if isinstance(names, list) else [names]:
+            if not isinstance(name, str) or name not in known:
+                raise ContentError(
+                    "options",
+                    f"{field_name}[{side}]",
+                    f"unknown {what[:-1] if what.endswith('s') else what} {name!r}; known: {', '.join(sorted(known))}",
+                )
+
+
+def shop_only(opts: ArenaOptions) -> bool:
+    """Whether only the ``purchasable_rewards`` are for sale (the purchase arms, market off)."""
+    return not opts.demonic_rewards and any(opts.purchasable_rewards)
+
+
+def may_buy(opts: ArenaOptions, side: int) -> bool:
+    """Whether this side may buy Demonic Rewards at all (R-A51; the purchase arms' sides)."""
+    return opts.demonic_rewards or bool(opts.purchasable_rewards[side])
 
 
 def open_market(
@@ -183,17 +211,28 @@ def open_market(
     if len(opts.start_rewards) != 2:
         raise ContentError("options", "start_rewards", "give two lists of reward ids, one per side")
     held: Any = opts.start_rewards  # Any: the compiled build would cast each item to str before the check
-    for side, names in enumerate(held):
-        for name in names if isinstance(names, list) else [names]:
-            if not isinstance(name, str) or name not in known:
-                raise ContentError(
-                    "options",
-                    f"start_rewards[{side}]",
-                    f"unknown reward {name!r}; known: {', '.join(sorted(known))}",
-                )
+    _check_ids("start_rewards", held, known, "rewards")
+    shop: Any = opts.purchasable_rewards
+    _check_ids("purchasable_rewards", shop, known, "rewards")
+    holders: Any = opts.start_reward_holders
+    if not isinstance(holders, list) or len(holders) != 2:
+        raise ContentError("options", "start_reward_holders", "give two lists of character ids, one per side")
+    for side, names in enumerate(holders):
+        if not isinstance(names, list) or len(names) > len(opts.start_rewards[side]):
+            raise ContentError(
+                "options",
+                f"start_reward_holders[{side}]",
+                f"one holder per token of start_rewards[{side}] at most, not {names!r}",
+            )
     _check_prices(opts.start_reward_prices, "start_reward_prices", "kamas")
     _check_prices(opts.start_reward_gg_prices, "start_reward_gg_prices", "GG")
-    arena_state(state).market = setup_market(specs, opts.reward_prices, opts.reward_reveal, rng)
+    reveal = "staged" if shop_only(opts) else opts.reward_reveal  # staged: nothing face up at set-up
+    market = setup_market(specs, opts.reward_prices, reveal, rng)
+    for side in range(2):
+        for name in opts.purchasable_rewards[side]:
+            spec = _remove_from_market(market, name, "purchasable_rewards")
+            market.face_up.append((2 * RANK_INDEX[spec.rank], spec))
+    arena_state(state).market = market
 
 
 def _check_prices(prices: Any, name: str, unit: str) -> None:
@@ -221,25 +260,44 @@ def give_start_rewards(
     for side, names in enumerate(opts.start_rewards):
         prices = opts.start_reward_prices[side] if side < len(opts.start_reward_prices) else []
         gg_prices = opts.start_reward_gg_prices[side] if side < len(opts.start_reward_gg_prices) else []
-        for position, name in enumerate(names):
+        named = opts.start_reward_holders[side]
+        for i, name in enumerate(names):
             spec = _remove_from_market(market, name)
             candidates = [f for f in state.timeline[side] if f.alive and capacity(f) > 0]
-            if not candidates:
-                market.box.append(spec)
-                continue
-            view = views[side]
-            uid = controllers[side].give_reward(view, spec, [view.fighter(f.uid) for f in candidates])
-            chosen = next((f for f in candidates if f.uid == uid), None)
-            if chosen is None:
-                raise IllegalActionError(
-                    f"player {side} gave {spec.id} to #{uid}, not one of {[f.uid for f in candidates]}"
-                )
-            give(state, chosen, spec, "s")
-            if position < len(prices) and prices[position] > 0:  # the fair-price study's cost
-                arena.kamas[side] -= prices[position]  # below zero: a debt the next kamas pay first
-                arena.kama_reserve += prices[position]
-            for _ in range(gg_prices[position] if position < len(gg_prices) else 0):
+            wanted = named[i] if i < len(named) else ""
+            if wanted:
+                holder = named_holder(state, side, wanted, f"start_reward_holders[{side}][{i}]")
+            else:
+                if not candidates:
+                    market.box.append(spec)
+                    continue
+                view = views[side]
+                uid = controllers[side].give_reward(view, spec, [view.fighter(f.uid) for f in candidates])
+                chosen = next((f for f in candidates if f.uid == uid), None)
+                if chosen is None:
+                    raise IllegalActionError(
+                        f"player {side} gave {spec.id} to #{uid}, not one of {[f.uid for f in candidates]}"
+                    )
+                holder = chosen
+            give(state, holder, spec, "s")
+            if i < len(prices) and prices[i] > 0:  # the fair-price study's cost
+                arena.kamas[side] -= prices[i]  # below zero: a debt the next kamas pay first
+                arena.kama_reserve += prices[i]
+            for _ in range(gg_prices[i] if i < len(gg_prices) else 0):
                 lose_gg(state, side, "reward price")  # to the box, like a tension double (R-A26)
+
+
+def named_holder(state: MatchState, side: int, character: str, where: str) -> Fighter:
+    """The Krosmaster of this side's team with this character id and room for a token (R-A53), the
+    first such if the team holds two; a ContentError naming ``where`` when there is none."""
+    team = [f for f in state.timeline[side] if f.kind == KROSMASTER]
+    for fighter in team:
+        if fighter.spec.id == character and fighter.alive and capacity(fighter) > 0:
+            return fighter
+    ids = ", ".join(sorted({f.spec.id for f in team}))
+    raise ContentError(
+        "options", where, f"no Krosmaster {character!r} with room on side {side}'s team ({ids})"
+    )
 
 
 def take_from_market(arena: ArenaState, reward_id: str) -> RewardSpec:
@@ -248,7 +306,9 @@ def take_from_market(arena: ArenaState, reward_id: str) -> RewardSpec:
     return _remove_from_market(arena.market, reward_id)
 
 
-def _remove_from_market(market: RewardMarket, reward_id: str) -> RewardSpec:
+def _remove_from_market(
+    market: RewardMarket, reward_id: str, field_name: str = "start_rewards"
+) -> RewardSpec:
     for i, (_, spec) in enumerate(market.face_up):
         if spec.id == reward_id:
             del market.face_up[i]
@@ -257,7 +317,7 @@ def _remove_from_market(market: RewardMarket, reward_id: str) -> RewardSpec:
         for i, spec in enumerate(pile):
             if spec.id == reward_id:
                 return pile.pop(i)
-    raise ContentError("options", "start_rewards", f"{reward_id!r} is not in the market (listed twice?)")
+    raise ContentError("options", field_name, f"{reward_id!r} is not in the market (listed twice?)")
 
 
 # ------------------------------------------------------------------------------------ actions
@@ -270,10 +330,18 @@ def add_actions(state: MatchState, fighter: Fighter, actions: list[Action], opts
     if tokens_of(fighter):
         actions.extend(reveal_action(r) for r in reveals(state, fighter))
     arena = arena_state(state)
-    if opts.demonic_rewards and arena.market is not None and fighter.ap >= 1:
-        actions.extend(
-            buy_action(p) for p in purchases(state, arena.market, fighter, arena.kamas[fighter.side])
-        )
+    if arena.market is not None and fighter.ap >= 1 and may_buy(opts, fighter.side):
+        offered = purchases(state, arena.market, fighter, arena.kamas[fighter.side])
+        if shop_only(opts):
+            offered = [
+                p for p in offered if for_sale(arena.market, p, opts.purchasable_rewards[fighter.side])
+            ]
+        actions.extend(buy_action(p) for p in offered)
+
+
+def for_sale(market: RewardMarket, purchase: Purchase, allowed: list[str]) -> bool:
+    """The purchase arms: only a face-up token of the side's ``purchasable_rewards`` is for sale."""
+    return 0 <= purchase.visible < len(market.face_up) and market.face_up[purchase.visible][1].id in allowed
 
 
 def is_legal(state: MatchState, fighter: Fighter, action: Action, opts: ArenaOptions) -> bool:
@@ -282,9 +350,12 @@ def is_legal(state: MatchState, fighter: Fighter, action: Action, opts: ArenaOpt
     if action.kind == REVEAL_REWARD:
         return action.spell >= 0 and can_reveal(state, fighter, reveal_of(action))
     arena = arena_state(state)
-    if not opts.demonic_rewards or arena.market is None or action.spell < 0:
+    if not may_buy(opts, fighter.side) or arena.market is None or action.spell < 0:
         return False
-    return can_buy(state, arena.market, fighter, purchase_of(action), arena.kamas[fighter.side])
+    purchase = purchase_of(action)
+    if shop_only(opts) and not for_sale(arena.market, purchase, opts.purchasable_rewards[fighter.side]):
+        return False
+    return can_buy(state, arena.market, fighter, purchase, arena.kamas[fighter.side])
 
 
 def perform(state: MatchState, fighter: Fighter, action: Action, opts: ArenaOptions) -> None:
@@ -303,7 +374,7 @@ def perform(state: MatchState, fighter: Fighter, action: Action, opts: ArenaOpti
     fighter.ap -= 1
     arena.kamas[fighter.side] -= price  # the full price first (FAQ R-A163)
     arena.kama_reserve += price
-    refill = opts.reward_refill == "same_pile" and opts.reward_reveal == "setup"
+    refill = opts.reward_refill == "same_pile" and opts.reward_reveal == "setup" and not shop_only(opts)
     spec = take(market, purchase, refill)
     hand_over(state, fighter, state.fighters[purchase.holder], spec, purchase.visible >= 0)
 

@@ -65,6 +65,8 @@ class ArenaRuleset(Ruleset):
         self.punch = punch()
         #: the market is set up (``demonic_rewards``, or tokens held from the start)
         self.rewards = reward_rules.wants_market(options)
+        #: Demonic Rewards are for sale: the whole market, or the purchase arms' listed tokens
+        self.buying = options.demonic_rewards or any(options.purchasable_rewards)
 
     def __reduce__(self) -> tuple[type[ArenaRuleset], tuple[ArenaOptions]]:
         """Pickles and copies rebuild the ruleset from its options (compiled, it has no instance
@@ -120,7 +122,7 @@ class ArenaRuleset(Ruleset):
                 actions.append(extra.PICK)
             if (state.board.demon_cells >> cell) & 1 and arena.kamas[fighter.side] >= arena.gg_price:
                 actions.append(extra.BUY)
-        if fighter.extra is not None or (arena.market is not None and self.opts.demonic_rewards):
+        if fighter.extra is not None or (arena.market is not None and self.buying):
             reward_rules.add_actions(state, fighter, actions, self.opts)
 
     def is_legal_extra(self, state: MatchState, fighter: Fighter, action: Action) -> bool:

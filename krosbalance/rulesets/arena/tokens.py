@@ -147,7 +147,9 @@ def give(state: MatchState, fighter: Fighter, spec: RewardSpec, how: str) -> Hel
     players (R-A51)."""
     token = HeldToken(spec, False, state.turn, how == "v")
     card(fighter).tokens.append(token)
-    arena_stats(fighter).rewards_held.append(f"{spec.id}:{how}")
+    counts = arena_stats(fighter)
+    counts.rewards_held.append(f"{spec.id}:{how}")
+    counts.rewards_held_turns.append(state.turn)
     return token
 
 
