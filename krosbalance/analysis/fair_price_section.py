@@ -176,7 +176,7 @@ def plot_crossing(points: pd.DataFrame, fits: pd.DataFrame, words: dict[str, Any
     ax.set_xlabel(words["x"])
     ax.set_ylabel(f"Δ log-odds of the {words['side']}\nvs {words['baseline']} (paired deals)")
     ax.set_title(
-        f"{words['title']}\n(95% deal-clustered CI; line: logistic fit, dotted where it does not answer; "
+        f"{words['title']}\n(95% deal-clustered CI; line: logistic fit, dotted where it does not answer;\n"
         "band: the root's 95% CI)",
         fontsize=9,
     )
