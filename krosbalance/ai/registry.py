@@ -20,6 +20,7 @@ from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.random_ai import RandomAI
 from krosbalance.ai.skilled import SKILLED
+from krosbalance.ai.tuned import TUNED
 from krosbalance.errors import ContentError
 
 AIFactory = Callable[[np.random.Generator], AI]
@@ -68,6 +69,15 @@ def register_ai(
         _TWO_PLAYERS_ONLY.add(name)
     else:
         _TWO_PLAYERS_ONLY.discard(name)
+
+
+def unregister_ai(name: str) -> None:
+    """Remove a named AI (the tuner's temporary candidate, :mod:`krosbalance.sim.tuning`); an unknown
+    name is ignored."""
+    _AIS.pop(name, None)
+    _TIER_OF.pop(name, None)
+    _RULESETS_OF.pop(name, None)
+    _TWO_PLAYERS_ONLY.discard(name)
 
 
 def list_ais(ruleset: str | None = None) -> list[str]:
@@ -129,6 +139,10 @@ register_ai("objective", ObjectiveAI)
 # (names written out: in the compiled build a class's ``name`` default is not readable from the class)
 for _skilled_name, _skilled in zip(("focus_fire-2", "kiter-2", "objective-2"), SKILLED, strict=True):
     register_ai(_skilled_name, _skilled)
+# kiter-2 with the weights tuned by self-play (ai/tuned.py, data/tuned.toml; sim/tuning.py); the
+# untuned AIs above stay as they are, so old studies replay exactly
+for _tuned_name, _tuned in zip(("kiter-3",), TUNED, strict=True):
+    register_ai(_tuned_name, _tuned)
 # The search tier plays Arena only: its candidates and leaf evaluation come from the Arena planner
 # (ai/planner.py, ai/evaluation.py), which knows nothing of Blast's glyphs, favors or challenges.
 for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _lookahead(4, 2))):

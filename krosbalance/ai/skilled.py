@@ -20,7 +20,6 @@ come from the data file.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,7 @@ from mypy_extensions import mypyc_attr
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.objective import ObjectiveAI
-from krosbalance.ai.weights import Weights
+from krosbalance.ai.weights import Weights, weights_with
 from krosbalance.errors import ContentError
 
 SKILLS_FILE = Path(__file__).parent / "data" / "skills.toml"
@@ -63,18 +62,7 @@ def skilled_weights(name: str) -> Weights:
     base = _base_weights(str(entry.get("base")))
     if base is None:
         raise ContentError(str(SKILLS_FILE), f"{name}.base", f"unknown base {entry.get('base')!r}")
-    known = {f.name: f for f in fields(Weights)}
-    changes: dict[str, object] = {}
-    for key, value in entry.items():
-        if key in ("base", "source"):
-            continue
-        if key not in known:
-            raise ContentError(str(SKILLS_FILE), f"{name}.{key}", "not a Weights field")
-        default = getattr(base, key)
-        if isinstance(default, bool) != isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ContentError(str(SKILLS_FILE), f"{name}.{key}", f"expected {type(default).__name__}")
-        changes[key] = value if isinstance(default, bool) else float(value)
-    return replace(base, **changes)  # type: ignore[arg-type]
+    return weights_with(base, entry, str(SKILLS_FILE), name, ("base", "source"))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -7,9 +7,10 @@ importing the AI class.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 from krosbalance.content.specs import Frozen
+from krosbalance.errors import ContentError
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +41,24 @@ class Weights(Frozen):
     buy_first: bool = False  # on a Demon cell, buy the GG before picking a kama; buy, then walk on
     free_escape: bool = False  # after a spell that moves the caster (Retreat Shot), walk on from there
     deny: float = 0.0  # times the opponent's next-turn GG purchase that ending on its Demon cell stops
+
+
+def weights_with(
+    base: Weights, entry: dict[str, object], file: str, name: str, skip: tuple[str, ...]
+) -> Weights:
+    """``base`` with the fields that the data-file table ``entry`` (the AI ``name`` of ``file``) sets;
+    the keys in ``skip`` are the table's own (its base, its source note). A key that is no
+    ``Weights`` field, or a value of the wrong type (a number for a switch, a switch or text for a
+    number), is a ``ContentError`` naming the file and the field: one line for the user."""
+    known = {f.name for f in fields(Weights)}
+    changes: dict[str, object] = {}
+    for key, value in entry.items():
+        if key in skip:
+            continue
+        if key not in known:
+            raise ContentError(file, f"{name}.{key}", "not a Weights field")
+        default = getattr(base, key)
+        if isinstance(default, bool) != isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ContentError(file, f"{name}.{key}", f"expected {type(default).__name__}, got {value!r}")
+        changes[key] = value if isinstance(default, bool) else float(value)
+    return replace(base, **changes)  # type: ignore[arg-type]
