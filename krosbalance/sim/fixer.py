@@ -5,13 +5,22 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
 
     [fix]
     band = 0.15                  # every figure's strength within ±band log-odds (default 0.15)
-    fields = ["hp"]              # which card values may change: hp, ap, mp, initiative
+    fields = ["hp", "spells.ap_cost"]
+                                 # which card values may change: hp, ap, mp, initiative, and
+                                 # spells.<field> (ap_cost, amount, range_max: every spell of the
+                                 # figure that has the value, one knob per spell)
     figures = "all"              # or a list: only these figures' values may change
     step = { hp = 2 }            # probe: each (figure, field) arm plays the value + step
-    max_change = { hp = 4 }      # the proposal changes a value by at most this (default 2 x step)
+    max_change = { hp = 2 }      # the proposal changes a value by at most this (default: the step,
+                                 # so the fit is never extrapolated past what the probe played)
+    max_share = 0.25             # ... and by at most this share of the printed value (at least 1):
+                                 # a 6-HP figure moves by 1, a 12-HP one by 3 (default 0.25)
     verify_deals = 4             # deals per pairing of the verification run (default: the file's)
+    verify_ais = ["lookahead-fast"]
+                                 # stronger AIs added to the verification only (one deal per
+                                 # pairing and board each): is the fix still a fix under better play?
     slopes = "shared"            # one slope per field for every figure (default; 8x the data of
-                                 # each), or "per_figure"
+                                 # each), or "per_figure"; a spell's slope is always its figure's
 
 1. **Probe.** The experiment's matches under the shipped cards and under one arm per (figure,
    field) with that value raised by ``step`` (a patch each), paired on the same seeds. One logistic
@@ -20,18 +29,23 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
    field), the log-odds its side gains per unit of that value (a covariate: the value's change times
    the figure's copies on side 0 minus side 1), with deal-clustered intervals. By default one slope
    per field is shared by every figure (a point of HP is worth the same to each: far less noise);
-   ``slopes = "per_figure"`` fits one per (figure, field). A field whose slope is not above 0 with
-   95% confidence is left out of the proposal (no evidence that changing it moves anyone), so the
-   optimiser never exploits noise (a negative slope would "fix" a weak figure by weakening it).
+   ``slopes = "per_figure"`` fits one per (figure, field); a spell's value (``spells.<spell>.<field>``)
+   belongs to one figure and always gets its own slope. A knob whose slope's 95% interval contains 0
+   is left out of the proposal (no evidence that changing it moves anyone), so the optimiser never
+   exploits noise; a slope may be negative (a dearer spell weakens its figure).
 2. **Proposal.** Changing figure f's value by d moves f by ``slope * d`` and, the strengths summing to
    zero, every figure by ``-slope * d / N``. The fewest changed values, then the smallest changes,
    that bring every predicted strength within the band is an integer linear programme solved by
-   ``scipy.optimize.milp`` (HiGHS); when no patch within ``max_change`` reaches the band, the one
-   that minimises the largest predicted |strength| is proposed and the report says so.
+   ``scipy.optimize.milp`` (HiGHS). A change is bounded twice, so the proposal stays a patch a
+   designer would print and the linear fit is not stretched past what was measured: by
+   ``max_change`` (default: the probe's step) and by ``max_share`` of the printed value (at least
+   1); "smallest" counts each change relative to its bound. When no patch within the bounds reaches
+   the band, the one that minimises the largest predicted |strength| is proposed and the report says
+   so.
 3. **Verification.** A fresh run, on seeds of its own (the master seed + 1), of the shipped cards
-   and the proposed patch side by side (paired); the report's Balance patches section sets the
-   predicted strength of every figure (95% interval from the probe fit) against the measured one,
-   per AI tier.
+   and the proposed patch side by side (paired), with the ``verify_ais`` (e.g. the search tier)
+   beside the file's AIs; the report's Balance patches section sets the predicted strength of every
+   figure (95% interval from the probe fit) against the measured one, per AI tier.
 
 The stages follow the shared staged-study shape (a planner with ``first()`` and ``next(finished)``,
 ``krosbalance.sim.stages``): each stage's experiment is a pure function of the finished stages'
@@ -53,10 +67,26 @@ from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import Experiment, load_experiment
 from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, Patch, parse_patch
 
-FIX_KEYS: tuple[str, ...] = ("band", "fields", "figures", "step", "max_change", "verify_deals", "slopes")
+FIX_KEYS: tuple[str, ...] = (
+    "band",
+    "fields",
+    "figures",
+    "step",
+    "max_change",
+    "max_share",
+    "verify_deals",
+    "verify_ais",
+    "slopes",
+)
 SLOPES: tuple[str, ...] = ("shared", "per_figure")
 DEFAULT_BAND = 0.15
 DEFAULT_STEP: dict[str, int] = {"hp": 2, "ap": 1, "mp": 1, "initiative": 2}
+#: spell values a fix may change (``spells.<field>`` in ``fields``): one knob per spell that has it
+SPELL_KNOBS: tuple[str, ...] = ("ap_cost", "amount", "range_max")
+#: the lowest value a changed spell value may take (a damage spell keeps some damage; a ranged
+#: spell some range; a spell may become free, as in the issue's "Transposition AP 1 -> 0")
+SPELL_MINIMUM: dict[str, int] = {"ap_cost": 0, "amount": 1, "range_max": 1}
+DEFAULT_SHARE = 0.25
 COUNT_WEIGHT = 1000.0
 """Objective weight of one changed value against one unit of change: fewest values first."""
 
@@ -72,12 +102,32 @@ class FixSpec:
     max_change: Mapping[str, int] = field(default_factory=dict)
     verify_deals: int = 0
     slopes: str = "shared"
+    max_share: float = DEFAULT_SHARE
+    verify_ais: tuple[str, ...] = ()
 
     def step_of(self, name: str) -> int:
-        return int(self.step.get(name, DEFAULT_STEP.get(name, 1)))
+        """The probe's step of a field (``hp``) or a spell knob (``spells.<spell>.ap_cost``)."""
+        key = field_key(name)
+        return int(self.step.get(key, DEFAULT_STEP.get(key, 1)))
 
-    def bound_of(self, name: str) -> int:
-        return int(self.max_change.get(name, 2 * self.step_of(name)))
+    def bound_of(self, name: str, printed: int | None = None) -> int:
+        """The largest change the proposal may make to the value: ``max_change`` (default the step)
+        and, given the printed value, ``max_share`` of it (at least 1)."""
+        key = field_key(name)
+        bound = int(self.max_change.get(key, self.step_of(name)))
+        if printed is not None:
+            bound = min(bound, max(1, int(self.max_share * abs(printed))))
+        return bound
+
+
+def field_key(name: str) -> str:
+    """The ``fields`` entry a knob comes from: ``spells.plaguing_arrow.ap_cost`` -> ``spells.ap_cost``."""
+    parts = name.split(".")
+    return f"spells.{parts[-1]}" if parts[0] == "spells" and len(parts) == 3 else name
+
+
+def is_spell_knob(name: str) -> bool:
+    return name.startswith("spells.")
 
 
 def parse_fix(table: Any, file: str) -> FixSpec:
@@ -96,9 +146,10 @@ def parse_fix(table: Any, file: str) -> FixSpec:
     if isinstance(band, bool) or not isinstance(band, int | float) or not 0 < band < 5:
         raise ExperimentError(file, "fix.band", f"must be a log-odds between 0 and 5, not {band!r}")
     fields = table.get("fields", ["hp"])
-    if not isinstance(fields, list) or not fields or any(f not in CHARACTER_FIELDS for f in fields):
+    known = CHARACTER_FIELDS + tuple(f"spells.{k}" for k in SPELL_KNOBS)
+    if not isinstance(fields, list) or not fields or any(f not in known for f in fields):
         raise ExperimentError(
-            file, "fix.fields", f"must list values among {', '.join(CHARACTER_FIELDS)}, not {fields!r}"
+            file, "fix.fields", f"must list values among {', '.join(known)}, not {fields!r}"
         )
     figures: tuple[str, ...] = ()
     raw = table.get("figures", "all")
@@ -120,13 +171,42 @@ def parse_fix(table: Any, file: str) -> FixSpec:
                 file, f"fix.{key}", f"must map fields of fix.fields to integers >= 1, not {value!r}"
             )
         maps[key] = dict(value)
+    share = table.get("max_share", DEFAULT_SHARE)
+    if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
+        raise ExperimentError(
+            file, "fix.max_share", f"must be a share of the printed value in (0, 1], not {share!r}"
+        )
+    verify_ais = _verify_ais(table.get("verify_ais", []), file)
     deals = table.get("verify_deals", 0)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
         raise ExperimentError(file, "fix.verify_deals", f"must be an integer >= 1, not {deals!r}")
     slopes = table.get("slopes", "shared")
     if slopes not in SLOPES:
         raise ExperimentError(file, "fix.slopes", f"must be one of {', '.join(SLOPES)}, not {slopes!r}")
-    return FixSpec(float(band), tuple(fields), figures, maps["step"], maps["max_change"], deals, slopes)
+    return FixSpec(
+        float(band),
+        tuple(fields),
+        figures,
+        maps["step"],
+        maps["max_change"],
+        deals,
+        slopes,
+        float(share),
+        verify_ais,
+    )
+
+
+def _verify_ais(raw: Any, file: str) -> tuple[str, ...]:
+    """The ``verify_ais`` list: registered AIs that play Arena (one clear line otherwise)."""
+    from krosbalance.ai.registry import ai_problem
+
+    if not isinstance(raw, list) or any(not isinstance(a, str) for a in raw):
+        raise ExperimentError(file, "fix.verify_ais", f"must be a list of AI names, not {raw!r}")
+    for name in raw:
+        problem = ai_problem(name, "arena")
+        if problem:
+            raise ExperimentError(file, "fix.verify_ais", problem)
+    return tuple(dict.fromkeys(raw))
 
 
 def load_fix(path: str | Path) -> tuple[Experiment, FixSpec]:
@@ -156,16 +236,52 @@ def _figures(experiment: Experiment) -> list[str]:
     return sorted({c for pairing in experiment.pairings for team in pairing for c in team})
 
 
+def knobs_of(figure: str, fields: Sequence[str]) -> list[str]:
+    """The values of ``figure`` a fix may change: each character field as it is, and for each
+    ``spells.<field>`` one knob ``spells.<spell>.<field>`` per spell of the figure that has it (a
+    positive amount, a range, any AP cost)."""
+    from krosbalance.content.registry import default_registry
+
+    card = default_registry().load_character(figure)
+    knobs: list[str] = []
+    for name in fields:
+        if not is_spell_knob(name):
+            knobs.append(name)
+            continue
+        key = name.split(".", 1)[1]
+        for spell in card.spells:
+            value = getattr(spell, key)
+            number = isinstance(value, int) and not isinstance(value, bool)
+            if number and value >= SPELL_MINIMUM.get(key, 0) and (key == "ap_cost" or value > 0):
+                knobs.append(f"spells.{spell.id}.{key}")
+    return knobs
+
+
+def knob_patch(figure: str, name: str, value: int) -> dict[str, Any]:
+    """The patch table that sets one knob: ``{"characters": {figure: {"hp": 8}}}`` or, for a spell,
+    ``{"characters": {figure: {"spells": {spell: {"ap_cost": 4}}}}}``."""
+    if is_spell_knob(name):
+        _, spell, key = name.split(".")
+        return {"characters": {figure: {"spells": {spell: {key: value}}}}}
+    return {"characters": {figure: {name: value}}}
+
+
+def parse_knob_arm(arm: str) -> tuple[str, str, int]:
+    """``bill_tell.spells.plaguing_arrow.ap_cost.up1`` -> (figure, knob, step)."""
+    parts = arm.split(".")
+    return parts[0], ".".join(parts[1:-1]), int(parts[-1].removeprefix("up"))
+
+
 def probe_experiment(experiment: Experiment, spec: FixSpec) -> Experiment:
-    """Stage 1: the shipped cards and one arm per (figure, field) raised by its step."""
+    """Stage 1: the shipped cards and one arm per (figure, knob) raised by its step."""
     base = json.dumps(dict(experiment.options), sort_keys=True, separators=(",", ":"))
     arms: list[tuple[str, str]] = [("shipped", base)]
     patches: list[tuple[str, str]] = []
     for figure in spec.figures or tuple(_figures(experiment)):
-        for name in spec.fields:
+        for name in knobs_of(figure, spec.fields):
             arm = knob_arm(figure, name, spec.step_of(name))
             value = _printed(figure, name) + spec.step_of(name)
-            patch = parse_patch({"characters": {figure: {name: value}}}, experiment.file, name=arm)
+            patch = parse_patch(knob_patch(figure, name, value), experiment.file, name=arm)
             arms.append((arm, base))
             patches.append((arm, patch.json))
     return replace(
@@ -174,9 +290,21 @@ def probe_experiment(experiment: Experiment, spec: FixSpec) -> Experiment:
 
 
 def _printed(figure: str, name: str) -> int:
+    """The printed value of a knob (a character field, or ``spells.<spell>.<field>``)."""
     from krosbalance.content.registry import default_registry
 
-    return int(getattr(default_registry().load_character(figure), name))
+    card = default_registry().load_character(figure)
+    if is_spell_knob(name):
+        _, spell_id, key = name.split(".")
+        spell = next(s for s in card.spells if s.id == spell_id)
+        return int(getattr(spell, key))
+    return int(getattr(card, name))
+
+
+def _minimum(name: str) -> int:
+    if is_spell_knob(name):
+        return SPELL_MINIMUM.get(name.split(".")[-1], 0)
+    return MINIMUM.get(name, 0)
 
 
 @dataclass
@@ -205,12 +333,21 @@ def verify_experiment(experiment: Experiment, spec: FixSpec, proposal: Proposal)
     """Stage 2: a fresh paired run of the shipped cards and the proposed patch (its own seeds)."""
     base = json.dumps(dict(experiment.options), sort_keys=True, separators=(",", ":"))
     arms = (("shipped", base), ("proposed", base))
+    deals = spec.verify_deals or experiment.matches_per_pairing
+    ais, ai_deals = experiment.ais, (() if spec.verify_deals else experiment.ai_deals)
+    extra = tuple(
+        (name,) * experiment.seats for name in spec.verify_ais if (name,) * experiment.seats not in ais
+    )
+    if extra:
+        ai_deals = (ai_deals or (deals,) * len(ais)) + (1,) * len(extra)
+        ais = ais + extra
     return replace(
         experiment,
         name=f"{experiment.name}-verify",
         master_seed=experiment.master_seed + 1,
-        matches_per_pairing=spec.verify_deals or experiment.matches_per_pairing,
-        ai_deals=() if spec.verify_deals else experiment.ai_deals,
+        matches_per_pairing=deals,
+        ais=ais,
+        ai_deals=ai_deals,
         variants=arms,
         arm_patches=(("proposed", proposal.patch.json),) if not proposal.patch.empty else (),
     )
@@ -236,7 +373,7 @@ def sensitivity(
     x, y, covs = strength_design(m)
     arms = m["variant"].astype(str).to_numpy() if "variant" in m.columns else np.array([""] * len(m))
     for arm, (figure, name, step) in knobs.items():
-        term = name if shared else f"{figure}.{name}"
+        term = slope_term(figure, name, shared)
         column = covs[term].to_numpy(copy=True) if term in covs.columns else np.zeros(len(m))
         rows = np.flatnonzero(arms == arm)
         for r in rows:
@@ -249,6 +386,12 @@ def sensitivity(
         for c in set(split_team(t0)) | set(split_team(t1)):
             played[c] += k
     return fit_effects(x, y, covs, w, g, played, kind="character", absent_note="not estimable")
+
+
+def slope_term(figure: str, name: str, shared: bool) -> str:
+    """The fit's covariate of a knob: the field (shared slopes) or ``figure.knob`` (a spell's value
+    always, a character field with per-figure slopes)."""
+    return name if shared and not is_spell_knob(name) else f"{figure}.{name}"
 
 
 # ------------------------------------------------------------------------------------------ proposal
@@ -335,7 +478,8 @@ def solve(
             rows.append(row)
             lbs.append(-np.inf)
             ubs.append(0.0)
-        cost = np.concatenate([np.ones(n_k), np.ones(n_k), COUNT_WEIGHT * np.ones(n_k)])
+        unit = 1.0 / np.maximum(np.maximum(hi, -lo), 1.0)  # a change counts relative to its bound
+        cost = np.concatenate([unit, unit, COUNT_WEIGHT * np.ones(n_k)])
         upper = np.concatenate([np.maximum(hi, 0), np.maximum(-lo, 0), np.ones(n_k)])
         if with_t:
             cost = np.concatenate([cost * 1e-6, [1.0]])
@@ -368,8 +512,7 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
     manifest = read_manifest(folder)
     knobs: dict[str, tuple[str, str, int]] = {}
     for arm in manifest.get("patches") or {}:
-        figure, name, step = arm.split(".")
-        knobs[arm] = (figure, name, int(step.removeprefix("up")))
+        knobs[arm] = parse_knob_arm(arm)
     matches = ResultSet.load(folder).matches  # the full table (the summary has no arm column)
     fit = sensitivity(matches, knobs, shared=spec.slopes == "shared")
     chars = character_strengths(fit).set_index("term")
@@ -380,24 +523,31 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
     bounds: dict[tuple[str, str], tuple[int, int]] = {}
     unused: list[str] = []
     for figure, name, _ in knobs.values():
-        term = name if spec.slopes == "shared" else f"{figure}.{name}"
+        term = slope_term(figure, name, spec.slopes == "shared")
         usable = term in covariates.index and np.isfinite(covariates.loc[term, "coef"])
-        if usable and not covariates.loc[term, "ci_low"] > 0:
+        if usable and covariates.loc[term, "ci_low"] <= 0 <= covariates.loc[term, "ci_high"]:
             unused.append(term)
             usable = False
         if usable:
             slopes[(figure, name)] = float(covariates.loc[term, "coef"])
             slope_se[(figure, name)] = float(covariates.loc[term, "se"])
             printed = _printed(figure, name)
-            bound = spec.bound_of(name)
-            bounds[(figure, name)] = (max(-bound, MINIMUM.get(name, 0) - printed), bound)
+            bound = spec.bound_of(name, printed)
+            bounds[(figure, name)] = (max(-bound, _minimum(name) - printed), bound)
     changes, reached, solver = solve(strengths, slopes, bounds, spec.band)
     predicted = _predict(chars, changes, slopes, slope_se, shared=spec.slopes == "shared")
     slope_rows = fit[fit["kind"] == "covariate"]
     slope_rows = slope_rows[slope_rows["term"].astype(str).str[0] != "("]
-    patch_changes: dict[str, dict[str, int]] = {}
+    patch_changes: dict[str, dict[str, Any]] = {}
     for (figure, name), d in sorted(changes.items()):
-        patch_changes.setdefault(figure, {})[name] = _printed(figure, name) + d
+        change = knob_patch(figure, name, _printed(figure, name) + d)["characters"][figure]
+        mine = patch_changes.setdefault(figure, {})
+        for key, value in change.items():
+            if isinstance(value, dict):
+                for spell, fields in value.items():
+                    mine.setdefault(key, {}).setdefault(spell, {}).update(fields)
+            else:
+                mine[key] = value
     patch = (
         parse_patch(
             {"characters": patch_changes}, str(folder), name=f"{manifest.get('experiment', 'fix')}-proposal"
@@ -438,7 +588,7 @@ def _predict(
         for (figure, name), d in changes.items():
             weight = (1.0 if figure == f else 0.0) - 1.0 / n
             move += weight * slopes[(figure, name)] * d
-            term = name if shared else f"{figure}.{name}"
+            term = slope_term(figure, name, shared)
             total, se = by_term.get(term, (0.0, slope_se[(figure, name)]))
             by_term[term] = (total + weight * d, se)
         var = float(chars.loc[f, "se"]) ** 2 + sum((total * se) ** 2 for total, se in by_term.values())
@@ -486,6 +636,8 @@ def write_proposal(folder: Path, proposal: Proposal) -> Path:
 __all__ = [
     "FixPlanner",
     "FixSpec",
+    "knobs_of",
+    "parse_knob_arm",
     "Proposal",
     "load_fix",
     "parse_fix",

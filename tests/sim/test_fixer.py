@@ -140,3 +140,74 @@ def test_the_shipped_fix_file_validates(tmp_path: Path) -> None:
 
     exp, spec = load_fix(Path(__file__).resolve().parents[2] / "simulations" / "fix-the-box.toml")
     assert spec.band == 0.15 and exp.pairings
+
+
+def test_solve_uses_a_negative_slope_to_weaken_a_strong_figure() -> None:
+    """A dearer spell weakens its figure: a slope below 0 is a lever like any other."""
+    strengths = {"a": 0.6, "b": -0.3, "c": -0.3}
+    slopes = {("a", "spells.arrow.ap_cost"): -0.9}  # +1 AP: a -0.6, b and c +0.3
+    changes, reached, _ = solve(strengths, slopes, {("a", "spells.arrow.ap_cost"): (-1, 1)}, 0.15)
+    assert reached and changes == {("a", "spells.arrow.ap_cost"): 1}
+
+
+def test_a_change_is_bounded_by_the_probe_step_and_by_a_share_of_the_printed_value() -> None:
+    spec = FixSpec(fields=("hp",), step={"hp": 2})
+    assert spec.bound_of("hp") == 2  # the probe's step: the fit is not extrapolated past it
+    assert spec.bound_of("hp", printed=6) == 1  # a quarter of 6 HP, rounded down
+    assert spec.bound_of("hp", printed=12) == 2
+    assert spec.bound_of("spells.plaguing_arrow.ap_cost", printed=1) == 1  # at least 1
+    wide = FixSpec(fields=("hp",), step={"hp": 2}, max_change={"hp": 4}, max_share=0.5)
+    assert wide.bound_of("hp", printed=12) == 4 and wide.bound_of("hp", printed=6) == 3
+
+
+def test_spell_knobs_are_one_per_spell_that_has_the_value() -> None:
+    from krosbalance.sim.fixer import knobs_of, parse_knob_arm
+
+    box = list_characters(set="arena-box")
+    for fig in box:
+        card = default_registry().load_character(fig)
+        knobs = knobs_of(fig, ["hp", "spells.ap_cost", "spells.amount"])
+        assert knobs[0] == "hp"
+        assert {k for k in knobs if k.endswith(".ap_cost")} == {f"spells.{s.id}.ap_cost" for s in card.spells}
+        assert {k for k in knobs if k.endswith(".amount")} == {
+            f"spells.{s.id}.amount" for s in card.spells if s.amount > 0
+        }
+        for knob in knobs:
+            assert parse_knob_arm(f"{fig}.{knob}.up1") == (fig, knob, 1)
+
+
+def test_probe_arms_patch_a_spell_value_of_one_figure() -> None:
+    exp = loads_experiment(BASE)
+    fig = list_characters(set="arena-box")[0]
+    spell = default_registry().load_character(fig).spells[0]
+    spec = FixSpec(fields=("spells.ap_cost",), figures=(fig,))
+    probe = probe_experiment(exp, spec)
+    arm = f"{fig}.spells.{spell.id}.ap_cost.up1"
+    assert arm in dict(probe.variants)
+    patched = patched_registry(dict(probe.arm_patches)[arm]).load_character(fig)
+    assert next(s for s in patched.spells if s.id == spell.id).ap_cost == spell.ap_cost + 1
+    assert fingerprint(loads_experiment(experiment_toml(probe))) == fingerprint(probe)
+
+
+def test_verification_adds_the_stronger_ais_with_one_deal_each() -> None:
+    exp = loads_experiment(BASE)
+    fig = list_characters(set="arena-box")[0]
+    spec = parse_fix({"fields": ["hp"], "verify_deals": 2, "verify_ais": ["lookahead-fast"]}, "fix.toml")
+    patch = Patch("p", {"characters": {fig: {"hp": 9}}})
+    verify = verify_experiment(exp, spec, Proposal(patch, ((fig, "hp", 1),), pd.DataFrame(), 0.15, True, "t"))
+    assert verify.ais == (("random", "random"), ("lookahead-fast", "lookahead-fast"))
+    assert verify.deals_per_matchup == (2, 1)
+    assert fingerprint(loads_experiment(experiment_toml(verify))) == fingerprint(verify)
+
+
+def test_bad_new_fix_keys_are_one_clear_line_each() -> None:
+    for table, field, words in (
+        ({"fields": ["spells.charm"]}, "fix.fields", "spells.ap_cost"),
+        ({"max_share": 0}, "fix.max_share", "share"),
+        ({"max_share": 2}, "fix.max_share", "share"),
+        ({"verify_ais": ["no_such_ai"]}, "fix.verify_ais", "unknown AI"),
+        ({"verify_ais": "lookahead"}, "fix.verify_ais", "list"),
+    ):
+        with pytest.raises(ExperimentError) as info:
+            parse_fix(table, "fix.toml")
+        assert info.value.field == field and words in info.value.reason and "\n" not in str(info.value)
