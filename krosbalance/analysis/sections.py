@@ -133,6 +133,7 @@ def _register_builtins() -> None:
         challenges,
         convergence,
         duel,
+        fix_section,
         patch_section,
         restricted_section,
         rewards,
@@ -159,6 +160,7 @@ def _register_builtins() -> None:
         mode=True,
         verdict=verdicts.patch_verdict,
     )
+    register_section("fix_finder", fix_section.add_report_section, leading=True, mode=True)
     register_section(
         "restricted", restricted_section.add_report_section, mode=True, verdict=verdicts.restricted_verdict
     )
