@@ -95,6 +95,9 @@ SEED_STRIDE = 10
 """Round r's probe plays on ``master_seed + SEED_STRIDE * (r - 1)``, its verification one above."""
 COUNT_WEIGHT = 1000.0
 """Objective weight of one changed value against one unit of change: fewest values first."""
+WORST_SLACK = 0.05
+"""When the band is out of reach: how far (log-odds) above the least reachable worst |strength| the
+proposal may stay, to change fewer values (a third of the default band, well inside a probe's CI)."""
 
 
 @dataclass(frozen=True)
@@ -610,7 +613,9 @@ def solve(
     count_cost: Mapping[tuple[str, str], float] | None = None,
 ) -> tuple[dict[tuple[str, str], int], bool, str]:
     """The integer changes (per (figure, field)) of fewest values, then smallest total change, that
-    put every predicted strength within ±band; else those minimising the largest |strength|.
+    put every predicted strength within ±band, only figures outside the band
+    changed, each change moving its own figure towards 0 and none past the other side of the band; else, among the changes whose largest predicted
+    |strength| is within ``WORST_SLACK`` of the least reachable, the fewest and smallest.
     Returns (changes, reached, solver message). ``scipy.optimize.milp`` (HiGHS)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -628,9 +633,22 @@ def solve(
             a[figures.index(figure), j] += slopes[(figure, name)]
     lo = np.array([bounds[k][0] for k in knobs], dtype=float)
     hi = np.array([bounds[k][1] for k in knobs], dtype=float)
+    for j, (figure, name) in enumerate(knobs):
+        # A change moves its own figure towards the average, never away: a designer does not
+        # weaken an under-powered figure (or strengthen an over-powered one) to shift the others.
+        s_f = strengths.get(figure, 0.0)
+        if abs(s_f) <= band:  # a figure already within the band is left as printed
+            lo[j] = hi[j] = 0.0
+        elif abs(s_f) > band:
+            if (s_f > 0) == (slopes[(figure, name)] > 0):
+                hi[j] = min(hi[j], 0.0)
+            else:
+                lo[j] = max(lo[j], 0.0)
 
     # variables: p (n_k), n (n_k), z (n_k) [, t]; change = p - n
-    def build(with_t: bool) -> tuple[np.ndarray, list[LinearConstraint], Bounds, np.ndarray]:
+    def build(
+        with_t: bool, t_cap: float | None = None
+    ) -> tuple[np.ndarray, list[LinearConstraint], Bounds, np.ndarray]:
         size = 3 * n_k + (1 if with_t else 0)
         rows, lbs, ubs = [], [], []
         for f in range(n_f):
@@ -643,6 +661,12 @@ def solve(
                 rows += [up, down]
                 lbs += [-np.inf, -s0[f]]
                 ubs += [-s0[f], np.inf]
+                if abs(s0[f]) > band:  # no overshoot: a strong figure ends no weaker than -band
+                    keep = row.copy()
+                    keep[-1] = 0.0
+                    rows.append(keep)
+                    lbs.append(-band - s0[f] if s0[f] > 0 else -np.inf)
+                    ubs.append(band - s0[f] if s0[f] < 0 else np.inf)
             else:
                 rows.append(row)
                 lbs.append(-band - s0[f])
@@ -662,9 +686,12 @@ def solve(
         counts = np.array([(count_cost or {}).get(k, COUNT_WEIGHT) for k in knobs], dtype=float)
         cost = np.concatenate([unit, unit, counts])
         upper = np.concatenate([np.maximum(hi, 0), np.maximum(-lo, 0), np.ones(n_k)])
-        if with_t:
+        if with_t and t_cap is None:
             cost = np.concatenate([cost * 1e-6, [1.0]])
             upper = np.concatenate([upper, [np.inf]])
+        elif with_t:  # the worst held near its least: then fewest and smallest changes
+            cost = np.concatenate([cost, [0.0]])
+            upper = np.concatenate([upper, [t_cap]])
         constraints = [LinearConstraint(np.array(rows), np.array(lbs), np.array(ubs))]
         integrality = np.ones(size)
         if with_t:
@@ -679,6 +706,13 @@ def solve(
         result = milp(cost, constraints=constraints, bounds=box, integrality=integrality)
         if result.status != 0:
             return {}, False, f"scipy.optimize.milp: {result.message}"
+        # Minimax alone buys the last hundredth of the worst figure with any number of changes
+        # (weakening a weak figure to lift the worst by the sum-to-zero shift): accept a worst
+        # within WORST_SLACK of the least, and among those take the fewest, smallest changes.
+        cost, constraints, box, integrality = build(True, float(result.x[-1]) + WORST_SLACK)
+        second = milp(cost, constraints=constraints, bounds=box, integrality=integrality)
+        if second.status == 0:
+            result = second
     x = np.round(result.x).astype(int)
     changes = {k: int(x[j] - x[n_k + j]) for j, k in enumerate(knobs) if x[j] - x[n_k + j] != 0}
     return changes, reached, "scipy.optimize.milp (HiGHS)"
