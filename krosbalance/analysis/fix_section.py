@@ -48,16 +48,16 @@ def _ci(c: Any, lo: Any, hi: Any) -> str:
 def _display(t: pd.DataFrame, band: float, probe_tiers: list[str]) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "tier": [
-                g if g == POOLED or g in probe_tiers else f"{g} (not probed)" for g in t["group"]
-            ],
+            "tier": [g if g == POOLED or g in probe_tiers else f"{g} (not probed)" for g in t["group"]],
             "figure": t["figure"],
             "probe [95% CI]": [
                 _ci(c, c - 1.96 * se, c + 1.96 * se) for c, se in zip(t["probe"], t["probe_se"], strict=True)
             ],
             "predicted [95% CI]": [
                 _ci(c, lo, hi)
-                for c, lo, hi in zip(t["predicted"], t["predicted_ci_low"], t["predicted_ci_high"], strict=True)
+                for c, lo, hi in zip(
+                    t["predicted"], t["predicted_ci_low"], t["predicted_ci_high"], strict=True
+                )
             ],
             "measured, shipped [95% CI]": [
                 _ci(c, lo, hi)
@@ -115,13 +115,13 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
             else f"the best found (no patch within the bounds is predicted to reach ±{fmt(band)}; this one "
             "minimises the largest predicted |strength|)"
         )
-        slopes = "; ".join(
-            f"{term}: {with_ci(c, lo, hi)}" for term, c, lo, hi in proposal.get("slopes", [])
-        )
+        slopes = "; ".join(f"{term}: {with_ci(c, lo, hi)}" for term, c, lo, hi in proposal.get("slopes", []))
         unused = ", ".join(proposal.get("unused", []))
         doc.p(
             f"Proposed patch: {'; '.join(lines) or 'no change'} — {reached}. Slopes (log-odds per point, "
-            f"95% CI): {slopes or 'none'}" + (f"; not used (interval holds 0): {unused}" if unused else "") + "."
+            f"95% CI): {slopes or 'none'}"
+            + (f"; not used (interval holds 0): {unused}" if unused else "")
+            + "."
         )
         t = round_table(rs, entry)
         if t.empty:

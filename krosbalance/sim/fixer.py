@@ -65,7 +65,7 @@ import pandas as pd
 
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import Experiment, load_experiment
-from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, UPPER, Patch, merge_patches, parse_patch
+from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, UPPER, Patch, parse_patch
 
 FIX_KEYS: tuple[str, ...] = (
     "band",
@@ -203,7 +203,9 @@ def parse_fix(table: Any, file: str) -> FixSpec:
     rounds = table.get("rounds", DEFAULT_ROUNDS)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
         raise ExperimentError(
-            file, "fix.rounds", f"must be an integer from 1 to {MAX_ROUNDS} (probe-verify rounds), not {rounds!r}"
+            file,
+            "fix.rounds",
+            f"must be an integer from 1 to {MAX_ROUNDS} (probe-verify rounds), not {rounds!r}",
         )
     return FixSpec(
         float(band),
@@ -228,7 +230,7 @@ def _forbid(raw: Any, fields: tuple[str, ...], file: str) -> tuple[tuple[str, st
     from krosbalance.errors import ContentError
 
     if not isinstance(raw, list) or any(not isinstance(item, str) for item in raw):
-        raise ExperimentError(file, "fix.forbid", f"must be a list of \"figure.field\" strings, not {raw!r}")
+        raise ExperimentError(file, "fix.forbid", f'must be a list of "figure.field" strings, not {raw!r}')
     out: list[tuple[str, str]] = []
     for item in raw:
         head, _, rest = item.partition(".")
@@ -501,7 +503,9 @@ def out_of_band(folder: Path, band: float, tiers: Sequence[str]) -> list[str]:
     return sorted(bad)
 
 
-def verify_experiment(experiment: Experiment, spec: FixSpec, proposal: Proposal, round_: int = 1) -> Experiment:
+def verify_experiment(
+    experiment: Experiment, spec: FixSpec, proposal: Proposal, round_: int = 1
+) -> Experiment:
     """A verification stage: a fresh paired run of the shipped cards and the proposed patch (seeds of
     its own: one above its round's probe), with ``verify_ais`` beside the file's AIs."""
     base = json.dumps(dict(experiment.options), sort_keys=True, separators=(",", ":"))
@@ -838,9 +842,7 @@ def run_fix(
     verification's (what the report reads)."""
     import shutil
 
-    from krosbalance.sim.stages import run_stages
-
-    from krosbalance.sim.stages import STAGES_FILE, read_stages
+    from krosbalance.sim.stages import STAGES_FILE, read_stages, run_stages
 
     experiment, spec = load_fix(path)
     planner = FixPlanner(experiment, spec)

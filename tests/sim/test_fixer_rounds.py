@@ -104,7 +104,9 @@ def test_a_later_probe_plays_the_last_proposal_as_its_base_on_fresh_seeds() -> N
     exp = loads_experiment(BASE)
     fig = list_characters(set="arena-box")[0]
     hp = default_registry().load_character(fig).hp
-    probe = probe_experiment(exp, FixSpec(fields=("hp",), step={"hp": 1}), base={(fig, "hp"): 1}, figures=[fig], round_=2)
+    probe = probe_experiment(
+        exp, FixSpec(fields=("hp",), step={"hp": 1}), base={(fig, "hp"): 1}, figures=[fig], round_=2
+    )
     assert probe.name == "fixing-probe2" and probe.master_seed != exp.master_seed
     patches = dict(probe.arm_patches)
     assert patched_registry(patches["proposed"]).load_character(fig).hp == hp + 1
@@ -130,7 +132,11 @@ def test_bad_fix_input_is_one_clear_line_each() -> None:
         ({"fields": ["charisma"]}, "fix.fields", "must list values among"),
         ({"figures": ["no_such_figure"]}, "fix.figures", "no_such_figure"),
         ({"forbid": ["no_such_figure.hp"]}, "fix.forbid", "no_such_figure"),
-        ({"fields": ["spells.ap_cost"], "forbid": [f"{fig}.spells.no_such_spell.ap_cost"]}, "fix.forbid", "no spell"),
+        (
+            {"fields": ["spells.ap_cost"], "forbid": [f"{fig}.spells.no_such_spell.ap_cost"]},
+            "fix.forbid",
+            "no spell",
+        ),
         ({"fields": ["hp"], "forbid": [f"{fig}.mp"]}, "fix.forbid", "not a value fix.fields may change"),
         ({"fields": ["hp"], "max_change": {"hp": 500}}, "fix.max_change.hp", "out of range"),
         ({"fields": ["hp"], "step": {"hp": 0}}, "fix.step", "integers >= 1"),
@@ -179,7 +185,9 @@ def tiny_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_rounds_run_until_the_cap_and_a_resumed_study_plans_the_same_stages(tiny_file: Path, tmp_path: Path) -> None:
+def test_rounds_run_until_the_cap_and_a_resumed_study_plans_the_same_stages(
+    tiny_file: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     summary = run_fix(tiny_file, out, progress=False)
     names = [s["experiment"] for s in read_stages(out)["stages"]]
@@ -218,3 +226,23 @@ def test_changes_patch_writes_printed_plus_change_for_a_spell_and_a_field() -> N
     assert patched.hp == card.hp - 1
     assert next(s for s in patched.spells if s.id == spell.id).ap_cost == spell.ap_cost + 1
     assert changes_patch({}, "x.toml", "p").empty
+
+
+def test_milp_leaves_balanced_figures_alone_and_moves_each_changed_figure_towards_zero() -> None:
+    """A designer's patch: a figure inside the band keeps its card; a weak figure is not weakened
+    (nor a strong one strengthened) to shift the others; none is pushed past the band's other side,
+    even when the band is out of reach."""
+    strengths = {"strong": 0.9, "fine": 0.05, "weak": -0.5, "weaker": -0.45}
+    slopes = {(f, "hp"): 0.2 for f in strengths} | {(f, "spells.x.ap_cost"): -0.5 for f in strengths}
+    bounds = {k: (-2, 2) for k in slopes}
+    for band in (0.15, 0.01):  # reachable or not, the same rules hold
+        changes, _, _ = solve(strengths, slopes, bounds, band)
+        assert changes
+        untouched = {f for f, v in strengths.items() if abs(v) <= band}
+        assert not {f for f, _ in changes} & untouched
+        for (f, name), d in changes.items():
+            move = slopes[(f, name)] * d
+            assert (move < 0) == (strengths[f] > 0), (f, name, d)
+        moved = _moved(strengths, slopes, changes)
+        assert moved["strong"] >= -band - 1e-9 and moved["weak"] <= band + 1e-9
+    assert "fine" not in {f for f, _ in solve(strengths, slopes, bounds, 0.15)[0]}
