@@ -1,7 +1,8 @@
 """The fix finder: the smallest balance patch that brings every figure within a band, then verified.
 
-``krosbalance fix EXPERIMENT`` reads an experiment file with a ``[fix]`` table and runs two stages,
-each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
+``krosbalance fix EXPERIMENT`` reads an experiment file with a ``[fix]`` table and runs rounds of two
+stages each, every stage a normal results folder (``OUT/stage-01-<name>-probe``,
+``OUT/stage-02-<name>-verify``, then ``-probe2``, ``-verify2``...)::
 
     [fix]
     band = 0.15                  # every figure's strength within ±band log-odds (default 0.15)
@@ -21,6 +22,9 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
                                  # pairing and board each): is the fix still a fix under better play?
     slopes = "shared"            # one slope per field for every figure (default; 8x the data of
                                  # each), or "per_figure"; a spell's slope is always its figure's
+    forbid = ["bill_tell.hp"]    # values the designer will not change ("figure.field",
+                                 # "figure.spells.<spell>.<field>", or a whole "figure")
+    rounds = 2                   # at most this many probe-verify rounds (1-4, default 2)
 
 1. **Probe.** The experiment's matches under the shipped cards and under one arm per (figure,
    field) with that value raised by ``step`` (a patch each), paired on the same seeds. One logistic
@@ -39,13 +43,21 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
    ``scipy.optimize.milp`` (HiGHS). A change is bounded twice, so the proposal stays a patch a
    designer would print and the linear fit is not stretched past what was measured: by
    ``max_change`` (default: the probe's step) and by ``max_share`` of the printed value (at least
-   1); "smallest" counts each change relative to its bound. When no patch within the bounds reaches
-   the band, the one that minimises the largest predicted |strength| is proposed and the report says
-   so.
+   1); "smallest" counts each change relative to its bound. Only figures outside the band change,
+   each change moves its own figure towards 0 (a weak figure is never weakened to lift the others
+   through the sum-to-zero shift), and no figure is pushed past the other side of the band. When no
+   patch within the bounds reaches the band, the fewest, smallest changes whose largest predicted
+   |strength| is within ``WORST_SLACK`` of the least reachable are proposed, and the report says so.
 3. **Verification.** A fresh run, on seeds of its own (the master seed + 1), of the shipped cards
    and the proposed patch side by side (paired), with the ``verify_ais`` (e.g. the search tier)
    beside the file's AIs; the report's Balance patches section sets the predicted strength of every
    figure (95% interval from the probe fit) against the measured one, per AI tier.
+4. **Rounds.** When a verification leaves a figure outside the band in a tier the probe played,
+   the next round probes around the proposal (its arms play the proposal plus one step on the
+   knobs of the figures still outside and of those already changed, on fresh seeds) and proposes
+   again from there; the bounds hold for the total change from the printed value. ``rounds`` caps
+   the study (a count, never a time). The report of the staged folder (``krosbalance report OUT``,
+   :mod:`krosbalance.analysis.fix_section`) shows every round, per tier.
 
 The stages follow the shared staged-study shape (a planner with ``first()`` and ``next(finished)``,
 ``krosbalance.sim.stages``): each stage's experiment is a pure function of the finished stages'
