@@ -97,7 +97,8 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
         "(scipy.optimize.milp; each change bounded by the probe's step and a share of the printed value), "
         "then verifies it on fresh seeds beside the shipped cards. A round that misses the band in a probed "
         f"tier ({', '.join(tiers) or 'none'}) is followed by a probe around the proposal, up to "
-        f"{fix.get('max_rounds', len(rounds))} rounds.",
+        f"{fix.get('max_rounds', len(rounds))} round(s). 'prediction in CI': the predicted strength lies in "
+        "the measured 95% interval.",
         note=True,
     )
     if not rounds:
@@ -113,7 +114,8 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
             f"predicted to bring every figure within ±{fmt(band)}"
             if proposal.get("reached")
             else f"the best found (no patch within the bounds is predicted to reach ±{fmt(band)}; this one "
-            "minimises the largest predicted |strength|)"
+            "has the fewest, smallest changes whose largest predicted |strength| is within 0.05 of the least "
+            "reachable)"
         )
         slopes = "; ".join(f"{term}: {with_ci(c, lo, hi)}" for term, c, lo, hi in proposal.get("slopes", []))
         unused = ", ".join(proposal.get("unused", []))
