@@ -250,14 +250,14 @@ def cmd_fix(args: argparse.Namespace) -> int:
         print(
             f"stage {stage.index}: {stage.n_matches} matches ({stage.n_played} played), {stage.n_errors} errors -> {stage.folder}"
         )
-    proposal = json.loads((summary.stages[0].folder / "proposal.json").read_text(encoding="utf-8"))
+    last = summary.stages[-1].folder / "proposal.json"  # the last round's (beside its probe and verification)
+    proposal = json.loads(last.read_text(encoding="utf-8"))
     changes = "; ".join(f"{f}: {name} {d:+d}" for f, name, d in proposal["changes"]) or "no change"
     print(
-        f"proposed patch: {changes} ({'reaches' if proposal['reached'] else 'does not reach'} ±{proposal['band']})"
+        f"round {proposal.get('round', 1)} proposed patch: {changes} "
+        f"({'predicted to reach' if proposal['reached'] else 'not predicted to reach'} ±{proposal['band']})"
     )
-    print(
-        f"{summary.n_matches} matches in {summary.seconds:.1f} s; report: krosbalance report {summary.stages[-1].folder}"
-    )
+    print(f"{summary.n_matches} matches in {summary.seconds:.1f} s; report: krosbalance report {out}")
     return EXIT_MATCH_ERRORS if summary.n_errors else 0
 
 

@@ -213,7 +213,8 @@ def _verification_part(
         f"is predicted to bring every figure within ±{fmt(band)} log-odds"
         if proposal.get("reached")
         else f"is the best found: no patch within the bounds is predicted to bring every figure within ±{fmt(band)} "
-        "log-odds, and this one minimises the total predicted distance outside the band"
+        "log-odds, and this one has the fewest, smallest changes whose largest predicted |strength| is within "
+        "0.05 of the least reachable"
     )
     slopes = "; ".join(
         f"{term}: {with_ci(c, lo, hi)} log-odds per point" for term, c, lo, hi in proposal.get("slopes", [])

@@ -134,6 +134,7 @@ def _register_builtins() -> None:
         convergence,
         duel,
         fair_price_section,
+        fix_section,
         patch_section,
         restricted_section,
         reward_purchase,
@@ -168,6 +169,7 @@ def _register_builtins() -> None:
         mode=True,
         verdict=verdicts.patch_verdict,
     )
+    register_section("fix_finder", fix_section.add_report_section, leading=True, mode=True)
     register_section(
         "restricted", restricted_section.add_report_section, mode=True, verdict=verdicts.restricted_verdict
     )

@@ -1,7 +1,8 @@
 """The fix finder: the smallest balance patch that brings every figure within a band, then verified.
 
-``krosbalance fix EXPERIMENT`` reads an experiment file with a ``[fix]`` table and runs two stages,
-each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
+``krosbalance fix EXPERIMENT`` reads an experiment file with a ``[fix]`` table and runs rounds of two
+stages each, every stage a normal results folder (``OUT/stage-01-<name>-probe``,
+``OUT/stage-02-<name>-verify``, then ``-probe2``, ``-verify2``...)::
 
     [fix]
     band = 0.15                  # every figure's strength within ±band log-odds (default 0.15)
@@ -21,6 +22,9 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
                                  # pairing and board each): is the fix still a fix under better play?
     slopes = "shared"            # one slope per field for every figure (default; 8x the data of
                                  # each), or "per_figure"; a spell's slope is always its figure's
+    forbid = ["bill_tell.hp"]    # values the designer will not change ("figure.field",
+                                 # "figure.spells.<spell>.<field>", or a whole "figure")
+    rounds = 2                   # at most this many probe-verify rounds (1-4, default 2)
 
 1. **Probe.** The experiment's matches under the shipped cards and under one arm per (figure,
    field) with that value raised by ``step`` (a patch each), paired on the same seeds. One logistic
@@ -39,14 +43,21 @@ each a normal results folder (``OUT/stage-01-probe``, ``OUT/stage-02-verify``)::
    ``scipy.optimize.milp`` (HiGHS). A change is bounded twice, so the proposal stays a patch a
    designer would print and the linear fit is not stretched past what was measured: by
    ``max_change`` (default: the probe's step) and by ``max_share`` of the printed value (at least
-   1); "smallest" counts each change relative to its bound. When no patch within the bounds reaches
-   the band, the one that minimises the total distance of the predicted strengths outside the band
-   is proposed (each changed value must cut it by 0.1 log-odds) and the report says so. A slope of
-   the unexpected sign (a dearer spell that helps its figure) is left out as noise, and named.
+   1); "smallest" counts each change relative to its bound. Only figures outside the band change,
+   each change moves its own figure towards 0 (a weak figure is never weakened to lift the others
+   through the sum-to-zero shift), and no figure is pushed past the other side of the band. When no
+   patch within the bounds reaches the band, the fewest, smallest changes whose largest predicted
+   |strength| is within ``WORST_SLACK`` of the least reachable are proposed, and the report says so.
 3. **Verification.** A fresh run, on seeds of its own (the master seed + 1), of the shipped cards
    and the proposed patch side by side (paired), with the ``verify_ais`` (e.g. the search tier)
    beside the file's AIs; the report's Balance patches section sets the predicted strength of every
    figure (95% interval from the probe fit) against the measured one, per AI tier.
+4. **Rounds.** When a verification leaves a figure outside the band in a tier the probe played,
+   the next round probes around the proposal (its arms play the proposal plus one step on the
+   knobs of the figures still outside and of those already changed, on fresh seeds) and proposes
+   again from there; the bounds hold for the total change from the printed value. ``rounds`` caps
+   the study (a count, never a time). The report of the staged folder (``krosbalance report OUT``,
+   :mod:`krosbalance.analysis.fix_section`) shows every round, per tier.
 
 The stages follow the shared staged-study shape (a planner with ``first()`` and ``next(finished)``,
 ``krosbalance.sim.stages``): each stage's experiment is a pure function of the finished stages'
@@ -66,7 +77,7 @@ import pandas as pd
 
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import Experiment, load_experiment
-from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, Patch, parse_patch
+from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, UPPER, Patch, parse_patch
 
 FIX_KEYS: tuple[str, ...] = (
     "band",
@@ -78,6 +89,8 @@ FIX_KEYS: tuple[str, ...] = (
     "verify_deals",
     "verify_ais",
     "slopes",
+    "forbid",
+    "rounds",
 )
 SLOPES: tuple[str, ...] = ("shared", "per_figure")
 DEFAULT_BAND = 0.15
@@ -88,10 +101,17 @@ SPELL_KNOBS: tuple[str, ...] = ("ap_cost", "amount", "range_max")
 #: spell some range; a spell may become free, as in the issue's "Transposition AP 1 -> 0")
 SPELL_MINIMUM: dict[str, int] = {"ap_cost": 0, "amount": 1, "range_max": 1}
 DEFAULT_SHARE = 0.25
+DEFAULT_ROUNDS = 2
+MAX_ROUNDS = 4
+SEED_STRIDE = 10
+"""Round r's probe plays on ``master_seed + SEED_STRIDE * (r - 1)``, its verification one above."""
+COUNT_WEIGHT = 1000.0
+"""Objective weight of one changed value against one unit of change: fewest values first."""
+WORST_SLACK = 0.05
 #: the sign a knob's slope must have to be used: more HP, AP, MP, damage or range helps its figure,
 #: a dearer spell hurts it. A slope of the other sign with 95% confidence is far likelier noise (or
-#: an AI's misuse) than a card that gets stronger when it is weakened, so it is left out and named
-#: in the report. Initiative is left free (playing later can help).
+#: an AI's misuse of the spell) than a card that gets stronger when it is weakened: it is left out
+#: and named in the report. Initiative is left free (playing later can help).
 EXPECTED_SIGN: dict[str, int] = {
     "hp": 1,
     "ap": 1,
@@ -100,11 +120,8 @@ EXPECTED_SIGN: dict[str, int] = {
     "spells.amount": 1,
     "spells.range_max": 1,
 }
-#: when no patch reaches the band: what one changed value must buy, in log-odds of total distance
-#: outside the band, to be worth proposing
-FALLBACK_COUNT_COST = 0.1
-COUNT_WEIGHT = 1000.0
-"""Objective weight of one changed value against one unit of change: fewest values first."""
+"""When the band is out of reach: how far (log-odds) above the least reachable worst |strength| the
+proposal may stay, to change fewer values (a third of the default band, well inside a probe's CI)."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +137,8 @@ class FixSpec:
     slopes: str = "shared"
     max_share: float = DEFAULT_SHARE
     verify_ais: tuple[str, ...] = ()
+    forbid: tuple[tuple[str, str], ...] = ()  # (figure, knob) the designer will not change
+    rounds: int = DEFAULT_ROUNDS
 
     def step_of(self, name: str) -> int:
         """The probe's step of a field (``hp``) or a spell knob (``spells.<spell>.ap_cost``)."""
@@ -199,6 +218,19 @@ def parse_fix(table: Any, file: str) -> FixSpec:
     slopes = table.get("slopes", "shared")
     if slopes not in SLOPES:
         raise ExperimentError(file, "fix.slopes", f"must be one of {', '.join(SLOPES)}, not {slopes!r}")
+    for key in ("step", "max_change"):
+        for name, value in maps[key].items():
+            if value > UPPER:
+                raise ExperimentError(
+                    file, f"fix.{key}.{name}", f"out of range: {value} is above any printed value ({UPPER})"
+                )
+    rounds = table.get("rounds", DEFAULT_ROUNDS)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+        raise ExperimentError(
+            file,
+            "fix.rounds",
+            f"must be an integer from 1 to {MAX_ROUNDS} (probe-verify rounds), not {rounds!r}",
+        )
     return FixSpec(
         float(band),
         tuple(fields),
@@ -209,7 +241,49 @@ def parse_fix(table: Any, file: str) -> FixSpec:
         slopes,
         float(share),
         verify_ais,
+        _forbid(table.get("forbid", []), tuple(fields), file),
+        rounds,
     )
+
+
+def _forbid(raw: Any, fields: tuple[str, ...], file: str) -> tuple[tuple[str, str], ...]:
+    """The ``forbid`` list: values the designer will not change, ``"bill_tell.hp"``,
+    ``"bill_tell.spells.plaguing_arrow.ap_cost"`` or a whole figure ``"bill_tell"`` (every value);
+    an unknown figure, spell or field is one clear line."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.errors import ContentError
+
+    if not isinstance(raw, list) or any(not isinstance(item, str) for item in raw):
+        raise ExperimentError(file, "fix.forbid", f'must be a list of "figure.field" strings, not {raw!r}')
+    out: list[tuple[str, str]] = []
+    for item in raw:
+        head, _, rest = item.partition(".")
+        try:
+            card = default_registry().load_character(head)
+        except ContentError as exc:
+            raise ExperimentError(file, "fix.forbid", f"{item!r}: {exc.reason}") from None
+        knobs = knobs_of(card.id, fields)
+        if not rest:
+            out += [(card.id, knob) for knob in knobs]
+            continue
+        if rest.startswith("spells."):
+            parts = rest.split(".")
+            spells = {s.id for s in card.spells}
+            if len(parts) != 3 or parts[1] not in spells:
+                raise ExperimentError(
+                    file,
+                    "fix.forbid",
+                    f"{item!r}: {card.name} has no spell {parts[1] if len(parts) > 1 else ''!r}; "
+                    f"her/his spells: {', '.join(sorted(spells))}",
+                )
+        if rest not in knobs:
+            raise ExperimentError(
+                file,
+                "fix.forbid",
+                f"{item!r}: not a value fix.fields may change for {card.name}; those: {', '.join(knobs)}",
+            )
+        out.append((card.id, rest))
+    return tuple(dict.fromkeys(out))
 
 
 def _verify_ais(raw: Any, file: str) -> tuple[str, ...]:
@@ -288,20 +362,66 @@ def parse_knob_arm(arm: str) -> tuple[str, str, int]:
     return parts[0], ".".join(parts[1:-1]), int(parts[-1].removeprefix("up"))
 
 
-def probe_experiment(experiment: Experiment, spec: FixSpec) -> Experiment:
-    """Stage 1: the shipped cards and one arm per (figure, knob) raised by its step."""
-    base = json.dumps(dict(experiment.options), sort_keys=True, separators=(",", ":"))
-    arms: list[tuple[str, str]] = [("shipped", base)]
-    patches: list[tuple[str, str]] = []
-    for figure in spec.figures or tuple(_figures(experiment)):
+Changes = Mapping[tuple[str, str], int]
+"""A patch as the fix finder sees it: (figure, knob) -> change from the printed value."""
+
+
+def changes_patch(changes: Changes, file: str, name: str) -> Patch:
+    """The patch setting every (figure, knob) to its printed value plus its change."""
+    table: dict[str, dict[str, Any]] = {}
+    for (figure, knob), d in sorted(changes.items()):
+        if not d:
+            continue
+        change = knob_patch(figure, knob, _printed(figure, knob) + d)["characters"][figure]
+        mine = table.setdefault(figure, {})
+        for key, value in change.items():
+            if isinstance(value, dict):
+                for spell, values in value.items():
+                    mine.setdefault(key, {}).setdefault(spell, {}).update(values)
+            else:
+                mine[key] = value
+    return parse_patch({"characters": table}, file, name=name) if table else Patch("no-change")
+
+
+def stage_name(experiment: Experiment, kind: str, round_: int) -> str:
+    """``fix-the-box-probe``, ``fix-the-box-verify``; later rounds ``-probe2``, ``-verify2``."""
+    return f"{experiment.name}-{kind}{round_ if round_ > 1 else ''}"
+
+
+def probe_experiment(
+    experiment: Experiment,
+    spec: FixSpec,
+    base: Changes | None = None,
+    figures: Sequence[str] | None = None,
+    round_: int = 1,
+) -> Experiment:
+    """A probe stage: the base cards (round 1: the shipped ones; later: the last proposal, arm
+    ``proposed``) and one arm per (figure, knob) raised by its step from the base's value, paired on
+    the same seeds (round r on ``master_seed + SEED_STRIDE * (r - 1)``). Knobs of ``forbid`` are not
+    probed; ``figures`` (default: the spec's, else every figure) limits whose knobs are."""
+    options = json.dumps(dict(experiment.options), sort_keys=True, separators=(",", ":"))
+    base = dict(base or {})
+    base_arm = "shipped" if not base else "proposed"
+    base_patch = changes_patch(base, experiment.file, f"{experiment.name}-round{round_}-base")
+    arms: list[tuple[str, str]] = [(base_arm, options)]
+    patches: list[tuple[str, str]] = [] if base_patch.empty else [(base_arm, base_patch.json)]
+    forbidden = set(spec.forbid)
+    chosen = figures if figures is not None else (spec.figures or tuple(_figures(experiment)))
+    for figure in chosen:
         for name in knobs_of(figure, spec.fields):
+            if (figure, name) in forbidden:
+                continue
             arm = knob_arm(figure, name, spec.step_of(name))
-            value = _printed(figure, name) + spec.step_of(name)
-            patch = parse_patch(knob_patch(figure, name, value), experiment.file, name=arm)
-            arms.append((arm, base))
+            moved = {**base, (figure, name): base.get((figure, name), 0) + spec.step_of(name)}
+            patch = changes_patch(moved, experiment.file, arm)
+            arms.append((arm, options))
             patches.append((arm, patch.json))
     return replace(
-        experiment, name=f"{experiment.name}-probe", variants=tuple(arms), arm_patches=tuple(patches)
+        experiment,
+        name=stage_name(experiment, "probe", round_),
+        master_seed=experiment.master_seed + SEED_STRIDE * (round_ - 1),
+        variants=tuple(arms),
+        arm_patches=tuple(patches),
     )
 
 
@@ -325,7 +445,14 @@ def _minimum(name: str) -> int:
 
 @dataclass
 class FixPlanner:
-    """The fix finder's stages (a ``StagePlanner``): probe, then verification of the proposal."""
+    """The fix finder's stages (a ``StagePlanner``): rounds of probe, proposal, verification.
+
+    Stage 2r-1 is round r's probe, stage 2r its verification. After a verification the study stops
+    when every figure's measured strength under the proposal is within the band in each tier the
+    probe played (the file's AIs), or after ``spec.rounds`` rounds; otherwise round r+1 probes
+    around the proposal (the knobs of the figures still outside the band and of those already
+    changed) and proposes again. Every stage is a pure function of the finished stages' results:
+    the proposals are recomputed from the probe folders, so ``--resume`` plans the same stages."""
 
     experiment: Experiment
     spec: FixSpec
@@ -334,19 +461,77 @@ class FixPlanner:
     def __post_init__(self) -> None:
         self.name = self.name or self.experiment.name
 
+    @property
+    def meta(self) -> dict[str, Any]:
+        """What the report's Fix finder section needs beyond the stages (``stages.json``); the
+        rounds' proposals are added by :func:`run_fix` once they exist."""
+        return {
+            "fix": {
+                "band": self.spec.band,
+                "tiers": probe_tiers(self.experiment),
+                "max_rounds": self.spec.rounds,
+                "rounds": [],
+            }
+        }
+
     def first(self) -> Experiment:
         return probe_experiment(self.experiment, self.spec)
 
+    def proposals(self, finished: Sequence[Any]) -> list[Proposal]:
+        """The proposal of every finished probe (stages 1, 3, 5, ...), each on the one before."""
+        out: list[Proposal] = []
+        for probe in finished[::2]:
+            base = dict(out[-1].total) if out else {}
+            out.append(propose(probe.folder, self.spec, base=base, round_=len(out) + 1))
+        return out
+
     def next(self, finished: Sequence[Any]) -> Experiment | None:
-        if len(finished) >= 2:
+        proposals = self.proposals(finished)
+        round_ = len(proposals)
+        if len(finished) % 2 == 1:  # a probe finished: verify its proposal
+            write_proposal(finished[-1].folder, proposals[-1])
+            return verify_experiment(self.experiment, self.spec, proposals[-1], round_=round_)
+        if round_ >= self.spec.rounds:
             return None
-        proposal = propose(finished[0].folder, self.spec)
-        write_proposal(finished[0].folder, proposal)
-        return verify_experiment(self.experiment, self.spec, proposal)
+        missed = out_of_band(finished[-1].folder, self.spec.band, probe_tiers(self.experiment))
+        if not missed:
+            return None
+        changed = {figure for figure, _ in proposals[-1].total}
+        allowed = set(self.spec.figures or _figures(self.experiment))
+        figures = [f for f in _figures(self.experiment) if f in allowed and (f in missed or f in changed)]
+        return probe_experiment(
+            self.experiment, self.spec, base=dict(proposals[-1].total), figures=figures, round_=round_ + 1
+        )
 
 
-def verify_experiment(experiment: Experiment, spec: FixSpec, proposal: Proposal) -> Experiment:
-    """Stage 2: a fresh paired run of the shipped cards and the proposed patch (its own seeds)."""
+def probe_tiers(experiment: Experiment) -> list[str]:
+    """The AI tiers of the file's own AIs (those the probes play): the tiers a fix must reach."""
+    from krosbalance.analysis.dependence import ai_tier
+
+    return sorted({ai_tier(name) for matchup in experiment.ais for name in matchup})
+
+
+def out_of_band(folder: Path, band: float, tiers: Sequence[str]) -> list[str]:
+    """The figures whose measured strength in a verification's ``proposed`` arm is outside ±band in
+    any of ``tiers`` (a figure not estimable counts as outside: nothing shows it is fixed)."""
+    from krosbalance.analysis.patch_study import arm_strengths
+    from krosbalance.analysis.resultset import ResultSet
+
+    strengths = arm_strengths(ResultSet.load(folder).matches)
+    proposed = strengths[(strengths["arm"] == "proposed") & strengths["group"].isin(list(tiers))]
+    figures = sorted(set(strengths["term"]))
+    bad = {str(r.term) for r in proposed.itertuples() if not abs(float(r.coef)) <= band}
+    for tier in tiers:
+        seen = set(proposed[proposed["group"] == tier]["term"])
+        bad |= {f for f in figures if f not in seen}
+    return sorted(bad)
+
+
+def verify_experiment(
+    experiment: Experiment, spec: FixSpec, proposal: Proposal, round_: int = 1
+) -> Experiment:
+    """A verification stage: a fresh paired run of the shipped cards and the proposed patch (seeds of
+    its own: one above its round's probe), with ``verify_ais`` beside the file's AIs."""
     base = json.dumps(dict(experiment.options), sort_keys=True, separators=(",", ":"))
     arms = (("shipped", base), ("proposed", base))
     deals = spec.verify_deals or experiment.matches_per_pairing
@@ -359,8 +544,8 @@ def verify_experiment(experiment: Experiment, spec: FixSpec, proposal: Proposal)
         ais = ais + extra
     return replace(
         experiment,
-        name=f"{experiment.name}-verify",
-        master_seed=experiment.master_seed + 1,
+        name=stage_name(experiment, "verify", round_),
+        master_seed=experiment.master_seed + SEED_STRIDE * (round_ - 1) + 1,
         matches_per_pairing=deals,
         ais=ais,
         ai_deals=ai_deals,
@@ -424,8 +609,15 @@ class Proposal:
     reached: bool
     solver: str
     slopes: tuple[tuple[str, float, float, float], ...] = ()  # (term, log-odds per unit, 95% CI)
-    unused: tuple[str, ...] = ()  # slopes whose 95% interval contains 0: left out
-    against: tuple[str, ...] = ()  # slopes of the unexpected sign with confidence: left out
+    unused: tuple[str, ...] = ()  # slopes whose interval holds 0: left out
+    against: tuple[str, ...] = ()  # slopes of the unexpected sign with confidence: left out as noise
+    round: int = 1
+    step_changes: tuple[tuple[str, str, int], ...] = ()  # this round's changes from its probe's base
+
+    @property
+    def total(self) -> dict[tuple[str, str], int]:
+        """(figure, knob) -> change from the printed value: the whole patch."""
+        return {(f, n): d for f, n, d in self.changes}
 
     def as_manifest(self) -> dict[str, Any]:
         return {
@@ -438,6 +630,8 @@ class Proposal:
             "slopes": [list(s) for s in self.slopes],
             "unused": list(self.unused),
             "against": list(self.against),
+            "round": self.round,
+            "step_changes": [list(c) for c in self.step_changes],
         }
 
 
@@ -446,12 +640,12 @@ def solve(
     slopes: Mapping[tuple[str, str], float],
     bounds: Mapping[tuple[str, str], tuple[int, int]],
     band: float,
+    count_cost: Mapping[tuple[str, str], float] | None = None,
 ) -> tuple[dict[tuple[str, str], int], bool, str]:
     """The integer changes (per (figure, field)) of fewest values, then smallest total change, that
-    put every predicted strength within ±band; else those minimising the total distance of the
-    predicted strengths outside the band, each changed value having to cut it by
-    ``FALLBACK_COUNT_COST`` (a designer's "as many figures as close as possible", not the
-    worst one at any price: a minimax would weaken a weak figure to lift the weakest by a hair).
+    put every predicted strength within ±band, only figures outside the band
+    changed, each change moving its own figure towards 0 and none past the other side of the band; else, among the changes whose largest predicted
+    |strength| is within ``WORST_SLACK`` of the least reachable, the fewest and smallest.
     Returns (changes, reached, solver message). ``scipy.optimize.milp`` (HiGHS)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -469,21 +663,40 @@ def solve(
             a[figures.index(figure), j] += slopes[(figure, name)]
     lo = np.array([bounds[k][0] for k in knobs], dtype=float)
     hi = np.array([bounds[k][1] for k in knobs], dtype=float)
+    for j, (figure, name) in enumerate(knobs):
+        # A change moves its own figure towards the average, never away: a designer does not
+        # weaken an under-powered figure (or strengthen an over-powered one) to shift the others.
+        s_f = strengths.get(figure, 0.0)
+        if abs(s_f) <= band:  # a figure already within the band is left as printed
+            lo[j] = hi[j] = 0.0
+        elif abs(s_f) > band:
+            if (s_f > 0) == (slopes[(figure, name)] > 0):
+                hi[j] = min(hi[j], 0.0)
+            else:
+                lo[j] = max(lo[j], 0.0)
 
-    # variables: p (n_k), n (n_k), z (n_k) [, e (n_f)]; change = p - n; e: distance outside the band
-    def build(with_e: bool) -> tuple[np.ndarray, list[LinearConstraint], Bounds, np.ndarray]:
-        size = 3 * n_k + (n_f if with_e else 0)
+    # variables: p (n_k), n (n_k), z (n_k) [, t]; change = p - n
+    def build(
+        with_t: bool, t_cap: float | None = None
+    ) -> tuple[np.ndarray, list[LinearConstraint], Bounds, np.ndarray]:
+        size = 3 * n_k + (1 if with_t else 0)
         rows, lbs, ubs = [], [], []
         for f in range(n_f):
             row = np.zeros(size)
             row[:n_k], row[n_k : 2 * n_k] = a[f], -a[f]
-            if with_e:  # s0 + a d - band <= e_f and -(s0 + a d) - band <= e_f
-                up, down = row.copy(), -row.copy()
-                up[3 * n_k + f] = -1.0
-                down[3 * n_k + f] = -1.0
+            if with_t:  # |s0 + a d| <= t
+                up, down = row.copy(), row.copy()
+                up[-1] = -1.0
+                down[-1] = 1.0
                 rows += [up, down]
-                lbs += [-np.inf, -np.inf]
-                ubs += [band - s0[f], band + s0[f]]
+                lbs += [-np.inf, -s0[f]]
+                ubs += [-s0[f], np.inf]
+                if abs(s0[f]) > band:  # no overshoot: a strong figure ends no weaker than -band
+                    keep = row.copy()
+                    keep[-1] = 0.0
+                    rows.append(keep)
+                    lbs.append(-band - s0[f] if s0[f] > 0 else -np.inf)
+                    ubs.append(band - s0[f] if s0[f] < 0 else np.inf)
             else:
                 rows.append(row)
                 lbs.append(-band - s0[f])
@@ -500,15 +713,19 @@ def solve(
             lbs.append(-np.inf)
             ubs.append(0.0)
         unit = 1.0 / np.maximum(np.maximum(hi, -lo), 1.0)  # a change counts relative to its bound
-        cost = np.concatenate([unit, unit, COUNT_WEIGHT * np.ones(n_k)])
+        counts = np.array([(count_cost or {}).get(k, COUNT_WEIGHT) for k in knobs], dtype=float)
+        cost = np.concatenate([unit, unit, counts])
         upper = np.concatenate([np.maximum(hi, 0), np.maximum(-lo, 0), np.ones(n_k)])
-        if with_e:  # the total distance outside the band first; a changed value must buy enough of it
-            cost = np.concatenate([cost * FALLBACK_COUNT_COST / COUNT_WEIGHT, np.ones(n_f)])
-            upper = np.concatenate([upper, np.full(n_f, np.inf)])
+        if with_t and t_cap is None:
+            cost = np.concatenate([cost * 1e-6, [1.0]])
+            upper = np.concatenate([upper, [np.inf]])
+        elif with_t:  # the worst held near its least: then fewest and smallest changes
+            cost = np.concatenate([cost, [0.0]])
+            upper = np.concatenate([upper, [t_cap]])
         constraints = [LinearConstraint(np.array(rows), np.array(lbs), np.array(ubs))]
         integrality = np.ones(size)
-        if with_e:
-            integrality[3 * n_k :] = 0
+        if with_t:
+            integrality[-1] = 0
         return cost, constraints, Bounds(np.zeros(size), upper), integrality
 
     cost, constraints, box, integrality = build(False)
@@ -519,6 +736,13 @@ def solve(
         result = milp(cost, constraints=constraints, bounds=box, integrality=integrality)
         if result.status != 0:
             return {}, False, f"scipy.optimize.milp: {result.message}"
+        # Minimax alone buys the last hundredth of the worst figure with any number of changes
+        # (weakening a weak figure to lift the worst by the sum-to-zero shift): accept a worst
+        # within WORST_SLACK of the least, and among those take the fewest, smallest changes.
+        cost, constraints, box, integrality = build(True, float(result.x[-1]) + WORST_SLACK)
+        second = milp(cost, constraints=constraints, bounds=box, integrality=integrality)
+        if second.status == 0:
+            result = second
     x = np.round(result.x).astype(int)
     changes = {k: int(x[j] - x[n_k + j]) for j, k in enumerate(knobs) if x[j] - x[n_k + j] != 0}
     return changes, reached, "scipy.optimize.milp (HiGHS)"
@@ -537,16 +761,22 @@ def slope_verdict(covariates: pd.DataFrame, term: str, name: str) -> str:
     return "use"
 
 
-def propose(folder: Path, spec: FixSpec) -> Proposal:
-    """The proposal from a finished probe stage's results folder."""
+def propose(folder: Path, spec: FixSpec, base: Changes | None = None, round_: int = 1) -> Proposal:
+    """The proposal from a finished probe stage's results folder. ``base`` is the patch that probe
+    played as its base arm (the last round's proposal; none in round 1): the fit's strengths are
+    those under it, each knob moves from its base value, and the bounds hold for the total change
+    from the printed value (``max_change``, ``max_share``) and for the step from the probed value
+    (at most the probe's step either way: never extrapolated further than that)."""
     from krosbalance.analysis.resultset import ResultSet
     from krosbalance.analysis.strength import character_strengths
     from krosbalance.sim.runner import read_manifest
 
+    base = dict(base or {})
     manifest = read_manifest(folder)
     knobs: dict[str, tuple[str, str, int]] = {}
     for arm in manifest.get("patches") or {}:
-        knobs[arm] = parse_knob_arm(arm)
+        if arm not in ("shipped", "proposed"):
+            knobs[arm] = parse_knob_arm(arm)
     matches = ResultSet.load(folder).matches  # the full table (the summary has no arm column)
     fit = sensitivity(matches, knobs, shared=spec.slopes == "shared")
     chars = character_strengths(fit).set_index("term")
@@ -555,9 +785,10 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
     slopes: dict[tuple[str, str], float] = {}
     slope_se: dict[tuple[str, str], float] = {}
     bounds: dict[tuple[str, str], tuple[int, int]] = {}
+    count_cost: dict[tuple[str, str], float] = {}
     unused: list[str] = []
     against: list[str] = []
-    for figure, name, _ in knobs.values():
+    for figure, name, step in knobs.values():
         term = slope_term(figure, name, spec.slopes == "shared")
         verdict = slope_verdict(covariates, term, name)
         usable = verdict == "use"
@@ -568,33 +799,20 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
         if usable:
             slopes[(figure, name)] = float(covariates.loc[term, "coef"])
             slope_se[(figure, name)] = float(covariates.loc[term, "se"])
-            printed = _printed(figure, name)
-            bound = spec.bound_of(name, printed)
-            bounds[(figure, name)] = (max(-bound, _minimum(name) - printed), bound)
-    changes, reached, solver = solve(strengths, slopes, bounds, spec.band)
+            bounds[(figure, name)] = knob_bounds(spec, figure, name, base.get((figure, name), 0), step)
+            count_cost[(figure, name)] = 0.0 if base.get((figure, name)) else COUNT_WEIGHT
+    changes, reached, solver = solve(strengths, slopes, bounds, spec.band, count_cost=count_cost)
     predicted = _predict(chars, changes, slopes, slope_se, shared=spec.slopes == "shared")
     slope_rows = fit[fit["kind"] == "covariate"]
     slope_rows = slope_rows[slope_rows["term"].astype(str).str[0] != "("]
-    patch_changes: dict[str, dict[str, Any]] = {}
-    for (figure, name), d in sorted(changes.items()):
-        change = knob_patch(figure, name, _printed(figure, name) + d)["characters"][figure]
-        mine = patch_changes.setdefault(figure, {})
-        for key, value in change.items():
-            if isinstance(value, dict):
-                for spell, fields in value.items():
-                    mine.setdefault(key, {}).setdefault(spell, {}).update(fields)
-            else:
-                mine[key] = value
-    patch = (
-        parse_patch(
-            {"characters": patch_changes}, str(folder), name=f"{manifest.get('experiment', 'fix')}-proposal"
-        )
-        if patch_changes
-        else Patch("no-change")
-    )
+    total = dict(base)
+    for key, d in changes.items():
+        total[key] = total.get(key, 0) + d
+    total = {k: d for k, d in sorted(total.items()) if d}
+    patch = changes_patch(total, str(folder), f"{manifest.get('experiment', 'fix')}-proposal")
     return Proposal(
         patch=patch,
-        changes=tuple((f, n, d) for (f, n), d in sorted(changes.items())),
+        changes=tuple((f, n, d) for (f, n), d in sorted(total.items())),
         predicted=predicted,
         band=spec.band,
         reached=reached,
@@ -604,7 +822,20 @@ def propose(folder: Path, spec: FixSpec) -> Proposal:
         ),
         unused=tuple(dict.fromkeys(unused)),
         against=tuple(dict.fromkeys(against)),
+        round=round_,
+        step_changes=tuple((f, n, d) for (f, n), d in sorted(changes.items())),
     )
+
+
+def knob_bounds(spec: FixSpec, figure: str, name: str, done: int, step: int) -> tuple[int, int]:
+    """The change this round may make to a knob already changed by ``done``: within the probe's step
+    of the probed value, the total within ``bound_of`` the printed value, the value not below its
+    minimum (a figure keeps 1 HP, a damage spell 1 damage)."""
+    printed = _printed(figure, name)
+    bound = spec.bound_of(name, printed)
+    low = max(-step, -bound - done, _minimum(name) - printed - done)
+    high = min(step, bound - done)
+    return min(low, 0), max(high, 0)
 
 
 def _predict(
@@ -650,18 +881,39 @@ def run_fix(
     path: str | Path, out: str | Path, *, jobs: int = 1, resume: bool = False, **run_options: Any
 ) -> Any:
     """Run the fix finder of the file ``path`` into ``out`` (stages, :mod:`krosbalance.sim.stages`);
-    the proposal (``proposal.json``) is written beside the probe's results and the verification's."""
+    each round's proposal (``proposal.json``) is written beside its probe's results and its
+    verification's (what the report reads)."""
     import shutil
 
-    from krosbalance.sim.stages import run_stages
+    from krosbalance.sim.stages import STAGES_FILE, read_stages, run_stages
 
     experiment, spec = load_fix(path)
-    summary = run_stages(FixPlanner(experiment, spec), out, jobs=jobs, resume=resume, **run_options)
-    if len(summary.stages) == 2:
-        shutil.copyfile(
-            summary.stages[0].folder / "proposal.json", summary.stages[1].folder / "proposal.json"
+    planner = FixPlanner(experiment, spec)
+    summary = run_stages(planner, out, jobs=jobs, resume=resume, **run_options)
+    stages = summary.stages
+    rounds = []
+    for r, (probe, verify) in enumerate(zip(stages[::2], stages[1::2], strict=False), start=1):
+        shutil.copyfile(probe.folder / "proposal.json", verify.folder / "proposal.json")
+        rounds.append(
+            {
+                "round": r,
+                "probe": read_stage_name(probe.folder),
+                "verify": read_stage_name(verify.folder),
+                "proposal": json.loads((probe.folder / "proposal.json").read_text(encoding="utf-8")),
+            }
         )
+    state = read_stages(out)
+    meta = planner.meta
+    meta["fix"]["rounds"] = rounds
+    state["meta"] = meta
+    (Path(out) / STAGES_FILE).write_text(json.dumps(state, indent=2, sort_keys=True), encoding="utf-8")
     return summary
+
+
+def read_stage_name(folder: Path) -> str:
+    from krosbalance.sim.runner import read_manifest
+
+    return str(read_manifest(folder).get("experiment", folder.name))
 
 
 def write_proposal(folder: Path, proposal: Proposal) -> Path:

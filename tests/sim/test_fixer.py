@@ -213,19 +213,6 @@ def test_bad_new_fix_keys_are_one_clear_line_each() -> None:
         assert info.value.field == field and words in info.value.reason and "\n" not in str(info.value)
 
 
-def test_unreachable_band_is_approached_without_weakening_a_weak_figure_for_a_hair() -> None:
-    """No patch reaches the band: the fallback cuts the total distance outside it. Making a weak
-    figure's spell dearer would lift the weakest by a hair (everyone else gains its loss / N) and so
-    lower the largest |strength| — a minimax would take it — but it pushes that figure and the
-    strong ones further out: it is not proposed."""
-    strengths = {"weak": -1.2, "mid": -0.2, "a": 0.35, "b": 0.35, "c": 0.35, "d": 0.35}
-    slopes = {("weak", "hp"): 0.1, ("mid", "spells.x.ap_cost"): -0.4}
-    bounds = {("weak", "hp"): (-2, 2), ("mid", "spells.x.ap_cost"): (0, 1)}
-    changes, reached, _ = solve(strengths, slopes, bounds, 0.15)
-    assert not reached
-    assert changes == {("weak", "hp"): 2}
-
-
 def test_a_slope_of_the_unexpected_sign_is_left_out_as_noise() -> None:
     from krosbalance.sim.fixer import slope_verdict
 
