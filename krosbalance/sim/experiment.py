@@ -822,6 +822,8 @@ def _check_challenge_patches(
                 "options.challenges",
                 f"the patched challenge {challenge!r} is not in play: add it to [options] challenges",
             )
+
+
 def _parse_reward_arms(
     data: Mapping[str, Any], problems: _Problems, catalog: Catalog, held: Sequence[str]
 ) -> tuple[str, tuple[str, ...]]:
