@@ -51,3 +51,27 @@ def test_ladder_experiment_pairs_every_registered_ai_with_every_other_on_each_te
     assert len(experiment.ais) == len(set(experiment.ais))
     assert set(experiment.ais) == set(permutations(list_ais("arena"), 2))  # the ladder is Arena
     assert experiment.paired_seeds and len(experiment.boards) >= 3
+
+
+def test_the_connected_ladder_links_every_registered_arena_ai_to_the_others_in_both_orders() -> None:
+    """The budget ladder is not complete, but Bradley-Terry needs only a connected design: every
+    registered Arena AI meets another, every pair in both orders, and every AI is reachable from any
+    other through the pairs that met."""
+    from pathlib import Path
+
+    from krosbalance.sim.experiment import check_experiment
+
+    root = Path(__file__).resolve().parents[2]
+    experiment, problems = check_experiment(root / "simulations" / "ai-ladder-connected.toml")
+    assert not problems and experiment is not None
+    pairs = set(experiment.ais)
+    assert all((b, a) in pairs for a, b in pairs)
+    ais = {a for pair in pairs for a in pair}
+    assert ais == set(list_ais("arena"))
+    reached, frontier = set(), [next(iter(ais))]
+    while frontier:
+        ai = frontier.pop()
+        if ai not in reached:
+            reached.add(ai)
+            frontier += [b for a, b in pairs if a == ai]
+    assert reached == ais
