@@ -15,18 +15,29 @@ their luck) and drawn once per activation. The budget is spent by *successive ha
 root-selection rule of Monte-Carlo tree search with a fixed budget (Karnin et al. 2013; Danihelka
 et al. 2022): every plan meets the first ``schedule[0]`` worlds, the better half goes on to
 ``schedule[1]`` worlds, and so on, so dominated plans are cut early and the worlds go to the close
-calls. A plan's value is its mean over the worlds it met plus ``PRIOR`` times the heuristic's own
-value of it; the best after the last round is played. Replanning on surprises, creatures,
-deployment and tension follow the heuristic.
+calls. A plan's value is its mean over the worlds it met plus ``prior`` (``PRIOR``) times the
+heuristic's own value of it; the best after the last round is played. Creatures and deployment
+follow the heuristic; replanning on surprises and the tension roll do too unless the knobs below
+say otherwise.
 
 Two identical positions are played once: a rollout's result is kept by the position after the
 plan's activation and the world (:func:`position_key`), so two plans that end in the same place
 (a different walk to the same cell, the same casts in another order) share their rollouts — the
 transposition table of a tree search, on the one level where positions repeat.
 
+Three further searches are knobs, off in the registered budget (measured against ``lookahead`` on
+the same deals as ``mcts`` and not kept: none scored outside the noise of ``mcts``; the README's
+search-tier section gives the figures): ``research``, a new search when the plan breaks
+mid-activation (a failed Lock or dodge roll, a push, a cast that changed the picture: where the
+heuristic would plan again), at most that many times an activation; ``horizon`` game turns after
+the team's own (the opponent's reply by its model, this side's later turns by its heuristic) before
+the evaluation; and ``tension_answers`` > 1, the heuristic's best answers to the tension roll
+(:func:`.tension.tension_candidates`) applied by the rules' own code
+(:func:`~krosbalance.rulesets.arena.tension.apply_tension`) and judged over ``tension_worlds`` worlds.
+
 The budget is a count — at most ``candidates x schedule[0] + ...`` rollouts per Krosmaster
-activation — never a time, so a match stays a pure function of its seed. Named budgets are
-registered in :mod:`.registry` (``mcts``).
+activation (as many again per search after a surprise, with ``research``) — never a time, so a match stays a pure
+function of its seed. Named budgets are registered in :mod:`.registry` (``mcts``).
 """
 
 from __future__ import annotations
@@ -40,10 +51,19 @@ from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import HeuristicAI
-from krosbalance.ai.rollout import ReplayDice, finish_activation, finish_team_turn_after, play_turn
+from krosbalance.ai.rollout import (
+    ReplayDice,
+    finish_activation,
+    finish_game_turn,
+    finish_team_turn_after,
+    play_turn,
+)
+from krosbalance.ai.tension import tension_candidates
+from krosbalance.engine.legal import Action
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.state import ArenaState
+from krosbalance.rulesets.arena.tension import TensionChoice, apply_tension
 from krosbalance.rulesets.arena.tokens import tokens_of
 
 #: raw faces pre-drawn per world (a rollout that rolls more cycles through them)
@@ -113,7 +133,18 @@ class MCTSAI(PlanSearchAI):
         schedule: tuple[int, ...] = SCHEDULE,
         base: type[HeuristicAI] = KiterAI,
         model: type[HeuristicAI] = KiterAI,
+        horizon: int = 1,
+        tension_answers: int = 1,
+        tension_worlds: int = 4,
+        prior: float = PRIOR,
+        research: int = 0,
     ) -> None:
+        if research < 0:
+            raise ValueError(f"research must be a count of searches, got {research!r}")
+        if tension_answers < 1 or tension_worlds < 1:
+            raise ValueError("tension_answers and tension_worlds must be at least 1")
+        if horizon < 1:
+            raise ValueError(f"horizon must be at least 1 game turn after the team's, got {horizon!r}")
         if (
             not schedule
             or any(b <= a for a, b in zip(schedule, schedule[1:], strict=False))
@@ -122,7 +153,30 @@ class MCTSAI(PlanSearchAI):
             raise ValueError(f"schedule must be increasing and positive, got {schedule!r}")
         super().__init__(rng, candidates, base, model)
         self.schedule = schedule
+        self.horizon = horizon
+        self.tension_answers = tension_answers
+        self.prior = prior
+        self.tension_worlds = tension_worlds
+        self.research = research
+        self._researched = (-1, -1, 0)  # (turn, uid, searches after a surprise in that activation)
         self.transpositions = 0  # rollouts answered by the transposition table
+
+    def choose_action(self, view: MatchView) -> Action:
+        """As the base, and with ``research`` > 0: when the plan breaks mid-activation (a failed
+        roll, a push, a cast that changed the picture: where the heuristic would plan again), a new
+        search from there, at most ``research`` times an activation."""
+        me = view.active
+        if self.research > 0 and me is not None and me.is_krosmaster and (view.turn, me.uid) == self._key:
+            expect = self.base._expect
+            if expect is not None and expect != (me.cell, me.mp, me.ap):
+                turn, uid, count = self._researched
+                count = count if (turn, uid) == (view.turn, me.uid) else 0
+                if count < self.research:
+                    self._researched = (view.turn, me.uid, count + 1)
+                    plans = self.base.candidates(view, me, self.candidates)
+                    if plans:
+                        self.base.adopt(plans[0] if len(plans) == 1 else self.choose_plan(view, me, plans))
+        return super().choose_action(view)
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """Successive halving over the worlds (ties: the heuristic's order)."""
@@ -139,12 +193,50 @@ class MCTSAI(PlanSearchAI):
                 for w in range(met[i], upto):
                     totals[i] += self._rollout(view, me, plans[i], faces[w], deals[w], tables[w])
                 met[i] = upto
-            scored = sorted(alive, key=lambda i: (-(totals[i] / met[i] + PRIOR * plans[i].value), i))
+            scored = sorted(alive, key=lambda i: (-(totals[i] / met[i] + self.prior * plans[i].value), i))
             if round_index + 1 < len(self.schedule):
                 alive = sorted(scored[: max(1, (len(scored) + 1) // 2)])
             else:
                 alive = scored
         return plans[alive[0]]
+
+    def choose_tension(
+        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
+    ) -> TensionChoice:
+        """With ``tension_answers`` > 1, the heuristic's best answers to the tension roll, each
+        played on copies of the match over ``tension_worlds`` shared worlds (the answer by the rules'
+        own code, the team's whole turn by the heuristic, the opponent's reply by its model) and
+        judged as the plans are; otherwise the heuristic's answer."""
+        base = self.base
+        if self.tension_answers <= 1:
+            return base.choose_tension(view, raw, options)
+        answers = tension_candidates(
+            base.weights, view, options, base._threat_for(view), self.tension_answers
+        )
+        if len(answers) == 1:
+            return answers[0][0]
+        self.searches += 1
+        worlds = [
+            (self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist(), int(self.rng.integers(0, 2**62)))
+            for _ in range(self.tension_worlds)
+        ]
+        side = view.side
+        best, best_value = answers[0][0], -1e18
+        for answer, prior in answers:
+            total = 0.0
+            for faces, deal in worlds:
+                self.rollouts += 1
+                state = view.clone_state(ReplayDice(faces))
+                redeal(state, side, np.random.default_rng(deal))
+                apply_tension(state, side, raw, answer)
+                finish_game_turn(state, base.fork())
+                for turn in range(self.horizon):
+                    play_turn(state, self.model.fork() if turn % 2 == 0 else base.fork())
+                total += evaluate_holdings(state, side, base._threat_cache)
+            value = total / len(worlds) + self.prior * prior
+            if value > best_value + 1e-9:
+                best, best_value = answer, value
+        return best
 
     def _rollout(
         self,
@@ -174,7 +266,9 @@ class MCTSAI(PlanSearchAI):
             return known
         self.rollouts += 1
         finish_team_turn_after(state, fighter, mine, seen)
-        play_turn(state, self.model.fork())
+        for turn in range(self.horizon):
+            # the opponent's replies by its model, this side's own later turns by its heuristic
+            play_turn(state, self.model.fork() if turn % 2 == 0 else self.base.fork())
         value = evaluate_holdings(state, side, self.base._threat_cache)
         table[key] = value
         return value

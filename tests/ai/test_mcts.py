@@ -19,12 +19,15 @@ from krosbalance.ai.mcts import MCTSAI, position_key
 from krosbalance.ai.registry import ai_tier, get_ai
 from krosbalance.ai.rewards import kama_rate
 from krosbalance.ai.rollout import ReplayDice
+from krosbalance.ai.tension import tension_candidates, tension_choice
 from krosbalance.content.registry import list_characters
-from krosbalance.engine.dice import SeededDice
+from krosbalance.engine.dice import DOFUS, LOCK, SeededDice
 from krosbalance.engine.match import run_to_end
+from krosbalance.engine.turn import game_turn
 from krosbalance.engine.view import MatchView
 from krosbalance.play import prepare_match
 from krosbalance.rulesets.arena.state import arena_state
+from krosbalance.rulesets.arena.tension import TensionChoice, apply_tension, tension_options
 from krosbalance.rulesets.arena.tokens import tokens_of
 from krosbalance.testing.scenario import Scenario
 from tests.ai.test_lookahead import CountingDice, _at_an_activation
@@ -151,6 +154,113 @@ def test_budget_is_a_count_cut_by_successive_halving() -> None:
 def test_a_schedule_must_grow() -> None:
     with pytest.raises(ValueError, match="schedule"):
         MCTSAI(np.random.default_rng(0), schedule=(2, 2))
+
+
+def test_search_knobs_must_be_positive() -> None:
+    for knobs in ({"horizon": 0}, {"tension_answers": 0}, {"tension_worlds": 0}):
+        with pytest.raises(ValueError, match="at least 1"):
+            MCTSAI(np.random.default_rng(0), **knobs)  # type: ignore[arg-type]
+
+
+class _CountingSearches(MCTSAI):
+    """Counts the searches of each activation (turn, Krosmaster)."""
+
+    def __init__(self, rng: np.random.Generator, **knobs: object) -> None:
+        super().__init__(rng, **knobs)  # type: ignore[arg-type]
+        self.per_activation: Counter[tuple[int, int]] = Counter()
+
+    def choose_plan(self, view, me, plans):  # type: ignore[no-untyped-def]
+        self.per_activation[(view.turn, me.uid)] += 1
+        return super().choose_plan(view, me, plans)
+
+
+def test_research_searches_again_when_the_plan_breaks_at_most_so_often() -> None:
+    """With ``research``, a plan broken mid-activation (a failed roll, a push: where the heuristic
+    plans again) is searched again from there, at most ``research`` times an activation; without
+    it, once an activation."""
+    counts = []
+    for research in (0, 1):
+        state, controllers, views = prepare_match(BOX[:4], BOX[4:], ai="kiter", seed=8)
+        ai = _CountingSearches(np.random.default_rng(8), candidates=3, schedule=(1, 2), research=research)
+        run_to_end(state, [ai, controllers[1]], views)
+        counts.append(ai.per_activation)
+    assert max(counts[0].values()) == 1
+    assert max(counts[1].values()) == 2  # surprises happened, and each activation searched at most twice
+    with pytest.raises(ValueError, match="research"):
+        MCTSAI(np.random.default_rng(0), research=-1)
+
+
+def _at_a_tension_roll(seed: int):  # type: ignore[no-untyped-def]
+    """A match after a few game turns, stopped where the side to play rolls its tension dice."""
+    state, controllers, views = prepare_match(BOX[:4], BOX[4:], ai="kiter", seed=seed)
+    for _ in range(3):
+        game_turn(state, controllers[state.active_side], views[state.active_side])
+    side = state.active_side
+    state.turn += 1
+    for fighter in state.timeline[side]:
+        fighter.inspired.clear()
+    return state, side
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_tension_candidates_lead_with_the_heuristics_answer_and_differ(seed: int) -> None:
+    """R-A26-R-A28: the answers a search weighs are the heuristic's own first, then others that
+    inspire differently (a double among them at most once when the heuristic avoids doubles)."""
+    state, side = _at_a_tension_roll(seed)
+    view = MatchView(state, side)
+    ai = MCTSAI(np.random.default_rng(0))
+    options = tension_options(DOFUS, DOFUS)
+    threat = ai.base._threat_for(view)
+    answers = tension_candidates(ai.base.weights, view, options, threat, 5)
+    assert answers[0][0] == tension_choice(ai.base.weights, view, options, threat)
+    assert 2 <= len(answers) <= 5
+    gifts = [
+        (c.faces[0] == c.faces[1], sorted((c.faces[i], c.assigned[i]) for i in (0, 1) if c.assigned[i] != -1))
+        for c, _ in answers
+    ]
+    assert len({repr(g) for g in gifts}) == len(gifts)
+    own = {k.uid for k in state.timeline[side] if k.alive} | {-1}
+    for choice, _ in answers:
+        assert tuple(choice.faces) in options
+        assert set(choice.assigned) <= own
+    assert len(tension_candidates(ai.base.weights, view, options, threat, 1)) == 1
+
+
+def test_apply_tension_is_the_second_half_of_the_tension_roll() -> None:
+    """R-A26-R-A28 by the rules' own code: a forced double costs each player a GG, and a refunded
+    die pays a kama, applied to a copy exactly as the roll applies it."""
+    state, side = _at_a_tension_roll(5)
+    copy_ = MatchView(state, side).clone_state(ReplayDice([0]))
+    arena = arena_state(copy_)
+    gg_before, kamas_before = list(arena.gg), list(arena.kamas)
+    first = next(k for k in copy_.timeline[side] if k.alive)
+    apply_tension(copy_, side, (LOCK, LOCK), TensionChoice((LOCK, LOCK), (first.uid, -1)))
+    assert arena.gg == [g - 1 for g in gg_before]
+    assert arena.kamas[side] == kamas_before[side] + 1
+    assert "lock" in first.inspired
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_mcts_tension_search_never_rolls_the_match_dice_nor_changes_the_match(seed: int) -> None:
+    state, side = _at_a_tension_roll(seed)
+    dice = CountingDice(seed)
+    state.dice = dice
+    before = snapshot(state)
+    ai = MCTSAI(np.random.default_rng(seed), candidates=2, schedule=(1,), tension_answers=3, tension_worlds=2)
+    options = tension_options(DOFUS, DOFUS)
+    view = MatchView(state, side)
+    choice = ai.choose_tension(view, (DOFUS, DOFUS), options)
+    assert dice.rolls == 0
+    assert snapshot(state) == before
+    answers = [c for c, _ in tension_candidates(ai.base.weights, view, options, ai.base._threat_for(view), 3)]
+    assert choice in answers
+    assert ai.searches == 1 and ai.rollouts == len(answers) * 2
+    again = MCTSAI(
+        np.random.default_rng(seed), candidates=2, schedule=(1,), tension_answers=3, tension_worlds=2
+    )
+    assert again.choose_tension(view, (DOFUS, DOFUS), options) == choice  # a pure function of the seed
+    plain = MCTSAI(np.random.default_rng(seed))
+    assert plain.choose_tension(view, (DOFUS, DOFUS), options) == answers[0] and plain.searches == 0
 
 
 def test_position_key_tells_positions_and_dice_apart() -> None:

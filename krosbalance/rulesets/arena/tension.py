@@ -82,6 +82,14 @@ def tension_roll(state: MatchState, side: int, controller: ArenaController, view
     faces = (choice.faces[0], choice.faces[1])
     if faces not in options:
         raise IllegalActionError(f"tension faces {faces} cannot be made from raw dice {raw}")
+    apply_tension(state, side, raw, choice)
+
+
+def apply_tension(state: MatchState, side: int, raw: tuple[int, int], choice: TensionChoice) -> None:
+    """The roller's answer takes effect: a double raises the tension, each die inspires its
+    Krosmaster or is refunded (R-A26-R-A28). A search plays a candidate answer on a copy of the
+    match through this, the rules' own code."""
+    faces = (choice.faces[0], choice.faces[1])
     own = {f.uid: f for f in state.timeline[side] if f.alive}
     for uid in choice.assigned:
         if uid != -1 and uid not in own:
