@@ -1,0 +1,181 @@
+"""Screen a variant of the ``mcts`` search against another AI before naming it.
+
+A variant is ``mcts`` with some of its knobs changed (``MCTSAI``'s keyword arguments: the budget,
+``prior``, ``research``, ``horizon``, the tension search); the screen plays it against an opponent
+on the design of ``simulations/mcts-vs-lookahead.toml`` — every split of the eight box Krosmasters
+into two teams of four, on each board, each team on each side and the variant on each seat, the
+four matches of a (split, board) sharing one seed — in an order shuffled by the master seed, so that
+a screen stopped early (``--limit``) is still a fair sample. It prints the variant's score (a draw
+is half a win) with its 95% Wilson interval and the CPU seconds per match (both sides) every
+``--every`` matches.
+
+Every match seed is drawn from the master seed before any match is dispatched, so the figures do not
+depend on the number of jobs. A screen is for choosing what to register; a registered AI's claim is
+then made by an experiment on seeds the screen did not use.
+
+    python -m krosbalance.sim.search_screen '{"research": 2}' --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from krosbalance.ai.mcts import MCTSAI
+from krosbalance.ai.registry import get_ai, register_ai, unregister_ai
+from krosbalance.errors import KrosbalanceError
+
+BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
+VARIANT = "mcts-variant"
+#: the knobs a screen may set: MCTSAI's keyword arguments that take plain numbers (written out: a
+#: compiled class's signature cannot be read)
+KNOBS = ("candidates", "schedule", "prior", "research", "horizon", "tension_answers", "tension_worlds")
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One match of the screen: the teams by side, the board, whether the variant sits on seat 0."""
+
+    team0: tuple[str, ...]
+    team1: tuple[str, ...]
+    board: str
+    variant_first: bool
+    seed: int
+
+
+def parse_knobs(text: str) -> dict[str, Any]:
+    """The knobs of a variant from a JSON object (a list becomes a tuple: ``schedule``); an unknown
+    knob or a value ``MCTSAI`` refuses is a user error."""
+    try:
+        knobs = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise KrosbalanceError(f"knobs: not a JSON object ({exc.msg}): {text!r}") from None
+    if not isinstance(knobs, dict):
+        raise KrosbalanceError(f"knobs: expected a JSON object such as '{{\"research\": 2}}', got {text!r}")
+    unknown = sorted(set(knobs) - set(KNOBS))
+    if unknown:
+        raise KrosbalanceError(f"knobs: unknown {', '.join(unknown)}; known: {', '.join(KNOBS)}")
+    knobs = {k: tuple(v) if isinstance(v, list) else v for k, v in knobs.items()}
+    try:
+        MCTSAI(np.random.default_rng(0), **knobs)
+    except (TypeError, ValueError) as exc:
+        raise KrosbalanceError(f"knobs: {exc}") from None
+    return knobs
+
+
+def screen_jobs(seed: int, boards: Sequence[str] = BOARDS) -> list[Job]:
+    """The screen's matches in play order (see the module docstring)."""
+    from krosbalance.content.registry import list_characters
+
+    box = sorted(list_characters(set="arena-box"))
+    half = len(box) // 2
+    splits = [
+        (combo, tuple(c for c in box if c not in combo))
+        for combo in itertools.combinations(box, half)
+        if box[0] in combo
+    ]
+    rng = np.random.default_rng(seed)
+    jobs = []
+    for index in rng.permutation(len(splits)):
+        first, second = splits[index]
+        for board in boards:
+            match_seed = int(rng.integers(2**31))
+            for team0, team1 in ((first, second), (second, first)):
+                for variant_first in (True, False):
+                    jobs.append(Job(team0, team1, board, variant_first, match_seed))
+    return jobs
+
+
+def play(knobs: dict[str, Any], opponent: str, job: Job) -> tuple[float, float]:
+    """The variant's points in one match (1, 0.5 or 0) and the match's CPU seconds. The variant is
+    registered for the match only (a joblib worker is its own process)."""
+    from krosbalance.play import play_match
+
+    def factory(rng: np.random.Generator) -> MCTSAI:
+        return MCTSAI(rng, **knobs)
+
+    register_ai(VARIANT, factory, tier="search", rulesets=MCTSAI.rulesets, two_players_only=True)
+    try:
+        seats = (VARIANT, opponent) if job.variant_first else (opponent, VARIANT)
+        start = time.process_time()
+        result = play_match(list(job.team0), list(job.team1), board=job.board, ai=seats, seed=job.seed)
+        seconds = time.process_time() - start
+    finally:
+        unregister_ai(VARIANT)
+    if result.winner is None:
+        return 0.5, seconds
+    return (1.0 if seats[result.winner] == VARIANT else 0.0), seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """The screen so far."""
+
+    matches: int
+    points: float
+    cpu_seconds: float
+
+    def line(self, label: str) -> str:
+        from krosbalance.analysis.stats import wilson_interval
+
+        low, high = wilson_interval(np.asarray(self.points), self.matches, 0.05)
+        return (
+            f"{label} {self.matches}: {self.points / self.matches:.1%} "
+            f"[{float(low):.1%}, {float(high):.1%}] cpu/match {self.cpu_seconds / self.matches:.2f} s"
+        )
+
+
+def screen(knobs: dict[str, Any], opponent: str, jobs: Sequence[Job], n_jobs: int = 1) -> Iterator[Standing]:
+    """The standing after each match, in play order."""
+    from joblib import Parallel, delayed  # type: ignore[import-untyped]
+
+    points = seconds = 0.0
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(play)(knobs, opponent, job) for job in jobs
+    )
+    for done, (won, cpu) in enumerate(results, start=1):
+        points += won
+        seconds += cpu
+        yield Standing(done, points, seconds)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m krosbalance.sim.search_screen", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("knobs", help=f"a JSON object of MCTSAI knobs ({', '.join(KNOBS)}); '{{}}': mcts")
+    parser.add_argument("--opponent", default="lookahead", help="a registered AI (default lookahead)")
+    parser.add_argument("--seed", type=int, default=20261203, help="master seed (default 20261203)")
+    parser.add_argument("--boards", nargs="+", default=list(BOARDS), help=f"default {' '.join(BOARDS)}")
+    parser.add_argument("--limit", type=int, default=None, help="stop after this many matches")
+    parser.add_argument("--every", type=int, default=12, help="print the standing every N matches")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    try:
+        knobs = parse_knobs(args.knobs)
+        get_ai(args.opponent, "arena")
+        from krosbalance.content.registry import default_registry
+
+        for board in args.boards:
+            default_registry().load_board(board)
+    except KrosbalanceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    jobs = screen_jobs(args.seed, args.boards)[: args.limit]
+    label = json.dumps(knobs, default=list)
+    for standing in screen(knobs, args.opponent, jobs, args.jobs):
+        if standing.matches % args.every == 0 or standing.matches == len(jobs):
+            print(standing.line(label), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

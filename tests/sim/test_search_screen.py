@@ -1,0 +1,79 @@
+"""Screening a variant of the mcts search (sim/search_screen.py): the knobs a user may set, the
+design of the screen's matches, and a result that does not depend on the number of jobs."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+import pytest
+
+from krosbalance.content.registry import list_characters
+from krosbalance.errors import KrosbalanceError
+from krosbalance.sim.search_screen import BOARDS, KNOBS, Standing, main, parse_knobs, screen, screen_jobs
+
+TINY = {"candidates": 2, "schedule": [1]}
+
+
+def test_every_knob_is_one_mcts_takes() -> None:
+    values = {
+        "candidates": 2,
+        "schedule": [1, 2],
+        "prior": 0.25,
+        "research": 1,
+        "horizon": 1,
+        "tension_answers": 2,
+        "tension_worlds": 2,
+    }
+    assert set(values) == set(KNOBS)
+    knobs = parse_knobs(json.dumps(values))
+    assert knobs["schedule"] == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"depth": 3}', "unknown depth"),
+        ('{"horizon": 0}', "horizon must be at least 1"),
+        ('{"schedule": [2, 2]}', "schedule must be increasing"),
+        ("[1]", "expected a JSON object"),
+        ("{research: 2}", "not a JSON object"),
+    ],
+)
+def test_a_bad_knob_is_a_user_error_naming_it(text: str, reason: str) -> None:
+    with pytest.raises(KrosbalanceError, match=reason):
+        parse_knobs(text)
+
+
+def test_main_exits_2_with_one_line_on_a_bad_knob(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(['{"depth": 3}']) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: knobs: unknown depth") and "Traceback" not in err
+
+
+def test_the_design_plays_every_split_on_every_board_from_both_sides_and_seats() -> None:
+    box = list_characters(set="arena-box")
+    jobs = screen_jobs(5)
+    splits = math.comb(len(box), len(box) // 2) // 2
+    assert len(jobs) == splits * len(BOARDS) * 4
+    by_deal = Counter((frozenset((j.team0, j.team1)), j.board, j.seed) for j in jobs)
+    assert len(by_deal) == splits * len(BOARDS) and set(by_deal.values()) == {4}
+    for team0, team1 in {(j.team0, j.team1) for j in jobs}:
+        assert sorted(team0 + team1) == sorted(box)
+        assert sum(j.team0 == team1 for j in jobs) == len(BOARDS) * 2  # the same split, sides swapped
+    assert screen_jobs(5) == jobs and screen_jobs(6) != jobs
+
+
+def test_the_standing_does_not_depend_on_the_number_of_jobs() -> None:
+    knobs = parse_knobs(json.dumps(TINY))
+    jobs = screen_jobs(9)[:4]
+    one = [s.points for s in screen(knobs, "kiter", jobs, n_jobs=1)]
+    two = [s.points for s in screen(knobs, "kiter", jobs, n_jobs=2)]
+    assert one == two and len(one) == 4
+    assert 0.0 <= one[-1] <= 4.0
+
+
+def test_a_standing_line_gives_the_score_its_interval_and_the_cost() -> None:
+    line = Standing(matches=40, points=26.0, cpu_seconds=80.0).line("mcts")
+    assert line.startswith("mcts 40: 65.0% [") and "cpu/match 2.00 s" in line
