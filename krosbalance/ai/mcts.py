@@ -26,18 +26,20 @@ plan's activation and the world (:func:`position_key`), so two plans that end in
 transposition table of a tree search, on the one level where positions repeat.
 
 Three further searches are knobs, off in the registered budget (measured against ``lookahead`` on
-the same deals as ``mcts`` and not kept: none scored outside the noise of ``mcts``; the README's
-search-tier section gives the figures): ``research``, a new search when the plan breaks
+the same deals as ``mcts`` and not kept: none scored above ``mcts`` beyond the noise, ``horizon`` 0 clearly below;
+the README's search-tier section gives the figures): ``research``, a new search when the plan breaks
 mid-activation (a failed Lock or dodge roll, a push, a cast that changed the picture: where the
-heuristic would plan again), at most that many times an activation; ``horizon`` game turns after
-the team's own (the opponent's reply by its model, this side's later turns by its heuristic) before
-the evaluation; and ``tension_answers`` > 1, the heuristic's best answers to the tension roll
-(:func:`.tension.tension_candidates`) applied by the rules' own code
-(:func:`~krosbalance.rulesets.arena.tension.apply_tension`) and judged over ``tension_worlds`` worlds.
+heuristic would plan again), at most that many times an activation; ``horizon``, the game turns
+played after the team's own before the evaluation (1: the opponent's reply; 0: none, the
+evaluation's KO threats standing for it; more: this side's later turns by its heuristic, the
+opponent's by its model); and ``tension_answers`` > 1, the heuristic's best answers to the tension
+roll (:func:`.tension.tension_candidates`) applied by the rules' own code
+(:func:`~krosbalance.rulesets.arena.tension.apply_tension`) and judged over ``tension_worlds``
+worlds.
 
 The budget is a count — at most ``candidates x schedule[0] + ...`` rollouts per Krosmaster
-activation (as many again per search after a surprise, with ``research``) — never a time, so a match stays a pure
-function of its seed. Named budgets are registered in :mod:`.registry` (``mcts``).
+activation (as many again per search after a surprise, with ``research``) — never a time, so a match
+stays a pure function of its seed. Named budgets are registered in :mod:`.registry` (``mcts``).
 """
 
 from __future__ import annotations
@@ -143,8 +145,8 @@ class MCTSAI(PlanSearchAI):
             raise ValueError(f"research must be a count of searches, got {research!r}")
         if tension_answers < 1 or tension_worlds < 1:
             raise ValueError("tension_answers and tension_worlds must be at least 1")
-        if horizon < 1:
-            raise ValueError(f"horizon must be at least 1 game turn after the team's, got {horizon!r}")
+        if horizon < 0:
+            raise ValueError(f"horizon must be a count of game turns after the team's, got {horizon!r}")
         if (
             not schedule
             or any(b <= a for a, b in zip(schedule, schedule[1:], strict=False))

@@ -1,7 +1,8 @@
 """Screen a variant of the ``mcts`` search against another AI before naming it.
 
 A variant is ``mcts`` with some of its knobs changed (``MCTSAI``'s keyword arguments: the budget,
-``prior``, ``research``, ``horizon``, the tension search); the screen plays it against an opponent
+``prior``, ``research``, ``horizon``, the tension search, and the heuristics that propose its plans
+and play its rollouts, ``base``, and play the opponent in them, ``model``, by AI name); the screen plays it against an opponent
 on the design of ``simulations/mcts-vs-lookahead.toml`` — every split of the eight box Krosmasters
 into two teams of four, on each board, each team on each side and the variant on each seat, the
 four matches of a (split, board) sharing one seed — in an order shuffled by the master seed, so that
@@ -30,14 +31,26 @@ from typing import Any
 import numpy as np
 
 from krosbalance.ai.mcts import MCTSAI
+from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.registry import get_ai, register_ai, unregister_ai
 from krosbalance.errors import KrosbalanceError
 
 BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
 VARIANT = "mcts-variant"
-#: the knobs a screen may set: MCTSAI's keyword arguments that take plain numbers (written out: a
-#: compiled class's signature cannot be read)
-KNOBS = ("candidates", "schedule", "prior", "research", "horizon", "tension_answers", "tension_worlds")
+#: the knobs a screen may set: MCTSAI's keyword arguments (written out: a compiled class's signature
+#: cannot be read); ``base`` and ``model`` name a registered heuristic AI
+KNOBS = (
+    "candidates",
+    "schedule",
+    "prior",
+    "research",
+    "horizon",
+    "tension_answers",
+    "tension_worlds",
+    "base",
+    "model",
+)
+PLAYERS = ("base", "model")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +78,24 @@ def parse_knobs(text: str) -> dict[str, Any]:
         raise KrosbalanceError(f"knobs: unknown {', '.join(unknown)}; known: {', '.join(KNOBS)}")
     knobs = {k: tuple(v) if isinstance(v, list) else v for k, v in knobs.items()}
     try:
-        MCTSAI(np.random.default_rng(0), **knobs)
+        MCTSAI(np.random.default_rng(0), **_players(knobs))
     except (TypeError, ValueError) as exc:
         raise KrosbalanceError(f"knobs: {exc}") from None
     return knobs
+
+
+def _players(knobs: dict[str, Any]) -> dict[str, Any]:
+    """The knobs with ``base`` and ``model`` turned from AI names into the heuristic classes."""
+    out = dict(knobs)
+    for key in PLAYERS:
+        if key not in out:
+            continue
+        name = out[key]
+        factory = get_ai(name, "arena") if isinstance(name, str) else None
+        if not (isinstance(factory, type) and issubclass(factory, HeuristicAI)):
+            raise KrosbalanceError(f"knobs: {key} must name a registered heuristic AI, got {name!r}")
+        out[key] = factory
+    return out
 
 
 def screen_jobs(seed: int, boards: Sequence[str] = BOARDS) -> list[Job]:
@@ -99,8 +126,10 @@ def play(knobs: dict[str, Any], opponent: str, job: Job) -> tuple[float, float]:
     registered for the match only (a joblib worker is its own process)."""
     from krosbalance.play import play_match
 
+    arguments = _players(knobs)
+
     def factory(rng: np.random.Generator) -> MCTSAI:
-        return MCTSAI(rng, **knobs)
+        return MCTSAI(rng, **arguments)
 
     register_ai(VARIANT, factory, tier="search", rulesets=MCTSAI.rulesets, two_players_only=True)
     try:
@@ -134,17 +163,17 @@ class Standing:
 
 
 def screen(knobs: dict[str, Any], opponent: str, jobs: Sequence[Job], n_jobs: int = 1) -> Iterator[Standing]:
-    """The standing after each match, in play order."""
-    from joblib import Parallel, delayed  # type: ignore[import-untyped]
+    """The standing after each match, in play order (the runner's process pool, ``sim.backends``)."""
+    from krosbalance.sim.backends import executor
 
     points = seconds = 0.0
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(play)(knobs, opponent, job) for job in jobs
-    )
-    for done, (won, cpu) in enumerate(results, start=1):
-        points += won
-        seconds += cpu
-        yield Standing(done, points, seconds)
+    with executor("loky", n_jobs) as pool:
+        futures = [pool.submit(play, knobs, opponent, job) for job in jobs]
+        for done, future in enumerate(futures, start=1):
+            won, cpu = future.result()
+            points += won
+            seconds += cpu
+            yield Standing(done, points, seconds)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

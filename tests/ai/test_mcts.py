@@ -157,7 +157,9 @@ def test_a_schedule_must_grow() -> None:
 
 
 def test_search_knobs_must_be_positive() -> None:
-    for knobs in ({"horizon": 0}, {"tension_answers": 0}, {"tension_worlds": 0}):
+    with pytest.raises(ValueError, match="horizon must be a count"):
+        MCTSAI(np.random.default_rng(0), horizon=-1)
+    for knobs in ({"tension_answers": 0}, {"tension_worlds": 0}):
         with pytest.raises(ValueError, match="at least 1"):
             MCTSAI(np.random.default_rng(0), **knobs)  # type: ignore[arg-type]
 

@@ -25,19 +25,24 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "horizon": 1,
         "tension_answers": 2,
         "tension_worlds": 2,
+        "base": "kiter",
+        "model": "kiter-2",
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
     assert knobs["schedule"] == (1, 2)
+    assert knobs["model"] == "kiter-2"  # a name until the worker builds the variant
 
 
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
         ('{"depth": 3}', "unknown depth"),
-        ('{"horizon": 0}', "horizon must be at least 1"),
+        ('{"horizon": -1}', "horizon must be a count"),
         ('{"schedule": [2, 2]}', "schedule must be increasing"),
         ("[1]", "expected a JSON object"),
+        ('{"model": "lookahead"}', "model must name a registered heuristic AI"),
+        ('{"base": "nobody"}', "unknown AI 'nobody'"),
         ("{research: 2}", "not a JSON object"),
     ],
 )
