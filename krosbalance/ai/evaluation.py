@@ -22,6 +22,8 @@ face-up permanent ones for what is left of their life.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from krosbalance.ai import scoring
 from krosbalance.ai.rewards import kama_rate, reward_value
 from krosbalance.ai.scoring import GG_UNIT, SUMMON_WORTH, ThreatCache
@@ -131,3 +133,119 @@ def evaluate(
                     swing = max(-scoring.WIN_VALUE, min(scoring.WIN_VALUE, swing))
                     value += weight * risk * abs(GG_UNIT * swing) * sign
     return value
+
+
+#: the names of :func:`evaluation_terms`, in order. The KO threats are split: a KO that would not
+#: decide the match counts its GG swing (``threat_*``), one that would decide it its chance
+#: (``win_threat_*``: the clipped swing over ``WIN_VALUE``), so a fit can price the two apart
+TERMS = (
+    "score",
+    "hp",
+    "presence",
+    "creatures",
+    "threat_to_mover",
+    "threat_to_other",
+    "win_threat_to_mover",
+    "win_threat_to_other",
+    "kamas",
+    "held",
+    "face_up",
+)
+#: the weights under which the terms add up to :func:`evaluate_holdings`
+HOLDINGS_WEIGHTS = (
+    1.0,
+    HP_WORTH,
+    PRESENCE,
+    1.0,
+    THREAT_TO_MOVER,
+    THREAT_TO_OTHER,
+    THREAT_TO_MOVER * GG_UNIT * scoring.WIN_VALUE,
+    THREAT_TO_OTHER * GG_UNIT * scoring.WIN_VALUE,
+    KAMA_SHARE,
+    HELD_SHARE,
+    FACE_UP_SHARE,
+)
+
+
+def evaluation_weights(changes: Mapping[str, object]) -> tuple[float, ...]:
+    """:data:`HOLDINGS_WEIGHTS` with some terms' weights changed (by name, :data:`TERMS`); an
+    unknown term or a weight that is not a number is a ValueError."""
+    unknown = sorted(set(changes) - set(TERMS))
+    if unknown:
+        raise ValueError(f"unknown evaluation terms {', '.join(unknown)}; known: {', '.join(TERMS)}")
+    weights = []
+    for name, default in zip(TERMS, HOLDINGS_WEIGHTS, strict=True):
+        weight = changes.get(name, default)
+        if isinstance(weight, bool) or not isinstance(weight, int | float):
+            raise ValueError(f"the weight of {name} must be a number, got {weight!r}")
+        weights.append(float(weight))
+    return tuple(weights)
+
+
+def evaluate_weighted(
+    state: MatchState, side: int, weights: tuple[float, ...], threat_cache: ThreatCache | None = None
+) -> float:
+    """The :func:`evaluation_terms` under ``weights`` (a decided match: ``WIN_SCORE``); under
+    :data:`HOLDINGS_WEIGHTS`, :func:`evaluate_holdings` up to rounding."""
+    if state.finished:
+        if state.winner is None:
+            return 0.0
+        return WIN_SCORE if state.winner == side else -WIN_SCORE
+    arena = arena_view(MatchView(state, side))
+    score = scoring.score_value(arena.gg, arena.wild_gg, side)
+    if abs(score) >= scoring.WIN_VALUE:
+        return WIN_SCORE if score > 0 else -WIN_SCORE
+    terms = evaluation_terms(state, side, threat_cache)
+    value = 0.0
+    for weight, term in zip(weights, terms, strict=True):
+        value += weight * term
+    return value
+
+
+def evaluation_terms(state: MatchState, side: int, threat_cache: ThreatCache | None = None) -> list[float]:
+    """The terms :func:`evaluate_holdings` weighs, unweighted, for a position still in play (no
+    side at 0 GG): the score (``GG_UNIT`` times :func:`.scoring.score_value`), HP left and presence
+    of the Krosmasters, the creatures' worth, the KO threats against the side to move next and
+    against the other (split by whether the KO would decide the match), kamas at the going rate,
+    held and face-up tokens at their worth to the holder — each this side's less the other's. A
+    fit of the evaluation to match outcomes weighs them (``sim/evaluation_fit.py``)."""
+    seen = MatchView(state, side)
+    arena = arena_view(seen)
+    gg, wild_gg, kamas = arena.gg, arena.wild_gg, arena.kamas
+    terms = [0.0] * len(TERMS)
+    now = scoring.score_value(gg, wild_gg, side)
+    terms[0] = GG_UNIT * now
+    for f in state.fighters:
+        if not f.alive or f.cell < 0:
+            continue
+        sign = 1.0 if f.side == side else -1.0
+        if f.kind == KROSMASTER:
+            terms[1] += sign * (f.hp - f.injuries)
+            terms[2] += sign
+            holder = FighterView(f)
+            for token in tokens_of(f):
+                if not token.face_up:
+                    terms[9] += sign * reward_value(token.spec, holder)
+                elif token.spec.kind == "equipment":
+                    terms[10] += sign * reward_value(token.spec, holder)
+        elif f.kind == "creature":
+            terms[3] += sign * (0.5 * HP_WORTH * (f.hp - f.injuries) + SUMMON_WORTH.get(f.spec.id, 0.5))
+    mover = state.active_side
+    for victims in (0, 1):
+        danger = scoring.threat_map(MatchView(state, victims), victims, threat_cache)
+        sign = -1.0 if victims == side else 1.0
+        for k in state.timeline[victims]:
+            if not k.alive or k.cell < 0:
+                continue
+            risk = scoring.ko_risk(danger[k.cell], k.hp - k.injuries)
+            if risk <= 0:
+                continue
+            after, wild = scoring.score_after(gg, wild_gg, 1 - victims, k.level)
+            swing = scoring.score_value(after, wild, side) - now
+            swing = max(-scoring.WIN_VALUE, min(scoring.WIN_VALUE, swing))
+            if abs(scoring.score_value(after, wild, side)) >= scoring.WIN_VALUE:
+                terms[6 if victims == mover else 7] += risk * abs(swing) / scoring.WIN_VALUE * sign
+            else:
+                terms[4 if victims == mover else 5] += risk * abs(GG_UNIT * swing) * sign
+    terms[8] = kama_rate(arena.gg_price) * (kamas[side] - kamas[1 - side])
+    return terms

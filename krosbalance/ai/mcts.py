@@ -44,12 +44,15 @@ stays a pure function of its seed. Named budgets are registered in :mod:`.regist
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.determinize import redeal
-from krosbalance.ai.evaluation import evaluate_holdings
+from krosbalance.ai.evaluation import TERMS, evaluate_holdings, evaluate_weighted
 from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.mixed_reply import MixedReply, check_mix
 from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import HeuristicAI
@@ -63,6 +66,7 @@ from krosbalance.ai.rollout import (
 from krosbalance.ai.tension import tension_candidates
 from krosbalance.engine.legal import Action
 from krosbalance.engine.state import MatchState
+from krosbalance.engine.turn import Controller
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.state import ArenaState
 from krosbalance.rulesets.arena.tension import TensionChoice, apply_tension
@@ -140,6 +144,9 @@ class MCTSAI(PlanSearchAI):
         tension_worlds: int = 4,
         prior: float = PRIOR,
         research: int = 0,
+        reply_mix: tuple[float, ...] = (),
+        evaluation: tuple[float, ...] = (),
+        alternatives: tuple[type[HeuristicAI], ...] = (),
     ) -> None:
         if research < 0:
             raise ValueError(f"research must be a count of searches, got {research!r}")
@@ -153,7 +160,17 @@ class MCTSAI(PlanSearchAI):
             or schedule[0] < 1
         ):
             raise ValueError(f"schedule must be increasing and positive, got {schedule!r}")
+        check_mix(reply_mix)
+        if evaluation and len(evaluation) != len(TERMS):
+            raise ValueError(f"evaluation must weigh the {len(TERMS)} terms {', '.join(TERMS)}")
         super().__init__(rng, candidates, base, model)
+        self.reply_mix = reply_mix
+        self.evaluation = evaluation
+        self.alternatives: list[HeuristicAI] = []
+        for personality in alternatives:
+            other = personality(rng)
+            other.share_caches(self.base)
+            self.alternatives.append(other)
         self.schedule = schedule
         self.horizon = horizon
         self.tension_answers = tension_answers
@@ -181,8 +198,11 @@ class MCTSAI(PlanSearchAI):
         return super().choose_action(view)
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
-        """Successive halving over the worlds (ties: the heuristic's order)."""
+        """Successive halving over the worlds (ties: the heuristic's order), the ``alternatives``'
+        best plans added to the heuristic's."""
         self.searches += 1
+        if self.alternatives and me.is_krosmaster:
+            plans = self._widened(view, me, plans)
         worlds = self.schedule[-1]
         faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(worlds)]
         deals = [int(s) for s in self.rng.integers(0, 2**62, size=worlds)]
@@ -232,9 +252,8 @@ class MCTSAI(PlanSearchAI):
                 redeal(state, side, np.random.default_rng(deal))
                 apply_tension(state, side, raw, answer)
                 finish_game_turn(state, base.fork())
-                for turn in range(self.horizon):
-                    play_turn(state, self.model.fork() if turn % 2 == 0 else base.fork())
-                total += evaluate_holdings(state, side, base._threat_cache)
+                self._later_turns(state, deal)
+                total += self._leaf(state, side)
             value = total / len(worlds) + self.prior * prior
             if value > best_value + 1e-9:
                 best, best_value = answer, value
@@ -268,9 +287,49 @@ class MCTSAI(PlanSearchAI):
             return known
         self.rollouts += 1
         finish_team_turn_after(state, fighter, mine, seen)
-        for turn in range(self.horizon):
-            # the opponent's replies by its model, this side's own later turns by its heuristic
-            play_turn(state, self.model.fork() if turn % 2 == 0 else self.base.fork())
-        value = evaluate_holdings(state, side, self.base._threat_cache)
+        self._later_turns(state, deal)
+        value = self._leaf(state, side)
         table[key] = value
         return value
+
+    def _later_turns(self, state: MatchState, deal: int) -> None:
+        """The ``horizon`` game turns after the team's own: the opponent's by its model (drawing among
+        its best plans with ``reply_mix``, from the world's stream), this side's by its heuristic."""
+        draws = random.Random(deal) if self.reply_mix else None
+        for turn in range(self.horizon):
+            player: Controller
+            if turn % 2 == 1:
+                player = self.base.fork()
+            elif draws is None:
+                player = self.model.fork()
+            else:
+                player = MixedReply(self.model.fork(), self.reply_mix, draws)
+            play_turn(state, player)
+
+    def _leaf(self, state: MatchState, side: int) -> float:
+        """The evaluation of a rollout's last position: :func:`.evaluation.evaluate_holdings`, or its
+        terms under the ``evaluation`` weights."""
+        if self.evaluation:
+            return evaluate_weighted(state, side, self.evaluation, self.base._threat_cache)
+        return evaluate_holdings(state, side, self.base._threat_cache)
+
+    def _widened(self, view: MatchView, me: FighterView, plans: list[Plan]) -> list[Plan]:
+        """``plans`` and each alternative personality's best plan that none of them already is. An
+        added plan is valued at the lowest of the heuristic's (its own value is on another
+        personality's scale), so the prior never favours it."""
+        seen = {_signature(p) for p in plans}
+        floor = min(p.value for p in plans)
+        out = list(plans)
+        for other in self.alternatives:
+            other.begin(view, me)
+            for plan in other.candidates(view, me, 1):
+                signature = _signature(plan)
+                if signature not in seen:
+                    seen.add(signature)
+                    out.append(Plan(plan.steps, floor, plan.route))
+        return out
+
+
+def _signature(plan: Plan) -> tuple[tuple[str, int, int], ...]:
+    """What a plan does, step by step (two plans with the same steps are one)."""
+    return tuple((s.kind, s.arg, s.target) for s in plan.steps)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from krosbalance.ai.evaluation import evaluation_weights
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.registry import get_ai, register_ai, unregister_ai
@@ -47,6 +48,9 @@ KNOBS = (
     "horizon",
     "tension_answers",
     "tension_worlds",
+    "reply_mix",
+    "evaluation",
+    "alternatives",
     "base",
     "model",
 )
@@ -77,6 +81,14 @@ def parse_knobs(text: str) -> dict[str, Any]:
     if unknown:
         raise KrosbalanceError(f"knobs: unknown {', '.join(unknown)}; known: {', '.join(KNOBS)}")
     knobs = {k: tuple(v) if isinstance(v, list) else v for k, v in knobs.items()}
+    if "evaluation" in knobs:
+        changes = knobs["evaluation"]
+        if not isinstance(changes, dict):
+            raise KrosbalanceError(f"knobs: evaluation must map terms to weights, got {changes!r}")
+        try:
+            knobs["evaluation"] = evaluation_weights(changes)
+        except (TypeError, ValueError) as exc:
+            raise KrosbalanceError(f"knobs: evaluation: {exc}") from None
     try:
         MCTSAI(np.random.default_rng(0), **_players(knobs))
     except (TypeError, ValueError) as exc:
@@ -95,6 +107,17 @@ def _players(knobs: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(factory, type) and issubclass(factory, HeuristicAI)):
             raise KrosbalanceError(f"knobs: {key} must name a registered heuristic AI, got {name!r}")
         out[key] = factory
+    if "alternatives" in out:
+        names = out["alternatives"]
+        classes = []
+        for name in names if isinstance(names, tuple) else (names,):
+            factory = get_ai(name, "arena") if isinstance(name, str) else None
+            if not (isinstance(factory, type) and issubclass(factory, HeuristicAI)):
+                raise KrosbalanceError(
+                    f"knobs: alternatives must name registered heuristic AIs, got {name!r}"
+                )
+            classes.append(factory)
+        out["alternatives"] = tuple(classes)
     return out
 
 

@@ -14,7 +14,15 @@ import numpy as np
 import pytest
 
 from krosbalance.ai.determinize import redeal
-from krosbalance.ai.evaluation import evaluate, evaluate_holdings, holdings_value
+from krosbalance.ai.evaluation import (
+    HOLDINGS_WEIGHTS,
+    TERMS,
+    evaluate,
+    evaluate_holdings,
+    evaluate_weighted,
+    evaluation_weights,
+    holdings_value,
+)
 from krosbalance.ai.mcts import MCTSAI, position_key
 from krosbalance.ai.registry import ai_tier, get_ai
 from krosbalance.ai.rewards import kama_rate
@@ -322,3 +330,69 @@ def test_mcts_beats_lookahead_in_60_percent_of_400_paired_matches() -> None:
     low, _ = wilson(int(score), n)
     assert n == 400
     assert score / n >= 0.6 and low > 0.5, f"mcts scored {score}/{n} (CI low {low:.3f})"
+
+
+def test_the_evaluation_terms_add_up_to_the_holdings_evaluation() -> None:
+    """The terms a fit weighs (``evaluation_terms``) under ``HOLDINGS_WEIGHTS`` are
+    ``evaluate_holdings``, for either side, at every turn end of a match with rewards in play."""
+    state, controllers, views = prepare_match(BOX[:4], BOX[4:], ai="kiter", seed=3, options=REWARDS)
+    seen = []
+
+    def check(st) -> None:  # type: ignore[no-untyped-def]
+        for side in (0, 1):
+            held = evaluate_holdings(st, side)
+            assert evaluate_weighted(st, side, HOLDINGS_WEIGHTS) == pytest.approx(held, rel=1e-12, abs=1e-9)
+            seen.append(held)
+
+    run_to_end(state, list(controllers), views, after_turn=check)
+    assert len(seen) > 10
+
+
+def test_evaluation_weights_change_the_named_terms_only() -> None:
+    weights = evaluation_weights({"hp": 0.2, "win_threat_to_other": 5.0})
+    assert len(weights) == len(TERMS)
+    for name, weight, default in zip(TERMS, weights, HOLDINGS_WEIGHTS, strict=True):
+        assert weight == {"hp": 0.2, "win_threat_to_other": 5.0}.get(name, default)
+    with pytest.raises(ValueError, match="unknown evaluation terms"):
+        evaluation_weights({"hp_left": 1.0})
+    with pytest.raises(ValueError, match="evaluation must weigh"):
+        MCTSAI(np.random.default_rng(0), evaluation=(1.0, 2.0))
+
+
+def test_a_weighted_evaluation_changes_what_mcts_judges_by() -> None:
+    """Weights that price HP only (nothing else) make the leaf the HP difference."""
+    state, side, _ = _at_an_activation(4)
+    only_hp = tuple(1.0 if name == "hp" else 0.0 for name in TERMS)
+    ai = MCTSAI(np.random.default_rng(0), evaluation=only_hp)
+    hp = sum(
+        (1 if f.side == side else -1) * (f.hp - f.injuries)
+        for f in state.fighters
+        if f.alive and f.cell >= 0 and f.kind == "krosmaster"
+    )
+    assert ai._leaf(state, side) == hp
+
+
+def test_alternatives_add_other_personalities_best_plans_once() -> None:
+    """Each alternative personality's best plan joins the heuristic's when it is a new plan, valued
+    at the lowest of the heuristic's (the prior never favours it); a repeated plan is not added."""
+    from krosbalance.ai.focus_fire import FocusFireAI
+    from krosbalance.ai.kiter import KiterAI
+    from krosbalance.ai.mcts import _signature
+
+    state, side, _ = _at_an_activation(3)
+    view = MatchView(state, side)
+    me = view.active
+    assert me is not None
+    ai = MCTSAI(np.random.default_rng(0), alternatives=(FocusFireAI, KiterAI))
+    ai.base.begin(view, me)
+    plans = ai.base.candidates(view, me, 3)
+    widened = ai._widened(view, me, plans)
+    focus = FocusFireAI(np.random.default_rng(0))
+    focus.begin(view, me)
+    best_focus = focus.candidates(view, me, 1)[0]
+    signatures = [_signature(p) for p in widened]
+    assert len(set(signatures)) == len(signatures)  # kiter's own best plan is not added twice
+    assert signatures[:3] == [_signature(p) for p in plans]
+    expected = 3 + (_signature(best_focus) not in signatures[:3])
+    assert len(widened) == expected
+    assert all(p.value == min(q.value for q in plans) for p in widened[3:])

@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from krosbalance.ai.evaluation import evaluation_weights
 from krosbalance.content.registry import list_characters
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.search_screen import BOARDS, KNOBS, Standing, main, parse_knobs, screen, screen_jobs
@@ -27,10 +28,15 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "tension_worlds": 2,
         "base": "kiter",
         "model": "kiter-2",
+        "reply_mix": [0.75, 0.25],
+        "evaluation": {"hp": 0.35},
+        "alternatives": ["focus_fire", "objective"],
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
     assert knobs["schedule"] == (1, 2)
+    assert knobs["reply_mix"] == (0.75, 0.25)
+    assert knobs["evaluation"] == evaluation_weights({"hp": 0.35})
     assert knobs["model"] == "kiter-2"  # a name until the worker builds the variant
 
 
@@ -44,6 +50,11 @@ def test_every_knob_is_one_mcts_takes() -> None:
         ('{"model": "lookahead"}', "model must name a registered heuristic AI"),
         ('{"base": "nobody"}', "unknown AI 'nobody'"),
         ("{research: 2}", "not a JSON object"),
+        ('{"reply_mix": [0.5, 0.4]}', "reply_mix must be chances"),
+        ('{"evaluation": {"hp_left": 1}}', "unknown evaluation terms hp_left"),
+        ('{"evaluation": [1, 2]}', "evaluation must map terms to weights"),
+        ('{"alternatives": ["lookahead"]}', "alternatives must name registered heuristic AIs"),
+        ('{"evaluation": {"hp": "x"}}', "the weight of hp must be a number"),
     ],
 )
 def test_a_bad_knob_is_a_user_error_naming_it(text: str, reason: str) -> None:
