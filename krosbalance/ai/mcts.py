@@ -35,7 +35,11 @@ evaluation's KO threats standing for it; more: this side's later turns by its he
 opponent's by its model); and ``tension_answers`` > 1, the heuristic's best answers to the tension
 roll (:func:`.tension.tension_candidates`) applied by the rules' own code
 (:func:`~krosbalance.rulesets.arena.tension.apply_tension`) and judged over ``tension_worlds``
-worlds.
+worlds. Four more are knobs on the same terms: ``reply_mix``, an opponent model that draws among
+its best plans by rank (:mod:`.mixed_reply`); ``evaluation``, the leaf's terms
+(:func:`.evaluation.evaluation_terms`) under other weights; ``alternatives``, other personalities'
+best plans added to the candidates; ``deployments``, the deployment judged by rollouts to the first
+reply (:mod:`.deployment_search`).
 
 The budget is a count — at most ``candidates x schedule[0] + ...`` rollouts per Krosmaster
 activation (as many again per search after a surprise, with ``research``) — never a time, so a match
@@ -49,6 +53,7 @@ import random
 import numpy as np
 from mypy_extensions import mypyc_attr
 
+from krosbalance.ai.deployment_search import search_deployment
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import TERMS, evaluate_holdings, evaluate_weighted
 from krosbalance.ai.kiter import KiterAI
@@ -147,11 +152,15 @@ class MCTSAI(PlanSearchAI):
         reply_mix: tuple[float, ...] = (),
         evaluation: tuple[float, ...] = (),
         alternatives: tuple[type[HeuristicAI], ...] = (),
+        deployments: int = 1,
+        deployment_worlds: int = 4,
     ) -> None:
         if research < 0:
             raise ValueError(f"research must be a count of searches, got {research!r}")
         if tension_answers < 1 or tension_worlds < 1:
             raise ValueError("tension_answers and tension_worlds must be at least 1")
+        if deployments < 1 or deployment_worlds < 1:
+            raise ValueError("deployments and deployment_worlds must be at least 1")
         if horizon < 0:
             raise ValueError(f"horizon must be a count of game turns after the team's, got {horizon!r}")
         if (
@@ -166,6 +175,8 @@ class MCTSAI(PlanSearchAI):
         super().__init__(rng, candidates, base, model)
         self.reply_mix = reply_mix
         self.evaluation = evaluation
+        self.deployments = deployments
+        self.deployment_worlds = deployment_worlds
         self.alternatives: list[HeuristicAI] = []
         for personality in alternatives:
             other = personality(rng)
@@ -196,6 +207,24 @@ class MCTSAI(PlanSearchAI):
                     if plans:
                         self.base.adopt(plans[0] if len(plans) == 1 else self.choose_plan(view, me, plans))
         return super().choose_action(view)
+
+    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
+        """The heuristic's deployment, or with ``deployments`` > 1 the best of that many judged by
+        rollouts of the first turn and its reply (:func:`.deployment_search.search_deployment`)."""
+        if self.deployments <= 1:
+            return self.base.choose_deployment(view, fighters, cells)
+        self.searches += 1
+        return search_deployment(
+            view,
+            fighters,
+            cells,
+            self.base,
+            self.model,
+            self._leaf,
+            self.rng,
+            self.deployments,
+            self.deployment_worlds,
+        )
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """Successive halving over the worlds (ties: the heuristic's order), the ``alternatives``'

@@ -51,6 +51,8 @@ KNOBS = (
     "reply_mix",
     "evaluation",
     "alternatives",
+    "deployments",
+    "deployment_worlds",
     "base",
     "model",
 )

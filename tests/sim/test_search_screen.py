@@ -31,6 +31,8 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "reply_mix": [0.75, 0.25],
         "evaluation": {"hp": 0.35},
         "alternatives": ["focus_fire", "objective"],
+        "deployments": 4,
+        "deployment_worlds": 2,
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
