@@ -2,8 +2,8 @@
 
 The heuristic deploys by a rule (melee figures nearest the enemy, ranged ones behind:
 :func:`.tension.deployment_cells`); a search AI can instead try a few deployments — the
-heuristic's, and others drawn from the same cells (the heuristic's cells dealt to the figures in
-another order, and sets of cells shifted along the edge) — each on copies of the match: the
+heuristic's, and others drawn from the same edge (the heuristic's cells dealt to the figures in
+another order, or one or two figures moved to cells the heuristic left free) — each on copies of the match: the
 opponent, when it has not deployed yet, deploys by its model (R-A25: the first player places first),
 then game turns are played by the heuristics (this side's ``base``, the opponent's ``model``) until
 this side has had its first turn and the opponent its reply, and the copy is judged by the search's

@@ -208,7 +208,7 @@ def evaluation_terms(state: MatchState, side: int, threat_cache: ThreatCache | N
     of the Krosmasters, the creatures' worth, the KO threats against the side to move next and
     against the other (split by whether the KO would decide the match), kamas at the going rate,
     held and face-up tokens at their worth to the holder — each this side's less the other's. A
-    fit of the evaluation to match outcomes weighs them (``sim/evaluation_fit.py``)."""
+    screen may weigh them otherwise (``MCTSAI``'s ``evaluation``)."""
     seen = MatchView(state, side)
     arena = arena_view(seen)
     gg, wild_gg, kamas = arena.gg, arena.wild_gg, arena.kamas
