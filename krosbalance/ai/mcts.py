@@ -35,11 +35,12 @@ evaluation's KO threats standing for it; more: this side's later turns by its he
 opponent's by its model); and ``tension_answers`` > 1, the heuristic's best answers to the tension
 roll (:func:`.tension.tension_candidates`) applied by the rules' own code
 (:func:`~krosbalance.rulesets.arena.tension.apply_tension`) and judged over ``tension_worlds``
-worlds. Four more are knobs on the same terms: ``reply_mix``, an opponent model that draws among
-its best plans by rank (:mod:`.mixed_reply`); ``evaluation``, the leaf's terms
-(:func:`.evaluation.evaluation_terms`) under other weights; ``alternatives``, other personalities'
-best plans added to the candidates; ``deployments``, the deployment judged by rollouts to the first
-reply (:mod:`.deployment_search`).
+worlds. Five more are knobs on the same terms: ``reply_mix``, an opponent model that draws among
+its best plans by rank (:mod:`.mixed_reply`); ``reply_search``, an opponent model that judges its
+best plans on copies to the end of its team's turn, as a searching opponent would
+(:mod:`.reply_search`); ``evaluation``, the leaf's terms (:func:`.evaluation.evaluation_terms`)
+under other weights; ``alternatives``, other personalities' best plans added to the candidates;
+``deployments``, the deployment judged by rollouts to the first reply (:mod:`.deployment_search`).
 
 The budget is a count — at most ``candidates x schedule[0] + ...`` rollouts per Krosmaster
 activation (as many again per search after a surprise, with ``research``) — never a time, so a match
@@ -61,6 +62,7 @@ from krosbalance.ai.mixed_reply import MixedReply, check_mix
 from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import HeuristicAI
+from krosbalance.ai.reply_search import SearchedReply
 from krosbalance.ai.rollout import (
     ReplayDice,
     finish_activation,
@@ -85,6 +87,8 @@ PRIOR = 0.5
 #: round of successive halving (cumulative: 6 plans x 2 worlds, the best 3 on 4, the best 2 on 8)
 CANDIDATES = 6
 SCHEDULE: tuple[int, ...] = (2, 4, 8)
+#: mixed into a world's deal to seed the dice of a searched reply's copies (not the reply's draws)
+REPLY_FACES_SALT = 0x5EA5C4ED
 
 
 def position_key(state: MatchState, dice: ReplayDice) -> tuple[object, ...]:
@@ -154,6 +158,7 @@ class MCTSAI(PlanSearchAI):
         alternatives: tuple[type[HeuristicAI], ...] = (),
         deployments: int = 1,
         deployment_worlds: int = 4,
+        reply_search: int = 1,
     ) -> None:
         if research < 0:
             raise ValueError(f"research must be a count of searches, got {research!r}")
@@ -170,10 +175,15 @@ class MCTSAI(PlanSearchAI):
         ):
             raise ValueError(f"schedule must be increasing and positive, got {schedule!r}")
         check_mix(reply_mix)
+        if reply_search < 1:
+            raise ValueError(f"reply_search must be a count of plans, got {reply_search!r}")
+        if reply_search > 1 and reply_mix:
+            raise ValueError("reply_search and reply_mix are two opponent models: choose one")
         if evaluation and len(evaluation) != len(TERMS):
             raise ValueError(f"evaluation must weigh the {len(TERMS)} terms {', '.join(TERMS)}")
         super().__init__(rng, candidates, base, model)
         self.reply_mix = reply_mix
+        self.reply_search = reply_search
         self.evaluation = evaluation
         self.deployments = deployments
         self.deployment_worlds = deployment_worlds
@@ -323,12 +333,19 @@ class MCTSAI(PlanSearchAI):
 
     def _later_turns(self, state: MatchState, deal: int) -> None:
         """The ``horizon`` game turns after the team's own: the opponent's by its model (drawing among
-        its best plans with ``reply_mix``, from the world's stream), this side's by its heuristic."""
+        its best plans with ``reply_mix``, from the world's stream, or searching its
+        ``reply_search`` best on copies, rolling the world's own faces), this side's by its heuristic."""
         draws = random.Random(deal) if self.reply_mix else None
+        faces: list[int] = []
+        if self.reply_search > 1:
+            stream = random.Random(deal ^ REPLY_FACES_SALT)
+            faces = [stream.randrange(6) for _ in range(FACES_PER_WORLD)]
         for turn in range(self.horizon):
             player: Controller
             if turn % 2 == 1:
                 player = self.base.fork()
+            elif faces:
+                player = SearchedReply(self.model.fork(), self.reply_search, faces, self._leaf, self.prior)
             elif draws is None:
                 player = self.model.fork()
             else:

@@ -19,7 +19,7 @@ from krosbalance.ai.lookahead import LookaheadAI
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.random_ai import RandomAI
-from krosbalance.ai.skilled import SKILLED
+from krosbalance.ai.skilled import SKILLED, Kiter2AI
 from krosbalance.ai.tuned import TUNED
 from krosbalance.errors import ContentError
 
@@ -39,6 +39,12 @@ def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
         return LookaheadAI(rng, candidates=candidates, dice_sets=dice_sets)
 
     return factory
+
+
+def _mcts_skilled(rng: np.random.Generator) -> AI:
+    """mcts with the ``-2`` skills in its own plans (``kiter-2`` proposes them and finishes its
+    team's turns in the rollouts); the opponent's reply is still modelled by ``kiter``."""
+    return MCTSAI(rng, base=Kiter2AI)
 
 
 def register_ai(
@@ -154,3 +160,10 @@ for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _loo
         two_players_only=LookaheadAI.two_players_only,
     )
 register_ai("mcts", MCTSAI, tier="search")
+register_ai(
+    "mcts-2",
+    _mcts_skilled,
+    tier="search",
+    rulesets=MCTSAI.rulesets,
+    two_players_only=MCTSAI.two_players_only,
+)

@@ -53,6 +53,7 @@ KNOBS = (
     "alternatives",
     "deployments",
     "deployment_worlds",
+    "reply_search",
     "base",
     "model",
 )

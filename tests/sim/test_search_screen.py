@@ -33,6 +33,7 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "alternatives": ["focus_fire", "objective"],
         "deployments": 4,
         "deployment_worlds": 2,
+        "reply_search": 1,  # off: a searched reply and a mixed one are two models, never both
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
@@ -57,6 +58,8 @@ def test_every_knob_is_one_mcts_takes() -> None:
         ('{"evaluation": [1, 2]}', "evaluation must map terms to weights"),
         ('{"alternatives": ["lookahead"]}', "alternatives must name registered heuristic AIs"),
         ('{"evaluation": {"hp": "x"}}', "the weight of hp must be a number"),
+        ('{"reply_search": 0}', "reply_search must be a count"),
+        ('{"reply_search": 2, "reply_mix": [0.5, 0.5]}', "two opponent models"),
     ],
 )
 def test_a_bad_knob_is_a_user_error_naming_it(text: str, reason: str) -> None:
