@@ -16,11 +16,9 @@ import random
 
 from mypy_extensions import mypyc_attr
 
-from krosbalance.ai.base import AI
-from krosbalance.ai.planner import END_ACTION, HeuristicAI
-from krosbalance.engine.legal import Action
+from krosbalance.ai.planner import HeuristicAI
+from krosbalance.ai.reply_model import ReplyModel
 from krosbalance.engine.view import FighterView, MatchView
-from krosbalance.rulesets.arena.tension import TensionChoice
 
 
 def check_mix(mix: tuple[float, ...]) -> None:
@@ -30,44 +28,28 @@ def check_mix(mix: tuple[float, ...]) -> None:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
-class MixedReply(AI):
+class MixedReply(ReplyModel):
     """``player``'s best plans of each Krosmaster activation, drawn by rank with the chances in
     ``mix`` from ``draws`` (see the module docstring)."""
 
     name = "mixed_reply"
-    rulesets = ("arena",)  # the Arena planner's candidates
 
     def __init__(self, player: HeuristicAI, mix: tuple[float, ...], draws: random.Random) -> None:
-        super().__init__(player.rng)
+        super().__init__(player)
         check_mix(mix)
-        self.player = player
         self.mix = mix
         self.draws = draws
-        self._key: tuple[int, int] = (-1, -1)
 
-    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
-        return self.player.choose_deployment(view, fighters, cells)
-
-    def choose_tension(
-        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
-    ) -> TensionChoice:
-        return self.player.choose_tension(view, raw, options)
-
-    def choose_action(self, view: MatchView) -> Action:
-        me = view.active
-        if me is None:
-            return END_ACTION
-        key = (view.turn, me.uid)
-        if key != self._key:
-            self._key = key
-            if me.is_krosmaster and len(self.mix) > 1:
-                player = self.player
-                player.begin(view, me)
-                plans = player.candidates(view, me, len(self.mix))
-                pick = self._rank(len(plans))
-                if plans:
-                    player.adopt(plans[pick])
-        return self.player.choose_action(view)
+    def choose(self, view: MatchView, me: FighterView) -> None:
+        """The plan of the rank drawn, among the heuristic's ``len(mix)`` best."""
+        if len(self.mix) <= 1:
+            return
+        player = self.player
+        player.begin(view, me)
+        plans = player.candidates(view, me, len(self.mix))
+        pick = self._rank(len(plans))
+        if plans:
+            player.adopt(plans[pick])
 
     def _rank(self, offered: int) -> int:
         """The rank drawn among ``offered`` plans (the chances of the missing ones go to the best)."""

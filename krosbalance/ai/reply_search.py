@@ -13,7 +13,7 @@ is played in the copies (the leaf's next-turn KO threats stand for it), so a rep
 
 Every copy rolls the same pre-drawn ``faces`` (common random numbers: the plans are compared, not
 their luck), which the caller draws per world, so a rollout stays a pure function of its world.
-Creatures, deployment and the tension roll follow the heuristic.
+Creatures, deployment and the tension roll follow the heuristic (:class:`.reply_model.ReplyModel`).
 """
 
 from __future__ import annotations
@@ -22,65 +22,47 @@ from collections.abc import Callable
 
 from mypy_extensions import mypyc_attr
 
-from krosbalance.ai.base import AI
 from krosbalance.ai.plan_search import Plan
-from krosbalance.ai.planner import END_ACTION, HeuristicAI
+from krosbalance.ai.planner import HeuristicAI
+from krosbalance.ai.reply_model import ReplyModel
 from krosbalance.ai.rollout import ReplayDice, finish_team_turn
-from krosbalance.engine.legal import Action
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import FighterView, MatchView
-from krosbalance.rulesets.arena.tension import TensionChoice
 
 #: how a copy's end position is rated, from the modelled side: ``leaf(state, side)``
 Leaf = Callable[[MatchState, int], float]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
-class SearchedReply(AI):
+class SearchedReply(ReplyModel):
     """``player``'s best plan of each Krosmaster activation among its ``candidates`` best, judged
     on copies played to the end of the team's turn (see the module docstring)."""
 
     name = "searched_reply"
-    rulesets = ("arena",)  # the Arena planner's candidates, the Arena Timeline's team turn
 
     def __init__(
         self, player: HeuristicAI, candidates: int, faces: list[int], leaf: Leaf, prior: float
     ) -> None:
-        super().__init__(player.rng)
+        super().__init__(player)
         if candidates < 1:
             raise ValueError(f"a searched reply weighs at least 1 plan, got {candidates!r}")
-        self.player = player
         self.candidates = candidates
         self.faces = faces
         self.leaf = leaf
         self.prior = prior
         self.copies = 0  # copies played so far (for the cost)
-        self._key: tuple[int, int] = (-1, -1)
 
-    def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
-        return self.player.choose_deployment(view, fighters, cells)
-
-    def choose_tension(
-        self, view: MatchView, raw: tuple[int, int], options: list[tuple[int, int]]
-    ) -> TensionChoice:
-        return self.player.choose_tension(view, raw, options)
-
-    def choose_action(self, view: MatchView) -> Action:
-        me = view.active
-        if me is None:
-            return END_ACTION
-        key = (view.turn, me.uid)
-        if key != self._key:
-            self._key = key
-            if me.is_krosmaster and self.candidates > 1:
-                player = self.player
-                player.begin(view, me)
-                plans = player.candidates(view, me, self.candidates)
-                if len(plans) > 1:
-                    player.adopt(self.best(view, me, plans))
-                elif plans:
-                    player.adopt(plans[0])
-        return self.player.choose_action(view)
+    def choose(self, view: MatchView, me: FighterView) -> None:
+        """The best of the heuristic's ``candidates`` plans by :meth:`best`."""
+        if self.candidates <= 1:
+            return
+        player = self.player
+        player.begin(view, me)
+        plans = player.candidates(view, me, self.candidates)
+        if len(plans) > 1:
+            player.adopt(self.best(view, me, plans))
+        elif plans:
+            player.adopt(plans[0])
 
     def best(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan whose copy ends the team's turn rated best (ties: the heuristic's order)."""
