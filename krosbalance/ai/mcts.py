@@ -334,7 +334,8 @@ class MCTSAI(PlanSearchAI):
     def _later_turns(self, state: MatchState, deal: int) -> None:
         """The ``horizon`` game turns after the team's own: the opponent's by its model (drawing among
         its best plans with ``reply_mix``, from the world's stream, or searching its
-        ``reply_search`` best on copies, rolling the world's own faces), this side's by its heuristic."""
+        ``reply_search`` best on copies that roll faces drawn from the world's deal), this side's by
+        its heuristic."""
         draws = random.Random(deal) if self.reply_mix else None
         faces: list[int] = []
         if self.reply_search > 1:
