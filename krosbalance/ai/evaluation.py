@@ -22,6 +22,7 @@ face-up permanent ones for what is left of their life.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from krosbalance.ai import scoring
@@ -249,3 +250,100 @@ def evaluation_terms(state: MatchState, side: int, threat_cache: ThreatCache | N
                 terms[4 if victims == mover else 5] += risk * abs(GG_UNIT * swing) * sign
     terms[8] = kama_rate(arena.gg_price) * (kamas[side] - kamas[1 - side])
     return terms
+
+
+def evaluate_fitted(
+    state: MatchState, side: int, model: tuple[float, ...], threat_cache: ThreatCache | None = None
+) -> float:
+    """A fitted chance of winning from ``state``, on the decided match's scale: ``WIN_SCORE`` times
+    ``2p - 1``, where ``p`` is the logistic model ``model`` (its intercept, then one coefficient per
+    :data:`TERMS`) of the :func:`evaluation_terms`. A won or lost match is ``WIN_SCORE`` or
+    ``-WIN_SCORE`` as in :func:`evaluate`, so a rollout's mean over worlds is the chance of winning
+    (as ``2p - 1``) whether or not its match ended.
+
+    The model is fitted on self-play positions (:mod:`krosbalance.sim.win_model`): unlike the
+    hand-set weights, it prices the terms against each other and against the match's end on the one
+    scale they share, the odds of winning."""
+    if state.finished:
+        if state.winner is None:
+            return 0.0
+        return WIN_SCORE if state.winner == side else -WIN_SCORE
+    arena = arena_view(MatchView(state, side))
+    score = scoring.score_value(arena.gg, arena.wild_gg, side)
+    if abs(score) >= scoring.WIN_VALUE:
+        return WIN_SCORE if score > 0 else -WIN_SCORE
+    z = model[0]
+    for coefficient, term in zip(model[1:], evaluation_terms(state, side, threat_cache), strict=True):
+        z += coefficient * term
+    if z >= 0.0:
+        chance = 1.0 / (1.0 + math.exp(-z))
+    else:
+        odds = math.exp(z)
+        chance = odds / (1.0 + odds)
+    return WIN_SCORE * (2.0 * chance - 1.0)
+
+
+#: share of a purchase's worth kept per own turn of walking still needed to reach a Demon cell
+PURCHASE_DISCOUNT = 0.7
+
+
+def evaluate_purchases(state: MatchState, side: int, threat_cache: ThreatCache | None = None) -> float:
+    """:func:`evaluate_holdings` with each side's kamas priced as the GG they buy
+    (:func:`kamas_as_purchases`) wherever that is worth more than the flat rate."""
+    value = evaluate_holdings(state, side, threat_cache)
+    if state.finished or abs(value) >= WIN_SCORE:
+        return value
+    arena = arena_view(MatchView(state, side))
+    rate = KAMA_SHARE * kama_rate(arena.gg_price)
+    for owner in (side, 1 - side):
+        flat = rate * arena.kamas[owner]
+        gain = max(0.0, kamas_as_purchases(state, owner, rate) - flat)
+        value += gain if owner == side else -gain
+    return value
+
+
+def kamas_as_purchases(state: MatchState, owner: int, rate: float) -> float:
+    """What ``owner``'s kamas are worth as GG bought on a Demon cell (R-A50), in injury units: each
+    GG they pay for at its worth at today's score (the last GG held is worth most; a GG that wins
+    the match is worth the match, as the planner counts a purchase), discounted by
+    ``PURCHASE_DISCOUNT`` per own turn its nearest Krosmaster needs to walk to a free Demon cell; the
+    kamas left over at ``rate``. 0 purchases when no Krosmaster or no free Demon cell is left.
+
+    The flat rate prices a stock of kamas the same at 6 GG against 6 as at 1 against 2 with the wild
+    GG gone, where the next tension double (R-A26) ends the match and a GG bought is the match."""
+    seen = MatchView(state, owner)
+    arena = arena_view(seen)
+    price = max(1, arena.gg_price)
+    kamas = arena.kamas[owner]
+    board = state.board
+    count = kamas // price
+    if count <= 0 or not board.demon_cells:
+        return rate * kamas
+    occupied = 0
+    for f in state.fighters:
+        if f.alive and f.cell >= 0:
+            occupied |= 1 << f.cell
+    demons = [c for c in range(board.n_cells) if (board.demon_cells >> c) & 1]
+    turns = -1
+    for f in state.fighters:
+        if not f.alive or f.cell < 0 or f.side != owner or f.kind != KROSMASTER:
+            continue
+        row = board.distance[f.cell]
+        for cell in demons:
+            if cell != f.cell and (occupied >> cell) & 1:
+                continue
+            need = -(-row[cell] // max(1, f.base_mp))
+            if turns < 0 or need < turns:
+                turns = need
+    if turns < 0:
+        return rate * kamas
+    share = PURCHASE_DISCOUNT**turns
+    gg, wild = arena.gg, arena.wild_gg
+    worth = 0.0
+    for _ in range(count):
+        gain = scoring.score_swing(gg, wild, owner, 1, -1, seen.team_of)
+        if gain >= scoring.WIN_VALUE:
+            return worth + share * GG_UNIT * scoring.WIN_VALUE
+        worth += share * GG_UNIT * gain
+        gg, wild = scoring.score_after(gg, wild, owner, 1, -1, seen.team_of)
+    return worth + rate * (kamas - count * price)

@@ -56,7 +56,13 @@ from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.deployment_search import search_deployment
 from krosbalance.ai.determinize import redeal
-from krosbalance.ai.evaluation import TERMS, evaluate_holdings, evaluate_weighted
+from krosbalance.ai.evaluation import (
+    TERMS,
+    evaluate_fitted,
+    evaluate_holdings,
+    evaluate_purchases,
+    evaluate_weighted,
+)
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.mixed_reply import MixedReply, check_mix
 from krosbalance.ai.plan_choice import PlanSearchAI
@@ -159,6 +165,10 @@ class MCTSAI(PlanSearchAI):
         deployments: int = 1,
         deployment_worlds: int = 4,
         reply_search: int = 1,
+        win_model: tuple[float, ...] = (),
+        pool: int = 0,
+        blend: float = 0.0,
+        purchases: bool = False,
     ) -> None:
         if research < 0:
             raise ValueError(f"research must be a count of searches, got {research!r}")
@@ -181,10 +191,26 @@ class MCTSAI(PlanSearchAI):
             raise ValueError("reply_search and reply_mix are two opponent models: choose one")
         if evaluation and len(evaluation) != len(TERMS):
             raise ValueError(f"evaluation must weigh the {len(TERMS)} terms {', '.join(TERMS)}")
+        if win_model and len(win_model) != len(TERMS) + 1:
+            raise ValueError(
+                f"win_model must be an intercept and one coefficient for each of {', '.join(TERMS)}"
+            )
+        if not 0.0 <= blend <= 1.0:
+            raise ValueError(f"blend must be a share between 0 and 1, got {blend!r}")
+        if pool and pool < candidates:
+            raise ValueError(f"pool must hold at least the {candidates} candidates, got {pool!r}")
+        if purchases and (win_model or evaluation):
+            raise ValueError("purchases prices the holdings evaluation: not with win_model or evaluation")
+        if win_model and evaluation:
+            raise ValueError("win_model and evaluation are two leaf evaluations: choose one")
         super().__init__(rng, candidates, base, model)
         self.reply_mix = reply_mix
         self.reply_search = reply_search
         self.evaluation = evaluation
+        self.win_model = win_model
+        self.pool = pool
+        self.blend = blend
+        self.purchases = purchases
         self.deployments = deployments
         self.deployment_worlds = deployment_worlds
         self.alternatives: list[HeuristicAI] = []
@@ -213,10 +239,18 @@ class MCTSAI(PlanSearchAI):
                 count = count if (turn, uid) == (view.turn, me.uid) else 0
                 if count < self.research:
                     self._researched = (view.turn, me.uid, count + 1)
-                    plans = self.base.candidates(view, me, self.candidates)
+                    plans = self.candidate_plans(view, me, self.candidates)
                     if plans:
                         self.base.adopt(plans[0] if len(plans) == 1 else self.choose_plan(view, me, plans))
         return super().choose_action(view)
+
+    def candidate_plans(self, view: MatchView, me: FighterView, keep: int) -> list[Plan]:
+        """The heuristic's ``keep`` best plans, or with ``pool`` the ``keep`` most varied of its
+        ``pool`` best (:func:`varied_plans`): the heuristic's best plans often share their casts and
+        differ in the end cell alone, which leaves the search no other attack to weigh."""
+        if self.pool <= keep:
+            return self.base.candidates(view, me, keep)
+        return varied_plans(self.base.candidates(view, me, self.pool), keep)
 
     def choose_deployment(self, view: MatchView, fighters: list[FighterView], cells: list[int]) -> list[int]:
         """The heuristic's deployment, or with ``deployments`` > 1 the best of that many judged by
@@ -326,8 +360,9 @@ class MCTSAI(PlanSearchAI):
             return known
         self.rollouts += 1
         finish_team_turn_after(state, fighter, mine, seen)
+        before = self._leaf(state, side) if self.blend > 0.0 else 0.0
         self._later_turns(state, deal)
-        value = self._leaf(state, side)
+        value = self.blend * before + (1.0 - self.blend) * self._leaf(state, side)
         table[key] = value
         return value
 
@@ -354,10 +389,14 @@ class MCTSAI(PlanSearchAI):
             play_turn(state, player)
 
     def _leaf(self, state: MatchState, side: int) -> float:
-        """The evaluation of a rollout's last position: :func:`.evaluation.evaluate_holdings`, or its
-        terms under the ``evaluation`` weights."""
+        """The evaluation of a rollout's last position: :func:`.evaluation.evaluate_holdings`, its
+        terms under the ``evaluation`` weights, or the fitted chance of winning of ``win_model``."""
+        if self.win_model:
+            return evaluate_fitted(state, side, self.win_model, self.base._threat_cache)
         if self.evaluation:
             return evaluate_weighted(state, side, self.evaluation, self.base._threat_cache)
+        if self.purchases:
+            return evaluate_purchases(state, side, self.base._threat_cache)
         return evaluate_holdings(state, side, self.base._threat_cache)
 
     def _widened(self, view: MatchView, me: FighterView, plans: list[Plan]) -> list[Plan]:
@@ -375,6 +414,28 @@ class MCTSAI(PlanSearchAI):
                     seen.add(signature)
                     out.append(Plan(plan.steps, floor, plan.route))
         return out
+
+
+def varied_plans(plans: list[Plan], keep: int) -> list[Plan]:
+    """``keep`` of ``plans`` (best first) taken in turn from their cast sequences: the best plan of
+    each sequence (in the order of those bests), then the second best of each, and so on; returned
+    best first."""
+    groups: dict[tuple[tuple[str, int, int], ...], list[int]] = {}
+    for index, plan in enumerate(plans):
+        groups.setdefault(_casts(plan), []).append(index)
+    chosen: list[int] = []
+    depth = 0
+    while len(chosen) < keep and len(chosen) < len(plans):
+        for members in groups.values():
+            if depth < len(members) and len(chosen) < keep:
+                chosen.append(members[depth])
+        depth += 1
+    return [plans[i] for i in sorted(chosen)]
+
+
+def _casts(plan: Plan) -> tuple[tuple[str, int, int], ...]:
+    """A plan's steps other than its walks: what it casts, buys and picks up, and on whom."""
+    return tuple((s.kind, s.arg, s.target) for s in plan.steps if s.kind != "goto")
 
 
 def _signature(plan: Plan) -> tuple[tuple[str, int, int], ...]:

@@ -62,10 +62,14 @@ class PlanSearchAI(AI):
             self._key = key
             self.base.begin(view, me)
             keep = self.candidates if me.is_krosmaster else 1
-            plans = self.base.candidates(view, me, keep)
+            plans = self.candidate_plans(view, me, keep)
             plan = plans[0] if len(plans) == 1 else self.choose_plan(view, me, plans)
             self.base.adopt(plan)
         return self.base.choose_action(view)
+
+    def candidate_plans(self, view: MatchView, me: FighterView, keep: int) -> list[Plan]:
+        """The plans the search judges: the heuristic's ``keep`` best (a search may choose others)."""
+        return self.base.candidates(view, me, keep)
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan to play among several (the heuristic's order); a search overrides this."""

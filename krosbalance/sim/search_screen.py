@@ -54,6 +54,10 @@ KNOBS = (
     "deployments",
     "deployment_worlds",
     "reply_search",
+    "win_model",
+    "pool",
+    "blend",
+    "purchases",
     "base",
     "model",
 )

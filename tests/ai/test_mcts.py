@@ -417,3 +417,149 @@ def test_alternatives_add_other_personalities_best_plans_once() -> None:
     expected = 3 + (_signature(best_focus) not in signatures[:3])
     assert len(widened) == expected
     assert all(p.value == min(q.value for q in plans) for p in widened[3:])
+
+
+def test_a_fitted_win_model_is_the_chance_of_winning_on_the_decided_scale() -> None:
+    """``evaluate_fitted`` is ``WIN_SCORE * (2p - 1)`` for the logistic model's ``p`` of the terms,
+    so an even model (all zero) is 0 and a decided match keeps ``WIN_SCORE``."""
+    import math
+
+    from krosbalance.ai.evaluation import WIN_SCORE, evaluate_fitted, evaluation_terms
+
+    state, side, _ = _at_an_activation(4)
+    terms = evaluation_terms(state, side)
+    even = (0.0,) * (len(TERMS) + 1)
+    assert evaluate_fitted(state, side, even) == 0.0
+    model = (0.3, *(0.01 * (i + 1) for i in range(len(TERMS))))
+    z = model[0] + sum(c * t for c, t in zip(model[1:], terms, strict=True))
+    assert evaluate_fitted(state, side, model) == pytest.approx(WIN_SCORE * (2 / (1 + math.exp(-z)) - 1))
+    assert evaluate_fitted(state, 1 - side, model) != evaluate_fitted(state, side, model)
+    state.finished, state.winner = True, side
+    assert evaluate_fitted(state, side, model) == WIN_SCORE
+    assert evaluate_fitted(state, 1 - side, model) == -WIN_SCORE
+
+
+def test_mcts_judges_by_its_win_model_and_refuses_a_malformed_one() -> None:
+    from krosbalance.ai.evaluation import evaluate_fitted
+
+    state, side, _ = _at_an_activation(4)
+    model = (0.1, *(0.05 for _ in TERMS))
+    ai = MCTSAI(np.random.default_rng(0), win_model=model)
+    assert ai._leaf(state, side) == evaluate_fitted(state, side, model)
+    with pytest.raises(ValueError, match="win_model must be an intercept"):
+        MCTSAI(np.random.default_rng(0), win_model=(1.0, 2.0))
+    with pytest.raises(ValueError, match="choose one"):
+        MCTSAI(np.random.default_rng(0), win_model=model, evaluation=HOLDINGS_WEIGHTS)
+
+
+def test_varied_plans_take_each_cast_sequence_in_turn() -> None:
+    """The best plan of each cast sequence first (walks do not count), then the second best of
+    each, returned best first."""
+    from krosbalance.ai.casts import Step
+    from krosbalance.ai.mcts import varied_plans
+    from krosbalance.ai.plan_search import Plan
+
+    def plan(value: float, cell: int, *casts: int) -> Plan:
+        steps = [Step("goto", cell)] + [Step("cast", 0, target) for target in casts] + [Step("end")]
+        return Plan(steps, value)
+
+    plans = [
+        plan(9, 1, 5),
+        plan(8, 2, 5),
+        plan(7, 3, 5),
+        plan(6, 1, 6),
+        plan(5, 4, 5),
+        plan(4, 2, 6),
+        plan(3, 1),
+    ]
+    assert [p.value for p in varied_plans(plans, 3)] == [9, 6, 3]
+    assert [p.value for p in varied_plans(plans, 5)] == [9, 8, 6, 4, 3]
+    assert varied_plans(plans[:2], 4) == plans[:2]
+
+
+def test_a_pool_gives_mcts_varied_candidates_and_must_hold_them() -> None:
+    """With ``pool``, the search's candidates are the most varied of the heuristic's ``pool`` best,
+    so they carry more cast sequences than its ``candidates`` best where those repeat one."""
+    from krosbalance.ai.mcts import _casts, _signature
+
+    gains = []
+    for seed in range(3, 11):
+        state, side, _ = _at_an_activation(seed)
+        view = MatchView(state, side)
+        me = view.active
+        assert me is not None
+        plain = MCTSAI(np.random.default_rng(0), candidates=3)
+        pooled = MCTSAI(np.random.default_rng(0), candidates=3, pool=12)
+        for ai in (plain, pooled):
+            ai.base.begin(view, me)
+        top = plain.candidate_plans(view, me, 3)
+        varied = pooled.candidate_plans(view, me, 3)
+        assert len(varied) == len(top)
+        assert _signature(varied[0]) == _signature(top[0])  # the heuristic's best is always one
+        gains.append(len({_casts(p) for p in varied}) - len({_casts(p) for p in top}))
+    assert min(gains) >= 0 and max(gains) > 0
+    with pytest.raises(ValueError, match="pool must hold"):
+        MCTSAI(np.random.default_rng(0), candidates=6, pool=4)
+
+
+def test_blend_weighs_the_position_after_the_teams_turn_into_the_leaf() -> None:
+    """``blend`` 1 judges a plan at the end of the team's own turn, before any reply; 0 (off) after
+    the reply; a share outside [0, 1] is refused."""
+    state, side, _ = _at_an_activation(3)
+    view = MatchView(state, side)
+    me = view.active
+    assert me is not None
+    values = []
+    for blend in (0.0, 1.0, 0.5):
+        ai = MCTSAI(np.random.default_rng(0), blend=blend)
+        ai.base.begin(view, me)
+        plan = ai.base.candidates(view, me, 1)[0]
+        values.append(ai._rollout(view, me, plan, [3] * 64, 7, {}))
+    after_reply, before_reply, half = values
+    assert half == pytest.approx(0.5 * before_reply + 0.5 * after_reply)
+    with pytest.raises(ValueError, match="blend"):
+        MCTSAI(np.random.default_rng(0), blend=1.5)
+
+
+def test_kamas_priced_as_purchases_are_worth_the_last_gg_near_a_demon_cell() -> None:
+    """R-A50, R-A26: with the wild GG gone and the side at 1 GG against 2, the 10 kamas that buy a
+    GG are worth that GG's swing at once on a Demon cell, less for each turn of walk, and never less
+    than the flat rate; in a fresh match (6 against 6) they are priced flat."""
+    from krosbalance.ai.evaluation import (
+        KAMA_SHARE,
+        PURCHASE_DISCOUNT,
+        evaluate_purchases,
+        kamas_as_purchases,
+    )
+    from krosbalance.ai.scoring import GG_UNIT, score_swing
+
+    state, side, _ = _at_an_activation(4)
+    rules = arena_state(state)
+    rate = KAMA_SHARE * kama_rate(rules.gg_price)
+    rules.kamas[side] = rules.gg_price
+    early = evaluate_purchases(state, side)
+    assert early == pytest.approx(evaluate_holdings(state, side))  # 6 against 6: the flat rate wins
+    rules.gg[side], rules.gg[1 - side], rules.wild_gg = 1, 2, 0
+    board = state.board
+    mine = next(f for f in state.fighters if f.side == side and f.alive and f.kind == "krosmaster")
+    for f in state.fighters:  # only ``mine`` may buy
+        if f.side == side and f is not mine:
+            f.alive = False
+    occupied = {f.cell for f in state.fighters if f.alive and f.cell >= 0 and f is not mine}
+    demon = next(c for c in range(board.n_cells) if (board.demon_cells >> c) & 1 and c not in occupied)
+    mine.cell = demon
+    swing = GG_UNIT * score_swing(tuple(rules.gg), 0, side, 1)
+    assert kamas_as_purchases(state, side, rate) == pytest.approx(swing)
+    assert swing > rate * rules.gg_price
+    far = max(
+        (c for c in range(board.n_cells) if c not in occupied and not (board.demon_cells >> c) & 1),
+        key=lambda c: min(board.distance[c][d] for d in range(board.n_cells) if (board.demon_cells >> d) & 1),
+    )
+    mine.cell = far
+    free = [d for d in range(board.n_cells) if (board.demon_cells >> d) & 1 and d not in occupied]
+    turns = -(-min(board.distance[far][d] for d in free) // mine.base_mp)
+    assert turns >= 1
+    assert kamas_as_purchases(state, side, rate) == pytest.approx(swing * PURCHASE_DISCOUNT**turns)
+    assert evaluate_purchases(state, side) >= evaluate_holdings(state, side)
+    with pytest.raises(ValueError, match="purchases"):
+        MCTSAI(np.random.default_rng(0), purchases=True, evaluation=HOLDINGS_WEIGHTS)
