@@ -41,6 +41,12 @@ best plans on copies to the end of its team's turn, as a searching opponent woul
 (:mod:`.reply_search`); ``evaluation``, the leaf's terms (:func:`.evaluation.evaluation_terms`)
 under other weights; ``alternatives``, other personalities' best plans added to the candidates;
 ``deployments``, the deployment judged by rollouts to the first reply (:mod:`.deployment_search`).
+Four more followed, measured on ``mcts-2`` and not kept either: ``win_model``, a fitted chance of
+winning as the leaf (:func:`.evaluation.evaluate_fitted`, fitted by :mod:`krosbalance.sim.win_model`);
+``pool``, the candidates varied by cast sequence among the heuristic's ``pool`` best
+(:func:`varied_plans`); ``blend``, that share of the leaf read at the end of the team's own turn,
+before the reply; and ``purchases``, kamas priced as the GG they buy, less the walk to a Demon cell
+(:func:`.evaluation.evaluate_purchases`).
 
 The budget is a count — at most ``candidates x schedule[0] + ...`` rollouts per Krosmaster
 activation (as many again per search after a surprise, with ``research``) — never a time, so a match
