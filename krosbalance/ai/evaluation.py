@@ -188,6 +188,19 @@ def evaluate_weighted(
 ) -> float:
     """The :func:`evaluation_terms` under ``weights`` (a decided match: ``WIN_SCORE``); under
     :data:`HOLDINGS_WEIGHTS`, :func:`evaluate_holdings` up to rounding."""
+    decided = _decided(state, side)
+    if decided is not None:
+        return decided
+    terms = evaluation_terms(state, side, threat_cache)
+    value = 0.0
+    for weight, term in zip(weights, terms, strict=True):
+        value += weight * term
+    return value
+
+
+def _decided(state: MatchState, side: int) -> float | None:
+    """``WIN_SCORE`` (or its opposite, or 0 for a draw) for a match that is over or whose score
+    decides it (no GG left to one side, the wild GG gone); None while it is open."""
     if state.finished:
         if state.winner is None:
             return 0.0
@@ -196,11 +209,7 @@ def evaluate_weighted(
     score = scoring.score_value(arena.gg, arena.wild_gg, side)
     if abs(score) >= scoring.WIN_VALUE:
         return WIN_SCORE if score > 0 else -WIN_SCORE
-    terms = evaluation_terms(state, side, threat_cache)
-    value = 0.0
-    for weight, term in zip(weights, terms, strict=True):
-        value += weight * term
-    return value
+    return None
 
 
 def evaluation_terms(state: MatchState, side: int, threat_cache: ThreatCache | None = None) -> list[float]:
@@ -264,14 +273,9 @@ def evaluate_fitted(
     The model is fitted on self-play positions (:mod:`krosbalance.sim.win_model`): unlike the
     hand-set weights, it prices the terms against each other and against the match's end on the one
     scale they share, the odds of winning."""
-    if state.finished:
-        if state.winner is None:
-            return 0.0
-        return WIN_SCORE if state.winner == side else -WIN_SCORE
-    arena = arena_view(MatchView(state, side))
-    score = scoring.score_value(arena.gg, arena.wild_gg, side)
-    if abs(score) >= scoring.WIN_VALUE:
-        return WIN_SCORE if score > 0 else -WIN_SCORE
+    decided = _decided(state, side)
+    if decided is not None:
+        return decided
     z = model[0]
     for coefficient, term in zip(model[1:], evaluation_terms(state, side, threat_cache), strict=True):
         z += coefficient * term

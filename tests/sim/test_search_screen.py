@@ -34,6 +34,10 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "deployments": 4,
         "deployment_worlds": 2,
         "reply_search": 1,  # off: a searched reply and a mixed one are two models, never both
+        "win_model": [],  # off: a fitted leaf and weighted terms are two evaluations, never both
+        "pool": 4,
+        "blend": 0.25,
+        "purchases": False,  # off: it prices the holdings evaluation, not weighted terms
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
