@@ -46,7 +46,14 @@ winning as the leaf (:func:`.evaluation.evaluate_fitted`, fitted by :mod:`krosba
 ``pool``, the candidates varied by cast sequence among the heuristic's ``pool`` best
 (:func:`varied_plans`); ``blend``, that share of the leaf read at the end of the team's own turn,
 before the reply; and ``purchases``, kamas priced as the GG they buy, less the walk to a Demon cell
-(:func:`.evaluation.evaluate_purchases`).
+(:func:`.evaluation.evaluate_purchases`). Three more, measured the same way and not kept:
+``continuation``, the team's later Krosmaster activations in a rollout chosen among that many of
+the heuristic's plans, each judged on a copy after the opponent's reply (a ``lookahead`` inside the
+rollout, :class:`.reply_search.SearchedReply` with an answer); and ``creatures``, a creature's
+activation searched among that many plans as a Krosmaster's is (the default, 1, plays the
+heuristic's own); and ``reply_lookahead``, the searched reply (``reply_search``) judged as
+``lookahead`` judges its plans, after this side's answer by the model and by lookahead's own
+evaluation and prior: an opponent model built on the opponent the tier is measured against.
 
 The budget is a count — at most ``candidates x schedule[0] + ...`` rollouts per Krosmaster
 activation (as many again per search after a surprise, with ``research``) — never a time, so a match
@@ -64,12 +71,14 @@ from krosbalance.ai.deployment_search import search_deployment
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import (
     TERMS,
+    evaluate,
     evaluate_fitted,
     evaluate_holdings,
     evaluate_purchases,
     evaluate_weighted,
 )
 from krosbalance.ai.kiter import KiterAI
+from krosbalance.ai.lookahead import PRIOR as LOOKAHEAD_PRIOR
 from krosbalance.ai.mixed_reply import MixedReply, check_mix
 from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
@@ -88,7 +97,7 @@ from krosbalance.engine.state import MatchState
 from krosbalance.engine.turn import Controller
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.state import ArenaState
-from krosbalance.rulesets.arena.tension import TensionChoice, apply_tension
+from krosbalance.rulesets.arena.tension import ArenaController, TensionChoice, apply_tension
 from krosbalance.rulesets.arena.tokens import tokens_of
 
 #: raw faces pre-drawn per world (a rollout that rolls more cycles through them)
@@ -101,6 +110,8 @@ CANDIDATES = 6
 SCHEDULE: tuple[int, ...] = (2, 4, 8)
 #: mixed into a world's deal to seed the dice of a searched reply's copies (not the reply's draws)
 REPLY_FACES_SALT = 0x5EA5C4ED
+#: mixed into a world's deal to seed the dice of the copies that choose a rollout's later activations
+CONTINUATION_FACES_SALT = 0xC0471E55
 
 
 def position_key(state: MatchState, dice: ReplayDice) -> tuple[object, ...]:
@@ -175,6 +186,9 @@ class MCTSAI(PlanSearchAI):
         pool: int = 0,
         blend: float = 0.0,
         purchases: bool = False,
+        continuation: int = 1,
+        creatures: int = 1,
+        reply_lookahead: bool = False,
     ) -> None:
         if research < 0:
             raise ValueError(f"research must be a count of searches, got {research!r}")
@@ -193,6 +207,8 @@ class MCTSAI(PlanSearchAI):
         check_mix(reply_mix)
         if reply_search < 1:
             raise ValueError(f"reply_search must be a count of plans, got {reply_search!r}")
+        if reply_lookahead and reply_search < 2:
+            raise ValueError("reply_lookahead judges a searched reply: set reply_search to 2 or more")
         if reply_search > 1 and reply_mix:
             raise ValueError("reply_search and reply_mix are two opponent models: choose one")
         if evaluation and len(evaluation) != len(TERMS):
@@ -205,6 +221,8 @@ class MCTSAI(PlanSearchAI):
             raise ValueError(f"blend must be a share between 0 and 1, got {blend!r}")
         if pool and pool < candidates:
             raise ValueError(f"pool must hold at least the {candidates} candidates, got {pool!r}")
+        if continuation < 1 or creatures < 1:
+            raise ValueError("continuation and creatures must be counts of plans, at least 1")
         if purchases and (win_model or evaluation):
             raise ValueError("purchases prices the holdings evaluation: not with win_model or evaluation")
         if win_model and evaluation:
@@ -212,11 +230,14 @@ class MCTSAI(PlanSearchAI):
         super().__init__(rng, candidates, base, model)
         self.reply_mix = reply_mix
         self.reply_search = reply_search
+        self.reply_lookahead = reply_lookahead
         self.evaluation = evaluation
         self.win_model = win_model
         self.pool = pool
         self.blend = blend
         self.purchases = purchases
+        self.continuation = continuation
+        self.creature_candidates = creatures
         self.deployments = deployments
         self.deployment_worlds = deployment_worlds
         self.alternatives: list[HeuristicAI] = []
@@ -349,7 +370,10 @@ class MCTSAI(PlanSearchAI):
     ) -> float:
         """Play ``plan`` in one world (its dice, its deal of the unseen tokens), then the rest of the
         turn and the opponent's reply; evaluate. A position already met in this world (``table``:
-        this world's transpositions) is not played again."""
+        this world's transpositions) is not played again. With ``continuation`` > 1, the team's later
+        Krosmaster activations choose among that many of the heuristic's plans, each judged on a
+        copy after the opponent's reply by its model (:class:`.reply_search.SearchedReply`, a
+        ``lookahead`` inside the rollout)."""
         side = view.side
         dice = ReplayDice(faces)
         state = view.clone_state(dice)
@@ -365,7 +389,12 @@ class MCTSAI(PlanSearchAI):
             self.transpositions += 1
             return known
         self.rollouts += 1
-        finish_team_turn_after(state, fighter, mine, seen)
+        rest: ArenaController = mine
+        if self.continuation > 1:
+            stream = random.Random(deal ^ CONTINUATION_FACES_SALT)
+            inner = [stream.randrange(6) for _ in range(FACES_PER_WORLD)]
+            rest = SearchedReply(mine, self.continuation, inner, self._leaf, self.prior, self.model)
+        finish_team_turn_after(state, fighter, rest, seen)
         before = self._leaf(state, side) if self.blend > 0.0 else 0.0
         self._later_turns(state, deal)
         value = self.blend * before + (1.0 - self.blend) * self._leaf(state, side)
@@ -375,8 +404,10 @@ class MCTSAI(PlanSearchAI):
     def _later_turns(self, state: MatchState, deal: int) -> None:
         """The ``horizon`` game turns after the team's own: the opponent's by its model (drawing among
         its best plans with ``reply_mix``, from the world's stream, or searching its
-        ``reply_search`` best on copies that roll faces drawn from the world's deal), this side's by
-        its heuristic."""
+        ``reply_search`` best on copies that roll faces drawn from the world's deal, with
+        ``reply_lookahead`` judged as ``lookahead`` judges its plans: after this side's answer by the
+        model, by :func:`.evaluation.evaluate` plus lookahead's prior), this side's by its
+        heuristic."""
         draws = random.Random(deal) if self.reply_mix else None
         faces: list[int] = []
         if self.reply_search > 1:
@@ -386,6 +417,15 @@ class MCTSAI(PlanSearchAI):
             player: Controller
             if turn % 2 == 1:
                 player = self.base.fork()
+            elif faces and self.reply_lookahead:
+                player = SearchedReply(
+                    self.model.fork(),
+                    self.reply_search,
+                    faces,
+                    self._lookahead_leaf,
+                    LOOKAHEAD_PRIOR,
+                    self.model,
+                )
             elif faces:
                 player = SearchedReply(self.model.fork(), self.reply_search, faces, self._leaf, self.prior)
             elif draws is None:
@@ -393,6 +433,10 @@ class MCTSAI(PlanSearchAI):
             else:
                 player = MixedReply(self.model.fork(), self.reply_mix, draws)
             play_turn(state, player)
+
+    def _lookahead_leaf(self, state: MatchState, side: int) -> float:
+        """``lookahead``'s evaluation of a rollout's last position (a searched reply modelled on it)."""
+        return evaluate(state, side, self.base._threat_cache)
 
     def _leaf(self, state: MatchState, side: int) -> float:
         """The evaluation of a rollout's last position: :func:`.evaluation.evaluate_holdings`, its

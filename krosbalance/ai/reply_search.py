@@ -11,6 +11,11 @@ adopts the one whose end position its ``leaf`` evaluation rates best from its ow
 is played in the copies (the leaf's next-turn KO threats stand for it), so a reply costs about
 ``candidates`` team turns per activation, not a search of its own.
 
+With an ``answer`` (a heuristic of the other side), each copy also plays that side's whole next
+turn before the leaf, as ``lookahead`` judges its plans: ``mcts`` plays its own team's later
+activations in a rollout this way (its ``continuation`` knob), so that a rollout's rest of the
+turn is chosen as the searcher would choose it, not by the heuristic's first plan.
+
 Every copy rolls the same pre-drawn ``faces`` (common random numbers: the plans are compared, not
 their luck), which the caller draws per world, so a rollout stays a pure function of its world.
 Creatures, deployment and the tension roll follow the heuristic (:class:`.reply_model.ReplyModel`).
@@ -25,7 +30,7 @@ from mypy_extensions import mypyc_attr
 from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.reply_model import ReplyModel
-from krosbalance.ai.rollout import ReplayDice, finish_team_turn
+from krosbalance.ai.rollout import ReplayDice, finish_team_turn, play_turn
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import FighterView, MatchView
 
@@ -41,7 +46,13 @@ class SearchedReply(ReplyModel):
     name = "searched_reply"
 
     def __init__(
-        self, player: HeuristicAI, candidates: int, faces: list[int], leaf: Leaf, prior: float
+        self,
+        player: HeuristicAI,
+        candidates: int,
+        faces: list[int],
+        leaf: Leaf,
+        prior: float,
+        answer: HeuristicAI | None = None,
     ) -> None:
         super().__init__(player)
         if candidates < 1:
@@ -50,6 +61,7 @@ class SearchedReply(ReplyModel):
         self.faces = faces
         self.leaf = leaf
         self.prior = prior
+        self.answer = answer
         self.copies = 0  # copies played so far (for the cost)
 
     def choose(self, view: MatchView, me: FighterView) -> None:
@@ -65,7 +77,8 @@ class SearchedReply(ReplyModel):
             player.adopt(plans[0])
 
     def best(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
-        """The plan whose copy ends the team's turn rated best (ties: the heuristic's order)."""
+        """The plan whose copy ends the team's turn (and the ``answer``'s turn after it) rated best
+        (ties: the heuristic's order)."""
         side = view.side
         best, best_value = plans[0], -1e18
         for plan in plans:
@@ -74,6 +87,8 @@ class SearchedReply(ReplyModel):
             mine = self.player.fork()
             mine.adopt(plan)
             finish_team_turn(state, state.fighters[me.uid], mine, MatchView(state, side))
+            if self.answer is not None:
+                play_turn(state, self.answer.fork())
             value = self.leaf(state, side) + self.prior * plan.value
             if value > best_value + 1e-9:
                 best, best_value = plan, value

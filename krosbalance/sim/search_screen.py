@@ -58,6 +58,9 @@ KNOBS = (
     "pool",
     "blend",
     "purchases",
+    "continuation",
+    "creatures",
+    "reply_lookahead",
     "base",
     "model",
 )

@@ -31,7 +31,7 @@ from krosbalance.ai.rewards import kama_rate
 from krosbalance.ai.rollout import ReplayDice
 from krosbalance.ai.skilled import Kiter2AI
 from krosbalance.ai.tension import tension_candidates, tension_choice
-from krosbalance.content.registry import list_characters
+from krosbalance.content.registry import list_characters, load_character
 from krosbalance.engine.dice import DOFUS, LOCK, SeededDice
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.turn import game_turn
@@ -519,6 +519,64 @@ def test_blend_weighs_the_position_after_the_teams_turn_into_the_leaf() -> None:
     assert half == pytest.approx(0.5 * before_reply + 0.5 * after_reply)
     with pytest.raises(ValueError, match="blend"):
         MCTSAI(np.random.default_rng(0), blend=1.5)
+
+
+def test_continuation_chooses_the_teams_later_activations_by_copies_judged_after_the_reply() -> None:
+    """``continuation`` > 1 plays a rollout's later Krosmaster activations by the best of that many
+    plans, each judged after the opponent's reply (a lookahead inside the rollout): its rollouts
+    differ from the heuristic's, the same seed gives the same match, the match's own dice are never
+    rolled, and a count below 1 is refused."""
+    state, side, _ = _at_an_activation(2)  # a position where a later activation changes its plan
+    view = MatchView(state, side)
+    me = view.active
+    assert me is not None
+    dice = CountingDice(2)
+    state.dice = dice
+    before = snapshot(state)
+    values = []
+    for continuation in (1, 2, 2):
+        ai = MCTSAI(np.random.default_rng(0), continuation=continuation)
+        ai.base.begin(view, me)
+        plan = ai.base.candidates(view, me, 1)[0]
+        values.append(ai._rollout(view, me, plan, [i % 6 for i in range(512)], 7, {}))
+    assert values[1] == values[2]
+    assert values[0] != values[1]
+    assert dice.rolls == 0
+    assert snapshot(state) == before
+    with pytest.raises(ValueError, match="continuation and creatures"):
+        MCTSAI(np.random.default_rng(0), continuation=0)
+
+
+def _summoners() -> list[str]:
+    """The box's Krosmasters whose spells put a creature in play."""
+    return [
+        name
+        for name in BOX
+        if any(
+            s.kind == "summon" and s.summons and load_character(s.summons).kind == "creature"
+            for s in load_character(name).spells
+        )
+    ]
+
+
+def test_creatures_searches_a_creatures_activation_among_its_best_plans() -> None:
+    """``creatures`` > 1 judges a creature's activation among that many of the heuristic's plans as
+    a Krosmaster's is (1, the default, plays the heuristic's own): with summoners on the team there
+    are more searches and a different match; the same seed gives the same match."""
+    summoners = _summoners()
+    if not summoners:
+        pytest.skip("no summoner in the box")
+    team = (summoners + [n for n in BOX if n not in summoners])[:4]
+    others = [n for n in BOX if n not in team][:4]
+    logs = []
+    for creatures in (3, 3, 1):
+        state, controllers, views = prepare_match(team, others, ai="kiter", seed=31, record="full")
+        ai = MCTSAI(np.random.default_rng(31), candidates=3, schedule=(1, 2), creatures=creatures)
+        run_to_end(state, [ai, controllers[1]], views)
+        logs.append((ai.searches, state.winner, [repr(e) for e in state.events]))
+    assert logs[0] == logs[1]
+    assert logs[0][0] > logs[2][0]
+    assert logs[0][2] != logs[2][2]
 
 
 def test_kamas_priced_as_purchases_are_worth_the_last_gg_near_a_demon_cell() -> None:

@@ -59,6 +59,20 @@ def test_the_model_adopts_the_plan_its_leaf_rates_best(rising: bool) -> None:
     assert all(seat == side and (finished or active != side) for seat, active, finished in leaf.seen)
 
 
+def test_with_an_answer_each_copy_is_rated_after_the_other_sides_turn() -> None:
+    """An ``answer`` plays the other side's whole next turn on each copy before the leaf, as
+    lookahead judges a plan (mcts's ``continuation``): the leaf meets the copy back on the model's
+    side, and the choice is still the plan it rates best."""
+    state, side, view, plans = _plans(3, 3)
+    leaf = _Ranked(rising=True)
+    player = _Adopting(np.random.default_rng(0))
+    answer = KiterAI(np.random.default_rng(1))
+    SearchedReply(player, 3, FACES, leaf, 0.0, answer).choose_action(view)
+    assert player.adopted[-1] == [repr(s) for s in plans[-1].steps]
+    assert len(leaf.seen) == 3
+    assert all(seat == side and (finished or active == side) for seat, active, finished in leaf.seen)
+
+
 def test_the_copies_never_roll_the_match_dice_nor_touch_the_match() -> None:
     state, side, view, _ = _plans(5, 3)
     dice = CountingDice(5)
@@ -101,3 +115,23 @@ def test_mcts_with_a_searched_reply_is_deterministic_and_plays_other_rollouts() 
         logs.append((state.winner, [repr(e) for e in state.events]))
     assert logs[0] == logs[1]
     assert logs[0] != logs[2]
+
+
+def test_a_reply_modelled_on_lookahead_plays_other_rollouts_and_needs_a_searched_reply() -> None:
+    """``reply_lookahead`` judges the searched reply's plans after this side's answer, by
+    lookahead's evaluation: a rollout comes out otherwise than with the plain searched reply, the
+    same world gives the same value, and without ``reply_search`` it is refused."""
+    state, side, _ = _at_an_activation(2)
+    view = MatchView(state, side)
+    me = view.active
+    assert me is not None
+    values = []
+    for like_lookahead in (True, True, False):
+        ai = MCTSAI(np.random.default_rng(0), reply_search=2, reply_lookahead=like_lookahead)
+        ai.base.begin(view, me)
+        plan = ai.base.candidates(view, me, 1)[0]
+        values.append(ai._rollout(view, me, plan, FACES, 7, {}))
+    assert values[0] == values[1]
+    assert values[0] != values[2]
+    with pytest.raises(ValueError, match="reply_lookahead"):
+        MCTSAI(np.random.default_rng(0), reply_lookahead=True)

@@ -38,6 +38,9 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "pool": 4,
         "blend": 0.25,
         "purchases": False,  # off: it prices the holdings evaluation, not weighted terms
+        "continuation": 2,
+        "creatures": 2,
+        "reply_lookahead": False,  # off: it judges a searched reply, and reply_search is off here
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
