@@ -49,9 +49,9 @@ before the reply; and ``purchases``, kamas priced as the GG they buy, less the w
 (:func:`.evaluation.evaluate_purchases`). Three more, measured the same way and not kept:
 ``continuation``, the team's later Krosmaster activations in a rollout chosen among that many of
 the heuristic's plans, each judged on a copy after the opponent's reply (a ``lookahead`` inside the
-rollout, :class:`.reply_search.SearchedReply` with an answer); and ``creatures``, a creature's
+rollout, :class:`.reply_search.SearchedReply` with an answer); ``creatures``, a creature's
 activation searched among that many plans as a Krosmaster's is (the default, 1, plays the
-heuristic's own); and ``reply_lookahead``, the searched reply (``reply_search``) judged as
+heuristic's own); ``reply_lookahead``, the searched reply (``reply_search``) judged as
 ``lookahead`` judges its plans, after this side's answer by the model and by lookahead's own
 evaluation and prior: an opponent model built on the opponent the tier is measured against.
 
