@@ -20,7 +20,7 @@ from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.objective import ObjectiveAI
 from krosbalance.ai.random_ai import RandomAI
 from krosbalance.ai.skilled import SKILLED, Kiter2AI
-from krosbalance.ai.tuned import TUNED
+from krosbalance.ai.tuned import TUNED, KiterRaceAI
 from krosbalance.errors import ContentError
 
 AIFactory = Callable[[np.random.Generator], AI]
@@ -45,6 +45,12 @@ def _mcts_skilled(rng: np.random.Generator) -> AI:
     """mcts with the ``-2`` skills in its own plans (``kiter-2`` proposes them and finishes its
     team's turns in the rollouts); the opponent's reply is still modelled by ``kiter``."""
     return MCTSAI(rng, base=Kiter2AI)
+
+
+def _mcts_race(rng: np.random.Generator) -> AI:
+    """mcts with ``kiter-race`` proposing its plans and finishing its team's turns in the rollouts
+    (the GG race priced in its own play); the opponent's reply is still modelled by ``kiter``."""
+    return MCTSAI(rng, base=KiterRaceAI)
 
 
 def register_ai(
@@ -145,9 +151,9 @@ register_ai("objective", ObjectiveAI)
 # (names written out: in the compiled build a class's ``name`` default is not readable from the class)
 for _skilled_name, _skilled in zip(("focus_fire-2", "kiter-2", "objective-2"), SKILLED, strict=True):
     register_ai(_skilled_name, _skilled)
-# kiter-2 with the weights tuned by self-play (ai/tuned.py, data/tuned.toml; sim/tuning.py); the
-# untuned AIs above stay as they are, so old studies replay exactly
-for _tuned_name, _tuned in zip(("kiter-3",), TUNED, strict=True):
+# kiter-2 with weights measured by self-play (ai/tuned.py, data/tuned.toml: kiter-3 tuned by
+# sim/tuning.py, kiter-race screened in mcts); the AIs above stay as they are, so old studies replay
+for _tuned_name, _tuned in zip(("kiter-3", "kiter-race"), TUNED, strict=True):
     register_ai(_tuned_name, _tuned)
 # The search tier plays Arena only: its candidates and leaf evaluation come from the Arena planner
 # (ai/planner.py, ai/evaluation.py), which knows nothing of Blast's glyphs, favors or challenges.
@@ -160,10 +166,11 @@ for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _loo
         two_players_only=LookaheadAI.two_players_only,
     )
 register_ai("mcts", MCTSAI, tier="search")
-register_ai(
-    "mcts-2",
-    _mcts_skilled,
-    tier="search",
-    rulesets=MCTSAI.rulesets,
-    two_players_only=MCTSAI.two_players_only,
-)
+for _name, _factory in (("mcts-2", _mcts_skilled), ("mcts-race", _mcts_race)):
+    register_ai(
+        _name,
+        _factory,
+        tier="search",
+        rulesets=MCTSAI.rulesets,
+        two_players_only=MCTSAI.two_players_only,
+    )

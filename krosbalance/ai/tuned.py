@@ -1,9 +1,13 @@
-"""The tuned heuristic AIs (issue 18, item 2): weights found by self-play, read from data.
+"""The tuned heuristic AIs (issue 18): weights measured by self-play, read from data.
 
-``kiter-3`` is ``kiter-2`` (the kiter personality with the three skills on) with the weights that
+``kiter-3`` (item 2) is ``kiter-2`` (the kiter personality with the three skills on) with the weights that
 :mod:`krosbalance.sim.tuning` found against ``kiter-2`` on the tuning boards; they live in
 ``krosbalance/ai/data/tuned.toml`` with a source note (optimiser, seed, budget, boards, date), so a
-new tuning run changes the data, not the code. Every untuned AI (``kiter``, ``kiter-2``...) stays as
+new tuning run changes the data, not the code. ``kiter-race`` (item 3) is ``kiter-2`` with the GG
+race priced: tension dice refunded, kamas picked up and walks to a Demon cell weighed several times
+higher, because the side that takes the first GG wins most matches (:mod:`krosbalance.sim.race`);
+its weights were chosen by screens of ``mcts`` on this planner against ``lookahead``, and its
+source note says so. Every untuned AI (``kiter``, ``kiter-2``...) stays as
 it was, so the studies made with them replay exactly.
 
 A table of the file names its ``base`` (a ``-2`` AI of ``skills.toml``) and the ``Weights`` fields
@@ -68,4 +72,10 @@ class Kiter3AI(KiterAI):
     weights = tuned_weights("kiter-3")
 
 
-TUNED = (Kiter3AI,)
+@mypyc_attr(allow_interpreted_subclasses=True)
+class KiterRaceAI(KiterAI):
+    name = "kiter-race"
+    weights = tuned_weights("kiter-race")
+
+
+TUNED = (Kiter3AI, KiterRaceAI)

@@ -3,8 +3,8 @@ Demonic Rewards), successive halving over a counted budget, a transposition tabl
 that prices kamas and held tokens, and a strength bar against lookahead.
 
 The bar of issue 18 (>= 60% of >= 400 paired matches against lookahead, the 95% Wilson interval
-above 50%) is the ``slow`` test, on mcts-2 (mcts with the -2 skills in its own plans: mcts itself
-scores about 57%); the default suite plays a small slice of each.
+above 50%) is the ``slow`` test, on mcts-race (mcts with the GG race priced in its own plans: mcts
+itself scores about 56%, mcts-2 about 58%); the default suite plays a small slice of each.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from krosbalance.ai.rewards import kama_rate
 from krosbalance.ai.rollout import ReplayDice
 from krosbalance.ai.skilled import Kiter2AI
 from krosbalance.ai.tension import tension_candidates, tension_choice
+from krosbalance.ai.tuned import KiterRaceAI
 from krosbalance.content.registry import list_characters, load_character
 from krosbalance.engine.dice import DOFUS, LOCK, SeededDice
 from krosbalance.engine.match import run_to_end
@@ -341,16 +342,36 @@ def test_mcts_2_slice_holds_its_own_against_lookahead() -> None:
     assert (wins + 0.5 * draws) / n >= 0.5, f"mcts-2 won {wins}/{n} against lookahead"
 
 
+def test_mcts_race_is_mcts_with_the_race_planner_and_the_kiter_reply() -> None:
+    ai = get_ai("mcts-race")(np.random.default_rng(0))
+    assert isinstance(ai, MCTSAI) and ai_tier("mcts-race") == "search"
+    assert type(ai.base) is KiterRaceAI and type(ai.model) is KiterAI
+    plain = get_ai("mcts")(np.random.default_rng(0))
+    assert isinstance(plain, MCTSAI)
+    assert (ai.candidates, ai.schedule, ai.horizon, ai.prior) == (
+        plain.candidates,
+        plain.schedule,
+        plain.horizon,
+        plain.prior,
+    )
+
+
+def test_mcts_race_slice_holds_its_own_against_lookahead() -> None:
+    """A small slice of the head-to-head the slow test below plays in full."""
+    wins, draws, n = paired_results("mcts-race", "lookahead", deals=2, seed=18)
+    assert (wins + 0.5 * draws) / n >= 0.5, f"mcts-race won {wins}/{n} against lookahead"
+
+
 @pytest.mark.slow
-def test_mcts_2_beats_lookahead_in_60_percent_of_400_paired_matches() -> None:
-    """The deeper tier's bar (mcts-2: mcts with the -2 skills in its own plans; mcts itself scores
-    ~56%, README). These deals give 243/400 (60.8%), but pooled over every deal set it met mcts-2
-    scores 57.9% of 1,800: this pass is the lucky end of a ~58% player, not the bar cleared."""
-    wins, draws, n = paired_results("mcts-2", "lookahead", deals=200, seed=1800)
+def test_mcts_race_beats_lookahead_in_60_percent_of_400_paired_matches() -> None:
+    """The deeper tier's bar (issue 18, item 3) on mcts-race: mcts with the GG race priced in its own
+    plans (kiter-race). mcts-2 scored 60.8% of these deals but 57.9% pooled over every deal set it
+    met; mcts-race's figures on deal sets no screen chose it on are in the README ('The GG race')."""
+    wins, draws, n = paired_results("mcts-race", "lookahead", deals=200, seed=1800)
     score = wins + 0.5 * draws
     low, _ = wilson(int(score), n)
     assert n == 400
-    assert score / n >= 0.6 and low > 0.5, f"mcts-2 scored {score}/{n} (CI low {low:.3f})"
+    assert score / n >= 0.6 and low > 0.5, f"mcts-race scored {score}/{n} (CI low {low:.3f})"
 
 
 def test_the_evaluation_terms_add_up_to_the_holdings_evaluation() -> None:

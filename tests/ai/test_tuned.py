@@ -10,7 +10,7 @@ import pytest
 
 from krosbalance.ai.registry import ai_tier, get_ai, list_ais
 from krosbalance.ai.skilled import skilled_weights
-from krosbalance.ai.tuned import TUNED, TUNED_FILE, Kiter3AI, tuned_weights
+from krosbalance.ai.tuned import TUNED, TUNED_FILE, Kiter3AI, KiterRaceAI, tuned_weights
 from krosbalance.errors import ContentError
 from krosbalance.play import play_match
 
@@ -80,10 +80,31 @@ def test_kiter3_plays_the_weights_of_the_shipped_file() -> None:
 
 def test_kiter3_is_a_registered_heuristic_that_plays_a_match() -> None:
     assert "kiter-3" in list_ais("arena") and ai_tier("kiter-3") == "heuristic"
-    assert [cls(np.random.default_rng(0)).name for cls in TUNED] == ["kiter-3"]
+    assert [cls(np.random.default_rng(0)).name for cls in TUNED][0] == "kiter-3"
     assert isinstance(get_ai("kiter-3", "arena")(np.random.default_rng(1)), Kiter3AI)
     from krosbalance.ai.diagnostics import box_deals
 
     ((team0, team1, seed),) = box_deals(1, 3)
     result = play_match(team0, team1, board="arena-elemental", ai=("kiter-3", "kiter-2"), seed=seed)
     assert result.winner in (0, 1, None) and result.turns > 0
+
+
+def test_kiter_race_prices_the_gg_race_with_the_shipped_weights() -> None:
+    """kiter-race is kiter-2 with the race weights of tuned.toml (read independently of the loader),
+    each of them higher than kiter-2's: the tension dice refunded, kamas picked up and walks to a
+    Demon cell weigh more (issue 18, item 3)."""
+    with TUNED_FILE.open("rb") as handle:
+        entry = tomllib.load(handle)["kiter-race"]
+    weights = KiterRaceAI(np.random.default_rng(0)).weights
+    base = skilled_weights(entry["base"])
+    changed = {k: v for k, v in entry.items() if k not in ("base", "source")}
+    assert set(changed) == {"refund", "kama", "economy"}
+    for field, value in changed.items():
+        assert getattr(weights, field) == pytest.approx(value) and value > getattr(base, field), field
+    for field in base.__dataclass_fields__:
+        if field not in changed:
+            assert getattr(weights, field) == getattr(base, field), field
+    assert entry["source"].startswith("measured:")
+    assert ai_tier("kiter-race") == "heuristic" and isinstance(
+        get_ai("kiter-race")(np.random.default_rng(0)), KiterRaceAI
+    )
