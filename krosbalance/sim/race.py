@@ -103,7 +103,7 @@ class RaceCounts:
             self.second += 1
             self.points_when_second += points
 
-    def row(self) -> dict[str, str]:
+    def row(self) -> dict[str, float | int | str]:
         """The table row: each rate with its 95% Wilson interval and its n."""
         return {
             "ai": self.ai,
@@ -119,11 +119,13 @@ class RaceCounts:
 
 def _rate(hits: float, n: int) -> str:
     """``hits`` of ``n`` as a percentage with its 95% Wilson interval and n."""
+    import numpy as np
+
     from krosbalance.analysis.stats import wilson_interval
 
     if n == 0:
         return "- (n=0)"
-    low, high = wilson_interval(hits, n, 0.05)
+    low, high = wilson_interval(np.asarray(hits), n, 0.05)
     return f"{hits / n:.1%} [{float(low):.1%}, {float(high):.1%}] (n={n})"
 
 
@@ -139,14 +141,17 @@ def play_race(first: str, second: str, job: Job) -> tuple[RaceFacts, int]:
 
 
 def race(first: str, second: str, jobs: Sequence[Job], n_jobs: int = 1) -> tuple[RaceCounts, RaceCounts]:
-    """Both AIs' race counts over ``jobs`` (``first`` plays the seat a job gives the variant)."""
-    from joblib import Parallel, delayed
+    """Both AIs' race counts over ``jobs`` (``first`` plays the seat a job gives the variant), on
+    the runner's process pool (``sim.backends``)."""
+    from krosbalance.sim.backends import executor
 
     counts = (RaceCounts(first), RaceCounts(second))
-    results = Parallel(n_jobs=n_jobs)(delayed(play_race)(first, second, job) for job in jobs)
-    for facts, seat in results:
-        counts[0].add(facts, seat)
-        counts[1].add(facts, 1 - seat)
+    with executor("loky", n_jobs) as pool:
+        futures = [pool.submit(play_race, first, second, job) for job in jobs]
+        for future in futures:
+            facts, seat = future.result()
+            counts[0].add(facts, seat)
+            counts[1].add(facts, 1 - seat)
     return counts
 
 
