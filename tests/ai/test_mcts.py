@@ -327,25 +327,13 @@ def test_mcts_slice_holds_its_own_against_lookahead() -> None:
     assert (wins + 0.5 * draws) / n >= 0.5, f"mcts won {wins}/{n} against lookahead"
 
 
-def test_mcts_2_is_mcts_with_the_skilled_kiter_plans_and_the_kiter_reply() -> None:
-    ai = get_ai("mcts-2")(np.random.default_rng(0))
-    assert isinstance(ai, MCTSAI) and ai_tier("mcts-2") == "search"
-    assert type(ai.base) is Kiter2AI and type(ai.model) is KiterAI
-    plain = get_ai("mcts")(np.random.default_rng(0))
-    assert isinstance(plain, MCTSAI)
-    assert (ai.candidates, ai.schedule, ai.horizon) == (plain.candidates, plain.schedule, plain.horizon)
-
-
-def test_mcts_2_slice_holds_its_own_against_lookahead() -> None:
-    """A small slice of the head-to-head the slow test below plays in full."""
-    wins, draws, n = paired_results("mcts-2", "lookahead", deals=2, seed=18)
-    assert (wins + 0.5 * draws) / n >= 0.5, f"mcts-2 won {wins}/{n} against lookahead"
-
-
-def test_mcts_race_is_mcts_with_the_race_planner_and_the_kiter_reply() -> None:
-    ai = get_ai("mcts-race")(np.random.default_rng(0))
-    assert isinstance(ai, MCTSAI) and ai_tier("mcts-race") == "search"
-    assert type(ai.base) is KiterRaceAI and type(ai.model) is KiterAI
+@pytest.mark.parametrize(("name", "planner"), [("mcts-2", Kiter2AI), ("mcts-race", KiterRaceAI)])
+def test_the_mcts_tiers_are_mcts_with_their_own_planner_and_the_kiter_reply(name: str, planner: type) -> None:
+    """mcts-2 plans with kiter-2 (the -2 skills), mcts-race with kiter-race (the GG race priced); the
+    reply is still modelled by kiter, and the budget, horizon and prior are mcts's."""
+    ai = get_ai(name)(np.random.default_rng(0))
+    assert isinstance(ai, MCTSAI) and ai_tier(name) == "search"
+    assert type(ai.base) is planner and type(ai.model) is KiterAI
     plain = get_ai("mcts")(np.random.default_rng(0))
     assert isinstance(plain, MCTSAI)
     assert (ai.candidates, ai.schedule, ai.horizon, ai.prior) == (
@@ -356,10 +344,11 @@ def test_mcts_race_is_mcts_with_the_race_planner_and_the_kiter_reply() -> None:
     )
 
 
-def test_mcts_race_slice_holds_its_own_against_lookahead() -> None:
-    """A small slice of the head-to-head the slow test below plays in full."""
-    wins, draws, n = paired_results("mcts-race", "lookahead", deals=2, seed=18)
-    assert (wins + 0.5 * draws) / n >= 0.5, f"mcts-race won {wins}/{n} against lookahead"
+@pytest.mark.parametrize("name", ["mcts-2", "mcts-race"])
+def test_the_mcts_tiers_slice_holds_its_own_against_lookahead(name: str) -> None:
+    """A small slice of the head-to-head the slow test below plays in full (on mcts-race)."""
+    wins, draws, n = paired_results(name, "lookahead", deals=2, seed=18)
+    assert (wins + 0.5 * draws) / n >= 0.5, f"{name} won {wins}/{n} against lookahead"
 
 
 @pytest.mark.slow
