@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from krosbalance.engine.events import KnockedOut
 from krosbalance.errors import KrosbalanceError
@@ -86,7 +86,6 @@ class RaceCounts:
     points_when_second: float = 0.0
     by_tension: int = 0
     gg_bought: int = 0
-    seen: list[RaceFacts] = field(default_factory=list)
 
     def add(self, facts: RaceFacts, seat: int) -> None:
         """Count one match this AI played on ``seat``."""
