@@ -197,6 +197,10 @@ def plot_convergence(long: pd.DataFrame, ax: Any = None) -> Any:
         ax.errorbar(x, y, yerr=err, marker="o", capsize=2, linewidth=1, label=term)
     ax.axhline(0.0, color="grey", linewidth=0.8)
     ax.set_xticks(places, [labels[p] for p in places])
+    if len(places) > 6:  # long AI names side by side would overlap
+        ax.tick_params(axis="x", labelrotation=30)
+        for tick in ax.get_xticklabels():
+            tick.set_horizontalalignment("right")
     ax.set_xlabel("AI (ladder rating), weakest left")
     ax.set_ylabel("teammate-adjusted strength (log-odds)")
     ax.legend(fontsize=7, ncol=2, loc="best")
