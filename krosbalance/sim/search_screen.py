@@ -196,17 +196,30 @@ class Standing:
 
 
 def screen(knobs: dict[str, Any], opponent: str, jobs: Sequence[Job], n_jobs: int = 1) -> Iterator[Standing]:
-    """The standing after each match, in play order (the runner's process pool, ``sim.backends``)."""
+    """The standing after each match, in play order (the runner's process pool, ``sim.backends``).
+    With one job the matches are played one at a time as the standings are read, so a screen on one
+    core prints as it goes (the pool's inline executor would play them all at submission)."""
+    points = seconds = 0.0
+    for done, (won, cpu) in enumerate(_played(knobs, opponent, jobs, n_jobs), start=1):
+        points += won
+        seconds += cpu
+        yield Standing(done, points, seconds)
+
+
+def _played(
+    knobs: dict[str, Any], opponent: str, jobs: Sequence[Job], n_jobs: int
+) -> Iterator[tuple[float, float]]:
+    """Each match's (points, CPU seconds), in play order."""
+    if n_jobs == 1:
+        for job in jobs:
+            yield play(knobs, opponent, job)
+        return
     from krosbalance.sim.backends import executor
 
-    points = seconds = 0.0
     with executor("loky", n_jobs) as pool:
         futures = [pool.submit(play, knobs, opponent, job) for job in jobs]
-        for done, future in enumerate(futures, start=1):
-            won, cpu = future.result()
-            points += won
-            seconds += cpu
-            yield Standing(done, points, seconds)
+        for future in futures:
+            yield future.result()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,6 +12,7 @@ import pytest
 from krosbalance.ai.evaluation import evaluation_weights
 from krosbalance.content.registry import list_characters
 from krosbalance.errors import KrosbalanceError
+from krosbalance.sim import search_screen
 from krosbalance.sim.search_screen import BOARDS, KNOBS, Standing, main, parse_knobs, screen, screen_jobs
 
 TINY = {"candidates": 2, "schedule": [1]}
@@ -100,6 +101,21 @@ def test_the_standing_does_not_depend_on_the_number_of_jobs() -> None:
     two = [s.points for s in screen(knobs, "kiter", jobs, n_jobs=2)]
     assert one == two and len(one) == 4
     assert 0.0 <= one[-1] <= 4.0
+
+
+def test_on_one_job_a_standing_comes_after_each_match_not_after_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A screen on one core prints as it goes: the first standing is read after one match."""
+    played: list[object] = []
+
+    def fake_play(knobs: object, opponent: str, job: object) -> tuple[float, float]:
+        played.append(job)
+        return 1.0, 0.5
+
+    monkeypatch.setattr(search_screen, "play", fake_play)
+    standings = screen({}, "kiter", screen_jobs(9)[:5], n_jobs=1)
+    first = next(standings)
+    assert (first.matches, first.points, len(played)) == (1, 1.0, 1)
+    assert [s.matches for s in standings] == [2, 3, 4, 5] and len(played) == 5
 
 
 def test_a_standing_line_gives_the_score_its_interval_and_the_cost() -> None:
