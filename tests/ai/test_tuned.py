@@ -108,3 +108,23 @@ def test_kiter_race_prices_the_gg_race_with_the_shipped_weights() -> None:
     assert ai_tier("kiter-race") == "heuristic" and isinstance(
         get_ai("kiter-race")(np.random.default_rng(0)), KiterRaceAI
     )
+
+
+def test_r_a28_kiter_race_refunds_the_tension_dice_kiter_2_spends_on_inspiration() -> None:
+    """Anna Tommy in melee with Oscar Kass: kiter-2 gives her Critical and Armour (R-A27); kiter-race,
+    pricing a refunded kama as the GG race does, takes the 3 kamas of two unassigned dice (R-A28)."""
+    from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
+    from krosbalance.engine.view import MatchView
+    from krosbalance.testing.scenario import Scenario
+
+    sc = Scenario("\n".join([" ".join(["."] * 7)] * 7))
+    anna = sc.add("anna_tommy", 0, (2, 2))
+    sc.add("bill_tell", 0, (1, 0))
+    sc.add("oscar_kass", 1, (3, 2))
+    sc.add("lil_healey", 1, (5, 5))
+    view = MatchView(sc.state, 0)
+    options = [(CRITICAL, ARMOUR), (CRITICAL, DODGE), (ARMOUR, LOCK), (CRITICAL, LOCK)]
+    spent = get_ai("kiter-2")(np.random.default_rng(0)).choose_tension(view, (4, 5), options)
+    kept = get_ai("kiter-race")(np.random.default_rng(0)).choose_tension(view, (4, 5), options)
+    assert spent.assigned == (anna.uid, anna.uid)
+    assert kept.assigned == (-1, -1)
