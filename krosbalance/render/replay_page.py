@@ -64,11 +64,25 @@ def _static(name: str) -> str:
     return resources.files("krosbalance.render").joinpath("static", name).read_text(encoding="utf-8")
 
 
+# Inside a <script> the HTML parser looks for "</script", and "<!--" followed by "<script" sends it into
+# a state where the page's own "</script>" no longer closes the element: so no "<" may appear at all.
+# JSON strings may spell any character as \uXXXX, so "<", ">" and "&" become their escapes (parsed
+# back to the same data), and U+2028/U+2029 too (line ends to older JavaScript parsers).
+_SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON that is safe inside an HTML ``<script>`` element: no ``<``, ``>``, ``&``,
+    U+2028 or U+2029 appears literally (each is a ``\\uXXXX`` escape, so ``json.loads`` gives ``data``)."""
+    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
+
+
 def render_page(replay: Replay) -> str:
     """The HTML of a replay page (every script and style inline)."""
     meta = replay.meta
-    # "</" inside a <script> would end it early: JSON allows the escaped form "<\\/".
-    data = json.dumps(replay.as_json(), separators=(",", ":")).replace("</", "<\\/")
+    data = script_json(replay.as_json())
     players = "; ".join(
         f"{seat['name']}{' (' + seat['ai'] + ')' if seat['ai'] else ''}: {', '.join(seat['team'])}"
         for seat in replay.seats

@@ -62,3 +62,23 @@ def test_write_replay_page_takes_a_board(tmp_path: Path, replay_folder: str) -> 
     path = write_replay_page(result, tmp_path / "b.html", board=load_board(spec.board), ais=spec.ais)
     seats = _data(path.read_text(encoding="utf-8"))["seats"]
     assert [s["ai"] for s in seats] == list(spec.ais)
+
+
+def test_a_card_name_with_a_comment_and_script_opening_cannot_break_the_page(replay_folder: str) -> None:
+    """Issue 36: only "</" was escaped, so a card name holding "<!--<script>" put the HTML parser in
+    its "script data double escaped" state, where the page's closing </script> no longer closes it."""
+    spec, result = played("arena", 0, replay_folder)
+    evil = "<!--<script>Anna & Tommy\u2028\u2029-->"
+    replay = build_replay(result, load_board(spec.board), title=evil)
+    uid = next(iter(replay.figures))
+    replay.figures[uid]["name"] = evil
+    replay.seats[0]["team"] = [evil, *replay.seats[0]["team"][1:]]
+    page = render_page(replay)
+    start = page.index('<script id="replay-data" type="application/json">') + len(
+        '<script id="replay-data" type="application/json">'
+    )
+    body = page[start : page.index("</script>", start)]
+    assert not set(body) & {"<", ">", "&", "\u2028", "\u2029"}
+    data = _data(page)
+    assert data == json.loads(json.dumps(replay.as_json()))
+    assert data["figures"][str(uid)]["name"] == evil and data["meta"]["title"] == evil
