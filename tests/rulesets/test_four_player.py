@@ -20,6 +20,8 @@ from krosbalance.rulesets.arena.four_player import (
     choose_by_policy,
 )
 from krosbalance.rulesets.arena.results import arena_stats
+from krosbalance.rulesets.arena.tokens import tokens_of
+from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing import Scenario, ScriptedController
 
@@ -331,6 +333,37 @@ def test_r_a158_allies_are_not_enemies_in_two_vs_two():
     assert view.opponents() == [1, 3]
 
 
+def test_r_a42_r_a158_in_two_vs_two_a_partner_never_rolls_lock():
+    """Only opposing characters roll Lock (seed: "ogni personaggio avversario adiacente"); a
+    partner is an ally (R-A158), so leaving a cell next to his Krosmaster asks for no roll."""
+    sc = Scenario(BOARD, dice=[], options=TWO_V_TWO)
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 3))
+    partner = sc.add("queen_of_the_tofus", side=2, at=(0, 1))
+    sc.add("oscar_kass", side=3, at=(4, 0))
+    assert partner.team == anna.team and partner.side != anna.side
+    sc.activate(anna)
+    sc.move(anna, (1, 2))  # a scripted die asked for would raise: the dice script is empty
+    assert sc.events("lock_rolled") == [] and sc.xy(anna) == (1, 2)
+
+
+def test_r_a42_r_a158_in_two_vs_two_the_opponents_still_lock():
+    sc, (anna, king, *_) = _four(dice=[LOCK, ARMOUR], options=TWO_V_TWO)
+    sc.add("queen_of_the_tofus", side=2, at=(0, 1))  # a partner beside her: no roll of his own
+    sc.activate(anna)
+    sc.move(anna, (1, 2))
+    (roll,) = sc.events("lock_rolled")
+    assert roll.locker == king.uid and roll.blocked and sc.xy(anna) == (1, 1)
+
+
+def test_r_a42_in_a_free_for_all_every_other_player_locks():
+    sc, (anna, king, *_) = _four(dice=[ARMOUR, ARMOUR, ARMOUR, ARMOUR], options=FFA)
+    rival = sc.add("queen_of_the_tofus", side=2, at=(0, 1))
+    sc.activate(anna)
+    sc.move(anna, (1, 2))
+    assert sorted(e.locker for e in sc.events("lock_rolled")) == sorted([king.uid, rival.uid])
+
+
 # ------------------------------------------------------------------------------- whole matches
 @pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
 @pytest.mark.parametrize("ai", ["random", "focus_fire"])
@@ -427,3 +460,38 @@ def test_r_a155_the_heuristics_attack_the_leader_whose_ko_takes_his_gg(ai: str):
 def test_r_a158_in_two_vs_two_the_heuristics_never_attack_a_partner(ai: str):
     """Seat 2 is seat 0's partner: its King is never a target, even when seat 2 leads."""
     assert _attack_choice(ai, [3, 1, 6, 2], options=TWO_V_TWO) == 1
+
+
+def test_r_a158_in_two_vs_two_pandawa_style_carries_a_partners_krosmaster():
+    """Pandawa Style moves "an ally" (seed L2961-L2966); a partner's Krosmaster is one (R-A158), as
+    the effect itself (``carry_ally``) already agreed, so the reveal offers it."""
+    sc = Scenario(BOARD, dice=[], options=TWO_V_TWO)
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 3))
+    partner = sc.add("queen_of_the_tofus", side=2, at=(0, 1))
+    sc.add("oscar_kass", side=3, at=(4, 0))
+    sc.hold(anna, "pandawa_style")
+    sc.activate(anna)
+    beside = list(sc.state.board.neighbours[anna.cell]).index(partner.cell)
+    assert sc.can_reveal(anna, "pandawa_style", beside, (1, 3))
+    sc.reveal(anna, "pandawa_style", beside, (1, 3))
+    assert sc.xy(partner) == (1, 3)
+
+
+def test_r_a51_r_a158_a_secret_reward_is_hidden_from_the_opponents_only():
+    """A random purchase is secret from "il tuo avversario" (R-A51): in two versus two the partner
+    sees it (R-A158), the opponents see only a face-down token."""
+    sc = Scenario(BOARD, dice=[], options=TWO_V_TWO)
+    anna = sc.add("anna_tommy", side=0, at=(1, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 3))
+    sc.add("queen_of_the_tofus", side=2, at=(0, 1))
+    sc.add("oscar_kass", side=3, at=(4, 0))
+    sc.hold(anna, "pandawa_style")
+    assert tokens_of(anna)[0].secret
+    seen = {}
+    for seat in range(4):
+        view = MatchView(sc.state, seat)
+        seen[seat] = arena_view(view).reward_tokens(view.fighter(anna.uid))
+    assert [None if t is None else t.id for t in seen[0]] == ["pandawa_style"]
+    assert [None if t is None else t.id for t in seen[2]] == ["pandawa_style"]
+    assert seen[1] == [None] and seen[3] == [None]

@@ -439,7 +439,7 @@ def _boost_reveals(state: MatchState, holder: Fighter, index: int, spec: RewardS
 
 def _ally_at(state: MatchState, holder: Fighter, cell: int) -> bool:
     piece = state.by_cell[cell]
-    return piece is not None and piece.alive and piece.side == holder.side and piece.is_character
+    return piece is not None and piece.alive and piece.team == holder.team and piece.is_character
 
 
 def can_reveal(state: MatchState, holder: Fighter, move: Reveal) -> bool:

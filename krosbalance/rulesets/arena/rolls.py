@@ -19,14 +19,17 @@ if TYPE_CHECKING:
 
 
 def adjacent_lockers(state: MatchState, mover: Fighter) -> list[Fighter]:
-    """Enemy characters adjacent to the mover that may lock it: not Tiny, not mechanisms (R-A44)."""
+    """Enemy characters adjacent to the mover that may lock it: not Tiny, not mechanisms (R-A44).
+
+    Enemy means another partnership (R-A42, R-A158): in two versus two a partner's Krosmaster is an
+    ally and rolls no Lock (seed: "ogni personaggio avversario adiacente")."""
     lockers = []
     for cell in state.board.neighbours[mover.cell]:
         piece = state.by_cell[cell]
         if (
             piece is not None
             and piece.alive
-            and piece.side != mover.side
+            and piece.team != mover.team
             and piece.is_character
             and not piece.has("tiny")
         ):

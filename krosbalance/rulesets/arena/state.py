@@ -96,7 +96,8 @@ class ArenaState(RulesetState):
         market = self.market
         if market is None:
             return
-        hidden = [t for f in state.fighters if f.side != side for t in tokens_of(f) if t.secret]
+        team = state.team_of[side]  # a partner's secret tokens are known (R-A51, R-A158)
+        hidden = [t for f in state.fighters if f.team != team for t in tokens_of(f) if t.secret]
         piles = market.piles
         for rank, name in enumerate(RANKS):
             held = [t for t in hidden if t.spec.rank == name]

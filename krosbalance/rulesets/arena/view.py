@@ -20,14 +20,18 @@ if TYPE_CHECKING:
 
 
 class ArenaView:
-    """Read-only Arena facts for player ``side`` (R-A24, R-A49-R-A54, R-A128)."""
+    """Read-only Arena facts for player ``side`` (R-A24, R-A49-R-A54, R-A128).
 
-    __slots__ = ("_s", "_a", "side")
+    A random purchase is secret from the buyer's opponents only ("il tuo avversario non sa cosa hai
+    acquistato", R-A51), so in two versus two a partner's secret tokens are known (R-A158)."""
+
+    __slots__ = ("_s", "_a", "side", "team")
 
     def __init__(self, state: MatchState, arena: ArenaState, side: int) -> None:
         self._s = state
         self._a = arena
         self.side = side
+        self.team = state.team_of[side]
 
     # ------------------------------------------------------------------ GG and kamas
     @property
@@ -62,11 +66,11 @@ class ArenaView:
 
     def reward_tokens(self, fighter: FighterView) -> list[RewardSpec | None]:
         """The tokens on a Krosmaster's card in order (a ``REVEAL_REWARD`` action names one by its
-        position): every one of this side's own; of an enemy's, the face-up ones and those bought
+        position): every one of this side's own and its partner's; of an enemy's, the face-up ones and those bought
         face up from the market, and None for each secret one (R-A51: only a random purchase is
         secret)."""
         f = self._s.fighters[fighter.uid]
-        own = f.side == self.side
+        own = f.team == self.team
         return [t.spec if own or not t.secret else None for t in tokens_of(f)]
 
     def reward_bonus(self, fighter: FighterView, spell: SpellSpec) -> int:
@@ -104,7 +108,7 @@ class ArenaView:
         unseen = [s for p in (market.piles[2 * rank], market.piles[2 * rank + 1]) for s in p]
         unseen += [s for s in market.hidden_box if s.rank == name]
         for f in self._s.fighters:
-            if f.side != self.side:
+            if f.team != self.team:
                 unseen += [t.spec for t in tokens_of(f) if t.secret and t.spec.rank == name]
         return sorted(unseen, key=lambda s: s.id)
 
