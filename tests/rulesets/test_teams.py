@@ -207,3 +207,51 @@ def test_r_a25_not_enough_deployment_cells_is_a_team_error():
             (ScriptedController(deployment=zone0), ScriptedController()),
             (MatchView(state, 0), MatchView(state, 1)),
         )
+
+
+def test_r_a146_r_a147_a_split_pool_is_bounded_by_the_team_rule_not_by_its_length():
+    """Issue 36: ``team_splits`` walked every count of every name and sorted the rest of the pool for
+    each candidate team, so ``validate`` of a 60,000-name ``splits`` pool (975 KB) ran past 150 s.
+    A split gives each figure to one of two teams of at most 8 (R-A146) of level sum 12, with at most
+    two copies of a white name each (R-A147): what cannot be split is answered by counting."""
+    import time
+
+    from krosbalance.rulesets.arena.teams import legal_teams, split_problem, team_splits
+
+    cards = {name: _spec(name) for name in BOX}
+    pool = [BOX[i % len(BOX)] for i in range(60_000)]
+    start = time.perf_counter()
+    assert team_splits(pool, cards) == []
+    teams = legal_teams(pool, cards)  # a name is taken at most as often as a team may hold it
+    assert time.perf_counter() - start < 1.5
+    assert teams == legal_teams(BOX + [n for n in BOX if cards[n].colour == "white"], cards)
+    assert split_problem(pool, cards) == (
+        "it has 60000 figures; a split gives each to one of two teams of 2 to 8 (R-A146), so it needs 4 to 16"
+    )
+    assert split_problem(BOX[:3] * 2, cards).startswith("its levels sum to 18; two teams of level sum 12")
+    assert split_problem(BOX, cards) == ""
+    # the box's eight split as they always did: 35 splits, each unordered once, every one legal
+    box = team_splits(BOX, cards)
+    assert len(box) == len({frozenset((a, b)) for a, b in box}) == 35
+    assert all(BOX[0] in a and sorted(a + b) == sorted(BOX) for a, b in box)
+
+
+def test_r_a147_a_pool_with_more_copies_than_two_teams_may_hold_has_no_split():
+    @dataclasses.dataclass(frozen=True)
+    class Card:
+        id: str
+        name: str
+        level: int
+        colour: str
+
+    cards = {"w": Card("w", "W", 2, "white"), "g": Card("g", "G", 6, "gold")}
+    assert split_problem_of(["w"] * 6 + ["g", "g"], cards) == (
+        "it holds 6 copies of W (white name); two teams hold at most 4 (R-A147)"
+    )
+
+
+def split_problem_of(pool, cards):
+    from krosbalance.rulesets.arena.teams import split_problem, team_splits
+
+    assert team_splits(pool, cards) == []
+    return split_problem(pool, cards)

@@ -78,10 +78,15 @@ def _sub_multisets(
     pool: Sequence[str], cards: Mapping[str, Card], four_players: bool = False, level: int | None = None
 ) -> Iterator[Team]:
     """Every sub-multiset of ``pool`` with the team level sum and size (12 and 2-8, R-A146; with four
-    players 6 and 1-4, R-A150), in pool order."""
+    players 6 and 1-4, R-A150) and no name more often than R-A147 allows, in pool order.
+
+    A name is taken at most as many times as a team may hold it (R-A147), so the walk's breadth is
+    bounded by the rule, not by how many copies the pool lists: a pool of 60,000 names (eight names
+    listed 7,500 times each) is walked as quickly as the box's eight."""
     counts = Counter(pool)
     names = list(dict.fromkeys(pool))
     levels = {n: cards[n].level for n in names}
+    most = {n: min(counts[n], copies_allowed(cards[n])) for n in names}
     size, team_level, _ = team_rule(four_players, level)
 
     def walk(i: int, chosen: list[str], level: int) -> Iterator[Team]:
@@ -92,7 +97,7 @@ def _sub_multisets(
                 yield tuple(chosen)
             return
         name = names[i]
-        for k in range(counts[name], -1, -1):
+        for k in range(most[name], -1, -1):
             yield from walk(i + 1, chosen + [name] * k, level + k * levels[name])
 
     yield from walk(0, [], 0)
@@ -119,7 +124,13 @@ def legal_teams(
 def team_splits(
     pool: Sequence[str], cards: Mapping[str, Card], level: int | None = None
 ) -> list[tuple[Team, Team]]:
-    """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0])."""
+    """Every split of the pool into two legal teams, each unordered split once (team A holds pool[0]).
+
+    A split gives every figure of the pool to one of two teams of at most 8 (R-A146) whose levels sum
+    to the team level each: a pool of more figures, or of another level sum, has no split, which is
+    answered before any team is enumerated (a pool of 60,000 names is refused at once)."""
+    if split_problem(pool, cards, level):
+        return []
     order = {name: i for i, name in reversed(list(enumerate(pool)))}
     whole = Counter(pool)
     seen: set[tuple[Team, Team]] = set()
@@ -135,6 +146,29 @@ def team_splits(
             a, b = (team, rest) if pool[0] in team else (rest, team)
             splits.append((a, b))
     return splits
+
+
+def split_problem(pool: Sequence[str], cards: Mapping[str, Card], level: int | None = None) -> str:
+    """Why no split of ``pool`` into two legal teams (R-A146, R-A147) can exist, found by counting
+    alone (linear in the pool), or '' when splits may exist (:func:`team_splits` then enumerates them)."""
+    (fewest, most), team_level, rule = team_rule(False, level)
+    if not 2 * fewest <= len(pool) <= 2 * most:
+        return (
+            f"it has {len(pool)} figures; a split gives each to one of two teams of {fewest} to {most} "
+            f"({rule}), so it needs {2 * fewest} to {2 * most}"
+        )
+    total = sum(cards[name].level for name in pool)
+    if total != 2 * team_level:
+        return (
+            f"its levels sum to {total}; two teams of level sum {team_level} need {2 * team_level} ({rule})"
+        )
+    for name, copies in Counter(pool).items():
+        if copies > 2 * copies_allowed(cards[name]):
+            return (
+                f"it holds {copies} copies of {cards[name].name} ({cards[name].colour} name); two teams hold "
+                f"at most {2 * copies_allowed(cards[name])} (R-A147)"
+            )
+    return ""
 
 
 def every_legal_team(
