@@ -38,7 +38,9 @@ import json
 import math
 import os
 import shutil
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -74,6 +76,30 @@ ARM_FAILURES_TO_STOP = 8
 """An arm whose first this-many finished matches all raised stops the run (the rest would too)."""
 INTERRUPT_GRACE_SECONDS = 2.0
 """After Ctrl-C, how long the runner waits for batches already running to hand back what finished."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a run (a scheduler's stop, ``kill``, a closed session): handled as Ctrl-C is,
+    every finished match written and the resume line printed."""
+
+
+def _terminate_as_interrupt() -> Callable[[], None]:
+    """Make SIGTERM raise :class:`Terminated` in the main thread until the returned function is called
+    (which puts the caller's handler back). Only the first SIGTERM raises: a second one, while the
+    finished matches are being written, is ignored so that the write completes. Outside the main
+    thread (where no handler can be set) it changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    fired = False
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        nonlocal fired
+        if not fired:
+            fired = True
+            raise Terminated("SIGTERM")
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 class RunError(KrosbalanceError):
@@ -501,7 +527,7 @@ def run_experiment(
     Raises:
         ExperimentError: the file is invalid, or an arm's trial match fails.
         RunError: the output folder is in the way, or an arm's first matches all failed.
-        KeyboardInterrupt: Ctrl-C, after every finished match was written.
+        KeyboardInterrupt: Ctrl-C, or SIGTERM (:class:`Terminated`), after every finished match was written.
     """
     source, out = Path(source), Path(out)
     start = time.perf_counter()
@@ -541,6 +567,7 @@ def run_experiment(
         last_flush = time.monotonic()
 
     bar = _progress(n_matches, n_done, progress, experiment.name)
+    restore_sigterm = _terminate_as_interrupt()  # SIGTERM saves what finished, as Ctrl-C does
     try:
         if n_todo and batch_size is None:
             # Calibrate on the first match, played here; its rows are kept.
@@ -567,9 +594,12 @@ def run_experiment(
                         flush()
     finally:
         # Whatever finished is complete: keep it even when interrupted.
-        buffer.extend(salvaged)
-        flush()
-        bar.close()
+        try:
+            buffer.extend(salvaged)
+            flush()
+        finally:
+            bar.close()
+            restore_sigterm()
 
     manifest.update(status="complete", finished=_now(), n_matches=n_matches)
     _write_json(out / MANIFEST, manifest)
