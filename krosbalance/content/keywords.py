@@ -68,6 +68,7 @@ POWER_KEYWORDS: dict[str, dict[str, type]] = {
     "counter": {},  # R-A104
     "healing": {},  # R-A105
     "unfazed": {},  # R-A106
+    "krobust": {},  # Merkator's card: at most 3 injuries from one enemy spell (engine.powers)
     "resistance": {"element": str},  # R-A102
     "immune": {"element": str},  # R-A107 (per element by default)
     # R-A108, Etraggy (Add-on 2012 13/32, seed L2893-L2906): the holder does not block line of sight

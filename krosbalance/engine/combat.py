@@ -23,7 +23,7 @@ from krosbalance.engine.events import (
     Summoned,
 )
 from krosbalance.engine.pieces import lift, place, spawn, unblock_sight
-from krosbalance.engine.powers import after_injured, heal_bonus, injury_prevented
+from krosbalance.engine.powers import after_injured, heal_bonus, injury_prevented, spell_injury_cap
 from krosbalance.engine.state import BOMB, ELEMENT_INDEX, Fighter, MatchState
 
 NEUTRAL = 0
@@ -101,6 +101,7 @@ def resolve_spell(
             elif spell.element in target.resist:
                 damage -= 1
         if damage > 0:
+            damage = min(damage, spell_injury_cap(target, caster))  # Krobust
             dealt = inflict(state, caster, target, damage, element)
             if ctx.lifesteal and dealt and caster.alive:
                 heal(state, caster, caster, dealt, from_spell=False)

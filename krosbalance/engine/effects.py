@@ -5,7 +5,8 @@ a spell (R-A58-R-A62):
 
 - ``flag``: sets a flag read later in the resolution (Pierce Armour, Lifesteal);
 - ``caster``: acts once on the caster in step 2 (Retreat, Approach, Distant Shot);
-- ``target``: acts on each target in step 2, ignored by Unfazed targets (R-A106);
+- ``target``: acts on each target in step 2, ignored by Unfazed targets (R-A106) except the caster
+  of its own personal spell (R-D35);
 - ``bonus``: adds damage to each target in step 2; Unfazed does not stop it (R-A106).
 
 The keyword vocabulary and its parameters are declared as data in ``krosbalance.content.keywords``;
@@ -289,6 +290,21 @@ def _carry_ally(ctx: CastContext, target: Fighter | None) -> None:
         trigger_trap(state, ally.cell)
 
 
+def _unfazed_against(ctx: CastContext, target: Fighter) -> bool:
+    """Whether Unfazed stops this spell's additional effects on ``target`` (R-A106, R-D35).
+
+    The Duel Pack adds: "Personal spells are not affected by Unfazed." (Duel Pack rulebook, Powers,
+    R-D35), so an Unfazed Krosmaster's own personal spell (range type ``personal``: it "touches only
+    the character who casts it", Arena seed L2610-L2611) still gives him its markers. Arena's text
+    (seed L2777-L2779: Unfazed ignores the additional effects "of spells cast on the character") is
+    silent on one's own personal spells; read as the same power, the clarification holds in every
+    ruleset. The area of a personal spell never holds its caster (``combat._targets``), so pieces
+    around it keep their Unfazed (a bomb's Explosion, R-A106)."""
+    if not target.has("unfazed"):
+        return False
+    return not (target is ctx.caster and ctx.spell.range_type == "personal")
+
+
 def apply_step_two(ctx: CastContext, targets: list[Fighter]) -> None:
     """Step 2 of a spell: every additional effect in printed order, to all targets (R-A59)."""
     for spec in ctx.spell.effects:
@@ -302,5 +318,5 @@ def apply_step_two(ctx: CastContext, targets: list[Fighter]) -> None:
                     rule.apply(ctx, target, **params)
         else:
             for target in targets:
-                if target.cell >= 0 and target.alive and not target.has("unfazed"):
+                if target.cell >= 0 and target.alive and not _unfazed_against(ctx, target):
                     rule.apply(ctx, target, **params)

@@ -36,6 +36,7 @@ class PowerRule(Frozen):
     prevents_injury: GuardHook | None = None  # True: this source cannot injure the holder
     end_of_turn: TurnEndHook | None = None  # resolves in the holder's end-of-activation phase (R-A36)
     heal_bonus: int = 0
+    spell_injury_cap: int = 0  # >0: the most injuries one enemy spell inflicts on the holder
 
 
 POWERS: dict[str, PowerRule] = {}
@@ -90,6 +91,13 @@ register(PowerRule("unfazed", "R-A106"))
 register(PowerRule("immune", "R-A107"))
 register(PowerRule("invisibility", "R-A108", prevents_injury=_invisibility))
 register(PowerRule("stimulus", "R-A108", end_of_turn=_stimulus))
+# Krobust (Merkator, Duel Pack 1; a later card power, not in the Arena or Duel Pack rulebooks): "prevents
+# him from taking more than 3 injuries from a single enemy spell" (double-critical.blogspot.com, 2016,
+# "I have an army. We have a Merkator."). The cap applies to each target's injuries after Armour,
+# Resistance and Immune (``combat.resolve_spell``); an ally's spell, an injury cost and Counter are
+# not enemy spells.
+KROBUST_MAX_INJURIES = 3
+register(PowerRule("krobust", "card: Merkator (Krobust)", spell_injury_cap=KROBUST_MAX_INJURIES))
 # R-A48: a flag read by ``engine.movement.held_fast`` (Perfect Lock, e.g. from an Arena Demonic
 # Reward upgrade)
 register(PowerRule("perfect_lock", "R-A48"))
@@ -98,6 +106,11 @@ register(PowerRule("perfect_lock", "R-A48"))
 INVISIBLE_POWERS = frozenset(kind for kind, rule in POWERS.items() if rule.prevents_injury is not None)
 #: powers with an end-of-turn trigger
 END_OF_TURN_POWERS = frozenset(kind for kind, rule in POWERS.items() if rule.end_of_turn is not None)
+
+#: powers that cap the injuries of one enemy spell (Krobust)
+CAP_POWERS = frozenset(kind for kind, rule in POWERS.items() if rule.spell_injury_cap > 0)
+#: "no cap" for :func:`spell_injury_cap`
+NO_CAP = 1 << 30
 
 _DIE_POWER: dict[int, str] = {
     rule.extra_die_in: kind for kind, rule in POWERS.items() if rule.extra_die_in >= 0
@@ -138,3 +151,11 @@ def run_end_of_turn(state: MatchState, holder: Fighter, kind: str) -> None:
 
 def heal_bonus(fighter: Fighter) -> int:
     return sum(POWERS[k].heal_bonus for k in fighter.powers if k in POWERS)
+
+
+def spell_injury_cap(holder: Fighter, caster: Fighter) -> int:
+    """The most injuries one spell of ``caster`` may inflict on ``holder``: the smallest cap of the
+    holder's powers (Krobust: 3) when the caster is an enemy (another partnership), else ``NO_CAP``."""
+    if caster.team == holder.team or holder.powers.isdisjoint(CAP_POWERS):
+        return NO_CAP
+    return min(POWERS[k].spell_injury_cap for k in holder.powers if k in CAP_POWERS)

@@ -219,3 +219,56 @@ def test_r_a108_stimulus_gives_adjacent_allied_krosmasters_a_marker_at_the_end_o
     assert me.plus_mp == 0
     sc.activate(beside)
     assert beside.mp == 4  # the marker acts at the start of its next activation (R-A35)
+
+
+def test_r_a106_r_d35_an_unfazed_caster_s_own_personal_spell_still_applies_in_arena():
+    """The Duel Pack's clarification (R-D35, "Personal spells are not affected by Unfazed") read as the
+    same power in Arena, whose text is silent on one's own personal spells (seed L2777-L2779)."""
+    rage = spell(
+        "rage",
+        kind="special",
+        range_type="personal",
+        rmin=0,
+        rmax=0,
+        ap=1,
+        effects=(("plus_ap", {"amount": 2}),),
+    )
+    rock = character("rock", powers=("unfazed",), spells=(rage,))
+    sc = Scenario(BOARD, specs=[rock])
+    me = sc.add(rock, side=0, at=(1, 1))
+    sc.add("king_of_the_gobballs", side=1, at=(4, 2))
+    sc.activate(me)
+    sc.cast(me, "rage", (1, 1))
+    assert me.plus_ap == 2
+
+
+#: Merkator-like: Krobust (at most 3 injuries from one enemy spell)
+KROBUST = character("krobust_rock", hp=17, powers=("krobust",))
+BIG = character(
+    "big_hitter",
+    ap=12,
+    spells=(spell("smash", rmin=1, rmax=1, amount=6, element="earth"),),
+)
+
+
+def test_krobust_caps_the_injuries_of_one_enemy_spell_at_3():
+    sc = Scenario(BOARD, dice=[CRITICAL, LOCK, LOCK, LOCK], specs=[KROBUST, BIG])
+    hitter = sc.add(BIG, side=0, at=(1, 1))
+    rock = sc.add(KROBUST, side=1, at=(2, 1))
+    sc.activate(hitter)
+    sc.cast(hitter, "smash", (2, 1))  # 6 + 1 critical - 0 armour = 7, capped at 3
+    assert rock.injuries == 3
+    assert sum(e.amount for e in sc.events("damaged") if e.target == rock.uid) == 3
+    sc.cast(hitter, "smash", (2, 1))  # each spell on its own: 3 more
+    assert rock.injuries == 6
+    assert sc.dice.remaining == 0
+
+
+def test_krobust_does_not_cap_an_ally_s_spell():
+    sc = Scenario(BOARD, dice=[LOCK, LOCK], specs=[KROBUST, BIG])
+    hitter = sc.add(BIG, side=1, at=(1, 1))
+    rock = sc.add(KROBUST, side=1, at=(2, 1))
+    sc.add("king_of_the_gobballs", side=0, at=(4, 2))
+    sc.activate(hitter)
+    sc.cast(hitter, "smash", (2, 1))
+    assert rock.injuries == 6

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from krosbalance.engine.dice import CRITICAL
+from krosbalance.engine.powers import dice_for, spell_injury_cap
 from krosbalance.engine.view import EXPECTED_ARMOUR, EXPECTED_CRITICAL, expected_bonus
 
 if TYPE_CHECKING:
@@ -76,6 +78,16 @@ def duel_snapshot(ds: DuelState) -> tuple[Any, ...]:
     )
 
 
+def critical_dice(caster: Fighter, spell: SpellSpec, opts: DuelOptions) -> int:
+    """Dice of a spell's Critical roll (R-D29 step 4): 1, or 2 with the Critical power (R-D32, seed
+    'Powers': "roll an extra die when rolling for critical hit", "0 to 2 successes"). A neutral
+    spell gets the extra die only under ``neutral_critical_power`` (the Duel Pack as written, the
+    default); False is Arena's "never more than one die with a neutral spell" (R-A79)."""
+    if spell.element == "neutral" and not opts.neutral_critical_power:
+        return 1
+    return dice_for(caster, CRITICAL)
+
+
 def expected_damage(
     state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter, opts: DuelOptions
 ) -> float:
@@ -85,8 +97,7 @@ def expected_damage(
     if spell.kind not in ("attack", "heal"):
         return 0.0
     base = float(spell.amount + expected_bonus(state, caster, spell, target))
-    crit_dice = 1 if spell.element == "neutral" else (2 if caster.has("critical") else 1)
-    base += EXPECTED_CRITICAL[crit_dice]
+    base += EXPECTED_CRITICAL[critical_dice(caster, spell, opts)]
     if spell.kind == "heal":
         return min(base, float(target.injuries))
     if spell.element != "neutral" and spell.element in target.immune:
@@ -97,4 +108,5 @@ def expected_damage(
     damage = base - EXPECTED_ARMOUR[max(0, min(2, armour_dice))]
     if spell.element != "neutral" and spell.element in target.resist:
         damage -= 1.0
+    damage = min(damage, float(spell_injury_cap(target, caster)))  # Krobust
     return max(0.0, min(damage, float(target.hp - target.injuries)))

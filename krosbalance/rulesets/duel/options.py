@@ -36,6 +36,8 @@ class DuelOptions(EngineOptions):
         draft_overshoot: a drafted token may take a player past the duel level (R-D16 gap).
         token_set: the Duel Token set in play (``content/data/duel/tokens/<id>.toml``).
         reveal_applies_this_turn: an MP/AP bonus revealed at turn start counts this turn (R-D21).
+        neutral_critical_power: the Critical power adds its die to a neutral spell too (R-D32 as
+            written); False keeps Arena's single die for neutral spells (R-A79).
         punch: Krosmasters also have Arena's punch (R-A39; not in the Duel Pack).
         turn_limit_result: ``draw`` or ``hp`` when the simulation bound stops a match.
         bomb_armour_dice: Armour dice a bomb rolls (Arena's R-A115, for summoners from the box).
@@ -50,6 +52,7 @@ class DuelOptions(EngineOptions):
     draft_overshoot: bool
     token_set: str
     reveal_applies_this_turn: bool
+    neutral_critical_power: bool
     punch: bool
     turn_limit_result: str
     bomb_armour_dice: int

@@ -20,7 +20,7 @@ from krosbalance.rulesets.arena.timeline import play_timeline
 from krosbalance.rulesets.base import PregamePlayer, Ruleset, Team
 from krosbalance.rulesets.duel import actions as extra
 from krosbalance.rulesets.duel import pregame, turn
-from krosbalance.rulesets.duel.checks import duel_problems, duel_snapshot, expected_damage
+from krosbalance.rulesets.duel.checks import critical_dice, duel_problems, duel_snapshot, expected_damage
 from krosbalance.rulesets.duel.options import DuelOptions, default_options, duel_file, duel_options
 from krosbalance.rulesets.duel.state import DuelState, duel_state
 from krosbalance.rulesets.duel.view import DuelView
@@ -180,8 +180,9 @@ class DuelRuleset(Ruleset):
 
     def attack_roll(self, state: MatchState, caster: Fighter, spell: SpellSpec) -> int:
         """R-D29 step 4: one Critical roll for the whole spell, +1 per success (R-D12); the Critical
-        power adds a die (R-D32); neutral spells roll one die (Arena's R-A79)."""
-        n_dice = 1 if spell.element == "neutral" else dice_for(caster, CRITICAL)
+        power adds a die (R-D32), to a neutral spell too unless ``neutral_critical_power`` is off
+        (``checks.critical_dice``)."""
+        n_dice = critical_dice(caster, spell, self.opts)
         successes, faces = count_successes(state.dice, n_dice, CRITICAL)
         if state.record >= FULL:
             state.events.append(DiceRolled(state.turn, caster.uid, "critical", faces, successes))

@@ -289,3 +289,64 @@ def test_r_d32_a_lock_power_rolls_two_dice() -> None:
     sc.activate(me)
     sc.move(me, (0, 1))  # Lock: 1 success of two dice; Dodge: none
     assert sc.events("lock_rolled")[0].lock == 1 and me.blocked and sc.dice.remaining == 0
+
+
+# ---------------------------------------------------------------------------------------- R-D35
+def test_r_d35_personal_spells_are_not_affected_by_unfazed() -> None:
+    """Duel Pack, Powers: "Personal spells are not affected by Unfazed." An Unfazed Krosmaster's own
+    personal "+2 AP" spell gives him his markers; an enemy's spell still does not (R-A106)."""
+    from tests.engine.specs import spell as make_spell
+
+    a, b = two_plain()
+    rage = make_spell(
+        "rage",
+        kind="special",
+        range_type="personal",
+        rmin=0,
+        rmax=0,
+        ap=1,
+        effects=(("plus_ap", {"amount": 2}),),
+    )
+    slow = make_spell("slow", kind="special", rmin=1, rmax=3, ap=1, effects=(("minus_mp", {"amount": 1}),))
+    rock = dataclasses.replace(
+        spec(a), id="test_rock", name="Test Rock", powers=(PowerSpec("unfazed"),), spells=(rage, slow)
+    )
+    sc = DuelScenario(BOARD)
+    me = sc.add(rock, side=0, at=(1, 1))
+    them = sc.add(dataclasses.replace(rock, id="test_rock_2", name="Test Rock 2"), side=1, at=(3, 1))
+    sc.activate(me)
+    sc.do(me, Action(CAST, 0, me.cell))
+    assert me.plus_ap == 2  # personal: Unfazed does not stop it
+    sc.do(me, Action(CAST, 1, them.cell))
+    assert them.minus_mp == 0  # cast on an Unfazed enemy: ignored
+    assert sc.dice.remaining == 0
+
+
+# ---------------------------------------------------------------------------------------- R-D32
+@pytest.mark.parametrize(
+    ("neutral_critical_power", "dice", "injuries"),
+    [(True, [CRITICAL, CRITICAL, LOCK], 1 + 2), (False, [CRITICAL, LOCK], 1 + 1)],
+)
+def test_r_d32_the_critical_power_on_a_neutral_spell(
+    neutral_critical_power: bool, dice: list[int], injuries: int
+) -> None:
+    """Duel Pack, Powers: "Critical Hit: roll an extra die when rolling for critical hit" and "0 to
+    2 successes", no exception (``neutral_critical_power = true``, the default); ``false`` keeps
+    Arena's single die for a neutral spell (R-A79). Either way the target rolls one Armour die."""
+    from krosbalance.rulesets.duel.checks import critical_dice
+    from tests.engine.specs import spell as make_spell
+
+    a, b = two_plain()
+    jab = make_spell("jab", element="neutral", rmin=1, rmax=1, ap=2, amount=1)
+    striker = dataclasses.replace(
+        spec(a), id="test_striker", name="Test Striker", powers=(PowerSpec("critical"),), spells=(jab,)
+    )
+    sc = DuelScenario(BOARD, dice=dice, options={"neutral_critical_power": neutral_critical_power})
+    me = sc.add(striker, side=0, at=(1, 1))
+    them = sc.add(b, side=1, at=(2, 1))
+    sc.activate(me)
+    sc.do(me, Action(CAST, 0, them.cell))
+    rolled = [len(e.faces) for e in sc.events("dice_rolled") if e.roll == "critical"]
+    assert rolled == [2 if neutral_critical_power else 1]
+    assert them.injuries == injuries and sc.dice.remaining == 0
+    assert critical_dice(me, jab, sc.duel.opts) == rolled[0]  # the AIs' expectation reads the same rule
