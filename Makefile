@@ -5,6 +5,10 @@
 # For an edit-test loop without rebuilds, use the pure-Python build (identical results):
 #   KROSBALANCE_PURE=1 make test     # reinstalls pure once; then `.venv/bin/python -m pytest ...`
 # and `make build` (or any target without KROSBALANCE_PURE) goes back to the compiled build.
+#
+# The native core (the Rust crate in core/, module krosbalance_core) is built into the venv by maturin
+# when cargo is on PATH, for either build, and rebuilt when its sources change. Without cargo the
+# install goes on without it and says so in one line: the Python reference engine plays.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -22,6 +26,15 @@ unexport KROSBALANCE_PURE
 STAMP_DEPS := pyproject.toml setup.py krosbalance/build_info.py $(HOT_SOURCES)
 endif
 STAMP := $(VENV)/.installed-$(BUILD)
+# The native core: a cargo release build through maturin, installed beside the package (either build).
+CARGO := $(shell command -v cargo 2>/dev/null)
+CORE_SOURCES := $(shell find core/src -name '*.rs') core/Cargo.toml core/Cargo.lock core/build.rs \
+	core/pyproject.toml
+ifneq ($(CARGO),)
+CORE_STAMP := $(VENV)/.core-installed
+else
+CORE_STAMP := $(VENV)/.core-missing
+endif
 DEV_STAMP := $(VENV)/.dev-installed
 NOTEBOOK_STAMP := $(VENV)/.notebooks-installed
 PGO_MARK := $(VENV)/.profile-guided
@@ -30,6 +43,8 @@ EXTRA = $$($(BIN)/python -c "import tomllib; \
 	print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['$(1)']))")
 BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 	print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires']))")
+CORE_BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
+	print(' '.join(tomllib.load(open('core/pyproject.toml', 'rb'))['build-system']['requires']))")
 
 .PHONY: run test build build-pgo bench battery lint format clean notebook membench browser tune
 
@@ -44,17 +59,37 @@ $(STAMP): $(STAMP_DEPS)
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-build-isolation -e .
 	touch $@
 
-# What the tests, the linters and the benchmark need on top (no second compilation).
-$(DEV_STAMP): $(STAMP) pyproject.toml
+# The native core, when cargo is on PATH: maturin (core/pyproject.toml's build requirement) goes into
+# the venv and pip builds the crate there (cargo release build in core/target, incremental after the
+# first). The venv is an order-only prerequisite, so reinstalling the package does not rebuild the core.
+# Without cargo: the core is removed (it could not follow its sources) and one line says so.
+ifneq ($(CARGO),)
+$(CORE_STAMP): $(CORE_SOURCES) | $(STAMP)
+	rm -f $(VENV)/.core-missing
+	$(BIN)/pip install --quiet --disable-pip-version-check $(CORE_BUILD_REQUIRES)
+	@echo "building the native core (cargo release build: about a minute the first time)"
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-build-isolation ./core
+	touch $@
+else
+$(CORE_STAMP): | $(STAMP)
+	@rm -f $(VENV)/.core-installed
+	@$(BIN)/pip uninstall --quiet --yes krosbalance-core >/dev/null 2>&1 || true
+	@echo "warning: cargo is not on PATH, so the native core (krosbalance_core) is missing: the Python reference engine plays"
+	@touch $@
+endif
+
+# What the tests, the linters and the benchmark need on top (no second compilation), and the core
+# (order-only: a rebuilt core does not reinstall the dev extras, but every target on this stamp gets it).
+$(DEV_STAMP): $(STAMP) pyproject.toml | $(CORE_STAMP)
 	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,dev)
 	touch $@
 
-build: $(STAMP)
+build: $(STAMP) $(CORE_STAMP)
 
 # The compiled build, profile-guided (setup.py: GCC compiles twice around a training run of seeded
 # matches; about 1.07x faster matches for twice the compile time). The next rebuild after an edit of
 # a compiled source is the plain build again.
-build-pgo: $(STAMP)
+build-pgo: $(STAMP) $(CORE_STAMP)
 	KROSBALANCE_PGO=1 $(BIN)/pip install --quiet --disable-pip-version-check --no-build-isolation -e .
 	touch $(PGO_MARK)
 
@@ -78,7 +113,7 @@ TUNE_ARGS ?= --trials 40 --deals 60 --finalists 4 --final-deals 100 --seed 18 --
 tune: $(DEV_STAMP)
 	$(BIN)/python -m krosbalance.sim.tuning $(TUNE_ARGS)
 
-run: $(STAMP)
+run: $(STAMP) $(CORE_STAMP)
 	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume
 	$(BIN)/krosbalance report results/box-round-robin
 
@@ -95,8 +130,14 @@ browser: /usr/bin/chromium /usr/bin/chromedriver
 # The whole suite on the installed build (compiled unless KROSBALANCE_PURE=1); its identity test also
 # replays seeded matches of every AI on a pure copy of the sources and compares the event logs. The
 # browser test must run here (KROSBALANCE_REQUIRE_BROWSER: a missing browser fails, never skips).
+# With cargo, the crate's own tests run first and the suite requires the core (KROSBALANCE_EXPECT_CORE:
+# a core that did not build fails tests/core/test_native.py instead of skipping the core's tests).
 test: $(DEV_STAMP) browser
+ifneq ($(CARGO),)
+	cd core && cargo test --quiet
+endif
 	KROSBALANCE_EXPECT_BUILD=$(BUILD) KROSBALANCE_PGO=$(if $(wildcard $(PGO_MARK)),1,0) \
+		KROSBALANCE_EXPECT_CORE=$(if $(CARGO),1,0) \
 		KROSBALANCE_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q -n 2
 
 battery: $(DEV_STAMP)
@@ -119,13 +160,20 @@ $(BIN)/ruff:
 lint: $(BIN)/ruff
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy $(addprefix krosbalance/,$(HOT_LAYERS)) krosbalance/build_info.py
+	$(BIN)/mypy $(addprefix krosbalance/,$(HOT_LAYERS)) krosbalance/build_info.py krosbalance/native.py
+ifneq ($(CARGO),)
+	cd core && cargo fmt --check
+	cd core && cargo clippy --quiet --all-targets -- -D warnings
+endif
 
 format: $(BIN)/ruff
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+ifneq ($(CARGO),)
+	cd core && cargo fmt
+endif
 
 clean:
-	rm -rf $(VENV) .pytest_cache build krosbalance__mypyc.*
+	rm -rf $(VENV) .pytest_cache build krosbalance__mypyc.* core/target
 	find krosbalance -name '*.so' -delete
 	rm -f krosbalance/_compiled_sources.json
