@@ -183,6 +183,46 @@ impl Generator {
 mod tests {
     use super::*;
 
+    /// Values numpy 2.x gives (`np.random.default_rng(42)`, the calls in order): the crate checks
+    /// itself without Python; tests/core/test_rng.py compares long streams against numpy itself.
+    #[test]
+    fn known_answers_from_numpy() {
+        let mut rng = Generator::from_int(42);
+        let state = rng.bit_generator().state();
+        assert_eq!(
+            state.state,
+            274_674_114_334_540_486_603_088_602_300_644_985_544
+        );
+        assert_eq!(
+            state.inc,
+            332_724_090_758_049_132_448_979_897_138_935_081_983
+        );
+        assert_eq!(
+            rng.integers_vec(0, 6, 16),
+            vec![0, 4, 3, 2, 2, 5, 0, 4, 1, 0, 3, 5, 4, 4, 4, 4]
+        );
+        let coins: Vec<i64> = (0..8).map(|_| rng.integers(0, 2)).collect();
+        assert_eq!(coins, vec![1, 0, 1, 0, 1, 0, 0, 1]);
+        assert_eq!(rng.integers_closed(0, i64::MAX), 5_938_607_544_058_144_515);
+        assert_eq!(
+            rng.integers_vec(0, 1 << 62, 3),
+            vec![
+                3_794_318_228_419_848_237,
+                2_044_887_061_104_185_224,
+                1_047_953_636_100_166_734
+            ]
+        );
+        assert_eq!(rng.permutation(10), vec![6, 9, 1, 5, 4, 0, 8, 7, 3, 2]);
+        assert_eq!(rng.random(), 0.354_525_968_129_868_36);
+        let after = rng.bit_generator().state();
+        assert_eq!(
+            after.state,
+            182_147_428_886_663_489_803_273_315_995_069_808_790
+        );
+        assert!(!after.has_uint32);
+        assert_eq!(after.uinteger, 3_255_962_051);
+    }
+
     #[test]
     fn integers_stay_in_range_at_every_width() {
         let mut rng = Generator::from_int(3);

@@ -180,6 +180,19 @@ fn mix_entropy(entropy: &[u32]) -> [u32; POOL_SIZE] {
 mod tests {
     use super::*;
 
+    /// Words numpy 2.x gives for the same sequences.
+    #[test]
+    fn known_answers_from_numpy() {
+        assert_eq!(
+            SeedSequence::from_int(0).generate_state_u32(4),
+            vec![2_968_811_710, 3_677_149_159, 745_650_761, 2_884_920_346]
+        );
+        assert_eq!(
+            SeedSequence::new(int_words(12345), vec![4, 1]).generate_state_u64(2),
+            vec![16_300_720_043_005_411_347, 13_433_235_639_623_888_405]
+        );
+    }
+
     #[test]
     fn int_words_are_lowest_first_and_zero_is_one_word() {
         assert_eq!(int_words(0), vec![0]);
