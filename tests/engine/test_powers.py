@@ -272,3 +272,17 @@ def test_krobust_does_not_cap_an_ally_s_spell():
     sc.activate(hitter)
     sc.cast(hitter, "smash", (2, 1))
     assert rock.injuries == 6
+
+
+def test_krobust_caps_the_arena_ai_s_expected_damage_as_combat_caps_the_injuries():
+    """The AIs' expectation (``rulesets.arena.rolls.expected_damage``) reads the same cap the
+    rules apply, so no AI aims 7 expected injuries at a Krosmaster that can take 3."""
+    from krosbalance.rulesets.arena.options import ArenaOptions
+    from krosbalance.rulesets.arena.rolls import expected_damage
+
+    sc = Scenario(BOARD, dice=[], specs=[KROBUST, BIG])
+    hitter = sc.add(BIG, side=0, at=(1, 1))
+    rock = sc.add(KROBUST, side=1, at=(2, 1))
+    opts = sc.state.ruleset.options
+    assert isinstance(opts, ArenaOptions)
+    assert expected_damage(sc.state, hitter, hitter.spells[0], rock, opts) == 3.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from krosbalance.engine.powers import spell_injury_cap
 from krosbalance.engine.view import BLOCK_CHANCE, EXPECTED_ARMOUR, EXPECTED_CRITICAL, expected_bonus
 from krosbalance.rulesets.arena.tokens import mods_of, spell_bonus
 
@@ -52,7 +53,7 @@ def expected_damage(
     state: MatchState, caster: Fighter, spell: SpellSpec, target: Fighter, opts: ArenaOptions
 ) -> float:
     """Expected injuries a spell deals to ``target``: printed damage, adjacency bonuses, expected
-    criticals and armour, resistance, immunity and the target's remaining HP. A heal spell gives the
+    criticals and armour, resistance, immunity, an injury cap (Krobust) and the target's remaining HP. A heal spell gives the
     expected injuries healed instead."""
     if spell.kind not in ("attack", "heal"):
         return 0.0
@@ -73,4 +74,5 @@ def expected_damage(
     damage = base - EXPECTED_ARMOUR[max(0, armour_dice)]
     if spell.element != "neutral" and spell.element in target.resist:
         damage -= 1.0
+    damage = min(damage, float(spell_injury_cap(target, caster)))  # Krobust, as combat applies it
     return max(0.0, min(damage, float(target.hp - target.injuries)))
