@@ -170,7 +170,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.patch:
             from krosbalance.sim.patches import load_patch
 
-            name = f"{name}--{load_patch(args.patch).name}"
+            name = f"{name}--{load_patch(args.patch).name}"  # the patch's name is checked as it loads
+        from krosbalance.paths import name_problem
+
+        if name_problem(name):  # never a folder outside results/
+            raise KrosbalanceError(f"{args.file}: --patch: results folder {name_problem(name)}; give --out")
         out = Path("results") / name
     if experiment.mode == "ladder":  # a team study runs in stages
         from krosbalance.sim.team_ladder import run_ladder

@@ -9,7 +9,7 @@ an unknown name is a ``ContentError``) or the object itself, already built with 
 experiment arm's, ``krosbalance.sim.catalog.arm_ruleset``). An AI that does not play the ruleset (its
 ``rulesets`` declaration) is a ``ContentError`` naming both. The pregame choices that experiments
 make before a match (``deal_teams``: Arena's random deal or draft between two AIs, R-A17;
-``pick_board``: the first player's board, R-A19) use the fifth stream, so they never disturb the
+``pick_board``: the first player's board, R-A19, or player 4's with four, R-A154) use the fifth stream, so they never disturb the
 match's own streams; Arena's edge choice (R-A19) is made inside the match, at deployment, by the
 player who is not first.
 """
@@ -233,28 +233,33 @@ def deal_teams(
 
 def pick_board(
     boards: Sequence[str],
-    team0: Sequence[str],
-    team1: Sequence[str],
-    ai: tuple[str, str],
-    seed: int,
-    *,
+    *teams: Sequence[str],
+    ai: str | Sequence[str] = "random",
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
     registry: Registry | None = None,
     ruleset: str | Ruleset = DEFAULT_RULESET,
 ) -> str:
-    """The board the first player picks among ``boards`` for the match ``(team0, team1, ai, seed)``
-    (Arena: R-A19). The first player is decided as ``prepare_match`` decides it (same stream); his
-    AI chooses with its own pregame stream. ``ruleset``: as for :func:`deal_teams`."""
+    """The board chosen among ``boards`` for the match ``play_match(*teams, ai=ai, seed=seed, ...)``
+    would play (``teams`` in seat order; ``ai`` one name for every seat or one per seat): with two
+    players the first player picks it (Arena: R-A19), with four player 4, the last in play order
+    (R-A154; player 1 then orients it, at deployment). The play order is decided as
+    ``prepare_match`` decides it (same stream); the chooser's AI chooses with its own pregame
+    stream (seat ``s`` draws from the pregame stream's child ``s + 1``). ``ruleset`` and
+    ``options``: as for :func:`play_match` (or the ruleset object, as for :func:`deal_teams`)."""
     registry = registry or default_registry()
     if len(boards) == 1:
         return boards[0]
-    rules = resolve_ruleset(ruleset)
-    teams = (_team(rules, team0, 0, registry), _team(rules, team1, 1, registry))
-    streams = match_streams(seed)
-    order = rules.play_order(teams, np.random.default_rng(streams["setup"]))
-    _, side0_seq, side1_seq = streams["pregame"].spawn(3)
-    players = (
-        get_ai(ai[0], rules.name)(np.random.default_rng(side0_seq)),
-        get_ai(ai[1], rules.name)(np.random.default_rng(side1_seq)),
+    rules = resolve_ruleset(ruleset, options)
+    rules.check_seats(len(teams))
+    names = _ai_names(ai, len(teams))
+    specs = tuple(_team(rules, team, seat, registry) for seat, team in enumerate(teams))
+    streams = match_streams(seed, len(specs))
+    order = rules.play_order(specs, np.random.default_rng(streams["setup"]))
+    _, *seat_seqs = streams["pregame"].spawn(1 + len(specs))  # two seats: the children R-A19 always drew
+    players = tuple(
+        get_ai(name, rules.name, len(specs))(np.random.default_rng(seq))
+        for name, seq in zip(names, seat_seqs, strict=True)
     )
     candidates = [registry.load_board(name) for name in boards]
-    return boards[rules.choose_board(candidates, teams, players, order)]
+    return boards[rules.choose_board(candidates, specs, players, order)]

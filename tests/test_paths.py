@@ -58,3 +58,68 @@ def test_report_markdown_escapes_experiment_text_and_no_fence_can_be_closed() ->
     assert "<script>" not in text and "&lt;script&gt;" in text and "**bold**" in text
     assert "# krosbalance report: &lt;x&gt;" in text
     assert "`````toml" in text  # a fence longer than any backtick run inside
+
+
+# ---------------------------------------------------------------- issue 36: one rule for every name
+def test_every_name_that_becomes_a_path_goes_through_one_rule() -> None:
+    from krosbalance.paths import name_problem
+
+    for good in ("box-round-robin", "anna-tommy-buff", "a.b_c-1", "x" * NAME_MAX):
+        assert name_problem(good) == "", good
+    bad = ("../x", "..", ".", "a/b", "a\\b", "/abs", "C:x", "", ".hidden", "a\nb", "x\n", "t\tab", "nul\x00")
+    for name in (*bad, "x" * (NAME_MAX + 1), 7):
+        assert name_problem(name), repr(name)
+        assert "\n" not in name_problem(name)
+    assert folder_name_problem("../x") == name_problem("../x")
+
+
+def test_a_patch_name_cannot_steer_the_results_folder_out_of_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36: ``run --patch`` wrote results/<experiment>--<patch name>, and the name was never
+    checked: ``name = "../../../../escaped"`` wrote the manifest and shards outside."""
+    work = tmp_path / "a" / "b" / "c" / "d"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    (work / "evil.toml").write_text(
+        'name = "../../../../escaped"\n[characters.anna_tommy]\nhp = 13\n', encoding="utf-8"
+    )
+    smoke = Path(__file__).resolve().parents[1] / "simulations" / "smoke.toml"
+    assert main(["run", str(smoke), "--patch", "evil.toml", "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: evil.toml: name: '../../../../escaped' must be")
+    assert not (tmp_path / "escaped").exists() and not (work / "results").exists()
+
+
+def test_a_shipped_patch_name_is_never_a_path(tmp_path: Path) -> None:
+    import os
+
+    from krosbalance.errors import ContentError
+    from krosbalance.sim.patches import PATCH_FOLDER, load_patch
+
+    (tmp_path / "outside.toml").write_text("[characters.anna_tommy]\nhp = 13\n", encoding="utf-8")
+    sneaky = os.path.relpath(tmp_path / "outside", PATCH_FOLDER)  # "../../../../tmp/.../outside"
+    with pytest.raises(ContentError, match="no patch file"):
+        load_patch(sneaky)
+
+
+def test_a_board_id_that_is_not_a_file_name_is_refused() -> None:
+    from krosbalance.board import board_from_mapping
+    from krosbalance.errors import ContentError
+
+    data = {"id": "../../boards/x", "name": "x", "source": "test", "grid": {"rows": ". .\n. ."}}
+    with pytest.raises(ContentError) as info:
+        board_from_mapping(data, file="x.toml")
+    assert info.value.field == "id" and "must be letters" in info.value.reason
+
+
+def test_a_duel_token_set_is_a_file_name_never_a_path(tmp_path: Path) -> None:
+    import os
+
+    from krosbalance.content.duel import DUEL_TOKEN_FOLDER, duel_tokens
+    from krosbalance.errors import ContentError
+
+    sneaky = os.path.relpath(tmp_path / "tokens", DUEL_TOKEN_FOLDER)
+    (tmp_path / "tokens.toml").write_text("garbage = 1\n", encoding="utf-8")
+    with pytest.raises(ContentError, match="unknown set"):
+        duel_tokens(sneaky)

@@ -136,3 +136,63 @@ def test_an_unknown_name_is_still_named_with_its_index(tmp_path: Path, capsys) -
     path = _experiment(tmp_path, mode="splits", pool='["queen_of_the_tofus", "nobody_at_all"]')
     assert cli.main(["validate", str(path)]) == 2
     assert "teams.pool[1]: unknown character 'nobody_at_all'" in capsys.readouterr().err
+
+
+# ------------------------------------------------- issue 36: a content error names its own file, once
+def _blast_card_copy(tmp_path: Path, monkeypatch, damage: bytes) -> Path:
+    """The content with one Blast character card's file prefixed by ``damage`` (in a copy)."""
+    import shutil
+
+    from krosbalance.content import registry as registry_module
+    from krosbalance.content.registry import DEFAULT_CHARACTER_FOLDERS, Registry
+    from krosbalance.sim import catalog
+
+    copy = tmp_path / "blast-characters"
+    shutil.copytree(DEFAULT_CHARACTER_FOLDERS[1], copy)
+    card = copy / "arielle_fleche.toml"
+    card.write_bytes(damage + card.read_bytes())
+    monkeypatch.setattr(registry_module, "_DEFAULT", Registry(DEFAULT_CHARACTER_FOLDERS[0], copy))
+    catalog.arm_ruleset.cache_clear()  # rulesets built on the shipped cards (cleared again after)
+    return card
+
+
+@pytest.fixture
+def fresh_rules():
+    from krosbalance.sim import catalog
+
+    yield
+    catalog.arm_ruleset.cache_clear()
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_a_broken_blast_card_is_named_once_not_blamed_on_the_options(
+    tmp_path: Path, monkeypatch, capsys, fresh_rules, command: str
+) -> None:
+    """Issue 36: a Blast card that does not load printed ``options.toml: Invalid statement`` (the
+    ContentError re-labelled as an [options] field, the card's file dropped), once per arm."""
+    card = _blast_card_copy(tmp_path, monkeypatch, b"= oops\n")
+    experiment = Path(__file__).resolve().parents[1] / "simulations" / "blast-challenges.toml"
+    args = [command, str(experiment)] + (["--out", str(tmp_path / "out")] if command == "run" else [])
+    assert cli.main(args) == 2
+    _one_error_line(capsys, "(content): the content does not load: ", f"{card}: toml: Invalid statement")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_byte_order_mark_is_read_as_the_utf8_text_it_marks(
+    tmp_path: Path, monkeypatch, capsys, fresh_rules
+) -> None:
+    """A file saved with a UTF-8 byte-order mark (Notepad) is read as if it had none: the mark is
+    invisible in an editor and tomllib refused it as "Invalid statement (at line 1, column 1)"."""
+    from krosbalance.content.toml_file import read_toml_text
+
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbfa = 1\n")
+    assert read_toml_text(marked) == "a = 1\n" and read_toml(marked) == {"a": 1}
+    _blast_card_copy(tmp_path, monkeypatch, b"\xef\xbb\xbf")
+    experiment = tmp_path / "x.toml"
+    shipped = Path(__file__).resolve().parents[1] / "simulations" / "smoke.toml"
+    experiment.write_bytes(b"\xef\xbb\xbf" + shipped.read_bytes())
+    assert cli.main(["validate", str(experiment)]) == 0, capsys.readouterr().err
+    from krosbalance.content.registry import default_registry
+
+    assert default_registry().load_character("arielle_fleche").id == "arielle_fleche"

@@ -169,10 +169,13 @@ def _board_figures(rs: ResultSet, summary: Summary) -> list[tuple[str, Figure]]:
 
     Each picture carries the board's own label when its layout is assumed."""
     from krosbalance.board import BOARDS_DIR, load_board_file
+    from krosbalance.paths import name_problem
     from krosbalance.render.board_picture import plot_board, positions_at
 
     figs = []
     for board_id in list(summary.first_match)[:BOARDS_DRAWN]:
+        if name_problem(board_id):  # a results folder's board column names a file: never a path
+            continue
         path = BOARDS_DIR / f"{board_id}.toml"
         if not path.is_file():
             continue

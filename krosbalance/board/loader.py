@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError
+from ..paths import name_problem
 from .ascii import GLYPHS, LAYERS, MAX_ZONES, Glyph, Layers, parse_grid
 from .board import Board, LayoutError
 
@@ -105,6 +106,8 @@ def board_from_mapping(data: dict[str, Any], *, file: str = "<board>") -> Board:
     if unknown:
         raise ContentError(file, sorted(unknown)[0], f"unknown key (known: {', '.join(sorted(_TOP_KEYS))})")
     board_id = _req(data, "id", str, file)
+    if name_problem(board_id):  # a board id names its picture in a report (board_<id>.png)
+        raise ContentError(file, "id", name_problem(board_id))
     name = _req(data, "name", str, file)
     source = _req(data, "source", str, file)
     rulesets = _rulesets(data.get("rulesets", ["arena"]), file)

@@ -23,6 +23,7 @@ from krosbalance.content.registry import Registry
 from krosbalance.content.specs import Frozen
 from krosbalance.content.toml_file import read_toml
 from krosbalance.errors import ContentError
+from krosbalance.paths import name_problem
 
 DUEL_DATA = Path(__file__).resolve().parent / "data" / "duel"
 #: the Duel Pack's Krosmaster cards (``set = "duel-pack"``)
@@ -149,7 +150,7 @@ def list_token_sets() -> list[str]:
 def duel_tokens(set_id: str = "duel-pack") -> DuelTokenSet:
     """A shipped token set by id (``ContentError`` lists the known ones)."""
     path = DUEL_TOKEN_FOLDER / f"{set_id}.toml"
-    if not path.is_file():
+    if name_problem(set_id) or not path.is_file():  # a set id is a file name, never a path
         raise ContentError(
             "duel tokens", "token_set", f"unknown set {set_id!r}; known: {', '.join(list_token_sets())}"
         )

@@ -4,7 +4,7 @@ Every content file (characters, rewards, Blast cards, Duel Tokens) and every exp
 by :func:`read_toml_text` or :func:`read_toml`: a missing or unreadable file, one that is not a
 regular file (``/dev/zero``), one too large to be an input of this kind, one that is not UTF-8
 (a binary file), bad TOML and TOML nested too deeply for the parser are each one ``ContentError``
-naming the file, not a traceback or a hang.
+naming the file, not a traceback or a hang. A leading UTF-8 byte-order mark is dropped.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from krosbalance.errors import ContentError
 
 MAX_INPUT_BYTES = 1_000_000
 """The largest content or experiment file read (the shipped ones are a few kilobytes)."""
+BOM = "\ufeff"
+"""The byte-order mark a file may start with: dropped (TOML is UTF-8; the mark says nothing more)."""
 
 
 def read_toml_text(path: Path, max_bytes: int = MAX_INPUT_BYTES) -> str:
@@ -33,7 +35,9 @@ def read_toml_text(path: Path, max_bytes: int = MAX_INPUT_BYTES) -> str:
     if len(raw) > max_bytes:
         raise ContentError(file, "file", f"larger than {max_bytes:,} bytes: not an input file of krosbalance")
     try:
-        return raw.decode("utf-8")
+        # A UTF-8 byte-order mark (Notepad writes one) is invisible in an editor and tomllib refuses
+        # it as "Invalid statement (at line 1, column 1)": it is read as the UTF-8 text it marks.
+        return raw.decode("utf-8").removeprefix(BOM)
     except UnicodeDecodeError as exc:
         raise ContentError(file, "file", f"not UTF-8 text (byte {exc.start}): is it a binary file?") from None
 

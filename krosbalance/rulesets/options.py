@@ -23,6 +23,10 @@ from krosbalance.errors import ContentError
 
 OptionsT = TypeVar("OptionsT", bound=EngineOptions)
 
+#: options of every ruleset with a floor above 0: a turn bound of 0 ends every match as a turn-0
+#: draw before anyone plays (a study that measures nothing, not a rule)
+AT_LEAST: dict[str, int] = {"turn_limit": 1}
+
 
 @dataclass(frozen=True, slots=True)
 class RulesetFile(Frozen):
@@ -68,7 +72,9 @@ def check_value(
         raise ContentError(file, name, f"expected {type(expected).__name__}, got {value!r}")
     if name in choices and value not in choices[name]:
         raise ContentError(file, name, f"must be one of {choices[name]}, got {value!r}")
-    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+    if isinstance(value, int) and not isinstance(value, bool) and value < AT_LEAST.get(name, 0):
+        if name in AT_LEAST:
+            raise ContentError(file, name, f"must be at least {AT_LEAST[name]}, got {value}")
         raise ContentError(file, name, f"must not be negative, got {value}")
     if isinstance(expected, dict) and expected:
         missing = sorted(set(expected) - set(value))

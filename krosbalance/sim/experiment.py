@@ -19,6 +19,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     record = "none"               # event recording level of bulk runs: none / summary / full
     board_choice = false          # true: R-A19, the first player of each match picks its board among
                                   # ``boards`` (at least two) instead of every board being played
+                                  # (with four players player 4, the last in play order: R-A154)
     held_rewards = "all"          # reward-value study: each deal is also played once per listed
                                   # Demonic Reward held face down from the start by team A ("all" =
                                   # every token), with the same seed (option ``start_rewards``);
@@ -78,6 +79,11 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     figures = ["bill_tell"]       # variants, plus an unrestricted "baseline" arm first
                                   # (kinds, actions, baseline: see krosbalance.sim.restricted)
 
+Every name a study table holds (a swept, restricted, fixed or patched figure, a reward holder, a
+collection's figures) must be one that some match of the experiment fields, or the file is refused
+(:mod:`krosbalance.sim.study_names`): otherwise every arm would play the same matches. A content file
+that does not load is said once, as ``(content)`` with its own file, never as a field of this file.
+
 Each arm's rules are ONE ruleset object, the experiment's ruleset built with the arm's options
 (``krosbalance.sim.catalog.arm_ruleset``): validation checks the teams and the deals with it, the
 expansion deals the teams and lets the first player pick the board with it, and every match of the
@@ -92,14 +98,13 @@ random, or by the rulebook's draft in which each player's AI picks its cards
 the cards dealt (every half of it a legal team; for the draft its size a multiple of 4, as the eight
 box cards). They have one pairing (the pool); each deal's teams are seeded by the
 deal's seed and recorded as ``team_a`` (dealt to AI A) and ``team_b`` in the match specs, hence in the
-matches table. With ``board_choice`` each match's board is the one its first player picks
-(``krosbalance.play.pick_board``), recorded as its ``board``.
+matches table. With ``board_choice`` each match's board is the one its first player picks (with
+four players, player 4: R-A154) (``krosbalance.play.pick_board``), recorded as its ``board``.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -107,6 +112,8 @@ from pathlib import Path
 from typing import Any
 
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError, LocatedError
+from krosbalance.paths import NAME_MAX as _PATH_NAME_MAX
+from krosbalance.paths import name_problem
 from krosbalance.sim.catalog import (
     DEFAULT_BOARD,
     DEFAULT_RULESET,
@@ -117,6 +124,7 @@ from krosbalance.sim.catalog import (
 )
 from krosbalance.sim.restricted import VARIANT_KEYS, arm_forbids, restricted_variants
 from krosbalance.sim.seeding import deal_seed
+from krosbalance.sim.study_names import unknown_name
 
 Team = tuple[str, ...]
 
@@ -158,22 +166,17 @@ TOP_KEYS: tuple[str, ...] = (
     "restricted",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-NAME_MAX = 100
+NAME_MAX = _PATH_NAME_MAX
+"""Characters in an experiment's name at most (it names the results and report folders)."""
 MAX_MATCHES = 200_000_000
 """Matches one experiment may hold (the runner's finished-match mask is one byte per match)."""
-"""Characters in an experiment's name at most (it names the results and report folders)."""
 
 
 def folder_name_problem(name: str) -> str:
-    """Why ``name`` cannot name a results or report folder ('' when it can): one path component of
-    letters, digits, '-', '_' or '.', not starting with '.', at most :data:`NAME_MAX` characters.
-    The experiment file's name and a results folder's manifest are checked by this one rule."""
-    if not _NAME_RE.match(name):
-        return f"{name[:NAME_MAX]!r} must be letters, digits, '-', '_' or '.' (it names a folder)"
-    if len(name) > NAME_MAX:
-        return f"is {len(name)} characters long; at most {NAME_MAX} (it names a folder)"
-    return ""
+    """Why ``name`` cannot name a results or report folder ('' when it can): the one rule for a name
+    that becomes a path (:func:`krosbalance.paths.name_problem`). The experiment file's name, a
+    variant's, a patch's and a results folder's manifest are checked by it."""
+    return name_problem(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,6 +421,28 @@ class _Problems:
         self.errors.append(ExperimentError(self.file, field_name, reason))
 
 
+def content_problem(exc: BaseException, file: str = "") -> str:
+    """The line of a ``ContentError`` raised by a content file (a card, a board, a ruleset's data:
+    a ``.toml`` file other than the experiment ``file``), '' for any other error. Such an error is
+    not the experiment's: it is said once, as ``(content)``, with the content file's own name, not
+    once per option, variant, arm or name that happened to load the content."""
+    if isinstance(exc, ContentError) and exc.file.endswith(".toml") and exc.file != file:
+        return f"the content does not load: {exc}"
+    return ""
+
+
+def _blame(problems: _Problems, field_name: str, exc: LocatedError | KrosbalanceError) -> None:
+    """Record ``exc`` on ``field_name`` (a ``LocatedError`` on its own field inside it), or as
+    ``(content)`` when a content file raised it (:func:`content_problem`)."""
+    said = content_problem(exc, problems.file)
+    if said:
+        problems.add("(content)", said)
+    elif isinstance(exc, LocatedError):
+        problems.add(f"{field_name}.{exc.field.removeprefix('options.')}", exc.reason)
+    else:
+        problems.add(field_name, str(exc))
+
+
 def check_experiment(
     path: str | Path, catalog: Catalog | None = None
 ) -> tuple[Experiment | None, list[ExperimentError]]:
@@ -564,20 +589,13 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         try:
             catalog.check_options(ruleset, options)
             team_options = options
-        except LocatedError as exc:
-            key = exc.field.removeprefix("options.")
-            problems.add(f"options.{key}", exc.reason)
         except KrosbalanceError as exc:
-            problems.add("options", str(exc))
+            _blame(problems, "options", exc)
 
     seats = 2
     if ruleset is not None and team_options is not None:
         seats = catalog.seats(ruleset, team_options)
     ais, ai_deals = _parse_ais(data, problems, catalog, per_pairing, ruleset or DEFAULT_RULESET, seats)
-    if seats != 2 and board_choice:
-        problems.add(
-            "board_choice", f"the board choice (R-A19) is a two-player pregame; this ruleset seats {seats}"
-        )
     variants = _parse_variants(data, options, ruleset, problems, catalog)
     patch, arm_patches, sweep, variants = _parse_patch_arms(data, file, options, variants, problems)
     forbids = arm_forbids(data, ruleset, options, problems, catalog)
@@ -603,6 +621,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         _check_held_options(
             held_rewards, variants or (("", json.dumps(team_options)),), ruleset, problems, catalog
         )
+
+    fix = _parse_fix(data, file, variants, sweep, problems)
 
     teams = _get(data, "teams", dict, problems, required=True)
     pairings: tuple[tuple[Team, ...], ...] | None = None
@@ -676,7 +696,35 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
             "one byte per match): split it into several files, or lower matches_per_pairing",
         )
         return None
-    return experiment
+    from krosbalance.sim.study_names import unplayed_names
+
+    for field_name, reason in unplayed_names(experiment, fix):  # a study that would measure nothing
+        problems.add(field_name, reason)
+    return None if problems.errors else experiment
+
+
+def _parse_fix(
+    data: Mapping[str, Any],
+    file: str,
+    variants: tuple[tuple[str, str], ...] | None,
+    sweep: str,
+    problems: _Problems,
+) -> Any:
+    """``[fix]``, read by the parser ``krosbalance fix`` uses (:func:`krosbalance.sim.fixer.parse_fix`),
+    so ``validate`` refuses what ``fix`` would; None when absent or wrong."""
+    if "fix" not in data:
+        return None
+    from krosbalance.sim.fixer import FIX_ARMS, parse_fix
+
+    if variants or sweep:
+        problems.add("variants", FIX_ARMS)
+    try:
+        return parse_fix(data["fix"], file)
+    except ExperimentError as exc:
+        problems.add(exc.field, exc.reason)
+    except KrosbalanceError as exc:
+        problems.add("fix", str(exc))
+    return None
 
 
 def _parse_variants(
@@ -699,8 +747,8 @@ def _parse_variants(
         _unknown_keys(entry, ("name", "options", "patch", *VARIANT_KEYS), prefix, problems)
         name = _get(entry, "name", str, problems, prefix=prefix, required=True)
         extra = _get(entry, "options", dict, problems, prefix=prefix, default={})
-        if name is not None and not _NAME_RE.match(name):
-            problems.add(prefix + "name", f"{name!r} must be letters, digits, '-', '_' or '.'")
+        if name is not None and name_problem(name):
+            problems.add(prefix + "name", name_problem(name))
             continue
         if name is not None and any(name == other for other, _ in arms):
             problems.add(prefix + "name", f"variant {name!r} is listed twice")
@@ -711,11 +759,8 @@ def _parse_variants(
         if ruleset is not None:
             try:
                 catalog.check_options(ruleset, merged)
-            except LocatedError as exc:
-                problems.add(f"{prefix}options.{exc.field.removeprefix('options.')}", exc.reason)
-                continue
             except KrosbalanceError as exc:
-                problems.add(prefix + "options", str(exc))
+                _blame(problems, prefix + "options", exc)
                 continue
         arms.append((name, json.dumps(merged, sort_keys=True, separators=(",", ":"))))
     arms.extend(restricted_variants(data, options, ruleset, problems, catalog, [a for a, _ in arms]))
@@ -739,7 +784,7 @@ def _parse_patch_arms(
         try:
             patch = arm_patch(data["patch"], "patch", file)
         except ContentError as exc:
-            problems.add("patch", f"{exc.field}: {exc.reason}" if exc.file != file else exc.reason)
+            _patch_problem(problems, "patch", exc)
     arm_patches: list[tuple[str, str]] = []
     raw = data.get("variants")
     for i, entry in enumerate(raw if isinstance(raw, list) else []):
@@ -747,10 +792,7 @@ def _parse_patch_arms(
             try:
                 arm_patches.append((entry["name"], arm_patch(entry["patch"], entry["name"], file)))
             except ContentError as exc:
-                where = f"variants[{i}].patch"
-                problems.add(
-                    where, f"{exc.field}: {exc.reason}" if exc.file != file else f"{exc.field}: {exc.reason}"
-                )
+                _patch_problem(problems, f"variants[{i}].patch", exc)
     sweep = ""
     if "sweep" in data:
         table = data["sweep"]
@@ -762,7 +804,10 @@ def _parse_patch_arms(
             try:
                 arms, sweep = sweep_arms(table, file)
             except ContentError as exc:
-                problems.add(exc.field, exc.reason)
+                if content_problem(exc, file):  # a card the sweep reads does not load
+                    problems.add("(content)", content_problem(exc, file))
+                else:
+                    problems.add(exc.field, exc.reason)
             else:
                 named = {name for name, _ in variants}
                 arm_options = json.dumps(dict(options), sort_keys=True, separators=(",", ":"))
@@ -772,6 +817,17 @@ def _parse_patch_arms(
                     arm_patches.append((arm, arm_json))
                 variants = (*variants, *((arm, arm_options) for arm, _ in arms))
     return patch, tuple(arm_patches), sweep, variants
+
+
+def _patch_problem(problems: _Problems, where: str, exc: ContentError) -> None:
+    """A patch that does not load, on its field: a mistake of an inline table by its key; one of a
+    patch file (or of a card the patch re-reads) with that file's own name."""
+    if exc.field == "patch":  # not a patch at all (an unknown name, a value of the wrong type)
+        problems.add(where, exc.reason)
+    elif exc.file != problems.file:
+        problems.add(where, str(exc))
+    else:
+        problems.add(where, f"{exc.field}: {exc.reason}")
 
 
 def _sweep_prices(sweep: str, held: tuple[str, ...], problems: _Problems) -> tuple[str, ...]:
@@ -861,7 +917,9 @@ def _parse_held_rewards(data: Mapping[str, Any], problems: _Problems, catalog: C
                 f"held_rewards[{i}]", f"{item!r}: the price after '@' must be 0 to 99 kamas (or '<n>gg')"
             )
         elif not isinstance(item, str) or token not in known:
-            problems.add(f"held_rewards[{i}]", f"unknown reward {item!r}; known: {', '.join(known)}")
+            problems.add(
+                f"held_rewards[{i}]", unknown_name("reward", item, known, "krosbalance list rewards")
+            )
         elif item in out:
             problems.add(f"held_rewards[{i}]", f"{item!r} is listed twice")
         else:
@@ -881,15 +939,19 @@ def _check_held_options(
                     catalog.check_options(
                         ruleset, json.loads(variant_options(json.loads(arm_options), token, swapped))
                     )
-                except LocatedError as exc:
+                except KrosbalanceError as exc:
+                    if content_problem(exc, problems.file):
+                        problems.add("(content)", content_problem(exc, problems.file))
+                        return
+                    if not isinstance(exc, LocatedError):
+                        problems.add(
+                            "held_rewards",
+                            f"ruleset {ruleset!r} refuses the options it sets ({token!r}): {exc}",
+                        )
+                        return
                     where = f"the option {exc.field.removeprefix('options.')} it sets"
                     problems.add(
                         "held_rewards", f"ruleset {ruleset!r} refuses {where} ({token!r}): {exc.reason}"
-                    )
-                    return
-                except KrosbalanceError as exc:
-                    problems.add(
-                        "held_rewards", f"ruleset {ruleset!r} refuses the options it sets ({token!r}): {exc}"
                     )
                     return
 
@@ -917,7 +979,10 @@ def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
     try:
         return list(fn())
     except KrosbalanceError as exc:
-        problems.add(field_name, f"cannot check: {exc}")
+        if content_problem(exc, problems.file):
+            problems.add("(content)", content_problem(exc, problems.file))
+        else:
+            problems.add(field_name, f"cannot check: {exc}")
         return None
     except ImportError as exc:  # a registry that is not installed: say so on the field
         problems.add(field_name, f"cannot check: {exc}")
@@ -1033,8 +1098,8 @@ def _resolve_names(
         try:
             ids.append(catalog.resolve_character(name))
         except ContentError as exc:
-            if exc.file.endswith(".toml"):  # a content file that does not load: not this name's fault
-                problems.add("(content)", f"the content does not load: {exc}")
+            if content_problem(exc, problems.file):  # a content file that does not load: not the name's
+                problems.add("(content)", content_problem(exc, problems.file))
                 return None
             problems.add(f"{where}[{i}]", f"unknown character {name!r} ({_short(exc)})")
             ok = False
@@ -1058,7 +1123,10 @@ def _parse_team(
     try:
         catalog.check_team(ids, ruleset, options)
     except KrosbalanceError as exc:
-        problems.add(where, f"illegal team {', '.join(ids)}: {exc}")
+        if content_problem(exc, problems.file):
+            problems.add("(content)", content_problem(exc, problems.file))
+        else:
+            problems.add(where, f"illegal team {', '.join(ids)}: {exc}")
         return None
     return tuple(ids)
 
@@ -1462,15 +1530,13 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                             for i, (arm, arm_options) in enumerate(arms):  # every arm on the same seed
                                 teams = arm_teams[i]
                                 board = boards[0]
-                                if len(boards) > 1:
-                                    team0, team1 = (teams[1], teams[0]) if swapped else (teams[0], teams[1])
-                                    ai0, ai1 = (table_ais[1], table_ais[0]) if swapped else table_ais[:2]
+                                if len(boards) > 1:  # R-A19 (R-A154 with four): seated as the match
+                                    seated = _seated(seats, swapped, seating)
                                     board = pick_board(
                                         boards,
-                                        team0,
-                                        team1,
-                                        (ai0, ai1),
-                                        seed,
+                                        *(teams[k] for k in seated),
+                                        ai=tuple(table_ais[k] for k in seated),
+                                        seed=seed,
                                         ruleset=rules[i],
                                         registry=cards[i],
                                     )
@@ -1503,3 +1569,10 @@ def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
                                 match_id += 1
                     deal += 1
                     global_deal += 1
+
+
+def _seated(seats: int, swapped: bool, rotation: int) -> tuple[int, ...]:
+    """Which of a table's teams (0 = A, 1 = B, ...) plays each seat: ``MatchSpec.label_index``."""
+    if seats == 2:
+        return (1, 0) if swapped else (0, 1)
+    return tuple((seat + rotation) % seats for seat in range(seats))

@@ -299,18 +299,19 @@ def _verify_ais(raw: Any, file: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(raw))
 
 
+FIX_ARMS = "a fix file plays the shipped cards: no [[variants]], [sweep] or [restricted]"
+"""Why a file with ``[fix]`` may not have arms of its own (its stages make the arms)."""
+
+
 def load_fix(path: str | Path) -> tuple[Experiment, FixSpec]:
-    """The experiment of a fix file and its ``[fix]`` table."""
+    """The experiment of a fix file and its ``[fix]`` table (both checked by ``load_experiment``,
+    which reads ``[fix]`` with :func:`parse_fix`, as ``validate`` does)."""
     from krosbalance.content.toml_file import read_toml
 
     experiment = load_experiment(path)
     data = read_toml(Path(path))
     if "fix" not in data:
         raise ExperimentError(str(path), "fix", "missing: `krosbalance fix` needs a [fix] table")
-    if experiment.variants or experiment.sweep:
-        raise ExperimentError(
-            str(path), "variants", "a fix file plays the shipped cards: no [[variants]] or [sweep]"
-        )
     return experiment, parse_fix(data["fix"], str(path))
 
 

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from krosbalance.errors import ContentError, KrosbalanceError
+from krosbalance.paths import name_problem
 
 PATCH_FOLDER = Path(__file__).resolve().parent.parent / "content" / "data" / "patches"
 CHARACTER_FIELDS: tuple[str, ...] = ("hp", "ap", "mp", "initiative")
@@ -204,6 +205,8 @@ def parse_patch(data: Mapping[str, Any], file: str, name: str = "", registry: An
         if key in data and not isinstance(data[key], str):
             raise ContentError(file, key, f"must be a string, not {_type(data[key])}")
     patch_name = str(data.get("name") or name or Path(file).stem)
+    if name_problem(patch_name):  # ``run --patch`` writes results/<experiment>--<patch name>
+        raise ContentError(file, "name", name_problem(patch_name))
     changes: dict[str, Any] = {}
     chars = data.get("characters", {})
     if not isinstance(chars, dict):
@@ -449,7 +452,8 @@ def load_patch(name: str | Path, registry: Any = None, base: Path | None = None)
     candidates = [Path(text)] if text.endswith(".toml") else []
     if base is not None and text.endswith(".toml"):
         candidates.insert(0, base / text)
-    candidates.append(PATCH_FOLDER / f"{text}.toml")
+    if not name_problem(text):  # a shipped name is a file name in the patch folder, never a path
+        candidates.append(PATCH_FOLDER / f"{text}.toml")
     for path in candidates:
         if path.is_file():
             return parse_patch(read_toml(path), str(path), path.stem, registry)

@@ -20,6 +20,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from krosbalance.sim.study_names import unknown_name
+
 HOLDER_MODES: tuple[str, ...] = ("ai", "each", "each_and_ai")
 BUY_PREFIX = "buy:"
 HOLDER_SEPARATOR = "@"
@@ -67,7 +69,7 @@ def parse_purchases(data: Mapping[str, Any], known: Sequence[str] | None, add: A
     out: list[str] = []
     for i, item in enumerate(value):
         if not isinstance(item, str) or item not in known:
-            add(f"purchase_rewards[{i}]", f"unknown reward {item!r}; known: {', '.join(known)}")
+            add(f"purchase_rewards[{i}]", unknown_name("reward", item, known, "krosbalance list rewards"))
         elif item in out:
             add(f"purchase_rewards[{i}]", f"{item!r} is listed twice")
         else:

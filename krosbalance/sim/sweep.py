@@ -102,6 +102,8 @@ def sweep_arms(sweep: Mapping[str, Any], file: str) -> tuple[list[tuple[str, str
 
             target = blast_cards().challenge(name).id
     except ContentError as exc:
+        if exc.file.endswith(".toml"):  # a content file that does not load: not the name's fault
+            raise
         raise ContentError(file, f"sweep.{kind}", exc.reason) from None
     section = SECTIONS[kind]
     values = sweep.get("values")

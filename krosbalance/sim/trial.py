@@ -50,6 +50,17 @@ def first_match_of_each_arm(experiment: Experiment) -> list[MatchSpec]:
 
 def trial_problem(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -> str:
     """Why the match of ``spec`` fails in its first turns or in its table rows, or '' when it does not."""
+    return _describe(_trial_exception(spec, turns_per_seat))
+
+
+def _describe(exc: Exception | None) -> str:
+    if exc is None:
+        return ""
+    return str(exc) if isinstance(exc, KrosbalanceError) else f"{type(exc).__name__}: {exc}"
+
+
+def _trial_exception(spec: MatchSpec, turns_per_seat: int) -> Exception | None:
+    """What the match of ``spec`` raises in its first turns or in its table rows (None: nothing)."""
     from krosbalance.play import play_trial
     from krosbalance.sim.patches import patched_registry
     from krosbalance.sim.restricted import forbid_map
@@ -73,11 +84,9 @@ def trial_problem(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -
         keys = list(dict.fromkeys(key for fighter in fighters for key in fighter))
         columns = {key: [fighter.get(key) for fighter in fighters] for key in keys}
         fighters_frame(columns, ruleset_fighter_columns((spec.ruleset,)))
-    except KrosbalanceError as exc:
-        return str(exc)
     except Exception as exc:  # the run would record this in every match of the arm
-        return f"{type(exc).__name__}: {exc}"
-    return ""
+        return exc
+    return None
 
 
 def _where(spec: MatchSpec) -> str:
@@ -86,16 +95,30 @@ def _where(spec: MatchSpec) -> str:
 
 def trial_errors(experiment: Experiment, file: str) -> list[ExperimentError]:
     """One error per arm whose first match fails (see the module docstring), naming the arm, the
-    match and the reason; an experiment whose first deal cannot even be expanded is one error."""
+    match and the reason; an experiment whose first deal cannot even be expanded is one error, and
+    so is a content file that does not load (named once, not once per arm). A name of a study table
+    that no arm plays (:mod:`krosbalance.sim.study_names`: what ``run --patch`` adds) is one error
+    each, before any match is played."""
+    from krosbalance.sim.experiment import content_problem
+    from krosbalance.sim.study_names import unplayed_names
+
+    unplayed = [ExperimentError(file, where, reason) for where, reason in unplayed_names(experiment)]
+    if unplayed:
+        return unplayed
     try:
         specs = first_match_of_each_arm(experiment)
     except KrosbalanceError as exc:
+        if content_problem(exc, file):
+            return [ExperimentError(file, "(content)", content_problem(exc, file))]
         return [ExperimentError(file, "(first deal)", str(exc))]
     except Exception as exc:  # the expansion's pre-game (a deal, a board pick) raised
         return [ExperimentError(file, "(first deal)", f"cannot be dealt: {type(exc).__name__}: {exc}")]
     errors = []
     for spec in specs:
-        problem = trial_problem(spec)
+        exc = _trial_exception(spec, TRIAL_TURNS_PER_SEAT)
+        if exc is not None and content_problem(exc, file):  # the content's, not this arm's: said once
+            return [ExperimentError(file, "(content)", content_problem(exc, file))]
+        problem = _describe(exc)
         if problem:
             teams = " vs ".join("+".join(team) for team in spec.teams)
             errors.append(

@@ -92,4 +92,4 @@ def test_the_pregame_refuses_an_ai_of_another_ruleset() -> None:
     team0, team1 = box_splits()[0]
     boards = list_boards("arena")[:2]
     with pytest.raises(ContentError, match="AI 'blast_brawler' does not play ruleset 'arena'"):
-        pick_board(boards, team0, team1, ("blast_brawler", "random"), 1)
+        pick_board(boards, team0, team1, ai=("blast_brawler", "random"), seed=1)

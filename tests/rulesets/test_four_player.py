@@ -495,3 +495,48 @@ def test_r_a51_r_a158_a_secret_reward_is_hidden_from_the_opponents_only():
     assert [None if t is None else t.id for t in seen[0]] == ["pandawa_style"]
     assert [None if t is None else t.id for t in seen[2]] == ["pandawa_style"]
     assert seen[1] == [None] and seen[3] == [None]
+
+
+class _SeatAI:
+    """A pregame player named after its seat (the AI name ``seat<n>``) that records being asked."""
+
+    def __init__(self, log: list[str], name: str, opponents: int) -> None:
+        self.log, self.name, self.opponents = log, name, opponents
+
+    def choose_board(self, boards, own, opponent) -> int:
+        self.log.append(self.name)
+        assert len(opponent) == self.opponents  # the other partnerships' Krosmasters only
+        return len(boards) - 1
+
+    def choose_draft(self, visible, own, opponent) -> int:
+        return 0
+
+
+@pytest.mark.parametrize(("options", "opponents"), [(FFA, 6), (TWO_V_TWO, 4)])
+def test_r_a154_pick_board_asks_player_four_of_that_match(monkeypatch, options, opponents):
+    """``play.pick_board`` plays R-A154 (it refused four teams): player 4 of the match, the last in
+    the play order ``prepare_match`` decides on the same seed, chooses; in two versus two his
+    opponents are the other partnership, not his partner. Seeded: same seed, same board."""
+    from krosbalance import play
+
+    teams = _teams()
+    boards = ["arena-elemental", "arena-pit"]
+    rules = get_ruleset("arena", options)
+    log: list[str] = []
+    real_get_ai = play.get_ai
+
+    def seat_ai(name: str, ruleset: str | None = None, seats: int = 2):
+        if not name.startswith("seat"):
+            return real_get_ai(name, ruleset, seats)
+        return lambda rng: _SeatAI(log, name, opponents)
+
+    monkeypatch.setattr(play, "get_ai", seat_ai)
+    for seed in range(4):
+        order = prepare_match(*teams, ai="random", seed=seed, ruleset=rules)[0].play_order
+        log.clear()
+        names = tuple(f"seat{s}" for s in range(4))
+        board = play.pick_board(boards, *teams, ai=names, seed=seed, ruleset=rules)
+        assert board == boards[-1] and log == [f"seat{order[-1]}"]
+    monkeypatch.setattr(play, "get_ai", real_get_ai)
+    picks = [play.pick_board(boards, *teams, ai="kiter", seed=s, options=options) for s in range(3)]
+    assert picks == [play.pick_board(boards, *teams, ai="kiter", seed=s, ruleset=rules) for s in range(3)]

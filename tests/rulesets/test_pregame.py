@@ -130,10 +130,10 @@ def test_r_a19_pick_board_asks_the_first_player_of_that_match():
     slow = ["kassius_kaos", "bad_aboum", "king_of_the_gobballs", "lil_healey"]
     boards = ["arena-elemental", "test-scenery-6x6"]
     # the default AI picks by reach vs trees: the side that plays first decides, whichever side it is
-    picks = {pick_board(boards, fast, slow, ("focus_fire", "focus_fire"), s) for s in range(3)}
-    swapped = {pick_board(boards, slow, fast, ("focus_fire", "focus_fire"), s) for s in range(3)}
+    picks = {pick_board(boards, fast, slow, ai="focus_fire", seed=s) for s in range(3)}
+    swapped = {pick_board(boards, slow, fast, ai="focus_fire", seed=s) for s in range(3)}
     assert len(picks) == 1 and picks == swapped
-    assert pick_board(boards[:1], fast, slow, ("random", "random"), 0) == boards[0]
+    assert pick_board(boards[:1], fast, slow, ai=("random", "random"), seed=0) == boards[0]
 
 
 def test_r_a19_the_default_board_choice_follows_reach():

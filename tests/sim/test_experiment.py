@@ -421,7 +421,9 @@ def test_r_a19_board_choice_gives_each_match_the_board_its_first_player_picks() 
     specs = expand(exp)
     assert exp.n_matches == len(specs) == 8  # boards are candidates, not a factor
     for spec in specs:
-        assert spec.board == pick_board(exp.boards, spec.team0, spec.team1, (spec.ai0, spec.ai1), spec.seed)
+        assert spec.board == pick_board(
+            exp.boards, spec.team0, spec.team1, ai=(spec.ai0, spec.ai1), seed=spec.seed
+        )
     assert {s.board for s in specs if s.ai0 == "random"} <= set(exp.boards)
 
 

@@ -75,11 +75,37 @@ def test_explicit_tables_must_seat_one_legal_team_per_player() -> None:
         loads_experiment(_text(teams=illegal))
 
 
+@pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
+def test_r_a154_board_choice_in_a_four_player_experiment_is_player_fours(mode: str) -> None:
+    """R-A154: with four players, player 4 (the last in play order) chooses the board; an experiment
+    with ``board_choice`` plays it (it was refused), each match on the board its own seating's
+    player 4 picks, seeded: the same file expands to the same boards."""
+    from krosbalance.play import pick_board
+    from krosbalance.sim.catalog import arm_ruleset
+
+    boards = '["arena-pit", "bonta-1", "arena-elemental"]'
+    text = _text(mode, extra="board_choice = true").replace('["arena-pit"]', boards)
+    experiment = loads_experiment(text)
+    specs = expand(experiment)
+    assert len(specs) == 2 * 4 and experiment.board_groups == (("arena-pit", "bonta-1", "arena-elemental"),)
+    rules = arm_ruleset("arena", specs[0].options_json)
+    for spec in specs:
+        expected = pick_board(experiment.boards, *spec.teams, ai=spec.ais, seed=spec.seed, ruleset=rules)
+        assert spec.board == expected
+    assert [s.board for s in expand(loads_experiment(text))] == [s.board for s in specs]
+    assert {s.board for s in specs} <= set(experiment.boards)
+
+
+def test_r_a154_validate_plays_a_four_player_board_choice(tmp_path: Path, capsys) -> None:
+    from krosbalance.cli import main
+
+    source = tmp_path / "four.toml"
+    text = _text(extra="board_choice = true").replace('["arena-pit"]', '["arena-pit", "bonta-1"]')
+    source.write_text(text, encoding="utf-8")
+    assert main(["validate", str(source)]) == 0, capsys.readouterr().err
+
+
 def test_four_seats_refuse_two_player_features_with_one_clear_message() -> None:
-    with pytest.raises(ExperimentError, match="board_choice"):
-        loads_experiment(
-            _text(extra="board_choice = true").replace('["arena-pit"]', '["arena-pit", "bonta-1"]')
-        )
     with pytest.raises(ExperimentError, match="lookahead-fast.*two-player"):
         loads_experiment(_text(ais='"lookahead-fast"'))
     with pytest.raises(ExperimentError, match="splits"):

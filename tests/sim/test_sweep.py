@@ -98,7 +98,20 @@ def test_bad_sweeps_are_one_line(sweep: str, field: str, words: str) -> None:
 def test_a_reward_rank_sweep() -> None:
     reward = default_registry().all_rewards()[0]
     exp = loads_experiment(
-        _text(f'[sweep]\nreward = "{reward.name}"\nvalues = {{ rank = ["granite", "gold"] }}\n')
+        _text(  # the market in play: a reward's patch changes nothing without one (issue 36)
+            "[options]\ndemonic_rewards = true\n"
+            f'[sweep]\nreward = "{reward.name}"\nvalues = {{ rank = ["granite", "gold"] }}\n'
+        )
     )
     gold = dict(exp.arm_patches)["rank-gold"]
     assert patched_registry(gold).load_reward(reward.id).rank == "gold"
+
+
+def test_a_reward_sweep_without_rewards_in_play_is_refused() -> None:
+    """Issue 36: with no market, no held and no bought token, every arm of a reward sweep plays the
+    same matches; the study is refused in one line instead of running to a meaningless end."""
+    reward = default_registry().all_rewards()[0]
+    with pytest.raises(ExperimentError, match=r"sweep.reward: .* no arm plays Demonic Rewards"):
+        loads_experiment(
+            _text(f'[sweep]\nreward = "{reward.name}"\nvalues = {{ rank = ["granite", "gold"] }}\n')
+        )

@@ -136,11 +136,16 @@ def choose_board(
     teams: Sequence[Sequence[CharacterSpec]],
     players: Sequence[PregamePlayer],
     first: int,
+    team_of: Sequence[int] | None = None,
 ) -> int:
-    """R-A19: the first player picks the board among the candidates; returns its index."""
+    """R-A19: the first player (``first``: the chooser, player 4 with four players, R-A154) picks
+    the board among the candidates; returns its index. His opponents are the other partnerships'
+    Krosmasters (``team_of``: each seat's partnership; default every player for himself), so a
+    partner in two versus two is not one."""
     if len(boards) == 1:
         return 0
-    opponents = [spec for seat, team in enumerate(teams) if seat != first for spec in team]
+    side = team_of or tuple(range(len(teams)))
+    opponents = [spec for seat, team in enumerate(teams) if side[seat] != side[first] for spec in team]
     choice = players[first].choose_board(list(boards), list(teams[first]), opponents)
     if not 0 <= choice < len(boards):
         raise IllegalActionError(f"player {first} picked board {choice} of {len(boards)}")

@@ -373,7 +373,8 @@ class ArenaRuleset(Ruleset):
         order: Sequence[int],
     ) -> int:
         """R-A19: the first player picks the board; with four players, player 4 does (R-A154)."""
-        return pregame.choose_board(boards, teams, players, order[-1] if len(order) == 4 else order[0])
+        chooser = order[-1] if len(order) == 4 else order[0]
+        return pregame.choose_board(boards, teams, players, chooser, self.partnerships())
 
     def setup(
         self,
