@@ -4,9 +4,8 @@
 the rest is this base: deployment and tension follow the heuristic; at the start of each Krosmaster's
 activation the heuristic (``base``, the kiter's planner by default) offers its ``candidates`` best
 plans, the search chooses, and the heuristic replays the chosen plan (replanning on surprises);
-a creature's activation offers ``creature_candidates`` plans (1 unless a search sets it: the
-heuristic's own). ``model`` is the heuristic that plays the opponent in rollouts, sharing the base's
-caches.
+a creature's activation plays the heuristic's own plan. ``model`` is the heuristic that plays the
+opponent in rollouts, sharing the base's caches.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ class PlanSearchAI(AI):
     ) -> None:
         super().__init__(rng)
         self.candidates = candidates
-        self.creature_candidates = 1  # plans judged for a creature's activation (1: the heuristic's)
         self.base = base(rng)
         self.model = model(rng)
         self.model.share_caches(self.base)
@@ -64,15 +62,11 @@ class PlanSearchAI(AI):
         if key != self._key:
             self._key = key
             self.base.begin(view, me)
-            keep = self.candidates if me.is_krosmaster else self.creature_candidates
-            plans = self.candidate_plans(view, me, keep)
+            keep = self.candidates if me.is_krosmaster else 1  # a creature: the heuristic's plan
+            plans = self.base.candidates(view, me, keep)
             plan = plans[0] if len(plans) == 1 else self.choose_plan(view, me, plans)
             self.base.adopt(plan)
         return self.base.choose_action(view)
-
-    def candidate_plans(self, view: MatchView, me: FighterView, keep: int) -> list[Plan]:
-        """The plans the search judges: the heuristic's ``keep`` best (a search may choose others)."""
-        return self.base.candidates(view, me, keep)
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan to play among several (the heuristic's order); a search overrides this."""

@@ -113,23 +113,6 @@ def finish_team_turn_after(
     rules.check_victory(state)
 
 
-def finish_game_turn(state: MatchState, controller: Controller) -> None:
-    """The game turn of the side to play from the end of its start-of-turn phase (a search judging
-    an answer to the tension roll): its characters in the ruleset's order, the end of the turn, the
-    next player, as ``engine.turn.game_turn`` plays them; then the victory check."""
-    if state.finished:
-        return
-    side = state.active_side
-    rules = state.ruleset
-    rules.play_characters(state, side, controller, MatchView(state, side))
-    if state.finished:
-        return
-    state.scenery_injuries.clear()  # R-A125
-    rules.end_turn(state, side)
-    state.active_side = rules.next_player(state, side)
-    rules.check_victory(state)
-
-
 def _creatures(state: MatchState, tokens: list[Fighter], controller: Controller, view: MatchView) -> None:
     for token in tokens:
         if state.finished:

@@ -83,60 +83,6 @@ def tension_choice(
     return TensionChoice(faces, (kros[a].uid if a >= 0 else -1, kros[b].uid if b >= 0 else -1))
 
 
-def tension_candidates(
-    weights: Weights, view: MatchView, options: list[tuple[int, int]], threat: ThreatMap, keep: int
-) -> list[tuple[TensionChoice, float]]:
-    """Up to ``keep`` distinct answers to a tension roll with the heuristic's value of each, for a
-    search to judge: :func:`tension_choice`'s own answer first, then the next best by the same
-    inspiration and refund worths, at most one of them from the class the heuristic avoids (a
-    double when it wants none, or the reverse: the worths do not price a double's GG, R-A26, so
-    the search weighs it). Two answers that give the same powers to the same Krosmasters (a die
-    refunded, whatever its face; the same faces swapped) count once."""
-    side = view.side
-    arena = arena_view(view)
-    gg = arena.gg
-    want_double = arena.wild_gg == 0 and gg[side] > max(gg[seat] for seat in view.opponents())
-    kros = [k for k in view.krosmasters(side) if k.alive and k.cell >= 0]
-    worth = inspiration_worth(weights, view, kros, threat)
-    refund = weights.refund
-    scored: list[tuple[float, int, TensionChoice, bool]] = []
-    order = 0
-    for faces in options:
-        first, second = faces
-        same = first == second
-        for a in range(-1, len(kros)):
-            for b in range(-1, len(kros)):
-                value = worth[a][first] if a >= 0 else 0.0
-                if b >= 0 and not (a == b and same):
-                    value += worth[b][second]
-                value += refund * (3, 1, 0)[(a >= 0) + (b >= 0)]
-                assigned = (kros[a].uid if a >= 0 else -1, kros[b].uid if b >= 0 else -1)
-                scored.append((value, order, TensionChoice(faces, assigned), same == want_double))
-                order += 1
-    chosen = tension_choice(weights, view, options, threat)
-    seen = {_inspires(chosen)}
-    first_value = next((v for v, _, c, _ in scored if c == chosen), 0.0)
-    result = [(chosen, first_value)]
-    other_class = 0
-    for value, _, choice, preferred in sorted(scored, key=lambda s: (-s[0], s[1])):
-        if len(result) >= keep:
-            break
-        key = _inspires(choice)
-        if key in seen or (not preferred and other_class >= 1):
-            continue
-        seen.add(key)
-        other_class += 0 if preferred else 1
-        result.append((choice, value))
-    return result
-
-
-def _inspires(choice: TensionChoice) -> tuple[bool, tuple[tuple[int, int], ...]]:
-    """What an answer does: whether it is a double, and which power goes to whom."""
-    faces, assigned = choice.faces, choice.assigned
-    given = sorted((faces[i], assigned[i]) for i in (0, 1) if assigned[i] != -1)
-    return faces[0] == faces[1], tuple(given)
-
-
 def inspiration_worth(
     weights: Weights, view: MatchView, kros: list[FighterView], threat: ThreatMap
 ) -> list[list[float]]:
