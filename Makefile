@@ -67,7 +67,7 @@ ifneq ($(CARGO),)
 $(CORE_STAMP): $(CORE_SOURCES) | $(STAMP)
 	rm -f $(VENV)/.core-missing
 	$(BIN)/pip install --quiet --disable-pip-version-check $(CORE_BUILD_REQUIRES)
-	@echo "building the native core (cargo release build: about a minute the first time)"
+	@echo "building the native core (cargo release build: under a minute the first time)"
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-build-isolation ./core
 	touch $@
 else
