@@ -120,7 +120,8 @@ class ResultSet:
         """
         root = Path(results_dir)
         if not scan.shard_files(root / "matches"):
-            notes = ledger.check(root).notes() if root.is_dir() else []
+            found = ledger.check(root) if root.is_dir() else None
+            notes = (found.shard_notes() or found.notes()) if found is not None else []
             why = f" ({len(notes)} file(s) not read; the first: {notes[0]})" if notes else ""
             raise FileNotFoundError(f"{root}: no intact matches/*.parquet shards{why}")
         spec = root / SPEC_FILE

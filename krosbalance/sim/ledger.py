@@ -18,6 +18,16 @@ A folder without a shard list (written before it existed, or by :meth:`ResultSet
 version) is read the old way, with two guards: a matches shard that is not readable Parquet, or that
 holds match ids an earlier shard already holds, is foreign. ``--resume`` on such a folder adopts its
 readable sets into a new shard list first.
+
+Whatever the list says, every matches shard is then checked for what it holds
+(:func:`krosbalance.sim.shard_content.content_problem`, issue 36): its match ids once each, none that an earlier set already holds, its columns of the types
+the runner writes and, in a runner's folder (a manifest with a fingerprint), its ids within the run's
+``0 .. n_matches - 1``, its rows of this run's experiment and ruleset, and every column the readers
+read. A listed set that fails is *broken*, an unlisted shard *foreign*: not read, named in one line
+with the reason (the file and, for the schema, the column), set aside by ``--resume``, which replays
+the matches then missing (so nothing is counted twice and nothing is lost). A shard of the wrong schema is set aside rather than refused with an
+error because that is what the list does with every file it cannot trust: the report of the rest is
+still right, and the line says what it left out.
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from krosbalance.sim.shard_content import SeenIds, content_problem, expected
 
 LEDGER = "shards.jsonl"
 SET_ASIDE = "set-aside"
@@ -89,6 +101,8 @@ class FolderCheck:
     bad_lines: list[str] = field(default_factory=list)
     # a folder without a shard list: readable files of a table that belong to no matches shard's name
     loose: dict[str, list[Path]] = field(default_factory=dict)
+    # matches of broken sets that no intact set holds (None: every broken set's matches)
+    missing: int | None = None
 
     def files(self, table: str) -> list[Path]:
         """The intact shards of ``table``, in set order (what every reader reads)."""
@@ -97,8 +111,9 @@ class FolderCheck:
 
     @property
     def lost_matches(self) -> int:
-        """Matches of listed sets that are left out because a file of their set is missing or altered."""
-        return sum(s.n_matches for s, _ in self.broken)
+        """Matches of listed sets that are left out because a file of their set is missing or altered,
+        or holds what this run did not write (and that no intact set holds)."""
+        return self.missing if self.missing is not None else sum(s.n_matches for s, _ in self.broken)
 
     @property
     def complete(self) -> bool:
@@ -106,11 +121,15 @@ class FolderCheck:
 
     def notes(self) -> list[str]:
         """One line per file or set that is not read, naming it and why."""
-        lines = [f"{LEDGER}: {reason}" for reason in self.bad_lines]
+        return [f"{LEDGER}: {reason}" for reason in self.bad_lines] + self.shard_notes()
+
+    def shard_notes(self) -> list[str]:
+        """The lines of :meth:`notes` that name a shard or a set (not the shard list's own lines)."""
+        lines = []
         for s, reason in self.broken:
             lines.append(
                 f"{s.name} ({s.n_matches} matches, ids {s.first_id}-{s.last_id}): {reason}; "
-                "its matches are left out (--resume replays them)"
+                "its matches are left out (--resume replays those no other set holds)"
             )
         for path, reason in self.foreign:
             lines.append(f"{path.relative_to(self.root)}: {reason}; not read")
@@ -235,38 +254,43 @@ def _file_problem(path: Path, listed: ShardFile) -> str:
 
 
 def _check_listed(root: Path) -> FolderCheck:
+    import numpy as np
+
     entries, bad = read_ledger(root)
     result = FolderCheck(root, listed=True, bad_lines=bad)
-    expected: set[Path] = set()
+    expected_files: set[Path] = set()
+    expect = expected(root)
+    seen = SeenIds(expect.n_matches)
+    left_out: list[Any] = []  # the ids of each broken set, when they could be read
+    lost = 0
     for entry in entries:
         problems = [p for f in entry.files if (p := _file_problem(entry.path(root, f.table), f))]
         for f in entry.files:
-            expected.add(entry.path(root, f.table))
+            expected_files.add(entry.path(root, f.table))
+        if not problems:  # intact as written: now what it holds (the list may have been written by hand)
+            problem, ids, _ = content_problem(entry.path(root, "matches"), expect, seen)
+            if problem:
+                problems.append(f"matches/{entry.name}.parquet {problem}")
+                if len(ids):
+                    left_out.append(ids)
+                else:
+                    lost += entry.n_matches
+        else:
+            lost += entry.n_matches
         if problems:
             result.broken.append((entry, "; ".join(problems)))
         else:
             result.sets.append(entry)
+    for ids in left_out:  # of a set left out for what it holds, only the ids no intact set holds are lost
+        ids = np.unique(ids[(ids >= 0) & (ids < expect.n_matches)] if expect.n_matches is not None else ids)
+        lost += len(ids) - seen.repeated(ids)
+    result.missing = lost
     for path in _table_files(root):
-        if path not in expected:
+        if path not in expected_files:
             result.foreign.append(
                 (path, "not in the run's shard list (a copy, an unfinished write or a stranger)")
             )
     return result
-
-
-def _parquet_rows(path: Path) -> tuple[list[int], int] | None:
-    """The match ids of a Parquet matches shard and how many of its rows ended without an error, or
-    None when it is not a readable table with ids."""
-    import pyarrow.parquet as pq
-
-    try:
-        names = pq.read_schema(path).names
-        table = pq.read_table(path, columns=[c for c in ("match_id", "error") if c in names])
-        ids = [int(i) for i in table.column("match_id").to_pylist()]
-        errors = table.column("error").to_pylist() if "error" in names else []
-    except Exception:  # noqa: BLE001 - whatever pyarrow raises, the file is not a shard
-        return None
-    return ids, len(ids) - sum(1 for e in errors if e)
 
 
 def _parquet_readable(path: Path) -> bool:
@@ -289,7 +313,8 @@ def _check_unlisted(root: Path) -> FolderCheck:
     result = FolderCheck(root, listed=False)
     files = _table_files(root)
     runner_fighters = any(t == "fighters" and RUNNER_NAME.fullmatch(p.stem) for p, t in files.items())
-    seen: set[int] = set()
+    expect = expected(root)
+    seen = SeenIds(expect.n_matches)
     claimed: set[Path] = set()
     rejected: set[str] = set()
 
@@ -302,22 +327,18 @@ def _check_unlisted(root: Path) -> FolderCheck:
         key=lambda p: (not RUNNER_NAME.fullmatch(p.stem), p.name),
     )
     for path in matches:
-        rows = _parquet_rows(path) if path.suffix == ".parquet" and SET_NAME.fullmatch(path.stem) else None
-        repeated = seen.intersection(rows[0]) if rows is not None else set()
-        if rows is None or repeated:
+        if path.suffix == ".parquet" and SET_NAME.fullmatch(path.stem):
+            why, id_array, ok = content_problem(path, expect, seen)
+        else:
+            why, id_array, ok = "not a readable Parquet shard of matches", None, 0
+        if why:
             rejected.add(path.name)
-            why = (
-                "not a readable Parquet shard of matches"
-                if rows is None
-                else f"holds {len(repeated)} match id(s) another shard already holds (a copy?)"
-            )
             foreign(path, why)
             continue
-        ids, ok = rows
+        ids = [int(i) for i in id_array]
         if not ids:
             claimed.add(path)
             continue
-        seen.update(ids)
         siblings = {t: root / t / path.name for t in TABLES if (root / t / path.name) in files}
         problems = [
             f"{t}/{path.name} is not readable Parquet"
@@ -358,9 +379,10 @@ def _manifest_lists_shards(root: Path) -> bool:
 
 
 def _signature(root: Path) -> tuple[Any, ...]:
-    """What the check depends on: the list's and every table file's size and modification time."""
+    """What the check depends on: the list's, the manifest's, the experiment copy's and every table
+    file's size and modification time."""
     sig: list[Any] = []
-    for path in [root / LEDGER, root / "manifest.json", *_table_files(root)]:
+    for path in [root / LEDGER, root / "manifest.json", root / "experiment.toml", *_table_files(root)]:
         try:
             st = path.stat()
         except OSError:
@@ -383,8 +405,8 @@ def check(root: str | Path) -> FolderCheck:
         result = _check_unlisted(root)
         if _manifest_lists_shards(root):
             result.bad_lines.append(
-                "missing (the manifest says the run kept one): the shards are checked the old way "
-                "(readable, no repeated match ids)"
+                "missing (the manifest says the run kept one): each shard is read only if its match ids, "
+                "rows and columns are this run's, once"
             )
     _CACHE[key] = (sig, result)
     return result
@@ -430,7 +452,7 @@ def repair(root: str | Path) -> list[str]:
                 _set_aside(root, path)
         lines.append(
             f"{entry.name} ({entry.n_matches} matches): {reason}; its files moved to {SET_ASIDE}/, "
-            "its matches are played again"
+            "those of its matches no other set holds are played again"
         )
     if found.listed:
         if found.broken or found.bad_lines:

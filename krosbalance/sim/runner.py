@@ -382,6 +382,7 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
                 f"fingerprint {manifest.get('fingerprint')}); --resume needs the same file: choose another --out"
             )
         manifest.update(status="running", resumed=_now(), finished=None)
+        manifest.setdefault("ruleset", experiment.ruleset)  # a run begun before the manifest named it
     else:
         out.mkdir(parents=True, exist_ok=True)
         manifest = {
@@ -390,6 +391,7 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "master_seed": experiment.master_seed,
             "n_matches": experiment.n_matches,
             "fingerprint": fp,
+            "ruleset": experiment.ruleset,  # the ruleset every shard's rows must be of (sim.ledger)
             "engine_version": ENGINE_VERSION,
             "package_version": package_version(),
             "started": _now(),

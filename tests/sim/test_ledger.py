@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from krosbalance.analysis.report import write_report
@@ -220,3 +221,127 @@ def test_the_report_command_names_each_file_it_skips_once(
     warnings = [line for line in err.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 2
     assert any("backup.parquet" in w for w in warnings) and any("part-55555555" in w for w in warnings)
+
+
+# ------------------------------------------------------------------ issue 36: the ids of every shard
+
+
+def _unlisted(run_folder: Path) -> Path:
+    """The run folder as an older version left it: no shard list (and a manifest that names none)."""
+    (run_folder / ledger.LEDGER).unlink()
+    manifest = json.loads((run_folder / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["shard_list"]
+    (run_folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return run_folder
+
+
+def _rewrite(path: Path, frame: pd.DataFrame) -> None:
+    frame.to_parquet(path, index=False)
+
+
+def _shard(run_folder: Path, k: int, table: str = "matches") -> Path:
+    return sorted((run_folder / table).glob("part-*.parquet"))[k]
+
+
+def test_without_a_shard_list_ids_repeated_inside_one_shard_are_not_counted(
+    run_folder: Path, tmp_path: Path
+) -> None:
+    """Reproducer: one shard holding every match twice made the report say "16 error-free matches
+    out of 16" for 8, and ``--resume`` exit 0 keeping it."""
+    _unlisted(run_folder)
+    for table in ("matches", "fighters"):
+        frame = read_table(run_folder, table)
+        for shard in (run_folder / table).glob("*.parquet"):
+            shard.unlink()
+        _rewrite(run_folder / table / "part-00000000.parquet", pd.concat([frame, frame]))
+    found = ledger.check(run_folder)
+    assert found.sets == [] and [n for n in found.notes() if "part-00000000" in n] == [
+        "matches/part-00000000.parquet: holds 8 match id(s) more than once (first: 0); not read",
+        "fighters/part-00000000.parquet: belongs to a matches shard that is not read; not read",
+    ]
+    with pytest.raises(FileNotFoundError, match="more than once"):
+        ResultSet.load(run_folder)
+    notes: list[str] = []
+    _run(tmp_path, run_folder, resume=True, notes=notes)
+    assert len(notes) == 2 and all(ledger.SET_ASIDE in n for n in notes)
+    assert _ids(run_folder) == list(range(N)) and ledger.check(run_folder).complete
+
+
+def test_without_a_shard_list_ids_beyond_the_run_and_another_rulesets_shard_are_left_out(
+    run_folder: Path, tmp_path: Path
+) -> None:
+    """Reproducer: ids beyond the run's matches and a Duel shard in an Arena run were counted (92 of
+    92), and ``--resume`` kept them. Each is left out with one line, and resume replays what is missing."""
+    _unlisted(run_folder)
+    beyond = read_table(run_folder, "matches").iloc[:2].assign(match_id=[N, N + 1])
+    _rewrite(run_folder / "matches" / "part-00000008.parquet", beyond)
+    duel = pd.read_parquet(_shard(run_folder, 1)).assign(ruleset="duel")
+    _rewrite(_shard(run_folder, 1), duel)
+    found = ledger.check(run_folder)
+    assert sum(s.n_matches for s in found.sets) == N - 2
+    assert found.notes() == [
+        "matches/part-00000002.parquet: holds matches of ruleset 'duel', not this run's 'arena'; not read",
+        "matches/part-00000008.parquet: holds 2 match id(s) outside this run's 0-7 (first: 8); not read",
+        "fighters/part-00000002.parquet: belongs to a matches shard that is not read; not read",
+    ]
+    rs = ResultSet.load(run_folder)
+    assert rs.n_matches == rs.summary().n_matches == N - 2
+    _run(tmp_path, run_folder, resume=True)
+    matches = read_table(run_folder, "matches")
+    assert matches["match_id"].tolist() == list(range(N)) and set(matches["ruleset"]) == {"arena"}
+    assert (run_folder / ledger.SET_ASIDE / "matches" / "part-00000008.parquet").is_file()
+
+
+def test_with_a_shard_list_ids_another_listed_set_holds_are_not_counted(
+    run_folder: Path, tmp_path: Path
+) -> None:
+    """Reproducer: a listed set repeating another's ids was counted (90 of 80): the list was trusted."""
+    copy = run_folder / "matches" / "part-00000099.parquet"
+    shutil.copy(_shard(run_folder, 0), copy)
+    shutil.copy(_shard(run_folder, 0, "fighters"), run_folder / "fighters" / copy.name)
+    paths = {t: run_folder / t / copy.name for t in ("matches", "fighters")}
+    ledger.commit(run_folder, ledger.describe("part-00000099", paths, [0, 1]))
+    found = ledger.check(run_folder)
+    assert sum(s.n_matches for s in found.sets) == N
+    assert found.notes() == [
+        "part-00000099 (2 matches, ids 0-1): matches/part-00000099.parquet holds 2 match id(s) an earlier "
+        "set already holds (a copy?); its matches are left out (--resume replays those no other set holds)"
+    ]
+    assert found.lost_matches == 0  # the copy's matches are read, from the set it copied
+    assert ResultSet.load(run_folder).summary().n_matches == N
+    _run(tmp_path, run_folder, resume=True)
+    assert _ids(run_folder) == list(range(N)) and ledger.check(run_folder).complete
+
+
+@pytest.mark.parametrize("listed", [False, True])
+def test_a_shard_of_the_wrong_schema_is_named_with_its_column_and_not_read(
+    run_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], listed: bool
+) -> None:
+    """Reproducer: a shard whose ``turns`` were text, or that had no ``pairing``, ended ``report`` in
+    ArrowInvalid / IntCastingNaNError tracebacks."""
+    from krosbalance import cli
+
+    if not listed:
+        _unlisted(run_folder)
+    texts = pd.read_parquet(_shard(run_folder, 1))
+    _rewrite(_shard(run_folder, 1), texts.assign(turns=texts["turns"].astype(str)))
+    _rewrite(_shard(run_folder, 2), pd.read_parquet(_shard(run_folder, 2)).drop(columns=["pairing"]))
+    if listed:  # the list rewritten to match, as if the run had written them
+        entries = [
+            ledger.describe(s.name, {t: s.path(run_folder, t) for t in s.tables()}, [s.first_id, s.last_id])
+            if s.n_matches == 2
+            else s
+            for s in ledger.read_ledger(run_folder)[0]
+        ]
+        ledger.write_ledger(run_folder, entries)
+    assert cli.main(["report", str(run_folder), "--to", str(tmp_path / "rep")]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Error" not in err
+    warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert any(
+        "matches/part-00000002.parquet" in w and "column 'turns' is string, not int64" in w for w in warnings
+    )
+    assert any("matches/part-00000004.parquet" in w and "has no column 'pairing'" in w for w in warnings)
+    assert ResultSet.load(run_folder).summary().n_matches == N - 4
+    _run(tmp_path, run_folder, resume=True)
+    assert _ids(run_folder) == list(range(N)) and ledger.check(run_folder).complete
