@@ -5,8 +5,14 @@
 //! Cell sets cross the boundary as Python ints (bit `i` = cell `i`, as the reference keeps them),
 //! cells and cell lists as ints and lists of ints.
 
+pub mod ai;
+mod bindings;
 pub mod board;
+pub mod content;
+pub mod engine;
+pub mod play;
 pub mod rng;
+pub mod rulesets;
 
 use std::collections::BTreeMap;
 
@@ -283,8 +289,8 @@ impl PyGenerator {
 /// A board's geometry tables, built from the layers the Python loader read (krosbalance.native's
 /// `core_board` passes a `krosbalance.board.Board`'s fields).
 #[pyclass(name = "Board", module = "krosbalance_core", frozen)]
-struct PyBoard {
-    inner: Board,
+pub(crate) struct PyBoard {
+    pub(crate) inner: Board,
 }
 
 fn shape_of(name: &str) -> PyResult<AreaShape> {
@@ -556,5 +562,6 @@ fn krosbalance_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySeedSequence>()?;
     m.add_class::<PyGenerator>()?;
     m.add_class::<PyBoard>()?;
+    bindings::register(m)?;
     Ok(())
 }

@@ -1,0 +1,5 @@
+//! Decisions (krosbalance/ai): the registered AIs the core plays.
+
+pub mod random;
+
+pub use random::RandomAI;

@@ -1,0 +1,91 @@
+//! The random baseline (krosbalance/ai/random_ai.py, with the base class's deployment from
+//! krosbalance/ai/base.py): every decision uniformly at random among the legal ones, drawn from the
+//! AI's own stream exactly as the reference draws.
+
+use crate::board::Cell;
+use crate::engine::rules::{Action, Controller};
+use crate::engine::state::MatchState;
+use crate::rng::Generator;
+use crate::rulesets::arena::tension::TensionChoice;
+use crate::rulesets::arena::{Arena, ArenaController};
+
+#[derive(Clone, Debug)]
+pub struct RandomAI {
+    pub rng: Generator,
+}
+
+impl RandomAI {
+    pub fn new(rng: Generator) -> Self {
+        RandomAI { rng }
+    }
+
+    /// `int(rng.integers(n))`.
+    #[inline]
+    fn below(&mut self, n: usize) -> usize {
+        self.rng.integers(0, n as i64) as usize
+    }
+}
+
+impl Controller<Arena> for RandomAI {
+    fn choose_action(&mut self, _state: &MatchState<Arena>, legal: &[Action]) -> usize {
+        self.below(legal.len())
+    }
+
+    fn order_triggers(&mut self, _state: &MatchState<Arena>, n: usize) -> Vec<usize> {
+        self.rng.permutation(n)
+    }
+}
+
+impl ArenaController for RandomAI {
+    /// The base class's: `permutation(len(cells))[: len(fighters)]`.
+    fn choose_deployment(
+        &mut self,
+        _state: &MatchState<Arena>,
+        _side: usize,
+        n: usize,
+        cells: &[Cell],
+    ) -> Vec<Cell> {
+        let order = self.rng.permutation(cells.len());
+        order[..n].iter().map(|&i| cells[i]).collect()
+    }
+
+    fn choose_tension(
+        &mut self,
+        state: &MatchState<Arena>,
+        side: usize,
+        _raw: (u8, u8),
+        options: &[(u8, u8)],
+    ) -> TensionChoice {
+        let faces = options[self.below(options.len())];
+        let mut candidates: Vec<i64> = vec![-1];
+        candidates.extend(
+            state.timeline[side]
+                .iter()
+                .filter(|&&f| state.fighters[f].alive)
+                .map(|&f| f as i64),
+        );
+        let a = candidates[self.below(candidates.len())];
+        let b = candidates[self.below(candidates.len())];
+        TensionChoice {
+            faces,
+            assigned: (a, b),
+        }
+    }
+
+    fn choose_edge(&mut self, _state: &MatchState<Arena>, _side: usize, n_edges: usize) -> usize {
+        self.below(n_edges)
+    }
+
+    fn order_creatures(
+        &mut self,
+        _state: &MatchState<Arena>,
+        _summoner: usize,
+        creatures: &[usize],
+    ) -> Vec<usize> {
+        self.rng
+            .permutation(creatures.len())
+            .into_iter()
+            .map(|i| creatures[i])
+            .collect()
+    }
+}

@@ -1,0 +1,643 @@
+//! One Arena match played in the core: loaded specs in (the Python loader's `CharacterSpec`s and
+//! `SpellSpec`s, Arena's options object, the core's `Board`), the result and the event log out as
+//! plain Python data. Nothing crosses per action.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::PyBoard;
+use crate::board::AreaShape;
+use crate::content::{
+    CharacterSpec, Content, Effect, Element, Limit, PieceKind, Power, RangeType, SpellKind,
+    SpellSpec, TargetRule,
+};
+use crate::engine::events::{Event, FULL, NONE, SUMMARY};
+use crate::engine::state::{EngineOptions, MatchState};
+use crate::play::{ArenaMatch, play_arena};
+use crate::rulesets::arena::{Arena, ArenaEvent, ArenaOptions};
+
+fn unsupported(what: String) -> PyErr {
+    PyValueError::new_err(format!("not in the core yet: {what}"))
+}
+
+fn get<'py, T: for<'a> FromPyObject<'a, 'py>>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<T>
+where
+    for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
+{
+    obj.getattr(name)?.extract::<T>().map_err(Into::into)
+}
+
+fn param_i32(params: &Bound<'_, PyAny>, key: &str, kind: &str) -> PyResult<i32> {
+    params
+        .get_item(key)
+        .map_err(|_| unsupported(format!("effect {kind} without {key}")))?
+        .extract()
+}
+
+fn effect_of(obj: &Bound<'_, PyAny>) -> PyResult<Effect> {
+    let kind: String = get(obj, "kind")?;
+    let params = obj.getattr("params")?;
+    let n = |key: &str| param_i32(&params, key, &kind);
+    Ok(match kind.as_str() {
+        "pierce_armour" => Effect::PierceArmour,
+        "lifesteal" => Effect::Lifesteal,
+        "retreat" => Effect::Retreat { cells: n("cells")? },
+        "approach" => Effect::Approach { cells: n("cells")? },
+        "push" => Effect::Push { cells: n("cells")? },
+        "attract" => Effect::Attract { cells: n("cells")? },
+        "minus_mp" => Effect::MinusMp {
+            amount: n("amount")?,
+        },
+        "plus_mp" => Effect::PlusMp {
+            amount: n("amount")?,
+        },
+        "minus_ap" => Effect::MinusAp {
+            amount: n("amount")?,
+        },
+        "plus_ap" => Effect::PlusAp {
+            amount: n("amount")?,
+        },
+        "steal_mp" => Effect::StealMp {
+            amount: n("amount")?,
+        },
+        "steal_ap" => Effect::StealAp {
+            amount: n("amount")?,
+        },
+        "swap_places" => Effect::SwapPlaces,
+        "bonus_per_adjacent_summon" => Effect::BonusPerAdjacentSummon {
+            summon: params.get_item("summon")?.extract()?,
+            damage: n("damage")?,
+        },
+        "range_bonus_this_turn" => Effect::RangeBonusThisTurn {
+            amount: n("amount")?,
+        },
+        "lose_all_mp" => Effect::LoseAllMp,
+        other => return Err(unsupported(format!("the effect {other:?}"))),
+    })
+}
+
+fn spell_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<SpellSpec> {
+    let id: String = get(obj, "id")?;
+    let word = |name: &str| -> PyResult<String> { get(obj, name) };
+    let kind = match word("kind")?.as_str() {
+        "attack" => SpellKind::Attack,
+        "heal" => SpellKind::Heal,
+        "summon" => SpellKind::Summon,
+        "special" => SpellKind::Special,
+        other => return Err(unsupported(format!("spell kind {other:?}"))),
+    };
+    let element = Element::from_name(&word("element")?)
+        .ok_or_else(|| unsupported(format!("the element of {id}")))?;
+    let range_type = match word("range_type")?.as_str() {
+        "classic" => RangeType::Classic,
+        "line" => RangeType::Line,
+        "melee" => RangeType::Melee,
+        "personal" => RangeType::Personal,
+        other => return Err(unsupported(format!("range type {other:?}"))),
+    };
+    let limit = match word("limit")?.as_str() {
+        "unlimited" => Limit::Unlimited,
+        "turn" => Limit::Turn,
+        "game" => Limit::Game,
+        other => return Err(unsupported(format!("limit {other:?}"))),
+    };
+    let target = match word("target")?.as_str() {
+        "any" => TargetRule::Any,
+        "free_cell" => TargetRule::FreeCell,
+        "ally" => TargetRule::Ally,
+        "enemy" => TargetRule::Enemy,
+        "character" => TargetRule::Character,
+        other => return Err(unsupported(format!("target rule {other:?}"))),
+    };
+    let area = AreaShape::from_name(&word("area")?)
+        .ok_or_else(|| unsupported(format!("the area of {id}")))?;
+    let effects = obj
+        .getattr("effects")?
+        .try_iter()?
+        .map(|e| effect_of(&e?))
+        .collect::<PyResult<Vec<_>>>()?;
+    let summons: Option<String> = get(obj, "summons")?;
+    let summons = match summons {
+        None => None,
+        Some(name) => Some(pieces.iter().position(|p| *p == name).ok_or_else(|| {
+            PyValueError::new_err(format!("spell {id} summons {name:?}, not given"))
+        })?),
+    };
+    Ok(SpellSpec {
+        id,
+        kind,
+        element,
+        ap_cost: get(obj, "ap_cost")?,
+        mp_cost: get(obj, "mp_cost")?,
+        injury_cost: get(obj, "injury_cost")?,
+        range_min: get(obj, "range_min")?,
+        range_max: get(obj, "range_max")?,
+        range_type,
+        needs_los: get(obj, "needs_los")?,
+        fixed_range: get(obj, "fixed_range")?,
+        limit,
+        amount: get(obj, "amount")?,
+        area,
+        target,
+        effects,
+        summons,
+        summon_control: get(obj, "summon_control")?,
+    })
+}
+
+fn character_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<CharacterSpec> {
+    let id: String = get(obj, "id")?;
+    let kind = match get::<String>(obj, "kind")?.as_str() {
+        "krosmaster" => PieceKind::Krosmaster,
+        "creature" => PieceKind::Creature,
+        "bomb" => PieceKind::Bomb,
+        other => return Err(unsupported(format!("{id}: piece kind {other:?}"))),
+    };
+    let mut powers = 0u16;
+    let (mut resist, mut immune) = (0u8, 0u8);
+    for p in obj.getattr("powers")?.try_iter()? {
+        let p = p?;
+        let name: String = get(&p, "kind")?;
+        if name == "resistance" || name == "immune" {
+            let element: String = p.getattr("params")?.get_item("element")?.extract()?;
+            let element = Element::from_name(&element)
+                .ok_or_else(|| unsupported(format!("{id}: element {element:?}")))?;
+            if name == "resistance" {
+                resist |= 1 << element.index();
+            } else {
+                immune |= 1 << element.index();
+            }
+            continue;
+        }
+        let power = Power::from_name(&name)
+            .ok_or_else(|| unsupported(format!("{id}: the power {name:?}")))?;
+        powers |= power.bit();
+    }
+    let spells = obj
+        .getattr("spells")?
+        .try_iter()?
+        .map(|s| spell_of(&s?, pieces))
+        .collect::<PyResult<Vec<_>>>()?;
+    let on_death: Option<String> = get(obj, "on_death")?;
+    let on_death = match on_death {
+        None => None,
+        Some(name) => Some(
+            spells
+                .iter()
+                .position(|s| s.id == name)
+                .ok_or_else(|| PyValueError::new_err(format!("{id} has no spell {name:?}")))?,
+        ),
+    };
+    if spells.len() >= 63 {
+        return Err(unsupported(format!("{id}: more than 62 spells")));
+    }
+    Ok(CharacterSpec {
+        id,
+        name: get(obj, "name")?,
+        kind,
+        level: get(obj, "level")?,
+        initiative: get(obj, "initiative")?,
+        mp: get(obj, "mp")?,
+        hp: get(obj, "hp")?,
+        ap: get(obj, "ap")?,
+        powers,
+        resist,
+        immune,
+        spells,
+        on_death,
+    })
+}
+
+fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)> {
+    let mode: String = get(opts, "mode")?;
+    if mode != "two_player" {
+        return Err(unsupported(format!("Arena mode {mode:?}")));
+    }
+    if get::<bool>(opts, "demonic_rewards")? {
+        return Err(unsupported("Demonic Rewards (demonic_rewards)".into()));
+    }
+    for name in ["start_rewards", "purchasable_rewards"] {
+        let lists: Vec<Vec<String>> = get(opts, name)?;
+        if lists.iter().any(|l| !l.is_empty()) {
+            return Err(unsupported(format!("Demonic Rewards ({name})")));
+        }
+    }
+    let three = |name: &str| -> PyResult<[i32; 3]> {
+        let d = opts.getattr(name)?;
+        Ok([
+            d.get_item("tree")?.extract()?,
+            d.get_item("bush")?.extract()?,
+            d.get_item("crate")?.extract()?,
+        ])
+    };
+    let engine = EngineOptions {
+        turn_limit: get(opts, "turn_limit")?,
+        strict_corner_los: get(opts, "strict_corner_los")?,
+        caster_in_own_area: get(opts, "caster_in_own_area")?,
+        bombs_unfazed: get(opts, "bombs_unfazed")?,
+        scenery_destruction: get(opts, "scenery_destruction")?,
+        scenery_hp: three("scenery_hp")?,
+        scenery_hit_under_piece: get(opts, "scenery_hit_under_piece")?,
+    };
+    let arena = ArenaOptions {
+        starting_gg: get(opts, "starting_gg")?,
+        wild_gg: get(opts, "wild_gg")?,
+        gg_price: get(opts, "gg_price")?,
+        kama_reserve: get(opts, "kama_reserve")?,
+        first_turn_tension: get(opts, "first_turn_tension")?,
+        zero_gg_loses: get(opts, "zero_gg_loses")?,
+        turn_limit_gg: get::<String>(opts, "turn_limit_result")? == "gg",
+        lock_block_ends_turn: get(opts, "lock_block_ends_turn")?,
+        bomb_armour_dice: get(opts, "bomb_armour_dice")?,
+        zero_gg_draw: get::<String>(opts, "simultaneous_zero_gg")? == "draw",
+        scenery_loot: three("scenery_loot")?,
+    };
+    Ok((arena, engine))
+}
+
+fn record_level(record: &str) -> PyResult<u8> {
+    Ok(match record {
+        "none" => NONE,
+        "summary" => SUMMARY,
+        "full" => FULL,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "record must be none, summary or full, got {other:?}"
+            )));
+        }
+    })
+}
+
+/// `(kind, {field: value})` of one event, fields as the reference's dataclass names them.
+fn event_to_py<'py>(
+    py: Python<'py>,
+    state: &MatchState<Arena>,
+    event: &Event<ArenaEvent>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let d = PyDict::new(py);
+    let content = &state.content;
+    let kind = match event {
+        Event::TurnStarted { turn, side } => {
+            d.set_item("turn", turn)?;
+            d.set_item("side", side)?;
+            "turn_started"
+        }
+        Event::CharacterTurnStarted {
+            turn,
+            uid,
+            spec,
+            mp,
+            ap,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("name", &content.chars[*spec].name)?;
+            d.set_item("mp", mp)?;
+            d.set_item("ap", ap)?;
+            "character_turn_started"
+        }
+        Event::Moved {
+            turn,
+            uid,
+            origin,
+            destination,
+            how,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("origin", origin)?;
+            d.set_item("destination", destination)?;
+            d.set_item("how", how)?;
+            "moved"
+        }
+        Event::LockRolled {
+            turn,
+            mover,
+            locker,
+            lock,
+            dodge,
+            blocked,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("mover", mover)?;
+            d.set_item("locker", locker)?;
+            d.set_item("lock", lock)?;
+            d.set_item("dodge", dodge)?;
+            d.set_item("blocked", blocked)?;
+            "lock_rolled"
+        }
+        Event::SpellCast {
+            turn,
+            uid,
+            spec,
+            spell,
+            target,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("spell", &content.spell(*spec, *spell).id)?;
+            d.set_item("target", target)?;
+            "spell_cast"
+        }
+        Event::DiceRolled {
+            turn,
+            uid,
+            roll,
+            faces,
+            successes,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("roll", roll)?;
+            let faces: Vec<u32> = faces.iter().map(|&f| u32::from(f)).collect();
+            d.set_item("faces", PyTuple::new(py, faces)?)?;
+            d.set_item("successes", successes)?;
+            "dice_rolled"
+        }
+        Event::Damaged {
+            turn,
+            source,
+            target,
+            amount,
+            element,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("source", source)?;
+            d.set_item("target", target)?;
+            d.set_item("amount", amount)?;
+            d.set_item("element", crate::content::ELEMENTS[*element])?;
+            "damaged"
+        }
+        Event::Healed {
+            turn,
+            source,
+            target,
+            amount,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("source", source)?;
+            d.set_item("target", target)?;
+            d.set_item("amount", amount)?;
+            "healed"
+        }
+        Event::KnockedOut { turn, uid, by } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("by", by)?;
+            "knocked_out"
+        }
+        Event::Summoned {
+            turn,
+            summoner,
+            uid,
+            spec,
+            cell,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("summoner", summoner)?;
+            d.set_item("uid", uid)?;
+            d.set_item("character", &content.chars[*spec].id)?;
+            d.set_item("cell", cell)?;
+            "summoned"
+        }
+        Event::MatchEnded {
+            turn,
+            winner,
+            reason,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("winner", winner)?;
+            d.set_item("reason", reason)?;
+            "match_ended"
+        }
+        Event::Ruleset(ArenaEvent::TensionRolled {
+            turn,
+            side,
+            raw,
+            faces,
+            double,
+            assigned,
+        }) => {
+            d.set_item("turn", turn)?;
+            d.set_item("side", side)?;
+            d.set_item("raw", (u32::from(raw.0), u32::from(raw.1)))?;
+            d.set_item("faces", (u32::from(faces.0), u32::from(faces.1)))?;
+            d.set_item("double", double)?;
+            d.set_item("assigned", *assigned)?;
+            "tension_rolled"
+        }
+        Event::Ruleset(ArenaEvent::GGChanged {
+            turn,
+            side,
+            amount,
+            origin,
+            gg,
+        }) => {
+            d.set_item("turn", turn)?;
+            d.set_item("side", side)?;
+            d.set_item("amount", amount)?;
+            d.set_item("origin", origin)?;
+            d.set_item("gg", PyTuple::new(py, gg)?)?;
+            "gg_changed"
+        }
+        Event::Ruleset(ArenaEvent::KamaPicked {
+            turn,
+            uid,
+            cell,
+            amount,
+        }) => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("cell", cell)?;
+            d.set_item("amount", amount)?;
+            "kama_picked"
+        }
+        Event::Ruleset(ArenaEvent::TurnEnded {
+            turn,
+            side,
+            gg,
+            positions,
+        }) => {
+            d.set_item("turn", turn)?;
+            d.set_item("side", side)?;
+            d.set_item("gg", PyTuple::new(py, gg)?)?;
+            let rows = positions
+                .iter()
+                .map(|&(uid, spec, side, cell, injuries)| {
+                    (uid, content.chars[spec].id.as_str(), side, cell, injuries).into_pyobject(py)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("positions", PyTuple::new(py, rows)?)?;
+            "turn_ended"
+        }
+    };
+    PyTuple::new(py, [kind.into_pyobject(py)?.into_any(), d.into_any()])
+}
+
+/// One fighter's row: engine/results.py's `FighterRecord.as_row()` plus Arena's kamas and GG.
+fn fighter_to_py<'py>(
+    py: Python<'py>,
+    state: &MatchState<Arena>,
+    uid: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let f = &state.fighters[uid];
+    let c = &state.content.chars[f.spec];
+    let s = &f.stats;
+    let row = PyDict::new(py);
+    row.set_item("uid", f.uid)?;
+    row.set_item("side", f.side)?;
+    row.set_item("character", &c.id)?;
+    row.set_item("name", &c.name)?;
+    row.set_item("level", f.level)?;
+    row.set_item("is_summon", f.kind != PieceKind::Krosmaster)?;
+    row.set_item("summoner", f.summoner.map_or(-1, |u| u as i64))?;
+    for (i, element) in crate::content::ELEMENTS.iter().enumerate() {
+        row.set_item(format!("damage_dealt_{element}"), s.damage_dealt[i])?;
+        row.set_item(format!("damage_taken_{element}"), s.damage_taken[i])?;
+    }
+    row.set_item("damage_dealt", s.damage_dealt.iter().sum::<i64>())?;
+    row.set_item("damage_taken", s.damage_taken.iter().sum::<i64>())?;
+    row.set_item("heals_given", s.heals_given)?;
+    row.set_item("heals_received", s.heals_received)?;
+    row.set_item("kills", s.kills)?;
+    row.set_item("knocked_out", s.knocked_out)?;
+    row.set_item("turns_alive", s.turns_alive)?;
+    row.set_item("spells_cast", s.spells_cast)?;
+    row.set_item("moves", s.moves)?;
+    row.set_item("times_blocked", s.times_blocked)?;
+    row.set_item("kamas_collected", s.kamas_collected)?;
+    row.set_item("gg_won", s.gg_won)?;
+    Ok(row)
+}
+
+/// Play one two-player Arena match in the core.
+///
+/// `teams`: two lists of loaded `CharacterSpec`s (seat order); `pieces`: the summonable specs
+/// (`rulesets.base.summonable`), by id; `punch`: Arena's punch `SpellSpec`; `board`: the core's
+/// `Board` (`native.core_board`); `options`: the `ArenaOptions`; `ais`: one registered AI name per
+/// seat; `record`: none / summary / full. Returns a dict: `winner`, `end_reason`, `turns`,
+/// `first_player`, `gg`, `kamas`, `wild_gg_left`, `teams`, `fighters` (rows, Krosmasters first)
+/// and `events` (`(kind, fields)` pairs).
+#[pyfunction]
+#[pyo3(signature = (teams, pieces, punch, board, options, ais, seed, record = "none"))]
+#[allow(clippy::too_many_arguments)]
+fn play_arena_match<'py>(
+    py: Python<'py>,
+    teams: Vec<Vec<Bound<'py, PyAny>>>,
+    pieces: &Bound<'py, PyDict>,
+    punch: &Bound<'py, PyAny>,
+    board: PyRef<'py, PyBoard>,
+    options: &Bound<'py, PyAny>,
+    ais: Vec<String>,
+    seed: u128,
+    record: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    if teams.len() != 2 {
+        return Err(unsupported(format!(
+            "{} seats (two-player Arena only)",
+            teams.len()
+        )));
+    }
+    // every spec by id: the teams' (first seen first), then the summonable pieces
+    let mut objs: Vec<Bound<'py, PyAny>> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for spec in teams.iter().flatten() {
+        let id: String = get(spec, "id")?;
+        if !names.contains(&id) {
+            names.push(id);
+            objs.push(spec.clone());
+        }
+    }
+    for (id, spec) in pieces.iter() {
+        let id: String = id.extract()?;
+        if !names.contains(&id) {
+            names.push(id);
+            objs.push(spec);
+        }
+    }
+    let chars = objs
+        .iter()
+        .map(|o| character_of(o, &names))
+        .collect::<PyResult<Vec<_>>>()?;
+    let content = Content {
+        chars,
+        punch: Some(spell_of(punch, &names)?),
+    };
+    let team_idx = teams
+        .iter()
+        .map(|team| {
+            team.iter()
+                .map(|s| {
+                    let id: String = get(s, "id")?;
+                    Ok(names.iter().position(|n| *n == id).expect("listed"))
+                })
+                .collect::<PyResult<Vec<_>>>()
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let (arena, engine) = options_of(options)?;
+    let spec = ArenaMatch {
+        board: Arc::new(board.inner.clone()),
+        content: Arc::new(content),
+        ruleset: Arc::new(Arena { opts: arena }),
+        opts: engine,
+        teams: team_idx,
+        ais,
+        seed,
+        record: record_level(record)?,
+    };
+    drop(board);
+    let state = py
+        .detach(|| play_arena(&spec))
+        .map_err(PyValueError::new_err)?;
+    result_to_py(py, &state)
+}
+
+fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("winner", state.winner)?;
+    out.set_item("end_reason", state.end_reason)?;
+    out.set_item("turns", state.turn)?;
+    out.set_item("first_player", state.first_player)?;
+    out.set_item("gg", PyTuple::new(py, &state.rules.gg)?)?;
+    out.set_item("kamas", PyTuple::new(py, &state.rules.kamas)?)?;
+    out.set_item("wild_gg_left", state.rules.wild_gg > 0)?;
+    let teams = (0..state.n_seats)
+        .map(|s| {
+            let ids: Vec<&str> = state
+                .fighters
+                .iter()
+                .filter(|f| f.kind == PieceKind::Krosmaster && f.side == s)
+                .map(|f| state.content.chars[f.spec].id.as_str())
+                .collect();
+            PyTuple::new(py, ids)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("teams", PyTuple::new(py, teams)?)?;
+    let order = state
+        .fighters
+        .iter()
+        .filter(|f| f.kind == PieceKind::Krosmaster)
+        .chain(
+            state
+                .fighters
+                .iter()
+                .filter(|f| f.kind != PieceKind::Krosmaster),
+        )
+        .map(|f| fighter_to_py(py, state, f.uid))
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("fighters", PyList::new(py, order)?)?;
+    let events = state
+        .events
+        .iter()
+        .map(|e| event_to_py(py, state, e))
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("events", PyList::new(py, events)?)?;
+    Ok(out)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(play_arena_match, m)?)
+}

@@ -1,0 +1,249 @@
+//! Additional-effect keywords (krosbalance/engine/effects.py): one `match` arm per registered kind,
+//! applied in printed order by phase (flag, caster, target, bonus).
+
+use crate::board::Cell;
+use crate::content::{Effect, Phase, PieceKind, Power, RangeType, SpellSpec};
+use crate::engine::events::Event;
+use crate::engine::movement::slide;
+use crate::engine::pieces::swap;
+use crate::engine::rules::{Marker, MatchRules};
+use crate::engine::state::MatchState;
+
+/// What one spell resolution knows while it runs.
+#[derive(Debug)]
+pub struct CastContext {
+    pub caster: usize,
+    pub target_cell: Cell,
+    pub pierce_armour: bool,
+    pub lifesteal: bool,
+    /// (uid, extra damage), in the order first given.
+    pub bonus: Vec<(usize, i32)>,
+}
+
+impl CastContext {
+    pub fn new(caster: usize, target_cell: Cell) -> Self {
+        CastContext {
+            caster,
+            target_cell,
+            pierce_armour: false,
+            lifesteal: false,
+            bonus: Vec::new(),
+        }
+    }
+
+    pub fn bonus_of(&self, uid: usize) -> i32 {
+        self.bonus
+            .iter()
+            .find(|(u, _)| *u == uid)
+            .map_or(0, |&(_, b)| b)
+    }
+
+    fn add_bonus(&mut self, uid: usize, amount: i32) {
+        match self.bonus.iter_mut().find(|(u, _)| *u == uid) {
+            Some(entry) => entry.1 += amount,
+            None => self.bonus.push((uid, amount)),
+        }
+    }
+}
+
+/// Whether movement effects move this piece: Unfazed pieces and (by option) bombs are not.
+fn is_fazed<R: MatchRules>(state: &MatchState<R>, piece: usize) -> bool {
+    let p = &state.fighters[piece];
+    if p.has(Power::Unfazed) {
+        return false;
+    }
+    !(p.kind == PieceKind::Bomb && state.opts.bombs_unfazed)
+}
+
+/// Unit step from `origin` toward `goal` and how many cells a move toward it may take.
+fn toward<R: MatchRules>(
+    state: &MatchState<R>,
+    origin: Cell,
+    goal: Cell,
+    cells: i32,
+) -> Option<(i32, i32, i32)> {
+    let board = &state.board;
+    let (dx, dy) = board.direction(origin, goal)?;
+    let ((x0, y0), (x1, y1)) = (board.xy(origin), board.xy(goal));
+    let room = if dx != 0 {
+        (x1 - x0).abs()
+    } else {
+        (y1 - y0).abs()
+    };
+    Some((dx, dy, cells.min(room)))
+}
+
+fn unfazed_against<R: MatchRules>(
+    state: &MatchState<R>,
+    ctx: &CastContext,
+    spell: &SpellSpec,
+    target: usize,
+) -> bool {
+    if !state.fighters[target].has(Power::Unfazed) {
+        return false;
+    }
+    !(target == ctx.caster && spell.range_type == RangeType::Personal)
+}
+
+fn marker<R: MatchRules>(state: &mut MatchState<R>, target: usize, kind: Marker, amount: i32) {
+    if state.fighters[target].is_character() {
+        R::add_marker(state, target, kind, amount);
+    }
+}
+
+/// One effect on the caster or on a flag (target `None`), or on one target.
+fn apply<R: MatchRules>(
+    state: &mut MatchState<R>,
+    ctx: &mut CastContext,
+    effect: &Effect,
+    target: Option<usize>,
+) {
+    let caster = ctx.caster;
+    match effect {
+        Effect::PierceArmour => ctx.pierce_armour = true,
+        Effect::Lifesteal => ctx.lifesteal = true,
+        Effect::Retreat { cells } => {
+            let cell = state.fighters[caster].cell;
+            if cell >= 0
+                && let Some((dx, dy)) = state.board.direction(ctx.target_cell, cell as Cell)
+            {
+                slide(state, caster, dx, dy, *cells, "retreat");
+            }
+        }
+        Effect::Approach { cells } => {
+            let cell = state.fighters[caster].cell;
+            if cell < 0 {
+                return;
+            }
+            if let Some((dx, dy, n)) = toward(state, cell as Cell, ctx.target_cell, *cells)
+                && n > 0
+            {
+                slide(state, caster, dx, dy, n, "approach");
+            }
+        }
+        Effect::RangeBonusThisTurn { amount } => state.fighters[caster].range_bonus += amount,
+        Effect::LoseAllMp => state.fighters[caster].mp = 0,
+        Effect::Push { cells } => {
+            let t = target.expect("a target effect");
+            if t == caster || !is_fazed(state, t) {
+                return;
+            }
+            let from = state.fighters[caster].cell;
+            if from < 0 {
+                return; // direction(-1, ..) never happens in the reference: a caster off the board
+            }
+            if let Some((dx, dy)) = state.board.direction(from as Cell, state.fighters[t].at()) {
+                slide(state, t, dx, dy, *cells, "push");
+            }
+        }
+        Effect::Attract { cells } => {
+            let t = target.expect("a target effect");
+            if t == caster || !is_fazed(state, t) {
+                return;
+            }
+            let goal = state.fighters[caster].cell;
+            if goal < 0 {
+                return;
+            }
+            if let Some((dx, dy, n)) = toward(state, state.fighters[t].at(), goal as Cell, *cells)
+                && n > 0
+            {
+                slide(state, t, dx, dy, n, "attract");
+            }
+        }
+        Effect::MinusMp { amount } => {
+            marker(state, target.expect("target"), Marker::MinusMp, *amount)
+        }
+        Effect::PlusMp { amount } => {
+            marker(state, target.expect("target"), Marker::PlusMp, *amount)
+        }
+        Effect::MinusAp { amount } => {
+            marker(state, target.expect("target"), Marker::MinusAp, *amount)
+        }
+        Effect::PlusAp { amount } => {
+            marker(state, target.expect("target"), Marker::PlusAp, *amount)
+        }
+        Effect::StealMp { amount } => {
+            let t = target.expect("target");
+            if state.fighters[t].is_character() {
+                R::add_marker(state, t, Marker::MinusMp, *amount);
+                R::add_marker(state, caster, Marker::PlusMp, *amount);
+            }
+        }
+        Effect::StealAp { amount } => {
+            let t = target.expect("target");
+            if state.fighters[t].is_character() {
+                R::add_marker(state, t, Marker::MinusAp, *amount);
+                R::add_marker(state, caster, Marker::PlusAp, *amount);
+            }
+        }
+        Effect::SwapPlaces => {
+            let t = target.expect("target");
+            let c = &state.fighters[caster];
+            let tf = &state.fighters[t];
+            if t == caster || c.cell < 0 || tf.cell < 0 || !tf.is_character() || !is_fazed(state, t)
+            {
+                return;
+            }
+            let origin = c.cell;
+            swap(state, caster, t);
+            if state.full() {
+                state.events.push(Event::Moved {
+                    turn: state.turn,
+                    uid: caster,
+                    origin,
+                    destination: state.fighters[caster].cell,
+                    how: "swap",
+                });
+            }
+        }
+        Effect::BonusPerAdjacentSummon { summon, damage } => {
+            let t = target.expect("target");
+            let adjacent = state.board.neighbour_mask(state.fighters[t].at());
+            let content = &state.content;
+            let count = state.fighters[caster]
+                .summons
+                .iter()
+                .filter(|&&s| {
+                    let s = &state.fighters[s];
+                    s.alive
+                        && content.chars[s.spec].id == *summon
+                        && s.cell >= 0
+                        && adjacent.contains(s.at())
+                })
+                .count() as i32;
+            if count != 0 {
+                ctx.add_bonus(t, count * damage);
+            }
+        }
+    }
+}
+
+/// Step 2 of a spell: every additional effect in printed order, to all targets (R-A59).
+pub fn apply_step_two<R: MatchRules>(
+    state: &mut MatchState<R>,
+    ctx: &mut CastContext,
+    spell: &SpellSpec,
+    targets: &[usize],
+) {
+    for effect in &spell.effects {
+        match effect.phase() {
+            Phase::Flag | Phase::Caster => apply(state, ctx, effect, None),
+            Phase::Bonus => {
+                for &t in targets {
+                    if state.fighters[t].cell >= 0 {
+                        apply(state, ctx, effect, Some(t));
+                    }
+                }
+            }
+            Phase::Target => {
+                for &t in targets {
+                    let f = &state.fighters[t];
+                    if f.cell >= 0 && f.alive && !unfazed_against(state, ctx, spell, t) {
+                        apply(state, ctx, effect, Some(t));
+                    }
+                }
+            }
+        }
+    }
+}

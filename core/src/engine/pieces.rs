@@ -1,0 +1,128 @@
+//! Putting pieces on the board and taking them off, keeping the bitmasks in step
+//! (krosbalance/engine/pieces.py).
+
+use crate::board::{Cell, CellSet};
+use crate::content::{PieceKind, Power};
+use crate::engine::rules::MatchRules;
+use crate::engine::state::{Fighter, FighterStats, MatchState};
+
+/// A new fighter, not yet on the board.
+pub fn spawn<R: MatchRules>(
+    state: &mut MatchState<R>,
+    spec: usize,
+    side: usize,
+    summoner: Option<usize>,
+    summon_spell: Option<usize>,
+) -> usize {
+    let c = &state.content.chars[spec];
+    let uid = state.fighters.len();
+    let fighter = Fighter {
+        uid,
+        spec,
+        side,
+        team: state.team_of[side],
+        cell: -1,
+        injuries: 0,
+        hp: c.hp,
+        base_mp: c.mp,
+        base_ap: c.ap,
+        mp: 0,
+        ap: 0,
+        kind: c.kind,
+        level: c.level,
+        alive: true,
+        n_spells: state.content.n_spells(spec),
+        powers: c.powers,
+        inspired: 0,
+        resist: c.resist,
+        immune: c.immune,
+        summoner,
+        summon_spell,
+        summons: Vec::new(),
+        plus_mp: 0,
+        minus_mp: 0,
+        plus_ap: 0,
+        minus_ap: 0,
+        turn_uses: 0,
+        game_uses: 0,
+        range_bonus: 0,
+        blocked: false,
+        placed_turn: -1,
+        stats: FighterStats::default(),
+        acting: false,
+        ko_by: None,
+    };
+    state.fighters.push(fighter);
+    uid
+}
+
+/// Characters block line of sight unless Tiny; bombs and traps never do (R-A78, R-A103).
+#[inline]
+pub fn blocks_sight(f: &Fighter) -> bool {
+    f.is_character() && !f.has(Power::Tiny)
+}
+
+pub fn place<R: MatchRules>(state: &mut MatchState<R>, uid: usize, cell: Cell) {
+    let f = &mut state.fighters[uid];
+    f.cell = i32::from(cell);
+    assert!(f.kind != PieceKind::Trap, "traps are not in the core yet");
+    let blocks = blocks_sight(f);
+    state.by_cell[usize::from(cell)] = Some(uid);
+    state.obstacles.insert(cell);
+    if blocks {
+        state.sight_blockers.insert(cell);
+    }
+}
+
+pub fn lift<R: MatchRules>(state: &mut MatchState<R>, uid: usize) {
+    let cell = state.fighters[uid].cell;
+    if cell < 0 {
+        return;
+    }
+    let cell = cell as Cell;
+    state.by_cell[usize::from(cell)] = None;
+    state.obstacles.remove(cell);
+    if !state.fixed_sight.contains(cell) {
+        state.sight_blockers.remove(cell);
+    }
+    state.fighters[uid].cell = -1;
+}
+
+pub fn relocate<R: MatchRules>(state: &mut MatchState<R>, uid: usize, cell: Cell) {
+    lift(state, uid);
+    place(state, uid, cell);
+}
+
+/// Exchange the cells of two pieces (a special movement: no Lock, R-A95).
+pub fn swap<R: MatchRules>(state: &mut MatchState<R>, a: usize, b: usize) {
+    let (cell_a, cell_b) = (state.fighters[a].at(), state.fighters[b].at());
+    lift(state, a);
+    lift(state, b);
+    place(state, a, cell_b);
+    place(state, b, cell_a);
+}
+
+/// A cell of `fixed_sight` stops blocking line of sight (a destroyed tree).
+pub fn unblock_sight<R: MatchRules>(state: &mut MatchState<R>, cell: Cell) {
+    state.fixed_sight.remove(cell);
+    let blocks = state
+        .piece_at(cell)
+        .is_some_and(|p| blocks_sight(&state.fighters[p]));
+    if !blocks {
+        state.sight_blockers.remove(cell);
+    }
+}
+
+/// Every piece on the board, in uid order, as (uid, spec, side, cell, injuries).
+pub fn positions<R: MatchRules>(state: &MatchState<R>) -> Vec<(usize, usize, usize, i32, i32)> {
+    state
+        .fighters
+        .iter()
+        .filter(|f| f.alive && f.cell >= 0)
+        .map(|f| (f.uid, f.spec, f.side, f.cell, f.injuries))
+        .collect()
+}
+
+pub fn cellset_of(cells: &[Cell]) -> CellSet {
+    cells.iter().copied().collect()
+}

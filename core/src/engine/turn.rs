@@ -1,0 +1,194 @@
+//! A player's game turn and each character's three phases (krosbalance/engine/turn.py), through
+//! the ruleset's hooks; decisions are asked of the player.
+
+use crate::content::PieceKind;
+use crate::engine::combat::{cast, inflict};
+use crate::engine::events::Event;
+use crate::engine::instant::{end_match, settle};
+use crate::engine::legal::legal_actions;
+use crate::engine::movement::walk;
+use crate::engine::rules::{Action, CAST, Controller, END, MOVE, MatchRules};
+use crate::engine::state::MatchState;
+
+pub const MAX_ACTIONS_PER_ACTIVATION: usize = 400;
+
+/// An impossible state or an illegal answer: the match cannot go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchError(pub String);
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// Preliminary, activation and end phases of one character (R-A32-R-A36).
+pub fn character_turn<R: MatchRules>(
+    state: &mut MatchState<R>,
+    uid: usize,
+    player: &mut R::Player,
+) {
+    if !begin_activation(state, uid, player) {
+        return;
+    }
+    let mut legal = Vec::with_capacity(64);
+    let mut ended = false;
+    for _ in 0..MAX_ACTIONS_PER_ACTIVATION {
+        legal_actions(state, uid, &mut legal);
+        let choice = player.choose_action(state, &legal);
+        let action = legal[choice];
+        if action.kind == END {
+            ended = true;
+            break;
+        }
+        perform(state, uid, action);
+        if state.finished || !state.fighters[uid].alive {
+            ended = true;
+            break;
+        }
+    }
+    assert!(
+        ended,
+        "#{uid} took more than {MAX_ACTIONS_PER_ACTIVATION} actions in one turn"
+    );
+    end_activation(state, uid);
+}
+
+/// Triggers in the order the player gives (R-A32, R-A36).
+fn ordered<R: MatchRules>(
+    state: &MatchState<R>,
+    items: Vec<usize>,
+    player: &mut R::Player,
+) -> Vec<usize> {
+    if items.len() < 2 {
+        return items;
+    }
+    let order = player.order_triggers(state, items.len());
+    let mut check = order.clone();
+    check.sort_unstable();
+    assert!(
+        check.iter().copied().eq(0..items.len()),
+        "trigger order {order:?} is not a permutation"
+    );
+    order.into_iter().map(|i| items[i]).collect()
+}
+
+/// The preliminary phase and the start of the activation phase; false when the character does not
+/// get to act.
+pub fn begin_activation<R: MatchRules>(
+    state: &mut MatchState<R>,
+    uid: usize,
+    player: &mut R::Player,
+) -> bool {
+    state.active = Some(uid);
+    let turn = state.turn;
+    let bombs: Vec<usize> = state.fighters[uid]
+        .summons
+        .iter()
+        .copied()
+        .filter(|&t| {
+            let t = &state.fighters[t];
+            t.kind == PieceKind::Bomb && t.alive && t.placed_turn < turn
+        })
+        .collect();
+    if !bombs.is_empty() {
+        for bomb in ordered(state, bombs, player) {
+            if state.fighters[bomb].alive && !state.finished {
+                inflict(state, None, bomb, 1, 0, true);
+                settle(state);
+            }
+        }
+    }
+    if settle(state) || R::check_victory(state) || !state.fighters[uid].alive {
+        state.active = None;
+        return false;
+    }
+    let f = &mut state.fighters[uid];
+    f.mp = (f.base_mp + f.plus_mp - f.minus_mp).max(0);
+    f.ap = (f.base_ap + f.plus_ap - f.minus_ap).max(0);
+    f.plus_mp = 0;
+    f.minus_mp = 0;
+    f.plus_ap = 0;
+    f.minus_ap = 0;
+    f.turn_uses = 0;
+    f.range_bonus = 0;
+    f.blocked = false;
+    f.acting = true;
+    let (spec, mp, ap) = (f.spec, f.mp, f.ap);
+    if state.full() {
+        state.events.push(Event::CharacterTurnStarted {
+            turn: state.turn,
+            uid,
+            spec,
+            mp,
+            ap,
+        });
+    }
+    true
+}
+
+/// End phase: "this turn" effects expire; unspent MP and AP are lost (R-A11, R-A36). The core's
+/// content has no end-of-turn powers (Stimulus is refused at the boundary).
+pub fn end_activation<R: MatchRules>(state: &mut MatchState<R>, uid: usize) {
+    let f = &mut state.fighters[uid];
+    f.acting = false;
+    f.range_bonus = 0;
+    f.mp = 0;
+    f.ap = 0;
+    if f.alive {
+        f.stats.turns_alive += 1;
+    }
+    state.active = None;
+}
+
+/// Carry out one legal action: one instant, settled before the next decision.
+pub fn perform<R: MatchRules>(state: &mut MatchState<R>, uid: usize, action: Action) {
+    match action.kind {
+        MOVE => {
+            walk(state, uid, action.target as u8);
+        }
+        CAST => cast(state, uid, action.spell as usize, action.target as u8),
+        _ => R::perform_extra(state, uid, action),
+    }
+    settle(state);
+}
+
+/// One player's game turn.
+pub fn game_turn<R: MatchRules>(state: &mut MatchState<R>, player: &mut R::Player) {
+    let side = state.active_side;
+    state.turn += 1;
+    if state.full() {
+        state.events.push(Event::TurnStarted {
+            turn: state.turn,
+            side,
+        });
+    }
+    R::start_turn(state, side, player);
+    if state.finished {
+        return;
+    }
+    R::play_characters(state, side, player);
+    if state.finished {
+        return;
+    }
+    state.scenery_injuries.fill(0);
+    R::end_turn(state, side);
+    state.active_side = R::next_player(state, side);
+}
+
+/// Play game turns until a partnership wins or the turn bound stops the match.
+pub fn run_to_end<R: MatchRules>(state: &mut MatchState<R>, players: &mut [Box<R::Player>]) {
+    let limit = state.opts.turn_limit;
+    while !state.finished {
+        if state.turn >= limit {
+            let winner = R::turn_limit_winner(state);
+            end_match(state, winner, "turn_limit");
+            break;
+        }
+        let side = state.active_side;
+        game_turn(state, players[side].as_mut());
+        R::check_victory(state);
+    }
+}

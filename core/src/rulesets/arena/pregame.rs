@@ -1,0 +1,118 @@
+//! How an Arena match begins (krosbalance/rulesets/arena/pregame.py): first player (R-A18, R-A151),
+//! set-up with the Timelines (R-A20), the edge choice (R-A19) and deployment (R-A25).
+
+use std::sync::Arc;
+
+use crate::board::{Board, Cell};
+use crate::content::Content;
+use crate::engine::dice::Dice;
+use crate::engine::pieces::{place, spawn};
+use crate::engine::state::{EngineOptions, MatchState};
+use crate::rng::Generator;
+use crate::rulesets::arena::{Arena, ArenaController, ArenaState};
+
+/// Higher Initiative sum plays first; ties compare the highest single Initiatives, then the next;
+/// a perfect tie is a coin toss from the set-up stream.
+pub fn first_player(
+    content: &Content,
+    team0: &[usize],
+    team1: &[usize],
+    rng: &mut Generator,
+) -> usize {
+    let init = |team: &[usize]| -> Vec<i32> {
+        team.iter().map(|&s| content.chars[s].initiative).collect()
+    };
+    let (a, b) = (init(team0), init(team1));
+    let (sa, sb): (i32, i32) = (a.iter().sum(), b.iter().sum());
+    if sa != sb {
+        return if sa > sb { 0 } else { 1 };
+    }
+    let (mut ra, mut rb) = (a, b);
+    ra.sort_unstable_by(|x, y| y.cmp(x));
+    rb.sort_unstable_by(|x, y| y.cmp(x));
+    if ra != rb {
+        return if ra > rb { 0 } else { 1 };
+    }
+    rng.integers(0, 2) as usize
+}
+
+/// A state with both teams spawned (not deployed), Timelines built and the play order decided.
+#[allow(clippy::too_many_arguments)]
+pub fn setup(
+    teams: &[Vec<usize>],
+    board: Arc<Board>,
+    content: Arc<Content>,
+    ruleset: Arc<Arena>,
+    opts: EngineOptions,
+    dice: Dice,
+    setup_rng: &mut Generator,
+    record: u8,
+) -> MatchState<Arena> {
+    let first = first_player(&content, &teams[0], &teams[1], setup_rng);
+    let rules = ArenaState::start(&board, &ruleset.opts, 2);
+    let mut state = MatchState::new(
+        board,
+        content,
+        ruleset,
+        opts,
+        rules,
+        dice,
+        record,
+        vec![0, 1],
+    );
+    for (side, team) in teams.iter().enumerate() {
+        let mut fighters: Vec<usize> = team
+            .iter()
+            .map(|&spec| spawn(&mut state, spec, side, None, None))
+            .collect();
+        let content = state.content.clone();
+        // decreasing Initiative; equal Initiative keeps the team's order (a stable sort)
+        fighters.sort_by_key(|&f| -content.chars[state.fighters[f].spec].initiative);
+        state.timeline[side] = fighters;
+    }
+    state.play_order = vec![first, 1 - first];
+    state.first_player = first;
+    state.active_side = first;
+    state
+}
+
+/// R-A19: the player who is not first picks his edge; the first player sits opposite.
+pub fn choose_edges(state: &mut MatchState<Arena>, players: &mut [Box<dyn ArenaController>]) {
+    let chooser = 1 - state.first_player;
+    let choice = players[chooser].choose_edge(state, chooser, 2);
+    assert!(choice < 2, "player {chooser} picked edge {choice}");
+    state.edges[chooser] = choice;
+    state.edges[1 - chooser] = 1 - choice;
+}
+
+/// Each player in play order places all his figures on his edge's free deployment cells (R-A25).
+pub fn deploy(
+    state: &mut MatchState<Arena>,
+    players: &mut [Box<dyn ArenaController>],
+) -> Result<(), String> {
+    for i in 0..state.play_order.len() {
+        let side = state.play_order[i];
+        let zone = state.board.deploy(state.edges[side]);
+        let cells: Vec<Cell> = zone.iter().filter(|&c| state.is_free(c)).collect();
+        let n = state.timeline[side].len();
+        if cells.len() < n {
+            return Err(format!(
+                "board {:?} has {} free deployment cells for player {side}, but the team has {n} Krosmasters",
+                state.board.id(),
+                cells.len()
+            ));
+        }
+        let chosen = players[side].choose_deployment(state, side, n, &cells);
+        assert_eq!(
+            chosen.len(),
+            n,
+            "player {side} deployed {} pieces",
+            chosen.len()
+        );
+        for (k, cell) in chosen.into_iter().enumerate() {
+            let f = state.timeline[side][k];
+            place(state, f, cell);
+        }
+    }
+    Ok(())
+}

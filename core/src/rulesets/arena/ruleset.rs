@@ -1,0 +1,405 @@
+//! The Arena ruleset (krosbalance/rulesets/arena/ruleset.py): every hook the engine calls.
+
+use crate::board::Cell;
+use crate::content::{Element, PieceKind, Power, SpellSpec};
+use crate::engine::dice::{ARMOUR, CRITICAL, DODGE, LOCK};
+use crate::engine::events::Event;
+use crate::engine::instant::end_match;
+use crate::engine::rules::{Action, Controller, EXTRA, Marker, MatchRules, Scenery};
+use crate::engine::state::{Fighter, MatchState};
+use crate::engine::turn::character_turn;
+use crate::rulesets::arena::economy;
+use crate::rulesets::arena::tension::{TensionChoice, tension_roll};
+
+pub const PICK_KAMA: u8 = EXTRA;
+pub const BUY_GG: u8 = EXTRA + 1;
+
+/// Arena's options the core reads (rulesets/arena/options.py; two players, no Demonic Rewards).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaOptions {
+    pub starting_gg: i32,
+    pub wild_gg: i32,
+    pub gg_price: i32,
+    pub kama_reserve: i32,
+    pub first_turn_tension: bool,
+    pub zero_gg_loses: bool,
+    /// `turn_limit_result = "gg"` (else "draw").
+    pub turn_limit_gg: bool,
+    pub lock_block_ends_turn: bool,
+    pub bomb_armour_dice: i32,
+    /// `simultaneous_zero_gg = "draw"` (else "play_on").
+    pub zero_gg_draw: bool,
+    /// Kamas a destroyed tree, bush and crate leave.
+    pub scenery_loot: [i32; 3],
+}
+
+/// The ruleset object: its options (immutable during a match).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arena {
+    pub opts: ArenaOptions,
+}
+
+/// Arena's own match state: GG and kamas (rulesets/arena/state.py).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaState {
+    pub gg: Vec<i32>,
+    pub wild_gg: i32,
+    pub gg_removed: i32,
+    pub kamas: Vec<i32>,
+    pub kama_reserve: i32,
+    pub board_kamas: Vec<i32>,
+    pub gg_price: i32,
+}
+
+impl ArenaState {
+    /// The holdings at set-up (`ArenaState.start`).
+    pub fn start(board: &crate::board::Board, opts: &ArenaOptions, seats: usize) -> Self {
+        let mut board_kamas = vec![0i32; board.n_cells()];
+        for &(cell, count) in &board.spec().kama_cells {
+            board_kamas[usize::from(cell)] += i32::from(count);
+        }
+        for cell in board.demon_cells().iter() {
+            board_kamas[usize::from(cell)] += 1;
+        }
+        let on_board: i32 = board_kamas.iter().sum();
+        ArenaState {
+            gg: vec![opts.starting_gg; seats],
+            wild_gg: opts.wild_gg,
+            gg_removed: 0,
+            kamas: vec![0; seats],
+            kama_reserve: (opts.kama_reserve - on_board).max(0),
+            board_kamas,
+            gg_price: opts.gg_price,
+        }
+    }
+}
+
+/// Arena's events (rulesets/arena/events.py).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArenaEvent {
+    TensionRolled {
+        turn: i32,
+        side: usize,
+        raw: (u8, u8),
+        faces: (u8, u8),
+        double: bool,
+        assigned: (i64, i64),
+    },
+    GGChanged {
+        turn: i32,
+        side: usize,
+        amount: i32,
+        origin: &'static str,
+        gg: Vec<i32>,
+    },
+    KamaPicked {
+        turn: i32,
+        uid: usize,
+        cell: i32,
+        amount: i32,
+    },
+    TurnEnded {
+        turn: i32,
+        side: usize,
+        gg: Vec<i32>,
+        positions: Vec<(usize, usize, usize, i32, i32)>,
+    },
+}
+
+/// What Arena asks of a player besides the engine's decisions (rulesets/arena/tension.py's
+/// `ArenaController`).
+pub trait ArenaController: Controller<Arena> {
+    /// Distinct cells among `cells` for the side's `n` Krosmasters, in Timeline order (R-A25).
+    fn choose_deployment(
+        &mut self,
+        state: &MatchState<Arena>,
+        side: usize,
+        n: usize,
+        cells: &[Cell],
+    ) -> Vec<Cell>;
+    /// The faces and inspirations of a tension roll (R-A26-R-A28).
+    fn choose_tension(
+        &mut self,
+        state: &MatchState<Arena>,
+        side: usize,
+        raw: (u8, u8),
+        options: &[(u8, u8)],
+    ) -> TensionChoice;
+    /// An index into the board's deployment zones (R-A19).
+    fn choose_edge(&mut self, state: &MatchState<Arena>, side: usize, n_edges: usize) -> usize;
+    /// The uids of `creatures` in the order they act (R-A31).
+    fn order_creatures(
+        &mut self,
+        state: &MatchState<Arena>,
+        summoner: usize,
+        creatures: &[usize],
+    ) -> Vec<usize>;
+}
+
+/// Enemy characters adjacent to the mover that may lock it (R-A44), neighbours in N/E/S/W order.
+fn adjacent_lockers(state: &MatchState<Arena>, mover: &Fighter) -> Vec<usize> {
+    state
+        .board
+        .neighbours(mover.at())
+        .iter()
+        .filter_map(|&c| state.piece_at(c))
+        .filter(|&p| {
+            let p = &state.fighters[p];
+            p.alive && p.team != mover.team && p.is_character() && !p.has(Power::Tiny)
+        })
+        .collect()
+}
+
+#[inline]
+fn dice_for(f: &Fighter, power: Power) -> i32 {
+    if f.has(power) { 2 } else { 1 }
+}
+
+impl MatchRules for Arena {
+    type State = ArenaState;
+    type Event = ArenaEvent;
+    type Player = dyn ArenaController;
+
+    fn start_turn(state: &mut MatchState<Self>, side: usize, player: &mut Self::Player) {
+        if state.turn != 1 || state.ruleset.opts.first_turn_tension {
+            tension_roll(state, side, player);
+        }
+    }
+
+    /// The Timeline left to right, each Krosmaster followed by its creatures (R-A30, R-A31).
+    fn play_characters(state: &mut MatchState<Self>, side: usize, player: &mut Self::Player) {
+        let line = state.timeline[side].clone();
+        for krosmaster in line {
+            if state.finished {
+                return;
+            }
+            if !state.fighters[krosmaster].alive {
+                continue;
+            }
+            character_turn(state, krosmaster, player);
+            if !state.fighters[krosmaster].summons.is_empty() {
+                for token in creature_order(state, krosmaster, player) {
+                    if state.finished {
+                        return;
+                    }
+                    if state.fighters[token].alive {
+                        character_turn(state, token, player);
+                    }
+                }
+            }
+        }
+    }
+
+    fn end_turn(state: &mut MatchState<Self>, side: usize) {
+        if state.summary() {
+            let gg = state.rules.gg.clone();
+            let positions = crate::engine::pieces::positions(state);
+            state.events.push(Event::Ruleset(ArenaEvent::TurnEnded {
+                turn: state.turn,
+                side,
+                gg,
+                positions,
+            }));
+        }
+    }
+
+    fn next_player(_state: &MatchState<Self>, side: usize) -> usize {
+        1 - side
+    }
+
+    fn extra_actions(state: &MatchState<Self>, uid: usize, actions: &mut Vec<Action>) {
+        let f = &state.fighters[uid];
+        if f.kind == PieceKind::Krosmaster && f.ap >= 1 {
+            let cell = f.at();
+            if state.rules.board_kamas[usize::from(cell)] > 0 {
+                actions.push(Action::new(PICK_KAMA, -1, -1));
+            }
+            if state.board.demon_cells().contains(cell)
+                && state.rules.kamas[f.side] >= state.rules.gg_price
+            {
+                actions.push(Action::new(BUY_GG, -1, -1));
+            }
+        }
+    }
+
+    fn perform_extra(state: &mut MatchState<Self>, uid: usize, action: Action) {
+        if action.kind == PICK_KAMA {
+            economy::pick_kama(state, uid);
+        } else {
+            economy::buy_gg(state, uid);
+        }
+    }
+
+    /// Each adjacent enemy may lock a walking character (R-A41-R-A47).
+    fn may_leave(state: &mut MatchState<Self>, mover: usize) -> bool {
+        if state.fighters[mover].has(Power::Tiny) {
+            return true;
+        }
+        for locker in adjacent_lockers(state, &state.fighters[mover]) {
+            let n = dice_for(&state.fighters[locker], Power::Lock);
+            let (lock, _) = state.dice.count_successes(n, LOCK);
+            let mut dodge = 0;
+            if lock != 0 {
+                let n = dice_for(&state.fighters[mover], Power::Dodge);
+                dodge = state.dice.count_successes(n, DODGE).0;
+            }
+            let blocked = lock > dodge;
+            if state.full() {
+                state.events.push(Event::LockRolled {
+                    turn: state.turn,
+                    mover,
+                    locker,
+                    lock,
+                    dodge,
+                    blocked,
+                });
+            }
+            if blocked {
+                let ends = state.ruleset.opts.lock_block_ends_turn;
+                let m = &mut state.fighters[mover];
+                m.mp = 0;
+                if ends {
+                    m.ap = 0;
+                    m.acting = false;
+                }
+                m.blocked = true;
+                m.stats.times_blocked += 1;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Markers wait for the piece's next activation; minus markers never exceed its printed MP or
+    /// AP (R-A33-R-A35).
+    fn add_marker(state: &mut MatchState<Self>, piece: usize, marker: Marker, amount: i32) {
+        let p = &mut state.fighters[piece];
+        match marker {
+            Marker::PlusMp => p.plus_mp += amount,
+            Marker::MinusMp => p.minus_mp = (p.minus_mp + amount).min(p.base_mp),
+            Marker::PlusAp => p.plus_ap += amount,
+            Marker::MinusAp => p.minus_ap = (p.minus_ap + amount).min(p.base_ap),
+        }
+    }
+
+    /// One Critical roll for the whole spell; neutral spells never roll two dice (R-A60, R-A79).
+    fn attack_roll(state: &mut MatchState<Self>, caster: usize, spell: &SpellSpec) -> i32 {
+        let n = if spell.element == Element::Neutral {
+            1
+        } else {
+            dice_for(&state.fighters[caster], Power::Critical)
+        };
+        let (successes, faces) = state.dice.count_successes(n, CRITICAL);
+        if state.full() {
+            state.events.push(Event::DiceRolled {
+                turn: state.turn,
+                uid: caster,
+                roll: "critical",
+                faces,
+                successes,
+            });
+        }
+        successes
+    }
+
+    /// The target's Armour roll (R-A61); Pierce Armour removes one die; bombs roll
+    /// `bomb_armour_dice` (R-A115).
+    fn defence_roll(state: &mut MatchState<Self>, target: usize, pierce: bool) -> i32 {
+        let t = &state.fighters[target];
+        let mut n = if t.kind == PieceKind::Bomb {
+            state.ruleset.opts.bomb_armour_dice
+        } else {
+            dice_for(t, Power::Armour)
+        };
+        if pierce {
+            n -= 1;
+        }
+        if n <= 0 {
+            return 0;
+        }
+        let (successes, faces) = state.dice.count_successes(n, ARMOUR);
+        if state.full() {
+            state.events.push(Event::DiceRolled {
+                turn: state.turn,
+                uid: target,
+                roll: "armour",
+                faces,
+                successes,
+            });
+        }
+        successes
+    }
+
+    fn on_scenery_destroyed(state: &mut MatchState<Self>, cell: usize, kind: Scenery) {
+        let loot = state.ruleset.opts.scenery_loot[kind as usize];
+        economy::drop_loot(state, cell, loot);
+    }
+
+    fn on_kos(state: &mut MatchState<Self>, kos: &[usize]) {
+        economy::gg_for_kos(state, kos);
+    }
+
+    /// R-A132 for two players (`ArenaRuleset.check_victory`).
+    fn check_victory(state: &mut MatchState<Self>) -> bool {
+        if state.finished {
+            return true;
+        }
+        let standing0 = state.seat_standing(0);
+        let standing1 = state.seat_standing(1);
+        if standing0 != standing1 {
+            end_match(state, Some(if standing0 { 0 } else { 1 }), "last_standing");
+            return true;
+        }
+        let opts = &state.ruleset.opts;
+        let (zero_loses, zero_draw) = (opts.zero_gg_loses, opts.zero_gg_draw);
+        if state.rules.wild_gg == 0 || zero_loses {
+            let (holding0, holding1) = (state.rules.gg[0] > 0, state.rules.gg[1] > 0);
+            if holding0 != holding1 {
+                end_match(state, Some(if holding0 { 0 } else { 1 }), "gg");
+                return true;
+            }
+            if !holding0 && standing0 && zero_draw {
+                end_match(state, None, "gg_exhausted");
+                return true;
+            }
+        }
+        if !standing0 {
+            end_match(state, None, "mutual_ko");
+            return true;
+        }
+        false
+    }
+
+    fn turn_limit_winner(state: &MatchState<Self>) -> Option<usize> {
+        economy::turn_limit_winner(state)
+    }
+}
+
+/// The summoner's creatures in play, in the order its player chooses (R-A31).
+fn creature_order(
+    state: &MatchState<Arena>,
+    summoner: usize,
+    player: &mut dyn ArenaController,
+) -> Vec<usize> {
+    let creatures: Vec<usize> = state.fighters[summoner]
+        .summons
+        .iter()
+        .copied()
+        .filter(|&t| {
+            let t = &state.fighters[t];
+            t.alive && t.kind == PieceKind::Creature
+        })
+        .collect();
+    if creatures.len() < 2 {
+        return creatures;
+    }
+    let order = player.order_creatures(state, summoner, &creatures);
+    let (mut a, mut b) = (order.clone(), creatures.clone());
+    a.sort_unstable();
+    b.sort_unstable();
+    assert_eq!(
+        a, b,
+        "creature order {order:?} is not an order of {creatures:?}"
+    );
+    order
+}

@@ -1,0 +1,3 @@
+//! What differs between games (krosbalance/rulesets): one module per ruleset.
+
+pub mod arena;

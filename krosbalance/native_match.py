@@ -1,0 +1,71 @@
+"""Arena matches played by the native core (``krosbalance_core.play_arena_match``), from the same
+names ``krosbalance.play.play_match`` takes: the Python loader reads and validates the content and
+the options, the core receives the loaded specs and plays the whole match, and the result comes back
+as plain data (no per-action crossing).
+
+So far the core plays two-player Arena without Demonic Rewards, with the ``random`` AI; anything
+else is refused with ``ValueError`` ("not in the core yet: ...").
+
+The returned dict holds ``winner``, ``end_reason``, ``turns``, ``first_player``, ``gg``, ``kamas``,
+``wild_gg_left``, ``teams``, ``fighters`` (the reference's ``FighterRecord.as_row()`` plus Arena's
+``kamas_collected`` and ``gg_won``, Krosmasters first) and ``events`` (``(kind, fields)`` pairs with
+the reference's event field names), plus ``board``, ``ruleset`` (the ruleset's ``describe()``) and
+``seed`` added here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from krosbalance import native
+
+
+def play_match_core(
+    *teams: Sequence[str],
+    board: str = "arena-elemental",
+    ai: str | Sequence[str] = "random",
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    record: str = "none",
+) -> dict[str, Any]:
+    """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry)."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.play import _ai_names, _team
+    from krosbalance.rulesets.arena.options import punch
+    from krosbalance.rulesets.base import summonable
+    from krosbalance.rulesets.registry import get_ruleset
+
+    core = native.core()
+    registry = default_registry()
+    rules = get_ruleset("arena", dict(options or {}))
+    rules.check_seats(len(teams))
+    specs = [_team(rules, team, seat, registry) for seat, team in enumerate(teams)]
+    pieces = summonable([spec for team in specs for spec in team], registry)
+    the_board = registry.load_board(board)
+    out: dict[str, Any] = core.play_arena_match(
+        [list(team) for team in specs],
+        pieces,
+        punch(),
+        _core_board(board),
+        rules.options,
+        list(_ai_names(ai, len(teams))),
+        seed,
+        record,
+    )
+    out["board"] = the_board.id
+    out["ruleset"] = rules.describe()
+    out["seed"] = seed
+    return out
+
+
+_BOARDS: dict[str, Any] = {}
+
+
+def _core_board(board_id: str) -> Any:
+    """The core's Board of a registry board, built once per process."""
+    if board_id not in _BOARDS:
+        from krosbalance.content.registry import default_registry
+
+        _BOARDS[board_id] = native.core_board(default_registry().load_board(board_id))
+    return _BOARDS[board_id]

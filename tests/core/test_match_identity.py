@@ -1,0 +1,207 @@
+"""Whole Arena matches played by the native core are identical, event for event, to the Python
+reference (core/src/engine, core/src/rulesets/arena, core/src/ai/random.rs against krosbalance).
+
+- The golden rows of ``tests/fixtures/golden/arena-golden.jsonl`` whose AIs are both ``random``
+  (the engine alone, 120 rows: four option variants on three boards) are replayed in the core and
+  their canonical bytes (``arena_golden.canonical``'s layout: every event with every field, then the
+  result head with every fighter's counters) hashed against the recorded SHA-256. A slice runs in
+  the default suite, every row under ``slow``.
+- A differential test plays random teams (every legal team of the Arena roster the core knows),
+  boards, option variants and seeds on both engines and compares the bytes.
+
+On a mismatch the failure names the first differing event, its index, and both engines' events
+around it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+from krosbalance import native
+from tests.fixtures.golden import arena_golden as golden
+
+core = pytest.importorskip(
+    "krosbalance_core",
+    reason="the native core (krosbalance_core) is not installed: `make` builds it when cargo is on PATH",
+)
+if not hasattr(core, "play_arena_match"):
+    pytest.skip(
+        "the installed krosbalance_core predates play_arena_match: rebuild it (`make build`)",
+        allow_module_level=True,
+    )
+if not native.available():
+    pytest.skip(str(native.why_unavailable()), allow_module_level=True)
+
+from krosbalance.native_match import play_match_core  # noqa: E402
+
+RANDOM_ROWS = [row for row in golden.load() if row["ai"] == ["random", "random"]]
+#: the default suite's slice: every seventh row (all four option variants, all three boards)
+FAST_ROWS = RANDOM_ROWS[::7]
+CONTEXT = 3
+
+
+def canonical_core(out: dict[str, Any]) -> bytes:
+    """The core's result in ``arena_golden.canonical``'s bytes."""
+    head = {
+        "winner": out["winner"],
+        "end_reason": out["end_reason"],
+        "turns": out["turns"],
+        "first_player": out["first_player"],
+        "gg": golden._value(out["gg"]),
+        "kamas": golden._value(out["kamas"]),
+        "wild_gg_left": out["wild_gg_left"],
+        "teams": golden._value(out["teams"]),
+        "board": out["board"],
+        "ruleset": out["ruleset"],
+        "seed": out["seed"],
+        "fighters": [golden._value(f) for f in out["fighters"]],
+    }
+    lines = [
+        json.dumps([kind, golden._value(fields)], sort_keys=True, separators=(",", ":"))
+        for kind, fields in out["events"]
+    ]
+    lines.append(json.dumps(head, sort_keys=True, separators=(",", ":")))
+    return "\n".join(lines).encode("utf-8")
+
+
+def core_bytes(spec: dict[str, Any]) -> bytes:
+    out = play_match_core(
+        spec["teams"][0],
+        spec["teams"][1],
+        board=spec["board"],
+        ai=tuple(spec["ai"]),
+        seed=spec["seed"],
+        options=spec["options"],
+        record="full",
+    )
+    return canonical_core(out)
+
+
+def first_divergence(ours: bytes, theirs: bytes) -> str:
+    """A readable diff: the first differing line (event, or the result head last) with both
+    engines' lines around it."""
+    a, b = ours.decode().split("\n"), theirs.decode().split("\n")
+    index = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    lo = max(0, index - CONTEXT)
+    what = "the result head" if index >= min(len(a), len(b)) - 1 else f"event {index}"
+    lines = [f"first divergence at line {index} ({what}; core {len(a)} lines, reference {len(b)})"]
+    for name, rows in (("core", a), ("reference", b)):
+        lines.append(f"--- {name}")
+        for i in range(lo, min(len(rows), index + CONTEXT + 1)):
+            lines.append(f"{'>' if i == index else ' '} {i:5d} {rows[i]}")
+    return "\n".join(lines)
+
+
+def check_golden(spec: dict[str, Any]) -> None:
+    data = core_bytes(spec)
+    if golden.digest(data) == spec["sha256"]:
+        return
+    reference = golden.play(spec)  # the reference plays it again, for the diff
+    assert golden.digest(reference) == spec["sha256"], "the reference itself no longer matches the golden"
+    pytest.fail(f"seed {spec['seed']} options {spec['options']}:\n{first_divergence(data, reference)}")
+
+
+def test_the_golden_has_random_rows():
+    assert len(RANDOM_ROWS) == 120
+    variants = {json.dumps(row["options"], sort_keys=True) for row in FAST_ROWS}
+    assert len(variants) == 4 and len({row["board"] for row in FAST_ROWS}) == 3
+
+
+@pytest.mark.parametrize("spec", FAST_ROWS, ids=lambda s: str(s["seed"]))
+def test_random_golden_rows_are_identical(spec):
+    check_golden(spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", RANDOM_ROWS, ids=lambda s: str(s["seed"]))
+def test_every_random_golden_row_is_identical(spec):
+    check_golden(spec)
+
+
+# ---------------------------------------------------------------------------- differential
+
+#: the Arena boards and the option variants the differential test draws from (the golden's, plus
+#: a few more the core reads)
+BOARDS = golden.BOARDS
+VARIANTS: tuple[dict[str, Any], ...] = (
+    *golden.VARIANTS,
+    {"strict_corner_los": True},
+    {"caster_in_own_area": False, "first_turn_tension": True},
+    {"scenery_destruction": True, "bomb_armour_dice": 0, "turn_limit": 30},
+    {"wild_gg": 0, "starting_gg": 3, "simultaneous_zero_gg": "play_on"},
+)
+
+
+def differential_specs(n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` random match specs: teams from every legal team of the Arena roster, boards, variants."""
+    from krosbalance.testing.conformance import all_legal_teams
+
+    teams = all_legal_teams()
+    rng = np.random.default_rng(seed)
+    specs = []
+    for k in range(n):
+        a, b = (teams[int(i)] for i in rng.integers(len(teams), size=2))
+        specs.append(
+            {
+                "teams": [list(a), list(b)],
+                "board": BOARDS[int(rng.integers(len(BOARDS)))],
+                "ai": ["random", "random"],
+                "seed": int(rng.integers(2**40)),
+                "options": VARIANTS[k % len(VARIANTS)],
+            }
+        )
+    return specs
+
+
+def check_differential(spec: dict[str, Any]) -> None:
+    ours, theirs = core_bytes(spec), golden.play(spec)
+    if ours != theirs:
+        pytest.fail(f"{spec}:\n{first_divergence(ours, theirs)}")
+
+
+@pytest.mark.parametrize("spec", differential_specs(28, 37), ids=lambda s: str(s["seed"]))
+def test_random_matches_are_identical_on_both_engines(spec):
+    check_differential(spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", differential_specs(600, 3737), ids=lambda s: str(s["seed"]))
+def test_many_random_matches_are_identical_on_both_engines(spec):
+    check_differential(spec)
+
+
+def test_a_planted_divergence_is_caught_and_shown():
+    spec = differential_specs(1, 99)[0]
+    ours = core_bytes(spec)
+    lines = ours.split(b"\n")
+    lines[5] = lines[5].replace(b'"turn":', b'"turn":9', 1)
+    report = first_divergence(b"\n".join(lines), ours)
+    assert "first divergence at line 5 (event 5" in report and report.count(">") == 2
+
+
+def test_what_the_core_does_not_play_is_refused_not_played():
+    with pytest.raises(ValueError, match="not in the core yet"):
+        play_match_core(
+            ["anna_tommy"] * 2 + ["bill_tell"] * 2,
+            ["oscar_kass"] * 2 + ["lil_healey"] * 2,
+            options={"demonic_rewards": True},
+        )
+    with pytest.raises(ValueError, match="does not play the AI"):
+        play_match_core(
+            ["anna_tommy"] * 2 + ["bill_tell"] * 2, ["oscar_kass"] * 2 + ["lil_healey"] * 2, ai="focus_fire"
+        )
+
+
+def test_the_core_is_deterministic_and_records_less_on_request():
+    spec = differential_specs(1, 5)[0]
+    full = play_match_core(*spec["teams"], board=spec["board"], seed=spec["seed"], record="full")
+    again = play_match_core(*spec["teams"], board=spec["board"], seed=spec["seed"], record="full")
+    none = play_match_core(*spec["teams"], board=spec["board"], seed=spec["seed"])
+    assert canonical_core(full) == canonical_core(again)
+    assert none["events"] == [] and none["fighters"] == full["fighters"]
+    assert hashlib.sha256(canonical_core(full)).hexdigest() != ""
