@@ -56,6 +56,7 @@ from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
 from krosbalance.sim.match import BatchInterrupted, BatchResult, PlayFn, default_play, run_batch
 from krosbalance.sim.patches import patch_manifest
+from krosbalance.sim.shard_content import FINGERPRINT_KEY
 from krosbalance.sim.tables import (
     errors_frame,
     events_frame,
@@ -213,13 +214,33 @@ def fingerprint(experiment: Experiment) -> str:
 # ------------------------------------------------------------------------------------------- shards
 
 
-def _write_shard(frame: Any, folder: Path, first_id: int) -> Path:
+def _write_shard(frame: Any, folder: Path, first_id: int, run_fingerprint: str = "") -> Path:
+    """Write one table's shard atomically; the run's fingerprint goes into the file's metadata, so a
+    reader can tell a shard of another run even without the shard list (``shard_content``)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / f"part-{first_id:08d}.parquet"
     tmp = folder / f".part-{first_id:08d}.parquet.tmp-{os.getpid()}"
-    frame.to_parquet(tmp, index=False)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if run_fingerprint:
+        metadata = dict(table.schema.metadata or {})
+        metadata[FINGERPRINT_KEY] = run_fingerprint.encode()
+        table = table.replace_schema_metadata(metadata)
+    pq.write_table(table, tmp)
     os.replace(tmp, final)
     return final
+
+
+def _run_fingerprint(out: Path) -> str:
+    """The fingerprint the folder's manifest records ('' for a folder without one)."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    value = manifest.get("fingerprint") if isinstance(manifest, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 @dataclass(slots=True)
@@ -286,9 +307,12 @@ def write_shards(
     frames["matches"] = lambda rows: matches_frame(rows, match_columns(rulesets, seats))
     frames["fighters"] = lambda rows: fighters_frame(rows, ruleset_fighter_columns(rulesets))
     written: dict[str, Path] = {}
+    run_fingerprint = _run_fingerprint(out)
     for name in ("fighters", "errors", "events", "matches"):
         if columns.tables.get(name):
-            written[name] = _write_shard(frames[name](columns.tables[name]), out / name, first)
+            written[name] = _write_shard(
+                frames[name](columns.tables[name]), out / name, first, run_fingerprint
+            )
     ledger.commit(out, ledger.describe(f"part-{first:08d}", written, ids))
 
 

@@ -4,8 +4,9 @@ The shard list (:mod:`krosbalance.sim.ledger`) proves a file is the one the runn
 checks what it holds, so that a folder without a list (lost, or older than the list) or a list edited
 by hand cannot make a reader count a match twice, count matches of another run, or end in a cast error:
 its match ids once each and none an earlier set holds; its columns of the types the runner writes; in a
-runner's folder (a manifest with a fingerprint) its ids within ``0 .. n_matches - 1``, its rows of the
-manifest's experiment and ruleset, and every column the readers read. Each problem is one line naming
+runner's folder (a manifest with a fingerprint) the same fingerprint in the shard's metadata when it
+records one, its ids within ``0 .. n_matches - 1``, its rows of the manifest's experiment and ruleset,
+and every column the readers read. Each problem is one line naming
 the column or the ids; the ledger turns it into a set left out (and set aside by ``--resume``).
 """
 
@@ -15,6 +16,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+#: the key of the run's fingerprint in a shard's Parquet metadata (written by the runner since issue 36)
+FINGERPRINT_KEY = b"krosbalance.fingerprint"
 
 # The matches columns every reader reads (``analysis.scan.MATCH_READ`` of the runner's neutral columns):
 # a runner's shard without one of them would be read as empty cells, which end a report in a cast error.
@@ -50,6 +54,7 @@ class Expected:
     ruleset: a folder written otherwise is held only to what every reader needs."""
 
     n_matches: int | None = None
+    fingerprint: str | None = None  # the run's: a shard that records another was written by another run
     experiment: str | None = None
     ruleset: str | None = None
     runner: bool = False  # a runner's folder (a manifest with a fingerprint): every read column is there
@@ -102,6 +107,7 @@ def expected(root: str | Path) -> Expected:
         return Expected(dtypes=_dtypes(ruleset))
     return Expected(
         n_matches=n if type(n) is int and n >= 0 else None,
+        fingerprint=manifest["fingerprint"],
         experiment=name if isinstance(name, str) else None,
         ruleset=ruleset,
         runner=True,
@@ -195,6 +201,17 @@ def content_problem(path: Path, expect: Expected, seen: SeenIds) -> tuple[str, A
     problem = schema_problem(schema, expect)
     if problem:
         return problem, empty, 0
+    written_by = (schema.metadata or {}).get(FINGERPRINT_KEY)
+    if (
+        written_by is not None
+        and expect.fingerprint is not None
+        and written_by.decode() != expect.fingerprint
+    ):
+        return (
+            f"was written by another run (fingerprint {written_by.decode()}, this run's {expect.fingerprint})",
+            empty,
+            0,
+        )
     wanted = [c for c in ("match_id", "error", "experiment", "ruleset") if c in schema.names]
     try:
         table = pq.read_table(path, columns=wanted)

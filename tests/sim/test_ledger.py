@@ -345,3 +345,28 @@ def test_a_shard_of_the_wrong_schema_is_named_with_its_column_and_not_read(
     assert ResultSet.load(run_folder).summary().n_matches == N - 4
     _run(tmp_path, run_folder, resume=True)
     assert _ids(run_folder) == list(range(N)) and ledger.check(run_folder).complete
+
+
+def test_without_a_shard_list_a_shard_of_another_run_of_the_same_experiment_is_left_out(
+    run_folder: Path, tmp_path: Path
+) -> None:
+    """A shard records its run's fingerprint: one from the same experiment run with another master
+    seed (its ids and rows fit this run) is named and not read, and ``--resume`` plays its matches."""
+    other = tmp_path / "other"
+    source = tmp_path / "tiny-seed-8.toml"
+    source.write_text(TINY.replace("master_seed = 7", "master_seed = 8"), encoding="utf-8")
+    run_experiment(source, other, play=fake_play, catalog=CAT, progress=False, batch_size=2, flush_matches=2)
+    _unlisted(run_folder)
+    shutil.copy(_shard(other, 0), _shard(run_folder, 0))
+    shutil.copy(_shard(other, 0, "fighters"), _shard(run_folder, 0, "fighters"))
+    found = ledger.check(run_folder)
+    assert sum(s.n_matches for s in found.sets) == N - 2
+    (note, *_) = found.notes()
+    assert note.startswith("matches/part-00000000.parquet: was written by another run (fingerprint ")
+    _run(tmp_path, run_folder, resume=True)
+    assert _ids(run_folder) == list(range(N))
+    _run(tmp_path, tmp_path / "fresh")
+    resumed, fresh = (
+        read_table(out, "matches").sort_values("match_id") for out in (run_folder, tmp_path / "fresh")
+    )
+    assert resumed["seed"].tolist() == fresh["seed"].tolist()
