@@ -69,3 +69,40 @@ def _core_board(board_id: str) -> Any:
 
         _BOARDS[board_id] = native.core_board(default_registry().load_board(board_id))
     return _BOARDS[board_id]
+
+
+def deal_teams_core(
+    mode: str, pool: Sequence[str], ai: tuple[str, str], seed: int
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``krosbalance.play.deal_teams`` (R-A17, Arena's default options) drawn by the core: the same
+    hands from the same streams."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.rulesets.registry import get_ruleset
+
+    rules = get_ruleset("arena", {})
+    if mode not in rules.team_modes:
+        raise ValueError(f"mode must be one of {rules.team_modes}, got {mode!r}")
+    registry = default_registry()
+    for name in pool:  # the loader's check of the names
+        registry.load_character(name)
+    a, b = native.core().arena_deal_teams(mode, list(pool), (ai[0], ai[1]), seed)
+    return tuple(a), tuple(b)
+
+
+def pick_board_core(
+    boards: Sequence[str], *teams: Sequence[str], ai: str | Sequence[str] = "random", seed: int = 0
+) -> str:
+    """``krosbalance.play.pick_board`` for two players (R-A19) chosen by the core."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.play import _ai_names, _team
+    from krosbalance.rulesets.registry import get_ruleset
+
+    if len(boards) == 1:
+        return boards[0]
+    rules = get_ruleset("arena", {})
+    rules.check_seats(len(teams))
+    registry = default_registry()
+    specs = [list(_team(rules, team, seat, registry)) for seat, team in enumerate(teams)]
+    names = _ai_names(ai, len(teams))
+    index = native.core().arena_pick_board(len(boards), specs, (names[0], names[1]), seed)
+    return boards[int(index)]

@@ -290,7 +290,7 @@ impl PyGenerator {
 /// `core_board` passes a `krosbalance.board.Board`'s fields).
 #[pyclass(name = "Board", module = "krosbalance_core", frozen)]
 pub(crate) struct PyBoard {
-    pub(crate) inner: Board,
+    pub(crate) inner: std::sync::Arc<Board>,
 }
 
 fn shape_of(name: &str) -> PyResult<AreaShape> {
@@ -367,7 +367,9 @@ impl PyBoard {
                 .collect::<PyResult<_>>()?,
         };
         let inner = Board::new(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyBoard { inner })
+        Ok(PyBoard {
+            inner: std::sync::Arc::new(inner),
+        })
     }
 
     #[getter]

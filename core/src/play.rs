@@ -10,7 +10,9 @@ use crate::engine::dice::Dice;
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::engine::turn::run_to_end;
 use crate::rng::{Generator, SeedSequence};
-use crate::rulesets::arena::pregame::{choose_edges, deploy, setup};
+use crate::rulesets::arena::pregame::{
+    PregamePlayer, choose_edges, deploy, draft, first_player, random_deal, setup,
+};
 use crate::rulesets::arena::{Arena, ArenaController};
 
 /// The names of `match_streams`' children, in order; then `ai2`, `ai3`... for more seats.
@@ -71,4 +73,73 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
     deploy(&mut state, &mut players)?;
     run_to_end(&mut state, &mut players);
     Ok(state)
+}
+
+/// The pregame player of a registered AI name, with its stream.
+pub fn pregame_player(name: &str, rng: Generator) -> Result<Box<dyn PregamePlayer>, String> {
+    match name {
+        "random" => Ok(Box::new(RandomAI::new(rng))),
+        other => Err(format!(
+            "the core does not play the AI {other:?} yet (it plays: random)"
+        )),
+    }
+}
+
+/// play.py's `deal_teams`: the hands of players A and B dealt from `pool` (names) by `mode`
+/// (`random_deal` or `draft`), each in pool order.
+pub fn deal_teams(
+    mode: &str,
+    pool: &[String],
+    ais: [&str; 2],
+    seed: u128,
+) -> Result<[Vec<String>; 2], String> {
+    let mut pregame = match_streams(seed, 2).swap_remove(4);
+    let seqs = pregame.spawn(3);
+    let mut rng = Generator::new(&seqs[0]);
+    let mut players = vec![
+        pregame_player(ais[0], Generator::new(&seqs[1]))?,
+        pregame_player(ais[1], Generator::new(&seqs[2]))?,
+    ];
+    let (a, b) = match mode {
+        "random_deal" => random_deal(pool.len(), &mut rng),
+        "draft" => draft(pool.len(), &mut players, &mut rng)?,
+        other => return Err(format!("ruleset 'arena' has no team deal {other:?}")),
+    };
+    let first_index = |name: &String| pool.iter().position(|p| p == name).expect("a pool card");
+    let ordered = |hand: Vec<usize>| {
+        let mut names: Vec<String> = hand.into_iter().map(|i| pool[i].clone()).collect();
+        names.sort_by_key(first_index);
+        names
+    };
+    Ok([ordered(a), ordered(b)])
+}
+
+/// play.py's `pick_board` for two players: the index of the board the first player (decided as
+/// the match decides it, from the set-up stream) picks among `n_boards`, with its pregame stream
+/// (seat `s` draws from the pregame stream's child `s + 1`).
+pub fn pick_board(
+    n_boards: usize,
+    content: &Content,
+    teams: &[Vec<usize>; 2],
+    ais: [&str; 2],
+    seed: u128,
+) -> Result<usize, String> {
+    if n_boards == 1 {
+        return Ok(0);
+    }
+    let mut streams = match_streams(seed, 2);
+    let mut setup_rng = Generator::new(&streams[0]);
+    let first = first_player(content, &teams[0], &teams[1], &mut setup_rng);
+    let seqs = streams[4].spawn(3);
+    let mut players = [
+        pregame_player(ais[0], Generator::new(&seqs[1]))?,
+        pregame_player(ais[1], Generator::new(&seqs[2]))?,
+    ];
+    let choice = players[first].choose_board(n_boards);
+    if choice >= n_boards {
+        return Err(format!(
+            "player {first} picked board {choice} of {n_boards}"
+        ));
+    }
+    Ok(choice)
 }

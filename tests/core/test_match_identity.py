@@ -205,3 +205,62 @@ def test_the_core_is_deterministic_and_records_less_on_request():
     assert canonical_core(full) == canonical_core(again)
     assert none["events"] == [] and none["fighters"] == full["fighters"]
     assert hashlib.sha256(canonical_core(full)).hexdigest() != ""
+
+
+# ---------------------------------------------------------------------------- R-A17, R-A19
+
+
+@pytest.mark.parametrize("mode", ["random_deal", "draft"])
+def test_team_deals_are_identical(mode):
+    from krosbalance.native_match import deal_teams_core
+    from krosbalance.play import deal_teams
+
+    pools = [golden.BOX_POOL, (*golden.BOX_POOL, "merkator", "captain_amakna", "anna_tommy", "oscar_kass")]
+    for pool in pools:
+        for seed in range(0, 4000, 97):
+            ai = ("random", "random")
+            assert deal_teams_core(mode, pool, ai, seed) == deal_teams(mode, pool, ai, seed), (pool, seed)
+
+
+def test_board_choices_are_identical():
+    from krosbalance.native_match import pick_board_core
+    from krosbalance.play import pick_board
+
+    specs = differential_specs(40, 19)
+    same = ["anna_tommy", "bill_tell", "oscar_kass", "lil_healey"]  # equal Initiative: the coin decides
+    specs += [{**s, "teams": [same, list(reversed(same))]} for s in specs[:20]]
+    for k, spec in enumerate(specs):
+        boards = [BOARDS[(k + i) % len(BOARDS)] for i in range(1 + k % 3)]
+        args = (boards, *spec["teams"])
+        assert pick_board_core(*args, seed=spec["seed"]) == pick_board(*args, seed=spec["seed"]), spec
+
+
+def dealt_spec(k: int) -> dict[str, Any]:
+    """A match as the golden plan deals it (R-A17 teams, R-A19 board), by the reference."""
+    from krosbalance.play import deal_teams, pick_board
+
+    seed = 7_000_000 + k
+    mode = ("random_deal", "draft")[k % 2]
+    team0, team1 = deal_teams(mode, golden.BOX_POOL, ("random", "random"), seed)
+    candidates = [BOARDS[k % len(BOARDS)], BOARDS[(k + 3) % len(BOARDS)]]
+    board = pick_board(candidates, team0, team1, ai=("random", "random"), seed=seed)
+    return {
+        "teams": [list(team0), list(team1)],
+        "board": board,
+        "ai": ["random", "random"],
+        "seed": seed,
+        "options": VARIANTS[k % len(VARIANTS)],
+        "deal": mode,
+        "board_choice": candidates,
+    }
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_dealt_matches_are_identical_from_deal_to_end(k):
+    from krosbalance.native_match import deal_teams_core, pick_board_core
+
+    spec = dealt_spec(k)
+    teams = deal_teams_core(spec["deal"], golden.BOX_POOL, ("random", "random"), spec["seed"])
+    board = pick_board_core(spec["board_choice"], *teams, seed=spec["seed"])
+    assert [list(teams[0]), list(teams[1])] == spec["teams"] and board == spec["board"]
+    check_differential(spec)

@@ -89,3 +89,13 @@ impl ArenaController for RandomAI {
             .collect()
     }
 }
+
+impl crate::rulesets::arena::pregame::PregamePlayer for RandomAI {
+    fn choose_draft(&mut self, visible: &[usize], _own: &[usize], _opponent: &[usize]) -> usize {
+        self.below(visible.len())
+    }
+
+    fn choose_board(&mut self, n_boards: usize) -> usize {
+        self.below(n_boards)
+    }
+}

@@ -579,7 +579,7 @@ fn play_arena_match<'py>(
         .collect::<PyResult<Vec<_>>>()?;
     let (arena, engine) = options_of(options)?;
     let spec = ArenaMatch {
-        board: Arc::new(board.inner.clone()),
+        board: board.inner.clone(),
         content: Arc::new(content),
         ruleset: Arc::new(Arena { opts: arena }),
         opts: engine,
@@ -638,6 +638,65 @@ fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bou
     Ok(out)
 }
 
+/// play.py's `deal_teams` (R-A17) for two players: `mode` `random_deal` or `draft`, `pool` the
+/// character ids dealt, `ais` the AI names of players A and B; the two hands, each in pool order.
+#[pyfunction]
+fn arena_deal_teams(
+    mode: &str,
+    pool: Vec<String>,
+    ais: (String, String),
+    seed: u128,
+) -> PyResult<(Vec<String>, Vec<String>)> {
+    let [a, b] = crate::play::deal_teams(mode, &pool, [&ais.0, &ais.1], seed)
+        .map_err(PyValueError::new_err)?;
+    Ok((a, b))
+}
+
+/// play.py's `pick_board` (R-A19) for two players: the index of the board the first player picks
+/// among `n_boards`; `teams` the two teams' loaded `CharacterSpec`s (their Initiative decides the
+/// first player, a perfect tie the set-up stream's coin).
+#[pyfunction]
+fn arena_pick_board(
+    n_boards: usize,
+    teams: Vec<Vec<Bound<'_, PyAny>>>,
+    ais: (String, String),
+    seed: u128,
+) -> PyResult<usize> {
+    if teams.len() != 2 {
+        return Err(unsupported(format!(
+            "{} seats (two-player Arena only)",
+            teams.len()
+        )));
+    }
+    let mut chars = Vec::new();
+    let mut idx = [Vec::new(), Vec::new()];
+    for (side, team) in teams.iter().enumerate() {
+        for spec in team {
+            idx[side].push(chars.len());
+            chars.push(CharacterSpec {
+                id: get(spec, "id")?,
+                name: get(spec, "name")?,
+                kind: PieceKind::Krosmaster,
+                level: get(spec, "level")?,
+                initiative: get(spec, "initiative")?,
+                mp: 0,
+                hp: 0,
+                ap: 0,
+                powers: 0,
+                resist: 0,
+                immune: 0,
+                spells: Vec::new(),
+                on_death: None,
+            });
+        }
+    }
+    let content = Content { chars, punch: None };
+    crate::play::pick_board(n_boards, &content, &idx, [&ais.0, &ais.1], seed)
+        .map_err(PyValueError::new_err)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(play_arena_match, m)?)
+    m.add_function(wrap_pyfunction!(play_arena_match, m)?)?;
+    m.add_function(wrap_pyfunction!(arena_deal_teams, m)?)?;
+    m.add_function(wrap_pyfunction!(arena_pick_board, m)?)
 }

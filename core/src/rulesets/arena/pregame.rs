@@ -116,3 +116,66 @@ pub fn deploy(
     }
     Ok(())
 }
+
+/// The pregame choices a player makes before a match (rulesets/base.py's `PregamePlayer`): which
+/// visible card to draft (R-A17) and, as first player, which board to play on (R-A19). Cards are
+/// positions in the dealt pool.
+pub trait PregamePlayer {
+    /// An index into `visible`.
+    fn choose_draft(&mut self, visible: &[usize], own: &[usize], opponent: &[usize]) -> usize;
+    /// An index among `n_boards` candidate boards.
+    fn choose_board(&mut self, n_boards: usize) -> usize;
+}
+
+/// R-A17 (b): the cards shuffled and dealt alternately, half to each player (positions in the pool).
+pub fn random_deal(n: usize, rng: &mut Generator) -> (Vec<usize>, Vec<usize>) {
+    let order = rng.permutation(n);
+    let a = order.iter().step_by(2).copied().collect();
+    let b = order.iter().skip(1).step_by(2).copied().collect();
+    (a, b)
+}
+
+/// R-A17 (c): the draft (pregame.py's `draft`), each pick the player's; positions in the pool.
+pub fn draft(
+    n: usize,
+    players: &mut [Box<dyn PregamePlayer>],
+    rng: &mut Generator,
+) -> Result<(Vec<usize>, Vec<usize>), String> {
+    if !(n >= 4 && n % 4 == 0) {
+        return Err(format!(
+            "the draft splits a deck of {n} cards unevenly; it needs a multiple of 4"
+        ));
+    }
+    let mut deck: std::collections::VecDeque<usize> = rng.permutation(n).into();
+    let mut visible = vec![
+        deck.pop_front().expect("n >= 4"),
+        deck.pop_front().expect("n >= 4"),
+    ];
+    let mut hands: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+    let first = rng.integers(0, 2) as usize;
+    let mut pick = |player: usize,
+                    hands: &mut [Vec<usize>; 2],
+                    visible: &mut Vec<usize>,
+                    deck: &mut std::collections::VecDeque<usize>| {
+        let choice = players[player].choose_draft(visible, &hands[player], &hands[1 - player]);
+        assert!(
+            choice < visible.len(),
+            "player {player} picked card {choice} of {}",
+            visible.len()
+        );
+        hands[player].push(visible.remove(choice));
+        if let Some(card) = deck.pop_front() {
+            visible.push(card);
+        }
+    };
+    pick(first, &mut hands, &mut visible, &mut deck);
+    let mut player = 1 - first;
+    while !deck.is_empty() {
+        pick(player, &mut hands, &mut visible, &mut deck);
+        pick(player, &mut hands, &mut visible, &mut deck);
+        player = 1 - player;
+    }
+    hands[first].extend(visible);
+    let [a, b] = hands;
+    Ok((a, b))
+}
