@@ -105,20 +105,20 @@ notebook: $(NOTEBOOK_STAMP)
 
 # Peak memory of `krosbalance run` and `krosbalance report` at 10k, 100k and 1M matches (~10 min).
 membench: $(DEV_STAMP)
-	$(BIN)/python -m krosbalance.sim.memory_bench --sizes 10000 100000 1000000
+	$(BIN)/python -m krosbalance.tools.memory_bench --sizes 10000 100000 1000000
 
 # Tune kiter-2's weights by self-play against kiter-2 and write them as kiter-3 to
 # krosbalance/ai/data/tuned.toml (Optuna TPE, seed 18, 11,200 matches: ~14 CPU min pure, one core).
 TUNE_ARGS ?= --trials 40 --deals 60 --finalists 4 --final-deals 100 --seed 18 --write kiter-3
 tune: $(DEV_STAMP)
-	$(BIN)/python -m krosbalance.sim.tuning $(TUNE_ARGS)
+	$(BIN)/python -m krosbalance.tools.tuning $(TUNE_ARGS)
 
 run: $(STAMP) $(CORE_STAMP)
 	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume
 	$(BIN)/krosbalance report results/box-round-robin
 
 # Debian's headless Chromium and its driver, for the replay page's browser test and
-# `python -m krosbalance.render.screenshot` (installed once, when /usr/bin/chromium is missing).
+# `python -m krosbalance.tools.screenshot` (installed once, when /usr/bin/chromium is missing).
 APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
 /usr/bin/chromium /usr/bin/chromedriver:
 	@echo "installing Debian's chromium and chromium-driver (the replay page's browser test)"
@@ -149,7 +149,7 @@ battery: $(DEV_STAMP)
 # More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the pure build, more rounds).
 BENCH_ARGS ?=
 bench: $(DEV_STAMP)
-	$(BIN)/python -m krosbalance.sim.bench --ai random --ai focus_fire --ai kiter --ai objective \
+	$(BIN)/python -m krosbalance.tools.bench --ai random --ai focus_fire --ai kiter --ai objective \
 		--search lookahead-fast --search lookahead --blast random --blast blast_glyph \
 		--speedup focus_fire --speedup-deals 24 --identity --perf $(BENCH_ARGS)
 

@@ -6,7 +6,7 @@ compiled modules an earlier editable build left in the source tree, so that the 
 
 mypyc writes one C file per module, compiled once, on every core. ``KROSBALANCE_PGO=1`` (``make
 build-pgo``) asks for a profile-guided build with GCC: the C code is compiled with instrumentation,
-trained on a few seconds of matches (``krosbalance.sim.profile_workload``) and compiled again with
+trained on a few seconds of matches (``krosbalance.tools.profile_workload``) and compiled again with
 that profile, a little faster at the same results but twice the compile time, which is why a first
 ``make run`` does not pay for it. A build whose training fails falls back to the plain build, with
 a warning.
@@ -152,7 +152,7 @@ class BuildExt(build_ext):
         # the package first, then what this build sees (pip's isolated build environment lends
         # numpy and mypy_extensions to a venv that has nothing installed yet)
         env["PYTHONPATH"] = os.pathsep.join([str(root), *(p for p in sys.path if p)])
-        command = [sys.executable, "-m", "krosbalance.sim.profile_workload"]
+        command = [sys.executable, "-m", "krosbalance.tools.profile_workload"]
         done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             return (done.stderr or done.stdout)[-2000:]

@@ -26,7 +26,7 @@ from krosbalance.build_info import (
 from krosbalance.content.registry import default_registry
 from krosbalance.play import play_match
 from krosbalance.rulesets.registry import get_ruleset, list_rulesets
-from krosbalance.sim.builds import (
+from krosbalance.tools.builds import (
     MATCHES_PER_AI,
     SEARCH_MATCHES_PER_AI,
     box_splits,

@@ -18,8 +18,8 @@ import pytest
 from krosbalance.ai.registry import list_ais
 from krosbalance.engine.results import MatchResult
 from krosbalance.play import play_match
-from krosbalance.sim.builds import match_digest, match_outcome
 from krosbalance.testing.conformance import first_difference
+from krosbalance.tools.builds import match_digest, match_outcome
 from tests.ai_params import every_ai
 
 TEAM_A = ("queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy")
@@ -34,7 +34,7 @@ def outcome(result: MatchResult) -> tuple:
 
 
 def digest(result: MatchResult) -> str:
-    """The digest both builds are compared by (``krosbalance.sim.builds``)."""
+    """The digest both builds are compared by (``krosbalance.tools.builds``)."""
     return match_digest(result)
 
 
@@ -84,7 +84,7 @@ import sys
 sys.path.insert(0, {root!r})
 from tests.test_determinism import TEAM_C, TEAM_D, digest
 from krosbalance.play import play_match
-from krosbalance.sim.builds import match_digest
+from krosbalance.tools.builds import match_digest
 print(digest(play_match(TEAM_C, TEAM_D, board="bonta-1", seed=77, record="full")))
 """
 

@@ -20,8 +20,8 @@ from krosbalance.content import registry as registry_module
 from krosbalance.content.registry import DEFAULT_CHARACTER_FOLDER, Registry
 from krosbalance.errors import TeamError
 from krosbalance.rulesets import get_ruleset
-from krosbalance.sim import bench
 from krosbalance.testing.conformance import all_legal_teams, battery_plan, run_checked_match
+from krosbalance.tools import bench
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTRA = ROOT / "tests" / "fixtures" / "extra_krosmasters"

@@ -84,7 +84,7 @@ def register_ai(
 
 
 def unregister_ai(name: str) -> None:
-    """Remove a named AI (the tuner's temporary candidate, :mod:`krosbalance.sim.tuning`); an unknown
+    """Remove a named AI (the tuner's temporary candidate, :mod:`krosbalance.tools.tuning`); an unknown
     name is ignored."""
     _AIS.pop(name, None)
     _TIER_OF.pop(name, None)
@@ -152,7 +152,7 @@ register_ai("objective", ObjectiveAI)
 for _skilled_name, _skilled in zip(("focus_fire-2", "kiter-2", "objective-2"), SKILLED, strict=True):
     register_ai(_skilled_name, _skilled)
 # kiter-2 with weights measured by self-play (ai/tuned.py, data/tuned.toml: kiter-3 tuned by
-# sim/tuning.py, kiter-race screened in mcts); the AIs above stay as they are, so old studies replay
+# tools/tuning.py, kiter-race screened in mcts); the AIs above stay as they are, so old studies replay
 for _tuned_name, _tuned in zip(("kiter-3", "kiter-race"), TUNED, strict=True):
     register_ai(_tuned_name, _tuned)
 # The search tier plays Arena only: its candidates and leaf evaluation come from the Arena planner

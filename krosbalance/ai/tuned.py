@@ -1,11 +1,11 @@
 """The tuned heuristic AIs (issue 18): weights measured by self-play, read from data.
 
 ``kiter-3`` (item 2) is ``kiter-2`` (the kiter personality with the three skills on) with the weights that
-:mod:`krosbalance.sim.tuning` found against ``kiter-2`` on the tuning boards; they live in
+:mod:`krosbalance.tools.tuning` found against ``kiter-2`` on the tuning boards; they live in
 ``krosbalance/ai/data/tuned.toml`` with a source note (optimiser, seed, budget, boards, date), so a
 new tuning run changes the data, not the code. ``kiter-race`` (item 3) is ``kiter-2`` with the GG
 race priced: tension dice refunded, kamas picked up and walks to a Demon cell weighed several times
-higher, because the side that takes the first GG wins most matches (:mod:`krosbalance.sim.race`);
+higher, because the side that takes the first GG wins most matches (:mod:`krosbalance.tools.race`);
 its weights were chosen by screens of ``mcts`` on this planner against ``lookahead``, and its
 source note says so. Every untuned AI (``kiter``, ``kiter-2``...) stays as
 it was, so the studies made with them replay exactly.

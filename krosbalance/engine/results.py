@@ -164,10 +164,3 @@ class MatchResult:
 
     def seat_won(self, seat: int) -> bool:
         return self.winner is not None and self.partnerships[seat] == self.winner
-
-    def replay_html(self, path: Any, title: str = "") -> str:
-        """Write the match's replay viewer, one self-contained HTML page, to ``path`` (needs a match
-        played with ``record="full"``); returns the path written."""
-        from krosbalance.render.replay_page import write_replay_page
-
-        return str(write_replay_page(self, path, title=title))

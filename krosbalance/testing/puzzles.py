@@ -10,7 +10,8 @@ played over several seeds (dice and the AI's own stream), so luck neither solves
     from krosbalance.testing.puzzles import PUZZLES, solve_rate
     solve_rate(PUZZLES[0], "focus_fire", seeds=range(8))  # fraction of seeds solved
 
-:func:`score_table` grades AIs on every puzzle (the table in ``krosbalance/ai/README.md``). Puzzles
+:func:`score_table` grades AIs on every puzzle (the table in ``krosbalance/ai/README.md``;
+``python -m krosbalance.tools.puzzles`` prints it). Puzzles
 name the box Krosmasters they are about (they are about those cards), and positions start at game
 turn 1 of side 0, so no tension roll is made.
 """
@@ -577,25 +578,3 @@ def format_table(table: dict[str, dict[str, float]], seeds: int) -> str:
         "| **solved (>= 3/4 of seeds)** | " + " | ".join(f"**{s}/{len(names)}**" for s in solved) + " |"
     )
     return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m krosbalance.testing.puzzles [--ai NAME ...] [--seeds N]``: the score table."""
-    import argparse
-
-    from krosbalance.ai.registry import list_ais
-
-    parser = argparse.ArgumentParser(prog="python -m krosbalance.testing.puzzles")
-    parser.add_argument(
-        "--ai", action="append", help="AI to grade (repeatable; default: every registered AI)"
-    )
-    parser.add_argument("--seeds", type=int, default=8)
-    parser.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
-    args = parser.parse_args(argv)
-    chosen = [p for p in PUZZLES if not args.puzzle or p.name in args.puzzle]
-    table = score_table(args.ai or list_ais("arena"), range(args.seeds), chosen)
-    print(format_table(table, args.seeds))
-
-
-if __name__ == "__main__":
-    main()

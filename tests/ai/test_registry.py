@@ -17,7 +17,7 @@ from krosbalance.content.registry import list_boards, list_characters
 from krosbalance.errors import ContentError
 from krosbalance.play import deal_teams, pick_board, play_match
 from krosbalance.rulesets.registry import list_rulesets
-from krosbalance.sim.builds import box_splits
+from krosbalance.tools.builds import box_splits
 
 
 @pytest.fixture

@@ -82,7 +82,7 @@ def test_kiter3_is_a_registered_heuristic_that_plays_a_match() -> None:
     assert "kiter-3" in list_ais("arena") and ai_tier("kiter-3") == "heuristic"
     assert [cls(np.random.default_rng(0)).name for cls in TUNED][0] == "kiter-3"
     assert isinstance(get_ai("kiter-3", "arena")(np.random.default_rng(1)), Kiter3AI)
-    from krosbalance.ai.diagnostics import box_deals
+    from krosbalance.tools.diagnostics import box_deals
 
     ((team0, team1, seed),) = box_deals(1, 3)
     result = play_match(team0, team1, board="arena-elemental", ai=("kiter-3", "kiter-2"), seed=seed)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from krosbalance.analysis.report import write_report
-from krosbalance.render.screenshot import browser_missing, headless_browser, page_url
+from krosbalance.tools.screenshot import browser_missing, headless_browser, page_url
 from tests.analysis.fixtures import planted_tables, write_results
 
 MISSING = browser_missing()

@@ -8,7 +8,7 @@ import pytest
 
 from krosbalance.analysis import balance, dependence, ladder, scan, stats, strength
 from krosbalance.analysis.resultset import ResultSet
-from krosbalance.sim.memory_bench import synthetic_results
+from krosbalance.tools.memory_bench import synthetic_results
 from tests.analysis.fixtures import planted_by_ai, planted_ladder, planted_tables, write_results
 
 

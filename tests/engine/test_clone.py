@@ -22,8 +22,8 @@ from krosbalance.play import prepare_match
 from krosbalance.rulesets.arena.market import RewardMarket
 from krosbalance.rulesets.arena.tokens import HeldToken, RewardCard, RewardMods, tokens_of
 from krosbalance.rulesets.arena.view import arena_view
-from krosbalance.sim.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits
 from krosbalance.testing.scenario import Scenario
+from krosbalance.tools.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits
 
 from .specs import TRAP, TRAPPER
 

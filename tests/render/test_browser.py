@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from krosbalance.render.screenshot import browser_missing, headless_browser, page_url, screenshot
+from krosbalance.render.replay_page import write_replay_page
+from krosbalance.tools.screenshot import browser_missing, headless_browser, page_url, screenshot
 from tests.render.replays import played
 
 MISSING = browser_missing()
@@ -31,7 +32,7 @@ def _severe(driver) -> list[str]:
 
 def test_the_replay_page_steps_and_ends_on_the_winner(tmp_path: Path, replay_folder: str) -> None:
     _spec, result = played("arena", 0, replay_folder)
-    page = Path(result.replay_html(tmp_path / "replay.html"))
+    page = write_replay_page(result, tmp_path / "replay.html")
     with headless_browser(1300, 1000) as driver:
         driver.get(page_url(page))
         assert driver.execute_script("return document.body.getAttribute('data-step')") == "0"
@@ -56,7 +57,7 @@ def test_the_replay_page_steps_and_ends_on_the_winner(tmp_path: Path, replay_fol
 @pytest.mark.parametrize("kind", ["blast", "duel", "arena-2v2"])
 def test_every_ruleset_renders_without_a_console_error(kind: str, tmp_path: Path, replay_folder: str) -> None:
     _spec, result = played(kind, 0, replay_folder)
-    page = Path(result.replay_html(tmp_path / f"{kind}.html"))
+    page = write_replay_page(result, tmp_path / f"{kind}.html")
     with headless_browser() as driver:
         driver.get(page_url(page, step=5))
         assert driver.execute_script("return window.krosbalanceReplay.current()") == 5

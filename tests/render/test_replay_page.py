@@ -33,9 +33,9 @@ def test_the_page_is_self_contained_and_carries_the_frames(kind: str, replay_fol
     assert data["meta"]["winner"]
 
 
-def test_result_replay_html_writes_the_page(tmp_path: Path, replay_folder: str) -> None:
+def test_write_replay_page_writes_the_page(tmp_path: Path, replay_folder: str) -> None:
     _spec, result = played("arena", 1, replay_folder)
-    path = Path(result.replay_html(tmp_path / "sub" / "match.html", title="a title"))
+    path = Path(write_replay_page(result, tmp_path / "sub" / "match.html", title="a title"))
     page = path.read_text(encoding="utf-8")
     assert "<title>a title</title>" in page and _data(page)["frames"]
 

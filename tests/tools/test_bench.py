@@ -1,7 +1,7 @@
 """The benchmark behind `make bench` runs and reports what it says it measures."""
 
 from krosbalance.build_info import build_mode
-from krosbalance.sim import bench
+from krosbalance.tools import bench
 
 
 def test_bench_prints_both_builds_side_by_side_the_search_tier_and_the_runner_speedup(capsys):
@@ -50,7 +50,7 @@ def test_box_splits_are_the_35_four_vs_four_splits():
 def test_each_ai_plays_the_workload_of_a_ruleset_it_declares() -> None:
     """The identity check pairs AIs with rulesets by their declaration (``AI.rulesets``)."""
     from krosbalance.ai.registry import ai_rulesets, list_ais
-    from krosbalance.sim.builds import WORKLOADS, home_ruleset
+    from krosbalance.tools.builds import WORKLOADS, home_ruleset
 
     for ai in list_ais():
         home = home_ruleset(ai)

@@ -1,4 +1,4 @@
-"""``python -m krosbalance.sim.memory_bench``: peak memory (RSS) of ``run`` and ``report`` by size.
+"""``python -m krosbalance.tools.memory_bench``: peak memory (RSS) of ``run`` and ``report`` by size.
 
 Both commands must stay flat in the number of matches: the runner expands the experiment lazily
 and buffers at most one flush of rows; the report reads the shards chunk by chunk and keeps only a
@@ -19,7 +19,7 @@ Each measurement is a fresh Python process that does the work in-process and rep
 ``ru_maxrss`` (the peak RSS of the runner's or the report's process) and that of its largest
 finished child (a loky worker). Example::
 
-    python -m krosbalance.sim.memory_bench --sizes 10000 100000 1000000 --work /tmp/kb-mem
+    python -m krosbalance.tools.memory_bench --sizes 10000 100000 1000000 --work /tmp/kb-mem
 """
 
 from __future__ import annotations
@@ -288,7 +288,7 @@ for a, b in zip(jobs[::2], jobs[1::2]):
         from krosbalance.sim.runner import run_experiment
         fn = None
         if play == "fake":
-            from krosbalance.sim.memory_bench import fake_play as fn
+            from krosbalance.tools.memory_bench import fake_play as fn
         run_experiment(a, b, jobs=2, play=fn, progress=False)
         from joblib.externals.loky import get_reusable_executor
         get_reusable_executor().shutdown(wait=True)

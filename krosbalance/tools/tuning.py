@@ -1,11 +1,11 @@
 """Tuned weights by self-play: Optuna's TPE sampler searches the heuristic planner's weights.
 
-``python -m krosbalance.sim.tuning`` (or ``make tune``) tunes the weights of a candidate AI — the
+``python -m krosbalance.tools.tuning`` (or ``make tune``) tunes the weights of a candidate AI — the
 ``kiter`` personality with the three skills of ``kiter-2`` switched on, its other weights free in
 :data:`SEARCH_SPACE` — against the ladder's current best heuristic, ``kiter-2`` itself:
 
 - **objective**: the candidate's score (a win 1, a draw ½) over a fixed list of box deals
-  (:func:`krosbalance.ai.diagnostics.box_deals`), each deal played four times — both teams on each
+  (:func:`krosbalance.tools.diagnostics.box_deals`), each deal played four times — both teams on each
   seat, the candidate on each seat — with the deal's seed; every trial plays the *same* deals and
   seeds (common random numbers), so two trials differ by their weights only;
 - **boards**: tuning on :data:`TUNING_BOARDS`; :data:`HELD_OUT_BOARDS` (the three boards of the AI
@@ -39,12 +39,12 @@ from typing import Any
 
 import numpy as np
 
-from krosbalance.ai.diagnostics import box_deals
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.registry import register_ai, unregister_ai
 from krosbalance.ai.skilled import skilled_weights
 from krosbalance.ai.tuned import TUNED_FILE
 from krosbalance.ai.weights import Weights
+from krosbalance.tools.diagnostics import box_deals
 
 TUNING_BOARDS: tuple[str, ...] = ("bonta-2", "frigost-1", "frigost-2")
 """The boards the tuner plays on: the three Arena tournament maps the AI ladder does not use."""
@@ -285,7 +285,7 @@ def puzzle_scores(ais: Sequence[str], seeds: int = 8) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m krosbalance.sim.tuning", description=__doc__.split("\n")[0]
+        prog="python -m krosbalance.tools.tuning", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--trials", type=int, default=Budget.trials)
     parser.add_argument("--deals", type=int, default=Budget.deals, help="deals per trial (4 matches each)")

@@ -15,7 +15,7 @@ depend on the number of jobs. A screen is for choosing what to register; a regis
 then made by an experiment on seeds the screen did not use. The knobs screened and not kept (and
 taken out of ``mcts``) are in ``reports/ai-ladder-connected/NOTES-2026-12-06-search-knobs.md``.
 
-    python -m krosbalance.sim.search_screen '{"base": "kiter-race"}' --jobs 2
+    python -m krosbalance.tools.search_screen '{"base": "kiter-race"}' --jobs 2
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def _played(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m krosbalance.sim.search_screen", description=__doc__.split("\n\n")[0]
+        prog="python -m krosbalance.tools.search_screen", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("knobs", help=f"a JSON object of MCTSAI knobs ({', '.join(KNOBS)}); '{{}}': mcts")
     parser.add_argument("--opponent", default="lookahead", help="a registered AI (default lookahead)")

@@ -1,4 +1,4 @@
-"""The matches the compiled build is trained on (``python -m krosbalance.sim.profile_workload``).
+"""The matches the compiled build is trained on (``python -m krosbalance.tools.profile_workload``).
 
 ``setup.py`` builds the compiled layers profile-guided when the C compiler is GCC: it compiles them
 once with instrumentation, runs this module on that build to record which branches and calls a
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.build_info import build_mode
 from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
-from krosbalance.sim.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits, box_splits
+from krosbalance.tools.builds import BLAST_BOARD, BLAST_OPTIONS, blast_splits, box_splits
 
 __all__ = ["main", "play_workload"]
 
@@ -60,7 +60,7 @@ def play_workload(arena: int = 40, search: int = 1, blast: int = 20) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m krosbalance.sim.profile_workload", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m krosbalance.tools.profile_workload", description=__doc__)
     parser.add_argument("--arena", type=int, default=40, help="box matches per Arena AI (default 40)")
     parser.add_argument("--search", type=int, default=1, help="matches per search AI (default 1)")
     parser.add_argument("--blast", type=int, default=20, help="matches per Blast AI (default 20)")

@@ -1,6 +1,6 @@
 """Screenshots of local HTML pages in a headless Chromium: replay pages, reports, any file.
 
-    python -m krosbalance.render.screenshot PAGE.html OUT.png [--step K] [--width 1400] [--height 1000]
+    python -m krosbalance.tools.screenshot PAGE.html OUT.png [--step K] [--width 1400] [--height 1000]
 
 ``--step K`` opens a replay page at its step K (``#step=K``; 0-based). Chromium and its driver
 are Debian's ``chromium`` and ``chromium-driver`` (``/usr/bin/chromium``, ``/usr/bin/chromedriver``;
@@ -96,7 +96,7 @@ def screenshot(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m krosbalance.render.screenshot", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m krosbalance.tools.screenshot", description=__doc__)
     parser.add_argument("page", type=Path, help="a local HTML file")
     parser.add_argument("out", type=Path, help="the PNG to write")
     parser.add_argument("--step", type=int, default=None, help="a replay page's step (0-based)")

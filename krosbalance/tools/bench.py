@@ -1,26 +1,26 @@
-"""``make bench`` / ``python -m krosbalance.sim.bench``: Arena matches per second on one core in the
+"""``make bench`` / ``python -m krosbalance.tools.bench``: Arena matches per second on one core in the
 compiled and the pure-Python build side by side, the speed-up of the parallel runner on two cores,
 the build time, the identity of the two builds, and where the time goes.
 
 Plays matches between the box teams (every split of the Krosmasters of the ``arena-box`` set into
 two legal Arena teams, 35 splits of the eight box Krosmasters, in turn:
-:func:`krosbalance.sim.builds.box_splits`) on one board with fixed seeds. Each figure is matches/s of
+:func:`krosbalance.tools.builds.box_splits`) on one board with fixed seeds. Each figure is matches/s of
 whole matches from names to MatchResult (``play_match`` with ``record="none"``), which is what a bulk run pays per match on one
 worker, measured in a fresh process after a warm-up (imports, content and board loading, caches).
 The two builds take turns, ``--rounds`` times per AI, in processes of their own: the installed build
 (compiled unless installed with ``KROSBALANCE_PURE=1``) and a pure copy of the same sources
-(:mod:`krosbalance.sim.builds`); the ratio is the median of the per-round ratios, so a machine that
+(:mod:`krosbalance.tools.builds`); the ratio is the median of the per-round ratios, so a machine that
 speeds up or slows down during the run affects both sides alike.
 
 ``--blast AI`` (repeatable) adds the same figures for Krosmaster Blast matches played by that AI:
 every split into two teams of two of every four of the Blast Krosmasters in turn
-(:func:`krosbalance.sim.builds.blast_splits`), on ``--blast-board``, with a Divine Challenge drawn at
+(:func:`krosbalance.tools.builds.blast_splits`), on ``--blast-board``, with a Divine Challenge drawn at
 random.
 
 ``--speedup AI`` runs the same box round robin through the experiment runner with ``--jobs 1`` and
 ``--jobs 2`` (loky, process start-up included) and prints the ratio of wall times. ``--identity``
 compares event logs of seeded matches of every AI in both builds. ``--search AI`` adds the search
-tier's figures, in both builds in turn (:mod:`krosbalance.sim.bench_search`): state copies per
+tier's figures, in both builds in turn (:mod:`krosbalance.tools.bench_search`): state copies per
 second and the search AI's seconds per whole match against ``kiter``. ``--profile`` prints a cProfile
 summary of the pure build (cProfile cannot see inside compiled functions); ``--perf`` samples the
 compiled build with Linux ``perf`` and prints its hottest compiled functions.
@@ -49,7 +49,9 @@ from krosbalance.ai.registry import ai_problem, list_ais
 from krosbalance.build_info import build_mode, build_seconds
 from krosbalance.content.registry import list_characters
 from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
-from krosbalance.sim.builds import (
+from krosbalance.sim.collector import bulk_collection
+from krosbalance.tools.builds import (
+    BASE_SEED,
     BLAST_BOARD,
     BOX_SET,
     WORKLOADS,
@@ -60,11 +62,8 @@ from krosbalance.sim.builds import (
     pure_copy,
     pure_python,
 )
-from krosbalance.sim.collector import bulk_collection
 
 __all__ = ["BenchResult", "box_splits", "main", "measure", "profile", "side_by_side", "speedup"]
-
-BASE_SEED = 20_251_130
 
 
 def _matches(
@@ -146,7 +145,7 @@ def _worker_args(
 ) -> list[str]:
     return [
         "-m",
-        "krosbalance.sim.bench",
+        "krosbalance.tools.bench",
         "--worker",
         "--worker-ruleset",
         ruleset,
@@ -341,7 +340,7 @@ def _build_line() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m krosbalance.sim.bench", description=__doc__.split("\n\n")[0]
+        prog="python -m krosbalance.tools.bench", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
         "--seconds", type=float, default=5.0, help="measurement time per AI and round (default 5)"
@@ -421,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
     if args.search:
-        from krosbalance.sim.bench_search import search_side_by_side, search_table
+        from krosbalance.tools.bench_search import search_side_by_side, search_table
 
         problems = [
             ai_problem(name, DEFAULT_RULESET) for name in args.search if ai_problem(name, DEFAULT_RULESET)
@@ -442,7 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with pure_copy() as root:
             for ai in ais:
                 code = (
-                    "from krosbalance.sim.bench import profile; "
+                    "from krosbalance.tools.bench import profile; "
                     f"print(profile({ai!r}, {args.board!r}, {args.profile_seconds!r}))"
                 )
                 print()

@@ -1,12 +1,12 @@
-"""The skill diagnostics (krosbalance.ai.skill_diagnostics): counts read from an event log, and a
+"""The skill diagnostics (krosbalance.tools.skill_diagnostics): counts read from an event log, and a
 head-to-head that plays and scores paired matches."""
 
 from __future__ import annotations
 
-from krosbalance.ai.skill_diagnostics import SkillCounts, count_skills, escape_spell_holders, versus
 from krosbalance.content.registry import all_characters
 from krosbalance.engine.events import CharacterTurnStarted, KnockedOut, LockRolled, SpellCast
 from krosbalance.rulesets.arena.events import GGChanged
+from krosbalance.tools.skill_diagnostics import SkillCounts, count_skills, escape_spell_holders, versus
 
 
 def _escaper() -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from krosbalance.sim.bench_search import (
+from krosbalance.tools.bench_search import (
     BuildRound,
     _round_from_json,
     copies_per_second,

@@ -1,7 +1,7 @@
-"""``python -m krosbalance.ai.skill_diagnostics``: the three skills of issue 18 in self-play, and an
+"""``python -m krosbalance.tools.skill_diagnostics``: the three skills of issue 18 in self-play, and an
 AI against another over paired deals (e.g. ``kiter-2`` against ``kiter``, its untuned self).
 
-Per match, from the full event log (box deals as :mod:`krosbalance.ai.diagnostics` plays them,
+Per match, from the full event log (box deals as :mod:`krosbalance.tools.diagnostics` plays them,
 every deal from both seats with the same seed):
 
 - ``gg_bought``: GG bought on Demon cells, both teams (R-A50);
@@ -14,8 +14,7 @@ every deal from both seats with the same seed):
   winning opponent. In self-play both count either team, so they are equal.
 
 The head-to-head (:func:`versus`) gives the first AI's win rate with a Wilson 95% CI over the
-decided matches and the number of draws. This module plays matches, so it reaches up to
-:mod:`krosbalance.play` (imported when run, never by the AIs). Deterministic.
+decided matches and the number of draws. Deterministic.
 """
 
 from __future__ import annotations
@@ -24,9 +23,10 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from krosbalance.ai.diagnostics import box_deals
 from krosbalance.engine.events import CharacterTurnStarted, KnockedOut, LockRolled, SpellCast
+from krosbalance.play import play_match
 from krosbalance.rulesets.arena.events import GGChanged
+from krosbalance.tools.diagnostics import box_deals
 
 
 @dataclass(slots=True)
@@ -124,8 +124,6 @@ def _sides(result: object) -> dict[int, int]:
 
 def self_play(ai: str, deals: int, seed: int = 7, board: str = "arena-elemental") -> SkillCounts:
     """``ai`` against itself on ``deals`` box deals, both seats."""
-    from krosbalance.play import play_match
-
     escapers = escape_spell_holders()
     out = SkillCounts(ai)
     for team0, team1, match_seed in box_deals(deals, seed):
@@ -151,7 +149,7 @@ class Versus:
 
     def ci(self) -> tuple[float, float]:
         """Wilson 95% interval of the first AI's win rate over decided matches."""
-        from krosbalance.analysis.stats import wilson_interval  # run time only, as play is
+        from krosbalance.analysis.stats import wilson_interval  # pandas and scipy only when asked
 
         low, high = wilson_interval(self.wins, self.n, 0.05)
         return float(low), float(high)
@@ -171,8 +169,6 @@ def versus(
     """Play ``first`` against ``second`` on ``deals`` box deals, each from both seats with the same
     seed and the AIs swapping seats too (4 matches a deal); the result and each AI's skill counts
     (of the seat it played)."""
-    from krosbalance.play import play_match
-
     escapers = escape_spell_holders()
     out = Versus(first, second)
     counts = (SkillCounts(first), SkillCounts(second))
@@ -194,15 +190,17 @@ def versus(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m krosbalance.ai.skill_diagnostics", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m krosbalance.tools.skill_diagnostics", description=__doc__
+    )
     parser.add_argument("--ai", action="append", help="AI for self-play (repeatable)")
     parser.add_argument("--versus", nargs=2, metavar=("FIRST", "SECOND"), help="head-to-head instead")
     parser.add_argument("--deals", type=int, default=20, help="box deals (each from both seats)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--board", default="arena-elemental")
     args = parser.parse_args(argv)
-    from krosbalance.ai.diagnostics import table
     from krosbalance.ai.registry import get_ai
+    from krosbalance.tools.diagnostics import table
 
     names = args.versus or args.ai or ["kiter", "kiter-2"]
     for name in names:

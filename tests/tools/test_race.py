@@ -1,4 +1,4 @@
-"""The GG race readout (krosbalance/sim/race.py): who took the first GG and how, the tension clock,
+"""The GG race readout (krosbalance/tools/race.py): who took the first GG and how, the tension clock,
 and each AI's score with and without the first GG (R-A129, R-A26, R-A132)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 from krosbalance.engine.events import KnockedOut, TurnStarted
 from krosbalance.rulesets.arena.events import GGChanged
-from krosbalance.sim.race import RaceCounts, main, race, race_facts
-from krosbalance.sim.search_screen import screen_jobs
+from krosbalance.tools.race import RaceCounts, main, race, race_facts
+from krosbalance.tools.search_screen import screen_jobs
 
 
 def test_r_a129_the_first_gain_is_a_purchase_unless_a_ko_made_it() -> None:

@@ -14,7 +14,7 @@ pytest.importorskip("optuna")
 from krosbalance.ai.registry import list_ais  # noqa: E402
 from krosbalance.ai.tuned import tuned_weights  # noqa: E402
 from krosbalance.ai.weights import Weights  # noqa: E402
-from krosbalance.sim.tuning import (  # noqa: E402
+from krosbalance.tools.tuning import (  # noqa: E402
     CANDIDATE,
     HELD_OUT_BOARDS,
     SEARCH_SPACE,

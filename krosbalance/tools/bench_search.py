@@ -1,7 +1,7 @@
 """Benchmarks of the search tier: state copies per second, and a search AI's seconds per match.
 
-``python -m krosbalance.sim.bench_search`` prints both for the installed build; ``make bench``
-(:mod:`krosbalance.sim.bench`, ``--search``) runs them in the compiled build and in a pure copy of
+``python -m krosbalance.tools.bench_search`` prints both for the installed build; ``make bench``
+(:mod:`krosbalance.tools.bench`, ``--search``) runs them in the compiled build and in a pure copy of
 the same sources, each in processes of its own, in turn (:func:`search_side_by_side`).
 
 - **State copies**: :func:`krosbalance.engine.clone.clone_state` of a mid-game box match (eight
@@ -37,8 +37,7 @@ from krosbalance.engine.match import run_to_end
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.turn import game_turn
 from krosbalance.play import DEFAULT_BOARD, prepare_match
-from krosbalance.sim.bench import BASE_SEED, box_splits
-from krosbalance.sim.builds import expect_build, pure_copy, pure_python
+from krosbalance.tools.builds import BASE_SEED, box_splits, expect_build, pure_copy, pure_python
 
 __all__ = [
     "CopyBench",
@@ -193,7 +192,7 @@ def _round_from_json(text: str) -> BuildRound:
 def _worker_args(
     ais: Sequence[str], opponent: str, matches: int, board: str, copy_seconds: float
 ) -> list[str]:
-    args = ["-m", "krosbalance.sim.bench_search", "--worker", "--opponent", opponent]
+    args = ["-m", "krosbalance.tools.bench_search", "--worker", "--opponent", opponent]
     args += ["--matches", str(matches), "--board", board, "--copy-seconds", str(copy_seconds)]
     for ai in ais:
         args += ["--ai", ai]
@@ -273,7 +272,7 @@ def search_table(pairs: Sequence[tuple[BuildRound, BuildRound | None]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m krosbalance.sim.bench_search", description=__doc__.split("\n\n")[0]
+        prog="python -m krosbalance.tools.bench_search", description=__doc__.split("\n\n")[0]
     )
     search_ais = [name for name in list_ais() if ai_tier(name) == "search"]
     parser.add_argument(

@@ -1,10 +1,10 @@
-"""The profile-guided build's training workload (krosbalance.sim.profile_workload)."""
+"""The profile-guided build's training workload (krosbalance.tools.profile_workload)."""
 
 from __future__ import annotations
 
 from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.build_info import build_mode
-from krosbalance.sim import profile_workload
+from krosbalance.tools import profile_workload
 
 
 def test_the_workload_plays_every_arena_ai_and_every_blast_ai() -> None:

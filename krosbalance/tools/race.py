@@ -1,4 +1,4 @@
-"""``python -m krosbalance.sim.race FIRST SECOND``: the GG race between two AIs.
+"""``python -m krosbalance.tools.race FIRST SECOND``: the GG race between two AIs.
 
 Arena is mostly a race for GG: the first gain takes the wild GG (R-A129) and leaves the taker one GG
 ahead; once the wild GG is gone the GG total is odd (13, less two per tension double), so one side is
@@ -15,7 +15,7 @@ per AI (the seat it played):
 - ``gg_bought``: GG bought per match.
 
 Each figure comes with its n and, for rates, a 95% Wilson interval. The design is
-:mod:`krosbalance.sim.search_screen`'s (every split of the box into two teams, each board, each team
+:mod:`krosbalance.tools.search_screen`'s (every split of the box into two teams, each board, each team
 on each side, each AI on each seat; the four matches of a split and board share a seed), so a screen
 and a race read the same deals. Matches are pure functions of their seeds, so the figures do not
 depend on ``--jobs``.
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from krosbalance.engine.events import KnockedOut
 from krosbalance.errors import KrosbalanceError
 from krosbalance.rulesets.arena.events import GGChanged
-from krosbalance.sim.search_screen import BOARDS, Job, screen_jobs
+from krosbalance.tools.search_screen import BOARDS, Job, screen_jobs
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +156,7 @@ def race(first: str, second: str, jobs: Sequence[Job], n_jobs: int = 1) -> tuple
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m krosbalance.sim.race", description=__doc__.split("\n\n")[0]
+        prog="python -m krosbalance.tools.race", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("first", help="a registered Arena AI")
     parser.add_argument("second", help="a registered Arena AI")
@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KrosbalanceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from krosbalance.ai.diagnostics import table
+    from krosbalance.tools.diagnostics import table
 
     print(table([c.row() for c in race(args.first, args.second, jobs, args.jobs)]))
     return 0

@@ -1,4 +1,4 @@
-"""Screening a variant of the mcts search (sim/search_screen.py): the knobs a user may set, the
+"""Screening a variant of the mcts search (tools/search_screen.py): the knobs a user may set, the
 design of the screen's matches, and a result that does not depend on the number of jobs."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 from krosbalance.content.registry import list_characters
 from krosbalance.errors import KrosbalanceError
-from krosbalance.sim import search_screen
-from krosbalance.sim.search_screen import BOARDS, KNOBS, Standing, main, parse_knobs, screen, screen_jobs
+from krosbalance.tools import search_screen
+from krosbalance.tools.search_screen import BOARDS, KNOBS, Standing, main, parse_knobs, screen, screen_jobs
 
 TINY = {"candidates": 2, "schedule": [1]}
 

@@ -1,6 +1,6 @@
 """Memory stays flat in the number of matches: the runner's parent and the report, measured small.
 
-The full table (10k, 100k and 1M matches) is ``python -m krosbalance.sim.memory_bench``; here the same
+The full table (10k, 100k and 1M matches) is ``python -m krosbalance.tools.memory_bench``; here the same
 measurement at two sizes a factor ten apart, which is enough to see a per-match cost.
 """
 
@@ -13,9 +13,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pandas as pd
 import pytest
 
-from krosbalance.sim import memory_bench as mb
 from krosbalance.sim.experiment import iter_matches, loads_experiment
 from krosbalance.sim.runner import _completed, read_table, run_experiment
+from krosbalance.tools import memory_bench as mb
 
 FLAT_MIB = 40  # allowed growth of the peak RSS between the two sizes
 

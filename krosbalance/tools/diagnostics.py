@@ -1,4 +1,4 @@
-"""``python -m krosbalance.ai.diagnostics``: does an AI play the game the way the game is meant to be
+"""``python -m krosbalance.tools.diagnostics``: does an AI play the game the way the game is meant to be
 played? Plays of each AI against itself, measured from the event log.
 
 The questions come from watching replays of heuristic matches (issue 7): teams that sat on kamas and
@@ -14,8 +14,7 @@ both seats with the same seed, as ``simulations/box-round-robin.toml`` does) it 
 - ``<Krosmaster>_dmg``: injuries dealt by chosen Krosmasters in the matches they played (Anna Tommy
   and the King of the Gobballs by default: the melee figures the heuristics left idle).
 
-This module plays matches, so it reaches up to :mod:`krosbalance.play` (imported when run, never by
-the AIs themselves). Deterministic: the same arguments give the same table.
+Deterministic: the same arguments give the same table.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from krosbalance.engine.events import Damaged, KnockedOut, LockRolled, SpellCast
+from krosbalance.play import play_match
 from krosbalance.rulesets.arena.events import GGChanged
 
 DEFAULT_WATCH: tuple[str, ...] = ("anna_tommy", "king_of_the_gobballs")
@@ -127,7 +127,6 @@ def diagnose(
 ) -> Diagnosis:
     """Play ``deals`` box deals from both seats with ``ai`` on both sides and measure them."""
     from krosbalance.content.registry import default_registry
-    from krosbalance.play import play_match
 
     the_board = default_registry().load_board(board)
     melee = melee_spells()
@@ -171,7 +170,7 @@ def table(rows: Sequence[dict[str, float | int | str]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m krosbalance.ai.diagnostics", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m krosbalance.tools.diagnostics", description=__doc__)
     parser.add_argument("--ai", action="append", help="AI to diagnose (repeatable; default: every heuristic)")
     parser.add_argument("--deals", type=int, default=100, help="box deals per AI (each played twice)")
     parser.add_argument("--seed", type=int, default=7)

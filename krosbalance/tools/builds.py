@@ -5,7 +5,7 @@ The copy is the installed package's directory without its extension modules, so 
 sources that were compiled. :func:`compare_builds` plays the same seeded matches of every registered
 AI, recorded in full — Arena box matches for the Arena AIs, Blast matches for the Blast AIs — in
 both builds and compares the event-log digests: the identity check that
-``make test`` runs and ``make bench`` prints. ``python -m krosbalance.sim.builds`` runs it alone.
+``make test`` runs and ``make bench`` prints. ``python -m krosbalance.tools.builds`` runs it alone.
 The AIs of the search tier, each match of which plays hundreds of turns on copies, play a smaller
 slice by default (``search_matches_per_ai``; ``make battery`` plays them as many as the others).
 """
@@ -56,6 +56,7 @@ __all__ = [
     "pure_python",
 ]
 
+#: the first seed of the benchmark's and the identity check's matches
 BASE_SEED = 20_251_130
 #: the card set whose Krosmasters the benchmark and the identity check split into teams
 BOX_SET = "arena-box"
@@ -263,7 +264,7 @@ def compare_builds(
             root,
             [
                 "-m",
-                "krosbalance.sim.builds",
+                "krosbalance.tools.builds",
                 "--digests",
                 "--matches-per-ai",
                 str(matches_per_ai),
@@ -288,7 +289,7 @@ def compare_builds(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m krosbalance.sim.builds", description=__doc__.split("\n\n")[0]
+        prog="python -m krosbalance.tools.builds", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--matches-per-ai", type=int, default=MATCHES_PER_AI)
     parser.add_argument("--search-matches-per-ai", type=int, default=SEARCH_MATCHES_PER_AI)
