@@ -3,8 +3,8 @@ names ``krosbalance.play.play_match`` takes: the Python loader reads and validat
 the options, the core receives the loaded specs and plays the whole match, and the result comes back
 as plain data (no per-action crossing).
 
-So far the core plays two-player Arena without Demonic Rewards, with the ``random`` AI; anything
-else is refused with ``ValueError`` ("not in the core yet: ...").
+So far the core plays Arena for two and four players (free-for-all, two versus two) without Demonic
+Rewards, with the ``random`` AI; anything else is refused with ``ValueError`` ("not in the core yet: ...").
 
 The returned dict holds ``winner``, ``end_reason``, ``turns``, ``first_player``, ``gg``, ``kamas``,
 ``wild_gg_left``, ``teams``, ``fighters`` (the reference's ``FighterRecord.as_row()`` plus Arena's
@@ -90,19 +90,27 @@ def deal_teams_core(
 
 
 def pick_board_core(
-    boards: Sequence[str], *teams: Sequence[str], ai: str | Sequence[str] = "random", seed: int = 0
+    boards: Sequence[str],
+    *teams: Sequence[str],
+    ai: str | Sequence[str] = "random",
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
 ) -> str:
-    """``krosbalance.play.pick_board`` for two players (R-A19) chosen by the core."""
+    """``krosbalance.play.pick_board`` (R-A19; four players: player 4, R-A154) chosen by the core."""
     from krosbalance.content.registry import default_registry
     from krosbalance.play import _ai_names, _team
     from krosbalance.rulesets.registry import get_ruleset
 
     if len(boards) == 1:
         return boards[0]
-    rules = get_ruleset("arena", {})
+    rules = get_ruleset("arena", dict(options or {}))
     rules.check_seats(len(teams))
     registry = default_registry()
     specs = [list(_team(rules, team, seat, registry)) for seat, team in enumerate(teams)]
-    names = _ai_names(ai, len(teams))
-    index = native.core().arena_pick_board(len(boards), specs, (names[0], names[1]), seed)
+    names = list(_ai_names(ai, len(teams)))
+    from krosbalance.rulesets.arena.options import ArenaOptions
+
+    assert isinstance(rules.options, ArenaOptions)
+    mode = rules.options.mode
+    index = native.core().arena_pick_board(len(boards), specs, names, seed, mode)
     return boards[int(index)]

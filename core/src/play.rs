@@ -10,10 +10,11 @@ use crate::engine::dice::Dice;
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::engine::turn::run_to_end;
 use crate::rng::{Generator, SeedSequence};
+use crate::rulesets::arena::four_player;
 use crate::rulesets::arena::pregame::{
-    PregamePlayer, choose_edges, deploy, draft, first_player, random_deal, setup,
+    PregamePlayer, choose_edges, choose_zones, deploy, draft, play_order, random_deal, setup,
 };
-use crate::rulesets::arena::{Arena, ArenaController};
+use crate::rulesets::arena::{Arena, ArenaController, Mode};
 
 /// The names of `match_streams`' children, in order; then `ai2`, `ai3`... for more seats.
 pub const STREAMS: [&str; 5] = ["setup", "dice", "ai0", "ai1", "pregame"];
@@ -24,7 +25,12 @@ pub fn match_streams(seed: u128, seats: usize) -> Vec<SeedSequence> {
     root.spawn((STREAMS.len() + seats.saturating_sub(2)) as u64)
 }
 
-/// One two-player Arena match's specs: teams as indices into `content.chars`.
+/// The index in [`match_streams`] of seat `seat`'s AI stream (`ai0`, `ai1`, then after `pregame`).
+pub fn ai_stream(seat: usize) -> usize {
+    if seat < 2 { 2 + seat } else { 3 + seat }
+}
+
+/// One Arena match's specs: teams as indices into `content.chars`.
 #[derive(Clone, Debug)]
 pub struct ArenaMatch {
     pub board: Arc<Board>,
@@ -49,10 +55,16 @@ pub fn controller(name: &str, rng: Generator) -> Result<Box<dyn ArenaController>
 
 /// Play one match to its end; the finished state.
 pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
-    if spec.teams.len() != 2 || spec.ais.len() != 2 {
-        return Err("the core plays two-player Arena only".into());
+    let seats = spec.teams.len();
+    if seats != four_player::seats_in(spec.ruleset.opts.mode) || spec.ais.len() != seats {
+        return Err(format!(
+            "{} teams and {} AIs for Arena's mode {:?}",
+            seats,
+            spec.ais.len(),
+            spec.ruleset.opts.mode
+        ));
     }
-    let streams = match_streams(spec.seed, 2);
+    let streams = match_streams(spec.seed, seats);
     let dice = Dice::new(Generator::new(&streams[1]));
     let mut setup_rng = Generator::new(&streams[0]);
     let mut state = setup(
@@ -65,11 +77,15 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
         &mut setup_rng,
         spec.record,
     );
-    let mut players = vec![
-        controller(&spec.ais[0], Generator::new(&streams[2]))?,
-        controller(&spec.ais[1], Generator::new(&streams[3]))?,
-    ];
-    choose_edges(&mut state, &mut players);
+    let mut players = Vec::with_capacity(seats);
+    for (seat, name) in spec.ais.iter().enumerate() {
+        players.push(controller(name, Generator::new(&streams[ai_stream(seat)]))?);
+    }
+    if seats == 2 {
+        choose_edges(&mut state, &mut players);
+    } else {
+        choose_zones(&mut state, &mut players)?;
+    }
     deploy(&mut state, &mut players)?;
     run_to_end(&mut state, &mut players);
     Ok(state)
@@ -119,26 +135,29 @@ pub fn deal_teams(
 /// (seat `s` draws from the pregame stream's child `s + 1`).
 pub fn pick_board(
     n_boards: usize,
+    mode: Mode,
     content: &Content,
-    teams: &[Vec<usize>; 2],
-    ais: [&str; 2],
+    teams: &[Vec<usize>],
+    ais: &[&str],
     seed: u128,
 ) -> Result<usize, String> {
     if n_boards == 1 {
         return Ok(0);
     }
-    let mut streams = match_streams(seed, 2);
+    let seats = teams.len();
+    let mut streams = match_streams(seed, seats);
     let mut setup_rng = Generator::new(&streams[0]);
-    let first = first_player(content, &teams[0], &teams[1], &mut setup_rng);
-    let seqs = streams[4].spawn(3);
-    let mut players = [
-        pregame_player(ais[0], Generator::new(&seqs[1]))?,
-        pregame_player(ais[1], Generator::new(&seqs[2]))?,
-    ];
-    let choice = players[first].choose_board(n_boards);
+    let order = play_order(mode, content, teams, &mut setup_rng);
+    let chooser = if seats == 4 { order[3] } else { order[0] };
+    let seqs = streams[4].spawn(1 + seats as u64);
+    let mut players = Vec::with_capacity(seats);
+    for (seat, name) in ais.iter().enumerate() {
+        players.push(pregame_player(name, Generator::new(&seqs[1 + seat]))?);
+    }
+    let choice = players[chooser].choose_board(n_boards);
     if choice >= n_boards {
         return Err(format!(
-            "player {first} picked board {choice} of {n_boards}"
+            "player {chooser} picked board {choice} of {n_boards}"
         ));
     }
     Ok(choice)

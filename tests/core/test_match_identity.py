@@ -264,3 +264,96 @@ def test_dealt_matches_are_identical_from_deal_to_end(k):
     board = pick_board_core(spec["board_choice"], *teams, seed=spec["seed"])
     assert [list(teams[0]), list(teams[1])] == spec["teams"] and board == spec["board"]
     check_differential(spec)
+
+
+# ---------------------------------------------------------------------------- four players
+
+FOUR_BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
+FOUR_VARIANTS: tuple[dict[str, Any], ...] = (
+    {},
+    {"first_turn_tension": True},
+    {"turn_limit": 12, "turn_limit_result": "gg"},
+    {"lock_block_ends_turn": False},
+    {"gg_price": 4, "kama_reserve": 30},
+    {"zero_gg_loses": True, "four_player_wild_gg": 1},
+    {"simultaneous_zero_gg": "play_on", "four_player_gg": 1},
+)
+
+
+def four_player_specs(n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` four-player matches (free-for-all and two versus two alternately): teams from every
+    legal four-player team of the Arena roster, boards with four start zones, variants, seeds."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.rulesets.registry import get_ruleset
+
+    names = default_registry().list_characters(game="arena")
+    rng = np.random.default_rng(seed)
+    specs = []
+    for k in range(n):
+        mode = ("free_for_all", "two_vs_two")[k % 2]
+        legal = get_ruleset("arena", {"mode": mode}).all_teams(names)
+        teams = [list(legal[int(i)]) for i in rng.integers(len(legal), size=4)]
+        specs.append(
+            {
+                "teams": teams,
+                "board": FOUR_BOARDS[int(rng.integers(len(FOUR_BOARDS)))],
+                "ai": ["random"] * 4,
+                "seed": int(rng.integers(2**40)),
+                "options": {"mode": mode, **FOUR_VARIANTS[k % len(FOUR_VARIANTS)]},
+            }
+        )
+    return specs
+
+
+def reference_bytes(spec: dict[str, Any]) -> bytes:
+    from krosbalance.play import play_match
+
+    result = play_match(
+        *spec["teams"],
+        board=spec["board"],
+        ai=tuple(spec["ai"]),
+        seed=spec["seed"],
+        options=spec["options"],
+        record="full",
+    )
+    return golden.canonical(result)
+
+
+def check_four(spec: dict[str, Any]) -> None:
+    out = play_match_core(
+        *spec["teams"],
+        board=spec["board"],
+        ai=tuple(spec["ai"]),
+        seed=spec["seed"],
+        options=spec["options"],
+        record="full",
+    )
+    ours, theirs = canonical_core(out), reference_bytes(spec)
+    if ours != theirs:
+        pytest.fail(f"{spec}:\n{first_divergence(ours, theirs)}")
+
+
+@pytest.mark.parametrize(
+    "spec", four_player_specs(14, 4), ids=lambda s: f"{s['options']['mode']}-{s['seed']}"
+)
+def test_four_player_matches_are_identical_on_both_engines(spec):
+    check_four(spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "spec", four_player_specs(300, 44), ids=lambda s: f"{s['options']['mode']}-{s['seed']}"
+)
+def test_many_four_player_matches_are_identical_on_both_engines(spec):
+    check_four(spec)
+
+
+def test_four_player_board_choices_are_identical():
+    from krosbalance.native_match import pick_board_core
+    from krosbalance.play import pick_board
+
+    for k, spec in enumerate(four_player_specs(24, 8)):
+        boards = [FOUR_BOARDS[(k + i) % len(FOUR_BOARDS)] for i in range(2 + k % 2)]
+        args = (boards, *spec["teams"])
+        kwargs = {"seed": spec["seed"], "options": spec["options"]}
+        assert pick_board_core(*args, **kwargs) == pick_board(*args, **kwargs), spec

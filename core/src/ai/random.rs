@@ -72,6 +72,16 @@ impl ArenaController for RandomAI {
         }
     }
 
+    fn choose_player(
+        &mut self,
+        _state: &MatchState<Arena>,
+        _seat: usize,
+        _purpose: crate::rulesets::arena::four_player::Purpose,
+        seats: &[usize],
+    ) -> usize {
+        self.below(seats.len())
+    }
+
     fn choose_edge(&mut self, _state: &MatchState<Arena>, _side: usize, n_edges: usize) -> usize {
         self.below(n_edges)
     }

@@ -17,7 +17,7 @@ use crate::content::{
 use crate::engine::events::{Event, FULL, NONE, SUMMARY};
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::play::{ArenaMatch, play_arena};
-use crate::rulesets::arena::{Arena, ArenaEvent, ArenaOptions};
+use crate::rulesets::arena::{Arena, ArenaEvent, ArenaOptions, Mode};
 
 fn unsupported(what: String) -> PyErr {
     PyValueError::new_err(format!("not in the core yet: {what}"))
@@ -213,9 +213,7 @@ fn character_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<Character
 
 fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)> {
     let mode: String = get(opts, "mode")?;
-    if mode != "two_player" {
-        return Err(unsupported(format!("Arena mode {mode:?}")));
-    }
+    let mode = mode_of(&mode)?;
     if get::<bool>(opts, "demonic_rewards")? {
         return Err(unsupported("Demonic Rewards (demonic_rewards)".into()));
     }
@@ -243,6 +241,9 @@ fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)
         scenery_hit_under_piece: get(opts, "scenery_hit_under_piece")?,
     };
     let arena = ArenaOptions {
+        mode,
+        four_player_gg: get(opts, "four_player_gg")?,
+        four_player_wild_gg: get(opts, "four_player_wild_gg")?,
         starting_gg: get(opts, "starting_gg")?,
         wild_gg: get(opts, "wild_gg")?,
         gg_price: get(opts, "gg_price")?,
@@ -256,6 +257,15 @@ fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)
         scenery_loot: three("scenery_loot")?,
     };
     Ok((arena, engine))
+}
+
+fn mode_of(mode: &str) -> PyResult<Mode> {
+    Ok(match mode {
+        "two_player" => Mode::TwoPlayer,
+        "free_for_all" => Mode::FreeForAll,
+        "two_vs_two" => Mode::TwoVsTwo,
+        other => return Err(unsupported(format!("Arena mode {other:?}"))),
+    })
 }
 
 fn record_level(record: &str) -> PyResult<u8> {
@@ -535,11 +545,8 @@ fn play_arena_match<'py>(
     seed: u128,
     record: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if teams.len() != 2 {
-        return Err(unsupported(format!(
-            "{} seats (two-player Arena only)",
-            teams.len()
-        )));
+    if teams.len() != 2 && teams.len() != 4 {
+        return Err(unsupported(format!("{} seats", teams.len())));
     }
     // every spec by id: the teams' (first seen first), then the summonable pieces
     let mut objs: Vec<Bound<'py, PyAny>> = Vec::new();
@@ -656,20 +663,26 @@ fn arena_deal_teams(
 /// among `n_boards`; `teams` the two teams' loaded `CharacterSpec`s (their Initiative decides the
 /// first player, a perfect tie the set-up stream's coin).
 #[pyfunction]
+#[pyo3(signature = (n_boards, teams, ais, seed, mode = "two_player"))]
 fn arena_pick_board(
     n_boards: usize,
     teams: Vec<Vec<Bound<'_, PyAny>>>,
-    ais: (String, String),
+    ais: Vec<String>,
     seed: u128,
+    mode: &str,
 ) -> PyResult<usize> {
-    if teams.len() != 2 {
-        return Err(unsupported(format!(
-            "{} seats (two-player Arena only)",
-            teams.len()
+    let mode = mode_of(mode)?;
+    if teams.len() != crate::rulesets::arena::four_player::seats_in(mode)
+        || ais.len() != teams.len()
+    {
+        return Err(PyValueError::new_err(format!(
+            "{} teams and {} AIs for {mode:?}",
+            teams.len(),
+            ais.len()
         )));
     }
     let mut chars = Vec::new();
-    let mut idx = [Vec::new(), Vec::new()];
+    let mut idx = vec![Vec::new(); teams.len()];
     for (side, team) in teams.iter().enumerate() {
         for spec in team {
             idx[side].push(chars.len());
@@ -691,7 +704,8 @@ fn arena_pick_board(
         }
     }
     let content = Content { chars, punch: None };
-    crate::play::pick_board(n_boards, &content, &idx, [&ais.0, &ais.1], seed)
+    let ais: Vec<&str> = ais.iter().map(String::as_str).collect();
+    crate::play::pick_board(n_boards, mode, &content, &idx, &ais, seed)
         .map_err(PyValueError::new_err)
 }
 

@@ -4,11 +4,11 @@
 use crate::content::PieceKind;
 use crate::engine::combat::explode_pending_bombs;
 use crate::engine::pieces::lift;
-use crate::engine::rules::MatchRules;
+use crate::engine::rules::{MatchRules, Players};
 use crate::engine::state::MatchState;
 
 /// End the current instant; whether the match is over.
-pub fn settle<R: MatchRules>(state: &mut MatchState<R>) -> bool {
+pub fn settle<R: MatchRules>(state: &mut MatchState<R>, players: &mut Players<R>) -> bool {
     if !state.pending_bombs.is_empty() {
         explode_pending_bombs(state);
     }
@@ -30,7 +30,7 @@ pub fn settle<R: MatchRules>(state: &mut MatchState<R>) -> bool {
                 }
             }
         }
-        R::on_kos(state, &kos);
+        R::on_kos(state, &kos, players);
     }
     R::check_victory(state);
     state.finished

@@ -60,6 +60,10 @@ pub trait Controller<R: MatchRules> {
     fn order_triggers(&mut self, state: &MatchState<R>, n: usize) -> Vec<usize>;
 }
 
+/// Every seat's player, indexed by seat (empty: nobody is attached, e.g. a search's copy of a
+/// match, and a choice is the ruleset's default policy).
+pub type Players<R> = [Box<<R as MatchRules>::Player>];
+
 /// The in-match half of a ruleset: the hooks of engine/rules.py's `MatchRules`.
 pub trait MatchRules: Sized + std::fmt::Debug {
     type State: Clone + std::fmt::Debug;
@@ -67,8 +71,8 @@ pub trait MatchRules: Sized + std::fmt::Debug {
     /// The players this ruleset asks (its controller protocol).
     type Player: Controller<Self> + ?Sized;
 
-    fn start_turn(state: &mut MatchState<Self>, side: usize, player: &mut Self::Player);
-    fn play_characters(state: &mut MatchState<Self>, side: usize, player: &mut Self::Player);
+    fn start_turn(state: &mut MatchState<Self>, side: usize, players: &mut Players<Self>);
+    fn play_characters(state: &mut MatchState<Self>, side: usize, players: &mut Players<Self>);
     fn end_turn(state: &mut MatchState<Self>, side: usize);
     fn next_player(state: &MatchState<Self>, side: usize) -> usize;
 
@@ -85,7 +89,7 @@ pub trait MatchRules: Sized + std::fmt::Debug {
     fn defence_roll(state: &mut MatchState<Self>, target: usize, pierce: bool) -> i32;
     fn on_scenery_destroyed(state: &mut MatchState<Self>, cell: usize, kind: Scenery);
 
-    fn on_kos(state: &mut MatchState<Self>, kos: &[usize]);
+    fn on_kos(state: &mut MatchState<Self>, kos: &[usize], players: &mut Players<Self>);
     fn check_victory(state: &mut MatchState<Self>) -> bool;
     fn turn_limit_winner(state: &MatchState<Self>) -> Option<usize>;
 }

@@ -7,7 +7,7 @@ use crate::engine::events::Event;
 use crate::engine::instant::{end_match, settle};
 use crate::engine::legal::legal_actions;
 use crate::engine::movement::walk;
-use crate::engine::rules::{Action, CAST, Controller, END, MOVE, MatchRules};
+use crate::engine::rules::{Action, CAST, Controller, END, MOVE, MatchRules, Players};
 use crate::engine::state::MatchState;
 
 pub const MAX_ACTIONS_PER_ACTIVATION: usize = 400;
@@ -28,22 +28,22 @@ impl std::error::Error for MatchError {}
 pub fn character_turn<R: MatchRules>(
     state: &mut MatchState<R>,
     uid: usize,
-    player: &mut R::Player,
+    players: &mut Players<R>,
 ) {
-    if !begin_activation(state, uid, player) {
+    if !begin_activation(state, uid, players) {
         return;
     }
     let mut legal = Vec::with_capacity(64);
     let mut ended = false;
     for _ in 0..MAX_ACTIONS_PER_ACTIVATION {
         legal_actions(state, uid, &mut legal);
-        let choice = player.choose_action(state, &legal);
+        let choice = players[state.active_side].choose_action(state, &legal);
         let action = legal[choice];
         if action.kind == END {
             ended = true;
             break;
         }
-        perform(state, uid, action);
+        perform(state, uid, action, players);
         if state.finished || !state.fighters[uid].alive {
             ended = true;
             break;
@@ -60,12 +60,15 @@ pub fn character_turn<R: MatchRules>(
 fn ordered<R: MatchRules>(
     state: &MatchState<R>,
     items: Vec<usize>,
-    player: &mut R::Player,
+    players: &mut Players<R>,
 ) -> Vec<usize> {
     if items.len() < 2 {
         return items;
     }
-    let order = player.order_triggers(state, items.len());
+    if players.is_empty() {
+        return items;
+    }
+    let order = players[state.active_side].order_triggers(state, items.len());
     let mut check = order.clone();
     check.sort_unstable();
     assert!(
@@ -80,7 +83,7 @@ fn ordered<R: MatchRules>(
 pub fn begin_activation<R: MatchRules>(
     state: &mut MatchState<R>,
     uid: usize,
-    player: &mut R::Player,
+    players: &mut Players<R>,
 ) -> bool {
     state.active = Some(uid);
     let turn = state.turn;
@@ -94,14 +97,14 @@ pub fn begin_activation<R: MatchRules>(
         })
         .collect();
     if !bombs.is_empty() {
-        for bomb in ordered(state, bombs, player) {
+        for bomb in ordered(state, bombs, players) {
             if state.fighters[bomb].alive && !state.finished {
                 inflict(state, None, bomb, 1, 0, true);
-                settle(state);
+                settle(state, players);
             }
         }
     }
-    if settle(state) || R::check_victory(state) || !state.fighters[uid].alive {
+    if settle(state, players) || R::check_victory(state) || !state.fighters[uid].alive {
         state.active = None;
         return false;
     }
@@ -144,7 +147,12 @@ pub fn end_activation<R: MatchRules>(state: &mut MatchState<R>, uid: usize) {
 }
 
 /// Carry out one legal action: one instant, settled before the next decision.
-pub fn perform<R: MatchRules>(state: &mut MatchState<R>, uid: usize, action: Action) {
+pub fn perform<R: MatchRules>(
+    state: &mut MatchState<R>,
+    uid: usize,
+    action: Action,
+    players: &mut Players<R>,
+) {
     match action.kind {
         MOVE => {
             walk(state, uid, action.target as u8);
@@ -152,11 +160,11 @@ pub fn perform<R: MatchRules>(state: &mut MatchState<R>, uid: usize, action: Act
         CAST => cast(state, uid, action.spell as usize, action.target as u8),
         _ => R::perform_extra(state, uid, action),
     }
-    settle(state);
+    settle(state, players);
 }
 
 /// One player's game turn.
-pub fn game_turn<R: MatchRules>(state: &mut MatchState<R>, player: &mut R::Player) {
+pub fn game_turn<R: MatchRules>(state: &mut MatchState<R>, players: &mut Players<R>) {
     let side = state.active_side;
     state.turn += 1;
     if state.full() {
@@ -165,11 +173,11 @@ pub fn game_turn<R: MatchRules>(state: &mut MatchState<R>, player: &mut R::Playe
             side,
         });
     }
-    R::start_turn(state, side, player);
+    R::start_turn(state, side, players);
     if state.finished {
         return;
     }
-    R::play_characters(state, side, player);
+    R::play_characters(state, side, players);
     if state.finished {
         return;
     }
@@ -179,7 +187,7 @@ pub fn game_turn<R: MatchRules>(state: &mut MatchState<R>, player: &mut R::Playe
 }
 
 /// Play game turns until a partnership wins or the turn bound stops the match.
-pub fn run_to_end<R: MatchRules>(state: &mut MatchState<R>, players: &mut [Box<R::Player>]) {
+pub fn run_to_end<R: MatchRules>(state: &mut MatchState<R>, players: &mut Players<R>) {
     let limit = state.opts.turn_limit;
     while !state.finished {
         if state.turn >= limit {
@@ -188,7 +196,8 @@ pub fn run_to_end<R: MatchRules>(state: &mut MatchState<R>, players: &mut [Box<R
             break;
         }
         let side = state.active_side;
-        game_turn(state, players[side].as_mut());
+        debug_assert_eq!(side, state.active_side);
+        game_turn(state, players);
         R::check_victory(state);
     }
 }

@@ -4,12 +4,15 @@ use crate::engine::events::Event;
 use crate::engine::state::MatchState;
 use crate::rulesets::arena::{Arena, ArenaEvent};
 
-/// `side` gains `amount` GG: the wild GG first, then from the opponent (R-A129).
+/// `side` gains `amount` GG: the wild GG first, then from the `source` player (R-A129): with two
+/// players the opponent; with four the KO'd Krosmaster's player (R-A155) or, for a purchase, the
+/// leading opponent.
 pub fn gain_gg(
     state: &mut MatchState<Arena>,
     side: usize,
     amount: i32,
     credit: Option<usize>,
+    source: Option<usize>,
 ) -> i32 {
     let mut amount = amount;
     let mut gained = 0;
@@ -29,7 +32,11 @@ pub fn gain_gg(
             }));
         }
     }
-    let other = 1 - side;
+    let other = match source {
+        Some(s) => s,
+        None if state.n_seats == 2 => 1 - side,
+        None => crate::rulesets::arena::four_player::leading_opponent(state, side),
+    };
     let taken = amount.min(state.rules.gg[other]);
     if taken != 0 {
         state.rules.gg[other] -= taken;
@@ -63,7 +70,7 @@ pub fn gg_for_kos(state: &mut MatchState<Arena>, kos: &[usize]) {
             let v = &state.fighters[victim];
             if v.side != side && v.level > 0 && v.is_character() {
                 let (level, by) = (v.level, v.ko_by);
-                gain_gg(state, side, level, by);
+                gain_gg(state, side, level, by, None);
             }
         }
     }
@@ -129,7 +136,7 @@ pub fn buy_gg(state: &mut MatchState<Arena>, uid: usize) {
     let side = f.side;
     state.rules.kamas[side] -= price;
     state.rules.kama_reserve += price;
-    gain_gg(state, side, 1, Some(uid));
+    gain_gg(state, side, 1, Some(uid), None);
     state.unsettled = true;
 }
 

@@ -3,8 +3,9 @@
 //! in the core yet (refused at the boundary).
 
 pub mod economy;
+pub mod four_player;
 pub mod pregame;
 pub mod ruleset;
 pub mod tension;
 
-pub use ruleset::{Arena, ArenaController, ArenaEvent, ArenaOptions, ArenaState};
+pub use ruleset::{Arena, ArenaController, ArenaEvent, ArenaOptions, ArenaState, Mode};

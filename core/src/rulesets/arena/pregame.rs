@@ -9,7 +9,8 @@ use crate::engine::dice::Dice;
 use crate::engine::pieces::{place, spawn};
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::rng::Generator;
-use crate::rulesets::arena::{Arena, ArenaController, ArenaState};
+use crate::rulesets::arena::four_player;
+use crate::rulesets::arena::{Arena, ArenaController, ArenaState, Mode};
 
 /// Higher Initiative sum plays first; ties compare the highest single Initiatives, then the next;
 /// a perfect tie is a coin toss from the set-up stream.
@@ -48,18 +49,11 @@ pub fn setup(
     setup_rng: &mut Generator,
     record: u8,
 ) -> MatchState<Arena> {
-    let first = first_player(&content, &teams[0], &teams[1], setup_rng);
-    let rules = ArenaState::start(&board, &ruleset.opts, 2);
-    let mut state = MatchState::new(
-        board,
-        content,
-        ruleset,
-        opts,
-        rules,
-        dice,
-        record,
-        vec![0, 1],
-    );
+    let order = play_order(ruleset.opts.mode, &content, teams, setup_rng);
+    let team_of = four_player::partnerships(ruleset.opts.mode);
+    assert_eq!(team_of.len(), teams.len(), "the mode's seats");
+    let rules = ArenaState::start(&board, &ruleset.opts, teams.len());
+    let mut state = MatchState::new(board, content, ruleset, opts, rules, dice, record, team_of);
     for (side, team) in teams.iter().enumerate() {
         let mut fighters: Vec<usize> = team
             .iter()
@@ -70,10 +64,44 @@ pub fn setup(
         fighters.sort_by_key(|&f| -content.chars[state.fighters[f].spec].initiative);
         state.timeline[side] = fighters;
     }
-    state.play_order = vec![first, 1 - first];
-    state.first_player = first;
-    state.active_side = first;
+    state.first_player = order[0];
+    state.active_side = order[0];
+    state.play_order = order;
     state
+}
+
+/// The seats in play order: two players, the first player then the other (R-A18, R-A151); four,
+/// R-A153 and R-A159.
+pub fn play_order(
+    mode: Mode,
+    content: &Content,
+    teams: &[Vec<usize>],
+    rng: &mut Generator,
+) -> Vec<usize> {
+    if teams.len() == 2 {
+        let first = first_player(content, &teams[0], &teams[1], rng);
+        return vec![first, 1 - first];
+    }
+    four_player::play_order(mode, content, teams, rng)
+}
+
+/// R-A154, R-A156: player 1 orients the board by picking his start zone among the four; the others
+/// sit clockwise from him in play order.
+pub fn choose_zones(
+    state: &mut MatchState<Arena>,
+    players: &mut [Box<dyn ArenaController>],
+) -> Result<(), String> {
+    if state.board.n_zones() < four_player::CLOCKWISE_ZONES.len() {
+        return Err(format!(
+            "board {:?} has {} start zones; a four-player match needs 4 (R-A156)",
+            state.board.id(),
+            state.board.n_zones()
+        ));
+    }
+    let chooser = state.play_order[0];
+    let choice = players[chooser].choose_edge(state, chooser, four_player::CLOCKWISE_ZONES.len());
+    four_player::assign_zones(state, choice);
+    Ok(())
 }
 
 /// R-A19: the player who is not first picks his edge; the first player sits opposite.

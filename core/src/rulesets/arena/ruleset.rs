@@ -5,10 +5,11 @@ use crate::content::{Element, PieceKind, Power, SpellSpec};
 use crate::engine::dice::{ARMOUR, CRITICAL, DODGE, LOCK};
 use crate::engine::events::Event;
 use crate::engine::instant::end_match;
-use crate::engine::rules::{Action, Controller, EXTRA, Marker, MatchRules, Scenery};
+use crate::engine::rules::{Action, Controller, EXTRA, Marker, MatchRules, Players, Scenery};
 use crate::engine::state::{Fighter, MatchState};
 use crate::engine::turn::character_turn;
 use crate::rulesets::arena::economy;
+use crate::rulesets::arena::four_player::{self, Purpose};
 use crate::rulesets::arena::tension::{TensionChoice, tension_roll};
 
 pub const PICK_KAMA: u8 = EXTRA;
@@ -17,6 +18,9 @@ pub const BUY_GG: u8 = EXTRA + 1;
 /// Arena's options the core reads (rulesets/arena/options.py; two players, no Demonic Rewards).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArenaOptions {
+    pub mode: Mode,
+    pub four_player_gg: i32,
+    pub four_player_wild_gg: i32,
     pub starting_gg: i32,
     pub wild_gg: i32,
     pub gg_price: i32,
@@ -31,6 +35,14 @@ pub struct ArenaOptions {
     pub zero_gg_draw: bool,
     /// Kamas a destroyed tree, bush and crate leave.
     pub scenery_loot: [i32; 3],
+}
+
+/// Two players, or four (R-A152): each for himself, or seats 0 and 2 against 1 and 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    TwoPlayer,
+    FreeForAll,
+    TwoVsTwo,
 }
 
 /// The ruleset object: its options (immutable during a match).
@@ -54,6 +66,11 @@ pub struct ArenaState {
 impl ArenaState {
     /// The holdings at set-up (`ArenaState.start`).
     pub fn start(board: &crate::board::Board, opts: &ArenaOptions, seats: usize) -> Self {
+        let (gg, wild) = if seats == 2 {
+            (opts.starting_gg, opts.wild_gg)
+        } else {
+            (opts.four_player_gg, opts.four_player_wild_gg)
+        };
         let mut board_kamas = vec![0i32; board.n_cells()];
         for &(cell, count) in &board.spec().kama_cells {
             board_kamas[usize::from(cell)] += i32::from(count);
@@ -63,8 +80,8 @@ impl ArenaState {
         }
         let on_board: i32 = board_kamas.iter().sum();
         ArenaState {
-            gg: vec![opts.starting_gg; seats],
-            wild_gg: opts.wild_gg,
+            gg: vec![gg; seats],
+            wild_gg: wild,
             gg_removed: 0,
             kamas: vec![0; seats],
             kama_reserve: (opts.kama_reserve - on_board).max(0),
@@ -134,6 +151,14 @@ pub trait ArenaController: Controller<Arena> {
         summoner: usize,
         creatures: &[usize],
     ) -> Vec<usize>;
+    /// Four players (R-A155, R-A157): an index into `seats`, the player a choice names.
+    fn choose_player(
+        &mut self,
+        state: &MatchState<Arena>,
+        seat: usize,
+        purpose: Purpose,
+        seats: &[usize],
+    ) -> usize;
 }
 
 /// Enemy characters adjacent to the mover that may lock it (R-A44), neighbours in N/E/S/W order.
@@ -160,14 +185,14 @@ impl MatchRules for Arena {
     type Event = ArenaEvent;
     type Player = dyn ArenaController;
 
-    fn start_turn(state: &mut MatchState<Self>, side: usize, player: &mut Self::Player) {
+    fn start_turn(state: &mut MatchState<Self>, side: usize, players: &mut Players<Self>) {
         if state.turn != 1 || state.ruleset.opts.first_turn_tension {
-            tension_roll(state, side, player);
+            tension_roll(state, side, players);
         }
     }
 
     /// The Timeline left to right, each Krosmaster followed by its creatures (R-A30, R-A31).
-    fn play_characters(state: &mut MatchState<Self>, side: usize, player: &mut Self::Player) {
+    fn play_characters(state: &mut MatchState<Self>, side: usize, players: &mut Players<Self>) {
         let line = state.timeline[side].clone();
         for krosmaster in line {
             if state.finished {
@@ -176,14 +201,14 @@ impl MatchRules for Arena {
             if !state.fighters[krosmaster].alive {
                 continue;
             }
-            character_turn(state, krosmaster, player);
+            character_turn(state, krosmaster, players);
             if !state.fighters[krosmaster].summons.is_empty() {
-                for token in creature_order(state, krosmaster, player) {
+                for token in creature_order(state, krosmaster, players) {
                     if state.finished {
                         return;
                     }
                     if state.fighters[token].alive {
-                        character_turn(state, token, player);
+                        character_turn(state, token, players);
                     }
                 }
             }
@@ -203,8 +228,22 @@ impl MatchRules for Arena {
         }
     }
 
-    fn next_player(_state: &MatchState<Self>, side: usize) -> usize {
-        1 - side
+    fn next_player(state: &MatchState<Self>, side: usize) -> usize {
+        if state.n_seats == 2 {
+            return 1 - side;
+        }
+        let order = &state.play_order;
+        let at = order
+            .iter()
+            .position(|&s| s == side)
+            .expect("a seat in play");
+        for step in 1..=order.len() {
+            let seat = order[(at + step) % order.len()];
+            if state.seat_standing(seat) {
+                return seat;
+            }
+        }
+        order[(at + 1) % order.len()]
     }
 
     fn extra_actions(state: &MatchState<Self>, uid: usize, actions: &mut Vec<Action>) {
@@ -335,14 +374,21 @@ impl MatchRules for Arena {
         economy::drop_loot(state, cell, loot);
     }
 
-    fn on_kos(state: &mut MatchState<Self>, kos: &[usize]) {
-        economy::gg_for_kos(state, kos);
+    fn on_kos(state: &mut MatchState<Self>, kos: &[usize], players: &mut Players<Self>) {
+        if state.n_seats == 2 {
+            economy::gg_for_kos(state, kos);
+        } else {
+            four_player::gg_for_kos(state, kos, players);
+        }
     }
 
     /// R-A132 for two players (`ArenaRuleset.check_victory`).
     fn check_victory(state: &mut MatchState<Self>) -> bool {
         if state.finished {
             return true;
+        }
+        if state.n_seats != 2 {
+            return four_player::check_victory(state);
         }
         let standing0 = state.seat_standing(0);
         let standing1 = state.seat_standing(1);
@@ -371,6 +417,9 @@ impl MatchRules for Arena {
     }
 
     fn turn_limit_winner(state: &MatchState<Self>) -> Option<usize> {
+        if state.n_seats != 2 {
+            return four_player::turn_limit_winner(state);
+        }
         economy::turn_limit_winner(state)
     }
 }
@@ -379,7 +428,7 @@ impl MatchRules for Arena {
 fn creature_order(
     state: &MatchState<Arena>,
     summoner: usize,
-    player: &mut dyn ArenaController,
+    players: &mut Players<Arena>,
 ) -> Vec<usize> {
     let creatures: Vec<usize> = state.fighters[summoner]
         .summons
@@ -393,7 +442,7 @@ fn creature_order(
     if creatures.len() < 2 {
         return creatures;
     }
-    let order = player.order_creatures(state, summoner, &creatures);
+    let order = players[state.active_side].order_creatures(state, summoner, &creatures);
     let (mut a, mut b) = (order.clone(), creatures.clone());
     a.sort_unstable();
     b.sort_unstable();

@@ -4,9 +4,10 @@ use crate::content::Power;
 use crate::engine::dice::{ARMOUR, CRITICAL, DODGE, LOCK, turnable};
 use crate::engine::events::Event;
 use crate::engine::instant::settle;
+use crate::engine::rules::Players;
 use crate::engine::state::MatchState;
 use crate::rulesets::arena::economy::{take_from_reserve, tension_rises};
-use crate::rulesets::arena::{Arena, ArenaController, ArenaEvent};
+use crate::rulesets::arena::{Arena, ArenaEvent};
 
 /// Kamas for 0, 1 or 2 dice used for inspiration (R-A28).
 pub const REFUND_KAMAS: [i32; 3] = [3, 1, 0];
@@ -39,20 +40,20 @@ fn face_power(face: u8) -> Power {
     }
 }
 
-pub fn tension_roll(state: &mut MatchState<Arena>, side: usize, player: &mut dyn ArenaController) {
+pub fn tension_roll(state: &mut MatchState<Arena>, side: usize, players: &mut Players<Arena>) {
     for i in 0..state.timeline[side].len() {
         let f = state.timeline[side][i];
         state.fighters[f].inspired = 0;
     }
     let raw = (state.dice.roll(), state.dice.roll());
     let options = tension_options(raw.0, raw.1);
-    let choice = player.choose_tension(state, side, raw, &options);
+    let choice = players[side].choose_tension(state, side, raw, &options);
     assert!(
         options.contains(&choice.faces),
         "tension faces {:?} from {raw:?}",
         choice.faces
     );
-    apply_tension(state, side, raw, choice);
+    apply_tension(state, side, raw, choice, players);
 }
 
 pub fn apply_tension(
@@ -60,6 +61,7 @@ pub fn apply_tension(
     side: usize,
     raw: (u8, u8),
     choice: TensionChoice,
+    players: &mut Players<Arena>,
 ) {
     let faces = choice.faces;
     for uid in [choice.assigned.0, choice.assigned.1] {
@@ -85,8 +87,12 @@ pub fn apply_tension(
         }));
     }
     if double {
-        tension_rises(state);
-        if settle(state) {
+        if state.n_seats == 2 {
+            tension_rises(state);
+        } else {
+            crate::rulesets::arena::four_player::tension_double(state, side, players);
+        }
+        if settle(state, players) {
             return;
         }
     }
