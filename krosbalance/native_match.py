@@ -15,6 +15,7 @@ the reference's event field names), plus ``board``, ``ruleset`` (the ruleset's `
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,36 +31,58 @@ def play_match_core(
     record: str = "none",
 ) -> dict[str, Any]:
     """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry)."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.play import _ai_names, _team
-    from krosbalance.rulesets.arena.options import punch
-    from krosbalance.rulesets.base import summonable
+    from krosbalance.play import _ai_names
     from krosbalance.rulesets.registry import get_ruleset
 
-    core = native.core()
-    registry = default_registry()
     rules = get_ruleset("arena", dict(options or {}))
     rules.check_seats(len(teams))
-    specs = [_team(rules, team, seat, registry) for seat, team in enumerate(teams)]
-    pieces = summonable([spec for team in specs for spec in team], registry)
-    the_board = registry.load_board(board)
-    out: dict[str, Any] = core.play_arena_match(
-        [list(team) for team in specs],
-        pieces,
-        punch(),
-        _core_board(board),
+    level = getattr(rules, "team_level", 0)
+    ids = [_validated(tuple(team), seat, level, len(teams)) for seat, team in enumerate(teams)]
+    core_board = _core_board(board)
+    out: dict[str, Any] = catalog().play(
+        ids,
+        core_board,
         rules.options,
         list(_ai_names(ai, len(teams))),
         seed,
         record,
     )
-    out["board"] = the_board.id
+    out["board"] = core_board.id
     out["ruleset"] = rules.describe()
     out["seed"] = seed
     return out
 
 
 _BOARDS: dict[str, Any] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _validated(team: tuple[str, ...], seat: int, level: int, seats: int) -> list[str]:
+    """The ids of a team the Arena ruleset accepts for this seat (its ``validate_team``: R-A146,
+    R-A147, R-A150), checked once per team, level and seat count."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.play import _team
+    from krosbalance.rulesets.registry import get_ruleset
+
+    mode = "two_player" if seats == 2 else "free_for_all"
+    rules = get_ruleset(
+        "arena", {"mode": mode, "team_level" if seats == 2 else "four_player_team_level": level}
+    )
+    return [spec.id for spec in _team(rules, team, seat, default_registry())]
+
+
+@functools.cache
+def catalog() -> Any:
+    """The core's ``ArenaCatalog`` of the default registry: every Arena Krosmaster and every piece
+    they summon, converted once per process (a match then crosses the boundary by ids)."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.rulesets.arena.options import punch
+    from krosbalance.rulesets.base import summonable
+
+    registry = default_registry()
+    specs = [registry.load_character(name) for name in registry.list_characters(game="arena")]
+    pieces = summonable(specs, registry)
+    return native.core().ArenaCatalog([*specs, *pieces.values()], punch())
 
 
 def _core_board(board_id: str) -> Any:

@@ -16,6 +16,7 @@ around it.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from typing import Any
 
@@ -82,6 +83,24 @@ def core_bytes(spec: dict[str, Any]) -> bytes:
     return canonical_core(out)
 
 
+def reference_bytes(spec: dict[str, Any]) -> bytes:
+    """The reference's canonical bytes of a spec, the Python engine playing (``engine="reference"``
+    where ``play_match`` offers a choice of engine)."""
+    from krosbalance.play import play_match
+
+    choice = {"engine": "reference"} if "engine" in inspect.signature(play_match).parameters else {}
+    result = play_match(
+        *spec["teams"],
+        board=spec["board"],
+        ai=tuple(spec["ai"]),
+        seed=spec["seed"],
+        options=spec["options"],
+        record="full",
+        **choice,
+    )
+    return golden.canonical(result)
+
+
 def first_divergence(ours: bytes, theirs: bytes) -> str:
     """A readable diff: the first differing line (event, or the result head last) with both
     engines' lines around it."""
@@ -101,7 +120,7 @@ def check_golden(spec: dict[str, Any]) -> None:
     data = core_bytes(spec)
     if golden.digest(data) == spec["sha256"]:
         return
-    reference = golden.play(spec)  # the reference plays it again, for the diff
+    reference = reference_bytes(spec)  # the reference plays it again, for the diff
     assert golden.digest(reference) == spec["sha256"], "the reference itself no longer matches the golden"
     pytest.fail(f"seed {spec['seed']} options {spec['options']}:\n{first_divergence(data, reference)}")
 
@@ -159,7 +178,7 @@ def differential_specs(n: int, seed: int) -> list[dict[str, Any]]:
 
 
 def check_differential(spec: dict[str, Any]) -> None:
-    ours, theirs = core_bytes(spec), golden.play(spec)
+    ours, theirs = core_bytes(spec), reference_bytes(spec)
     if ours != theirs:
         pytest.fail(f"{spec}:\n{first_divergence(ours, theirs)}")
 
@@ -303,20 +322,6 @@ def four_player_specs(n: int, seed: int) -> list[dict[str, Any]]:
             }
         )
     return specs
-
-
-def reference_bytes(spec: dict[str, Any]) -> bytes:
-    from krosbalance.play import play_match
-
-    result = play_match(
-        *spec["teams"],
-        board=spec["board"],
-        ai=tuple(spec["ai"]),
-        seed=spec["seed"],
-        options=spec["options"],
-        record="full",
-    )
-    return golden.canonical(result)
 
 
 def check_four(spec: dict[str, Any]) -> None:

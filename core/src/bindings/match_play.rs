@@ -709,7 +709,93 @@ fn arena_pick_board(
         .map_err(PyValueError::new_err)
 }
 
+/// Loaded content converted once for many matches: every `CharacterSpec` a match may put in play
+/// (Krosmasters and the pieces they summon) and Arena's punch. `play` then takes teams by id, so a
+/// batch of matches pays the conversion once.
+#[pyclass(name = "ArenaCatalog", module = "krosbalance_core", frozen)]
+struct PyArenaCatalog {
+    content: Arc<Content>,
+    names: Vec<String>,
+}
+
+#[pymethods]
+impl PyArenaCatalog {
+    #[new]
+    fn new(specs: Vec<Bound<'_, PyAny>>, punch: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let mut names: Vec<String> = Vec::with_capacity(specs.len());
+        for spec in &specs {
+            let id: String = get(spec, "id")?;
+            if names.contains(&id) {
+                return Err(PyValueError::new_err(format!("{id:?} is given twice")));
+            }
+            names.push(id);
+        }
+        let chars = specs
+            .iter()
+            .map(|o| character_of(o, &names))
+            .collect::<PyResult<Vec<_>>>()?;
+        let content = Content {
+            chars,
+            punch: Some(spell_of(punch, &names)?),
+        };
+        Ok(PyArenaCatalog {
+            content: Arc::new(content),
+            names,
+        })
+    }
+
+    /// The character ids the catalog holds, in its order.
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    /// One match (as `play_arena_match`), teams given as character ids of the catalog.
+    #[pyo3(signature = (teams, board, options, ais, seed, record = "none"))]
+    #[allow(clippy::too_many_arguments)]
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        teams: Vec<Vec<String>>,
+        board: PyRef<'py, PyBoard>,
+        options: &Bound<'py, PyAny>,
+        ais: Vec<String>,
+        seed: u128,
+        record: &str,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let team_idx = teams
+            .iter()
+            .map(|team| {
+                team.iter()
+                    .map(|id| {
+                        self.names.iter().position(|n| n == id).ok_or_else(|| {
+                            PyValueError::new_err(format!("{id:?} is not in the catalog"))
+                        })
+                    })
+                    .collect::<PyResult<Vec<_>>>()
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let (arena, engine) = options_of(options)?;
+        let spec = ArenaMatch {
+            board: board.inner.clone(),
+            content: self.content.clone(),
+            ruleset: Arc::new(Arena { opts: arena }),
+            opts: engine,
+            teams: team_idx,
+            ais,
+            seed,
+            record: record_level(record)?,
+        };
+        drop(board);
+        let state = py
+            .detach(|| play_arena(&spec))
+            .map_err(PyValueError::new_err)?;
+        result_to_py(py, &state)
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyArenaCatalog>()?;
     m.add_function(wrap_pyfunction!(play_arena_match, m)?)?;
     m.add_function(wrap_pyfunction!(arena_deal_teams, m)?)?;
     m.add_function(wrap_pyfunction!(arena_pick_board, m)?)
