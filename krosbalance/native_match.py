@@ -3,8 +3,9 @@ names ``krosbalance.play.play_match`` takes: the Python loader reads and validat
 the options, the core receives the loaded specs and plays the whole match, and the result comes back
 as plain data (no per-action crossing).
 
-So far the core plays Arena for two and four players (free-for-all, two versus two) without Demonic
-Rewards, with the ``random`` AI; anything else is refused with ``ValueError`` ("not in the core yet: ...").
+So far the core plays Arena for two and four players (free-for-all, two versus two), with the
+Demonic Reward market, with the ``random`` AI; anything else is refused (``start_rewards`` and
+``purchasable_rewards`` too) with ``ValueError`` ("not in the core yet: ...").
 
 The returned dict holds ``winner``, ``end_reason``, ``turns``, ``first_player``, ``gg``, ``kamas``,
 ``wild_gg_left``, ``teams``, ``fighters`` (the reference's ``FighterRecord.as_row()`` plus Arena's
@@ -73,16 +74,21 @@ def _validated(team: tuple[str, ...], seat: int, level: int, seats: int) -> list
 
 @functools.cache
 def catalog() -> Any:
-    """The core's ``ArenaCatalog`` of the default registry: every Arena Krosmaster and every piece
-    they summon, converted once per process (a match then crosses the boundary by ids)."""
+    """The core's ``ArenaCatalog`` of the default registry: every Arena Krosmaster, every piece they
+    and the Demonic Rewards summon, and every reward token, converted once per process (a match then
+    crosses the boundary by ids)."""
     from krosbalance.content.registry import default_registry
     from krosbalance.rulesets.arena.options import punch
+    from krosbalance.rulesets.arena.rewards import reward_creatures
     from krosbalance.rulesets.base import summonable
 
     registry = default_registry()
     specs = [registry.load_character(name) for name in registry.list_characters(game="arena")]
     pieces = summonable(specs, registry)
-    return native.core().ArenaCatalog([*specs, *pieces.values()], punch())
+    rewards = registry.all_rewards()
+    for name in reward_creatures(rewards):
+        pieces.setdefault(name, registry.load_character(name))
+    return native.core().ArenaCatalog([*specs, *pieces.values()], punch(), list(rewards))
 
 
 def _core_board(board_id: str) -> Any:

@@ -77,6 +77,18 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
         &mut setup_rng,
         spec.record,
     );
+    if spec.ruleset.opts.demonic_rewards {
+        if spec.content.rewards.is_empty() {
+            return Err("not in the core yet: Demonic Rewards without the reward tokens (use an ArenaCatalog with rewards)".into());
+        }
+        // after the first player: the market's own stream never shifts the others
+        let seed = setup_rng.integers_closed(0, i64::MAX) as u128;
+        let mut market_rng = Generator::from_int(seed);
+        state.rules.market = Some(crate::rulesets::arena::rewards::setup_market(
+            &state,
+            &mut market_rng,
+        ));
+    }
     let mut players = Vec::with_capacity(seats);
     for (seat, name) in spec.ais.iter().enumerate() {
         players.push(controller(name, Generator::new(&streams[ai_stream(seat)]))?);

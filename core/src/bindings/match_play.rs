@@ -11,8 +11,8 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use crate::PyBoard;
 use crate::board::AreaShape;
 use crate::content::{
-    CharacterSpec, Content, Effect, Element, Limit, PieceKind, Power, RangeType, SpellKind,
-    SpellSpec, TargetRule,
+    CharacterSpec, Content, Effect, Element, Limit, PieceKind, Power, RANKS, RangeType,
+    RewardEffect, RewardKind, RewardSpec, SpellKind, SpellSpec, TargetRule,
 };
 use crate::engine::events::{Event, FULL, NONE, SUMMARY};
 use crate::engine::state::{EngineOptions, MatchState};
@@ -75,12 +75,14 @@ fn effect_of(obj: &Bound<'_, PyAny>) -> PyResult<Effect> {
             amount: n("amount")?,
         },
         "lose_all_mp" => Effect::LoseAllMp,
+        "carry_ally" => Effect::CarryAlly,
         other => return Err(unsupported(format!("the effect {other:?}"))),
     })
 }
 
-fn spell_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<SpellSpec> {
+fn spell_of(obj: &Bound<'_, PyAny>, pieces: &[String], keys: &mut Keys) -> PyResult<SpellSpec> {
     let id: String = get(obj, "id")?;
+    let key = keys.intern(&id);
     let word = |name: &str| -> PyResult<String> { get(obj, name) };
     let kind = match word("kind")?.as_str() {
         "attack" => SpellKind::Attack,
@@ -128,6 +130,7 @@ fn spell_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<SpellSpec> {
     };
     Ok(SpellSpec {
         id,
+        key,
         kind,
         element,
         ap_cost: get(obj, "ap_cost")?,
@@ -148,7 +151,11 @@ fn spell_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<SpellSpec> {
     })
 }
 
-fn character_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<CharacterSpec> {
+fn character_of(
+    obj: &Bound<'_, PyAny>,
+    pieces: &[String],
+    keys: &mut Keys,
+) -> PyResult<CharacterSpec> {
     let id: String = get(obj, "id")?;
     let kind = match get::<String>(obj, "kind")?.as_str() {
         "krosmaster" => PieceKind::Krosmaster,
@@ -179,7 +186,7 @@ fn character_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<Character
     let spells = obj
         .getattr("spells")?
         .try_iter()?
-        .map(|s| spell_of(&s?, pieces))
+        .map(|s| spell_of(&s?, pieces, keys))
         .collect::<PyResult<Vec<_>>>()?;
     let on_death: Option<String> = get(obj, "on_death")?;
     let on_death = match on_death {
@@ -211,12 +218,139 @@ fn character_of(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<Character
     })
 }
 
+/// Interned spell and token ids (`SpellSpec::key`).
+#[derive(Default)]
+struct Keys(Vec<String>);
+
+impl Keys {
+    fn intern(&mut self, id: &str) -> u32 {
+        match self.0.iter().position(|k| k == id) {
+            Some(i) => i as u32,
+            None => {
+                self.0.push(id.to_string());
+                (self.0.len() - 1) as u32
+            }
+        }
+    }
+}
+
+fn reward_effect(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<RewardEffect> {
+    let kind: String = get(obj, "kind")?;
+    let params = obj.getattr("params")?;
+    let n = |key: &str| param_i32(&params, key, &kind);
+    let element = |key: &str| -> PyResult<Element> {
+        let name: String = params.get_item(key)?.extract()?;
+        Element::from_name(&name).ok_or_else(|| unsupported(format!("element {name:?}")))
+    };
+    Ok(match kind.as_str() {
+        "mp_now" => RewardEffect::MpNow(n("amount")?),
+        "ap_now" => RewardEffect::ApNow(n("amount")?),
+        "remove_injuries" => RewardEffect::RemoveInjuries(n("amount")?),
+        "self_injuries" => RewardEffect::SelfInjuries(n("amount")?),
+        "next_spell_damage" => RewardEffect::NextSpellDamage(element("element")?, n("amount")?),
+        "next_elemental_attack_damage" => RewardEffect::NextElementalAttackDamage(n("amount")?),
+        "summon" => {
+            let name: String = params.get_item("summon")?.extract()?;
+            let index = pieces.iter().position(|p| *p == name).ok_or_else(|| {
+                PyValueError::new_err(format!("a reward summons {name:?}, not given"))
+            })?;
+            RewardEffect::Summon(index)
+        }
+        "recall" => RewardEffect::Recall,
+        "one_shot_spell" => RewardEffect::OneShotSpell,
+        "max_mp" => RewardEffect::MaxMp(n("amount")?),
+        "max_ap" => RewardEffect::MaxAp(n("amount")?),
+        "max_hp" => RewardEffect::MaxHp(n("amount")?),
+        "lower_mp" => RewardEffect::LowerMp(n("amount")?),
+        "power" => {
+            let name: String = params.get_item("power")?.extract()?;
+            RewardEffect::Power(
+                Power::from_name(&name)
+                    .ok_or_else(|| unsupported(format!("the power {name:?}")))?,
+            )
+        }
+        "resistance" => RewardEffect::Resistance(element("element")?),
+        "immune" => RewardEffect::Immune(element("element")?),
+        "range" => RewardEffect::Range(n("amount")?),
+        "damage" => RewardEffect::Damage(element("element")?, n("amount")?),
+        "elemental_damage" => RewardEffect::ElementalDamage(n("amount")?),
+        "melee_damage" => RewardEffect::MeleeDamage(n("amount")?),
+        "melee_lifesteal" => RewardEffect::MeleeLifesteal,
+        "weapon" => RewardEffect::Weapon,
+        "kamas" => RewardEffect::Kamas(n("amount")?),
+        "gg" => RewardEffect::Gg(n("amount")?),
+        "buy_gg" => RewardEffect::BuyGg(n("kamas")?),
+        "draw_reward" => {
+            let rank: String = params.get_item("rank")?.extract()?;
+            RewardEffect::DrawReward(
+                RANKS
+                    .iter()
+                    .position(|r| *r == rank)
+                    .ok_or_else(|| unsupported(format!("rank {rank:?}")))?,
+            )
+        }
+        other => return Err(unsupported(format!("the reward effect {other:?}"))),
+    })
+}
+
+fn reward_of(obj: &Bound<'_, PyAny>, pieces: &[String], keys: &mut Keys) -> PyResult<RewardSpec> {
+    let id: String = get(obj, "id")?;
+    let key = keys.intern(&id);
+    let kind = match get::<String>(obj, "kind")?.as_str() {
+        "boost" => RewardKind::Boost,
+        "upgrade" => RewardKind::Upgrade,
+        "equipment" => RewardKind::Equipment,
+        other => return Err(unsupported(format!("{id}: reward kind {other:?}"))),
+    };
+    let slot = match get::<String>(obj, "slot")?.as_str() {
+        "" => 0,
+        "weapon" => 1,
+        "set" => 2,
+        "pet" => 3,
+        "dofus" => 4,
+        other => return Err(unsupported(format!("{id}: slot {other:?}"))),
+    };
+    let rank: String = get(obj, "rank")?;
+    let rank = RANKS
+        .iter()
+        .position(|r| *r == rank)
+        .ok_or_else(|| unsupported(format!("{id}: rank {rank:?}")))?;
+    let effects = obj
+        .getattr("effects")?
+        .try_iter()?
+        .map(|e| reward_effect(&e?, pieces))
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut choices = Vec::new();
+    for alternative in obj.getattr("choices")?.try_iter()? {
+        choices.push(
+            alternative?
+                .try_iter()?
+                .map(|e| reward_effect(&e?, pieces))
+                .collect::<PyResult<Vec<_>>>()?,
+        );
+    }
+    let spell = obj.getattr("spell")?;
+    let spell = if spell.is_none() {
+        None
+    } else {
+        Some(spell_of(&spell, pieces, keys)?)
+    };
+    Ok(RewardSpec {
+        id,
+        key,
+        kind,
+        slot,
+        rank,
+        effects,
+        choices,
+        spell,
+    })
+}
+
 fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)> {
     let mode: String = get(opts, "mode")?;
     let mode = mode_of(&mode)?;
-    if get::<bool>(opts, "demonic_rewards")? {
-        return Err(unsupported("Demonic Rewards (demonic_rewards)".into()));
-    }
+
     for name in ["start_rewards", "purchasable_rewards"] {
         let lists: Vec<Vec<String>> = get(opts, name)?;
         if lists.iter().any(|l| !l.is_empty()) {
@@ -240,7 +374,18 @@ fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)
         scenery_hp: three("scenery_hp")?,
         scenery_hit_under_piece: get(opts, "scenery_hit_under_piece")?,
     };
+    let prices = opts.getattr("reward_prices")?;
+    let reward_prices = [
+        prices.get_item("granite")?.extract()?,
+        prices.get_item("jade")?.extract()?,
+        prices.get_item("gold")?.extract()?,
+    ];
     let arena = ArenaOptions {
+        demonic_rewards: get(opts, "demonic_rewards")?,
+        reward_prices,
+        reward_refill_same_pile: get::<String>(opts, "reward_refill")? == "same_pile",
+        reward_reveal_staged: get::<String>(opts, "reward_reveal")? == "staged",
+        element_boost_waits: get(opts, "element_boost_waits")?,
         mode,
         four_player_gg: get(opts, "four_player_gg")?,
         four_player_wild_gg: get(opts, "four_player_wild_gg")?,
@@ -342,13 +487,12 @@ fn event_to_py<'py>(
         Event::SpellCast {
             turn,
             uid,
-            spec,
             spell,
             target,
         } => {
             d.set_item("turn", turn)?;
             d.set_item("uid", uid)?;
-            d.set_item("spell", &content.spell(*spec, *spell).id)?;
+            d.set_item("spell", &content.resolve(*spell).id)?;
             d.set_item("target", target)?;
             "spell_cast"
         }
@@ -465,6 +609,34 @@ fn event_to_py<'py>(
             d.set_item("amount", amount)?;
             "kama_picked"
         }
+        Event::Ruleset(ArenaEvent::RewardBought {
+            turn,
+            buyer,
+            holder,
+            reward,
+            rank,
+            visible,
+        }) => {
+            d.set_item("turn", turn)?;
+            d.set_item("buyer", buyer)?;
+            d.set_item("holder", holder)?;
+            d.set_item("reward", &content.rewards[*reward].id)?;
+            d.set_item("rank", RANKS[*rank])?;
+            d.set_item("visible", visible)?;
+            "reward_bought"
+        }
+        Event::Ruleset(ArenaEvent::RewardRevealed {
+            turn,
+            uid,
+            reward,
+            detail,
+        }) => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("reward", &content.rewards[*reward].id)?;
+            d.set_item("detail", detail)?;
+            "reward_revealed"
+        }
         Event::Ruleset(ArenaEvent::TurnEnded {
             turn,
             side,
@@ -520,6 +692,13 @@ fn fighter_to_py<'py>(
     row.set_item("times_blocked", s.times_blocked)?;
     row.set_item("kamas_collected", s.kamas_collected)?;
     row.set_item("gg_won", s.gg_won)?;
+    row.set_item("rewards_bought", s.rewards_bought)?;
+    row.set_item("rewards_revealed", s.rewards_revealed)?;
+    row.set_item("rewards_held", s.rewards_held.join(" "))?;
+    row.set_item("rewards_used", s.rewards_used.join(" "))?;
+    let turns = |t: &[i32]| t.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
+    row.set_item("rewards_held_turns", turns(&s.rewards_held_turns))?;
+    row.set_item("rewards_used_turns", turns(&s.rewards_used_turns))?;
     Ok(row)
 }
 
@@ -551,6 +730,7 @@ fn play_arena_match<'py>(
     // every spec by id: the teams' (first seen first), then the summonable pieces
     let mut objs: Vec<Bound<'py, PyAny>> = Vec::new();
     let mut names: Vec<String> = Vec::new();
+    let mut keys = Keys::default();
     for spec in teams.iter().flatten() {
         let id: String = get(spec, "id")?;
         if !names.contains(&id) {
@@ -567,11 +747,14 @@ fn play_arena_match<'py>(
     }
     let chars = objs
         .iter()
-        .map(|o| character_of(o, &names))
+        .map(|o| character_of(o, &names, &mut keys))
         .collect::<PyResult<Vec<_>>>()?;
+    let punch = Some(spell_of(punch, &names, &mut keys)?);
     let content = Content {
         chars,
-        punch: Some(spell_of(punch, &names)?),
+        punch,
+        rewards: Vec::new(),
+        keys: keys.0,
     };
     let team_idx = teams
         .iter()
@@ -703,7 +886,12 @@ fn arena_pick_board(
             });
         }
     }
-    let content = Content { chars, punch: None };
+    let content = Content {
+        chars,
+        punch: None,
+        rewards: Vec::new(),
+        keys: Vec::new(),
+    };
     let ais: Vec<&str> = ais.iter().map(String::as_str).collect();
     crate::play::pick_board(n_boards, mode, &content, &idx, &ais, seed)
         .map_err(PyValueError::new_err)
@@ -721,7 +909,13 @@ struct PyArenaCatalog {
 #[pymethods]
 impl PyArenaCatalog {
     #[new]
-    fn new(specs: Vec<Bound<'_, PyAny>>, punch: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (specs, punch, rewards = Vec::new()))]
+    fn new(
+        specs: Vec<Bound<'_, PyAny>>,
+        punch: &Bound<'_, PyAny>,
+        rewards: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let mut keys = Keys::default();
         let mut names: Vec<String> = Vec::with_capacity(specs.len());
         for spec in &specs {
             let id: String = get(spec, "id")?;
@@ -732,11 +926,18 @@ impl PyArenaCatalog {
         }
         let chars = specs
             .iter()
-            .map(|o| character_of(o, &names))
+            .map(|o| character_of(o, &names, &mut keys))
+            .collect::<PyResult<Vec<_>>>()?;
+        let punch = Some(spell_of(punch, &names, &mut keys)?);
+        let rewards = rewards
+            .iter()
+            .map(|r| reward_of(r, &names, &mut keys))
             .collect::<PyResult<Vec<_>>>()?;
         let content = Content {
             chars,
-            punch: Some(spell_of(punch, &names)?),
+            punch,
+            rewards,
+            keys: keys.0,
         };
         Ok(PyArenaCatalog {
             content: Arc::new(content),

@@ -99,6 +99,8 @@ pub enum Power {
     Unfazed = 1 << 7,
     /// Krobust (Merkator): at most 3 injuries from one enemy spell.
     Krobust = 1 << 8,
+    /// R-A48: adjacent enemies may not walk away (a Demonic Reward upgrade).
+    PerfectLock = 1 << 9,
 }
 
 impl Power {
@@ -113,6 +115,8 @@ impl Power {
             "healing" => Power::Healing,
             "unfazed" => Power::Unfazed,
             "krobust" => Power::Krobust,
+            "perfect_lock" => Power::PerfectLock,
+
             _ => return None,
         })
     }
@@ -130,20 +134,47 @@ pub type Powers = u16;
 pub enum Effect {
     PierceArmour,
     Lifesteal,
-    Retreat { cells: i32 },
-    Approach { cells: i32 },
-    Push { cells: i32 },
-    Attract { cells: i32 },
-    MinusMp { amount: i32 },
-    PlusMp { amount: i32 },
-    MinusAp { amount: i32 },
-    PlusAp { amount: i32 },
-    StealMp { amount: i32 },
-    StealAp { amount: i32 },
+    Retreat {
+        cells: i32,
+    },
+    Approach {
+        cells: i32,
+    },
+    Push {
+        cells: i32,
+    },
+    Attract {
+        cells: i32,
+    },
+    MinusMp {
+        amount: i32,
+    },
+    PlusMp {
+        amount: i32,
+    },
+    MinusAp {
+        amount: i32,
+    },
+    PlusAp {
+        amount: i32,
+    },
+    StealMp {
+        amount: i32,
+    },
+    StealAp {
+        amount: i32,
+    },
     SwapPlaces,
-    BonusPerAdjacentSummon { summon: String, damage: i32 },
-    RangeBonusThisTurn { amount: i32 },
+    BonusPerAdjacentSummon {
+        summon: String,
+        damage: i32,
+    },
+    RangeBonusThisTurn {
+        amount: i32,
+    },
     LoseAllMp,
+    /// Pandawa Style: the ally the player picked is carried to the target cell (R-A143).
+    CarryAlly,
 }
 
 /// When an effect applies during step 2 of a spell (`engine/effects.py`'s phases).
@@ -162,7 +193,8 @@ impl Effect {
             Effect::Retreat { .. }
             | Effect::Approach { .. }
             | Effect::RangeBonusThisTurn { .. }
-            | Effect::LoseAllMp => Phase::Caster,
+            | Effect::LoseAllMp
+            | Effect::CarryAlly => Phase::Caster,
             Effect::BonusPerAdjacentSummon { .. } => Phase::Bonus,
             _ => Phase::Target,
         }
@@ -173,6 +205,9 @@ impl Effect {
 #[derive(Clone, Debug)]
 pub struct SpellSpec {
     pub id: String,
+    /// The id interned in [`Content::keys`]: usage limits and summon control compare it (the
+    /// reference keys them by the id string).
+    pub key: u32,
     pub kind: SpellKind,
     pub element: Element,
     pub ap_cost: i32,
@@ -220,26 +255,110 @@ pub struct Content {
     pub chars: Vec<CharacterSpec>,
     /// The spell every Krosmaster gets last (Arena's punch, R-A39); None in rulesets without one.
     pub punch: Option<SpellSpec>,
+    /// Every Demonic Reward token (R-A136), for the market.
+    pub rewards: Vec<RewardSpec>,
+    /// The interned ids of spells and reward tokens ([`SpellSpec::key`], [`RewardSpec::key`]).
+    pub keys: Vec<String>,
+}
+
+/// A spell a piece holds: a card's, the punch, or a Demonic Reward's (a weapon's or a Boost's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpellRef {
+    Card(u32, u32),
+    Punch,
+    Reward(u32),
+}
+
+/// Boost / Upgrade / Equipment (R-A137).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewardKind {
+    Boost,
+    Upgrade,
+    Equipment,
+}
+
+impl RewardKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RewardKind::Boost => "boost",
+            RewardKind::Upgrade => "upgrade",
+            RewardKind::Equipment => "equipment",
+        }
+    }
+}
+
+/// The ranks, cheapest first (R-A136).
+pub const RANKS: [&str; 3] = ["granite", "jade", "gold"];
+
+/// One reward-effect keyword (rulesets/arena/reward_effects.py and rewards.py's registrations).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RewardEffect {
+    MpNow(i32),
+    ApNow(i32),
+    RemoveInjuries(i32),
+    SelfInjuries(i32),
+    NextSpellDamage(Element, i32),
+    NextElementalAttackDamage(i32),
+    Summon(usize),
+    Recall,
+    OneShotSpell,
+    MaxMp(i32),
+    MaxAp(i32),
+    MaxHp(i32),
+    LowerMp(i32),
+    Power(Power),
+    Resistance(Element),
+    Immune(Element),
+    Range(i32),
+    Damage(Element, i32),
+    ElementalDamage(i32),
+    MeleeDamage(i32),
+    MeleeLifesteal,
+    Weapon,
+    Kamas(i32),
+    Gg(i32),
+    BuyGg(i32),
+    DrawReward(usize),
+}
+
+/// A Demonic Reward token (content.specs.RewardSpec).
+#[derive(Clone, Debug)]
+pub struct RewardSpec {
+    pub id: String,
+    pub key: u32,
+    pub kind: RewardKind,
+    /// weapon / set / pet / dofus as 1-4; 0 when not an equipment.
+    pub slot: u8,
+    pub rank: usize,
+    pub effects: Vec<RewardEffect>,
+    pub choices: Vec<Vec<RewardEffect>>,
+    pub spell: Option<SpellSpec>,
 }
 
 impl Content {
-    /// How many spells a piece of this spec has (its spec's, plus the punch for Krosmasters).
-    #[inline]
-    pub fn n_spells(&self, spec: usize) -> usize {
+    /// The spells a piece of this spec spawns with (`MatchRules.spells_for`: the punch last for
+    /// Krosmasters).
+    pub fn spells_for(&self, spec: usize) -> Vec<SpellRef> {
         let c = &self.chars[spec];
-        c.spells.len() + usize::from(c.kind == PieceKind::Krosmaster && self.punch.is_some())
+        let mut out: Vec<SpellRef> = (0..c.spells.len())
+            .map(|i| SpellRef::Card(spec as u32, i as u32))
+            .collect();
+        if c.kind == PieceKind::Krosmaster && self.punch.is_some() {
+            out.push(SpellRef::Punch);
+        }
+        out
     }
 
-    /// A piece's spell by its index (the punch is the last of a Krosmaster's).
+    /// The spell a reference names.
     #[inline]
-    pub fn spell(&self, spec: usize, index: usize) -> &SpellSpec {
-        let c = &self.chars[spec];
-        match c.spells.get(index) {
-            Some(s) => s,
-            None => self
-                .punch
+    pub fn resolve(&self, spell: SpellRef) -> &SpellSpec {
+        match spell {
+            SpellRef::Card(spec, i) => &self.chars[spec as usize].spells[i as usize],
+            SpellRef::Punch => self.punch.as_ref().expect("a punch"),
+            SpellRef::Reward(r) => self.rewards[r as usize]
+                .spell
                 .as_ref()
-                .expect("spell index beyond the piece's spells"),
+                .expect("a reward spell"),
         }
     }
 

@@ -2,7 +2,7 @@
 //! bombs, scenery.
 
 use crate::board::{AreaShape, Cell, area_cells};
-use crate::content::{Element, PieceKind, Power, RangeType, SpellKind, SpellSpec};
+use crate::content::{Element, Limit, PieceKind, Power, RangeType, SpellKind, SpellRef, SpellSpec};
 use crate::engine::effects::{CastContext, apply_step_two};
 use crate::engine::events::Event;
 use crate::engine::pieces::{lift, place, spawn, unblock_sight};
@@ -10,28 +10,38 @@ use crate::engine::rules::{MatchRules, Scenery};
 use crate::engine::state::MatchState;
 
 /// Cast a spell whose legality the caller checked: pay, resolve, explode the bombs it KO'd.
-pub fn cast<R: MatchRules>(state: &mut MatchState<R>, caster: usize, index: usize, target: Cell) {
+/// `choice` is a second cell the player picked (Pandawa Style's ally), or -1.
+pub fn cast<R: MatchRules>(
+    state: &mut MatchState<R>,
+    caster: usize,
+    sref: SpellRef,
+    target: Cell,
+    choice: i32,
+) {
     let content = state.content.clone();
+    let spell = content.resolve(sref);
     let f = &mut state.fighters[caster];
-    let spell = content.spell(f.spec, index);
     f.ap -= spell.ap_cost;
     f.mp -= spell.mp_cost;
     match spell.limit {
-        crate::content::Limit::Turn => f.turn_uses |= 1 << index,
-        crate::content::Limit::Game => f.game_uses |= 1 << index,
-        crate::content::Limit::Unlimited => {}
+        Limit::Turn => f.turn_uses.push(spell.key),
+        Limit::Game => {
+            if !f.game_uses.contains(&spell.key) {
+                f.game_uses.push(spell.key);
+            }
+        }
+        Limit::Unlimited => {}
     }
     f.stats.spells_cast += 1;
-    let spec = f.spec;
     if state.full() {
         state.events.push(Event::SpellCast {
             turn: state.turn,
             uid: caster,
-            spec,
-            spell: index,
+            spell: sref,
             target: i32::from(target),
         });
     }
+    let (bonus, lifesteal) = R::spell_bonus(state, caster, spell, true);
     if spell.injury_cost != 0 {
         let f = &mut state.fighters[caster];
         f.injuries += spell.injury_cost;
@@ -39,24 +49,29 @@ pub fn cast<R: MatchRules>(state: &mut MatchState<R>, caster: usize, index: usiz
             knock_out(state, caster, Some(caster));
         }
     }
-    resolve_spell(state, caster, index, spell, target);
+    resolve_spell(state, caster, spell, target, choice, bonus, lifesteal);
     explode_pending_bombs(state);
 }
 
-/// Steps 2-5 of a spell (costs already paid).
+/// Steps 2-5 of a spell (costs already paid); `extra_bonus` and `extra_lifesteal` are what the
+/// caster's ruleset holdings add (`MatchRules::spell_bonus`).
 pub fn resolve_spell<R: MatchRules>(
     state: &mut MatchState<R>,
     caster: usize,
-    index: usize,
     spell: &SpellSpec,
     target_cell: Cell,
+    choice: i32,
+    extra_bonus: i32,
+    extra_lifesteal: bool,
 ) {
     if spell.kind == SpellKind::Summon {
-        summon(state, caster, index, spell, target_cell);
+        summon(state, caster, spell, target_cell);
         return;
     }
     let targets = targets(state, caster, spell, target_cell);
     let mut ctx = CastContext::new(caster, target_cell);
+    ctx.choice = choice;
+    ctx.lifesteal = extra_lifesteal;
     let mut moved_from = Vec::with_capacity(targets.len() + 1);
     moved_from.push(state.fighters[caster].cell);
     moved_from.extend(targets.iter().map(|&t| state.fighters[t].cell));
@@ -81,7 +96,7 @@ pub fn resolve_spell<R: MatchRules>(
         if !state.fighters[t].alive {
             continue;
         }
-        let base = spell.amount + ctx.bonus_of(t) + critical;
+        let base = spell.amount + ctx.bonus_of(t) + critical + extra_bonus;
         if spell.kind == SpellKind::Heal {
             heal(state, caster, t, base, true);
             continue;
@@ -276,28 +291,21 @@ pub fn explode_pending_bombs<R: MatchRules>(state: &mut MatchState<R>) {
                 state.events.push(Event::SpellCast {
                     turn: state.turn,
                     uid: bomb,
-                    spec,
-                    spell: index,
+                    spell: SpellRef::Card(spec as u32, index as u32),
                     target: cell,
                 });
             }
-            resolve_spell(state, bomb, index, explosion, cell as Cell);
+            resolve_spell(state, bomb, explosion, cell as Cell, -1, 0, false);
         }
         lift(state, bomb);
     }
 }
 
 /// Put a summon token on a free cell (R-A64).
-fn summon<R: MatchRules>(
-    state: &mut MatchState<R>,
-    caster: usize,
-    index: usize,
-    spell: &SpellSpec,
-    cell: Cell,
-) {
+fn summon<R: MatchRules>(state: &mut MatchState<R>, caster: usize, spell: &SpellSpec, cell: Cell) {
     let spec = spell.summons.expect("a summon spell names its piece");
     let side = state.fighters[caster].side;
-    let token = spawn(state, spec, side, Some(caster), Some(index));
+    let token = spawn(state, spec, side, Some(caster), Some(spell.key));
     place(state, token, cell);
     state.fighters[token].placed_turn = state.turn;
     state.fighters[caster].summons.push(token);

@@ -18,6 +18,8 @@ pub struct CastContext {
     pub lifesteal: bool,
     /// (uid, extra damage), in the order first given.
     pub bonus: Vec<(usize, i32)>,
+    /// A second cell the player picked for the cast (Pandawa Style's ally), or -1.
+    pub choice: i32,
 }
 
 impl CastContext {
@@ -28,6 +30,7 @@ impl CastContext {
             pierce_armour: false,
             lifesteal: false,
             bonus: Vec::new(),
+            choice: -1,
         }
     }
 
@@ -123,6 +126,33 @@ fn apply<R: MatchRules>(
         }
         Effect::RangeBonusThisTurn { amount } => state.fighters[caster].range_bonus += amount,
         Effect::LoseAllMp => state.fighters[caster].mp = 0,
+        Effect::CarryAlly => {
+            let c = &state.fighters[caster];
+            if ctx.choice < 0 || c.cell < 0 || state.obstacles.contains(ctx.target_cell) {
+                return;
+            }
+            let Some(ally) = state.piece_at(ctx.choice as Cell) else {
+                return;
+            };
+            let a = &state.fighters[ally];
+            if !a.alive || a.team != c.team || ally == caster || !a.is_character() {
+                return;
+            }
+            if !state.board.neighbour_mask(c.at()).contains(a.at()) {
+                return;
+            }
+            let origin = a.cell;
+            crate::engine::pieces::relocate(state, ally, ctx.target_cell);
+            if state.full() {
+                state.events.push(Event::Moved {
+                    turn: state.turn,
+                    uid: ally,
+                    origin,
+                    destination: i32::from(ctx.target_cell),
+                    how: "carry",
+                });
+            }
+        }
         Effect::Push { cells } => {
             let t = target.expect("a target effect");
             if t == caster || !is_fazed(state, t) {

@@ -38,8 +38,7 @@ pub enum Event<X> {
     SpellCast {
         turn: i32,
         uid: usize,
-        spec: usize,
-        spell: usize,
+        spell: crate::content::SpellRef,
         target: i32,
     },
     DiceRolled {

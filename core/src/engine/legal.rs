@@ -3,7 +3,7 @@
 //! distance ring then cell), then the ruleset's actions.
 
 use crate::board::Cell;
-use crate::content::{Limit, PieceKind, RangeType, SpellSpec, TargetRule};
+use crate::content::{Limit, PieceKind, Power, RangeType, SpellSpec, TargetRule};
 use crate::engine::rules::{Action, CAST, MOVE, MatchRules};
 use crate::engine::state::{Fighter, MatchState};
 
@@ -15,7 +15,7 @@ pub fn max_range<R: MatchRules>(state: &MatchState<R>, f: &Fighter, spell: &Spel
     {
         return spell.range_max;
     }
-    let mut bonus = f.range_bonus;
+    let mut bonus = f.range_bonus + f.max_range_bonus;
     if state.crates.contains(f.at()) {
         bonus += 1;
     }
@@ -23,22 +23,16 @@ pub fn max_range<R: MatchRules>(state: &MatchState<R>, f: &Fighter, spell: &Spel
 }
 
 /// Costs, usage limit and summon control (R-A56, R-A66-R-A69).
-pub fn can_pay<R: MatchRules>(
-    state: &MatchState<R>,
-    f: &Fighter,
-    index: usize,
-    spell: &SpellSpec,
-) -> bool {
+pub fn can_pay<R: MatchRules>(state: &MatchState<R>, f: &Fighter, spell: &SpellSpec) -> bool {
     if f.ap < spell.ap_cost || f.mp < spell.mp_cost {
         return false;
     }
     if spell.injury_cost != 0 && f.injuries + spell.injury_cost > f.hp {
         return false;
     }
-    let bit = 1u64 << index;
     match spell.limit {
-        Limit::Turn if f.turn_uses & bit != 0 => return false,
-        Limit::Game if f.game_uses & bit != 0 => return false,
+        Limit::Turn if f.turn_uses.contains(&spell.key) => return false,
+        Limit::Game if f.game_uses.contains(&spell.key) => return false,
         _ => {}
     }
     if spell.summon_control != 0 {
@@ -47,7 +41,7 @@ pub fn can_pay<R: MatchRules>(
             .iter()
             .filter(|&&t| {
                 let t = &state.fighters[t];
-                t.alive && t.summon_spell == Some(index)
+                t.alive && t.summon_spell == Some(spell.key)
             })
             .count() as i32;
         if in_play >= spell.summon_control {
@@ -138,7 +132,7 @@ pub fn legal_actions<R: MatchRules>(state: &MatchState<R>, uid: usize, actions: 
     if !f.acting && state.active == Some(uid) {
         return;
     }
-    if f.mp >= 1 && !f.blocked {
+    if f.mp >= 1 && !f.blocked && (state.lock_holders.is_empty() || !held_fast(state, f)) {
         for &c in state.board.neighbours(f.at()) {
             if !state.obstacles.contains(c) {
                 actions.push(Action::new(MOVE, -1, i32::from(c)));
@@ -146,13 +140,38 @@ pub fn legal_actions<R: MatchRules>(state: &MatchState<R>, uid: usize, actions: 
         }
     }
     let content = &*state.content;
-    for index in 0..f.n_spells {
-        let spell = content.spell(f.spec, index);
-        if can_pay(state, f, index, spell) {
+    for (index, &sref) in f.spells.iter().enumerate() {
+        let spell = content.resolve(sref);
+        if can_pay(state, f, spell) {
             push_spell_targets(state, f, index, spell, actions);
         }
     }
     R::extra_actions(state, uid, actions);
+}
+
+/// R-A48: an enemy with Perfect Lock is adjacent, so the mover may not walk away.
+pub fn held_fast<R: MatchRules>(state: &MatchState<R>, mover: &Fighter) -> bool {
+    let adjacent = state.board.neighbour_mask(mover.at());
+    state.lock_holders.iter().any(|&h| {
+        let h = &state.fighters[h];
+        h.alive
+            && h.cell >= 0
+            && h.team != mover.team
+            && adjacent.contains(h.at())
+            && h.has(Power::PerfectLock)
+    })
+}
+
+/// Every cell this spell may target now (`spell_targets`), for a spell outside the piece's list
+/// (a Boost's single-use spell).
+pub fn spell_targets<R: MatchRules>(
+    state: &MatchState<R>,
+    f: &Fighter,
+    spell: &SpellSpec,
+) -> Vec<Cell> {
+    let mut actions = Vec::new();
+    push_spell_targets(state, f, 0, spell, &mut actions);
+    actions.into_iter().map(|a| a.target as Cell).collect()
 }
 
 /// Whether a piece is a Krosmaster (Arena's extra actions are theirs only).

@@ -12,7 +12,7 @@ pub fn spawn<R: MatchRules>(
     spec: usize,
     side: usize,
     summoner: Option<usize>,
-    summon_spell: Option<usize>,
+    summon_spell: Option<u32>,
 ) -> usize {
     let c = &state.content.chars[spec];
     let uid = state.fighters.len();
@@ -31,7 +31,7 @@ pub fn spawn<R: MatchRules>(
         kind: c.kind,
         level: c.level,
         alive: true,
-        n_spells: state.content.n_spells(spec),
+        spells: state.content.spells_for(spec),
         powers: c.powers,
         inspired: 0,
         resist: c.resist,
@@ -43,8 +43,9 @@ pub fn spawn<R: MatchRules>(
         minus_mp: 0,
         plus_ap: 0,
         minus_ap: 0,
-        turn_uses: 0,
-        game_uses: 0,
+        turn_uses: Vec::new(),
+        game_uses: Vec::new(),
+        max_range_bonus: 0,
         range_bonus: 0,
         blocked: false,
         placed_turn: -1,

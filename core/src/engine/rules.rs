@@ -89,6 +89,23 @@ pub trait MatchRules: Sized + std::fmt::Debug {
     fn defence_roll(state: &mut MatchState<Self>, target: usize, pierce: bool) -> i32;
     fn on_scenery_destroyed(state: &mut MatchState<Self>, cell: usize, kind: Scenery);
 
+    /// What the caster's ruleset holdings add to one cast: damage to each target and Lifesteal
+    /// (Arena's Demonic Rewards, R-A145); `consume` uses one-shot bonuses up.
+    fn spell_bonus(
+        _state: &mut MatchState<Self>,
+        _caster: usize,
+        _spell: &SpellSpec,
+        _consume: bool,
+    ) -> (i32, bool) {
+        (0, false)
+    }
+
+    /// The rest of a character's preliminary phase, before its MP and AP are set (R-A32).
+    fn preliminary_phase(_state: &mut MatchState<Self>, _fighter: usize) {}
+
+    /// A character's end phase is over (before `state.active` is cleared).
+    fn activation_ended(_state: &mut MatchState<Self>, _fighter: usize) {}
+
     fn on_kos(state: &mut MatchState<Self>, kos: &[usize], players: &mut Players<Self>);
     fn check_victory(state: &mut MatchState<Self>) -> bool;
     fn turn_limit_winner(state: &MatchState<Self>) -> Option<usize>;

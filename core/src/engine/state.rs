@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::board::{Board, Cell, CellSet};
-use crate::content::{Content, PieceKind, Power, Powers};
+use crate::content::{Content, PieceKind, Power, Powers, SpellRef};
 use crate::engine::dice::Dice;
 use crate::engine::events::Event;
 use crate::engine::rules::MatchRules;
@@ -26,6 +26,13 @@ pub struct FighterStats {
     /// Arena's counters (kamas picked up, GG won by its KOs).
     pub kamas_collected: i64,
     pub gg_won: i64,
+    pub rewards_bought: i64,
+    pub rewards_revealed: i64,
+    /// Tokens that came onto its card as `id:how`, and the ids of those it revealed, with turns.
+    pub rewards_held: Vec<String>,
+    pub rewards_used: Vec<String>,
+    pub rewards_held_turns: Vec<i32>,
+    pub rewards_used_turns: Vec<i32>,
 }
 
 /// A piece in play: a Krosmaster or a summon token.
@@ -45,22 +52,26 @@ pub struct Fighter {
     pub kind: PieceKind,
     pub level: i32,
     pub alive: bool,
-    pub n_spells: usize,
+    /// Its spells, in the reference's order (a weapon's goes before the punch, R-A143).
+    pub spells: Vec<SpellRef>,
+
     pub powers: Powers,
     pub inspired: Powers,
     pub resist: u8,
     pub immune: u8,
     pub summoner: Option<usize>,
     /// The summoner's spell (its index) that put this token in play.
-    pub summon_spell: Option<usize>,
+    pub summon_spell: Option<u32>,
     pub summons: Vec<usize>,
     pub plus_mp: i32,
     pub minus_mp: i32,
     pub plus_ap: i32,
     pub minus_ap: i32,
     /// Spells (by index) cast this turn / this game (blue and red limits, R-A66).
-    pub turn_uses: u64,
-    pub game_uses: u64,
+    pub turn_uses: Vec<u32>,
+    pub game_uses: Vec<u32>,
+    /// +max range from permanent ruleset effects (Arena's Demonic Rewards, R-A145).
+    pub max_range_bonus: i32,
     pub range_bonus: i32,
     pub blocked: bool,
     pub placed_turn: i32,
@@ -138,6 +149,8 @@ pub struct MatchState<R: MatchRules> {
     pub pending_kos: Vec<usize>,
     pub unsettled: bool,
     pub edges: Vec<usize>,
+    /// Fighters given Perfect Lock in play (R-A48), for `held_fast`.
+    pub lock_holders: Vec<usize>,
 }
 
 impl<R: MatchRules> MatchState<R> {
@@ -189,6 +202,7 @@ impl<R: MatchRules> MatchState<R> {
             pending_kos: Vec::new(),
             unsettled: false,
             edges: (0..seats).collect(),
+            lock_holders: Vec::new(),
         }
     }
 

@@ -108,6 +108,7 @@ pub fn begin_activation<R: MatchRules>(
         state.active = None;
         return false;
     }
+    R::preliminary_phase(state, uid);
     let f = &mut state.fighters[uid];
     f.mp = (f.base_mp + f.plus_mp - f.minus_mp).max(0);
     f.ap = (f.base_ap + f.plus_ap - f.minus_ap).max(0);
@@ -115,7 +116,7 @@ pub fn begin_activation<R: MatchRules>(
     f.minus_mp = 0;
     f.plus_ap = 0;
     f.minus_ap = 0;
-    f.turn_uses = 0;
+    f.turn_uses.clear();
     f.range_bonus = 0;
     f.blocked = false;
     f.acting = true;
@@ -143,6 +144,7 @@ pub fn end_activation<R: MatchRules>(state: &mut MatchState<R>, uid: usize) {
     if f.alive {
         f.stats.turns_alive += 1;
     }
+    R::activation_ended(state, uid);
     state.active = None;
 }
 
@@ -157,7 +159,10 @@ pub fn perform<R: MatchRules>(
         MOVE => {
             walk(state, uid, action.target as u8);
         }
-        CAST => cast(state, uid, action.spell as usize, action.target as u8),
+        CAST => {
+            let sref = state.fighters[uid].spells[action.spell as usize];
+            cast(state, uid, sref, action.target as u8, -1);
+        }
         _ => R::perform_extra(state, uid, action),
     }
     settle(state, players);

@@ -5,6 +5,7 @@
 pub mod economy;
 pub mod four_player;
 pub mod pregame;
+pub mod rewards;
 pub mod ruleset;
 pub mod tension;
 

@@ -10,6 +10,7 @@ use crate::engine::state::{Fighter, MatchState};
 use crate::engine::turn::character_turn;
 use crate::rulesets::arena::economy;
 use crate::rulesets::arena::four_player::{self, Purpose};
+use crate::rulesets::arena::rewards;
 use crate::rulesets::arena::tension::{TensionChoice, tension_roll};
 
 pub const PICK_KAMA: u8 = EXTRA;
@@ -35,6 +36,15 @@ pub struct ArenaOptions {
     pub zero_gg_draw: bool,
     /// Kamas a destroyed tree, bush and crate leave.
     pub scenery_loot: [i32; 3],
+    /// The Demonic Reward market is in play (R-A23, R-A51-R-A54).
+    pub demonic_rewards: bool,
+    /// Kamas for a granite, jade and gold reward (R-A136).
+    pub reward_prices: [i32; 3],
+    /// `reward_refill = "same_pile"` (else "none").
+    pub reward_refill_same_pile: bool,
+    /// `reward_reveal = "staged"` (else "setup").
+    pub reward_reveal_staged: bool,
+    pub element_boost_waits: bool,
 }
 
 /// Two players, or four (R-A152): each for himself, or seats 0 and 2 against 1 and 3.
@@ -61,6 +71,10 @@ pub struct ArenaState {
     pub kama_reserve: i32,
     pub board_kamas: Vec<i32>,
     pub gg_price: i32,
+    /// The Demonic Reward market (R-A23), when rewards are in play.
+    pub market: Option<super::rewards::Market>,
+    /// Each fighter's reward card (by uid; None until a token first comes onto it).
+    pub cards: Vec<Option<super::rewards::RewardCard>>,
 }
 
 impl ArenaState {
@@ -87,6 +101,8 @@ impl ArenaState {
             kama_reserve: (opts.kama_reserve - on_board).max(0),
             board_kamas,
             gg_price: opts.gg_price,
+            market: None,
+            cards: Vec::new(),
         }
     }
 }
@@ -114,6 +130,20 @@ pub enum ArenaEvent {
         uid: usize,
         cell: i32,
         amount: i32,
+    },
+    RewardBought {
+        turn: i32,
+        buyer: usize,
+        holder: usize,
+        reward: usize,
+        rank: usize,
+        visible: bool,
+    },
+    RewardRevealed {
+        turn: i32,
+        uid: usize,
+        reward: usize,
+        detail: &'static str,
     },
     TurnEnded {
         turn: i32,
@@ -186,6 +216,9 @@ impl MatchRules for Arena {
     type Player = dyn ArenaController;
 
     fn start_turn(state: &mut MatchState<Self>, side: usize, players: &mut Players<Self>) {
+        if state.rules.market.is_some() {
+            rewards::turn_started(state);
+        }
         if state.turn != 1 || state.ruleset.opts.first_turn_tension {
             tension_roll(state, side, players);
         }
@@ -259,10 +292,15 @@ impl MatchRules for Arena {
                 actions.push(Action::new(BUY_GG, -1, -1));
             }
         }
+        if state.rules.market.is_some() || rewards::has_card(state, uid) {
+            rewards::add_actions(state, uid, actions);
+        }
     }
 
     fn perform_extra(state: &mut MatchState<Self>, uid: usize, action: Action) {
-        if action.kind == PICK_KAMA {
+        if action.kind == rewards::BUY_REWARD || action.kind == rewards::REVEAL_REWARD {
+            rewards::perform(state, uid, action);
+        } else if action.kind == PICK_KAMA {
             economy::pick_kama(state, uid);
         } else {
             economy::buy_gg(state, uid);
@@ -369,12 +407,39 @@ impl MatchRules for Arena {
         successes
     }
 
+    fn spell_bonus(
+        state: &mut MatchState<Self>,
+        caster: usize,
+        spell: &SpellSpec,
+        consume: bool,
+    ) -> (i32, bool) {
+        if !rewards::has_card(state, caster) {
+            return (0, false);
+        }
+        rewards::spell_bonus(state, caster, spell, consume)
+    }
+
+    fn preliminary_phase(state: &mut MatchState<Self>, fighter: usize) {
+        if rewards::has_card(state, fighter) {
+            rewards::preliminary_phase(state, fighter);
+        }
+    }
+
+    fn activation_ended(state: &mut MatchState<Self>, fighter: usize) {
+        if rewards::has_card(state, fighter) {
+            rewards::activation_ended(state, fighter);
+        }
+    }
+
     fn on_scenery_destroyed(state: &mut MatchState<Self>, cell: usize, kind: Scenery) {
         let loot = state.ruleset.opts.scenery_loot[kind as usize];
         economy::drop_loot(state, cell, loot);
     }
 
     fn on_kos(state: &mut MatchState<Self>, kos: &[usize], players: &mut Players<Self>) {
+        if state.rules.market.is_some() {
+            rewards::on_kos(state, kos);
+        }
         if state.n_seats == 2 {
             economy::gg_for_kos(state, kos);
         } else {
