@@ -30,8 +30,11 @@ def play_match_core(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     record: str = "none",
+    forbid: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
-    """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry)."""
+    """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry;
+    ``forbid`` is restricted play, :mod:`krosbalance.engine.restriction`, checked by its
+    ``element_problem`` as the reference checks it)."""
     from krosbalance.play import _ai_names
     from krosbalance.rulesets.registry import get_ruleset
 
@@ -40,6 +43,8 @@ def play_match_core(
     level = getattr(rules, "team_level", 0)
     ids = [_validated(tuple(team), seat, level, len(teams)) for seat, team in enumerate(teams)]
     core_board = _core_board(board)
+    if forbid:
+        _check_forbid(rules, ids, forbid)
     out: dict[str, Any] = catalog().play(
         ids,
         core_board,
@@ -47,6 +52,7 @@ def play_match_core(
         list(_ai_names(ai, len(teams))),
         seed,
         record,
+        {name: list(elements) for name, elements in (forbid or {}).items()},
     )
     out["board"] = core_board.id
     out["ruleset"] = rules.describe()
@@ -55,6 +61,22 @@ def play_match_core(
 
 
 _BOARDS: dict[str, Any] = {}
+
+
+def _check_forbid(rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[str, Sequence[str]]) -> None:
+    """The reference's check of restricted play (``play._restrict``): every element named for a
+    Krosmaster in the match is one of the figure's, else ``ContentError``."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.engine.restriction import element_problem
+    from krosbalance.errors import ContentError
+
+    registry = default_registry()
+    for team in teams:
+        for name in team:
+            for element in forbid.get(name, ()):
+                problem = element_problem(element, registry.load_character(name), rules)
+                if problem:
+                    raise ContentError("play_match", "forbid", problem)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -7,6 +7,7 @@ use crate::ai::RandomAI;
 use crate::board::Board;
 use crate::content::Content;
 use crate::engine::dice::Dice;
+use crate::engine::pieces::{Restriction, restrict};
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::engine::turn::run_to_end;
 use crate::rng::{Generator, SeedSequence};
@@ -41,6 +42,8 @@ pub struct ArenaMatch {
     pub ais: Vec<String>,
     pub seed: u128,
     pub record: u8,
+    /// Restricted play: what each listed character's Krosmasters may not use (by spec index).
+    pub forbid: Vec<(usize, Restriction)>,
 }
 
 /// The controller of a registered AI name, with its stream.
@@ -88,6 +91,15 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
             &state,
             &mut market_rng,
         ));
+    }
+    for uid in 0..state.fighters.len() {
+        let f = &state.fighters[uid];
+        if f.kind != crate::content::PieceKind::Krosmaster {
+            continue;
+        }
+        if let Some((_, r)) = spec.forbid.iter().find(|(s, _)| *s == f.spec) {
+            restrict(&mut state, uid, r);
+        }
     }
     let mut players = Vec::with_capacity(seats);
     for (seat, name) in spec.ais.iter().enumerate() {

@@ -374,3 +374,57 @@ def test_four_player_board_choices_are_identical():
         args = (boards, *spec["teams"])
         kwargs = {"seed": spec["seed"], "options": spec["options"]}
         assert pick_board_core(*args, **kwargs) == pick_board(*args, **kwargs), spec
+
+
+# ---------------------------------------------------------------------------- restricted play
+
+
+def restricted_specs(n: int, seed: int) -> list[dict[str, Any]]:
+    """Random matches where one character present loses one or two of its elements (a spell, a power
+    or an action), as the restricted-play study forbids them."""
+    from krosbalance.content.registry import default_registry
+    from krosbalance.engine.restriction import elements_of
+    from krosbalance.rulesets.registry import get_ruleset
+
+    rules = get_ruleset("arena", {})
+    rng = np.random.default_rng(seed)
+    specs = differential_specs(n, seed)
+    for spec in specs:
+        name = spec["teams"][int(rng.integers(2))][0]
+        elements = elements_of(default_registry().load_character(name), rules)
+        picked = [elements[int(i)] for i in rng.permutation(len(elements))[: 1 + int(rng.integers(2))]]
+        spec["forbid"] = {name: picked}
+    return specs
+
+
+def check_restricted(spec: dict[str, Any]) -> None:
+    from krosbalance.play import play_match
+
+    choice = {"engine": "reference"} if "engine" in inspect.signature(play_match).parameters else {}
+    args = {"board": spec["board"], "seed": spec["seed"], "options": spec["options"], "record": "full"}
+    ours = canonical_core(play_match_core(*spec["teams"], forbid=spec["forbid"], **args))
+    theirs = golden.canonical(play_match(*spec["teams"], forbid=spec["forbid"], **args, **choice))
+    if ours != theirs:
+        pytest.fail(f"{spec}:\n{first_divergence(ours, theirs)}")
+
+
+@pytest.mark.parametrize("spec", restricted_specs(12, 12), ids=lambda s: str(s["forbid"]))
+def test_restricted_matches_are_identical(spec):
+    check_restricted(spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", restricted_specs(200, 1212), ids=lambda s: f"{s['seed']}-{s['forbid']}")
+def test_many_restricted_matches_are_identical(spec):
+    check_restricted(spec)
+
+
+def test_a_bad_restriction_is_the_references_error():
+    from krosbalance.errors import ContentError
+
+    with pytest.raises(ContentError, match="no spell"):
+        play_match_core(
+            ["anna_tommy"] * 2 + ["bill_tell"] * 2,
+            ["oscar_kass"] * 2 + ["lil_healey"] * 2,
+            forbid={"anna_tommy": ["spell:nothing"]},
+        )

@@ -15,6 +15,7 @@ use crate::content::{
     RewardEffect, RewardKind, RewardSpec, SpellKind, SpellSpec, TargetRule,
 };
 use crate::engine::events::{Event, FULL, NONE, SUMMARY};
+use crate::engine::pieces::Restriction;
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::play::{ArenaMatch, play_arena};
 use crate::rulesets::arena::{Arena, ArenaEvent, ArenaOptions, Mode};
@@ -777,6 +778,7 @@ fn play_arena_match<'py>(
         ais,
         seed,
         record: record_level(record)?,
+        forbid: Vec::new(),
     };
     drop(board);
     let state = py
@@ -952,7 +954,7 @@ impl PyArenaCatalog {
     }
 
     /// One match (as `play_arena_match`), teams given as character ids of the catalog.
-    #[pyo3(signature = (teams, board, options, ais, seed, record = "none"))]
+    #[pyo3(signature = (teams, board, options, ais, seed, record = "none", forbid = None))]
     #[allow(clippy::too_many_arguments)]
     fn play<'py>(
         &self,
@@ -963,7 +965,14 @@ impl PyArenaCatalog {
         ais: Vec<String>,
         seed: u128,
         record: &str,
+        forbid: Option<std::collections::BTreeMap<String, Vec<String>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let mut restrictions = Vec::new();
+        for (id, elements) in forbid.unwrap_or_default() {
+            if let Some(spec) = self.names.iter().position(|n| *n == id) {
+                restrictions.push((spec, restriction_of(&elements)?));
+            }
+        }
         let team_idx = teams
             .iter()
             .map(|team| {
@@ -986,6 +995,7 @@ impl PyArenaCatalog {
             ais,
             seed,
             record: record_level(record)?,
+            forbid: restrictions,
         };
         drop(board);
         let state = py
@@ -993,6 +1003,45 @@ impl PyArenaCatalog {
             .map_err(PyValueError::new_err)?;
         result_to_py(py, &state)
     }
+}
+
+/// Restricted play's elements (`spell:<id>`, `power:<kind>`, `action:<name>`), already checked by
+/// the reference's `element_problem`.
+fn restriction_of(elements: &[String]) -> PyResult<Restriction> {
+    let mut r = Restriction::default();
+    for element in elements {
+        let (kind, name) = element
+            .split_once(':')
+            .ok_or_else(|| PyValueError::new_err(format!("{element:?} is not kind:name")))?;
+        match kind {
+            "spell" => r.spells.push(name.to_string()),
+            "power" => match name {
+                "resistance" => r.resist = true,
+                "immune" => r.immune = true,
+                other => {
+                    r.powers |= Power::from_name(other)
+                        .ok_or_else(|| unsupported(format!("the power {other:?}")))?
+                        .bit()
+                }
+            },
+            "action" => {
+                let k = match name {
+                    "pick_kama" => crate::rulesets::arena::ruleset::PICK_KAMA,
+                    "buy_gg" => crate::rulesets::arena::ruleset::BUY_GG,
+                    "buy_reward" => crate::rulesets::arena::rewards::BUY_REWARD,
+                    "reveal_reward" => crate::rulesets::arena::rewards::REVEAL_REWARD,
+                    other => return Err(unsupported(format!("the action {other:?}"))),
+                };
+                r.kinds |= 1 << k;
+            }
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown element kind {other:?}"
+                )));
+            }
+        }
+    }
+    Ok(r)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -147,6 +147,9 @@ pub fn legal_actions<R: MatchRules>(state: &MatchState<R>, uid: usize, actions: 
         }
     }
     R::extra_actions(state, uid, actions);
+    if f.forbidden_kinds != 0 {
+        actions.retain(|a| a.kind >= 32 || f.forbidden_kinds & (1 << a.kind) == 0);
+    }
 }
 
 /// R-A48: an enemy with Perfect Lock is adjacent, so the mover may not walk away.

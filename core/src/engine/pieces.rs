@@ -46,6 +46,11 @@ pub fn spawn<R: MatchRules>(
         turn_uses: Vec::new(),
         game_uses: Vec::new(),
         max_range_bonus: 0,
+        forbidden_kinds: 0,
+        forbidden_powers: 0,
+        forbid_resist: false,
+        forbid_immune: false,
+
         range_bonus: 0,
         blocked: false,
         placed_turn: -1,
@@ -126,4 +131,43 @@ pub fn positions<R: MatchRules>(state: &MatchState<R>) -> Vec<(usize, usize, usi
 
 pub fn cellset_of(cells: &[Cell]) -> CellSet {
     cells.iter().copied().collect()
+}
+
+/// What restricted play forbids one piece (engine/restriction.py's `restrict`), already checked
+/// against the figure by the reference's `element_problem`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Restriction {
+    /// Spell ids it never casts (left out of its spell list).
+    pub spells: Vec<String>,
+    /// Card powers that do not act for it; Resistance and Immune as flags.
+    pub powers: crate::content::Powers,
+    pub resist: bool,
+    pub immune: bool,
+    /// Ruleset action kinds it never takes (bit `kind`).
+    pub kinds: u32,
+}
+
+/// Forbid a piece its elements before it is placed (`restrict`).
+pub fn restrict<R: MatchRules>(state: &mut MatchState<R>, uid: usize, r: &Restriction) {
+    let content = state.content.clone();
+    let f = &mut state.fighters[uid];
+    if !r.spells.is_empty() {
+        f.spells
+            .retain(|&s| !r.spells.contains(&content.resolve(s).id));
+    }
+    if r.powers != 0 || r.resist || r.immune {
+        f.forbidden_powers = r.powers;
+        f.powers &= !r.powers;
+        f.forbid_resist = r.resist;
+        f.forbid_immune = r.immune;
+        if r.resist {
+            f.resist = 0;
+        }
+        if r.immune {
+            f.immune = 0;
+        }
+    }
+    if r.kinds != 0 {
+        f.forbidden_kinds = r.kinds;
+    }
 }

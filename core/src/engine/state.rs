@@ -72,6 +72,13 @@ pub struct Fighter {
     pub game_uses: Vec<u32>,
     /// +max range from permanent ruleset effects (Arena's Demonic Rewards, R-A145).
     pub max_range_bonus: i32,
+    /// Restricted play (engine/restriction.py): ruleset action kinds this piece may not take (bit
+    /// `kind`), and card powers that do not act for it (with `forbid_resist`, `forbid_immune`).
+    pub forbidden_kinds: u32,
+    pub forbidden_powers: Powers,
+    pub forbid_resist: bool,
+    pub forbid_immune: bool,
+
     pub range_bonus: i32,
     pub blocked: bool,
     pub placed_turn: i32,

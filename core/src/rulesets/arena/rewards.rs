@@ -601,7 +601,10 @@ fn mods_mut(state: &mut MatchState<Arena>, uid: usize) -> &mut Mods {
 fn refresh(state: &mut MatchState<Arena>, uid: usize) {
     let content = state.content.clone();
     let c = &content.chars[state.fighters[uid].spec];
-    let (mut powers, mut resist, mut immune) = (c.powers, c.resist, c.immune);
+    let f = &state.fighters[uid];
+    let mut powers = c.powers & !f.forbidden_powers;
+    let mut resist = if f.forbid_resist { 0 } else { c.resist };
+    let mut immune = if f.forbid_immune { 0 } else { c.immune };
     let held = card_mut(state, uid);
     let mut mods = Mods::default();
     if let Some(old) = held.mods.take() {
