@@ -45,6 +45,7 @@ def play_match_core(
     core_board = _core_board(board)
     if forbid:
         _check_forbid(rules, ids, forbid)
+    _check_reward_options(rules.options)
     out: dict[str, Any] = catalog().play(
         ids,
         core_board,
@@ -61,6 +62,22 @@ def play_match_core(
 
 
 _BOARDS: dict[str, Any] = {}
+
+
+def _check_reward_options(opts: Any) -> None:
+    """The reference's checks of the reward study's options (``rewards.open_market``: ids, lists,
+    prices; a ``ContentError`` naming the option), run on a throwaway market."""
+    if not (any(opts.start_rewards) or any(opts.purchasable_rewards)):
+        return
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from krosbalance.content.registry import default_registry
+    from krosbalance.rulesets.arena.rewards import open_market
+
+    scratch = SimpleNamespace(rules=SimpleNamespace(market=None))
+    open_market(scratch, opts, default_registry().all_rewards(), np.random.default_rng(0))  # type: ignore[arg-type]
 
 
 def _check_forbid(rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[str, Sequence[str]]) -> None:

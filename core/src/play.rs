@@ -80,7 +80,7 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
         &mut setup_rng,
         spec.record,
     );
-    if spec.ruleset.opts.demonic_rewards {
+    if spec.ruleset.opts.wants_market() {
         if spec.content.rewards.is_empty() {
             return Err("not in the core yet: Demonic Rewards without the reward tokens (use an ArenaCatalog with rewards)".into());
         }
@@ -90,7 +90,7 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
         state.rules.market = Some(crate::rulesets::arena::rewards::setup_market(
             &state,
             &mut market_rng,
-        ));
+        )?);
     }
     for uid in 0..state.fighters.len() {
         let f = &state.fighters[uid];
@@ -111,6 +111,15 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
         choose_zones(&mut state, &mut players)?;
     }
     deploy(&mut state, &mut players)?;
+    if spec
+        .ruleset
+        .opts
+        .start_rewards
+        .iter()
+        .any(|l| !l.is_empty())
+    {
+        crate::rulesets::arena::rewards::give_start_rewards(&mut state, &mut players)?;
+    }
     run_to_end(&mut state, &mut players);
     Ok(state)
 }

@@ -163,6 +163,23 @@ VARIANTS: tuple[dict[str, Any], ...] = (
     {"demonic_rewards": True, "gg_price": 30, "kama_reserve": 200},
     {"demonic_rewards": True, "reward_reveal": "staged", "element_boost_waits": True},
     {"demonic_rewards": True, "reward_refill": "none", "reward_prices": {"granite": 1, "jade": 2, "gold": 3}},
+    {
+        "start_rewards": [
+            ["xelor_style", "pet_guardian", "raziela_sword"],
+            ["sacrier_style", "set_hp_counter"],
+        ],
+        "start_reward_prices": [[3, 0, 2], [5]],
+        "start_reward_gg_prices": [[], [1, 1]],
+    },
+    {
+        "start_rewards": [["perfect_lock", "masqueraider_style"], ["feca_style"]],
+        "purchasable_rewards": [["cra_style", "angel_bow"], ["glue"]],
+        "kama_reserve": 200,
+    },
+    {
+        "demonic_rewards": True,
+        "start_rewards": [["ecaflip_style", "celestial_wand"], ["bamboozle", "lightning"]],
+    },
 )
 
 
@@ -214,16 +231,43 @@ def test_a_planted_divergence_is_caught_and_shown():
 
 
 def test_what_the_core_does_not_play_is_refused_not_played():
-    with pytest.raises(ValueError, match="not in the core yet"):
-        play_match_core(
-            ["anna_tommy"] * 2 + ["bill_tell"] * 2,
-            ["oscar_kass"] * 2 + ["lil_healey"] * 2,
-            options={"start_rewards": [["xelor_style"], []]},
-        )
+    from krosbalance.content.registry import default_registry
+    from krosbalance.native_match import _core_board
+    from krosbalance.rulesets.arena.options import punch
+    from krosbalance.rulesets.registry import get_ruleset
+
     with pytest.raises(ValueError, match="does not play the AI"):
         play_match_core(
             ["anna_tommy"] * 2 + ["bill_tell"] * 2, ["oscar_kass"] * 2 + ["lil_healey"] * 2, ai="focus_fire"
         )
+    registry = default_registry()
+    team = [registry.load_character(n) for n in ("anna_tommy", "anna_tommy", "bill_tell", "bill_tell")]
+    rules = get_ruleset("arena", {"demonic_rewards": True})
+    with pytest.raises(ValueError, match="not in the core yet"):  # the one-match path has no tokens
+        core.play_arena_match(
+            [team, team], {}, punch(), _core_board("arena-pit"), rules.options, ["random", "random"], 1
+        )
+
+
+def test_named_holders_and_bad_reward_options():
+    from krosbalance.errors import ContentError
+
+    spec = {
+        "teams": [
+            ["anna_tommy", "bill_tell", "kassius_kaos", "oscar_kass"],
+            ["bill_tell", "lil_healey", "king_of_the_gobballs", "anna_tommy"],
+        ],
+        "board": "bonta-2",
+        "ai": ["random", "random"],
+        "options": {
+            "start_rewards": [["perfect_lock", "masqueraider_style"], ["feca_style", "pet_scout"]],
+            "start_reward_holders": [["", "bill_tell"], ["king_of_the_gobballs"]],
+        },
+    }
+    for seed in range(6):
+        check_differential({**spec, "seed": seed})
+    with pytest.raises(ContentError, match="start_rewards"):
+        play_match_core(*spec["teams"], options={"start_rewards": [["no_such_token"], []]})
 
 
 def test_the_core_is_deterministic_and_records_less_on_request():

@@ -82,6 +82,21 @@ impl ArenaController for RandomAI {
         self.below(seats.len())
     }
 
+    /// The base class's: the Krosmaster the token helps most (`ai.rewards.best_holder`).
+    fn give_reward(
+        &mut self,
+        state: &MatchState<Arena>,
+        _side: usize,
+        reward: usize,
+        candidates: &[usize],
+    ) -> usize {
+        let holders: Vec<crate::ai::rewards::Holder> = candidates
+            .iter()
+            .map(|&c| crate::ai::rewards::Holder::of(&state.content, &state.fighters[c]))
+            .collect();
+        candidates[crate::ai::rewards::best_holder(&state.content.rewards[reward], &holders)]
+    }
+
     fn choose_edge(&mut self, _state: &MatchState<Arena>, _side: usize, n_edges: usize) -> usize {
         self.below(n_edges)
     }

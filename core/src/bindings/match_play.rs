@@ -352,10 +352,13 @@ fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)
     let mode: String = get(opts, "mode")?;
     let mode = mode_of(&mode)?;
 
-    for name in ["start_rewards", "purchasable_rewards"] {
-        let lists: Vec<Vec<String>> = get(opts, name)?;
-        if lists.iter().any(|l| !l.is_empty()) {
-            return Err(unsupported(format!("Demonic Rewards ({name})")));
+    fn two<T: Clone + Default>(lists: Vec<Vec<T>>, name: &str) -> PyResult<[Vec<T>; 2]> {
+        match lists.len() {
+            2 => Ok([lists[0].clone(), lists[1].clone()]),
+            0 => Ok(Default::default()),
+            n => Err(PyValueError::new_err(format!(
+                "{name}: two lists, one per side, not {n}"
+            ))),
         }
     }
     let three = |name: &str| -> PyResult<[i32; 3]> {
@@ -387,6 +390,14 @@ fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)
         reward_refill_same_pile: get::<String>(opts, "reward_refill")? == "same_pile",
         reward_reveal_staged: get::<String>(opts, "reward_reveal")? == "staged",
         element_boost_waits: get(opts, "element_boost_waits")?,
+        start_rewards: two(get(opts, "start_rewards")?, "start_rewards")?,
+        start_reward_prices: two(get(opts, "start_reward_prices")?, "start_reward_prices")?,
+        start_reward_gg_prices: two(
+            get(opts, "start_reward_gg_prices")?,
+            "start_reward_gg_prices",
+        )?,
+        start_reward_holders: two(get(opts, "start_reward_holders")?, "start_reward_holders")?,
+        purchasable_rewards: two(get(opts, "purchasable_rewards")?, "purchasable_rewards")?,
         mode,
         four_player_gg: get(opts, "four_player_gg")?,
         four_player_wild_gg: get(opts, "four_player_wild_gg")?,

@@ -102,7 +102,7 @@ pub struct RewardCard {
 
 /// R-A23: two face-down piles per rank, each rank (sorted by id) shuffled; under `reveal = "setup"`
 /// the top of each pile turned face up.
-pub fn setup_market(state: &MatchState<Arena>, rng: &mut Generator) -> Market {
+pub fn setup_market(state: &MatchState<Arena>, rng: &mut Generator) -> Result<Market, String> {
     let content = &state.content;
     let opts = &state.ruleset.opts;
     let mut piles: [Vec<usize>; 6] = Default::default();
@@ -122,12 +122,112 @@ pub fn setup_market(state: &MatchState<Arena>, rng: &mut Generator) -> Market {
         hidden_box: Vec::new(),
         prices: opts.reward_prices,
     };
-    if !opts.reward_reveal_staged {
+    if !(opts.reward_reveal_staged || opts.shop_only()) {
         for pile in 0..6 {
             market.turn_up(pile);
         }
     }
-    market
+    for side in 0..2 {
+        for name in &opts.purchasable_rewards[side] {
+            let token = remove_from_market(state, &mut market, name)?;
+            let rank = content.rewards[token].rank;
+            market.face_up.push((2 * rank, token));
+        }
+    }
+    Ok(market)
+}
+
+/// Take one named token out of the market, face up first, then the piles in order.
+fn remove_from_market(
+    state: &MatchState<Arena>,
+    market: &mut Market,
+    name: &str,
+) -> Result<usize, String> {
+    let rewards = &state.content.rewards;
+    if let Some(i) = market
+        .face_up
+        .iter()
+        .position(|&(_, r)| rewards[r].id == name)
+    {
+        return Ok(market.face_up.remove(i).1);
+    }
+    for pile in market.piles.iter_mut() {
+        if let Some(i) = pile.iter().position(|&r| rewards[r].id == name) {
+            return Ok(pile.remove(i));
+        }
+    }
+    Err(format!("{name:?} is not in the market (listed twice?)"))
+}
+
+/// `start_rewards`: each token leaves the market and goes face down to the Krosmaster its player
+/// chooses (or the one `start_reward_holders` names), its price charged (`give_start_rewards`).
+pub fn give_start_rewards(
+    state: &mut MatchState<Arena>,
+    players: &mut crate::engine::rules::Players<Arena>,
+) -> Result<(), String> {
+    let ruleset = state.ruleset.clone();
+    let opts = &ruleset.opts;
+    #[allow(clippy::needless_range_loop)] // side indexes the options' lists and the players alike
+    for side in 0..2 {
+        for (i, name) in opts.start_rewards[side].iter().enumerate() {
+            let mut market = state.rules.market.take().expect("a market");
+            let token = remove_from_market(state, &mut market, name);
+            state.rules.market = Some(market);
+            let token = token?;
+            let candidates: Vec<usize> = state.timeline[side]
+                .iter()
+                .copied()
+                .filter(|&f| state.fighters[f].alive && capacity(state, f) > 0)
+                .collect();
+            let wanted = opts.start_reward_holders[side]
+                .get(i)
+                .map_or("", String::as_str);
+            let holder = if !wanted.is_empty() {
+                let found = state.timeline[side].iter().copied().find(|&f| {
+                    let x = &state.fighters[f];
+                    x.kind == PieceKind::Krosmaster
+                        && state.content.chars[x.spec].id == wanted
+                        && x.alive
+                        && capacity(state, f) > 0
+                });
+                found.ok_or_else(|| {
+                    format!("no Krosmaster {wanted:?} with room on side {side}'s team")
+                })?
+            } else if candidates.is_empty() {
+                state
+                    .rules
+                    .market
+                    .as_mut()
+                    .expect("a market")
+                    .boxed
+                    .push(token);
+                continue;
+            } else {
+                let uid = players[side].give_reward(state, side, token, &candidates);
+                if !candidates.contains(&uid) {
+                    return Err(format!(
+                        "player {side} gave a token to #{uid}, not one of {candidates:?}"
+                    ));
+                }
+                uid
+            };
+            give(state, holder, token, "s");
+            if let Some(&price) = opts.start_reward_prices[side].get(i)
+                && price > 0
+            {
+                state.rules.kamas[side] -= price;
+                state.rules.kama_reserve += price;
+            }
+            for _ in 0..opts.start_reward_gg_prices[side]
+                .get(i)
+                .copied()
+                .unwrap_or(0)
+            {
+                crate::rulesets::arena::economy::lose_gg(state, side, "reward price");
+            }
+        }
+    }
+    Ok(())
 }
 
 fn card(state: &MatchState<Arena>, uid: usize) -> Option<&RewardCard> {
@@ -198,12 +298,15 @@ pub fn add_actions(state: &MatchState<Arena>, uid: usize, actions: &mut Vec<Acti
     let Some(market) = &state.rules.market else {
         return;
     };
-    if f.ap < 1
-        || !state.ruleset.opts.demonic_rewards
-        || !state.board.demon_cells().contains(f.at())
-    {
+    let opts = &state.ruleset.opts;
+    if f.ap < 1 || !opts.may_buy(f.side) || !state.board.demon_cells().contains(f.at()) {
         return;
     }
+    let allowed = if opts.shop_only() {
+        Some(&opts.purchasable_rewards[f.side])
+    } else {
+        None
+    };
     let holders: Vec<usize> = state.timeline[f.side]
         .iter()
         .copied()
@@ -217,7 +320,9 @@ pub fn add_actions(state: &MatchState<Arena>, uid: usize, actions: &mut Vec<Acti
     let stock = state.rules.kamas[f.side];
     for (i, &(_, reward)) in market.face_up.iter().enumerate() {
         let rank = state.content.rewards[reward].rank;
-        if stock >= market.prices[rank] {
+        if stock >= market.prices[rank]
+            && allowed.is_none_or(|names| names.contains(&state.content.rewards[reward].id))
+        {
             for &h in &holders {
                 actions.push(Action::new(
                     BUY_REWARD,
@@ -228,7 +333,7 @@ pub fn add_actions(state: &MatchState<Arena>, uid: usize, actions: &mut Vec<Acti
         }
     }
     for rank in 0..3 {
-        if stock >= market.prices[rank] && market.face_down_count(rank) > 0 {
+        if allowed.is_none() && stock >= market.prices[rank] && market.face_down_count(rank) > 0 {
             for &h in &holders {
                 actions.push(Action::new(BUY_REWARD, rank as i32, h as i32));
             }
@@ -350,7 +455,7 @@ pub fn perform(state: &mut MatchState<Arena>, uid: usize, action: Action) {
     let rank = (action.spell % 4) as usize;
     let holder = action.target as usize;
     let opts = &state.ruleset.opts;
-    let refill = opts.reward_refill_same_pile && !opts.reward_reveal_staged;
+    let refill = opts.reward_refill_same_pile && !opts.reward_reveal_staged && !opts.shop_only();
     let market = state.rules.market.as_mut().expect("a market");
     let price = market.prices[rank];
     let token = if visible >= 0 {

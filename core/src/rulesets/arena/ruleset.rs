@@ -45,6 +45,36 @@ pub struct ArenaOptions {
     /// `reward_reveal = "staged"` (else "setup").
     pub reward_reveal_staged: bool,
     pub element_boost_waits: bool,
+    /// The reward study's tokens held from the start, their prices in kamas and GG and named
+    /// holders, and the purchase arms' tokens for sale, per side (reward ids, character ids).
+    pub start_rewards: [Vec<String>; 2],
+    pub start_reward_prices: [Vec<i32>; 2],
+    pub start_reward_gg_prices: [Vec<i32>; 2],
+    pub start_reward_holders: [Vec<String>; 2],
+    pub purchasable_rewards: [Vec<String>; 2],
+}
+
+impl ArenaOptions {
+    /// The market is set up (`rewards.wants_market`).
+    pub fn wants_market(&self) -> bool {
+        self.demonic_rewards
+            || self.start_rewards.iter().any(|l| !l.is_empty())
+            || self.purchasable_rewards.iter().any(|l| !l.is_empty())
+    }
+
+    /// Only the `purchasable_rewards` are for sale (`rewards.shop_only`).
+    pub fn shop_only(&self) -> bool {
+        !self.demonic_rewards && self.purchasable_rewards.iter().any(|l| !l.is_empty())
+    }
+
+    /// Whether this side may buy at all (`rewards.may_buy`).
+    pub fn may_buy(&self, side: usize) -> bool {
+        self.demonic_rewards
+            || self
+                .purchasable_rewards
+                .get(side)
+                .is_some_and(|l| !l.is_empty())
+    }
 }
 
 /// Two players, or four (R-A152): each for himself, or seats 0 and 2 against 1 and 3.
@@ -188,6 +218,14 @@ pub trait ArenaController: Controller<Arena> {
         seat: usize,
         purpose: Purpose,
         seats: &[usize],
+    ) -> usize;
+    /// R-A52: the uid among `candidates` that receives a Demonic Reward held from the start.
+    fn give_reward(
+        &mut self,
+        state: &MatchState<Arena>,
+        side: usize,
+        reward: usize,
+        candidates: &[usize],
     ) -> usize;
 }
 
