@@ -61,6 +61,42 @@ def play_match_core(
     return out
 
 
+def play_many_core(
+    specs: Sequence[Mapping[str, Any]], record: str = "none", threads: int = 1
+) -> list[dict[str, Any]]:
+    """A batch of matches in the core, one boundary crossing for the whole batch: each spec a dict
+    with ``teams``, ``board``, ``seed`` and optionally ``ai`` (default ``random``), ``options`` and
+    ``forbid``, as :func:`play_match_core` takes them. Played without the GIL on ``threads``
+    threads. A match the core cannot play, or that faults inside it, comes back as
+    ``{"error": message, "seed": ...}`` in its place; the reference's own checks (team rules, names,
+    options) raise before anything is played, as for one match."""
+    from krosbalance.play import _ai_names
+    from krosbalance.rulesets.registry import get_ruleset
+
+    batch = []
+    heads = []
+    for spec in specs:
+        teams = spec["teams"]
+        rules = get_ruleset("arena", dict(spec.get("options") or {}))
+        rules.check_seats(len(teams))
+        level = getattr(rules, "team_level", 0)
+        ids = [_validated(tuple(team), seat, level, len(teams)) for seat, team in enumerate(teams)]
+        forbid = spec.get("forbid") or {}
+        if forbid:
+            _check_forbid(rules, ids, forbid)
+        _check_reward_options(rules.options)
+        board = _core_board(spec["board"])
+        names = list(_ai_names(spec.get("ai", "random"), len(teams)))
+        batch.append(
+            (ids, board, rules.options, names, spec["seed"], {k: list(v) for k, v in forbid.items()})
+        )
+        heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
+    out: list[dict[str, Any]] = catalog().play_many(batch, record, threads)
+    for row, head in zip(out, heads, strict=True):
+        row.update(head)
+    return out
+
+
 _BOARDS: dict[str, Any] = {}
 
 

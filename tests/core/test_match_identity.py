@@ -472,3 +472,35 @@ def test_a_bad_restriction_is_the_references_error():
             ["oscar_kass"] * 2 + ["lil_healey"] * 2,
             forbid={"anna_tommy": ["spell:nothing"]},
         )
+
+
+def test_a_batch_gives_what_single_matches_give_on_any_number_of_threads():
+    from krosbalance.native_match import play_many_core
+
+    specs = differential_specs(10, 2024) + four_player_specs(4, 2025)
+    specs[3] = {**specs[3], "forbid": {specs[3]["teams"][0][0]: ["action:pick_kama"]}}
+    singles = [
+        canonical_core(
+            play_match_core(
+                *s["teams"],
+                board=s["board"],
+                ai=tuple(s["ai"]),
+                seed=s["seed"],
+                options=s["options"],
+                record="full",
+                forbid=s.get("forbid"),
+            )
+        )
+        for s in specs
+    ]
+    for threads in (1, 2):
+        batch = play_many_core(specs, record="full", threads=threads)
+        assert [canonical_core(row) for row in batch] == singles
+    rows = play_many_core([{**specs[0], "ai": "focus_fire"}, specs[1]])
+    assert "does not play the AI" in rows[0]["error"] and rows[0]["seed"] == specs[0]["seed"]
+    assert (
+        rows[1]["winner"]
+        == play_match_core(
+            *specs[1]["teams"], board=specs[1]["board"], seed=specs[1]["seed"], options=specs[1]["options"]
+        )["winner"]
+    )

@@ -978,6 +978,74 @@ impl PyArenaCatalog {
         record: &str,
         forbid: Option<std::collections::BTreeMap<String, Vec<String>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let spec = self.spec_of(teams, &board, options, ais, seed, record, forbid)?;
+        drop(board);
+        let state = py
+            .detach(|| play_arena(&spec))
+            .map_err(PyValueError::new_err)?;
+        result_to_py(py, &state)
+    }
+
+    /// A batch of matches, each `(teams, board, options, ais, seed)` or with a sixth item, its
+    /// `forbid`; played without the GIL on `threads` threads (each match on one), the results in
+    /// the batch's order. A match the core cannot play or that faults (a panic) comes back as
+    /// `{"error": message}` in its place, and the batch goes on.
+    #[pyo3(signature = (matches, record = "none", threads = 1))]
+    fn play_many<'py>(
+        &self,
+        py: Python<'py>,
+        matches: Vec<Bound<'py, PyTuple>>,
+        record: &str,
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut specs: Vec<Result<ArenaMatch, String>> = Vec::with_capacity(matches.len());
+        for m in &matches {
+            let board = m.get_item(1)?;
+            let board = board.cast::<PyBoard>()?.borrow();
+            let forbid = if m.len() > 5 {
+                m.get_item(5)?.extract()?
+            } else {
+                None
+            };
+            let spec = self.spec_of(
+                m.get_item(0)?.extract()?,
+                &board,
+                &m.get_item(2)?,
+                m.get_item(3)?.extract()?,
+                m.get_item(4)?.extract()?,
+                record,
+                forbid,
+            );
+            specs.push(spec.map_err(|e| e.to_string()));
+        }
+        let outcomes = py.detach(|| play_all(&specs, threads.max(1)));
+        let rows = outcomes
+            .iter()
+            .map(|outcome| match outcome {
+                Ok(state) => Ok(result_to_py(py, state)?.into_any()),
+                Err(message) => {
+                    let d = PyDict::new(py);
+                    d.set_item("error", message)?;
+                    Ok(d.into_any())
+                }
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, rows)
+    }
+}
+
+impl PyArenaCatalog {
+    #[allow(clippy::too_many_arguments)]
+    fn spec_of(
+        &self,
+        teams: Vec<Vec<String>>,
+        board: &PyBoard,
+        options: &Bound<'_, PyAny>,
+        ais: Vec<String>,
+        seed: u128,
+        record: &str,
+        forbid: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> PyResult<ArenaMatch> {
         let mut restrictions = Vec::new();
         for (id, elements) in forbid.unwrap_or_default() {
             if let Some(spec) = self.names.iter().position(|n| *n == id) {
@@ -997,7 +1065,7 @@ impl PyArenaCatalog {
             })
             .collect::<PyResult<Vec<_>>>()?;
         let (arena, engine) = options_of(options)?;
-        let spec = ArenaMatch {
+        Ok(ArenaMatch {
             board: board.inner.clone(),
             content: self.content.clone(),
             ruleset: Arc::new(Arena { opts: arena }),
@@ -1007,13 +1075,43 @@ impl PyArenaCatalog {
             seed,
             record: record_level(record)?,
             forbid: restrictions,
-        };
-        drop(board);
-        let state = py
-            .detach(|| play_arena(&spec))
-            .map_err(PyValueError::new_err)?;
-        result_to_py(py, &state)
+        })
     }
+}
+
+/// Play every match of a batch on `threads` threads; a panic is that match's error.
+fn play_all(
+    specs: &[Result<ArenaMatch, String>],
+    threads: usize,
+) -> Vec<Result<MatchState<Arena>, String>> {
+    let one = |spec: &Result<ArenaMatch, String>| -> Result<MatchState<Arena>, String> {
+        let spec = spec.as_ref().map_err(Clone::clone)?;
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_arena(spec))) {
+            Ok(result) => result,
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_string()))
+                    .unwrap_or_else(|| "a panic".to_string());
+                Err(format!("a fault in the core (seed {}): {what}", spec.seed))
+            }
+        }
+    };
+    if threads == 1 || specs.len() < 2 {
+        return specs.iter().map(one).collect();
+    }
+    let chunk = specs.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a batch thread"))
+            .collect()
+    })
 }
 
 /// Restricted play's elements (`spell:<id>`, `power:<kind>`, `action:<name>`), already checked by
