@@ -42,6 +42,7 @@ def _jobs(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from krosbalance.engine_choice import ENGINE_CHOICES
     from krosbalance.sim.backends import BACKENDS
 
     parser = argparse.ArgumentParser(
@@ -60,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (default loky)")
     run.add_argument("--address", default=None, help="Dask scheduler / Ray cluster address")
     run.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    run.add_argument(
+        "--engine",
+        choices=ENGINE_CHOICES,
+        default="auto",
+        help="auto (default): the native core plays what it can, the Python reference the rest; "
+        "KROSBALANCE_ENGINE=reference overrides",
+    )
     run.add_argument(
         "--patch",
         default=None,
@@ -160,9 +168,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from krosbalance.engine_choice import missing_core_warning
     from krosbalance.sim.experiment import load_experiment
     from krosbalance.sim.runner import run_experiment
 
+    warning = missing_core_warning(args.engine)  # once per run, never per match or worker
+    if warning:
+        print(warning, file=sys.stderr)
     out = args.out
     experiment = load_experiment(args.file)
     if out is None:
@@ -193,6 +205,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             backend=args.backend,
             address=args.address,
             progress=False if args.no_progress else None,
+            engine=args.engine,
         )
     summary = run_experiment(
         args.file,
@@ -204,6 +217,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         address=args.address,
         progress=False if args.no_progress else None,
         patch=args.patch,
+        engine=args.engine,
     )
     print(
         f"{summary.experiment}: {summary.n_matches} matches ({summary.n_played} played, "

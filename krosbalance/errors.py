@@ -40,3 +40,13 @@ class IllegalActionError(Exception):
 
 class ScriptExhaustedError(Exception):
     """A scripted die ran out of faces: the test forgot to script a roll the engine needed."""
+
+
+class EngineError(KrosbalanceError):
+    """``engine="core"`` asked of a match the native core cannot play (it is not installed, or does not
+    play that ruleset, option or AI yet), or an unknown engine name."""
+
+
+class CoreFault(RuntimeError):
+    """The native core failed on a match it had accepted (a Rust panic, an impossible state, a result
+    the reference cannot read): a bug of the core, recorded as the match's error row, the run going on."""

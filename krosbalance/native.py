@@ -6,8 +6,9 @@ installs without it otherwise, so the core may be missing: everything here works
 :func:`available` is the one question callers ask. ``KROSBALANCE_ENGINE=reference`` makes the core
 unavailable even when installed (``native``, the default, uses it when installed).
 
-So far the core holds the random streams (numpy's SeedSequence, PCG64 and the Generator draws the
-reference uses) and the board geometry; nothing in the package plays through it yet.
+The core holds the random streams (numpy's SeedSequence, PCG64 and the Generator draws the reference
+uses), the board geometry and whole Arena matches (:mod:`krosbalance.native_match`);
+:mod:`krosbalance.engine_choice` decides, match by match, whether the core or the reference plays.
 
 The core is imported on first use, never at import time, and this module imports neither numpy nor
 pandas.

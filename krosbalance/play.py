@@ -32,6 +32,7 @@ from krosbalance.engine.restriction import apply_restrictions
 from krosbalance.engine.results import MatchResult
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import MatchView
+from krosbalance.engine_choice import play_in_core
 from krosbalance.errors import ContentError, TeamError
 from krosbalance.rulesets.base import Ruleset
 from krosbalance.rulesets.registry import get_ruleset
@@ -144,10 +145,30 @@ def play_match(
     ruleset: str | Ruleset = DEFAULT_RULESET,
     registry: Registry | None = None,
     forbid: Mapping[str, Sequence[str]] | None = None,
+    engine: str = "auto",
 ) -> MatchResult:
     """Play one match to its end. ``teams`` are the seats' teams in seat order (two; four under
     Arena's ``mode = "free_for_all"`` or ``"two_vs_two"``); ``ai`` is one AI name for every seat or
-    one per seat; ``record`` is ``none``, ``summary`` or ``full``."""
+    one per seat; ``record`` is ``none``, ``summary`` or ``full``.
+
+    ``engine``: ``auto`` (the native core plays the match when it can, the Python reference
+    otherwise), ``core`` (the core or an ``EngineError``) or ``reference``; the environment variable
+    ``KROSBALANCE_ENGINE=reference`` overrides it (:mod:`krosbalance.engine_choice`). Either engine
+    gives the same result; ``result.engine`` says which played."""
+    played = play_in_core(
+        *teams,
+        board=board,
+        ai=ai,
+        seed=seed,
+        options=options,
+        record=record,
+        ruleset=ruleset,
+        registry=registry,
+        forbid=forbid,
+        engine=engine,
+    )
+    if played is not None:
+        return played
     state, controllers, views = prepare_match(
         *teams,
         board=board,
@@ -187,7 +208,8 @@ def play_trial(
 ) -> MatchResult:
     """The match ``play_match`` would play, stopped after its first ``turns`` game turns as the
     turn bound stops one: set-up, deployment, the first turns and the result, in a fraction of a
-    match's time (``krosbalance validate`` plays one per arm)."""
+    match's time (``krosbalance validate`` plays one per arm). The reference plays it: the core plays
+    whole matches only."""
     state, controllers, views = prepare_match(
         *teams, board=board, ai=ai, seed=seed, ruleset=ruleset, registry=registry, forbid=forbid
     )

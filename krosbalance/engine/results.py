@@ -132,7 +132,9 @@ class MatchResult:
             per-seat value is a tuple indexed by seat), written by its ``fill_result``.
         checkpoints: at the ``full`` level only, the pieces and holdings after deployment and at
             every turn end (``krosbalance.render.checkpoints.Checkpoint``), from which a replay's
-            frames are built; empty otherwise.
+            frames are built; empty otherwise (and from the core, which keeps no Python state).
+        engine: which engine played it: ``reference`` (the Python rules) or ``core`` (the native
+            core, ``krosbalance.engine_choice``); the same match gives the same result on either.
     """
 
     winner: int | None
@@ -150,6 +152,7 @@ class MatchResult:
     partnerships: tuple[int, ...] = (0, 1)
     play_order: tuple[int, ...] = ()
     checkpoints: list[Any] = field(default_factory=list)
+    engine: str = "reference"
 
     @property
     def n_seats(self) -> int:

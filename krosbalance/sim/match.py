@@ -2,11 +2,14 @@
 
 This is the whole of what a worker does: ``run_batch`` plays its specs one after another and returns
 plain dicts. A match that raises becomes a matches row with ``error`` set plus an errors row carrying
-seed, spec and traceback, so one bad match never stops an experiment.
+seed, spec and traceback, so one bad match never stops an experiment; a fault of the native core
+(``CoreFault``, a Rust panic included: :mod:`krosbalance.engine_choice`) too, its row's ``engine``
+``core`` and its message saying how to replay the match on the reference.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -14,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from krosbalance.engine.results import MatchResult
+from krosbalance.errors import CoreFault, EngineError
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.collector import bulk_collection
 from krosbalance.sim.experiment import MatchSpec
@@ -25,11 +29,13 @@ PlayFn = Callable[..., MatchResult]
 as ``play_spec`` passes it, the ruleset object with the match's options)."""
 
 
-def default_play() -> PlayFn:
-    """The engine's ``play_match`` (imported on demand: it is the only link to the rules)."""
+def default_play(engine: str = "auto") -> PlayFn:
+    """The engine's ``play_match`` (imported on demand: it is the only link to the rules), playing
+    on ``engine`` (``auto``, ``core`` or ``reference``: :mod:`krosbalance.engine_choice`); picklable,
+    so process workers play on the engine the parent chose."""
     from krosbalance.play import play_match
 
-    return play_match
+    return play_match if engine == "auto" else functools.partial(play_match, engine=engine)
 
 
 def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = None) -> MatchResult:
@@ -92,9 +98,19 @@ def run_match(spec: MatchSpec, play: PlayFn | None = None) -> BatchResult:
         if result.events:
             out.events.extend(event_rows(spec, result))
     except Exception as exc:  # a crash in one match must not stop the experiment
-        out.matches.append(failed_match_row(spec, f"{type(exc).__name__}: {exc}"))
+        out.matches.append(failed_match_row(spec, _error_text(spec, exc), _engine_of(exc)))
         out.errors.append(error_row(spec, traceback.format_exc()))
     return out
+
+
+def _engine_of(exc: Exception) -> str:
+    """The engine a failed match was played on: the core's faults and refusals are the core's."""
+    return "core" if isinstance(exc, CoreFault | EngineError) else "reference"
+
+
+def _error_text(spec: MatchSpec, exc: Exception) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text.replace("MATCH_ID", str(spec.match_id)) if isinstance(exc, CoreFault) else text
 
 
 class BatchInterrupted(KeyboardInterrupt):

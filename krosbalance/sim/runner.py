@@ -3,7 +3,8 @@
 Layout of an output folder::
 
     OUT/experiment.toml            copy of the experiment file (what ``report`` and ``replay`` read)
-    OUT/manifest.json              name, master seed, match count, fingerprint, versions, times
+    OUT/manifest.json              name, master seed, match count, fingerprint, versions, times,
+                                   the engine chosen and the core's version
     OUT/matches/part-00000040.parquet   one row per match        } one set per flush, named after
     OUT/fighters/part-00000040.parquet  one row per fighter      } the smallest match id in it
     OUT/errors/part-00000040.parquet    matches that raised (only when there were some)
@@ -48,8 +49,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from krosbalance import native
 from krosbalance.engine.results import ENGINE_VERSION
-from krosbalance.errors import KrosbalanceError
+from krosbalance.engine_choice import AUTO, CORE, resolve
+from krosbalance.errors import EngineError, KrosbalanceError
 from krosbalance.sim import ledger
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
@@ -526,6 +529,7 @@ def run_experiment(
     patch: str | None = None,
     experiment: Experiment | None = None,
     notify: Callable[[str], None] | None = None,
+    engine: str = "auto",
 ) -> RunSummary:
     """Run (or resume) the experiment in ``source``, writing shards under ``out``.
 
@@ -549,6 +553,10 @@ def run_experiment(
         experiment: the experiment to run, already built (a staged study's stage, derived from the
             file ``source``, which is still the spec copied beside the results).
         notify: called with each line saying what a resume moved aside (default: printed on stderr).
+        engine: ``auto`` (the native core plays what it can, the reference the rest), ``core`` or
+            ``reference`` (:mod:`krosbalance.engine_choice`; ``KROSBALANCE_ENGINE=reference``
+            overrides it), for the engine's own ``play`` only; the manifest records the choice and the
+            core's version, each matches row the engine that played it.
 
     Raises:
         ExperimentError: the file is invalid, or an arm's trial match fails.
@@ -567,7 +575,12 @@ def run_experiment(
         problems = trial_errors(experiment, str(source))
         if problems:
             raise problems[0]
+    choice = resolve(engine)
+    if choice == CORE and not native.available():
+        raise EngineError(f"engine='core': {native.why_unavailable()}")
     manifest = _prepare_out(out, experiment, source, resume)
+    manifest.update(_engine_manifest(choice if play is None else "custom"))
+    _write_json(out / MANIFEST, manifest)
     set_aside = clean_partial(out)
     for line in set_aside:
         (notify or _on_stderr)(f"{out}: {line}")
@@ -576,7 +589,7 @@ def run_experiment(
     n_done = int(done.sum())
     n_todo = n_matches - n_done
     todo = _todo(experiment, done)
-    play_fn = play if play is not None else default_play()
+    play_fn = play if play is not None else default_play() if choice == AUTO else default_play(choice)
 
     n_errors = 0
     buffer = ColumnBatch()
@@ -640,6 +653,18 @@ def run_experiment(
         first_error=arms.first_error,
         set_aside=tuple(set_aside),
     )
+
+
+def _engine_manifest(choice: str) -> dict[str, Any]:
+    """What the manifest records of the engines (results are the same on either; each matches row's
+    ``engine`` says which played it): the choice (``auto``, ``core``, ``reference``, or ``custom`` for
+    a stand-in ``play``), the core's version when it may play (else None) and, when it may not, why."""
+    may_play = choice in (AUTO, CORE) and native.available()
+    return {
+        "engine": choice,
+        "core_version": native.version() if may_play else None,
+        "engine_note": None if may_play or choice == "custom" else native.why_unavailable(),
+    }
 
 
 def _on_stderr(line: str) -> None:

@@ -48,9 +48,11 @@ MATCH_COLUMNS: dict[str, str] = {
     "engine_version": "string",
     "content_version": "string",
     "package_version": "string",
+    "engine": "string",
     "error": "string",
 }
-"""The ruleset-neutral columns of the matches table; :func:`match_columns` adds the rulesets' own,
+"""The ruleset-neutral columns of the matches table (``engine``: ``core`` or ``reference``, which
+engine played the match; absent from folders written before issue 37, so no reader requires it); :func:`match_columns` adds the rulesets' own,
 and for a table of more than two players each further seat's team and AI (``team_c``, ``team2``,
 ``ai2``...), the partnerships and the play order."""
 #: players per match of the tables built without naming their seats (two-player matches)
@@ -212,6 +214,7 @@ def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
         engine_version=str(versions.get("engine", ENGINE_VERSION)),
         content_version=str(versions.get("content", "")),
         package_version=str(versions.get("package", package_version())),
+        engine=result.engine,
         error="",
     )
     if spec.more_teams:
@@ -277,8 +280,9 @@ def event_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
     return rows
 
 
-def failed_match_row(spec: MatchSpec, error: str) -> dict[str, Any]:
-    """The matches-table row of a match that raised: identity columns, empty outcome, ``error`` set."""
+def failed_match_row(spec: MatchSpec, error: str, engine: str = "reference") -> dict[str, Any]:
+    """The matches-table row of a match that raised: identity columns, empty outcome, ``error`` set,
+    ``engine`` the engine it was played on."""
     row = _spec_columns(spec)
     row.update(
         winner=None,
@@ -289,6 +293,7 @@ def failed_match_row(spec: MatchSpec, error: str) -> dict[str, Any]:
         engine_version=ENGINE_VERSION,
         content_version="",
         package_version=package_version(),
+        engine=engine,
         error=error or "error",
     )
     if spec.more_teams:

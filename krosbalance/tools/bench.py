@@ -1,6 +1,7 @@
 """``make bench`` / ``python -m krosbalance.tools.bench``: Arena matches per second on one core in the
-compiled and the pure-Python build side by side, the speed-up of the parallel runner on two cores,
-the build time, the identity of the two builds, and where the time goes.
+compiled and the pure-Python build side by side, and in the native core for the AIs it plays, the
+speed-up of the parallel runner on two cores, the build time, the identity of the two builds, and
+where the time goes.
 
 Plays matches between the box teams (every split of the Krosmasters of the ``arena-box`` set into
 two legal Arena teams, 35 splits of the eight box Krosmasters, in turn:
@@ -10,7 +11,10 @@ worker, measured in a fresh process after a warm-up (imports, content and board 
 The two builds take turns, ``--rounds`` times per AI, in processes of their own: the installed build
 (compiled unless installed with ``KROSBALANCE_PURE=1``) and a pure copy of the same sources
 (:mod:`krosbalance.tools.builds`); the ratio is the median of the per-round ratios, so a machine that
-speeds up or slows down during the run affects both sides alike.
+speeds up or slows down during the run affects both sides alike. Both builds play on the Python
+reference engine (``engine="reference"``); where the native core (``core/``, :mod:`krosbalance.native`)
+plays an AI's matches, a third process in each round plays the same matches in the core
+(``engine="core"``), and the table adds its rate and its ratios to both builds.
 
 ``--blast AI`` (repeatable) adds the same figures for Krosmaster Blast matches played by that AI:
 every split into two teams of two of every four of the Blast Krosmasters in turn
@@ -48,6 +52,8 @@ from pathlib import Path
 from krosbalance.ai.registry import ai_problem, list_ais
 from krosbalance.build_info import build_mode, build_seconds
 from krosbalance.content.registry import list_characters
+from krosbalance.engine_choice import CORE, REFERENCE
+from krosbalance.errors import EngineError
 from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
 from krosbalance.sim.collector import bulk_collection
 from krosbalance.tools.builds import (
@@ -110,21 +116,28 @@ def measure(
     seconds: float = 10.0,
     warmup: float = 1.0,
     ruleset: str = DEFAULT_RULESET,
+    engine: str = REFERENCE,
 ) -> BenchResult:
     """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds, in this
-    process (whichever build it runs); ``ruleset="blast"`` plays Blast matches (:func:`blast_splits`)."""
+    process (whichever build it runs) on ``engine`` (``reference``: the Python engine of that build,
+    or ``core``: the native core, whose result's ``build`` is then ``core``); ``ruleset="blast"``
+    plays Blast matches (:func:`blast_splits`)."""
     with bulk_collection():  # as the runner's workers play (krosbalance.sim.match.run_batch)
-        return _measure(ai, board, seconds, warmup, ruleset)
+        return _measure(ai, board, seconds, warmup, ruleset, engine)
 
 
-def _measure(ai: str, board: str, seconds: float, warmup: float, ruleset: str) -> BenchResult:
+def _measure(
+    ai: str, board: str, seconds: float, warmup: float, ruleset: str, engine: str = REFERENCE
+) -> BenchResult:
     source = _matches(0, ruleset)
     options = WORKLOADS[ruleset].options
     end = time.perf_counter() + warmup
     played = 0
     while played < 2 or time.perf_counter() < end:
         team0, team1, seed = next(source)
-        play_match(team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options)
+        play_match(
+            team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=engine
+        )
         played += 1
     matches = turns = 0
     start, cpu = time.perf_counter(), time.process_time()
@@ -132,16 +145,34 @@ def _measure(ai: str, board: str, seconds: float, warmup: float, ruleset: str) -
     while matches < 1 or time.perf_counter() < end:
         team0, team1, seed = next(source)
         turns += play_match(
-            team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options
+            team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=engine
         ).turns
         matches += 1
     wall = time.perf_counter() - start
     label = f"{WORKLOADS[ruleset].prefix}{ai}"
-    return BenchResult(label, board, matches, wall, turns, build_mode(), time.process_time() - cpu)
+    build = CORE if engine == CORE else build_mode()
+    return BenchResult(label, board, matches, wall, turns, build, time.process_time() - cpu)
+
+
+def core_plays(ai: str, board: str = DEFAULT_BOARD, ruleset: str = DEFAULT_RULESET) -> bool:
+    """Whether the native core plays this AI's benchmark matches (it is installed and the first of
+    them is not refused)."""
+    team0, team1, seed = next(_matches(0, ruleset))
+    options = WORKLOADS[ruleset].options
+    try:
+        play_match(team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=CORE)
+    except EngineError:
+        return False
+    return True
 
 
 def _worker_args(
-    ai: str, board: str, seconds: float, warmup: float, ruleset: str = DEFAULT_RULESET
+    ai: str,
+    board: str,
+    seconds: float,
+    warmup: float,
+    ruleset: str = DEFAULT_RULESET,
+    engine: str = REFERENCE,
 ) -> list[str]:
     return [
         "-m",
@@ -149,6 +180,8 @@ def _worker_args(
         "--worker",
         "--worker-ruleset",
         ruleset,
+        "--worker-engine",
+        engine,
         "--ai",
         ai,
         "--board",
@@ -167,6 +200,11 @@ def _result(process: subprocess.Popen[str], build: str) -> BenchResult:
     return BenchResult(**json.loads(out))
 
 
+Round = tuple[BenchResult, BenchResult | None, BenchResult | None]
+"""One round of an AI: the installed build, the pure copy (None when the installed build is pure) and
+the native core (None when it does not play the AI), each in a process of its own."""
+
+
 def side_by_side(
     ais: Sequence[str],
     board: str = DEFAULT_BOARD,
@@ -174,15 +212,17 @@ def side_by_side(
     warmup: float = 1.0,
     rounds: int = 2,
     ruleset: str = DEFAULT_RULESET,
-) -> dict[str, list[tuple[BenchResult, BenchResult | None]]]:
-    """Per AI, ``rounds`` pairs (installed build, pure copy), each measured in a fresh process, the
-    two builds in turn; the pure side is None when the installed build is pure already."""
+) -> dict[str, list[Round]]:
+    """Per AI, ``rounds`` rounds (installed build, pure copy, native core), each measured in a fresh
+    process, in turn; the pure side is None when the installed build is pure already, the core side
+    None when the core does not play the AI (:func:`core_plays`)."""
     installed = build_mode()
     env = dict(os.environ, KROSBALANCE_EXPECT_BUILD=installed)
-    pairs: dict[str, list[tuple[BenchResult, BenchResult | None]]] = {}
+    pairs: dict[str, list[Round]] = {}
     with pure_copy() as root:
         for ai in ais:
             pairs[ai] = []
+            in_core = core_plays(ai, board, ruleset)
             for _ in range(rounds):
                 args = _worker_args(ai, board, seconds, warmup, ruleset)
                 mine = subprocess.Popen(
@@ -197,34 +237,70 @@ def side_by_side(
                 if installed != "pure":
                     child = pure_python(root, args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                     pure = _result(child, "pure")
-                pairs[ai].append((first, pure))
+                core = None
+                if in_core:
+                    args = _worker_args(ai, board, seconds, warmup, ruleset, CORE)
+                    native = subprocess.Popen(
+                        [sys.executable, *args],
+                        env=env,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    )
+                    core = _result(native, CORE)
+                pairs[ai].append((first, pure, core))
     return pairs
 
 
-def side_by_side_table(pairs: dict[str, list[tuple[BenchResult, BenchResult | None]]]) -> str:
-    """Matches per CPU-second (one core's rate) of each build and their ratio, medians over rounds;
-    the wall-clock rates follow for reference (a busy machine lowers them)."""
+def _ratio(rounds: Sequence[Round], top: int, bottom: int, wall: bool = False) -> float | None:
+    """The median over rounds of the rate of side ``top`` over side ``bottom`` (None without both)."""
+    ratios = [
+        (r[top].per_second / r[bottom].per_second)  # type: ignore[union-attr]
+        if wall
+        else (r[top].per_cpu_second / r[bottom].per_cpu_second)  # type: ignore[union-attr]
+        for r in rounds
+        if r[top] is not None and r[bottom] is not None
+    ]
+    return statistics.median(ratios) if ratios else None
+
+
+def _rate(rounds: Sequence[Round], side: int, wall: bool = False) -> float | None:
+    rates = [
+        (r[side].per_second if wall else r[side].per_cpu_second)  # type: ignore[union-attr]
+        for r in rounds
+        if r[side] is not None
+    ]
+    return statistics.median(rates) if rates else None
+
+
+def _cell(value: float | None, width: int, form: str, suffix: str = "") -> str:
+    return f"{'-':>{width}}" if value is None else f"{format(value, form) + suffix:>{width}}"
+
+
+def side_by_side_table(pairs: dict[str, list[Round]]) -> str:
+    """Matches per CPU-second (one core's rate) of each build and of the native core, and their
+    ratios, medians over rounds; the wall-clock rates follow for reference (a busy machine lowers
+    them)."""
     first = next(iter(pairs.values()))
     installed = first[0][0].build
     lines = [
-        f"{'matches/s, one core':>20} {installed:>10} {'pure':>8} {installed + '/pure':>14}   "
-        f"(per CPU-second, median of {len(first)} rounds, builds in turn; wall-clock rates after)"
+        f"{'matches/s, one core':>20} {installed:>10} {'pure':>8} {installed + '/pure':>14} "
+        f"{'core':>9} {'core/' + installed:>14} {'core/pure':>10}   "
+        f"(per CPU-second, median of {len(first)} rounds, builds and core in turn; wall-clock rates after)"
     ]
     for ai, rounds in pairs.items():
-        fast = statistics.median(a.per_cpu_second for a, _ in rounds)
-        fast_wall = statistics.median(a.per_second for a, _ in rounds)
-        pure = [(a, b) for a, b in rounds if b is not None]
-        if not pure:
-            lines.append(f"{ai:>20} {fast:>10.1f} {'-':>8} {'-':>14}   wall {fast_wall:.1f}")
-            continue
-        slow = statistics.median(b.per_cpu_second for _, b in pure)
-        ratio = statistics.median(a.per_cpu_second / b.per_cpu_second for a, b in pure)
-        slow_wall = statistics.median(b.per_second for _, b in pure)
-        wall_ratio = statistics.median(a.per_second / b.per_second for a, b in pure)
-        lines.append(
-            f"{ai:>20} {fast:>10.1f} {slow:>8.1f} {ratio:>13.2f}x   "
-            f"wall {fast_wall:.1f} vs {slow_wall:.1f} = {wall_ratio:.2f}x"
+        fast, slow, core = (_rate(rounds, side) for side in (0, 1, 2))
+        row = (
+            f"{ai:>20} {_cell(fast, 10, '.1f')} {_cell(slow, 8, '.1f')} "
+            f"{_cell(_ratio(rounds, 0, 1), 14, '.2f', 'x')} {_cell(core, 9, '.1f')} "
+            f"{_cell(_ratio(rounds, 2, 0), 14, '.1f', 'x')} {_cell(_ratio(rounds, 2, 1), 10, '.1f', 'x')}   "
+            f"wall {_rate(rounds, 0, wall=True) or 0.0:.1f}"
         )
+        for side, name, ratio in ((1, "pure", (0, 1)), (2, "core", (2, 0))):
+            rate = _rate(rounds, side, wall=True)
+            if rate is not None:
+                row += f", {name} {rate:.1f} ({_ratio(rounds, *ratio, wall=True) or 0.0:.2f}x)"
+        lines.append(row)
     return "\n".join(lines)
 
 
@@ -319,7 +395,9 @@ def speedup(ai: str, board: str = DEFAULT_BOARD, deals: int = 3) -> tuple[float,
         matches = 0
         for jobs in (1, 2):
             start = time.perf_counter()
-            summary = run_experiment(source, Path(tmp) / f"out-{jobs}", jobs=jobs, progress=False)
+            summary = run_experiment(  # the Python build's runner (the core has its own columns)
+                source, Path(tmp) / f"out-{jobs}", jobs=jobs, progress=False, engine=REFERENCE
+            )
             times.append(time.perf_counter() - start)
             matches = summary.n_played
     return times[0], times[1], matches
@@ -385,13 +463,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile-seconds", type=float, default=3.0)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker-ruleset", default=DEFAULT_RULESET, help=argparse.SUPPRESS)
+    parser.add_argument("--worker-engine", default=REFERENCE, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     ais = args.ai or ["random"]
     if "all" in ais:
         ais = list_ais(DEFAULT_RULESET)
     if args.worker:  # one measurement in this process, for side_by_side
         expect_build()
-        result = measure(ais[0], args.board, args.seconds, args.warmup, args.worker_ruleset)
+        result = measure(
+            ais[0], args.board, args.seconds, args.warmup, args.worker_ruleset, args.worker_engine
+        )
         print(json.dumps(asdict(result)))
         return 0
     for ruleset, names in ((DEFAULT_RULESET, ais), ("blast", args.blast)):
@@ -427,10 +508,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         if problems:  # the search tier's figures are Arena box matches
             parser.error(problems[0])
-        pairs = search_side_by_side(
+        searches = search_side_by_side(
             args.search, matches=args.search_matches, board=args.board, copy_seconds=args.seconds
         )
-        print(search_table(pairs), flush=True)
+        print(search_table(searches), flush=True)
     if args.identity:
         print(compare_builds().line(), flush=True)
     if args.perf and build_mode() == "compiled":

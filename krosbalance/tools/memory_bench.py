@@ -213,6 +213,7 @@ def synthetic_results(
                 "engine_version": ENGINE_VERSION,
                 "content_version": "bench",
                 "package_version": "bench",
+                "engine": "reference",
                 "error": "",
             }
         )

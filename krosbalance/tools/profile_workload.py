@@ -40,7 +40,10 @@ def play_workload(arena: int = 40, search: int = 1, blast: int = 20) -> int:
         for k in range(search if searching else arena):
             team0, team1 = splits[k % len(splits)]
             pair = (ai, "kiter") if searching else (ai, ai)
-            play_match(team0, team1, board=DEFAULT_BOARD, ai=pair, seed=BASE_SEED + played)
+            # the reference: the profile trains the compiled Python engine, not the native core
+            play_match(
+                team0, team1, board=DEFAULT_BOARD, ai=pair, seed=BASE_SEED + played, engine="reference"
+            )
             played += 1
     teams = blast_splits()
     for ai in list_ais("blast"):
@@ -54,6 +57,7 @@ def play_workload(arena: int = 40, search: int = 1, blast: int = 20) -> int:
                 seed=BASE_SEED + played,
                 ruleset="blast",
                 options=BLAST_OPTIONS,
+                engine="reference",
             )
             played += 1
     return played

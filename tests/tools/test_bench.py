@@ -57,3 +57,21 @@ def test_each_ai_plays_the_workload_of_a_ruleset_it_declares() -> None:
         assert home in WORKLOADS and home == next(r for r in ai_rulesets(ai) if r in WORKLOADS)
     assert {home_ruleset(ai) for ai in list_ais("blast") if ai not in list_ais("arena")} == {"blast"}
     assert home_ruleset("random") == "arena"  # it plays every ruleset: Arena's matches, as before
+
+
+def test_the_core_is_a_third_column_where_it_plays_the_ai():
+    from krosbalance import native
+
+    if not native.available():
+        import pytest
+
+        pytest.skip(str(native.why_unavailable()))
+    assert bench.measure("random", seconds=0.1, warmup=0.05, engine="core").build == "core"
+    assert bench.core_plays("random") and not bench.core_plays("focus_fire")
+    pairs = bench.side_by_side(["random", "focus_fire"], seconds=0.2, warmup=0.05, rounds=1)
+    (random_round,), (focus_round,) = pairs["random"], pairs["focus_fire"]
+    assert random_round[2] is not None and random_round[2].build == "core" and focus_round[2] is None
+    table = bench.side_by_side_table(pairs)
+    header, random_row, focus_row = table.splitlines()
+    assert f"core/{build_mode()}" in header and "core/pure" in header
+    assert random_row.count("x") >= 2 and ", core " in random_row and ", core " not in focus_row

@@ -1,0 +1,353 @@
+"""Which engine plays a match: the native core when it can, the Python reference otherwise (issue 37).
+
+``play_match(..., engine=...)`` asks :func:`play_in_core` first; a ``None`` answer means the reference
+plays. The choice:
+
+- ``auto`` (the default): the core plays every match it can play, the reference everything else,
+  transparently; the results are the same rows either way (the core is held to the reference event
+  for event by ``tests/core``);
+- ``core``: the core plays, or :class:`~krosbalance.errors.EngineError` says in one line why it cannot;
+- ``reference``: the Python engine plays.
+
+``KROSBALANCE_ENGINE=reference`` (:mod:`krosbalance.native`) overrides the argument: the reference
+plays whatever was asked.
+
+What the core can play is decided without playing: first the cheap checks here (Arena, two seats, no
+Demonic Rewards, the default cards, no restricted play, a board named in the registry; in ``auto``,
+``record="full"`` too, since a replay's checkpoints are read from the reference's live state), then
+the core's own refusal (``ValueError("not in the core yet: ...")`` or "the core does not play the AI
+... yet", raised before the match is played), remembered per match shape (teams, board, AIs,
+options) so that a refused shape costs one refusal per process, not one per match.
+
+A core that fails on a match it accepted (a Rust panic, which PyO3 raises as ``PanicException``, a
+``BaseException``; any other exception from the core; a result the reference cannot read) raises
+:class:`~krosbalance.errors.CoreFault`, chained to the original, saying how to replay the match on
+the reference; the runner records it as that match's error row and goes on. When the reference's
+own checks that ``play_match_core`` runs first (team rules, names: ``KrosbalanceError``) refuse the
+match, ``auto`` hands it to the reference, which refuses it in its own words (``core`` raises the
+error as it came).
+
+This module imports neither pandas nor the core (the core is imported on first use by
+:mod:`krosbalance.native`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from krosbalance import native
+from krosbalance.errors import CoreFault, EngineError, KrosbalanceError
+
+if TYPE_CHECKING:
+    from krosbalance.board import Board
+    from krosbalance.content.registry import Registry
+    from krosbalance.engine.results import FighterRecord, MatchResult
+    from krosbalance.rulesets.base import Ruleset
+
+AUTO, CORE, REFERENCE = "auto", "core", "reference"
+#: the values of ``engine=``: the ``engine`` column of the matches table holds ``core`` or ``reference``
+ENGINE_CHOICES = (AUTO, CORE, REFERENCE)
+#: the seats of the matches the core plays (its result gives no partnerships or play order yet)
+CORE_SEATS = (2,)
+#: how the core words a refusal (``krosbalance_core``'s ``unsupported`` and ``play::controller``)
+REFUSALS = ("not in the core yet", "the core does not play")
+#: the refused match shapes remembered per process (a cap, so a long sweep never grows it unbounded)
+MAX_REMEMBERED = 4096
+_REFUSED: dict[tuple[Any, ...], str] = {}
+#: how much slower the reference is where the core plays (``make bench``'s core/pure column, random
+#: AI, box teams: 1,430 against 54 matches a CPU-second, December 2026)
+SLOWER = "about 25x slower"
+
+
+def resolve(engine: str = AUTO) -> str:
+    """The choice that holds once ``KROSBALANCE_ENGINE`` has its say: ``reference`` when it says
+    ``reference``, else ``engine`` (``auto``, ``core`` or ``reference``).
+
+    Raises:
+        EngineError: an unknown ``engine``.
+        ValueError: an unknown ``KROSBALANCE_ENGINE`` value (:func:`krosbalance.native.requested_engine`).
+    """
+    if engine not in ENGINE_CHOICES:
+        raise EngineError(f"engine={engine!r}: expected one of {', '.join(ENGINE_CHOICES)}")
+    return REFERENCE if native.requested_engine() == REFERENCE else engine
+
+
+def missing_core_warning(engine: str = AUTO) -> str | None:
+    """The one line a run prints at its start when the core would play but is not installed, or None
+    (the core is installed, or the reference was chosen: ``engine="reference"`` or
+    ``KROSBALANCE_ENGINE=reference``)."""
+    if resolve(engine) == REFERENCE or native.installed():
+        return None
+    return (
+        f"warning: the native core ({native.MODULE}) is not installed, so the Python reference engine "
+        f"plays every match: the same results, but {SLOWER} on what the core plays (two-player Arena, "
+        "random AI); to build the core, run `make` with cargo on PATH"
+    )
+
+
+def _overrides(rules: Ruleset) -> dict[str, Any]:
+    """The ruleset's options that differ from its defaults: what ``get_ruleset(name, ...)`` rebuilds
+    it from (``play_match_core`` takes options by name)."""
+    options, default = rules.options, rules.default_options()
+    return {
+        f.name: getattr(options, f.name)
+        for f in fields(options)
+        if getattr(options, f.name) != getattr(default, f.name)
+    }
+
+
+def _shape(
+    teams: Sequence[Sequence[str]], board: str, ai: str | Sequence[str], options: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    ais = ai if isinstance(ai, str) else tuple(ai)
+    return (
+        tuple(tuple(team) for team in teams),
+        board,
+        ais,
+        json.dumps(options, sort_keys=True, default=str),
+    )
+
+
+def _cheap_refusal(
+    teams: Sequence[Sequence[str]],
+    board: str | Board,
+    rules: Ruleset,
+    record: str,
+    registry: Registry | None,
+    forbid: Mapping[str, Sequence[str]] | None,
+    choice: str,
+) -> str | None:
+    """Why the core cannot play this match, from the arguments alone, or None."""
+    if not native.available():
+        return native.why_unavailable()
+    if rules.name != "arena":
+        return f"the ruleset {rules.name!r} is not in the core (Arena is)"
+    if len(teams) not in CORE_SEATS:
+        return f"{len(teams)} seats are not in the core yet (two are)"
+    if getattr(rules, "rewards", False) or getattr(rules, "buying", False):
+        return "Demonic Rewards are not in the core yet"
+    if forbid:
+        return "restricted play (forbid) is not in the core yet"
+    if not isinstance(board, str):
+        return "the core plays boards named in the registry, not a Board object"
+    if registry is not None:
+        from krosbalance.content.registry import default_registry
+
+        if registry is not default_registry():
+            return "the core plays the default cards, not another registry (a balance patch)"
+    if choice == AUTO and record == "full":
+        return "record='full' keeps a replay's checkpoints, read from the reference's live state"
+    return None
+
+
+def play_in_core(
+    *teams: Sequence[str],
+    board: str | Board,
+    ai: str | Sequence[str],
+    seed: int,
+    options: Mapping[str, Any] | None,
+    record: str,
+    ruleset: str | Ruleset,
+    registry: Registry | None = None,
+    forbid: Mapping[str, Sequence[str]] | None = None,
+    engine: str = AUTO,
+) -> MatchResult | None:
+    """The match ``play_match`` was asked for, played by the core, or None when the reference is to
+    play it (``engine`` ``auto`` and the core cannot, or ``reference``). The arguments are
+    ``play_match``'s.
+
+    Raises:
+        EngineError: ``engine="core"`` and the core cannot play this match (the reason in one line).
+        CoreFault: the core failed on the match (chained to the core's exception).
+        KrosbalanceError: the reference's own checks (teams, names, options), as ``play_match``'s.
+    """
+    choice = resolve(engine)
+    if choice == REFERENCE:
+        return None
+    from krosbalance.engine.events import LEVELS
+    from krosbalance.play import resolve_ruleset
+
+    if record not in LEVELS:
+        return None  # the reference says what is wrong with it
+    rules = resolve_ruleset(ruleset, options)
+    refusal = _cheap_refusal(teams, board, rules, record, registry, forbid, choice)
+    overrides: dict[str, Any] = {}
+    key: tuple[Any, ...] = ()
+    if refusal is None:
+        overrides = _overrides(rules)
+        key = _shape(teams, str(board), ai, overrides)
+        refusal = _REFUSED.get(key)
+    if refusal is None:
+        try:
+            return _play(teams, str(board), ai, seed, overrides, record, rules)
+        except KrosbalanceError:
+            if choice == CORE:
+                raise
+            return None  # the reference checks the same and says it in its own words
+        except _Refused as refused:
+            if len(_REFUSED) >= MAX_REMEMBERED:
+                _REFUSED.clear()
+            _REFUSED[key] = refusal = str(refused)
+    if choice == CORE:
+        raise EngineError(f"engine='core': the core cannot play this match: {refusal}")
+    return None
+
+
+class _Refused(Exception):
+    """The core refused the match before playing it (its ``ValueError`` message)."""
+
+
+def fault_message(exc: BaseException, seed: int) -> str:
+    """A core fault's message: what failed, and how to play the match on the reference."""
+    return (
+        f"the native core failed on this match (seed {seed}): {type(exc).__name__}: {exc}; "
+        f"play it on the reference with {native.ENGINE_ENV}=reference (`{native.ENGINE_ENV}=reference "
+        "krosbalance replay RESULTS MATCH_ID` shows it turn by turn) or play_match(..., engine='reference')"
+    )
+
+
+def _play(
+    teams: Sequence[Sequence[str]],
+    board: str,
+    ai: str | Sequence[str],
+    seed: int,
+    overrides: Mapping[str, Any],
+    record: str,
+    rules: Ruleset,
+) -> MatchResult:
+    from krosbalance.native_match import play_match_core
+
+    try:
+        out = play_match_core(*teams, board=board, ai=ai, seed=seed, options=overrides, record=record)
+        return core_result(out, rules)
+    except KrosbalanceError:
+        raise  # the reference's checks, run before the core
+    except ValueError as exc:
+        if str(exc).startswith(REFUSALS):
+            raise _Refused(str(exc)) from None
+        raise CoreFault(fault_message(exc, seed)) from exc
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as exc:  # a Rust panic is pyo3's PanicException, a BaseException
+        raise CoreFault(fault_message(exc, seed)) from exc
+
+
+# ------------------------------------------------------------------------- the core's dict, read
+
+
+def core_result(out: Mapping[str, Any], rules: Ruleset) -> MatchResult:
+    """The reference's :class:`~krosbalance.engine.results.MatchResult` of a match the core played
+    (``play_match_core``'s dict): the same outcome, fighters, holdings, versions and typed events as
+    ``summarise`` makes of the reference's state, ``engine="core"``, and no replay checkpoints."""
+    from krosbalance.engine.results import ENGINE_VERSION, MatchResult
+
+    first = int(out["first_player"])
+    teams = tuple(tuple(team) for team in out["teams"])
+    play_order = out.get("play_order") or (first, 1 - first)
+    kinds = _event_classes(rules.name)
+    return MatchResult(
+        winner=out["winner"],
+        end_reason=out["end_reason"],
+        turns=out["turns"],
+        first_player=first,
+        teams=teams,
+        board=out["board"],
+        ruleset=out["ruleset"],
+        seed=out["seed"],
+        fighters=[_fighter(row, rules) for row in out["fighters"]],
+        events=[_event(kinds, kind, data) for kind, data in out["events"]],
+        versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
+        values={column.name: out[column.name] for column in rules.result_columns},
+        partnerships=tuple(out.get("partnerships") or rules.partnerships()),
+        play_order=tuple(play_order),
+        engine=CORE,
+    )
+
+
+def _fighter(row: Mapping[str, Any], rules: Ruleset) -> FighterRecord:
+    from krosbalance.content.specs import ELEMENTS
+    from krosbalance.engine.results import FighterRecord, FighterStats
+
+    stats = FighterStats(
+        damage_dealt=[row[f"damage_dealt_{element}"] for element in ELEMENTS],
+        damage_taken=[row[f"damage_taken_{element}"] for element in ELEMENTS],
+        heals_given=row["heals_given"],
+        heals_received=row["heals_received"],
+        kills=row["kills"],
+        knocked_out=row["knocked_out"],
+        turns_alive=row["turns_alive"],
+        spells_cast=row["spells_cast"],
+        moves=row["moves"],
+        times_blocked=row["times_blocked"],
+    )
+    summoner = row["summoner"]
+    return FighterRecord(
+        uid=row["uid"],
+        side=row["side"],
+        character=row["character"],
+        name=row["name"],
+        level=row["level"],
+        is_summon=row["is_summon"],
+        summoner=None if summoner < 0 else summoner,
+        stats=stats,
+        values=_fighter_values(row, rules),
+    )
+
+
+def _fighter_values(row: Mapping[str, Any], rules: Ruleset) -> dict[str, Any]:
+    """The ruleset's fighter columns: the core's counters over those of a fighter that counted nothing
+    (Arena's Demonic Reward columns, which the core has no rewards to fill)."""
+    values = dict(_nothing_counted(rules.name))
+    values.update((name, row[name]) for name in values if name in row)
+    return values
+
+
+@cache
+def _nothing_counted(ruleset: str) -> tuple[tuple[str, Any], ...]:
+    if ruleset != "arena":
+        raise CoreFault(f"the core returned a result of the ruleset {ruleset!r}, which it does not play")
+    from krosbalance.rulesets.arena.results import ArenaStats
+
+    return tuple(ArenaStats().values().items())
+
+
+def _event(kinds: Mapping[str, type], kind: str, data: Mapping[str, Any]) -> Any:
+    cls = kinds.get(kind)
+    if cls is None:
+        raise CoreFault(f"the core recorded an event of kind {kind!r}, which the reference does not know")
+    return cls(**data)
+
+
+@cache
+def _event_classes(ruleset: str) -> dict[str, type]:
+    """The reference's event classes by ``kind``: the engine's and the ruleset's own."""
+    from krosbalance.engine import events
+
+    modules = [events, importlib.import_module(f"krosbalance.rulesets.{ruleset}.events")]
+    out: dict[str, type] = {}
+    for module in modules:
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if (
+                issubclass(cls, events.Event)
+                and cls.__module__ == module.__name__
+                and cls is not events.Event
+            ):
+                out[_kind(cls)] = cls
+    return out
+
+
+def _kind(cls: Any) -> str:
+    """An event class's ``kind``: a property that reads no field, so an instance without fields
+    answers it; where that is refused (a compiled class), the class name in snake case, which is
+    how every event of the engine and of Arena names its kind (``GGChanged`` -> ``gg_changed``)."""
+    try:
+        return str(cls.__new__(cls).kind)
+    except Exception:  # noqa: BLE001 - any refusal: the name says it
+        return re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", cls.__name__).lower()
