@@ -540,3 +540,15 @@ def test_r_a154_pick_board_asks_player_four_of_that_match(monkeypatch, options, 
     monkeypatch.setattr(play, "get_ai", real_get_ai)
     picks = [play.pick_board(boards, *teams, ai="kiter", seed=s, options=options) for s in range(3)]
     assert picks == [play.pick_board(boards, *teams, ai="kiter", seed=s, ruleset=rules) for s in range(3)]
+
+
+@pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
+def test_r_a152_the_reward_studys_per_side_lists_are_refused_at_four_seats(mode: str):
+    """``purchasable_rewards`` and the other per-side reward options list two sides; at four seats
+    they once reached ``may_buy`` for seat 2 and ended in an IndexError. Refused in one line now."""
+    from krosbalance.errors import ContentError
+
+    with pytest.raises(ContentError, match="purchasable_rewards.*one entry per side of a two-player match"):
+        play_match(*_teams(), options={"mode": mode, "purchasable_rewards": [["xelor_style"], []]})
+    with pytest.raises(ContentError, match="start_rewards"):
+        get_ruleset("arena", {"mode": mode, "start_rewards": [[], ["xelor_style"]]})

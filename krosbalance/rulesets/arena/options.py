@@ -10,6 +10,7 @@ from typing import Any
 
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.rules import EngineOptions
+from krosbalance.errors import ContentError
 from krosbalance.rulesets.options import RulesetFile, build_options, read_ruleset_file
 
 DATA_FILE = Path(__file__).parent / "data" / "arena.toml"
@@ -104,11 +105,33 @@ def default_options() -> ArenaOptions:
     return build_options(ArenaOptions, arena_file(), choices=CHOICES)
 
 
+#: the reward study's options: one list per side of a two-player match
+PER_SIDE_REWARD_OPTIONS: tuple[str, ...] = (
+    "start_rewards",
+    "start_reward_prices",
+    "start_reward_gg_prices",
+    "start_reward_holders",
+    "purchasable_rewards",
+)
+
+
 def arena_options(overrides: Mapping[str, Any] | None = None, *, file: str = "options") -> ArenaOptions:
-    """Arena's options with ``overrides`` (unknown or ill-typed ones raise ContentError)."""
+    """Arena's options with ``overrides`` (unknown or ill-typed ones raise ContentError). The reward
+    study's per-side lists describe two sides: a four-player match refuses them (it plays the market
+    of ``demonic_rewards``) rather than leave seats 2 and 3 out of lists written for two."""
     if not overrides:
         return default_options()
-    return build_options(ArenaOptions, arena_file(), overrides, file=file, choices=CHOICES)
+    opts = build_options(ArenaOptions, arena_file(), overrides, file=file, choices=CHOICES)
+    if opts.mode != "two_player":
+        for name in PER_SIDE_REWARD_OPTIONS:
+            if any(getattr(opts, name)):
+                raise ContentError(
+                    file,
+                    name,
+                    f"lists one entry per side of a two-player match; mode {opts.mode!r} seats four "
+                    "(play the market with demonic_rewards = true)",
+                )
+    return opts
 
 
 @cache
