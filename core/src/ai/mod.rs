@@ -2,5 +2,6 @@
 
 pub mod random;
 pub mod rewards;
+pub mod scoring;
 
 pub use random::RandomAI;

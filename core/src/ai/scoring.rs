@@ -1,0 +1,997 @@
+//! Reusable evaluation pieces of the heuristic AIs (krosbalance/ai/scoring.py), read from the match
+//! as one seat sees it: hit odds, what GG are worth at the current score, threat maps, block chance.
+//!
+//! Floats are added in the reference's order (Python floats are IEEE f64): a threat is the sum of
+//! each enemy's share in the view's order, a hit's odds the sum over Critical then Armour faces.
+//! The reference's caches (threat layers by [`EnemyKey`], whole lookups by the keys of every enemy)
+//! are kept too, with their sizes and clearing: a cached layer outlives a change its key does not see
+//! (a spell an enemy gains), so the cache is part of the behaviour.
+
+use std::collections::HashMap;
+
+use crate::board::{Board, Cell, CellSet};
+use crate::content::{Effect, Element, Limit, PieceKind, Power, RangeType, SpellKind, SpellSpec};
+use crate::engine::state::{Fighter, MatchState};
+use crate::rulesets::arena::Arena;
+
+/// Injuries' worth of one GG of swing.
+pub const GG_UNIT: f64 = 2.0;
+/// What winning the match on the spot is worth.
+pub const WIN_VALUE: f64 = 1000.0;
+/// Extra worth of a side's i-th GG, `GG_PREMIUM / i`.
+pub const GG_PREMIUM: f64 = 1.0;
+
+/// engine/view.py's `BLOCK_CHANCE[lock][dodge]` (R-A16, R-A45).
+pub const BLOCK_CHANCE: [[f64; 3]; 3] = [
+    [0.0, 0.0, 0.0],
+    [0.0, 1.0 / 6.0, 1.0 / 12.0],
+    [0.0, 1.0 / 3.0, 7.0 / 36.0],
+];
+
+const CRIT: [&[f64]; 3] = [&[1.0], &[0.5, 0.5], &[0.25, 0.5, 0.25]];
+const ARMOUR: [&[f64]; 3] = [
+    &[1.0],
+    &[2.0 / 3.0, 1.0 / 3.0],
+    &[4.0 / 9.0, 4.0 / 9.0, 1.0 / 9.0],
+];
+
+// ------------------------------------------------------------------------------ the view's reads
+/// Fighters on the board (traps excluded), in uid order (`MatchView.fighters()`).
+pub fn on_board(state: &MatchState<Arena>) -> impl Iterator<Item = &Fighter> {
+    state
+        .fighters
+        .iter()
+        .filter(|f| f.alive && f.cell >= 0 && f.kind != PieceKind::Trap)
+}
+
+/// `FighterView.remaining_hp`.
+#[inline]
+pub fn remaining_hp(f: &Fighter) -> i32 {
+    f.hp - f.injuries
+}
+
+/// `FighterView.spell_used`: a blue or red spell's limit used up for now (R-A66).
+pub fn spell_used(f: &Fighter, spell: &SpellSpec) -> bool {
+    match spell.limit {
+        Limit::Turn => f.turn_uses.contains(&spell.key),
+        Limit::Game => f.game_uses.contains(&spell.key),
+        Limit::Unlimited => false,
+    }
+}
+
+/// `FighterView.resists` / `immune_to`.
+#[inline]
+pub fn resists(f: &Fighter, element: Element) -> bool {
+    f.resist & (1 << element.index()) != 0
+}
+
+#[inline]
+pub fn immune_to(f: &Fighter, element: Element) -> bool {
+    f.immune & (1 << element.index()) != 0
+}
+
+/// The character id of a piece (`FighterView.character`).
+#[inline]
+pub fn character<'a>(state: &'a MatchState<Arena>, f: &Fighter) -> &'a str {
+    &state.content.chars[f.spec].id
+}
+
+// ------------------------------------------------------------------------------ geometry
+/// Range masks of one board (scoring.py's `Geometry`), built eagerly where the reference builds
+/// lazily: the masks are the same sets.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    width: usize,
+    n: usize,
+    pub full: CellSet,
+    not_left: CellSet,
+    not_right: CellSet,
+    lines: Vec<CellSet>,
+    visible: Vec<CellSet>,
+    neighbours: Vec<CellSet>,
+    distance: Vec<u8>,
+}
+
+impl Geometry {
+    pub fn new(board: &Board) -> Self {
+        let (width, height, n) = (board.width(), board.height(), board.n_cells());
+        let full = CellSet::below(n);
+        let mut left = CellSet::EMPTY;
+        let mut right = CellSet::EMPTY;
+        for y in 0..height {
+            left.insert((y * width) as Cell);
+            right.insert((y * width + width - 1) as Cell);
+        }
+        let mut lines = Vec::with_capacity(n);
+        for cell in 0..n {
+            let (x, y) = (cell % width, cell / width);
+            let mut mask = CellSet::EMPTY;
+            for xx in 0..width {
+                mask.insert((y * width + xx) as Cell);
+            }
+            for yy in 0..height {
+                mask.insert((yy * width + x) as Cell);
+            }
+            lines.push(mask);
+        }
+        let trees = board.trees();
+        let visible = (0..n)
+            .map(|origin| {
+                let mut mask = CellSet::EMPTY;
+                for target in 0..n {
+                    if !board
+                        .los_path(origin as Cell, target as Cell)
+                        .intersects(trees)
+                    {
+                        mask.insert(target as Cell);
+                    }
+                }
+                mask
+            })
+            .collect();
+        let mut distance = vec![0u8; n * n];
+        for a in 0..n {
+            for b in 0..n {
+                distance[a * n + b] = board.distance(a as Cell, b as Cell);
+            }
+        }
+        Geometry {
+            width,
+            n,
+            full,
+            not_left: full & !left,
+            not_right: full & !right,
+            lines,
+            visible,
+            neighbours: (0..n).map(|c| board.neighbour_mask(c as Cell)).collect(),
+            distance,
+        }
+    }
+
+    #[inline]
+    pub fn dist(&self, a: Cell, b: Cell) -> i32 {
+        i32::from(self.distance[usize::from(a) * self.n + usize::from(b)])
+    }
+
+    /// Cells at distance lo..hi from `cell` (R-A6).
+    pub fn ring_mask(&self, cell: Cell, lo: i32, hi: i32) -> CellSet {
+        let lo = lo.max(0);
+        let mut mask = CellSet::EMPTY;
+        let row = &self.distance[usize::from(cell) * self.n..(usize::from(cell) + 1) * self.n];
+        for (c, &d) in row.iter().enumerate() {
+            let d = i32::from(d);
+            if d >= lo && d <= hi {
+                mask.insert(c as Cell);
+            }
+        }
+        mask
+    }
+
+    /// Cells in the same row or column (R-A74).
+    #[inline]
+    pub fn line_mask(&self, cell: Cell) -> CellSet {
+        self.lines[usize::from(cell)]
+    }
+
+    /// Cells seen from `cell` past the board's trees.
+    #[inline]
+    pub fn visible(&self, cell: Cell) -> CellSet {
+        self.visible[usize::from(cell)]
+    }
+
+    fn shifted(&self, mask: CellSet) -> CellSet {
+        shl(mask & self.not_right, 1)
+            | shr(mask & self.not_left, 1)
+            | shl(mask, self.width)
+            | shr(mask, self.width)
+    }
+
+    /// Cells a fighter on `start` can walk to with `mp` MP around `obstacles`.
+    pub fn walk_mask(&self, start: Cell, mp: i32, obstacles: CellSet) -> CellSet {
+        let mut reached = CellSet::single(start);
+        let mut frontier = reached;
+        let free = self.full & !obstacles;
+        for _ in 0..mp.max(0) {
+            frontier = self.shifted(frontier) & free & !reached;
+            if frontier.is_empty() {
+                break;
+            }
+            reached |= frontier;
+        }
+        reached
+    }
+
+    /// Cells within `steps` of some cell of `mask`.
+    pub fn dilate(&self, mut mask: CellSet, steps: i32) -> CellSet {
+        for _ in 0..steps.max(0) {
+            mask |= self.shifted(mask) & self.full;
+        }
+        mask
+    }
+
+    /// Per origin, the cells `spell` reaches by range and line alone (`spell_mask`).
+    pub fn spell_mask(&self, cell: Cell, spell: &SpellSpec, bonus: i32) -> CellSet {
+        match spell.range_type {
+            RangeType::Personal => CellSet::single(cell),
+            RangeType::Melee => self.neighbours[usize::from(cell)],
+            kind => {
+                let extendable = !spell.fixed_range && spell.needs_los;
+                let hi = spell.range_max + if extendable { bonus } else { 0 };
+                let ring = self.ring_mask(cell, spell.range_min, hi);
+                if kind == RangeType::Line {
+                    ring & self.lines[usize::from(cell)]
+                } else {
+                    ring
+                }
+            }
+        }
+    }
+
+    /// `sight_table(spell, bonus)[cell]`: the spell mask restricted to what the cell sees past the
+    /// trees, for spells that need line of sight.
+    pub fn sight_mask(&self, cell: Cell, spell: &SpellSpec, bonus: i32) -> CellSet {
+        let base = self.spell_mask(cell, spell, bonus);
+        if spell.needs_los {
+            base & self.visible[usize::from(cell)]
+        } else {
+            base
+        }
+    }
+
+    /// The OR of `sight_mask` over the cells of `origins` (`sight_union(...).union(origins)`).
+    pub fn sight_union(&self, origins: CellSet, spell: &SpellSpec, bonus: i32) -> CellSet {
+        let mut mask = CellSet::EMPTY;
+        for o in origins.iter() {
+            mask |= self.sight_mask(o, spell, bonus);
+        }
+        mask
+    }
+
+    /// Cells `spell` reaches from some cell of `cells` (a connected set) by range and line alone.
+    pub fn reach_union(&self, cells: CellSet, spell: &SpellSpec) -> CellSet {
+        let (lo, hi) = match spell.range_type {
+            RangeType::Line => {
+                let mut mask = CellSet::EMPTY;
+                for c in cells.iter() {
+                    mask |= self.spell_mask(c, spell, 0);
+                }
+                return mask;
+            }
+            RangeType::Personal => (0, 0),
+            RangeType::Melee => (1, 1),
+            RangeType::Classic => (spell.range_min, spell.range_max),
+        };
+        let mut mask = self.dilate(cells, hi);
+        if lo > 0 {
+            let mut inner = self.full;
+            for c in cells.iter() {
+                if inner.is_empty() {
+                    break;
+                }
+                inner &= self.ring_mask(c, 0, lo - 1);
+            }
+            mask &= !inner;
+        }
+        mask
+    }
+
+    /// Per cell, the distance to the nearest cell of the non-empty `cells`.
+    pub fn nearest(&self, cells: CellSet) -> Vec<i32> {
+        let mut table = vec![i32::MAX; self.n];
+        for c in cells.iter() {
+            for (i, t) in table.iter_mut().enumerate() {
+                let d = i32::from(self.distance[usize::from(c) * self.n + i]);
+                if d < *t {
+                    *t = d;
+                }
+            }
+        }
+        table
+    }
+}
+
+fn shl(mask: CellSet, k: usize) -> CellSet {
+    let w = mask.words();
+    let mut out = [0u64; 3];
+    let (q, r) = (k / 64, k % 64);
+    for i in (0..3).rev() {
+        if i < q {
+            continue;
+        }
+        let mut v = w[i - q] << r;
+        if r > 0 && i > q {
+            v |= w[i - q - 1] >> (64 - r);
+        }
+        out[i] = v;
+    }
+    CellSet::from_words(out)
+}
+
+fn shr(mask: CellSet, k: usize) -> CellSet {
+    let w = mask.words();
+    let mut out = [0u64; 3];
+    let (q, r) = (k / 64, k % 64);
+    for (i, slot) in out.iter_mut().enumerate() {
+        if i + q >= 3 {
+            continue;
+        }
+        let mut v = w[i + q] >> r;
+        if r > 0 && i + q + 1 < 3 {
+            v |= w[i + q + 1] << (64 - r);
+        }
+        *slot = v;
+    }
+    CellSet::from_words(out)
+}
+
+// ------------------------------------------------------------------------------ dice
+/// Expected injuries (capped at `remaining`) and the chance they reach `remaining` for one hit of
+/// `base` damage (R-A60-R-A62, R-A102).
+pub fn hit_odds(
+    base: i32,
+    crit_dice: i32,
+    armour_dice: i32,
+    resist: i32,
+    remaining: i32,
+) -> (f64, f64) {
+    let mut expected = 0.0f64;
+    let mut kill = 0.0f64;
+    let crits = CRIT[crit_dice.clamp(0, 2) as usize];
+    let armours: &[f64] = if base > 0 || crit_dice > 0 {
+        ARMOUR[armour_dice.clamp(0, 2) as usize]
+    } else {
+        &[1.0]
+    };
+    for (c, &pc) in crits.iter().enumerate() {
+        let raw = base + c as i32;
+        let faces: &[f64] = if raw > 0 { armours } else { &[1.0] };
+        for (a, &pa) in faces.iter().enumerate() {
+            let damage = (raw - a as i32 - resist).max(0).min(remaining);
+            let p = pc * pa;
+            expected += p * f64::from(damage);
+            if damage >= remaining && remaining > 0 {
+                kill += p;
+            }
+        }
+    }
+    (expected, kill)
+}
+
+/// Damage the caster's summons next to the target and elemental bonuses add (R-A80, R-A96);
+/// `extra` counts summons the caller plans to place next to the target.
+pub fn spell_bonus(
+    state: &MatchState<Arena>,
+    caster: &Fighter,
+    spell: &SpellSpec,
+    target_cell: Cell,
+    extra: i32,
+) -> i32 {
+    let mut bonus = 0;
+    for effect in &spell.effects {
+        if let Effect::BonusPerAdjacentSummon { summon, damage } = effect {
+            let near = state.board.neighbour_mask(target_cell);
+            let mut count = extra;
+            for &t in &caster.summons {
+                let token = &state.fighters[t];
+                if token.alive
+                    && token.kind != PieceKind::Trap
+                    && character(state, token) == summon
+                    && token.cell >= 0
+                    && near.contains(token.at())
+                {
+                    count += 1;
+                }
+            }
+            bonus += damage * count;
+        }
+    }
+    bonus
+}
+
+/// Whether a spell pierces Armour.
+#[inline]
+pub fn pierces(spell: &SpellSpec) -> bool {
+    spell
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::PierceArmour))
+}
+
+/// Expected injuries and KO chance of `spell` on `target` (a heal: the expected heal and 0);
+/// `remaining` overrides the target's HP left.
+pub fn attack_odds(
+    state: &MatchState<Arena>,
+    caster: &Fighter,
+    spell: &SpellSpec,
+    target: &Fighter,
+    remaining: Option<i32>,
+    extra_summons: i32,
+) -> (f64, f64) {
+    let left = remaining.unwrap_or_else(|| remaining_hp(target));
+    if left <= 0 {
+        return (0.0, 0.0);
+    }
+    let neutral = spell.element == Element::Neutral;
+    let crit = if neutral {
+        1
+    } else if caster.has(Power::Critical) {
+        2
+    } else {
+        1
+    };
+    let base = spell.amount + spell_bonus(state, caster, spell, target.at(), extra_summons);
+    if spell.kind == SpellKind::Heal {
+        return (hit_odds(base, crit, 0, 0, target.injuries).0, 0.0);
+    }
+    if !neutral && immune_to(target, spell.element) {
+        return (0.0, 0.0);
+    }
+    let mut armour = if target.has(Power::Armour) { 2 } else { 1 };
+    if target.kind == PieceKind::Bomb {
+        armour = 1;
+    }
+    if pierces(spell) {
+        armour -= 1;
+    }
+    let resist = i32::from(!neutral && resists(target, spell.element));
+    hit_odds(base, crit, armour.max(0), resist, left)
+}
+
+// ------------------------------------------------------------------------------ value
+/// What holding `gg` GG is worth, in GG.
+pub fn gg_worth(gg: i32) -> f64 {
+    let mut s = 0.0f64;
+    for i in 1..=gg {
+        s += 1.0 / f64::from(i);
+    }
+    f64::from(gg) + GG_PREMIUM * s
+}
+
+/// The opposing seat `side` fears most (the most GG, ties to the lower seat).
+pub fn rival(gg: &[i32], team_of: &[usize], side: usize) -> usize {
+    if gg.len() == 2 {
+        return 1 - side;
+    }
+    let team = team_of[side];
+    let mut best: Option<usize> = None;
+    for s in 0..gg.len() {
+        if team_of[s] == team {
+            continue;
+        }
+        // max keeps the first of equal keys; key (gg, -s) never ties
+        match best {
+            None => best = Some(s),
+            Some(b) if (gg[s], -(s as i64)) > (gg[b], -(b as i64)) => best = Some(s),
+            _ => {}
+        }
+    }
+    best.expect("an opponent")
+}
+
+/// The score after `gainer` gains `amount` GG (the wild GG first, then from `source`).
+pub fn score_after(
+    gg: &[i32],
+    wild: i32,
+    gainer: usize,
+    amount: i32,
+    source: Option<usize>,
+    team_of: &[usize],
+) -> (Vec<i32>, i32) {
+    if amount <= 0 {
+        return (gg.to_vec(), wild);
+    }
+    let from_wild = i32::from(wild > 0).min(amount);
+    let loser = source.unwrap_or_else(|| {
+        if gg.len() == 2 {
+            1 - gainer
+        } else {
+            rival(gg, team_of, gainer)
+        }
+    });
+    let taken = (amount - from_wild).min(gg[loser]);
+    let mut new = gg.to_vec();
+    new[gainer] += from_wild + taken;
+    new[loser] -= taken;
+    (new, wild - from_wild)
+}
+
+/// The score seen by `side`, in GG.
+pub fn score_value(gg: &[i32], wild: i32, side: usize, team_of: &[usize]) -> f64 {
+    let (mine, theirs) = if gg.len() == 2 {
+        (gg[side], gg[1 - side])
+    } else {
+        // dict of partnership totals in first-seen order, the side's own popped, max of the rest
+        let mut totals: Vec<(usize, i32)> = Vec::new();
+        for (seat, &held) in gg.iter().enumerate() {
+            let t = team_of[seat];
+            match totals.iter_mut().find(|(k, _)| *k == t) {
+                Some(e) => e.1 += held,
+                None => totals.push((t, held)),
+            }
+        }
+        let own = team_of[side];
+        let mine = totals.iter().find(|(k, _)| *k == own).map_or(0, |e| e.1);
+        let theirs = totals
+            .iter()
+            .filter(|(k, _)| *k != own)
+            .map(|e| e.1)
+            .max()
+            .expect("another partnership");
+        (mine, theirs)
+    };
+    if wild == 0 {
+        if theirs <= 0 && 0 < mine {
+            return WIN_VALUE;
+        }
+        if mine <= 0 && 0 < theirs {
+            return -WIN_VALUE;
+        }
+    }
+    gg_worth(mine) - gg_worth(theirs)
+}
+
+/// What `gainer` gaining `amount` GG is worth to it at this score.
+pub fn score_swing(
+    gg: &[i32],
+    wild: i32,
+    gainer: usize,
+    amount: i32,
+    source: Option<usize>,
+    team_of: &[usize],
+) -> f64 {
+    if amount <= 0 {
+        return 0.0;
+    }
+    let (after, wild_after) = score_after(gg, wild, gainer, amount, source, team_of);
+    let value = score_value(&after, wild_after, gainer, team_of);
+    if value >= WIN_VALUE {
+        return WIN_VALUE;
+    }
+    value - score_value(gg, wild, gainer, team_of)
+}
+
+/// `gg_swing(view, gainer, amount)`: the swing at the match's score.
+pub fn gg_swing(state: &MatchState<Arena>, gainer: usize, amount: i32) -> f64 {
+    let a = &state.rules;
+    score_swing(&a.gg, a.wild_gg, gainer, amount, None, &state.team_of)
+}
+
+/// Who gains the GG of `target`'s KO, as `side` sees it.
+pub fn ko_gainer(state: &MatchState<Arena>, side: usize, target: &Fighter, gg: &[i32]) -> usize {
+    if gg.len() == 2 {
+        return 1 - target.side;
+    }
+    if target.team != state.team_of[side] {
+        return side;
+    }
+    rival(gg, &state.team_of, target.side)
+}
+
+/// Worth of KO-ing `target` for its opponent, in injury units (at the match's score or `gg`).
+pub fn kill_value(
+    state: &MatchState<Arena>,
+    side: usize,
+    target: &Fighter,
+    gg: Option<&[i32]>,
+) -> f64 {
+    if target.kind == PieceKind::Krosmaster {
+        let a = &state.rules;
+        let score: &[i32] = gg.unwrap_or(&a.gg);
+        if score.len() == 2 {
+            return GG_UNIT
+                * score_swing(
+                    score,
+                    a.wild_gg,
+                    1 - target.side,
+                    target.level,
+                    None,
+                    &[0, 1],
+                );
+        }
+        let gainer = ko_gainer(state, side, target, score);
+        return GG_UNIT
+            * score_swing(
+                score,
+                a.wild_gg,
+                gainer,
+                target.level,
+                Some(target.side),
+                &state.team_of,
+            );
+    }
+    summon_worth(character(state, target))
+}
+
+/// `SUMMON_WORTH.get(character, 0.5)`.
+pub fn summon_worth(character: &str) -> f64 {
+    match character {
+        "tofu" => 0.8,
+        "gobball" => 2.0,
+        "water_bomb" => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// What a Water Bomb going off on `cell` is worth to `side` (R-A114); `minus` a cell left out.
+pub fn explosion_value(
+    state: &MatchState<Arena>,
+    view_side: usize,
+    cell: Cell,
+    side: usize,
+    minus: i32,
+) -> f64 {
+    let mut value = 0.0f64;
+    for c in state.board.square_mask(cell).iter() {
+        if i32::from(c) == minus {
+            continue;
+        }
+        let Some(uid) = state.piece_at(c) else {
+            continue;
+        };
+        let piece = &state.fighters[uid];
+        if !piece.alive || !piece.is_character() {
+            continue;
+        }
+        let armour = if piece.has(Power::Armour) { 2 } else { 1 };
+        let (hurt, ko) = hit_odds(1, 1, armour, 0, remaining_hp(piece));
+        let worth = hurt + 0.3 + ko * kill_value(state, view_side, piece, None);
+        if piece.team != state.team_of[side] {
+            value += worth;
+        } else {
+            value += -worth;
+        }
+    }
+    value
+}
+
+// ------------------------------------------------------------------------------ threat
+/// Expected injuries of one hit on a plain 1-Armour-die target.
+pub fn average_hit(spell: &SpellSpec, critical: bool) -> f64 {
+    let crit = if spell.element == Element::Neutral {
+        1
+    } else if critical {
+        2
+    } else {
+        1
+    };
+    hit_odds(
+        spell.amount,
+        crit,
+        if pierces(spell) { 0 } else { 1 },
+        0,
+        99,
+    )
+    .0
+}
+
+/// The characters on the board of every partnership but `side`'s, in uid order.
+pub fn enemies_of(state: &MatchState<Arena>, side: usize) -> Vec<usize> {
+    let team = state.team_of[side];
+    on_board(state)
+        .filter(|f| {
+            f.is_character()
+                && if state.n_seats == 2 {
+                    f.side == 1 - side
+                } else {
+                    f.team != team
+                }
+        })
+        .map(|f| f.uid)
+        .collect()
+}
+
+/// One enemy's threat option: (injuries per turn, spell index in its list, range bonus).
+type AttackOption = (f64, usize, i32);
+
+fn spells_of<'a>(state: &'a MatchState<Arena>, f: &Fighter) -> Vec<&'a SpellSpec> {
+    f.spells.iter().map(|&s| state.content.resolve(s)).collect()
+}
+
+/// `_attack_options`: the attacks an enemy may make next turn, best first.
+fn attack_options(spells: &[&SpellSpec], base_ap: i32, critical: bool) -> Vec<AttackOption> {
+    let mut bonuses: Vec<(i32, i32)> = vec![(0, 0)];
+    for spell in spells {
+        for effect in &spell.effects {
+            if let Effect::RangeBonusThisTurn { amount } = effect {
+                if spell.ap_cost < base_ap {
+                    bonuses.push((*amount, spell.ap_cost));
+                }
+            }
+        }
+    }
+    let mut options = Vec::new();
+    for (i, spell) in spells.iter().enumerate() {
+        if spell.kind != SpellKind::Attack || spell.ap_cost > base_ap || spell.limit == Limit::Game
+        {
+            continue;
+        }
+        if spell.ap_cost == 0 {
+            continue;
+        }
+        let hit = average_hit(spell, critical);
+        for &(bonus, cost) in &bonuses {
+            if bonus != 0
+                && (spell.fixed_range
+                    || !spell.needs_los
+                    || matches!(spell.range_type, RangeType::Melee | RangeType::Personal))
+            {
+                continue;
+            }
+            let mut casts = (base_ap - cost).div_euclid(spell.ap_cost);
+            if spell.limit == Limit::Turn {
+                casts = casts.min(1);
+            }
+            let worth = hit * f64::from(casts);
+            if worth > 0.05 {
+                options.push((worth, i, bonus));
+            }
+        }
+    }
+    stable_sort_desc(&mut options);
+    options
+}
+
+fn stable_sort_desc(options: &mut [AttackOption]) {
+    // sorted(key=-worth) is stable; the keys are never NaN
+    options.sort_by(|a, b| b.0.partial_cmp(&a.0).expect("no NaN"));
+}
+
+/// The once-per-game attacks an enemy has not used yet, by spell index.
+fn once_ready(spells: &[&SpellSpec], f: &Fighter) -> Vec<u32> {
+    spells
+        .iter()
+        .filter(|s| {
+            s.kind == SpellKind::Attack
+                && s.limit == Limit::Game
+                && s.ap_cost != 0
+                && !spell_used(f, s)
+        })
+        .map(|s| s.key)
+        .collect()
+}
+
+/// `_once_options`.
+fn once_options(spells: &[&SpellSpec], f: &Fighter, ready: &[u32]) -> Vec<AttackOption> {
+    let critical = f.has(Power::Critical);
+    let plain = attack_options(spells, f.base_ap, critical);
+    let mut out = Vec::new();
+    for (i, spell) in spells.iter().enumerate() {
+        if !ready.contains(&spell.key) || spell.ap_cost > f.base_ap {
+            continue;
+        }
+        let mut worth = average_hit(spell, critical);
+        let rest = f.base_ap - spell.ap_cost;
+        if let Some(&(_, bi, _)) = plain.iter().find(|o| o.2 == 0) {
+            let best = spells[bi];
+            let n = rest.div_euclid(best.ap_cost);
+            let times = if best.limit == Limit::Turn {
+                n.min(1)
+            } else {
+                n
+            };
+            worth += average_hit(best, critical) * f64::from(times);
+        }
+        out.push((worth, i, 0));
+    }
+    out
+}
+
+/// What one enemy's share of a threat map depends on (scoring.py's `EnemyKey`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EnemyKey {
+    uid: usize,
+    cell: i32,
+    base_mp: i32,
+    base_ap: i32,
+    critical: bool,
+    obstacles: CellSet,
+    ready: Vec<u32>,
+    crates: CellSet,
+}
+
+/// One enemy's share: disjoint (cells, injuries) layers, best first.
+pub type Layers = Vec<(CellSet, f64)>;
+
+/// The caller's threat caches for one match (scoring.py's `ThreatCache`).
+#[derive(Clone, Debug, Default)]
+pub struct ThreatCache {
+    layers: HashMap<EnemyKey, std::sync::Arc<Layers>>,
+    lookups: HashMap<Vec<EnemyKey>, std::sync::Arc<ThreatMap>>,
+}
+
+/// A threat map: per cell, injuries the enemies could deal next turn (each enemy's share added in
+/// the view's order of the enemies).
+#[derive(Clone, Debug)]
+pub struct ThreatMap {
+    values: Vec<f64>,
+}
+
+impl ThreatMap {
+    fn of_shares(n_cells: usize, shares: &[std::sync::Arc<Layers>]) -> Self {
+        let mut values = vec![0.0f64; n_cells];
+        for (cell, v) in values.iter_mut().enumerate() {
+            let mut value = 0.0f64;
+            for layers in shares {
+                for &(layer, worth) in layers.iter() {
+                    if layer.contains(cell as Cell) {
+                        value += worth;
+                        break;
+                    }
+                }
+            }
+            *v = value;
+        }
+        ThreatMap { values }
+    }
+
+    /// Injuries the enemies could deal next turn to a piece on `cell`.
+    #[inline]
+    pub fn at(&self, cell: Cell) -> f64 {
+        self.values[usize::from(cell)]
+    }
+}
+
+fn enemy_keys(state: &MatchState<Arena>, geo: &Geometry, enemies: &[usize]) -> Vec<EnemyKey> {
+    let (obstacles, crates) = (state.obstacles, state.crates);
+    enemies
+        .iter()
+        .map(|&e| {
+            let f = &state.fighters[e];
+            let ring = geo.ring_mask(f.at(), 0, f.base_mp);
+            let spells = spells_of(state, f);
+            EnemyKey {
+                uid: f.uid,
+                cell: f.cell,
+                base_mp: f.base_mp,
+                base_ap: f.base_ap,
+                critical: f.has(Power::Critical),
+                obstacles: obstacles & ring,
+                ready: once_ready(&spells, f),
+                crates: crates & ring,
+            }
+        })
+        .collect()
+}
+
+/// `_enemy_threat`: one enemy's share as disjoint (cells, injuries) layers, best first.
+fn enemy_threat(state: &MatchState<Arena>, geo: &Geometry, f: &Fighter, ready: &[u32]) -> Layers {
+    let spells = spells_of(state, f);
+    let critical = f.has(Power::Critical);
+    let mut options = attack_options(&spells, f.base_ap, critical);
+    if !ready.is_empty() {
+        options.extend(once_options(&spells, f, ready));
+        stable_sort_desc(&mut options);
+    }
+    if options.is_empty() {
+        return Vec::new();
+    }
+    let walk = geo.walk_mask(f.at(), f.base_mp, state.obstacles);
+    let perched = walk & state.crates;
+    let ground = walk & !perched;
+    let mut layers = Vec::new();
+    let mut covered = CellSet::EMPTY;
+    for (worth, si, bonus) in options {
+        let spell = spells[si];
+        let mut mask = geo.sight_union(ground, spell, bonus);
+        if !perched.is_empty() {
+            mask |= geo.sight_union(perched, spell, bonus + 1);
+        }
+        let fresh = mask & !covered;
+        covered |= mask;
+        if !fresh.is_empty() {
+            layers.push((fresh, worth));
+        }
+    }
+    layers
+}
+
+/// `threat_lookup(view, side, cache)`: the threat map against `side`, kept in `cache`.
+pub fn threat_lookup(
+    state: &MatchState<Arena>,
+    geo: &Geometry,
+    side: usize,
+    cache: &mut ThreatCache,
+) -> std::sync::Arc<ThreatMap> {
+    let enemies = enemies_of(state, side);
+    let keys = enemy_keys(state, geo, &enemies);
+    if let Some(found) = cache.lookups.get(&keys) {
+        return found.clone();
+    }
+    if cache.lookups.len() > 1024 {
+        cache.lookups.clear();
+    }
+    let mut shares = Vec::with_capacity(enemies.len());
+    for (i, &e) in enemies.iter().enumerate() {
+        let key = &keys[i];
+        let share = match cache.layers.get(key) {
+            Some(s) => s.clone(),
+            None => {
+                if cache.layers.len() > 4096 {
+                    cache.layers.clear();
+                }
+                let s =
+                    std::sync::Arc::new(enemy_threat(state, geo, &state.fighters[e], &key.ready));
+                cache.layers.insert(key.clone(), s.clone());
+                s
+            }
+        };
+        shares.push(share);
+    }
+    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), &shares));
+    cache.lookups.insert(keys, map.clone());
+    map
+}
+
+/// Chance that `mover` gets blocked when it walks off `cell` (R-A16, R-A45, R-A47).
+pub fn block_chance(state: &MatchState<Arena>, mover: &Fighter, cell: Cell) -> f64 {
+    if mover.has(Power::Tiny) {
+        return 0.0;
+    }
+    let dodge = if mover.has(Power::Dodge) { 2 } else { 1 };
+    let mut free = 1.0f64;
+    for &c in state.board.neighbours(cell) {
+        let Some(uid) = state.piece_at(c) else {
+            continue;
+        };
+        let piece = &state.fighters[uid];
+        if !piece.alive
+            || piece.team == mover.team
+            || !piece.is_character()
+            || piece.has(Power::Tiny)
+        {
+            continue;
+        }
+        let lock = if piece.has(Power::Lock) { 2 } else { 1 };
+        free *= 1.0 - BLOCK_CHANCE[lock][dodge];
+    }
+    1.0 - free
+}
+
+/// A rough chance of being KO'd next turn when `threat` injuries may come at `remaining` HP.
+pub fn ko_risk(threat: f64, remaining: i32) -> f64 {
+    if remaining <= 0 {
+        return 1.0;
+    }
+    // max(0.0, min(1.0, x)) with Python's first-of-equals
+    let x = (threat - f64::from(remaining) + 1.5) / 3.0;
+    let m = if x < 1.0 { x } else { 1.0 };
+    if m > 0.0 { m } else { 0.0 }
+}
+
+/// Trees plus non-Tiny characters: what blocks line of sight now (R-A78).
+pub fn sight_blockers(state: &MatchState<Arena>) -> CellSet {
+    let mut mask = state.board.trees();
+    for f in on_board(state) {
+        if f.is_character() && !f.has(Power::Tiny) {
+            mask.insert(f.at());
+        }
+    }
+    mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hit_odds_known_answers() {
+        // values from the reference: scoring.hit_odds
+        assert_eq!(hit_odds(3, 1, 1, 0, 99), (3.1666666666666665, 0.0));
+        assert_eq!(
+            hit_odds(2, 2, 1, 0, 2),
+            (1.9166666666666665, 0.9166666666666666)
+        );
+        assert_eq!(
+            hit_odds(4, 2, 2, 1, 3),
+            (2.777777777777778, 0.8055555555555557)
+        );
+        assert_eq!(hit_odds(0, 1, 1, 0, 5), (0.3333333333333333, 0.0));
+    }
+
+    #[test]
+    fn gg_worth_and_scores() {
+        assert_eq!(gg_worth(3), 4.833333333333333);
+        assert_eq!(score_swing(&[3, 2], 1, 0, 2, None, &[0, 1]), 3.95);
+        assert_eq!(ko_risk(4.2, 4), 0.5666666666666668);
+    }
+}
