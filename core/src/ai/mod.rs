@@ -1,7 +1,9 @@
 //! Decisions (krosbalance/ai): the registered AIs the core plays.
 
+pub mod context;
 pub mod random;
 pub mod rewards;
 pub mod scoring;
+pub mod weights;
 
 pub use random::RandomAI;

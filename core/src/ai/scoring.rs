@@ -736,6 +736,14 @@ fn stable_sort_desc(options: &mut [AttackOption]) {
     options.sort_by(|a, b| b.0.partial_cmp(&a.0).expect("no NaN"));
 }
 
+/// `per_turn_damage`: the worth of a fighter's best threat option (0 with none).
+pub fn best_attack_worth(state: &MatchState<Arena>, f: &Fighter) -> f64 {
+    let spells = spells_of(state, f);
+    attack_options(&spells, f.base_ap, f.has(Power::Critical))
+        .first()
+        .map_or(0.0, |o| o.0)
+}
+
 /// The once-per-game attacks an enemy has not used yet, by spell index.
 fn once_ready(spells: &[&SpellSpec], f: &Fighter) -> Vec<u32> {
     spells

@@ -1,0 +1,738 @@
+//! What one planning pass of the heuristic planner reads many times, and the walking helpers
+//! (krosbalance/ai/context.py). A [`Ctx`] is built once per pass; its lazily filled caches hold
+//! values that do not change during the pass, so filling them eagerly or lazily gives the same
+//! numbers.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::ai::scoring::{self, BLOCK_CHANCE, GG_UNIT, Geometry, ThreatMap};
+use crate::ai::weights::Weights;
+use crate::board::{Cell, CellSet};
+use crate::content::{Effect, Limit, PieceKind, Power, RangeType, SpellKind, SpellSpec};
+use crate::engine::state::{Fighter, MatchState};
+use crate::rulesets::arena::Arena;
+use crate::rulesets::arena::ruleset::{BUY_GG, PICK_KAMA};
+
+/// Summon cells ranked by worth, kept per (summon, …) in a pass.
+pub type Ranks = Arc<Vec<(Cell, f64)>>;
+
+/// A spell the cast search may pick (context.py's `Castable`).
+#[derive(Clone, Debug)]
+pub struct Castable<'a> {
+    pub index: usize,
+    pub spell: &'a SpellSpec,
+    pub cost: i32,
+    pub kind: SpellKind,
+    pub limited: bool,
+    pub needs_los: bool,
+    pub moves_target: bool,
+    pub swaps: bool,
+    pub moves_caster: bool,
+}
+
+/// `FighterView.may(kind)`: restricted play leaves it actions of this kind.
+#[inline]
+pub fn may(f: &Fighter, kind: u8) -> bool {
+    f.forbidden_kinds & (1u32 << kind) == 0
+}
+
+/// One planning pass's reads (context.py's `_Context`).
+pub struct Ctx<'a> {
+    pub state: &'a MatchState<Arena>,
+    pub geo: &'a Geometry,
+    pub w: &'a Weights,
+    pub threat: Arc<ThreatMap>,
+    pub me: &'a Fighter,
+    pub side: usize,
+    pub team: usize,
+    pub may_pick: bool,
+    pub may_buy: bool,
+    pub no_swap_back: i32,
+    pub me_cell: Cell,
+    pub me_uid: usize,
+    pub blockers: CellSet,
+    pub obstacles: CellSet,
+    pub occupied: CellSet,
+    pub crates: CellSet,
+    pub enemies: Vec<usize>,
+    pub allies: Vec<usize>,
+    pub bombs: Vec<usize>,
+    pub enemy_kros: Vec<Cell>,
+    pub enemy_kros_mask: CellSet,
+    pub nearest_kros: Vec<i32>,
+    /// Enemy characters then bombs (uids).
+    pub targets: Vec<usize>,
+    pub target_mask: CellSet,
+    pub near_enemies: CellSet,
+    pub lockers: CellSet,
+    pub my_reach: i32,
+    pub hp_left: i32,
+    pub strike: i32,
+    pub hold: i32,
+    pub is_krosmaster: bool,
+    pub my_worry: f64,
+    pub melee: bool,
+    pub safety: f64,
+    pub bomb_cells: CellSet,
+    pub pins: Vec<(Cell, f64)>,
+    pub strike_next: f64,
+    pub team_target: i64,
+    pub team_value: f64,
+    pub buy_pull: f64,
+    pub nearest_demon: Vec<i32>,
+    pub support_bonus: i32,
+    pub castable: Vec<Castable<'a>>,
+    /// The caster's tokens in play by character id, in first-summoned order.
+    pub my_tokens: Vec<(String, i32)>,
+    pub econ_mask: CellSet,
+    // lazily filled
+    risk: HashMap<Cell, f64>,
+    blasts: HashMap<Cell, f64>,
+    bomb_danger: HashMap<Cell, f64>,
+    engaged: HashMap<Cell, f64>,
+    screens: Option<Vec<f64>>,
+    pub objective: Option<(Vec<i32>, Vec<i32>)>,
+    pub denial: Option<Vec<(Cell, f64)>>,
+    pub plain: HashMap<u64, f64>,
+    pub bomb_values: HashMap<u64, f64>,
+    pub values: HashMap<(usize, usize, i32, i32), f64>,
+    pub heals: HashMap<(usize, usize), f64>,
+    pub hurts: HashMap<(usize, usize), f64>,
+    pub boosts: HashMap<(usize, String), bool>,
+    pub summon_worth: HashMap<(String, Cell), f64>,
+    pub summon_ranks: HashMap<(String, bool), Ranks>,
+    pub walks: HashMap<Cell, (f64, i32)>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        state: &'a MatchState<Arena>,
+        geo: &'a Geometry,
+        w: &'a Weights,
+        me_uid: usize,
+        threat: Arc<ThreatMap>,
+        team: (i64, f64),
+    ) -> Self {
+        let me = &state.fighters[me_uid];
+        let board = &state.board;
+        let arena = &state.rules;
+        let side = me.side;
+        let my_team = me.team;
+        let me_cell = me.at();
+        let obstacles = state.obstacles;
+        let mut enemies = Vec::new();
+        let mut allies = Vec::new();
+        let mut bombs = Vec::new();
+        for f in scoring::on_board(state) {
+            if f.is_character() {
+                if f.team == my_team {
+                    allies.push(f.uid);
+                } else {
+                    enemies.push(f.uid);
+                }
+            }
+            if f.kind == PieceKind::Bomb {
+                bombs.push(f.uid);
+            }
+        }
+        let enemy_kros: Vec<Cell> = enemies
+            .iter()
+            .map(|&e| &state.fighters[e])
+            .filter(|f| f.kind == PieceKind::Krosmaster)
+            .map(Fighter::at)
+            .collect();
+        let mut kros_mask = CellSet::EMPTY;
+        for &c in &enemy_kros {
+            kros_mask.insert(c);
+        }
+        let nearest_kros = if kros_mask.is_empty() {
+            Vec::new()
+        } else {
+            geo.nearest(kros_mask)
+        };
+        let targets: Vec<usize> = enemies.iter().chain(bombs.iter()).copied().collect();
+        let mut target_mask = CellSet::EMPTY;
+        for &t in &targets {
+            target_mask.insert(state.fighters[t].at());
+        }
+        let mut near = CellSet::EMPTY;
+        let mut lockers = CellSet::EMPTY;
+        for &e in &enemies {
+            let enemy = &state.fighters[e];
+            near |= board.square_mask(enemy.at());
+            if !enemy.has(Power::Tiny) {
+                lockers |= board.neighbour_mask(enemy.at());
+            }
+        }
+        let my_reach = reach(state, me);
+        let is_krosmaster = me.kind == PieceKind::Krosmaster;
+        let my_worry = if is_krosmaster {
+            scoring::kill_value(state, side, me, None)
+        } else {
+            0.3
+        };
+        let melee = is_melee(state, me);
+        let safety = if melee {
+            // min(w.safety, w.melee_safety): the first of equals
+            if w.melee_safety < w.safety {
+                w.melee_safety
+            } else {
+                w.safety
+            }
+        } else {
+            w.safety
+        };
+        let mut bomb_cells = CellSet::EMPTY;
+        for &b in &bombs {
+            bomb_cells |= board.square_mask(state.fighters[b].at());
+        }
+        let mut pins = Vec::new();
+        let mut strike_next = 0.0;
+        if melee {
+            strike_next = per_turn_damage(state, me);
+            let lock_dice = if me.has(Power::Lock) { 2 } else { 1 };
+            if !me.has(Power::Tiny) {
+                for &e in &enemies {
+                    let enemy = &state.fighters[e];
+                    if enemy.has(Power::Tiny) {
+                        continue;
+                    }
+                    let dodge = if enemy.has(Power::Dodge) { 2 } else { 1 };
+                    let output = per_turn_damage(state, enemy);
+                    let need = if min_reach(state, enemy) >= 2 {
+                        1.0
+                    } else {
+                        0.4
+                    };
+                    let mut worth = BLOCK_CHANCE[lock_dice][dodge] * output * need;
+                    if enemy.kind == PieceKind::Krosmaster {
+                        worth += 0.05;
+                    }
+                    pins.push((enemy.at(), worth));
+                }
+            }
+        }
+        let may_pick = may(me, PICK_KAMA);
+        let may_buy = may(me, BUY_GG);
+        let demon = board.demon_cells();
+        let mut buy_pull = 0.0;
+        let mut nearest_demon = Vec::new();
+        if is_krosmaster && may_buy && !demon.is_empty() && arena.kamas[side] >= arena.gg_price {
+            let nearest = geo.nearest(demon);
+            let mut buyer: Option<((i32, i32, usize), usize)> = None;
+            for &k in &state.timeline[side] {
+                let f = &state.fighters[k];
+                if !f.alive || f.cell < 0 {
+                    continue;
+                }
+                let n = nearest[usize::from(f.at())];
+                let m = f.base_mp.max(1);
+                let key = (-((-n).div_euclid(m)), -scoring::remaining_hp(f), f.uid);
+                if buyer.as_ref().is_none_or(|b| key < b.0) {
+                    buyer = Some((key, k));
+                }
+            }
+            if buyer.is_some_and(|b| b.1 == me.uid) {
+                buy_pull = GG_UNIT * scoring::gg_swing(state, side, 1) + 0.5;
+                nearest_demon = nearest;
+            }
+        }
+        let mut support_bonus = 0;
+        if !is_krosmaster {
+            if let Some(s) = me.summoner {
+                if allies.contains(&s) {
+                    support_bonus =
+                        bonus_for(state, &state.fighters[s], scoring::character(state, me));
+                }
+            }
+        }
+        let mut castable = Vec::new();
+        for (index, &sref) in me.spells.iter().enumerate() {
+            let spell = state.content.resolve(sref);
+            let cost = spell.ap_cost;
+            if cost > me.ap || cost == 0 || spell.mp_cost != 0 || spell.injury_cost != 0 {
+                continue;
+            }
+            let limited = spell.limit != Limit::Unlimited;
+            if limited && scoring::spell_used(me, spell) {
+                continue;
+            }
+            match spell.kind {
+                SpellKind::Summon => {
+                    if spell.summons.is_none() {
+                        continue;
+                    }
+                }
+                SpellKind::Attack | SpellKind::Heal => {}
+                SpellKind::Special => continue,
+            }
+            let has = |p: fn(&Effect) -> bool| spell.effects.iter().any(p);
+            castable.push(Castable {
+                index,
+                spell,
+                cost,
+                kind: spell.kind,
+                limited,
+                needs_los: spell.needs_los,
+                moves_target: has(|e| matches!(e, Effect::Push { .. } | Effect::Attract { .. })),
+                swaps: has(|e| matches!(e, Effect::SwapPlaces)),
+                moves_caster: has(|e| {
+                    matches!(e, Effect::Retreat { .. } | Effect::Approach { .. })
+                }),
+            });
+        }
+        let mut my_tokens: Vec<(String, i32)> = Vec::new();
+        for &t in &me.summons {
+            let token = &state.fighters[t];
+            if !token.alive || token.kind == PieceKind::Trap {
+                continue;
+            }
+            let id = scoring::character(state, token);
+            match my_tokens.iter_mut().find(|e| e.0 == id) {
+                Some(e) => e.1 += 1,
+                None => my_tokens.push((id.to_string(), 1)),
+            }
+        }
+        let mut econ_mask = CellSet::EMPTY;
+        if is_krosmaster {
+            if may_buy {
+                econ_mask = demon;
+            }
+            if may_pick {
+                for (c, &n) in arena.board_kamas.iter().enumerate() {
+                    if n > 0 {
+                        econ_mask.insert(c as Cell);
+                    }
+                }
+            }
+        }
+        let mut blockers = state.sight_blockers;
+        blockers.remove(me_cell);
+        let mut occupied = obstacles;
+        occupied.remove(me_cell);
+        Ctx {
+            state,
+            geo,
+            w,
+            threat,
+            me,
+            side,
+            team: my_team,
+            may_pick,
+            may_buy,
+            no_swap_back: -1,
+            me_cell,
+            me_uid,
+            blockers,
+            obstacles,
+            occupied,
+            crates: state.crates,
+            enemies,
+            allies,
+            bombs,
+            enemy_kros,
+            enemy_kros_mask: kros_mask,
+            nearest_kros,
+            targets,
+            target_mask,
+            near_enemies: near,
+            lockers,
+            my_reach,
+            hp_left: scoring::remaining_hp(me),
+            strike: me.base_mp + my_reach,
+            hold: my_reach.max(2),
+            is_krosmaster,
+            my_worry,
+            melee,
+            safety,
+            bomb_cells,
+            pins,
+            strike_next,
+            team_target: team.0,
+            team_value: team.1,
+            buy_pull,
+            nearest_demon,
+            support_bonus,
+            castable,
+            my_tokens,
+            econ_mask,
+            risk: HashMap::new(),
+            blasts: HashMap::new(),
+            bomb_danger: HashMap::new(),
+            engaged: HashMap::new(),
+            screens: None,
+            objective: None,
+            denial: None,
+            plain: HashMap::new(),
+            bomb_values: HashMap::new(),
+            values: HashMap::new(),
+            heals: HashMap::new(),
+            hurts: HashMap::new(),
+            boosts: HashMap::new(),
+            summon_worth: HashMap::new(),
+            summon_ranks: HashMap::new(),
+            walks: HashMap::new(),
+        }
+    }
+
+    /// Kamas lying on `cell` now.
+    #[inline]
+    pub fn kamas_at(&self, cell: Cell) -> i32 {
+        self.state.rules.board_kamas[usize::from(cell)]
+    }
+
+    /// Worth to us of a bomb exploding on `cell` (our fighter counted where it stands now).
+    pub fn blast(&mut self, cell: Cell) -> f64 {
+        if let Some(&v) = self.blasts.get(&cell) {
+            return v;
+        }
+        let v = scoring::explosion_value(
+            self.state,
+            self.side,
+            cell,
+            self.side,
+            i32::from(self.me_cell),
+        );
+        self.blasts.insert(cell, v);
+        v
+    }
+
+    /// What ending on `cell` costs when a bomb on the board blasts it before we act again.
+    pub fn blast_danger(&mut self, cell: Cell) -> f64 {
+        if !self.bomb_cells.contains(cell) || !self.me.is_character() {
+            return 0.0;
+        }
+        if let Some(&v) = self.bomb_danger.get(&cell) {
+            return v;
+        }
+        let mut hits = 0;
+        for &b in &self.bombs {
+            let bomb = &self.state.fighters[b];
+            if self.state.board.square_mask(bomb.at()).contains(cell) && bomb.uid != self.me_uid {
+                hits += 1;
+            }
+        }
+        let armour = if self.me.has(Power::Armour) { 2 } else { 1 };
+        let (hurt, ko) = scoring::hit_odds(hits, 1, armour, 0, self.hp_left);
+        let v = hurt + 0.3 * f64::from(hits) + ko * self.my_worry;
+        self.bomb_danger.insert(cell, v);
+        v
+    }
+
+    /// For a melee figure: the worth of ending next to enemies on `cell`.
+    pub fn engagement(&mut self, cell: Cell) -> f64 {
+        if self.pins.is_empty() {
+            return 0.0;
+        }
+        if let Some(&v) = self.engaged.get(&cell) {
+            return v;
+        }
+        let mut value = 0.0f64;
+        let mut touching = false;
+        for &(enemy_cell, worth) in &self.pins {
+            if self.geo.dist(cell, enemy_cell) == 1 {
+                value += worth;
+                touching = true;
+            }
+        }
+        if touching {
+            value += 0.5 * self.strike_next;
+        }
+        self.engaged.insert(cell, value);
+        value
+    }
+
+    /// For a melee figure: the worth of its body on `cell` as cover for our Krosmasters.
+    pub fn screen(&mut self, cell: Cell) -> f64 {
+        if self.screens.is_none() {
+            let state = self.state;
+            let mut screens: Vec<f64> = Vec::new();
+            if self.melee && !self.me.has(Power::Tiny) {
+                let blocked = state.sight_blockers;
+                for &e in &self.enemies {
+                    let enemy = &state.fighters[e];
+                    let shots = enemy.spells.iter().any(|&s| {
+                        let s = state.content.resolve(s);
+                        s.kind == SpellKind::Attack
+                            && s.needs_los
+                            && s.range_type != RangeType::Melee
+                            && s.amount > 0
+                    });
+                    if !shots {
+                        continue;
+                    }
+                    let output = per_turn_damage(state, enemy);
+                    for &a in &self.allies {
+                        let ally = &state.fighters[a];
+                        if ally.uid == self.me_uid || ally.kind != PieceKind::Krosmaster {
+                            continue;
+                        }
+                        let wounded = if f64::from(scoring::remaining_hp(ally)) <= output + 1.0 {
+                            2.0
+                        } else {
+                            1.0
+                        };
+                        let worth = 0.5 * output * wounded;
+                        for c in state.board.los_path(enemy.at(), ally.at()).iter() {
+                            if blocked.contains(c) {
+                                continue;
+                            }
+                            if screens.is_empty() {
+                                screens = vec![0.0; state.board.n_cells()];
+                            }
+                            screens[usize::from(c)] += worth;
+                        }
+                    }
+                }
+            }
+            self.screens = Some(screens);
+        }
+        let screens = self.screens.as_ref().expect("just built");
+        if screens.is_empty() {
+            0.0
+        } else {
+            screens[usize::from(cell)]
+        }
+    }
+
+    /// The chance of being blocked walking off `cell` (0 away from locking enemies).
+    pub fn block(&mut self, cell: Cell) -> f64 {
+        if let Some(&v) = self.risk.get(&cell) {
+            return v;
+        }
+        let v = if self.lockers.contains(cell) {
+            scoring::block_chance(self.state, self.me, cell)
+        } else {
+            0.0
+        };
+        self.risk.insert(cell, v);
+        v
+    }
+}
+
+// ---------------------------------------------------------------------------------- helpers
+/// A fighter's spells, in its order.
+fn attack_spells<'s>(state: &'s MatchState<Arena>, f: &Fighter) -> Vec<&'s SpellSpec> {
+    f.spells.iter().map(|&s| state.content.resolve(s)).collect()
+}
+
+/// Whether the fighter's damaging attacks all need it within 2 cells.
+pub fn is_melee(state: &MatchState<Arena>, f: &Fighter) -> bool {
+    let mut any = false;
+    let mut top = i32::MIN;
+    for s in attack_spells(state, f) {
+        if s.kind == SpellKind::Attack && s.ap_cost != 0 && s.amount > 0 {
+            let r = if s.range_type == RangeType::Melee {
+                1
+            } else {
+                s.range_max
+            };
+            any = true;
+            top = top.max(r);
+        }
+    }
+    any && top <= 2
+}
+
+/// The shortest distance from which the fighter's best-reaching damaging attack can be cast.
+pub fn min_reach(state: &MatchState<Arena>, f: &Fighter) -> i32 {
+    let mut best = 0;
+    let mut lo = 1;
+    for s in attack_spells(state, f) {
+        if s.kind == SpellKind::Attack && s.ap_cost != 0 && s.amount > 0 {
+            let top = if s.range_type == RangeType::Melee {
+                1
+            } else {
+                s.range_max
+            };
+            if top > best {
+                best = top;
+                lo = if s.range_type == RangeType::Melee {
+                    1
+                } else {
+                    s.range_min
+                };
+            }
+        }
+    }
+    lo
+}
+
+/// Expected injuries the fighter deals in a turn with its best repeatable attack.
+pub fn per_turn_damage(state: &MatchState<Arena>, f: &Fighter) -> f64 {
+    scoring::best_attack_worth(state, f)
+}
+
+/// The longest max range among the fighter's attack spells (1 for melee, 0 with none).
+pub fn reach(state: &MatchState<Arena>, f: &Fighter) -> i32 {
+    let mut best = 0;
+    for s in attack_spells(state, f) {
+        if s.kind == SpellKind::Attack && s.ap_cost != 0 {
+            best = best.max(if s.range_type == RangeType::Melee {
+                1
+            } else {
+                s.range_max
+            });
+        }
+    }
+    best
+}
+
+/// Damage a summoner's spells gain per adjacent token of `summon`.
+pub fn bonus_for(state: &MatchState<Arena>, summoner: &Fighter, summon: &str) -> i32 {
+    let mut best: Option<i32> = None;
+    for s in attack_spells(state, summoner) {
+        for e in &s.effects {
+            if let Effect::BonusPerAdjacentSummon {
+                summon: which,
+                damage,
+            } = e
+            {
+                if which == summon && best.is_none_or(|b| *damage > b) {
+                    best = Some(*damage);
+                }
+            }
+        }
+    }
+    best.unwrap_or(0)
+}
+
+/// `view.reachable_cells(fighter, mp)`: cells within `mp` steps around the obstacles, with their
+/// cost, in BFS order (the reference's dict order).
+pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(Cell, i32)> {
+    let n = state.board.n_cells();
+    let mut seen = vec![false; n];
+    let mut costs = vec![(start, 0)];
+    seen[usize::from(start)] = true;
+    let mut i = 0;
+    while i < costs.len() {
+        let (cell, cost) = costs[i];
+        i += 1;
+        if cost >= mp {
+            continue;
+        }
+        for &nxt in state.board.neighbours(cell) {
+            if !seen[usize::from(nxt)] && !state.obstacles.contains(nxt) {
+                seen[usize::from(nxt)] = true;
+                costs.push((nxt, cost + 1));
+            }
+        }
+    }
+    costs
+}
+
+/// A reach in BFS order with a per-cell cost lookup (-1 where unreached).
+#[derive(Clone, Debug)]
+pub struct Reach {
+    pub order: Vec<(Cell, i32)>,
+    pub cost: Vec<i32>,
+}
+
+impl Reach {
+    pub fn new(order: Vec<(Cell, i32)>, n_cells: usize) -> Self {
+        let mut cost = vec![-1; n_cells];
+        for &(c, k) in &order {
+            cost[usize::from(c)] = k;
+        }
+        Reach { order, cost }
+    }
+
+    #[inline]
+    pub fn get(&self, cell: Cell) -> Option<i32> {
+        let k = self.cost[usize::from(cell)];
+        (k >= 0).then_some(k)
+    }
+}
+
+/// `_path`: cells from the start to `dest` along decreasing BFS cost (start excluded).
+pub fn path(state: &MatchState<Arena>, reach: &Reach, dest: Cell) -> Vec<Cell> {
+    let mut out = vec![dest];
+    let mut cur = dest;
+    while reach.get(cur).expect("in reach") > 1 {
+        let cost = reach.get(cur).expect("in reach") - 1;
+        let mut found = None;
+        for &n in state.board.neighbours(cur) {
+            if reach.get(n) == Some(cost) {
+                found = Some(n);
+                break;
+            }
+        }
+        match found {
+            Some(n) => cur = n,
+            None => break,
+        }
+        out.push(cur);
+    }
+    out.reverse();
+    out
+}
+
+/// `walk_plan`: per cell, (chance of being blocked on the way, kamas on the way, previous cell).
+pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach) -> (Vec<f64>, Vec<i32>, Vec<i32>) {
+    let n = ctx.state.board.n_cells();
+    let lockers = ctx.lockers;
+    let kama_cells = ctx.econ_mask;
+    let watched = reach
+        .order
+        .iter()
+        .any(|&(c, _)| lockers.contains(c) || kama_cells.contains(c));
+    let mut risks = vec![0.0f64; n];
+    let mut on_way = vec![0i32; n];
+    let mut parent = vec![-1i32; n];
+    if !watched {
+        return (risks, on_way, parent);
+    }
+    let state = ctx.state;
+    let start = ctx.me_cell;
+    let mut free_at = vec![1.0f64; n];
+    for &(cell, cost) in &reach.order {
+        if cost == 0 {
+            continue;
+        }
+        let (mut best_free, mut best_kamas, mut best_parent) = (-1.0f64, -1i32, -1i32);
+        for &nb in state.board.neighbours(cell) {
+            if reach.get(nb) != Some(cost - 1) {
+                continue;
+            }
+            let go = if lockers.contains(nb) {
+                1.0 - ctx.block(nb)
+            } else {
+                1.0
+            };
+            let free = free_at[usize::from(nb)] * go;
+            let picked = on_way[usize::from(nb)]
+                + if kama_cells.contains(nb) {
+                    ctx.kamas_at(nb)
+                } else {
+                    0
+                };
+            if free > best_free + 1e-12
+                || ((free - best_free).abs() <= 1e-12 && picked > best_kamas)
+            {
+                best_free = free;
+                best_kamas = picked;
+                best_parent = i32::from(nb);
+            }
+        }
+        let c = usize::from(cell);
+        free_at[c] = best_free;
+        risks[c] = 1.0 - best_free;
+        on_way[c] = best_kamas;
+        parent[c] = best_parent;
+    }
+    on_way[usize::from(start)] = 0;
+    (risks, on_way, parent)
+}
+
+/// `route`: the cells of the walk `walk_plan` chose from `start` to `dest` (start excluded).
+pub fn route(parent: &[i32], start: Cell, dest: Cell) -> Vec<Cell> {
+    let mut out = Vec::new();
+    let mut cur = i32::from(dest);
+    while cur != i32::from(start) && parent[cur as usize] >= 0 {
+        out.push(cur as Cell);
+        cur = parent[cur as usize];
+    }
+    out.reverse();
+    out
+}
