@@ -14,8 +14,8 @@ use crate::engine::state::{Fighter, MatchState};
 use crate::rulesets::arena::Arena;
 use crate::rulesets::arena::ruleset::{BUY_GG, PICK_KAMA};
 
-/// Summon cells ranked by worth, kept per (summon, …) in a pass.
-pub type Ranks = Arc<Vec<(Cell, f64)>>;
+/// Summon cell groups (cells, worth), best first (casts.py's `summon_groups`).
+pub type Ranks2 = Arc<Vec<(CellSet, f64)>>;
 
 /// A spell the cast search may pick (context.py's `Castable`).
 #[derive(Clone, Debug)]
@@ -95,13 +95,14 @@ pub struct Ctx<'a> {
     pub objective: Option<(Vec<i32>, Vec<i32>)>,
     pub denial: Option<Vec<(Cell, f64)>>,
     pub plain: HashMap<u64, f64>,
-    pub bomb_values: HashMap<u64, f64>,
-    pub values: HashMap<(usize, usize, i32, i32), f64>,
+    pub bomb_values: HashMap<Cell, f64>,
+    pub values: HashMap<(u32, usize, i32, i32), f64>,
     pub heals: HashMap<(usize, usize), f64>,
     pub hurts: HashMap<(usize, usize), f64>,
     pub boosts: HashMap<(usize, String), bool>,
     pub summon_worth: HashMap<(String, Cell), f64>,
-    pub summon_ranks: HashMap<(String, bool), Ranks>,
+    pub summon_groups: HashMap<(String, bool), Ranks2>,
+    pub bomb_ko: HashMap<(u32, usize), f64>,
     pub walks: HashMap<Cell, (f64, i32)>,
 }
 
@@ -371,7 +372,8 @@ impl<'a> Ctx<'a> {
             hurts: HashMap::new(),
             boosts: HashMap::new(),
             summon_worth: HashMap::new(),
-            summon_ranks: HashMap::new(),
+            summon_groups: HashMap::new(),
+            bomb_ko: HashMap::new(),
             walks: HashMap::new(),
         }
     }

@@ -688,7 +688,11 @@ fn spells_of<'a>(state: &'a MatchState<Arena>, f: &Fighter) -> Vec<&'a SpellSpec
 }
 
 /// `_attack_options`: the attacks an enemy may make next turn, best first.
-fn attack_options(spells: &[&SpellSpec], base_ap: i32, critical: bool) -> Vec<AttackOption> {
+pub(crate) fn attack_options(
+    spells: &[&SpellSpec],
+    base_ap: i32,
+    critical: bool,
+) -> Vec<AttackOption> {
     let mut bonuses: Vec<(i32, i32)> = vec![(0, 0)];
     for spell in spells {
         for effect in &spell.effects {
