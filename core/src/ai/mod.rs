@@ -2,6 +2,7 @@
 
 pub mod casts;
 pub mod context;
+pub mod plan_search;
 pub mod positions;
 pub mod random;
 pub mod rewards;
