@@ -7,6 +7,7 @@ pub mod positions;
 pub mod random;
 pub mod rewards;
 pub mod scoring;
+pub mod tension;
 pub mod weights;
 
 pub use random::RandomAI;
