@@ -3,6 +3,7 @@
 pub mod casts;
 pub mod context;
 pub mod plan_search;
+pub mod planner;
 pub mod positions;
 pub mod random;
 pub mod rewards;
