@@ -4,8 +4,9 @@ the options, the core receives the loaded specs and plays the whole match, and t
 as plain data (no per-action crossing).
 
 So far the core plays Arena for two and four players (free-for-all, two versus two), with the
-Demonic Reward market, with the ``random`` AI; anything else is refused (``start_rewards`` and
-``purchasable_rewards`` too) with ``ValueError`` ("not in the core yet: ...").
+Demonic Reward market, with the ``random`` AI and the heuristic AIs of :data:`IDENTICAL_AIS` (matches
+without Demonic Rewards: their reward advisor, ``ai/economy.py``, is not ported yet); anything else is
+refused with ``ValueError`` ("not in the core yet: ..." / "does not play the AI").
 
 The returned dict holds ``winner``, ``end_reason``, ``turns``, ``first_player``, ``gg``, ``kamas``,
 ``wild_gg_left``, ``teams``, ``fighters`` (the reference's ``FighterRecord.as_row()`` plus Arena's
@@ -21,6 +22,40 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from krosbalance import native
+
+#: the heuristic AIs ported to the core (core/src/ai/planner.rs and its modules): their weights cross
+#: once, with the catalog (the reference's loader reads skills.toml and tuned.toml: one parser)
+PORTED_AIS: tuple[str, ...] = (
+    "focus_fire",
+    "kiter",
+    "objective",
+    "focus_fire-2",
+    "kiter-2",
+    "objective-2",
+    "kiter-3",
+    "kiter-race",
+)
+#: the ported heuristic AIs proven identical to the reference, event for event (the golden rows
+#: and the differential runs of tests/core/test_heuristic_identity.py); only these are played
+IDENTICAL_AIS: frozenset[str] = frozenset()
+
+
+def _check_ais(names: Sequence[str], opts: Any) -> None:
+    """Refuse, before anything is played, an AI the core does not play identically: not ``random``
+    and not in :data:`IDENTICAL_AIS`, or a heuristic AI in a match with Demonic Rewards in play."""
+    for name in names:
+        if name == "random":
+            continue
+        if name not in IDENTICAL_AIS:
+            raise ValueError(
+                f"the core does not play the AI {name!r} yet (it plays: random"
+                + "".join(f", {n}" for n in sorted(IDENTICAL_AIS))
+                + ")"
+            )
+        if opts.demonic_rewards or any(opts.start_rewards) or any(opts.purchasable_rewards):
+            raise ValueError(
+                f"not in the core yet: the AI {name!r} with Demonic Rewards in play (its reward advisor)"
+            )
 
 
 def play_match_core(
@@ -46,6 +81,7 @@ def play_match_core(
     if forbid:
         _check_forbid(rules, ids, forbid)
     _check_reward_options(rules.options)
+    _check_ais(list(_ai_names(ai, len(teams))), rules.options)
     out: dict[str, Any] = catalog().play(
         ids,
         core_board,
@@ -87,6 +123,7 @@ def play_many_core(
         _check_reward_options(rules.options)
         board = _core_board(spec["board"])
         names = list(_ai_names(spec.get("ai", "random"), len(teams)))
+        _check_ais(names, rules.options)
         batch.append(
             (ids, board, rules.options, names, spec["seed"], {k: list(v) for k, v in forbid.items()})
         )
@@ -163,7 +200,18 @@ def catalog() -> Any:
     rewards = registry.all_rewards()
     for name in reward_creatures(rewards):
         pieces.setdefault(name, registry.load_character(name))
-    return native.core().ArenaCatalog([*specs, *pieces.values()], punch(), list(rewards))
+    return native.core().ArenaCatalog(
+        [*specs, *pieces.values()], punch(), list(rewards), [(name, _weights(name)) for name in PORTED_AIS]
+    )
+
+
+def _weights(name: str) -> Any:
+    """A heuristic AI's ``Weights`` as the reference builds it (its class, skills.toml, tuned.toml)."""
+    import numpy as np
+
+    from krosbalance.ai.registry import get_ai
+
+    return get_ai(name)(np.random.default_rng(0)).weights
 
 
 def _core_board(board_id: str) -> Any:

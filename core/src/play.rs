@@ -4,6 +4,8 @@
 use std::sync::Arc;
 
 use crate::ai::RandomAI;
+use crate::ai::planner::HeuristicAI;
+use crate::ai::weights::Weights;
 use crate::board::Board;
 use crate::content::Content;
 use crate::engine::dice::Dice;
@@ -44,16 +46,30 @@ pub struct ArenaMatch {
     pub record: u8,
     /// Restricted play: what each listed character's Krosmasters may not use (by spec index).
     pub forbid: Vec<(usize, Restriction)>,
+    /// The heuristic AIs the boundary registered, by name, with the weights the reference's loader
+    /// gave them (one parser for `skills.toml` and `tuned.toml`).
+    pub heuristics: Arc<Vec<(String, Weights)>>,
 }
 
-/// The controller of a registered AI name, with its stream.
-pub fn controller(name: &str, rng: Generator) -> Result<Box<dyn ArenaController>, String> {
-    match name {
-        "random" => Ok(Box::new(RandomAI::new(rng))),
-        other => Err(format!(
-            "the core does not play the AI {other:?} yet (it plays: random)"
-        )),
+/// The controller of a registered AI name, with its stream: `random`, or a heuristic AI the
+/// boundary registered with its weights.
+pub fn controller(
+    name: &str,
+    rng: Generator,
+    heuristics: &[(String, Weights)],
+) -> Result<Box<dyn ArenaController>, String> {
+    if name == "random" {
+        return Ok(Box::new(RandomAI::new(rng)));
     }
+    if let Some((_, w)) = heuristics.iter().find(|(n, _)| n == name) {
+        return Ok(Box::new(HeuristicAI::new(name, w.clone(), rng)));
+    }
+    let mut plays = vec!["random".to_string()];
+    plays.extend(heuristics.iter().map(|(n, _)| n.clone()));
+    Err(format!(
+        "the core does not play the AI {name:?} yet (it plays: {})",
+        plays.join(", ")
+    ))
 }
 
 /// Play one match to its end; the finished state.
@@ -103,7 +119,11 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
     }
     let mut players = Vec::with_capacity(seats);
     for (seat, name) in spec.ais.iter().enumerate() {
-        players.push(controller(name, Generator::new(&streams[ai_stream(seat)]))?);
+        players.push(controller(
+            name,
+            Generator::new(&streams[ai_stream(seat)]),
+            &spec.heuristics,
+        )?);
     }
     if seats == 2 {
         choose_edges(&mut state, &mut players);

@@ -790,6 +790,7 @@ fn play_arena_match<'py>(
         seed,
         record: record_level(record)?,
         forbid: Vec::new(),
+        heuristics: Arc::new(Vec::new()),
     };
     drop(board);
     let state = py
@@ -917,17 +918,35 @@ fn arena_pick_board(
 struct PyArenaCatalog {
     content: Arc<Content>,
     names: Vec<String>,
+    heuristics: Arc<Vec<(String, crate::ai::weights::Weights)>>,
 }
 
 #[pymethods]
 impl PyArenaCatalog {
     #[new]
-    #[pyo3(signature = (specs, punch, rewards = Vec::new()))]
+    /// `heuristics`: the heuristic AIs the core plays, as (registry name, the reference's `Weights`)
+    /// pairs, read field by field (the Python loader stays the one parser of the AI data files).
+    #[pyo3(signature = (specs, punch, rewards = Vec::new(), heuristics = Vec::new()))]
     fn new(
         specs: Vec<Bound<'_, PyAny>>,
         punch: &Bound<'_, PyAny>,
         rewards: Vec<Bound<'_, PyAny>>,
+        heuristics: Vec<(String, Bound<'_, PyAny>)>,
     ) -> PyResult<Self> {
+        let mut known: Vec<(String, crate::ai::weights::Weights)> = Vec::new();
+        for (name, weights) in &heuristics {
+            let mut w = crate::ai::weights::Weights::default();
+            for field in crate::ai::weights::FLOAT_FIELDS {
+                let v: f64 = get(weights, field)?;
+                w.set_float(field, v);
+            }
+            for field in ["kite", "buy_first", "free_escape"] {
+                let v: bool = get(weights, field)?;
+                w.set_switch(field, v);
+            }
+            known.retain(|(n, _)| n != name);
+            known.push((name.clone(), w));
+        }
         let mut keys = Keys::default();
         let mut names: Vec<String> = Vec::with_capacity(specs.len());
         for spec in &specs {
@@ -955,7 +974,14 @@ impl PyArenaCatalog {
         Ok(PyArenaCatalog {
             content: Arc::new(content),
             names,
+            heuristics: Arc::new(known),
         })
+    }
+
+    /// The heuristic AIs registered (`add_heuristic`), in registration order.
+    #[getter]
+    fn heuristics(&self) -> Vec<String> {
+        self.heuristics.iter().map(|(n, _)| n.clone()).collect()
     }
 
     /// The character ids the catalog holds, in its order.
@@ -1075,6 +1101,7 @@ impl PyArenaCatalog {
             seed,
             record: record_level(record)?,
             forbid: restrictions,
+            heuristics: self.heuristics.clone(),
         })
     }
 }
