@@ -37,7 +37,7 @@ PORTED_AIS: tuple[str, ...] = (
 )
 #: the ported heuristic AIs proven identical to the reference, event for event (the golden rows
 #: and the differential runs of tests/core/test_heuristic_identity.py); only these are played
-IDENTICAL_AIS: frozenset[str] = frozenset()
+IDENTICAL_AIS: frozenset[str] = frozenset(PORTED_AIS)
 
 
 def _check_ais(names: Sequence[str], opts: Any) -> None:
@@ -111,6 +111,7 @@ def play_many_core(
 
     batch = []
     heads = []
+    refused: dict[int, str] = {}  # position in the batch -> why the core does not play it
     for spec in specs:
         teams = spec["teams"]
         rules = get_ruleset("arena", dict(spec.get("options") or {}))
@@ -123,14 +124,21 @@ def play_many_core(
         _check_reward_options(rules.options)
         board = _core_board(spec["board"])
         names = list(_ai_names(spec.get("ai", "random"), len(teams)))
-        _check_ais(names, rules.options)
+        heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
+        try:
+            _check_ais(names, rules.options)
+        except ValueError as error:  # not played identically: that match's error row
+            refused[len(heads) - 1] = str(error)
+            continue
         batch.append(
             (ids, board, rules.options, names, spec["seed"], {k: list(v) for k, v in forbid.items()})
         )
-        heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
-    out: list[dict[str, Any]] = catalog().play_many(batch, record, threads)
-    for row, head in zip(out, heads, strict=True):
+    played = iter(catalog().play_many(batch, record, threads))
+    out: list[dict[str, Any]] = []
+    for index, head in enumerate(heads):
+        row = {"error": refused[index]} if index in refused else next(played)
         row.update(head)
+        out.append(row)
     return out
 
 
