@@ -40,13 +40,27 @@ TIER_ORDER = ("baseline", "heuristic", "search")
 
 
 def ai_tier(ai: str) -> str:
-    """The registered tier of an AI, ``unknown`` for a name the registry does not know."""
+    """The registered tier of an AI, ``unknown`` for a name the registry does not know: for folders
+    written before the rows recorded it (:func:`recorded_tiers`)."""
     try:
         from krosbalance.ai.registry import ai_tier as registry_tier
 
         return registry_tier(str(ai))
     except Exception:
         return "unknown"
+
+
+def recorded_tiers(matches: pd.DataFrame) -> dict[str, str]:
+    """{AI: tier} as the matches rows recorded them (``ai0_tier`` beside ``ai0``, and so on for every
+    seat); {} for rows written before the tier columns."""
+    out: dict[str, str] = {}
+    seat = 0
+    while f"ai{seat}" in matches.columns:
+        if f"ai{seat}_tier" in matches.columns:
+            pairs = matches[[f"ai{seat}", f"ai{seat}_tier"]].dropna().astype(str).drop_duplicates()
+            out.update(zip(pairs.iloc[:, 0], pairs.iloc[:, 1], strict=True))
+        seat += 1
+    return out
 
 
 def matchup_label(ai_a: str, ai_b: str) -> str:
@@ -60,7 +74,8 @@ def with_groups(matches: pd.DataFrame) -> pd.DataFrame:
     ai0 = m["ai0"].astype(str) if "ai0" in m.columns else pd.Series("?", index=m.index)
     ai1 = m["ai1"].astype(str) if "ai1" in m.columns else ai0
     label = [matchup_label(a, b) for a, b in zip(ai0, ai1, strict=True)]
-    tiers = {a: ai_tier(a) for a in set(ai0) | set(ai1)}
+    recorded = recorded_tiers(m)  # the rows' own; the live registry's for older folders
+    tiers = {a: recorded.get(a) or ai_tier(a) for a in set(ai0) | set(ai1)}
     tier = [tiers[a] if tiers[a] == tiers[b] else "mixed" for a, b in zip(ai0, ai1, strict=True)]
     return m.assign(ai_matchup=label, symmetric=(ai0 == ai1).to_numpy(), tier=tier)
 

@@ -54,7 +54,7 @@ from krosbalance.analysis.names import (
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
-from krosbalance.analysis.sections import ruleset_sections
+from krosbalance.analysis.sections import folder_study, ruleset_sections
 from krosbalance.analysis.strength import adjusted_strength
 from krosbalance.analysis.verdict import Verdict, character_verdict
 
@@ -403,7 +403,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     else:
         head = narrative.header_lines(n_total=n_total, n_ok=n_ok, ais=ais)
         findings = head + (seats.summary_lines(seat) + [narrative.ending_finding(bal)] if n_ok else [])
-    own_sections = ruleset_sections(rs)
+    own_sections = ruleset_sections(rs, folder_study(rs))
     answer = _verdict(rs, tables, own_sections, m if seat is None else None)
     if seat is None and answer.study == "character strength" and n_ok:
         stability = narrative.stability_line(tau_ai, "AIs")

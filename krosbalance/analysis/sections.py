@@ -6,7 +6,9 @@ report asks the result set which rulesets it played (its ``ruleset`` column, rea
 their sections in the order the rulesets declare them: *leading* sections before the report's
 common ones (a Blast report opens on its Divine Challenges), the others after them. A *mode*
 section belongs to no ruleset: it is asked of every result set and shows only where the matches
-have what it studies (the seats section: tables of more than two players, in any ruleset).
+have what it studies (the seats section: tables of more than two players, in any ruleset). A mode
+section that a study names as its own (:mod:`krosbalance.studies`) is asked only of that study's
+results: the study the manifest records (:func:`folder_study`), so the report need not guess it.
 
 A hook is ``hook(doc, rs, tables, section)``: ``section(doc, title, build)`` is the report's guarded
 builder (a failing section says so in place and the rest is written); a hook that finds nothing to
@@ -26,8 +28,11 @@ from typing import Any
 
 import pandas as pd
 
-from krosbalance.analysis.resultset import ResultSet
-from krosbalance.errors import ContentError
+from krosbalance.analysis.resultset import SPEC_FILE, ResultSet
+from krosbalance.errors import ContentError, KrosbalanceError
+from krosbalance.sim.experiment import loads_experiment
+from krosbalance.studies import Study, recorded_study, study_for
+from krosbalance.studies.registry import owned_sections
 
 GuardedSection = Callable[[Any, str, Callable[[], None]], None]
 SectionHook = Callable[[Any, ResultSet, dict[str, pd.DataFrame], GuardedSection], None]
@@ -93,9 +98,23 @@ def played_rulesets(rs: ResultSet) -> list[str]:
     return [str(name) for name in pd.unique(column.dropna().astype(str))]
 
 
-def ruleset_sections(rs: ResultSet) -> list[ReportSection]:
+def folder_study(rs: ResultSet) -> Study | None:
+    """The study of a result set: the one its manifest records (``run`` decides it once, from the
+    experiment); for a folder written before manifests named it, the one that claims the
+    experiment copy beside the results; None when that copy cannot be read either (the mode sections
+    then each ask the data, as before studies were recorded)."""
+    recorded = recorded_study(rs.manifest)
+    if recorded is not None or not rs.spec_text:
+        return recorded
+    try:
+        return study_for(loads_experiment(rs.spec_text, SPEC_FILE))
+    except KrosbalanceError:
+        return None
+
+
+def ruleset_sections(rs: ResultSet, study: Study | None = None) -> list[ReportSection]:
     """The sections the result set's rulesets declare, each once, in declaration order, then the
-    mode sections.
+    mode sections: those no study names, and the study's own (every one when ``study`` is None).
 
     A ruleset this installation does not know (results from elsewhere) adds none; a declared name
     without a registered analysis is a ``ContentError`` naming the ruleset and the section."""
@@ -117,7 +136,8 @@ def ruleset_sections(rs: ResultSet) -> list[ReportSection]:
                 )
             if all(s.name != name for s in found):
                 found.append(_SECTIONS[name])
-    return found + [s for s in _SECTIONS.values() if s.mode]
+    others = owned_sections() - set(study.sections) if study is not None else set()
+    return found + [s for s in _SECTIONS.values() if s.mode and s.name not in others]
 
 
 _BUILTINS_DONE = False
@@ -181,6 +201,7 @@ __all__ = [
     "ReportSection",
     "register_section",
     "known_sections",
+    "folder_study",
     "played_rulesets",
     "ruleset_sections",
 ]

@@ -3,7 +3,8 @@
 Every stage's matches and fighters are concatenated with a ``stage`` column (the stage's experiment
 name). Match ids and pairings are offset per stage so that they stay unique: a deal,
 ``(pairing, deal)``, is then one stage's deal, and every deal-clustered interval of the analysis
-stays right. The manifest names the study and carries its ``meta`` (what its report needs: a team
+stays right. The manifest names the study (its stages' recorded study, :mod:`krosbalance.studies`,
+when they record one) and carries its ``meta`` (what its report needs: a team
 study's roster, rated teams, collection and swaps) and its stages.
 """
 
@@ -30,11 +31,14 @@ def load_staged(out: str | Path) -> ResultSet:
     fighters: list[pd.DataFrame] = []
     stages = []
     id_offset = pairing_offset = 0
+    study = None
     for folder in stage_folders(out):
         m = read_shards(folder / "matches")
         if m is None or m.empty:
             continue
-        label = str(_read_manifest(folder / MANIFEST_FILE).get("experiment", folder.name))
+        stage_manifest = _read_manifest(folder / MANIFEST_FILE)
+        label = str(stage_manifest.get("experiment", folder.name))
+        study = study or stage_manifest.get("study")  # every stage is the study's (decided by run)
         m = m.sort_values("match_id").reset_index(drop=True)
         f = read_shards(folder / "fighters")
         m = m.assign(
@@ -61,6 +65,8 @@ def load_staged(out: str | Path) -> ResultSet:
         "meta": state.get("meta", {}),
         "n_matches": sum(s["n_matches"] for s in stages),
     }
+    if study:
+        manifest["study"] = study
     return ResultSet(
         pd.concat(matches, ignore_index=True),
         pd.concat(fighters, ignore_index=True) if fighters else None,

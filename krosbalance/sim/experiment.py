@@ -215,6 +215,8 @@ class Experiment:
     arm_patches: tuple[tuple[str, str], ...] = ()
     #: the ``[sweep]`` grid, JSON (``krosbalance.sim.sweep.sweep_arms``); '' = no sweep
     sweep: str = ""
+    #: the file has a ``[fix]`` table (``krosbalance fix``, :mod:`krosbalance.sim.fixer`): a patch study
+    fix: bool = False
 
     def patch_of(self, arm: str) -> str:
         """The canonical patch JSON an arm plays: the experiment's patch with the arm's own over it."""
@@ -688,6 +690,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         arm_patches=arm_patches,
         sweep=sweep,
         forbids=forbids,
+        fix=fix is not None,
     )
     if experiment.n_matches > MAX_MATCHES:
         problems.add(

@@ -4,7 +4,8 @@ Layout of an output folder::
 
     OUT/experiment.toml            copy of the experiment file (what ``report`` and ``replay`` read)
     OUT/manifest.json              name, master seed, match count, fingerprint, versions, times,
-                                   the engine chosen and the core's version
+                                   the engine chosen and the core's version, the study
+                                   (name and version, ``krosbalance.studies``) the experiment is
     OUT/matches/part-00000040.parquet   one row per match        } one set per flush, named after
     OUT/fighters/part-00000040.parquet  one row per fighter      } the smallest match id in it
     OUT/errors/part-00000040.parquet    matches that raised (only when there were some)
@@ -69,6 +70,7 @@ from krosbalance.sim.tables import (
     package_version,
     ruleset_fighter_columns,
 )
+from krosbalance.studies import study_for, study_record
 
 TABLES: tuple[str, ...] = ("matches", "fighters", "events", "errors")
 MANIFEST = "manifest.json"
@@ -410,6 +412,7 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             )
         manifest.update(status="running", resumed=_now(), finished=None)
         manifest.setdefault("ruleset", experiment.ruleset)  # a run begun before the manifest named it
+        manifest.setdefault("study", study_record(study_for(experiment)))  # ... or its study
     else:
         out.mkdir(parents=True, exist_ok=True)
         manifest = {
@@ -419,6 +422,7 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "n_matches": experiment.n_matches,
             "fingerprint": fp,
             "ruleset": experiment.ruleset,  # the ruleset every shard's rows must be of (sim.ledger)
+            "study": study_record(study_for(experiment)),  # decided once, here (krosbalance.studies)
             "engine_version": ENGINE_VERSION,
             "package_version": package_version(),
             "started": _now(),

@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from krosbalance.ai.registry import ai_tier as registry_tier
 from krosbalance.engine.results import ENGINE_VERSION, MatchResult, ResultColumn
+from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.experiment import MatchSpec
 
 if TYPE_CHECKING:  # workers only build dicts; pandas is imported by the parent when writing shards
@@ -36,6 +38,8 @@ MATCH_COLUMNS: dict[str, str] = {
     "team1": "string",
     "ai0": "string",
     "ai1": "string",
+    "ai0_tier": "string",
+    "ai1_tier": "string",
     "board": "string",
     "ruleset": "string",
     "options": "string",
@@ -52,9 +56,13 @@ MATCH_COLUMNS: dict[str, str] = {
     "error": "string",
 }
 """The ruleset-neutral columns of the matches table (``engine``: ``core`` or ``reference``, which
-engine played the match; absent from folders written before issue 37, so no reader requires it); :func:`match_columns` adds the rulesets' own,
-and for a table of more than two players each further seat's team and AI (``team_c``, ``team2``,
-``ai2``...), the partnerships and the play order."""
+engine played the match; absent from folders written before issue 37, so no reader requires it;
+``ai0_tier``, ``ai1_tier``: each seat's AI tier when the match was played, absent from folders written
+before issue 38, so no reader requires them); :func:`match_columns` adds the rulesets' own,
+and for a table of more than two players each further seat's team, AI and AI tier (``team_c``, ``team2``,
+``ai2``, ``ai2_tier``...), the partnerships and the play order."""
+#: the tier written for an AI the registry does not hold
+UNKNOWN_TIER = "unknown"
 #: players per match of the tables built without naming their seats (two-player matches)
 SEATS = 2
 #: the table's teams by position (team A is the first the experiment names)
@@ -117,6 +125,8 @@ def seat_columns(seats: int) -> dict[str, str]:
         out[f"team{seat}"] = "string"
     for seat in range(2, seats):
         out[f"ai{seat}"] = "string"
+    for seat in range(2, seats):
+        out[f"ai{seat}_tier"] = "string"
     out["rotation"] = "int64"
     out["partnerships"] = "string"
     out["play_order"] = "string"
@@ -158,6 +168,17 @@ def _joined(team: Sequence[str]) -> str:
     return ",".join(team)
 
 
+@cache
+def seat_tier(ai: str) -> str:
+    """The registered tier of a seat's AI (``baseline``, ``heuristic``, ``search``), written into the
+    row so analysis need not ask the live registry; ``unknown`` for a name it does not hold (a
+    stand-in ``play`` in tests)."""
+    try:
+        return registry_tier(ai)
+    except KrosbalanceError:
+        return UNKNOWN_TIER
+
+
 def _spec_columns(spec: MatchSpec) -> dict[str, Any]:
     return {
         "match_id": spec.match_id,
@@ -172,6 +193,8 @@ def _spec_columns(spec: MatchSpec) -> dict[str, Any]:
         "team1": _joined(spec.team1),
         "ai0": spec.ai0,
         "ai1": spec.ai1,
+        "ai0_tier": seat_tier(spec.ai0),
+        "ai1_tier": seat_tier(spec.ai1),
         "board": spec.board,
         "ruleset": spec.ruleset,
         "options": spec.options_json,
@@ -191,6 +214,7 @@ def _more_seats(spec: MatchSpec) -> dict[str, Any]:
     for seat in range(2, spec.n_seats):
         cells[f"team{seat}"] = _joined(teams[seat])
         cells[f"ai{seat}"] = ais[seat]
+        cells[f"ai{seat}_tier"] = seat_tier(ais[seat])
     cells["rotation"] = spec.rotation
     return cells
 

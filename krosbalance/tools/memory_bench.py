@@ -153,6 +153,7 @@ def synthetic_results(
     import pandas as pd
 
     from krosbalance.sim.experiment import loads_experiment
+    from krosbalance.sim.tables import seat_tier
 
     out = Path(out)
     text, _ = experiment_text(n_matches)
@@ -169,6 +170,7 @@ def synthetic_results(
         swapped = (ids % 2).astype(bool)
         pairing = (deal_global // (len(AIS) * deals_per_cell)) % len(splits)
         ai = np.array(AIS)[(deal_global // deals_per_cell) % len(AIS)]
+        tier = np.array([seat_tier(name) for name in AIS])[(deal_global // deals_per_cell) % len(AIS)]
         team_a = np.array([",".join(splits[p][0]) for p in pairing], dtype=object)
         team_b = np.array([",".join(splits[p][1]) for p in pairing], dtype=object)
         team0 = np.where(swapped, team_b, team_a)
@@ -196,6 +198,8 @@ def synthetic_results(
                 "team1": team1,
                 "ai0": ai,
                 "ai1": ai,
+                "ai0_tier": tier,
+                "ai1_tier": tier,
                 "board": BOARD,
                 "ruleset": "arena",
                 "options": "{}",
