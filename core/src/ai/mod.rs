@@ -2,6 +2,7 @@
 
 pub mod casts;
 pub mod context;
+pub mod economy;
 pub mod plan_search;
 pub mod planner;
 pub mod positions;

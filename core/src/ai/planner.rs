@@ -3,8 +3,8 @@
 //! (krosbalance/ai/base.py: edge, creature and trigger order, player choice, reward holder).
 //!
 //! The heuristic never draws from its random stream: its decisions are a pure function of the
-//! match. Demonic Rewards' advisor (krosbalance/ai/economy.py) is not ported yet: a heuristic AI in
-//! a match with rewards in play panics (the boundary refuses such matches first).
+//! match. With Demonic Rewards in play, the reward advisor (economy.rs) may put a reward action
+//! before the plan's next one.
 
 use std::sync::Arc;
 
@@ -320,10 +320,6 @@ impl HeuristicAI {
             return Action::END_TURN;
         };
         let f = &state.fighters[me];
-        assert!(
-            !(f.kind == PieceKind::Krosmaster && state.rules.market.is_some()),
-            "the heuristic AIs' Demonic Reward advisor is not in the core yet"
-        );
         let key = (state.turn, me as i64);
         if key != self.key {
             self.begin(state, me);
@@ -331,10 +327,24 @@ impl HeuristicAI {
         } else if self.expect.is_some() && self.expect != Some((f.cell, f.mp, f.ap)) {
             self.plan(state, me);
         }
+        let rewards = f.kind == PieceKind::Krosmaster && state.rules.market.is_some();
         for _ in 0..3 {
+            let saved = rewards.then(|| (self.steps.clone(), self.route.clone(), self.picks));
             let action = self.next(state, me);
             if let Some(action) = action {
                 if legal.contains(&action) {
+                    let reward = if saved.is_some() {
+                        self.reward_first(state, me, legal, action)
+                    } else {
+                        None
+                    };
+                    if let (Some(reward), Some((steps, route, picks))) = (reward, saved) {
+                        // the plan goes on after the reward action
+                        self.steps = steps;
+                        self.route = route;
+                        self.picks = picks;
+                        return reward;
+                    }
                     self.remember(state, me, action);
                     self.first = false;
                     return action;
@@ -344,7 +354,40 @@ impl HeuristicAI {
                 break;
             }
         }
+        if rewards {
+            if let Some(reward) = self.reward_first(state, me, legal, Action::END_TURN) {
+                return reward;
+            }
+        }
         Action::END_TURN
+    }
+
+    /// `_reward_first`: a Demonic Reward action to take before `action` (`economy::advise`).
+    fn reward_first(
+        &mut self,
+        state: &MatchState<Arena>,
+        me: usize,
+        legal: &[Action],
+        action: Action,
+    ) -> Option<Action> {
+        let f = &state.fighters[me];
+        if crate::rulesets::arena::rewards::tokens_of(state, me).is_empty()
+            && !state.board.demon_cells().contains(f.at())
+        {
+            return None;
+        }
+        let reward = crate::ai::economy::advise(state, f, legal, action, self.first)?;
+        if !legal.contains(&reward) {
+            return None;
+        }
+        self.first = false;
+        let ap = if reward.kind == crate::rulesets::arena::rewards::BUY_REWARD {
+            f.ap - 1
+        } else {
+            f.ap
+        };
+        self.expect = Some((f.cell, f.mp, ap));
+        Some(reward)
     }
 }
 

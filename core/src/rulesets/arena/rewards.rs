@@ -71,6 +71,16 @@ impl HeldToken {
     fn secret(&self) -> bool {
         !self.face_up && !self.seen
     }
+
+    /// Whether the token is hidden from the other partnerships (R-A51: a random purchase).
+    pub fn is_secret(&self) -> bool {
+        self.secret()
+    }
+}
+
+/// The tokens on a fighter's card, in order (`tokens_of`; none without a card).
+pub fn tokens_of(state: &MatchState<Arena>, uid: usize) -> &[HeldToken] {
+    card(state, uid).map_or(&[], |c| c.tokens.as_slice())
 }
 
 /// What the face-up tokens and pending boosts add to a Krosmaster's attacks (`RewardMods`).
