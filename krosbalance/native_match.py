@@ -4,9 +4,9 @@ the options, the core receives the loaded specs and plays the whole match, and t
 as plain data (no per-action crossing).
 
 So far the core plays Arena for two and four players (free-for-all, two versus two), with the
-Demonic Reward market, with the ``random`` AI and the heuristic AIs of :data:`IDENTICAL_AIS` (matches
-without Demonic Rewards: their reward advisor, ``ai/economy.py``, is not ported yet); anything else is
-refused with ``ValueError`` ("not in the core yet: ..." / "does not play the AI").
+Demonic Reward market, with the ``random`` AI and the heuristic AIs of :data:`IDENTICAL_AIS`
+(``focus_fire``, ``kiter``, ``objective``, their ``-2`` variants, ``kiter-3``, ``kiter-race``); anything
+else is refused with ``ValueError`` ("not in the core yet: ..." / "does not play the AI").
 
 The returned dict holds ``winner``, ``end_reason``, ``turns``, ``first_player``, ``gg``, ``kamas``,
 ``wild_gg_left``, ``teams``, ``fighters`` (the reference's ``FighterRecord.as_row()`` plus Arena's
@@ -42,19 +42,13 @@ IDENTICAL_AIS: frozenset[str] = frozenset(PORTED_AIS)
 
 def _check_ais(names: Sequence[str], opts: Any) -> None:
     """Refuse, before anything is played, an AI the core does not play identically: not ``random``
-    and not in :data:`IDENTICAL_AIS`, or a heuristic AI in a match with Demonic Rewards in play."""
+    and not in :data:`IDENTICAL_AIS`."""
     for name in names:
-        if name == "random":
-            continue
-        if name not in IDENTICAL_AIS:
+        if name != "random" and name not in IDENTICAL_AIS:
             raise ValueError(
                 f"the core does not play the AI {name!r} yet (it plays: random"
                 + "".join(f", {n}" for n in sorted(IDENTICAL_AIS))
                 + ")"
-            )
-        if opts.demonic_rewards or any(opts.start_rewards) or any(opts.purchasable_rewards):
-            raise ValueError(
-                f"not in the core yet: the AI {name!r} with Demonic Rewards in play (its reward advisor)"
             )
 
 

@@ -5,12 +5,12 @@ krosbalance/ai).
 - The golden rows of ``tests/fixtures/golden/arena-golden.jsonl`` whose two AIs the core plays
   (``focus_fire``, ``kiter``, ``objective``, ``random``: all 960) are replayed in the core and hashed
   against the recorded SHA-256: a slice in the default suite, every row under ``slow``.
-- The four-player rows of ``tests/fixtures/golden/arena4-golden.jsonl`` whose AIs the core plays and
-  without Demonic Rewards (the heuristic AIs' reward advisor, ``ai/economy.py``, is not ported):
-  the same. A row where player 4 picks the board (R-A154) takes the board the reference's
+- The four-player rows of ``tests/fixtures/golden/arena4-golden.jsonl`` whose AIs the core plays
+  (every row: Demonic Rewards included): the same. A row where player 4 picks the board (R-A154) takes the board the reference's
   ``pick_board`` picks (the core's pregame plays ``random`` only) and the core plays the match.
-- A differential run over random teams, boards, option variants (no Demonic Rewards) and AI pairs of
-  :data:`krosbalance.native_match.IDENTICAL_AIS`, two and four players, on both engines.
+- A differential run over random teams, boards, option variants (Demonic Rewards, held and
+  purchasable tokens included) and AIs of :data:`krosbalance.native_match.IDENTICAL_AIS`, two and
+  four players, on both engines.
 
 A mismatch prints the first differing event with both engines' events around it
 (:func:`tests.core.test_match_identity.first_divergence`).
@@ -44,6 +44,7 @@ from tests.core.test_match_identity import (  # noqa: E402
     first_divergence,
     reference_bytes,
 )
+from tests.core.test_match_identity import VARIANTS as BASE_VARIANTS  # noqa: E402
 
 PLAYED = IDENTICAL_AIS | {"random"}
 #: the golden rows the core plays with a heuristic AI on at least one side
@@ -55,7 +56,7 @@ FOUR_GOLDEN = golden.GOLDEN.parent / "arena4-golden.jsonl"
 FOUR_ROWS = [
     row
     for row in (json.loads(line) for line in FOUR_GOLDEN.read_text(encoding="utf-8").splitlines() if line)
-    if set(row["ai"]) <= PLAYED and not row["options"].get("demonic_rewards")
+    if set(row["ai"]) <= PLAYED
 ]
 
 
@@ -73,7 +74,7 @@ def test_the_golden_rows_cover_the_three_personalities():
     assert {"focus_fire", "kiter", "objective"} <= IDENTICAL_AIS <= set(PORTED_AIS)
     assert len(HEURISTIC_ROWS) == 840
     assert {ai for row in FAST_ROWS for ai in row["ai"]} == {"focus_fire", "kiter", "objective", "random"}
-    assert len(FOUR_ROWS) >= 100
+    assert len(FOUR_ROWS) == 120
 
 
 @pytest.mark.parametrize("spec", FAST_ROWS, ids=lambda s: f"{'-'.join(s['ai'])}-{s['seed']}")
@@ -127,15 +128,9 @@ def test_every_four_player_golden_row_is_identical(spec):
 
 # ---------------------------------------------------------------------------- differential
 
-#: option variants without Demonic Rewards (the heuristic AIs' reward advisor is not ported)
-VARIANTS: tuple[dict[str, Any], ...] = (
-    *golden.VARIANTS,
-    {"strict_corner_los": True},
-    {"caster_in_own_area": False, "first_turn_tension": True},
-    {"scenery_destruction": True, "bomb_armour_dice": 0, "turn_limit": 30},
-    {"wild_gg": 0, "starting_gg": 3, "simultaneous_zero_gg": "play_on"},
-    {"gg_price": 4, "kama_reserve": 30},
-)
+#: the option variants of the random differential (Demonic Rewards, held and purchasable tokens)
+#: and a cheap-GG economy, where the heuristic AIs' purchases and reward advisor matter most
+VARIANTS: tuple[dict[str, Any], ...] = (*BASE_VARIANTS, {"gg_price": 4, "kama_reserve": 30})
 AIS = sorted(PLAYED)
 
 
@@ -172,7 +167,7 @@ def four_heuristic_specs(n: int, seed: int) -> list[dict[str, Any]]:
 
     names = default_registry().list_characters(game="arena")
     rng = np.random.default_rng(seed)
-    variants = [v for v in FOUR_VARIANTS if not v.get("demonic_rewards")]
+    variants = FOUR_VARIANTS
     specs = []
     for k in range(n):
         mode = ("free_for_all", "two_vs_two")[k % 2]
@@ -244,5 +239,3 @@ def test_what_the_core_does_not_play_identically_is_refused():
     for name in [*sorted(set(PORTED_AIS) - IDENTICAL_AIS), "mcts", "lookahead"]:
         with pytest.raises(ValueError, match="does not play the AI"):
             play_match_core(*teams, ai=(name, "random"))
-    with pytest.raises(ValueError, match="with Demonic Rewards in play"):
-        play_match_core(*teams, ai=("kiter", "random"), options={"demonic_rewards": True})
