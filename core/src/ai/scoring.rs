@@ -90,6 +90,9 @@ pub struct Geometry {
     visible: Vec<CellSet>,
     neighbours: Vec<CellSet>,
     distance: Vec<u8>,
+    /// Per cell, the cells within distance d, for d = 0..=max distance (`within[cell * rings + d]`).
+    within: Vec<CellSet>,
+    rings: usize,
 }
 
 impl Geometry {
@@ -135,7 +138,19 @@ impl Geometry {
                 distance[a * n + b] = board.distance(a as Cell, b as Cell);
             }
         }
+        let rings = width + height + 1;
+        let mut within = vec![CellSet::EMPTY; n * rings];
+        for a in 0..n {
+            for b in 0..n {
+                let d = usize::from(distance[a * n + b]);
+                for slot in &mut within[a * rings + d..(a + 1) * rings] {
+                    slot.insert(b as Cell);
+                }
+            }
+        }
         Geometry {
+            within,
+            rings,
             width,
             n,
             full,
@@ -156,15 +171,17 @@ impl Geometry {
     /// Cells at distance lo..hi from `cell` (R-A6).
     pub fn ring_mask(&self, cell: Cell, lo: i32, hi: i32) -> CellSet {
         let lo = lo.max(0);
-        let mut mask = CellSet::EMPTY;
-        let row = &self.distance[usize::from(cell) * self.n..(usize::from(cell) + 1) * self.n];
-        for (c, &d) in row.iter().enumerate() {
-            let d = i32::from(d);
-            if d >= lo && d <= hi {
-                mask.insert(c as Cell);
-            }
+        if hi < lo {
+            return CellSet::EMPTY;
         }
-        mask
+        let base = usize::from(cell) * self.rings;
+        let top = (hi as usize).min(self.rings - 1);
+        let outer = self.within[base + top];
+        if lo == 0 {
+            outer
+        } else {
+            outer & !self.within[base + (lo as usize - 1).min(self.rings - 1)]
+        }
     }
 
     /// Cells in the same row or column (R-A74).
