@@ -141,11 +141,13 @@ impl Geometry {
         let rings = width + height + 1;
         let mut within = vec![CellSet::EMPTY; n * rings];
         for a in 0..n {
+            let row = &mut within[a * rings..(a + 1) * rings];
             for b in 0..n {
-                let d = usize::from(distance[a * n + b]);
-                for slot in &mut within[a * rings + d..(a + 1) * rings] {
-                    slot.insert(b as Cell);
-                }
+                row[usize::from(distance[a * n + b])].insert(b as Cell);
+            }
+            for d in 1..rings {
+                let below = row[d - 1];
+                row[d] |= below;
             }
         }
         Geometry {
