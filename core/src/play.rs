@@ -144,12 +144,13 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
     Ok(state)
 }
 
-/// The pregame player of a registered AI name, with its stream.
+/// The pregame player of a registered AI name, with its stream (`random` only: the heuristic AIs'
+/// draft and board choice, base.py's `card_value` and `team_reach`, are not ported yet).
 pub fn pregame_player(name: &str, rng: Generator) -> Result<Box<dyn PregamePlayer>, String> {
     match name {
         "random" => Ok(Box::new(RandomAI::new(rng))),
         other => Err(format!(
-            "the core does not play the AI {other:?} yet (it plays: random)"
+            "the core does not play the AI {other:?}'s pregame choices yet (draft and board choice: random only)"
         )),
     }
 }

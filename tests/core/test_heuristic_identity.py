@@ -239,3 +239,16 @@ def test_what_the_core_does_not_play_identically_is_refused():
     for name in [*sorted(set(PORTED_AIS) - IDENTICAL_AIS), "mcts", "lookahead"]:
         with pytest.raises(ValueError, match="does not play the AI"):
             play_match_core(*teams, ai=(name, "random"))
+
+
+def test_the_heuristic_pregame_choices_are_refused_not_played():
+    """The heuristic AIs' draft and board choice (base.py's ``card_value``, ``team_reach``) are not in
+    the core yet: ``deal_teams_core`` and ``pick_board_core`` refuse them."""
+    from krosbalance.native_match import deal_teams_core, pick_board_core
+
+    teams = (["anna_tommy", "bill_tell", "kassius_kaos", "oscar_kass"],) * 2
+    with pytest.raises(ValueError, match="does not play the AI 'kiter'|does not play the AI \"kiter\""):
+        pick_board_core(["arena-pit", "arena-elemental"], *teams, ai="kiter", seed=3)
+    pool = ["anna_tommy", "bill_tell", "kassius_kaos", "oscar_kass"] * 2
+    with pytest.raises(ValueError, match="pregame choices"):
+        deal_teams_core("draft", pool, ("focus_fire", "random"), 5)
