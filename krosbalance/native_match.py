@@ -237,9 +237,10 @@ def deal_teams_core(
     if mode not in rules.team_modes:
         raise ValueError(f"mode must be one of {rules.team_modes}, got {mode!r}")
     registry = default_registry()
-    for name in pool:  # the loader's check of the names
-        registry.load_character(name)
-    a, b = native.core().arena_deal_teams(mode, list(pool), (ai[0], ai[1]), seed)
+    cards = [registry.load_character(name) for name in pool]  # the loader's check of the names
+    a, b = native.core().arena_deal_teams(
+        mode, list(pool), (ai[0], ai[1]), seed, cards, sorted(IDENTICAL_AIS)
+    )
     return tuple(a), tuple(b)
 
 
@@ -266,5 +267,8 @@ def pick_board_core(
 
     assert isinstance(rules.options, ArenaOptions)
     mode = rules.options.mode
-    index = native.core().arena_pick_board(len(boards), specs, names, seed, mode)
+    trees = [registry.load_board(board).trees.bit_count() for board in boards]
+    index = native.core().arena_pick_board(
+        len(boards), specs, names, seed, mode, trees, sorted(IDENTICAL_AIS)
+    )
     return boards[int(index)]

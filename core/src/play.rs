@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::ai::RandomAI;
+use crate::ai::base::{BasePregame, CardFacts, card_value, team_reach};
 use crate::ai::planner::HeuristicAI;
 use crate::ai::weights::Weights;
 use crate::board::Board;
@@ -144,15 +145,51 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
     Ok(state)
 }
 
-/// The pregame player of a registered AI name, with its stream (`random` only: the heuristic AIs'
-/// draft and board choice, base.py's `card_value` and `team_reach`, are not ported yet).
-pub fn pregame_player(name: &str, rng: Generator) -> Result<Box<dyn PregamePlayer>, String> {
-    match name {
-        "random" => Ok(Box::new(RandomAI::new(rng))),
-        other => Err(format!(
-            "the core does not play the AI {other:?}'s pregame choices yet (draft and board choice: random only)"
-        )),
+/// What the base class's pregame reads (`ai::base`): the cards of the dealt pool (by position), the
+/// candidate boards' tree counts, each seat's Krosmasters, and the AI names that play it.
+#[derive(Clone, Debug, Default)]
+pub struct PregameFacts {
+    pub base_ais: Vec<String>,
+    pub cards: Vec<CardFacts>,
+    pub trees: Vec<u32>,
+    pub teams: Vec<Vec<CardFacts>>,
+}
+
+/// The pregame player of a registered AI name, with its stream: `random`, or the base class's
+/// choices for the AIs of `facts.base_ais` (the heuristic AIs), as `seat` (the board chooser).
+pub fn pregame_player(
+    name: &str,
+    rng: Generator,
+    facts: &PregameFacts,
+    seat: usize,
+    team_of: &[usize],
+) -> Result<Box<dyn PregamePlayer>, String> {
+    if name == "random" {
+        return Ok(Box::new(RandomAI::new(rng)));
     }
+    if facts.base_ais.iter().any(|n| n == name) {
+        let own: Vec<&CardFacts> = facts
+            .teams
+            .get(seat)
+            .map(|t| t.iter().collect())
+            .unwrap_or_default();
+        let opponents: Vec<&CardFacts> = facts
+            .teams
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| team_of.get(s) != team_of.get(seat))
+            .flat_map(|(_, t)| t.iter())
+            .collect();
+        return Ok(Box::new(BasePregame {
+            card_values: facts.cards.iter().map(card_value).collect(),
+            trees: facts.trees.clone(),
+            reach: team_reach(&own),
+            theirs: team_reach(&opponents),
+        }));
+    }
+    Err(format!(
+        "the core does not play the AI {name:?}'s pregame choices yet (draft and board choice: random and the heuristic AIs)"
+    ))
 }
 
 /// play.py's `deal_teams`: the hands of players A and B dealt from `pool` (names) by `mode`
@@ -162,13 +199,14 @@ pub fn deal_teams(
     pool: &[String],
     ais: [&str; 2],
     seed: u128,
+    facts: &PregameFacts,
 ) -> Result<[Vec<String>; 2], String> {
     let mut pregame = match_streams(seed, 2).swap_remove(4);
     let seqs = pregame.spawn(3);
     let mut rng = Generator::new(&seqs[0]);
     let mut players = vec![
-        pregame_player(ais[0], Generator::new(&seqs[1]))?,
-        pregame_player(ais[1], Generator::new(&seqs[2]))?,
+        pregame_player(ais[0], Generator::new(&seqs[1]), facts, 0, &[0, 1])?,
+        pregame_player(ais[1], Generator::new(&seqs[2]), facts, 1, &[0, 1])?,
     ];
     let (a, b) = match mode {
         "random_deal" => random_deal(pool.len(), &mut rng),
@@ -194,6 +232,7 @@ pub fn pick_board(
     teams: &[Vec<usize>],
     ais: &[&str],
     seed: u128,
+    facts: &PregameFacts,
 ) -> Result<usize, String> {
     if n_boards == 1 {
         return Ok(0);
@@ -204,9 +243,16 @@ pub fn pick_board(
     let order = play_order(mode, content, teams, &mut setup_rng);
     let chooser = if seats == 4 { order[3] } else { order[0] };
     let seqs = streams[4].spawn(1 + seats as u64);
+    let team_of = four_player::partnerships(mode);
     let mut players = Vec::with_capacity(seats);
     for (seat, name) in ais.iter().enumerate() {
-        players.push(pregame_player(name, Generator::new(&seqs[1 + seat]))?);
+        players.push(pregame_player(
+            name,
+            Generator::new(&seqs[1 + seat]),
+            facts,
+            seat,
+            &team_of,
+        )?);
     }
     let choice = players[chooser].choose_board(n_boards);
     if choice >= n_boards {

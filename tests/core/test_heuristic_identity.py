@@ -6,8 +6,7 @@ krosbalance/ai).
   (``focus_fire``, ``kiter``, ``objective``, ``random``: all 960) are replayed in the core and hashed
   against the recorded SHA-256: a slice in the default suite, every row under ``slow``.
 - The four-player rows of ``tests/fixtures/golden/arena4-golden.jsonl`` whose AIs the core plays
-  (every row: Demonic Rewards included): the same. A row where player 4 picks the board (R-A154) takes the board the reference's
-  ``pick_board`` picks (the core's pregame plays ``random`` only) and the core plays the match.
+  (every row: Demonic Rewards included): the same, player 4's board choice (R-A154) made in the core.
 - A differential run over random teams, boards, option variants (Demonic Rewards, held and
   purchasable tokens included) and AIs of :data:`krosbalance.native_match.IDENTICAL_AIS`, two and
   four players, on both engines.
@@ -89,13 +88,13 @@ def test_every_heuristic_golden_row_is_identical(spec):
 
 
 def _four_bytes(spec: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
-    """The core's bytes of a four-player golden row (its board picked by the reference's
-    ``pick_board`` when player 4 chooses) and the spec as played."""
+    """The core's bytes of a four-player golden row (its board picked by player 4 in the core,
+    ``pick_board_core``) and the spec as played."""
     played = dict(spec)
-    if "board_choice" in spec:
-        from krosbalance.play import pick_board
+    if "board_choice" in spec:  # player 4 picks the board (R-A154), in the core
+        from krosbalance.native_match import pick_board_core
 
-        played["board"] = pick_board(
+        played["board"] = pick_board_core(
             spec["board_choice"],
             *spec["teams"],
             ai=tuple(spec["ai"]),
@@ -241,14 +240,35 @@ def test_what_the_core_does_not_play_identically_is_refused():
             play_match_core(*teams, ai=(name, "random"))
 
 
-def test_the_heuristic_pregame_choices_are_refused_not_played():
-    """The heuristic AIs' draft and board choice (base.py's ``card_value``, ``team_reach``) are not in
-    the core yet: ``deal_teams_core`` and ``pick_board_core`` refuse them."""
-    from krosbalance.native_match import deal_teams_core, pick_board_core
+# ---------------------------------------------------------------------------- R-A17, R-A19
 
-    teams = (["anna_tommy", "bill_tell", "kassius_kaos", "oscar_kass"],) * 2
-    with pytest.raises(ValueError, match="does not play the AI 'kiter'|does not play the AI \"kiter\""):
-        pick_board_core(["arena-pit", "arena-elemental"], *teams, ai="kiter", seed=3)
-    pool = ["anna_tommy", "bill_tell", "kassius_kaos", "oscar_kass"] * 2
-    with pytest.raises(ValueError, match="pregame choices"):
-        deal_teams_core("draft", pool, ("focus_fire", "random"), 5)
+
+@pytest.mark.parametrize("mode", ["random_deal", "draft"])
+def test_heuristic_team_deals_are_identical(mode):
+    """The base class's draft (``card_value``) as the heuristic AIs play it."""
+    from krosbalance.native_match import deal_teams_core
+    from krosbalance.play import deal_teams
+
+    pools = [golden.BOX_POOL, (*golden.BOX_POOL, "merkator", "captain_amakna", "anna_tommy", "oscar_kass")]
+    heuristics = sorted(IDENTICAL_AIS)
+    for pool in pools:
+        for k, seed in enumerate(range(0, 4000, 131)):
+            ai = (heuristics[k % len(heuristics)], AIS[(3 * k + 1) % len(AIS)])
+            assert deal_teams_core(mode, pool, ai, seed) == deal_teams(mode, pool, ai, seed), (pool, ai, seed)
+
+
+def test_heuristic_board_choices_are_identical():
+    """The base class's board choice (trees against the opponents' reach), two and four players."""
+    from krosbalance.native_match import pick_board_core
+    from krosbalance.play import pick_board
+
+    for k, spec in enumerate(heuristic_specs(40, 23)):
+        boards = [BOARDS[(k + i) % len(BOARDS)] for i in range(1 + k % 3)]
+        args = (boards, *spec["teams"])
+        kw = {"ai": tuple(spec["ai"]), "seed": spec["seed"]}
+        assert pick_board_core(*args, **kw) == pick_board(*args, **kw), spec
+    for k, spec in enumerate(four_heuristic_specs(24, 29)):
+        boards = [FOUR_BOARDS[(k + i) % len(FOUR_BOARDS)] for i in range(2 + k % 2)]
+        args = (boards, *spec["teams"])
+        kw = {"ai": tuple(spec["ai"]), "seed": spec["seed"], "options": spec["options"]}
+        assert pick_board_core(*args, **kw) == pick_board(*args, **kw), spec

@@ -1,5 +1,6 @@
 //! Decisions (krosbalance/ai): the registered AIs the core plays.
 
+pub mod base;
 pub mod casts;
 pub mod context;
 pub mod economy;

@@ -844,29 +844,66 @@ fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bou
 
 /// play.py's `deal_teams` (R-A17) for two players: `mode` `random_deal` or `draft`, `pool` the
 /// character ids dealt, `ais` the AI names of players A and B; the two hands, each in pool order.
+/// `cards`: the pool's loaded `CharacterSpec`s (what the base class's draft reads of them) and
+/// `base_ais` the AI names whose pregame is the base class's (the heuristic AIs).
 #[pyfunction]
+#[pyo3(signature = (mode, pool, ais, seed, cards = Vec::new(), base_ais = Vec::new()))]
 fn arena_deal_teams(
     mode: &str,
     pool: Vec<String>,
     ais: (String, String),
     seed: u128,
+    cards: Vec<Bound<'_, PyAny>>,
+    base_ais: Vec<String>,
 ) -> PyResult<(Vec<String>, Vec<String>)> {
-    let [a, b] = crate::play::deal_teams(mode, &pool, [&ais.0, &ais.1], seed)
+    let facts = crate::play::PregameFacts {
+        base_ais,
+        cards: cards.iter().map(card_facts).collect::<PyResult<Vec<_>>>()?,
+        ..Default::default()
+    };
+    let [a, b] = crate::play::deal_teams(mode, &pool, [&ais.0, &ais.1], seed, &facts)
         .map_err(PyValueError::new_err)?;
     Ok((a, b))
+}
+
+/// What the base class's pregame reads of a loaded `CharacterSpec` (`card_value`, `team_reach`).
+fn card_facts(spec: &Bound<'_, PyAny>) -> PyResult<crate::ai::base::CardFacts> {
+    let powers: Vec<Bound<'_, PyAny>> = get(spec, "powers")?;
+    let spells: Vec<Bound<'_, PyAny>> = get(spec, "spells")?;
+    let mut facts = crate::ai::base::CardFacts {
+        hp: get(spec, "hp")?,
+        ap: get(spec, "ap")?,
+        mp: get(spec, "mp")?,
+        n_powers: powers.len() as i32,
+        ..Default::default()
+    };
+    for spell in &spells {
+        let kind: String = get(spell, "kind")?;
+        if kind == "attack" {
+            facts
+                .attacks
+                .push((get(spell, "amount")?, get(spell, "range_max")?));
+        } else {
+            facts.others += 1;
+        }
+    }
+    Ok(facts)
 }
 
 /// play.py's `pick_board` (R-A19) for two players: the index of the board the first player picks
 /// among `n_boards`; `teams` the two teams' loaded `CharacterSpec`s (their Initiative decides the
 /// first player, a perfect tie the set-up stream's coin).
 #[pyfunction]
-#[pyo3(signature = (n_boards, teams, ais, seed, mode = "two_player"))]
+#[pyo3(signature = (n_boards, teams, ais, seed, mode = "two_player", trees = Vec::new(), base_ais = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn arena_pick_board(
     n_boards: usize,
     teams: Vec<Vec<Bound<'_, PyAny>>>,
     ais: Vec<String>,
     seed: u128,
     mode: &str,
+    trees: Vec<u32>,
+    base_ais: Vec<String>,
 ) -> PyResult<usize> {
     let mode = mode_of(mode)?;
     if teams.len() != crate::rulesets::arena::four_player::seats_in(mode)
@@ -906,8 +943,23 @@ fn arena_pick_board(
         rewards: Vec::new(),
         keys: Vec::new(),
     };
+    let facts = crate::play::PregameFacts {
+        base_ais,
+        trees,
+        teams: teams
+            .iter()
+            .map(|team| team.iter().map(card_facts).collect::<PyResult<Vec<_>>>())
+            .collect::<PyResult<Vec<_>>>()?,
+        ..Default::default()
+    };
+    if !facts.base_ais.is_empty() && facts.trees.len() != n_boards {
+        return Err(PyValueError::new_err(format!(
+            "{} tree counts for {n_boards} boards",
+            facts.trees.len()
+        )));
+    }
     let ais: Vec<&str> = ais.iter().map(String::as_str).collect();
-    crate::play::pick_board(n_boards, mode, &content, &idx, &ais, seed)
+    crate::play::pick_board(n_boards, mode, &content, &idx, &ais, seed, &facts)
         .map_err(PyValueError::new_err)
 }
 
