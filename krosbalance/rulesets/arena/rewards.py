@@ -207,6 +207,12 @@ def open_market(
     state: MatchState, opts: ArenaOptions, specs: Sequence[RewardSpec], rng: np.random.Generator
 ) -> None:
     """Set the market up (R-A23) in Arena's state, checking the ``start_rewards`` names."""
+    arena_state(state).market = build_market(opts, specs, rng)
+
+
+def build_market(opts: ArenaOptions, specs: Sequence[RewardSpec], rng: np.random.Generator) -> RewardMarket:
+    """The market of a match (R-A23) with the reward study's options checked (ids, one list per side,
+    holders, prices; a ``ContentError`` naming the option): the one check every engine runs."""
     known = {s.id for s in specs}
     if len(opts.start_rewards) != 2:
         raise ContentError("options", "start_rewards", "give two lists of reward ids, one per side")
@@ -232,7 +238,7 @@ def open_market(
         for name in opts.purchasable_rewards[side]:
             spec = _remove_from_market(market, name, "purchasable_rewards")
             market.face_up.append((2 * RANK_INDEX[spec.rank], spec))
-    arena_state(state).market = market
+    return market
 
 
 def _check_prices(prices: Any, name: str, unit: str) -> None:
