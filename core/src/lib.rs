@@ -291,6 +291,9 @@ impl PyGenerator {
 #[pyclass(name = "Board", module = "krosbalance_core", frozen)]
 pub(crate) struct PyBoard {
     pub(crate) inner: std::sync::Arc<Board>,
+    /// The heuristic AIs' range tables of the board (`ai::scoring::Geometry`), built once per board
+    /// and shared by every match played on it.
+    pub(crate) geo: std::sync::Arc<crate::ai::scoring::Geometry>,
 }
 
 fn shape_of(name: &str) -> PyResult<AreaShape> {
@@ -367,8 +370,10 @@ impl PyBoard {
                 .collect::<PyResult<_>>()?,
         };
         let inner = Board::new(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let geo = std::sync::Arc::new(crate::ai::scoring::Geometry::new(&inner));
         Ok(PyBoard {
             inner: std::sync::Arc::new(inner),
+            geo,
         })
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::ai::RandomAI;
 use crate::ai::base::{BasePregame, CardFacts, card_value, team_reach};
 use crate::ai::planner::HeuristicAI;
+use crate::ai::scoring::Geometry;
 use crate::ai::weights::Weights;
 use crate::board::Board;
 use crate::content::Content;
@@ -50,6 +51,9 @@ pub struct ArenaMatch {
     /// The heuristic AIs the boundary registered, by name, with the weights the reference's loader
     /// gave them (one parser for `skills.toml` and `tuned.toml`).
     pub heuristics: Arc<Vec<(String, Weights)>>,
+    /// The board's range tables for the heuristic AIs, shared by the matches on it (built per AI
+    /// when `None`).
+    pub geo: Option<Arc<Geometry>>,
 }
 
 /// The controller of a registered AI name, with its stream: `random`, or a heuristic AI the
@@ -58,12 +62,17 @@ pub fn controller(
     name: &str,
     rng: Generator,
     heuristics: &[(String, Weights)],
+    geo: Option<&Arc<Geometry>>,
 ) -> Result<Box<dyn ArenaController>, String> {
     if name == "random" {
         return Ok(Box::new(RandomAI::new(rng)));
     }
     if let Some((_, w)) = heuristics.iter().find(|(n, _)| n == name) {
-        return Ok(Box::new(HeuristicAI::new(name, w.clone(), rng)));
+        let mut ai = HeuristicAI::new(name, w.clone(), rng);
+        if let Some(geo) = geo {
+            ai.set_geometry(geo.clone());
+        }
+        return Ok(Box::new(ai));
     }
     let mut plays = vec!["random".to_string()];
     plays.extend(heuristics.iter().map(|(n, _)| n.clone()));
@@ -124,6 +133,7 @@ pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
             name,
             Generator::new(&streams[ai_stream(seat)]),
             &spec.heuristics,
+            spec.geo.as_ref(),
         )?);
     }
     if seats == 2 {

@@ -79,6 +79,11 @@ impl HeuristicAI {
         }
     }
 
+    /// Use the board's range tables built once for many matches (they depend on the board alone).
+    pub fn set_geometry(&mut self, geo: Arc<Geometry>) {
+        self.geo = Some(geo);
+    }
+
     fn geometry(&mut self, state: &MatchState<Arena>) -> Arc<Geometry> {
         self.geo
             .get_or_insert_with(|| Arc::new(Geometry::new(&state.board)))

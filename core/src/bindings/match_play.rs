@@ -791,6 +791,7 @@ fn play_arena_match<'py>(
         record: record_level(record)?,
         forbid: Vec::new(),
         heuristics: Arc::new(Vec::new()),
+        geo: Some(board.geo.clone()),
     };
     drop(board);
     let state = py
@@ -1154,6 +1155,7 @@ impl PyArenaCatalog {
             record: record_level(record)?,
             forbid: restrictions,
             heuristics: self.heuristics.clone(),
+            geo: Some(board.geo.clone()),
         })
     }
 }
