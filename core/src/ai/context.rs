@@ -3,10 +3,9 @@
 //! values that do not change during the pass, so filling them eagerly or lazily gives the same
 //! numbers.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::ai::scoring::{self, BLOCK_CHANCE, GG_UNIT, Geometry, ThreatMap};
+use crate::ai::scoring::{self, BLOCK_CHANCE, FastMap, GG_UNIT, Geometry, ThreatMap};
 use crate::ai::weights::Weights;
 use crate::board::{Cell, CellSet};
 use crate::content::{Effect, Limit, PieceKind, Power, RangeType, SpellKind, SpellSpec};
@@ -87,23 +86,23 @@ pub struct Ctx<'a> {
     pub my_tokens: Vec<(String, i32)>,
     pub econ_mask: CellSet,
     // lazily filled
-    risk: HashMap<Cell, f64>,
-    blasts: HashMap<Cell, f64>,
-    bomb_danger: HashMap<Cell, f64>,
-    engaged: HashMap<Cell, f64>,
+    risk: FastMap<Cell, f64>,
+    blasts: FastMap<Cell, f64>,
+    bomb_danger: FastMap<Cell, f64>,
+    engaged: FastMap<Cell, f64>,
     screens: Option<Vec<f64>>,
     pub objective: Option<(Vec<i32>, Vec<i32>)>,
     pub denial: Option<Vec<(Cell, f64)>>,
-    pub plain: HashMap<u64, f64>,
-    pub bomb_values: HashMap<Cell, f64>,
-    pub values: HashMap<(u32, usize, i32, i32), f64>,
-    pub heals: HashMap<(usize, usize), f64>,
-    pub hurts: HashMap<(usize, usize), f64>,
-    pub boosts: HashMap<(usize, String), bool>,
-    pub summon_worth: HashMap<(String, Cell), f64>,
-    pub summon_groups: HashMap<(String, bool), Ranks2>,
-    pub bomb_ko: HashMap<(u32, usize), f64>,
-    pub walks: HashMap<Cell, (f64, i32)>,
+    pub plain: FastMap<u64, f64>,
+    pub bomb_values: FastMap<Cell, f64>,
+    pub values: FastMap<(u32, usize, i32, i32), f64>,
+    pub heals: FastMap<(usize, usize), f64>,
+    pub hurts: FastMap<(usize, usize), f64>,
+    pub boosts: FastMap<(usize, String), bool>,
+    pub summon_worth: FastMap<(String, Cell), f64>,
+    pub summon_groups: FastMap<(String, bool), Ranks2>,
+    pub bomb_ko: FastMap<(u32, usize), f64>,
+    pub walks: FastMap<Cell, (f64, i32)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -358,23 +357,23 @@ impl<'a> Ctx<'a> {
             castable,
             my_tokens,
             econ_mask,
-            risk: HashMap::new(),
-            blasts: HashMap::new(),
-            bomb_danger: HashMap::new(),
-            engaged: HashMap::new(),
+            risk: FastMap::default(),
+            blasts: FastMap::default(),
+            bomb_danger: FastMap::default(),
+            engaged: FastMap::default(),
             screens: None,
             objective: None,
             denial: None,
-            plain: HashMap::new(),
-            bomb_values: HashMap::new(),
-            values: HashMap::new(),
-            heals: HashMap::new(),
-            hurts: HashMap::new(),
-            boosts: HashMap::new(),
-            summon_worth: HashMap::new(),
-            summon_groups: HashMap::new(),
-            bomb_ko: HashMap::new(),
-            walks: HashMap::new(),
+            plain: FastMap::default(),
+            bomb_values: FastMap::default(),
+            values: FastMap::default(),
+            heals: FastMap::default(),
+            hurts: FastMap::default(),
+            boosts: FastMap::default(),
+            summon_worth: FastMap::default(),
+            summon_groups: FastMap::default(),
+            bomb_ko: FastMap::default(),
+            walks: FastMap::default(),
         }
     }
 

@@ -5,12 +5,10 @@
 //! `Step` objects by identity: steps made by one call of the cast search are never equal to those
 //! of another, so only plans without casts can share a signature (by their end cell).
 
-use std::collections::HashMap;
-
 use crate::ai::casts::{Step, StepKind, greedy_casts};
 use crate::ai::context::{Ctx, Reach, route, walk_plan};
 use crate::ai::positions::{economy_plan, economy_value, position_value};
-use crate::ai::scoring::{self, BLOCK_CHANCE, GG_UNIT, WIN_VALUE};
+use crate::ai::scoring::{self, BLOCK_CHANCE, FastMap, GG_UNIT, WIN_VALUE};
 use crate::ai::weights::Weights;
 use crate::board::{Cell, CellSet};
 use crate::content::{Effect, PieceKind, Power, RangeType, SpellKind, SpellSpec, TargetRule};
@@ -40,13 +38,13 @@ type Signature = Option<i32>;
 
 struct Search {
     keep: usize,
-    pos_cache: HashMap<Cell, f64>,
+    pos_cache: FastMap<Cell, f64>,
     econ: CellSet,
     reach: Vec<Cell>,
-    ranked: HashMap<i32, Vec<(f64, Cell)>>,
+    ranked: FastMap<i32, Vec<(f64, Cell)>>,
     /// (value, steps, dest, end, signature)
     leaders: Vec<(f64, Vec<Step>, Cell, i32, Signature)>,
-    seen: HashMap<i32, f64>,
+    seen: FastMap<i32, f64>,
 }
 
 impl Search {
@@ -154,12 +152,12 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     let mp = if me.blocked { 0 } else { me.mp };
     let mut search = Search {
         keep,
-        pos_cache: HashMap::new(),
+        pos_cache: FastMap::default(),
         econ: ctx.econ_mask,
         reach: reach.order.iter().map(|e| e.0).collect(),
-        ranked: HashMap::new(),
+        ranked: FastMap::default(),
         leaders: Vec::new(),
-        seen: HashMap::new(),
+        seen: FastMap::default(),
     };
     for &(cell, _) in &reach.order {
         let v = position_value(w, ctx, cell);
@@ -237,7 +235,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     }
 
     let wide = useful_wide(ctx);
-    let mut exact: HashMap<i32, CellSet> = HashMap::new();
+    let mut exact: FastMap<i32, CellSet> = FastMap::default();
     let stuck = search.pos(w, ctx, me_cell, 0);
     let start_value = search.pos(w, ctx, me_cell, me_ap);
     let mut best_value = search.offer(
