@@ -93,14 +93,20 @@ impl HeuristicAI {
     /// `_threat_for`: the threat map of this turn, made again when an enemy moved or was hurt.
     fn threat_for(&mut self, state: &MatchState<Arena>, side: usize) -> Arc<ThreatMap> {
         let team = state.team_of[side];
-        let key: ThreatKey = (
-            state.turn,
+        let enemies = || {
             scoring::on_board(state)
-                .filter(|f| f.team != team)
+                .filter(move |f| f.team != team)
                 .map(|f| (f.uid, f.cell, f.injuries))
-                .collect(),
-        );
-        if self.threat_key.as_ref() != Some(&key) || self.threat.is_none() {
+        };
+        // the kept key compared in place (no key built unless the map is made again)
+        let same = self.threat_key.as_ref().is_some_and(|(turn, kept)| {
+            *turn == state.turn && {
+                let mut kept = kept.iter();
+                enemies().all(|e| kept.next() == Some(&e)) && kept.next().is_none()
+            }
+        });
+        if !same || self.threat.is_none() {
+            let key: ThreatKey = (state.turn, enemies().collect());
             let geo = self.geometry(state);
             self.threat = Some(scoring::threat_lookup(
                 state,
