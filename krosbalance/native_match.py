@@ -141,18 +141,15 @@ _BOARDS: dict[str, Any] = {}
 
 def _check_reward_options(opts: Any) -> None:
     """The reference's checks of the reward study's options (``rewards.open_market``: ids, lists,
-    prices; a ``ContentError`` naming the option), run on a throwaway market."""
+    prices; a ``ContentError`` naming the option), run on a throwaway market (``rewards.build_market``)."""
     if not (any(opts.start_rewards) or any(opts.purchasable_rewards)):
         return
-    from types import SimpleNamespace
-
     import numpy as np
 
     from krosbalance.content.registry import default_registry
-    from krosbalance.rulesets.arena.rewards import open_market
+    from krosbalance.rulesets.arena.rewards import build_market
 
-    scratch = SimpleNamespace(rules=SimpleNamespace(market=None))
-    open_market(scratch, opts, default_registry().all_rewards(), np.random.default_rng(0))  # type: ignore[arg-type]
+    build_market(opts, default_registry().all_rewards(), np.random.default_rng(0))
 
 
 def _check_forbid(rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[str, Sequence[str]]) -> None:
