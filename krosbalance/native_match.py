@@ -208,9 +208,13 @@ def _weights(name: str) -> Any:
     """A heuristic AI's ``Weights`` as the reference builds it (its class, skills.toml, tuned.toml)."""
     import numpy as np
 
+    from krosbalance.ai.planner import HeuristicAI
     from krosbalance.ai.registry import get_ai
 
-    return get_ai(name)(np.random.default_rng(0)).weights
+    player = get_ai(name)(np.random.default_rng(0))
+    if not isinstance(player, HeuristicAI):
+        raise TypeError(f"{name} is not a heuristic AI: it has no weights to hand to the core")
+    return player.weights
 
 
 def _core_board(board_id: str) -> Any:
