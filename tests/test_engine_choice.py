@@ -295,7 +295,7 @@ def test_a_folder_without_the_engine_column_still_reads_and_reports(tmp_path, mo
     for folder in (tmp_path / "old", mixed):
         matches = read_table(folder)
         assert len(matches) == 28 and (matches["error"] == "").all()
-        assert main(["report", str(folder)]) == 0
+        assert main(["report", str(folder), "--to", str(tmp_path / "report" / folder.name)]) == 0
     mixed_matches = read_table(mixed)
     assert mixed_matches["engine"].isna().sum() == 20
 
