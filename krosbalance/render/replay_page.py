@@ -66,7 +66,7 @@ def _static(name: str) -> str:
 
 # Inside a <script> the HTML parser looks for "</script", and "<!--" followed by "<script" sends it into
 # a state where the page's own "</script>" no longer closes the element: so no "<" may appear at all.
-# JSON strings may spell any character as \uXXXX, so "<", ">" and "&" become their escapes (parsed
+# JSON strings may spell any character as a \u escape of four hex digits (\u003c for "<"), so "<", ">" and "&" become their escapes (parsed
 # back to the same data), and U+2028/U+2029 too (line ends to older JavaScript parsers).
 _SCRIPT_ESCAPES = str.maketrans(
     {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -75,7 +75,7 @@ _SCRIPT_ESCAPES = str.maketrans(
 
 def script_json(data: Any) -> str:
     """``data`` as JSON that is safe inside an HTML ``<script>`` element: no ``<``, ``>``, ``&``,
-    U+2028 or U+2029 appears literally (each is a ``\\uXXXX`` escape, so ``json.loads`` gives ``data``)."""
+    U+2028 or U+2029 appears literally (each is a ``\\u`` escape of four hex digits, so ``json.loads`` gives ``data``)."""
     return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
 
 
