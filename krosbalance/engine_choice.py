@@ -12,9 +12,9 @@ plays. The choice:
 ``KROSBALANCE_ENGINE=reference`` (:mod:`krosbalance.native`) overrides the argument: the reference
 plays whatever was asked.
 
-What the core can play is decided without playing: first the cheap checks here (Arena, two seats, no
-Demonic Rewards, the default cards, no restricted play, a board named in the registry; in ``auto``,
-``record="full"`` too, since a replay's checkpoints are read from the reference's live state), then
+What the core can play is decided without playing: first the cheap checks here (Arena for two or four
+seats, the default cards, a board named in the registry; in ``auto``, not ``record="full"``, since a
+replay's checkpoints are read from the reference's live state), then
 the core's own refusal (``ValueError("not in the core yet: ...")`` or "the core does not play the AI
 ... yet", raised before the match is played), remembered per match shape (teams, board, AIs,
 options) so that a refused shape costs one refusal per process, not one per match.
@@ -54,8 +54,8 @@ if TYPE_CHECKING:
 AUTO, CORE, REFERENCE = "auto", "core", "reference"
 #: the values of ``engine=``: the ``engine`` column of the matches table holds ``core`` or ``reference``
 ENGINE_CHOICES = (AUTO, CORE, REFERENCE)
-#: the seats of the matches the core plays (its result gives no partnerships or play order yet)
-CORE_SEATS = (2,)
+#: the seats of the matches the core plays (Arena for two, and for four: free-for-all and 2v2)
+CORE_SEATS = (2, 4)
 #: how the core words a refusal (``krosbalance_core``'s ``unsupported`` and ``play::controller``)
 REFUSALS = ("not in the core yet", "the core does not play")
 #: the refused match shapes remembered per process (a cap, so a long sweep never grows it unbounded)
@@ -87,8 +87,8 @@ def missing_core_warning(engine: str = AUTO) -> str | None:
         return None
     return (
         f"warning: the native core ({native.MODULE}) is not installed, so the Python reference engine "
-        f"plays every match: the same results, but {SLOWER} on what the core plays (two-player Arena, "
-        "random AI); to build the core, run `make` with cargo on PATH"
+        f"plays every match: the same results, but {SLOWER} on what the core plays (Arena for two "
+        "and four, the random and heuristic AIs); to build the core, run `make` with cargo on PATH"
     )
 
 
@@ -104,7 +104,11 @@ def _overrides(rules: Ruleset) -> dict[str, Any]:
 
 
 def _shape(
-    teams: Sequence[Sequence[str]], board: str, ai: str | Sequence[str], options: Mapping[str, Any]
+    teams: Sequence[Sequence[str]],
+    board: str,
+    ai: str | Sequence[str],
+    options: Mapping[str, Any],
+    forbid: Mapping[str, Sequence[str]] | None,
 ) -> tuple[Any, ...]:
     ais = ai if isinstance(ai, str) else tuple(ai)
     return (
@@ -112,6 +116,7 @@ def _shape(
         board,
         ais,
         json.dumps(options, sort_keys=True, default=str),
+        json.dumps(forbid or {}, sort_keys=True, default=str),
     )
 
 
@@ -121,7 +126,6 @@ def _cheap_refusal(
     rules: Ruleset,
     record: str,
     registry: Registry | None,
-    forbid: Mapping[str, Sequence[str]] | None,
     choice: str,
 ) -> str | None:
     """Why the core cannot play this match, from the arguments alone, or None."""
@@ -130,11 +134,7 @@ def _cheap_refusal(
     if rules.name != "arena":
         return f"the ruleset {rules.name!r} is not in the core (Arena is)"
     if len(teams) not in CORE_SEATS:
-        return f"{len(teams)} seats are not in the core yet (two are)"
-    if getattr(rules, "rewards", False) or getattr(rules, "buying", False):
-        return "Demonic Rewards are not in the core yet"
-    if forbid:
-        return "restricted play (forbid) is not in the core yet"
+        return f"{len(teams)} seats are not in the core (two and four are)"
     if not isinstance(board, str):
         return "the core plays boards named in the registry, not a Board object"
     if registry is not None:
@@ -177,16 +177,16 @@ def play_in_core(
     if record not in LEVELS:
         return None  # the reference says what is wrong with it
     rules = resolve_ruleset(ruleset, options)
-    refusal = _cheap_refusal(teams, board, rules, record, registry, forbid, choice)
+    refusal = _cheap_refusal(teams, board, rules, record, registry, choice)
     overrides: dict[str, Any] = {}
     key: tuple[Any, ...] = ()
     if refusal is None:
         overrides = _overrides(rules)
-        key = _shape(teams, str(board), ai, overrides)
+        key = _shape(teams, str(board), ai, overrides, forbid)
         refusal = _REFUSED.get(key)
     if refusal is None:
         try:
-            return _play(teams, str(board), ai, seed, overrides, record, rules)
+            return _play(teams, str(board), ai, seed, overrides, record, rules, forbid)
         except KrosbalanceError:
             if choice == CORE:
                 raise
@@ -221,11 +221,14 @@ def _play(
     overrides: Mapping[str, Any],
     record: str,
     rules: Ruleset,
+    forbid: Mapping[str, Sequence[str]] | None,
 ) -> MatchResult:
     from krosbalance.native_match import play_match_core
 
     try:
-        out = play_match_core(*teams, board=board, ai=ai, seed=seed, options=overrides, record=record)
+        out = play_match_core(
+            *teams, board=board, ai=ai, seed=seed, options=overrides, record=record, forbid=forbid
+        )
         return core_result(out, rules)
     except KrosbalanceError:
         raise  # the reference's checks, run before the core
@@ -250,7 +253,6 @@ def core_result(out: Mapping[str, Any], rules: Ruleset) -> MatchResult:
 
     first = int(out["first_player"])
     teams = tuple(tuple(team) for team in out["teams"])
-    play_order = out.get("play_order") or (first, 1 - first)
     kinds = _event_classes(rules.name)
     return MatchResult(
         winner=out["winner"],
@@ -265,8 +267,8 @@ def core_result(out: Mapping[str, Any], rules: Ruleset) -> MatchResult:
         events=[_event(kinds, kind, data) for kind, data in out["events"]],
         versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
         values={column.name: out[column.name] for column in rules.result_columns},
-        partnerships=tuple(out.get("partnerships") or rules.partnerships()),
-        play_order=tuple(play_order),
+        partnerships=tuple(out["partnerships"]),
+        play_order=tuple(out["play_order"]),
         engine=CORE,
     )
 
@@ -302,11 +304,13 @@ def _fighter(row: Mapping[str, Any], rules: Ruleset) -> FighterRecord:
 
 
 def _fighter_values(row: Mapping[str, Any], rules: Ruleset) -> dict[str, Any]:
-    """The ruleset's fighter columns: the core's counters over those of a fighter that counted nothing
-    (Arena's Demonic Reward columns, which the core has no rewards to fill)."""
-    values = dict(_nothing_counted(rules.name))
-    values.update((name, row[name]) for name in values if name in row)
-    return values
+    """The ruleset's fighter columns (Arena's kamas, GG and Demonic Reward counters), in the
+    reference's order; a column the core's row lacks is a fault, not a silent zero."""
+    names = [name for name, _ in _nothing_counted(rules.name)]
+    missing = [name for name in names if name not in row]
+    if missing:
+        raise CoreFault(f"the core's fighter row lacks the columns {', '.join(missing)}")
+    return {name: row[name] for name in names}
 
 
 @cache

@@ -103,6 +103,38 @@ def test_auto_plays_what_the_core_can_in_the_core_with_the_reference_result(reco
         same_result(core, reference)
 
 
+def _four_teams() -> tuple[list[str], ...]:
+    """Four legal four-player teams of the box (level sum 6, R-A150), spread over its legal teams."""
+    from krosbalance.rulesets.registry import get_ruleset
+    from tests.fixtures.golden.arena_golden import BOX_POOL
+
+    legal = get_ruleset("arena", {"mode": "free_for_all"}).all_teams(sorted(BOX_POOL))
+    return tuple(list(legal[k * len(legal) // 4]) for k in range(4))
+
+
+FOUR = _four_teams()
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "teams, kwargs",
+    [
+        ((T0, T1), {"options": {"demonic_rewards": True, "turn_limit": 30}}),
+        ((SUMMONER, T1), {"options": {"demonic_rewards": True, "reward_reveal": "staged"}}),
+        ((T0, T1), {"forbid": {"anna_tommy": ["spell:transposition"]}, "options": {"turn_limit": 30}}),
+        (FOUR, {"options": {"mode": "free_for_all", "turn_limit": 20}}),
+        (FOUR, {"options": {"mode": "two_vs_two", "demonic_rewards": True, "turn_limit": 20}}),
+    ],
+    ids=["rewards", "staged-rewards", "restricted", "four-free-for-all", "two-vs-two-rewards"],
+)
+def test_auto_plays_rewards_restricted_and_four_seats_in_the_core_with_the_reference_result(teams, kwargs):
+    for seed in range(3):
+        core = play_match(*teams, seed=seed, record="summary", **kwargs)
+        reference = play_match(*teams, seed=seed, record="summary", engine="reference", **kwargs)
+        assert (core.engine, reference.engine) == ("core", "reference")
+        same_result(core, reference)
+
+
 @needs_core
 def test_the_core_gives_typed_events_in_full_without_checkpoints():
     core = play_match(T0, T1, seed=3, record="full", engine="core")
@@ -119,9 +151,7 @@ def test_the_core_gives_typed_events_in_full_without_checkpoints():
     [
         ({"ai": "REFUSED"}, "does not play the AI"),
         ({"ai": ["random", "REFUSED"]}, "does not play the AI"),
-        ({"options": {"demonic_rewards": True}}, "Demonic Rewards"),
         ({"ruleset": "duel", "board": "duel-docks", "teams": (["anna_tommy"], ["oscar_kass"])}, "duel"),
-        ({"forbid": {"anna_tommy": ["spell:transposition"]}}, "restricted play"),
     ],
 )
 def test_auto_falls_back_to_the_reference_and_core_refuses_in_one_line(kwargs, why):
