@@ -11,6 +11,7 @@ use crate::ai::weights::Weights;
 use crate::board::Board;
 use crate::content::Content;
 use crate::engine::dice::Dice;
+use crate::engine::events::Event;
 use crate::engine::pieces::{Restriction, restrict};
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::engine::turn::run_to_end;
@@ -19,7 +20,7 @@ use crate::rulesets::arena::four_player;
 use crate::rulesets::arena::pregame::{
     PregamePlayer, choose_edges, choose_zones, deploy, draft, play_order, random_deal, setup,
 };
-use crate::rulesets::arena::{Arena, ArenaController, Mode};
+use crate::rulesets::arena::{Arena, ArenaController, ArenaEvent, Mode};
 
 /// The names of `match_streams`' children, in order; then `ai2`, `ai3`... for more seats.
 pub const STREAMS: [&str; 5] = ["setup", "dice", "ai0", "ai1", "pregame"];
@@ -84,6 +85,54 @@ pub fn controller(
 
 /// Play one match to its end; the finished state.
 pub fn play_arena(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
+    play_arena_unplanted(spec)
+}
+
+/// [`play_arena`], with the test-only planted divergence: `Some(k)` alters the `k`-th event of
+/// the core's log ([`plant_divergence`]) as a recording bug would; the differential harness's own
+/// test (`krosbalance.testing.differential`), never a match option.
+pub fn play_arena_planted(
+    spec: &ArenaMatch,
+    plant: Option<usize>,
+) -> Result<MatchState<Arena>, String> {
+    let mut state = play_arena_unplanted(spec)?;
+    if let Some(event) = plant.and_then(|k| state.events.get_mut(k)) {
+        plant_divergence(event);
+    }
+    Ok(state)
+}
+
+/// Test-only: one field of an event changed the way a bug would change it, so the state the log
+/// tells differs too where it can (an injury, a square, AP and MP, GG, kamas); else its turn.
+fn plant_divergence(event: &mut Event<ArenaEvent>) {
+    match event {
+        Event::Damaged { amount, .. } | Event::Healed { amount, .. } => *amount += 1,
+        Event::Moved {
+            origin,
+            destination,
+            ..
+        } => *destination = *origin,
+        Event::CharacterTurnStarted { mp, ap, .. } => {
+            *mp += 1;
+            *ap += 1;
+        }
+        Event::Ruleset(ArenaEvent::GGChanged { side, gg, .. }) => gg[*side] += 1,
+        Event::Ruleset(ArenaEvent::KamaPicked { amount, .. }) => *amount += 1,
+        Event::TurnStarted { turn, .. }
+        | Event::LockRolled { turn, .. }
+        | Event::SpellCast { turn, .. }
+        | Event::DiceRolled { turn, .. }
+        | Event::KnockedOut { turn, .. }
+        | Event::Summoned { turn, .. }
+        | Event::MatchEnded { turn, .. }
+        | Event::Ruleset(ArenaEvent::TensionRolled { turn, .. })
+        | Event::Ruleset(ArenaEvent::RewardBought { turn, .. })
+        | Event::Ruleset(ArenaEvent::RewardRevealed { turn, .. })
+        | Event::Ruleset(ArenaEvent::TurnEnded { turn, .. }) => *turn += 1,
+    }
+}
+
+fn play_arena_unplanted(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> {
     let seats = spec.teams.len();
     if seats != four_player::seats_in(spec.ruleset.opts.mode) || spec.ais.len() != seats {
         return Err(format!(

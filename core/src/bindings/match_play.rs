@@ -17,7 +17,7 @@ use crate::content::{
 use crate::engine::events::{Event, FULL, NONE, SUMMARY};
 use crate::engine::pieces::Restriction;
 use crate::engine::state::{EngineOptions, MatchState};
-use crate::play::{ArenaMatch, play_arena};
+use crate::play::{ArenaMatch, play_arena, play_arena_planted};
 use crate::rulesets::arena::{Arena, ArenaEvent, ArenaOptions, Mode};
 
 fn unsupported(what: String) -> PyErr {
@@ -1046,7 +1046,10 @@ impl PyArenaCatalog {
     }
 
     /// One match (as `play_arena_match`), teams given as character ids of the catalog.
-    #[pyo3(signature = (teams, board, options, ais, seed, record = "none", forbid = None))]
+    /// `plant_divergence_at`: test-only, the differential harness's own test
+    /// (`krosbalance.testing.differential`): the k-th event of the core's log is altered inside
+    /// the core (`play::play_arena_planted`; never an option of a match).
+    #[pyo3(signature = (teams, board, options, ais, seed, record = "none", forbid = None, plant_divergence_at = None))]
     #[allow(clippy::too_many_arguments)]
     fn play<'py>(
         &self,
@@ -1058,11 +1061,12 @@ impl PyArenaCatalog {
         seed: u128,
         record: &str,
         forbid: Option<std::collections::BTreeMap<String, Vec<String>>>,
+        plant_divergence_at: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = self.spec_of(teams, &board, options, ais, seed, record, forbid)?;
         drop(board);
         let state = py
-            .detach(|| play_arena(&spec))
+            .detach(|| play_arena_planted(&spec, plant_divergence_at))
             .map_err(PyValueError::new_err)?;
         result_to_py(py, &state)
     }
