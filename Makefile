@@ -142,6 +142,7 @@ endif
 
 battery: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
+	$(BIN)/python -m krosbalance.tools.differential --matches 100000 --seed 20261206 --jobs 2
 
 # Pure vs compiled side by side (the pure build runs from a copy of the sources without extensions),
 # the search tier (state copies per second, search AIs' seconds per match, both builds), the 2-job
