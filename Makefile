@@ -144,8 +144,8 @@ battery: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
 	$(BIN)/python -m krosbalance.tools.differential --matches 100000 --seed 20261206 --jobs 2
 
-# Pure vs compiled side by side (the pure build runs from a copy of the sources without extensions),
-# the search tier (state copies per second, search AIs' seconds per match, both builds), the 2-job
+# Pure vs compiled vs the native core side by side (the pure build runs from a copy of the sources
+# without extensions; two and four seats), the search tier (state copies per second, search AIs' seconds per match, both builds), the 2-job
 # runner speed-up, the identity check and a perf profile of the compiled build.
 # More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the pure build, more rounds).
 BENCH_ARGS ?=

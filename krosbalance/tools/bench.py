@@ -48,6 +48,9 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from krosbalance.ai.registry import ai_problem, list_ais
 from krosbalance.build_info import build_mode, build_seconds
@@ -55,6 +58,7 @@ from krosbalance.content.registry import list_characters
 from krosbalance.engine_choice import CORE, REFERENCE
 from krosbalance.errors import EngineError
 from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.sim.collector import bulk_collection
 from krosbalance.tools.builds import (
     BASE_SEED,
@@ -72,13 +76,32 @@ from krosbalance.tools.builds import (
 __all__ = ["BenchResult", "box_splits", "main", "measure", "profile", "side_by_side", "speedup"]
 
 
+#: the options of the four-player benchmark (``--four``): Arena's free-for-all (R-A152)
+FOUR_OPTIONS: dict[str, Any] = {"mode": "free_for_all"}
+
+
+def four_player_tables(card_set: str = BOX_SET) -> list[tuple[tuple[str, ...], ...]]:
+    """Tables of four legal four-player teams of ``card_set`` (level sum 6, R-A150): its legal
+    teams in a seeded order, taken four at a time, so every legal team sits at some table."""
+    legal = get_ruleset(DEFAULT_RULESET, FOUR_OPTIONS).all_teams(list_characters(set=card_set))
+    order = [int(i) for i in np.random.default_rng(BASE_SEED).permutation(len(legal))]
+    order += order[: (-len(order)) % 4]  # a last table filled from the start
+    return [tuple(tuple(legal[i]) for i in order[k : k + 4]) for k in range(0, len(order), 4)]
+
+
 def _matches(
-    start: int, ruleset: str = DEFAULT_RULESET
-) -> Iterator[tuple[tuple[str, ...], tuple[str, ...], int]]:
-    splits = WORKLOADS[ruleset].splits()
+    start: int, ruleset: str = DEFAULT_RULESET, seats: int = 2
+) -> Iterator[tuple[tuple[tuple[str, ...], ...], int]]:
+    """The benchmark's seeded matches in turn: each a tuple of teams (one per seat) and a seed."""
+    tables: Sequence[tuple[tuple[str, ...], ...]] = (
+        four_player_tables() if seats == 4 else WORKLOADS[ruleset].splits()
+    )
     for k in itertools.count(start):
-        team0, team1 = splits[k % len(splits)]
-        yield team0, team1, BASE_SEED + k
+        yield tables[k % len(tables)], BASE_SEED + k
+
+
+def _options(ruleset: str, seats: int) -> dict[str, Any] | None:
+    return FOUR_OPTIONS if seats == 4 else WORKLOADS[ruleset].options
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,50 +140,56 @@ def measure(
     warmup: float = 1.0,
     ruleset: str = DEFAULT_RULESET,
     engine: str = REFERENCE,
+    seats: int = 2,
 ) -> BenchResult:
     """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds, in this
     process (whichever build it runs) on ``engine`` (``reference``: the Python engine of that build,
     or ``core``: the native core, whose result's ``build`` is then ``core``); ``ruleset="blast"``
-    plays Blast matches (:func:`blast_splits`)."""
+    plays Blast matches (:func:`blast_splits`), ``seats=4`` Arena's free-for-all
+    (:func:`four_player_tables`)."""
     with bulk_collection():  # as the runner's workers play (krosbalance.sim.match.run_batch)
-        return _measure(ai, board, seconds, warmup, ruleset, engine)
+        return _measure(ai, board, seconds, warmup, ruleset, engine, seats)
 
 
 def _measure(
-    ai: str, board: str, seconds: float, warmup: float, ruleset: str, engine: str = REFERENCE
+    ai: str,
+    board: str,
+    seconds: float,
+    warmup: float,
+    ruleset: str,
+    engine: str = REFERENCE,
+    seats: int = 2,
 ) -> BenchResult:
-    source = _matches(0, ruleset)
-    options = WORKLOADS[ruleset].options
+    source = _matches(0, ruleset, seats)
+    options = _options(ruleset, seats)
     end = time.perf_counter() + warmup
     played = 0
     while played < 2 or time.perf_counter() < end:
-        team0, team1, seed = next(source)
-        play_match(
-            team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=engine
-        )
+        teams, seed = next(source)
+        play_match(*teams, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=engine)
         played += 1
     matches = turns = 0
     start, cpu = time.perf_counter(), time.process_time()
     end = start + seconds
     while matches < 1 or time.perf_counter() < end:
-        team0, team1, seed = next(source)
+        teams, seed = next(source)
         turns += play_match(
-            team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=engine
+            *teams, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=engine
         ).turns
         matches += 1
     wall = time.perf_counter() - start
-    label = f"{WORKLOADS[ruleset].prefix}{ai}"
+    label = f"{'4p:' if seats == 4 else WORKLOADS[ruleset].prefix}{ai}"
     build = CORE if engine == CORE else build_mode()
     return BenchResult(label, board, matches, wall, turns, build, time.process_time() - cpu)
 
 
-def core_plays(ai: str, board: str = DEFAULT_BOARD, ruleset: str = DEFAULT_RULESET) -> bool:
+def core_plays(ai: str, board: str = DEFAULT_BOARD, ruleset: str = DEFAULT_RULESET, seats: int = 2) -> bool:
     """Whether the native core plays this AI's benchmark matches (it is installed and the first of
     them is not refused)."""
-    team0, team1, seed = next(_matches(0, ruleset))
-    options = WORKLOADS[ruleset].options
+    teams, seed = next(_matches(0, ruleset, seats))
+    options = _options(ruleset, seats)
     try:
-        play_match(team0, team1, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=CORE)
+        play_match(*teams, board=board, ai=ai, seed=seed, ruleset=ruleset, options=options, engine=CORE)
     except EngineError:
         return False
     return True
@@ -173,6 +202,7 @@ def _worker_args(
     warmup: float,
     ruleset: str = DEFAULT_RULESET,
     engine: str = REFERENCE,
+    seats: int = 2,
 ) -> list[str]:
     return [
         "-m",
@@ -180,6 +210,8 @@ def _worker_args(
         "--worker",
         "--worker-ruleset",
         ruleset,
+        "--worker-seats",
+        str(seats),
         "--worker-engine",
         engine,
         "--ai",
@@ -212,6 +244,7 @@ def side_by_side(
     warmup: float = 1.0,
     rounds: int = 2,
     ruleset: str = DEFAULT_RULESET,
+    seats: int = 2,
 ) -> dict[str, list[Round]]:
     """Per AI, ``rounds`` rounds (installed build, pure copy, native core), each measured in a fresh
     process, in turn; the pure side is None when the installed build is pure already, the core side
@@ -222,9 +255,9 @@ def side_by_side(
     with pure_copy() as root:
         for ai in ais:
             pairs[ai] = []
-            in_core = core_plays(ai, board, ruleset)
+            in_core = core_plays(ai, board, ruleset, seats)
             for _ in range(rounds):
-                args = _worker_args(ai, board, seconds, warmup, ruleset)
+                args = _worker_args(ai, board, seconds, warmup, ruleset, REFERENCE, seats)
                 mine = subprocess.Popen(
                     [sys.executable, *args],
                     env=env,
@@ -239,7 +272,7 @@ def side_by_side(
                     pure = _result(child, "pure")
                 core = None
                 if in_core:
-                    args = _worker_args(ai, board, seconds, warmup, ruleset, CORE)
+                    args = _worker_args(ai, board, seconds, warmup, ruleset, CORE, seats)
                     native = subprocess.Popen(
                         [sys.executable, *args],
                         env=env,
@@ -439,6 +472,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"also benchmark Krosmaster Blast matches of this AI (known: {', '.join(list_ais('blast'))})",
     )
     parser.add_argument("--blast-board", default=BLAST_BOARD, help=f"Blast board (default {BLAST_BOARD})")
+    parser.add_argument(
+        "--four",
+        action="append",
+        default=[],
+        metavar="AI",
+        help="also benchmark four-player Arena (free-for-all) matches of this AI, repeatable",
+    )
     parser.add_argument("--speedup", metavar="AI", help="also time the runner with 1 and 2 jobs on this AI")
     parser.add_argument(
         "--speedup-deals", type=int, default=3, help="deals per pairing for --speedup (default 3)"
@@ -464,6 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker-ruleset", default=DEFAULT_RULESET, help=argparse.SUPPRESS)
     parser.add_argument("--worker-engine", default=REFERENCE, help=argparse.SUPPRESS)
+    parser.add_argument("--worker-seats", type=int, default=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     ais = args.ai or ["random"]
     if "all" in ais:
@@ -471,7 +512,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.worker:  # one measurement in this process, for side_by_side
         expect_build()
         result = measure(
-            ais[0], args.board, args.seconds, args.warmup, args.worker_ruleset, args.worker_engine
+            ais[0],
+            args.board,
+            args.seconds,
+            args.warmup,
+            args.worker_ruleset,
+            args.worker_engine,
+            args.worker_seats,
         )
         print(json.dumps(asdict(result)))
         return 0
@@ -492,6 +539,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         pairs = side_by_side(
             args.blast, args.blast_board, args.seconds, args.warmup, args.rounds, ruleset="blast"
         )
+        print(side_by_side_table(pairs), flush=True)
+    if args.four:
+        print(f"four-player Arena (free-for-all): {len(four_player_tables())} tables in turn on {args.board}")
+        pairs = side_by_side(args.four, args.board, args.seconds, args.warmup, args.rounds, seats=4)
         print(side_by_side_table(pairs), flush=True)
     if args.speedup:
         one, two, matches = speedup(args.speedup, args.board, args.speedup_deals)

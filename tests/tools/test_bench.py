@@ -81,3 +81,29 @@ def test_the_core_is_a_third_column_where_it_plays_the_ai():
     header, random_row, focus_row = table.splitlines()
     assert f"core/{build_mode()}" in header and "core/pure" in header
     assert random_row.count("x") >= 2 and ", core " in random_row and ", core " not in focus_row
+
+
+def test_four_player_tables_seat_legal_teams_and_every_one_of_them():
+    from krosbalance.content.registry import list_characters
+    from krosbalance.rulesets.registry import get_ruleset
+
+    rules = get_ruleset("arena", bench.FOUR_OPTIONS)
+    legal = {tuple(team) for team in rules.all_teams(list_characters(set=bench.BOX_SET))}
+    tables = bench.four_player_tables()
+    assert tables and all(len(table) == 4 and set(table) <= legal for table in tables)
+    assert {team for table in tables for team in table} == legal
+
+
+def test_the_four_player_bench_plays_four_seats_on_both_engines(capsys):
+    from krosbalance import native
+
+    result = bench.measure("random", seconds=0.1, warmup=0.05, seats=4)
+    assert result.ai == "4p:random" and result.matches >= 1
+    if not native.available():
+        return
+    assert bench.core_plays("focus_fire", seats=4)
+    argv = ["--seconds", "0.2", "--warmup", "0.05", "--rounds", "1", "--four", "focus_fire"]
+    assert bench.main(argv) == 0
+    four = capsys.readouterr().out.split("four-player Arena (free-for-all)")[1]
+    row = next(line for line in four.splitlines() if line.strip().startswith("focus_fire"))
+    assert ", core " in row
