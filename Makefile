@@ -150,7 +150,8 @@ battery: $(DEV_STAMP)
 # More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the pure build, more rounds).
 BENCH_ARGS ?=
 bench: $(DEV_STAMP)
-	$(BIN)/python -m krosbalance.tools.bench --ai random --ai focus_fire --ai kiter --ai objective \
+	$(BIN)/python -m krosbalance.tools.bench --ai random --ai focus_fire --ai kiter --ai kiter-2 \
+		--ai objective --four focus_fire --four kiter \
 		--search lookahead-fast --search lookahead --blast random --blast blast_glyph \
 		--speedup focus_fire --speedup-deals 24 --identity --perf $(BENCH_ARGS)
 
