@@ -106,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(handler=cmd_report)
 
+    answer = sub.add_parser(
+        "answer", help="print the headline answer of a finished run (its study's numbers)"
+    )
+    answer.add_argument("out", type=Path, help="the run's results folder")
+    answer.set_defaults(handler=cmd_answer)
+
     teams = sub.add_parser("teams", help="count and list every legal team of a roster or a collection")
     teams.add_argument(
         "roster",
@@ -123,10 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     validate.set_defaults(handler=cmd_validate)
 
     listing = sub.add_parser(
-        "list", help="list characters, boards, AIs, rulesets, Demonic Rewards, Blast favors or challenges"
+        "list",
+        help="list characters, boards, AIs, rulesets, studies, Demonic Rewards, Blast favors or challenges",
     )
     listing.add_argument(
-        "what", choices=("characters", "boards", "ais", "rulesets", "rewards", "favors", "challenges")
+        "what",
+        choices=("characters", "boards", "ais", "rulesets", "studies", "rewards", "favors", "challenges"),
     )
     listing.set_defaults(handler=cmd_list)
 
@@ -309,6 +317,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_answer(args: argparse.Namespace) -> int:
+    from krosbalance.analysis.report import report_answer
+
+    study, lines = report_answer(args.out)
+    print(f"{study}: " + " ".join(lines) if lines else f"{study}: no answer (no error-free match)")
+    return 0
+
+
 def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
     from krosbalance.analysis.ladder import write_ladder
     from krosbalance.analysis.resultset import ResultSet
@@ -359,6 +375,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         from krosbalance.ai.registry import list_ais
 
         names = list_ais()
+    elif args.what == "studies":
+        from krosbalance.studies import list_studies
+
+        names = list_studies()
     else:
         from krosbalance.rulesets.registry import list_rulesets
 

@@ -41,6 +41,7 @@ from matplotlib.figure import Figure
 from krosbalance.analysis import balance as balance_mod
 from krosbalance.analysis import dependence, ladder, narrative, patch_section, plots, seats, stats
 from krosbalance.analysis import verdict as verdict_mod
+from krosbalance.analysis.answers import report_verdict
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, render_html, render_markdown
 from krosbalance.analysis.names import (
@@ -56,7 +57,7 @@ from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import folder_study, ruleset_sections
 from krosbalance.analysis.strength import adjusted_strength
-from krosbalance.analysis.verdict import Verdict, character_verdict
+from krosbalance.analysis.verdict import Verdict
 
 CELLS_SHOWN = 20  # more cells than this are summarised (n per cell), the full table goes to CSV
 BOARDS_DRAWN = 3
@@ -259,23 +260,6 @@ def _headline_table(head: pd.DataFrame, by: str) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ the verdict
-def _verdict(
-    rs: ResultSet, tables: dict[str, pd.DataFrame], own_sections: list[Any], matches: pd.DataFrame | None
-) -> Verdict:
-    """The answer picture's data: the first section (leading ones first) whose study the result set
-    holds gives it; else the characters' strength per AI tier (two-player results: ``matches``)."""
-    for own in sorted(own_sections, key=lambda s: not s.leading):
-        if own.verdict is None:
-            continue
-        try:
-            found = own.verdict(rs, tables)
-        except Exception:  # the section itself says what went wrong; fall back on the default
-            found = None
-        if found is not None and not found.empty:
-            return found
-    return character_verdict(matches if matches is not None else pd.DataFrame())
-
-
 def _verdict_section(doc: Doc, answer: Verdict, question: str, tables: dict[str, pd.DataFrame]) -> None:
     """The report's first section: the verdict picture, what it shows and the question it answers."""
     doc.h("Verdict")
@@ -404,7 +388,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         head = narrative.header_lines(n_total=n_total, n_ok=n_ok, ais=ais)
         findings = head + (seats.summary_lines(seat) + [narrative.ending_finding(bal)] if n_ok else [])
     own_sections = ruleset_sections(rs, folder_study(rs))
-    answer = _verdict(rs, tables, own_sections, m if seat is None else None)
+    answer = report_verdict(rs, tables, own_sections, m if seat is None else None)
     if seat is None and answer.study == "character strength" and n_ok:
         stability = narrative.stability_line(tau_ai, "AIs")
         answer.lines = narrative.verdict_lines(verdicts, by_ai)[:1] + ([stability] if stability else [])
@@ -807,6 +791,31 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     return title, doc, tables
 
 
+def load_results(results_dir: Path) -> ResultSet:
+    """A result directory written by the runner, or a staged study's folder (every stage read:
+    :func:`krosbalance.analysis.staged.load_staged`)."""
+    from krosbalance.sim.stages import is_staged
+
+    if is_staged(results_dir):  # a staged study: every stage's results, as one result set
+        from krosbalance.analysis.staged import load_staged
+
+        return load_staged(results_dir)
+    return ResultSet.load(Path(results_dir))
+
+
+def report_answer(results_dir: Path) -> tuple[str, list[str]]:
+    """The study of a results folder and its headline answer (:mod:`krosbalance.analysis.answers`),
+    from the same tables the report derives."""
+    from krosbalance.analysis.answers import headline_answer
+    from krosbalance.analysis.sections import folder_study
+    from krosbalance.studies import DEFAULT_STUDY
+
+    rs = load_results(results_dir)
+    _, _, tables = build_document(rs)
+    study = folder_study(rs)
+    return (study.name if study is not None else DEFAULT_STUDY), headline_answer(rs, tables)
+
+
 def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | None = None) -> Path:
     """Write ``report.html`` (self-contained) and ``report.md`` (+ PNGs and CSVs) into ``report_dir``.
 
@@ -819,14 +828,7 @@ def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | No
     Returns:
         The path of ``report.html``.
     """
-    from krosbalance.sim.stages import is_staged
-
-    if is_staged(results_dir):  # a staged study: every stage's results, as one result set
-        from krosbalance.analysis.staged import load_staged
-
-        rs = load_staged(results_dir)
-    else:
-        rs = ResultSet.load(Path(results_dir))
+    rs = load_results(results_dir)
     if chunk_matches is not None:
         rs.summary(chunk_matches)
     report_dir = Path(report_dir)
@@ -842,4 +844,13 @@ def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | No
     return out
 
 
-__all__ = ["write_report", "build_document", "spec_question", "render_html", "render_markdown", "ai_table"]
+__all__ = [
+    "write_report",
+    "load_results",
+    "report_answer",
+    "build_document",
+    "spec_question",
+    "render_html",
+    "render_markdown",
+    "ai_table",
+]

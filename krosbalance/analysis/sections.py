@@ -1,14 +1,16 @@
-"""Report sections that belong to a ruleset, and those a mode shows only when it has them.
+"""The report's sections: those a ruleset declares, those a study owns, and those every study shares.
 
 A ruleset names its sections (``Ruleset.report_sections``, plain strings: the rules layers know
-nothing of pandas or reports); this module maps each name to the analysis that writes it. The
+nothing of pandas or reports); a study (:mod:`krosbalance.studies`) writes them, and its own,
+through :meth:`~krosbalance.studies.registry.Study.report_sections`; this module adds the sections
+no study owns (a patch every arm plays, convergence over the AIs) and puts them in order. The
 report asks the result set which rulesets it played (its ``ruleset`` column, read alone) and adds
 their sections in the order the rulesets declare them: *leading* sections before the report's
 common ones (a Blast report opens on its Divine Challenges), the others after them. A *mode*
 section belongs to no ruleset: it is asked of every result set and shows only where the matches
-have what it studies (the seats section: tables of more than two players, in any ruleset). A mode
-section that a study names as its own (:mod:`krosbalance.studies`) is asked only of that study's
+have what it studies. A mode section that a study names as its own is asked only of that study's
 results: the study the manifest records (:func:`folder_study`), so the report need not guess it.
+Mode sections stand in ``rank`` order within their half of the report.
 
 A hook is ``hook(doc, rs, tables, section)``: ``section(doc, title, build)`` is the report's guarded
 builder (a failing section says so in place and the rest is written); a hook that finds nothing to
@@ -23,7 +25,6 @@ set holds its study, else ``None``. The first section (in the order above) whose
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -32,7 +33,7 @@ from krosbalance.analysis.resultset import SPEC_FILE, ResultSet
 from krosbalance.errors import ContentError, KrosbalanceError
 from krosbalance.sim.experiment import loads_experiment
 from krosbalance.studies import Study, recorded_study, study_for
-from krosbalance.studies.registry import owned_sections
+from krosbalance.studies.registry import StudySection, owned_sections, study_sections
 
 GuardedSection = Callable[[Any, str, Callable[[], None]], None]
 SectionHook = Callable[[Any, ResultSet, dict[str, pd.DataFrame], GuardedSection], None]
@@ -40,16 +41,8 @@ VerdictHook = Callable[[ResultSet, dict[str, pd.DataFrame]], Any]
 """``verdict(rs, tables)``: the study's ``Verdict``, or ``None`` when the result set has no such study."""
 
 
-@dataclass(frozen=True)
-class ReportSection:
-    """One registered section: its hook, whether it comes before the common sections, and the
-    verdict picture of its study (if it has one)."""
-
-    name: str
-    hook: SectionHook
-    leading: bool = False
-    mode: bool = False
-    verdict: VerdictHook | None = None
+ReportSection = StudySection
+"""One section: its hook, where it stands, and the verdict picture of its study (if it has one)."""
 
 
 _SECTIONS: dict[str, ReportSection] = {}
@@ -64,16 +57,25 @@ def register_section(
     leading: bool = False,
     mode: bool = False,
     verdict: VerdictHook | None = None,
+    rank: int = 100,
 ) -> None:
-    """Add (or replace) the analysis behind a section name a ruleset may declare (``mode``: a
-    section of every result set, declared by none; ``verdict``: the answer picture of its study)."""
-    _SECTIONS[name] = ReportSection(name, hook, leading, mode, verdict)
+    """Add (or replace) the analysis behind a section no study owns (``mode``: a section of every
+    result set, declared by none; ``verdict``: the answer picture of its study; ``rank``: its place)."""
+    _SECTIONS[name] = ReportSection(name, hook, leading, mode, verdict, rank)
+
+
+def _all_sections() -> dict[str, ReportSection]:
+    """The sections no study owns, then every study's (:func:`study_sections`), by name."""
+    _register_builtins()
+    found = dict(_SECTIONS)
+    for section in study_sections():
+        found.setdefault(section.name, section)
+    return found
 
 
 def known_sections() -> list[str]:
     """The section names a ruleset may declare."""
-    _register_builtins()
-    return sorted(_SECTIONS)
+    return sorted(_all_sections())
 
 
 def played_rulesets(rs: ResultSet) -> list[str]:
@@ -120,7 +122,7 @@ def ruleset_sections(rs: ResultSet, study: Study | None = None) -> list[ReportSe
     without a registered analysis is a ``ContentError`` naming the ruleset and the section."""
     from krosbalance.rulesets.registry import get_ruleset, list_rulesets
 
-    _register_builtins()
+    sections = _all_sections()
     known = set(list_rulesets())
     found: list[ReportSection] = []
     for ruleset_name in played_rulesets(rs):
@@ -128,73 +130,41 @@ def ruleset_sections(rs: ResultSet, study: Study | None = None) -> list[ReportSe
         if base not in known:
             continue
         for name in get_ruleset(base).report_sections:
-            if name not in _SECTIONS:
+            if name not in sections:
                 raise ContentError(
                     f"ruleset {base!r}",
                     "report_sections",
-                    f"unknown report section {name!r}; known: {', '.join(sorted(_SECTIONS))}",
+                    f"unknown report section {name!r}; known: {', '.join(sorted(sections))}",
                 )
             if all(s.name != name for s in found):
-                found.append(_SECTIONS[name])
+                found.append(sections[name])
     others = owned_sections() - set(study.sections) if study is not None else set()
-    return found + [s for s in _SECTIONS.values() if s.mode and s.name not in others]
+    modes = sorted((s for s in sections.values() if s.mode), key=lambda s: s.rank)
+    return found + [s for s in modes if s.name not in others]
 
 
 _BUILTINS_DONE = False
 
 
 def _register_builtins() -> None:
-    """The shipped analyses (imported late: each pulls in its own statistics)."""
+    """The sections no study owns (imported late: each pulls in its own statistics): a balance
+    patch every arm plays shows in any study's report, and so does convergence over the AIs."""
     global _BUILTINS_DONE
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import (
-        challenges,
-        convergence,
-        duel,
-        fair_price_section,
-        fix_section,
-        patch_section,
-        restricted_section,
-        reward_purchase,
-        rewards,
-        seat_section,
-        team_section,
-    )
+    from krosbalance.analysis import convergence, patch_section
     from krosbalance.analysis import study_verdicts as verdicts
 
-    register_section(
-        "divine_challenges", challenges.add_report_section, leading=True, verdict=verdicts.challenge_verdict
-    )
-    register_section("demonic_rewards", rewards.add_report_section, verdict=verdicts.reward_verdict)
-    register_section("duel_tokens", duel.add_report_section, verdict=verdicts.duel_verdict)
-    register_section(
-        "seats", seat_section.add_report_section, leading=True, mode=True, verdict=verdicts.seat_verdict
-    )
-    register_section(
-        "teams", team_section.add_report_section, leading=True, mode=True, verdict=verdicts.team_verdict
-    )
-    register_section(
-        "fair_price",
-        fair_price_section.add_report_section,
-        leading=True,
-        mode=True,
-        verdict=fair_price_section.crossing_verdict,
-    )
     register_section(
         "balance_patches",
         patch_section.add_report_section,
         leading=True,
         mode=True,
         verdict=verdicts.patch_verdict,
+        rank=40,
     )
-    register_section("fix_finder", fix_section.add_report_section, leading=True, mode=True)
-    register_section(
-        "restricted", restricted_section.add_report_section, mode=True, verdict=verdicts.restricted_verdict
-    )
-    register_section("convergence", convergence.add_report_section, mode=True)
-    register_section("rewards_priced", reward_purchase.add_report_section, mode=True)
+    register_section("convergence", convergence.add_report_section, mode=True, rank=70)
 
 
 __all__ = [

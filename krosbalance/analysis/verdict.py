@@ -256,6 +256,13 @@ def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = (
     return head + (list(verdict.lines[:2]) + extreme)[: max(room, 0)] + conv + warn
 
 
+def answer_lines(verdict: Verdict) -> list[str]:
+    """A study's headline answer from its picture: the strongest and weakest figure under the
+    strongest AI group (numbers with 95% interval and n), then the study's first finding."""
+    extremes = extremes_line(verdict).replace("**", "") if not verdict.empty else ""
+    return [line for line in (extremes, *verdict.lines[:1]) if line][:2]
+
+
 # ----------------------------------------------------------------------------- character strength
 
 
@@ -319,6 +326,7 @@ __all__ = [
     "NOT_CONVERGED",
     "ONE_TIER",
     "Verdict",
+    "answer_lines",
     "character_verdict",
     "convergence",
     "convergence_line",

@@ -4,8 +4,10 @@ threshold (a ``[sweep]`` of its tiers). The Divine Challenges section itself is 
 
 from __future__ import annotations
 
-from krosbalance.studies.registry import ExperimentShape, register_study
-from krosbalance.studies.shapes import ruleset_family
+from typing import Any
+
+from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.shapes import fair_price_section, ruleset_family
 
 
 class ChallengesStudy:
@@ -16,6 +18,27 @@ class ChallengesStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """A Krosmaster Blast experiment."""
         return ruleset_family(experiment) == "blast"
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """Blast's Divine Challenges (declared by the ruleset) and a tier threshold's crossing."""
+        # loaded when the report asks (see registry)
+        from krosbalance.analysis import challenges, study_verdicts
+
+        return (
+            StudySection(
+                "divine_challenges",
+                challenges.add_report_section,
+                leading=True,
+                verdict=study_verdicts.challenge_verdict,
+            ),
+            fair_price_section(),
+        )
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        from krosbalance.analysis.answers import section_answer
+
+        return section_answer(self, rs, tables)
 
 
 register_study(ChallengesStudy())

@@ -4,7 +4,9 @@ study of its own: its "Balance patches" section shows in any study's report."""
 
 from __future__ import annotations
 
-from krosbalance.studies.registry import ExperimentShape, register_study
+from typing import Any
+
+from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
 from krosbalance.studies.shapes import sweep_target
 
 #: sweeps that other studies own (a reward's price, a challenge's tier threshold)
@@ -21,6 +23,19 @@ class PatchesStudy:
         if experiment.fix:
             return True
         return bool(experiment.arm_patches) and sweep_target(experiment) not in OTHER_SWEEPS
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """The fix finder's rounds (a patched arm's own section is shared: ``balance_patches``)."""
+        # loaded when the report asks (see registry)
+        from krosbalance.analysis import fix_section
+
+        return (StudySection("fix_finder", fix_section.add_report_section, leading=True, mode=True, rank=50),)
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        from krosbalance.analysis.answers import section_answer
+
+        return section_answer(self, rs, tables)
 
 
 register_study(PatchesStudy())

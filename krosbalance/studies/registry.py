@@ -7,15 +7,21 @@ true (two claiming is an :class:`~krosbalance.errors.ExperimentError`; none is
 :data:`DEFAULT_STUDY`), recorded in the manifest (:func:`study_record`). The report reads it back
 (:func:`recorded_study`) and shows the study's sections, so nothing has to guess from the data.
 
-For now a study is declarative, as a ruleset's ``report_sections`` are: it names the report sections
-that are its own (plain strings, mapped to their analysis by :mod:`krosbalance.analysis.sections`),
-and reads only the experiment's fields listed in :class:`ExperimentShape`; it imports neither the
-runner nor the analysis, so both can ask the registry.
+A study owns its report sections (:meth:`Study.report_sections`: each a :class:`StudySection`, its
+hook and its verdict picture) and its headline answer (:meth:`Study.answer`: one or two sentences,
+the numbers with n, 95% interval and the AI that measured them). The report shell and the CLI
+iterate the registry (:func:`study_sections`); none of them names a study.
+
+This module reads only the experiment's fields listed in :class:`ExperimentShape` and imports neither
+the runner nor the analysis, so both can ask it. A study loads its sections when the report asks
+for them (an import inside ``report_sections``): the runner asks the registry for ``claims``, and a
+study's analysis reads results through ``sim``, a real cycle otherwise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from krosbalance.errors import ExperimentError
@@ -50,18 +56,52 @@ class ExperimentShape(Protocol):
     def fix(self) -> bool: ...
 
 
+@dataclass(frozen=True)
+class StudySection:
+    """One report section: its name, its hook, where it stands and its study's verdict picture.
+
+    ``hook(doc, rs, tables, section)`` writes it (``section(doc, title, build)`` is the report's guarded
+    builder; a hook that finds nothing to show adds nothing). ``leading`` sections come before the
+    report's common ones, the others after them, each half in ``rank`` order (lower first).
+    ``mode``: a section shown where the study's data has it; ``mode=False``: a section a ruleset
+    declares (``Ruleset.report_sections``), shown wherever that ruleset was played. ``verdict(rs,
+    tables)`` returns the answer picture (a :class:`krosbalance.analysis.verdict.Verdict`) when the
+    result set holds its study, else ``None``."""
+
+    name: str
+    hook: Callable[[Any, Any, dict[str, Any], Any], None]
+    leading: bool = False
+    mode: bool = False
+    verdict: Callable[[Any, dict[str, Any]], Any] | None = None
+    rank: int = 100
+
+
 class Study(Protocol):
     """One study: its name and version (written into the manifest), which experiments are its
-    (``claims``), and the report sections that are its own (``sections``, names registered in
-    :mod:`krosbalance.analysis.sections`; a section no study names is shown for any study whose
-    data has it)."""
+    (``claims``), the report sections that are its own (``report_sections``; ``sections`` names
+    those the report shows only for this study's results) and its headline answer (``answer``)."""
 
     name: str
     version: int
-    sections: tuple[str, ...]
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """The names of the study's own mode sections (a section no study owns is shown for any
+        study whose data has it)."""
+        ...
 
     def claims(self, experiment: ExperimentShape) -> bool:
         """Whether the experiment is this study's (the default study is asked last)."""
+        ...
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """The report sections this study writes (its own, and those a ruleset declares that it
+        answers), loaded when the report asks."""
+        ...
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The headline answer, one or two sentences with the numbers (n, 95% interval, the AI that
+        measured them), from the result set and the report's derived tables."""
         ...
 
 
@@ -125,10 +165,20 @@ def owned_sections() -> set[str]:
     return {name for study in _STUDIES.values() for name in study.sections}
 
 
+def study_sections() -> list[StudySection]:
+    """Every registered study's report sections, each name once, in registration order."""
+    found: dict[str, StudySection] = {}
+    for study in _STUDIES.values():
+        for section in study.report_sections():
+            found.setdefault(section.name, section)
+    return list(found.values())
+
+
 __all__ = [
     "DEFAULT_STUDY",
     "ExperimentShape",
     "Study",
+    "StudySection",
     "claimants",
     "get_study",
     "list_studies",
@@ -137,4 +187,5 @@ __all__ = [
     "register_study",
     "study_for",
     "study_record",
+    "study_sections",
 ]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from krosbalance.studies.registry import ExperimentShape, register_study
+from typing import Any
+
+from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
 
 
 class RestrictedStudy:
@@ -13,6 +15,27 @@ class RestrictedStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """Arms that forbid elements to figures (``[restricted]``, or a variant's ``forbid``)."""
         return bool(experiment.forbids)
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """The Restricted play section: Δ strength per forbidden element."""
+        # loaded when the report asks (see registry)
+        from krosbalance.analysis import restricted_section, study_verdicts
+
+        return (
+            StudySection(
+                "restricted",
+                restricted_section.add_report_section,
+                mode=True,
+                verdict=study_verdicts.restricted_verdict,
+                rank=60,
+            ),
+        )
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        from krosbalance.analysis.answers import section_answer
+
+        return section_answer(self, rs, tables)
 
 
 register_study(RestrictedStudy())

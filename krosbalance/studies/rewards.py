@@ -3,8 +3,10 @@ its purchase as real play, and its fair price (a ``[sweep]`` of its price)."""
 
 from __future__ import annotations
 
-from krosbalance.studies.registry import ExperimentShape, register_study
-from krosbalance.studies.shapes import sweep_target
+from typing import Any
+
+from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.shapes import fair_price_section, sweep_target
 
 
 class RewardsStudy:
@@ -16,6 +18,25 @@ class RewardsStudy:
         """``held_rewards`` or ``purchase_rewards`` arms, or a sweep over a reward."""
         held = bool(experiment.held_rewards or experiment.purchase_rewards)
         return held or sweep_target(experiment) == "reward"
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """Arena's Demonic Rewards (declared by the ruleset), a price's crossing, a purchase's value."""
+        # loaded when the report asks (see registry)
+        from krosbalance.analysis import reward_purchase, rewards, study_verdicts
+
+        return (
+            StudySection(
+                "demonic_rewards", rewards.add_report_section, verdict=study_verdicts.reward_verdict
+            ),
+            fair_price_section(),
+            StudySection("rewards_priced", reward_purchase.add_report_section, mode=True, rank=80),
+        )
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        from krosbalance.analysis.answers import section_answer
+
+        return section_answer(self, rs, tables)
 
 
 register_study(RewardsStudy())

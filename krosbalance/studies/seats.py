@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from krosbalance.studies.registry import ExperimentShape, register_study
+from typing import Any
+
+from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
 
 
 class SeatsStudy:
@@ -13,6 +15,28 @@ class SeatsStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """Matches of more than two players."""
         return experiment.seats > 2
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """The Seats section: play order, partnerships and strength at the table."""
+        # loaded when the report asks (see registry)
+        from krosbalance.analysis import seat_section, study_verdicts
+
+        return (
+            StudySection(
+                "seats",
+                seat_section.add_report_section,
+                leading=True,
+                mode=True,
+                verdict=study_verdicts.seat_verdict,
+                rank=10,
+            ),
+        )
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        from krosbalance.analysis.answers import section_answer
+
+        return section_answer(self, rs, tables)
 
 
 register_study(SeatsStudy())

@@ -1,10 +1,11 @@
-"""What several studies read of an experiment: its ruleset family and the kind of its sweep."""
+"""What several studies read of an experiment (its ruleset family and the kind of its sweep), and the
+section two of them share (a sweep's crossing: a reward's fair price, a challenge's threshold)."""
 
 from __future__ import annotations
 
 import json
 
-from krosbalance.studies.registry import ExperimentShape
+from krosbalance.studies.registry import ExperimentShape, StudySection
 
 
 def ruleset_family(experiment: ExperimentShape) -> str:
@@ -17,3 +18,21 @@ def sweep_target(experiment: ExperimentShape) -> str:
     if not experiment.sweep:
         return ""
     return str(json.loads(experiment.sweep).get("kind", ""))
+
+
+def fair_price_section() -> StudySection:
+    """The crossing of a ``[sweep]`` (a reward's fair price, a challenge's neutral threshold): the
+    rewards and the challenges studies both own it."""
+    # loaded when the report asks (see registry)
+    from krosbalance.analysis import (
+        fair_price_section as crossing,
+    )
+
+    return StudySection(
+        "fair_price",
+        crossing.add_report_section,
+        leading=True,
+        mode=True,
+        verdict=crossing.crossing_verdict,
+        rank=30,
+    )

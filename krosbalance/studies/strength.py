@@ -4,7 +4,9 @@ tier, dependence on the AI, matchups), so it names no section of its own."""
 
 from __future__ import annotations
 
-from krosbalance.studies.registry import DEFAULT_STUDY, ExperimentShape, register_study
+from typing import Any
+
+from krosbalance.studies.registry import DEFAULT_STUDY, ExperimentShape, StudySection, register_study
 
 
 class StrengthStudy:
@@ -15,6 +17,19 @@ class StrengthStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """Every experiment: the registry asks the default study only when no other claims it."""
         return True
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """None of its own: the report's common sections are this study's."""
+        return ()
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The highest and lowest raw win rate (n, 95% CI, the AIs that played), then the strongest
+        and weakest figure of the report's picture."""
+        # loaded when asked (see registry)
+        from krosbalance.analysis.answers import section_answer, win_rate_line
+
+        lines = [win_rate_line(tables), *section_answer(self, rs, tables)]
+        return [line for line in lines if line][:2]
 
 
 register_study(StrengthStudy())

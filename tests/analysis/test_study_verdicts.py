@@ -55,7 +55,6 @@ def test_a_team_study_opens_with_its_top_teams_per_tier(monkeypatch: pytest.Monk
 
 
 def test_the_team_and_patch_sections_carry_their_verdicts() -> None:
-    sections_module.known_sections()  # registers the shipped sections
-    sections = sections_module._SECTIONS
+    sections = sections_module._all_sections()  # the shared sections and every study's
     assert sections["teams"].verdict is study_verdicts.team_verdict
     assert sections["balance_patches"].verdict is study_verdicts.patch_verdict

@@ -1,0 +1,85 @@
+"""A study's headline answer: one or two sentences with the numbers (n, 95% interval, the AI that
+measured them), from the same picture the report opens with (:mod:`krosbalance.analysis.verdict`).
+
+The report's verdict is the first of its sections' verdicts (leading sections first) that the result
+set holds, else the characters' strength per AI tier (:func:`report_verdict`). A study answers from
+it (:func:`section_answer`) unless it has numbers of its own to give (the strength study's win rates,
+the board study's per-board rates); :func:`headline_answer` asks the study the folder records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from krosbalance.analysis.narrative import with_ci
+from krosbalance.analysis.verdict import Verdict, answer_lines, character_verdict
+
+
+def report_verdict(
+    rs: Any, tables: dict[str, pd.DataFrame], own_sections: list[Any], matches: pd.DataFrame | None
+) -> Verdict:
+    """The answer picture's data: the first section (leading ones first) whose study the result set
+    holds gives it; else the characters' strength per AI tier (two-player results: ``matches``)."""
+    for own in sorted(own_sections, key=lambda s: not s.leading):
+        if own.verdict is None:
+            continue
+        try:
+            found = own.verdict(rs, tables)
+        except Exception:  # the section itself says what went wrong; fall back on the default
+            found = None
+        if found is not None and not found.empty:
+            return found
+    return character_verdict(matches if matches is not None else pd.DataFrame())
+
+
+def _two_player_matches(rs: Any) -> pd.DataFrame | None:
+    """The matches the character verdict reads: two-player results only (a four-player table has
+    its own picture)."""
+    from krosbalance.analysis import seats
+
+    return rs.summary().matches if seats.for_result_set(rs) is None else None
+
+
+def section_answer(study: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The answer of a study from its report's picture (:func:`report_verdict` over the sections the
+    report shows for ``study``)."""
+    from krosbalance.analysis.sections import ruleset_sections
+
+    verdict = report_verdict(rs, tables, ruleset_sections(rs, study), _two_player_matches(rs))
+    return answer_lines(verdict)
+
+
+def win_rate_line(tables: dict[str, pd.DataFrame]) -> str:
+    """The highest and lowest raw win rate of a character (n, 95% interval) and the AIs that played."""
+    rates = tables.get("win_rates")
+    if rates is None or rates.empty or rates["win_rate"].notna().sum() == 0:
+        return ""
+    rates = rates.dropna(subset=["win_rate"]).sort_values("win_rate", ascending=False)
+    ais = tables.get("ais")
+    played = (
+        ", ".join(f"{a} ({t})" for a, t in zip(ais["ai"], ais["tier"], strict=True))
+        if ais is not None and len(ais)
+        else "unknown AIs"
+    )
+
+    def one(r: Any) -> str:
+        from krosbalance.analysis.names import display_name
+
+        return f"{display_name(str(r.character))} {with_ci(r.win_rate, r.ci_low, r.ci_high, as_pct=True)} (n={int(r.n)})"
+
+    best, worst = next(rates.itertuples()), list(rates.itertuples())[-1]
+    return f"Highest raw win rate {one(best)}, lowest {one(worst)}, 95% CI; played by {played}."
+
+
+def headline_answer(rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The answer of the study the folder records (the default study's for an unknown one)."""
+    from krosbalance.analysis.sections import folder_study
+    from krosbalance.studies import DEFAULT_STUDY, get_study
+
+    study = folder_study(rs) or get_study(DEFAULT_STUDY)
+    return study.answer(rs, tables)
+
+
+__all__ = ["headline_answer", "report_verdict", "section_answer", "win_rate_line"]

@@ -1,0 +1,74 @@
+"""Each study owns its report sections and its headline answer; the report and the CLI ask the registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from krosbalance.analysis import sections
+from krosbalance.analysis.report import report_answer
+from krosbalance.analysis.resultset import ResultSet
+from krosbalance.cli import main
+from krosbalance.sim.runner import run_experiment
+from krosbalance.studies import get_study, list_studies
+from krosbalance.studies.registry import study_sections
+
+ROOT = Path(__file__).resolve().parents[2]
+SMOKE = ROOT / "simulations" / "smoke.toml"
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("smoke") / "run"
+    run_experiment(SMOKE, out, jobs=1, progress=False)
+    return out
+
+
+@pytest.mark.parametrize("name", list_studies())
+def test_a_studys_own_sections_are_among_the_sections_it_writes(name: str) -> None:
+    study = get_study(name)
+    written = {s.name: s for s in study.report_sections()}
+    assert set(study.sections) <= set(written)
+    assert all(written[own].mode for own in study.sections)
+
+
+def test_the_sections_rulesets_declare_are_written_by_studies() -> None:
+    by_study = {s.name for s in study_sections() if not s.mode}
+    assert {"divine_challenges", "demonic_rewards", "duel_tokens"} <= by_study
+    assert by_study <= set(sections.known_sections())
+
+
+def test_the_mode_sections_stand_in_rank_order() -> None:
+    """The order every report showed before studies owned their sections (a later study stands at its rank)."""
+    shown = sections.ruleset_sections(ResultSet(matches=pd.DataFrame({"ruleset": ["arena"]})))
+    modes = [s for s in shown if s.mode]
+    assert [s.rank for s in modes] == sorted(s.rank for s in modes)
+    before = [
+        "seats",
+        "teams",
+        "fair_price",
+        "balance_patches",
+        "fix_finder",
+        "restricted",
+        "convergence",
+        "rewards_priced",
+    ]
+    assert [s.name for s in modes if s.name in before] == before
+
+
+def test_the_strength_answer_gives_win_rates_with_n_ci_and_the_ai(smoke: Path) -> None:
+    study, lines = report_answer(smoke)
+    assert study == "strength"
+    assert 1 <= len(lines) <= 2
+    assert "%" in lines[0] and "n=" in lines[0] and "random (baseline)" in lines[0]
+
+
+def test_the_cli_prints_the_answer_and_lists_the_studies(
+    smoke: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["answer", str(smoke)]) == 0
+    assert capsys.readouterr().out.startswith("strength: Highest raw win rate")
+    assert main(["list", "studies"]) == 0
+    assert capsys.readouterr().out.split() == list_studies()
