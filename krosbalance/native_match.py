@@ -4,9 +4,11 @@ the options, the core receives the loaded specs and plays the whole match, and t
 as plain data (no per-action crossing).
 
 So far the core plays Arena for two and four players (free-for-all, two versus two), with the
-Demonic Reward market, with the ``random`` AI and the heuristic AIs of :data:`IDENTICAL_AIS`
-(``focus_fire``, ``kiter``, ``objective``, their ``-2`` variants, ``kiter-3``, ``kiter-race``); anything
-else is refused with ``ValueError`` ("not in the core yet: ..." / "does not play the AI").
+Demonic Reward market, with the ``random`` AI, the heuristic AIs of :data:`IDENTICAL_AIS`
+(``focus_fire``, ``kiter``, ``objective``, their ``-2`` variants, ``kiter-3``, ``kiter-race``) and the
+search AIs (``lookahead-fast``, ``lookahead``, ``mcts``, ``mcts-2``, ``mcts-race``: two players, the
+whole search in the core); anything else is refused with ``ValueError`` ("not in the core yet: ..." /
+"does not play the AI").
 
 The returned dict holds ``winner``, ``end_reason``, ``turns``, ``first_player``, ``gg``, ``kamas``,
 ``wild_gg_left``, ``teams``, ``fighters`` (the reference's ``FighterRecord.as_row()`` plus Arena's
@@ -23,8 +25,9 @@ from typing import Any
 
 from krosbalance import native
 
-#: the heuristic AIs ported to the core (core/src/ai/planner.rs and its modules): their weights cross
-#: once, with the catalog (the reference's loader reads skills.toml and tuned.toml: one parser)
+#: the AIs ported to the core: the heuristic AIs (core/src/ai/planner.rs and its modules), whose
+#: weights cross once, with the catalog (the reference's loader reads skills.toml and tuned.toml: one
+#: parser), and the search AIs (core/src/ai/search), built in the core over their heuristics' weights
 PORTED_AIS: tuple[str, ...] = (
     "focus_fire",
     "kiter",
@@ -34,6 +37,11 @@ PORTED_AIS: tuple[str, ...] = (
     "objective-2",
     "kiter-3",
     "kiter-race",
+    "lookahead-fast",
+    "lookahead",
+    "mcts",
+    "mcts-2",
+    "mcts-race",
 )
 #: the ported heuristic AIs proven identical to the reference, event for event (the golden rows
 #: and the differential runs of tests/core/test_heuristic_identity.py); only these are played
@@ -199,9 +207,10 @@ def catalog() -> Any:
     rewards = registry.all_rewards()
     for name in reward_creatures(rewards):
         pieces.setdefault(name, registry.load_character(name))
-    return native.core().ArenaCatalog(
-        [*specs, *pieces.values()], punch(), list(rewards), [(name, _weights(name)) for name in PORTED_AIS]
-    )
+    from krosbalance.ai.registry import ai_tier
+
+    heuristics = [(name, _weights(name)) for name in PORTED_AIS if ai_tier(name) == "heuristic"]
+    return native.core().ArenaCatalog([*specs, *pieces.values()], punch(), list(rewards), heuristics)
 
 
 def _weights(name: str) -> Any:

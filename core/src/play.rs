@@ -7,6 +7,7 @@ use crate::ai::RandomAI;
 use crate::ai::base::{BasePregame, CardFacts, card_value, team_reach};
 use crate::ai::planner::HeuristicAI;
 use crate::ai::scoring::Geometry;
+use crate::ai::search::PlanSearchAI;
 use crate::ai::weights::Weights;
 use crate::board::Board;
 use crate::content::Content;
@@ -57,19 +58,47 @@ pub struct ArenaMatch {
     pub geo: Option<Arc<Geometry>>,
 }
 
-/// The controller of a registered AI name, with its stream: `random`, or a heuristic AI the
-/// boundary registered with its weights.
+/// The controller of a registered AI name, with its stream: `random`, a heuristic AI the
+/// boundary registered with its weights, or a search AI (`ai::search::search_spec`) over the
+/// registered weights of its base heuristic and of its model of the opponent (`kiter`).
 pub fn controller(
     name: &str,
     rng: Generator,
     heuristics: &[(String, Weights)],
     geo: Option<&Arc<Geometry>>,
+    seats: usize,
 ) -> Result<Box<dyn ArenaController>, String> {
     if name == "random" {
         return Ok(Box::new(RandomAI::new(rng)));
     }
     if let Some((_, w)) = heuristics.iter().find(|(n, _)| n == name) {
         let mut ai = HeuristicAI::new(name, w.clone(), rng);
+        if let Some(geo) = geo {
+            ai.set_geometry(geo.clone());
+        }
+        return Ok(Box::new(ai));
+    }
+    if let Some((candidates, budget, base)) = crate::ai::search::search_spec(name) {
+        if seats != 2 {
+            // the leaf evaluation scores one side against the other (`two_players_only`)
+            return Err(format!(
+                "the AI {name:?} plays two-player matches only, not {seats} players"
+            ));
+        }
+        let heuristic = |of: &str| -> Result<HeuristicAI, String> {
+            let (_, w) = heuristics.iter().find(|(n, _)| n == of).ok_or_else(|| {
+                format!(
+                    "the search AI {name:?} needs the heuristic {of:?}'s weights (not registered)"
+                )
+            })?;
+            let mut ai = HeuristicAI::new(of, w.clone(), rng.clone());
+            if let Some(geo) = geo {
+                ai.set_geometry(geo.clone());
+            }
+            Ok(ai)
+        };
+        let (base, model) = (heuristic(base)?, heuristic(crate::ai::search::MODEL)?);
+        let mut ai = PlanSearchAI::new(name, candidates, budget, rng, base, model);
         if let Some(geo) = geo {
             ai.set_geometry(geo.clone());
         }
@@ -183,6 +212,7 @@ fn play_arena_unplanted(spec: &ArenaMatch) -> Result<MatchState<Arena>, String> 
             Generator::new(&streams[ai_stream(seat)]),
             &spec.heuristics,
             spec.geo.as_ref(),
+            seats,
         )?);
     }
     if seats == 2 {

@@ -8,7 +8,8 @@ krosbalance/ai).
 - The four-player rows of ``tests/fixtures/golden/arena4-golden.jsonl`` whose AIs the core plays
   (every row: Demonic Rewards included): the same, player 4's board choice (R-A154) made in the core.
 - A differential run over random teams, boards, option variants (Demonic Rewards, held and
-  purchasable tokens included) and AIs of :data:`krosbalance.native_match.IDENTICAL_AIS`, two and
+  purchasable tokens included) and the heuristic AIs of :data:`krosbalance.native_match.IDENTICAL_AIS`
+  (the search AIs have their own tests: ``test_search_identity.py``), two and
   four players, on both engines.
 
 A mismatch prints the first differing event with both engines' events around it
@@ -33,6 +34,7 @@ core = pytest.importorskip(
 if not native.available():
     pytest.skip(str(native.why_unavailable()), allow_module_level=True)
 
+from krosbalance.ai.registry import ai_tier, list_ais  # noqa: E402
 from krosbalance.native_match import IDENTICAL_AIS, PORTED_AIS, play_match_core  # noqa: E402
 from tests.core.test_match_identity import (  # noqa: E402
     BOARDS,
@@ -45,7 +47,9 @@ from tests.core.test_match_identity import (  # noqa: E402
 )
 from tests.core.test_match_identity import VARIANTS as BASE_VARIANTS  # noqa: E402
 
-PLAYED = IDENTICAL_AIS | {"random"}
+#: the heuristic tier of the AIs the core plays (the search tier: test_search_identity.py)
+HEURISTIC_AIS = frozenset(name for name in IDENTICAL_AIS if ai_tier(name) == "heuristic")
+PLAYED = HEURISTIC_AIS | {"random"}
 #: the golden rows the core plays with a heuristic AI on at least one side
 HEURISTIC_ROWS = [
     row for row in golden.load() if set(row["ai"]) <= PLAYED and row["ai"] != ["random", "random"]
@@ -135,12 +139,12 @@ AIS = sorted(PLAYED)
 
 def heuristic_specs(n: int, seed: int) -> list[dict[str, Any]]:
     """``n`` two-player specs: teams from every legal team of the roster, boards, variants, and two
-    AIs of :data:`IDENTICAL_AIS` (or ``random``), at least one heuristic."""
+    AIs of :data:`HEURISTIC_AIS` (or ``random``), at least one heuristic."""
     from krosbalance.testing.conformance import all_legal_teams
 
     teams = all_legal_teams()
     rng = np.random.default_rng(seed)
-    heuristics = sorted(IDENTICAL_AIS)
+    heuristics = sorted(HEURISTIC_AIS)
     specs = []
     for k in range(n):
         a, b = (teams[int(i)] for i in rng.integers(len(teams), size=2))
@@ -235,7 +239,8 @@ def test_a_heuristic_batch_equals_single_matches():
 
 def test_what_the_core_does_not_play_identically_is_refused():
     teams = (["anna_tommy", "bill_tell", "kassius_kaos", "oscar_kass"],) * 2
-    for name in [*sorted(set(PORTED_AIS) - IDENTICAL_AIS), "mcts", "lookahead"]:
+    refused = [n for n in list_ais("arena") if n != "random" and n not in IDENTICAL_AIS]
+    for name in [*sorted(set(PORTED_AIS) - IDENTICAL_AIS), *refused, "blast_glyph"]:
         with pytest.raises(ValueError, match="does not play the AI"):
             play_match_core(*teams, ai=(name, "random"))
 
@@ -250,7 +255,7 @@ def test_heuristic_team_deals_are_identical(mode):
     from krosbalance.play import deal_teams
 
     pools = [golden.BOX_POOL, (*golden.BOX_POOL, "merkator", "captain_amakna", "anna_tommy", "oscar_kass")]
-    heuristics = sorted(IDENTICAL_AIS)
+    heuristics = sorted(HEURISTIC_AIS)
     for pool in pools:
         for k, seed in enumerate(range(0, 4000, 131)):
             ai = (heuristics[k % len(heuristics)], AIS[(3 * k + 1) % len(AIS)])

@@ -236,9 +236,9 @@ def test_what_the_core_does_not_play_is_refused_not_played():
     from krosbalance.rulesets.arena.options import punch
     from krosbalance.rulesets.registry import get_ruleset
 
-    with pytest.raises(ValueError, match="does not play the AI"):
+    with pytest.raises(ValueError, match="does not play the AI"):  # every Arena AI plays in the core
         play_match_core(
-            ["anna_tommy"] * 2 + ["bill_tell"] * 2, ["oscar_kass"] * 2 + ["lil_healey"] * 2, ai="mcts"
+            ["anna_tommy"] * 2 + ["bill_tell"] * 2, ["oscar_kass"] * 2 + ["lil_healey"] * 2, ai="blast_glyph"
         )
     registry = default_registry()
     team = [registry.load_character(n) for n in ("anna_tommy", "anna_tommy", "bill_tell", "bill_tell")]
@@ -496,7 +496,7 @@ def test_a_batch_gives_what_single_matches_give_on_any_number_of_threads():
     for threads in (1, 2):
         batch = play_many_core(specs, record="full", threads=threads)
         assert [canonical_core(row) for row in batch] == singles
-    rows = play_many_core([{**specs[0], "ai": "mcts"}, specs[1]])
+    rows = play_many_core([{**specs[0], "ai": "blast_glyph"}, specs[1]])
     assert "does not play the AI" in rows[0]["error"] and rows[0]["seed"] == specs[0]["seed"]
     assert (
         rows[1]["winner"]

@@ -10,6 +10,7 @@ pub mod positions;
 pub mod random;
 pub mod rewards;
 pub mod scoring;
+pub mod search;
 pub mod tension;
 pub mod weights;
 

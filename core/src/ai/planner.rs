@@ -6,11 +6,13 @@
 //! match. With Demonic Rewards in play, the reward advisor (economy.rs) may put a reward action
 //! before the plan's next one.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ai::casts::{Step, StepKind};
 use crate::ai::context::{Ctx, Reach, path, per_turn_damage, reach as reach_of, reachable_cells};
-use crate::ai::plan_search::best_plans;
+use crate::ai::plan_search::{Plan, best_plans};
 use crate::ai::scoring::{self, Geometry, ThreatCache, ThreatMap};
 use crate::ai::tension::{deployment_cells, tension_choice};
 use crate::ai::weights::Weights;
@@ -45,7 +47,9 @@ pub struct HeuristicAI {
     replans: i32,
     threat_key: Option<ThreatKey>,
     threat: Option<Arc<ThreatMap>>,
-    threat_cache: ThreatCache,
+    /// The per-match threat caches, shared with a search AI's forks and its model of the opponent
+    /// (`fork`, `share_caches`): their layers are behaviour (a layer outlives a spell an enemy gains).
+    threat_cache: Rc<RefCell<ThreatCache>>,
     route: Vec<Cell>,
     picks: i32,
     turn: i32,
@@ -68,7 +72,7 @@ impl HeuristicAI {
             replans: 0,
             threat_key: None,
             threat: None,
-            threat_cache: ThreatCache::default(),
+            threat_cache: Rc::default(),
             route: Vec::new(),
             picks: 0,
             turn: -1,
@@ -112,7 +116,7 @@ impl HeuristicAI {
                 state,
                 &geo,
                 side,
-                &mut self.threat_cache,
+                &mut self.threat_cache.borrow_mut(),
             ));
             self.threat_key = Some(key);
         }
@@ -120,7 +124,7 @@ impl HeuristicAI {
     }
 
     /// `begin`: a new activation of `me`.
-    fn begin(&mut self, state: &MatchState<Arena>, me: usize) {
+    pub fn begin(&mut self, state: &MatchState<Arena>, me: usize) {
         if state.turn != self.turn {
             self.turn = state.turn;
             self.acted.clear();
@@ -169,6 +173,63 @@ impl HeuristicAI {
         self.steps = plan.steps;
         self.route = plan.route;
         true
+    }
+
+    /// `candidates`: the `keep` best plans for `me` from here, best first (a search AI's
+    /// proposals; `begin` first).
+    pub fn candidates(&mut self, state: &MatchState<Arena>, me: usize, keep: usize) -> Vec<Plan> {
+        let f = &state.fighters[me];
+        let threat = self.threat_for(state, f.side);
+        let geo = self.geometry(state);
+        let mut ctx = Ctx::new(state, &geo, &self.weights, me, threat, self.team);
+        if i32::from(ctx.me_cell) == self.swap.0 {
+            ctx.no_swap_back = self.swap.1;
+        }
+        let mp = if f.blocked { 0 } else { f.mp };
+        let order = if mp > 0 {
+            reachable_cells(state, f.at(), f.mp)
+        } else {
+            vec![(f.at(), 0)]
+        };
+        let reach = Reach::new(order, state.board.n_cells());
+        let w = self.weights.clone();
+        best_plans(&w, &mut ctx, &reach, keep)
+    }
+
+    /// `adopt`: follow `plan` from now on (replanning on surprises as usual).
+    pub fn adopt(&mut self, plan: &Plan) {
+        self.steps = plan.steps.clone();
+        self.route = plan.route.clone();
+        self.picks = match plan.steps.first() {
+            Some(s) if s.kind == StepKind::Goto && s.target > 0 => s.target,
+            _ => 0,
+        };
+        self.expect = None;
+        self.replans += 1;
+    }
+
+    /// `fork`: the same player in the middle of the same activation (same plan, same turn
+    /// bookkeeping, shared caches), to continue it on a copy of the match; as the reference's,
+    /// the fork has not swapped places this activation.
+    pub fn fork(&self) -> HeuristicAI {
+        let mut other = self.clone();
+        other.swap = (-1, -1);
+        other
+    }
+
+    /// `share_caches`: use `other`'s per-match threat caches.
+    pub fn share_caches(&mut self, other: &HeuristicAI) {
+        self.threat_cache = other.threat_cache.clone();
+    }
+
+    /// The per-match threat caches (a search's leaf evaluation reads the base's).
+    pub fn threat_cache(&self) -> &Rc<RefCell<ThreatCache>> {
+        &self.threat_cache
+    }
+
+    /// The board's range tables (built on first use).
+    pub fn geometry_for(&mut self, state: &MatchState<Arena>) -> Arc<Geometry> {
+        self.geometry(state)
     }
 
     /// `_first_step`: the neighbour to walk to next on a shortest path to `dest`, or -1.

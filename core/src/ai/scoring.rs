@@ -873,6 +873,9 @@ pub type Layers = Vec<(CellSet, f64)>;
 pub struct ThreatCache {
     layers: FastMap<EnemyKey, std::sync::Arc<Layers>>,
     lookups: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatMap>>,
+    /// Whole maps (`threat_map`'s, the search's leaf evaluation): kept and cleared apart from the
+    /// lookups, as the reference keeps them.
+    maps: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatMap>>,
 }
 
 /// A threat map: per cell, injuries the enemies could deal next turn (each enemy's share added in
@@ -976,6 +979,42 @@ pub fn threat_lookup(
     if cache.lookups.len() > 1024 {
         cache.lookups.clear();
     }
+    let shares = shares_of(state, geo, &enemies, &keys, cache);
+    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), &shares));
+    cache.lookups.insert(keys, map.clone());
+    map
+}
+
+/// `threat_map(view, side, cache)`: the whole threat map against `side`, kept in the cache's
+/// `maps` (the search's leaf evaluation asks this one; the same floats as `threat_lookup`).
+pub fn threat_map(
+    state: &MatchState<Arena>,
+    geo: &Geometry,
+    side: usize,
+    cache: &mut ThreatCache,
+) -> std::sync::Arc<ThreatMap> {
+    let enemies = enemies_of(state, side);
+    let keys = enemy_keys(state, geo, &enemies);
+    if let Some(found) = cache.maps.get(&keys) {
+        return found.clone();
+    }
+    let shares = shares_of(state, geo, &enemies, &keys, cache);
+    if cache.maps.len() > 1024 {
+        cache.maps.clear();
+    }
+    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), &shares));
+    cache.maps.insert(keys, map.clone());
+    map
+}
+
+/// `_shares`: each enemy's share as (cells, injuries) layers, kept in the cache by its key.
+fn shares_of(
+    state: &MatchState<Arena>,
+    geo: &Geometry,
+    enemies: &[usize],
+    keys: &[EnemyKey],
+    cache: &mut ThreatCache,
+) -> Vec<std::sync::Arc<Layers>> {
     let mut shares = Vec::with_capacity(enemies.len());
     for (i, &e) in enemies.iter().enumerate() {
         let key = &keys[i];
@@ -993,9 +1032,7 @@ pub fn threat_lookup(
         };
         shares.push(share);
     }
-    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), &shares));
-    cache.lookups.insert(keys, map.clone());
-    map
+    shares
 }
 
 /// Chance that `mover` gets blocked when it walks off `cell` (R-A16, R-A45, R-A47).

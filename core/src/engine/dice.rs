@@ -32,26 +32,52 @@ pub fn turnable(face: u8) -> &'static [u8] {
     }
 }
 
-/// The reference's `SeededDice`: blocks of `integers(0, 6, size=512)`, popped from the end.
+/// The reference's `SeededDice` (blocks of `integers(0, 6, size=512)`, popped from the end), or a
+/// search copy's `ReplayDice` (ai/rollout.py: a pre-drawn list of raw faces read from the start,
+/// cycling, so every candidate a search tries meets the same luck).
 #[derive(Clone, Debug)]
 pub struct Dice {
-    rng: Generator,
+    rng: Option<Generator>,
     buffer: Vec<u8>,
+    faces: std::sync::Arc<[u8]>,
+    next: usize,
 }
 
 impl Dice {
     pub fn new(rng: Generator) -> Self {
         Dice {
-            rng,
+            rng: Some(rng),
             buffer: Vec::new(),
+            faces: std::sync::Arc::new([]),
+            next: 0,
         }
+    }
+
+    /// `ReplayDice(faces)`: the faces in order, cycling (not empty).
+    pub fn replay(faces: std::sync::Arc<[u8]>) -> Self {
+        assert!(!faces.is_empty(), "replay dice need faces");
+        Dice {
+            rng: None,
+            buffer: Vec::new(),
+            faces,
+            next: 0,
+        }
+    }
+
+    /// `ReplayDice.position`: how many faces have been read so far (0 for seeded dice).
+    pub fn position(&self) -> usize {
+        self.next
     }
 
     #[inline]
     pub fn roll(&mut self) -> u8 {
+        let Some(rng) = self.rng.as_mut() else {
+            let face = self.faces[self.next % self.faces.len()];
+            self.next += 1;
+            return face;
+        };
         if self.buffer.is_empty() {
-            self.buffer = self
-                .rng
+            self.buffer = rng
                 .integers_vec(0, 6, 512)
                 .into_iter()
                 .map(|v| v as u8)

@@ -1,0 +1,82 @@
+//! Lookahead (krosbalance/ai/lookahead.py): each of the heuristic's best few plans played on
+//! `dice_sets` copies of the match, every plan meeting the same pre-drawn dice (common random
+//! numbers), judged by `evaluation::evaluate` after the rest of the team's turn and the opponent's
+//! reply; the best mean plus `PRIOR` times the heuristic's own value is played.
+
+use std::sync::Arc;
+
+use crate::ai::plan_search::Plan;
+use crate::ai::scoring::Geometry;
+use crate::engine::dice::Dice;
+use crate::engine::state::MatchState;
+use crate::rng::Generator;
+use crate::rulesets::arena::Arena;
+
+use super::PlanSearchAI;
+use super::evaluation::{KAMA_WORTH, evaluate};
+use super::rollout::{finish_activation, finish_team_turn_after, play_turn, search_copy, seats};
+
+/// Raw faces pre-drawn per dice set (a rollout that rolls more cycles through them).
+pub const FACES_PER_SET: usize = 512;
+/// Weight of the heuristic's own value of a plan, added to its mean rollout evaluation.
+pub const PRIOR: f64 = 0.5;
+
+/// `rng.integers(0, 6, size=n).tolist()` as a world's faces.
+pub fn draw_faces(rng: &mut Generator, n: usize) -> Arc<[u8]> {
+    rng.integers_vec(0, 6, n)
+        .into_iter()
+        .map(|v| v as u8)
+        .collect()
+}
+
+/// `LookaheadAI.choose_plan`: the plan with the best total over the shared dice sets (ties: the
+/// heuristic's order).
+pub fn choose(
+    ai: &mut PlanSearchAI,
+    state: &MatchState<Arena>,
+    me: usize,
+    plans: &[Plan],
+    dice_sets: usize,
+    geo: &Geometry,
+) -> usize {
+    let dice: Vec<Arc<[u8]>> = (0..dice_sets)
+        .map(|_| draw_faces(&mut ai.rng, FACES_PER_SET))
+        .collect();
+    let (mut best, mut best_value) = (0, -1e18f64);
+    for (i, plan) in plans.iter().enumerate() {
+        let mut sum = 0.0f64;
+        for faces in &dice {
+            sum += rollout(ai, state, me, plan, faces.clone(), geo);
+        }
+        let mean = sum / dice.len() as f64;
+        let total = mean + PRIOR * plan.value;
+        if total > best_value + 1e-9 {
+            best = i;
+            best_value = total;
+        }
+    }
+    best
+}
+
+/// `_rollout`: `plan` on a copy, then the rest of the turn and the opponent's reply; evaluated.
+fn rollout(
+    ai: &mut PlanSearchAI,
+    state: &MatchState<Arena>,
+    me: usize,
+    plan: &Plan,
+    faces: Arc<[u8]>,
+    geo: &Geometry,
+) -> f64 {
+    ai.rollouts += 1;
+    let side = state.fighters[me].side;
+    let mut copy = search_copy(state, side, Dice::replay(faces));
+    let mut mine = ai.base.fork();
+    mine.adopt(plan);
+    let mut players = seats(side, mine);
+    finish_activation(&mut copy, me, &mut players);
+    finish_team_turn_after(&mut copy, me, &mut players);
+    let mut players = seats(copy.active_side, ai.model.fork());
+    play_turn(&mut copy, &mut players);
+    let cache = ai.base.threat_cache().clone();
+    evaluate(&copy, geo, side, &mut cache.borrow_mut(), KAMA_WORTH)
+}

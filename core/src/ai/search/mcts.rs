@@ -1,0 +1,167 @@
+//! MCTS (krosbalance/ai/mcts.py): the heuristic's plans judged over determinized worlds (a world's
+//! dice faces and a fresh deal of the unseen Demonic Rewards, `determinize::redeal`) by successive
+//! halving: every plan meets the first `schedule[0]` worlds, the better half goes on to
+//! `schedule[1]`, and so on. A rollout's result is kept per world by the position after the plan's
+//! activation (`position_key`): two plans that end in the same place share it.
+
+use std::sync::Arc;
+
+use crate::ai::plan_search::Plan;
+use crate::ai::scoring::{FastMap, Geometry};
+use crate::engine::dice::Dice;
+use crate::engine::state::MatchState;
+use crate::rng::Generator;
+use crate::rulesets::arena::Arena;
+use crate::rulesets::arena::rewards::tokens_of;
+
+use super::PlanSearchAI;
+use super::determinize::redeal;
+use super::evaluation::evaluate_holdings;
+use super::lookahead::draw_faces;
+use super::rollout::{finish_activation, finish_team_turn_after, play_turn, search_copy, seats};
+
+/// Raw faces pre-drawn per world.
+pub const FACES_PER_WORLD: usize = 512;
+/// Weight of the heuristic's own value of a plan (as lookahead).
+pub const PRIOR: f64 = 0.5;
+/// The default budget: plans asked of the heuristic, and the worlds met by the survivors of each
+/// round (cumulative).
+pub const CANDIDATES: usize = 6;
+pub const SCHEDULE: [usize; 3] = [2, 4, 8];
+
+/// `position_key`: what the rest of a rollout depends on after the searched activation, as flat
+/// numbers, every list after its length; spells used once a game and tokens by their interned ids
+/// (the reference's keys hold the id strings).
+pub type PositionKey = Vec<i64>;
+
+pub fn position_key(state: &MatchState<Arena>) -> PositionKey {
+    let mut k: Vec<i64> = Vec::with_capacity(32 * state.fighters.len() + 64);
+    for f in &state.fighters {
+        k.extend_from_slice(&[
+            f.uid as i64,
+            i64::from(f.alive),
+            i64::from(f.cell),
+            i64::from(f.injuries),
+            i64::from(f.ap),
+            i64::from(f.mp),
+            i64::from(f.plus_mp),
+            i64::from(f.minus_mp),
+            i64::from(f.plus_ap),
+            i64::from(f.minus_ap),
+            i64::from(f.inspired),
+            f.summons.len() as i64,
+        ]);
+        let mut used = f.game_uses.clone();
+        used.sort_unstable();
+        used.dedup();
+        k.push(used.len() as i64);
+        k.extend(used.iter().map(|&u| i64::from(u)));
+    }
+    let a = &state.rules;
+    for list in [&a.gg, &a.kamas, &a.board_kamas] {
+        k.push(list.len() as i64);
+        k.extend(list.iter().map(|&v| i64::from(v)));
+    }
+    k.push(i64::from(a.wild_gg));
+    match &a.market {
+        None => k.push(-1),
+        Some(m) => k.extend(m.piles.iter().map(|p| p.len() as i64)),
+    }
+    for f in &state.fighters {
+        let tokens = tokens_of(state, f.uid);
+        k.push(tokens.len() as i64);
+        for t in tokens {
+            k.push(i64::from(state.content.rewards[t.reward].key));
+            k.push(i64::from(t.face_up));
+        }
+    }
+    for set in [state.obstacles, state.crates] {
+        k.extend(set.words().iter().map(|&w| w as i64));
+    }
+    k.extend_from_slice(&[
+        state.pending_bombs.len() as i64,
+        state.fighters.len() as i64,
+        state.active_side as i64,
+        i64::from(state.finished),
+        state.winner.map_or(-1, |w| w as i64),
+        state.dice.position() as i64,
+    ]);
+    k
+}
+
+/// `MCTSAI.choose_plan`: successive halving over the worlds (ties: the heuristic's order).
+pub fn choose(
+    ai: &mut PlanSearchAI,
+    state: &MatchState<Arena>,
+    me: usize,
+    plans: &[Plan],
+    schedule: &[usize],
+    prior: f64,
+    geo: &Geometry,
+) -> usize {
+    let worlds = *schedule.last().expect("a schedule");
+    let faces: Vec<Arc<[u8]>> = (0..worlds)
+        .map(|_| draw_faces(&mut ai.rng, FACES_PER_WORLD))
+        .collect();
+    let deals = ai.rng.integers_vec(0, 1 << 62, worlds);
+    let mut totals = vec![0.0f64; plans.len()];
+    let mut met = vec![0usize; plans.len()];
+    let mut tables: Vec<FastMap<PositionKey, f64>> =
+        (0..worlds).map(|_| FastMap::default()).collect();
+    let mut alive: Vec<usize> = (0..plans.len()).collect();
+    for (round, &upto) in schedule.iter().enumerate() {
+        for &i in &alive {
+            for w in met[i]..upto {
+                let world = (faces[w].clone(), deals[w]);
+                totals[i] += rollout(ai, state, me, &plans[i], world, &mut tables[w], geo);
+            }
+            met[i] = upto;
+        }
+        let value = |i: usize| -(totals[i] / met[i] as f64 + prior * plans[i].value);
+        let mut scored = alive.clone();
+        scored.sort_by(|&a, &b| {
+            value(a)
+                .partial_cmp(&value(b))
+                .expect("no NaN")
+                .then(a.cmp(&b))
+        });
+        if round + 1 < schedule.len() {
+            scored.truncate(1.max(scored.len().div_ceil(2)));
+            scored.sort_unstable();
+        }
+        alive = scored;
+    }
+    alive[0]
+}
+
+/// `_rollout`: `plan` in one world, then the rest of the turn and the opponent's reply; evaluated.
+/// A position already met in this world is not played again.
+fn rollout(
+    ai: &mut PlanSearchAI,
+    state: &MatchState<Arena>,
+    me: usize,
+    plan: &Plan,
+    (faces, deal): (Arc<[u8]>, i64),
+    table: &mut FastMap<PositionKey, f64>,
+    geo: &Geometry,
+) -> f64 {
+    let side = state.fighters[me].side;
+    let mut copy = search_copy(state, side, Dice::replay(faces));
+    redeal(&mut copy, side, &mut Generator::from_int(deal as u128));
+    let mut mine = ai.base.fork();
+    mine.adopt(plan);
+    let mut players = seats(side, mine);
+    finish_activation(&mut copy, me, &mut players);
+    let key = position_key(&copy);
+    if let Some(&known) = table.get(&key) {
+        return known;
+    }
+    ai.rollouts += 1;
+    finish_team_turn_after(&mut copy, me, &mut players);
+    let mut players = seats(copy.active_side, ai.model.fork());
+    play_turn(&mut copy, &mut players);
+    let cache = ai.base.threat_cache().clone();
+    let value = evaluate_holdings(&copy, geo, side, &mut cache.borrow_mut());
+    table.insert(key, value);
+    value
+}

@@ -1,0 +1,233 @@
+//! The search AIs (krosbalance/ai/plan_choice.py, lookahead.py, mcts.py): at the start of each
+//! Krosmaster's activation the heuristic (`base`) proposes its best plans, a search judges them by
+//! rollouts on copies of the match, and the heuristic replays the chosen plan. Creatures,
+//! deployment, tension and every other choice are the heuristic's.
+//!
+//! The whole search runs here: copies (`rollout::search_copy`), the rest of the team's turn by a
+//! fork of the base and the opponent's reply by a fork of `model` (the kiter), the leaf evaluation
+//! (`evaluation`), determinized worlds (`determinize`). The AI's stream draws the dice sets and the
+//! worlds' deal seeds exactly as the reference's numpy calls do; a budget is a count, never a time.
+
+pub mod determinize;
+pub mod evaluation;
+pub mod lookahead;
+pub mod mcts;
+pub mod rollout;
+
+use std::sync::Arc;
+
+use crate::ai::plan_search::Plan;
+use crate::ai::planner::HeuristicAI;
+use crate::ai::scoring::Geometry;
+use crate::board::Cell;
+use crate::content::PieceKind;
+use crate::engine::rules::{Action, Controller};
+use crate::engine::state::MatchState;
+use crate::rng::Generator;
+use crate::rulesets::arena::four_player::Purpose;
+use crate::rulesets::arena::tension::TensionChoice;
+use crate::rulesets::arena::{Arena, ArenaController};
+
+/// How the plans are judged: lookahead's dice sets, or mcts's worlds by successive halving.
+#[derive(Clone, Debug)]
+pub enum Budget {
+    /// `LookaheadAI(candidates, dice_sets)`.
+    Lookahead { dice_sets: usize },
+    /// `MCTSAI(candidates, schedule, prior)`.
+    Mcts { schedule: Vec<usize>, prior: f64 },
+}
+
+/// The search AIs by registry name: (candidates, budget, the base heuristic's name). The opponent's
+/// model is always `kiter`.
+pub fn search_spec(name: &str) -> Option<(usize, Budget, &'static str)> {
+    let mcts = || Budget::Mcts {
+        schedule: mcts::SCHEDULE.to_vec(),
+        prior: mcts::PRIOR,
+    };
+    Some(match name {
+        "lookahead-fast" => (3, Budget::Lookahead { dice_sets: 1 }, "kiter"),
+        "lookahead" => (4, Budget::Lookahead { dice_sets: 2 }, "kiter"),
+        "mcts" => (mcts::CANDIDATES, mcts(), "kiter"),
+        "mcts-2" => (mcts::CANDIDATES, mcts(), "kiter-2"),
+        "mcts-race" => (mcts::CANDIDATES, mcts(), "kiter-race"),
+        _ => return None,
+    })
+}
+
+/// The heuristic whose model plays the opponent in every search's rollouts.
+pub const MODEL: &str = "kiter";
+
+/// `PlanSearchAI`: the heuristic's plans, one chosen per Krosmaster activation by a search.
+#[derive(Debug)]
+pub struct PlanSearchAI {
+    pub name: String,
+    candidates: usize,
+    budget: Budget,
+    /// The AI's own stream (the reference's base and model share it and never draw).
+    rng: Generator,
+    base: HeuristicAI,
+    model: HeuristicAI,
+    geo: Option<Arc<Geometry>>,
+    key: (i32, i64),
+    /// Rollouts played and activations decided by rollouts (for benchmarks).
+    pub rollouts: u64,
+    pub searches: u64,
+}
+
+impl PlanSearchAI {
+    /// A search over `base`'s plans; `model` shares `base`'s caches.
+    pub fn new(
+        name: &str,
+        candidates: usize,
+        budget: Budget,
+        rng: Generator,
+        base: HeuristicAI,
+        mut model: HeuristicAI,
+    ) -> Self {
+        if let Budget::Mcts { schedule, .. } = &budget {
+            assert!(
+                !schedule.is_empty()
+                    && schedule[0] >= 1
+                    && schedule.windows(2).all(|w| w[0] < w[1]),
+                "schedule must be increasing and positive, got {schedule:?}"
+            );
+        }
+        model.share_caches(&base);
+        PlanSearchAI {
+            name: name.to_string(),
+            candidates,
+            budget,
+            rng,
+            base,
+            model,
+            geo: None,
+            key: (-1, -1),
+            rollouts: 0,
+            searches: 0,
+        }
+    }
+
+    /// Use the board's range tables built once for many matches.
+    pub fn set_geometry(&mut self, geo: Arc<Geometry>) {
+        self.base.set_geometry(geo.clone());
+        self.model.set_geometry(geo.clone());
+        self.geo = Some(geo);
+    }
+
+    fn geometry(&mut self, state: &MatchState<Arena>) -> Arc<Geometry> {
+        let geo = self.base.geometry_for(state);
+        if self.geo.is_none() {
+            self.model.set_geometry(geo.clone());
+            self.geo = Some(geo.clone());
+        }
+        geo
+    }
+
+    /// `choose_plan`: the index of the plan to play among several.
+    fn choose_plan(&mut self, state: &MatchState<Arena>, me: usize, plans: &[Plan]) -> usize {
+        self.searches += 1;
+        let geo = self.geometry(state);
+        match self.budget.clone() {
+            Budget::Lookahead { dice_sets } => {
+                lookahead::choose(self, state, me, plans, dice_sets, &geo)
+            }
+            Budget::Mcts { schedule, prior } => {
+                mcts::choose(self, state, me, plans, &schedule, prior, &geo)
+            }
+        }
+    }
+
+    /// The decision of the active character (`PlanSearchAI.choose_action`).
+    fn decide(&mut self, state: &MatchState<Arena>, legal: &[Action]) -> Action {
+        let Some(me) = state.active else {
+            return Action::END_TURN;
+        };
+        let key = (state.turn, me as i64);
+        if key != self.key {
+            self.key = key;
+            self.base.begin(state, me);
+            let keep = if state.fighters[me].kind == PieceKind::Krosmaster {
+                self.candidates
+            } else {
+                1 // a creature: the heuristic's plan
+            };
+            let plans = self.base.candidates(state, me, keep);
+            let chosen = if plans.len() == 1 {
+                0
+            } else {
+                self.choose_plan(state, me, &plans)
+            };
+            self.base.adopt(&plans[chosen]);
+        }
+        self.base.decide(state, legal)
+    }
+}
+
+impl Controller<Arena> for PlanSearchAI {
+    fn choose_action(&mut self, state: &MatchState<Arena>, legal: &[Action]) -> usize {
+        let action = self.decide(state, legal);
+        legal
+            .iter()
+            .position(|&a| a == action)
+            .unwrap_or_else(|| panic!("{} chose {action:?}, not a legal action", self.name))
+    }
+
+    fn order_triggers(&mut self, state: &MatchState<Arena>, n: usize) -> Vec<usize> {
+        self.base.order_triggers(state, n)
+    }
+}
+
+impl ArenaController for PlanSearchAI {
+    fn choose_deployment(
+        &mut self,
+        state: &MatchState<Arena>,
+        side: usize,
+        n: usize,
+        cells: &[Cell],
+    ) -> Vec<Cell> {
+        self.base.choose_deployment(state, side, n, cells)
+    }
+
+    fn choose_tension(
+        &mut self,
+        state: &MatchState<Arena>,
+        side: usize,
+        raw: (u8, u8),
+        options: &[(u8, u8)],
+    ) -> TensionChoice {
+        self.base.choose_tension(state, side, raw, options)
+    }
+
+    fn choose_edge(&mut self, state: &MatchState<Arena>, side: usize, n_edges: usize) -> usize {
+        self.base.choose_edge(state, side, n_edges)
+    }
+
+    fn order_creatures(
+        &mut self,
+        state: &MatchState<Arena>,
+        summoner: usize,
+        creatures: &[usize],
+    ) -> Vec<usize> {
+        self.base.order_creatures(state, summoner, creatures)
+    }
+
+    fn choose_player(
+        &mut self,
+        state: &MatchState<Arena>,
+        seat: usize,
+        purpose: Purpose,
+        seats: &[usize],
+    ) -> usize {
+        self.base.choose_player(state, seat, purpose, seats)
+    }
+
+    fn give_reward(
+        &mut self,
+        state: &MatchState<Arena>,
+        side: usize,
+        reward: usize,
+        candidates: &[usize],
+    ) -> usize {
+        self.base.give_reward(state, side, reward, candidates)
+    }
+}
