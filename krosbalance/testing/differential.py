@@ -21,8 +21,9 @@ seed, over everything the core plays:
 - **restricted play**: one or two elements (spell, power, action) forbidden to a Krosmaster present;
 - **AIs**: ``random`` and every AI of :data:`krosbalance.native_match.PORTED_AIS`, read when a spec
   is drawn (an AI ported later joins by itself), each seat drawn on its own, an AI that cannot play
-  a seat count (the registry's ``ai_problem``: two-player-only AIs) left out of four-player matches.
-  A search-tier AI (whose reference plays slowly) always gets a short turn limit;
+  a seat count (the registry's ``ai_problem``: two-player-only AIs) left out of four-player matches;
+  30% of the matches seat one AI everywhere. A search-tier AI (whose reference plays a hundred times
+  slower) is drawn a tenth as often as another and always plays a match of 2 to 6 game turns;
 - **seeds**: spec ``k`` is drawn from ``default_rng([master_seed, k])``, so any slice of the fuzz is
   drawn alone, in any process, with the same result (parallel runs do not depend on the job count).
 
@@ -55,8 +56,12 @@ import numpy as np
 MODES: tuple[tuple[str, float], ...] = (("two_player", 0.6), ("free_for_all", 0.2), ("two_vs_two", 0.2))
 #: share of matches with a short turn limit (the rest play to the default bound)
 SHORT_SHARE = 0.5
-#: the short turn limits drawn (game turns); a search-tier AI always plays one of these
+#: the short turn limits drawn (game turns)
 SHORT_TURNS = (2, 12)
+#: a search-tier AI's weight in the draw of a seat's AI (another AI's is 1), and its turn limits:
+#: its reference plays a game turn in a tenth of a second or more, a hundred times the others'
+SEARCH_WEIGHT = 0.1
+SEARCH_TURNS = (2, 6)
 #: share of matches with restricted play
 RESTRICTED_SHARE = 0.15
 #: events shown before the first differing one
@@ -189,17 +194,18 @@ def _reward_lists(
 
 
 def _options(
-    rng: np.random.Generator, mode: str, teams: Sequence[Sequence[str]], short: bool
+    rng: np.random.Generator, mode: str, teams: Sequence[Sequence[str]], limits: tuple[int, int] | None
 ) -> dict[str, Any]:
-    """Arena option overrides for one match (independent draws; most matches change a few)."""
+    """Arena option overrides for one match (independent draws; most matches change a few); a
+    ``turn_limit`` drawn within ``limits`` when given."""
     two = mode == "two_player"
     opts: dict[str, Any] = {} if two else {"mode": mode}
 
     def maybe(p: float) -> bool:
         return bool(rng.random() < p)
 
-    if short:
-        opts["turn_limit"] = int(rng.integers(SHORT_TURNS[0], SHORT_TURNS[1] + 1))
+    if limits is not None:
+        opts["turn_limit"] = int(rng.integers(limits[0], limits[1] + 1))
     if maybe(0.3):
         opts["turn_limit_result"] = "gg"
     if maybe(0.15):
@@ -279,9 +285,14 @@ def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     board = str(rng.choice(boards, p=weights / weights.sum()))
     teams = [_team(rng, mode, min(board_zones()[board])) for _ in range(seats)]
     ais = core_ais(seats)
-    names = [_pick(rng, ais)] * seats if rng.random() < 0.3 else [_pick(rng, ais) for _ in range(seats)]
-    short = bool(rng.random() < SHORT_SHARE) or any(_is_search(n) for n in names)
-    options = _options(rng, mode, teams, short)
+    weights = np.array([SEARCH_WEIGHT if _is_search(n) else 1.0 for n in ais])
+    drawn = rng.choice(len(ais), size=1 if rng.random() < 0.3 else seats, p=weights / weights.sum())
+    names = [ais[int(i)] for i in np.resize(drawn, seats)]  # 30%: one AI in every seat
+    if any(_is_search(n) for n in names):
+        limits: tuple[int, int] | None = SEARCH_TURNS
+    else:
+        limits = SHORT_TURNS if rng.random() < SHORT_SHARE else None
+    options = _options(rng, mode, teams, limits)
     spec: dict[str, Any] = {
         "id": k,
         "master_seed": master_seed,
