@@ -417,8 +417,8 @@ def _reference_head(result: Any) -> dict[str, Any]:
 
 def _core_head(out: Mapping[str, Any], like: Mapping[str, Any]) -> dict[str, Any]:
     """The core's result head, with the keys of the reference's (a key the core does not return
-    yet, such as ``play_order`` in an older build, is taken as agreeing)."""
-    return {key: _plain(out[key]) if key in out else like[key] for key in like}
+    is ``None`` there, so it differs)."""
+    return {key: _plain(out.get(key)) for key in like}
 
 
 # ---------------------------------------------------------------------------- comparing
@@ -496,8 +496,9 @@ class Divergence:
         )
         ours, theirs = self.states()
         lines.append(
-            f"state after step {i}, as each engine's log gives it (from the reference's checkpoint "
-            f"after event {theirs['from']} (turn {theirs['turn']}), exact, then each engine's own events):"
+            f"state after step {i}, as each engine's log gives it (from the reference's exact checkpoint "
+            f"of turn {theirs['turn']}, after its first {theirs['from']} events, then each engine's own "
+            "events up to the step):"
         )
         lines.append(f"  {'':34s} {'core':26s} reference")
         keys = sorted(set(ours["pieces"]) | set(theirs["pieces"]))
