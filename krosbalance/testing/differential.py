@@ -504,7 +504,7 @@ class Divergence:
         keys = sorted(set(ours["pieces"]) | set(theirs["pieces"]))
         for uid in keys:
             a, b = ours["pieces"].get(uid), theirs["pieces"].get(uid)
-            label = (b or a)["label"]  # type: ignore[index]
+            label = (b or a)["label"]
             text_a, text_b = _piece(a, self.width), _piece(b, self.width)
             mark = "*" if text_a != text_b else " "
             lines.append(f"{mark} {label:34s} {text_a:26s} {text_b}")

@@ -38,8 +38,8 @@ def fuzz(
     matches: int, seed: int, jobs: int = 1, chunk: int = 250, progress: bool | None = None
 ) -> ChunkResult:
     """Fuzz matches 0 to ``matches`` of ``seed`` on ``jobs`` worker processes."""
-    from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
+    from joblib import Parallel, delayed  # type: ignore[import-untyped]
+    from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
     bounds = [(start, min(start + chunk, matches)) for start in range(0, matches, chunk)]
     disable = (not sys.stderr.isatty()) if progress is None else not progress
