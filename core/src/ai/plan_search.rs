@@ -152,7 +152,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     let mp = if me.blocked { 0 } else { me.mp };
     let mut search = Search {
         keep,
-        pos_cache: FastMap::default(),
+        pos_cache: FastMap::with_capacity_and_hasher(2 * reach.order.len(), Default::default()),
         econ: ctx.econ_mask,
         reach: reach.order.iter().map(|e| e.0).collect(),
         ranked: FastMap::default(),

@@ -874,8 +874,32 @@ pub struct ThreatCache {
     layers: FastMap<EnemyKey, std::sync::Arc<Layers>>,
     lookups: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatMap>>,
     /// Whole maps (`threat_map`'s, the search's leaf evaluation): kept and cleared apart from the
-    /// lookups, as the reference keeps them.
-    maps: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatMap>>,
+    /// lookups, as the reference keeps them; each as the shares it was summed from (the same
+    /// floats, read only where asked).
+    maps: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatShares>>,
+}
+
+/// A whole threat map as its enemies' shares, each cell summed when read (in the view's order of
+/// the enemies, as `ThreatMap`): a leaf evaluation reads a few Krosmasters' cells of a fresh map.
+#[derive(Clone, Debug)]
+pub struct ThreatShares {
+    shares: Vec<std::sync::Arc<Layers>>,
+}
+
+impl ThreatShares {
+    /// Injuries the enemies could deal next turn to a piece on `cell`.
+    pub fn at(&self, cell: Cell) -> f64 {
+        let mut value = 0.0f64;
+        for layers in &self.shares {
+            for &(layer, worth) in layers.iter() {
+                if layer.contains(cell) {
+                    value += worth;
+                    break;
+                }
+            }
+        }
+        value
+    }
 }
 
 /// A threat map: per cell, injuries the enemies could deal next turn (each enemy's share added in
@@ -992,7 +1016,7 @@ pub fn threat_map(
     geo: &Geometry,
     side: usize,
     cache: &mut ThreatCache,
-) -> std::sync::Arc<ThreatMap> {
+) -> std::sync::Arc<ThreatShares> {
     let enemies = enemies_of(state, side);
     let keys = enemy_keys(state, geo, &enemies);
     if let Some(found) = cache.maps.get(&keys) {
@@ -1002,7 +1026,7 @@ pub fn threat_map(
     if cache.maps.len() > 1024 {
         cache.maps.clear();
     }
-    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), &shares));
+    let map = std::sync::Arc::new(ThreatShares { shares });
     cache.maps.insert(keys, map.clone());
     map
 }
