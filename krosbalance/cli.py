@@ -197,7 +197,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise KrosbalanceError(f"{args.file}: --patch: results folder {name_problem(name)}; give --out")
         out = Path("results") / name
     if experiment.mode == "ladder":  # a team study runs in stages
-        from krosbalance.sim.team_ladder import run_ladder
+        from krosbalance.studies.teams.planner import run_ladder
 
         if args.patch:
             raise KrosbalanceError(

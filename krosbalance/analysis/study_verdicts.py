@@ -200,48 +200,6 @@ def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     )
 
 
-def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
-    """A team study: the ladder's top teams, their Bradley-Terry rating per AI tier."""
-    from krosbalance.analysis import team_section
-
-    if not team_section.is_team_study(rs):
-        return None
-    study = team_section.team_study(rs)
-    ratings = study.ratings.copy()
-    ratings.attrs = {}  # the per-tier covariance frames stored there would break pandas' concatenation
-    ratings = ratings[ratings["rating"].notna()] if not ratings.empty else ratings
-    if ratings.empty:
-        return None
-    tiers = list(dict.fromkeys(ratings["tier"].astype(str)))
-    lead = "heuristic" if "heuristic" in tiers else tiers[0]
-    top = ratings[ratings["tier"] == lead].nlargest(team_section.TOP_SHOWN, "rating")["team"].tolist()
-    shown = ratings[ratings["team"].isin(top)]
-    rows = [
-        {
-            "figure": str(r.label),
-            "group": f"{r.tier} tier",
-            "tier": str(r.tier),
-            "est": r.rating,
-            "ci_low": r.ci_low,
-            "ci_high": r.ci_high,
-            "n": r.n,
-        }
-        for r in shown.itertuples(index=False)
-    ]
-    n_rated = int(ratings[ratings["tier"] == lead]["team"].nunique())
-    lines = [f"{n_rated} teams rated under the {lead} tier; the top {len(top)} are shown, best first."]
-    return Verdict(
-        "team ladder",
-        "Bradley-Terry rating (log-odds against the average team)",
-        verdict_frame(rows),
-        0.0,
-        False,
-        lines,
-        "Ridge-penalised Bradley-Terry ratings of every rated team from paired deals, per AI tier, 95% "
-        "deal-clustered intervals, n = decided matches. Details in the Teams section.",
-    )
-
-
 def patch_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A run with patched arms: the patched figures' strength in every arm, per AI tier."""
     from krosbalance.analysis import patch_study
@@ -340,5 +298,4 @@ __all__ = [
     "restricted_verdict",
     "reward_verdict",
     "seat_verdict",
-    "team_verdict",
 ]

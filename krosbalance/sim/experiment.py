@@ -51,7 +51,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
     pairs = [[["a"], ["b"]], ...] # explicit pairings                 (pairs)
     include_mirror = false        # round_robin only: also play each team against itself
     # mode = "ladder": a team study (every legal team of a roster rated against the field, in
-    # stages: roster / collection / rule / [teams.ladder], see krosbalance.sim.team_study)
+    # stages: roster / collection / rule / [teams.ladder], see krosbalance.studies.teams.experiment)
 
     [options]                     # the ruleset's options (an unknown name suggests the near ones)
     turn_limit = 60
@@ -206,7 +206,7 @@ class Experiment:
     reward_holders: str = "ai"
     purchase_rewards: tuple[str, ...] = ()
     seats: int = 2  # players per match (the ruleset's, with the experiment's options)
-    #: ``mode = "ladder"``: the team study's settings as JSON (:mod:`krosbalance.sim.team_study`);
+    #: ``mode = "ladder"``: the team study's settings as JSON (:mod:`krosbalance.studies.teams.experiment`);
     #: ``pairings`` are then its first stage's
     ladder: str = ""
     #: the patch every arm plays (canonical JSON, ``krosbalance.sim.patches.Patch.json``; '' = none)
@@ -643,7 +643,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
                     f"variant {arm!r} seats {catalog.seats(ruleset, arm_options)} players, the experiment "
                     f"{seats}: the arms of an experiment play the same tables",
                 )
-        if teams.get("mode") == "ladder":  # a team study: krosbalance.sim.team_study
+        if teams.get("mode") == "ladder":  # a team study: krosbalance.studies.teams.experiment
             mode, pairings, ladder = _parse_ladder_teams(
                 teams,
                 problems,
@@ -1321,7 +1321,7 @@ def _parse_ladder_teams(
     variants: Sequence[tuple[str, str]] | None,
 ) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
     """``mode = "ladder"``: a team study (its own module); it plays two players and one arm."""
-    from krosbalance.sim.team_study import parse_ladder
+    from krosbalance.studies.teams.experiment import parse_ladder
 
     if seats != 2:
         problems.add(

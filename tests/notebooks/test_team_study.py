@@ -11,9 +11,9 @@ from nbclient import NotebookClient
 
 from krosbalance.sim.experiment import loads_experiment
 from krosbalance.sim.stages import run_stages
-from krosbalance.sim.team_ladder import TeamLadderPlanner
+from krosbalance.studies.teams.planner import TeamLadderPlanner
 from tests.sim.fakes import STAR_ROSTER, FakeCatalog, strength_play
-from tests.sim.test_team_ladder import LADDER
+from tests.studies.teams.test_team_ladder import LADDER
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "team-study.ipynb"

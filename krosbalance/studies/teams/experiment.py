@@ -1,5 +1,5 @@
 """``[teams] mode = "ladder"``: a team study (issue 19) — every legal team of a roster rated against
-the field, in stages (:mod:`krosbalance.sim.team_ladder` plans them)::
+the field, in stages (:mod:`krosbalance.studies.teams.planner` plans them)::
 
     [teams]
     mode = "ladder"
@@ -198,7 +198,7 @@ def parse_ladder(
     if len(rated) < 2:
         problems.add("teams", f"a ladder needs at least two teams to rate; {len(rated)} here")
         return None, ""
-    from krosbalance.sim.team_ladder import first_pairings
+    from krosbalance.studies.teams.planner import first_pairings
 
     pairings = first_pairings(settings, master_seed or 0)
     return pairings, json.dumps(settings, sort_keys=True, separators=(",", ":"))

@@ -298,10 +298,10 @@ def synthetic_halving(
     """The adaptive design on a synthetic field of known strengths (Bradley-Terry: team i beats j
     with probability ``1 / (1 + exp(s_j - s_i))``; a deal is two matches, scored as the runner's).
 
-    Uses the planner's own rules (:func:`krosbalance.sim.team_ladder.halving_sizes`, ``rank_teams``)
+    Uses the planner's own rules (:func:`krosbalance.studies.teams.planner.halving_sizes`, ``rank_teams``)
     with the same opponent draws; returns the recovered top ``top_k`` (indices), the true one, the
     deals used and those of the full round robin (every pair one deal)."""
-    from krosbalance.sim.team_ladder import halving_sizes, rank_teams
+    from krosbalance.studies.teams.planner import halving_sizes, rank_teams
 
     s = np.asarray(strengths, dtype=float)
     n = len(s)
@@ -387,8 +387,8 @@ def synthetic_lucb(
 
     Returns the recovered top k, whether it is epsilon-correct and exact, the matches used, the
     stages, whether the race stopped certified, and the epsilon it reached."""
-    from krosbalance.sim.team_ladder import max_race_stages
     from krosbalance.sim.topk import race_step, stage_opponents
+    from krosbalance.studies.teams.planner import max_race_stages
 
     p, mu = field_scores(strengths, seed)
     n = len(mu)

@@ -17,7 +17,10 @@ import numpy as np
 import pytest
 
 from krosbalance.analysis.staged import load_staged
-from krosbalance.analysis.team_ladder import (
+from krosbalance.sim.experiment import check_experiment_text
+from krosbalance.sim.stages import FinishedStage, read_stages, run_stages
+from krosbalance.sim.topk import exploration_rate, kl_bounds, race_step, stage_opponents
+from krosbalance.studies.teams.ladder import (
     field_scores,
     pairing_samples,
     smallest_uniform,
@@ -25,13 +28,10 @@ from krosbalance.analysis.team_ladder import (
     synthetic_round_robin,
     team_key,
 )
-from krosbalance.analysis.team_section import team_study
-from krosbalance.sim.experiment import check_experiment_text
-from krosbalance.sim.stages import FinishedStage, read_stages, run_stages
-from krosbalance.sim.team_ladder import TeamLadderPlanner, planned_matches
-from krosbalance.sim.topk import exploration_rate, kl_bounds, race_step, stage_opponents
+from krosbalance.studies.teams.planner import TeamLadderPlanner, planned_matches
+from krosbalance.studies.teams.section import team_study
 from tests.sim.fakes import STAR_ROSTER, STAR_TEAMS, strength_play, team_strength
-from tests.sim.test_team_ladder import CAT, LADDER, ladder
+from tests.studies.teams.test_team_ladder import CAT, LADDER, ladder
 
 LUCB = (
     LADDER.replace('roster = {set = "arena-box"}', f"roster = {json.dumps(list(STAR_ROSTER))}")
@@ -133,7 +133,7 @@ def test_a_smaller_uniform_design_misses_what_the_race_finds_at_its_budget() -> 
     s = field(80, 19)
     n = len(s)
     per_team = 14_000 // (n * 6)
-    from krosbalance.analysis.team_ladder import synthetic_uniform
+    from krosbalance.studies.teams.ladder import synthetic_uniform
 
     rate = np.mean(
         [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from krosbalance.analysis.meta import alpha_rank, effective_number, meta_game, nash_mixture
+from krosbalance.studies.teams.meta import alpha_rank, effective_number, meta_game, nash_mixture
 
 ROCK_PAPER_SCISSORS = np.array([[0.5, 0.2, 0.8], [0.8, 0.5, 0.2], [0.2, 0.8, 0.5]])
 

@@ -1,4 +1,9 @@
-"""The team ladder (``mode = "ladder"``: a collection's teams raced, rated and swapped in stages)."""
+"""The team ladder (``mode = "ladder"``: a collection's teams raced, rated and swapped in stages).
+
+Its home: ``experiment`` (the ``[teams] mode = "ladder"`` table), ``planner`` (the stages it plays),
+``ladder`` (ratings and stage scores), ``collection`` (a user's best teams, what to buy, swaps),
+``meta`` (the meta-game of the top teams), ``section``, ``plots`` and ``verdict`` (its report).
+This module registers the study and imports none of them: the runner asks the registry."""
 
 from __future__ import annotations
 
@@ -19,15 +24,15 @@ class TeamsStudy:
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Teams section: the ladder's stages, ratings and meta-game."""
         # loaded when the report asks (see registry)
-        from krosbalance.analysis import study_verdicts, team_section
+        from krosbalance.studies.teams import section, verdict
 
         return (
             StudySection(
                 "teams",
-                team_section.add_report_section,
+                section.add_report_section,
                 leading=True,
                 mode=True,
-                verdict=study_verdicts.team_verdict,
+                verdict=verdict.team_verdict,
                 rank=20,
             ),
         )

@@ -22,7 +22,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from krosbalance.analysis import stats
-from krosbalance.analysis.team_ladder import deal_scores, rating_difference, team_key
+from krosbalance.studies.teams.ladder import deal_scores, rating_difference, team_key
 
 
 def _fits(team: str, owned: Counter[str]) -> bool:

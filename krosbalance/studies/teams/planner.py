@@ -16,8 +16,8 @@ probability at most 3 log2(n) exp(-T / (8 H2 log2 n)), H2 = max_i i / gap_i^2 (g
 best team's shortfall in score against the field); stopping at ``min_teams`` >= ``top_k`` teams
 instead of one keeps a true top-k team unless, at some stage, more than (kept - k) teams scored above
 it: the margin between ``min_teams`` and ``top_k`` is what buys the top-k its confidence. It is
-measured on a synthetic field of known strengths (``tests/sim/test_team_ladder.py``,
-:func:`krosbalance.analysis.team_ladder.synthetic_halving`).
+measured on a synthetic field of known strengths (``tests/studies/teams/test_team_ladder.py``,
+:func:`krosbalance.studies.teams.ladder.synthetic_halving`).
 
 **LUCB design** (``design = "lucb"``, :mod:`krosbalance.sim.topk`): (epsilon, delta)-PAC top-k
 identification by racing. Stage ``lucb-01`` plays every rated team against ``opponents`` field
@@ -203,7 +203,7 @@ class TeamLadderPlanner:
         )
 
     def next(self, finished: Sequence[FinishedStage]) -> Experiment | None:
-        from krosbalance.analysis.team_ladder import stage_scores
+        from krosbalance.studies.teams.ladder import stage_scores
 
         labels = [stage.experiment.name for stage in finished]
         last = labels[-1]
@@ -265,8 +265,8 @@ class TeamLadderPlanner:
     def race_state(self, finished: Sequence[FinishedStage]) -> tuple[Any, np.ndarray, int]:
         """The race's decision (:class:`krosbalance.sim.topk.RaceStep`) after the finished ``lucb-``
         stages, each rated team's samples (pairings) so far, and the matches the stages used."""
-        from krosbalance.analysis.team_ladder import pairing_samples
         from krosbalance.sim.topk import race_step
+        from krosbalance.studies.teams.ladder import pairing_samples
 
         lucb = [s for s in finished if s.experiment.name.startswith(LUCB_PREFIX)]
         sums, counts = pairing_samples(lucb, self.teams, self._samples)

@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 
 from krosbalance.analysis.staged import load_staged
-from krosbalance.analysis.team_ladder import synthetic_halving, team_key, team_ratings
-from krosbalance.analysis.team_section import team_study
 from krosbalance.sim.experiment import check_experiment_text, loads_experiment
 from krosbalance.sim.rosters import collection_teams, read_collection, roster_teams
 from krosbalance.sim.stages import read_stages, run_stages
-from krosbalance.sim.team_ladder import TeamLadderPlanner, halving_sizes, planned_matches, stage_seed
+from krosbalance.studies.teams.ladder import synthetic_halving, team_key, team_ratings
+from krosbalance.studies.teams.planner import TeamLadderPlanner, halving_sizes, planned_matches, stage_seed
+from krosbalance.studies.teams.section import team_study
 from tests.sim.fakes import CARDS, STAR_ROSTER, STAR_TEAMS, FakeCatalog, strength_play, team_strength
 
 CAT = FakeCatalog()
