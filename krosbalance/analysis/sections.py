@@ -106,10 +106,16 @@ def folder_study(rs: ResultSet) -> Study | None:
     experiment copy beside the results; None when that copy cannot be read either (the mode sections
     then each ask the data, as before studies were recorded)."""
     recorded = recorded_study(rs.manifest)
-    if recorded is not None or not rs.spec_text:
-        return recorded
+    return recorded if recorded is not None else copy_study(rs.spec_text)
+
+
+def copy_study(spec_text: str) -> Study | None:
+    """The study that claims an experiment copy (``experiment.toml`` beside the results); None when
+    there is none or it cannot be read."""
+    if not spec_text:
+        return None
     try:
-        return study_for(loads_experiment(rs.spec_text, SPEC_FILE))
+        return study_for(loads_experiment(spec_text, SPEC_FILE))
     except KrosbalanceError:
         return None
 
@@ -171,6 +177,7 @@ __all__ = [
     "ReportSection",
     "register_section",
     "known_sections",
+    "copy_study",
     "folder_study",
     "played_rulesets",
     "ruleset_sections",

@@ -3,9 +3,11 @@
 Every stage's matches and fighters are concatenated with a ``stage`` column (the stage's experiment
 name). Match ids and pairings are offset per stage so that they stay unique: a deal,
 ``(pairing, deal)``, is then one stage's deal, and every deal-clustered interval of the analysis
-stays right. The manifest names the study (its stages' recorded study, :mod:`krosbalance.studies`,
-when they record one) and carries its ``meta`` (what its report needs: a team
-study's roster, rated teams, collection and swaps) and its stages.
+stays right. The manifest names the study: the one that claims the experiment copy beside the
+stages (a team ladder's), else the one its stages record (a fix finder's stages play its arms) unless
+that is the default study (a team ladder's stage is a plain experiment: it tells nothing of the
+study; the report then asks every section). It carries its ``meta`` (what its report needs: a team study's
+roster, rated teams, collection and swaps) and its stages.
 """
 
 from __future__ import annotations
@@ -17,13 +19,22 @@ import pandas as pd
 from krosbalance.analysis.resultset import MANIFEST_FILE, SPEC_FILE, ResultSet, _read_manifest, read_shards
 
 
+def _told(record: object) -> object:
+    """A stage's recorded study, unless it is the default (which any plain stage records)."""
+    from krosbalance.studies import DEFAULT_STUDY
+
+    return record if isinstance(record, dict) and record.get("name") != DEFAULT_STUDY else None
+
+
 def load_staged(out: str | Path) -> ResultSet:
     """The result set of every stage of the staged study in ``out``.
 
     Raises:
         FileNotFoundError: when no stage has any match.
     """
+    from krosbalance.analysis.sections import copy_study
     from krosbalance.sim.stages import read_stages, stage_folders
+    from krosbalance.studies import study_record
 
     out = Path(out)
     state = read_stages(out)
@@ -31,14 +42,14 @@ def load_staged(out: str | Path) -> ResultSet:
     fighters: list[pd.DataFrame] = []
     stages = []
     id_offset = pairing_offset = 0
-    study = None
+    recorded = None
     for folder in stage_folders(out):
         m = read_shards(folder / "matches")
         if m is None or m.empty:
             continue
         stage_manifest = _read_manifest(folder / MANIFEST_FILE)
         label = str(stage_manifest.get("experiment", folder.name))
-        study = study or stage_manifest.get("study")  # every stage is the study's (decided by run)
+        recorded = recorded or _told(stage_manifest.get("study"))
         m = m.sort_values("match_id").reset_index(drop=True)
         f = read_shards(folder / "fighters")
         m = m.assign(
@@ -57,6 +68,8 @@ def load_staged(out: str | Path) -> ResultSet:
     if not matches:
         raise FileNotFoundError(f"{out}: no stage has matches yet")
     spec = out / SPEC_FILE
+    spec_text = spec.read_text(encoding="utf-8", errors="replace") if spec.is_file() else ""
+    study = copy_study(spec_text)
     manifest = {
         "experiment": state.get("study", out.name),
         "staged": True,
@@ -65,11 +78,11 @@ def load_staged(out: str | Path) -> ResultSet:
         "meta": state.get("meta", {}),
         "n_matches": sum(s["n_matches"] for s in stages),
     }
-    if study:
-        manifest["study"] = study
+    if study is not None or recorded:
+        manifest["study"] = study_record(study) if study is not None else recorded
     return ResultSet(
         pd.concat(matches, ignore_index=True),
         pd.concat(fighters, ignore_index=True) if fighters else None,
-        spec_text=spec.read_text(encoding="utf-8", errors="replace") if spec.is_file() else "",
+        spec_text=spec_text,
         manifest=manifest,
     )

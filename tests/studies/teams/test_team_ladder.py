@@ -176,3 +176,23 @@ def test_a_swap_is_paired_on_the_same_opponents_and_seeds_and_finds_a_known_loss
     assert len(swaps) == 1 and swaps["n_deals"].iloc[0] == 3 * 4
     known = team_strength(star) - team_strength(["bill_tell", "bill_tell", "lil_healey", "oscar_kass"])
     assert known > 2 and swaps["ci_high"].iloc[0] < 0  # the star team loses its edge: a paired, certain drop
+
+
+def test_a_staged_team_folder_is_the_team_study_and_its_report_shows_the_teams(tmp_path: Path) -> None:
+    # each stage's manifest records the default study (a stage is a plain experiment): the folder's
+    # study is its experiment copy's, so the report keeps its Teams section
+    from krosbalance.analysis.report import write_report
+    from krosbalance.analysis.sections import folder_study
+    from krosbalance.studies.teams.planner import run_ladder
+
+    source = tmp_path / "ladder.toml"
+    source.write_text(
+        LADDER.replace('roster = {set = "arena-box"}', f"roster = {json.dumps(list(STAR_ROSTER))}")
+    )
+    experiment = ladder(source.read_text())
+    out = tmp_path / "out"
+    run_ladder(experiment, source, out, play=strength_play, catalog=CAT, progress=False, echo=lambda *a: None)
+    assert folder_study(load_staged(out)).name == "teams"
+    assert "## Teams" in (write_report(out, tmp_path / "report").parent / "report.md").read_text(
+        encoding="utf-8"
+    )
