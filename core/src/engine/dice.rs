@@ -93,3 +93,18 @@ impl Dice {
         (successes, faces)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Dice;
+
+    #[test]
+    fn replay_dice_read_their_faces_in_order_and_cycle() {
+        let mut dice = Dice::replay(vec![5u8, 0, 3].into());
+        let rolled: Vec<u8> = (0..7).map(|_| dice.roll()).collect();
+        assert_eq!(rolled, vec![5, 0, 3, 5, 0, 3, 5]);
+        assert_eq!(dice.position(), 7);
+        let copy = dice.clone();
+        assert_eq!((copy.position(), dice.roll()), (7, 0));
+    }
+}

@@ -117,21 +117,28 @@ pub fn choose(
             }
             met[i] = upto;
         }
-        let value = |i: usize| -(totals[i] / met[i] as f64 + prior * plans[i].value);
-        let mut scored = alive.clone();
-        scored.sort_by(|&a, &b| {
-            value(a)
-                .partial_cmp(&value(b))
-                .expect("no NaN")
-                .then(a.cmp(&b))
-        });
-        if round + 1 < schedule.len() {
-            scored.truncate(1.max(scored.len().div_ceil(2)));
-            scored.sort_unstable();
-        }
-        alive = scored;
+        let value = |i: usize| totals[i] / met[i] as f64 + prior * plans[i].value;
+        alive = rank(&alive, value, round + 1 == schedule.len());
     }
     alive[0]
+}
+
+/// One round of successive halving: `alive` sorted by `(-value, index)` (best first, ties to the
+/// heuristic's order); unless it is the `last` round, the better half (rounded up, at least one)
+/// goes on, in index order.
+fn rank(alive: &[usize], value: impl Fn(usize) -> f64, last: bool) -> Vec<usize> {
+    let mut scored = alive.to_vec();
+    scored.sort_by(|&a, &b| {
+        (-value(a))
+            .partial_cmp(&-value(b))
+            .expect("no NaN")
+            .then(a.cmp(&b))
+    });
+    if !last {
+        scored.truncate(1.max(scored.len().div_ceil(2)));
+        scored.sort_unstable();
+    }
+    scored
 }
 
 /// `_rollout`: `plan` in one world, then the rest of the turn and the opponent's reply; evaluated.
@@ -164,4 +171,22 @@ fn rollout(
     let value = evaluate_holdings(&copy, geo, side, &mut cache.borrow_mut());
     table.insert(key, value);
     value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank;
+
+    #[test]
+    fn halving_keeps_the_better_half_rounded_up_ties_to_the_lower_index() {
+        let values = [1.0, 3.0, 3.0, 0.5, 2.0];
+        let value = |i: usize| values[i];
+        assert_eq!(rank(&[0, 1, 2, 3, 4], value, true), vec![1, 2, 4, 0, 3]);
+        assert_eq!(rank(&[0, 1, 2, 3, 4], value, false), vec![1, 2, 4]);
+        assert_eq!(rank(&[4, 2, 1], value, false), vec![1, 2]);
+        assert_eq!(rank(&[3], value, false), vec![3]);
+        // -0.0 and 0.0 tie, as in the reference's sort key
+        let zeros = [0.0, -0.0];
+        assert_eq!(rank(&[1, 0], |i| zeros[i], true), vec![0, 1]);
+    }
 }
