@@ -164,6 +164,7 @@ TOP_KEYS: tuple[str, ...] = (
     "sweep",
     "fix",
     "restricted",
+    "study",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 NAME_MAX = _PATH_NAME_MAX
@@ -217,6 +218,9 @@ class Experiment:
     sweep: str = ""
     #: the file has a ``[fix]`` table (``krosbalance fix``, :mod:`krosbalance.sim.fixer`): a patch study
     fix: bool = False
+    #: ``study = "..."``: the study the file names (:mod:`krosbalance.studies`); '' = the one that
+    #: claims it from its other tables
+    study: str = ""
 
     def patch_of(self, arm: str) -> str:
         """The canonical patch JSON an arm plays: the experiment's patch with the arm's own over it."""
@@ -537,6 +541,17 @@ def _get(
     return value
 
 
+def _parse_study(data: Mapping[str, Any], problems: _Problems) -> str:
+    """``study = "boards"``: a registered study the file asks for by name ('' when it names none)."""
+    from krosbalance.studies import list_studies
+
+    study = _get(data, "study", str, problems, default="")
+    if study and study not in list_studies():
+        problems.add("study", f"unknown study {study!r}; known: {', '.join(list_studies())}")
+        return ""
+    return study or ""
+
+
 def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Catalog) -> Experiment | None:
     _unknown_keys(data, TOP_KEYS, "", problems)
 
@@ -545,6 +560,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         problems.add("name", folder_name_problem(name))
         name = None
     description = _get(data, "description", str, problems, default="")
+    study = _parse_study(data, problems)
     master_seed = _get(data, "master_seed", int, problems, required=True)
     if master_seed is not None and master_seed < 0:
         problems.add("master_seed", f"must be >= 0, not {master_seed}")
@@ -691,6 +707,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         sweep=sweep,
         forbids=forbids,
         fix=fix is not None,
+        study=study,
     )
     if experiment.n_matches > MAX_MATCHES:
         problems.add(

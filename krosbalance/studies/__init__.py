@@ -1,16 +1,11 @@
-"""Studies: one per question the simulator answers, each registered by importing its module here
-(OpenSpiel's ``games/__init__.py``). Importing this package registers them and does nothing else."""
+"""Studies: one per question the simulator answers, each a module or package of this folder that
+registers itself when imported (OpenSpiel's ``games/__init__.py``). Importing this package imports
+every one of them (found in the folder, so a new study is one new folder and no edit here) and does
+nothing else."""
 
-from krosbalance.studies import (  # noqa: F401  (each registers itself)
-    challenges,
-    duel,
-    patches,
-    restricted,
-    rewards,
-    seats,
-    strength,
-    teams,
-)
+import importlib
+import pkgutil
+
 from krosbalance.studies.registry import (
     DEFAULT_STUDY,
     Study,
@@ -20,6 +15,9 @@ from krosbalance.studies.registry import (
     study_for,
     study_record,
 )
+
+for _found in pkgutil.iter_modules(__path__):  # sorted by name: the registration order
+    importlib.import_module(f"{__name__}.{_found.name}")
 
 __all__ = [
     "DEFAULT_STUDY",

@@ -54,6 +54,8 @@ class ExperimentShape(Protocol):
     def forbids(self) -> tuple[tuple[str, str], ...]: ...
     @property
     def fix(self) -> bool: ...
+    @property
+    def study(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -131,12 +133,24 @@ def claimants(experiment: ExperimentShape) -> list[str]:
 
 
 def study_for(experiment: ExperimentShape) -> Study:
-    """The one study of an experiment: the one that claims it, else the default.
+    """The one study of an experiment: the one the file names (``study = "..."``), else the one that
+    claims it, else the default.
 
     Raises:
-        ExperimentError: when two studies claim it (the file asks two questions at once).
+        ExperimentError: when two studies claim it, or one claims a file that names another (the
+            file asks two questions at once).
     """
     names = claimants(experiment)
+    if experiment.study:
+        others = [name for name in names if name != experiment.study]
+        if others:
+            raise ExperimentError(
+                experiment.file,
+                "study",
+                f"the experiment names study {experiment.study!r} and is claimed by {', '.join(others)}; "
+                "split it into one file per study",
+            )
+        return get_study(experiment.study)
     if len(names) > 1:
         raise ExperimentError(
             experiment.file,

@@ -86,3 +86,24 @@ def test_owned_sections_are_registered_report_sections() -> None:
 def test_an_unknown_study_is_an_experiment_error() -> None:
     with pytest.raises(ExperimentError):
         get_study("no-such-study")
+
+
+def test_a_file_may_name_its_study_and_a_claim_of_another_is_refused() -> None:
+    from krosbalance.sim.experiment import loads_experiment
+
+    smoke = (ROOT / "simulations" / "smoke.toml").read_text(encoding="utf-8")
+    assert study_for(loads_experiment('study = "seats"\n' + smoke, "named.toml")).name == "seats"
+    restricted = (ROOT / "simulations" / "why-bill-tell.toml").read_text(encoding="utf-8")
+    with pytest.raises(ExperimentError, match="names study 'seats' and is claimed by restricted"):
+        study_for(loads_experiment('study = "seats"\n' + restricted, "both.toml"))
+    with pytest.raises(ExperimentError, match="study: unknown study 'no-such-study'"):
+        loads_experiment('study = "no-such-study"\n' + smoke, "unknown.toml")
+
+
+def test_every_study_of_the_folder_registers_itself() -> None:
+    import pkgutil
+
+    import krosbalance.studies as studies
+
+    found = {m.name for m in pkgutil.iter_modules(studies.__path__)} - {"registry", "shapes"}
+    assert found == set(list_studies())
