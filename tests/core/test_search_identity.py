@@ -10,7 +10,8 @@ stream (dice sets, worlds, deal seeds), its transposition table and successive h
 differing float or draw moves the match.
 
 The default suite plays short matches (``turn_limit`` 8: the reference's search is slow, 1-10 s a
-full match); full matches and more seeds run under ``slow``.
+full match); full matches and more seeds, and matches under every option variant of the heuristic
+differential against any AI the core plays, run under ``slow``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if not native.available():
     pytest.skip(str(native.why_unavailable()), allow_module_level=True)
 
 from krosbalance.native_match import IDENTICAL_AIS, play_match_core  # noqa: E402
-from tests.core.test_heuristic_identity import check_differential  # noqa: E402
+from tests.core.test_heuristic_identity import VARIANTS, check_differential  # noqa: E402
 from tests.core.test_match_identity import BOARDS, canonical_core  # noqa: E402
 
 SEARCH_AIS = ("lookahead-fast", "lookahead", "mcts", "mcts-2", "mcts-race")
@@ -98,6 +99,40 @@ def test_search_matches_are_identical_on_both_engines(spec):
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", search_specs(12, 3800, short=False), ids=_id)
 def test_many_full_search_matches_are_identical_on_both_engines(spec):
+    check_differential(spec)
+
+
+def variant_specs(n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` specs over the heuristic differential's option variants (held, purchasable and staged
+    rewards, scenery, a cheap GG...), a search AI against any AI the core plays (``turn_limit`` 12
+    unless the variant sets one)."""
+    from krosbalance.testing.conformance import all_legal_teams
+
+    teams = all_legal_teams()
+    rng = np.random.default_rng(seed)
+    others = sorted(IDENTICAL_AIS | {"random"})
+    specs = []
+    for k in range(n):
+        a, b = (teams[int(i)] for i in rng.integers(len(teams), size=2))
+        ai = [SEARCH_AIS[k % len(SEARCH_AIS)], others[int(rng.integers(len(others)))]]
+        if k % 2:
+            ai.reverse()
+        options = {"turn_limit": 12, **VARIANTS[k % len(VARIANTS)]}
+        specs.append(
+            {
+                "teams": [list(a), list(b)],
+                "board": BOARDS[int(rng.integers(len(BOARDS)))],
+                "ai": ai,
+                "seed": int(rng.integers(2**40)),
+                "options": options,
+            }
+        )
+    return specs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", variant_specs(40, 3900), ids=lambda s: f"{'-'.join(s['ai'])}-{s['seed']}")
+def test_search_matches_under_every_option_variant_are_identical(spec):
     check_differential(spec)
 
 
