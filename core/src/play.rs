@@ -82,7 +82,7 @@ pub fn controller(
         if seats != 2 {
             // the leaf evaluation scores one side against the other (`two_players_only`)
             return Err(format!(
-                "the AI {name:?} plays two-player matches only, not {seats} players"
+                "the core does not play the AI {name:?} with {seats} players: it plays two-player matches only"
             ));
         }
         let heuristic = |of: &str| -> Result<HeuristicAI, String> {
