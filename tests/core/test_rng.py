@@ -201,6 +201,26 @@ def test_bad_ranges_raise_like_numpy():
     assert ours.integers(5, 5, size=0) == [] and theirs.integers(5, 5, size=0).tolist() == []
 
 
+def test_a_search_activations_draws_match_numpy():
+    """mcts's draws for one activation from the seat's AI stream (core/src/ai/search/mcts.rs): eight
+    worlds of 512 faces, eight deal seeds below 2**62, then each world's redeal, a permutation per
+    rank from ``default_rng(deal)``; lookahead's dice sets are the first kind alone."""
+    for seed in range(20):
+        stream = match_streams(seed)["ai0"]
+        theirs = np.random.default_rng(stream)
+        ours = core.Generator(core.SeedSequence(seed).spawn(3)[2])
+        for _ in range(3):  # three searched activations in a row
+            for _ in range(8):
+                assert ours.integers(0, 6, size=512) == theirs.integers(0, 6, size=512).tolist()
+            deals = theirs.integers(0, 2**62, size=8)
+            assert ours.integers(0, 2**62, size=8) == deals.tolist()
+            for deal in deals.tolist():
+                world, mirror = np.random.default_rng(deal), core.Generator(deal)
+                for n in (9, 2, 7):  # one pool per rank
+                    assert mirror.permutation(n) == world.permutation(n).tolist()
+        assert ours.state == numpy_state(theirs)
+
+
 # One draw of an interleaved program: a method and its arguments, as the reference calls them.
 draw_calls = st.one_of(
     st.tuples(st.just("integers"), st.sampled_from(RANGES), st.sampled_from(SIZES)),
