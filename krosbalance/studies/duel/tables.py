@@ -22,7 +22,7 @@ Tables (this module never runs matches; each table per AI matchup, with the AI's
 - :func:`pick_ups`: per arm, the duels that end before any token is picked up from a duel cell,
   the duels ending with the held token still face down, and draws by reason.
 
-Plots are in :mod:`krosbalance.analysis.duel_plots`. :func:`add_report_section` is the report's
+Plots are in :mod:`krosbalance.studies.duel.plots`. :func:`add_report_section` is the report's
 hook for the section ``duel_tokens`` the duel ruleset declares.
 """
 
@@ -401,8 +401,8 @@ def report_section(
     """The Duel Pack section of a report: headline, each figure's win rate and the who-beats-whom
     matrix (baseline arm), the value of each token level, pick-ups and draws. Full tables go to
     ``tables`` (CSV)."""
-    from krosbalance.analysis import duel_plots
     from krosbalance.analysis.names import display_name, team_label
+    from krosbalance.studies.duel import plots as duel_plots
 
     rates = figure_win_rates(frame, alpha)
     matrix = figure_matrix(frame, alpha)

@@ -1,5 +1,9 @@
 """The Duel Pack: who beats whom one against one, and the value of a Duel Token. Its section is the
-duel ruleset's own (``Ruleset.report_sections``)."""
+duel ruleset's own (``Ruleset.report_sections``), written here.
+
+Its home: ``tables`` (the duel frame, figure win rates, the who-beats-whom matrix, token value, pick
+ups, its headline and section), ``plots`` and ``verdict``. This module registers the study and imports
+none of them: the runner asks the registry."""
 
 from __future__ import annotations
 
@@ -21,9 +25,9 @@ class DuelStudy:
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Duel Pack's section (declared by the duel ruleset)."""
         # loaded when the report asks (see registry)
-        from krosbalance.analysis import duel, study_verdicts
+        from krosbalance.studies.duel import tables, verdict
 
-        return (StudySection("duel_tokens", duel.add_report_section, verdict=study_verdicts.duel_verdict),)
+        return (StudySection("duel_tokens", tables.add_report_section, verdict=verdict.duel_verdict),)
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""

@@ -1,4 +1,4 @@
-"""The Duel Pack study (``krosbalance.analysis.duel``): synthetic duels whose answers are known (a
+"""The Duel Pack study (``krosbalance.studies.duel.tables``): synthetic duels whose answers are known (a
 figure that always wins ranks top; a paired Δ of a known size, whichever team holds the token),
 the intervals, the plots, and one small real duel experiment through the sim API into a report."""
 
@@ -13,8 +13,9 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from krosbalance.analysis import duel, duel_plots
 from krosbalance.analysis.document import Doc
+from krosbalance.studies.duel import plots as duel_plots
+from krosbalance.studies.duel import tables as duel
 
 FIGURES = ("ace", "bee", "cat", "dog")
 

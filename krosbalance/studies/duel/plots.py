@@ -1,4 +1,4 @@
-"""Plots of the Duel Pack study's tables (:mod:`krosbalance.analysis.duel`).
+"""Plots of the Duel Pack study's tables (:mod:`krosbalance.studies.duel.tables`).
 
 Each takes a table, an optional AI matchup (the first one in the table when None) and an optional
 ``ax``, returns the figure and never calls ``show()``; every title names the AI and its tier. The
