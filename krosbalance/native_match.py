@@ -79,7 +79,7 @@ def play_match_core(
     rules.check_seats(len(teams))
     level = getattr(rules, "team_level", 0)
     ids = [_validated(tuple(team), seat, level, len(teams)) for seat, team in enumerate(teams)]
-    core_board = _core_board(board)
+    core_board = _core_board(board, len(teams))
     if forbid:
         _check_forbid(rules, ids, forbid)
     _check_reward_options(rules.options)
@@ -124,7 +124,7 @@ def play_many_core(
         if forbid:
             _check_forbid(rules, ids, forbid)
         _check_reward_options(rules.options)
-        board = _core_board(spec["board"])
+        board = _core_board(spec["board"], len(teams))
         names = list(_ai_names(spec.get("ai", "random"), len(teams)))
         heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
         try:
@@ -226,11 +226,16 @@ def _weights(name: str) -> Any:
     return player.weights
 
 
-def _core_board(board_id: str) -> Any:
-    """The core's Board of a registry board, built once per process."""
-    if board_id not in _BOARDS:
-        from krosbalance.content.registry import default_registry
+def _core_board(board_id: str, seats: int = 2) -> Any:
+    """The core's Board of a registry board, built once per process; a four-player match on a board
+    without four start zones is the reference's ``TeamError`` (R-A156), before anything is played."""
+    from krosbalance.content.registry import default_registry
 
+    if seats == 4:
+        from krosbalance.rulesets.arena.pregame import check_four_zones
+
+        check_four_zones(default_registry().load_board(board_id))
+    if board_id not in _BOARDS:
         _BOARDS[board_id] = native.core_board(default_registry().load_board(board_id))
     return _BOARDS[board_id]
 

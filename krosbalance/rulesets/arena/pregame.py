@@ -168,6 +168,22 @@ def choose_edges(
     state.edges[1 - chooser] = 1 - choice
 
 
+def check_four_zones(board: Board) -> None:
+    """R-A156: a four-player match needs a board with four start zones (the native core asks this
+    before it plays, so both engines refuse such a board in the same words).
+
+    Raises:
+        TeamError: the board has fewer.
+    """
+    from krosbalance.rulesets.arena.four_player import CLOCKWISE_ZONES
+
+    if len(board.deploy) < len(CLOCKWISE_ZONES):
+        raise TeamError(
+            f"board {board.id!r} has {len(board.deploy)} start zones; a four-player match needs "
+            f"{len(CLOCKWISE_ZONES)} (R-A156)"
+        )
+
+
 def choose_zones(
     state: MatchState,
     controllers: Sequence[ArenaController],
@@ -178,11 +194,7 @@ def choose_zones(
     from krosbalance.rulesets.arena.four_player import CLOCKWISE_ZONES, assign_zones
 
     board = state.board
-    if len(board.deploy) < len(CLOCKWISE_ZONES):
-        raise TeamError(
-            f"board {board.id!r} has {len(board.deploy)} start zones; a four-player match needs "
-            f"{len(CLOCKWISE_ZONES)} (R-A156)"
-        )
+    check_four_zones(board)
     chooser = state.play_order[0]
     zones = [board.deploy[zone] for zone in CLOCKWISE_ZONES]
     assign_zones(state, controllers[chooser].choose_edge(views[chooser], zones))
