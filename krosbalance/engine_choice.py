@@ -88,7 +88,7 @@ def missing_core_warning(engine: str = AUTO) -> str | None:
     return (
         f"warning: the native core ({native.MODULE}) is not installed, so the Python reference engine "
         f"plays every match: the same results, but {SLOWER} on what the core plays (Arena for two "
-        "and four, the random and heuristic AIs); to build the core, run `make` with cargo on PATH"
+        "and four, every Arena AI); to build the core, run `make` with cargo on PATH"
     )
 
 
