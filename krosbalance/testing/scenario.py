@@ -41,8 +41,10 @@ from krosbalance.engine.legal import CAST, END, MOVE, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState, Players
 from krosbalance.engine.turn import (
+    Controller,
     Trigger,
     begin_activation,
+    character_turn,
     end_activation,
     game_turn,
     perform,
@@ -377,7 +379,7 @@ class Scenario:
         views = tuple(MatchView(self.state, seat) for seat in range(self.state.n_seats))
         self.state.players = Players(tuple(controllers), views)
 
-    def play_turn(self, controller: ScriptedController) -> None:
+    def play_turn(self, controller: Controller) -> None:
         """One whole game turn of the active side through ``engine.turn.game_turn``."""
         if self.state.active is not None:
             self.end_turn()
@@ -386,6 +388,19 @@ class Scenario:
             "game_turn",
             None,
             lambda log: game_turn(self.state, self._player(controller, log), MatchView(self.state, side)),
+            controller=True,
+        )
+
+    def play_character(self, fighter: Fighter, controller: Controller) -> None:
+        """One character's whole turn (preliminary, activation and end phases) through
+        ``engine.turn.character_turn``, its decisions asked of ``controller`` (e.g. an AI)."""
+        if self.state.active is not None:
+            self.end_turn()
+        view = MatchView(self.state, fighter.side)
+        self._step(
+            "character_turn",
+            fighter,
+            lambda log: character_turn(self.state, fighter, self._player(controller, log), view),
             controller=True,
         )
 

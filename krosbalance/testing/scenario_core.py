@@ -328,6 +328,20 @@ class _Recording:
         return answer
 
 
+class _RecordingDice:
+    """Dice that roll as the ones they wrap and write the faces down: a step played with dice that
+    are not a script (a puzzle's seeded dice) hands the core the faces the reference rolled."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.faces: list[int] = []
+
+    def roll(self) -> int:
+        face = int(self.inner.roll())
+        self.faces.append(face)
+        return face
+
+
 # ---------------------------------------------------------------------------- the mirror
 
 _CATALOGS: dict[tuple[tuple[str, int], ...], tuple[Any, list[Any]]] = {}
@@ -406,9 +420,11 @@ class CoreMirror:
             return run(log)
         sc = self.sc
         state = sc.state
+        from krosbalance.engine.dice import ScriptedDice
+
+        scripted = state.dice is sc.dice and isinstance(sc.dice, ScriptedDice)
         try:
-            dice = sc.dice._faces[sc.dice._next :]
-            before = export_position(state, dice)
+            before = export_position(state, sc.dice._faces[sc.dice._next :] if scripted else ())
             catalog = _catalog(self._specs(), sc.source.registry.all_rewards())
             if self._board is None:
                 self._board = native.core_board(sc.board)
@@ -423,6 +439,9 @@ class CoreMirror:
             state.players = Players(tuple(_Recording(c, log) for c in seats.controllers), seats.views)
         n_events = len(state.events)
         remaining = sc.dice.remaining
+        rolled = None
+        if not scripted:
+            rolled = state.dice = _RecordingDice(state.dice)
         try:
             result = run(log)
         except BaseException as error:
@@ -431,6 +450,10 @@ class CoreMirror:
         finally:
             if recording:
                 state.players = seats
+            if rolled is not None:
+                state.dice = rolled.inner
+        if rolled is not None:
+            before["dice"] = rolled.faces
         if any(entry[0] == "deployment" for entries in log.values() for entry in entries):
             self.stop("a deployment was asked (not a scenario step in the core)")
             return result
@@ -455,7 +478,8 @@ class CoreMirror:
         self.steps += 1
         if self.observed is not None:
             self.observed.steps += 1
-        self._compare(name, fighter, action, before, out, state.events[n_events:], remaining, result)
+        used = remaining - sc.dice.remaining if rolled is None else len(rolled.faces)
+        self._compare(name, fighter, action, before, out, state.events[n_events:], used, result)
         return result
 
     def _compare(
@@ -466,7 +490,7 @@ class CoreMirror:
         before: dict[str, Any],
         out: Mapping[str, Any],
         new_events: Sequence[Any],
-        remaining: int,
+        used: int,
         result: Any,
     ) -> None:
         from krosbalance.testing.differential import _event
@@ -474,10 +498,9 @@ class CoreMirror:
         sc = self.sc
         theirs = [_event(e) for e in new_events]
         ours = [[kind, _plain(fields)] for kind, fields in out["events"]]
-        after = export_position(sc.state, sc.dice._faces[sc.dice._next :])
+        after = export_position(sc.state)
         core_after = _plain(out["position"])
         reference_after = _plain({k: v for k, v in after.items() if k != "dice"})
-        used = remaining - sc.dice.remaining
         problems = list(out["problems"])
         if out["dice_used"] != used:
             problems.append(f"the core rolled {out['dice_used']} dice, the reference {used}")

@@ -30,7 +30,17 @@ def main(argv: list[str] | None = None) -> int:
         ledger = Path(tmp) / "ledger.jsonl"
         ledger.touch()
         env = {**os.environ, LEDGER_ENV: str(ledger), "KROSBALANCE_SCENARIO_CORE": "1"}
-        command = [sys.executable, "-m", "pytest", *FOLDERS, "-q", "-n", str(args.jobs), "-p", "no:cacheprovider"]
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            *FOLDERS,
+            "-q",
+            "-n",
+            str(args.jobs),
+            "-p",
+            "no:cacheprovider",
+        ]
         status = subprocess.call(command, cwd=root, env=env)
         rows = [json.loads(line) for line in ledger.read_text().splitlines() if line.strip()]
     counts = write_report(

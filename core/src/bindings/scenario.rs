@@ -27,7 +27,7 @@ use crate::engine::dice::Dice;
 use crate::engine::pieces::spawn;
 use crate::engine::rules::{Action, Controller};
 use crate::engine::state::{FighterStats, MatchState};
-use crate::engine::turn::{begin_activation, end_activation, game_turn, perform};
+use crate::engine::turn::{begin_activation, character_turn, end_activation, game_turn, perform};
 use crate::rulesets::arena::four_player::{Purpose, default_choice};
 use crate::rulesets::arena::rewards::{HeldToken, Market, Mods, RewardCard};
 use crate::rulesets::arena::tension::TensionChoice;
@@ -763,6 +763,10 @@ fn run_step(
             game_turn(state, players);
             None
         }
+        "character_turn" => {
+            character_turn(state, need()?, players);
+            None
+        }
         "none" => None,
         other => return Err(PyValueError::new_err(format!("unknown step {other:?}"))),
     })
@@ -772,7 +776,7 @@ fn run_step(
 ///
 /// `position`: the kit's plain position (`krosbalance.testing.scenario_core.export_position`);
 /// `step`: `(kind, uid, action kind, spell, target)` with kind `perform`, `begin`, `end`,
-/// `game_turn` or `none` (rebuild only); `answers`: each seat's recorded decisions, or None when
+/// `character_turn`, `game_turn` or `none` (rebuild only); `answers`: each seat's recorded decisions, or None when
 /// the reference had no player to ask. Returns `{events, position, dice_used, began, problems}`;
 /// a fault in the core (a panic) comes back in `problems`. `plant`: test-only, the kit's own
 /// test: the first event's `turn` is altered so a divergence must be reported.
