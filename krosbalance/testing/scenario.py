@@ -428,12 +428,16 @@ class Scenario:
         """Carry out one action of the active character, refusing it as the engine would."""
         if self.state.active is not fighter:
             raise IllegalActionError(f"{fighter!r} is not the active character ({self.state.active!r})")
+        if self.mirror is not None:
+            self.mirror.check_legal(fighter, action)
         if not is_legal(self.state, fighter, action):
             raise IllegalActionError(f"{fighter!r} cannot {action.describe(fighter, self.rules)}")
         self._step("perform", fighter, lambda log: perform(self.state, fighter, action), action)
 
     def can(self, fighter: Fighter, action: Action) -> bool:
-        """Whether the engine would accept this action now."""
+        """Whether the engine would accept this action now (both engines, while mirrored)."""
+        if self.mirror is not None:
+            self.mirror.check_legal(fighter, action)
         return self.state.active is fighter and is_legal(self.state, fighter, action)
 
     def can_cast(self, fighter: Fighter, spell_id: str, target: Where | None = None) -> bool:

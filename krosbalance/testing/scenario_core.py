@@ -78,6 +78,7 @@ class Observed:
 
     scenarios: int = 0
     steps: int = 0
+    checks: int = 0
     stopped: list[str] = dataclasses.field(default_factory=list)
     #: set when the test patches the reference (monkeypatch): the core would disagree by design
     forbid: str = ""
@@ -369,8 +370,12 @@ class CoreMirror:
     def __init__(self, scenario: Scenario) -> None:
         self.sc = scenario
         self.steps = 0
+        self.checks = 0  # legality questions asked of both engines
         self.stopped = ""
-        self.plant = False  # test-only: the core's step is altered (the kit's own divergence test)
+        self.ended = ""  # the lockstep's end without a reason against it (both engines refused a step)
+        #: test-only, the kit's own divergence tests: "step" alters the core's next step's first
+        #: event (inside the core), "legal" drops the core's first legal action
+        self.plant = ""
         self._board: Any = None
         self.observed = _OBSERVED.get()
         if self.observed is not None:
@@ -380,7 +385,7 @@ class CoreMirror:
 
     @property
     def active(self) -> bool:
-        return not self.stopped
+        return not self.stopped and not self.ended
 
     def stop(self, reason: str) -> None:
         """Stop the mirroring of this scenario for good, saying why."""
@@ -444,8 +449,10 @@ class CoreMirror:
             rolled = state.dice = _RecordingDice(state.dice)
         try:
             result = run(log)
-        except BaseException as error:
-            self.stop(f"a step raised in the reference ({type(error).__name__})")
+        except Exception as error:
+            if rolled is not None:
+                before["dice"] = rolled.faces
+            self._refused(name, fighter, action, before, catalog, log, recording or controller, error)
             raise
         finally:
             if recording:
@@ -470,7 +477,7 @@ class CoreMirror:
                 before,
                 (name, uid, kind, spell, target),
                 answers,
-                self.plant,
+                self.plant == "step",
             )
         except ValueError as why:
             self.stop(str(why))
@@ -481,6 +488,87 @@ class CoreMirror:
         used = remaining - sc.dice.remaining if rolled is None else len(rolled.faces)
         self._compare(name, fighter, action, before, out, state.events[n_events:], used, result)
         return result
+
+    def _refused(
+        self,
+        name: str,
+        fighter: Fighter | None,
+        action: Any,
+        before: dict[str, Any],
+        catalog: Any,
+        log: dict[int, list[tuple[Any, ...]]],
+        answered: bool,
+        error: Exception,
+    ) -> None:
+        """The reference refused the step (an illegal answer, a script run out): the core must not
+        play it through either (a fault, an answer it finds illegal, a roll past the script, a
+        question the reference's player could not answer). Either way the scenario's lockstep ends
+        there, as the scenario does."""
+        answers = [log.get(seat, []) for seat in range(self.sc.state.n_seats)] if answered else None
+        uid = -1 if fighter is None else fighter.uid
+        kind, spell, target = (0, -1, -1) if action is None else (action.kind, action.spell, action.target)
+        try:
+            out = native.core().scenario_step(
+                catalog, self._board, self.sc.rules.options, before, (name, uid, kind, spell, target), answers
+            )
+        except ValueError as why:
+            self.stop(str(why))
+            return
+        if not out["problems"]:
+            self.stop(
+                f"the reference refused a step ({type(error).__name__}: {error}) that the core played through"
+            )
+            return
+        self.steps += 1
+        if self.observed is not None:
+            self.observed.steps += 1
+        self.ended = f"both engines refused step {self.steps}"
+
+    def check_legal(self, fighter: Fighter, action: Any = None) -> None:
+        """While mirroring, the active ``fighter``'s legal actions must be the same list on both
+        engines (the reference's order), and ``action`` legal on both or on neither."""
+        sc = self.sc
+        state = sc.state
+        if not self.active or state.active is not fighter:
+            return
+        from krosbalance.engine.legal import is_legal, legal_actions
+
+        try:
+            position = export_position(state)
+            catalog = _catalog(self._specs(), sc.source.registry.all_rewards())
+            if self._board is None:
+                self._board = native.core_board(sc.board)
+            out = native.core().scenario_step(
+                catalog, self._board, sc.rules.options, position, ("legal", fighter.uid, 0, -1, -1)
+            )
+        except (Unmirrored, ValueError) as why:
+            self.stop(str(why))
+            return
+        self.checks += 1
+        if self.observed is not None:
+            self.observed.checks += 1
+        ours = [tuple(a) for a in out["legal"]]
+        if self.plant == "legal":
+            ours = ours[1:]
+        theirs = [(a.kind, a.spell, a.target) for a in legal_actions(state, fighter)]
+        lines = []
+        if ours != theirs:
+            only_core = sorted(set(ours) - set(theirs))
+            only_reference = sorted(set(theirs) - set(ours))
+            lines.append(
+                f"  legal actions differ: only the core's {only_core}, only the reference's "
+                f"{only_reference}"
+                + ("" if only_core or only_reference else " (the same actions, another order)")
+            )
+        if action is not None:
+            core_ok = (action.kind, action.spell, action.target) in ours
+            if core_ok != is_legal(state, fighter, action):
+                lines.append(f"  {action}: legal in the core {core_ok}, in the reference {not core_ok}")
+        if lines:
+            lines.insert(0, f"the engines disagree on what {fighter!r} may do (check {self.checks})")
+            lines.append(f"  position: {position}")
+            self.stop("diverged")
+            raise ScenarioDivergence("\n".join(lines))
 
     def _compare(
         self,

@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"{counts['tests']} kit-based Arena tests: {counts['both']} on both engines "
-        f"({counts['steps']} steps compared), {counts['reference']} on the reference only"
+        f"({counts['steps']} steps, {counts['checks']} legality questions compared), "
+        f"{counts['reference']} on the reference only"
     )
     return status
 

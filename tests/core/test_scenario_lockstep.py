@@ -62,7 +62,7 @@ def test_a_divergence_names_the_step_and_both_states() -> None:
     anna, _ = sc.state.fighters
     sc.activate(anna)
     assert sc.mirror is not None
-    sc.mirror.plant = True
+    sc.mirror.plant = "step"
     with pytest.raises(ScenarioDivergence) as failure:
         sc.cast(anna, "assault", (2, 1))
     report = str(failure.value)
@@ -72,6 +72,21 @@ def test_a_divergence_names_the_step_and_both_states() -> None:
     assert "'turn': 101" in report and "'turn': 1," in report
     assert "position before the step" in report and "core position after" in report
     assert sc.mirror.stopped == "diverged"
+
+
+def test_a_legality_divergence_names_the_fighter_and_the_actions() -> None:
+    """The core's legal actions (one planted away, test-only) must be the reference's list."""
+    sc = _fight()
+    anna, _ = sc.state.fighters
+    sc.activate(anna)
+    assert sc.mirror is not None
+    sc.mirror.plant = "legal"
+    with pytest.raises(ScenarioDivergence) as failure:
+        sc.can_cast(anna, "assault", (2, 1))
+    report = str(failure.value)
+    assert "disagree on what <anna_tommy#0" in report
+    assert "only the reference's [(0, -1, -1)]" in report
+    assert "position:" in report
 
 
 def test_a_state_divergence_is_reported_by_path() -> None:

@@ -741,7 +741,8 @@ impl ArenaController for Replay {
     }
 }
 
-/// The step a scenario takes, as the kit names it.
+/// The step a scenario takes, as the kit names it (`legal` changes nothing: the legal actions are
+/// read by `scenario_step`).
 fn run_step(
     state: &mut MatchState<Arena>,
     step: &(String, i64, u8, i32, i32),
@@ -767,7 +768,7 @@ fn run_step(
             character_turn(state, need()?, players);
             None
         }
-        "none" => None,
+        "none" | "legal" => None,
         other => return Err(PyValueError::new_err(format!("unknown step {other:?}"))),
     })
 }
@@ -776,7 +777,8 @@ fn run_step(
 ///
 /// `position`: the kit's plain position (`krosbalance.testing.scenario_core.export_position`);
 /// `step`: `(kind, uid, action kind, spell, target)` with kind `perform`, `begin`, `end`,
-/// `character_turn`, `game_turn` or `none` (rebuild only); `answers`: each seat's recorded decisions, or None when
+/// `character_turn`, `game_turn`, `legal` (the fighter's legal actions, under `legal`, and nothing
+/// else) or `none` (rebuild only); `answers`: each seat's recorded decisions, or None when
 /// the reference had no player to ask. Returns `{events, position, dice_used, began, problems}`;
 /// a fault in the core (a panic) comes back in `problems`. `plant`: test-only, the kit's own
 /// test: the first event's `turn` is altered so a divergence must be reported.
@@ -794,6 +796,20 @@ fn scenario_step<'py>(
     plant: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (mut state, n_faces) = build(&catalog, &board, options, position)?;
+    let out = PyDict::new(py);
+    if step.0 == "legal" {
+        // the active character's legal actions in the reference's order (`legal_actions`)
+        let uid = usize::try_from(step.1)
+            .ok()
+            .filter(|&u| u < state.fighters.len())
+            .ok_or_else(|| PyValueError::new_err("legal needs a fighter's uid"))?;
+        let mut legal = Vec::new();
+        crate::engine::legal::legal_actions(&state, uid, &mut legal);
+        let legal: Vec<(u8, i32, i32)> =
+            legal.iter().map(|a| (a.kind, a.spell, a.target)).collect();
+        out.set_item("legal", legal)?;
+        return Ok(out);
+    }
     let problems = Rc::new(RefCell::new(Vec::new()));
     let mut players: Vec<Box<dyn ArenaController>> = Vec::new();
     if let Some(seats) = answers {
@@ -812,7 +828,6 @@ fn scenario_step<'py>(
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         run_step(&mut state, &step, &mut players)
     }));
-    let out = PyDict::new(py);
     let began = match outcome {
         Ok(result) => result?,
         Err(payload) => {
