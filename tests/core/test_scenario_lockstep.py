@@ -139,3 +139,18 @@ def test_the_committed_coverage_is_a_floor() -> None:
     assert len(listing["both"]) >= 300
     assert all(why for why in listing["reference"].values())
     assert not set(listing["both"]) & set(listing["reference"])
+
+
+def test_a_test_that_leaves_the_core_fails(tmp_path: Path) -> None:
+    """A test the committed list says runs on both engines fails when it no longer does."""
+    from krosbalance.testing.scenario_core import Observed
+    from krosbalance.testing.scenario_coverage import after_test
+
+    listing = tmp_path / "coverage.json"
+    listing.write_text(json.dumps({"both": ["t::x"], "reference": {}}))
+    assert after_test("t::x", Observed(scenarios=1, steps=3), listing) is None
+    failure = after_test(
+        "t::x", Observed(scenarios=1, steps=2, stopped=["the position holds a trap"]), listing
+    )
+    assert failure is not None and "no longer does: the position holds a trap" in failure
+    assert after_test("t::y", Observed(scenarios=1), listing) is None
