@@ -259,7 +259,7 @@ class Scenario:
         """Stop comparing with the core from here on, saying why (a test that changes the reference
         in a way the core cannot follow)."""
         if self.mirror is not None:
-            self.mirror.stop(reason)
+            self.mirror.stop(f"stopped by the test: {reason}")
 
     @property
     def arena(self) -> ArenaState:

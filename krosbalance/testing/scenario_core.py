@@ -429,7 +429,7 @@ class CoreMirror:
 
         scripted = state.dice is sc.dice and isinstance(sc.dice, ScriptedDice)
         try:
-            before = export_position(state, sc.dice._faces[sc.dice._next :] if scripted else ())
+            before = export_position(state, sc.dice.left if scripted else ())
             catalog = _catalog(self._specs(), sc.source.registry.all_rewards())
             if self._board is None:
                 self._board = native.core_board(sc.board)
