@@ -132,6 +132,27 @@ def _card(fighter: Fighter) -> dict[str, Any] | None:
     }
 
 
+_COUNTERS = (
+    "kamas_collected",
+    "gg_won",
+    "rewards_bought",
+    "rewards_revealed",
+    "rewards_held",
+    "rewards_used",
+    "rewards_held_turns",
+    "rewards_used_turns",
+)
+
+
+def _arena_counters(extra: Any) -> dict[str, Any]:
+    """Arena's counters of a fighter (``rulesets.arena.results.ArenaStats``; none yet: zeros)."""
+    if extra is None:
+        from krosbalance.rulesets.arena.results import ArenaStats
+
+        extra = ArenaStats()
+    return {name: list(v) if isinstance(v := getattr(extra, name), list) else v for name in _COUNTERS}
+
+
 def _fighter(f: Fighter) -> dict[str, Any]:
     if f.banned_targets:
         raise Unmirrored(f"{f!r} has banned targets (not in the core)")
@@ -183,6 +204,7 @@ def _fighter(f: Fighter) -> dict[str, Any]:
             "spells_cast": s.spells_cast,
             "moves": s.moves,
             "times_blocked": s.times_blocked,
+            **_arena_counters(s.extra),
         },
         "card": _card(f),
     }

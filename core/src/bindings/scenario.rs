@@ -161,7 +161,14 @@ fn stats_of(d: &Bound<'_, PyDict>) -> PyResult<FighterStats> {
         spells_cast: item(d, "spells_cast")?,
         moves: item(d, "moves")?,
         times_blocked: item(d, "times_blocked")?,
-        ..FighterStats::default()
+        kamas_collected: item(d, "kamas_collected")?,
+        gg_won: item(d, "gg_won")?,
+        rewards_bought: item(d, "rewards_bought")?,
+        rewards_revealed: item(d, "rewards_revealed")?,
+        rewards_held: item(d, "rewards_held")?,
+        rewards_used: item(d, "rewards_used")?,
+        rewards_held_turns: item(d, "rewards_held_turns")?,
+        rewards_used_turns: item(d, "rewards_used_turns")?,
     })
 }
 
@@ -501,6 +508,14 @@ fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'
         stats.set_item("spells_cast", s.spells_cast)?;
         stats.set_item("moves", s.moves)?;
         stats.set_item("times_blocked", s.times_blocked)?;
+        stats.set_item("kamas_collected", s.kamas_collected)?;
+        stats.set_item("gg_won", s.gg_won)?;
+        stats.set_item("rewards_bought", s.rewards_bought)?;
+        stats.set_item("rewards_revealed", s.rewards_revealed)?;
+        stats.set_item("rewards_held", &s.rewards_held)?;
+        stats.set_item("rewards_used", &s.rewards_used)?;
+        stats.set_item("rewards_held_turns", &s.rewards_held_turns)?;
+        stats.set_item("rewards_used_turns", &s.rewards_used_turns)?;
         d.set_item("stats", stats)?;
         let card = match state.rules.cards.get(f.uid).and_then(Option::as_ref) {
             None => None,
