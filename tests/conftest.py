@@ -11,6 +11,7 @@ it compiled until it is rebuilt, so a source edited since then would not be what
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             "build for editing (`KROSBALANCE_PURE=1 make test`)",
             returncode=4,
         )
+
+
+#: the committed list of kit-based Arena tests that run on both engines (krosbalance.testing.scenario_coverage)
+SCENARIO_COVERAGE = Path(__file__).parent / "core" / "scenario_coverage.json"
+
+
+@pytest.fixture(autouse=True)
+def _scenario_lockstep(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every Arena ``Scenario`` a test makes plays its steps on the core too (issue 37); a test that
+    ran on both engines and no longer does fails (``scenario_coverage.after_test``)."""
+    from krosbalance.testing.scenario_core import observed
+    from krosbalance.testing.scenario_coverage import after_test
+
+    forbid = "the test monkeypatches the reference engine" if "monkeypatch" in request.fixturenames else ""
+    with observed(forbid) as seen:
+        yield
+    failure = after_test(request.node.nodeid, seen, SCENARIO_COVERAGE)
+    if failure:
+        pytest.fail(failure, pytrace=False)

@@ -80,6 +80,11 @@ class ScriptedDice:
     def remaining(self) -> int:
         return len(self._faces) - self._next
 
+    @property
+    def left(self) -> list[int]:
+        """The faces not rolled yet, in order (the scenario kit hands them to the native core)."""
+        return self._faces[self._next :]
+
 
 def count_successes(dice: Dice, n_dice: int, kind: int) -> tuple[int, tuple[int, ...]]:
     """Roll ``n_dice`` dice for a roll of ``kind``; return (successes, raw faces)."""

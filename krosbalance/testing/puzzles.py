@@ -29,8 +29,7 @@ from krosbalance.engine.events import LockRolled
 from krosbalance.engine.legal import can_pay, is_target
 from krosbalance.engine.pieces import relocate
 from krosbalance.engine.state import Fighter, MatchState
-from krosbalance.engine.turn import Controller, character_turn, game_turn
-from krosbalance.engine.view import MatchView
+from krosbalance.engine.turn import Controller
 from krosbalance.rulesets.arena.rewards import take_from_market
 from krosbalance.rulesets.arena.tokens import tokens_of
 from krosbalance.testing.scenario import Scenario
@@ -79,11 +78,10 @@ def attempt(puzzle: Puzzle, ai: str | ControllerFactory, seed: int) -> bool:
     state = position.state
     state.dice = SeededDice(np.random.default_rng([seed, 17]))
     controller = factory(np.random.default_rng([seed, 23]))
-    view = MatchView(state, 0)
     if position.actor is None:
-        game_turn(state, controller, view)
+        position.sc.play_turn(controller)  # through the kit: the core plays it too when installed
     else:
-        character_turn(state, position.actor, controller, view)
+        position.sc.play_character(position.actor, controller)
     return puzzle.judge(position)
 
 

@@ -19,12 +19,16 @@ Whole game turns (tension roll, Timeline order, summons acting after their summo
 Dice faces are the raw faces of :mod:`krosbalance.engine.dice` (CRITICAL, ARMOUR, LOCK, DODGE,
 CRIT_DODGE, DOFUS); a script that runs out raises ``ScriptExhaustedError``, so a test asserting
 ``sc.dice.remaining == 0`` proves that every roll it scripted was made and no other.
+
+An Arena scenario plays every step on the native core too, when it is installed, and fails when the
+engines disagree (:mod:`krosbalance.testing.scenario_core`; ``core=False`` or
+``KROSBALANCE_SCENARIO_CORE=0`` turns that off).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -37,8 +41,10 @@ from krosbalance.engine.legal import CAST, END, MOVE, Action, is_legal
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import BOMB, CREATURE, KROSMASTER, TRAP, Fighter, MatchState, Players
 from krosbalance.engine.turn import (
+    Controller,
     Trigger,
     begin_activation,
+    character_turn,
     end_activation,
     game_turn,
     perform,
@@ -60,10 +66,13 @@ from krosbalance.rulesets.arena.tension import TensionChoice
 from krosbalance.rulesets.arena.tokens import give, tokens_of
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.registry import get_ruleset
+from krosbalance.testing.scenario_core import CoreMirror, mirroring_wanted
 
 __all__ = ["END_TURN", "Scenario", "ScriptedController"]
 
 Where = tuple[int, int] | int
+Answers = dict[int, list[tuple[Any, ...]]]
+_T = TypeVar("_T")
 END_TURN = Action(END)
 
 
@@ -200,6 +209,9 @@ class Scenario:
         active_side: the player whose game turn it is.
         record: event recording level (default ``FULL``, so tests can look at every step).
         ruleset: the ruleset's name in ``krosbalance.rulesets.registry`` (default ``arena``).
+        core: whether the native core plays every step too and must agree
+            (:mod:`krosbalance.testing.scenario_core`); None (the default) mirrors Arena scenarios
+            when the core is available and ``KROSBALANCE_SCENARIO_CORE`` is not ``0``.
     """
 
     def __init__(
@@ -214,6 +226,7 @@ class Scenario:
         record: int = FULL,
         ruleset: str = "arena",
         registry: Registry | None = None,
+        core: bool | None = None,
     ) -> None:
         self.board = board if isinstance(board, Board) else Board.from_ascii(board, id="scenario")
         self.dice = ScriptedDice(list(dice))
@@ -223,6 +236,30 @@ class Scenario:
         self.state.turn = turn
         self.state.active_side = active_side
         self.state.first_player = active_side
+        self.mirror = CoreMirror(self) if mirroring_wanted(ruleset, core) else None
+
+    def _step(
+        self,
+        name: str,
+        fighter: Fighter | None,
+        run: Callable[[Answers], _T],
+        action: Action | None = None,
+        controller: bool = False,
+    ) -> _T:
+        """One engine step, played by the core too when the scenario is mirrored."""
+        if self.mirror is None:
+            return run({})
+        return self.mirror.step(name, fighter, run, action, controller)
+
+    def _player(self, controller: Any, log: Answers) -> Any:
+        """The controller a step hands the engine: recording its answers while mirrored."""
+        return controller if self.mirror is None else self.mirror.wrap(controller, log)
+
+    def stop_core(self, reason: str) -> None:
+        """Stop comparing with the core from here on, saying why (a test that changes the reference
+        in a way the core cannot follow)."""
+        if self.mirror is not None:
+            self.mirror.stop(f"stopped by the test: {reason}")
 
     @property
     def arena(self) -> ArenaState:
@@ -308,7 +345,13 @@ class Scenario:
             self.end_turn()
         view = MatchView(self.state, fighter.side) if controller is not None else None
         over = self.state.finished or sum(1 for line in self.state.timeline if line) == 1
-        if begin_activation(self.state, fighter, controller, view):
+        began = self._step(
+            "begin",
+            fighter,
+            lambda log: begin_activation(self.state, fighter, self._player(controller, log), view),
+            controller=controller is not None,
+        )
+        if began:
             return
         if fighter.alive and over:
             raise IllegalActionError(
@@ -322,7 +365,13 @@ class Scenario:
         fighter = fighter or self.state.active
         if fighter is not None:
             view = MatchView(self.state, fighter.side) if controller is not None else None
-            end_activation(self.state, fighter, controller, view)
+            active = fighter
+            self._step(
+                "end",
+                active,
+                lambda log: end_activation(self.state, active, self._player(controller, log), view),
+                controller=controller is not None,
+            )
 
     def seat_players(self, controllers: Sequence[ScriptedController]) -> None:
         """Attach one controller per seat, as ``run_to_end`` does, so that a ruleset may ask a player
@@ -330,12 +379,30 @@ class Scenario:
         views = tuple(MatchView(self.state, seat) for seat in range(self.state.n_seats))
         self.state.players = Players(tuple(controllers), views)
 
-    def play_turn(self, controller: ScriptedController) -> None:
+    def play_turn(self, controller: Controller) -> None:
         """One whole game turn of the active side through ``engine.turn.game_turn``."""
         if self.state.active is not None:
             self.end_turn()
         side = self.state.active_side
-        game_turn(self.state, controller, MatchView(self.state, side))
+        self._step(
+            "game_turn",
+            None,
+            lambda log: game_turn(self.state, self._player(controller, log), MatchView(self.state, side)),
+            controller=True,
+        )
+
+    def play_character(self, fighter: Fighter, controller: Controller) -> None:
+        """One character's whole turn (preliminary, activation and end phases) through
+        ``engine.turn.character_turn``, its decisions asked of ``controller`` (e.g. an AI)."""
+        if self.state.active is not None:
+            self.end_turn()
+        view = MatchView(self.state, fighter.side)
+        self._step(
+            "character_turn",
+            fighter,
+            lambda log: character_turn(self.state, fighter, self._player(controller, log), view),
+            controller=True,
+        )
 
     def tension(self, faces: tuple[int, int], *to: Fighter | None) -> TensionChoice:
         """A tension answer: the faces the dice are turned to, and who each die inspires (None =
@@ -361,12 +428,16 @@ class Scenario:
         """Carry out one action of the active character, refusing it as the engine would."""
         if self.state.active is not fighter:
             raise IllegalActionError(f"{fighter!r} is not the active character ({self.state.active!r})")
+        if self.mirror is not None:
+            self.mirror.check_legal(fighter, action)
         if not is_legal(self.state, fighter, action):
             raise IllegalActionError(f"{fighter!r} cannot {action.describe(fighter, self.rules)}")
-        perform(self.state, fighter, action)
+        self._step("perform", fighter, lambda log: perform(self.state, fighter, action), action)
 
     def can(self, fighter: Fighter, action: Action) -> bool:
-        """Whether the engine would accept this action now."""
+        """Whether the engine would accept this action now (both engines, while mirrored)."""
+        if self.mirror is not None:
+            self.mirror.check_legal(fighter, action)
         return self.state.active is fighter and is_legal(self.state, fighter, action)
 
     def can_cast(self, fighter: Fighter, spell_id: str, target: Where | None = None) -> bool:

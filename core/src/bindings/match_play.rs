@@ -20,7 +20,7 @@ use crate::engine::state::{EngineOptions, MatchState};
 use crate::play::{ArenaMatch, play_arena, play_arena_planted};
 use crate::rulesets::arena::{Arena, ArenaEvent, ArenaOptions, Mode};
 
-fn unsupported(what: String) -> PyErr {
+pub(super) fn unsupported(what: String) -> PyErr {
     PyValueError::new_err(format!("not in the core yet: {what}"))
 }
 
@@ -348,7 +348,7 @@ fn reward_of(obj: &Bound<'_, PyAny>, pieces: &[String], keys: &mut Keys) -> PyRe
     })
 }
 
-fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)> {
+pub(super) fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, EngineOptions)> {
     let mode: String = get(opts, "mode")?;
     let mode = mode_of(&mode)?;
 
@@ -439,7 +439,7 @@ fn record_level(record: &str) -> PyResult<u8> {
 }
 
 /// `(kind, {field: value})` of one event, fields as the reference's dataclass names them.
-fn event_to_py<'py>(
+pub(super) fn event_to_py<'py>(
     py: Python<'py>,
     state: &MatchState<Arena>,
     event: &Event<ArenaEvent>,
@@ -970,9 +970,9 @@ fn arena_pick_board(
 /// (Krosmasters and the pieces they summon) and Arena's punch. `play` then takes teams by id, so a
 /// batch of matches pays the conversion once.
 #[pyclass(name = "ArenaCatalog", module = "krosbalance_core", frozen)]
-struct PyArenaCatalog {
-    content: Arc<Content>,
-    names: Vec<String>,
+pub(super) struct PyArenaCatalog {
+    pub(super) content: Arc<Content>,
+    pub(super) names: Vec<String>,
     heuristics: Arc<Vec<(String, crate::ai::weights::Weights)>>,
 }
 

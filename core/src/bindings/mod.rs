@@ -1,10 +1,13 @@
-//! Python bindings beyond lib.rs's: each file one boundary (a match or a batch, never an action).
+//! Python bindings beyond lib.rs's: each file one boundary (a match or a batch; scenario.rs
+//! one step of a rule test's hand-built position, for the kit's lockstep).
 
 mod match_play;
+mod scenario;
 
 use pyo3::prelude::*;
 
 /// Add this folder's functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    match_play::register(m)
+    match_play::register(m)?;
+    scenario::register(m)
 }

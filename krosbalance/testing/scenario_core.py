@@ -1,0 +1,646 @@
+"""The scenario kit on both engines (issue 37): every engine step an Arena :class:`Scenario` takes is
+played by the reference and by the native core from the same position, and both must agree.
+
+Before each step (an action, the start or the end of an activation, a whole game turn) the kit
+exports the reference's position as plain data (:func:`export_position`: every fighter's cell,
+injuries, AP, MP, markers, powers, spells and uses, tokens; GG, kamas, the market; the dice still
+scripted); the core rebuilds it (``krosbalance_core.scenario_step``), plays the same step and hands
+back its events and its position in the same plain form. The reference then plays the step and the
+two are compared: the events of the step, the position after it, the dice rolled. The position
+crossing whole before every step is what lets a test write into the reference's state between steps
+(``anna.injuries = 3``) and still be compared; the players' decisions cross as the reference's own
+answers, recorded while it plays and replayed in the core (``_Recording``).
+
+A disagreement raises :class:`ScenarioDivergence` (an ``AssertionError``) naming the step, the first
+differing event and both positions where they differ. What the core cannot rebuild (a trap, a power
+or a ruleset outside the core, a reference step that raised) stops the mirroring for that scenario,
+with the reason, and the scenario goes on in the reference alone; :mod:`krosbalance.testing.
+scenario_coverage` lists those tests.
+
+Mirroring is on for Arena scenarios when the core is available (:func:`krosbalance.native.available`)
+and ``KROSBALANCE_SCENARIO_CORE`` is not ``0``; ``Scenario(..., core=False)`` turns it off for one
+scenario. Duel and Blast are not in the core.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import dataclasses
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from krosbalance import native
+
+if TYPE_CHECKING:
+    from krosbalance.content.specs import CharacterSpec
+    from krosbalance.engine.state import Fighter, MatchState
+    from krosbalance.testing.scenario import Scenario
+
+__all__ = [
+    "ENV",
+    "CoreMirror",
+    "ScenarioDivergence",
+    "Unmirrored",
+    "export_position",
+    "mirroring_wanted",
+    "observed",
+]
+
+#: ``0`` turns the lockstep off for every scenario (``1``, the default, leaves it on when it can run)
+ENV = "KROSBALANCE_SCENARIO_CORE"
+T = TypeVar("T")
+
+
+class Unmirrored(Exception):
+    """What the core cannot rebuild or play; the reason stops the mirroring of one scenario."""
+
+
+class ScenarioDivergence(AssertionError):
+    """The engines disagree on one step of a scenario."""
+
+
+def mirroring_wanted(ruleset: str, core: bool | None) -> bool:
+    """Whether a new scenario is mirrored: Arena, the core available, not turned off."""
+    if core is False or ruleset != "arena":
+        return False
+    if os.environ.get(ENV, "1").strip() == "0":
+        return False
+    return native.available()
+
+
+# ---------------------------------------------------------------------------- who is watching
+
+
+@dataclasses.dataclass
+class Observed:
+    """What the scenarios of one test did: steps compared on both engines, and why any stopped."""
+
+    scenarios: int = 0
+    steps: int = 0
+    checks: int = 0
+    stopped: list[str] = dataclasses.field(default_factory=list)
+    #: set when the test patches the reference (monkeypatch): the core would disagree by design
+    forbid: str = ""
+
+
+_OBSERVED: contextvars.ContextVar[Observed | None] = contextvars.ContextVar("scenario_observed", default=None)
+
+
+class observed:
+    """Context manager: scenarios made inside it report to one :class:`Observed` (the suite's
+    per-test fixture, ``tests/conftest.py``)."""
+
+    def __init__(self, forbid: str = "") -> None:
+        self.record = Observed(forbid=forbid)
+
+    def __enter__(self) -> Observed:
+        self._token = _OBSERVED.set(self.record)
+        return self.record
+
+    def __exit__(self, *exc: object) -> None:
+        _OBSERVED.reset(self._token)
+
+
+# ---------------------------------------------------------------------------- the position
+
+
+def _names(values: Any) -> list[str]:
+    return sorted(str(v) for v in values)
+
+
+def _card(fighter: Fighter) -> dict[str, Any] | None:
+    from krosbalance.rulesets.arena.tokens import RewardCard
+
+    extra = fighter.extra
+    if extra is None:
+        return None
+    if not isinstance(extra, RewardCard):
+        raise Unmirrored(f"{fighter!r} holds {type(extra).__name__} (not Arena's reward card)")
+    mods = extra.mods
+    return {
+        "tokens": [(t.spec.id, t.face_up, t.bought_turn, t.seen) for t in extra.tokens],
+        "mods": None
+        if mods is None
+        else {
+            "damage": list(mods.damage),
+            "melee": mods.melee,
+            "melee_lifesteal": mods.melee_lifesteal,
+            "next_spell": [tuple(n) for n in mods.next_spell],
+            "next_elemental": mods.next_elemental,
+        },
+    }
+
+
+_COUNTERS = (
+    "kamas_collected",
+    "gg_won",
+    "rewards_bought",
+    "rewards_revealed",
+    "rewards_held",
+    "rewards_used",
+    "rewards_held_turns",
+    "rewards_used_turns",
+)
+
+
+def _arena_counters(extra: Any) -> dict[str, Any]:
+    """Arena's counters of a fighter (``rulesets.arena.results.ArenaStats``; none yet: zeros)."""
+    if extra is None:
+        from krosbalance.rulesets.arena.results import ArenaStats
+
+        extra = ArenaStats()
+    return {name: list(v) if isinstance(v := getattr(extra, name), list) else v for name in _COUNTERS}
+
+
+def _fighter(f: Fighter) -> dict[str, Any]:
+    if f.banned_targets:
+        raise Unmirrored(f"{f!r} has banned targets (not in the core)")
+    s = f.stats
+    return {
+        "uid": f.uid,
+        "spec": f.spec.id,
+        "side": f.side,
+        "team": f.team,
+        "cell": f.cell,
+        "injuries": f.injuries,
+        "hp": f.hp,
+        "base_mp": f.base_mp,
+        "base_ap": f.base_ap,
+        "mp": f.mp,
+        "ap": f.ap,
+        "level": f.level,
+        "alive": f.alive,
+        "spells": [spell.id for spell in f.spells],
+        "powers": _names(f.powers),
+        "inspired": _names(f.inspired),
+        "resist": _names(f.resist),
+        "immune": _names(f.immune),
+        "summoner": None if f.summoner is None else f.summoner.uid,
+        "summon_spell": f.summon_spell or None,
+        "summons": [t.uid for t in f.summons],
+        "plus_mp": f.plus_mp,
+        "minus_mp": f.minus_mp,
+        "plus_ap": f.plus_ap,
+        "minus_ap": f.minus_ap,
+        "turn_uses": sorted((k, n) for k, n in f.turn_uses.items() if n),
+        "game_uses": _names(f.game_uses),
+        "max_range_bonus": f.max_range_bonus,
+        "forbidden_kinds": sorted(f.forbidden_kinds),
+        "forbidden_powers": _names(f.forbidden_powers),
+        "range_bonus": f.range_bonus,
+        "blocked": f.blocked,
+        "placed_turn": f.placed_turn,
+        "acting": f.acting,
+        "ko_by": None if f.ko_by is None else f.ko_by.uid,
+        "stats": {
+            "damage_dealt": list(s.damage_dealt),
+            "damage_taken": list(s.damage_taken),
+            "heals_given": s.heals_given,
+            "heals_received": s.heals_received,
+            "kills": s.kills,
+            "knocked_out": s.knocked_out,
+            "turns_alive": s.turns_alive,
+            "spells_cast": s.spells_cast,
+            "moves": s.moves,
+            "times_blocked": s.times_blocked,
+            **_arena_counters(s.extra),
+        },
+        "card": _card(f),
+    }
+
+
+def _market(market: Any) -> dict[str, Any] | None:
+    if market is None:
+        return None
+    return {
+        "piles": [[t.id for t in pile] for pile in market.piles],
+        "face_up": [(pile, t.id) for pile, t in market.face_up],
+        "box": [t.id for t in market.box],
+        "hidden_box": [t.id for t in market.hidden_box],
+        "prices": list(market.prices),
+    }
+
+
+def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, Any]:
+    """The reference's position as the core's ``scenario_step`` takes it and gives it back
+    (``dice``: the faces still scripted)."""
+    from krosbalance.rulesets.arena.state import ArenaState
+
+    for what, present in (
+        ("a trap", state.traps),
+        ("an invisible piece", state.invisible),
+        ("cells with an on-enter rule", state.enter_cells),
+        ("an unsettled instant", state.pending_bombs or state.pending_kos or state.unsettled),
+    ):
+        if present:
+            raise Unmirrored(f"the position holds {what} (not in the core)")
+    if any(f.uid != i for i, f in enumerate(state.fighters)):
+        raise Unmirrored("fighters whose uids are not their places")
+    rules = state.rules
+    if not isinstance(rules, ArenaState):
+        raise Unmirrored(f"the ruleset's state is {type(rules).__name__}, not Arena's")
+    return {
+        "record": state.record,
+        "dice": list(dice),
+        "obstacles": state.obstacles,
+        "sight_blockers": state.sight_blockers,
+        "trees": state.trees,
+        "bushes": state.bushes,
+        "crates": state.crates,
+        "fixed_sight": state.fixed_sight,
+        "scenery_injuries": sorted((c, n) for c, n in state.scenery_injuries.items() if n),
+        "turn": state.turn,
+        "active_side": state.active_side,
+        "first_player": state.first_player,
+        "play_order": list(state.play_order),
+        "team_of": list(state.team_of),
+        "edges": list(state.edges),
+        "timeline": [[f.uid for f in line] for line in state.timeline],
+        "lock_holders": [f.uid for f in state.lock_holders],
+        "active": None if state.active is None else state.active.uid,
+        "winner": state.winner,
+        "finished": state.finished,
+        "end_reason": state.end_reason,
+        "occupied": [(c, f.uid) for c, f in enumerate(state.by_cell) if f is not None],
+        "fighters": [_fighter(f) for f in state.fighters],
+        "arena": {
+            "gg": list(rules.gg),
+            "wild_gg": rules.wild_gg,
+            "gg_removed": rules.gg_removed,
+            "kamas": list(rules.kamas),
+            "kama_reserve": rules.kama_reserve,
+            "board_kamas": list(rules.board_kamas),
+            "gg_price": rules.gg_price,
+            "market": _market(rules.market),
+        },
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _differences(core: Any, reference: Any, path: str = "") -> Iterator[str]:
+    """Where two plain positions differ, as ``path: core != reference`` lines."""
+    if isinstance(core, dict) and isinstance(reference, dict):
+        for key in sorted(set(core) | set(reference)):
+            yield from _differences(core.get(key), reference.get(key), f"{path}.{key}" if path else key)
+    elif isinstance(core, list) and isinstance(reference, list) and len(core) == len(reference):
+        for i, (a, b) in enumerate(zip(core, reference, strict=True)):
+            yield from _differences(a, b, f"{path}[{i}]")
+    elif core != reference:
+        yield f"{path}: core {core!r} != reference {reference!r}"
+
+
+# ---------------------------------------------------------------------------- the players
+
+
+_RECORDED = frozenset(
+    (
+        "choose_action",
+        "order_triggers",
+        "choose_tension",
+        "choose_edge",
+        "order_creatures",
+        "choose_player",
+        "give_reward",
+        "choose_deployment",
+    )
+)
+
+
+class _Recording:
+    """A player that answers as the one it wraps and writes each answer down, by seat, for the
+    core to replay; every other attribute is the wrapped player's."""
+
+    def __init__(self, inner: Any, log: dict[int, list[tuple[Any, ...]]]) -> None:
+        self._inner = inner
+        self._log = log
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._inner, name)
+        if name not in _RECORDED:
+            return value
+        return lambda *args: self._answer(name, value, args)
+
+    def _answer(self, name: str, method: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        answer = method(*args)
+        seat = args[0].side
+        if name == "choose_action":
+            entry: tuple[Any, ...] = ("action", (answer.kind, answer.spell, answer.target))
+        elif name == "order_triggers":
+            entry = ("triggers", [int(i) for i in answer])
+        elif name == "choose_tension":
+            entry = ("tension", (tuple(answer.faces), tuple(answer.assigned)))
+        elif name == "choose_edge":
+            entry = ("edge", int(answer))
+        elif name == "order_creatures":
+            entry = ("creatures", [int(u) for u in answer])
+        elif name == "choose_player":
+            entry = ("player", int(args[2][int(answer)]))
+        elif name == "give_reward":
+            entry = ("reward", int(answer))
+        else:
+            entry = ("deployment",)
+        self._log.setdefault(seat, []).append(entry)
+        return answer
+
+
+class _RecordingDice:
+    """Dice that roll as the ones they wrap and write the faces down: a step played with dice that
+    are not a script (a puzzle's seeded dice) hands the core the faces the reference rolled."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.faces: list[int] = []
+
+    def roll(self) -> int:
+        face = int(self.inner.roll())
+        self.faces.append(face)
+        return face
+
+
+# ---------------------------------------------------------------------------- the mirror
+
+_CATALOGS: dict[tuple[tuple[str, int], ...], tuple[Any, list[Any]]] = {}
+
+
+def _catalog(specs: Mapping[str, CharacterSpec], rewards: Sequence[Any]) -> Any:
+    """The core's catalog of a scenario's characters (cached by the spec objects themselves)."""
+    from krosbalance.rulesets.arena.options import punch
+
+    key = tuple(sorted((name, id(spec)) for name, spec in specs.items()))
+    if key not in _CATALOGS:
+        if len(_CATALOGS) > 64:
+            _CATALOGS.clear()
+        try:
+            made = native.core().ArenaCatalog(list(specs.values()), punch(), list(rewards))
+        except ValueError as error:
+            raise Unmirrored(str(error)) from None
+        _CATALOGS[key] = (made, list(specs.values()))  # the specs kept alive: their ids stay theirs
+    return _CATALOGS[key][0]
+
+
+class CoreMirror:
+    """One scenario's lockstep with the core (see the module docstring)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.sc = scenario
+        self.steps = 0
+        self.checks = 0  # legality questions asked of both engines
+        self.stopped = ""
+        self.ended = ""  # the lockstep's end without a reason against it (both engines refused a step)
+        #: test-only, the kit's own divergence tests: "step" alters the core's next step's first
+        #: event (inside the core), "legal" drops the core's first legal action
+        self.plant = ""
+        self._board: Any = None
+        self.observed = _OBSERVED.get()
+        if self.observed is not None:
+            self.observed.scenarios += 1
+            if self.observed.forbid:
+                self.stop(self.observed.forbid)
+
+    @property
+    def active(self) -> bool:
+        return not self.stopped and not self.ended
+
+    def stop(self, reason: str) -> None:
+        """Stop the mirroring of this scenario for good, saying why."""
+        if not self.stopped:
+            self.stopped = reason
+            if self.observed is not None:
+                self.observed.stopped.append(reason)
+
+    def wrap(self, controller: Any, log: dict[int, list[tuple[Any, ...]]]) -> Any:
+        return controller if controller is None or not self.active else _Recording(controller, log)
+
+    def _specs(self) -> dict[str, CharacterSpec]:
+        from krosbalance.rulesets.arena.rewards import reward_creatures
+
+        state = self.sc.state
+        specs: dict[str, CharacterSpec] = {}
+        for spec in [f.spec for f in state.fighters] + list(state.summon_specs.values()):
+            if specs.setdefault(spec.id, spec) is not spec:
+                raise Unmirrored(f"two different specs named {spec.id!r}")
+        for name in reward_creatures(self.sc.source.registry.all_rewards()):
+            specs.setdefault(name, self.sc.source.load_character(name))
+        return specs
+
+    def step(
+        self,
+        name: str,
+        fighter: Fighter | None,
+        run: Callable[[dict[int, list[tuple[Any, ...]]]], T],
+        action: Any = None,
+        controller: bool = False,
+    ) -> T:
+        """Play one step on the reference (``run``, given the answer log its players write to) and,
+        while mirroring, the same step in the core; raise :class:`ScenarioDivergence` when they
+        disagree. ``controller``: the step has a player of its own."""
+        log: dict[int, list[tuple[Any, ...]]] = {}
+        if not self.active:
+            return run(log)
+        sc = self.sc
+        state = sc.state
+        from krosbalance.engine.dice import ScriptedDice
+
+        scripted = state.dice is sc.dice and isinstance(sc.dice, ScriptedDice)
+        try:
+            before = export_position(state, sc.dice.left if scripted else ())
+            catalog = _catalog(self._specs(), sc.source.registry.all_rewards())
+            if self._board is None:
+                self._board = native.core_board(sc.board)
+        except Unmirrored as why:
+            self.stop(str(why))
+            return run(log)
+        seats = state.players
+        recording = bool(seats.controllers)
+        if recording:
+            from krosbalance.engine.state import Players
+
+            state.players = Players(tuple(_Recording(c, log) for c in seats.controllers), seats.views)
+        n_events = len(state.events)
+        remaining = sc.dice.remaining
+        rolled = None
+        if not scripted:
+            rolled = state.dice = _RecordingDice(state.dice)
+        try:
+            result = run(log)
+        except Exception as error:
+            if rolled is not None:
+                before["dice"] = rolled.faces
+            self._refused(name, fighter, action, before, catalog, log, recording or controller, error)
+            raise
+        finally:
+            if recording:
+                state.players = seats
+            if rolled is not None:
+                state.dice = rolled.inner
+        if rolled is not None:
+            before["dice"] = rolled.faces
+        if any(entry[0] == "deployment" for entries in log.values() for entry in entries):
+            self.stop("a deployment was asked (not a scenario step in the core)")
+            return result
+        answers = None
+        if recording or controller:
+            answers = [log.get(seat, []) for seat in range(state.n_seats)]
+        uid = -1 if fighter is None else fighter.uid
+        kind, spell, target = (0, -1, -1) if action is None else (action.kind, action.spell, action.target)
+        try:
+            out = native.core().scenario_step(
+                catalog,
+                self._board,
+                sc.rules.options,
+                before,
+                (name, uid, kind, spell, target),
+                answers,
+                self.plant == "step",
+            )
+        except ValueError as why:
+            self.stop(str(why))
+            return result
+        self.steps += 1
+        if self.observed is not None:
+            self.observed.steps += 1
+        used = remaining - sc.dice.remaining if rolled is None else len(rolled.faces)
+        self._compare(name, fighter, action, before, out, state.events[n_events:], used, result)
+        return result
+
+    def _refused(
+        self,
+        name: str,
+        fighter: Fighter | None,
+        action: Any,
+        before: dict[str, Any],
+        catalog: Any,
+        log: dict[int, list[tuple[Any, ...]]],
+        answered: bool,
+        error: Exception,
+    ) -> None:
+        """The reference refused the step (an illegal answer, a script run out): the core must not
+        play it through either (a fault, an answer it finds illegal, a roll past the script, a
+        question the reference's player could not answer). Either way the scenario's lockstep ends
+        there, as the scenario does."""
+        answers = [log.get(seat, []) for seat in range(self.sc.state.n_seats)] if answered else None
+        uid = -1 if fighter is None else fighter.uid
+        kind, spell, target = (0, -1, -1) if action is None else (action.kind, action.spell, action.target)
+        try:
+            out = native.core().scenario_step(
+                catalog, self._board, self.sc.rules.options, before, (name, uid, kind, spell, target), answers
+            )
+        except ValueError as why:
+            self.stop(str(why))
+            return
+        if not out["problems"]:
+            self.stop(
+                f"the reference refused a step ({type(error).__name__}: {error}) that the core played through"
+            )
+            return
+        self.steps += 1
+        if self.observed is not None:
+            self.observed.steps += 1
+        self.ended = f"both engines refused step {self.steps}"
+
+    def check_legal(self, fighter: Fighter, action: Any = None) -> None:
+        """While mirroring, the active ``fighter``'s legal actions must be the same list on both
+        engines (the reference's order), and ``action`` legal on both or on neither."""
+        sc = self.sc
+        state = sc.state
+        if not self.active or state.active is not fighter:
+            return
+        from krosbalance.engine.legal import is_legal, legal_actions
+
+        try:
+            position = export_position(state)
+            catalog = _catalog(self._specs(), sc.source.registry.all_rewards())
+            if self._board is None:
+                self._board = native.core_board(sc.board)
+            out = native.core().scenario_step(
+                catalog, self._board, sc.rules.options, position, ("legal", fighter.uid, 0, -1, -1)
+            )
+        except (Unmirrored, ValueError) as why:
+            self.stop(str(why))
+            return
+        self.checks += 1
+        if self.observed is not None:
+            self.observed.checks += 1
+        ours = [tuple(a) for a in out["legal"]]
+        if self.plant == "legal":
+            ours = ours[1:]
+        theirs = [(a.kind, a.spell, a.target) for a in legal_actions(state, fighter)]
+        lines = []
+        if ours != theirs:
+            only_core = sorted(set(ours) - set(theirs))
+            only_reference = sorted(set(theirs) - set(ours))
+            lines.append(
+                f"  legal actions differ: only the core's {only_core}, only the reference's "
+                f"{only_reference}"
+                + ("" if only_core or only_reference else " (the same actions, another order)")
+            )
+        if action is not None:
+            core_ok = (action.kind, action.spell, action.target) in ours
+            if core_ok != is_legal(state, fighter, action):
+                lines.append(f"  {action}: legal in the core {core_ok}, in the reference {not core_ok}")
+        if lines:
+            lines.insert(0, f"the engines disagree on what {fighter!r} may do (check {self.checks})")
+            lines.append(f"  position: {position}")
+            self.stop("diverged")
+            raise ScenarioDivergence("\n".join(lines))
+
+    def _compare(
+        self,
+        name: str,
+        fighter: Fighter | None,
+        action: Any,
+        before: dict[str, Any],
+        out: Mapping[str, Any],
+        new_events: Sequence[Any],
+        used: int,
+        result: Any,
+    ) -> None:
+        from krosbalance.testing.differential import _event
+
+        sc = self.sc
+        theirs = [_event(e) for e in new_events]
+        ours = [[kind, _plain(fields)] for kind, fields in out["events"]]
+        after = export_position(sc.state)
+        core_after = _plain(out["position"])
+        reference_after = _plain({k: v for k, v in after.items() if k != "dice"})
+        problems = list(out["problems"])
+        if out["dice_used"] != used:
+            problems.append(f"the core rolled {out['dice_used']} dice, the reference {used}")
+        if name == "begin" and out["began"] is not bool(result):
+            problems.append(f"begin_activation: core {out['began']}, reference {bool(result)}")
+        if core_after is not None:
+            core_after = {k: v for k, v in core_after.items() if k != "dice"}
+        if ours == theirs and core_after == reference_after and not problems:
+            return
+        what = name if fighter is None else f"{name} {fighter!r}"
+        if action is not None:
+            what += f" {action}"
+        lines = [f"the engines disagree on scenario step {self.steps} ({what})"]
+        lines += [f"  {p}" for p in problems]
+        if ours != theirs:
+            index = next(
+                (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b),
+                min(len(ours), len(theirs)),
+            )
+            lines.append(f"  first differing event: #{index} of the step")
+            for label, events in (("core", ours), ("reference", theirs)):
+                lines.append(f"  {label} events:")
+                lines += [f"    {'>' if i == index else ' '} {e[0]} {e[1]}" for i, e in enumerate(events)]
+        if core_after is None:
+            lines.append("  the core gave no position")
+        elif core_after != reference_after:
+            lines.append("  positions after the step (path: core != reference):")
+            lines += [f"    {d}" for d in _differences(core_after, reference_after)]
+        lines.append(f"  position before the step: {before}")
+        lines.append(f"  reference position after: {reference_after}")
+        lines.append(f"  core position after: {core_after}")
+        self.stop("diverged")
+        raise ScenarioDivergence("\n".join(lines))
