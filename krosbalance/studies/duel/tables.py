@@ -395,6 +395,49 @@ def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], secti
     )
 
 
+def _token_value_table(value: pd.DataFrame) -> pd.DataFrame:
+    """The token-value table as the report shows it: per AI and level, seat 0's win rate without
+    and with the held token, Δ, McNemar p, how often the token was revealed, draws and Δ turns."""
+    return pd.DataFrame(
+        {
+            "AI (tier)": [f"{a} ({t})" for a, t in zip(value["ai"], value["tier"], strict=True)],
+            "held by seat 0": value["arm"],
+            "n pairs": value["n_pairs"],
+            "deals": value["n_deals"],
+            "seat 0 wins without [95% CI]": [
+                _pct_ci(e, lo, hi)
+                for e, lo, hi in zip(
+                    value["win_without"], value["win_without_low"], value["win_without_high"], strict=True
+                )
+            ],
+            "with [95% CI]": [
+                _pct_ci(e, lo, hi)
+                for e, lo, hi in zip(
+                    value["win_with"], value["win_with_low"], value["win_with_high"], strict=True
+                )
+            ],
+            "Δ [95% CI]": [
+                _pct_ci(e, lo, hi, signed=True)
+                for e, lo, hi in zip(value["delta"], value["delta_low"], value["delta_high"], strict=True)
+            ],
+            "won only with / only without": [
+                f"{g} / {k}" for g, k in zip(value["gained"], value["lost"], strict=True)
+            ],
+            "McNemar p": [f"{p:.3g}" for p in value["p"]],
+            "token revealed [95% CI]": [
+                _pct_ci(e, lo, hi)
+                for e, lo, hi in zip(
+                    value["revealed"], value["revealed_low"], value["revealed_high"], strict=True
+                )
+            ],
+            "draws with / without": [
+                f"{a} / {b}" for a, b in zip(value["draws_with"], value["draws_without"], strict=True)
+            ],
+            "Δ turns": value["turns_delta"].round(2),
+        }
+    )
+
+
 def report_section(
     doc: Any, frame: pd.DataFrame, tables: dict[str, pd.DataFrame], alpha: float = ALPHA
 ) -> None:
@@ -474,44 +517,7 @@ def report_section(
                 f"who beats whom, {ai}",
             )
     if len(value):
-        shown = pd.DataFrame(
-            {
-                "AI (tier)": [f"{a} ({t})" for a, t in zip(value["ai"], value["tier"], strict=True)],
-                "held by seat 0": value["arm"],
-                "n pairs": value["n_pairs"],
-                "deals": value["n_deals"],
-                "seat 0 wins without [95% CI]": [
-                    _pct_ci(e, lo, hi)
-                    for e, lo, hi in zip(
-                        value["win_without"], value["win_without_low"], value["win_without_high"], strict=True
-                    )
-                ],
-                "with [95% CI]": [
-                    _pct_ci(e, lo, hi)
-                    for e, lo, hi in zip(
-                        value["win_with"], value["win_with_low"], value["win_with_high"], strict=True
-                    )
-                ],
-                "Δ [95% CI]": [
-                    _pct_ci(e, lo, hi, signed=True)
-                    for e, lo, hi in zip(value["delta"], value["delta_low"], value["delta_high"], strict=True)
-                ],
-                "won only with / only without": [
-                    f"{g} / {k}" for g, k in zip(value["gained"], value["lost"], strict=True)
-                ],
-                "McNemar p": [f"{p:.3g}" for p in value["p"]],
-                "token revealed [95% CI]": [
-                    _pct_ci(e, lo, hi)
-                    for e, lo, hi in zip(
-                        value["revealed"], value["revealed_low"], value["revealed_high"], strict=True
-                    )
-                ],
-                "draws with / without": [
-                    f"{a} / {b}" for a, b in zip(value["draws_with"], value["draws_without"], strict=True)
-                ],
-                "Δ turns": value["turns_delta"].round(2),
-            }
-        )
+        shown = _token_value_table(value)
         doc.table(shown, "The value of a Duel Token held face down from the start by seat 0, per level.")
         doc.image(
             "duel_token_value.png", duel_plots.plot_token_value(value), "value of a duel token per level"

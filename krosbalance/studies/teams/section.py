@@ -343,8 +343,45 @@ def _ladder_table(study: TeamStudy, tier: str, top: int = TOP_SHOWN) -> pd.DataF
     return t
 
 
+def _meta_game(doc: Any, study: TeamStudy, tier: str) -> None:
+    """The meta-game among a tier's top teams: the win-rate matrix, the Nash equilibrium and alpha-Rank."""
+    from krosbalance.studies.teams.plots import plot_meta_weights, plot_win_matrix
+
+    top = study.top[tier]
+    doc.p(f"**Meta-game among the top {len(top)} teams, {tier} tier**")
+    doc.image(
+        f"team_matrix_{tier}.png",
+        plot_win_matrix(meta_mod.square(study.matrices[tier], top), tier),
+        f"win-rate matrix of the top teams, {tier} tier",
+    )
+    meta = study.metas[tier]
+    support = meta[meta["in_support"]]
+    doc.p(
+        f"Nash equilibrium of the symmetric team-versus-team game (payoff: win rate minus 1/2; scipy linprog, "
+        f"HiGHS): support of {len(support)} teams — "
+        + "; ".join(
+            f"{team_label(t)} {pct(w)}" for t, w in zip(support["team"], support["nash_weight"], strict=True)
+        )
+        + f". Effective number of viable teams (exp of the entropy): {fmt(meta.attrs['effective_teams_nash'], 2)} "
+        f"at the point estimate, {fmt(meta.attrs['effective_teams_bootstrap'], 2)} for the mean mixture of "
+        f"{meta.attrs['bootstrap']} bootstrap replicates (alpha-Rank: {fmt(meta.attrs['effective_teams_alpha_rank'], 2)})."
+    )
+    t = pd.DataFrame({"team": [team_label(x) for x in meta["team"]]})
+    t["Nash weight"] = [pct(x) for x in meta["nash_weight"]]
+    t[f"in support (of {meta.attrs['bootstrap']} bootstraps)"] = [pct(x) for x in meta["support_share"]]
+    t["alpha-Rank"] = meta["alpha_rank"].to_numpy()
+    t["alpha-Rank mass"] = [pct(x) for x in meta["alpha_rank_mass"]]
+    t["mean win rate vs top"] = [pct(x) for x in meta["mean_vs_top"]]
+    doc.table(
+        t,
+        f"alpha-Rank: single population, alpha = {meta_mod.ALPHA_RANK_ALPHA:g}, m = "
+        f"{meta_mod.ALPHA_RANK_POPULATION} (OpenSpiel's model); bootstrap: each cell redrawn from its deals.",
+    )
+    doc.image(f"team_meta_{tier}.png", plot_meta_weights(meta), f"Nash and alpha-Rank weights, {tier} tier")
+
+
 def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) -> None:
-    from krosbalance.studies.teams.plots import plot_meta_weights, plot_team_ladder, plot_win_matrix
+    from krosbalance.studies.teams.plots import plot_team_ladder
 
     s = study.settings
     tables.update(study.tables())
@@ -417,42 +454,7 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
             f"team_ladder_{tier}.png", plot_team_ladder(study.ratings, tier), f"team ladder, {tier} tier"
         )
         if tier in study.matrices:
-            top = study.top[tier]
-            doc.p(f"**Meta-game among the top {len(top)} teams, {tier} tier**")
-            doc.image(
-                f"team_matrix_{tier}.png",
-                plot_win_matrix(meta_mod.square(study.matrices[tier], top), tier),
-                f"win-rate matrix of the top teams, {tier} tier",
-            )
-            meta = study.metas[tier]
-            support = meta[meta["in_support"]]
-            doc.p(
-                f"Nash equilibrium of the symmetric team-versus-team game (payoff: win rate minus 1/2; scipy linprog, "
-                f"HiGHS): support of {len(support)} teams — "
-                + "; ".join(
-                    f"{team_label(t)} {pct(w)}"
-                    for t, w in zip(support["team"], support["nash_weight"], strict=True)
-                )
-                + f". Effective number of viable teams (exp of the entropy): {fmt(meta.attrs['effective_teams_nash'], 2)} "
-                f"at the point estimate, {fmt(meta.attrs['effective_teams_bootstrap'], 2)} for the mean mixture of "
-                f"{meta.attrs['bootstrap']} bootstrap replicates (alpha-Rank: {fmt(meta.attrs['effective_teams_alpha_rank'], 2)})."
-            )
-            t = pd.DataFrame({"team": [team_label(x) for x in meta["team"]]})
-            t["Nash weight"] = [pct(x) for x in meta["nash_weight"]]
-            t[f"in support (of {meta.attrs['bootstrap']} bootstraps)"] = [
-                pct(x) for x in meta["support_share"]
-            ]
-            t["alpha-Rank"] = meta["alpha_rank"].to_numpy()
-            t["alpha-Rank mass"] = [pct(x) for x in meta["alpha_rank_mass"]]
-            t["mean win rate vs top"] = [pct(x) for x in meta["mean_vs_top"]]
-            doc.table(
-                t,
-                f"alpha-Rank: single population, alpha = {meta_mod.ALPHA_RANK_ALPHA:g}, m = "
-                f"{meta_mod.ALPHA_RANK_POPULATION} (OpenSpiel's model); bootstrap: each cell redrawn from its deals.",
-            )
-            doc.image(
-                f"team_meta_{tier}.png", plot_meta_weights(meta), f"Nash and alpha-Rank weights, {tier} tier"
-            )
+            _meta_game(doc, study, tier)
         c = study.counters.get(tier)
         if c is not None and len(c):
             best = study.ratings[(study.ratings["tier"] == tier) & study.ratings["rating"].notna()][
