@@ -71,3 +71,23 @@ def _scenario_lockstep(request: pytest.FixtureRequest) -> Iterator[None]:
     failure = after_test(request.node.nodeid, seen, SCENARIO_COVERAGE)
     if failure:
         pytest.fail(failure, pytrace=False)
+
+
+USER_AI = "user_focus_fire"
+
+
+@pytest.fixture
+def user_ai():
+    """An AI a user registers in Python (a focus_fire subclass): the core plays only the AIs it was
+    built with, so it refuses this one, and ``auto`` hands its matches to the reference."""
+    from krosbalance.ai import registry
+    from krosbalance.ai.focus_fire import FocusFireAI
+
+    class UserFocusFire(FocusFireAI):
+        name = USER_AI
+
+    registry.register_ai(USER_AI, UserFocusFire)
+    yield USER_AI
+    for table in (registry._AIS, registry._TIER_OF, registry._RULESETS_OF):
+        table.pop(USER_AI, None)
+    registry._TWO_PLAYERS_ONLY.discard(USER_AI)

@@ -28,17 +28,6 @@ T0 = ["anna_tommy", "anna_tommy", "bill_tell", "bill_tell"]
 T1 = ["oscar_kass", "oscar_kass", "lil_healey", "lil_healey"]
 
 
-def _refused_ai() -> str:
-    """An Arena AI the core does not play yet (whatever has been ported by now), the cheapest first."""
-    from krosbalance.ai.registry import list_ais
-    from krosbalance.native_match import IDENTICAL_AIS
-
-    refused = [name for name in list_ais("arena") if name != "random" and name not in IDENTICAL_AIS]
-    if not refused:
-        pytest.skip("the core plays every Arena AI")
-    return "lookahead-fast" if "lookahead-fast" in refused else refused[0]
-
-
 SUMMONER = ["bad_aboum", "queen_of_the_tofus", "king_of_the_gobballs", "anna_tommy"]
 
 RANDOM = """
@@ -154,13 +143,11 @@ def test_the_core_gives_typed_events_in_full_without_checkpoints():
         ({"ruleset": "duel", "board": "duel-docks", "teams": (["anna_tommy"], ["oscar_kass"])}, "duel"),
     ],
 )
-def test_auto_falls_back_to_the_reference_and_core_refuses_in_one_line(kwargs, why):
+def test_auto_falls_back_to_the_reference_and_core_refuses_in_one_line(kwargs, why, user_ai):
     kwargs = dict(kwargs)
     if "ai" in kwargs:
         ai = kwargs["ai"]
-        kwargs["ai"] = (
-            [_refused_ai() if a == "REFUSED" else a for a in ai] if isinstance(ai, list) else _refused_ai()
-        )
+        kwargs["ai"] = [user_ai if a == "REFUSED" else a for a in ai] if isinstance(ai, list) else user_ai
         kwargs["options"] = {"turn_limit": 4}
     teams = kwargs.pop("teams", (T0, T1))
     assert play_match(*teams, seed=1, **kwargs).engine == "reference"
@@ -170,7 +157,7 @@ def test_auto_falls_back_to_the_reference_and_core_refuses_in_one_line(kwargs, w
 
 
 @needs_core
-def test_a_refused_shape_is_asked_of_the_core_once(monkeypatch):
+def test_a_refused_shape_is_asked_of_the_core_once(monkeypatch, user_ai):
     from krosbalance import native_match
 
     calls = []
@@ -180,7 +167,7 @@ def test_a_refused_shape_is_asked_of_the_core_once(monkeypatch):
         calls.append(kwargs["ai"])
         return original(*args, **kwargs)
 
-    refused = _refused_ai()
+    refused = user_ai
     monkeypatch.setattr(native_match, "play_match_core", counting)
     for seed in range(3):
         assert play_match(T0, T1, seed=seed, ai=refused, options={"turn_limit": 4}).engine == "reference"
