@@ -46,7 +46,7 @@ BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 CORE_BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 	print(' '.join(tomllib.load(open('core/pyproject.toml', 'rb'))['build-system']['requires']))")
 
-.PHONY: run test build build-pgo bench battery lint format clean notebook membench browser tune
+.PHONY: run test build build-pgo bench battery lint format clean notebook membench browser tune docs
 
 # The package and its run-time dependencies only (what `make run` needs), compiled once. The build
 # requirements go into the venv first and pip builds there (--no-build-isolation): a second, isolated
@@ -98,6 +98,17 @@ $(NOTEBOOK_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,notebooks)
 	touch $(NOTEBOOK_STAMP)
 
+# The documentation site (mkdocs.yml, docs/): the `docs` extra's packages alone, then a strict build
+# into site/ (a warning fails it). The reference pages are generated from the installed package at
+# build time (docs/gen/reference.py), so the build needs the package itself. About 7 s.
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,docs)
+	touch $@
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 # JupyterLab on the exploration notebook (it reads tests/fixtures/results-small unless
 # KROSBALANCE_RESULTS names another run folder). Jupyter refuses root unless told: containers run as root.
 notebook: $(NOTEBOOK_STAMP)
@@ -132,13 +143,15 @@ browser: /usr/bin/chromium /usr/bin/chromedriver
 # browser test must run here (KROSBALANCE_REQUIRE_BROWSER: a missing browser fails, never skips).
 # With cargo, the crate's own tests run first and the suite requires the core (KROSBALANCE_EXPECT_CORE:
 # a core that did not build fails tests/core/test_native.py instead of skipping the core's tests).
-test: $(DEV_STAMP) browser
+# The docs extra is installed too: tests/docs/ builds the site strictly (KROSBALANCE_REQUIRE_DOCS: a
+# missing mkdocs fails, never skips) and runs the README's and the tutorial's Python blocks.
+test: $(DEV_STAMP) $(DOCS_STAMP) browser
 ifneq ($(CARGO),)
 	cd core && cargo test --quiet
 endif
 	KROSBALANCE_EXPECT_BUILD=$(BUILD) KROSBALANCE_PGO=$(if $(wildcard $(PGO_MARK)),1,0) \
 		KROSBALANCE_EXPECT_CORE=$(if $(CARGO),1,0) \
-		KROSBALANCE_REQUIRE_BROWSER=1 $(BIN)/python -m pytest -q -n 2
+		KROSBALANCE_REQUIRE_BROWSER=1 KROSBALANCE_REQUIRE_DOCS=1 $(BIN)/python -m pytest -q -n 2
 
 battery: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow

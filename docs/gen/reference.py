@@ -48,7 +48,7 @@ def _checked(where: str, keys: Iterable[str], words: dict[str, str]) -> list[tup
 
 
 GENERATED = (
-    "!!! note \"Generated\"\n    This page is generated from the code at every build "
+    '!!! note "Generated"\n    This page is generated from the code at every build '
     "(`docs/gen/reference.py`): it is what the installed version does.\n\n"
 )
 
@@ -101,7 +101,7 @@ VARIANT_WORDS = {
     "name": "labels the arm (the matches table's `variant`)",
     "options": "ruleset options merged over `[options]`",
     "patch": "a balance patch for this arm only",
-    "forbid": "restricted play: `{figure = [\"spell:<id>\", \"power:<kind>\", \"action:<name>\"]}`",
+    "forbid": 'restricted play: `{figure = ["spell:<id>", "power:<kind>", "action:<name>"]}`',
 }
 RESTRICTED_WORDS = {
     "figure": "one figure (or `figures`)",
@@ -188,7 +188,7 @@ def experiment_keys() -> str:
         "\n## `[fix]` (`krosbalance fix`)\n\n",
         table(["key", "meaning"], _checked("FIX_KEYS", fixer.FIX_KEYS, FIX_WORDS)),
         f"\nDefault steps: {fixer.DEFAULT_STEP}; spell knobs: {', '.join(fixer.SPELL_KNOBS)}.\n",
-        "\n## `[teams]` of a team study (`mode = \"ladder\"`)\n\n",
+        '\n## `[teams]` of a team study (`mode = "ladder"`)\n\n',
         table(["key", "meaning"], _checked("LADDER_TEAM_KEYS", teams.LADDER_TEAM_KEYS, LADDER_TEAM_WORDS)),
         "\n`[teams.ladder]`:\n\n",
         table(["key", "meaning"], _checked("LADDER_KEYS", teams.LADDER_KEYS, LADDER_WORDS)),
@@ -249,7 +249,9 @@ def ais() -> str:
     for name in list_ais():
         standing = ladder.get(name)
         rating = (
-            f"{standing.rating:.2f} [{standing.ci_low:.2f}, {standing.ci_high:.2f}]" if standing else "not rated"
+            f"{standing.rating:.2f} [{standing.ci_low:.2f}, {standing.ci_high:.2f}]"
+            if standing
+            else "not rated"
         )
         rows.append(
             (
@@ -377,7 +379,10 @@ def result_columns() -> str:
         "## Matches table\n\n",
         table(
             ["column", "dtype", "meaning"],
-            [(k, tables.MATCH_COLUMNS[k.strip("`")], w) for k, w in _checked("MATCH_COLUMNS", tables.MATCH_COLUMNS, MATCH_WORDS)],
+            [
+                (k, tables.MATCH_COLUMNS[k.strip("`")], w)
+                for k, w in _checked("MATCH_COLUMNS", tables.MATCH_COLUMNS, MATCH_WORDS)
+            ],
         ),
         "\nWith more than two seats: " + ", ".join(f"`{c}`" for c in tables.seat_columns(4)) + ".\n",
         "\n## Fighters table\n\n",
@@ -387,7 +392,10 @@ def result_columns() -> str:
     ]
     for name in list_rulesets():
         rules = get_ruleset(name)
-        rows = [(f"`{c.name}`", "matches", c.dtype, "yes" if c.per_seat else "", c.doc) for c in rules.result_columns]
+        rows = [
+            (f"`{c.name}`", "matches", c.dtype, "yes" if c.per_seat else "", c.doc)
+            for c in rules.result_columns
+        ]
         rows += [(f"`{c.name}`", "fighters", c.dtype, "", c.doc) for c in rules.fighter_columns]
         out += [f"### {name}\n\n", table(["column", "table", "dtype", "per seat", "meaning"], rows), "\n"]
     out += [
@@ -435,16 +443,30 @@ def cards() -> str:
             )
         out += [
             f"### {card_set}\n\n",
-            table(["id", "name", "kind", "game", "level", "HP", "AP", "MP", "init.", "spells", "aliases"], rows),
+            table(
+                ["id", "name", "kind", "game", "level", "HP", "AP", "MP", "init.", "spells", "aliases"], rows
+            ),
             "\n",
         ]
-    titles = {"rewards": "Demonic Rewards", "favors": "Krosmic Favors (Blast)", "challenges": "Divine Challenges (Blast)"}
+    titles = {
+        "rewards": "Demonic Rewards",
+        "favors": "Krosmic Favors (Blast)",
+        "challenges": "Divine Challenges (Blast)",
+    }
     for what, lines in LISTINGS.items():
         out.append(f"## {titles.get(what, what)}\n\n```text\n" + "\n".join(lines()) + "\n```\n\n")
     rows = []
     for board_id in registry.list_boards():
         board = load_board(board_id)
-        rows.append((f"`{board_id}`", board.name, f"{board.width}×{board.height}", ", ".join(board.rulesets), board.source))
+        rows.append(
+            (
+                f"`{board_id}`",
+                board.name,
+                f"{board.width}×{board.height}",
+                ", ".join(board.rulesets),
+                board.source,
+            )
+        )
     out += ["## Boards\n\n", table(["id", "name", "size", "rulesets", "source"], rows)]
     return "".join(out)
 
@@ -487,8 +509,16 @@ def assumed_values() -> str:
             found: list[tuple[str, str]] = []
             _assumed(tomllib.loads(path.read_text(encoding="utf-8")), "", found)
             if found:
-                rel = path.relative_to(base.parents[1]).as_posix() if base.parents[1] in path.parents else path.name
-                out += [f"## `{rel}`\n\n", table(["value", "source"], [(f"`{w}`", s) for w, s in found]), "\n"]
+                rel = (
+                    path.relative_to(base.parents[1]).as_posix()
+                    if base.parents[1] in path.parents
+                    else path.name
+                )
+                out += [
+                    f"## `{rel}`\n\n",
+                    table(["value", "source"], [(f"`{w}`", s) for w, s in found]),
+                    "\n",
+                ]
     return "".join(out)
 
 
