@@ -24,8 +24,9 @@ RULE_ID = re.compile(r"R-[ABDF]?\d+")
 
 
 def _cell(value: Any) -> str:
-    text = str(value).replace("|", "\\|").replace("\n", " ")
-    return text
+    """A table cell: pipes escaped, one line, ``<`` outside code spans shown as written (not HTML)."""
+    parts = str(value).replace("|", "\\|").replace("\n", " ").split("`")
+    return "`".join(part if i % 2 else part.replace("<", "&lt;") for i, part in enumerate(parts))
 
 
 def table(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
@@ -258,7 +259,7 @@ def ais() -> str:
                 f"`{name}`",
                 ai_tier(name),
                 ", ".join(ai_rulesets(name)),
-                "two only" if ai_problem(name, ai_rulesets(name)[0], 4) else "every count its rulesets seat",
+                "two only" if ai_problem(name, ai_rulesets(name)[0], 4) else "as its rulesets seat",
                 rating,
                 f"{standing.n:,}" if standing else "",
                 ("yes" if standing.validated else "no") if standing else "no",
