@@ -352,7 +352,7 @@ FIGHTER_WORDS = {
     "damage_taken": "injuries it took, every element (injuries)",
     "heals_given": "injuries it healed (injuries)",
     "heals_received": "injuries healed on it (injuries)",
-    "kills": "KOs it made, summons included (count)",
+    "kills": "enemy pieces it KO'd, summoned creatures and bombs included; its own side's not (count)",
     "knocked_out": "whether it was KO'd (bool)",
     "turns_alive": "turns it was in play (count)",
     "spells_cast": "spells it cast (count)",
@@ -376,7 +376,7 @@ def result_columns() -> str:
         "A results folder holds a **matches** table (one row per match), a **fighters** table (one row per "
         "fighter ever in play, summons included) and, when recorded, an **events** table; all tidy, in Parquet "
         "shards (`ResultSet.load(folder)`). Units: damage and heals count **injuries** (markers), `kills` counts "
-        "every KO a fighter made **including summons'**, turns are game turns.\n\n",
+        "every enemy piece a fighter KO'd, **summons included**, turns are game turns.\n\n",
         "## Matches table\n\n",
         table(
             ["column", "dtype", "meaning"],
