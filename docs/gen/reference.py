@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import os
 import re
 import tomllib
@@ -27,6 +28,15 @@ def _cell(value: Any) -> str:
     """A table cell: pipes escaped, one line, ``<`` outside code spans shown as written (not HTML)."""
     parts = str(value).replace("|", "\\|").replace("\n", " ").split("`")
     return "`".join(part if i % 2 else part.replace("<", "&lt;") for i, part in enumerate(parts))
+
+
+def _toml(value: Any) -> str:
+    """A value as an experiment file writes it (``true``, ``"text"``, ``[1, 2]``)."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }" if value else "{}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def table(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
@@ -229,7 +239,7 @@ def ruleset_options() -> str:
             ids = ", ".join(dict.fromkeys(RULE_ID.findall(source))) or "—"
             value = getattr(rules.options, f.name)
             allowed = " / ".join(f"`{c}`" for c in choices.get(f.name, ())) or ""
-            rows.append((f"`{f.name}`", f"`{value!r}`", allowed, ids, source))
+            rows.append((f"`{f.name}`", f"`{_toml(value)}`", allowed, ids, source))
         out += [
             f"## {name} (version {rules.version})\n\n",
             table(["option", "default", "choices", "rule ids", "source"], rows),
