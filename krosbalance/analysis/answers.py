@@ -37,9 +37,9 @@ def report_verdict(
 def _two_player_matches(rs: Any) -> pd.DataFrame | None:
     """The matches the character verdict reads: two-player results only (a four-player table has
     its own picture)."""
-    from krosbalance.analysis import seats
+    from krosbalance.analysis.seating import more_than_two_seats
 
-    return rs.summary().matches if seats.for_result_set(rs) is None else None
+    return None if more_than_two_seats(rs) else rs.summary().matches
 
 
 def section_answer(study: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from krosbalance.analysis import rewards as rw
 from krosbalance.content.specs import RewardSpec
+from krosbalance.studies.rewards import value as rw
 
 
 def specs() -> list[RewardSpec]:

@@ -1,4 +1,4 @@
-"""Plots of the seat tables (:mod:`krosbalance.analysis.seats`). Each takes the table and an optional
+"""Plots of the seat tables (:mod:`krosbalance.studies.seats.tables`). Each takes the table and an optional
 ``ax`` and returns the Figure; nothing here computes statistics and nothing calls ``show()`` (as in
 :mod:`krosbalance.analysis.plots`, figures are built without pyplot). An empty table gives a figure
 that says "not enough data".

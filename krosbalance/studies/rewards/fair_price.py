@@ -15,7 +15,7 @@ the GG price (R-A50: 10 kamas), so its kama equivalent is p* x gg_price.
 
 **Neutral threshold** (``[sweep] challenge = ..., values = { "bonuses.<b>.tier" = [...] }`` with a
 ``none`` arm without any challenge): the score is the first player's (who a challenge favours in
-:mod:`krosbalance.analysis.challenges`: the shift of the first player's win rate against no
+:mod:`krosbalance.studies.challenges.tables`: the shift of the first player's win rate against no
 challenge). The neutral threshold is the tier threshold t* at which the challenge's Δ log-odds for
 the first player against ``none`` is 0.
 """
@@ -89,7 +89,7 @@ def price_frame(matches: pd.DataFrame) -> pd.DataFrame:
 def threshold_frame(matches: pd.DataFrame, sweep: dict[str, Any]) -> pd.DataFrame:
     """The neutral-threshold study's frame: arms of the sweep get their swept tier as ``x``, the
     ``none`` arm (no challenge) is the baseline; other arms are left out."""
-    from krosbalance.analysis.challenges import blast_matches
+    from krosbalance.studies.challenges.tables import blast_matches
 
     field = next(iter(sweep.get("fields", [])), "")
     value_of = {p["arm"]: p["values"].get(field) for p in sweep.get("points", [])}

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from krosbalance.analysis import challenges as ch
 from krosbalance.analysis.document import Doc
 from krosbalance.sim.tables import ruleset_values
+from krosbalance.studies.challenges import tables as ch
 
 IOP = "grande_melee_de_iop"
 

@@ -22,14 +22,14 @@ class ChallengesStudy:
     def report_sections(self) -> tuple[StudySection, ...]:
         """Blast's Divine Challenges (declared by the ruleset) and a tier threshold's crossing."""
         # loaded when the report asks (see registry)
-        from krosbalance.analysis import challenges, study_verdicts
+        from krosbalance.studies.challenges import tables, verdict
 
         return (
             StudySection(
                 "divine_challenges",
-                challenges.add_report_section,
+                tables.add_report_section,
                 leading=True,
-                verdict=study_verdicts.challenge_verdict,
+                verdict=verdict.challenge_verdict,
             ),
             fair_price_section(),
         )

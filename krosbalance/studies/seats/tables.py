@@ -34,7 +34,6 @@ Every function is pure (tables in, a tidy DataFrame out) except :func:`read_seat
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections import Counter
 from dataclasses import dataclass
@@ -43,96 +42,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import _tier_rank, ai_tier
 from krosbalance.analysis.design import CLUSTER, WEIGHT, clusters, design_effects, weights
-from krosbalance.analysis.names import display_name
-from krosbalance.analysis.narrative import fmt, pct, with_ci
-from krosbalance.analysis.seat_strength import character_ranking, decided_units, fit_strength
+from krosbalance.analysis.seating import (
+    LABELS,
+    MAX_SEATS,
+    SEAT_READ,
+    _row_seats,
+    _seat_team_columns,
+    read_seat_matches,
+    seat_count,
+)
+from krosbalance.analysis.stats import holm
+from krosbalance.studies.seats.strength import character_ranking, decided_units, fit_strength
 
 ALPHA = stats.ALPHA
-LABELS = "ABCDEFGH"  # the table's teams by position, as the matches table names them (sim.tables)
-MAX_SEATS = len(LABELS)
 BY = ("arm", "tier")
 BY_AI = ("arm", "table_ai")  # per AI: the tables of one AI ("mixed": seats of different AIs)
 MIXED = "mixed"
-SEAT_READ = (
-    "match_id",
-    "pairing",
-    "deal",
-    "board",
-    "ruleset",
-    "variant",
-    "winner",
-    "end_reason",
-    "error",
-    "rotation",
-    "partnerships",
-    "play_order",
-    *(f"team{s}" for s in range(MAX_SEATS)),
-    *(f"ai{s}" for s in range(MAX_SEATS)),
-)
-"""The matches columns the seat analysis reads (those present)."""
-
-
-# ------------------------------------------------------------------------------------ reading
-def _seat_team_columns(columns: pd.Index | list[str]) -> list[int]:
-    return sorted(int(c[4:]) for c in columns if re.fullmatch(r"team\d+", str(c)))
-
-
-def _filled(series: pd.Series) -> np.ndarray:
-    return (series.astype(object).fillna("").astype(str).str.strip() != "").to_numpy()
-
-
-def _row_seats(matches: pd.DataFrame) -> np.ndarray:
-    """Seats of each match: the entries of its ``play_order``, else its non-empty ``team<s>`` columns."""
-    n = np.full(len(matches), 2, dtype=np.int64)
-    seats = [s for s in _seat_team_columns(matches.columns) if s >= 2]
-    for s in seats:
-        n = np.where(_filled(matches[f"team{s}"]), np.maximum(n, s + 1), n)
-    if "play_order" in matches.columns:
-        order = matches["play_order"].astype(object).fillna("").astype(str)
-        counted = np.array([len([x for x in o.split(",") if x.strip()]) for o in order], dtype=np.int64)
-        n = np.maximum(n, counted)
-    return n
-
-
-def seat_count(matches: pd.DataFrame) -> int:
-    """The most seats (players) any match of ``matches`` has; 2 when it has no seat columns."""
-    if matches.empty:
-        return 2
-    return int(_row_seats(matches).max())
-
-
-def read_seat_matches(rs: Any) -> pd.DataFrame:
-    """The :data:`SEAT_READ` columns of the result set's matches of more than two seats.
-
-    A result directory is read column by column (its memory is that of these columns; a two-player
-    result, whose schema has no ``play_order``, reads nothing); an in-memory result set gives its
-    own table's columns. Errors are kept (the Data section counts them)."""
-    root = getattr(rs, "root", None)
-    if root is None:
-        m = rs.matches
-        frame = m[[c for c in SEAT_READ if c in m.columns]]
-    else:
-        import pyarrow.dataset as ds
-
-        from krosbalance.analysis import scan
-
-        files = scan.shard_files(root / "matches")
-        if not files:
-            return pd.DataFrame(columns=list(SEAT_READ[:2]))
-        dataset = ds.dataset([str(f) for f in files], format="parquet")
-        names = dataset.schema.names
-        if "play_order" not in names and not any(re.fullmatch(r"team([2-9])", c) for c in names):
-            return pd.DataFrame(columns=list(SEAT_READ[:2]))
-        table = dataset.to_table(columns=[c for c in SEAT_READ if c in names])
-        frame = table.to_pandas().sort_values("match_id", kind="stable").reset_index(drop=True)
-    if frame.empty:
-        return frame
-    return frame[_row_seats(frame) > 2].reset_index(drop=True)
 
 
 # ------------------------------------------------------------------------------------ the seats
@@ -438,15 +367,6 @@ def partnership_rates(seats: pd.DataFrame, by: tuple[str, ...] = BY, alpha: floa
     return out[cols].reset_index(drop=True)
 
 
-def holm(pvalues: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
-    """Holm-adjusted p-values (NaN stays NaN)."""
-    adjusted = np.full(len(pvalues), np.nan)
-    ok = np.isfinite(pvalues)
-    if ok.any():
-        adjusted[ok] = multipletests(pvalues[ok], alpha=alpha, method="holm")[1]
-    return adjusted
-
-
 def position_stability(seats: pd.DataFrame) -> pd.DataFrame:
     """Whether the rotations move the play positions: per arm, the tables (a deal's matches in one
     arm), those played in all their rotations, and the share of table teams that kept one play
@@ -477,7 +397,7 @@ def character_strength(
     seats: pd.DataFrame, by: tuple[str, ...] = BY, ridge: float = 1.0, alpha: float = ALPHA
 ) -> pd.DataFrame:
     """Each character's strength at these tables, per group of ``by``: a conditional logit grouped
-    by match (:mod:`krosbalance.analysis.seat_strength`).
+    by match (:mod:`krosbalance.studies.seats.strength`).
 
     Model: for the partnerships ``j`` of a decided match, ``P(j wins) = exp(eta_j) / sum exp(eta)``
     with ``eta_j = sum_c delta_c x_jc + position terms (+ mu * size_j)``, ``x_jc`` the copies of
@@ -604,191 +524,8 @@ def for_result_set(rs: Any) -> SeatAnalysis | None:
     return _ANALYSED[rs]
 
 
-# ------------------------------------------------------------------------------------ the words
-def ordinal(k: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``..."""
-    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
-
-
-def group_of(row: Any, by: tuple[str, ...]) -> tuple[Any, ...]:
-    return tuple(getattr(row, b) for b in by)
-
-
-def _select(df: pd.DataFrame, by: tuple[str, ...], group: tuple[Any, ...]) -> pd.DataFrame:
-    mask = np.ones(len(df), dtype=bool)
-    for b, v in zip(by, group, strict=True):
-        mask &= (df[b] == v).to_numpy()
-    return df[mask]
-
-
-def p_text(p: float) -> str:
-    return "n/a" if p is None or np.isnan(p) else f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
-
-
-def _tier_text(tier: str, ais: str) -> str:
-    return f"AI tier {tier}: {ais}" if ais else f"AI tier {tier}"
-
-
-def position_line(
-    arm: str, tier: str, rates: pd.DataFrame, test: pd.Series | None, per_ai: pd.DataFrame
-) -> str:
-    """One arm's win rates by play position with the chi-square verdict, in one sentence."""
-    r = rates.sort_values("position")
-    ais = str(r["ais"].iloc[0]) if "ais" in r.columns else ""
-    n = int(r["n"].max())
-    parts = ", ".join(
-        f"{ordinal(int(x.position))} {with_ci(x.win_rate, x.ci_low, x.ci_high, as_pct=True)}"
-        for x in r.itertuples()
-    )
-    even = float(r["even"].mean())
-    partners = "partners' rates are equal; " if "k" in r.columns and (r["k"] < len(r)).any() else ""
-    text = (
-        f"**{arm}** ({_tier_text(tier, ais)}; n={n} matches): win rate by play position {parts} "
-        f"({partners}even share {pct(even)})"
-    )
-    if test is None or np.isnan(test["p_value"]):
-        return text + "; the position test needs two decided outcomes: not enough data."
-    p = float(test["p_value"])
-    verdict = "the play position matters" if p < ALPHA else "the play position is not shown to matter"
-    text += f"; chi-square p = {p_text(p)} (deal-clustered): {verdict}"
-    if len(per_ai) > 1:
-        text += (
-            " (per AI: "
-            + ", ".join(f"{a.table_ai} p = {p_text(a.p_value)}" for a in per_ai.itertuples())
-            + ")"
-        )
-    return text + "."
-
-
-def partnership_line(arm: str, tier: str, rows: pd.DataFrame) -> str:
-    """One arm's partnerships (by play positions) with their Holm-adjusted tests, in one sentence."""
-    ais = str(rows["ais"].iloc[0]) if len(rows) else ""
-    parts = []
-    for r in rows.itertuples():
-        players = " and ".join(str(p) for p in str(r.positions).split("+"))
-        parts.append(
-            f"players {players} won {with_ci(r.win_rate, r.ci_low, r.ci_high, as_pct=True)} of {int(r.n)} matches "
-            f"(even {pct(r.even)}, Holm-adjusted p = {p_text(r.p_holm)})"
-        )
-    significant = rows[rows["p_holm"] < ALPHA]
-    verdict = (
-        f"a partnership of play positions wins other than its share (Holm-adjusted p < {ALPHA})"
-        if len(significant)
-        else "no partnership of play positions is shown to win more or less than its share"
-    )
-    return f"**{arm}** ({_tier_text(tier, ais)}): " + "; ".join(parts) + f": {verdict}."
-
-
-def strength_line(arm: str, tier: str, strength: pd.DataFrame) -> str:
-    """One arm's strongest and weakest characters (conditional logit), in one sentence."""
-    chars = strength[(strength["kind"] == "character") & strength["coef"].notna()]
-    ais = str(strength["ais"].iloc[0]) if len(strength) and "ais" in strength.columns else ""
-    if len(chars) < 2:
-        note = str(strength["note"].dropna().iloc[0]) if strength["note"].notna().any() else "not enough data"
-        return f"**{arm}** ({_tier_text(tier, ais)}): character strength at the table: {note}."
-    chars = chars.sort_values("coef", ascending=False)
-    top, bottom = chars.iloc[0], chars.iloc[-1]
-
-    def one(r: pd.Series) -> str:
-        return f"**{display_name(r['term'])}** {r['coef']:+.2f} log-odds [{fmt(r['ci_low'])}, {fmt(r['ci_high'])}] (n={int(r['n'])})"
-
-    strong = int((chars["ci_low"] > 0).sum())
-    weak = int((chars["ci_high"] < 0).sum())
-    ridge = (
-        " (penalised fallback fit: estimates shrunk, intervals approximate)"
-        if chars["method"].iloc[0] == "ridge"
-        else ""
-    )
-    return (
-        f"**{arm}** ({_tier_text(tier, ais)}): strongest character at the table {one(top)}, weakest {one(bottom)}, "
-        f"against the average character with the play position held fixed (conditional logit){ridge}; "
-        f"{strong} of {len(chars)} intervals lie above zero and {weak} below (about {0.05 * len(chars):.1f} would by chance)."
-    )
-
-
-def rotation_line(stability: pd.DataFrame, by_seat: pd.DataFrame, seat_tests: pd.DataFrame) -> str:
-    """What the rotations balance (the seats) and whether they move the play positions, in one sentence."""
-    if stability.empty:
-        return ""
-    kept = "; ".join(
-        f"{pct(r.share)} of {r.team_slots} table teams in {r.arm}" for r in stability.itertuples()
-    )
-    seat_parts = []
-    for t in seat_tests.itertuples():
-        rates = by_seat[(by_seat["arm"] == t.arm) & (by_seat["tier"] == t.tier)].sort_values("win_rate")
-        lo, hi = rates.iloc[0], rates.iloc[-1]
-        seat_parts.append(
-            f"{t.arm} ({t.tier}, n={int(t.n)}): from {with_ci(lo.win_rate, lo.ci_low, lo.ci_high, as_pct=True)} "
-            f"to {with_ci(hi.win_rate, hi.ci_low, hi.ci_high, as_pct=True)}, p = {p_text(t.p_value)}"
-        )
-    complete = bool((stability["complete"] == stability["tables"]).all())
-    played = (
-        "Every table was played in all its rotations"
-        if complete
-        else "Tables were played in several rotations"
-    )
-    text = (
-        f"{played}, so by seat each team sits everywhere and team strength cancels (win rate by seat, "
-        f"{'; '.join(seat_parts)})"
-    )
-    if float(stability["share"].min()) >= 0.5:
-        return text + (
-            f"; but the play position does not rotate with the seat: {kept} kept one position in every rotation "
-            "(it follows the teams: in Arena their Initiative, R-A153, R-A159), so the position rates mix acting "
-            "early with fielding high-Initiative characters, which the strength model separates."
-        )
-    return (
-        text + f"; the play position moved with the rotations ({kept} kept one position in every rotation)."
-    )
-
-
-def position_lines(a: SeatAnalysis) -> list[str]:
-    """:func:`position_line` for every arm and AI tier, with the per-AI tests of that tier."""
-    lines = []
-    by_ai = a.position_tests_by_ai
-    for t in a.position_tests.itertuples():
-        rates = _select(a.positions, BY, group_of(t, BY))
-        if t.tier == MIXED:
-            per_ai = by_ai.iloc[0:0]
-        else:
-            per_ai = by_ai[(by_ai["arm"] == t.arm) & (by_ai["table_ai"].map(ai_tier) == t.tier)]
-        k = a.seats.groupby(list(BY))["k"].max()
-        rates = rates.assign(k=k.get((t.arm, t.tier), len(rates)))
-        lines.append(position_line(t.arm, t.tier, rates, pd.Series(t._asdict()), per_ai))
-    return lines
-
-
-def partnership_lines(a: SeatAnalysis) -> list[str]:
-    """:func:`partnership_line` for every arm and AI tier that plays in partnerships."""
-    return [partnership_line(g[0], g[1], rows) for g, rows in a.partnerships.groupby(list(BY), sort=False)]
-
-
-def strength_lines(a: SeatAnalysis) -> list[str]:
-    """:func:`strength_line` for every arm and AI tier."""
-    return [strength_line(g[0], g[1], rows) for g, rows in a.strength.groupby(list(BY), sort=False)]
-
-
-def summary_lines(analysis: SeatAnalysis) -> list[str]:
-    """The headlines of a result set of more than two seats for the report's Summary: per arm (and
-    AI tier) the win rate by play position with its test, the partnerships, the strongest and
-    weakest characters, and what the rotations balance. Every figure with n, a 95% interval and its
-    AI tier."""
-    a = analysis
-    if a.seats.empty:
-        return [f"Tables of {a.n_seats} players, but no error-free match: nothing can be concluded."]
-    arms = list(dict.fromkeys(a.seats["arm"]))
-    modes = a.seats.drop_duplicates("arm").set_index("arm")["mode"]
-    lines = [
-        f"Tables of {a.n_seats} players: {', '.join(f'{arm} ({modes[arm]})' for arm in arms)}. The two-player "
-        "analyses (first player, matchups, teammate-adjusted strength, balance) are replaced by the Seats section; "
-        "draws count as non-wins."
-    ]
-    lines += position_lines(a) + partnership_lines(a) + strength_lines(a)
-    rotation = rotation_line(a.stability, a.by_seat, a.seat_tests)
-    return lines + ([rotation] if rotation else [])
-
-
 __all__ = [
+    "MAX_SEATS",
     "SeatAnalysis",
     "analyse",
     "arm_labels",
@@ -805,6 +542,5 @@ __all__ = [
     "seat_count",
     "seat_rates",
     "seat_table",
-    "summary_lines",
     "units",
 ]

@@ -1,5 +1,5 @@
 """The report's Seats section (:func:`add_report_section` is its hook):
-the tables of :class:`krosbalance.analysis.seats.SeatAnalysis` as text, tables and plots, each
+the tables of :class:`krosbalance.studies.seats.tables.SeatAnalysis` as text, tables and plots, each
 figure with n, a 95% interval and the AI tier. The data are :mod:`seats`'; this module only shows them.
 """
 
@@ -10,21 +10,17 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.names import names_column
-from krosbalance.analysis.narrative import fmt, pct, with_ci
-from krosbalance.analysis.seat_strength import character_ranking
-from krosbalance.analysis.seats import (
-    BY,
-    BY_AI,
-    SeatAnalysis,
-    for_result_set,
+from krosbalance.analysis.narrative import fmt, p_text, pct, with_ci
+from krosbalance.studies.seats.lines import (
     group_of,
     ordinal,
-    p_text,
     partnership_lines,
     position_lines,
     rotation_line,
     strength_lines,
 )
+from krosbalance.studies.seats.strength import character_ranking
+from krosbalance.studies.seats.tables import BY, BY_AI, SeatAnalysis, for_result_set
 
 
 def _ci_cells(
@@ -61,7 +57,7 @@ def wide_rates(
 def report_section(doc: Any, analysis: SeatAnalysis, tables: dict[str, pd.DataFrame]) -> None:
     """The Seats section: position rates and tests, partnerships, the rotation-balanced figure, the
     position effects and the characters' strength, each with n, 95% intervals and the AI tier."""
-    from krosbalance.analysis.seat_plots import plot_position_rates, plot_seat_strength
+    from krosbalance.studies.seats.plots import plot_position_rates, plot_seat_strength
 
     a = analysis
     tables.update(a.tables())

@@ -1,5 +1,5 @@
 """The crossing fit (krosbalance.analysis.crossing) recovers a known root from synthetic paired data,
-and the fair-price section (krosbalance.analysis.fair_price_section) reports it per AI with n and CIs."""
+and the fair-price section (krosbalance.studies.rewards.fair_price_section) reports it per AI with n and CIs."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def _priced_matches(token: str, root: float, deals: int) -> pd.DataFrame:
 
 
 def test_the_fair_price_section_reports_the_price_per_ai_with_n_and_a_picture() -> None:
-    from krosbalance.analysis import fair_price_section
+    from krosbalance.studies.rewards import fair_price_section
 
     token = default_registry().all_rewards()[0].id
     rs = SimpleNamespace(
@@ -127,7 +127,7 @@ def test_the_fair_price_section_reports_the_price_per_ai_with_n_and_a_picture() 
 
 
 def test_no_crossing_sweep_adds_no_section() -> None:
-    from krosbalance.analysis import fair_price_section
+    from krosbalance.studies.rewards import fair_price_section
 
     rs = SimpleNamespace(
         manifest={"sweep": {"kind": "figure", "target": "x", "fields": ["hp"]}}, matches=pd.DataFrame()

@@ -12,8 +12,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from krosbalance.analysis.document import Doc
-from krosbalance.analysis.restricted import arm_elements, baseline_arm, restricted_table
-from krosbalance.analysis.restricted_section import add_report_section, plot_restricted
+from krosbalance.studies.restricted.section import add_report_section, plot_restricted
+from krosbalance.studies.restricted.tables import arm_elements, baseline_arm, restricted_table
 
 CHARS = ("star", "b", "c", "d", "e", "f", "g", "h")
 STRENGTH = {"star": 0.8, "b": 0.2, "c": 0.0, "d": 0.0, "e": -0.2, "f": 0.0, "g": 0.0, "h": -0.8}
@@ -122,7 +122,7 @@ def test_the_report_section_appears_only_when_arms_forbid_something():
 
 
 def test_the_headline_names_the_element_only_when_its_interval_shows_a_loss(table):
-    from krosbalance.analysis.restricted_section import headline
+    from krosbalance.studies.restricted.section import headline
 
     text = headline(table)
     assert "**bow**" in text and "kiter" in text

@@ -1,4 +1,4 @@
-"""Seats: tables of more than two players (four-player Arena), play order and partnerships."""
+"""Restricted play: a figure's spells, powers and options forbidden one at a time (why is it strong?)."""
 
 from __future__ import annotations
 
@@ -7,28 +7,27 @@ from typing import Any
 from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
 
 
-class SeatsStudy:
-    name = "seats"
+class RestrictedStudy:
+    name = "restricted"
     version = 1
-    sections: tuple[str, ...] = ("seats",)
+    sections: tuple[str, ...] = ("restricted",)
 
     def claims(self, experiment: ExperimentShape) -> bool:
-        """Matches of more than two players."""
-        return experiment.seats > 2
+        """Arms that forbid elements to figures (``[restricted]``, or a variant's ``forbid``)."""
+        return bool(experiment.forbids)
 
     def report_sections(self) -> tuple[StudySection, ...]:
-        """The Seats section: play order, partnerships and strength at the table."""
+        """The Restricted play section: Δ strength per forbidden element."""
         # loaded when the report asks (see registry)
-        from krosbalance.analysis import seat_section, study_verdicts
+        from krosbalance.studies.restricted import section, verdict
 
         return (
             StudySection(
-                "seats",
-                seat_section.add_report_section,
-                leading=True,
+                "restricted",
+                section.add_report_section,
                 mode=True,
-                verdict=study_verdicts.seat_verdict,
-                rank=10,
+                verdict=verdict.restricted_verdict,
+                rank=60,
             ),
         )
 
@@ -39,4 +38,4 @@ class SeatsStudy:
         return section_answer(self, rs, tables)
 
 
-register_study(SeatsStudy())
+register_study(RestrictedStudy())

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from krosbalance.analysis.document import Doc
-from krosbalance.analysis.reward_purchase import (
+from krosbalance.sim.reward_arms import variant_options
+from krosbalance.studies.rewards.purchase import (
     arm_of,
     holder_summary,
     holder_value,
@@ -17,8 +18,7 @@ from krosbalance.analysis.reward_purchase import (
     report_section,
     reveal_timing,
 )
-from krosbalance.analysis.rewards import controlled_value
-from krosbalance.sim.reward_arms import variant_options
+from krosbalance.studies.rewards.value import controlled_value
 
 DEALS = 6
 

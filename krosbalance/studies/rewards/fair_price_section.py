@@ -2,7 +2,7 @@
 
 A mode section (:mod:`krosbalance.analysis.sections`): it shows when the manifest's ``sweep`` is a
 reward price sweep (``prices``) or a Divine Challenge sweep (``kind = "challenge"``). The frames are
-:mod:`krosbalance.analysis.fair_price`'s, the fits :mod:`krosbalance.analysis.crossing`'s; every
+:mod:`krosbalance.studies.rewards.fair_price`'s, the fits :mod:`krosbalance.analysis.crossing`'s; every
 figure is given per AI (with its tier), with n (matches and deals) and a 95% deal-clustered interval.
 """
 
@@ -14,18 +14,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from krosbalance.analysis import crossing, fair_price
+from krosbalance.analysis import crossing
+from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.narrative import fmt, with_ci
-
-
-def sweep_kind(rs: Any) -> str:
-    """``price`` (a reward's price sweep), ``challenge`` (a challenge's tier sweep) or ''."""
-    sweep = (rs.manifest or {}).get("sweep") or {}
-    if sweep.get("kind") == "reward" and sweep.get("prices"):
-        return "price"
-    if sweep.get("kind") == "challenge" and sweep.get("fields"):
-        return "challenge"
-    return ""
+from krosbalance.studies.rewards import fair_price
 
 
 def study(rs: Any) -> tuple[str, dict[str, Any], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -38,7 +30,7 @@ def study(rs: Any) -> tuple[str, dict[str, Any], pd.DataFrame, pd.DataFrame, pd.
     if kind == "price":
         frame = fair_price.price_frame(rs.matches)
     else:
-        from krosbalance.analysis.challenges import study_matches
+        from krosbalance.studies.challenges.tables import study_matches
 
         frame = fair_price.threshold_frame(study_matches(rs), sweep)
     points, fits = crossing.fits_by(frame, "ai")
@@ -308,4 +300,4 @@ def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], secti
         section(doc, title, lambda: report_section(doc, rs, tables))
 
 
-__all__ = ["add_report_section", "crossing_verdict", "plot_crossing", "report_section", "study", "sweep_kind"]
+__all__ = ["add_report_section", "crossing_verdict", "plot_crossing", "report_section", "study"]

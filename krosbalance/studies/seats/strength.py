@@ -1,6 +1,6 @@
 """Character strength at tables of more than two players: a conditional logit grouped by match.
 
-The model behind :func:`krosbalance.analysis.seats.character_strength` (see it for the model and
+The model behind :func:`krosbalance.studies.seats.tables.character_strength` (see it for the model and
 its output). One row per partnership of a decided match (every player for himself: a seat); in a
 match exactly one partnership wins, so the conditional likelihood of match ``g`` is the softmax
 ``exp(eta_j) / sum_i exp(eta_i)`` over its partnerships, and anything equal for every partnership
@@ -279,8 +279,8 @@ def _fit_group(u: pd.DataFrame, ridge: float, alpha: float) -> pd.DataFrame:
 def fit_strength(
     u: pd.DataFrame, by: tuple[str, ...], ridge: float = 1.0, alpha: float = ALPHA
 ) -> pd.DataFrame:
-    """The model of :func:`krosbalance.analysis.seats.character_strength` on the partnership table
-    (:func:`krosbalance.analysis.seats.units`), per group of ``by``: :data:`STRENGTH_COLUMNS` after
+    """The model of :func:`krosbalance.studies.seats.tables.character_strength` on the partnership table
+    (:func:`krosbalance.studies.seats.tables.units`), per group of ``by``: :data:`STRENGTH_COLUMNS` after
     the ``by`` columns."""
     cols = [*by, *STRENGTH_COLUMNS]
     if u.empty:

@@ -1,6 +1,6 @@
 """The report's Restricted play section (:func:`add_report_section` is its hook) and its picture.
 
-The data are :func:`krosbalance.analysis.restricted.restricted_table`'s; this module shows them: a
+The data are :func:`krosbalance.studies.restricted.tables.restricted_table`'s; this module shows them: a
 sentence per figure and tier naming the element whose loss costs the figure most, the table with n
 and 95% intervals, and one picture per figure (bars of Δ by element, one colour per AI tier).
 """
@@ -13,9 +13,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from krosbalance.analysis.names import display_name
-from krosbalance.analysis.narrative import fmt, pct, with_ci
-from krosbalance.analysis.restricted import restricted_table
-from krosbalance.analysis.seats import p_text
+from krosbalance.analysis.narrative import fmt, p_text, pct, with_ci
+from krosbalance.studies.restricted.tables import restricted_table
 
 
 def forbids_of(rs: Any) -> dict[str, dict[str, list[str]]]:

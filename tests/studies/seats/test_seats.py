@@ -13,10 +13,13 @@ import pytest
 from matplotlib.figure import Figure
 from scipy import stats as sps
 
-from krosbalance.analysis import seat_plots, seats, sections
+from krosbalance.analysis import sections
 from krosbalance.analysis.report import build_document, write_report
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.strength import fit_effects
+from krosbalance.studies.seats import lines as seat_lines
+from krosbalance.studies.seats import plots as seat_plots
+from krosbalance.studies.seats import tables as seats
 from tests.analysis.fixtures import planted_tables, write_results
 from tests.analysis.verdict_checks import assert_report_leads_with_the_answer
 
@@ -262,7 +265,7 @@ def test_separation_falls_back_to_the_penalised_fit_and_never_crashes() -> None:
     assert star["term"] == "star" and star["coef"] > 0
     assert (chars["method"] == "ridge").all() and chars["note"].str.contains("L2-penalised").all()
     assert np.isfinite(star["ci_low"]) and np.isfinite(star["ci_high"])
-    line = seats.strength_line("free_for_all", "heuristic", s)
+    line = seat_lines.strength_line("free_for_all", "heuristic", s)
     assert "penalised fallback" in line and "**star**" in line
 
 
@@ -306,7 +309,7 @@ def test_too_few_matches_say_not_enough_data() -> None:
     a = _analysis(seat_world(1, at_random))
     chars = a.strength[a.strength["kind"] == "character"]
     assert chars["coef"].isna().all() and chars["note"].str.startswith("not enough data").all()
-    lines = seats.summary_lines(a)
+    lines = seat_lines.summary_lines(a)
     assert any("not enough data" in line for line in lines)
 
 
@@ -332,7 +335,7 @@ def test_summary_lines_give_n_an_interval_and_the_ai_tier_for_every_figure() -> 
             ignore_index=True,
         )
     )
-    lines = seats.summary_lines(a)
+    lines = seat_lines.summary_lines(a)
     figures = [line for line in lines if "%" in line or "log-odds" in line]
     assert len(figures) >= 5
     for line in figures:

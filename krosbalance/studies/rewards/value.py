@@ -60,7 +60,7 @@ def _options(text: Any) -> dict[str, Any]:
 
 def held_by_team_a(options_json: Any, swapped: bool) -> str:
     """The tokens team A holds from the start in a match, '+'-joined ('' for none). The arms of the
-    priced study (:mod:`krosbalance.analysis.reward_purchase`) are marked so that this module's
+    priced study (:mod:`krosbalance.studies.rewards.purchase`) are marked so that this module's
     controlled value stays the AI's-pick measure: 'TOKEN@holder' for a named holder, 'buy:TOKEN' for
     a token team A may buy (no token held, but not the baseline either)."""
     options = _options(options_json)

@@ -1,4 +1,4 @@
-"""Restricted play: a figure's spells, powers and options forbidden one at a time (why is it strong?)."""
+"""Seats: tables of more than two players (four-player Arena), play order and partnerships."""
 
 from __future__ import annotations
 
@@ -7,27 +7,28 @@ from typing import Any
 from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
 
 
-class RestrictedStudy:
-    name = "restricted"
+class SeatsStudy:
+    name = "seats"
     version = 1
-    sections: tuple[str, ...] = ("restricted",)
+    sections: tuple[str, ...] = ("seats",)
 
     def claims(self, experiment: ExperimentShape) -> bool:
-        """Arms that forbid elements to figures (``[restricted]``, or a variant's ``forbid``)."""
-        return bool(experiment.forbids)
+        """Matches of more than two players."""
+        return experiment.seats > 2
 
     def report_sections(self) -> tuple[StudySection, ...]:
-        """The Restricted play section: Δ strength per forbidden element."""
+        """The Seats section: play order, partnerships and strength at the table."""
         # loaded when the report asks (see registry)
-        from krosbalance.analysis import restricted_section, study_verdicts
+        from krosbalance.studies.seats import section, verdict
 
         return (
             StudySection(
-                "restricted",
-                restricted_section.add_report_section,
+                "seats",
+                section.add_report_section,
+                leading=True,
                 mode=True,
-                verdict=study_verdicts.restricted_verdict,
-                rank=60,
+                verdict=verdict.seat_verdict,
+                rank=10,
             ),
         )
 
@@ -38,4 +39,4 @@ class RestrictedStudy:
         return section_answer(self, rs, tables)
 
 
-register_study(RestrictedStudy())
+register_study(SeatsStudy())

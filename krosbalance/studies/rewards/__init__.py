@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
-from krosbalance.studies.shapes import fair_price_section, sweep_target
+from krosbalance.studies import shapes
 
 
 class RewardsStudy:
@@ -17,19 +17,17 @@ class RewardsStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """``held_rewards`` or ``purchase_rewards`` arms, or a sweep over a reward."""
         held = bool(experiment.held_rewards or experiment.purchase_rewards)
-        return held or sweep_target(experiment) == "reward"
+        return held or shapes.sweep_target(experiment) == "reward"
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """Arena's Demonic Rewards (declared by the ruleset), a price's crossing, a purchase's value."""
         # loaded when the report asks (see registry)
-        from krosbalance.analysis import reward_purchase, rewards, study_verdicts
+        from krosbalance.studies.rewards import purchase, value, verdict
 
         return (
-            StudySection(
-                "demonic_rewards", rewards.add_report_section, verdict=study_verdicts.reward_verdict
-            ),
-            fair_price_section(),
-            StudySection("rewards_priced", reward_purchase.add_report_section, mode=True, rank=80),
+            StudySection("demonic_rewards", value.add_report_section, verdict=verdict.reward_verdict),
+            shapes.fair_price_section(),
+            StudySection("rewards_priced", purchase.add_report_section, mode=True, rank=80),
         )
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
