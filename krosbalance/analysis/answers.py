@@ -75,10 +75,9 @@ def win_rate_line(tables: dict[str, pd.DataFrame]) -> str:
 
 def headline_answer(rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
     """The answer of the study the folder records (the default study's for an unknown one)."""
-    from krosbalance.analysis.sections import folder_study
-    from krosbalance.studies import DEFAULT_STUDY, get_study
+    from krosbalance.analysis.sections import default_study, folder_study
 
-    study = folder_study(rs) or get_study(DEFAULT_STUDY)
+    study = folder_study(rs) or default_study()
     return study.answer(rs, tables)
 
 

@@ -33,7 +33,7 @@ from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, ReportBody, render_html, render_markdown
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
-from krosbalance.analysis.sections import folder_study, ruleset_sections
+from krosbalance.analysis.sections import default_study, folder_study, ruleset_sections
 from krosbalance.analysis.verdict import Verdict
 
 
@@ -148,9 +148,7 @@ def _folder_check(doc: Doc, rs: ResultSet) -> None:
 
 def _common_body(rs: ResultSet, doc: Doc, tables: dict[str, pd.DataFrame]) -> ReportBody:
     """The common part of every report: the default study's (``report_body``), asked of the registry."""
-    from krosbalance.studies import DEFAULT_STUDY, get_study
-
-    return cast(ReportBody, cast(Any, get_study(DEFAULT_STUDY)).report_body(rs, doc, tables))
+    return cast(ReportBody, cast(Any, default_study()).report_body(rs, doc, tables))
 
 
 def _answer_first(doc: Doc, rs: ResultSet, body: ReportBody, answer: Verdict, tables: dict[str, Any]) -> None:
@@ -242,13 +240,11 @@ def report_answer(results_dir: Path) -> tuple[str, list[str]]:
     """The study of a results folder and its headline answer (:mod:`krosbalance.analysis.answers`),
     from the same tables the report derives."""
     from krosbalance.analysis.answers import headline_answer
-    from krosbalance.analysis.sections import folder_study
-    from krosbalance.studies import DEFAULT_STUDY
 
     rs = load_results(results_dir)
     _, _, tables = build_document(rs)
-    study = folder_study(rs)
-    return (study.name if study is not None else DEFAULT_STUDY), headline_answer(rs, tables)
+    study = folder_study(rs) or default_study()
+    return study.name, headline_answer(rs, tables)
 
 
 def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | None = None) -> Path:

@@ -1,6 +1,10 @@
 """Divine Challenges (Krosmaster Blast): each challenge against none, and a challenge's neutral tier
 threshold (a ``[sweep]`` of its tiers). The Divine Challenges section itself is Blast's own
-(``Ruleset.report_sections``); the threshold's is this study's."""
+(``Ruleset.report_sections``); the threshold's is this study's (written by the rewards study's
+``fair_price_section``, which both share).
+
+Its home: ``tables`` (paired arms, McNemar tests, tiers reached, the Divine Challenges section) and
+``verdict``. This module registers the study and imports neither."""
 
 from __future__ import annotations
 

@@ -63,12 +63,6 @@ COLUMNS = [
 USES = "uses:"
 
 
-def is_blast(rs: ResultSet) -> bool:
-    """Whether a result set holds Krosmaster Blast matches (its ``ruleset`` column, read alone)."""
-    rulesets = _columns(rs, ["ruleset"])
-    return "ruleset" in rulesets and bool(rulesets["ruleset"].astype(str).str.startswith("blast").any())
-
-
 def study_matches(rs: ResultSet) -> pd.DataFrame:
     """The study's columns of every match of a result set: read column by column from the shards of
     a result directory (the report's memory stays bounded by those columns, a few bytes a match), or

@@ -1,4 +1,7 @@
-"""Restricted play: a figure's spells, powers and options forbidden one at a time (why is it strong?)."""
+"""Restricted play: a figure's spells, powers and options forbidden one at a time (why is it strong?).
+
+Its home: ``tables`` (Δ strength per forbidden element), ``section`` and ``verdict``. This module
+registers the study and imports none of them."""
 
 from __future__ import annotations
 

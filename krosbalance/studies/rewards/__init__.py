@@ -1,12 +1,19 @@
 """Demonic Rewards as a study: a token's value (held from the start against the no-token deal),
-its purchase as real play, and its fair price (a ``[sweep]`` of its price)."""
+its purchase as real play, and its fair price (a ``[sweep]`` of its price).
+
+Its home: ``value`` (each token's paired value, value for money, tokens in play: the Demonic Rewards
+section, Arena's own), ``purchase`` (per-holder and purchase arms: Rewards priced as real play),
+``fair_price`` and ``fair_price_section`` (the crossing of a sweep: a reward's fair price, and a
+Divine Challenge's neutral threshold, which the challenges study shares), ``arms`` (which arms the
+run played, from its record) and ``verdict``. This module registers the study and imports none of
+them: the runner asks the registry, the report loads them when it asks."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
 from krosbalance.studies import shapes
+from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
 
 
 class RewardsStudy:

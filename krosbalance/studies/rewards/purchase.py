@@ -591,8 +591,10 @@ def report_section(
 
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
-    """The report's hook (a mode section): only for an experiment with per-holder or purchase arms."""
+    """The report's hook (a mode section): only for a run its record says has per-holder or purchase arms."""
+    from krosbalance.studies.rewards.arms import plays_priced_arms
+
     matches = rs.matches
-    if not is_priced_experiment(matches):
+    if not plays_priced_arms(rs, matches):
         return
     section(doc, "Rewards priced as real play", lambda: report_section(doc, matches, rs.fighters, tables))

@@ -1,4 +1,9 @@
-"""Seats: tables of more than two players (four-player Arena), play order and partnerships."""
+"""Seats: tables of more than two players (four-player Arena), play order and partnerships.
+
+Its home: ``tables`` (win rates by play position, partnership and seat, the rotations, strength at the
+table), ``strength`` (the conditional-logit model), ``lines`` (its sentences), ``section``, ``plots``
+and ``verdict``. How many players a match seats is every report's question
+(:mod:`krosbalance.analysis.seating`). This module registers the study and imports none of them."""
 
 from __future__ import annotations
 
