@@ -37,9 +37,9 @@ def report_verdict(
 def _two_player_matches(rs: Any) -> pd.DataFrame | None:
     """The matches the character verdict reads: two-player results only (a four-player table has
     its own picture)."""
-    from krosbalance.analysis import seats
+    from krosbalance.analysis.seating import more_than_two_seats
 
-    return rs.summary().matches if seats.for_result_set(rs) is None else None
+    return None if more_than_two_seats(rs) else rs.summary().matches
 
 
 def section_answer(study: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -75,10 +75,9 @@ def win_rate_line(tables: dict[str, pd.DataFrame]) -> str:
 
 def headline_answer(rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
     """The answer of the study the folder records (the default study's for an unknown one)."""
-    from krosbalance.analysis.sections import folder_study
-    from krosbalance.studies import DEFAULT_STUDY, get_study
+    from krosbalance.analysis.sections import default_study, folder_study
 
-    study = folder_study(rs) or get_study(DEFAULT_STUDY)
+    study = folder_study(rs) or default_study()
     return study.answer(rs, tables)
 
 

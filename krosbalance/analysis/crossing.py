@@ -192,4 +192,23 @@ def fits_by(frame: pd.DataFrame, by: str, alpha: float = ALPHA) -> tuple[pd.Data
     )
 
 
-__all__ = ["FIT_COLUMNS", "POINT_COLUMNS", "closest_point", "fit_crossing", "fits_by", "point_effects"]
+def sweep_kind(rs: Any) -> str:
+    """The kind of sweep a run recorded in its manifest: ``price`` (a reward's price sweep), ``challenge``
+    (a challenge's tier sweep) or '' (none): the record, not a guess from the matches."""
+    sweep = (rs.manifest or {}).get("sweep") or {}
+    if sweep.get("kind") == "reward" and sweep.get("prices"):
+        return "price"
+    if sweep.get("kind") == "challenge" and sweep.get("fields"):
+        return "challenge"
+    return ""
+
+
+__all__ = [
+    "FIT_COLUMNS",
+    "POINT_COLUMNS",
+    "closest_point",
+    "fit_crossing",
+    "fits_by",
+    "point_effects",
+    "sweep_kind",
+]

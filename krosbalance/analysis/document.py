@@ -11,6 +11,7 @@ import base64
 import html
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,25 @@ class Doc:
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
         self.blocks.append(("img", (name, buf.getvalue(), alt)))
+
+
+@dataclass
+class ReportBody:
+    """What the default study gives the report shell (:mod:`krosbalance.analysis.report`) beside its
+    sections: the common part of every report, computed before the verdict is drawn.
+
+    ``findings``: the Findings' lines (the Summary keeps their warnings); ``ais``: the AIs that played
+    (the Summary's first line); ``verdict_matches``: the matches the character-strength picture reads
+    (None: no such picture, e.g. tables of more than two players); ``answer_lines(verdict)``: the
+    verdict's lines in the default study's words (None: keep the verdict's own); ``sections``: the
+    common sections, ``(heading, build)`` each, written between the leading sections and the others.
+    """
+
+    findings: list[str]
+    ais: pd.DataFrame
+    verdict_matches: pd.DataFrame | None
+    answer_lines: Callable[[Any], list[str] | None]
+    sections: list[tuple[str, Callable[[], None]]]
 
 
 def _html_inline(text: str) -> str:

@@ -353,3 +353,8 @@ def summary_lines(
     lines.append(dominated_finding(dominated))
     lines.append(ending_finding(balance))
     return lines
+
+
+def p_text(p: float) -> str:
+    """A p-value in two significant digits (scientific below 0.001; n/a when missing)."""
+    return "n/a" if p is None or math.isnan(p) else f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"

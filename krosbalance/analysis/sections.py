@@ -16,6 +16,9 @@ A hook is ``hook(doc, rs, tables, section)``: ``section(doc, title, build)`` is 
 builder (a failing section says so in place and the rest is written); a hook that finds nothing to
 show for this result set adds nothing.
 
+This module is the analysis's one door to the study registry (:mod:`krosbalance.studies`): the report
+shell, the answers and the staged loader ask it, never a study.
+
 A section may also give the report its *verdict*, the answer picture every report opens with
 (:mod:`krosbalance.analysis.verdict`): ``verdict(rs, tables)`` returns a ``Verdict`` when the result
 set holds its study, else ``None``. The first section (in the order above) whose verdict is not
@@ -32,7 +35,7 @@ import pandas as pd
 from krosbalance.analysis.resultset import SPEC_FILE, ResultSet
 from krosbalance.errors import ContentError, KrosbalanceError
 from krosbalance.sim.experiment import loads_experiment
-from krosbalance.studies import Study, recorded_study, study_for
+from krosbalance.studies import DEFAULT_STUDY, Study, get_study, recorded_study, study_for, study_record
 from krosbalance.studies.registry import StudySection, owned_sections, study_sections
 
 GuardedSection = Callable[[Any, str, Callable[[], None]], None]
@@ -100,6 +103,12 @@ def played_rulesets(rs: ResultSet) -> list[str]:
     return [str(name) for name in pd.unique(column.dropna().astype(str))]
 
 
+def default_study() -> Study:
+    """The study of an experiment no other study claims (per-figure strength): the report asks it for
+    the common part of every report, and for the answer of a folder whose study is unknown."""
+    return get_study(DEFAULT_STUDY)
+
+
 def folder_study(rs: ResultSet) -> Study | None:
     """The study of a result set: the one its manifest records (``run`` decides it once, from the
     experiment); for a folder written before manifests named it, the one that claims the
@@ -109,13 +118,26 @@ def folder_study(rs: ResultSet) -> Study | None:
     return recorded if recorded is not None else copy_study(rs.spec_text)
 
 
-def copy_study(spec_text: str) -> Study | None:
-    """The study that claims an experiment copy (``experiment.toml`` beside the results); None when
-    there is none or it cannot be read."""
+def copy_experiment(spec_text: str) -> Any:
+    """The experiment of the copy beside the results (``experiment.toml``): what the run was asked to
+    play, so a study's section reads its arms from the record rather than guessing them from the
+    matches; None when there is no copy or it cannot be read (results written before the copy)."""
     if not spec_text:
         return None
     try:
-        return study_for(loads_experiment(spec_text, SPEC_FILE))
+        return loads_experiment(spec_text, SPEC_FILE)
+    except KrosbalanceError:
+        return None
+
+
+def copy_study(spec_text: str) -> Study | None:
+    """The study that claims an experiment copy (``experiment.toml`` beside the results); None when
+    there is none or it cannot be read."""
+    experiment = copy_experiment(spec_text)
+    if experiment is None:
+        return None
+    try:
+        return study_for(experiment)
     except KrosbalanceError:
         return None
 
@@ -175,8 +197,11 @@ def _register_builtins() -> None:
 
 __all__ = [
     "ReportSection",
+    "default_study",
+    "study_record",
     "register_section",
     "known_sections",
+    "copy_experiment",
     "copy_study",
     "folder_study",
     "played_rulesets",

@@ -21,9 +21,9 @@ from krosbalance.analysis.resultset import MANIFEST_FILE, SPEC_FILE, ResultSet, 
 
 def _told(record: object) -> object:
     """A stage's recorded study, unless it is the default (which any plain stage records)."""
-    from krosbalance.studies import DEFAULT_STUDY
+    from krosbalance.analysis.sections import default_study
 
-    return record if isinstance(record, dict) and record.get("name") != DEFAULT_STUDY else None
+    return record if isinstance(record, dict) and record.get("name") != default_study().name else None
 
 
 def load_staged(out: str | Path) -> ResultSet:
@@ -32,9 +32,8 @@ def load_staged(out: str | Path) -> ResultSet:
     Raises:
         FileNotFoundError: when no stage has any match.
     """
-    from krosbalance.analysis.sections import copy_study
+    from krosbalance.analysis.sections import copy_study, study_record
     from krosbalance.sim.stages import read_stages, stage_folders
-    from krosbalance.studies import study_record
 
     out = Path(out)
     state = read_stages(out)

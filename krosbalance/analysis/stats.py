@@ -493,3 +493,14 @@ def match_length_table(matches: pd.DataFrame) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(rows, columns=cols)
+
+
+def holm(pvalues: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
+    """Holm-adjusted p-values (NaN stays NaN)."""
+    from statsmodels.stats.multitest import multipletests
+
+    adjusted = np.full(len(pvalues), np.nan)
+    ok = np.isfinite(pvalues)
+    if ok.any():
+        adjusted[ok] = multipletests(pvalues[ok], alpha=alpha, method="holm")[1]
+    return adjusted

@@ -9,7 +9,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure
@@ -98,27 +97,6 @@ def test_the_markdown_report_opens_with_the_picture(tmp_path: Path) -> None:
     assert 1 <= len(summary) <= vd.MAX_SUMMARY and all(line.startswith("- ") for line in summary)
     assert md.index("## Summary") < md.index("## Question") < md.index("## Findings") < md.index("## AIs")
     assert (tmp_path / "verdict.png").is_file() and (tmp_path / "tables" / "verdict.csv").is_file()
-
-
-def test_a_reward_value_report_leads_with_each_tokens_value() -> None:
-    from tests.analysis.test_rewards import value_matches
-
-    m = value_matches(n_deals=30)
-    m = m.assign(team_a="x,y", team_b="z,w", team0="x,y", team1="z,w", pairing=0, board="arena-pit")
-    m["first_player"] = np.arange(len(m)) % 2
-    _, doc, tables = build_document(ResultSet(m))
-    assert_report_leads_with_the_answer(doc, tables, "Demonic Reward value")
-    assert {"strong", "weak", "middling"} <= set(tables["verdict"]["figure"])  # ids: not in the registry
-
-
-def test_a_blast_report_leads_with_each_challenges_effect() -> None:
-    from tests.analysis.test_challenges import table
-
-    m = table(40).assign(team_a="a,b", team_b="c,d", pairing=0, deal=lambda t: t["seed"])
-    m["winner_team"] = m["winner"].map({0: "A", 1: "B"}).astype(object)  # never swapped: side 0 is A
-    _, doc, tables = build_document(ResultSet(m))
-    assert_report_leads_with_the_answer(doc, tables, "Divine Challenge effect")
-    assert len(tables["verdict"]) == 1  # one challenge arm, one AI
 
 
 @pytest.mark.parametrize("seed", [0])

@@ -18,7 +18,7 @@ from scipy import stats as sps
 
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import with_groups
-from krosbalance.analysis.seats import holm
+from krosbalance.analysis.stats import holm
 
 ALPHA = 0.05
 FIRST_COLUMNS = [

@@ -1,4 +1,0 @@
-"""Moved to :mod:`krosbalance.studies.teams.plots` (issue 38: one home per study). This name stays for
-notebooks written before (notebooks/team-study.ipynb imported it); new code imports the study's module."""
-
-from krosbalance.studies.teams.plots import *  # noqa: F403

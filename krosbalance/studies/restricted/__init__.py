@@ -1,0 +1,44 @@
+"""Restricted play: a figure's spells, powers and options forbidden one at a time (why is it strong?).
+
+Its home: ``tables`` (Δ strength per forbidden element), ``section`` and ``verdict``. This module
+registers the study and imports none of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+
+
+class RestrictedStudy:
+    name = "restricted"
+    version = 1
+    sections: tuple[str, ...] = ("restricted",)
+
+    def claims(self, experiment: ExperimentShape) -> bool:
+        """Arms that forbid elements to figures (``[restricted]``, or a variant's ``forbid``)."""
+        return bool(experiment.forbids)
+
+    def report_sections(self) -> tuple[StudySection, ...]:
+        """The Restricted play section: Δ strength per forbidden element."""
+        # loaded when the report asks (see registry)
+        from krosbalance.studies.restricted import section, verdict
+
+        return (
+            StudySection(
+                "restricted",
+                section.add_report_section,
+                mode=True,
+                verdict=verdict.restricted_verdict,
+                rank=60,
+            ),
+        )
+
+    def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
+        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        from krosbalance.analysis.answers import section_answer
+
+        return section_answer(self, rs, tables)
+
+
+register_study(RestrictedStudy())

@@ -1,0 +1,67 @@
+"""The rewards study's verdict picture: each token's Δ win rate per AI, paired deals (moved from
+``analysis/study_verdicts.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+
+
+def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """A reward-value experiment (``held_rewards``): each token's Δ win rate per AI, paired deals."""
+    from krosbalance.analysis.crossing import sweep_kind
+    from krosbalance.studies.rewards import value as rewards
+    from krosbalance.studies.rewards.arms import plays_value_arms
+
+    if sweep_kind(rs):  # a price sweep: its own verdict (fair_price_section) answers the question
+        return None
+    matches, _ = rewards.reward_data(rs)
+    if not plays_value_arms(rs, matches):
+        return None
+    value = rewards.controlled_value(matches)
+    if value.empty:
+        return None
+    rows = [
+        {
+            "figure": r.name,
+            "group": group_label(str(r.ai), str(r.tier)),
+            "tier": str(r.tier),
+            "est": r.delta,
+            "ci_low": r.delta_low,
+            "ci_high": r.delta_high,
+            "n": r.n,
+        }
+        for r in value.itertuples(index=False)
+    ]
+    ranked = rewards.value_for_money(value)
+    lines = []
+    for ai, group in ranked.groupby("ai", sort=True):
+        moved = group[group["differs"]]
+        clear = moved[moved["clear"]]["name"].tolist()
+        lines.append(
+            f"Under {group_label(str(ai), str(group['tier'].iloc[0]))}: {len(moved)} of {len(group)} tokens "
+            f"measure like another rank than their assumed one"
+            + (
+                f", clearly: {', '.join(clear[:5])}" + (" and more" if len(clear) > 5 else "")
+                if clear
+                else ""
+            )
+            + "."
+        )
+    return Verdict(
+        "Demonic Reward value",
+        "Δ win rate of the team holding the token from the start (paired deals)",
+        verdict_frame(rows),
+        0.0,
+        True,
+        lines[:2],
+        "Each deal is played without rewards and once per token held face down from the start by team A, "
+        "with the same seed: Δ win rate is the paired score difference (win 1, draw ½), 95% Student-t "
+        "interval over the deals, n = paired deals. Details in the Demonic Rewards section.",
+    )
+
+
+__all__ = ["reward_verdict"]
