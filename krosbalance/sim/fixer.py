@@ -76,7 +76,8 @@ import numpy as np
 import pandas as pd
 
 from krosbalance.errors import ExperimentError
-from krosbalance.sim.experiment import Experiment, load_experiment
+from krosbalance.sim.design import Experiment
+from krosbalance.sim.experiment_file import load_experiment
 from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, UPPER, Patch, parse_patch
 
 FIX_KEYS: tuple[str, ...] = (

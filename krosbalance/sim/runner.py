@@ -57,10 +57,13 @@ from krosbalance.errors import EngineError, KrosbalanceError
 from krosbalance.sim import ledger
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
-from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
+from krosbalance.sim.design import DEALT_MODES, Experiment
+from krosbalance.sim.expansion import iter_matches
+from krosbalance.sim.experiment_file import load_experiment
 from krosbalance.sim.match import BatchInterrupted, BatchResult, PlayFn, default_play, run_batch
 from krosbalance.sim.patches import patch_manifest
 from krosbalance.sim.shard_content import FINGERPRINT_KEY
+from krosbalance.sim.spec import MatchSpec
 from krosbalance.sim.tables import (
     errors_frame,
     events_frame,

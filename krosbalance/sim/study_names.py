@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from krosbalance.sim.experiment import Experiment
+    from krosbalance.sim.design import Experiment
     from krosbalance.sim.fixer import FixSpec
 
 MAX_LISTED = 12
@@ -157,7 +157,7 @@ def _forbid_problems(experiment: Experiment, figures: set[str]) -> list[tuple[st
 def _holder_problems(experiment: Experiment) -> list[tuple[str, str]]:
     """``start_reward_holders`` names, for each side, a Krosmaster of the team on that side: in
     every match, whichever team the seating puts there."""
-    from krosbalance.sim.experiment import DEALT_MODES
+    from krosbalance.sim.design import DEALT_MODES
 
     if experiment.ladder:  # a ladder's later stages play other teams: its own checks hold
         return []

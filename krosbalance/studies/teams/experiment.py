@@ -102,15 +102,16 @@ def parse_ladder(
 ) -> tuple[tuple[tuple[Team, Team], ...] | None, str]:
     """The first stage's pairings and the study's settings (JSON) of a ladder ``[teams]``; every
     problem goes to ``problems`` (the experiment's ``_Problems``)."""
-    from krosbalance.sim import experiment as ex
+    from krosbalance.sim import file_problems as fp
+    from krosbalance.sim import parse_teams as pt
 
     n_before = len(problems.errors)
-    ex._unknown_keys(teams, LADDER_TEAM_KEYS, "teams.", problems)
+    fp._unknown_keys(teams, LADDER_TEAM_KEYS, "teams.", problems)
     for key in ("pool", "list", "pairs", "tables", "include_mirror"):
         if key in teams:
             problems.add(f"teams.{key}", "not used by mode 'ladder' (it takes roster and/or collection)")
     size: tuple[int, int] | None = None
-    rule = ex._get(teams, "rule", dict, problems, prefix="teams.", default={})
+    rule = fp._get(teams, "rule", dict, problems, prefix="teams.", default={})
     if rule is not None:
         for key in rule:
             if key not in RULE_KEYS:
@@ -132,7 +133,7 @@ def parse_ladder(
     roster: list[str] | None = []
     if "roster" in teams:
         start = len(problems.errors)
-        roster = ex._parse_pool(teams["roster"], problems, catalog, ruleset)
+        roster = pt._parse_pool(teams["roster"], problems, catalog, ruleset)
         for i in range(start, len(problems.errors)):  # the pool parser names its field teams.pool
             e = problems.errors[i]
             if e.field.startswith("teams.pool"):
@@ -140,7 +141,7 @@ def parse_ladder(
                     e.file, "teams.roster" + e.field[len("teams.pool") :], e.reason
                 )
     owned: list[str] | None = None
-    collection = ex._get(teams, "collection", str, problems, prefix="teams.")
+    collection = fp._get(teams, "collection", str, problems, prefix="teams.")
     if collection is not None:
         path = Path(collection)
         if not path.is_absolute() and file not in ("", "<string>"):
@@ -215,12 +216,12 @@ def _one_buy_away(owned: Sequence[str], team: Team) -> bool:
 def _parse_settings(
     teams: Mapping[str, Any], problems: Any, catalog: Catalog, ruleset: str
 ) -> dict[str, Any] | None:
-    from krosbalance.sim import experiment as ex
+    from krosbalance.sim import file_problems as fp
 
-    raw = ex._get(teams, "ladder", dict, problems, prefix="teams.", default={})
+    raw = fp._get(teams, "ladder", dict, problems, prefix="teams.", default={})
     if raw is None:
         return None
-    ex._unknown_keys(raw, LADDER_KEYS, "teams.ladder.", problems)
+    fp._unknown_keys(raw, LADDER_KEYS, "teams.ladder.", problems)
     out = dict(DEFAULTS)
     ok = True
     design = raw.get("design", out["design"])
@@ -270,9 +271,9 @@ def _parse_settings(
             problems.add("teams.ladder.search", f"must be a table {{ai, top, deals}}, not {search!r}")
             ok = False
         else:
-            ex._unknown_keys(search, SEARCH_KEYS, "teams.ladder.search.", problems)
+            fp._unknown_keys(search, SEARCH_KEYS, "teams.ladder.search.", problems)
             ai, top, deals = search.get("ai"), search.get("top", 6), search.get("deals", 1)
-            known = ex._ask(lambda: catalog.ais(ruleset), "teams.ladder.search.ai", problems)
+            known = fp._ask(lambda: catalog.ais(ruleset), "teams.ladder.search.ai", problems)
             if not isinstance(ai, str) or (known is not None and ai not in known):
                 problems.add("teams.ladder.search.ai", f"unknown AI {ai!r}; known: {', '.join(known or [])}")
                 ok = False
@@ -292,7 +293,8 @@ def _parse_swaps(
     raw: Any, problems: Any, catalog: Catalog, ruleset: str, options: Options, size: tuple[int, int] | None
 ) -> list[dict[str, Any]] | None:
     """``swaps``: team T with figure ``out`` replaced by ``in``; both must be legal teams."""
-    from krosbalance.sim import experiment as ex
+    from krosbalance.sim import file_problems as fp
+    from krosbalance.sim import parse_teams as pt
 
     if not isinstance(raw, list):
         problems.add("teams.ladder.swaps", f"must be an array of {{team, out, in}} tables, not {raw!r}")
@@ -303,9 +305,9 @@ def _parse_swaps(
         if not isinstance(entry, dict):
             problems.add(where, f"must be a table {{team, out, in}}, not {entry!r}")
             return None
-        ex._unknown_keys(entry, ("team", "out", "in"), f"{where}.", problems)
-        team = ex._parse_team(entry.get("team"), f"{where}.team", problems, catalog, ruleset, options)
-        names = ex._resolve_names([entry.get("out"), entry.get("in")], f"{where}.out/in", problems, catalog)
+        fp._unknown_keys(entry, ("team", "out", "in"), f"{where}.", problems)
+        team = pt._parse_team(entry.get("team"), f"{where}.team", problems, catalog, ruleset, options)
+        names = pt._resolve_names([entry.get("out"), entry.get("in")], f"{where}.out/in", problems, catalog)
         if team is None or names is None:
             return None
         out, into = names

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from krosbalance.sim.experiment import Experiment
+from krosbalance.sim.design import Experiment
 from krosbalance.sim.stages import FinishedStage
 
 Team = tuple[str, ...]
