@@ -265,7 +265,7 @@ def cmd_teams(args: argparse.Namespace) -> int:
 def cmd_fix(args: argparse.Namespace) -> int:
     import json
 
-    from krosbalance.sim.fixer import load_fix, run_fix
+    from krosbalance.studies.patches.fixer import load_fix, run_fix
 
     experiment, _ = load_fix(args.file)
     out = args.out if args.out is not None else Path("results") / experiment.name

@@ -39,7 +39,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from krosbalance.analysis import balance as balance_mod
-from krosbalance.analysis import dependence, ladder, narrative, patch_section, plots, seats, stats
+from krosbalance.analysis import dependence, ladder, narrative, plots, seats, stats
 from krosbalance.analysis import verdict as verdict_mod
 from krosbalance.analysis.answers import report_verdict
 from krosbalance.analysis.design import weights
@@ -58,6 +58,7 @@ from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import folder_study, ruleset_sections
 from krosbalance.analysis.strength import adjusted_strength
 from krosbalance.analysis.verdict import Verdict
+from krosbalance.studies.patches import section as patch_section
 
 CELLS_SHOWN = 20  # more cells than this are summarised (n per cell), the full table goes to CSV
 BOARDS_DRAWN = 3

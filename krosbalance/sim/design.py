@@ -106,7 +106,7 @@ class Experiment:
     arm_patches: tuple[tuple[str, str], ...] = ()
     #: the ``[sweep]`` grid, JSON (``krosbalance.sim.sweep.sweep_arms``); '' = no sweep
     sweep: str = ""
-    #: the file has a ``[fix]`` table (``krosbalance fix``, :mod:`krosbalance.sim.fixer`): a patch study
+    #: the file has a ``[fix]`` table (``krosbalance fix``, :mod:`krosbalance.studies.patches.fixer`): a patch study
     fix: bool = False
     #: ``study = "..."``: the study the file names (:mod:`krosbalance.studies`); '' = the one that
     #: claims it from its other tables

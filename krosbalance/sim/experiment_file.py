@@ -69,7 +69,7 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # or price_gg = [GG]:
     values = { hp = [10, 12, 14] }  # the fair price) or challenge = "..." (bonuses.<b>.tier: the
                                   # neutral threshold; Blast, the challenge in [options] challenges)
-    [fix]                         # read by ``krosbalance fix`` (``krosbalance.sim.fixer``); ``run``
+    [fix]                         # read by ``krosbalance fix`` (``krosbalance.studies.patches``); ``run``
     band = 0.15                   # plays the experiment's own matches without it
     forbid = { bill_tell = ["spell:distant_shot"] }  # restricted play: elements (spell:<id>,
                                   # power:<kind>, action:<name>) the figure may not use in this arm,

@@ -24,6 +24,7 @@ from krosbalance.sim.file_problems import (
     _unknown_keys,
     content_problem,
 )
+from krosbalance.sim.fix_table import FIX_ARMS, parse_fix
 from krosbalance.sim.restricted import VARIANT_KEYS, restricted_variants
 from krosbalance.sim.study_names import unknown_name
 
@@ -35,12 +36,10 @@ def _parse_fix(
     sweep: str,
     problems: _Problems,
 ) -> Any:
-    """``[fix]``, read by the parser ``krosbalance fix`` uses (:func:`krosbalance.sim.fixer.parse_fix`),
+    """``[fix]``, read by the parser ``krosbalance fix`` uses (:func:`krosbalance.sim.fix_table.parse_fix`),
     so ``validate`` refuses what ``fix`` would; None when absent or wrong."""
     if "fix" not in data:
         return None
-    from krosbalance.sim.fixer import FIX_ARMS, parse_fix
-
     if variants or sweep:
         problems.add("variants", FIX_ARMS)
     try:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from krosbalance.sim.design import Experiment
-    from krosbalance.sim.fixer import FixSpec
+    from krosbalance.sim.fix_table import FixSpec
 
 MAX_LISTED = 12
 """Names listed in full at most; more are counted (the ``list`` command gives every one)."""
@@ -197,7 +197,7 @@ def _holder_problems(experiment: Experiment) -> list[tuple[str, str]]:
 
 
 def _fix_problems(experiment: Experiment, fix: FixSpec, figures: set[str]) -> list[tuple[str, str]]:
-    from krosbalance.sim.fixer import knobs_of
+    from krosbalance.sim.fix_table import knobs_of
 
     out: list[tuple[str, str]] = []
     for i, figure in enumerate(fix.figures):

@@ -1,4 +1,4 @@
-"""The fix finder's rounds, bounds, designer lists and staged resume (krosbalance.sim.fixer)."""
+"""The fix finder's rounds, bounds, designer lists and staged resume (krosbalance.studies.patches.fixer)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,11 @@ import pytest
 from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import loads_experiment
-from krosbalance.sim.fixer import (
-    FixPlanner,
-    FixSpec,
-    changes_patch,
-    knob_bounds,
-    load_fix,
-    parse_fix,
-    probe_experiment,
-    run_fix,
-    solve,
-)
+from krosbalance.sim.fix_table import FixSpec, changes_patch, parse_fix
 from krosbalance.sim.patches import patched_registry
 from krosbalance.sim.stages import read_stages
+from krosbalance.studies.patches.fixer import FixPlanner, load_fix, probe_experiment, run_fix
+from krosbalance.studies.patches.proposal import knob_bounds, solve
 
 BASE = textwrap.dedent(
     """

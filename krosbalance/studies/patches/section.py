@@ -3,7 +3,7 @@
 A mode section (:mod:`krosbalance.analysis.sections`): it shows for every result set whose manifest
 lists patched arms (``patches``, written by the runner from ``krosbalance.sim.patches``), and adds
 the sweep's curve and root when the manifest holds a ``sweep``. Figures are the analysis of
-:mod:`krosbalance.analysis.patch_study`; every strength is given with its n, 95% interval and tier.
+:mod:`krosbalance.studies.patches.tables`; every strength is given with its n, 95% interval and tier.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from krosbalance.analysis import patch_study
 from krosbalance.analysis.dependence import POOLED
 from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import fmt, with_ci
+from krosbalance.studies.patches import tables as patch_study
 
 
 def header_lines(manifest: dict[str, Any] | None) -> list[str]:
