@@ -69,8 +69,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # or price_gg = [GG]:
     values = { hp = [10, 12, 14] }  # the fair price) or challenge = "..." (bonuses.<b>.tier: the
                                   # neutral threshold; Blast, the challenge in [options] challenges)
-    [fix]                         # read by ``krosbalance fix`` (``krosbalance.studies.patches``); ``run``
-    band = 0.15                   # plays the experiment's own matches without it
+    [fix]                         # the fix finder (``krosbalance.studies.patches``): ``run`` (or its
+    band = 0.15                   # alias ``fix``) plays its stages, not the file's own matches
     forbid = { bill_tell = ["spell:distant_shot"] }  # restricted play: elements (spell:<id>,
                                   # power:<kind>, action:<name>) the figure may not use in this arm,
                                   # on whichever side fields it (krosbalance.sim.restricted)

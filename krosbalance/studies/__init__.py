@@ -12,6 +12,7 @@ from krosbalance.studies.registry import (
     get_study,
     list_studies,
     recorded_study,
+    stage_runner,
     study_for,
     study_record,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "get_study",
     "list_studies",
     "recorded_study",
+    "stage_runner",
     "study_for",
     "study_record",
 ]

@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.design import Experiment
 from krosbalance.sim.stages import FinishedStage
 
@@ -365,3 +366,20 @@ def run_ladder(
         f"{time.perf_counter() - start:.1f} s -> {out}"
     )
     return 1 if summary.n_errors else 0  # as the CLI: some matches raised (recorded in the stages)
+
+
+def stage_runner(experiment: Experiment) -> Any:
+    """``krosbalance run`` of a team study (``mode = "ladder"``): :func:`run_ladder` (the registry's
+    :func:`~krosbalance.studies.registry.stage_runner`); None for any other experiment."""
+    return _run_ladder_study if experiment.ladder else None
+
+
+def _run_ladder_study(
+    experiment: Experiment, source: str | Path, out: str | Path, *, patch: Any = None, **options: Any
+) -> int:
+    if patch:
+        raise KrosbalanceError(
+            f"{source}: --patch: a team study (mode = 'ladder') plays the cards as shipped; "
+            "put the patch in a [[variants]] arm of a round_robin experiment instead"
+        )
+    return run_ladder(experiment, source, out, **options)
