@@ -12,7 +12,6 @@ from krosbalance.studies.registry import (
     get_study,
     list_studies,
     recorded_study,
-    stage_runner,
     study_for,
     study_record,
 )
@@ -26,7 +25,6 @@ __all__ = [
     "get_study",
     "list_studies",
     "recorded_study",
-    "stage_runner",
     "study_for",
     "study_record",
 ]

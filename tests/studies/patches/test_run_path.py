@@ -10,8 +10,9 @@ import pytest
 from krosbalance.cli import main
 from krosbalance.sim.experiment import load_experiment, loads_experiment
 from krosbalance.sim.stages import read_stages
-from krosbalance.studies import get_study, stage_runner, study_for
+from krosbalance.studies import get_study, study_for
 from krosbalance.studies.patches.planner import run_fix_study
+from krosbalance.studies.registry import stage_runner
 from tests.studies.patches.conftest import BASE
 
 SIMULATIONS = Path(__file__).resolve().parents[3] / "simulations"
