@@ -124,10 +124,11 @@ from krosbalance.sim.parse_arms import (
     _parse_variants,
     _sweep_prices,
 )
-from krosbalance.sim.parse_teams import _parse_ais, _parse_arm_teams, _parse_boards, _parse_ladder_teams
+from krosbalance.sim.parse_teams import _parse_ais, _parse_arm_teams, _parse_boards, _parse_study_teams
 from krosbalance.sim.restricted import arm_forbids
 from krosbalance.sim.spec import Team
 from krosbalance.sim.study_names import unplayed_names
+from krosbalance.studies.registry import team_mode_parser
 
 
 def check_experiment(
@@ -379,8 +380,10 @@ def _parse_teams_table(
                     f"variant {arm!r} seats {catalog.seats(ruleset, arm_options)} players, the experiment "
                     f"{seats}: the arms of an experiment play the same tables",
                 )
-        if teams.get("mode") == "ladder":  # a team study: krosbalance.studies.teams.experiment
-            mode, pairings, ladder = _parse_ladder_teams(
+        study_mode = team_mode_parser(str(teams.get("mode", "")))  # a study's own [teams] mode
+        if study_mode is not None:  # mode = "ladder": krosbalance.studies.teams.experiment
+            mode, pairings, ladder = _parse_study_teams(
+                study_mode,
                 teams,
                 problems,
                 catalog,

@@ -5,9 +5,11 @@ keys; a content file that does not load said once, as ``(content)``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from krosbalance.content.loader import normalize_name
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError, LocatedError
 
 
@@ -107,3 +109,38 @@ def _ask(fn: Any, field_name: str, problems: _Problems) -> list[str] | None:
 def _short(exc: Exception) -> str:
     text = str(exc)
     return text if len(text) < 200 else text[:197] + "..."
+
+
+# ------------------------------------------------------------------------------ unknown names
+
+MAX_LISTED = 12
+"""Names listed in full at most; more are counted (the ``list`` command gives every one)."""
+
+
+def _key(name: str) -> str:
+    return normalize_name(name)
+
+
+def close_names(name: str, known: Iterable[str], n: int = 3) -> list[str]:
+    """The few ``known`` names nearest to ``name`` (difflib over normalised names, as the content
+    registry suggests characters), nearest first."""
+    keys: dict[str, str] = {}
+    for item in known:
+        keys.setdefault(_key(item), item)
+    return [keys[key] for key in difflib.get_close_matches(_key(name), list(keys), n=n, cutoff=0.6)]
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'a' or 'b'?"`` with the near names, or ''."""
+    close = close_names(name, known)
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def unknown_name(what: str, name: Any, known: Sequence[str], listing: str) -> str:
+    """The reason an unknown name is refused: the near names, then every name when there are few,
+    else where to list them (``listing``, e.g. ``krosbalance list rewards``)."""
+    hint = did_you_mean(name, known) if isinstance(name, str) else ""
+    every = (
+        f"; known: {', '.join(known)}" if len(known) <= MAX_LISTED else f" ({listing} lists all {len(known)})"
+    )
+    return f"unknown {what} {name!r}{hint}{every}"

@@ -23,10 +23,10 @@ from krosbalance.sim.file_problems import (
     _type_name,
     _unknown_keys,
     content_problem,
+    unknown_name,
 )
 from krosbalance.sim.fix_table import FIX_ARMS, parse_fix
 from krosbalance.sim.restricted import VARIANT_KEYS, restricted_variants
-from krosbalance.sim.study_names import unknown_name
 
 
 def _parse_fix(

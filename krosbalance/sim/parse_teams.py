@@ -335,7 +335,8 @@ def _parse_teams(
     return mode, tuple(pairs)
 
 
-def _parse_ladder_teams(
+def _parse_study_teams(
+    parser: Any,
     teams: Mapping[str, Any],
     problems: _Problems,
     catalog: Catalog,
@@ -346,21 +347,10 @@ def _parse_ladder_teams(
     seats: int,
     variants: Sequence[tuple[str, str]] | None,
 ) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
-    """``mode = "ladder"``: a team study (its own module); it plays two players and one arm."""
-    from krosbalance.studies.teams.experiment import parse_ladder
-
-    if seats != 2:
-        problems.add(
-            "teams.mode", f"a team ladder pairs two teams; ruleset {ruleset!r} seats {seats} players here"
-        )
-        return "ladder", None, ""
-    if variants:
-        problems.add("variants", "a team ladder plays one arm: compare rules with one ladder per rule")
-        return "ladder", None, ""
-    if options is None:
-        return "ladder", None, ""
-    pairings, settings = parse_ladder(teams, problems, catalog, ruleset, options, master_seed, file)
-    return "ladder", pairings, settings
+    """A ``[teams]`` mode a study owns (``mode = "ladder"``: the team study,
+    :mod:`krosbalance.studies.teams.experiment`), parsed by that study's parser (found by the study
+    registry, :func:`krosbalance.studies.registry.team_mode_parser`): (mode, pairings, settings)."""
+    return parser(teams, problems, catalog, ruleset, options, master_seed, file, seats, variants)
 
 
 def _parse_arm_teams(

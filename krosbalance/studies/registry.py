@@ -168,6 +168,29 @@ StageRunner = Callable[..., int]
 status (1 when some matches raised)."""
 
 
+def _folder_module(study: Study, name: str) -> Any:
+    """A module of a study's folder (``studies/<study>/<name>.py``), None when it has none."""
+    module_name = f"{type(study).__module__}.{name}"
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return None
+
+
+def team_mode_parser(mode: str) -> Callable[..., Any] | None:
+    """The parser of a ``[teams]`` mode a study owns (``mode = "ladder"``: the team study's), None for
+    the experiment file's own modes: the ``parse_team_mode`` function of the study folder's
+    ``experiment`` module whose ``TEAM_MODES`` names it (loaded when a file asks for the mode)."""
+    for study in _STUDIES.values():
+        module = _folder_module(study, "experiment")
+        if module is not None and mode in getattr(module, "TEAM_MODES", ()):
+            parser: Callable[..., Any] = module.parse_team_mode
+            return parser
+    return None
+
+
 def stage_runner(study: Study, experiment: ExperimentShape) -> StageRunner | None:
     """How ``krosbalance run`` plays an experiment of ``study`` that is staged (planned stage by stage
     from the results before: the team ladder, the fix finder), None for one experiment played once.
@@ -177,14 +200,8 @@ def stage_runner(study: Study, experiment: ExperimentShape) -> StageRunner | Non
     ``run``, as a study's report sections are only by the report)."""
     own = getattr(study, "stage_runner", None)
     if own is None:
-        name = f"{type(study).__module__}.planner"
-        try:
-            module = importlib.import_module(name)  # a study folder's planner, when it has one
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            return None
-        own = getattr(module, "stage_runner", None)
+        module = _folder_module(study, "planner")  # a study folder's planner, when it has one
+        own = getattr(module, "stage_runner", None) if module is not None else None
     runner: StageRunner | None = own(experiment) if own is not None else None
     return runner
 
@@ -230,6 +247,7 @@ __all__ = [
     "register_study",
     "stage_runner",
     "study_for",
+    "team_mode_parser",
     "study_record",
     "study_sections",
 ]

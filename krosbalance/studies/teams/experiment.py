@@ -38,11 +38,14 @@ seeds. The experiment's own pairings are its first stage (what ``validate`` coun
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from krosbalance.errors import ExperimentError, KrosbalanceError
+from krosbalance.sim import file_problems as fp
+from krosbalance.sim import parse_teams as pt
 from krosbalance.sim.catalog import Catalog, Options
 from krosbalance.sim.rosters import (
     Team,
@@ -51,6 +54,7 @@ from krosbalance.sim.rosters import (
     roster_teams,
     size_range,
 )
+from krosbalance.studies.teams.planner import first_pairings
 
 LADDER_TEAM_KEYS = ("mode", "roster", "collection", "rule", "ladder")
 RULE_KEYS = ("size",)
@@ -102,8 +106,6 @@ def parse_ladder(
 ) -> tuple[tuple[tuple[Team, Team], ...] | None, str]:
     """The first stage's pairings and the study's settings (JSON) of a ladder ``[teams]``; every
     problem goes to ``problems`` (the experiment's ``_Problems``)."""
-    from krosbalance.sim import file_problems as fp
-    from krosbalance.sim import parse_teams as pt
 
     n_before = len(problems.errors)
     fp._unknown_keys(teams, LADDER_TEAM_KEYS, "teams.", problems)
@@ -199,7 +201,6 @@ def parse_ladder(
     if len(rated) < 2:
         problems.add("teams", f"a ladder needs at least two teams to rate; {len(rated)} here")
         return None, ""
-    from krosbalance.studies.teams.planner import first_pairings
 
     pairings = first_pairings(settings, master_seed or 0)
     return pairings, json.dumps(settings, sort_keys=True, separators=(",", ":"))
@@ -207,7 +208,6 @@ def parse_ladder(
 
 def _one_buy_away(owned: Sequence[str], team: Team) -> bool:
     """Whether the team needs at most one figure more than the owned ones."""
-    from collections import Counter
 
     missing = Counter(team) - Counter(owned)
     return sum(missing.values()) <= 1
@@ -216,7 +216,6 @@ def _one_buy_away(owned: Sequence[str], team: Team) -> bool:
 def _parse_settings(
     teams: Mapping[str, Any], problems: Any, catalog: Catalog, ruleset: str
 ) -> dict[str, Any] | None:
-    from krosbalance.sim import file_problems as fp
 
     raw = fp._get(teams, "ladder", dict, problems, prefix="teams.", default={})
     if raw is None:
@@ -293,8 +292,6 @@ def _parse_swaps(
     raw: Any, problems: Any, catalog: Catalog, ruleset: str, options: Options, size: tuple[int, int] | None
 ) -> list[dict[str, Any]] | None:
     """``swaps``: team T with figure ``out`` replaced by ``in``; both must be legal teams."""
-    from krosbalance.sim import file_problems as fp
-    from krosbalance.sim import parse_teams as pt
 
     if not isinstance(raw, list):
         problems.add("teams.ladder.swaps", f"must be an array of {{team, out, in}} tables, not {raw!r}")
@@ -323,3 +320,34 @@ def _parse_swaps(
             return None
         swaps.append({"team": sorted(team), "out": out, "in": into, "swapped": sorted(swapped)})
     return swaps
+
+
+#: the ``[teams]`` modes this study owns (:func:`krosbalance.studies.registry.team_mode_parser`)
+TEAM_MODES: tuple[str, ...] = ("ladder",)
+
+
+def parse_team_mode(
+    teams: Mapping[str, Any],
+    problems: Any,
+    catalog: Catalog,
+    ruleset: str,
+    options: Options,
+    master_seed: int | None,
+    file: str,
+    seats: int,
+    variants: Sequence[tuple[str, str]] | None,
+) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
+    """``[teams] mode = "ladder"`` (:data:`TEAM_MODES`), asked by the experiment file's parser through the
+    study registry: the study plays two players and one arm. Returns (mode, first pairings, settings)."""
+    if seats != 2:
+        problems.add(
+            "teams.mode", f"a team ladder pairs two teams; ruleset {ruleset!r} seats {seats} players here"
+        )
+        return "ladder", None, ""
+    if variants:
+        problems.add("variants", "a team ladder plays one arm: compare rules with one ladder per rule")
+        return "ladder", None, ""
+    if options is None:
+        return "ladder", None, ""
+    pairings, settings = parse_ladder(teams, problems, catalog, ruleset, options, master_seed, file)
+    return "ladder", pairings, settings

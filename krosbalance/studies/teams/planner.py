@@ -51,7 +51,8 @@ import numpy as np
 
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.design import Experiment
-from krosbalance.sim.stages import FinishedStage
+from krosbalance.sim.stages import MAX_STAGES, FinishedStage, run_stages
+from krosbalance.sim.topk import race_step, stage_opponents
 
 Team = tuple[str, ...]
 SWAP_SEED_KEY = 1000
@@ -124,7 +125,6 @@ AFTER_RACE_STAGES = 4
 def max_race_stages() -> int:
     """The race's stages at most: the staged runner's cap (:data:`krosbalance.sim.stages.MAX_STAGES`)
     less the stages that may follow it. A race that reaches it ends there, like a spent budget."""
-    from krosbalance.sim.stages import MAX_STAGES
 
     return MAX_STAGES - AFTER_RACE_STAGES
 
@@ -266,7 +266,6 @@ class TeamLadderPlanner:
     def race_state(self, finished: Sequence[FinishedStage]) -> tuple[Any, np.ndarray, int]:
         """The race's decision (:class:`krosbalance.sim.topk.RaceStep`) after the finished ``lucb-``
         stages, each rated team's samples (pairings) so far, and the matches the stages used."""
-        from krosbalance.sim.topk import race_step
         from krosbalance.studies.teams.ladder import pairing_samples
 
         lucb = [s for s in finished if s.experiment.name.startswith(LUCB_PREFIX)]
@@ -277,7 +276,6 @@ class TeamLadderPlanner:
 
     def _race(self, finished: Sequence[FinishedStage], seed: int) -> Experiment | None:
         """The next ``lucb-`` stage, or None when the top k is certified or the budget is spent."""
-        from krosbalance.sim.topk import stage_opponents
 
         step, counts, used = self.race_state(finished)
         race_stages = sum(1 for s in finished if s.experiment.name.startswith(LUCB_PREFIX))
@@ -339,8 +337,6 @@ def run_ladder(
     prints the planned matches first and a line per stage. Returns the exit status."""
     import shutil
     import time
-
-    from krosbalance.sim.stages import run_stages
 
     out = Path(out)
     planned = planned_matches(experiment)
