@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from krosbalance.sim.arms import Arm
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.design import DEALT_MODES, Experiment
+from krosbalance.sim.patches import patched_registry
 from krosbalance.sim.seeding import deal_seed
 from krosbalance.sim.spec import MatchSpec, Team
+
+if TYPE_CHECKING:
+    from krosbalance.content.registry import Registry
 
 #: the seed-sequence child of a deal's seed that draws a ``random_tables`` table: apart from every
 #: stream a match draws from (``krosbalance.play.match_streams`` uses the first children)
@@ -107,13 +112,12 @@ class _Deals:
         )
 
 
-def _cards(patch: str) -> object | None:
+def _cards(patch: str) -> Registry | None:
     """The patched cards a draft or a board pick reads (None: the shipped cards)."""
     if not patch:
         return None
-    from krosbalance.sim.patches import patched_registry  # builds a registry: only when a pregame reads it
-
-    return patched_registry(patch)
+    cards: Registry | None = patched_registry(patch)
+    return cards
 
 
 def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:

@@ -110,6 +110,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.toml_file import read_toml_text
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError
 from krosbalance.sim.catalog import DEFAULT_RULESET, Catalog, RegistryCatalog
 from krosbalance.sim.design import MAX_MATCHES, RECORD_LEVELS, TOP_KEYS, Experiment, folder_name_problem
@@ -128,15 +129,13 @@ from krosbalance.sim.parse_teams import _parse_ais, _parse_arm_teams, _parse_boa
 from krosbalance.sim.restricted import arm_forbids
 from krosbalance.sim.spec import Team
 from krosbalance.sim.study_names import unplayed_names
-from krosbalance.studies.registry import team_mode_parser
+from krosbalance.studies.registry import list_studies, team_mode_parser
 
 
 def check_experiment(
     path: str | Path, catalog: Catalog | None = None
 ) -> tuple[Experiment | None, list[ExperimentError]]:
     """Parse and validate an experiment file, returning it (or None) and *every* problem found."""
-    from krosbalance.content.toml_file import read_toml_text
-
     path = Path(path)
     try:
         text = read_toml_text(path)
@@ -182,7 +181,6 @@ def loads_experiment(text: str, file: str = "<string>", catalog: Catalog | None 
 
 def _parse_study(data: Mapping[str, Any], problems: _Problems) -> str:
     """``study = "boards"``: a registered study the file asks for by name ('' when it names none)."""
-    from krosbalance.studies import list_studies
 
     study = _get(data, "study", str, problems, default="")
     if study and study not in list_studies():

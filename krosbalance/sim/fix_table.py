@@ -34,7 +34,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from krosbalance.errors import ExperimentError
+from krosbalance.ai.registry import ai_problem
+from krosbalance.content.registry import default_registry
+from krosbalance.errors import ContentError, ExperimentError
 from krosbalance.sim.design import Experiment
 from krosbalance.sim.patches import CHARACTER_FIELDS, MINIMUM, UPPER, Patch, parse_patch
 
@@ -109,9 +111,6 @@ def is_spell_knob(name: str) -> bool:
 
 def parse_fix(table: Any, file: str) -> FixSpec:
     """Validate a ``[fix]`` table; ``ExperimentError(file, "fix.<key>", reason)`` for the first problem."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.errors import ContentError
-
     if not isinstance(table, dict):
         raise ExperimentError(
             file, "fix", "must be a table (band, fields, figures, step, max_change, verify_deals)"
@@ -192,9 +191,6 @@ def _forbid(raw: Any, fields: tuple[str, ...], file: str) -> tuple[tuple[str, st
     """The ``forbid`` list: values the designer will not change, ``"bill_tell.hp"``,
     ``"bill_tell.spells.plaguing_arrow.ap_cost"`` or a whole figure ``"bill_tell"`` (every value);
     an unknown figure, spell or field is one clear line."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.errors import ContentError
-
     if not isinstance(raw, list) or any(not isinstance(item, str) for item in raw):
         raise ExperimentError(file, "fix.forbid", f'must be a list of "figure.field" strings, not {raw!r}')
     out: list[tuple[str, str]] = []
@@ -230,8 +226,6 @@ def _forbid(raw: Any, fields: tuple[str, ...], file: str) -> tuple[tuple[str, st
 
 def _verify_ais(raw: Any, file: str) -> tuple[str, ...]:
     """The ``verify_ais`` list: registered AIs that play Arena (one clear line otherwise)."""
-    from krosbalance.ai.registry import ai_problem
-
     if not isinstance(raw, list) or any(not isinstance(a, str) for a in raw):
         raise ExperimentError(file, "fix.verify_ais", f"must be a list of AI names, not {raw!r}")
     for name in raw:
@@ -258,8 +252,6 @@ def knobs_of(figure: str, fields: Sequence[str]) -> list[str]:
     """The values of ``figure`` a fix may change: each character field as it is, and for each
     ``spells.<field>`` one knob ``spells.<spell>.<field>`` per spell of the figure that has it (a
     positive amount, a range, any AP cost)."""
-    from krosbalance.content.registry import default_registry
-
     card = default_registry().load_character(figure)
     knobs: list[str] = []
     for name in fields:
@@ -313,8 +305,6 @@ def changes_patch(changes: Changes, file: str, name: str) -> Patch:
 
 def _printed(figure: str, name: str) -> int:
     """The printed value of a knob (a character field, or ``spells.<spell>.<field>``)."""
-    from krosbalance.content.registry import default_registry
-
     card = default_registry().load_character(figure)
     if is_spell_knob(name):
         _, spell_id, key = name.split(".")

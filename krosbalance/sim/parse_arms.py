@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from krosbalance.content.blast import blast_cards
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError, LocatedError
 from krosbalance.paths import name_problem
 from krosbalance.sim.arms import variant_options
@@ -27,6 +28,8 @@ from krosbalance.sim.file_problems import (
 )
 from krosbalance.sim.fix_table import FIX_ARMS, parse_fix
 from krosbalance.sim.restricted import VARIANT_KEYS, restricted_variants
+from krosbalance.sim.reward_arms import parse_holders, parse_purchases
+from krosbalance.sim.sweep import arm_patch, sweep_arms, sweep_held_rewards
 
 
 def _parse_fix(
@@ -101,8 +104,6 @@ def _parse_patch_arms(
     """The balance patches of the experiment: the top-level ``patch`` (every arm), each arm's own
     (``[[variants]]`` ``patch``) and the arms ``[sweep]`` adds, validated like content
     (:mod:`krosbalance.sim.sweep`). Returns (patch, arm patches, sweep JSON, variants)."""
-    from krosbalance.sim.sweep import arm_patch, sweep_arms
-
     patch = ""
     if "patch" in data:
         try:
@@ -157,8 +158,6 @@ def _patch_problem(problems: _Problems, where: str, exc: ContentError) -> None:
 def _sweep_prices(sweep: str, held: tuple[str, ...], problems: _Problems) -> tuple[str, ...]:
     """A reward sweep's prices are the held tokens it plays (``<token>@<kamas>``, one per price):
     the fair-price study (:mod:`krosbalance.sim.sweep`)."""
-    from krosbalance.sim.sweep import sweep_held_rewards
-
     priced = sweep_held_rewards(sweep)
     if not priced:
         return held
@@ -190,8 +189,6 @@ def _check_challenge_patches(
         )
         return
     in_play = options.get("challenges", [])
-    from krosbalance.content.blast import blast_cards
-
     try:
         in_play_ids = set(blast_cards().resolve_challenges([str(n) for n in in_play]))
     except ContentError:
@@ -208,8 +205,6 @@ def _parse_reward_arms(
     data: Mapping[str, Any], problems: _Problems, catalog: Catalog, held: Sequence[str]
 ) -> tuple[str, tuple[str, ...]]:
     """``reward_holders`` and ``purchase_rewards`` (:mod:`krosbalance.sim.reward_arms`)."""
-    from krosbalance.sim.reward_arms import parse_holders, parse_purchases
-
     teams = data.get("teams")
     dealt = isinstance(teams, Mapping) and teams.get("mode") in DEALT_MODES
     holders = parse_holders(data, dealt, held, problems.add)

@@ -350,7 +350,10 @@ def _parse_study_teams(
     """A ``[teams]`` mode a study owns (``mode = "ladder"``: the team study,
     :mod:`krosbalance.studies.teams.experiment`), parsed by that study's parser (found by the study
     registry, :func:`krosbalance.studies.registry.team_mode_parser`): (mode, pairings, settings)."""
-    return parser(teams, problems, catalog, ruleset, options, master_seed, file, seats, variants)
+    parsed: tuple[str, tuple[tuple[Team, ...], ...] | None, str] = parser(
+        teams, problems, catalog, ruleset, options, master_seed, file, seats, variants
+    )
+    return parsed
 
 
 def _parse_arm_teams(

@@ -67,6 +67,7 @@ results, so ``--resume`` continues where a run stopped.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -262,8 +263,6 @@ def run_fix(
     """Run the fix finder of the file ``path`` into ``out`` (stages, :mod:`krosbalance.sim.stages`);
     each round's proposal (``proposal.json``) is written beside its probe's results and its
     verification's (what the report reads)."""
-    import shutil
-
     experiment, spec = load_fix(path)
     planner = FixPlanner(experiment, spec)
     summary = run_stages(planner, out, jobs=jobs, resume=resume, **run_options)

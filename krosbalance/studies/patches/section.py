@@ -8,6 +8,7 @@ the sweep's curve and root when the manifest holds a ``sweep``. Figures are the 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -135,8 +136,6 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
 
 def _proposal(rs: Any) -> dict[str, Any] | None:
     """The fix finder's proposal saved beside these results (``proposal.json``), if any."""
-    import json
-
     root = getattr(rs, "root", None)
     path = root / "proposal.json" if root is not None else None
     if path is None or not path.is_file():
