@@ -50,8 +50,9 @@ from typing import Any
 import numpy as np
 
 from krosbalance.errors import KrosbalanceError
+from krosbalance.sim import stages
 from krosbalance.sim.design import Experiment
-from krosbalance.sim.stages import MAX_STAGES, FinishedStage, run_stages
+from krosbalance.sim.stages import FinishedStage, run_stages
 from krosbalance.sim.topk import race_step, stage_opponents
 
 Team = tuple[str, ...]
@@ -126,7 +127,7 @@ def max_race_stages() -> int:
     """The race's stages at most: the staged runner's cap (:data:`krosbalance.sim.stages.MAX_STAGES`)
     less the stages that may follow it. A race that reaches it ends there, like a spent budget."""
 
-    return MAX_STAGES - AFTER_RACE_STAGES
+    return stages.MAX_STAGES - AFTER_RACE_STAGES  # read when asked: the cap is the runner's
 
 
 def lucb_label(index: int) -> str:
