@@ -196,20 +196,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         if name_problem(name):  # never a folder outside results/
             raise KrosbalanceError(f"{args.file}: --patch: results folder {name_problem(name)}; give --out")
         out = Path("results") / name
-    if experiment.mode == "ladder":  # a team study runs in stages
-        from krosbalance.studies.teams.planner import run_ladder
-
-        if args.patch:
-            raise KrosbalanceError(
-                f"{args.file}: --patch: a team study (mode = 'ladder') plays the cards as shipped; "
-                "put the patch in a [[variants]] arm of a round_robin experiment instead"
-            )
-        return run_ladder(
+    staged = _stage_runner(experiment)
+    if staged is not None:  # a staged study (the team ladder, the fix finder): its stages, planned as they go
+        return staged(
             experiment,
             args.file,
             out,
+            patch=args.patch,
             jobs=args.jobs,
             resume=args.resume,
+            batch_size=args.batch_size,
             backend=args.backend,
             address=args.address,
             progress=False if args.no_progress else None,
@@ -262,29 +258,33 @@ def cmd_teams(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stage_runner(experiment: Any) -> Any:
+    """The experiment's study's runner of stages (:func:`krosbalance.studies.registry.stage_runner`),
+    None for an experiment played once."""
+    from krosbalance.studies import study_for
+    from krosbalance.studies.registry import stage_runner
+
+    return stage_runner(study_for(experiment), experiment)
+
+
 def cmd_fix(args: argparse.Namespace) -> int:
-    import json
+    """``krosbalance fix FILE``: an alias of ``run`` for a file with a ``[fix]`` table (the fix finder
+    is the patches study's stage runner)."""
+    from krosbalance.studies.patches.fixer import load_fix
 
-    from krosbalance.sim.fixer import load_fix, run_fix
-
-    experiment, _ = load_fix(args.file)
+    experiment, _ = load_fix(args.file)  # refuses a file without [fix]
     out = args.out if args.out is not None else Path("results") / experiment.name
-    summary = run_fix(
-        args.file, out, jobs=args.jobs, resume=args.resume, progress=False if args.no_progress else None
+    staged = _stage_runner(experiment)
+    assert staged is not None  # a [fix] file is the patches study's, which stages it
+    status = staged(
+        experiment,
+        args.file,
+        out,
+        jobs=args.jobs,
+        resume=args.resume,
+        progress=False if args.no_progress else None,
     )
-    for stage in summary.stages:
-        print(
-            f"stage {stage.index}: {stage.n_matches} matches ({stage.n_played} played), {stage.n_errors} errors -> {stage.folder}"
-        )
-    last = summary.stages[-1].folder / "proposal.json"  # the last round's (beside its probe and verification)
-    proposal = json.loads(last.read_text(encoding="utf-8"))
-    changes = "; ".join(f"{f}: {name} {d:+d}" for f, name, d in proposal["changes"]) or "no change"
-    print(
-        f"round {proposal.get('round', 1)} proposed patch: {changes} "
-        f"({'predicted to reach' if proposal['reached'] else 'not predicted to reach'} ±{proposal['band']})"
-    )
-    print(f"{summary.n_matches} matches in {summary.seconds:.1f} s; report: krosbalance report {out}")
-    return EXIT_MATCH_ERRORS if summary.n_errors else 0
+    return EXIT_MATCH_ERRORS if status else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:

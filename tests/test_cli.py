@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import krosbalance.sim.experiment as experiment_module
+import krosbalance.sim.experiment_file as experiment_file
 import krosbalance.sim.runner as runner_module
 from krosbalance.cli import main
 from krosbalance.rulesets import list_rulesets
@@ -29,7 +30,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def fake_world(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """In-process CLI with the fake catalog and fake play_match; cwd is a temp folder."""
-    monkeypatch.setattr(experiment_module, "RegistryCatalog", FakeCatalog)
+    monkeypatch.setattr(experiment_file, "RegistryCatalog", FakeCatalog)
     monkeypatch.setattr(runner_module, "default_play", lambda: fake_play)
     monkeypatch.setattr("krosbalance.sim.match.default_play", lambda: fake_play)
     # the trial match plays the real engine, which the fake characters are not in

@@ -170,7 +170,7 @@ def test_a_patch_given_to_run_that_changes_no_played_figure_is_one_line(write, c
 
 
 def test_a_near_name_in_play_is_suggested() -> None:
-    from krosbalance.sim.study_names import did_you_mean, unknown_name
+    from krosbalance.sim.file_problems import did_you_mean, unknown_name
 
     assert did_you_mean("bill_tel", ["anna_tommy", "bill_tell"]) == "; did you mean 'bill_tell'?"
     assert did_you_mean("zzz", ["anna_tommy", "bill_tell"]) == ""

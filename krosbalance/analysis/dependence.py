@@ -23,6 +23,7 @@ headline table but kept out of strengths, tau and verdicts.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,24 +31,33 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from krosbalance.ai.registry import ai_tier as registry_tier
 from krosbalance.analysis import stats
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.strength import adjusted_strength, character_strengths
+from krosbalance.errors import ContentError
+from krosbalance.sim.tables import UNKNOWN_TIER
 
 POOLED = "pooled"
 MIN_TAU_CHARACTERS = 3
 TIER_ORDER = ("baseline", "heuristic", "search")
 
 
-def ai_tier(ai: str) -> str:
-    """The registered tier of an AI, ``unknown`` for a name the registry does not know: for folders
-    written before the rows recorded it (:func:`recorded_tiers`)."""
+def ai_tier(ai: str, recorded: Mapping[str, str] | None = None) -> str:
+    """The tier of an AI as the results recorded it (``recorded``: :func:`recorded_tiers` of their
+    matches rows, written at run time from the AI registry), else — for folders written before the
+    rows recorded it — the live registry's; ``unknown`` for a name the registry does not hold."""
+    if recorded and recorded.get(str(ai)):
+        return str(recorded[str(ai)])
     try:
-        from krosbalance.ai.registry import ai_tier as registry_tier
-
         return registry_tier(str(ai))
-    except Exception:
-        return "unknown"
+    except ContentError:  # an AI this installation does not register
+        return UNKNOWN_TIER
+
+
+def _tier_of(ai: str, recorded: Mapping[str, str]) -> str:
+    """The recorded tier of an AI, else :func:`ai_tier`'s (old folders)."""
+    return str(recorded.get(str(ai)) or ai_tier(ai))
 
 
 def recorded_tiers(matches: pd.DataFrame) -> dict[str, str]:
@@ -75,7 +85,7 @@ def with_groups(matches: pd.DataFrame) -> pd.DataFrame:
     ai1 = m["ai1"].astype(str) if "ai1" in m.columns else ai0
     label = [matchup_label(a, b) for a, b in zip(ai0, ai1, strict=True)]
     recorded = recorded_tiers(m)  # the rows' own; the live registry's for older folders
-    tiers = {a: recorded.get(a) or ai_tier(a) for a in set(ai0) | set(ai1)}
+    tiers = {a: _tier_of(a, recorded) for a in set(ai0) | set(ai1)}
     tier = [tiers[a] if tiers[a] == tiers[b] else "mixed" for a, b in zip(ai0, ai1, strict=True)]
     return m.assign(ai_matchup=label, symmetric=(ai0 == ai1).to_numpy(), tier=tier)
 
@@ -94,7 +104,8 @@ def groups_of(matches: pd.DataFrame, by: str) -> list[str]:
     if by == "tier":
         return sorted(values, key=_tier_rank)
     if by == "ai_matchup":
-        return sorted(values, key=lambda v: (" vs " in v, _tier_rank(ai_tier(v)), v))
+        recorded = recorded_tiers(matches)
+        return sorted(values, key=lambda v: (" vs " in v, _tier_rank(_tier_of(v, recorded)), v))
     return values
 
 
@@ -252,11 +263,12 @@ def verdict_basis(matches: pd.DataFrame, standings: dict[str, Any] | None = None
     played = sorted(set(sym["ai0"].astype(str))) if len(sym) else []
     validated = [a for a in played if getattr(standings.get(a), "validated", False)]
     pool = validated or played
-    tiers = sorted({ai_tier(a) for a in pool}, key=_tier_rank)
+    recorded = recorded_tiers(matches)
+    tiers = sorted({_tier_of(a, recorded) for a in pool}, key=_tier_rank)
     above = [t for t in tiers if t != "baseline"]
     if above:
         tiers = above
-        pool = [a for a in pool if ai_tier(a) in tiers]
+        pool = [a for a in pool if _tier_of(a, recorded) in tiers]
     if not played:
         note = "no matchup with the same AI on both sides: no character verdict"
     elif validated:

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 import pandas as pd
 
-from krosbalance.analysis import patch_section, stats
+from krosbalance.analysis import stats
 from krosbalance.analysis import verdict as verdict_mod
 from krosbalance.analysis.ais import ai_table
 from krosbalance.analysis.answers import report_verdict
@@ -35,6 +35,7 @@ from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import default_study, folder_study, ruleset_sections
 from krosbalance.analysis.verdict import Verdict
+from krosbalance.studies.patches import section as patch_section
 
 
 def spec_question(spec_text: str) -> str:

@@ -181,15 +181,16 @@ def _register_builtins() -> None:
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import convergence, patch_section
-    from krosbalance.analysis import study_verdicts as verdicts
+    from krosbalance.analysis import convergence
+    from krosbalance.studies.patches import section as patch_section
+    from krosbalance.studies.patches.verdict import patch_verdict
 
     register_section(
         "balance_patches",
         patch_section.add_report_section,
         leading=True,
         mode=True,
-        verdict=verdicts.patch_verdict,
+        verdict=patch_verdict,
         rank=40,
     )
     register_section("convergence", convergence.add_report_section, mode=True, rank=70)

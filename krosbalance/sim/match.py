@@ -20,8 +20,8 @@ from krosbalance.engine.results import MatchResult
 from krosbalance.errors import CoreFault, EngineError
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.collector import bulk_collection
-from krosbalance.sim.experiment import MatchSpec
 from krosbalance.sim.restricted import forbid_map
+from krosbalance.sim.spec import MatchSpec
 from krosbalance.sim.tables import error_row, event_rows, failed_match_row, fighter_rows, match_row
 
 PlayFn = Callable[..., MatchResult]

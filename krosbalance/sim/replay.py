@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from krosbalance.engine.results import MatchResult
-from krosbalance.sim.experiment import MatchSpec, expand, load_experiment
+from krosbalance.sim.expansion import expand
+from krosbalance.sim.experiment_file import load_experiment
 from krosbalance.sim.match import play_spec
 from krosbalance.sim.runner import EXPERIMENT_COPY, RunError
+from krosbalance.sim.spec import MatchSpec
 
 
 @dataclass

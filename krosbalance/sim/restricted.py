@@ -32,7 +32,7 @@ from krosbalance.errors import KrosbalanceError
 
 if TYPE_CHECKING:
     from krosbalance.sim.catalog import Catalog
-    from krosbalance.sim.experiment import _Problems
+    from krosbalance.sim.file_problems import _Problems
 
 #: the keys a ``[[variants]]`` entry may hold for restricted play
 VARIANT_KEYS: tuple[str, ...] = ("forbid",)

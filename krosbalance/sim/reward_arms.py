@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from krosbalance.sim.study_names import unknown_name
+from krosbalance.sim.file_problems import unknown_name
 
 HOLDER_MODES: tuple[str, ...] = ("ai", "each", "each_and_ai")
 BUY_PREFIX = "buy:"

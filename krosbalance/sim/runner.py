@@ -1,5 +1,7 @@
 """Run an experiment in parallel batches, streaming results to Parquet shards that survive a crash.
 
+The output folder's layout, manifest and shards are :mod:`krosbalance.sim.results_folder`'s.
+
 Layout of an output folder::
 
     OUT/experiment.toml            copy of the experiment file (what ``report`` and ``replay`` read)
@@ -33,48 +35,48 @@ finished match ids from the intact matches shards and plays only what is missing
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
 import itertools
-import json
 import math
 import os
-import shutil
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from krosbalance import native
-from krosbalance.engine.results import ENGINE_VERSION
 from krosbalance.engine_choice import AUTO, CORE, resolve
-from krosbalance.errors import EngineError, KrosbalanceError
-from krosbalance.sim import ledger
+from krosbalance.errors import EngineError
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
-from krosbalance.sim.experiment import DEALT_MODES, Experiment, MatchSpec, iter_matches, load_experiment
+from krosbalance.sim.design import Experiment
+from krosbalance.sim.expansion import iter_matches
+from krosbalance.sim.experiment_file import load_experiment
 from krosbalance.sim.match import BatchInterrupted, BatchResult, PlayFn, default_play, run_batch
-from krosbalance.sim.patches import patch_manifest
-from krosbalance.sim.shard_content import FINGERPRINT_KEY
-from krosbalance.sim.tables import (
-    errors_frame,
-    events_frame,
-    fighters_frame,
-    match_columns,
-    matches_frame,
-    package_version,
-    ruleset_fighter_columns,
+from krosbalance.sim.results_folder import (
+    EXPERIMENT_COPY,
+    MANIFEST,
+    TABLES,
+    ColumnBatch,
+    RunError,
+    _now,
+    _prepare_out,
+    _write_json,
+    clean_partial,
+    fingerprint,
+    finished_ids,
+    finished_mask,
+    read_manifest,
+    read_table,
+    with_patch,
+    write_shards,
 )
-from krosbalance.studies import study_for, study_record
+from krosbalance.sim.spec import MatchSpec
 
-TABLES: tuple[str, ...] = ("matches", "fighters", "events", "errors")
-MANIFEST = "manifest.json"
-EXPERIMENT_COPY = "experiment.toml"
 TARGET_BATCH_SECONDS = 1.0
 MAX_BATCH = 1000
 IN_FLIGHT_PER_WORKER = 2  # batches submitted and not yet taken, per worker
@@ -106,11 +108,6 @@ def _terminate_as_interrupt() -> Callable[[], None]:
 
     previous = signal.signal(signal.SIGTERM, on_sigterm)
     return lambda: signal.signal(signal.SIGTERM, previous)
-
-
-class RunError(KrosbalanceError):
-    """A run that cannot start (output folder in the way, or belonging to another experiment), or
-    that stopped because an arm's matches all fail."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,280 +160,9 @@ class ArmWatch:
                 )
 
 
-def with_patch(experiment: Experiment, name: str | Path) -> Experiment:
-    """The experiment with the patch ``name`` (shipped name or path) played by every arm, over the
-    experiment's own top-level patch (the command line's ``--patch``)."""
-    from dataclasses import replace
-
-    from krosbalance.sim.patches import load_patch, merge_patches, patch_from_json
-
-    extra = load_patch(name)
-    if experiment.patch:
-        base = patch_from_json(experiment.patch)
-        extra = merge_patches(f"{base.name}+{extra.name}", [base, extra])
-    return replace(experiment, patch=extra.json)
-
-
-def fingerprint(experiment: Experiment) -> str:
-    """A hash of everything that decides the match specs (not the description or file name)."""
-    payload = {
-        "name": experiment.name,
-        "master_seed": experiment.master_seed,
-        "matches_per_pairing": experiment.matches_per_pairing,
-        "pairings": experiment.pairings,
-        "boards": experiment.boards,
-        "ais": experiment.ais,
-        "paired_seeds": experiment.paired_seeds,
-        "ruleset": experiment.ruleset,
-        "record": experiment.record,
-        "options": experiment.options_json,
-    }
-    # keys added since the first runs only when set, so older runs keep their fingerprint and resume
-    if experiment.ai_deals:
-        payload["ai_deals"] = experiment.ai_deals
-    if experiment.variants:
-        payload["variants"] = experiment.variants
-    if experiment.held_rewards:
-        payload["held_rewards"] = experiment.held_rewards
-    if experiment.reward_holders != "ai":
-        payload["reward_holders"] = experiment.reward_holders
-    if experiment.purchase_rewards:
-        payload["purchase_rewards"] = experiment.purchase_rewards
-    if experiment.forbids:
-        payload["forbids"] = experiment.forbids
-    if experiment.board_choice:
-        payload["board_choice"] = True
-    if experiment.patch:  # balance patches change the cards, hence the matches
-        payload["patch"] = experiment.patch
-    if experiment.arm_patches:
-        payload["arm_patches"] = experiment.arm_patches
-
-    if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":  # the pairing is the pool
-        payload["mode"] = experiment.mode
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
-
-
-# ------------------------------------------------------------------------------------------- shards
-
-
-def _write_shard(frame: Any, folder: Path, first_id: int, run_fingerprint: str = "") -> Path:
-    """Write one table's shard atomically; the run's fingerprint goes into the file's metadata, so a
-    reader can tell a shard of another run even without the shard list (``shard_content``)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    folder.mkdir(parents=True, exist_ok=True)
-    final = folder / f"part-{first_id:08d}.parquet"
-    tmp = folder / f".part-{first_id:08d}.parquet.tmp-{os.getpid()}"
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    if run_fingerprint:
-        metadata = dict(table.schema.metadata or {})
-        metadata[FINGERPRINT_KEY] = run_fingerprint.encode()
-        table = table.replace_schema_metadata(metadata)
-    pq.write_table(table, tmp)
-    os.replace(tmp, final)
-    return final
-
-
-def _run_fingerprint(out: Path) -> str:
-    """The fingerprint the folder's manifest records ('' for a folder without one)."""
-    try:
-        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    value = manifest.get("fingerprint") if isinstance(manifest, dict) else None
-    return value if isinstance(value, str) else ""
-
-
-@dataclass(slots=True)
-class ColumnBatch:
-    """A finished batch as columns (``table -> column -> values``): what a worker sends back."""
-
-    tables: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
-    n_matches: int = 0
-    n_errors: int = 0
-    seconds: float = 0.0
-    content_version: str = ""
-
-    @classmethod
-    def of(cls, batch: BatchResult) -> ColumnBatch:
-        tables = {}
-        for name in TABLES:
-            rows = getattr(batch, name)
-            if rows:
-                keys = list(dict.fromkeys(k for row in rows for k in row))  # first row's order first
-                tables[name] = {k: [row.get(k) for row in rows] for k in keys}
-        content = next((r["content_version"] for r in batch.matches if not r["error"]), "")
-        return cls(tables, len(batch.matches), len(batch.errors), batch.seconds, content)
-
-    def extend(self, other: ColumnBatch) -> None:
-        for name, columns in other.tables.items():
-            mine = self.tables.setdefault(name, {})
-            filled = len(next(iter(mine.values()))) if mine else 0
-            for key, values in columns.items():
-                mine.setdefault(key, [None] * filled).extend(values)
-            n = len(next(iter(columns.values())))
-            for key in mine.keys() - columns.keys():
-                mine[key].extend([None] * n)
-        self.n_matches += other.n_matches
-        self.n_errors += other.n_errors
-        self.seconds += other.seconds
-        self.content_version = self.content_version or other.content_version
-
-
 def play_columns(specs: list[MatchSpec], play: PlayFn) -> ColumnBatch:
     """The unit of work sent to a worker: play a batch and return its rows as columns."""
     return ColumnBatch.of(run_batch(specs, play))
-
-
-_FRAMES = {
-    "matches": matches_frame,
-    "fighters": fighters_frame,
-    "errors": errors_frame,
-    "events": events_frame,
-}
-
-
-def write_shards(
-    out: Path, batch: BatchResult | ColumnBatch, rulesets: Sequence[str] = ("arena",), seats: int = 2
-) -> None:
-    """Write one set of shards and commit it to the folder's shard list. The matches and fighters
-    tables take the columns the experiment's ``rulesets`` declare (the same schema in every shard)."""
-    columns = batch if isinstance(batch, ColumnBatch) else ColumnBatch.of(batch)
-    matches = columns.tables.get("matches")
-    if not matches:
-        return
-    ids = matches["match_id"]
-    first = min(ids)
-    frames = dict(_FRAMES)
-    frames["matches"] = lambda rows: matches_frame(rows, match_columns(rulesets, seats))
-    frames["fighters"] = lambda rows: fighters_frame(rows, ruleset_fighter_columns(rulesets))
-    written: dict[str, Path] = {}
-    run_fingerprint = _run_fingerprint(out)
-    for name in ("fighters", "errors", "events", "matches"):
-        if columns.tables.get(name):
-            written[name] = _write_shard(
-                frames[name](columns.tables[name]), out / name, first, run_fingerprint
-            )
-    ledger.commit(out, ledger.describe(f"part-{first:08d}", written, ids))
-
-
-def _shards(out: Path, table: str) -> list[Path]:
-    """The intact shards of ``table`` the run committed (see :mod:`krosbalance.sim.ledger`)."""
-    return ledger.check(out).files(table)
-
-
-def clean_partial(out: Path) -> list[str]:
-    """Before a resume: delete temporary files, move what is not an intact committed set aside (the
-    matches of a set with a lost or altered shard are then played again); one line per thing moved."""
-    return ledger.repair(out)
-
-
-def finished_ids(out: Path) -> set[int]:
-    """Match ids already recorded (including matches that raised: they would raise again)."""
-    import pyarrow.parquet as pq
-
-    done: set[int] = set()
-    for shard in _shards(out, "matches"):
-        done.update(pq.read_table(shard, columns=["match_id"]).column("match_id").to_pylist())
-    return done
-
-
-def finished_mask(out: Path, n_matches: int) -> Any:
-    """``finished_ids`` as a boolean array indexed by match id: one byte per match, not a Python set."""
-    import numpy as np
-    import pyarrow.parquet as pq
-
-    done = np.zeros(n_matches, dtype=bool)
-    for shard in _shards(out, "matches"):
-        ids = pq.read_table(shard, columns=["match_id"]).column("match_id").to_numpy()
-        done[ids[(ids >= 0) & (ids < n_matches)]] = True
-    return done
-
-
-def read_table(out: str | Path, table: str = "matches") -> Any:
-    """One table of a run folder as a DataFrame sorted by match id (empty when there are no shards)."""
-    import pandas as pd
-
-    shards = _shards(Path(out), table)
-    if not shards:
-        return pd.DataFrame()
-    frame = pd.concat([pd.read_parquet(p) for p in shards], ignore_index=True)
-    keys = ["match_id", "uid"] if table == "fighters" and "uid" in frame else ["match_id"]
-    return frame.sort_values(keys, kind="stable").reset_index(drop=True)
-
-
-# ----------------------------------------------------------------------------------------- manifest
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def read_manifest(out: str | Path) -> dict[str, Any]:
-    path = Path(out) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RunError(f"{out}: not a krosbalance run folder (no {MANIFEST})") from None
-    except (OSError, ValueError) as exc:
-        raise RunError(f"{path}: unreadable manifest ({exc})") from None
-    if not isinstance(manifest, dict):
-        raise RunError(
-            f"{path}: not a krosbalance manifest (a JSON object), but a JSON {type(manifest).__name__}"
-        )
-    return manifest
-
-
-def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) -> dict[str, Any]:
-    fp = fingerprint(experiment)
-    non_empty = out.is_dir() and any(out.iterdir())
-    if out.exists() and not out.is_dir():
-        raise RunError(f"{out}: exists and is not a folder; choose another --out")
-    if non_empty and not resume:
-        raise RunError(
-            f"{out}: folder is not empty; use --resume to continue that run, or choose another --out"
-        )
-    if non_empty:
-        manifest = read_manifest(out)
-        if manifest.get("fingerprint") != fp:
-            raise RunError(
-                f"{out}: holds a run of a different experiment ({manifest.get('experiment')!r}, "
-                f"fingerprint {manifest.get('fingerprint')}); --resume needs the same file: choose another --out"
-            )
-        manifest.update(status="running", resumed=_now(), finished=None)
-        manifest.setdefault("ruleset", experiment.ruleset)  # a run begun before the manifest named it
-        manifest.setdefault("study", study_record(study_for(experiment)))  # ... or its study
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        manifest = {
-            "experiment": experiment.name,
-            "file": str(source),
-            "master_seed": experiment.master_seed,
-            "n_matches": experiment.n_matches,
-            "fingerprint": fp,
-            "ruleset": experiment.ruleset,  # the ruleset every shard's rows must be of (sim.ledger)
-            "study": study_record(study_for(experiment)),  # decided once, here (krosbalance.studies)
-            "engine_version": ENGINE_VERSION,
-            "package_version": package_version(),
-            "started": _now(),
-            "finished": None,
-            "status": "running",
-            "shard_list": ledger.LEDGER,
-        }
-        manifest.update(patch_manifest(experiment))
-        if experiment.forbids:  # restricted play: what each arm forbids (analysis.restricted)
-            manifest["forbids"] = {arm: json.loads(text) for arm, text in experiment.forbids}
-        shutil.copyfile(source, out / EXPERIMENT_COPY)
-        (out / ledger.LEDGER).touch()  # the shard list, empty until the first set is committed
-    _write_json(out / MANIFEST, manifest)
-    return manifest
 
 
 # ------------------------------------------------------------------------------------------- runner
@@ -679,3 +405,27 @@ def _effective_jobs(jobs: int) -> int:
     if jobs < 0:
         return max(1, (os.cpu_count() or 1) + 1 + jobs)
     return max(1, jobs)
+
+
+#: the runner's own names and the results folder's, which callers import from here
+__all__ = [
+    "EXPERIMENT_COPY",
+    "MANIFEST",
+    "TABLES",
+    "BatchResult",
+    "ColumnBatch",
+    "MatchSpec",
+    "RunError",
+    "RunSummary",
+    "auto_batch_size",
+    "clean_partial",
+    "finished_ids",
+    "finished_mask",
+    "fingerprint",
+    "play_columns",
+    "read_manifest",
+    "read_table",
+    "run_experiment",
+    "with_patch",
+    "write_shards",
+]

@@ -35,7 +35,8 @@ from typing import Any, Protocol
 
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.catalog import Catalog
-from krosbalance.sim.experiment import DEALT_MODES, Experiment, folder_name_problem, loads_experiment
+from krosbalance.sim.design import DEALT_MODES, Experiment, folder_name_problem
+from krosbalance.sim.experiment_file import loads_experiment
 
 STAGES_FILE = "stages.json"
 STAGE_PREFIX = "stage-"

@@ -16,48 +16,14 @@ team ladder refuse the same files) and the trial calls it again for what only ``
 
 from __future__ import annotations
 
-import difflib
 import json
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from krosbalance.sim.file_problems import MAX_LISTED, close_names, did_you_mean, unknown_name
 
 if TYPE_CHECKING:
-    from krosbalance.sim.experiment import Experiment
-    from krosbalance.sim.fixer import FixSpec
-
-MAX_LISTED = 12
-"""Names listed in full at most; more are counted (the ``list`` command gives every one)."""
-
-
-def _key(name: str) -> str:
-    from krosbalance.content.loader import normalize_name
-
-    return normalize_name(name)
-
-
-def close_names(name: str, known: Iterable[str], n: int = 3) -> list[str]:
-    """The few ``known`` names nearest to ``name`` (difflib over normalised names, as the content
-    registry suggests characters), nearest first."""
-    keys: dict[str, str] = {}
-    for item in known:
-        keys.setdefault(_key(item), item)
-    return [keys[key] for key in difflib.get_close_matches(_key(name), list(keys), n=n, cutoff=0.6)]
-
-
-def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """``"; did you mean 'a' or 'b'?"`` with the near names, or ''."""
-    close = close_names(name, known)
-    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-
-
-def unknown_name(what: str, name: Any, known: Sequence[str], listing: str) -> str:
-    """The reason an unknown name is refused: the near names, then every name when there are few,
-    else where to list them (``listing``, e.g. ``krosbalance list rewards``)."""
-    hint = did_you_mean(name, known) if isinstance(name, str) else ""
-    every = (
-        f"; known: {', '.join(known)}" if len(known) <= MAX_LISTED else f" ({listing} lists all {len(known)})"
-    )
-    return f"unknown {what} {name!r}{hint}{every}"
+    from krosbalance.sim.design import Experiment
+    from krosbalance.sim.fix_table import FixSpec
 
 
 def played_figures(experiment: Experiment) -> set[str]:
@@ -157,7 +123,7 @@ def _forbid_problems(experiment: Experiment, figures: set[str]) -> list[tuple[st
 def _holder_problems(experiment: Experiment) -> list[tuple[str, str]]:
     """``start_reward_holders`` names, for each side, a Krosmaster of the team on that side: in
     every match, whichever team the seating puts there."""
-    from krosbalance.sim.experiment import DEALT_MODES
+    from krosbalance.sim.design import DEALT_MODES
 
     if experiment.ladder:  # a ladder's later stages play other teams: its own checks hold
         return []
@@ -197,7 +163,7 @@ def _holder_problems(experiment: Experiment) -> list[tuple[str, str]]:
 
 
 def _fix_problems(experiment: Experiment, fix: FixSpec, figures: set[str]) -> list[tuple[str, str]]:
-    from krosbalance.sim.fixer import knobs_of
+    from krosbalance.sim.fix_table import knobs_of
 
     out: list[tuple[str, str]] = []
     for i, figure in enumerate(fix.figures):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from krosbalance.ai.registry import ai_tier as registry_tier
 from krosbalance.engine.results import ENGINE_VERSION, MatchResult, ResultColumn
 from krosbalance.errors import KrosbalanceError
-from krosbalance.sim.experiment import MatchSpec
+from krosbalance.sim.spec import MatchSpec
 
 if TYPE_CHECKING:  # workers only build dicts; pandas is imported by the parent when writing shards
     import pandas as pd

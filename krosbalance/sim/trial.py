@@ -17,7 +17,9 @@ from collections.abc import Iterator
 
 from krosbalance.errors import ExperimentError, KrosbalanceError
 from krosbalance.sim.catalog import arm_ruleset
-from krosbalance.sim.experiment import Experiment, MatchSpec, iter_matches
+from krosbalance.sim.design import Experiment
+from krosbalance.sim.expansion import iter_matches
+from krosbalance.sim.spec import MatchSpec
 from krosbalance.sim.tables import (
     fighter_rows,
     fighters_frame,
@@ -99,7 +101,7 @@ def trial_errors(experiment: Experiment, file: str) -> list[ExperimentError]:
     so is a content file that does not load (named once, not once per arm). A name of a study table
     that no arm plays (:mod:`krosbalance.sim.study_names`: what ``run --patch`` adds) is one error
     each, before any match is played."""
-    from krosbalance.sim.experiment import content_problem
+    from krosbalance.sim.file_problems import content_problem
     from krosbalance.sim.study_names import unplayed_names
 
     unplayed = [ExperimentError(file, where, reason) for where, reason in unplayed_names(experiment)]

@@ -20,6 +20,7 @@ study's analysis reads results through ``sim``, a real cycle otherwise.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -161,6 +162,50 @@ def study_for(experiment: ExperimentShape) -> Study:
     return get_study(names[0] if names else DEFAULT_STUDY)
 
 
+StageRunner = Callable[..., int]
+"""Runs a staged experiment of a study: ``runner(experiment, source, out, *, patch, echo, jobs, resume,
+**run_options)`` plays its stages (:mod:`krosbalance.sim.stages`) into ``out`` and returns the exit
+status (1 when some matches raised)."""
+
+
+def _folder_module(study: Study, name: str) -> Any:
+    """A module of a study's folder (``studies/<study>/<name>.py``), None when it has none."""
+    module_name = f"{type(study).__module__}.{name}"
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return None
+
+
+def team_mode_parser(mode: str) -> Callable[..., Any] | None:
+    """The parser of a ``[teams]`` mode a study owns (``mode = "ladder"``: the team study's), None for
+    the experiment file's own modes: the ``parse_team_mode`` function of the study folder's
+    ``experiment`` module whose ``TEAM_MODES`` names it (loaded when a file asks for the mode)."""
+    for study in _STUDIES.values():
+        module = _folder_module(study, "experiment")
+        if module is not None and mode in getattr(module, "TEAM_MODES", ()):
+            parser: Callable[..., Any] = module.parse_team_mode
+            return parser
+    return None
+
+
+def stage_runner(study: Study, experiment: ExperimentShape) -> StageRunner | None:
+    """How ``krosbalance run`` plays an experiment of ``study`` that is staged (planned stage by stage
+    from the results before: the team ladder, the fix finder), None for one experiment played once.
+
+    A study provides it as a ``stage_runner(experiment)`` method, or as a ``stage_runner(experiment)``
+    function of its folder's ``planner`` module (``studies/<study>/planner.py``: loaded only by
+    ``run``, as a study's report sections are only by the report)."""
+    own = getattr(study, "stage_runner", None)
+    if own is None:
+        module = _folder_module(study, "planner")  # a study folder's planner, when it has one
+        own = getattr(module, "stage_runner", None) if module is not None else None
+    runner: StageRunner | None = own(experiment) if own is not None else None
+    return runner
+
+
 def study_record(study: Study) -> dict[str, Any]:
     """What a results folder's manifest says of its study: ``{"name": ..., "version": ...}``."""
     return {"name": study.name, "version": study.version}
@@ -190,6 +235,7 @@ def study_sections() -> list[StudySection]:
 
 __all__ = [
     "DEFAULT_STUDY",
+    "StageRunner",
     "ExperimentShape",
     "Study",
     "StudySection",
@@ -199,7 +245,9 @@ __all__ = [
     "owned_sections",
     "recorded_study",
     "register_study",
+    "stage_runner",
     "study_for",
+    "team_mode_parser",
     "study_record",
     "study_sections",
 ]

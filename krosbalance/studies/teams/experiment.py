@@ -38,11 +38,14 @@ seeds. The experiment's own pairings are its first stage (what ``validate`` coun
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from krosbalance.errors import ExperimentError, KrosbalanceError
+from krosbalance.sim import file_problems as fp
+from krosbalance.sim import parse_teams as pt
 from krosbalance.sim.catalog import Catalog, Options
 from krosbalance.sim.rosters import (
     Team,
@@ -51,6 +54,7 @@ from krosbalance.sim.rosters import (
     roster_teams,
     size_range,
 )
+from krosbalance.studies.teams.planner import first_pairings
 
 LADDER_TEAM_KEYS = ("mode", "roster", "collection", "rule", "ladder")
 RULE_KEYS = ("size",)
@@ -102,15 +106,14 @@ def parse_ladder(
 ) -> tuple[tuple[tuple[Team, Team], ...] | None, str]:
     """The first stage's pairings and the study's settings (JSON) of a ladder ``[teams]``; every
     problem goes to ``problems`` (the experiment's ``_Problems``)."""
-    from krosbalance.sim import experiment as ex
 
     n_before = len(problems.errors)
-    ex._unknown_keys(teams, LADDER_TEAM_KEYS, "teams.", problems)
+    fp._unknown_keys(teams, LADDER_TEAM_KEYS, "teams.", problems)
     for key in ("pool", "list", "pairs", "tables", "include_mirror"):
         if key in teams:
             problems.add(f"teams.{key}", "not used by mode 'ladder' (it takes roster and/or collection)")
     size: tuple[int, int] | None = None
-    rule = ex._get(teams, "rule", dict, problems, prefix="teams.", default={})
+    rule = fp._get(teams, "rule", dict, problems, prefix="teams.", default={})
     if rule is not None:
         for key in rule:
             if key not in RULE_KEYS:
@@ -132,7 +135,7 @@ def parse_ladder(
     roster: list[str] | None = []
     if "roster" in teams:
         start = len(problems.errors)
-        roster = ex._parse_pool(teams["roster"], problems, catalog, ruleset)
+        roster = pt._parse_pool(teams["roster"], problems, catalog, ruleset)
         for i in range(start, len(problems.errors)):  # the pool parser names its field teams.pool
             e = problems.errors[i]
             if e.field.startswith("teams.pool"):
@@ -140,7 +143,7 @@ def parse_ladder(
                     e.file, "teams.roster" + e.field[len("teams.pool") :], e.reason
                 )
     owned: list[str] | None = None
-    collection = ex._get(teams, "collection", str, problems, prefix="teams.")
+    collection = fp._get(teams, "collection", str, problems, prefix="teams.")
     if collection is not None:
         path = Path(collection)
         if not path.is_absolute() and file not in ("", "<string>"):
@@ -198,7 +201,6 @@ def parse_ladder(
     if len(rated) < 2:
         problems.add("teams", f"a ladder needs at least two teams to rate; {len(rated)} here")
         return None, ""
-    from krosbalance.studies.teams.planner import first_pairings
 
     pairings = first_pairings(settings, master_seed or 0)
     return pairings, json.dumps(settings, sort_keys=True, separators=(",", ":"))
@@ -206,7 +208,6 @@ def parse_ladder(
 
 def _one_buy_away(owned: Sequence[str], team: Team) -> bool:
     """Whether the team needs at most one figure more than the owned ones."""
-    from collections import Counter
 
     missing = Counter(team) - Counter(owned)
     return sum(missing.values()) <= 1
@@ -215,12 +216,11 @@ def _one_buy_away(owned: Sequence[str], team: Team) -> bool:
 def _parse_settings(
     teams: Mapping[str, Any], problems: Any, catalog: Catalog, ruleset: str
 ) -> dict[str, Any] | None:
-    from krosbalance.sim import experiment as ex
 
-    raw = ex._get(teams, "ladder", dict, problems, prefix="teams.", default={})
+    raw = fp._get(teams, "ladder", dict, problems, prefix="teams.", default={})
     if raw is None:
         return None
-    ex._unknown_keys(raw, LADDER_KEYS, "teams.ladder.", problems)
+    fp._unknown_keys(raw, LADDER_KEYS, "teams.ladder.", problems)
     out = dict(DEFAULTS)
     ok = True
     design = raw.get("design", out["design"])
@@ -270,9 +270,9 @@ def _parse_settings(
             problems.add("teams.ladder.search", f"must be a table {{ai, top, deals}}, not {search!r}")
             ok = False
         else:
-            ex._unknown_keys(search, SEARCH_KEYS, "teams.ladder.search.", problems)
+            fp._unknown_keys(search, SEARCH_KEYS, "teams.ladder.search.", problems)
             ai, top, deals = search.get("ai"), search.get("top", 6), search.get("deals", 1)
-            known = ex._ask(lambda: catalog.ais(ruleset), "teams.ladder.search.ai", problems)
+            known = fp._ask(lambda: catalog.ais(ruleset), "teams.ladder.search.ai", problems)
             if not isinstance(ai, str) or (known is not None and ai not in known):
                 problems.add("teams.ladder.search.ai", f"unknown AI {ai!r}; known: {', '.join(known or [])}")
                 ok = False
@@ -292,7 +292,6 @@ def _parse_swaps(
     raw: Any, problems: Any, catalog: Catalog, ruleset: str, options: Options, size: tuple[int, int] | None
 ) -> list[dict[str, Any]] | None:
     """``swaps``: team T with figure ``out`` replaced by ``in``; both must be legal teams."""
-    from krosbalance.sim import experiment as ex
 
     if not isinstance(raw, list):
         problems.add("teams.ladder.swaps", f"must be an array of {{team, out, in}} tables, not {raw!r}")
@@ -303,9 +302,9 @@ def _parse_swaps(
         if not isinstance(entry, dict):
             problems.add(where, f"must be a table {{team, out, in}}, not {entry!r}")
             return None
-        ex._unknown_keys(entry, ("team", "out", "in"), f"{where}.", problems)
-        team = ex._parse_team(entry.get("team"), f"{where}.team", problems, catalog, ruleset, options)
-        names = ex._resolve_names([entry.get("out"), entry.get("in")], f"{where}.out/in", problems, catalog)
+        fp._unknown_keys(entry, ("team", "out", "in"), f"{where}.", problems)
+        team = pt._parse_team(entry.get("team"), f"{where}.team", problems, catalog, ruleset, options)
+        names = pt._resolve_names([entry.get("out"), entry.get("in")], f"{where}.out/in", problems, catalog)
         if team is None or names is None:
             return None
         out, into = names
@@ -321,3 +320,34 @@ def _parse_swaps(
             return None
         swaps.append({"team": sorted(team), "out": out, "in": into, "swapped": sorted(swapped)})
     return swaps
+
+
+#: the ``[teams]`` modes this study owns (:func:`krosbalance.studies.registry.team_mode_parser`)
+TEAM_MODES: tuple[str, ...] = ("ladder",)
+
+
+def parse_team_mode(
+    teams: Mapping[str, Any],
+    problems: Any,
+    catalog: Catalog,
+    ruleset: str,
+    options: Options,
+    master_seed: int | None,
+    file: str,
+    seats: int,
+    variants: Sequence[tuple[str, str]] | None,
+) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
+    """``[teams] mode = "ladder"`` (:data:`TEAM_MODES`), asked by the experiment file's parser through the
+    study registry: the study plays two players and one arm. Returns (mode, first pairings, settings)."""
+    if seats != 2:
+        problems.add(
+            "teams.mode", f"a team ladder pairs two teams; ruleset {ruleset!r} seats {seats} players here"
+        )
+        return "ladder", None, ""
+    if variants:
+        problems.add("variants", "a team ladder plays one arm: compare rules with one ladder per rule")
+        return "ladder", None, ""
+    if options is None:
+        return "ladder", None, ""
+    pairings, settings = parse_ladder(teams, problems, catalog, ruleset, options, master_seed, file)
+    return "ladder", pairings, settings

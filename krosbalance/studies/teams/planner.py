@@ -49,8 +49,11 @@ from typing import Any
 
 import numpy as np
 
-from krosbalance.sim.experiment import Experiment
-from krosbalance.sim.stages import FinishedStage
+from krosbalance.errors import KrosbalanceError
+from krosbalance.sim import stages
+from krosbalance.sim.design import Experiment
+from krosbalance.sim.stages import FinishedStage, run_stages
+from krosbalance.sim.topk import race_step, stage_opponents
 
 Team = tuple[str, ...]
 SWAP_SEED_KEY = 1000
@@ -123,9 +126,8 @@ AFTER_RACE_STAGES = 4
 def max_race_stages() -> int:
     """The race's stages at most: the staged runner's cap (:data:`krosbalance.sim.stages.MAX_STAGES`)
     less the stages that may follow it. A race that reaches it ends there, like a spent budget."""
-    from krosbalance.sim.stages import MAX_STAGES
 
-    return MAX_STAGES - AFTER_RACE_STAGES
+    return stages.MAX_STAGES - AFTER_RACE_STAGES  # read when asked: the cap is the runner's
 
 
 def lucb_label(index: int) -> str:
@@ -265,7 +267,6 @@ class TeamLadderPlanner:
     def race_state(self, finished: Sequence[FinishedStage]) -> tuple[Any, np.ndarray, int]:
         """The race's decision (:class:`krosbalance.sim.topk.RaceStep`) after the finished ``lucb-``
         stages, each rated team's samples (pairings) so far, and the matches the stages used."""
-        from krosbalance.sim.topk import race_step
         from krosbalance.studies.teams.ladder import pairing_samples
 
         lucb = [s for s in finished if s.experiment.name.startswith(LUCB_PREFIX)]
@@ -276,7 +277,6 @@ class TeamLadderPlanner:
 
     def _race(self, finished: Sequence[FinishedStage], seed: int) -> Experiment | None:
         """The next ``lucb-`` stage, or None when the top k is certified or the budget is spent."""
-        from krosbalance.sim.topk import stage_opponents
 
         step, counts, used = self.race_state(finished)
         race_stages = sum(1 for s in finished if s.experiment.name.startswith(LUCB_PREFIX))
@@ -339,8 +339,6 @@ def run_ladder(
     import shutil
     import time
 
-    from krosbalance.sim.stages import run_stages
-
     out = Path(out)
     planned = planned_matches(experiment)
     echo(
@@ -365,3 +363,20 @@ def run_ladder(
         f"{time.perf_counter() - start:.1f} s -> {out}"
     )
     return 1 if summary.n_errors else 0  # as the CLI: some matches raised (recorded in the stages)
+
+
+def stage_runner(experiment: Experiment) -> Any:
+    """``krosbalance run`` of a team study (``mode = "ladder"``): :func:`run_ladder` (the registry's
+    :func:`~krosbalance.studies.registry.stage_runner`); None for any other experiment."""
+    return _run_ladder_study if experiment.ladder else None
+
+
+def _run_ladder_study(
+    experiment: Experiment, source: str | Path, out: str | Path, *, patch: Any = None, **options: Any
+) -> int:
+    if patch:
+        raise KrosbalanceError(
+            f"{source}: --patch: a team study (mode = 'ladder') plays the cards as shipped; "
+            "put the patch in a [[variants]] arm of a round_robin experiment instead"
+        )
+    return run_ladder(experiment, source, out, **options)

@@ -1,7 +1,7 @@
-"""The report's "Fix finder" section for a staged fix study (``krosbalance fix``, sim/fixer.py).
+"""The report's "Fix finder" section for a staged fix study (``krosbalance fix``, krosbalance.studies.patches.fixer).
 
 A mode section (:mod:`krosbalance.analysis.sections`): it shows when a staged study's ``meta``
-holds a ``fix`` entry (written by :func:`krosbalance.sim.fixer.run_fix`: the band, the tiers the
+holds a ``fix`` entry (written by :func:`krosbalance.studies.patches.fixer.run_fix`: the band, the tiers the
 probes played and each round's proposal). Per round: the proposed patch as a designer reads it
 (printed value → proposed value), the slopes it rests on, and per AI tier the probe's strength, the
 predicted strength under the patch and the verification's measured strengths (shipped and
@@ -17,10 +17,11 @@ from typing import Any
 
 import pandas as pd
 
-from krosbalance.analysis import patch_study
 from krosbalance.analysis.dependence import POOLED
 from krosbalance.analysis.narrative import fmt, with_ci
-from krosbalance.analysis.patch_section import verification_table
+from krosbalance.sim.patches import Patch
+from krosbalance.studies.patches import tables as patch_study
+from krosbalance.studies.patches.section import verification_table
 
 
 def fix_meta(rs: Any) -> dict[str, Any] | None:
@@ -76,7 +77,6 @@ def _display(t: pd.DataFrame, band: float, probe_tiers: list[str]) -> pd.DataFra
 
 def patch_lines(proposal: dict[str, Any]) -> list[str]:
     """The proposal as printed-value lines ("Bill Tell: Plaguing Arrow AP cost 3 → 4")."""
-    from krosbalance.sim.patches import Patch
 
     patch = proposal.get("patch") or {}
     changes = patch.get("changes") or {}

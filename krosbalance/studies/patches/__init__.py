@@ -27,7 +27,7 @@ class PatchesStudy:
     def report_sections(self) -> tuple[StudySection, ...]:
         """The fix finder's rounds (a patched arm's own section is shared: ``balance_patches``)."""
         # loaded when the report asks (see registry)
-        from krosbalance.analysis import fix_section
+        from krosbalance.studies.patches import fix_section
 
         return (StudySection("fix_finder", fix_section.add_report_section, leading=True, mode=True, rank=50),)
 

@@ -1,10 +1,9 @@
-"""The fix finder's rounds, bounds, designer lists and staged resume (krosbalance.sim.fixer)."""
+"""The fix finder's rounds, bounds, designer lists and staged resume (krosbalance.studies.patches.fixer)."""
 
 from __future__ import annotations
 
 import itertools
 import json
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -13,31 +12,12 @@ import pytest
 from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import loads_experiment
-from krosbalance.sim.fixer import (
-    FixPlanner,
-    FixSpec,
-    changes_patch,
-    knob_bounds,
-    load_fix,
-    parse_fix,
-    probe_experiment,
-    run_fix,
-    solve,
-)
+from krosbalance.sim.fix_table import FixSpec, changes_patch, parse_fix
 from krosbalance.sim.patches import patched_registry
 from krosbalance.sim.stages import read_stages
-
-BASE = textwrap.dedent(
-    """
-    name = "fixing"
-    master_seed = 9
-    matches_per_pairing = 1
-    ais = ["random"]
-    [teams]
-    mode = "splits"
-    pool = [{ set = "arena-box" }]
-    """
-)
+from krosbalance.studies.patches.fixer import FixPlanner, load_fix, probe_experiment, run_fix
+from krosbalance.studies.patches.proposal import knob_bounds, solve
+from tests.studies.patches.conftest import BASE
 
 
 def _moved(strengths, slopes, changes):
@@ -151,38 +131,6 @@ def test_bad_fix_input_is_one_clear_line_each() -> None:
         assert info.value.field == field, (table, info.value.field)
         assert words in info.value.reason and "\n" not in message and "fix.toml" in message
     assert card.spells  # the spell case above named a figure with spells
-
-
-TINY = textwrap.dedent(
-    """
-    name = "tiny-fix"
-    master_seed = 5
-    matches_per_pairing = 2
-    ais = ["random"]
-    [teams]
-    mode = "pairs"
-    pairs = [[{a}, {b}]]
-    [fix]
-    band = 0.01
-    fields = ["hp"]
-    figures = [{f}]
-    rounds = 2
-    verify_deals = 2
-    """
-)
-
-
-@pytest.fixture
-def tiny_file(tmp_path: Path) -> Path:
-    box = list_characters(set="arena-box")
-    exp = loads_experiment(BASE)
-    a, b = exp.pairings[0]
-    path = tmp_path / "tiny.toml"
-    path.write_text(
-        TINY.format(a=json.dumps(list(a)), b=json.dumps(list(b)), f=json.dumps(a[0])), encoding="utf-8"
-    )
-    assert set(a) | set(b) <= set(box)
-    return path
 
 
 def test_rounds_run_until_the_cap_and_a_resumed_study_plans_the_same_stages(

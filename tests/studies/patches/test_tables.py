@@ -1,12 +1,12 @@
-"""Sweep curves and the fix finder's verification table (krosbalance.analysis.patch_study/section)."""
+"""Sweep curves and the fix finder's verification table (krosbalance.studies.patches.tables, .section)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from krosbalance.analysis.patch_section import header_lines, verification_table
-from krosbalance.analysis.patch_study import arm_strengths, fit_sweep, sweep_points_table
+from krosbalance.studies.patches.section import header_lines, verification_table
+from krosbalance.studies.patches.tables import arm_strengths, fit_sweep, sweep_points_table
 
 
 def test_fit_sweep_finds_the_value_where_the_figure_is_average() -> None:

@@ -1,4 +1,4 @@
-"""The verdict picture of the balance-patch study (the report opens with it); the team study's is in
+"""The verdict picture of the balance-patch study (krosbalance.studies.patches.verdict) (the report opens with it); the team study's is in
 tests/studies/teams/test_verdict.py."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from krosbalance.analysis import sections as sections_module
-from krosbalance.analysis import study_verdicts
 from krosbalance.analysis.resultset import ResultSet
+from krosbalance.studies.patches import verdict as study_verdicts
 from tests.analysis.fixtures import TRUE_STRENGTH, planted_tables
 
 

@@ -1,10 +1,4 @@
-"""The verdict picture of the balance patches section (:mod:`krosbalance.analysis.verdict`), which no
-study owns yet: every other study's picture is in its home (``krosbalance/studies/<study>/verdict.py``).
-
-The builder reads the same tables its section draws and returns ``None`` when the result set holds
-nothing for it, so the report falls back on the character-strength verdict. The section registry
-(:mod:`krosbalance.analysis.sections`) attaches it to its section.
-"""
+"""The patches study's verdict picture: the patched figures' strength in every arm, per AI tier."""
 
 from __future__ import annotations
 
@@ -12,15 +6,15 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.crossing import sweep_kind
+from krosbalance.analysis.dependence import POOLED
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.verdict import Verdict, verdict_frame
+from krosbalance.studies.patches import tables as patch_study
 
 
 def patch_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A run with patched arms: the patched figures' strength in every arm, per AI tier."""
-    from krosbalance.analysis import patch_study
-    from krosbalance.analysis.crossing import sweep_kind
-    from krosbalance.analysis.dependence import POOLED
-    from krosbalance.analysis.names import display_name
 
     patches = (rs.manifest or {}).get("patches") or {}
     if not patches or sweep_kind(rs):  # a price or tier sweep has its own verdict
@@ -59,6 +53,3 @@ def patch_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
         "deal-clustered intervals, n = decided matches the figure played in. Details in the Balance "
         "patches section.",
     )
-
-
-__all__ = ["patch_verdict"]

@@ -3,21 +3,22 @@
 A mode section (:mod:`krosbalance.analysis.sections`): it shows for every result set whose manifest
 lists patched arms (``patches``, written by the runner from ``krosbalance.sim.patches``), and adds
 the sweep's curve and root when the manifest holds a ``sweep``. Figures are the analysis of
-:mod:`krosbalance.analysis.patch_study`; every strength is given with its n, 95% interval and tier.
+:mod:`krosbalance.studies.patches.tables`; every strength is given with its n, 95% interval and tier.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from krosbalance.analysis import patch_study
 from krosbalance.analysis.dependence import POOLED
 from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import fmt, with_ci
+from krosbalance.studies.patches import tables as patch_study
 
 
 def header_lines(manifest: dict[str, Any] | None) -> list[str]:
@@ -135,8 +136,6 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
 
 def _proposal(rs: Any) -> dict[str, Any] | None:
     """The fix finder's proposal saved beside these results (``proposal.json``), if any."""
-    import json
-
     root = getattr(rs, "root", None)
     path = root / "proposal.json" if root is not None else None
     if path is None or not path.is_file():

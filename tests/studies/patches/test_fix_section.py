@@ -1,4 +1,4 @@
-"""The report's Fix finder section (krosbalance.analysis.fix_section) on a real, tiny staged study."""
+"""The report's Fix finder section (krosbalance.studies.patches.fix_section) on a real, tiny staged study."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import textwrap
 from pathlib import Path
 
 from krosbalance.analysis.document import Doc
-from krosbalance.analysis.fix_section import fix_meta, report_section
 from krosbalance.analysis.staged import load_staged
 from krosbalance.sim.experiment import loads_experiment
-from krosbalance.sim.fixer import run_fix
+from krosbalance.studies.patches.fix_section import fix_meta, report_section
+from krosbalance.studies.patches.fixer import run_fix
 
 SPLITS = 'name = "s"\nmaster_seed = 1\nmatches_per_pairing = 1\nais = ["random"]\n[teams]\nmode = "splits"\npool = [{ set = "arena-box" }]\n'
 

@@ -1,4 +1,4 @@
-"""The fix finder (krosbalance.sim.fixer): its [fix] table, its stages and its optimiser."""
+"""The fix finder (krosbalance.studies.patches.fixer, krosbalance.sim.fix_table): its [fix] table, its stages and its optimiser."""
 
 from __future__ import annotations
 
@@ -12,19 +12,12 @@ import pytest
 from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import loads_experiment
-from krosbalance.sim.fixer import (
-    FixSpec,
-    Proposal,
-    _predict,
-    parse_fix,
-    probe_experiment,
-    sensitivity,
-    solve,
-    verify_experiment,
-)
+from krosbalance.sim.fix_table import FixSpec, knobs_of, parse_fix, parse_knob_arm
 from krosbalance.sim.patches import Patch, patched_registry
 from krosbalance.sim.runner import fingerprint
 from krosbalance.sim.stages import experiment_toml
+from krosbalance.studies.patches.fixer import load_fix, probe_experiment, verify_experiment
+from krosbalance.studies.patches.proposal import Proposal, _predict, sensitivity, slope_verdict, solve
 
 BASE = textwrap.dedent(
     """
@@ -136,9 +129,7 @@ def test_probe_and_verify_stages_are_patched_arms_that_load_back_from_their_file
 
 
 def test_the_shipped_fix_file_validates(tmp_path: Path) -> None:
-    from krosbalance.sim.fixer import load_fix
-
-    exp, spec = load_fix(Path(__file__).resolve().parents[2] / "simulations" / "fix-the-box.toml")
+    exp, spec = load_fix(Path(__file__).resolve().parents[3] / "simulations" / "fix-the-box.toml")
     assert spec.band == 0.15 and exp.pairings
 
 
@@ -161,8 +152,6 @@ def test_a_change_is_bounded_by_the_probe_step_and_by_a_share_of_the_printed_val
 
 
 def test_spell_knobs_are_one_per_spell_that_has_the_value() -> None:
-    from krosbalance.sim.fixer import knobs_of, parse_knob_arm
-
     box = list_characters(set="arena-box")
     for fig in box:
         card = default_registry().load_character(fig)
@@ -214,8 +203,6 @@ def test_bad_new_fix_keys_are_one_clear_line_each() -> None:
 
 
 def test_a_slope_of_the_unexpected_sign_is_left_out_as_noise() -> None:
-    from krosbalance.sim.fixer import slope_verdict
-
     cov = pd.DataFrame(
         {
             "coef": [0.2, -0.8, 0.1, 0.09],
