@@ -170,7 +170,8 @@ COLLECTION_WORDS = {
 
 
 def experiment_keys() -> str:
-    from krosbalance.sim import experiment, fixer, restricted, rosters, sweep
+    from krosbalance.sim import experiment, experiment_file, restricted, rosters, sweep
+    from krosbalance.sim import fix_table as fixer
     from krosbalance.studies.teams import experiment as teams
 
     out = [
@@ -208,8 +209,8 @@ def experiment_keys() -> str:
         f" ({'; '.join(w for _, w in _checked('SEARCH_KEYS', teams.SEARCH_KEYS, SEARCH_WORDS))}).\n",
         "\n## A collection file\n\n",
         table(["key", "meaning"], _checked("COLLECTION_KEYS", rosters.COLLECTION_KEYS, COLLECTION_WORDS)),
-        "\n## The parser's own schema\n\nAs written in `krosbalance.sim.experiment`:\n\n",
-        "```text\n" + (experiment.__doc__ or "").strip() + "\n```\n",
+        "\n## The parser's own schema\n\nAs written in `krosbalance.sim.experiment_file`:\n\n",
+        "```text\n" + (experiment_file.__doc__ or "").strip() + "\n```\n",
     ]
     return "".join(out)
 
