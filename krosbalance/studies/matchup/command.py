@@ -75,7 +75,7 @@ def add_compare_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``compare`` to the CLI's subcommands (``sub``: ``add_subparsers()``'s object)."""
     p = sub.add_parser(
         "compare",
-        help="does this team beat that one? play them against each other and answer in win %",
+        help="does this team beat that one? play them against each other and answer in win %%",
         description="Play two or more teams against each other (each pair, each deal from both sides), print "
         "the answer and write the report. Several teams: a round robin and a ranking.",
     )

@@ -182,3 +182,12 @@ def test_an_explicit_ai_is_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(command, "measure_seconds", lambda *a: pytest.fail("timed"))
     choice = command.choose(_args(ai="random"), [FIRST, SECOND], ["arena-elemental"], CATALOG, 2, None)
     assert choice.ai == "random"
+
+
+def test_the_help_of_krosbalance_and_of_compare_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["compare", "--help"]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "compare" in out and "--budget" in out and "win %" in out
