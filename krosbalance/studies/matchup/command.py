@@ -87,7 +87,11 @@ def add_compare_parser(sub: Any) -> argparse.ArgumentParser:
         "or a file: a collection .toml ([figures] name = copies) or a text file of names",
     )
     p.add_argument(
-        "--matches", "-n", type=_at_least(2), default=DEFAULT_MATCHES, help="matches per pair (default 1000)"
+        "--matches",
+        "-n",
+        type=_at_least(2),
+        default=DEFAULT_MATCHES,
+        help="matches per pair, spread over the boards (default 1000)",
     )
     p.add_argument(
         "--ai", default=None, help="the AI both teams play (default: the strongest --budget affords)"
@@ -225,6 +229,11 @@ def experiment_name(
     return f"compare-{head[:60]}-{digest}"
 
 
+def deals_per_board(matches: int, boards: Sequence[str]) -> int:
+    """Deals per pair and board so that a pair plays at least ``matches`` matches (two a deal)."""
+    return max(1, math.ceil(matches / (2 * len(boards))))
+
+
 def experiment_text(
     name: str, teams: Sequence[Team], boards: Sequence[str], ai: str, seed: int, matches: int, ruleset: str
 ) -> str:
@@ -242,7 +251,7 @@ def experiment_text(
         f'study = "matchup"\n'
         f"ruleset = {json.dumps(ruleset)}\n"
         f"master_seed = {seed}\n"
-        f"matches_per_pairing = {math.ceil(matches / 2)}  # deals per pair, each played from both sides\n"
+        f"matches_per_pairing = {deals_per_board(matches, boards)}  # deals per pair and board, each from both sides\n"
         f"paired_seeds = true\n"
         f"boards = {json.dumps(list(boards))}\n"
         f"ais = [{json.dumps(ai)}]\n\n"
@@ -297,7 +306,7 @@ def choose(
         if before is not None:
             return Choice(before, f"AI: {before}, the AI of the run being resumed in {out}.")
     pairs = len(teams) * (len(teams) - 1) // 2
-    n_matches = pairs * len(boards) * 2 * math.ceil(args.matches / 2)
+    n_matches = pairs * len(boards) * 2 * deals_per_board(args.matches, boards)
     candidates = ladder_candidates(
         api.ladder_ratings(), lambda a: not catalog.ai_problem(a, args.ruleset), ais
     )
@@ -343,8 +352,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     pairs = len(experiment.pairings)
     print(
         f"{len(teams)} teams, {pairs} pair{'s' if pairs > 1 else ''}, {experiment.n_matches:,} matches "
-        f"({2 * math.ceil(args.matches / 2):,} per pair{' and board' if len(boards) > 1 else ''}, each deal from "
-        f"both sides), seed {args.seed}, {jobs} jobs; experiment file {source}"
+        f"({experiment.n_matches // pairs:,} per pair, each deal from "
+        f"both sides) on {', '.join(boards)}, seed {args.seed}, {jobs} jobs; experiment file {source}"
     )
     summary = api.run_experiment(
         source, out, jobs=jobs, resume=args.resume, progress=False if args.no_progress else None

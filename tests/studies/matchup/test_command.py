@@ -191,3 +191,14 @@ def test_the_help_of_krosbalance_and_of_compare_prints(capsys: pytest.CaptureFix
         assert done.value.code == 0
     out = capsys.readouterr().out
     assert "compare" in out and "--budget" in out and "win %" in out
+
+
+@pytest.mark.parametrize(("matches", "boards", "played"), [(8, 1, 8), (7, 1, 8), (8, 2, 8), (10, 4, 16)])
+def test_the_matches_per_pair_are_spread_over_the_boards(matches: int, boards: int, played: int) -> None:
+    from krosbalance.sim.experiment import loads_experiment
+
+    names = CATALOG.boards("arena")[:boards]
+    text = command.experiment_text("x", [FIRST, SECOND], names, "random", 1, matches, "arena")
+    experiment = loads_experiment(text, "x.toml")
+    assert experiment.study == "matchup" and experiment.boards == tuple(names)
+    assert experiment.n_matches == played  # at least as many as asked, two a deal, as many on each board
