@@ -301,17 +301,26 @@ def choose(
         if problem:
             raise KrosbalanceError(f"--ai: {problem}")
         return Choice(ai, f"AI: {ai} (--ai).")
-    if args.resume and out is not None:
-        before = resumed_ai(out)
-        if before is not None:
-            return Choice(before, f"AI: {before}, the AI of the run being resumed in {out}.")
-    pairs = len(teams) * (len(teams) - 1) // 2
-    n_matches = pairs * len(boards) * 2 * deals_per_board(args.matches, boards)
     candidates = ladder_candidates(
         api.ladder_ratings(), lambda a: not catalog.ai_problem(a, args.ruleset), ais
     )
     if not candidates:
         candidates = [a for a in ais if not catalog.ai_problem(a, args.ruleset)]
+    if args.resume:  # the AI the run began with: in --out, or in the default folder of one AI
+        folders = (
+            [out]
+            if out is not None
+            else [
+                Path("results") / experiment_name(teams, boards, ai, args.seed, args.matches, args.ruleset)
+                for ai in candidates
+            ]
+        )
+        for folder in folders:
+            before = resumed_ai(folder)
+            if before is not None:
+                return Choice(before, f"AI: {before}, the AI of the run being resumed in {folder}.")
+    pairs = len(teams) * (len(teams) - 1) // 2
+    n_matches = pairs * len(boards) * 2 * deals_per_board(args.matches, boards)
     return choose_ai(
         candidates,
         n_matches,

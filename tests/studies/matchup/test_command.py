@@ -202,3 +202,24 @@ def test_the_matches_per_pair_are_spread_over_the_boards(matches: int, boards: i
     experiment = loads_experiment(text, "x.toml")
     assert experiment.study == "matchup" and experiment.boards == tuple(names)
     assert experiment.n_matches == played  # at least as many as asked, two a deal, as many on each board
+
+
+def test_a_resume_without_out_finds_the_default_folder_of_the_ai_it_began_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(command, "measure_seconds", lambda *a: pytest.fail("timed"))
+    args = _args(resume=True)
+    boards = ["arena-elemental"]
+    from krosbalance.studies.matchup import api
+
+    order = ladder_candidates(
+        api.ladder_ratings(), lambda a: not CATALOG.ai_problem(a, "arena"), CATALOG.ais("arena")
+    )
+    began = order[-1]
+    folder = tmp_path / "results" / command.experiment_name([FIRST, SECOND], boards, began, 1, 1000, "arena")
+    folder.mkdir(parents=True)
+    text = command.experiment_text(folder.name, [FIRST, SECOND], boards, began, 1, 1000, "arena")
+    (folder / "experiment.toml").write_text(text, encoding="utf-8")
+    choice = command.choose(args, [FIRST, SECOND], boards, CATALOG, 2, None)
+    assert choice.ai == began and "resumed" in choice.reason
