@@ -169,6 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="the page --html writes (default OUT/replays/match-ID.html)",
     )
     replay.set_defaults(handler=cmd_replay)
+
+    from krosbalance.studies.matchup.command import add_compare_parser  # krosbalance compare (issue 40)
+
+    add_compare_parser(sub)
     return parser
 
 
