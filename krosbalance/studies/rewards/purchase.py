@@ -592,9 +592,9 @@ def report_section(
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
     """The report's hook (a mode section): only for a run its record says has per-holder or purchase arms."""
-    from krosbalance.studies.rewards.arms import plays_priced_arms
+    from krosbalance.studies.rewards.arms import recorded_arms
 
-    matches = rs.matches
-    if not plays_priced_arms(rs, matches):
+    matches, arms = rs.matches, recorded_arms(rs)
+    if not (is_priced_experiment(matches) if arms is None else arms.priced):
         return
     section(doc, "Rewards priced as real play", lambda: report_section(doc, matches, rs.fighters, tables))

@@ -14,12 +14,13 @@ def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A reward-value experiment (``held_rewards``): each token's Δ win rate per AI, paired deals."""
     from krosbalance.analysis.crossing import sweep_kind
     from krosbalance.studies.rewards import value as rewards
-    from krosbalance.studies.rewards.arms import plays_value_arms
+    from krosbalance.studies.rewards.arms import recorded_arms
 
     if sweep_kind(rs):  # a price sweep: its own verdict (fair_price_section) answers the question
         return None
     matches, _ = rewards.reward_data(rs)
-    if not plays_value_arms(rs, matches):
+    arms = recorded_arms(rs)
+    if not (rewards.is_value_experiment(matches) if arms is None else arms.value):
         return None
     value = rewards.controlled_value(matches)
     if value.empty:
