@@ -316,7 +316,7 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
             "shard_list": ledger.LEDGER,
         }
         manifest.update(patch_manifest(experiment))
-        if experiment.forbids:  # restricted play: what each arm forbids (analysis.restricted)
+        if experiment.forbids:  # restricted play: what each arm forbids (studies/restricted)
             manifest["forbids"] = {arm: json.loads(text) for arm, text in experiment.forbids}
         shutil.copyfile(source, out / EXPERIMENT_COPY)
         (out / ledger.LEDGER).touch()  # the shard list, empty until the first set is committed

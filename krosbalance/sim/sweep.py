@@ -18,7 +18,7 @@ with team A holding the token from the start and paying that many kamas for it (
 ``start_reward_prices``; a debt when team A has fewer kamas). The prices are the experiment's
 ``held_rewards`` entries ``<token>@<kamas>`` (:func:`price_variant`), nested inside each arm the
 other swept paths generate, so the no-token match of a deal is played once per arm, not once per
-price. The fair-price analysis is :mod:`krosbalance.analysis.price_sweep`.
+price. The fair-price analysis is :mod:`krosbalance.studies.rewards.fair_price`.
 
 The arms are named ``<path>-<value>`` (joined by ``__`` for several paths) and keep the experiment's
 ``[options]``; they are paired on the same seeds as every arm. The sweep's grid is recorded in the
