@@ -68,10 +68,13 @@ def play_match_core(
     options: Mapping[str, Any] | None = None,
     record: str = "none",
     forbid: Mapping[str, Sequence[str]] | None = None,
+    compact: bool = False,
 ) -> dict[str, Any]:
     """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry;
     ``forbid`` is restricted play, :mod:`krosbalance.engine.restriction`, checked by its
-    ``element_problem`` as the reference checks it)."""
+    ``element_problem`` as the reference checks it). ``compact``: each fighter a tuple of
+    ``krosbalance_core.COMPACT_FIGHTER_COLUMNS`` instead of a row dict (what
+    :func:`krosbalance.engine_choice.core_result` reads fastest)."""
     from krosbalance.play import _ai_names
     from krosbalance.rulesets.registry import get_ruleset
 
@@ -92,6 +95,7 @@ def play_match_core(
         seed,
         record,
         {name: list(elements) for name, elements in (forbid or {}).items()},
+        compact=compact,
     )
     out["board"] = core_board.id
     out["ruleset"] = rules.describe()
