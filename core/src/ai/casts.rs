@@ -121,6 +121,23 @@ pub fn greedy_casts(
     w: &Weights,
     ctx: &mut Ctx<'_>,
     cell: Cell,
+    ap: i32,
+    bonus: i32,
+    mp_left: i32,
+) -> (Vec<Step>, f64, i32, i32) {
+    // the castable list is lent out of the context for the search (nothing in it reads
+    // `ctx.castable`) and put back: no copy per origin cell
+    let castable = std::mem::take(&mut ctx.castable);
+    let out = greedy_casts_over(w, ctx, &castable, cell, ap, bonus, mp_left);
+    ctx.castable = castable;
+    out
+}
+
+fn greedy_casts_over(
+    w: &Weights,
+    ctx: &mut Ctx<'_>,
+    castable: &[Castable<'_>],
+    cell: Cell,
     mut ap: i32,
     bonus: i32,
     mp_left: i32,
@@ -128,7 +145,6 @@ pub fn greedy_casts(
     let state = ctx.state;
     let board = &state.board;
     let reach_bonus = bonus + i32::from(ctx.crates.contains(cell));
-    let castable: Vec<Castable<'_>> = ctx.castable.clone();
     let tables: Vec<CellSet> = castable
         .iter()
         .map(|e| {
@@ -176,15 +192,15 @@ pub fn greedy_casts(
                     if aims[position].is_none() {
                         let mut aimed = Vec::new();
                         if table.intersects(ctx.target_mask) {
-                            let targets = ctx.targets.clone();
-                            for (i, &uid) in targets.iter().enumerate() {
+                            for (i, seen) in sight.iter_mut().enumerate() {
+                                let uid = ctx.targets[i];
                                 let t = state.fighters[uid].at();
                                 if !table.contains(t) {
                                     continue;
                                 }
                                 if entry.needs_los {
-                                    let ok = *sight[i]
-                                        .get_or_insert_with(|| !los(t).intersects(blockers));
+                                    let ok =
+                                        *seen.get_or_insert_with(|| !los(t).intersects(blockers));
                                     if !ok {
                                         continue;
                                     }
@@ -210,8 +226,8 @@ pub fn greedy_casts(
                         }
                         aims[position] = Some(aimed);
                     }
-                    let aimed = aims[position].clone().expect("just set");
-                    for (uid, first) in aimed {
+                    let aimed = aims[position].take().expect("just set");
+                    for &(uid, first) in &aimed {
                         if gone.contains(&uid) {
                             continue;
                         }
@@ -234,6 +250,7 @@ pub fn greedy_casts(
                             best_victim = Some(uid);
                         }
                     }
+                    aims[position] = Some(aimed);
                     if !planned_mask.is_empty() && planned_mask.intersects(table) {
                         for &(summon, x) in &planned {
                             if summon_id(ctx, summon) == "water_bomb"
@@ -253,8 +270,8 @@ pub fn greedy_casts(
                     }
                 }
                 SpellKind::Heal => {
-                    let allies = ctx.allies.clone();
-                    for a in allies {
+                    for k in 0..ctx.allies.len() {
+                        let a = ctx.allies[k];
                         let ally = &state.fighters[a];
                         if ally.injuries <= 0 {
                             continue;
@@ -327,7 +344,7 @@ pub fn greedy_casts(
                         }
                     }
                     let combo = summon_then_hit(
-                        w, ctx, entry, &castable, &tables, cell, ap, mask, &remaining, &gone,
+                        w, ctx, entry, castable, &tables, cell, ap, mask, &remaining, &gone,
                         &planned, mp_left,
                     );
                     match (combo, single) {
@@ -473,8 +490,8 @@ fn summon_then_hit(
         } else {
             spell.range_max
         };
-        let targets = ctx.targets.clone();
-        for uid in targets {
+        for k in 0..ctx.targets.len() {
+            let uid = ctx.targets[k];
             let victim = &state.fighters[uid];
             let t = victim.at();
             if victim.kind == PieceKind::Bomb

@@ -602,10 +602,11 @@ pub fn bonus_for(state: &MatchState<Arena>, summoner: &Fighter, summon: &str) ->
 /// `view.reachable_cells(fighter, mp)`: cells within `mp` steps around the obstacles, with their
 /// cost, in BFS order (the reference's dict order).
 pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(Cell, i32)> {
-    let n = state.board.n_cells();
-    let mut seen = vec![false; n];
-    let mut costs = vec![(start, 0)];
-    seen[usize::from(start)] = true;
+    // a cell seen or blocked is never queued: one bitmask for both
+    let mut closed = state.obstacles;
+    closed.insert(start);
+    let mut costs = Vec::with_capacity(32);
+    costs.push((start, 0));
     let mut i = 0;
     while i < costs.len() {
         let (cell, cost) = costs[i];
@@ -614,8 +615,8 @@ pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(
             continue;
         }
         for &nxt in state.board.neighbours(cell) {
-            if !seen[usize::from(nxt)] && !state.obstacles.contains(nxt) {
-                seen[usize::from(nxt)] = true;
+            if !closed.contains(nxt) {
+                closed.insert(nxt);
                 costs.push((nxt, cost + 1));
             }
         }

@@ -911,18 +911,18 @@ pub struct ThreatMap {
 
 impl ThreatMap {
     fn of_shares(n_cells: usize, shares: &[std::sync::Arc<Layers>]) -> Self {
+        // an enemy's layers are disjoint (`enemy_threat`), so adding each layer's worth to its
+        // cells, enemy by enemy, adds to every cell the same floats in the same order as summing
+        // cell by cell over the enemies
         let mut values = vec![0.0f64; n_cells];
-        for (cell, v) in values.iter_mut().enumerate() {
-            let mut value = 0.0f64;
-            for layers in shares {
-                for &(layer, worth) in layers.iter() {
-                    if layer.contains(cell as Cell) {
-                        value += worth;
-                        break;
+        for layers in shares {
+            for &(layer, worth) in layers.iter() {
+                for cell in layer.iter() {
+                    if let Some(v) = values.get_mut(usize::from(cell)) {
+                        *v += worth;
                     }
                 }
             }
-            *v = value;
         }
         ThreatMap { values }
     }
