@@ -125,18 +125,32 @@ pub fn greedy_casts(
     bonus: i32,
     mp_left: i32,
 ) -> (Vec<Step>, f64, i32, i32) {
-    // the castable list is lent out of the context for the search (nothing in it reads
-    // `ctx.castable`) and put back: no copy per origin cell
+    // the castable list and the pass's buffers are lent out of the context for the search
+    // (nothing in it reads them there) and put back: no copy or fresh buffer per origin cell
     let castable = std::mem::take(&mut ctx.castable);
-    let out = greedy_casts_over(w, ctx, &castable, cell, ap, bonus, mp_left);
+    let mut scratch = std::mem::take(&mut ctx.cast_scratch);
+    let out = greedy_casts_over(w, ctx, &castable, &mut scratch, cell, ap, bonus, mp_left);
     ctx.castable = castable;
+    ctx.cast_scratch = scratch;
     out
 }
 
+/// Buffers one cast search fills and the next reuses (kept on the [`Ctx`]): per castable spell
+/// its reach from the cell and its aims (filled yet, (target, first value)), per target whether
+/// the cell sees it (unknown yet: `None`).
+#[derive(Debug, Default)]
+pub struct CastScratch {
+    tables: Vec<CellSet>,
+    aims: Vec<(bool, Vec<(usize, f64)>)>,
+    sight: Vec<Option<bool>>,
+}
+
+#[allow(clippy::too_many_arguments)]
 fn greedy_casts_over(
     w: &Weights,
     ctx: &mut Ctx<'_>,
     castable: &[Castable<'_>],
+    scratch: &mut CastScratch,
     cell: Cell,
     mut ap: i32,
     bonus: i32,
@@ -145,17 +159,21 @@ fn greedy_casts_over(
     let state = ctx.state;
     let board = &state.board;
     let reach_bonus = bonus + i32::from(ctx.crates.contains(cell));
-    let tables: Vec<CellSet> = castable
-        .iter()
-        .map(|e| {
-            let b = if e.kind == SpellKind::Summon {
-                0
-            } else {
-                reach_bonus
-            };
-            ctx.geo.spell_mask(cell, e.spell, b)
-        })
-        .collect();
+    let CastScratch {
+        tables,
+        aims,
+        sight,
+    } = scratch;
+    tables.clear();
+    tables.extend(castable.iter().map(|e| {
+        let b = if e.kind == SpellKind::Summon {
+            0
+        } else {
+            reach_bonus
+        };
+        ctx.geo.spell_mask(cell, e.spell, b)
+    }));
+    let tables = &tables[..];
     let blockers = ctx.blockers;
     let los = |t: Cell| board.los_path(cell, t);
     let mut remaining: Vec<(usize, f64)> = Vec::new();
@@ -166,9 +184,13 @@ fn greedy_casts_over(
     let mut planned_mask = CellSet::EMPTY;
     let mut steps = Vec::new();
     let mut total = 0.0f64;
-    let mut aims: Vec<Option<Vec<(usize, f64)>>> = vec![None; castable.len()];
-    let n_targets = ctx.targets.len();
-    let mut sight: Vec<Option<bool>> = vec![None; n_targets];
+    aims.resize_with(castable.len(), Default::default);
+    for aim in aims.iter_mut() {
+        aim.0 = false;
+        aim.1.clear();
+    }
+    sight.clear();
+    sight.resize(ctx.targets.len(), None);
     let free_here = !(ctx.occupied | CellSet::single(cell));
     let rem_get = |remaining: &Vec<(usize, f64)>, uid: usize| {
         remaining.iter().find(|e| e.0 == uid).map(|e| e.1)
@@ -189,8 +211,8 @@ fn greedy_casts_over(
             }
             match entry.kind {
                 SpellKind::Attack => {
-                    if aims[position].is_none() {
-                        let mut aimed = Vec::new();
+                    if !aims[position].0 {
+                        let aimed = &mut aims[position].1;
                         if table.intersects(ctx.target_mask) {
                             for (i, seen) in sight.iter_mut().enumerate() {
                                 let uid = ctx.targets[i];
@@ -224,9 +246,9 @@ fn greedy_casts_over(
                                 aimed.push((uid, first));
                             }
                         }
-                        aims[position] = Some(aimed);
+                        aims[position].0 = true;
                     }
-                    let aimed = aims[position].take().expect("just set");
+                    let aimed = std::mem::take(&mut aims[position].1);
                     for &(uid, first) in &aimed {
                         if gone.contains(&uid) {
                             continue;
@@ -250,7 +272,7 @@ fn greedy_casts_over(
                             best_victim = Some(uid);
                         }
                     }
-                    aims[position] = Some(aimed);
+                    aims[position].1 = aimed;
                     if !planned_mask.is_empty() && planned_mask.intersects(table) {
                         for &(summon, x) in &planned {
                             if summon_id(ctx, summon) == "water_bomb"
@@ -344,7 +366,7 @@ fn greedy_casts_over(
                         }
                     }
                     let combo = summon_then_hit(
-                        w, ctx, entry, castable, &tables, cell, ap, mask, &remaining, &gone,
+                        w, ctx, entry, castable, tables, cell, ap, mask, &remaining, &gone,
                         &planned, mp_left,
                     );
                     match (combo, single) {

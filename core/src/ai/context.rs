@@ -103,6 +103,8 @@ pub struct Ctx<'a> {
     pub summon_groups: FastMap<(String, bool), Ranks2>,
     pub bomb_ko: FastMap<(u32, usize), f64>,
     pub walks: FastMap<Cell, (f64, i32)>,
+    /// The cast search's buffers, reused from one origin cell to the next.
+    pub cast_scratch: crate::ai::casts::CastScratch,
 }
 
 impl<'a> Ctx<'a> {
@@ -374,6 +376,7 @@ impl<'a> Ctx<'a> {
             summon_groups: FastMap::default(),
             bomb_ko: FastMap::default(),
             walks: FastMap::default(),
+            cast_scratch: Default::default(),
         }
     }
 
@@ -514,8 +517,11 @@ impl<'a> Ctx<'a> {
 
 // ---------------------------------------------------------------------------------- helpers
 /// A fighter's spells, in its order.
-fn attack_spells<'s>(state: &'s MatchState<Arena>, f: &Fighter) -> Vec<&'s SpellSpec> {
-    f.spells.iter().map(|&s| state.content.resolve(s)).collect()
+fn attack_spells<'s>(
+    state: &'s MatchState<Arena>,
+    f: &'s Fighter,
+) -> impl Iterator<Item = &'s SpellSpec> + 's {
+    f.spells.iter().map(|&s| state.content.resolve(s))
 }
 
 /// Whether the fighter's damaging attacks all need it within 2 cells.
