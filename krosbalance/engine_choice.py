@@ -115,8 +115,8 @@ def _shape(
         tuple(tuple(team) for team in teams),
         board,
         ais,
-        json.dumps(options, sort_keys=True, default=str),
-        json.dumps(forbid or {}, sort_keys=True, default=str),
+        json.dumps(options, sort_keys=True, default=str) if options else "{}",
+        json.dumps(forbid, sort_keys=True, default=str) if forbid else "{}",
     )
 
 
@@ -181,7 +181,8 @@ def play_in_core(
     overrides: dict[str, Any] = {}
     key: tuple[Any, ...] = ()
     if refusal is None:
-        overrides = _overrides(rules)
+        # a ruleset built by name without options has every default: nothing to compare
+        overrides = {} if not options and isinstance(ruleset, str) else _overrides(rules)
         key = _shape(teams, str(board), ai, overrides, forbid)
         refusal = _REFUSED.get(key)
     if refusal is None:

@@ -261,6 +261,8 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     let board = &state.board;
     let demons = board.demon_cells();
 
+    // (casts, value, AP left, fixed end) of each try from an origin: one buffer for them all
+    let mut tries: Vec<(Vec<Step>, f64, i32, i32)> = Vec::with_capacity(4);
     for (cell, cost, ap_cost, bonus, mp_left, first, risk, penalty) in origins {
         let ap = me_ap - ap_cost;
         let reach_bonus = range_bonus + bonus;
@@ -278,8 +280,9 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     .or_insert_with(|| useful_origins(ctx, key).unwrap_or(ALL))
             }
         };
-        let tries: Vec<(Vec<Step>, f64, i32, i32)> = if mask.contains(cell) {
-            let mut tries = vec![greedy_casts(w, ctx, cell, ap, reach_bonus, mp_left)];
+        tries.clear();
+        if mask.contains(cell) {
+            tries.push(greedy_casts(w, ctx, cell, ap, reach_bonus, mp_left));
             for held in 1..=buys.min(ap) {
                 let (casts, value, ap_left, fixed_end) =
                     greedy_casts(w, ctx, cell, ap - held, reach_bonus, mp_left);
@@ -289,7 +292,6 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     break;
                 }
             }
-            tries
         } else {
             if mp_left > 0 && search.pos_cache[usize::from(cell)].is_some() && way == 0 {
                 let top = -search.ends(w, ctx, ap)[0].0;
@@ -299,9 +301,9 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     continue;
                 }
             }
-            vec![(Vec::new(), 0.0, ap, -1)]
-        };
-        for (casts, value, ap_left, fixed_end) in tries {
+            tries.push((Vec::new(), 0.0, ap, -1));
+        }
+        for (casts, value, ap_left, fixed_end) in tries.drain(..) {
             let mut picks = 0;
             let mut placed = CellSet::EMPTY;
             let mut pushed = CellSet::EMPTY;
