@@ -321,19 +321,15 @@ def _compact_layout(ruleset: str) -> tuple[str, ...]:
     """The ruleset's fighter columns, once it is checked that the core's compact row is laid out as
     ``_compact_fighters`` reads it: the record's fields, the stats' fields in their dataclass order,
     then the ruleset's columns in the reference's order (a mismatch is a fault, not a silent shift)."""
-    import krosbalance_core
-
     from krosbalance.engine.results import FighterRecord, FighterStats
 
     names = tuple(name for name, _ in _nothing_counted(ruleset))
     stats = tuple(f.name for f in fields(FighterStats) if f.name != "extra")
     record = tuple(f.name for f in fields(FighterRecord))
     expected = _COMPACT_HEAD + stats + names
-    columns = tuple(krosbalance_core.COMPACT_FIGHTER_COLUMNS)
+    columns = tuple(native.core().COMPACT_FIGHTER_COLUMNS)
     if columns != expected or record[: len(_COMPACT_HEAD)] != _COMPACT_HEAD or len(stats) != 10:
-        raise CoreFault(
-            f"the core's compact fighter row {columns} does not match the reference's {expected}"
-        )
+        raise CoreFault(f"the core's compact fighter row {columns} does not match the reference's {expected}")
     return names
 
 
