@@ -115,8 +115,8 @@ def _shape(
         tuple(tuple(team) for team in teams),
         board,
         ais,
-        json.dumps(options, sort_keys=True, default=str),
-        json.dumps(forbid or {}, sort_keys=True, default=str),
+        json.dumps(options, sort_keys=True, default=str) if options else "{}",
+        json.dumps(forbid, sort_keys=True, default=str) if forbid else "{}",
     )
 
 
@@ -181,7 +181,8 @@ def play_in_core(
     overrides: dict[str, Any] = {}
     key: tuple[Any, ...] = ()
     if refusal is None:
-        overrides = _overrides(rules)
+        # a ruleset built by name without options has every default: nothing to compare
+        overrides = {} if not options and isinstance(ruleset, str) else _overrides(rules)
         key = _shape(teams, str(board), ai, overrides, forbid)
         refusal = _REFUSED.get(key)
     if refusal is None:
@@ -227,7 +228,14 @@ def _play(
 
     try:
         out = play_match_core(
-            *teams, board=board, ai=ai, seed=seed, options=overrides, record=record, forbid=forbid
+            *teams,
+            board=board,
+            ai=ai,
+            seed=seed,
+            options=overrides,
+            record=record,
+            forbid=forbid,
+            compact=True,
         )
         return core_result(out, rules)
     except KrosbalanceError:
@@ -263,7 +271,7 @@ def core_result(out: Mapping[str, Any], rules: Ruleset) -> MatchResult:
         board=out["board"],
         ruleset=out["ruleset"],
         seed=out["seed"],
-        fighters=[_fighter(row, rules) for row in out["fighters"]],
+        fighters=_fighters(out["fighters"], rules),
         events=[_event(kinds, kind, data) for kind, data in out["events"]],
         versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
         values={column.name: out[column.name] for column in rules.result_columns},
@@ -271,6 +279,58 @@ def core_result(out: Mapping[str, Any], rules: Ruleset) -> MatchResult:
         play_order=tuple(out["play_order"]),
         engine=CORE,
     )
+
+
+def _fighters(rows: Sequence[Any], rules: Ruleset) -> list[FighterRecord]:
+    """The fighters of the core's result: compact rows (tuples of the core's
+    ``COMPACT_FIGHTER_COLUMNS``, what ``_play`` asks for) or row dicts."""
+    if rows and isinstance(rows[0], tuple):
+        return _compact_fighters(rows, rules)
+    return [_fighter(row, rules) for row in rows]
+
+
+def _compact_fighters(rows: Sequence[tuple[Any, ...]], rules: Ruleset) -> list[FighterRecord]:
+    """Compact rows read by position (a tenth of a match's Python time went into reading forty-key
+    dicts); :func:`_compact_layout` checks once that the positions mean what is read here."""
+    from krosbalance.engine.results import FighterRecord, FighterStats
+
+    names = _compact_layout(rules.name)
+    return [
+        FighterRecord(
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            row[5],
+            None if row[6] < 0 else row[6],
+            FighterStats(*row[7:17]),
+            dict(zip(names, row[17:], strict=True)),
+        )
+        for row in rows
+    ]
+
+
+#: the compact row's leading columns as read by :func:`_compact_fighters`: ``FighterRecord``'s
+#: fields before ``stats``, then the first ``FighterStats`` fields (in their order)
+_COMPACT_HEAD = ("uid", "side", "character", "name", "level", "is_summon", "summoner")
+
+
+@cache
+def _compact_layout(ruleset: str) -> tuple[str, ...]:
+    """The ruleset's fighter columns, once it is checked that the core's compact row is laid out as
+    ``_compact_fighters`` reads it: the record's fields, the stats' fields in their dataclass order,
+    then the ruleset's columns in the reference's order (a mismatch is a fault, not a silent shift)."""
+    from krosbalance.engine.results import FighterRecord, FighterStats
+
+    names = tuple(name for name, _ in _nothing_counted(ruleset))
+    stats = tuple(f.name for f in fields(FighterStats) if f.name != "extra")
+    record = tuple(f.name for f in fields(FighterRecord))
+    expected = _COMPACT_HEAD + stats + names
+    columns = tuple(native.core().COMPACT_FIGHTER_COLUMNS)
+    if columns != expected or record[: len(_COMPACT_HEAD)] != _COMPACT_HEAD or len(stats) != 10:
+        raise CoreFault(f"the core's compact fighter row {columns} does not match the reference's {expected}")
+    return names
 
 
 def _fighter(row: Mapping[str, Any], rules: Ruleset) -> FighterRecord:

@@ -68,10 +68,13 @@ def play_match_core(
     options: Mapping[str, Any] | None = None,
     record: str = "none",
     forbid: Mapping[str, Sequence[str]] | None = None,
+    compact: bool = False,
 ) -> dict[str, Any]:
     """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry;
     ``forbid`` is restricted play, :mod:`krosbalance.engine.restriction`, checked by its
-    ``element_problem`` as the reference checks it)."""
+    ``element_problem`` as the reference checks it). ``compact``: each fighter a tuple of
+    ``krosbalance_core.COMPACT_FIGHTER_COLUMNS`` instead of a row dict (what
+    :func:`krosbalance.engine_choice.core_result` reads fastest)."""
     from krosbalance.play import _ai_names
     from krosbalance.rulesets.registry import get_ruleset
 
@@ -92,11 +95,27 @@ def play_match_core(
         seed,
         record,
         {name: list(elements) for name, elements in (forbid or {}).items()},
+        compact=compact,
     )
     out["board"] = core_board.id
-    out["ruleset"] = rules.describe()
+    out["ruleset"] = _label(rules, options)
     out["seed"] = seed
     return out
+
+
+#: the ruleset's label (``describe()``) when no option is given, by ruleset name: the same for every
+#: such match, so worked out once per process (a match played in the core is a few hundred
+#: microseconds; the label's dataclass walk was a tenth of its Python time)
+_DEFAULT_LABELS: dict[str, str] = {}
+
+
+def _label(rules: Any, options: Mapping[str, Any] | None) -> str:
+    """``rules.describe()``, kept per ruleset name for the matches given no options."""
+    if options:
+        return str(rules.describe())
+    if rules.name not in _DEFAULT_LABELS:
+        _DEFAULT_LABELS[rules.name] = str(rules.describe())
+    return _DEFAULT_LABELS[rules.name]
 
 
 def play_many_core(

@@ -121,6 +121,37 @@ pub fn greedy_casts(
     w: &Weights,
     ctx: &mut Ctx<'_>,
     cell: Cell,
+    ap: i32,
+    bonus: i32,
+    mp_left: i32,
+) -> (Vec<Step>, f64, i32, i32) {
+    // the castable list and the pass's buffers are lent out of the context for the search
+    // (nothing in it reads them there) and put back: no copy or fresh buffer per origin cell
+    let castable = std::mem::take(&mut ctx.castable);
+    let mut scratch = std::mem::take(&mut ctx.cast_scratch);
+    let out = greedy_casts_over(w, ctx, &castable, &mut scratch, cell, ap, bonus, mp_left);
+    ctx.castable = castable;
+    ctx.cast_scratch = scratch;
+    out
+}
+
+/// Buffers one cast search fills and the next reuses (kept on the [`Ctx`]): per castable spell
+/// its reach from the cell and its aims (filled yet, (target, first value)), per target whether
+/// the cell sees it (unknown yet: `None`).
+#[derive(Debug, Default)]
+pub struct CastScratch {
+    tables: Vec<CellSet>,
+    aims: Vec<(bool, Vec<(usize, f64)>)>,
+    sight: Vec<Option<bool>>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn greedy_casts_over(
+    w: &Weights,
+    ctx: &mut Ctx<'_>,
+    castable: &[Castable<'_>],
+    scratch: &mut CastScratch,
+    cell: Cell,
     mut ap: i32,
     bonus: i32,
     mp_left: i32,
@@ -128,18 +159,21 @@ pub fn greedy_casts(
     let state = ctx.state;
     let board = &state.board;
     let reach_bonus = bonus + i32::from(ctx.crates.contains(cell));
-    let castable: Vec<Castable<'_>> = ctx.castable.clone();
-    let tables: Vec<CellSet> = castable
-        .iter()
-        .map(|e| {
-            let b = if e.kind == SpellKind::Summon {
-                0
-            } else {
-                reach_bonus
-            };
-            ctx.geo.spell_mask(cell, e.spell, b)
-        })
-        .collect();
+    let CastScratch {
+        tables,
+        aims,
+        sight,
+    } = scratch;
+    tables.clear();
+    tables.extend(castable.iter().map(|e| {
+        let b = if e.kind == SpellKind::Summon {
+            0
+        } else {
+            reach_bonus
+        };
+        ctx.geo.spell_mask(cell, e.spell, b)
+    }));
+    let tables = &tables[..];
     let blockers = ctx.blockers;
     let los = |t: Cell| board.los_path(cell, t);
     let mut remaining: Vec<(usize, f64)> = Vec::new();
@@ -150,9 +184,13 @@ pub fn greedy_casts(
     let mut planned_mask = CellSet::EMPTY;
     let mut steps = Vec::new();
     let mut total = 0.0f64;
-    let mut aims: Vec<Option<Vec<(usize, f64)>>> = vec![None; castable.len()];
-    let n_targets = ctx.targets.len();
-    let mut sight: Vec<Option<bool>> = vec![None; n_targets];
+    aims.resize_with(castable.len(), Default::default);
+    for aim in aims.iter_mut() {
+        aim.0 = false;
+        aim.1.clear();
+    }
+    sight.clear();
+    sight.resize(ctx.targets.len(), None);
     let free_here = !(ctx.occupied | CellSet::single(cell));
     let rem_get = |remaining: &Vec<(usize, f64)>, uid: usize| {
         remaining.iter().find(|e| e.0 == uid).map(|e| e.1)
@@ -173,18 +211,18 @@ pub fn greedy_casts(
             }
             match entry.kind {
                 SpellKind::Attack => {
-                    if aims[position].is_none() {
-                        let mut aimed = Vec::new();
+                    if !aims[position].0 {
+                        let aimed = &mut aims[position].1;
                         if table.intersects(ctx.target_mask) {
-                            let targets = ctx.targets.clone();
-                            for (i, &uid) in targets.iter().enumerate() {
+                            for (i, seen) in sight.iter_mut().enumerate() {
+                                let uid = ctx.targets[i];
                                 let t = state.fighters[uid].at();
                                 if !table.contains(t) {
                                     continue;
                                 }
                                 if entry.needs_los {
-                                    let ok = *sight[i]
-                                        .get_or_insert_with(|| !los(t).intersects(blockers));
+                                    let ok =
+                                        *seen.get_or_insert_with(|| !los(t).intersects(blockers));
                                     if !ok {
                                         continue;
                                     }
@@ -208,10 +246,10 @@ pub fn greedy_casts(
                                 aimed.push((uid, first));
                             }
                         }
-                        aims[position] = Some(aimed);
+                        aims[position].0 = true;
                     }
-                    let aimed = aims[position].clone().expect("just set");
-                    for (uid, first) in aimed {
+                    let aimed = std::mem::take(&mut aims[position].1);
+                    for &(uid, first) in &aimed {
                         if gone.contains(&uid) {
                             continue;
                         }
@@ -234,6 +272,7 @@ pub fn greedy_casts(
                             best_victim = Some(uid);
                         }
                     }
+                    aims[position].1 = aimed;
                     if !planned_mask.is_empty() && planned_mask.intersects(table) {
                         for &(summon, x) in &planned {
                             if summon_id(ctx, summon) == "water_bomb"
@@ -253,8 +292,8 @@ pub fn greedy_casts(
                     }
                 }
                 SpellKind::Heal => {
-                    let allies = ctx.allies.clone();
-                    for a in allies {
+                    for k in 0..ctx.allies.len() {
+                        let a = ctx.allies[k];
                         let ally = &state.fighters[a];
                         if ally.injuries <= 0 {
                             continue;
@@ -327,7 +366,7 @@ pub fn greedy_casts(
                         }
                     }
                     let combo = summon_then_hit(
-                        w, ctx, entry, &castable, &tables, cell, ap, mask, &remaining, &gone,
+                        w, ctx, entry, castable, tables, cell, ap, mask, &remaining, &gone,
                         &planned, mp_left,
                     );
                     match (combo, single) {
@@ -473,8 +512,8 @@ fn summon_then_hit(
         } else {
             spell.range_max
         };
-        let targets = ctx.targets.clone();
-        for uid in targets {
+        for k in 0..ctx.targets.len() {
+            let uid = ctx.targets[k];
             let victim = &state.fighters[uid];
             let t = victim.at();
             if victim.kind == PieceKind::Bomb

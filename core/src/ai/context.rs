@@ -103,6 +103,8 @@ pub struct Ctx<'a> {
     pub summon_groups: FastMap<(String, bool), Ranks2>,
     pub bomb_ko: FastMap<(u32, usize), f64>,
     pub walks: FastMap<Cell, (f64, i32)>,
+    /// The cast search's buffers, reused from one origin cell to the next.
+    pub cast_scratch: crate::ai::casts::CastScratch,
 }
 
 impl<'a> Ctx<'a> {
@@ -374,6 +376,7 @@ impl<'a> Ctx<'a> {
             summon_groups: FastMap::default(),
             bomb_ko: FastMap::default(),
             walks: FastMap::default(),
+            cast_scratch: Default::default(),
         }
     }
 
@@ -514,8 +517,11 @@ impl<'a> Ctx<'a> {
 
 // ---------------------------------------------------------------------------------- helpers
 /// A fighter's spells, in its order.
-fn attack_spells<'s>(state: &'s MatchState<Arena>, f: &Fighter) -> Vec<&'s SpellSpec> {
-    f.spells.iter().map(|&s| state.content.resolve(s)).collect()
+fn attack_spells<'s>(
+    state: &'s MatchState<Arena>,
+    f: &'s Fighter,
+) -> impl Iterator<Item = &'s SpellSpec> + 's {
+    f.spells.iter().map(|&s| state.content.resolve(s))
 }
 
 /// Whether the fighter's damaging attacks all need it within 2 cells.
@@ -602,10 +608,11 @@ pub fn bonus_for(state: &MatchState<Arena>, summoner: &Fighter, summon: &str) ->
 /// `view.reachable_cells(fighter, mp)`: cells within `mp` steps around the obstacles, with their
 /// cost, in BFS order (the reference's dict order).
 pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(Cell, i32)> {
-    let n = state.board.n_cells();
-    let mut seen = vec![false; n];
-    let mut costs = vec![(start, 0)];
-    seen[usize::from(start)] = true;
+    // a cell seen or blocked is never queued: one bitmask for both
+    let mut closed = state.obstacles;
+    closed.insert(start);
+    let mut costs = Vec::with_capacity(32);
+    costs.push((start, 0));
     let mut i = 0;
     while i < costs.len() {
         let (cell, cost) = costs[i];
@@ -614,8 +621,8 @@ pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(
             continue;
         }
         for &nxt in state.board.neighbours(cell) {
-            if !seen[usize::from(nxt)] && !state.obstacles.contains(nxt) {
-                seen[usize::from(nxt)] = true;
+            if !closed.contains(nxt) {
+                closed.insert(nxt);
                 costs.push((nxt, cost + 1));
             }
         }

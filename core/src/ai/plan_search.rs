@@ -5,6 +5,8 @@
 //! `Step` objects by identity: steps made by one call of the cast search are never equal to those
 //! of another, so only plans without casts can share a signature (by their end cell).
 
+use std::rc::Rc;
+
 use crate::ai::casts::{Step, StepKind, greedy_casts};
 use crate::ai::context::{Ctx, Reach, route, walk_plan};
 use crate::ai::positions::{economy_plan, economy_value, position_value};
@@ -36,12 +38,16 @@ pub struct Plan {
 /// A plan's signature: `None` for one with casts (unique), `Some(end)` for one without.
 type Signature = Option<i32>;
 
+/// End cells ranked best first, as (-worth, cell): shared, not copied, by every reader.
+type Ranked = Rc<Vec<(f64, Cell)>>;
+
 struct Search {
     keep: usize,
-    pos_cache: FastMap<Cell, f64>,
+    /// `position_value` by cell (`None`: not asked yet): a table, the board's cells being few.
+    pos_cache: Vec<Option<f64>>,
     econ: CellSet,
     reach: Vec<Cell>,
-    ranked: FastMap<i32, Vec<(f64, Cell)>>,
+    ranked: FastMap<i32, Ranked>,
     /// (value, steps, dest, end, signature)
     leaders: Vec<(f64, Vec<Step>, Cell, i32, Signature)>,
     seen: FastMap<i32, f64>,
@@ -49,11 +55,11 @@ struct Search {
 
 impl Search {
     fn pos(&mut self, w: &Weights, ctx: &mut Ctx<'_>, cell: Cell, ap_left: i32) -> f64 {
-        let base = match self.pos_cache.get(&cell) {
-            Some(&b) => b,
+        let base = match self.pos_cache[usize::from(cell)] {
+            Some(b) => b,
             None => {
                 let b = position_value(w, ctx, cell);
-                self.pos_cache.insert(cell, b);
+                self.pos_cache[usize::from(cell)] = Some(b);
                 b
             }
         };
@@ -64,16 +70,18 @@ impl Search {
     }
 
     /// Every reachable end cell as (-worth, cell), best first (ties: lower cell).
-    fn ends(&mut self, w: &Weights, ctx: &mut Ctx<'_>, ap_left: i32) -> Vec<(f64, Cell)> {
+    fn ends(&mut self, w: &Weights, ctx: &mut Ctx<'_>, ap_left: i32) -> Ranked {
         if let Some(o) = self.ranked.get(&ap_left) {
             return o.clone();
         }
-        let reach = self.reach.clone();
+        let reach = std::mem::take(&mut self.reach);
         let mut order: Vec<(f64, Cell)> = reach
             .iter()
             .map(|&c| (-self.pos(w, ctx, c, ap_left), c))
             .collect();
+        self.reach = reach;
         order.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("no NaN").then(a.1.cmp(&b.1)));
+        let order = Rc::new(order);
         self.ranked.insert(ap_left, order.clone());
         order
     }
@@ -152,7 +160,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     let mp = if me.blocked { 0 } else { me.mp };
     let mut search = Search {
         keep,
-        pos_cache: FastMap::with_capacity_and_hasher(2 * reach.order.len(), Default::default()),
+        pos_cache: vec![None; state.board.n_cells()],
         econ: ctx.econ_mask,
         reach: reach.order.iter().map(|e| e.0).collect(),
         ranked: FastMap::default(),
@@ -161,7 +169,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     };
     for &(cell, _) in &reach.order {
         let v = position_value(w, ctx, cell);
-        search.pos_cache.insert(cell, v);
+        search.pos_cache[usize::from(cell)] = Some(v);
     }
     let (risks, on_way, parent) = walk_plan(ctx, reach);
     let mut origins: Vec<Origin> = reach
@@ -253,6 +261,8 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     let board = &state.board;
     let demons = board.demon_cells();
 
+    // (casts, value, AP left, fixed end) of each try from an origin: one buffer for them all
+    let mut tries: Vec<(Vec<Step>, f64, i32, i32)> = Vec::with_capacity(4);
     for (cell, cost, ap_cost, bonus, mp_left, first, risk, penalty) in origins {
         let ap = me_ap - ap_cost;
         let reach_bonus = range_bonus + bonus;
@@ -270,8 +280,9 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     .or_insert_with(|| useful_origins(ctx, key).unwrap_or(ALL))
             }
         };
-        let tries: Vec<(Vec<Step>, f64, i32, i32)> = if mask.contains(cell) {
-            let mut tries = vec![greedy_casts(w, ctx, cell, ap, reach_bonus, mp_left)];
+        tries.clear();
+        if mask.contains(cell) {
+            tries.push(greedy_casts(w, ctx, cell, ap, reach_bonus, mp_left));
             for held in 1..=buys.min(ap) {
                 let (casts, value, ap_left, fixed_end) =
                     greedy_casts(w, ctx, cell, ap - held, reach_bonus, mp_left);
@@ -281,9 +292,8 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     break;
                 }
             }
-            tries
         } else {
-            if mp_left > 0 && search.pos_cache.contains_key(&cell) && way == 0 {
+            if mp_left > 0 && search.pos_cache[usize::from(cell)].is_some() && way == 0 {
                 let top = -search.ends(w, ctx, ap)[0].0;
                 let bound =
                     (1.0 - risk) * top + risk * stuck - penalty - 0.001 * f64::from(cost + ap_cost);
@@ -291,9 +301,9 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     continue;
                 }
             }
-            vec![(Vec::new(), 0.0, ap, -1)]
-        };
-        for (casts, value, ap_left, fixed_end) in tries {
+            tries.push((Vec::new(), 0.0, ap, -1));
+        }
+        for (casts, value, ap_left, fixed_end) in tries.drain(..) {
             let mut picks = 0;
             let mut placed = CellSet::EMPTY;
             let mut pushed = CellSet::EMPTY;
@@ -327,7 +337,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                 }
             } else {
                 end = cell;
-                match search.pos_cache.get(&cell).copied() {
+                match search.pos_cache[usize::from(cell)] {
                     None => end_value = search.pos(w, ctx, cell, ap_left),
                     Some(known) => {
                         end_value = known;
@@ -344,7 +354,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     let order = search.ends(w, ctx, ap_left);
                     let bar = -(end_value + 1e-9);
                     let from_start = cell == me_cell;
-                    for &(v, other) in &order {
+                    for &(v, other) in order.iter() {
                         if v >= bar {
                             break;
                         }
@@ -517,7 +527,7 @@ fn best_walk_from(
     placed: CellSet,
     start_risks: Option<&[f64]>,
 ) -> (i32, f64) {
-    for (v, other) in search.ends(w, ctx, ap_left) {
+    for &(v, other) in search.ends(w, ctx, ap_left).iter() {
         if other != cell && ctx.geo.dist(cell, other) <= mp_left && !placed.contains(other) {
             let leave = match start_risks {
                 Some(r) => r[usize::from(other)],

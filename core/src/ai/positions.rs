@@ -48,7 +48,13 @@ pub fn position_value(w: &Weights, ctx: &mut Ctx<'_>, cell: Cell) -> f64 {
         value += w.support * f64::from(ctx.support_bonus);
     }
     if w.deny != 0.0 && ctx.state.board.demon_cells().contains(cell) {
-        let d = purchase_denial(ctx)
+        if ctx.denial.is_none() {
+            purchase_denial(ctx); // fills ctx.denial, read in place (no copy per cell)
+        }
+        let d = ctx
+            .denial
+            .as_ref()
+            .expect("just filled")
             .iter()
             .find(|e| e.0 == cell)
             .map_or(0.0, |e| e.1);

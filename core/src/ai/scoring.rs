@@ -341,16 +341,19 @@ impl Geometry {
 
     /// Per cell, the distance to the nearest cell of the non-empty `cells`.
     pub fn nearest(&self, cells: CellSet) -> Vec<i32> {
-        let mut table = vec![i32::MAX; self.n];
+        if cells.is_empty() {
+            return vec![i32::MAX; self.n];
+        }
+        // the minimum of the cells' distance rows, kept as bytes (the rows' own type) so the
+        // loop runs on whole vectors, widened once at the end
+        let mut table = vec![u8::MAX; self.n];
         for c in cells.iter() {
-            for (i, t) in table.iter_mut().enumerate() {
-                let d = i32::from(self.distance[usize::from(c) * self.n + i]);
-                if d < *t {
-                    *t = d;
-                }
+            let row = &self.distance[usize::from(c) * self.n..(usize::from(c) + 1) * self.n];
+            for (t, &d) in table.iter_mut().zip(row) {
+                *t = (*t).min(d);
             }
         }
-        table
+        table.into_iter().map(i32::from).collect()
     }
 }
 
@@ -806,10 +809,47 @@ fn stable_sort_desc(options: &mut [AttackOption]) {
 
 /// `per_turn_damage`: the worth of a fighter's best threat option (0 with none).
 pub fn best_attack_worth(state: &MatchState<Arena>, f: &Fighter) -> f64 {
-    let spells = spells_of(state, f);
-    attack_options(&spells, f.base_ap, f.has(Power::Critical))
-        .first()
-        .map_or(0.0, |o| o.0)
+    // the first of `attack_options` (sorted by worth, best first) is its largest worth: found
+    // in one pass over the same options, without building and sorting them
+    let spells = || f.spells.iter().map(|&s| state.content.resolve(s));
+    let (base_ap, critical) = (f.base_ap, f.has(Power::Critical));
+    let mut best: Option<f64> = None;
+    for spell in spells() {
+        if spell.kind != SpellKind::Attack
+            || spell.ap_cost > base_ap
+            || spell.limit == Limit::Game
+            || spell.ap_cost == 0
+        {
+            continue;
+        }
+        let hit = average_hit(spell, critical);
+        let extendable = !(spell.fixed_range
+            || !spell.needs_los
+            || matches!(spell.range_type, RangeType::Melee | RangeType::Personal));
+        // `attack_options`' bonuses: (0, 0), then each range bonus cheaper than the AP
+        let bonuses = std::iter::once((0, 0)).chain(spells().flat_map(|b| {
+            b.effects.iter().filter_map(move |e| match e {
+                Effect::RangeBonusThisTurn { amount } if b.ap_cost < base_ap => {
+                    Some((*amount, b.ap_cost))
+                }
+                _ => None,
+            })
+        }));
+        for (bonus, cost) in bonuses {
+            if bonus != 0 && !extendable {
+                continue;
+            }
+            let mut casts = (base_ap - cost).div_euclid(spell.ap_cost);
+            if spell.limit == Limit::Turn {
+                casts = casts.min(1);
+            }
+            let worth = hit * f64::from(casts);
+            if worth > 0.05 && best.is_none_or(|b| worth > b) {
+                best = Some(worth);
+            }
+        }
+    }
+    best.unwrap_or(0.0)
 }
 
 /// The once-per-game attacks an enemy has not used yet, by spell index.
@@ -911,18 +951,18 @@ pub struct ThreatMap {
 
 impl ThreatMap {
     fn of_shares(n_cells: usize, shares: &[std::sync::Arc<Layers>]) -> Self {
+        // an enemy's layers are disjoint (`enemy_threat`), so adding each layer's worth to its
+        // cells, enemy by enemy, adds to every cell the same floats in the same order as summing
+        // cell by cell over the enemies
         let mut values = vec![0.0f64; n_cells];
-        for (cell, v) in values.iter_mut().enumerate() {
-            let mut value = 0.0f64;
-            for layers in shares {
-                for &(layer, worth) in layers.iter() {
-                    if layer.contains(cell as Cell) {
-                        value += worth;
-                        break;
+        for layers in shares {
+            for &(layer, worth) in layers.iter() {
+                for cell in layer.iter() {
+                    if let Some(v) = values.get_mut(usize::from(cell)) {
+                        *v += worth;
                     }
                 }
             }
-            *v = value;
         }
         ThreatMap { values }
     }

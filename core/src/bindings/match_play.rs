@@ -714,6 +714,84 @@ fn fighter_to_py<'py>(
     Ok(row)
 }
 
+/// The columns of a compact fighter row (`ArenaCatalog.play(..., compact=True)`), in its order:
+/// the reference's `FighterRecord` fields, then its `FighterStats` fields (damage as two lists by
+/// element), then Arena's fighter columns (`ArenaStats.values()`). A tuple per fighter instead of
+/// a dict of forty keys: the boundary was a fifth of a heuristic match.
+pub(super) const COMPACT_FIGHTER_COLUMNS: [&str; 25] = [
+    "uid",
+    "side",
+    "character",
+    "name",
+    "level",
+    "is_summon",
+    "summoner",
+    "damage_dealt",
+    "damage_taken",
+    "heals_given",
+    "heals_received",
+    "kills",
+    "knocked_out",
+    "turns_alive",
+    "spells_cast",
+    "moves",
+    "times_blocked",
+    "kamas_collected",
+    "gg_won",
+    "rewards_bought",
+    "rewards_revealed",
+    "rewards_held",
+    "rewards_used",
+    "rewards_held_turns",
+    "rewards_used_turns",
+];
+
+/// One fighter's compact row: the values of [`COMPACT_FIGHTER_COLUMNS`], in its order.
+fn fighter_to_tuple<'py>(
+    py: Python<'py>,
+    state: &MatchState<Arena>,
+    uid: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let f = &state.fighters[uid];
+    let c = &state.content.chars[f.spec];
+    let s = &f.stats;
+    let turns = |t: &[i32]| t.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
+    let row: [Bound<'py, PyAny>; 25] = [
+        f.uid.into_pyobject(py)?.into_any(),
+        f.side.into_pyobject(py)?.into_any(),
+        c.id.as_str().into_pyobject(py)?.into_any(),
+        c.name.as_str().into_pyobject(py)?.into_any(),
+        f.level.into_pyobject(py)?.into_any(),
+        (f.kind != PieceKind::Krosmaster)
+            .into_pyobject(py)?
+            .to_owned()
+            .into_any(),
+        f.summoner
+            .map_or(-1, |u| u as i64)
+            .into_pyobject(py)?
+            .into_any(),
+        PyList::new(py, s.damage_dealt)?.into_any(),
+        PyList::new(py, s.damage_taken)?.into_any(),
+        s.heals_given.into_pyobject(py)?.into_any(),
+        s.heals_received.into_pyobject(py)?.into_any(),
+        s.kills.into_pyobject(py)?.into_any(),
+        s.knocked_out.into_pyobject(py)?.to_owned().into_any(),
+        s.turns_alive.into_pyobject(py)?.into_any(),
+        s.spells_cast.into_pyobject(py)?.into_any(),
+        s.moves.into_pyobject(py)?.into_any(),
+        s.times_blocked.into_pyobject(py)?.into_any(),
+        s.kamas_collected.into_pyobject(py)?.into_any(),
+        s.gg_won.into_pyobject(py)?.into_any(),
+        s.rewards_bought.into_pyobject(py)?.into_any(),
+        s.rewards_revealed.into_pyobject(py)?.into_any(),
+        s.rewards_held.join(" ").into_pyobject(py)?.into_any(),
+        s.rewards_used.join(" ").into_pyobject(py)?.into_any(),
+        turns(&s.rewards_held_turns).into_pyobject(py)?.into_any(),
+        turns(&s.rewards_used_turns).into_pyobject(py)?.into_any(),
+    ];
+    PyTuple::new(py, row)
+}
+
 /// Play one two-player Arena match in the core.
 ///
 /// `teams`: two lists of loaded `CharacterSpec`s (seat order); `pieces`: the summonable specs
@@ -801,6 +879,15 @@ fn play_arena_match<'py>(
 }
 
 fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'py, PyDict>> {
+    result_to_py_as(py, state, false)
+}
+
+/// The result dict; `compact`: each fighter a tuple of [`COMPACT_FIGHTER_COLUMNS`] (not a dict).
+fn result_to_py_as<'py>(
+    py: Python<'py>,
+    state: &MatchState<Arena>,
+    compact: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("winner", state.winner)?;
     out.set_item("end_reason", state.end_reason)?;
@@ -833,7 +920,13 @@ fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bou
                 .iter()
                 .filter(|f| f.kind != PieceKind::Krosmaster),
         )
-        .map(|f| fighter_to_py(py, state, f.uid))
+        .map(|f| {
+            Ok(if compact {
+                fighter_to_tuple(py, state, f.uid)?.into_any()
+            } else {
+                fighter_to_py(py, state, f.uid)?.into_any()
+            })
+        })
         .collect::<PyResult<Vec<_>>>()?;
     out.set_item("fighters", PyList::new(py, order)?)?;
     let events = state
@@ -1048,8 +1141,9 @@ impl PyArenaCatalog {
     /// One match (as `play_arena_match`), teams given as character ids of the catalog.
     /// `plant_divergence_at`: test-only, the differential harness's own test
     /// (`krosbalance.testing.differential`): the k-th event of the core's log is altered inside
-    /// the core (`play::play_arena_planted`; never an option of a match).
-    #[pyo3(signature = (teams, board, options, ais, seed, record = "none", forbid = None, plant_divergence_at = None))]
+    /// the core (`play::play_arena_planted`; never an option of a match). `compact`: the fighters
+    /// as tuples of `COMPACT_FIGHTER_COLUMNS` (what `engine_choice` reads), not row dicts.
+    #[pyo3(signature = (teams, board, options, ais, seed, record = "none", forbid = None, plant_divergence_at = None, compact = false))]
     #[allow(clippy::too_many_arguments)]
     fn play<'py>(
         &self,
@@ -1062,13 +1156,14 @@ impl PyArenaCatalog {
         record: &str,
         forbid: Option<std::collections::BTreeMap<String, Vec<String>>>,
         plant_divergence_at: Option<usize>,
+        compact: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = self.spec_of(teams, &board, options, ais, seed, record, forbid)?;
         drop(board);
         let state = py
             .detach(|| play_arena_planted(&spec, plant_divergence_at))
             .map_err(PyValueError::new_err)?;
-        result_to_py(py, &state)
+        result_to_py_as(py, &state, compact)
     }
 
     /// A batch of matches, each `(teams, board, options, ais, seed)` or with a sixth item, its
@@ -1241,6 +1336,10 @@ fn restriction_of(elements: &[String]) -> PyResult<Restriction> {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add(
+        "COMPACT_FIGHTER_COLUMNS",
+        PyTuple::new(m.py(), COMPACT_FIGHTER_COLUMNS)?,
+    )?;
     m.add_class::<PyArenaCatalog>()?;
     m.add_function(wrap_pyfunction!(play_arena_match, m)?)?;
     m.add_function(wrap_pyfunction!(arena_deal_teams, m)?)?;

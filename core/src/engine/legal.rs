@@ -107,6 +107,11 @@ pub fn push_spell_targets<R: MatchRules>(
                     if kind == RangeType::Line && !board.aligned(origin, cell) {
                         continue;
                     }
+                    // the target's rule first: a lookup, where sight walks a path (both are
+                    // pure tests, so their order changes nothing but the cost)
+                    if !target_ok(state, f, spell, cell) {
+                        continue;
+                    }
                     if spell.needs_los {
                         if board.los_path(origin, cell).intersects(blockers) {
                             continue;
@@ -117,7 +122,7 @@ pub fn push_spell_targets<R: MatchRules>(
                             continue;
                         }
                     }
-                    push(cell);
+                    out.push(Action::new(CAST, index as i32, i32::from(cell)));
                 }
             }
         }
