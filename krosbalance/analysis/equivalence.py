@@ -120,8 +120,9 @@ def agreement_line(term: str, a: Agreement, stronger: str, weaker: str, margin: 
 
 @dataclass(frozen=True)
 class Trend:
-    """A figure's strength against the AIs' ladder ratings: the fitted slope (log-odds per 100
-    rating points) with its 95% interval, over ``points`` AIs."""
+    """A figure's strength against the AIs' ladder ratings: the fitted slope (the figure's log-odds
+    per log-odds of AI rating, ``krosbalance/ai/data/ladder.toml``'s Bradley-Terry scale) with its 95%
+    interval, over ``points`` AIs."""
 
     slope: float
     low: float
@@ -139,7 +140,7 @@ def skill_trend(ratings: np.ndarray, strengths: np.ndarray, ses: np.ndarray) -> 
     if len(x) < 2 or np.ptp(x) == 0:
         nan = float("nan")
         return Trend(nan, nan, nan, int(len(x)))
-    design = sm.add_constant(x / 100.0)
+    design = sm.add_constant(x)
     fit = sm.WLS(y, design, weights=1.0 / s**2).fit(cov_type="fixed scale")
     low, high = fit.conf_int(alpha=ALPHA)[1]
     return Trend(float(fit.params[1]), float(low), float(high), int(len(x)))
@@ -147,7 +148,7 @@ def skill_trend(ratings: np.ndarray, strengths: np.ndarray, ses: np.ndarray) -> 
 
 def trend_table(long: pd.DataFrame) -> pd.DataFrame:
     """Per figure (``term``) of a long table with ``rating``, ``coef`` and ``se`` per AI: its skill
-    trend (slope per 100 rating points, 95% interval, AIs fitted)."""
+    trend (slope per unit of rating, 95% interval, AIs fitted)."""
     rows = []
     for term, sub in long.groupby("term", sort=True):
         t = skill_trend(sub["rating"].to_numpy(), sub["coef"].to_numpy(), sub["se"].to_numpy())

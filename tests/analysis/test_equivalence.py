@@ -81,8 +81,8 @@ def test_the_sentences_name_the_verdict_and_what_would_tell() -> None:
 
 
 def test_the_skill_trend_recovers_a_known_slope() -> None:
-    ratings = np.array([1000.0, 1200.0, 1400.0, 1600.0])
-    strengths = 0.1 - 0.2 * (ratings - 1000.0) / 100.0
+    ratings = np.array([-0.05, 0.3, 0.86, 1.69])
+    strengths = 0.1 - 0.2 * ratings
     trend = eq.skill_trend(ratings, strengths, np.full(4, 0.05))
     assert trend.slope == pytest.approx(-0.2)
     assert trend.low < -0.2 < trend.high and trend.points == 4
@@ -91,9 +91,9 @@ def test_the_skill_trend_recovers_a_known_slope() -> None:
 
 
 def test_two_ais_make_a_trend_and_one_does_not() -> None:
-    two = eq.skill_trend(np.array([1000.0, 1500.0]), np.array([0.0, 0.5]), np.array([0.1, 0.1]))
-    assert two.slope == pytest.approx(0.1) and two.points == 2 and two.low < two.high
-    one = eq.skill_trend(np.array([1000.0, np.nan]), np.array([0.0, 0.5]), np.array([0.1, 0.1]))
+    two = eq.skill_trend(np.array([1.0, 1.5]), np.array([0.0, 0.5]), np.array([0.1, 0.1]))
+    assert two.slope == pytest.approx(1.0) and two.points == 2 and two.low < two.high
+    one = eq.skill_trend(np.array([1.0, np.nan]), np.array([0.0, 0.5]), np.array([0.1, 0.1]))
     assert math.isnan(one.slope) and one.points == 1
 
 
@@ -101,7 +101,7 @@ def test_the_trend_table_fits_each_figure() -> None:
     long = pd.DataFrame(
         {
             "term": ["a", "a", "a", "b", "b", "b"],
-            "rating": [1000.0, 1100.0, 1200.0] * 2,
+            "rating": [0.0, 1.0, 2.0] * 2,
             "coef": [0.0, 0.1, 0.2, 0.5, 0.5, 0.5],
             "se": [0.05] * 6,
         }
