@@ -35,6 +35,7 @@ import pandas as pd
 
 from krosbalance.analysis import equivalence
 from krosbalance.analysis.dependence import POOLED, TIER_ORDER, ai_tier
+from krosbalance.analysis.names import display_name
 
 #: the tier excluded from the convergence (uniformly random play measures nothing of the character)
 EXCLUDED_TIER = "baseline"
@@ -188,7 +189,10 @@ def convergence_line(table: pd.DataFrame) -> str:
         return "No character was played by two AIs above the baseline tier: nothing to compare."
 
     def named(column: str, verdict: str) -> str:
-        return ", ".join(table.loc[table[column] == verdict, "term"].astype(str)) or "none"
+        return (
+            ", ".join(display_name(t) for t in table.loc[table[column] == verdict, "term"].astype(str))
+            or "none"
+        )
 
     top = table["strongest"].iloc[0]
     second = table["second"].iloc[0]
@@ -231,10 +235,11 @@ def plot_convergence(long: pd.DataFrame, ax: Any = None) -> Any:
         y = sub["coef"].to_numpy(dtype=float)
         err = np.vstack([y - sub["ci_low"].to_numpy(dtype=float), sub["ci_high"].to_numpy(dtype=float) - y])
         trend = equivalence.skill_trend(x, y, sub["se"].to_numpy(dtype=float))
+        name = display_name(term)
         label = (
-            term
+            name
             if np.isnan(trend.slope)
-            else f"{term}: {trend.slope:+.2f} [{trend.low:+.2f}, {trend.high:+.2f}]"
+            else f"{name}: {trend.slope:+.2f} [{trend.low:+.2f}, {trend.high:+.2f}]"
         )
         bars = ax.errorbar(
             x + offsets[k], y, yerr=err, marker="o", capsize=2, linewidth=0, elinewidth=1, label=label
@@ -292,7 +297,7 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
 
     shown = pd.DataFrame(
         {
-            "character": table["term"],
+            "character": [display_name(t) for t in table["term"].astype(str)],
             "strongest": table["strongest"],
             "strength [95% CI] (n)": [
                 f"{with_ci(c, lo, hi)} ({int(n)})"
