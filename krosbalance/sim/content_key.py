@@ -55,7 +55,7 @@ def parse_content(
             return False, None
         target = folder
     try:
-        found = activate(target.resolve() if target is not None else None)
+        found = activate(target.resolve() if target is not None else None, reread=True)
         from krosbalance.content.registry import default_registry
 
         default_registry().check()
