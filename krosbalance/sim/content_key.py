@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -60,11 +61,43 @@ def parse_content(
             from krosbalance.content.registry import default_registry
 
             default_registry().check()
+            _say_once(core_note(found))
     except ContentError as exc:
         problems.add("content", f"the cards do not load: {exc}")
         activate(None)
         return False, None
     return True, found
+
+
+_SAID: set[str] = set()
+
+
+def core_note(folder: ContentFolder) -> str:
+    """The line that says the native core cannot play the folder's Arena cards ('' when it can, or
+    when it is not the engine that would play them): the matches are then played by the Python
+    reference, the same results, more slowly (:mod:`krosbalance.engine_choice`)."""
+    from krosbalance import native
+
+    if not native.available():  # also KROSBALANCE_ENGINE=reference: the reference plays anyway
+        return ""
+    from krosbalance.engine_choice import REFUSALS, SLOWER
+    from krosbalance.native_match import catalog
+
+    try:
+        catalog()  # the core's copy of every Arena card in use, the folder's included
+    except ValueError as exc:
+        if str(exc).startswith(REFUSALS):
+            return (
+                f"note: the native core cannot play the cards of {folder.root} ({exc}): while they are "
+                f"in use, the Python reference engine plays every Arena match (the same results, {SLOWER})"
+            )
+    return ""
+
+
+def _say_once(note: str) -> None:
+    if note and note not in _SAID:
+        _SAID.add(note)
+        print(note, file=sys.stderr)
 
 
 def _same_cards(chosen: Path, named: Path) -> bool:
