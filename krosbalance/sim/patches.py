@@ -49,6 +49,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.custom import on_content_change
 from krosbalance.errors import ContentError, KrosbalanceError
 from krosbalance.paths import name_problem
 
@@ -580,6 +581,9 @@ def patched_registry(patch_json: str) -> Any:
         return apply_patch(patch_from_json(patch_json))
     except KeyError as exc:  # a hand-edited spec
         raise KrosbalanceError(f"malformed patch in a match spec: {exc}") from None
+
+
+on_content_change(patched_registry.cache_clear)  # a patch's registry is built over the cards in use
 
 
 def patch_manifest(experiment: Any) -> dict[str, Any]:
