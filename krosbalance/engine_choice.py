@@ -236,6 +236,7 @@ def _play(
             record=record,
             forbid=forbid,
             compact=True,
+            rules=rules,
         )
         return core_result(out, rules)
     except KrosbalanceError:

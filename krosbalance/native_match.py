@@ -70,16 +70,20 @@ def play_match_core(
     record: str = "none",
     forbid: Mapping[str, Sequence[str]] | None = None,
     compact: bool = False,
+    rules: Any = None,
 ) -> dict[str, Any]:
     """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry;
     ``forbid`` is restricted play, :mod:`krosbalance.engine.restriction`, checked by its
     ``element_problem`` as the reference checks it). ``compact``: each fighter a tuple of
     ``krosbalance_core.COMPACT_FIGHTER_COLUMNS`` instead of a row dict (what
-    :func:`krosbalance.engine_choice.core_result` reads fastest)."""
+    :func:`krosbalance.engine_choice.core_result` reads fastest). ``rules``: the Arena ruleset
+    object of these ``options`` when the caller holds it already (``engine_choice`` does), so it
+    is not built a second time per match."""
     from krosbalance.play import _ai_names
     from krosbalance.rulesets.registry import get_ruleset
 
-    rules = get_ruleset("arena", dict(options or {}))
+    if rules is None:
+        rules = get_ruleset("arena", dict(options or {}))
     rules.check_seats(len(teams))
     level = getattr(rules, "team_level", 0)
     ids = [_validated(tuple(team), seat, level, len(teams)) for seat, team in enumerate(teams)]

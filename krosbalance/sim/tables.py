@@ -252,21 +252,23 @@ def match_row(spec: MatchSpec, result: MatchResult) -> dict[str, Any]:
 def fighter_rows(spec: MatchSpec, result: MatchResult) -> list[dict[str, Any]]:
     """The fighters-table rows of a finished match: one per fighter ever in play."""
     rows = []
+    heads: dict[int, dict[str, Any]] = {}  # a seat's columns, the same for each of its fighters
+    teams, ais = spec.teams, spec.ais
     for fighter in result.fighters:
         side = fighter.side
-        row: dict[str, Any] = {
-            "match_id": spec.match_id,
-            "side": side,
-            "team": spec.side_team(side),
-            "team_ids": _joined(spec.teams[side]),
-            "ai": spec.ais[side],
-            "won": result.seat_won(side),
-            "draw": result.winner is None,
-        }
-        for key, value in fighter.as_row().items():
-            row.setdefault(key, value)
-        row.update(fighter.values)
-        rows.append(row)
+        head = heads.get(side)
+        if head is None:
+            head = heads[side] = {
+                "match_id": spec.match_id,
+                "side": side,
+                "team": spec.side_team(side),
+                "team_ids": _joined(teams[side]),
+                "ai": ais[side],
+                "won": result.seat_won(side),
+                "draw": result.winner is None,
+            }
+        # as_row's only key in the head is "side", the same value: merged in place, its order kept
+        rows.append({**head, **fighter.as_row(), **fighter.values})
     return rows
 
 

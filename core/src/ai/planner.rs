@@ -18,6 +18,7 @@ use crate::ai::tension::{deployment_cells, tension_choice};
 use crate::ai::weights::Weights;
 use crate::board::{Cell, CellSet};
 use crate::content::{Effect, PieceKind, SpellKind, TargetRule};
+use crate::engine::legal::LegalActions;
 use crate::engine::rules::{Action, CAST, Controller, MOVE};
 use crate::engine::state::MatchState;
 use crate::rng::Generator;
@@ -386,8 +387,13 @@ impl HeuristicAI {
         }
     }
 
-    /// `choose_action`, as an action (the index is found in the legal list by the caller).
-    pub fn decide(&mut self, state: &MatchState<Arena>, legal: &[Action]) -> Action {
+    /// `choose_action`, as an action (the index is found in the legal list by the caller); the
+    /// legal actions are asked about one at a time (the reward advisor reads the whole list).
+    pub fn decide(
+        &mut self,
+        state: &MatchState<Arena>,
+        legal: &mut LegalActions<'_, Arena>,
+    ) -> Action {
         let Some(me) = state.active else {
             return Action::END_TURN;
         };
@@ -439,7 +445,7 @@ impl HeuristicAI {
         &mut self,
         state: &MatchState<Arena>,
         me: usize,
-        legal: &[Action],
+        legal: &mut LegalActions<'_, Arena>,
         action: Action,
     ) -> Option<Action> {
         let f = &state.fighters[me];
@@ -448,7 +454,7 @@ impl HeuristicAI {
         {
             return None;
         }
-        let reward = crate::ai::economy::advise(state, f, legal, action, self.first)?;
+        let reward = crate::ai::economy::advise(state, f, legal.all(), action, self.first)?;
         if !legal.contains(&reward) {
             return None;
         }
@@ -543,11 +549,22 @@ fn edge_distance(state: &MatchState<Arena>, edge: CellSet) -> i64 {
 
 impl Controller<Arena> for HeuristicAI {
     fn choose_action(&mut self, state: &MatchState<Arena>, legal: &[Action]) -> usize {
-        let action = self.decide(state, legal);
+        let uid = state.active.unwrap_or_default();
+        let action = self.decide(state, &mut LegalActions::listed(state, uid, legal));
         legal
             .iter()
             .position(|&a| a == action)
             .unwrap_or_else(|| panic!("{} chose {action:?}, not a legal action", self.name))
+    }
+
+    /// The plan's next action, its legality tested alone (no list built; `decide` returns only
+    /// actions it found legal, or END).
+    fn decide_action(
+        &mut self,
+        state: &MatchState<Arena>,
+        legal: &mut LegalActions<'_, Arena>,
+    ) -> Action {
+        self.decide(state, legal)
     }
 
     /// R-A32, R-A36: triggers in the order listed.

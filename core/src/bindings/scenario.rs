@@ -788,6 +788,35 @@ fn run_step(
     })
 }
 
+/// The legal list as the engine's legality test (`is_legal`, what the AIs ask) sees it: the list
+/// kept where the test agrees, then every other walk or cast (each spell slot, one past the last,
+/// every cell and two off the board) the test accepts. Equal to the list exactly when the two
+/// agree, so the kit's comparison with the reference's list checks both.
+fn checked_by_is_legal(state: &MatchState<Arena>, uid: usize, list: &[Action]) -> Vec<Action> {
+    use crate::engine::legal::is_legal;
+    use crate::engine::rules::{CAST, MOVE};
+    let mut out: Vec<Action> = list
+        .iter()
+        .copied()
+        .filter(|&a| is_legal(state, uid, a))
+        .collect();
+    let cells = state.board.n_cells() as i32;
+    let slots = state.fighters[uid].spells.len() as i32;
+    let mut candidates = vec![Action::END_TURN];
+    for target in -1..=cells {
+        candidates.push(Action::new(MOVE, -1, target));
+        for spell in -1..=slots {
+            candidates.push(Action::new(CAST, spell, target));
+        }
+    }
+    for a in candidates {
+        if !list.contains(&a) && is_legal(state, uid, a) {
+            out.push(a);
+        }
+    }
+    out
+}
+
 /// Rebuild a scenario's position in the core, play one step on it and hand back what happened.
 ///
 /// `position`: the kit's plain position (`krosbalance.testing.scenario_core.export_position`);
@@ -820,8 +849,10 @@ fn scenario_step<'py>(
             .ok_or_else(|| PyValueError::new_err("legal needs a fighter's uid"))?;
         let mut legal = Vec::new();
         crate::engine::legal::legal_actions(&state, uid, &mut legal);
-        let legal: Vec<(u8, i32, i32)> =
-            legal.iter().map(|a| (a.kind, a.spell, a.target)).collect();
+        let legal: Vec<(u8, i32, i32)> = checked_by_is_legal(&state, uid, &legal)
+            .iter()
+            .map(|a| (a.kind, a.spell, a.target))
+            .collect();
         out.set_item("legal", legal)?;
         return Ok(out);
     }

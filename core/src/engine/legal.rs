@@ -77,6 +77,44 @@ fn target_ok<R: MatchRules>(
     }
 }
 
+/// Whether a ranged spell (not melee, not personal) may target `cell` at distance `d` from the
+/// caster's `origin`, `d` within its rings: line, the target's rule, then sight (the one rule
+/// [`push_spell_targets`] lists and [`is_legal`] tests).
+#[inline]
+fn ranged_cell_ok<R: MatchRules>(
+    state: &MatchState<R>,
+    f: &Fighter,
+    spell: &SpellSpec,
+    origin: Cell,
+    cell: Cell,
+) -> bool {
+    let board = &*state.board;
+    if spell.range_type == RangeType::Line && !board.aligned(origin, cell) {
+        return false;
+    }
+    // the target's rule first: a lookup, where sight walks a path (both are pure tests, so
+    // their order changes nothing but the cost)
+    if !target_ok(state, f, spell, cell) {
+        return false;
+    }
+    if spell.needs_los {
+        let blockers = state.sight_blockers;
+        if board.los_path(origin, cell).intersects(blockers) {
+            return false;
+        }
+        if state.opts.strict_corner_los && !board.has_los(origin, cell, blockers, true) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The farthest ring a ranged spell reaches now (its rings run from `range_min` to this).
+#[inline]
+fn top_ring<R: MatchRules>(state: &MatchState<R>, f: &Fighter, spell: &SpellSpec) -> i32 {
+    max_range(state, f, spell).min(state.board.n_rings() as i32 - 1)
+}
+
 /// Every cell this spell may target now, appended to `out` as cast actions.
 pub fn push_spell_targets<R: MatchRules>(
     state: &MatchState<R>,
@@ -99,32 +137,140 @@ pub fn push_spell_targets<R: MatchRules>(
                 push(cell);
             }
         }
-        kind => {
-            let top = max_range(state, f, spell).min(board.n_rings() as i32 - 1);
-            let blockers = state.sight_blockers;
-            for d in spell.range_min..=top {
+        _ => {
+            for d in spell.range_min..=top_ring(state, f, spell) {
                 for &cell in board.ring(origin, d as usize) {
-                    if kind == RangeType::Line && !board.aligned(origin, cell) {
-                        continue;
+                    if ranged_cell_ok(state, f, spell, origin, cell) {
+                        out.push(Action::new(CAST, index as i32, i32::from(cell)));
                     }
-                    // the target's rule first: a lookup, where sight walks a path (both are
-                    // pure tests, so their order changes nothing but the cost)
-                    if !target_ok(state, f, spell, cell) {
-                        continue;
-                    }
-                    if spell.needs_los {
-                        if board.los_path(origin, cell).intersects(blockers) {
-                            continue;
-                        }
-                        if state.opts.strict_corner_los
-                            && !board.has_los(origin, cell, blockers, true)
-                        {
-                            continue;
-                        }
-                    }
-                    out.push(Action::new(CAST, index as i32, i32::from(cell)));
                 }
             }
+        }
+    }
+}
+
+/// Whether `action` is in [`legal_actions`]`(state, uid)`, tested without building the list (an AI
+/// that only asks "may I do this?" is answered by a few lookups, where the list walks every spell's
+/// rings and sight lines).
+pub fn is_legal<R: MatchRules>(state: &MatchState<R>, uid: usize, action: Action) -> bool {
+    let f = &state.fighters[uid];
+    if !f.acting && state.active == Some(uid) {
+        return action == Action::END_TURN;
+    }
+    if f.forbidden_kinds != 0 && action.kind < 32 && f.forbidden_kinds & (1 << action.kind) != 0 {
+        return false;
+    }
+    if action == Action::END_TURN {
+        return true;
+    }
+    let board = &*state.board;
+    let on_board = |target: i32| -> Option<Cell> {
+        usize::try_from(target)
+            .ok()
+            .filter(|&t| t < board.n_cells())
+            .map(|t| t as Cell)
+    };
+    match action.kind {
+        MOVE => {
+            let Some(cell) = on_board(action.target) else {
+                return false;
+            };
+            action.spell == -1
+                && f.mp >= 1
+                && !f.blocked
+                && (state.lock_holders.is_empty() || !held_fast(state, f))
+                && board.neighbours(f.at()).contains(&cell)
+                && !state.obstacles.contains(cell)
+        }
+        CAST => {
+            let (Some(cell), Ok(index)) = (on_board(action.target), usize::try_from(action.spell))
+            else {
+                return false;
+            };
+            let Some(&sref) = f.spells.get(index) else {
+                return false;
+            };
+            let spell = state.content.resolve(sref);
+            if !can_pay(state, f, spell) {
+                return false;
+            }
+            let origin = f.at();
+            match spell.range_type {
+                RangeType::Personal => cell == origin && target_ok(state, f, spell, cell),
+                RangeType::Melee => {
+                    board.neighbours(origin).contains(&cell) && target_ok(state, f, spell, cell)
+                }
+                _ => {
+                    let d = i32::from(board.distance(origin, cell));
+                    spell.range_min <= d
+                        && d <= top_ring(state, f, spell)
+                        && ranged_cell_ok(state, f, spell, origin, cell)
+                }
+            }
+        }
+        _ => {
+            let mut extra = Vec::new();
+            R::extra_actions(state, uid, &mut extra);
+            extra.contains(&action)
+        }
+    }
+}
+
+/// The legal actions of one decision, as a controller may read them: the whole list in the
+/// reference's order (built on first request), or one action's membership (answered by
+/// [`is_legal`] while the list is not built). Either reading gives the same answers.
+pub struct LegalActions<'a, R: MatchRules> {
+    state: &'a MatchState<R>,
+    uid: usize,
+    store: Store<'a>,
+}
+
+enum Store<'a> {
+    /// a buffer to build the list in, and whether it is built
+    Lazy(&'a mut Vec<Action>, bool),
+    /// the list, given built
+    Listed(&'a [Action]),
+}
+
+impl<'a, R: MatchRules> LegalActions<'a, R> {
+    /// The actions of `uid` now, listed in `buffer` only when the whole list is asked for.
+    pub fn lazy(state: &'a MatchState<R>, uid: usize, buffer: &'a mut Vec<Action>) -> Self {
+        LegalActions {
+            state,
+            uid,
+            store: Store::Lazy(buffer, false),
+        }
+    }
+
+    /// The actions of `uid` now, `list` being their list (`legal_actions`).
+    pub fn listed(state: &'a MatchState<R>, uid: usize, list: &'a [Action]) -> Self {
+        LegalActions {
+            state,
+            uid,
+            store: Store::Listed(list),
+        }
+    }
+
+    /// The whole list, in the reference's order.
+    pub fn all(&mut self) -> &[Action] {
+        match &mut self.store {
+            Store::Lazy(buffer, built) => {
+                if !*built {
+                    legal_actions(self.state, self.uid, buffer);
+                    *built = true;
+                }
+                buffer
+            }
+            Store::Listed(list) => list,
+        }
+    }
+
+    /// Whether `action` is legal.
+    pub fn contains(&self, action: &Action) -> bool {
+        match &self.store {
+            Store::Lazy(buffer, true) => buffer.contains(action),
+            Store::Lazy(_, false) => is_legal(self.state, self.uid, *action),
+            Store::Listed(list) => list.contains(action),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! hook is a static call on `MatchState<Self>`, so the engine never looks a ruleset up at run time.
 
 use crate::content::SpellSpec;
+use crate::engine::legal::LegalActions;
 use crate::engine::state::MatchState;
 
 /// Action kinds of the engine; a ruleset adds kinds from [`EXTRA`] on.
@@ -56,6 +57,13 @@ pub enum Scenery {
 /// `legal_actions` list, in its order; the answer is an index into it.
 pub trait Controller<R: MatchRules> {
     fn choose_action(&mut self, state: &MatchState<R>, legal: &[Action]) -> usize;
+    /// The action to take among `legal`: by default the one [`Controller::choose_action`] picks in
+    /// the whole list; a controller that only asks whether its own choice is legal overrides this
+    /// and leaves the list unbuilt (the same action either way).
+    fn decide_action(&mut self, state: &MatchState<R>, legal: &mut LegalActions<'_, R>) -> Action {
+        let list = legal.all();
+        list[self.choose_action(state, list)]
+    }
     /// The order of `n` triggers that fire together (indices 0..n).
     fn order_triggers(&mut self, state: &MatchState<R>, n: usize) -> Vec<usize>;
 }

@@ -5,7 +5,7 @@ use crate::content::PieceKind;
 use crate::engine::combat::{cast, inflict};
 use crate::engine::events::Event;
 use crate::engine::instant::{end_match, settle};
-use crate::engine::legal::legal_actions;
+use crate::engine::legal::LegalActions;
 use crate::engine::movement::walk;
 use crate::engine::rules::{Action, CAST, Controller, END, MOVE, MatchRules, Players};
 use crate::engine::state::MatchState;
@@ -36,9 +36,8 @@ pub fn character_turn<R: MatchRules>(
     let mut legal = Vec::with_capacity(64);
     let mut ended = false;
     for _ in 0..MAX_ACTIONS_PER_ACTIVATION {
-        legal_actions(state, uid, &mut legal);
-        let choice = players[state.active_side].choose_action(state, &legal);
-        let action = legal[choice];
+        let action = players[state.active_side]
+            .decide_action(state, &mut LegalActions::lazy(state, uid, &mut legal));
         if action.kind == END {
             ended = true;
             break;

@@ -21,6 +21,7 @@ use crate::ai::planner::HeuristicAI;
 use crate::ai::scoring::Geometry;
 use crate::board::Cell;
 use crate::content::PieceKind;
+use crate::engine::legal::LegalActions;
 use crate::engine::rules::{Action, Controller};
 use crate::engine::state::MatchState;
 use crate::rng::Generator;
@@ -138,7 +139,7 @@ impl PlanSearchAI {
     }
 
     /// The decision of the active character (`PlanSearchAI.choose_action`).
-    fn decide(&mut self, state: &MatchState<Arena>, legal: &[Action]) -> Action {
+    fn decide(&mut self, state: &MatchState<Arena>, legal: &mut LegalActions<'_, Arena>) -> Action {
         let Some(me) = state.active else {
             return Action::END_TURN;
         };
@@ -165,11 +166,21 @@ impl PlanSearchAI {
 
 impl Controller<Arena> for PlanSearchAI {
     fn choose_action(&mut self, state: &MatchState<Arena>, legal: &[Action]) -> usize {
-        let action = self.decide(state, legal);
+        let uid = state.active.unwrap_or_default();
+        let action = self.decide(state, &mut LegalActions::listed(state, uid, legal));
         legal
             .iter()
             .position(|&a| a == action)
             .unwrap_or_else(|| panic!("{} chose {action:?}, not a legal action", self.name))
+    }
+
+    /// The plan's next action, its legality tested alone (as the heuristic's).
+    fn decide_action(
+        &mut self,
+        state: &MatchState<Arena>,
+        legal: &mut LegalActions<'_, Arena>,
+    ) -> Action {
+        self.decide(state, legal)
     }
 
     fn order_triggers(&mut self, state: &MatchState<Arena>, n: usize) -> Vec<usize> {

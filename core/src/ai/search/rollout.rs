@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::content::PieceKind;
 use crate::engine::dice::Dice;
-use crate::engine::legal::legal_actions;
+use crate::engine::legal::LegalActions;
 use crate::engine::rules::{END, MatchRules};
 use crate::engine::state::{FighterStats, MatchState};
 use crate::engine::turn::{
@@ -85,9 +85,8 @@ pub fn finish_activation(state: &mut MatchState<Arena>, uid: usize, players: &mu
         if state.finished || !state.fighters[uid].alive {
             break;
         }
-        legal_actions(state, uid, &mut legal);
-        let choice = players[state.active_side].choose_action(state, &legal);
-        let action = legal[choice];
+        let action = players[state.active_side]
+            .decide_action(state, &mut LegalActions::lazy(state, uid, &mut legal));
         if action.kind == END {
             break;
         }
