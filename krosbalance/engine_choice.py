@@ -43,7 +43,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from krosbalance import native
-from krosbalance.errors import CoreFault, EngineError, KrosbalanceError
+from krosbalance.errors import CoreFault, EngineError, KrosbalanceError, TeamError
 
 if TYPE_CHECKING:
     from krosbalance.board import Board
@@ -58,6 +58,9 @@ ENGINE_CHOICES = (AUTO, CORE, REFERENCE)
 CORE_SEATS = (2, 4)
 #: how the core words a refusal (``krosbalance_core``'s ``unsupported`` and ``play::controller``)
 REFUSALS = ("not in the core yet", "the core does not play")
+#: the reference's team errors that the core meets only while setting the match up (R-A25: fewer free
+#: deployment cells than Krosmasters): the reference's ``TeamError``, never a fault of the core
+TEAM_ERRORS = ("free deployment cells for player",)
 #: the refused match shapes remembered per process (a cap, so a long sweep never grows it unbounded)
 MAX_REMEMBERED = 4096
 _REFUSED: dict[tuple[Any, ...], str] = {}
@@ -244,6 +247,8 @@ def _play(
     except ValueError as exc:
         if str(exc).startswith(REFUSALS):
             raise _Refused(str(exc)) from None
+        if any(words in str(exc) for words in TEAM_ERRORS):
+            raise TeamError(str(exc)) from None
         raise CoreFault(fault_message(exc, seed)) from exc
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise

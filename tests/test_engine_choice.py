@@ -198,6 +198,28 @@ def test_team_errors_are_the_references_on_either_engine():
             play_match(["nobody_at_all"], T1, engine=engine)
 
 
+def _too_small_board(team_size: int) -> str:
+    """A registry board with fewer deployment cells on some edge than ``team_size`` Krosmasters."""
+    from krosbalance.content.registry import default_registry
+
+    registry = default_registry()
+    for board_id in registry.list_boards():
+        board = registry.load_board(board_id)
+        if min(bin(zone).count("1") for zone in board.deploy[:2]) < team_size:
+            return board_id
+    pytest.skip("no registry board is too small for a team")
+
+
+@needs_core
+@pytest.mark.parametrize("engine", ["auto", "core"])
+def test_a_board_too_small_for_the_team_is_the_references_team_error_on_either_engine(engine):
+    """R-A25: fewer free deployment cells than Krosmasters is a team error, never a fault of the core."""
+    from krosbalance.errors import TeamError
+
+    with pytest.raises(TeamError, match="free deployment cells"):
+        play_match(T0, T1, board=_too_small_board(len(T0)), seed=1, engine=engine)
+
+
 # ---------------------------------------------------------------------------------- core faults
 
 
