@@ -92,7 +92,9 @@ def play_match_core(
         _check_forbid(rules, ids, forbid)
     _check_reward_options(rules.options)
     _check_ais(list(_ai_names(ai, len(teams))), rules.options)
-    out: dict[str, Any] = catalog().play(
+    core_catalog = catalog()
+    _check_in_catalog(ids)
+    out: dict[str, Any] = core_catalog.play(
         ids,
         core_board,
         rules.options,
@@ -138,6 +140,7 @@ def play_many_core(
     batch = []
     heads = []
     refused: dict[int, str] = {}  # position in the batch -> why the core does not play it
+    core_catalog = catalog()
     for spec in specs:
         teams = spec["teams"]
         rules = get_ruleset("arena", dict(spec.get("options") or {}))
@@ -153,13 +156,14 @@ def play_many_core(
         heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
         try:
             _check_ais(names, rules.options)
+            _check_in_catalog(ids)
         except ValueError as error:  # not played identically: that match's error row
             refused[len(heads) - 1] = str(error)
             continue
         batch.append(
             (ids, board, rules.options, names, spec["seed"], {k: list(v) for k, v in forbid.items()})
         )
-    played = iter(catalog().play_many(batch, record, threads))
+    played = iter(core_catalog.play_many(batch, record, threads))
     out: list[dict[str, Any]] = []
     for index, head in enumerate(heads):
         row = {"error": refused[index]} if index in refused else next(played)
@@ -174,9 +178,13 @@ _BOARDS: dict[str, Any] = {}
 def _forget_content() -> None:
     """Drop what was built from the previous cards when a designer's folder comes or goes
     (:func:`krosbalance.content.custom.on_content_change`)."""
+    from krosbalance import engine_choice
+
     _BOARDS.clear()
     _validated.cache_clear()
     catalog.cache_clear()
+    _LEFT_OUT.clear()
+    engine_choice._REFUSED.clear()  # a shape refused for the old cards may play with the new ones
 
 
 def _check_reward_options(opts: Any) -> None:
@@ -227,7 +235,9 @@ def _validated(team: tuple[str, ...], seat: int, level: int, seats: int) -> list
 def catalog() -> Any:
     """The core's ``ArenaCatalog`` of the default registry: every Arena Krosmaster, every piece they
     and the Demonic Rewards summon, and every reward token, converted once per process (a match then
-    crosses the boundary by ids)."""
+    crosses the boundary by ids). A Krosmaster whose card the core cannot convert yet (a designer's
+    own card with a mechanic the core lacks) is left out with its reason in :data:`_LEFT_OUT`, so
+    that only the matches fielding it go to the reference (:func:`play_match_core` refuses them)."""
     from krosbalance.content.registry import default_registry
     from krosbalance.rulesets.arena.options import punch
     from krosbalance.rulesets.arena.rewards import reward_creatures
@@ -235,14 +245,45 @@ def catalog() -> Any:
 
     registry = default_registry()
     specs = [registry.load_character(name) for name in registry.list_characters(game="arena")]
-    pieces = summonable(specs, registry)
     rewards = registry.all_rewards()
-    for name in reward_creatures(rewards):
-        pieces.setdefault(name, registry.load_character(name))
     from krosbalance.ai.registry import ai_tier
 
     heuristics = [(name, _weights(name)) for name in PORTED_AIS if ai_tier(name) == "heuristic"]
-    return native.core().ArenaCatalog([*specs, *pieces.values()], punch(), list(rewards), heuristics)
+
+    def build(characters: list[Any]) -> Any:
+        pieces = summonable(characters, registry)
+        for name in reward_creatures(rewards):
+            pieces.setdefault(name, registry.load_character(name))
+        return native.core().ArenaCatalog([*characters, *pieces.values()], punch(), list(rewards), heuristics)
+
+    _LEFT_OUT.clear()
+    try:
+        return build(specs)
+    except ValueError:
+        pass  # some card the core cannot convert: find which, one Krosmaster at a time
+    kept = []
+    for spec in specs:
+        try:
+            native.core().ArenaCatalog([spec, *summonable([spec], registry).values()], punch(), [], [])
+        except ValueError as exc:
+            _LEFT_OUT[spec.id] = str(exc)
+        else:
+            kept.append(spec)
+    return build(kept)
+
+
+#: Krosmasters the core's catalog left out, with the core's reason (filled by :func:`catalog`)
+_LEFT_OUT: dict[str, str] = {}
+
+
+def _check_in_catalog(ids: Sequence[Sequence[str]]) -> None:
+    """Refuse, in the core's words for a refusal, a match fielding a card the catalog left out."""
+    for team in ids:
+        for name in team:
+            if name in _LEFT_OUT:
+                why = _LEFT_OUT[name]
+                prefix = "" if why.startswith("not in the core yet") else "not in the core yet: "
+                raise ValueError(f"{prefix}{why}")
 
 
 def _weights(name: str) -> Any:

@@ -203,3 +203,15 @@ def test_a_mechanic_the_core_lacks_falls_back_to_the_reference(tmp_path: Path) -
     assert result.engine == "reference"
     with pytest.raises(EngineError, match="not in the core yet"):
         play_match(mine, team_b, ai="focus_fire", seed=5, engine="core")
+
+
+@pytest.mark.skipif(not native.available(), reason="the native core is not installed")
+def test_a_card_the_core_lacks_sends_only_its_own_matches_to_the_reference(tmp_path: Path) -> None:
+    """The core's catalog leaves that one card out: a match without it still plays in the core."""
+    from krosbalance.play import play_match
+
+    team_a, team_b = box_split()
+    lacking = '\n[[characters.spells.effects]]\nkind = "element_bonus"\nelement = "earth"\namount = 1\n'
+    use_content(make_folder(tmp_path / "cards", team_a[0], extra_effect=lacking))
+    assert play_match((FIGURE, *team_a[1:]), team_b, ai="focus_fire", seed=5).engine == "reference"
+    assert play_match(team_a, team_b, ai="focus_fire", seed=5).engine == "core"
