@@ -11,7 +11,7 @@ that fails unexpectedly says so in place and the rest is written.
 
 A report leads with its answer: first the verdict picture (:mod:`krosbalance.analysis.verdict`: the
 first section's study picture the result set holds, else each figure's strength per AI tier with 95%
-intervals, marked converged or not), then a summary of at most five lines, then the detail: the
+intervals, marked settled, still moving or undecided), then a summary of at most five lines, then the detail: the
 question, every finding, the leading sections (a study's own, e.g. Seats, Teams, Boards), the common
 sections, the other sections, the experiment file and the versions.
 """
@@ -80,13 +80,14 @@ def _verdict_section(doc: Doc, answer: Verdict, question: str, tables: dict[str,
     """The report's first section: the verdict picture, what it shows and the question it answers."""
     doc.h("Verdict")
     doc.image("verdict.png", verdict_mod.plot_verdict(answer), f"verdict: {answer.study} per AI tier")
-    conv = verdict_mod.convergence(answer.data) if not answer.data.empty else pd.DataFrame()
+    conv = verdict_mod.convergence(answer.data, answer.as_pct) if not answer.data.empty else pd.DataFrame()
     tables["verdict"] = (
         answer.data.merge(conv[["figure", "status"]], on="figure", how="left") if len(conv) else answer.data
     )
     doc.p(
-        f"{answer.caption} Marked converged when the figure's 95% intervals in the two strongest AI tiers "
-        "played overlap (one tier: not judged).",
+        f"{answer.caption} Marked settled when the figure's estimates in the two strongest AI tiers played "
+        "agree within ±0.15 log-odds (two one-sided tests at 5%), still moving when they differ beyond the "
+        "noise, undecided when the matches cannot tell (one tier: not judged).",
         note=True,
     )
     if question:

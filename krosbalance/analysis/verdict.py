@@ -9,9 +9,12 @@ strength at a four-player table. A :class:`Verdict` holds those numbers in one t
 the section that explains it in detail (the section registry's ``verdict`` hooks,
 :mod:`krosbalance.analysis.sections`), the character-strength one here.
 
-*Converged* (:func:`convergence`): a figure's 95% intervals in the two strongest AI tiers played
-overlap — better play no longer moves the answer beyond the noise. With one tier played it cannot
-be judged and the picture says so.
+*Settled*, *still moving* or *undecided* (:func:`convergence`): the figure's estimates in the two
+strongest AI tiers played, compared by two one-sided tests against a margin
+(:mod:`.equivalence`): settled when they agree within it, still moving when stronger play moved the
+answer beyond the noise, undecided when the matches cannot tell (overlapping intervals are not
+agreement: with few matches every interval overlaps). With one tier played it cannot be judged and
+the picture says so.
 """
 
 from __future__ import annotations
@@ -25,15 +28,20 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from krosbalance.analysis import equivalence
 from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier
 
 COLUMNS = ("figure", "group", "tier", "est", "ci_low", "ci_high", "n")
 """The verdict table: one row per figure (display name) and AI group (an AI, or a tier's AIs
 pooled) of ``tier``, with the estimate, its 95% interval and n."""
-CONVERGED, NOT_CONVERGED, ONE_TIER = "converged", "not converged", "one tier"
+SETTLED, MOVING, UNDECIDED = equivalence.SETTLED, equivalence.MOVING, equivalence.UNDECIDED
+ONE_TIER = "one tier"
+#: the equivalence margin on a proportion scale (win rates): ±0.15 log-odds around 50% is ±3.75 points
+PCT_MARGIN = 0.0375
+Z95 = 1.959963984540054
 MAX_SUMMARY = 5
 _COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
-_MARK = {CONVERGED: "#2a7a2a", NOT_CONVERGED: "#b22222", ONE_TIER: "#777777"}
+_MARK = {SETTLED: "#2a7a2a", MOVING: "#b22222", UNDECIDED: "#b8860b", ONE_TIER: "#777777"}
 
 
 @dataclass
@@ -87,55 +95,87 @@ def strongest_tiers(data: pd.DataFrame) -> list[str]:
     return known[:2]
 
 
-def _overlap(a: pd.Series, b: pd.Series) -> bool:
-    return bool(a["ci_low"] <= b["ci_high"] and b["ci_low"] <= a["ci_high"])
+def _widest_sample(rows: pd.DataFrame) -> Any:
+    """A tier's row with the most matches: its AIs pooled when the table has that group."""
+    return rows.sort_values("n", ascending=False, na_position="last").iloc[0]
 
 
-def convergence(data: pd.DataFrame) -> pd.DataFrame:
-    """Per figure: ``status`` (converged / not converged / one tier) and the two ``tiers`` compared.
+def convergence(data: pd.DataFrame, as_pct: bool = False) -> pd.DataFrame:
+    """Per figure: ``status`` (settled / still moving / undecided / one tier), the two ``tiers``
+    compared, the ``difference`` (strongest minus second) and, when undecided, the matches each tier
+    would need (``more_top``, ``more_second``).
 
-    A figure converges when each of its intervals in the strongest tier overlaps each of its
-    intervals in the second strongest (one per AI group of the tier); a figure missing from either
-    tier, or without an interval there, is ``one tier``.
+    Each tier is its row with the most matches (its AIs pooled when there is that row); the standard
+    errors are read off the 95% intervals; the margin is ±0.15 log-odds (:data:`PCT_MARGIN` on a
+    proportion scale). A figure missing from either tier, or without an interval there, is
+    ``one tier``.
     """
     tiers = strongest_tiers(data)
+    margin = PCT_MARGIN if as_pct else equivalence.MARGIN
     rows = []
     for fig in dict.fromkeys(data["figure"]):
         own = data[(data["figure"] == fig) & data["ci_low"].notna() & data["ci_high"].notna()]
-        if len(tiers) < 2:
-            status = ONE_TIER
-        else:
+        status, diff, more = ONE_TIER, float("nan"), (0, 0)
+        if len(tiers) >= 2:
             top = own[own["tier"] == tiers[0]]
             second = own[own["tier"] == tiers[1]]
-            if top.empty or second.empty:
-                status = ONE_TIER
-            else:
-                ok = all(_overlap(a, b) for _, a in top.iterrows() for _, b in second.iterrows())
-                status = CONVERGED if ok else NOT_CONVERGED
-        rows.append({"figure": fig, "status": status, "tiers": " vs ".join(tiers)})
-    return pd.DataFrame(rows, columns=["figure", "status", "tiers"])
+            if not top.empty and not second.empty:
+                a, b = _widest_sample(top), _widest_sample(second)
+                agreement = equivalence.compare(
+                    float(a["est"]),
+                    float(a["ci_high"] - a["ci_low"]) / (2 * Z95),
+                    float(b["est"]),
+                    float(b["ci_high"] - b["ci_low"]) / (2 * Z95),
+                    0 if pd.isna(a["n"]) else int(a["n"]),
+                    0 if pd.isna(b["n"]) else int(b["n"]),
+                    margin,
+                )
+                status, diff = agreement.verdict, agreement.difference
+                more = (agreement.more_stronger, agreement.more_weaker)
+        rows.append(
+            {
+                "figure": fig,
+                "status": status,
+                "tiers": " vs ".join(tiers),
+                "difference": diff,
+                "more_top": more[0],
+                "more_second": more[1],
+            }
+        )
+    return pd.DataFrame(rows, columns=["figure", "status", "tiers", "difference", "more_top", "more_second"])
 
 
 def convergence_line(verdict: Verdict) -> str:
-    """One sentence: how many figures converged between the two strongest tiers, and which did not."""
-    conv = convergence(verdict.data)
+    """One sentence: how many figures are settled between the two strongest tiers, which still move,
+    and which the matches cannot decide yet."""
+    conv = convergence(verdict.data, verdict.as_pct)
     tiers = strongest_tiers(verdict.data)
     if len(tiers) < 2:
         played = tiers[0] if tiers else "no"
         return (
-            f"Convergence cannot be judged: one AI tier played ({played}); a run with a second, stronger tier "
+            f"Stronger play cannot be judged: one AI tier played ({played}); a run with a second, stronger tier "
             "would show whether better play changes these answers."
         )
     judged = conv[conv["status"] != ONE_TIER]
-    off = judged[judged["status"] == NOT_CONVERGED]["figure"].tolist()
-    head = (
-        f"{len(judged) - len(off)} of {len(judged)} figures converged (their 95% intervals under {tiers[0]} "
-        f"and {tiers[1]}, the two strongest tiers played, overlap)"
+    margin = f"±{100 * PCT_MARGIN:.2g} points" if verdict.as_pct else f"±{equivalence.MARGIN:.2f} log-odds"
+
+    def named(status: str) -> list[str]:
+        return judged[judged["status"] == status]["figure"].astype(str).tolist()
+
+    def shown(names: list[str]) -> str:
+        return ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+
+    settled, moving, open_ = named(SETTLED), named(MOVING), named(UNDECIDED)
+    line = (
+        f"{len(settled)} of {len(judged)} figures settled ({tiers[0]} and {tiers[1]}, the two strongest tiers "
+        f"played, agree within {margin})"
     )
-    if not off:
-        return head + ": stronger play does not move the answer beyond the noise."
-    shown = ", ".join(off[:6]) + (f" and {len(off) - 6} more" if len(off) > 6 else "")
-    return head + f"; not converged: {shown}, whose answer still moves with the AI's strength."
+    if moving:
+        line += f"; still moving: {shown(moving)}, whose answer changes with the AI's strength"
+    if open_:
+        more = judged[judged["status"] == UNDECIDED]["more_top"].max()
+        line += f"; undecided: {shown(open_)} (up to {int(more):,} more matches under {tiers[0]} would tell)"
+    return line + "."
 
 
 # ----------------------------------------------------------------------------------------- plot
@@ -193,7 +233,7 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
     ax.axvline(verdict.reference, color="#444", lw=0.8)
     ax.set_yticks(range(len(order)), list(order.index), fontsize=8)
     ax.set_ylim(-0.7, len(order) - 0.3)
-    conv = convergence(data).set_index("figure")["status"]
+    conv = convergence(data, verdict.as_pct).set_index("figure")["status"]
     for f, i in row.items():
         status = str(conv.get(f, ONE_TIER))
         ax.annotate(
@@ -210,7 +250,9 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
         ax.xaxis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
     ax.set_xlabel(verdict.measure)
     compared = (
-        f"converged = {tiers[0]} and {tiers[1]} intervals overlap" if len(tiers) > 1 else "one tier played"
+        f"settled = {tiers[0]} and {tiers[1]} agree within the margin (two one-sided tests)"
+        if len(tiers) > 1
+        else "one tier played"
     )
     ax.set_title(f"{title}\n{compared}", fontsize=10)
     ax.legend(fontsize=7, loc="best", title="AI (tier)", title_fontsize=7)
@@ -247,7 +289,7 @@ def extremes_line(verdict: Verdict) -> str:
 
 def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = ()) -> list[str]:
     """At most :data:`MAX_SUMMARY` lines: how much data, the study's findings, who is strongest,
-    whether the tiers converged, and the first warning (unvalidated AIs, errors)."""
+    whether the tiers settled, and the first warning (unvalidated AIs, errors)."""
     head = list(header[:1])
     conv = [] if verdict.empty else [convergence_line(verdict)]
     warn = list(warnings)[:1]
@@ -322,9 +364,10 @@ def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> 
 
 __all__ = [
     "COLUMNS",
-    "CONVERGED",
-    "NOT_CONVERGED",
+    "MOVING",
     "ONE_TIER",
+    "SETTLED",
+    "UNDECIDED",
     "Verdict",
     "answer_lines",
     "character_verdict",

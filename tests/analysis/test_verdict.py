@@ -28,28 +28,40 @@ def frame(rows: list[tuple[str, str, float, float, float]]) -> pd.DataFrame:
     )
 
 
-def test_converged_means_the_two_strongest_tiers_intervals_overlap() -> None:
+def test_the_two_strongest_tiers_settle_move_or_cannot_tell_yet() -> None:
     data = frame(
         [
-            ("a", "search", 0.5, 0.3, 0.7),
-            ("a", "heuristic", 0.6, 0.4, 0.8),  # overlaps search
+            ("a", "search", 0.50, 0.45, 0.55),
+            ("a", "heuristic", 0.52, 0.47, 0.57),  # agrees within ±0.15
             ("a", "baseline", -1.0, -1.2, -0.8),  # far off, but the weakest tier is not compared
             ("b", "search", 0.5, 0.4, 0.6),
-            ("b", "heuristic", -0.5, -0.6, -0.4),  # disjoint from search
+            ("b", "heuristic", -0.5, -0.6, -0.4),  # moved
             ("c", "search", 0.1, 0.0, 0.2),  # no heuristic estimate
+            ("d", "search", 0.1, -0.3, 0.5),
+            ("d", "heuristic", 0.2, -0.2, 0.6),  # overlapping wide intervals: cannot tell
         ]
     )
     assert vd.strongest_tiers(data) == ["search", "heuristic"]
-    status = vd.convergence(data).set_index("figure")["status"].to_dict()
-    assert status == {"a": vd.CONVERGED, "b": vd.NOT_CONVERGED, "c": vd.ONE_TIER}
+    table = vd.convergence(data).set_index("figure")
+    assert table["status"].to_dict() == {"a": vd.SETTLED, "b": vd.MOVING, "c": vd.ONE_TIER, "d": vd.UNDECIDED}
+    assert table.loc["d", "more_top"] > 0 and table.loc["b", "difference"] > 0
     line = vd.convergence_line(vd.Verdict("x", "y", data))
-    assert line.startswith("1 of 2 figures converged") and "not converged: b" in line
+    assert line.startswith("1 of 3 figures settled") and "still moving: b" in line and "undecided: d" in line
+
+
+def test_win_rates_are_judged_on_a_margin_of_points() -> None:
+    """1 point apart with ±1-point intervals: settled as win rates (±3.75 points), not as log-odds
+    ten times larger (±0.15)."""
+    data = frame([("a", "search", 0.55, 0.54, 0.56), ("a", "heuristic", 0.56, 0.55, 0.57)])
+    assert vd.convergence(data, as_pct=True)["status"].tolist() == [vd.SETTLED]
+    wide = data.assign(est=data["est"] * 10, ci_low=data["est"] * 10 - 0.1, ci_high=data["est"] * 10 + 0.1)
+    assert vd.convergence(wide)["status"].tolist() == [vd.UNDECIDED]
 
 
 def test_one_tier_cannot_be_judged() -> None:
     data = frame([("a", "heuristic", 0.1, -0.1, 0.3), ("b", "heuristic", -0.1, -0.3, 0.1)])
     assert set(vd.convergence(data)["status"]) == {vd.ONE_TIER}
-    assert vd.convergence_line(vd.Verdict("x", "y", data)).startswith("Convergence cannot be judged")
+    assert vd.convergence_line(vd.Verdict("x", "y", data)).startswith("Stronger play cannot be judged")
 
 
 def test_the_summary_has_at_most_five_lines_and_keeps_the_warning() -> None:
@@ -58,7 +70,7 @@ def test_the_summary_has_at_most_five_lines_and_keeps_the_warning() -> None:
     lines = vd.summary(verdict, ["Based on 10 matches."], ["**Warning: not validated AIs (z).**"])
     assert len(lines) == vd.MAX_SUMMARY and lines[0] == "Based on 10 matches."
     assert lines[1:3] == ["one", "two"] and lines[-1].startswith("**Warning")
-    assert any("converged" in line for line in lines)
+    assert any("settled" in line for line in lines)
 
 
 def test_the_picture_marks_every_figure_and_handles_no_data() -> None:
@@ -68,7 +80,7 @@ def test_the_picture_marks_every_figure_and_handles_no_data() -> None:
     fig = vd.plot_verdict(vd.Verdict("strength", "log-odds", data))
     assert isinstance(fig, Figure)
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert texts.count(vd.CONVERGED) == 1 and texts.count("one tier") == 1
+    assert texts.count(vd.UNDECIDED) == 1 and texts.count("one tier") == 1
     assert "search and heuristic" in fig.axes[0].get_title()
     empty = vd.plot_verdict(vd.Verdict("strength", "log-odds", vd.verdict_frame([])))
     assert "not enough data" in empty.axes[0].texts[0].get_text()

@@ -28,4 +28,4 @@ def assert_report_leads_with_the_answer(doc: Any, tables: dict[str, Any], study:
     assert len(verdict) and {"figure", "group", "tier", "est", "ci_low", "ci_high", "n", "status"} <= set(
         verdict.columns
     )
-    assert set(verdict["status"]) <= {"converged", "not converged", "one tier"}
+    assert set(verdict["status"]) <= {"settled", "still moving", "undecided", "one tier"}
