@@ -26,6 +26,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier
+from krosbalance.analysis.wording import win_pct_text
 
 COLUMNS = ("figure", "group", "tier", "est", "ci_low", "ci_high", "n")
 """The verdict table: one row per figure (display name) and AI group (an AI, or a tier's AIs
@@ -220,8 +221,20 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
 # -------------------------------------------------------------------------------------- summary
 
 
+def in_win_pct(verdict: Verdict) -> bool:
+    """Whether the verdict's estimates are log-odds a designer reads better as a win %."""
+    return not verdict.as_pct and "log-odds" in verdict.measure
+
+
+def holds_reference(verdict: Verdict, row: Any) -> bool:
+    """Whether a row's 95% interval holds the "no effect" value: it cannot be told from noise."""
+    return bool(pd.isna(row.ci_low) or row.ci_low <= verdict.reference <= row.ci_high)
+
+
 def extremes_line(verdict: Verdict) -> str:
-    """The strongest and weakest figure in the strongest tier, with interval and n."""
+    """The strongest and weakest figure in the strongest tier, with interval and n (and, for log-odds,
+    the win % against the average they mean). When both intervals hold the "no effect" value the
+    line says the figures cannot be told from noise instead of naming a strongest one."""
     data = verdict.data.dropna(subset=["est"])
     tiers = strongest_tiers(data)
     if data.empty or not tiers:
@@ -236,13 +249,21 @@ def extremes_line(verdict: Verdict) -> str:
             if pd.isna(r.ci_low)
             else f" [{_fmt(r.ci_low, verdict.as_pct)}, {_fmt(r.ci_high, verdict.as_pct)}]"
         )
+        win = f" ({win_pct_text(r.est, r.ci_low, r.ci_high)})" if in_win_pct(verdict) else ""
         n = "" if pd.isna(r.n) else f", n={int(r.n)}"
-        return f"**{r.figure}** {_fmt(r.est, verdict.as_pct)}{ci}{n}"
+        return f"**{r.figure}** {_fmt(r.est, verdict.as_pct)}{ci}{win}{n}"
 
     best, worst = next(top.itertuples()), list(top.itertuples())[-1]
+    unit = f"{verdict.measure}, 95% CI" + ("; win % against the average" if in_win_pct(verdict) else "")
     if len(top) == 1:
-        return f"Under {group}: {one(best)} ({verdict.measure})."
-    return f"Under {group}, strongest {one(best)}, weakest {one(worst)} ({verdict.measure}, 95% CI)."
+        return f"Under {group}: {one(best)} ({unit})."
+    if holds_reference(verdict, best) and holds_reference(verdict, worst):
+        return (
+            f"Under {group}, no figure can be told from the average yet (every 95% interval holds "
+            f"{_fmt(verdict.reference, verdict.as_pct).lstrip('+')}): highest {one(best)}, lowest {one(worst)} "
+            f"({unit}). More deals would tell."
+        )
+    return f"Under {group}, strongest {one(best)}, weakest {one(worst)} ({unit})."
 
 
 def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = ()) -> list[str]:
@@ -328,6 +349,9 @@ __all__ = [
     "Verdict",
     "answer_lines",
     "character_verdict",
+    "extremes_line",
+    "holds_reference",
+    "in_win_pct",
     "convergence",
     "convergence_line",
     "group_label",
