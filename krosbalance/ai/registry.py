@@ -6,7 +6,11 @@ Each AI belongs to a *tier* — ``baseline`` (random), ``heuristic`` (scripted p
 
 from __future__ import annotations
 
+import statistics
+import tomllib
 from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -81,6 +85,44 @@ def register_ai(
         _TWO_PLAYERS_ONLY.add(name)
     else:
         _TWO_PLAYERS_ONLY.discard(name)
+
+
+COSTS_FILE = Path(__file__).resolve().parent / "data" / "costs.toml"
+"""Each AI's measured seconds per box match, with the core and on the reference engine
+(written by :mod:`krosbalance.tools.ai_costs`)."""
+
+
+@cache
+def _costs() -> dict[str, dict[str, float]]:
+    try:
+        data = tomllib.loads(COSTS_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {"core": {}, "reference": {}}
+    return {
+        engine: {str(k): float(v) for k, v in data.get(engine, {}).items()}
+        for engine in ("core", "reference")
+    }
+
+
+def ai_cost(name: str, core: bool = True) -> tuple[float, str]:
+    """Seconds one box match of the AI takes (measured on the machine :data:`COSTS_FILE` names), with
+    the native core (``core``) or on the Python reference engine, and how it was found: ``measured``;
+    ``scaled`` (a reference cost from the core's, by the median ratio of the AIs measured on both);
+    ``tier`` (an AI never timed on a box match: the median of its tier's). ``(nan, "unknown")`` when
+    nothing was measured."""
+    get_ai(name)
+    costs = _costs()
+    engine = "core" if core else "reference"
+    if name in costs[engine]:
+        return costs[engine][name], "measured"
+    if not core and name in costs["core"]:
+        both = [costs["reference"][a] / costs["core"][a] for a in costs["reference"] if costs["core"].get(a)]
+        if both:
+            return costs["core"][name] * statistics.median(both), "scaled"
+    same_tier = [v for a, v in costs[engine].items() if a in _TIER_OF and _TIER_OF[a] == _TIER_OF[name]]
+    if same_tier:
+        return statistics.median(same_tier), "tier"
+    return float("nan"), "unknown"
 
 
 def unregister_ai(name: str) -> None:

@@ -495,10 +495,13 @@ def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from krosbalance.cli.cost import core_installed, effective_jobs, run_cost
     from krosbalance.sim.experiment import check_experiment
     from krosbalance.sim.trial import trial_errors
 
     status = 0
+    jobs = effective_jobs(args.jobs, available_cores())
+    core = core_installed()
     for file in args.files:
         experiment, errors = check_experiment(file)
         if experiment is not None and not errors:
@@ -508,9 +511,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if errors:
             status = EXIT_USER_ERROR
         elif experiment is not None:
+            cost = run_cost(experiment, jobs, core)
             print(
                 f"{file}: ok: {experiment.name!r}, {len(experiment.pairings)} pairings, "
-                f"{experiment.n_deals} deals, {experiment.n_matches} matches"
+                f"{experiment.n_deals} deals; run plays {cost.line()}"
             )
     return status
 
@@ -522,18 +526,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         for line in LISTINGS[args.what]():
             print(line)
         return 0
-    if args.what == "characters":
-        from krosbalance.content.registry import list_characters
+    if args.what in ("characters", "ais"):  # tables of what a designer chooses by
+        from krosbalance.cli.listing import ai_lines, character_lines
 
-        names = list_characters("krosmaster", game=None)  # Arena and Krosmaster Blast cards
-    elif args.what == "boards":
+        print("\n".join(character_lines() if args.what == "characters" else ai_lines()))
+        return 0
+    if args.what == "boards":
         from krosbalance.content.registry import list_boards
 
         names = list_boards()
-    elif args.what == "ais":
-        from krosbalance.ai.registry import list_ais
-
-        names = list_ais()
     elif args.what == "studies":
         from krosbalance.studies import list_studies
 
