@@ -48,6 +48,14 @@ PORTED_AIS: tuple[str, ...] = (
 IDENTICAL_AIS: frozenset[str] = frozenset(PORTED_AIS)
 
 
+def _core_ids(names: Sequence[str]) -> list[str]:
+    """The AI names as the core knows them (:func:`krosbalance.ai.registry.core_ai_id`: the ids it was
+    built with, e.g. ``focus_fire`` for ``focus-fire``), normalised before they cross."""
+    from krosbalance.ai.registry import core_ai_id
+
+    return [core_ai_id(name) for name in names]
+
+
 def _check_ais(names: Sequence[str], opts: Any) -> None:
     """Refuse, before anything is played, an AI the core does not play identically: not ``random``
     and not in :data:`IDENTICAL_AIS`."""
@@ -86,12 +94,12 @@ def play_match_core(
     if forbid:
         _check_forbid(rules, ids, forbid)
     _check_reward_options(rules.options)
-    _check_ais(list(_ai_names(ai, len(teams))), rules.options)
+    _check_ais(_core_ids(_ai_names(ai, len(teams))), rules.options)
     out: dict[str, Any] = catalog().play(
         ids,
         core_board,
         rules.options,
-        list(_ai_names(ai, len(teams))),
+        _core_ids(_ai_names(ai, len(teams))),
         seed,
         record,
         {name: list(elements) for name, elements in (forbid or {}).items()},
@@ -144,7 +152,7 @@ def play_many_core(
             _check_forbid(rules, ids, forbid)
         _check_reward_options(rules.options)
         board = _core_board(spec["board"], len(teams))
-        names = list(_ai_names(spec.get("ai", "random"), len(teams)))
+        names = _core_ids(_ai_names(spec.get("ai", "random"), len(teams)))
         heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
         try:
             _check_ais(names, rules.options)
@@ -264,6 +272,7 @@ def deal_teams_core(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``krosbalance.play.deal_teams`` (R-A17, Arena's default options) drawn by the core: the same
     hands from the same streams."""
+    from krosbalance.ai.registry import core_ai_id
     from krosbalance.content.registry import default_registry
     from krosbalance.rulesets.registry import get_ruleset
 
@@ -273,7 +282,7 @@ def deal_teams_core(
     registry = default_registry()
     cards = [registry.load_character(name) for name in pool]  # the loader's check of the names
     a, b = native.core().arena_deal_teams(
-        mode, list(pool), (ai[0], ai[1]), seed, cards, sorted(IDENTICAL_AIS)
+        mode, list(pool), (core_ai_id(ai[0]), core_ai_id(ai[1])), seed, cards, sorted(IDENTICAL_AIS)
     )
     return tuple(a), tuple(b)
 
@@ -296,7 +305,7 @@ def pick_board_core(
     rules.check_seats(len(teams))
     registry = default_registry()
     specs = [list(_team(rules, team, seat, registry)) for seat, team in enumerate(teams)]
-    names = list(_ai_names(ai, len(teams)))
+    names = _core_ids(_ai_names(ai, len(teams)))
     from krosbalance.rulesets.arena.options import ArenaOptions
 
     assert isinstance(rules.options, ArenaOptions)

@@ -101,12 +101,12 @@ def test_run_bad_experiment_is_one_line(fake_world: Path, capsys: pytest.Capture
 def test_an_ai_of_another_ruleset_is_one_line(
     fake_world: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    text = GOOD.replace("[teams]", 'ais = [["random", "blast_glyph"]]\n[teams]')
+    text = GOOD.replace("[teams]", 'ais = [["random", "blast-glyph"]]\n[teams]')
     (fake_world / "bad.toml").write_text(text)
     assert main([command, "bad.toml"]) == 2
     line = one_error_line(capsys.readouterr().err)
     assert line.startswith(
-        "error: bad.toml: ais[0][1]: AI 'blast_glyph' does not play ruleset 'arena'; it plays: blast. "
+        "error: bad.toml: ais[0][1]: AI 'blast-glyph' does not play ruleset 'arena'; it plays: blast. "
         "AIs for arena: "
     )
 
@@ -182,7 +182,7 @@ def test_real_blast_three_a_side_validates_and_runs_without_errors(tmp_path: Pat
     file = tmp_path / "three.toml"
     file.write_text(
         'name = "three"\nmaster_seed = 5\nmatches_per_pairing = 1\nboards = ["blast-a"]\n'
-        'ais = ["blast_brawler"]\nruleset = "blast"\n[teams]\nmode = "random_deal"\npool = "all"\n'
+        'ais = ["blast-brawler"]\nruleset = "blast"\n[teams]\nmode = "random_deal"\npool = "all"\n'
         "[options]\nteam_size = 3\n"
     )
     validate = cli("validate", str(file))
@@ -261,7 +261,7 @@ def _real_ids_event_init(self, kind, turn, positions=()):  # real character ids 
 
 LADDER = (
     'name = "ladder"\nmaster_seed = 4\nmatches_per_pairing = 6\n'
-    'ais = [["focus_fire", "random"], ["kiter", "random"], ["focus_fire", "kiter"]]\n'
+    'ais = [["focus-fire", "random"], ["kiter", "random"], ["focus-fire", "kiter"]]\n'
     '[teams]\nmode = "mirror"\nlist = [["oscar_kass", "anna_tommy", "bill_tell", "lil_healey"]]\n'
 )
 
@@ -281,7 +281,7 @@ def test_report_writes_the_ladder_file_every_report_reads(
     printed = capsys.readouterr().out.split()
     assert printed[0] == "standing.toml"
     standing = load_ladder(Path("standing.toml"))
-    assert set(standing) == {"focus_fire", "kiter", "random"}
+    assert set(standing) == {"focus-fire", "kiter", "random"}
     assert all(s.tier == ai_tier(name) and s.n > 0 for name, s in standing.items())
     assert all(s.ci_low <= s.rating <= s.ci_high for s in standing.values())
     assert "## AI ladder" in (fake_world / "rep" / "report.md").read_text(encoding="utf-8")
