@@ -67,3 +67,17 @@ def test_durations_and_jobs_read_as_a_person_says_them() -> None:
     assert duration(0.2) == "under 1 s" and duration(45) == "45 s" and duration(600) == "10 min"
     assert duration(3 * 3600) == "3.0 h"
     assert effective_jobs(-1, 8) == 8 and effective_jobs(-2, 8) == 7 and effective_jobs(3, 8) == 3
+
+
+def test_patched_arms_are_costed_on_the_reference_engine() -> None:
+    from dataclasses import replace
+
+    from krosbalance.cli.cost import patched_share
+
+    experiment = load_experiment(SMOKE)
+    assert patched_share(experiment) == 0.0
+    patched = replace(experiment, patch='{"name": "p", "changes": {}}')
+    assert patched_share(patched) == 1.0
+    assert run_cost(patched, 1, core=True).seconds == pytest.approx(
+        run_cost(experiment, 1, core=False).seconds
+    )
