@@ -139,7 +139,8 @@ def _answer_first(
     summary = rs.summary()
     n_total = summary.n_matches
     n_ok = int(round(weights(stats.ok_matches(summary.matches)).sum()))
-    _verdict_section(doc, answer, spec_question(rs.spec_text), tables)
+    question = spec_question(rs.spec_text) or str((rs.manifest or {}).get("question") or "")
+    _verdict_section(doc, answer, question, tables)
     incomplete = (
         ["**Incomplete results folder**: some files were not read (see the Results folder check below)."]
         if rs.folder_notes()
@@ -161,7 +162,7 @@ def _answer_first(
     _folder_check(doc, rs)  # after the answer, before the detail: what the numbers leave out
 
     doc.h("Question")
-    doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
+    doc.p(question or "The experiment file states no question.")
     patch_section.add_header(doc, rs.manifest)
 
     doc.h("Findings")
