@@ -17,9 +17,14 @@ from krosbalance.studies.teams.section import is_team_study, team_study
 
 def _rated(row: Any) -> str:
     n = "" if pd.isna(row.n) else f", n={int(row.n)}"
+    noise = (
+        " (its interval holds 0: not told from the average team yet)"
+        if pd.isna(row.ci_low) or row.ci_low <= 0 <= row.ci_high
+        else ""
+    )
     return (
         f"{team_label(str(row.team))}, rating {with_ci(row.rating, row.ci_low, row.ci_high)} log-odds "
-        f"({win_pct_text(row.rating, row.ci_low, row.ci_high)} against the average team){n}"
+        f"({win_pct_text(row.rating, row.ci_low, row.ci_high)} against the average team){n}{noise}"
     )
 
 
