@@ -398,9 +398,9 @@ def cmd_teams(args: argparse.Namespace) -> int:
 
     catalog = RegistryCatalog()
     if args.ruleset not in catalog.rulesets():
-        raise KrosbalanceError(
-            f"--ruleset: unknown ruleset {args.ruleset!r}; known: {', '.join(catalog.rulesets())}"
-        )
+        from krosbalance.rulesets.registry import unknown_ruleset
+
+        raise KrosbalanceError(f"--ruleset: {unknown_ruleset(args.ruleset, catalog.rulesets())}")
     label, figures, is_collection = parse_roster_argument(args.roster, catalog, args.ruleset)
     size = (args.size, args.size) if args.size else None
     build = collection_teams if is_collection else roster_teams

@@ -81,3 +81,21 @@ def test_replay_on_a_staged_study_folder_names_its_stages(
     assert main(["replay", str(tmp_path), "3"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "staged study" in err and "stage-01-s-probe 3" in err
+
+
+def test_every_kind_of_name_gets_the_near_names(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from krosbalance.ai.registry import list_ais
+    from krosbalance.content.registry import list_boards
+
+    board, ai = list_boards("arena")[0], list_ais("arena")[0]
+    file = tmp_path / "typo.toml"
+    file.write_text(
+        f'name = "typo"\nmaster_seed = 1\nmatches_per_pairing = 1\nboards = ["{board}x"]\nais = ["{ai}x"]\n'
+        '[teams]\nmode = "splits"\npool = [{ set = "arena-box" }]\n',
+        encoding="utf-8",
+    )
+    assert main(["validate", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert f"did you mean {board!r}" in err and f"did you mean {ai!r}" in err
+    assert main(["teams", "arena-box", "--ruleset", "arenaa"]) == 2
+    assert "did you mean 'arena'" in capsys.readouterr().err
