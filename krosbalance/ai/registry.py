@@ -147,6 +147,17 @@ def _costs() -> dict[str, dict[str, float]]:
     }
 
 
+def run_startup_seconds() -> float:
+    """Seconds a run on several workers spends beside its matches (:data:`COSTS_FILE`'s ``startup``;
+    0 when it was not measured)."""
+    try:
+        data = tomllib.loads(COSTS_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return 0.0
+    value = data.get("startup", 0.0)
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 def ai_cost(name: str, core: bool = True) -> tuple[float, str]:
     """Seconds one box match of the AI takes (measured on the machine :data:`COSTS_FILE` names), with
     the native core (``core``) or on the Python reference engine, and how it was found: ``measured``;

@@ -125,8 +125,11 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
     else:
         per, guessed = seconds_per_match(experiment, core)
         parts = [("", int(experiment.n_matches), per)]
+    from krosbalance.ai.registry import run_startup_seconds
+
     workers = max(1, jobs)
-    seconds = sum(n * per for _, n, per in parts) / workers
+    startup = run_startup_seconds() if workers > 1 else 0.0  # the workers' start, once per run or stage
+    seconds = sum(n * per for _, n, per in parts) / workers + startup * len(parts)
     return Cost(
         matches=sum(n for _, n, _ in parts),
         seconds=seconds,

@@ -36,16 +36,23 @@ def _experiment(ai: str, deals: int) -> str:
     )
 
 
-def seconds_per_match(ai: str, engine: str, deals: int) -> float:
-    """Wall seconds one box match of ``ai`` takes here on ``engine`` (one worker)."""
+def seconds_per_match(ai: str, engine: str, deals: int, jobs: int = 1) -> float:
+    """Wall seconds one box match of ``ai`` takes here on ``engine`` (``jobs`` workers)."""
     from krosbalance.sim.runner import run_experiment
 
     with tempfile.TemporaryDirectory(prefix="krosbalance-cost-") as tmp:
         source = Path(tmp) / "cost.toml"
         source.write_text(_experiment(ai, deals), encoding="utf-8")
         start = time.perf_counter()
-        summary = run_experiment(source, Path(tmp) / "out", jobs=1, progress=False, engine=engine)
+        summary = run_experiment(source, Path(tmp) / "out", jobs=jobs, progress=False, engine=engine)
         return (time.perf_counter() - start) / max(1, int(summary.n_matches))
+
+
+def startup_seconds() -> float:
+    """What a run with two workers costs before and beside its matches (the workers' start, the
+    trial match, the manifest): a one-deal run of ``random`` on two workers, less its matches."""
+    per_match = seconds_per_match("random", "auto", 1, jobs=1)
+    return max(0.0, 2 * seconds_per_match("random", "auto", 1, jobs=2) - 2 * per_match)
 
 
 def measure(deals: int, skip_reference: Sequence[str]) -> dict[str, dict[str, float]]:
@@ -62,11 +69,13 @@ def measure(deals: int, skip_reference: Sequence[str]) -> dict[str, dict[str, fl
     return out
 
 
-def write_costs(costs: dict[str, dict[str, float]], path: Path, note: str) -> Path:
+def write_costs(costs: dict[str, dict[str, float]], path: Path, note: str, startup: float) -> Path:
     lines = [
         "# Seconds per box match of each AI (4 v 4 Arena box split on arena-elemental, same AI both sides,",
-        "# one worker), read by `krosbalance validate` and `krosbalance list ais`.",
+        "# one worker), read by `krosbalance validate` and `krosbalance list ais`; startup: the seconds a",
+        "# run on two workers spends beside its matches (once per run or stage).",
         f"# Written by `python -m krosbalance.tools.ai_costs` ({note}).",
+        f"startup = {startup:.2f}",
     ]
     for engine in ("core", "reference"):
         lines += ["", f"[{engine}]"]
@@ -84,7 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import platform
 
     note = f"{args.deals} deal(s) per AI on {platform.machine()}, {time.strftime('%Y-%m-%d')}"
-    print(write_costs(measure(args.deals, args.skip_reference), args.out, note))
+    costs = measure(args.deals, args.skip_reference)
+    print(write_costs(costs, args.out, note, startup_seconds()))
     return 0
 
 
