@@ -28,11 +28,11 @@ from krosbalance import native
 #: the AIs ported to the core: the heuristic AIs (core/src/ai/planner.rs and its modules), whose
 #: weights cross once, with the catalog (the reference's loader reads skills.toml and tuned.toml: one
 #: parser), and the search AIs (core/src/ai/search), built in the core over their heuristics' weights
-PORTED_AIS: tuple[str, ...] = (
-    "focus_fire",
+PORTED_AIS: tuple[str, ...] = (  # the registry's ids; the core knows them by core_ai_id (focus_fire)
+    "focus-fire",
     "kiter",
     "objective",
-    "focus_fire-2",
+    "focus-fire-2",
     "kiter-2",
     "objective-2",
     "kiter-3",
@@ -59,8 +59,10 @@ def _core_ids(names: Sequence[str]) -> list[str]:
 def _check_ais(names: Sequence[str], opts: Any) -> None:
     """Refuse, before anything is played, an AI the core does not play identically: not ``random``
     and not in :data:`IDENTICAL_AIS`."""
+    from krosbalance.ai.registry import canonical_ai
+
     for name in names:
-        if name != "random" and name not in IDENTICAL_AIS:
+        if name != "random" and canonical_ai(name) not in IDENTICAL_AIS:
             raise ValueError(
                 f"the core does not play the AI {name!r} yet (it plays: random"
                 + "".join(f", {n}" for n in sorted(IDENTICAL_AIS))
@@ -234,9 +236,9 @@ def catalog() -> Any:
     rewards = registry.all_rewards()
     for name in reward_creatures(rewards):
         pieces.setdefault(name, registry.load_character(name))
-    from krosbalance.ai.registry import ai_tier
+    from krosbalance.ai.registry import ai_tier, core_ai_id
 
-    heuristics = [(name, _weights(name)) for name in PORTED_AIS if ai_tier(name) == "heuristic"]
+    heuristics = [(core_ai_id(name), _weights(name)) for name in PORTED_AIS if ai_tier(name) == "heuristic"]
     return native.core().ArenaCatalog([*specs, *pieces.values()], punch(), list(rewards), heuristics)
 
 
@@ -282,7 +284,12 @@ def deal_teams_core(
     registry = default_registry()
     cards = [registry.load_character(name) for name in pool]  # the loader's check of the names
     a, b = native.core().arena_deal_teams(
-        mode, list(pool), (core_ai_id(ai[0]), core_ai_id(ai[1])), seed, cards, sorted(IDENTICAL_AIS)
+        mode,
+        list(pool),
+        (core_ai_id(ai[0]), core_ai_id(ai[1])),
+        seed,
+        cards,
+        sorted(core_ai_id(n) for n in IDENTICAL_AIS),
     )
     return tuple(a), tuple(b)
 
@@ -295,6 +302,7 @@ def pick_board_core(
     options: Mapping[str, Any] | None = None,
 ) -> str:
     """``krosbalance.play.pick_board`` (R-A19; four players: player 4, R-A154) chosen by the core."""
+    from krosbalance.ai.registry import core_ai_id
     from krosbalance.content.registry import default_registry
     from krosbalance.play import _ai_names, _team
     from krosbalance.rulesets.registry import get_ruleset
@@ -312,6 +320,6 @@ def pick_board_core(
     mode = rules.options.mode
     trees = [registry.load_board(board).trees.bit_count() for board in boards]
     index = native.core().arena_pick_board(
-        len(boards), specs, names, seed, mode, trees, sorted(IDENTICAL_AIS)
+        len(boards), specs, names, seed, mode, trees, sorted(core_ai_id(n) for n in IDENTICAL_AIS)
     )
     return boards[int(index)]
