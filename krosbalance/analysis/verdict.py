@@ -146,6 +146,16 @@ def _fmt(x: float, as_pct: bool) -> str:
     return f"{100 * x:.1f}%" if as_pct else f"{x:+.2f}"
 
 
+def _to_win_pct(x: Any) -> Any:
+    """Log-odds against the average -> win % (the top axis of a log-odds verdict)."""
+    return 100.0 / (1.0 + np.exp(-np.asarray(x, dtype=float)))
+
+
+def _from_win_pct(p: Any) -> Any:
+    q = np.clip(np.asarray(p, dtype=float), 1e-6, 100 - 1e-6)
+    return np.log(q / (100.0 - q))
+
+
 def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
     """Forest plot: one row per figure (strongest first in the strongest tier), one marker and 95%
     interval per AI group, and each figure's convergence mark at the right."""
@@ -209,12 +219,24 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
         )
     if verdict.as_pct:
         ax.xaxis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
+    elif in_win_pct(verdict):  # the same axis read as a win % against the average, on top
+        top_axis = ax.secondary_xaxis("top", functions=(_to_win_pct, _from_win_pct))
+        top_axis.set_xlabel("≈ win % against the average", fontsize=8)
+        top_axis.tick_params(labelsize=7)
     ax.set_xlabel(verdict.measure)
     compared = (
         f"converged = {tiers[0]} and {tiers[1]} intervals overlap" if len(tiers) > 1 else "one tier played"
     )
     ax.set_title(f"{title}\n{compared}", fontsize=10)
-    ax.legend(fontsize=7, loc="best", title="AI (tier)", title_fontsize=7)
+    ax.legend(  # below the axis, never over a point
+        fontsize=7,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.16),
+        ncol=min(len(groups), 3),
+        title="AI (tier)",
+        title_fontsize=7,
+        frameon=False,
+    )
     return fig
 
 
