@@ -70,9 +70,12 @@ def patched_share(experiment: Any) -> float:
 def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
     """The mean seconds of one match of ``experiment``: each AI matchup's (the mean of its seats' AI
     costs, scaled by the seats over two) weighted by its deals, its patched arms costed on the
-    reference engine (:func:`patched_share`); and the AIs costed by their tier."""
+    reference engine (:func:`patched_share`), as is every match of a ruleset the core does not play
+    (Blast, the Duel Pack); and the AIs costed by their tier."""
     from krosbalance.ai.registry import ai_cost
 
+    if getattr(experiment, "ruleset", "arena") != "arena":  # the core plays Arena only
+        core = False
     patched = patched_share(experiment) if core else 0.0
     total, weight, guessed = 0.0, 0, []
     for table_ais, deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
