@@ -26,7 +26,7 @@ class Cost:
     seconds: float
     stages: tuple[tuple[str, int], ...] = ()  # a staged study's (stage, matches), in order
     at_most: bool = False  # later stages depend on the results: the count is an upper bound
-    engine: str = "core"
+    engine: str = "core"  # core, reference (not installed) or ruleset (one the core does not play)
     jobs: int = 1
     unmeasured: tuple[str, ...] = ()  # AIs whose cost is a tier's median
 
@@ -38,9 +38,11 @@ class Cost:
             if math.isnan(self.seconds)
             else f"~{duration(self.seconds)}".replace("~under", "under")
         )
-        engine = (
-            "native core" if self.engine == "core" else "Python reference engine: the core is not installed"
-        )
+        engine = {
+            "core": "native core",
+            "reference": "Python reference engine: the core is not installed",
+            "ruleset": "Python reference engine: the core plays Arena only",
+        }[self.engine]
         line = f"{bound}{self.matches:,} matches, {time} with {self.jobs} job(s) ({engine})"
         if self.stages:
             line += "; stages: " + ", ".join(f"{name} {n:,}" for name, n in self.stages)
@@ -138,7 +140,7 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
         seconds=seconds,
         stages=tuple((label, n) for label, n, _ in parts if label),
         at_most=at_most,
-        engine="core" if core else "reference",
+        engine=("core" if experiment.ruleset == "arena" else "ruleset") if core else "reference",
         jobs=workers,
         unmeasured=tuple(dict.fromkeys(guessed)),
     )
