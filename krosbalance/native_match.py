@@ -29,11 +29,11 @@ from krosbalance.content.custom import on_content_change
 #: the AIs ported to the core: the heuristic AIs (core/src/ai/planner.rs and its modules), whose
 #: weights cross once, with the catalog (the reference's loader reads skills.toml and tuned.toml: one
 #: parser), and the search AIs (core/src/ai/search), built in the core over their heuristics' weights
-PORTED_AIS: tuple[str, ...] = (
-    "focus_fire",
+PORTED_AIS: tuple[str, ...] = (  # the registry's ids; the core knows them by core_ai_id (focus_fire)
+    "focus-fire",
     "kiter",
     "objective",
-    "focus_fire-2",
+    "focus-fire-2",
     "kiter-2",
     "objective-2",
     "kiter-3",
@@ -49,11 +49,21 @@ PORTED_AIS: tuple[str, ...] = (
 IDENTICAL_AIS: frozenset[str] = frozenset(PORTED_AIS)
 
 
+def _core_ids(names: Sequence[str]) -> list[str]:
+    """The AI names as the core knows them (:func:`krosbalance.ai.registry.core_ai_id`: the ids it was
+    built with, e.g. ``focus_fire`` for ``focus-fire``), normalised before they cross."""
+    from krosbalance.ai.registry import core_ai_id
+
+    return [core_ai_id(name) for name in names]
+
+
 def _check_ais(names: Sequence[str], opts: Any) -> None:
     """Refuse, before anything is played, an AI the core does not play identically: not ``random``
     and not in :data:`IDENTICAL_AIS`."""
+    from krosbalance.ai.registry import canonical_ai
+
     for name in names:
-        if name != "random" and name not in IDENTICAL_AIS:
+        if name != "random" and canonical_ai(name) not in IDENTICAL_AIS:
             raise ValueError(
                 f"the core does not play the AI {name!r} yet (it plays: random"
                 + "".join(f", {n}" for n in sorted(IDENTICAL_AIS))
@@ -91,14 +101,14 @@ def play_match_core(
     if forbid:
         _check_forbid(rules, ids, forbid)
     _check_reward_options(rules.options)
-    _check_ais(list(_ai_names(ai, len(teams))), rules.options)
+    _check_ais(_core_ids(_ai_names(ai, len(teams))), rules.options)
     core_catalog = catalog()
     _check_in_catalog(ids)
     out: dict[str, Any] = core_catalog.play(
         ids,
         core_board,
         rules.options,
-        list(_ai_names(ai, len(teams))),
+        _core_ids(_ai_names(ai, len(teams))),
         seed,
         record,
         {name: list(elements) for name, elements in (forbid or {}).items()},
@@ -152,7 +162,7 @@ def play_many_core(
             _check_forbid(rules, ids, forbid)
         _check_reward_options(rules.options)
         board = _core_board(spec["board"], len(teams))
-        names = list(_ai_names(spec.get("ai", "random"), len(teams)))
+        names = _core_ids(_ai_names(spec.get("ai", "random"), len(teams)))
         heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
         try:
             _check_ais(names, rules.options)
@@ -246,9 +256,9 @@ def catalog() -> Any:
     registry = default_registry()
     specs = [registry.load_character(name) for name in registry.list_characters(game="arena")]
     rewards = registry.all_rewards()
-    from krosbalance.ai.registry import ai_tier
+    from krosbalance.ai.registry import ai_tier, core_ai_id
 
-    heuristics = [(name, _weights(name)) for name in PORTED_AIS if ai_tier(name) == "heuristic"]
+    heuristics = [(core_ai_id(name), _weights(name)) for name in PORTED_AIS if ai_tier(name) == "heuristic"]
 
     def build(characters: list[Any]) -> Any:
         pieces = summonable(characters, registry)
@@ -318,6 +328,7 @@ def deal_teams_core(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``krosbalance.play.deal_teams`` (R-A17, Arena's default options) drawn by the core: the same
     hands from the same streams."""
+    from krosbalance.ai.registry import core_ai_id
     from krosbalance.content.registry import default_registry
     from krosbalance.rulesets.registry import get_ruleset
 
@@ -327,7 +338,12 @@ def deal_teams_core(
     registry = default_registry()
     cards = [registry.load_character(name) for name in pool]  # the loader's check of the names
     a, b = native.core().arena_deal_teams(
-        mode, list(pool), (ai[0], ai[1]), seed, cards, sorted(IDENTICAL_AIS)
+        mode,
+        list(pool),
+        (core_ai_id(ai[0]), core_ai_id(ai[1])),
+        seed,
+        cards,
+        sorted(core_ai_id(n) for n in IDENTICAL_AIS),
     )
     return tuple(a), tuple(b)
 
@@ -340,6 +356,7 @@ def pick_board_core(
     options: Mapping[str, Any] | None = None,
 ) -> str:
     """``krosbalance.play.pick_board`` (R-A19; four players: player 4, R-A154) chosen by the core."""
+    from krosbalance.ai.registry import core_ai_id
     from krosbalance.content.registry import default_registry
     from krosbalance.play import _ai_names, _team
     from krosbalance.rulesets.registry import get_ruleset
@@ -350,14 +367,14 @@ def pick_board_core(
     rules.check_seats(len(teams))
     registry = default_registry()
     specs = [list(_team(rules, team, seat, registry)) for seat, team in enumerate(teams)]
-    names = list(_ai_names(ai, len(teams)))
+    names = _core_ids(_ai_names(ai, len(teams)))
     from krosbalance.rulesets.arena.options import ArenaOptions
 
     assert isinstance(rules.options, ArenaOptions)
     mode = rules.options.mode
     trees = [registry.load_board(board).trees.bit_count() for board in boards]
     index = native.core().arena_pick_board(
-        len(boards), specs, names, seed, mode, trees, sorted(IDENTICAL_AIS)
+        len(boards), specs, names, seed, mode, trees, sorted(core_ai_id(n) for n in IDENTICAL_AIS)
     )
     return boards[int(index)]
 

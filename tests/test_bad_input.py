@@ -236,7 +236,7 @@ def test_an_arena_ai_in_a_blast_match_names_both() -> None:
     arena_only = next(ai for ai in list_ais("arena") if ai not in list_ais("blast"))
     msg = fails(lambda: play_match(GOOD, GOOD, ruleset="blast", board="blast-a", ai=arena_only), ContentError)
     assert msg.startswith(f"AI registry: ai: AI {arena_only!r} does not play ruleset 'blast'; it plays: ")
-    assert "AIs for blast: " in msg and "blast_glyph" in msg
+    assert "AIs for blast: " in msg and "blast-glyph" in msg
 
 
 @pytest.mark.parametrize("ai", ["nope", ("random", "nope"), ("nope", "random")])
@@ -245,11 +245,11 @@ def test_unknown_ai(ai) -> None:
     assert msg.startswith("AI registry: ai: unknown AI 'nope'") and "random" in msg
 
 
-@pytest.mark.parametrize("ai", ["blast_glyph", ("random", "blast_glyph")])
+@pytest.mark.parametrize("ai", ["blast-glyph", ("random", "blast-glyph")])
 def test_ai_of_another_ruleset(ai) -> None:
     msg = fails(lambda: play_match(GOOD, GOOD, ai=ai), ContentError)
-    assert msg.startswith("AI registry: ai: AI 'blast_glyph' does not play ruleset 'arena'; it plays: blast.")
-    assert "AIs for arena: " in msg and "focus_fire" in msg
+    assert msg.startswith("AI registry: ai: AI 'blast-glyph' does not play ruleset 'arena'; it plays: blast.")
+    assert "AIs for arena: " in msg and "focus-fire" in msg
 
 
 def test_unknown_board() -> None:

@@ -71,19 +71,23 @@ def test_validate_reports_every_problem(fake_world: Path, capsys: pytest.Capture
 def test_run_then_refuse_non_empty_out_then_resume(
     fake_world: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
+    assert main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res", "--no-progress"]) == 0
     assert "cli: 8 matches (8 played, 0 already done), 0 errors" in capsys.readouterr().out
     assert len(read_table(fake_world / "res")) == 8
-    assert main(["run", "cli.toml", "--out", "res"]) == 2
+    assert main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res"]) == 2
     line = one_error_line(capsys.readouterr().err)
     assert "res" in line and "--resume" in line
-    assert main(["run", "cli.toml", "--out", "res", "--resume", "--no-progress"]) == 0
+    assert (
+        main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res", "--resume", "--no-progress"])
+        == 0
+    )
     assert "(0 played, 8 already done)" in capsys.readouterr().out
 
 
 def test_run_default_out_is_results_name(fake_world: Path) -> None:
     assert main(["run", "cli.toml", "--no-progress", "--jobs", "1"]) == 0
     assert (fake_world / "results" / "cli" / "manifest.json").is_file()
+    assert (fake_world / "reports" / "cli" / "report.html").is_file()  # the report, in the same command
 
 
 def test_run_bad_experiment_is_one_line(fake_world: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,18 +101,18 @@ def test_run_bad_experiment_is_one_line(fake_world: Path, capsys: pytest.Capture
 def test_an_ai_of_another_ruleset_is_one_line(
     fake_world: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    text = GOOD.replace("[teams]", 'ais = [["random", "blast_glyph"]]\n[teams]')
+    text = GOOD.replace("[teams]", 'ais = [["random", "blast-glyph"]]\n[teams]')
     (fake_world / "bad.toml").write_text(text)
     assert main([command, "bad.toml"]) == 2
     line = one_error_line(capsys.readouterr().err)
     assert line.startswith(
-        "error: bad.toml: ais[0][1]: AI 'blast_glyph' does not play ruleset 'arena'; it plays: blast. "
+        "error: bad.toml: ais[0][1]: AI 'blast-glyph' does not play ruleset 'arena'; it plays: blast. "
         "AIs for arena: "
     )
 
 
 def test_replay_text_without_pictures(fake_world: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
+    assert main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res", "--no-progress"]) == 0
     capsys.readouterr()
     assert main(["replay", "res", "3", "--no-pictures"]) == 0
     out = capsys.readouterr().out
@@ -126,10 +130,10 @@ def test_report_needs_a_run_folder(fake_world: Path, capsys: pytest.CaptureFixtu
 
 
 def test_report_writes_into_reports_name(fake_world: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
+    assert main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res", "--no-progress"]) == 0
     capsys.readouterr()
     assert main(["report", "res"]) == 0
-    printed = Path(capsys.readouterr().out.strip())
+    printed = Path(capsys.readouterr().out.splitlines()[0])  # the page first, then the answer
     assert printed.exists() and Path("reports/cli") in printed.parents
 
 
@@ -168,7 +172,7 @@ def test_real_smoke_run_and_replay(tmp_path: Path) -> None:
     replay = cli("replay", str(out), "1", "--no-pictures")
     assert replay.returncode == 0, replay.stderr
     assert "--- turn 1 ---" in replay.stdout and "result:" in replay.stdout
-    one_turn = cli("replay", str(out), "1", "--turn", "2", "--pictures", str(tmp_path / "pics"))
+    one_turn = cli("replay", str(out), "1", "--turn", "2", "--out", str(tmp_path / "pics"))
     assert one_turn.returncode == 0, one_turn.stderr
     assert [p.name for p in (tmp_path / "pics").glob("turn-*.png")] == ["turn-002.png"]
 
@@ -178,7 +182,7 @@ def test_real_blast_three_a_side_validates_and_runs_without_errors(tmp_path: Pat
     file = tmp_path / "three.toml"
     file.write_text(
         'name = "three"\nmaster_seed = 5\nmatches_per_pairing = 1\nboards = ["blast-a"]\n'
-        'ais = ["blast_brawler"]\nruleset = "blast"\n[teams]\nmode = "random_deal"\npool = "all"\n'
+        'ais = ["blast-brawler"]\nruleset = "blast"\n[teams]\nmode = "random_deal"\npool = "all"\n'
         "[options]\nteam_size = 3\n"
     )
     validate = cli("validate", str(file))
@@ -209,7 +213,7 @@ def test_replay_prints_turns_and_saves_pictures(
 ) -> None:
     from tests.sim.fakes import eventful_play
 
-    assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
+    assert main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res", "--no-progress"]) == 0
     monkeypatch.setattr("krosbalance.sim.match.default_play", lambda: eventful_play)
     capsys.readouterr()
     assert main(["replay", "res", "2", "--no-pictures"]) == 0
@@ -241,7 +245,7 @@ def test_replay_pictures_with_the_real_renderer(
     (fake_world / "cli.toml").write_text(
         GOOD.replace('"big_six", "big_six"', '"oscar_kass", "anna_tommy", "bill_tell", "lil_healey"')
     )
-    assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
+    assert main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res", "--no-progress"]) == 0
     monkeypatch.setattr("krosbalance.sim.match.default_play", lambda: eventful_play)
     monkeypatch.setattr("tests.sim.fakes.FakeEvent.__init__", _real_ids_event_init)
     capsys.readouterr()
@@ -257,7 +261,7 @@ def _real_ids_event_init(self, kind, turn, positions=()):  # real character ids 
 
 LADDER = (
     'name = "ladder"\nmaster_seed = 4\nmatches_per_pairing = 6\n'
-    'ais = [["focus_fire", "random"], ["kiter", "random"], ["focus_fire", "kiter"]]\n'
+    'ais = [["focus-fire", "random"], ["kiter", "random"], ["focus-fire", "kiter"]]\n'
     '[teams]\nmode = "mirror"\nlist = [["oscar_kass", "anna_tommy", "bill_tell", "lil_healey"]]\n'
 )
 
@@ -269,7 +273,7 @@ def test_report_writes_the_ladder_file_every_report_reads(
     from krosbalance.ai.registry import ai_tier
 
     (fake_world / "ladder.toml").write_text(LADDER, encoding="utf-8")
-    assert main(["run", "ladder.toml", "--out", "res", "--no-progress"]) == 0
+    assert main(["run", "ladder.toml", "--jobs", "1", "--no-report", "--out", "res", "--no-progress"]) == 0
     capsys.readouterr()
     assert (
         main(["report", "res", "--to", "rep", "--write-ladder", "standing.toml", "--chunk-matches", "8"]) == 0
@@ -277,7 +281,7 @@ def test_report_writes_the_ladder_file_every_report_reads(
     printed = capsys.readouterr().out.split()
     assert printed[0] == "standing.toml"
     standing = load_ladder(Path("standing.toml"))
-    assert set(standing) == {"focus_fire", "kiter", "random"}
+    assert set(standing) == {"focus-fire", "kiter", "random"}
     assert all(s.tier == ai_tier(name) and s.n > 0 for name, s in standing.items())
     assert all(s.ci_low <= s.rating <= s.ci_high for s in standing.values())
     assert "## AI ladder" in (fake_world / "rep" / "report.md").read_text(encoding="utf-8")
@@ -286,7 +290,7 @@ def test_report_writes_the_ladder_file_every_report_reads(
 def test_write_ladder_on_a_run_without_cross_ai_matches_is_one_error_line(
     fake_world: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["run", "cli.toml", "--out", "res", "--no-progress"]) == 0
+    assert main(["run", "cli.toml", "--jobs", "1", "--no-report", "--out", "res", "--no-progress"]) == 0
     capsys.readouterr()
     assert main(["report", "res", "--write-ladder", "standing.toml"]) == 2
     assert "no match pairs two different AIs" in one_error_line(capsys.readouterr().err)

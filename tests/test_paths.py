@@ -32,7 +32,7 @@ def test_a_manifest_naming_a_folder_outside_reports_is_refused(
     monkeypatch.chdir(work)
     assert main(["report", str(results)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "experiment" in err[0] and "--to" in err[0]
+    assert len(err) == 1 and "experiment" in err[0] and "--out" in err[0]
     assert not (tmp_path / "x").exists() and not (work / "reports").exists()
 
 

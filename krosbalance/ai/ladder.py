@@ -43,7 +43,10 @@ def load_ladder(path: Path | None = None) -> dict[str, LadderStanding]:
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(str(path), "toml", str(exc)) from None
     standings: dict[str, LadderStanding] = {}
-    for name, entry in data.get("ais", {}).items():
+    from krosbalance.ai.registry import canonical_ai
+
+    for written, entry in data.get("ais", {}).items():
+        name = canonical_ai(written)  # a standing written under an AI's former id (focus_fire)
         try:
             low, high = entry["ci"]
             standings[name] = LadderStanding(
@@ -56,5 +59,5 @@ def load_ladder(path: Path | None = None) -> dict[str, LadderStanding]:
                 validated=bool(entry["validated"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise ContentError(str(path), f"ais.{name}", f"malformed ladder entry: {exc}") from None
+            raise ContentError(str(path), f"ais.{written}", f"malformed ladder entry: {exc}") from None
     return standings

@@ -2,11 +2,22 @@
 
 Each AI belongs to a *tier* — ``baseline`` (random), ``heuristic`` (scripted planners) or ``search``
 (lookahead over copies of the state) — so that reports can give every balance verdict per tier.
+
+AI ids are kebab-case (``focus-fire``, ``focus-fire-2``, ``blast-glyph``). The ids some AIs had before
+(``focus_fire``, ``focus_fire-2``, ``blast_glyph``...) stay accepted everywhere an id is read:
+:func:`canonical_ai` maps them (and any spelling with ``_`` for ``-``) to today's id, for experiment
+files, the command line, the ladder's standing file and result rows already on disk. The native core
+knows the AIs by the ids it was built with: :func:`core_ai_id` gives that id before a name crosses.
 """
 
 from __future__ import annotations
 
+import difflib
+import statistics
+import tomllib
 from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -32,6 +43,38 @@ _RULESETS_OF: dict[str, tuple[str, ...]] = {}
 """The rulesets each AI plays, as the AI declares them (``AI.rulesets``), taken when it registers."""
 _TWO_PLAYERS_ONLY: set[str] = set()
 """The AIs that play two-player matches only (``AI.two_players_only``)."""
+_FORMER_IDS: dict[str, str] = {}
+"""An AI's former id (what result rows, files and the native core knew) -> its kebab-case id."""
+
+
+def canonical_ai(name: str) -> str:
+    """Today's id of an AI name: itself when registered, else the AI it was the id of before
+    (``focus_fire`` -> ``focus-fire``), else the kebab-case spelling when that is registered, else
+    the name unchanged (an unknown name stays for the error that names it)."""
+    if not isinstance(name, str) or name in _AIS:
+        return name
+    if name in _FORMER_IDS:
+        return _FORMER_IDS[name]
+    kebab = name.strip().lower().replace("_", "-").replace(" ", "-")
+    return kebab if kebab in _AIS else name
+
+
+def _did_you_mean(name: str) -> str:
+    """``"; did you mean 'kiter' or 'kiter-2'?"`` with the registered ids nearest to ``name``, or ''."""
+    key = name.strip().lower().replace("_", "-")
+    close = difflib.get_close_matches(key, list_ais(), n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def core_ai_id(name: str) -> str:
+    """The id the native core knows an AI by (its former id, the one the core was built with)."""
+    current = canonical_ai(name)
+    return next((old for old, new in _FORMER_IDS.items() if new == current), current)
+
+
+def former_ids() -> dict[str, str]:
+    """Every former AI id and the id it stands for today (for renaming result rows on read)."""
+    return dict(_FORMER_IDS)
 
 
 def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
@@ -59,11 +102,13 @@ def register_ai(
     tier: str = "heuristic",
     rulesets: Sequence[str] | None = None,
     two_players_only: bool | None = None,
+    former: str | None = None,
 ) -> None:
     """Add (or replace) a named AI; ``tier`` is one of :data:`TIERS`. The rulesets it plays are the
     declaration of the AI itself: ``factory.rulesets`` when the factory is an ``AI`` class; a factory
     function states them with ``rulesets`` (else it is taken to play what the base ``AI`` declares,
-    Arena); ``two_players_only`` likewise (``AI.two_players_only``)."""
+    Arena); ``two_players_only`` likewise (``AI.two_players_only``). ``former``: the id the AI had
+    before (read as an alias, :func:`canonical_ai`)."""
     if tier not in TIERS:
         raise ContentError("AI registry", "tier", f"unknown tier {tier!r}; known: {', '.join(TIERS)}")
     declared = rulesets if rulesets is not None else getattr(factory, "rulesets", AI.rulesets)
@@ -72,6 +117,8 @@ def register_ai(
             "AI registry", "rulesets", f"AI {name!r}: must be a tuple of ruleset names, got {declared!r}"
         )
     _AIS[name] = factory
+    if former:
+        _FORMER_IDS[former] = name
     _TIER_OF[name] = tier
     _RULESETS_OF[name] = tuple(declared)
     only_two = (
@@ -83,9 +130,61 @@ def register_ai(
         _TWO_PLAYERS_ONLY.discard(name)
 
 
+COSTS_FILE = Path(__file__).resolve().parent / "data" / "costs.toml"
+"""Each AI's measured seconds per box match, with the core and on the reference engine
+(written by :mod:`krosbalance.tools.ai_costs`)."""
+
+
+@cache
+def _costs() -> dict[str, dict[str, float]]:
+    try:
+        data = tomllib.loads(COSTS_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {"core": {}, "reference": {}}
+    return {
+        engine: {str(k): float(v) for k, v in data.get(engine, {}).items()}
+        for engine in ("core", "reference")
+    }
+
+
+def run_startup_seconds() -> float:
+    """Seconds a run on several workers spends beside its matches (:data:`COSTS_FILE`'s ``startup``;
+    0 when it was not measured)."""
+    try:
+        data = tomllib.loads(COSTS_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return 0.0
+    value = data.get("startup", 0.0)
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def ai_cost(name: str, core: bool = True) -> tuple[float, str]:
+    """Seconds one box match of the AI takes (measured on the machine :data:`COSTS_FILE` names), with
+    the native core (``core``) or on the Python reference engine, and how it was found: ``measured``;
+    ``scaled`` (a reference cost from the core's, by the median ratio of the AIs measured on both);
+    ``tier`` (an AI never timed on a box match: the median of its tier's). ``(nan, "unknown")`` when
+    nothing was measured."""
+    get_ai(name)
+    name = canonical_ai(name)
+    costs = _costs()
+    engine = "core" if core else "reference"
+    if name in costs[engine]:
+        return costs[engine][name], "measured"
+    if not core and name in costs["core"]:
+        both = [costs["reference"][a] / costs["core"][a] for a in costs["reference"] if costs["core"].get(a)]
+        if both:
+            return costs["core"][name] * statistics.median(both), "scaled"
+    same_tier = [v for a, v in costs[engine].items() if a in _TIER_OF and _TIER_OF[a] == _TIER_OF[name]]
+    if same_tier:
+        return statistics.median(same_tier), "tier"
+    return float("nan"), "unknown"
+
+
 def unregister_ai(name: str) -> None:
     """Remove a named AI (the tuner's temporary candidate, :mod:`krosbalance.tools.tuning`); an unknown
     name is ignored."""
+    for old in [old for old, new in _FORMER_IDS.items() if new == name]:
+        del _FORMER_IDS[old]
     _AIS.pop(name, None)
     _TIER_OF.pop(name, None)
     _RULESETS_OF.pop(name, None)
@@ -100,7 +199,7 @@ def list_ais(ruleset: str | None = None) -> list[str]:
 def ai_rulesets(name: str) -> tuple[str, ...]:
     """The rulesets a registered AI plays (its declaration)."""
     get_ai(name)
-    return _RULESETS_OF[name]
+    return _RULESETS_OF[canonical_ai(name)]
 
 
 def ai_problem(name: str, ruleset: str | None = None, seats: int = 2) -> str:
@@ -108,8 +207,9 @@ def ai_problem(name: str, ruleset: str | None = None, seats: int = 2) -> str:
     players — unknown, it does not play that ruleset, or it plays two players only — or '' when it
     can. The one wording of the mismatch, for matches, the pregame, experiment files and the
     benchmark."""
+    name = canonical_ai(name)
     if name not in _AIS:
-        return f"unknown AI {name!r}; known: {', '.join(list_ais())}"
+        return f"unknown AI {name!r}{_did_you_mean(str(name))}; known: {', '.join(list_ais())}"
     if seats != 2 and name in _TWO_PLAYERS_ONLY:
         others = [other for other in list_ais(ruleset) if other not in _TWO_PLAYERS_ONLY]
         return (
@@ -128,7 +228,7 @@ def ai_problem(name: str, ruleset: str | None = None, seats: int = 2) -> str:
 def ai_tier(name: str) -> str:
     """The tier of a registered AI (``baseline``, ``heuristic`` or ``search``)."""
     get_ai(name)
-    return _TIER_OF[name]
+    return _TIER_OF[canonical_ai(name)]
 
 
 def get_ai(name: str, ruleset: str | None = None, seats: int = 2) -> AIFactory:
@@ -137,20 +237,20 @@ def get_ai(name: str, ruleset: str | None = None, seats: int = 2) -> AIFactory:
     problem = ai_problem(name, ruleset, seats)
     if problem:
         raise ContentError("AI registry", "ai", problem)
-    return _AIS[name]
+    return _AIS[canonical_ai(name)]
 
 
 register_ai("random", RandomAI, tier="baseline")
-register_ai("blast_glyph", GlyphAI)
-register_ai("blast_brawler", BrawlerAI)
-register_ai("duel_brawler", DuelBrawlerAI)
-register_ai("focus_fire", FocusFireAI)
+register_ai("blast-glyph", GlyphAI, former="blast_glyph")
+register_ai("blast-brawler", BrawlerAI, former="blast_brawler")
+register_ai("duel-brawler", DuelBrawlerAI, former="duel_brawler")
+register_ai("focus-fire", FocusFireAI, former="focus_fire")
 register_ai("kiter", KiterAI)
 register_ai("objective", ObjectiveAI)
 # the same personalities with the skills of issue 18 (ai/skilled.py); the three above stay untuned
 # (names written out: in the compiled build a class's ``name`` default is not readable from the class)
-for _skilled_name, _skilled in zip(("focus_fire-2", "kiter-2", "objective-2"), SKILLED, strict=True):
-    register_ai(_skilled_name, _skilled)
+for _skilled_name, _skilled in zip(("focus-fire-2", "kiter-2", "objective-2"), SKILLED, strict=True):
+    register_ai(_skilled_name, _skilled, former="focus_fire-2" if _skilled_name == "focus-fire-2" else None)
 # kiter-2 with weights measured by self-play (ai/tuned.py, data/tuned.toml: kiter-3 tuned by
 # tools/tuning.py, kiter-race screened in mcts); the AIs above stay as they are, so old studies replay
 for _tuned_name, _tuned in zip(("kiter-3", "kiter-race"), TUNED, strict=True):

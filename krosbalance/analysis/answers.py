@@ -70,7 +70,20 @@ def win_rate_line(tables: dict[str, pd.DataFrame]) -> str:
         return f"{display_name(str(r.character))} {with_ci(r.win_rate, r.ci_low, r.ci_high, as_pct=True)} (n={int(r.n)})"
 
     best, worst = next(rates.itertuples()), list(rates.itertuples())[-1]
-    return f"Highest raw win rate {one(best)}, lowest {one(worst)}, 95% CI; played by {played}."
+    if all(_holds_half(r) for r in (best, worst)):
+        return (
+            f"No character's raw win rate can be told from 50% yet (highest {one(best)}, lowest {one(worst)}, "
+            f"95% CI; played by {played}): more deals would tell."
+        )
+    return (
+        f"Highest raw win rate {one(best)}, lowest {one(worst)}, 95% CI; played by {played} "
+        "(a raw rate carries the figure's teammates)."
+    )
+
+
+def _holds_half(r: Any) -> bool:
+    """Whether a win rate's 95% interval holds 50% (or is undefined): not told from a coin."""
+    return bool(pd.isna(r.ci_low) or pd.isna(r.ci_high) or r.ci_low <= 0.5 <= r.ci_high)
 
 
 def headline_answer(rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:

@@ -197,3 +197,22 @@ def low_confidence_values(char_id: str) -> tuple[tuple[str, str], ...]:
 def confidence_text(char_id: str) -> str:
     """The low-confidence values of a character as one short phrase ("" when there are none)."""
     return "; ".join(f"{what} ({level})" for what, level in low_confidence_values(char_id))
+
+
+def current_ai_ids(df: Any) -> Any:
+    """Result rows (a DataFrame) with every AI column (``ai``, ``ai0``, ``ai1``...) in today's AI ids:
+    rows written before the AIs were renamed (``focus_fire``) read as ``focus-fire``
+    (:func:`krosbalance.ai.registry.canonical_ai`). Other rows are returned as they are."""
+    import pandas as pd
+
+    from krosbalance.ai.registry import former_ids
+
+    former = former_ids()
+    for col in [c for c in df.columns if re.fullmatch(r"ai\d*|ai_[ab]", str(c))]:
+        values = df[col]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            if any(c in former for c in values.cat.categories):
+                df[col] = values.astype(object).replace(former)
+        elif values.isin(list(former)).any():
+            df[col] = values.replace(former)
+    return df

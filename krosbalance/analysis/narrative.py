@@ -28,10 +28,17 @@ def pct(x: float) -> str:
 
 
 def with_ci(est: float, lo: float, hi: float, as_pct: bool = False, digits: int = 2) -> str:
-    """``est [lo, hi]``; the interval is left out when it is undefined."""
+    """``est [lo, hi]``; the interval is left out when it is undefined. A percentage interval that
+    is not zero-width is never printed as one: more decimals are shown until its ends differ
+    (``0.0% [0.0%, 0.05%]``, not ``0.0% [0.0%, 0.0%]``)."""
     f = pct if as_pct else (lambda v: fmt(v, digits))
     if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
         return f(est)
+    if as_pct and hi > lo:
+        places = 1
+        while places < 4 and f"{100 * lo:.{places}f}" == f"{100 * hi:.{places}f}":
+            places += 1
+        f = (lambda v: f"{100 * v:.{places}f}%") if places > 1 else f
     return f"{f(est)} [{f(lo)}, {f(hi)}]"
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -121,61 +122,48 @@ def _folder_check(doc: Doc, rs: ResultSet) -> None:
     doc.ul(notes)
 
 
-def _summary_header(n_total: int, n_ok: int, ais: pd.DataFrame) -> list[str]:
-    """The summary's first line: how many matches, and which AIs (tier) played them."""
-    played = ", ".join(f"{a} ({t})" for a, t in zip(ais["ai"], ais["tier"], strict=True)) if len(ais) else ""
-    return [f"Based on {n_ok} error-free matches out of {n_total}" + (f"; AIs: {played}." if played else ".")]
-
-
-def _warnings(findings: list[str]) -> list[str]:
-    """The findings a summary must not leave out: unvalidated AIs, errors, random play only."""
-    keys = ("**Warning", "ended in an error", "Only random play", "No error-free match")
-    return [line for line in findings if any(line.startswith(k) or k in line[:60] for k in keys)]
-
-
-def _folder_check(doc: Doc, rs: ResultSet) -> None:
-    """Say first when the results folder held files that were not read, or lost part of a table."""
-    notes = rs.folder_notes()
-    if not notes:
-        return
-    doc.h("Results folder check")
-    lost = rs.lost_matches()
-    doc.p(
-        "Incomplete: this report leaves out the files below"
-        + (f", and with them {lost} match(es) the run wrote" if lost else "")
-        + ". `krosbalance run FILE --out RESULTS --resume` moves them aside and plays the missing matches again."
-    )
-    doc.ul(notes)
-
-
 def _common_body(rs: ResultSet, doc: Doc, tables: dict[str, pd.DataFrame]) -> ReportBody:
     """The common part of every report: the default study's (``report_body``), asked of the registry."""
     return cast(ReportBody, cast(Any, default_study()).report_body(rs, doc, tables))
 
 
-def _answer_first(doc: Doc, rs: ResultSet, body: ReportBody, answer: Verdict, tables: dict[str, Any]) -> None:
-    """The verdict, the summary (at most five lines), the folder check, the question and the findings."""
+def _answer_first(
+    doc: Doc,
+    rs: ResultSet,
+    body: ReportBody,
+    answer: Verdict,
+    tables: dict[str, Any],
+    headline: list[str] | None = None,
+) -> None:
+    """The verdict, the summary (the study's headline answer first, then at most five lines), the
+    folder check, the question and the findings."""
     summary = rs.summary()
     n_total = summary.n_matches
     n_ok = int(round(weights(stats.ok_matches(summary.matches)).sum()))
-    _verdict_section(doc, answer, spec_question(rs.spec_text), tables)
+    question = spec_question(rs.spec_text) or str((rs.manifest or {}).get("question") or "")
+    _verdict_section(doc, answer, question, tables)
     incomplete = (
         ["**Incomplete results folder**: some files were not read (see the Results folder check below)."]
         if rs.folder_notes()
         else []
     )
     doc.h("Summary")
-    doc.ul(
+    lines = (
         verdict_mod.summary(
             answer, _summary_header(n_total, n_ok, body.ais), incomplete + _warnings(body.findings)
         )
         if n_ok
         else body.findings[:5]
     )
+    said = {line.replace("**", "") for line in headline or []}
+    doc.ul(
+        [f"**Answer:** {line}" for line in headline or []]
+        + [line for line in lines if line.replace("**", "") not in said]
+    )
     _folder_check(doc, rs)  # after the answer, before the detail: what the numbers leave out
 
     doc.h("Question")
-    doc.p(spec_question(rs.spec_text) or "The experiment file states no question.")
+    doc.p(question or "The experiment file states no question.")
     patch_section.add_header(doc, rs.manifest)
 
     doc.h("Findings")
@@ -189,8 +177,35 @@ def _answer_first(doc: Doc, rs: ResultSet, body: ReportBody, answer: Verdict, ta
     )
 
 
+@dataclass
+class Built:
+    """A report built in memory: its title, document, derived tables, and the study's headline
+    answer (the lines the Summary opens with and the terminal prints)."""
+
+    title: str
+    doc: Doc
+    tables: dict[str, pd.DataFrame]
+    study: str
+    answer: list[str] = field(default_factory=list)
+
+
+def headline_of(study: Any, rs: ResultSet, tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The study's headline answer (:meth:`krosbalance.studies.registry.Study.answer`); a study that
+    cannot answer from these results gives none (the report's own sections say why)."""
+    try:
+        return [str(line) for line in study.answer(rs, tables) if line]
+    except Exception:  # the report still opens with its picture and summary
+        return []
+
+
 def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     """Title, document and the derived tables (for CSV export) of one result set."""
+    built = build_report(rs)
+    return built.title, built.doc, built.tables
+
+
+def build_report(rs: ResultSet) -> Built:
+    """The report of one result set, and its study's headline answer (:class:`Built`)."""
     summary = rs.summary()
     name = str((rs.manifest or {}).get("experiment") or summary.experiment or "experiment")
     title = f"krosbalance report: {name}"
@@ -202,7 +217,9 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
     lines = body.answer_lines(answer)
     if lines is not None:
         answer.lines = lines
-    _answer_first(doc, rs, body, answer, tables)
+    study = folder_study(rs) or default_study()
+    headline = headline_of(study, rs, tables) if summary.n_matches else []
+    _answer_first(doc, rs, body, answer, tables, headline)
     for own in own_sections:
         if own.leading:
             own.hook(doc, rs, tables, _section)
@@ -223,7 +240,7 @@ def build_document(rs: ResultSet) -> tuple[str, Doc, dict[str, pd.DataFrame]]:
         doc.p("No version information.")
     else:
         doc.table(versions)
-    return title, doc, tables
+    return Built(title, doc, tables, study.name, headline)
 
 
 def load_results(results_dir: Path) -> ResultSet:
@@ -241,15 +258,28 @@ def load_results(results_dir: Path) -> ResultSet:
 def report_answer(results_dir: Path) -> tuple[str, list[str]]:
     """The study of a results folder and its headline answer (:mod:`krosbalance.analysis.answers`),
     from the same tables the report derives."""
-    from krosbalance.analysis.answers import headline_answer
-
-    rs = load_results(results_dir)
-    _, _, tables = build_document(rs)
-    study = folder_study(rs) or default_study()
-    return study.name, headline_answer(rs, tables)
+    built = build_report(load_results(results_dir))
+    return built.study, built.answer
 
 
 def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | None = None) -> Path:
+    """Write ``report.html`` (self-contained) and ``report.md`` (+ PNGs and CSVs) into ``report_dir``
+    and return the path of ``report.html`` (:func:`write_report_answer` also gives the answer)."""
+    return write_report_answer(results_dir, report_dir, chunk_matches=chunk_matches).path
+
+
+@dataclass(frozen=True)
+class WrittenReport:
+    """Where a report went, its study and the headline answer its Summary opens with."""
+
+    path: Path
+    study: str
+    answer: list[str]
+
+
+def write_report_answer(
+    results_dir: Path, report_dir: Path, *, chunk_matches: int | None = None
+) -> WrittenReport:
     """Write ``report.html`` (self-contained) and ``report.md`` (+ PNGs and CSVs) into ``report_dir``.
 
     Args:
@@ -259,26 +289,32 @@ def write_report(results_dir: Path, report_dir: Path, *, chunk_matches: int | No
         chunk_matches: matches read at a time (default :data:`scan.CHUNK_MATCHES`); bounds memory.
 
     Returns:
-        The path of ``report.html``.
+        The path of ``report.html``, the study and its headline answer.
     """
     rs = load_results(results_dir)
     if chunk_matches is not None:
         rs.summary(chunk_matches)
     report_dir = Path(report_dir)
     report_dir.mkdir(parents=True, exist_ok=True)
-    title, doc, tables = build_document(rs)
-    (report_dir / "report.md").write_text(render_markdown(title, doc, report_dir), encoding="utf-8")
+    built = build_report(rs)
+    (report_dir / "report.md").write_text(
+        render_markdown(built.title, built.doc, report_dir), encoding="utf-8"
+    )
     out = report_dir / "report.html"
-    out.write_text(render_html(title, doc), encoding="utf-8")
+    out.write_text(render_html(built.title, built.doc), encoding="utf-8")
     tables_dir = report_dir / "tables"
     tables_dir.mkdir(exist_ok=True)
-    for name, df in tables.items():
+    for name, df in built.tables.items():
         df.to_csv(tables_dir / f"{name}.csv", index=False)
-    return out
+    return WrittenReport(out, built.study, built.answer)
 
 
 __all__ = [
+    "Built",
+    "WrittenReport",
+    "build_report",
     "write_report",
+    "write_report_answer",
     "load_results",
     "report_answer",
     "build_document",

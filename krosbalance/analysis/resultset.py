@@ -42,7 +42,9 @@ def read_shards(directory: Path) -> pd.DataFrame | None:
     frames = [f for f in frames if len(f.columns)]
     if not frames:
         return None
-    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    from krosbalance.analysis.names import current_ai_ids  # rows of AIs since renamed read as today's
+
+    return current_ai_ids(pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0])
 
 
 def _sorted(df: pd.DataFrame, keys: tuple[str, ...]) -> pd.DataFrame:

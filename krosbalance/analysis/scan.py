@@ -173,7 +173,9 @@ def _read_range(
     dataset = _dataset(overlapping)
     present = [c for c in columns if c in dataset.schema.names]
     flt = (ds.field("match_id") >= lo) & (ds.field("match_id") < hi)
-    return dataset.to_table(columns=present, filter=flt, use_threads=False).to_pandas()
+    from krosbalance.analysis.names import current_ai_ids  # rows of AIs since renamed read as today's
+
+    return current_ai_ids(dataset.to_table(columns=present, filter=flt, use_threads=False).to_pandas())
 
 
 def iter_chunks(

@@ -79,6 +79,12 @@ def load_staged(out: str | Path) -> ResultSet:
     }
     if study is not None or recorded:
         manifest["study"] = study_record(study) if study is not None else recorded
+    if not spec_text:  # the study's question, as its first stage's experiment file carries it
+        first = next((f / SPEC_FILE for f in stage_folders(out) if (f / SPEC_FILE).is_file()), None)
+        if first is not None:
+            from krosbalance.analysis.report import spec_question
+
+            manifest["question"] = spec_question(first.read_text(encoding="utf-8", errors="replace"))
     return ResultSet(
         pd.concat(matches, ignore_index=True),
         pd.concat(fighters, ignore_index=True) if fighters else None,

@@ -13,6 +13,8 @@ additive per-character moments (:func:`fighter_moments`), so they can be summed 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
@@ -59,6 +61,26 @@ def mean_interval(values: pd.Series | np.ndarray, alpha: float = ALPHA) -> tuple
         return m, float("nan"), float("nan")
     half = float(sps.t.ppf(1 - alpha / 2, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)))
     return m, m - half, m + half
+
+
+def bounded_mean_interval(
+    values: pd.Series | np.ndarray, lower: float = -1.0, upper: float = 1.0, alpha: float = ALPHA
+) -> tuple[float, float, float]:
+    """:func:`mean_interval` of a quantity bounded to ``[lower, upper]`` (a win-rate difference per
+    deal: -1 to 1), honest at small n: the interval stays within the bounds, and it is never narrower
+    than the Wilson interval of a proportion seen the same way in every one of n deals (half-width
+    ``z² / (n + z²)`` of the range's half), so identical deals (zero variance) or one deal give a
+    wide interval instead of none or a zero-width one."""
+    m, lo, hi = mean_interval(values, alpha)
+    x = np.asarray(values, dtype=float)
+    n = int((~np.isnan(x)).sum())
+    if n == 0 or math.isnan(m):
+        return m, lo, hi
+    z2 = float(sps.norm.ppf(1 - alpha / 2)) ** 2
+    floor = z2 / (n + z2) * (upper - lower) / 2
+    lo = m - floor if math.isnan(lo) else min(lo, m - floor)
+    hi = m + floor if math.isnan(hi) else max(hi, m + floor)
+    return m, max(lo, lower), min(hi, upper)
 
 
 def binomial_p(successes: int, n: int, p: float = 0.5) -> float:

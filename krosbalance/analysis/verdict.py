@@ -30,6 +30,7 @@ from matplotlib.figure import Figure
 
 from krosbalance.analysis import equivalence
 from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier
+from krosbalance.analysis.wording import win_pct_text
 
 COLUMNS = ("figure", "group", "tier", "est", "ci_low", "ci_high", "n")
 """The verdict table: one row per figure (display name) and AI group (an AI, or a tier's AIs
@@ -185,6 +186,16 @@ def _fmt(x: float, as_pct: bool) -> str:
     return f"{100 * x:.1f}%" if as_pct else f"{x:+.2f}"
 
 
+def _to_win_pct(x: Any) -> Any:
+    """Log-odds against the average -> win % (the top axis of a log-odds verdict)."""
+    return 100.0 / (1.0 + np.exp(-np.asarray(x, dtype=float)))
+
+
+def _from_win_pct(p: Any) -> Any:
+    q = np.clip(np.asarray(p, dtype=float), 1e-6, 100 - 1e-6)
+    return np.log(q / (100.0 - q))
+
+
 def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
     """Forest plot: one row per figure (strongest first in the strongest tier), one marker and 95%
     interval per AI group, and each figure's convergence mark at the right."""
@@ -248,6 +259,10 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
         )
     if verdict.as_pct:
         ax.xaxis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
+    elif in_win_pct(verdict):  # the same axis read as a win % against the average, on top
+        top_axis = ax.secondary_xaxis("top", functions=(_to_win_pct, _from_win_pct))
+        top_axis.set_xlabel("≈ win % against the average", fontsize=8)
+        top_axis.tick_params(labelsize=7)
     ax.set_xlabel(verdict.measure)
     compared = (
         f"settled = {tiers[0]} and {tiers[1]} agree within the margin (two one-sided tests)"
@@ -255,15 +270,35 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
         else "one tier played"
     )
     ax.set_title(f"{title}\n{compared}", fontsize=10)
-    ax.legend(fontsize=7, loc="best", title="AI (tier)", title_fontsize=7)
+    ax.legend(  # below the axis, never over a point
+        fontsize=7,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.16),
+        ncol=min(len(groups), 3),
+        title="AI (tier)",
+        title_fontsize=7,
+        frameon=False,
+    )
     return fig
 
 
 # -------------------------------------------------------------------------------------- summary
 
 
+def in_win_pct(verdict: Verdict) -> bool:
+    """Whether the verdict's estimates are log-odds a designer reads better as a win %."""
+    return not verdict.as_pct and "log-odds" in verdict.measure
+
+
+def holds_reference(verdict: Verdict, row: Any) -> bool:
+    """Whether a row's 95% interval holds the "no effect" value: it cannot be told from noise."""
+    return bool(pd.isna(row.ci_low) or row.ci_low <= verdict.reference <= row.ci_high)
+
+
 def extremes_line(verdict: Verdict) -> str:
-    """The strongest and weakest figure in the strongest tier, with interval and n."""
+    """The strongest and weakest figure in the strongest tier, with interval and n (and, for log-odds,
+    the win % against the average they mean). When both intervals hold the "no effect" value the
+    line says the figures cannot be told from noise instead of naming a strongest one."""
     data = verdict.data.dropna(subset=["est"])
     tiers = strongest_tiers(data)
     if data.empty or not tiers:
@@ -278,13 +313,21 @@ def extremes_line(verdict: Verdict) -> str:
             if pd.isna(r.ci_low)
             else f" [{_fmt(r.ci_low, verdict.as_pct)}, {_fmt(r.ci_high, verdict.as_pct)}]"
         )
+        win = f" ({win_pct_text(r.est, r.ci_low, r.ci_high)})" if in_win_pct(verdict) else ""
         n = "" if pd.isna(r.n) else f", n={int(r.n)}"
-        return f"**{r.figure}** {_fmt(r.est, verdict.as_pct)}{ci}{n}"
+        return f"**{r.figure}** {_fmt(r.est, verdict.as_pct)}{ci}{win}{n}"
 
     best, worst = next(top.itertuples()), list(top.itertuples())[-1]
+    unit = f"{verdict.measure}, 95% CI" + ("; win % against the average" if in_win_pct(verdict) else "")
     if len(top) == 1:
-        return f"Under {group}: {one(best)} ({verdict.measure})."
-    return f"Under {group}, strongest {one(best)}, weakest {one(worst)} ({verdict.measure}, 95% CI)."
+        return f"Under {group}: {one(best)} ({unit})."
+    if holds_reference(verdict, best) and holds_reference(verdict, worst):
+        return (
+            f"Under {group}, no figure can be told from the average yet (every 95% interval holds "
+            f"{_fmt(verdict.reference, verdict.as_pct).lstrip('+')}): highest {one(best)}, lowest {one(worst)} "
+            f"({unit}). More deals would tell."
+        )
+    return f"Under {group}, strongest {one(best)}, weakest {one(worst)} ({unit})."
 
 
 def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = ()) -> list[str]:
@@ -371,6 +414,9 @@ __all__ = [
     "Verdict",
     "answer_lines",
     "character_verdict",
+    "extremes_line",
+    "holds_reference",
+    "in_win_pct",
     "convergence",
     "convergence_line",
     "group_label",

@@ -339,8 +339,12 @@ class BlastCards:
         hit = self._index.get(normalize_name(name))
         if hit is None or hit[0] != kind:
             known = sorted(self._favors or {}) if kind == "favors" else sorted(self._challenges)
+            from krosbalance.content.registry import _unknown  # the near names, as characters get them
+
             raise ContentError(
-                f"Blast {kind}", "name", f"unknown {kind[:-1]} {name!r}; known: {', '.join(known)}"
+                f"Blast {kind}",
+                "name",
+                _unknown(kind[:-1], name, {normalize_name(k): k for k in known}, known),
             )
         return hit[1]
 

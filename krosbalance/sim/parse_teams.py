@@ -19,8 +19,17 @@ from krosbalance.sim.file_problems import (
     _type_name,
     _unknown_keys,
     content_problem,
+    did_you_mean,
 )
 from krosbalance.sim.spec import Team
+
+
+def _ai_id(name: Any) -> Any:
+    """Today's id of an AI name (:func:`krosbalance.ai.registry.canonical_ai`); a non-string is left
+    for the check that names it."""
+    from krosbalance.ai.registry import canonical_ai
+
+    return canonical_ai(name) if isinstance(name, str) else name
 
 
 def _parse_boards(
@@ -41,7 +50,10 @@ def _parse_boards(
             problems.add(f"boards[{i}]", f"must be a string, not {_type_name(board)} ({board!r})")
             ok = False
         elif known is not None and board not in known:
-            problems.add(f"boards[{i}]", f"unknown board {board!r}; known: {', '.join(known) or '(none)'}")
+            problems.add(
+                f"boards[{i}]",
+                f"unknown board {board!r}{did_you_mean(board, known)}; known: {', '.join(known) or '(none)'}",
+            )
             ok = False
         elif board in boards[:i]:
             # a repeated board would be a second, silently weighted arm of the same matches
@@ -94,9 +106,9 @@ def _parse_ais(
             entry, where = entry["ai"], f"{where}.ai"
         deals.append(entry_deals)
         if isinstance(entry, str):
-            pair = [entry] * seats
+            pair = [_ai_id(entry)] * seats
         elif isinstance(entry, list) and len(entry) == seats:
-            pair = entry
+            pair = [_ai_id(ai) for ai in entry]  # a former id (focus_fire) reads as today's (focus-fire)
         else:
             problems.add(where, f"must be an AI name or {shape}, not {entry!r}")
             ok = False

@@ -348,7 +348,7 @@ def play_core(
         level = getattr(rules, "team_level", 0)
         ids = [native_match._validated(tuple(t), seat, level, len(teams)) for seat, t in enumerate(teams)]
         forbid = {k: list(v) for k, v in (spec.get("forbid") or {}).items()}
-        names = list(_ai_names(tuple(spec["ai"]), len(teams)))
+        names = native_match._core_ids(_ai_names(tuple(spec["ai"]), len(teams)))  # as the core knows them
         batch.append(
             (ids, native_match._core_board(spec["board"]), rules.options, names, spec["seed"], forbid)
         )

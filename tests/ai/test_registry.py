@@ -12,7 +12,7 @@ import pytest
 from krosbalance.ai import registry
 from krosbalance.ai.base import AI
 from krosbalance.ai.random_ai import RandomAI
-from krosbalance.ai.registry import ai_problem, ai_rulesets, get_ai, list_ais, register_ai
+from krosbalance.ai.registry import ai_problem, ai_rulesets, ai_tier, get_ai, list_ais, register_ai
 from krosbalance.content.registry import list_boards, list_characters
 from krosbalance.errors import ContentError
 from krosbalance.play import deal_teams, pick_board, play_match
@@ -64,25 +64,25 @@ def test_register_ai_takes_the_declaration_of_the_class_or_the_argument(user_ais
 
 
 def test_the_mismatch_is_one_message_naming_the_ai_and_the_ruleset() -> None:
-    message = ai_problem("blast_glyph", "arena")
+    message = ai_problem("blast_glyph", "arena")  # a former id is read as today's (blast-glyph)
     assert message == (
-        "AI 'blast_glyph' does not play ruleset 'arena'; it plays: blast. "
+        "AI 'blast-glyph' does not play ruleset 'arena'; it plays: blast. "
         f"AIs for arena: {', '.join(list_ais('arena'))}"
     )
-    assert ai_problem("blast_glyph", "blast") == "" and ai_problem("random", "arena") == ""
+    assert ai_problem("blast-glyph", "blast") == "" and ai_problem("random", "arena") == ""
     assert ai_problem("nope", "arena").startswith("unknown AI 'nope'; known: ")
     with pytest.raises(ContentError) as info:
-        get_ai("blast_glyph", "arena")
+        get_ai("blast-glyph", "arena")
     assert str(info.value) == f"AI registry: ai: {message}"
-    assert get_ai("blast_glyph") is get_ai("blast_glyph", "blast")
+    assert get_ai("blast-glyph") is get_ai("blast-glyph", "blast")
 
 
-@pytest.mark.parametrize("ai", ["blast_glyph", ("random", "blast_glyph"), ("blast_glyph", "kiter")])
+@pytest.mark.parametrize("ai", ["blast-glyph", ("random", "blast-glyph"), ("blast-glyph", "kiter")])
 def test_play_match_refuses_an_ai_of_another_ruleset(ai: str | tuple[str, str]) -> None:
     team0, team1 = box_splits()[0]
     with pytest.raises(ContentError) as info:
         play_match(team0, team1, ai=ai)
-    assert "AI 'blast_glyph' does not play ruleset 'arena'; it plays: blast" in str(info.value)
+    assert "AI 'blast-glyph' does not play ruleset 'arena'; it plays: blast" in str(info.value)
 
 
 def test_the_pregame_refuses_an_ai_of_another_ruleset() -> None:
@@ -91,5 +91,20 @@ def test_the_pregame_refuses_an_ai_of_another_ruleset() -> None:
         deal_teams("random_deal", blast, ("kiter", "random"), 1, ruleset="blast")
     team0, team1 = box_splits()[0]
     boards = list_boards("arena")[:2]
-    with pytest.raises(ContentError, match="AI 'blast_brawler' does not play ruleset 'arena'"):
-        pick_board(boards, team0, team1, ai=("blast_brawler", "random"), seed=1)
+    with pytest.raises(ContentError, match="AI 'blast-brawler' does not play ruleset 'arena'"):
+        pick_board(boards, team0, team1, ai=("blast-brawler", "random"), seed=1)
+
+
+def test_ai_ids_are_kebab_case_and_former_ids_still_read() -> None:
+    from krosbalance.ai.registry import canonical_ai, core_ai_id, former_ids
+
+    assert all(name == name.lower() and "_" not in name for name in list_ais())
+    for old, new in former_ids().items():
+        assert new in list_ais() and canonical_ai(old) == new and core_ai_id(new) == old
+        assert ai_tier(old) == ai_tier(new) and get_ai(old) is get_ai(new)
+    assert canonical_ai("no-such-ai") == "no-such-ai"  # left for the error that names it
+
+
+def test_an_unknown_ai_gets_the_near_names() -> None:
+    name = list_ais()[0]
+    assert f"did you mean {name!r}" in ai_problem(name + "x")

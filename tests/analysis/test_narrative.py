@@ -182,3 +182,10 @@ def test_stability_and_ladder_lines() -> None:
     line = narrative.ladder_line(ratings, gate, passed=False)
     assert line.startswith("AI ladder (Bradley-Terry log-odds): s (search) 1.00 [0.50, 1.50]")
     assert "**the validity gate fails** (s over h not shown)" in line
+
+
+def test_a_percentage_interval_that_is_not_zero_wide_never_prints_as_one() -> None:
+    from krosbalance.analysis.narrative import with_ci
+
+    assert with_ci(0.0, 0.0, 0.0004, as_pct=True) == "0.00% [0.00%, 0.04%]"
+    assert with_ci(0.5, 0.4, 0.6, as_pct=True) == "50.0% [40.0%, 60.0%]"

@@ -116,9 +116,9 @@ def test_report_states_the_ais_their_tiers_and_warns_when_not_validated(fixture_
     from krosbalance.ai.ladder import load_ladder
 
     summary = fixture_report.split("## Summary")[1].split("## AIs")[0]
-    assert "AIs used: random (baseline;" in summary and "focus_fire (heuristic;" in summary
+    assert "AIs used: random (baseline;" in summary and "focus-fire (heuristic;" in summary
     standing = load_ladder()
-    unvalidated = [a for a in ("random", "focus_fire") if not (a in standing and standing[a].validated)]
+    unvalidated = [a for a in ("random", "focus-fire") if not (a in standing and standing[a].validated)]
     assert ("**Warning: not validated AIs" in summary) == bool(unvalidated)
     section = fixture_report.split("## AIs")[1].split("## Data")[0]
     assert "| ai | tier | ladder rating [95% CI] |" in section
@@ -129,7 +129,7 @@ def test_report_compares_ais_and_boards(fixture_report) -> None:
         0
     ]
     assert "**Headline numbers per AI**" in section and "**Headline numbers per board**" in section
-    assert "focus_fire (n=" in section and "random (n=" in section and "pooled (n=" in section
+    assert "focus-fire (n=" in section and "random (n=" in section and "pooled (n=" in section
     assert "Kendall's tau between AIs" in section and "Kendall's tau between boards" in section
     assert "(assumed layout)" in section  # boards are shown by their display names
     assert "Assumed layout:" in fixture_report.split("## Board")[1]

@@ -182,3 +182,15 @@ def test_runner_string_dtypes_give_same_results(small) -> None:
     pd.testing.assert_frame_equal(
         a.astype({"team": object, "opponent": object}), b.astype({"team": object, "opponent": object})
     )
+
+
+def test_a_bounded_difference_interval_stays_in_bounds_and_is_never_zero_wide() -> None:
+    from krosbalance.analysis.stats import bounded_mean_interval
+
+    for deals in ([1.0, 1.0], [1.0] * 4, [1.0], [-1.0, 1.0, -1.0, 1.0]):
+        mean, low, high = bounded_mean_interval(np.array(deals))
+        assert -1.0 <= low < high <= 1.0, deals
+        assert low <= mean <= high
+    _, narrow_low, _ = bounded_mean_interval(np.array([1.0] * 100))
+    _, wide_low, _ = bounded_mean_interval(np.array([1.0] * 2))
+    assert wide_low < narrow_low < 1.0  # more identical deals: narrower, never zero

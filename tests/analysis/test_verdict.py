@@ -106,7 +106,9 @@ def test_the_markdown_report_opens_with_the_picture(tmp_path: Path) -> None:
     body = md.split("\n", 1)[1].lstrip()
     assert body.startswith("## Verdict\n\n![verdict: character strength per AI tier](verdict.png)")
     summary = md.split("## Summary\n\n")[1].split("\n\n")[0].splitlines()
-    assert 1 <= len(summary) <= vd.MAX_SUMMARY and all(line.startswith("- ") for line in summary)
+    rest = [line for line in summary if not line.startswith("- **Answer:** ")]
+    assert summary[0].startswith("- **Answer:** ")  # the study's answer leads the summary
+    assert 1 <= len(rest) <= vd.MAX_SUMMARY and all(line.startswith("- ") for line in summary)
     assert md.index("## Summary") < md.index("## Question") < md.index("## Findings") < md.index("## AIs")
     assert (tmp_path / "verdict.png").is_file() and (tmp_path / "tables" / "verdict.csv").is_file()
 

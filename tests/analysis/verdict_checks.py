@@ -22,8 +22,10 @@ def assert_report_leads_with_the_answer(doc: Any, tables: dict[str, Any], study:
     assert headings[1][1] == "Summary"
     assert all(kind in ("note", "p") for kind in kinds[2:summary_at])  # captions only in between
     kind, lines = doc.blocks[summary_at + 1]
-    assert kind == "ul" and 1 <= len(lines) <= MAX_SUMMARY
-    assert lines[0].startswith("Based on ")
+    answer = [line for line in lines if line.startswith("**Answer:** ")]
+    assert lines[: len(answer)] == answer and len(answer) <= 2  # the study's answer leads
+    assert kind == "ul" and 1 <= len(lines) - len(answer) <= MAX_SUMMARY
+    assert lines[len(answer)].startswith("Based on ")
     verdict = tables["verdict"]
     assert len(verdict) and {"figure", "group", "tier", "est", "ci_low", "ci_high", "n", "status"} <= set(
         verdict.columns

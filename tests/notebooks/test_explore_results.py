@@ -31,7 +31,7 @@ def test_notebook_executes_on_the_fixture(monkeypatch):
     text = "".join(out.get("text", "") for out in outputs)
     assert "winner:" in text
     tables = "".join(out.get("data", {}).get("text/html", "") for out in outputs)
-    assert "focus_fire" in tables and "random" in tables  # the per-AI comparison is there
+    assert "focus-fire" in tables and "random" in tables  # the per-AI comparison is there
     assert "Bill Tell" in tables  # display names, not ids
     assert "depends on AI" in tables or "over-powered" in tables or "not shown" in tables
     assert f"build: {build_mode()}" in text

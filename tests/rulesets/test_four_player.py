@@ -379,7 +379,7 @@ def test_four_player_matches_end_and_replay_identically(mode: str, ai: str):
 def test_the_search_tier_plays_two_players_only_and_says_so():
     from krosbalance.errors import ContentError
 
-    with pytest.raises(ContentError, match="two-player matches only.*AIs for 4 players: .*focus_fire"):
+    with pytest.raises(ContentError, match="two-player matches only.*AIs for 4 players: .*focus-fire"):
         play_match(*_teams(), ai="lookahead-fast", options=FFA)
 
 

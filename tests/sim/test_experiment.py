@@ -30,7 +30,7 @@ master_seed = 11
 matches_per_pairing = 3
 paired_seeds = true
 boards = ["arena-elemental", "test-open-5x5"]
-ais = [["focus_fire", "random"], "kiter"]
+ais = [["focus-fire", "random"], "kiter"]
 
 [options]
 turn_limit = 40
@@ -55,7 +55,7 @@ def test_good_file_parses(tmp_path: Path) -> None:
     exp = load_experiment(write(tmp_path, GOOD), CAT)
     assert exp.name == "good" and exp.master_seed == 11
     assert exp.boards == ("arena-elemental", "test-open-5x5")
-    assert exp.ais == (("focus_fire", "random"), ("kiter", "kiter"))
+    assert exp.ais == (("focus-fire", "random"), ("kiter", "kiter"))
     assert exp.options == {"turn_limit": 40}
     assert len(exp.pairings) == 3
     # 3 pairings x 2 boards x 2 AI matchups x 3 deals, each played twice
@@ -336,7 +336,7 @@ def test_the_duel_study_file_plays_every_box_and_duel_pack_figure() -> None:
     assert all(len(team) == 1 for pair in exp.pairings for team in pair)
     arms = {name: json.loads(options)["start_token_levels"] for name, options in exp.variants}
     assert arms == {"none": [], **{f"level{level}": [level] for level in TOKEN_LEVELS}}
-    assert exp.paired_seeds and exp.ais == (("duel_brawler", "duel_brawler"),)
+    assert exp.paired_seeds and exp.ais == (("duel-brawler", "duel-brawler"),)
 
 
 def test_expansion_ids_deals_and_twins() -> None:
@@ -370,7 +370,7 @@ DRAFT = """
 name = "draft"
 master_seed = 8
 matches_per_pairing = 5
-ais = [["focus_fire", "random"]]
+ais = [["focus-fire", "random"]]
 [teams]
 mode = "{mode}"
 pool = {pool}
@@ -396,7 +396,7 @@ def test_r_a17_dealt_team_modes_deal_every_deal_anew_and_record_the_teams(mode: 
         assert sorted(direct.team_a + direct.team_b) == pool
         validate_team(direct.team_a)
         assert (direct.team_a, direct.team_b) == deal_teams(
-            mode, tuple(pool), ("focus_fire", "random"), direct.seed
+            mode, tuple(pool), ("focus-fire", "random"), direct.seed
         )
     assert len({(s.team_a, s.team_b) for s in specs}) > 1
 
@@ -410,7 +410,7 @@ def test_r_a19_board_choice_gives_each_match_the_board_its_first_player_picks() 
     matches_per_pairing = 2
     boards = ["arena-elemental", "test-scenery-6x6"]
     board_choice = true
-    ais = ["focus_fire", "random"]
+    ais = ["focus-fire", "random"]
     [teams]
     mode = "pairs"
     pairs = [[["anna_tommy", "queen_of_the_tofus", "bill_tell", "oscar_kass"],
@@ -431,14 +431,14 @@ def test_an_ai_matchup_table_plays_its_own_number_of_deals() -> None:
     """``{ai = ..., deals = n}`` samples a costly AI beside cheaper ones: that matchup plays n deals per
     pairing and board, the others ``matches_per_pairing``; seeds still come from global deal indices."""
     text = GOOD.replace(
-        'ais = [["focus_fire", "random"], "kiter"]',
-        'ais = ["kiter", {ai = ["focus_fire", "random"], deals = 1}]',
+        'ais = [["focus-fire", "random"], "kiter"]',
+        'ais = ["kiter", {ai = ["focus-fire", "random"], deals = 1}]',
     )
     exp = loads_experiment(text, catalog=CAT)
-    assert exp.ais == (("kiter", "kiter"), ("focus_fire", "random"))
+    assert exp.ais == (("kiter", "kiter"), ("focus-fire", "random"))
     assert exp.deals_per_matchup == (3, 1)
     specs = expand(exp)
-    per_board_and_pairing = {("kiter", "kiter"): 3 * 2, ("focus_fire", "random"): 1 * 2}
+    per_board_and_pairing = {("kiter", "kiter"): 3 * 2, ("focus-fire", "random"): 1 * 2}
     for ais, n in per_board_and_pairing.items():
         got = [s for s in specs if (s.ai_a, s.ai_b) == ais]
         assert len(got) == n * len(exp.boards) * len(exp.pairings)
@@ -453,7 +453,7 @@ HELD = """
 name = "held"
 master_seed = 5
 matches_per_pairing = 2
-ais = ["focus_fire"]
+ais = ["focus-fire"]
 held_rewards = {held}
 [teams]
 mode = "pairs"

@@ -54,7 +54,18 @@ def test_a_run_with_failed_matches_exits_non_zero_with_the_count_and_the_first(
 ) -> None:
     summary = RunSummary(tmp_path, "small", 10, 10, 0, 2, 1.0, first_error="match 3: RuntimeError: boom")
     monkeypatch.setattr(runner, "run_experiment", lambda *args, **kwargs: summary)
-    status = cli.main(["run", str(small_file(tmp_path)), "--out", str(tmp_path / "o"), "--no-progress"])
+    status = cli.main(
+        [
+            "run",
+            str(small_file(tmp_path)),
+            "--out",
+            str(tmp_path / "o"),
+            "--no-progress",
+            "--jobs",
+            "1",
+            "--no-report",
+        ]
+    )
     err = capsys.readouterr().err
     assert status == cli.EXIT_MATCH_ERRORS != 0
     assert "2 of 10 matches failed" in err and "match 3: RuntimeError: boom" in err and "errors" in err

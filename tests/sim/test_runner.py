@@ -27,7 +27,7 @@ name = "small"
 master_seed = 99
 matches_per_pairing = 3
 boards = ["arena-elemental", "test-open-5x5"]
-ais = [["focus_fire", "random"]]
+ais = [["focus-fire", "random"]]
 
 [teams]
 mode = "splits"
@@ -76,7 +76,7 @@ def test_runner_writes_shards_and_reads_them_back(tmp_path: Path) -> None:
     assert (twins.xs(False, level="swapped")["seed"] == twins.xs(True, level="swapped")["seed"]).all()
     direct, swapped = matches[~matches["swapped"]], matches[matches["swapped"]]
     assert (direct["team0"] == direct["team_a"]).all() and (swapped["team0"] == swapped["team_b"]).all()
-    assert (direct["ai0"] == "focus_fire").all() and (swapped["ai1"] == "focus_fire").all()
+    assert (direct["ai0"] == "focus-fire").all() and (swapped["ai1"] == "focus-fire").all()
     won = matches.dropna(subset=["winner"])
     expected = [("A" if (w == 0) != s else "B") for w, s in zip(won["winner"], won["swapped"], strict=True)]
     assert won["winner_team"].tolist() == expected

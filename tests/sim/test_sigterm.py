@@ -52,7 +52,7 @@ def play(*args, **kwargs):
         marker.touch()
     return result
 runner.default_play = lambda: play
-sys.exit(cli.main(["run", sys.argv[1], "--out", sys.argv[2], "--no-progress", "--batch-size", "4"]))
+sys.exit(cli.main(["run", sys.argv[1], "--out", sys.argv[2], "--no-progress", "--batch-size", "4", "--jobs", "1"]))
 """
 
 
@@ -83,8 +83,9 @@ def test_sigterm_before_the_first_flush_saves_the_finished_matches_and_says_resu
             child.kill()
             child.wait()
     assert child.returncode == 130, stderr
+    resume = f"krosbalance run {source} --out {out} --resume --jobs 1"
     assert (
-        stderr.strip().splitlines()[-1] == "interrupted: finished matches are saved; continue with --resume"
+        stderr.strip().splitlines()[-1] == f"interrupted: finished matches are saved; continue with: {resume}"
     )
     done = finished_ids(out)
     assert 5 <= len(done) < 400 and done == set(range(len(done)))  # every match finished, in order

@@ -62,13 +62,14 @@ def test_the_strength_answer_gives_win_rates_with_n_ci_and_the_ai(smoke: Path) -
     study, lines = report_answer(smoke)
     assert study == "strength"
     assert 1 <= len(lines) <= 2
-    assert "%" in lines[0] and "n=" in lines[0] and "random (baseline)" in lines[0]
+    assert all("n=" in line and "%" in line and "random" in line for line in lines)
+    assert "win" in lines[0] and "log-odds" in lines[0]  # the verdict in win % beside log-odds
 
 
 def test_the_cli_prints_the_answer_and_lists_the_studies(
     smoke: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["answer", str(smoke)]) == 0
-    assert capsys.readouterr().out.startswith("strength: Highest raw win rate")
+    assert capsys.readouterr().out.startswith("answer (strength):\n  Under baseline (random)")
     assert main(["list", "studies"]) == 0
     assert capsys.readouterr().out.split() == list_studies()

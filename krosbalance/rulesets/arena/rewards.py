@@ -186,10 +186,15 @@ def _check_ids(field_name: str, lists: Any, known: set[str], what: str) -> None:
     for side, names in enumerate(lists):
         for name in names if isinstance(names, list) else [names]:
             if not isinstance(name, str) or name not in known:
+                from krosbalance.content.registry import _unknown  # the near names, as characters get them
+
+                listed = sorted(known)
                 raise ContentError(
                     "options",
                     f"{field_name}[{side}]",
-                    f"unknown {what[:-1] if what.endswith('s') else what} {name!r}; known: {', '.join(sorted(known))}",
+                    _unknown(
+                        what[:-1] if what.endswith("s") else what, str(name), {k: k for k in listed}, listed
+                    ),
                 )
 
 

@@ -33,7 +33,13 @@ import pandas as pd
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from krosbalance.analysis.stats import ALPHA, mean_interval, ok_matches, wilson_interval
+from krosbalance.analysis.stats import (
+    ALPHA,
+    bounded_mean_interval,
+    mean_interval,
+    ok_matches,
+    wilson_interval,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -247,7 +253,7 @@ def _paired_test(now: pd.Series, before: pd.Series, alpha: float) -> tuple[float
     """Mean paired difference of two boolean outcomes with a t interval, and the exact McNemar p."""
     a = now.to_numpy(dtype=bool)
     b = before.to_numpy(dtype=bool)
-    diff, lo, hi = mean_interval((a.astype(float) - b.astype(float)), alpha)
+    diff, lo, hi = bounded_mean_interval((a.astype(float) - b.astype(float)), -1.0, 1.0, alpha)
     table = [[int((a & b).sum()), int((a & ~b).sum())], [int((~a & b).sum()), int((~a & ~b).sum())]]
     p = float(mcnemar(table, exact=True).pvalue) if table[0][1] + table[1][0] else 1.0
     return diff, lo, hi, p

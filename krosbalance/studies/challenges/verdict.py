@@ -48,9 +48,18 @@ def challenge_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | Non
     first = sorted({name(str(a)) for a in table.loc[table["shifts_first_player"], "arm"]})
     ko = sorted({name(str(a)) for a in table.loc[table["shifts_ko_vs_glyph"], "arm"]})
     lines = [
-        "Beyond the noise (exact McNemar, Holm-adjusted): the first player's edge moves under "
-        f"{', '.join(first) or 'no challenge'}; the share of games won by KO rather than glyphs under "
-        f"{', '.join(ko) or 'no challenge'}."
+        "Beyond the noise (exact McNemar, Holm-adjusted, each challenge against none on the same deals): "
+        + (
+            f"the first player's edge moves under {', '.join(first)}"
+            if first
+            else "no challenge moves the first player's edge"
+        )
+        + "; "
+        + (
+            f"the share of games won by KO rather than glyphs moves under {', '.join(ko)}."
+            if ko
+            else "no challenge moves the share of games won by KO rather than glyphs."
+        )
     ]
     return Verdict(
         "Divine Challenge effect",

@@ -117,12 +117,19 @@ def add_compare_parser(sub: Any) -> argparse.ArgumentParser:
         help="parallel workers (default: the cores available)",
     )
     p.add_argument("--out", "-o", type=Path, default=None, help="results folder (default results/<name>)")
-    p.add_argument("--to", type=Path, default=None, help="report folder (default reports/<name>)")
+    p.add_argument(
+        "--report-out", type=Path, default=None, metavar="DIR", help="report folder (default reports/<name>)"
+    )
+    p.add_argument("--to", dest="report_out", type=Path, help=argparse.SUPPRESS)  # the old spelling
     p.add_argument("--resume", action="store_true", help="continue an interrupted compare in --out")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(handler=cmd_compare)
     parser: argparse.ArgumentParser = p
     return parser
+
+
+add_parser = add_compare_parser
+"""The hook the CLI finds in a study's ``command`` module (:mod:`krosbalance.cli`)."""
 
 
 # ------------------------------------------------------------------------------------------- teams
@@ -351,7 +358,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     choice = choose(args, teams, boards, catalog, jobs, args.out)
     name = experiment_name(teams, boards, choice.ai, args.seed, args.matches, args.ruleset)
     out = args.out if args.out is not None else Path("results") / name
-    report_dir = args.to if args.to is not None else Path("reports") / name
+    report_dir = args.report_out if args.report_out is not None else Path("reports") / name
     source = out.parent / f"{out.name}.toml"
     text = experiment_text(name, teams, boards, choice.ai, args.seed, args.matches, args.ruleset)
     experiment = api.load_experiment_text(text, str(source))  # checked before anything is written

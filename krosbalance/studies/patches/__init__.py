@@ -32,10 +32,13 @@ class PatchesStudy:
         return (StudySection("fix_finder", fix_section.add_report_section, leading=True, mode=True, rank=50),)
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
-        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        """The fix finder leads with its patch and why (:func:`~krosbalance.studies.patches.fix_answer.fix_answer`);
+        any other patch study, with the report's picture in one or two sentences
+        (:func:`~krosbalance.analysis.answers.section_answer`)."""
         from krosbalance.analysis.answers import section_answer
+        from krosbalance.studies.patches.fix_answer import fix_answer
 
-        return section_answer(self, rs, tables)
+        return fix_answer(rs) or section_answer(self, rs, tables)
 
 
 register_study(PatchesStudy())

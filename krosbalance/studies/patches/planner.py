@@ -20,6 +20,25 @@ def stage_runner(experiment: Experiment) -> Callable[..., int] | None:
     return run_fix_study if experiment.fix else None
 
 
+def planned_stages(experiment: Experiment) -> tuple[list[tuple[str, Experiment]], bool]:
+    """The stages ``run`` plays for a fix file, as ``validate`` counts them: round 1's probe and
+    verification, and (when the file allows more rounds) as many again per further round, an upper
+    bound (a later probe covers only the figures still outside the band). Returns the stages and
+    whether the count is an upper bound."""
+    from types import SimpleNamespace
+
+    from krosbalance.studies.patches.fixer import load_fix, probe_experiment, verify_experiment
+
+    _, spec = load_fix(experiment.file)
+    no_patch = SimpleNamespace(patch=SimpleNamespace(empty=True, json=""))  # the verification's size only
+    stages: list[tuple[str, Experiment]] = []
+    for round_ in range(1, spec.rounds + 1):
+        probe = probe_experiment(experiment, spec, round_=round_)
+        verify = verify_experiment(experiment, spec, no_patch, round_=round_)  # type: ignore[arg-type]
+        stages += [(probe.name, probe), (verify.name, verify)]
+    return stages, spec.rounds > 1
+
+
 def run_fix_study(
     experiment: Experiment,
     source: str | Path,

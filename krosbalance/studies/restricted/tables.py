@@ -29,7 +29,13 @@ import numpy as np
 import pandas as pd
 
 from krosbalance.analysis.design import clusters, weights
-from krosbalance.analysis.stats import ALPHA, mean_interval, ok_matches, split_team, winner_series
+from krosbalance.analysis.stats import (
+    ALPHA,
+    bounded_mean_interval,
+    ok_matches,
+    split_team,
+    winner_series,
+)
 from krosbalance.analysis.strength import adjusted_strength, fit_effects, strength_design
 
 TERM = "(restricted)"
@@ -124,7 +130,7 @@ def _paired_wins(base: pd.DataFrame, arm: pd.DataFrame, figure: str, alpha: floa
         return (np.nan,) * 5 + (0, np.nan)
     change = both["arm"] - both["base"]
     diff = change.groupby(level=["pairing", "deal"]).mean()
-    mean, low, high = mean_interval(diff.to_numpy(), alpha)
+    mean, low, high = bounded_mean_interval(diff.to_numpy(), -1.0, 1.0, alpha)
     changed = float((change != 0).mean())
     return float(both["base"].mean()), float(both["arm"].mean()), mean, low, high, len(diff), changed
 

@@ -36,7 +36,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from krosbalance.analysis.stats import ALPHA, mean_interval, ok_matches, wilson_interval
+from krosbalance.analysis.stats import (
+    ALPHA,
+    bounded_mean_interval,
+    ok_matches,
+    wilson_interval,
+)
 
 BOOTSTRAP = 1000
 """Bootstrap resamples over deals for the log-odds and per-purchase intervals."""
@@ -150,7 +155,7 @@ def _cluster_stats(group: pd.DataFrame, rng: np.random.Generator, alpha: float) 
     """Δ win rate (t over deals) and Δ log-odds (bootstrap over deals) of paired rows."""
     deals = group.groupby("seed").agg(score=("score", "sum"), base=("base", "sum"), n=("d", "size"))
     per_deal = (deals["score"] - deals["base"]) / deals["n"]
-    delta, lo, hi = mean_interval(per_deal.to_numpy(), alpha)
+    delta, lo, hi = bounded_mean_interval(per_deal.to_numpy(), -1.0, 1.0, alpha)
     n = float(deals["n"].sum())
     logodds = float(_logit(deals["score"].sum() / n, n) - _logit(deals["base"].sum() / n, n))
     lo_l = hi_l = float("nan")

@@ -34,7 +34,13 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from krosbalance.analysis.stats import ALPHA, mean_interval, ok_matches, wilson_interval
+from krosbalance.analysis.stats import (
+    ALPHA,
+    bounded_mean_interval,
+    mean_interval,
+    ok_matches,
+    wilson_interval,
+)
 from krosbalance.content.specs import RANKS, RewardSpec
 
 BASELINE = ""
@@ -168,7 +174,7 @@ def controlled_value(
         d_score = joined["score"] - joined["score_base"]
         d_gg = joined["gg_margin"] - joined["gg_margin_base"]
         d_turns = joined["turns"] - joined["turns_base"]
-        delta, lo, hi = mean_interval(d_score, alpha)
+        delta, lo, hi = bounded_mean_interval(d_score, -1.0, 1.0, alpha)
         gg, gg_lo, gg_hi = mean_interval(d_gg, alpha)
         turns, t_lo, t_hi = mean_interval(d_turns, alpha)
         spec = info.get(str(held))

@@ -35,12 +35,13 @@ class StrengthStudy:
         return section.report_body(rs, doc, tables)
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
-        """The highest and lowest raw win rate (n, 95% CI, the AIs that played), then the strongest
-        and weakest figure of the report's picture."""
+        """The strongest and weakest figure of the report's picture (teammate-adjusted, in log-odds and
+        win %), then the highest and lowest raw win rate (n, 95% CI, the AIs that played): the raw
+        rate second, as it is confounded with the teammates."""
         # loaded when asked (see registry)
         from krosbalance.analysis.answers import section_answer, win_rate_line
 
-        lines = [win_rate_line(tables), *section_answer(self, rs, tables)]
+        lines = [*section_answer(self, rs, tables)[:1], win_rate_line(tables)]
         return [line for line in lines if line][:2]
 
 

@@ -38,10 +38,13 @@ class TeamsStudy:
         )
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
-        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        """The best team the collection can field, or the ladder's best
+        (:func:`~krosbalance.studies.teams.answer.team_answer`); else the report's picture in one or two sentences
+        (:func:`~krosbalance.analysis.answers.section_answer`)."""
         from krosbalance.analysis.answers import section_answer
+        from krosbalance.studies.teams.answer import team_answer
 
-        return section_answer(self, rs, tables)
+        return team_answer(rs) or section_answer(self, rs, tables)
 
 
 register_study(TeamsStudy())

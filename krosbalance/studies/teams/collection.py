@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from krosbalance.analysis import stats
 from krosbalance.studies.teams.ladder import deal_scores, rating_difference, team_key
@@ -114,15 +113,13 @@ def swap_effects(
         "n_deals",
     ]
     rows = []
-    z = float(sps.norm.ppf(1 - alpha / 2))
     for swap in swaps:
         team, swapped = team_key(swap["team"]), team_key(swap["swapped"])
         sub = both[(both["team_a_base"] == team) & (both["team_a_alt"] == swapped)]
         for tier, g in sub.groupby("tier"):
             diff = (g["score_a_alt"] - g["score_a_base"]).to_numpy()
             n = len(diff)
-            se = float(np.std(diff, ddof=1) / np.sqrt(n)) if n > 1 else np.nan
-            mean = float(diff.mean())
+            mean, low, high = stats.bounded_mean_interval(diff, -1.0, 1.0, alpha)  # honest at a few deals
             rows.append(
                 {
                     "tier": tier,
@@ -133,8 +130,8 @@ def swap_effects(
                     "win_rate": float(g["score_a_base"].mean()),
                     "swapped_win_rate": float(g["score_a_alt"].mean()),
                     "delta": mean,
-                    "ci_low": mean - z * se,
-                    "ci_high": mean + z * se,
+                    "ci_low": low,
+                    "ci_high": high,
                     "n_deals": n,
                 }
             )

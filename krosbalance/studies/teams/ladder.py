@@ -160,7 +160,7 @@ def field_win_rates(matches: pd.DataFrame, alpha: float = stats.ALPHA) -> pd.Dat
         return pd.DataFrame(columns=cols)
     z = float(sps.norm.ppf(1 - alpha / 2))
     g = d.groupby(["tier", "team_a"])["score_a"].agg(["mean", "std", "size"]).reset_index()
-    half = z * g["std"].fillna(0.5) / np.sqrt(g["size"])
+    half = z * g["std"].fillna(0.5).clip(lower=0.5 / np.sqrt(g["size"])) / np.sqrt(g["size"])  # never 0-wide
     return pd.DataFrame(
         {
             "tier": g["tier"],

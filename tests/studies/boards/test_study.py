@@ -55,7 +55,7 @@ def test_a_run_records_the_study_and_its_report_has_the_boards(small_run: Path, 
 def test_the_answer_gives_each_boards_first_player_rate_with_n_ci_and_the_ai(small_run: Path) -> None:
     study, lines = report_answer(small_run)
     assert study == "boards" and len(lines) == 2
-    assert lines[0].startswith("First-player win rate per board under focus_fire (heuristic)")
+    assert lines[0].startswith("First-player win rate per board under focus-fire (heuristic)")
     assert lines[0].count("n=140") == 2 and lines[0].count("%") >= 6
     assert "pts" in lines[1]
 

@@ -41,8 +41,8 @@ def duels(
                 "seed": 1000 * pairings[(a, b)] + deal,
                 "swapped": swapped,
                 "board": "duel-test",
-                "ai0": "duel_brawler",
-                "ai1": "duel_brawler",
+                "ai0": "duel-brawler",
+                "ai1": "duel-brawler",
                 "team0": team0,
                 "team1": team1,
                 "team_a": a,
@@ -191,7 +191,7 @@ def test_plots_take_an_ax_and_return_the_figure() -> None:
     ):
         fig = draw(table)
         assert isinstance(fig, Figure)
-        assert "AI duel_brawler (heuristic)" in fig.axes[0].get_title()
+        assert "AI duel-brawler (heuristic)" in fig.axes[0].get_title()
         own = Figure()
         ax = own.add_subplot()
         assert draw(table, ax=ax) is own
@@ -205,7 +205,7 @@ def test_the_report_section_on_synthetic_duels() -> None:
     duel.report_section(doc, frame, tables)
     assert {"duel_figures", "duel_matrix", "duel_token_value", "duel_pick_ups", "duel_draws"} <= set(tables)
     lines = next(items for kind, items in doc.blocks if kind == "ul")
-    assert any("strongest figure **ace**" in line and "duel_brawler (heuristic)" in line for line in lines)
+    assert any("strongest figure **ace**" in line and "duel-brawler (heuristic)" in line for line in lines)
     assert any("level 3: +20.0%" in line for line in lines)
     assert sum(kind == "img" for kind, _ in doc.blocks) == 4
 
@@ -215,7 +215,7 @@ name = "duel-tiny"
 master_seed = 7
 matches_per_pairing = 3
 boards = ["{board}"]
-ais = ["duel_brawler"]
+ais = ["duel-brawler"]
 ruleset = "duel"
 
 [teams]

@@ -91,8 +91,8 @@ def _priced_matches(token: str, root: float, deals: int) -> pd.DataFrame:
                 "swapped": swapped,
                 "options": json.dumps(options),
                 "winner_team": "A" if r.score else "B",
-                "ai0": "focus_fire",
-                "ai1": "focus_fire",
+                "ai0": "focus-fire",
+                "ai1": "focus-fire",
                 "error": "",
             }
         )
@@ -118,7 +118,7 @@ def test_the_fair_price_section_reports_the_price_per_ai_with_n_and_a_picture() 
     fair_price_section.add_report_section(doc, rs, tables, section)
     assert titles == ["Fair price"]
     fit = tables["crossing_fit"].iloc[0]
-    assert fit["ai"] == "focus_fire" and fit["tier"] == "heuristic" and fit["n_deals"] == 700
+    assert fit["ai"] == "focus-fire" and fit["tier"] == "heuristic" and fit["n_deals"] == 700
     assert fit["root_ci_low"] <= 12 <= fit["root_ci_high"]
     kinds = [kind for kind, _ in doc.blocks]
     assert kinds.count("table") == 2 and "img" in kinds

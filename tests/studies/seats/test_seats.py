@@ -34,7 +34,7 @@ def seat_world(
     mode: str = "free_for_all",
     seed: int = 0,
     pool: tuple[str, ...] = POOL,
-    ais: tuple[str, ...] = ("focus_fire",),
+    ais: tuple[str, ...] = ("focus-fire",),
     positions_follow_teams: bool = True,
     start: int = 0,
     plant: str = "",
@@ -162,7 +162,7 @@ def test_a_position_that_always_wins_has_rate_one_and_a_tiny_chi_square_p() -> N
     test = a.position_tests.iloc[0]
     assert test["decided"] == 160 and test["df"] == 3 and test["p_value"] < 1e-10
     assert a.position_tests["tier"].tolist() == ["heuristic"]
-    assert "focus_fire" in a.position_tests["ais"].iloc[0]
+    assert "focus-fire" in a.position_tests["ais"].iloc[0]
 
 
 def test_when_nothing_matters_no_position_is_shown_to_matter() -> None:
@@ -314,15 +314,15 @@ def test_too_few_matches_say_not_enough_data() -> None:
 
 
 def test_the_ai_tier_groups_the_heuristic_ais_and_marks_mixed_tables() -> None:
-    m = seat_world(6, at_random, ais=("focus_fire", "kiter", "random"))
-    m.loc[m["deal"] == 0, "ai3"] = "random"  # one table of focus_fire with a random seat
+    m = seat_world(6, at_random, ais=("focus-fire", "kiter", "random"))
+    m.loc[m["deal"] == 0, "ai3"] = "random"  # one table of focus-fire with a random seat
     t = seats.seat_table(m)
     tiers = t.drop_duplicates("match_id").groupby("tier")["match_id"].count().to_dict()
     assert tiers == {"heuristic": 12, "baseline": 8, "mixed": 4}
     rates = seats.position_rates(t)
-    assert rates.loc[rates["tier"] == "heuristic", "ais"].iloc[0] == "focus_fire, kiter"
+    assert rates.loc[rates["tier"] == "heuristic", "ais"].iloc[0] == "focus-fire, kiter"
     by_ai = seats.position_rates(t, seats.BY_AI)
-    assert set(by_ai["table_ai"]) == {"focus_fire", "kiter", "random", "mixed"}
+    assert set(by_ai["table_ai"]) == {"focus-fire", "kiter", "random", "mixed"}
 
 
 def test_summary_lines_give_n_an_interval_and_the_ai_tier_for_every_figure() -> None:
@@ -396,7 +396,7 @@ master_seed = 7
 matches_per_pairing = 3
 paired_seeds = true
 boards = ["arena-pit"]
-ais = ["focus_fire"]
+ais = ["focus-fire"]
 ruleset = "arena"
 [teams]
 mode = "random_tables"

@@ -41,13 +41,78 @@ def _jobs(text: str) -> int:
     return value
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def version_text() -> str:
+    """``krosbalance 0.1.0 (native core: installed)``: the package's version and its engine."""
+    from krosbalance import __version__
+
+    try:
+        from krosbalance import native
+
+        core = "installed" if native.installed() else "not installed (pure Python reference engine)"
+    except Exception:  # a broken native build must not break --version
+        core = "unknown"
+    return f"krosbalance {__version__} (native core: {core})"
+
+
+def _subparser(sub: Any, name: str, help: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A subcommand with its examples (:data:`krosbalance.cli.examples.EPILOGS`) under its options."""
+    from krosbalance.cli.examples import EPILOGS
+
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=help,
+        description=kwargs.pop("description", help[:1].upper() + help[1:] + "."),
+        epilog=EPILOGS.get(name),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **kwargs,
+    )
+    return parser
+
+
+def _add_jobs(parser: argparse.ArgumentParser) -> None:
+    cores = available_cores()
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        default=cores,
+        help=f"parallel workers (default: the {cores} core(s) available here; -1 = all, -2 = all but one)",
+    )
+
+
+def _add_report_out(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--report-out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="report folder (default reports/<name>, or OUT/report when --out is given)",
+    )
+    parser.add_argument(
+        "--no-report", action="store_true", help="play only; write the report later with 'report'"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from krosbalance.cli.examples import DESCRIPTION, TOP_EPILOG
     from krosbalance.engine_choice import ENGINE_CHOICES
     from krosbalance.sim.backends import BACKENDS
 
     parser = argparse.ArgumentParser(
-        prog="krosbalance", description="Krosmaster Arena balance questions answered by simulation."
+        prog="krosbalance",
+        description=DESCRIPTION,
+        epilog=TOP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=version_text())
     parser.add_argument(  # one option for every command (krosbalance.content.custom)
         "--content",
         type=Path,
@@ -58,10 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    run = sub.add_parser("run", help="run an experiment file, writing Parquet shards")
+    run = _subparser(
+        sub,
+        "run",
+        "run an experiment file (or a staged study), write its report and print its answer",
+    )
     run.add_argument("file", type=Path, help="experiment TOML file (see simulations/)")
-    run.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers (-1 = all cores)")
-    run.add_argument("--out", "-o", type=Path, default=None, help="output folder (default results/<name>)")
+    _add_jobs(run)
+    run.add_argument("--out", "-o", type=Path, default=None, help="results folder (default results/<name>)")
+    _add_report_out(run)
     run.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     run.add_argument(
         "--batch-size", type=_positive_int, default=None, help="matches per task (default: ~1 s)"
@@ -83,19 +153,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.set_defaults(handler=cmd_run)
 
-    fix = sub.add_parser("fix", help="propose the smallest balance patch for a [fix] file, then verify it")
+    fix = _subparser(
+        sub, "fix", "propose the smallest balance patch for a [fix] file, then verify it (= run)"
+    )
     fix.add_argument(
         "file", type=Path, help="experiment TOML file with a [fix] table (see simulations/fix-the-box.toml)"
     )
-    fix.add_argument("--jobs", "-j", type=_jobs, default=1, help="parallel workers (-1 = all cores)")
-    fix.add_argument("--out", "-o", type=Path, default=None, help="output folder (default results/<name>)")
+    _add_jobs(fix)
+    fix.add_argument("--out", "-o", type=Path, default=None, help="results folder (default results/<name>)")
+    _add_report_out(fix)
     fix.add_argument("--resume", action="store_true", help="continue an interrupted study in --out")
     fix.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     fix.set_defaults(handler=cmd_fix)
 
-    report = sub.add_parser("report", help="write report.html and report.md for a finished run")
-    report.add_argument("out", type=Path, help="run folder written by 'krosbalance run'")
-    report.add_argument("--to", type=Path, default=None, help="report folder (default reports/<name>)")
+    report = _subparser(
+        sub, "report", "write report.html and report.md for a finished run and print its answer"
+    )
+    report.add_argument(
+        "results", type=Path, metavar="RESULTS", help="results folder written by 'krosbalance run'"
+    )
+    report.add_argument("--out", "-o", type=Path, default=None, help="report folder (default reports/<name>)")
+    report.add_argument("--to", dest="out", type=Path, help=argparse.SUPPRESS)  # the old spelling
     report.add_argument(
         "--write-ladder",
         nargs="?",
@@ -114,13 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(handler=cmd_report)
 
-    answer = sub.add_parser(
-        "answer", help="print the headline answer of a finished run (its study's numbers)"
-    )
-    answer.add_argument("out", type=Path, help="the run's results folder")
+    answer = _subparser(sub, "answer", "print the headline answer of a finished run (its study's numbers)")
+    answer.add_argument("results", type=Path, metavar="RESULTS", help="the run's results folder")
     answer.set_defaults(handler=cmd_answer)
 
-    teams = sub.add_parser("teams", help="count and list every legal team of a roster or a collection")
+    teams = _subparser(sub, "teams", "count and list every legal team of a roster or a collection")
     teams.add_argument(
         "roster",
         metavar="ROSTER",
@@ -132,13 +208,17 @@ def build_parser() -> argparse.ArgumentParser:
     teams.add_argument("--count", action="store_true", help="print the count only")
     teams.set_defaults(handler=cmd_teams)
 
-    validate = sub.add_parser("validate", help="check experiment files and explain every problem")
+    validate = _subparser(
+        sub, "validate", "check experiment files, explain every problem, and say what a run would cost"
+    )
     validate.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    _add_jobs(validate)
     validate.set_defaults(handler=cmd_validate)
 
-    listing = sub.add_parser(
+    listing = _subparser(
+        sub,
         "list",
-        help="list characters, boards, AIs, rulesets, studies, Demonic Rewards, Blast favors or challenges",
+        "list characters, boards, AIs, rulesets, studies, Demonic Rewards, Blast favors or challenges",
     )
     listing.add_argument(
         "what",
@@ -146,8 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     listing.set_defaults(handler=cmd_list)
 
-    show = sub.add_parser(
-        "show", help="print one card as the game prints it, with each value's source and confidence"
+    show = _subparser(
+        sub, "show", "print one card as the game prints it, with each value's source and confidence"
     )
     show.add_argument(
         "name",
@@ -157,34 +237,101 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.set_defaults(handler=cmd_show)
 
-    replay = sub.add_parser("replay", help="re-simulate one match turn by turn, with board pictures")
-    replay.add_argument("out", type=Path, help="run folder written by 'krosbalance run'")
+    replay = _subparser(sub, "replay", "re-simulate one match turn by turn, with board pictures")
+    replay.add_argument(
+        "results", type=Path, metavar="RESULTS", help="results folder written by 'krosbalance run'"
+    )
     replay.add_argument("match_id", type=int, metavar="MATCH_ID")
     replay.add_argument("--turn", type=int, default=None, help="only this turn's picture")
     replay.add_argument(
-        "--pictures", type=Path, default=None, help="picture folder (default OUT/replays/match-ID)"
+        "--out",
+        "-o",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="where the pictures go (default RESULTS/replays/match-ID), or with --html the page "
+        "(default RESULTS/replays/match-ID.html)",
     )
+    replay.add_argument("--pictures", dest="out", type=Path, help=argparse.SUPPRESS)  # the old spelling
     replay.add_argument("--no-pictures", action="store_true", help="text only")
     replay.add_argument(
         "--html", action="store_true", help="write the replay viewer, one self-contained HTML page, instead"
     )
-    replay.add_argument(
-        "--out",
-        dest="html_out",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="the page --html writes (default OUT/replays/match-ID.html)",
-    )
     replay.set_defaults(handler=cmd_replay)
 
-    from krosbalance.studies.matchup.command import add_compare_parser  # krosbalance compare (issue 40)
-
-    add_compare_parser(sub)
+    _add_study_commands(sub)
     return parser
 
 
+def _add_study_commands(sub: Any) -> None:
+    """The commands studies bring (``compare``): the ``add_parser(sub)`` of each registered study's
+    ``command`` module (``studies/<study>/command.py``), in registration order."""
+    import importlib
+
+    from krosbalance.cli.examples import EPILOGS
+    from krosbalance.studies import get_study, list_studies
+
+    for name in list_studies():
+        module_name = f"{type(get_study(name)).__module__}.command"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        added = module.add_parser(sub)
+        if added.epilog is None and added.prog.split()[-1] in EPILOGS:
+            added.epilog = EPILOGS[added.prog.split()[-1]]
+            added.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
 # ------------------------------------------------------------------------------------------ commands
+
+
+def _resume_command(args: argparse.Namespace, out: Path) -> str:
+    """The exact command that continues this run where it stopped."""
+    import shlex
+
+    words = ["krosbalance", str(args.command), str(args.file), "--out", str(out), "--resume"]
+    if getattr(args, "jobs", None) is not None:
+        words += ["--jobs", str(args.jobs)]
+    if getattr(args, "patch", None):
+        words += ["--patch", str(args.patch)]
+    return shlex.join(words)
+
+
+def _report_folder(args: argparse.Namespace, out: Path, name: str) -> Path:
+    """Where ``run`` writes its report: ``--report-out``, else beside the results when ``--out`` was
+    given (OUT/report), else ``reports/<name>``."""
+    if args.report_out is not None:
+        return Path(args.report_out)
+    return out / "report" if args.out is not None else Path("reports") / name
+
+
+def _report_and_answer(args: argparse.Namespace, out: Path, name: str) -> None:
+    """After a run: write its report (unless ``--no-report``) and print the study's answer."""
+    if args.no_report:
+        print(f"report: krosbalance report {out}")
+        return
+    from krosbalance.analysis.report import write_report_answer
+
+    try:
+        written = write_report_answer(out, _report_folder(args, out, name))
+    except FileNotFoundError as exc:  # nothing finished to report on
+        print(f"no report: {exc}", file=sys.stderr)
+        return
+    print(f"report: {written.path}")
+    print_answer(written.study, written.answer)
+
+
+def print_answer(study: str, lines: Sequence[str]) -> None:
+    """The study's headline answer in the terminal: its name, then each line."""
+    if not lines:
+        print(f"answer ({study}): no answer (no error-free match)")
+        return
+    print(f"answer ({study}):")
+    for line in lines:
+        print(f"  {line.replace('**', '')}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -208,9 +355,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         if name_problem(name):  # never a folder outside results/
             raise KrosbalanceError(f"{args.file}: --patch: results folder {name_problem(name)}; give --out")
         out = Path("results") / name
+    args.resume_command = _resume_command(args, out)
     staged = _stage_runner(experiment)
     if staged is not None:  # a staged study (the team ladder, the fix finder): its stages, planned as they go
-        return staged(
+        status = staged(
             experiment,
             args.file,
             out,
@@ -223,6 +371,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             progress=False if args.no_progress else None,
             engine=args.engine,
         )
+        _report_and_answer(args, out, out.name)
+        return EXIT_MATCH_ERRORS if status else 0
     summary = run_experiment(
         args.file,
         out,
@@ -239,6 +389,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         f"{summary.experiment}: {summary.n_matches} matches ({summary.n_played} played, "
         f"{summary.n_skipped} already done), {summary.n_errors} errors, {summary.seconds:.1f} s -> {summary.out}"
     )
+    _report_and_answer(args, Path(summary.out), out.name)
     if summary.n_errors:
         print(
             f"error: {summary.n_errors} of {summary.n_played} matches failed; the first: {summary.first_error}; "
@@ -255,9 +406,9 @@ def cmd_teams(args: argparse.Namespace) -> int:
 
     catalog = RegistryCatalog()
     if args.ruleset not in catalog.rulesets():
-        raise KrosbalanceError(
-            f"--ruleset: unknown ruleset {args.ruleset!r}; known: {', '.join(catalog.rulesets())}"
-        )
+        from krosbalance.rulesets.registry import unknown_ruleset
+
+        raise KrosbalanceError(f"--ruleset: {unknown_ruleset(args.ruleset, catalog.rulesets())}")
     label, figures, is_collection = parse_roster_argument(args.roster, catalog, args.ruleset)
     size = (args.size, args.size) if args.size else None
     build = collection_teams if is_collection else roster_teams
@@ -286,6 +437,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
     experiment, _ = load_fix(args.file)  # refuses a file without [fix]
     out = args.out if args.out is not None else Path("results") / experiment.name
+    args.resume_command = _resume_command(args, out)
     staged = _stage_runner(experiment)
     assert staged is not None  # a [fix] file is the patches study's, which stages it
     status = staged(
@@ -296,6 +448,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
         resume=args.resume,
         progress=False if args.no_progress else None,
     )
+    _report_and_answer(args, out, out.name)
     return EXIT_MATCH_ERRORS if status else 0
 
 
@@ -304,36 +457,38 @@ def cmd_report(args: argparse.Namespace) -> int:
     from krosbalance.sim.runner import read_manifest
     from krosbalance.sim.stages import is_staged, read_stages
 
-    if is_staged(args.out):  # a staged study (a team ladder): its stages are read together
-        name = str(read_stages(args.out).get("study") or args.out.name)
+    results = args.results
+    if is_staged(results):  # a staged study (a team ladder): its stages are read together
+        name = str(read_stages(results).get("study") or results.name)
     else:
-        name = str(read_manifest(args.out).get("experiment") or args.out.name)
-    if args.to is None and folder_name_problem(name):
+        name = str(read_manifest(results).get("experiment") or results.name)
+    if args.out is None and folder_name_problem(name):
         # The manifest names the report folder: "../../x" would write outside reports/.
         raise KrosbalanceError(
-            f"{args.out / 'manifest.json'}: experiment: {folder_name_problem(name)}; "
-            "name the report folder with --to"
+            f"{results / 'manifest.json'}: experiment: {folder_name_problem(name)}; "
+            "name the report folder with --out"
         )
-    report_dir = args.to if args.to is not None else Path("reports") / name
-    from krosbalance.analysis.report import write_report
+    report_dir = args.out if args.out is not None else Path("reports") / name
+    from krosbalance.analysis.report import write_report_answer
 
     if args.write_ladder is not None:
         # Before the report, so that it already quotes the new standing.
-        print(_write_ladder(args.out, None if str(args.write_ladder) == "-" else args.write_ladder, name))
-    path = write_report(args.out, report_dir, chunk_matches=args.chunk_matches)
+        print(_write_ladder(results, None if str(args.write_ladder) == "-" else args.write_ladder, name))
+    written = write_report_answer(results, report_dir, chunk_matches=args.chunk_matches)
     from krosbalance.sim.ledger import check
 
-    for note in check(args.out).notes():
-        print(f"warning: {args.out}: {note}", file=sys.stderr)
-    print(path)
+    for note in check(results).notes():
+        print(f"warning: {results}: {note}", file=sys.stderr)
+    print(written.path)
+    print_answer(written.study, written.answer)
     return 0
 
 
 def cmd_answer(args: argparse.Namespace) -> int:
     from krosbalance.analysis.report import report_answer
 
-    study, lines = report_answer(args.out)
-    print(f"{study}: " + " ".join(lines) if lines else f"{study}: no answer (no error-free match)")
+    study, lines = report_answer(args.results)
+    print_answer(study, lines)
     return 0
 
 
@@ -348,10 +503,13 @@ def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from krosbalance.cli.cost import core_installed, effective_jobs, run_cost
     from krosbalance.sim.experiment import check_experiment
     from krosbalance.sim.trial import trial_errors
 
     status = 0
+    jobs = effective_jobs(args.jobs, available_cores())
+    core = core_installed()
     for file in args.files:
         experiment, errors = check_experiment(file)
         if experiment is not None and not errors:
@@ -361,9 +519,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if errors:
             status = EXIT_USER_ERROR
         elif experiment is not None:
+            cost = run_cost(experiment, jobs, core)
             print(
                 f"{file}: ok: {experiment.name!r}, {len(experiment.pairings)} pairings, "
-                f"{experiment.n_deals} deals, {experiment.n_matches} matches"
+                f"{experiment.n_deals} deals; run plays {cost.line()}"
             )
     return status
 
@@ -375,18 +534,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         for line in LISTINGS[args.what]():
             print(line)
         return 0
-    if args.what == "characters":
-        from krosbalance.content.registry import list_characters
+    if args.what in ("characters", "ais"):  # tables of what a designer chooses by
+        from krosbalance.cli.listing import ai_lines, character_lines
 
-        names = list_characters("krosmaster", game=None)  # Arena and Krosmaster Blast cards
-    elif args.what == "boards":
+        print("\n".join(character_lines() if args.what == "characters" else ai_lines()))
+        return 0
+    if args.what == "boards":
         from krosbalance.content.registry import list_boards
 
         names = list_boards()
-    elif args.what == "ais":
-        from krosbalance.ai.registry import list_ais
-
-        names = list_ais()
     elif args.what == "studies":
         from krosbalance.studies import list_studies
 
@@ -411,12 +567,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from krosbalance.sim.replay import replay_match
     from krosbalance.sim.runner import RunError, read_table
 
-    replay = replay_match(args.out, args.match_id)
+    _refuse_staged_folder(args.results, args.match_id)
+    replay = replay_match(args.results, args.match_id)
     spec, result, positions = replay.spec, replay.result, replay.positions
     if args.html:
         from krosbalance.render.replay_page import write_replay_page
 
-        page = args.html_out or args.out / "replays" / f"match-{spec.match_id}.html"
+        page = args.out or args.results / "replays" / f"match-{spec.match_id}.html"
         title = f"match {spec.match_id} of {spec.experiment}: {spec.board}, seed {spec.seed}"
         print(write_replay_page(result, page, title=title, ais=tuple(spec.ais)))
         return 0
@@ -444,16 +601,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     winner = "draw" if result.winner is None else f"side {result.winner}"
     holdings = "".join(f"; {name} {value}" for name, value in result.values.items())  # the ruleset's
     print(f"result: {winner} ({result.end_reason}) after {result.turns} turns{holdings}")
-    _compare_with_record(args.out, spec.match_id, result, read_table)
+    _compare_with_record(args.results, spec.match_id, result, read_table)
 
     if not args.no_pictures:
         turns = sorted(positions) if args.turn is None else [t for t in positions if t == args.turn]
         if args.turn is not None and not turns:
             raise RunError(f"match {spec.match_id} has no turn {args.turn} (it lasted {result.turns} turns)")
-        folder = args.pictures or args.out / "replays" / f"match-{spec.match_id}"
+        folder = args.out or args.results / "replays" / f"match-{spec.match_id}"
         for path in _save_pictures(spec, positions, turns, folder):
             print(path)
     return 0
+
+
+def _refuse_staged_folder(results: Path, match_id: int) -> None:
+    """A staged study's folder holds one results folder per stage: say which to replay from."""
+    from krosbalance.sim.stages import is_staged, read_stages
+
+    if not is_staged(results):
+        return
+    folders = [str(s.get("folder")) for s in read_stages(results).get("stages", []) if s.get("folder")]
+    shown = ", ".join(folders[:4]) + (f" and {len(folders) - 4} more" if len(folders) > 4 else "")
+    example = f"krosbalance replay {results / folders[0]} {match_id}" if folders else ""
+    raise KrosbalanceError(
+        f"{results}: a staged study's folder (stages.json); replay a match of one of its stages: "
+        f"{shown or '(no stage yet)'}" + (f", e.g. {example}" if example else "")
+    )
 
 
 def _compare_with_record(out: Path, match_id: int, result: Any, read_table: Any) -> None:
@@ -513,7 +685,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print("interrupted: finished matches are saved; continue with --resume", file=sys.stderr)
+        resume = getattr(args, "resume_command", None)
+        print(
+            "interrupted: finished matches are saved; "
+            + (f"continue with: {resume}" if resume else "continue with the same command and --resume"),
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `krosbalance replay ... | head`): not an error of ours.

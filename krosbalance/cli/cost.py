@@ -1,0 +1,160 @@
+"""What ``krosbalance validate`` says a run will cost: its matches (a staged study's planned stages
+counted as ``run`` plays them) and an estimated wall time from each AI's measured seconds per box
+match (:func:`krosbalance.ai.registry.ai_cost`), scaled by the workers and by whether the native core
+is installed.
+
+A staged study tells its stages' sizes through its folder's planner module
+(``studies/<study>/planner.py``): ``planned_stages(experiment)`` (the stage experiments, each costed
+with its own AIs) or ``planned_matches(experiment)`` (matches per stage, costed with the file's AIs).
+The time is an estimate: a box match of four a side is the unit, so larger teams, Blast or four
+players at a table run longer, and a busy machine slower.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A run's size and estimated wall time."""
+
+    matches: int
+    seconds: float
+    stages: tuple[tuple[str, int], ...] = ()  # a staged study's (stage, matches), in order
+    at_most: bool = False  # later stages depend on the results: the count is an upper bound
+    engine: str = "core"  # core, reference (not installed) or ruleset (one the core does not play)
+    jobs: int = 1
+    unmeasured: tuple[str, ...] = ()  # AIs whose cost is a tier's median
+
+    def line(self) -> str:
+        """``770 matches, ~4 min with 2 jobs (native core)``."""
+        bound = "at most " if self.at_most else ""
+        time = (
+            "unknown time"
+            if math.isnan(self.seconds)
+            else f"~{duration(self.seconds)}".replace("~under", "under")
+        )
+        engine = {
+            "core": "native core",
+            "reference": "Python reference engine: the core is not installed",
+            "ruleset": "Python reference engine: the core plays Arena only",
+        }[self.engine]
+        line = f"{bound}{self.matches:,} matches, {time} with {self.jobs} job(s) ({engine})"
+        if self.stages:
+            line += "; stages: " + ", ".join(f"{name} {n:,}" for name, n in self.stages)
+        if self.unmeasured:
+            line += f"; not measured, costed as their tier: {', '.join(self.unmeasured)}"
+        return line
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``3.5 h``."""
+    if seconds < 1:
+        return "under 1 s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def patched_share(experiment: Any) -> float:
+    """The share of the experiment's arms that play a balance patch: the native core plays the
+    shipped cards only, so those matches are played by the Python reference engine."""
+    arms = [name for name, _ in experiment.arms] or [""]
+    return sum(1 for arm in arms if experiment.patch_of(arm)) / len(arms)
+
+
+def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
+    """The mean seconds of one match of ``experiment``: each AI matchup's (the mean of its seats' AI
+    costs, scaled by the seats over two) weighted by its deals, its patched arms costed on the
+    reference engine (:func:`patched_share`), as is every match of a ruleset the core does not play
+    (Blast, the Duel Pack); and the AIs costed by their tier."""
+    from krosbalance.ai.registry import ai_cost
+
+    if getattr(experiment, "ruleset", "arena") != "arena":  # the core plays Arena only
+        core = False
+    patched = patched_share(experiment) if core else 0.0
+    total, weight, guessed = 0.0, 0, []
+    for table_ais, deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
+        costs = []
+        for ai in table_ais:
+            seconds, how = ai_cost(ai, core)
+            if patched:
+                seconds = (1 - patched) * seconds + patched * ai_cost(ai, False)[0]
+            costs.append(seconds)
+            if how in ("tier", "unknown") and ai not in guessed:
+                guessed.append(ai)
+        per_match = sum(costs) / len(costs) * len(table_ais) / 2
+        total += per_match * deals
+        weight += deals
+    return (total / weight if weight else float("nan")), guessed
+
+
+def _planner(experiment: Any) -> Any:
+    from krosbalance.studies import study_for
+
+    study = study_for(experiment)
+    name = f"{type(study).__module__}.planner"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
+    """What ``krosbalance run`` of ``experiment`` plays and how long it should take here."""
+    planner = _planner(experiment)
+    staged = planner is not None and getattr(planner, "stage_runner", None) is not None
+    staged = staged and planner.stage_runner(experiment) is not None
+    parts: list[tuple[str, int, float]] = []  # (stage, matches, seconds per match)
+    guessed: list[str] = []
+    at_most = False
+    if staged and hasattr(planner, "planned_stages"):
+        stages, at_most = planner.planned_stages(experiment)
+        for label, stage in stages:
+            per, unknown = seconds_per_match(stage, core)
+            parts.append((label, int(stage.n_matches), per))
+            guessed += unknown
+    elif staged and hasattr(planner, "planned_matches"):
+        per, guessed = seconds_per_match(experiment, core)
+        planned = planner.planned_matches(experiment)
+        at_most = any("at most" in label for label in planned)
+        parts = [(label, int(n), per) for label, n in planned.items()]
+    else:
+        per, guessed = seconds_per_match(experiment, core)
+        parts = [("", int(experiment.n_matches), per)]
+    from krosbalance.ai.registry import run_startup_seconds
+
+    workers = max(1, jobs)
+    startup = run_startup_seconds() if workers > 1 else 0.0  # the workers' start, once per run or stage
+    seconds = sum(n * per for _, n, per in parts) / workers + startup * len(parts)
+    return Cost(
+        matches=sum(n for _, n, _ in parts),
+        seconds=seconds,
+        stages=tuple((label, n) for label, n, _ in parts if label),
+        at_most=at_most,
+        engine=("core" if experiment.ruleset == "arena" else "ruleset") if core else "reference",
+        jobs=workers,
+        unmeasured=tuple(dict.fromkeys(guessed)),
+    )
+
+
+def effective_jobs(jobs: int, cores: int) -> int:
+    """The workers a ``--jobs`` value means (negative counts back from all cores, as joblib does)."""
+    return max(1, jobs if jobs > 0 else cores + 1 + jobs)
+
+
+def core_installed() -> bool:
+    from krosbalance import native
+
+    return bool(native.installed())
+
+
+__all__ = ["Cost", "duration", "effective_jobs", "run_cost", "seconds_per_match"]

@@ -1,0 +1,51 @@
+"""The team study's answer: the best team the collection can field (never one it cannot), else the
+ladder's best team, each with its rating, the win % it means, its interval, n and the AIs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from krosbalance.analysis.staged import load_staged
+from krosbalance.studies.teams.answer import team_answer
+from krosbalance.studies.teams.ladder import team_label
+from krosbalance.studies.teams.planner import run_ladder
+from tests.sim.fakes import strength_play
+from tests.studies.teams.test_team_ladder import CAT, LADDER, ladder
+
+
+def _run(tmp_path: Path, text: str) -> Path:
+    source = tmp_path / "ladder.toml"
+    source.write_text(text)
+    out = tmp_path / "out"
+    run_ladder(
+        ladder(text), source, out, play=strength_play, catalog=CAT, progress=False, echo=lambda *a: None
+    )
+    return out
+
+
+def test_a_collection_study_answers_with_a_team_the_collection_can_field(tmp_path: Path) -> None:
+    box = CAT.characters(set="arena-box")
+    mine = tmp_path / "mine.toml"
+    mine.write_text(f"[figures]\n{box[0]} = 1\n{box[2]} = 2\n{box[3]} = 1\n{box[4]} = 1\n")
+    text = LADDER.replace("rule = ", f'collection = "{mine}"\nrule = ')
+    out = _run(tmp_path, text)
+    rs = load_staged(out)
+    lines = team_answer(rs)
+    assert lines is not None and lines[0].startswith("The best team your collection can field: ")
+    fieldable = {team_label(",".join(sorted(team))) for team in json.loads(ladder(text).ladder)["mine"]}
+    named = lines[0].split(": ", 1)[1].split(", rating")[0]
+    assert named in fieldable
+    assert (
+        "n=" in lines[0]
+        and "win against the average team" in lines[0]
+        and "random" in lines[0]
+        and "95% CI" in lines[0]
+    )
+
+
+def test_a_ladder_without_a_collection_answers_with_its_best_team(tmp_path: Path) -> None:
+    rs = load_staged(_run(tmp_path, LADDER))
+    lines = team_answer(rs)
+    assert lines is not None and lines[0].startswith("The ladder's best team: ")
+    assert "n=" in lines[0] and "win against the average team" in lines[0]
