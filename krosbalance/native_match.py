@@ -286,6 +286,11 @@ def catalog() -> Any:
 _LEFT_OUT: dict[str, str] = {}
 
 
+def left_out() -> dict[str, str]:
+    """The Krosmasters the core's catalog of the cards in use left out, with why (after :func:`catalog`)."""
+    return dict(_LEFT_OUT)
+
+
 def _check_in_catalog(ids: Sequence[Sequence[str]]) -> None:
     """Refuse, in the core's words for a refusal, a match fielding a card the catalog left out."""
     for team in ids:

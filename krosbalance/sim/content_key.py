@@ -73,25 +73,34 @@ _SAID: set[str] = set()
 
 
 def core_note(folder: ContentFolder) -> str:
-    """The line that says the native core cannot play the folder's Arena cards ('' when it can, or
-    when it is not the engine that would play them): the matches are then played by the Python
-    reference, the same results, more slowly (:mod:`krosbalance.engine_choice`)."""
+    """The line that says which of the folder's Arena cards the native core cannot play ('' when it
+    plays them all, or when it is not the engine that would play them): the matches fielding them
+    are played by the Python reference, the same results, more slowly (:mod:`krosbalance.engine_choice`);
+    every other match stays in the core."""
     from krosbalance import native
 
     if not native.available():  # also KROSBALANCE_ENGINE=reference: the reference plays anyway
         return ""
     from krosbalance.engine_choice import REFUSALS, SLOWER
-    from krosbalance.native_match import catalog
+    from krosbalance.native_match import catalog, left_out
 
     try:
         catalog()  # the core's copy of every Arena card in use, the folder's included
-    except ValueError as exc:
+    except ValueError as exc:  # a card every match meets (a reward token): the reference plays all
         if str(exc).startswith(REFUSALS):
             return (
                 f"note: the native core cannot play the cards of {folder.root} ({exc}): while they are "
                 f"in use, the Python reference engine plays every Arena match (the same results, {SLOWER})"
             )
-    return ""
+        raise
+    lacking = left_out()
+    if not lacking:
+        return ""
+    why = "; ".join(f"{name}: {reason}" for name, reason in sorted(lacking.items()))
+    return (
+        f"note: the native core cannot play the cards of {folder.root} ({why}): the matches that field "
+        f"them are played by the Python reference engine (the same results, {SLOWER})"
+    )
 
 
 def _say_once(note: str) -> None:
