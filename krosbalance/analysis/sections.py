@@ -28,6 +28,7 @@ set holds its study, else ``None``. The first section (in the order above) whose
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -115,25 +116,26 @@ def folder_study(rs: ResultSet) -> Study | None:
     experiment copy beside the results; None when that copy cannot be read either (the mode sections
     then each ask the data, as before studies were recorded)."""
     recorded = recorded_study(rs.manifest)
-    return recorded if recorded is not None else copy_study(rs.spec_text)
+    return recorded if recorded is not None else copy_study(rs.spec_text, rs.root)
 
 
-def copy_experiment(spec_text: str) -> Any:
-    """The experiment of the copy beside the results (``experiment.toml``): what the run was asked to
-    play, so a study's section reads its arms from the record rather than guessing them from the
-    matches; None when there is no copy or it cannot be read (results written before the copy)."""
+def copy_experiment(spec_text: str, root: Path | None = None) -> Any:
+    """The experiment of the copy beside the results (``experiment.toml`` in ``root``): what the run
+    was asked to play, so a study's section reads its arms from the record rather than guessing them
+    from the matches; None when there is no copy or it cannot be read (results written before the
+    copy). Read as the file in ``root``, so that its ``content`` key finds the run's copy of the cards."""
     if not spec_text:
         return None
     try:
-        return loads_experiment(spec_text, SPEC_FILE)
+        return loads_experiment(spec_text, str(root / SPEC_FILE) if root is not None else SPEC_FILE)
     except KrosbalanceError:
         return None
 
 
-def copy_study(spec_text: str) -> Study | None:
-    """The study that claims an experiment copy (``experiment.toml`` beside the results); None when
-    there is none or it cannot be read."""
-    experiment = copy_experiment(spec_text)
+def copy_study(spec_text: str, root: Path | None = None) -> Study | None:
+    """The study that claims an experiment copy (``experiment.toml`` beside the results, in ``root``);
+    None when there is none or it cannot be read."""
+    experiment = copy_experiment(spec_text, root)
     if experiment is None:
         return None
     try:

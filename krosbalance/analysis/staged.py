@@ -68,7 +68,7 @@ def load_staged(out: str | Path) -> ResultSet:
         raise FileNotFoundError(f"{out}: no stage has matches yet")
     spec = out / SPEC_FILE
     spec_text = spec.read_text(encoding="utf-8", errors="replace") if spec.is_file() else ""
-    study = copy_study(spec_text)
+    study = copy_study(spec_text, out)
     manifest = {
         "experiment": state.get("study", out.name),
         "staged": True,

@@ -453,11 +453,13 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from krosbalance.sim.content_key import activate_run_content
     from krosbalance.sim.experiment import folder_name_problem
     from krosbalance.sim.runner import read_manifest
     from krosbalance.sim.stages import is_staged, read_stages
 
     results = args.results
+    activate_run_content(results)
     if is_staged(results):  # a staged study (a team ladder): its stages are read together
         name = str(read_stages(results).get("study") or results.name)
     else:
@@ -486,7 +488,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_answer(args: argparse.Namespace) -> int:
     from krosbalance.analysis.report import report_answer
+    from krosbalance.sim.content_key import activate_run_content
 
+    activate_run_content(args.results)
     study, lines = report_answer(args.results)
     print_answer(study, lines)
     return 0

@@ -15,13 +15,20 @@ run was played with, wherever the designer's folder has gone since.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from krosbalance.content.custom import ContentFolder, activate, chosen_content, read_content_folder
+from krosbalance.content.custom import (
+    CONTENT_ENV,
+    ContentFolder,
+    activate,
+    chosen_content,
+    read_content_folder,
+)
 from krosbalance.errors import ContentError
 from krosbalance.sim.file_problems import _get, _Problems
 
@@ -131,3 +138,17 @@ def experiment_copy_text(text: str, content: str) -> str:
             lines[i] = line
             return "\n".join(lines) + "\n"
     return "\n".join([line, *lines]) + "\n"
+
+
+def activate_run_content(results: Path) -> None:
+    """Read a results folder with the cards it was played with: the copy of a designer's folder a
+    run keeps in ``OUT/content/`` (a staged study's in its stages' folders) becomes the active
+    content, unless the user chose a folder (``--content``, ``KROSBALANCE_CONTENT``): the report and
+    the answer then name a designer's figures as the game would, not by their ids."""
+    if os.environ.get(CONTENT_ENV):
+        return
+    copies = [results / "content", *sorted(results.glob("stage-*/content"))]
+    for copy in copies:
+        if copy.is_dir():
+            activate(copy)
+            return

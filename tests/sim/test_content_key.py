@@ -31,7 +31,7 @@ def experiment_text(content: str | None, board: str = BOARD, deals: int = 2) -> 
     key = f"content = {json.dumps(content)}\n" if content is not None else ""
     return (
         f'name = "designer"\n{key}master_seed = 3\nmatches_per_pairing = {deals}\n'
-        f'boards = ["{board}"]\nais = ["focus_fire"]\n[teams]\nmode = "pairs"\n'
+        f'boards = ["{board}"]\nais = ["focus-fire"]\n[teams]\nmode = "pairs"\n'
         f"pairs = [[{json.dumps([FIGURE, *team_a[1:]])}, {json.dumps(list(team_b))}]]\n"
     )
 
@@ -158,3 +158,20 @@ def test_cards_the_core_cannot_play_are_said_once_and_played_by_the_reference(
     assert err.count("note: the native core cannot play the cards of") == 1 and "element_bonus" in err
     assert summary.n_errors == 0
     assert set(read_table(tmp_path / "out", "matches")["engine"]) == {"reference"}
+
+
+def test_report_and_answer_read_a_run_with_the_cards_it_was_played_with(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = project / "out"
+    run_experiment(project / "study.toml", out, progress=False)
+    use_content(None)  # a later session: no folder chosen
+    capsys.readouterr()
+    assert main(["answer", str(out)]) == 0
+    assert FIGURE not in capsys.readouterr().out
+    from krosbalance.analysis.names import display_name
+    from krosbalance.content.custom import active_content
+
+    active = active_content()
+    assert active is not None and Path(active.root).resolve() == (out / "content").resolve()
+    assert display_name(FIGURE) == "Test Designer Figure"

@@ -27,7 +27,7 @@ def recorded_arms(rs: Any) -> RewardArms | None:
     """The reward arms of the run of ``rs`` as its experiment copy declares them; None without a copy."""
     from krosbalance.analysis.sections import copy_experiment
 
-    experiment = copy_experiment(getattr(rs, "spec_text", "") or "")
+    experiment = copy_experiment(getattr(rs, "spec_text", "") or "", getattr(rs, "root", None))
     if experiment is None:
         return None
     held_by_name = bool(experiment.held_rewards) and experiment.reward_holders != "ai"
