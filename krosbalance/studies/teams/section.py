@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 
 from krosbalance.analysis.narrative import fmt, pct, with_ci
+from krosbalance.analysis.sections import folder_is
+from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams import meta as meta_mod
 from krosbalance.studies.teams.collection import buy_next, collection_best, swap_effects
 from krosbalance.studies.teams.ladder import (
@@ -68,10 +70,6 @@ class TeamStudy:
         for tier in self.buy:
             out[f"team_buy_next_{tier}"] = self.buy[tier]
         return out
-
-
-def is_team_study(rs: Any) -> bool:
-    return ((rs.manifest or {}).get("meta") or {}).get("kind") == "team_ladder"
 
 
 def _per_pair(matches: pd.DataFrame, stage: str) -> int:
@@ -507,9 +505,10 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
 
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
-    """The hook (a mode section): a "Teams" section for a team study's staged results, else nothing."""
-    if is_team_study(rs):
+    """The hook (a mode section): a "Teams" section for the team study's results (the folder's
+    recorded study), else nothing."""
+    if folder_is(rs, TeamsStudy.name):
         section(doc, "Teams", lambda: report_section(doc, team_study(rs), tables))
 
 
-__all__ = ["TeamStudy", "team_study", "is_team_study", "add_report_section", "team_key"]
+__all__ = ["TeamStudy", "team_study", "add_report_section", "team_key"]
