@@ -365,15 +365,11 @@ def run_ladder(
     return 1 if summary.n_errors else 0  # as the CLI: some matches raised (recorded in the stages)
 
 
-def stage_runner(experiment: Experiment) -> Any:
-    """``krosbalance run`` of a team study (``mode = "ladder"``): :func:`run_ladder` (the registry's
-    :func:`~krosbalance.studies.registry.stage_runner`); None for any other experiment."""
-    return _run_ladder_study if experiment.ladder else None
-
-
-def _run_ladder_study(
+def run_ladder_study(
     experiment: Experiment, source: str | Path, out: str | Path, *, patch: Any = None, **options: Any
 ) -> int:
+    """``krosbalance run`` of a team study (``mode = "ladder"``, :meth:`TeamsStudy.stage_runner`):
+    :func:`run_ladder`, which plays the cards as shipped (a ``--patch`` is refused)."""
     if patch:
         raise KrosbalanceError(
             f"{source}: --patch: a team study (mode = 'ladder') plays the cards as shipped; "
