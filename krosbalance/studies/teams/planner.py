@@ -17,7 +17,7 @@ best team's shortfall in score against the field); stopping at ``min_teams`` >= 
 instead of one keeps a true top-k team unless, at some stage, more than (kept - k) teams scored above
 it: the margin between ``min_teams`` and ``top_k`` is what buys the top-k its confidence. It is
 measured on a synthetic field of known strengths (``tests/studies/teams/test_team_ladder.py``,
-:func:`krosbalance.studies.teams.ladder.synthetic_halving`).
+:func:`krosbalance.studies.teams.design_check.synthetic_halving`).
 
 **LUCB design** (``design = "lucb"``, :mod:`krosbalance.sim.topk`): (epsilon, delta)-PAC top-k
 identification by racing. Stage ``lucb-01`` plays every rated team against ``opponents`` field

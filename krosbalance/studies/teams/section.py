@@ -19,12 +19,10 @@ from krosbalance.analysis.sections import folder_is
 from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams import meta as meta_mod
 from krosbalance.studies.teams.collection import buy_next, collection_best, swap_effects
+from krosbalance.studies.teams.design_check import lucb_check, matches_saved, synthetic_halving
 from krosbalance.studies.teams.ladder import (
     field_win_rates,
-    lucb_check,
-    matches_saved,
     pairing_samples_of,
-    synthetic_halving,
     team_key,
     team_label,
     team_ratings,
