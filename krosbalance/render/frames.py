@@ -28,6 +28,8 @@ from typing import Any
 from krosbalance.engine.dice import FACE_NAMES
 from krosbalance.render.frame_state import SEAT_NAMES, FramePiece
 from krosbalance.render.ruleset_steps import RulesetSteps
+from krosbalance.rulesets.arena.tension import REFUND_KAMAS
+from krosbalance.rulesets.blast.rolls import OUTCOMES
 
 #: events that open a new step; every other event belongs to the step before it
 HEADLINES = frozenset(
@@ -223,8 +225,6 @@ class _Builder(RulesetSteps):
         self._dice(int(e.uid), "combat", e.faces, f"{int(e.delta):+d}")
 
     def _on_dodge_rolled(self, e: Any) -> None:
-        from krosbalance.rulesets.blast.rolls import OUTCOMES
-
         self._dice(int(e.uid), "dodge", e.faces, str(OUTCOMES[e.outcome]))
 
     def _on_tension_rolled(self, e: Any) -> None:
@@ -239,7 +239,6 @@ class _Builder(RulesetSteps):
         tail = f"; {'both dice' if refunded == 2 else 'one die'} refunded in kamas" if refunded else ""
         if refunded:  # R-A28: 3 kamas for no die used, 1 for one (the reserve may hold fewer: the
             # turn end's checkpoint then corrects the count)
-            from krosbalance.rulesets.arena.tension import REFUND_KAMAS
 
             self._bump("kamas", int(e.side), REFUND_KAMAS[len(names) - refunded])
         rise = " (a double: tension rises)" if e.double else ""

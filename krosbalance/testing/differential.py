@@ -27,6 +27,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from krosbalance import native_match
+from krosbalance.content.registry import default_registry
+from krosbalance.play import _ai_names, play_match
+from krosbalance.render.notation import cell_name
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing.fuzz_specs import describe, match_specs
 
 #: events shown before the first differing one
@@ -44,10 +49,6 @@ def play_core(
     this plays every AI of ``PORTED_AIS`` (ported, maybe not yet proven identical: proving it is
     this harness's job). ``plant_divergence_at`` (test-only) plays one match with the divergence
     planted in the core."""
-    from krosbalance import native_match
-    from krosbalance.play import _ai_names
-    from krosbalance.rulesets.registry import get_ruleset
-
     batch = []
     for spec in specs:
         teams = spec["teams"]
@@ -68,8 +69,6 @@ def play_core(
 
 def play_reference(spec: Mapping[str, Any]) -> Any:
     """The reference's ``MatchResult`` of a spec (``engine="reference"``, ``record="full"``)."""
-    from krosbalance.play import play_match
-
     return play_match(
         *spec["teams"],
         board=spec["board"],
@@ -231,8 +230,6 @@ def _line(event: Sequence[Any]) -> str:
 
 
 def _piece(piece: Mapping[str, Any] | None, width: int) -> str:
-    from krosbalance.render.notation import cell_name
-
     if piece is None:
         return "(not in play)"
     if not piece["alive"]:
@@ -319,7 +316,6 @@ def compare(spec: Mapping[str, Any], core_out: Mapping[str, Any], reference: Any
     index = next(
         (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs))
     )
-    from krosbalance.content.registry import default_registry
 
     width = default_registry().load_board(spec["board"]).width
     return Divergence(dict(spec), index, ours, theirs, core_head, head, list(reference.checkpoints), width)

@@ -32,6 +32,12 @@ from typing import Any
 
 import numpy as np
 
+from krosbalance import native_match
+from krosbalance.ai.registry import ai_problem, ai_tier, list_ais
+from krosbalance.content.registry import default_registry
+from krosbalance.engine.restriction import elements_of
+from krosbalance.rulesets.registry import get_ruleset
+
 #: the seat counts and Arena modes the fuzz draws, with their weights (two players most often)
 MODES: tuple[tuple[str, float], ...] = (("two_player", 0.6), ("free_for_all", 0.2), ("two_vs_two", 0.2))
 
@@ -59,8 +65,6 @@ RESTRICTED_SHARE = 0.15
 @cache
 def arena_sets() -> tuple[str, ...]:
     """The sets with at least one Arena Krosmaster (the registry's, by set)."""
-    from krosbalance.content.registry import default_registry
-
     registry = default_registry()
     return tuple(s for s in registry.list_sets() if registry.list_characters(game="arena", set=s))
 
@@ -70,9 +74,6 @@ def teams_by_set(mode: str) -> dict[str, tuple[tuple[str, ...], ...]]:
     """Every legal team of ``mode`` (Arena's ``all_teams`` over the whole Arena roster), grouped by
     the sets whose cards it fields (a team fielding two sets is in both); sets without a legal team
     are left out."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.rulesets.registry import get_ruleset
-
     registry = default_registry()
     legal = get_ruleset("arena", {"mode": mode}).all_teams(registry.list_characters(game="arena"), registry)
     out: dict[str, tuple[tuple[str, ...], ...]] = {}
@@ -87,8 +88,6 @@ def teams_by_set(mode: str) -> dict[str, tuple[tuple[str, ...], ...]]:
 @cache
 def board_zones() -> dict[str, tuple[int, ...]]:
     """Every Arena board's deployment zones, as cell counts."""
-    from krosbalance.content.registry import default_registry
-
     registry = default_registry()
     return {
         board: tuple(zone.bit_count() for zone in registry.load_board(board).deploy)
@@ -113,8 +112,6 @@ def teams_fitting(mode: str, room: int) -> dict[str, tuple[tuple[str, ...], ...]
 @cache
 def rewards_by_set() -> dict[str, tuple[str, ...]]:
     """The Demonic Reward tokens of each set (the registry's)."""
-    from krosbalance.content.registry import default_registry
-
     registry = default_registry()
     sets = sorted({spec.set for spec in registry.all_rewards()})
     return {name: tuple(registry.list_rewards(set=name)) for name in sets}
@@ -124,17 +121,12 @@ def core_ais(seats: int) -> list[str]:
     """The AIs the core plays for ``seats`` seats: ``random`` and :data:`native_match.PORTED_AIS`
     (read now, so an AI ported later is fuzzed too), less those the registry says cannot play
     that many seats."""
-    from krosbalance import native_match
-    from krosbalance.ai.registry import ai_problem, list_ais
-
     known = set(list_ais("arena"))
     names = ["random", *(n for n in native_match.PORTED_AIS if n != "random")]
     return [n for n in names if n in known and not ai_problem(n, "arena", seats)]
 
 
 def _is_search(name: str) -> bool:
-    from krosbalance.ai.registry import ai_tier
-
     return ai_tier(name) == "search"
 
 
@@ -245,10 +237,6 @@ def _forbid(
     rng: np.random.Generator, teams: Sequence[Sequence[str]], options: Mapping[str, Any]
 ) -> dict[str, list[str]]:
     """Restricted play: one or two elements of one Krosmaster present (``elements_of``)."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.engine.restriction import elements_of
-    from krosbalance.rulesets.registry import get_ruleset
-
     name = _pick(rng, _pick(rng, teams))
     elements = elements_of(default_registry().load_character(name), get_ruleset("arena", dict(options)))
     order = rng.permutation(len(elements))[: 1 + int(rng.integers(2))]

@@ -13,6 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from krosbalance.rulesets.arena.results import ArenaStats
+from krosbalance.rulesets.arena.state import ArenaState
+from krosbalance.rulesets.arena.tokens import RewardCard
+
 if TYPE_CHECKING:
     from krosbalance.engine.state import Fighter, MatchState
 
@@ -26,8 +30,6 @@ def _names(values: Any) -> list[str]:
 
 
 def _card(fighter: Fighter) -> dict[str, Any] | None:
-    from krosbalance.rulesets.arena.tokens import RewardCard
-
     extra = fighter.extra
     if extra is None:
         return None
@@ -63,8 +65,6 @@ _COUNTERS = (
 def _arena_counters(extra: Any) -> dict[str, Any]:
     """Arena's counters of a fighter (``rulesets.arena.results.ArenaStats``; none yet: zeros)."""
     if extra is None:
-        from krosbalance.rulesets.arena.results import ArenaStats
-
         extra = ArenaStats()
     return {name: list(v) if isinstance(v := getattr(extra, name), list) else v for name in _COUNTERS}
 
@@ -141,8 +141,6 @@ def _market(market: Any) -> dict[str, Any] | None:
 def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, Any]:
     """The reference's position as the core's ``scenario_step`` takes it and gives it back
     (``dice``: the faces still scripted)."""
-    from krosbalance.rulesets.arena.state import ArenaState
-
     for what, present in (
         ("a trap", state.traps),
         ("an invisible piece", state.invisible),

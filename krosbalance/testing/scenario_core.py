@@ -31,6 +31,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from krosbalance import native
+from krosbalance.engine.dice import ScriptedDice
+from krosbalance.engine.legal import is_legal, legal_actions
+from krosbalance.engine.state import Players
+from krosbalance.rulesets.arena.options import punch
+from krosbalance.rulesets.arena.rewards import reward_creatures
+from krosbalance.testing.differential import _event
 from krosbalance.testing.position_export import Unmirrored, differences, export_position, plain
 
 if TYPE_CHECKING:
@@ -175,8 +181,6 @@ _CATALOGS: dict[tuple[tuple[str, int], ...], tuple[Any, list[Any]]] = {}
 
 def _catalog(specs: Mapping[str, CharacterSpec], rewards: Sequence[Any]) -> Any:
     """The core's catalog of a scenario's characters (cached by the spec objects themselves)."""
-    from krosbalance.rulesets.arena.options import punch
-
     key = tuple(sorted((name, id(spec)) for name, spec in specs.items()))
     if key not in _CATALOGS:
         if len(_CATALOGS) > 64:
@@ -223,8 +227,6 @@ class CoreMirror:
         return controller if controller is None or not self.active else _Recording(controller, log)
 
     def _specs(self) -> dict[str, CharacterSpec]:
-        from krosbalance.rulesets.arena.rewards import reward_creatures
-
         state = self.sc.state
         specs: dict[str, CharacterSpec] = {}
         for spec in [f.spec for f in state.fighters] + list(state.summon_specs.values()):
@@ -250,7 +252,6 @@ class CoreMirror:
             return run(log)
         sc = self.sc
         state = sc.state
-        from krosbalance.engine.dice import ScriptedDice
 
         scripted = state.dice is sc.dice and isinstance(sc.dice, ScriptedDice)
         try:
@@ -264,8 +265,6 @@ class CoreMirror:
         seats = state.players
         recording = bool(seats.controllers)
         if recording:
-            from krosbalance.engine.state import Players
-
             state.players = Players(tuple(_Recording(c, log) for c in seats.controllers), seats.views)
         n_events = len(state.events)
         remaining = sc.dice.remaining
@@ -356,7 +355,6 @@ class CoreMirror:
         state = sc.state
         if not self.active or state.active is not fighter:
             return
-        from krosbalance.engine.legal import is_legal, legal_actions
 
         try:
             position = export_position(state)
@@ -406,8 +404,6 @@ class CoreMirror:
         used: int,
         result: Any,
     ) -> None:
-        from krosbalance.testing.differential import _event
-
         sc = self.sc
         theirs = [_event(e) for e in new_events]
         ours = [[kind, plain(fields)] for kind, fields in out["events"]]

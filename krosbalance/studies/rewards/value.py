@@ -34,7 +34,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from krosbalance.ai.registry import ai_tier
+from krosbalance.analysis.scan import shard_files
 from krosbalance.analysis.stats import ALPHA, mean_interval, ok_matches, wilson_interval
+from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import RANKS, RewardSpec
 from krosbalance.studies.rewards.arms import recorded_arms
 
@@ -84,8 +87,6 @@ def held_by_team_a(options_json: Any, swapped: bool) -> str:
 
 def _tier(ai: str) -> str:
     try:
-        from krosbalance.ai.registry import ai_tier
-
         return ai_tier(ai)
     except Exception:  # an AI no longer registered: results stay readable
         return "unknown"
@@ -136,8 +137,6 @@ def is_value_experiment(matches: pd.DataFrame) -> bool:
 
 def _reward_info(rewards: Sequence[RewardSpec] | None) -> dict[str, RewardSpec]:
     if rewards is None:
-        from krosbalance.content.registry import default_registry
-
         rewards = default_registry().all_rewards()
     return {r.id: r for r in rewards}
 
@@ -438,8 +437,6 @@ def _read_columns(directory: Path, columns: Sequence[str], held_only: bool = Fal
     """The named columns of a table's shards (those present), read column-wise; with ``held_only``
     only the fighter rows that ever held a token."""
     import pyarrow.dataset as ds
-
-    from krosbalance.analysis.scan import shard_files
 
     files = shard_files(directory)
     if not files:

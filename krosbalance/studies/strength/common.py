@@ -24,6 +24,7 @@ from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import copy_experiment
 from krosbalance.analysis.strength import adjusted_strength
 from krosbalance.studies.seats import tables as seats
+from krosbalance.studies.seats.lines import summary_lines
 
 
 @dataclass
@@ -174,7 +175,6 @@ def findings(c: Common) -> list[str]:
             ],
             ladder=c.ladder_summary,
         )
-    from krosbalance.studies.seats.lines import summary_lines
 
     head = narrative.header_lines(n_total=c.n_total, n_ok=c.n_ok, ais=c.ais)
     return head + (summary_lines(c.seat) + [narrative.ending_finding(c.bal)] if c.n_ok else [])

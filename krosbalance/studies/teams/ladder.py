@@ -28,7 +28,9 @@ from scipy import stats as sps
 
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import ai_tier
+from krosbalance.analysis.names import short_name
 from krosbalance.analysis.strength import FIRST_TERM, SIDE_TERM, fit_effects
+from krosbalance.sim.runner import read_table
 
 Team = tuple[str, ...]
 RIDGE = 1.0
@@ -45,8 +47,6 @@ def team_key(team: Sequence[str]) -> str:
 def team_label(key: str) -> str:
     """A short, readable name of a team (its figures' short names, copies counted)."""
     from collections import Counter
-
-    from krosbalance.analysis.names import short_name
 
     parts = [f"{n}x {short_name(c)}" if n > 1 else short_name(c) for c, n in Counter(key.split(",")).items()]
     return " + ".join(parts)
@@ -91,8 +91,6 @@ def deal_scores(matches: pd.DataFrame) -> pd.DataFrame:
 def stage_scores(finished: Sequence[Any]) -> dict[Team, tuple[float, float]]:
     """(mean deal score, deals) of every team over the finished stages: in a field stage only the
     rated team (team A: its opponent was drawn from the field, not chosen); in a round robin both."""
-    from krosbalance.sim.runner import read_table
-
     totals: dict[str, list[float]] = {}
     for stage in finished:
         label = stage.experiment.name
@@ -115,8 +113,6 @@ def pairing_samples(
     """The race's samples after the ``finished`` stages (see :func:`pairing_samples_of`), summed
     stage by stage; ``cache`` (folder -> a stage's sums and counts) spares re-reading a finished
     stage, which never changes, at every later stage."""
-    from krosbalance.sim.runner import read_table
-
     sums, counts = np.zeros(len(teams)), np.zeros(len(teams))
     for stage in finished:
         key = str(stage.folder)

@@ -54,6 +54,7 @@ from krosbalance.sim import stages
 from krosbalance.sim.design import Experiment
 from krosbalance.sim.stages import FinishedStage, run_stages
 from krosbalance.sim.topk import race_step, stage_opponents
+from krosbalance.studies.teams.ladder import pairing_samples, stage_scores
 
 Team = tuple[str, ...]
 SWAP_SEED_KEY = 1000
@@ -205,8 +206,6 @@ class TeamLadderPlanner:
         )
 
     def next(self, finished: Sequence[FinishedStage]) -> Experiment | None:
-        from krosbalance.studies.teams.ladder import stage_scores
-
         labels = [stage.experiment.name for stage in finished]
         last = labels[-1]
         index = len(finished) + 1
@@ -267,8 +266,6 @@ class TeamLadderPlanner:
     def race_state(self, finished: Sequence[FinishedStage]) -> tuple[Any, np.ndarray, int]:
         """The race's decision (:class:`krosbalance.sim.topk.RaceStep`) after the finished ``lucb-``
         stages, each rated team's samples (pairings) so far, and the matches the stages used."""
-        from krosbalance.studies.teams.ladder import pairing_samples
-
         lucb = [s for s in finished if s.experiment.name.startswith(LUCB_PREFIX)]
         sums, counts = pairing_samples(lucb, self.teams, self._samples)
         s = self.settings
