@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from krosbalance.ai import scoring
-from krosbalance.ai.casts import attack_value, greedy_casts, summon_groups, summon_value
+from krosbalance.ai.cast_values import attack_value, summon_groups, summon_value
+from krosbalance.ai.casts import greedy_casts
 from krosbalance.ai.context import _Context
 from krosbalance.ai.weights import Weights
 from krosbalance.content.registry import list_characters, load_character

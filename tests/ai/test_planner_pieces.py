@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from krosbalance.ai import scoring
-from krosbalance.ai.casts import attack_value, landing
+from krosbalance.ai.cast_values import attack_value
+from krosbalance.ai.casts import landing
 from krosbalance.ai.context import _Context, is_melee, route, walk_plan
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.positions import economy_plan, position_value
