@@ -48,6 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="krosbalance", description="Krosmaster Arena balance questions answered by simulation."
     )
+    parser.add_argument(  # one option for every command (krosbalance.content.custom)
+        "--content",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="a folder of your own cards (characters/, rewards/, boards/) over the shipped ones; "
+        "default $KROSBALANCE_CONTENT",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="run an experiment file, writing Parquet shards")
@@ -496,6 +504,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.content is not None:
+            from krosbalance.content.custom import use_content
+
+            use_content(args.content)
         return int(args.handler(args))
     except KrosbalanceError as exc:
         print(f"error: {exc}", file=sys.stderr)

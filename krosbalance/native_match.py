@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from krosbalance import native
+from krosbalance.content.custom import on_content_change
 
 #: the AIs ported to the core: the heuristic AIs (core/src/ai/planner.rs and its modules), whose
 #: weights cross once, with the catalog (the reference's loader reads skills.toml and tuned.toml: one
@@ -166,6 +167,14 @@ def play_many_core(
 _BOARDS: dict[str, Any] = {}
 
 
+def _forget_content() -> None:
+    """Drop what was built from the previous cards when a designer's folder comes or goes
+    (:func:`krosbalance.content.custom.on_content_change`)."""
+    _BOARDS.clear()
+    _validated.cache_clear()
+    catalog.cache_clear()
+
+
 def _check_reward_options(opts: Any) -> None:
     """The reference's checks of the reward study's options (``rewards.open_market``: ids, lists,
     prices; a ``ContentError`` naming the option), run on a throwaway market (``rewards.build_market``)."""
@@ -306,3 +315,6 @@ def pick_board_core(
         len(boards), specs, names, seed, mode, trees, sorted(IDENTICAL_AIS)
     )
     return boards[int(index)]
+
+
+on_content_change(_forget_content)

@@ -88,6 +88,7 @@ TOP_WORDS = {
     "fix": "`[fix]`: read by `krosbalance fix`, the fix finder (below); `run` plays the file's own matches without it",
     "restricted": "`[restricted]`: one arm per spell, power and option of each named figure (below)",
     "study": 'the study that owns the file (`krosbalance list studies`), e.g. `study = "boards"`; default: found from the file',
+    "content": "a folder of your own cards (`characters/`, `rewards/`, `boards/`) played over the shipped ones, relative to the file; in the fingerprint (see [Design a new figure](../how-to/design-a-figure.md))",
 }
 TEAM_WORDS = {
     "mode": "round_robin, mirror, splits, pairs, draft, random_deal, tables, random_tables or ladder (table below)",

@@ -4,19 +4,25 @@ A verdict measured with one AI says how the character does *when played that way
 play keeps changing the number, the verdict is about the bots; once the strongest AIs agree, it is
 about the character. For each character this module lines up its teammate-adjusted strength
 (:func:`.dependence.strength_by` over symmetric matchups: both teams played by the same AI) against
-the AI's rating on the ladder, for every AI played except the baseline tier (random play), and
-calls the verdict on the two strongest *validated* AIs played (the ladder's validity gate,
-``krosbalance/ai/data/ladder.toml``; every AI when fewer than two are validated):
+the AI's rating on the ladder, for every AI played except the baseline tier (random play), fits the
+*skill trend* (strength against rating, :func:`.equivalence.skill_trend`), and calls the verdict on
+the two strongest *validated* AIs played (the ladder's validity gate,
+``krosbalance/ai/data/ladder.toml``; every AI when fewer than two are validated) by two one-sided
+tests against a margin (:mod:`.equivalence`):
 
-* **converged** when their strengths' difference has a 95% interval (normal approximation, the two
-  fits taken as independent: they use disjoint matches) that contains 0;
-* **still moves** when it does not: the stronger AI changed the number beyond noise.
+* **settled** when the two AIs agree within ±``MARGIN`` log-odds (the difference's 90% interval
+  inside the margin);
+* **still moving** when the difference's 95% interval excludes 0 (and they do not agree within the
+  margin): the stronger AI changed the number, up or down;
+* **undecided** when the matches cannot tell, with how many more each AI would need.
+
+Overlapping intervals are not agreement: with few matches every interval is wide.
 
 AIs are ordered by tier (baseline, heuristic, search) and, within a tier, by ladder rating. An AI not
 on the ladder yet (a newly registered search AI, until the ladder experiment is run again) has no
 rating: it is placed at the top of its tier, the place its registration claims (a new search AI
-must beat the strongest rated one head to head), shown as "unrated", and compared with the
-strongest validated AI in a *provisional* verdict of its own.
+must beat the strongest rated one head to head), shown as "unrated", left out of the trend, and
+compared with the strongest validated AI in a *provisional* verdict of its own.
 """
 
 from __future__ import annotations
@@ -27,11 +33,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from krosbalance.analysis import equivalence
 from krosbalance.analysis.dependence import POOLED, TIER_ORDER, ai_tier
+from krosbalance.analysis.names import display_name
 
 #: the tier excluded from the convergence (uniformly random play measures nothing of the character)
 EXCLUDED_TIER = "baseline"
-Z95 = 1.959963984540054
+#: the equivalence margin (log-odds) within which the two strongest AIs agree
+MARGIN = equivalence.MARGIN
+ONE_AI = "one AI"
 
 
 def ai_order(ais: list[str], standings: dict[str, Any]) -> list[str]:
@@ -71,25 +81,34 @@ def convergence_long(by_ai: pd.DataFrame, standings: dict[str, Any]) -> pd.DataF
     return out[cols].sort_values(["term", "place"]).reset_index(drop=True)
 
 
-def _compare(top: Any, second: Any) -> tuple[float, float, float, str]:
-    diff = float(top.coef - second.coef)
-    se = math.sqrt(float(top.se) ** 2 + float(second.se) ** 2)
-    low, high = diff - Z95 * se, diff + Z95 * se
-    return diff, low, high, ("converged" if low <= 0.0 <= high else "still moves")
+def _compare(top: Any, second: Any) -> equivalence.Agreement:
+    return equivalence.compare(
+        float(top.coef),
+        float(top.se),
+        float(second.coef),
+        float(second.se),
+        int(top.n),
+        int(second.n),
+        MARGIN,
+    )
 
 
 def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
     """One row per character: its strength under the two strongest validated AIs played (every AI
     when fewer than two are validated), their difference with a 95% interval, the spread over every
-    AI, and the verdict (``converged`` / ``still moves``; ``one AI`` when only one AI above the
-    baseline played it); then, when an unvalidated AI ranks above them, its strength and its
+    AI, the verdict (``settled`` / ``still moving`` / ``undecided``, see the module docstring;
+    ``one AI`` when only one AI above the baseline played it) with what would decide it, the skill
+    trend over the rated AIs; then, when an unvalidated AI ranks above them, its strength and its
     provisional verdict against the strongest of the two.
 
     Returns:
         term, strongest, strength (its ci_low, ci_high and n: decided matches the character played
         in), second, strength_second (second_low, second_high, n_second), difference, diff_low,
-        diff_high, spread (largest minus smallest strength over the AIs), verdict, provisional_ai,
-        provisional_strength (provisional_low, provisional_high, provisional_n), provisional_verdict.
+        diff_high, p_equivalent (TOST), spread (largest minus smallest strength over the AIs),
+        verdict, direction ("up" / "down" when still moving), more_strongest, more_second (matches
+        that would decide an undecided verdict), slope, slope_low, slope_high, trend_points,
+        provisional_ai, provisional_strength (provisional_low, provisional_high, provisional_n),
+        provisional_verdict.
     """
     cols = [
         "term",
@@ -106,8 +125,12 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
         "difference",
         "diff_low",
         "diff_high",
+        "p_equivalent",
         "spread",
         "verdict",
+        "direction",
+        "more_strongest",
+        "more_second",
         "provisional_ai",
         "provisional_strength",
         "provisional_low",
@@ -131,79 +154,126 @@ def convergence_table(long: pd.DataFrame) -> pd.DataFrame:
                 newest.ci_low,
                 newest.ci_high,
                 newest.n,
-                _compare(newest, top)[3],
+                _compare(newest, top).verdict,
             )
+        head = (term, top.ai, top.coef, top.ci_low, top.ci_high, top.n)
         if len(judged) < 2:
             rows.append(
-                (term, top.ai, top.coef, top.ci_low, top.ci_high, top.n, "", np.nan, np.nan, np.nan, 0)
-                + (np.nan, np.nan, np.nan, spread, "one AI", *extra)
+                head
+                + ("", np.nan, np.nan, np.nan, 0, np.nan, np.nan, np.nan, np.nan, spread, ONE_AI, "", 0, 0)
+                + extra
             )
             continue
         second = judged.iloc[-2]
-        diff, low, high, verdict = _compare(top, second)
+        a = _compare(top, second)
         rows.append(
-            (term, top.ai, top.coef, top.ci_low, top.ci_high, top.n, second.ai, second.coef)
-            + (second.ci_low, second.ci_high, second.n, diff, low, high, spread, verdict, *extra)
+            head
+            + (second.ai, second.coef, second.ci_low, second.ci_high, second.n)
+            + (a.difference, a.low95, a.high95, a.p_equivalent, spread, a.verdict, a.direction)
+            + (a.more_stronger, a.more_weaker, *extra)
         )
-    return pd.DataFrame(rows, columns=cols)
+    table = pd.DataFrame(rows, columns=cols)
+    rated = long[long["rating"].notna()]
+    trend = equivalence.trend_table(rated) if len(rated) else equivalence.trend_table(long.iloc[0:0])
+    table = table.merge(trend, on="term", how="left")
+    table["trend_points"] = table["trend_points"].fillna(0).astype(int)
+    order = [c for c in table.columns if not c.startswith("provisional")] + [
+        c for c in table.columns if c.startswith("provisional")
+    ]
+    return table[order]
 
 
 def convergence_line(table: pd.DataFrame) -> str:
-    """One sentence naming the converged verdicts and those that still move."""
+    """One sentence naming the settled verdicts, those still moving and the undecided ones."""
     if table.empty:
         return "No character was played by two AIs above the baseline tier: nothing to compare."
-    done = table.loc[table["verdict"] == "converged", "term"].astype(str).tolist()
-    moving = table.loc[table["verdict"] == "still moves", "term"].astype(str).tolist()
+
+    def named(column: str, verdict: str) -> str:
+        return (
+            ", ".join(display_name(t) for t in table.loc[table[column] == verdict, "term"].astype(str))
+            or "none"
+        )
+
     top = table["strongest"].iloc[0]
     second = table["second"].iloc[0]
     line = (
-        f"Between the two strongest validated AIs played ({second} and {top}): converged — "
-        f"{', '.join(done) or 'none'}; still moves — {', '.join(moving) or 'none'}."
+        f"Between the two strongest validated AIs played ({second} and {top}), within ±{MARGIN:.2f} log-odds: "
+        f"settled — {named('verdict', equivalence.SETTLED)}; still moving — "
+        f"{named('verdict', equivalence.MOVING)}; undecided — {named('verdict', equivalence.UNDECIDED)}."
     )
     newest = [a for a in dict.fromkeys(table["provisional_ai"].astype(str)) if a]
     if newest:
-        agree = table.loc[table["provisional_verdict"] == "converged", "term"].astype(str).tolist()
-        moves = table.loc[table["provisional_verdict"] == "still moves", "term"].astype(str).tolist()
         line += (
             f" Provisionally, {', '.join(newest)} (not validated by the ladder yet) against {top}: agrees — "
-            f"{', '.join(agree) or 'none'}; moves — {', '.join(moves) or 'none'}."
+            f"{named('provisional_verdict', equivalence.SETTLED)}; moves — "
+            f"{named('provisional_verdict', equivalence.MOVING)}; undecided — "
+            f"{named('provisional_verdict', equivalence.UNDECIDED)}."
         )
     return line
 
 
 def plot_convergence(long: pd.DataFrame, ax: Any = None) -> Any:
-    """Strength (log-odds, 95% interval) of each character against the AIs, weakest AI left; the
-    x axis is the AI's place, labelled with its name and ladder rating."""
+    """The skill trend: strength (log-odds, 95% interval) of each character against the rating of
+    the AI that played it (rated AIs only: an unrated one has no place on this axis), with the
+    fitted line and its slope [95% CI] in the legend."""
     import matplotlib.pyplot as plt
 
     if ax is None:
         fig, ax = plt.subplots(figsize=(8, 4.8))
     else:
         fig = ax.figure
-    places = sorted(set(long["place"].tolist()))
-    labels = {}
-    for row in long.drop_duplicates("place").itertuples():
-        rating = "unrated" if pd.isna(row.rating) else f"{row.rating:.2f}"
-        if not row.validated and not pd.isna(row.rating):
-            rating += ", not validated"
-        labels[row.place] = f"{row.ai}\n({rating})"
-    terms = sorted(set(long["term"].astype(str)))
-    offsets = np.linspace(-0.2, 0.2, max(1, len(terms)))
+    rated = long[long["rating"].notna()]
+    axis = "rating"
+    if rated.empty:  # no AI on the ladder yet: their order is all there is
+        rated, axis = long.assign(rating=long["place"].astype(float)), "place"
+    terms = sorted(set(rated["term"].astype(str)))
+    spread = float(rated["rating"].max() - rated["rating"].min()) if len(rated) else 0.0
+    offsets = np.linspace(-0.01, 0.01, max(1, len(terms))) * max(spread, 0.1)
     for k, term in enumerate(terms):
-        sub = long[long["term"].astype(str) == term].sort_values("place")
-        x = sub["place"].to_numpy(dtype=float) + offsets[k]
+        sub = rated[rated["term"].astype(str) == term].sort_values("rating")
+        x = sub["rating"].to_numpy(dtype=float)
         y = sub["coef"].to_numpy(dtype=float)
         err = np.vstack([y - sub["ci_low"].to_numpy(dtype=float), sub["ci_high"].to_numpy(dtype=float) - y])
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=2, linewidth=1, label=term)
+        trend = equivalence.skill_trend(x, y, sub["se"].to_numpy(dtype=float))
+        name = display_name(term)
+        label = (
+            name
+            if np.isnan(trend.slope)
+            else f"{name}: {trend.slope:+.2f} [{trend.low:+.2f}, {trend.high:+.2f}]"
+        )
+        bars = ax.errorbar(
+            x + offsets[k], y, yerr=err, marker="o", capsize=2, linewidth=0, elinewidth=1, label=label
+        )
+        if not np.isnan(trend.slope):
+            line_x = np.array([x.min(), x.max()])
+            mean_x = np.average(x, weights=1.0 / sub["se"].to_numpy(dtype=float) ** 2)
+            mean_y = np.average(y, weights=1.0 / sub["se"].to_numpy(dtype=float) ** 2)
+            ax.plot(line_x, mean_y + trend.slope * (line_x - mean_x), color=bars[0].get_color(), linewidth=1)
     ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.set_xticks(places, [labels[p] for p in places])
-    if len(places) > 6:  # long AI names side by side would overlap
-        ax.tick_params(axis="x", labelrotation=30)
-        for tick in ax.get_xticklabels():
-            tick.set_horizontalalignment("right")
-    ax.set_xlabel("AI (ladder rating), weakest left")
+    for rating, ai in rated.drop_duplicates("ai")[["rating", "ai"]].itertuples(index=False):
+        ax.annotate(
+            str(ai),
+            (rating, 0.0),
+            xytext=(0, -12),
+            textcoords="offset points",
+            fontsize=6,
+            ha="center",
+            rotation=30,
+            color="grey",
+        )
+    if axis == "rating":
+        ax.set_xlabel("AI's ladder rating (log-odds against the field)")
+    else:
+        ax.set_xlabel("AI, weakest left (no AI played is on the ladder: no ratings)")
     ax.set_ylabel("teammate-adjusted strength (log-odds)")
-    ax.legend(fontsize=7, ncol=2, loc="best")
+    ax.legend(
+        fontsize=7,
+        ncol=1 if len(terms) <= 12 else 2,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        title="slope [95% CI]",
+        title_fontsize=7,
+    )
     fig.tight_layout()
     return fig
 
@@ -214,17 +284,20 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
     doc.p(
         "Teammate-adjusted strength per AI (symmetric matchups: both teams played by that AI; random "
         "play excluded), AIs ordered by tier and ladder rating; an AI not on the ladder yet is placed at "
-        "the top of its tier ('unrated'). A verdict is converged when the 95% interval of the difference "
-        "between the two strongest validated AIs' strengths contains 0 (normal approximation, disjoint "
-        "matches); spread = largest minus smallest strength over every AI; provisional: the same test "
-        "between an unvalidated AI above them and the strongest validated one.",
+        "the top of its tier ('unrated'). Two one-sided tests on the difference between the two strongest "
+        f"validated AIs' strengths (normal approximation, disjoint matches): settled when they agree within "
+        f"±{MARGIN:.2f} log-odds (90% interval inside the margin), still moving when its 95% interval "
+        "excludes 0, otherwise undecided, with the matches each AI would need if the difference held. "
+        "Spread = largest minus smallest strength over every AI; trend = the fitted slope of strength "
+        "against the AIs' ladder ratings (weighted by precision; rated AIs only); provisional: the same "
+        "test between an unvalidated AI above them and the strongest validated one.",
         note=True,
     )
     from krosbalance.analysis.narrative import with_ci
 
     shown = pd.DataFrame(
         {
-            "character": table["term"],
+            "character": [display_name(t) for t in table["term"].astype(str)],
             "strongest": table["strongest"],
             "strength [95% CI] (n)": [
                 f"{with_ci(c, lo, hi)} ({int(n)})"
@@ -248,7 +321,11 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
                 for d, lo, hi in zip(table["difference"], table["diff_low"], table["diff_high"], strict=True)
             ],
             "spread": table["spread"].round(2),
-            "verdict": table["verdict"],
+            "verdict": [_verdict_cell(row) for row in table.itertuples()],
+            "trend [95% CI]": [
+                "" if pd.isna(t) else with_ci(t, lo, hi)
+                for t, lo, hi in zip(table["slope"], table["slope_low"], table["slope_high"], strict=True)
+            ],
             "provisional AI": table["provisional_ai"],
             "provisional strength [95% CI] (n)": [
                 "" if pd.isna(c) else f"{with_ci(c, lo, hi)} ({int(n)})"
@@ -264,7 +341,15 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
         }
     )
     doc.table(shown)
-    doc.image("convergence.png", plot_convergence(long), "character strength against AI strength")
+    doc.image("convergence.png", plot_convergence(long), "character strength against the AIs' ladder ratings")
+
+
+def _verdict_cell(row: Any) -> str:
+    if row.verdict == equivalence.MOVING:
+        return f"still moving {row.direction}"
+    if row.verdict == equivalence.UNDECIDED and (row.more_strongest or row.more_second):
+        return f"undecided (+{int(row.more_strongest):,} / +{int(row.more_second):,} matches)"
+    return str(row.verdict)
 
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:

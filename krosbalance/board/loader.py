@@ -77,9 +77,11 @@ _TOP_KEYS = {
 _OVERLAY_KEYS = {"x", "y", "kind", "count", "side", "feature"}
 
 
-def list_board_files() -> list[Path]:
-    """The shipped board files, sorted by name."""
-    return sorted(BOARDS_DIR.glob("*.toml"))
+def list_board_files(folders: tuple[Path, ...] = (BOARDS_DIR,)) -> list[Path]:
+    """The board files of ``folders`` (default the shipped boards), each folder's sorted by name, in
+    the order of the folders (a designer's own boards after the shipped ones:
+    :mod:`krosbalance.content.custom`)."""
+    return [path for folder in folders for path in sorted(Path(folder).glob("*.toml"))]
 
 
 def load_board_file(path: str | Path) -> Board:
@@ -95,6 +97,10 @@ def load_board_file(path: str | Path) -> Board:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise ContentError(file, "<file>", f"cannot read: {err}") from err
+    except UnicodeDecodeError as err:
+        raise ContentError(
+            file, "<file>", f"not UTF-8 text (byte {err.start}): is it a binary file?"
+        ) from None
     except tomllib.TOMLDecodeError as err:
         raise ContentError(file, "<toml>", f"invalid TOML: {err}") from err
     return board_from_mapping(data, file=file)

@@ -157,7 +157,7 @@ def duel_tokens(set_id: str = "duel-pack") -> DuelTokenSet:
     return load_token_file(path)
 
 
-_WITH_DUEL: dict[tuple[Path, ...], Registry] = {}
+_WITH_DUEL: dict[tuple[tuple[Path, ...], ...], Registry] = {}
 
 
 def with_duel_pack(registry: Registry) -> Registry:
@@ -166,7 +166,10 @@ def with_duel_pack(registry: Registry) -> Registry:
     if DUEL_CHARACTER_FOLDER in registry.folders:
         return registry
     folders = (*registry.folders, DUEL_CHARACTER_FOLDER)
-    found = _WITH_DUEL.get(folders)
+    key = (folders, registry.reward_folders, registry.board_folders)
+    found = _WITH_DUEL.get(key)
     if found is None:
-        found = _WITH_DUEL[folders] = Registry(*folders, rewards=registry.reward_folders)
+        found = _WITH_DUEL[key] = Registry(
+            *folders, rewards=registry.reward_folders, boards=registry.board_folders
+        )
     return found

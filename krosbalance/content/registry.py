@@ -16,6 +16,7 @@ import difflib
 from pathlib import Path
 from typing import Any, Protocol
 
+from krosbalance.content.custom import ContentFolder, active_content
 from krosbalance.content.loader import LoadedCharacter, load_characters, normalize_name
 from krosbalance.content.reward_loader import LoadedReward, load_rewards, summon_refs
 from krosbalance.content.specs import PIECE_KINDS, RANKS, REWARD_KINDS, CharacterSpec, RewardSpec
@@ -25,10 +26,12 @@ __all__ = [
     "BLAST_CHARACTER_FOLDER",
     "DEFAULT_CHARACTER_FOLDER",
     "DEFAULT_CHARACTER_FOLDERS",
+    "DEFAULT_BOARD_FOLDER",
     "DEFAULT_REWARD_FOLDER",
     "Registry",
     "all_characters",
     "all_rewards",
+    "content_registry",
     "default_registry",
     "list_boards",
     "list_characters",
@@ -49,6 +52,9 @@ DEFAULT_CHARACTER_FOLDERS: tuple[Path, ...] = (
     DUEL_CHARACTER_FOLDER,
 )
 DEFAULT_REWARD_FOLDER = Path(__file__).resolve().parent / "data" / "rewards"
+#: the shipped boards (``krosbalance.board.loader.BOARDS_DIR``, named here so that this module does
+#: not import the board layer)
+DEFAULT_BOARD_FOLDER = Path(__file__).resolve().parent / "data" / "boards"
 _REGISTRY_FILE = "character registry"
 _REWARD_REGISTRY = "reward registry"
 _BOARD_FILE = "board registry"
@@ -82,12 +88,21 @@ class Registry:
         *folders: folders of ``*.toml`` character files; default the package's ``data/characters``
             (Arena cards) and ``data/blast/characters`` (Krosmaster Blast cards).
         rewards: folders of ``*.toml`` reward files; default the package's ``data/rewards``.
+        boards: folders of ``*.toml`` board files; default the package's ``data/boards``.
     """
 
-    def __init__(self, *folders: str | Path, rewards: tuple[str | Path, ...] | None = None) -> None:
+    def __init__(
+        self,
+        *folders: str | Path,
+        rewards: tuple[str | Path, ...] | None = None,
+        boards: tuple[str | Path, ...] | None = None,
+    ) -> None:
         self.folders: tuple[Path, ...] = tuple(Path(f) for f in folders) or DEFAULT_CHARACTER_FOLDERS
         self.reward_folders: tuple[Path, ...] = (
             (DEFAULT_REWARD_FOLDER,) if rewards is None else tuple(Path(f) for f in rewards)
+        )
+        self.board_folders: tuple[Path, ...] = (
+            (DEFAULT_BOARD_FOLDER,) if boards is None else tuple(Path(f) for f in boards)
         )
         self._rewards: dict[str, LoadedReward] | None = None
         self._reward_index: dict[str, str] = {}
@@ -197,7 +212,7 @@ class Registry:
                 if old is None:
                     raise ContentError(_REWARD_REGISTRY, "name", f"no reward {reward.id!r} to replace")
                 table[reward.id] = LoadedReward(reward, old.file, old.field)
-        other = Registry(*self.folders, rewards=self.reward_folders)
+        other = Registry(*self.folders, rewards=self.reward_folders, boards=self.board_folders)
         other._loaded = loaded
         other._index = dict(self._index)
         if table is not None:
@@ -286,11 +301,16 @@ class Registry:
             from krosbalance.board.loader import list_board_files, load_board_file
 
             boards: dict[str, Any] = {}
-            for path in list_board_files():
+            files: dict[str, Path] = {}
+            for path in list_board_files(self.board_folders):
                 board = load_board_file(path)
-                if board.id in boards:
-                    raise ContentError(str(path), "id", f"duplicate board id {board.id!r}")
+                key = normalize_name(board.id)
+                if key in files:
+                    raise ContentError(
+                        str(path), "id", f"board id {board.id!r} is already used by {files[key]}"
+                    )
                 boards[board.id] = board
+                files[key] = path
             self._boards = boards
         return self._boards
 
@@ -318,7 +338,7 @@ class Registry:
         cached = self._single_boards.get(key)
         if cached is not None:
             return cached
-        for path in list_board_files():
+        for path in list_board_files(self.board_folders):
             if normalize_name(path.stem) == key:
                 board = load_board_file(path)
                 if normalize_name(board.id) == key:
@@ -331,15 +351,51 @@ class Registry:
         boards = self._board_table()
         return sorted(bid for bid, board in boards.items() if ruleset is None or ruleset in board.rulesets)
 
+    def check(self) -> None:
+        """Load and validate every character, reward and board now (``ContentError`` for the first
+        problem), as a content folder is checked before it is used."""
+        self._characters()
+        self._reward_table()
+        self._board_table()
+
+
+def content_registry(content: ContentFolder | None) -> Registry:
+    """A registry of the shipped cards with the cards of ``content`` over them (None: the shipped
+    cards only): read together by the same loaders, so a clash of ids, names or aliases is an error
+    naming both files (:mod:`krosbalance.content.custom`)."""
+    global _LAST
+    if content is None:
+        return Registry()
+    key = (str(content.root), content.digest)
+    if _LAST is not None and _LAST[0] == key:  # the one use_content just checked: loaded once
+        return _LAST[1]
+    registry = Registry(
+        *DEFAULT_CHARACTER_FOLDERS,
+        *((content.characters,) if content.characters else ()),
+        rewards=(DEFAULT_REWARD_FOLDER, *((content.rewards,) if content.rewards else ())),
+        boards=(DEFAULT_BOARD_FOLDER, *((content.boards,) if content.boards else ())),
+    )
+    _LAST = (key, registry)
+    return registry
+
+
+_LAST: tuple[tuple[str, str], Registry] | None = None
+
 
 _DEFAULT: Registry | None = None
+_DEFAULT_FOR: tuple[str, str] | None = None  # (folder, digest) of the content it serves; None: shipped only
 
 
 def default_registry() -> Registry:
-    """The shared registry over the package's data folder (created on first call, loaded on first use)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Registry()
+    """The shared registry: the package's cards, with those of the active content folder over them
+    (:func:`krosbalance.content.custom.active_content`); made again when that folder changes,
+    loaded on first use."""
+    global _DEFAULT, _DEFAULT_FOR
+    content = active_content()
+    key = (str(content.root), content.digest) if content is not None else None
+    if _DEFAULT is None or key != _DEFAULT_FOR:
+        _DEFAULT = content_registry(content)
+        _DEFAULT_FOR = key
     return _DEFAULT
 
 

@@ -55,6 +55,7 @@ TOP_KEYS: tuple[str, ...] = (
     "fix",
     "restricted",
     "study",
+    "content",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 NAME_MAX = _PATH_NAME_MAX
@@ -111,6 +112,10 @@ class Experiment:
     #: ``study = "..."``: the study the file names (:mod:`krosbalance.studies`); '' = the one that
     #: claims it from its other tables
     study: str = ""
+    #: ``content = "DIR"`` (or ``--content``): the designer's cards it is played with, as the absolute
+    #: folder and its digest (:mod:`krosbalance.sim.content_key`); '' = the shipped cards only
+    content: str = ""
+    content_digest: str = ""
 
     def patch_of(self, arm: str) -> str:
         """The canonical patch JSON an arm plays: the experiment's patch with the arm's own over it."""

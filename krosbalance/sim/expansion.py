@@ -195,6 +195,7 @@ def _spec(
         rotation=seating if seats > 2 else 0,
         patch=arm.patch,
         forbid=arm.forbid,
+        content=experiment.content,
     )
 
 

@@ -64,6 +64,8 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # .toml path, or an inline table (``krosbalance.sim.patches``)
 
     patch = "NAME"                # top level: a patch applied to every arm (``run --patch`` too)
+    content = "my-cards"          # top level: a folder of the designer's own cards, relative to this
+                                  # file (``krosbalance.content.custom``; ``--content`` too)
     [sweep]                       # one arm per grid point of card values (``krosbalance.sim.sweep``)
     figure = "anna_tommy"         # or reward = "..." (values: rank, effects.<n>.<p>, price = [kamas]
                                   # or price_gg = [GG]:
@@ -113,6 +115,7 @@ from typing import Any
 from krosbalance.content.toml_file import read_toml_text
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError
 from krosbalance.sim.catalog import DEFAULT_RULESET, Catalog, RegistryCatalog
+from krosbalance.sim.content_key import parse_content
 from krosbalance.sim.design import MAX_MATCHES, RECORD_LEVELS, TOP_KEYS, Experiment, folder_name_problem
 from krosbalance.sim.file_problems import _ask, _blame, _get, _Problems, _unknown_keys
 from krosbalance.sim.parse_arms import (
@@ -191,6 +194,9 @@ def _parse_study(data: Mapping[str, Any], problems: _Problems) -> str:
 
 def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Catalog) -> Experiment | None:
     _unknown_keys(data, TOP_KEYS, "", problems)
+    content_ok, content = parse_content(data, file, problems)  # first: the names are its cards'
+    if not content_ok:
+        return None
 
     name = _get(data, "name", str, problems, required=True)
     if name is not None and folder_name_problem(name):
@@ -298,6 +304,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         forbids=forbids,
         fix=fix is not None,
         study=study,
+        content=str(content.root) if content else "",
+        content_digest=content.digest if content else "",
     )
     if experiment.n_matches > MAX_MATCHES:
         problems.add(

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from krosbalance.content.custom import activate
 from krosbalance.engine.results import MatchResult
 from krosbalance.errors import CoreFault, EngineError
 from krosbalance.sim.catalog import arm_ruleset
@@ -43,6 +44,7 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
     checked and the pregame dealt with (:func:`krosbalance.sim.catalog.arm_ruleset`, built once per
     worker and options) — (``record`` overrides the spec's recording level)."""
     fn = play if play is not None else default_play()
+    activate(spec.content)  # the cards the spec was made with, in whichever process plays it
     extra: dict[str, Any] = {}
     if spec.patch:  # the arm's patched cards (a registry built once per worker and patch)
         from krosbalance.sim.patched_cards import patched_registry

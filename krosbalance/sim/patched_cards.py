@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.custom import on_content_change
 from krosbalance.content.loader import parse_document
 from krosbalance.content.registry import default_registry
 from krosbalance.content.reward_loader import parse_reward_document
@@ -108,5 +109,7 @@ def patched_registry(patch_json: str) -> Any:
     except KeyError as exc:  # a hand-edited spec
         raise KrosbalanceError(f"malformed patch in a match spec: {exc}") from None
 
+
+on_content_change(patched_registry.cache_clear)  # a patch's registry is built over the cards in use
 
 __all__ = ["apply_patch", "patched_registry"]

@@ -100,6 +100,8 @@ def fingerprint(experiment: Experiment) -> str:
         payload["patch"] = experiment.patch
     if experiment.arm_patches:
         payload["arm_patches"] = experiment.arm_patches
+    if experiment.content:  # the designer's own cards, by what they hold (not where they are)
+        payload["content"] = experiment.content_digest
 
     if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":  # the pairing is the pool
         payload["mode"] = experiment.mode
@@ -279,6 +281,21 @@ def read_manifest(out: str | Path) -> dict[str, Any]:
     return manifest
 
 
+def content_record(experiment: Experiment, source: Path, out: Path) -> dict[str, Any]:
+    """Copy the experiment's cards to ``OUT/content/`` and the experiment file beside them, its
+    ``content`` key naming that copy; the manifest's record of the cards."""
+    from krosbalance.content.custom import read_content_folder, snapshot_content
+    from krosbalance.sim.content_key import RUN_CONTENT, experiment_copy_text
+
+    cards = read_content_folder(experiment.content)
+    if cards.digest != experiment.content_digest:
+        raise RunError(f"{cards.root}: the cards changed since the experiment was read; run it again")
+    snapshot_content(cards, out / RUN_CONTENT)
+    text = experiment_copy_text(source.read_text(encoding="utf-8"), RUN_CONTENT)
+    (out / EXPERIMENT_COPY).write_text(text, encoding="utf-8")
+    return cards.record()
+
+
 def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) -> dict[str, Any]:
     fp = fingerprint(experiment)
     non_empty = out.is_dir() and any(out.iterdir())
@@ -318,7 +335,10 @@ def _prepare_out(out: Path, experiment: Experiment, source: Path, resume: bool) 
         manifest.update(patch_manifest(experiment))
         if experiment.forbids:  # restricted play: what each arm forbids (studies/restricted)
             manifest["forbids"] = {arm: json.loads(text) for arm, text in experiment.forbids}
-        shutil.copyfile(source, out / EXPERIMENT_COPY)
+        if experiment.content:  # the cards the run plays, kept beside it (sim.content_key)
+            manifest["content"] = content_record(experiment, source, out)
+        else:
+            shutil.copyfile(source, out / EXPERIMENT_COPY)
         (out / ledger.LEDGER).touch()  # the shard list, empty until the first set is committed
     _write_json(out / MANIFEST, manifest)
     return manifest

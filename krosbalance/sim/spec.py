@@ -42,6 +42,7 @@ class MatchSpec:
     rotation: int = 0
     patch: str = ""  # the arm's balance patch, canonical JSON ('' = the shipped cards)
     forbid: str = ""  # restricted play: {figure: [elements]} as JSON ('' = none; sim.restricted)
+    content: str = ""  # the designer's cards' folder, absolute ('' = the shipped cards; content.custom)
 
     @property
     def n_seats(self) -> int:

@@ -210,6 +210,8 @@ def experiment_toml(experiment: Experiment, catalog: Catalog | None = None) -> s
     ]
     if experiment.board_choice:
         lines.append("board_choice = true")
+    if experiment.content:  # the designer's own cards (sim.content_key), by their absolute folder
+        lines.append(f"content = {_toml_value(experiment.content)}")
     if experiment.held_rewards:
         lines.append(f"held_rewards = {_toml_value(list(experiment.held_rewards))}")
     if experiment.reward_holders != "ai":

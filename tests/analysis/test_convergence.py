@@ -39,7 +39,7 @@ def _standing(ai: str, rating: float, validated: bool = True) -> LadderStanding:
     return LadderStanding(ai, TIERS[ai], rating, rating - 0.1, rating + 0.1, 400, validated)
 
 
-def test_the_two_strongest_ais_decide_converged_or_still_moves(by_ai, tiers) -> None:
+def test_the_two_strongest_ais_decide_settled_or_still_moving(by_ai, tiers) -> None:
     """The planted AIs agree on star (1.0 for both) and disagree on anchor (-0.7 vs 0.7)."""
     standings = {"brawler": _standing("brawler", 0.5), "sniper": _standing("sniper", 1.5)}
     long = convergence.convergence_long(by_ai, standings)
@@ -48,15 +48,20 @@ def test_the_two_strongest_ais_decide_converged_or_still_moves(by_ai, tiers) -> 
         long.groupby("term")["place"].apply(list) == pd.Series([[0, 1]] * 8, index=sorted(set(long["term"])))
     ).all()
     table = convergence.convergence_table(long).set_index("term")
-    assert table.loc["anchor", "verdict"] == "still moves"
+    assert table.loc["anchor", "verdict"] == "still moving"
+    assert table.loc["anchor", "direction"] == "up"
     assert table.loc["anchor", "difference"] > 0  # the stronger sniper makes more of the anchor
-    assert table.loc["star", "verdict"] == "converged"
+    assert table.loc["star", "verdict"] in ("settled", "undecided")
+    assert table.loc["star", "p_equivalent"] < table.loc["anchor", "p_equivalent"]
     assert table.loc["star", "strongest"] == "sniper" and table.loc["star", "second"] == "brawler"
     assert (table["diff_low"] <= table["difference"]).all() and (
         table["difference"] <= table["diff_high"]
     ).all()
     line = convergence.convergence_line(table.reset_index())
-    assert "anchor" in line.split("still moves")[1] and "star" in line.split("still moves")[0]
+    moving = line.split("still moving — ")[1].split(";")[0]
+    assert "anchor" in moving and "star" not in moving
+    # the trend over the two rated AIs goes the way the strengths go
+    assert table.loc["anchor", "slope"] > 0 and table.loc["anchor", "trend_points"] == 2
 
 
 def test_an_unvalidated_ai_gets_a_provisional_verdict_only(by_ai, tiers) -> None:
@@ -71,10 +76,10 @@ def test_an_unvalidated_ai_gets_a_provisional_verdict_only(by_ai, tiers) -> None
     long = convergence.convergence_long(pd.concat([by_ai, plainer]), standings)
     table = convergence.convergence_table(long).set_index("term")
     assert (table["strongest"] == "brawler").all() and (table["second"] == "plainer").all()
-    assert (table["verdict"] == "converged").all()
+    assert (table["verdict"] != "still moving").all()
     assert (table["provisional_ai"] == "sniper").all()
-    assert table.loc["anchor", "provisional_verdict"] == "still moves"
-    assert table.loc["star", "provisional_verdict"] == "converged"
+    assert table.loc["anchor", "provisional_verdict"] == "still moving"
+    assert table.loc["star", "provisional_verdict"] != "still moving"
     assert "Provisionally, sniper" in convergence.convergence_line(table.reset_index())
 
 
@@ -96,12 +101,23 @@ def test_the_baseline_tier_and_lopsided_matchups_are_left_out(by_ai, tiers, monk
     assert (convergence.convergence_table(long)["verdict"] == "one AI").all()
 
 
-def test_the_plot_draws_every_character(by_ai, tiers) -> None:
-    long = convergence.convergence_long(by_ai, {"brawler": _standing("brawler", 0.5)})
+def test_the_plot_draws_every_character_against_rating_with_its_slope(by_ai, tiers) -> None:
+    standings = {"brawler": _standing("brawler", 0.5), "sniper": _standing("sniper", 1.5)}
+    long = convergence.convergence_long(by_ai, standings)
     fig = convergence.plot_convergence(long)
     ax = fig.axes[0]
-    assert len(ax.get_legend().get_texts()) == long["term"].nunique()
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["brawler\n(0.50)", "sniper\n(unrated)"]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(labels) == long["term"].nunique()
+    assert all("[" in label for label in labels)  # each figure's slope with its interval
+    assert "rating" in ax.get_xlabel()
+
+
+def test_an_unrated_ai_has_no_place_on_the_trend(by_ai, tiers) -> None:
+    long = convergence.convergence_long(by_ai, {"brawler": _standing("brawler", 0.5)})
+    table = convergence.convergence_table(long)
+    assert (table["trend_points"] == 1).all() and table["slope"].isna().all()
+    fig = convergence.plot_convergence(long)
+    assert len(fig.axes[0].get_legend().get_texts()) == long["term"].nunique()
 
 
 def test_convergence_is_a_mode_section_of_every_result_set() -> None:
@@ -135,7 +151,7 @@ def test_the_section_shows_only_with_two_ais_above_the_baseline(by_ai, tiers) ->
     convergence.add_report_section(doc, None, tables, section)
     assert shown == ["Convergence over AI strength"]
     assert "convergence.png" in [b for b in doc.blocks if isinstance(b, str)]
-    assert set(tables["convergence"]["verdict"]) <= {"converged", "still moves"}
+    assert set(tables["convergence"]["verdict"]) <= {"settled", "still moving", "undecided"}
     one_ai = by_ai[by_ai["group"].isin(["pooled", "sniper"])]
     convergence.add_report_section(Doc(), None, {"strength_by_ai": one_ai}, section)
     assert shown == ["Convergence over AI strength"]

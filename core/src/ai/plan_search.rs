@@ -35,8 +35,13 @@ pub struct Plan {
     pub route: Vec<Cell>,
 }
 
-/// A plan's signature: `None` for one with casts (unique), `Some(end)` for one without.
-type Signature = Option<i32>;
+/// A plan's signature, as the reference's `_Search.offer` compares them: its cast steps (compared by
+/// identity there) and its end cell. The steps `greedy_casts` returns are new objects on every call,
+/// so a plan with any of them is unique (`None`); the first cast of an origin (Distant Shot,
+/// Transposition) is one object shared by every try from that origin, so two tries of one origin
+/// without greedy casts and with the same end are the same plan. `Some((origin + 1 or 0 without a
+/// first cast, end))`.
+type Signature = Option<(usize, i32)>;
 
 /// End cells ranked best first, as (-worth, cell): shared, not copied, by every reader.
 type Ranked = Rc<Vec<(f64, Cell)>>;
@@ -50,7 +55,7 @@ struct Search {
     ranked: FastMap<i32, Ranked>,
     /// (value, steps, dest, end, signature)
     leaders: Vec<(f64, Vec<Step>, Cell, i32, Signature)>,
-    seen: FastMap<i32, f64>,
+    seen: FastMap<(usize, i32), f64>,
 }
 
 impl Search {
@@ -101,9 +106,8 @@ impl Search {
         steps: Vec<Step>,
         dest: Cell,
         end: i32,
-        has_casts: bool,
+        signature: Signature,
     ) -> f64 {
-        let signature: Signature = if has_casts { None } else { Some(end) };
         if let Some(end_key) = signature {
             if let Some(&known) = self.seen.get(&end_key) {
                 if known >= total {
@@ -251,7 +255,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
         vec![TAIL, END],
         me_cell,
         i32::from(me_cell),
-        false,
+        Some((0, i32::from(me_cell))),
     );
     let range_bonus = me.range_bonus;
     let crates = ctx.crates;
@@ -263,7 +267,9 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
 
     // (casts, value, AP left, fixed end) of each try from an origin: one buffer for them all
     let mut tries: Vec<(Vec<Step>, f64, i32, i32)> = Vec::with_capacity(4);
-    for (cell, cost, ap_cost, bonus, mp_left, first, risk, penalty) in origins {
+    for (origin, (cell, cost, ap_cost, bonus, mp_left, first, risk, penalty)) in
+        origins.into_iter().enumerate()
+    {
         let ap = me_ap - ap_cost;
         let reach_bonus = range_bonus + bonus;
         let way = if first.is_none() {
@@ -416,9 +422,11 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                 if let Some(f) = first {
                     steps.push(f);
                 }
-                // the reference compares cast steps by identity: a plan with a cast (its first one included)
-                // is never the same as another
-                let has_casts = !casts.is_empty() || first.is_some();
+                let signature: Signature = if casts.is_empty() {
+                    Some((if first.is_some() { origin + 1 } else { 0 }, i32::from(end)))
+                } else {
+                    None
+                };
                 steps.extend(casts.iter().copied());
                 if bought != 0 {
                     steps.push(Step::new(StepKind::Buy, bought, -1));
@@ -433,7 +441,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                 } else {
                     end
                 };
-                best_value = search.offer(total, steps, dest, i32::from(end), has_casts);
+                best_value = search.offer(total, steps, dest, i32::from(end), signature);
             }
         }
     }
