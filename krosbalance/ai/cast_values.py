@@ -9,7 +9,7 @@ first hit, a bomb's worth by cell, a summon's groups of cells of equal worth.
 
 from __future__ import annotations
 
-from krosbalance.ai import scoring
+from krosbalance.ai import enemy_threat, scoring
 from krosbalance.ai.context import _bonus_for, _Context
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
@@ -72,7 +72,7 @@ def heal_value(
     if value is None:
         healed, _ = scoring.attack_odds(ctx.view, ctx.me, spell, ally)
         danger = 0.0 if mine else ctx.threat.at(ally.cell)
-        value = weights.heal * healed * (1.0 + 0.5 * scoring.ko_risk(danger, ally.remaining_hp))
+        value = weights.heal * healed * (1.0 + 0.5 * enemy_threat.ko_risk(danger, ally.remaining_hp))
         ctx.heals[key] = value
     return value
 
@@ -127,7 +127,7 @@ def attack_value(
         value += w.team * ctx.team_value * hurt
     if spell.limit == "game":
         # a once-per-game spell spent here is not there for a Krosmaster later
-        value -= w.keep_limited * w.damage * scoring.average_hit(spell, me.has("critical"))
+        value -= w.keep_limited * w.damage * enemy_threat.average_hit(spell, me.has("critical"))
     ctx.values[(spell.id, target.uid, hp_left, extra)] = value
     return value
 
@@ -155,7 +155,9 @@ def _summon_traits(ctx: _Context, summon: str) -> _Traits:
     reach = -1
     spec = ctx.view.summon_spec(summon)
     if spec is not None and spec.kind == "creature" and ctx.enemy_kros:
-        options = scoring._attack_options(spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers})
+        options = enemy_threat._attack_options(
+            spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers}
+        )
         if options:
             strike_worth, spell, _ = options[0]
             top = 1 if spell.range_type == "melee" else spell.range_max

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, final
 
-from krosbalance.ai import scoring
-from krosbalance.ai.scoring import ThreatMap, geometry
+from krosbalance.ai import board_masks, enemy_threat, scoring
+from krosbalance.ai.board_masks import geometry
+from krosbalance.ai.enemy_threat import ThreatMap
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
@@ -329,7 +330,7 @@ class _Context:
                 for c in self.arena.kama_cells():
                     econ |= 1 << c
             self.econ_mask = econ
-            self.econ_cells = set(scoring.iter_bits(econ))
+            self.econ_cells = set(board_masks.iter_bits(econ))
 
     def castable_with(self, bonus: int) -> list[CastEntry]:
         """``castable`` with each spell's range table for this range bonus appended."""
@@ -423,7 +424,7 @@ class _Context:
         risk = self.risk.get(cell)
         if risk is None:
             locked = (self.lockers >> cell) & 1
-            risk = self.risk[cell] = scoring.block_chance(self.view, self.me, cell) if locked else 0.0
+            risk = self.risk[cell] = enemy_threat.block_chance(self.view, self.me, cell) if locked else 0.0
         return risk
 
 
@@ -520,7 +521,7 @@ def _min_reach(fighter: FighterView) -> int:
 
 def per_turn_damage(fighter: FighterView) -> float:
     """Expected injuries the fighter deals in a turn with its best repeatable attack (plain target)."""
-    options = scoring._attack_options(fighter.spells, fighter.base_ap, fighter.has("critical"))
+    options = enemy_threat._attack_options(fighter.spells, fighter.base_ap, fighter.has("critical"))
     return options[0][0] if options else 0.0
 
 
@@ -588,7 +589,7 @@ def walk_plan(ctx: _Context, reach: dict[int, int]) -> tuple[list[float], list[i
     # the cells next to a locking enemy, and the kama and Demon cells (only Krosmasters pick up
     # kamas), a byte per cell: a board-wide mask is a long integer, slow to test bit by bit
     lockers = bytearray(n_cells)
-    for c in scoring.iter_bits(ctx.lockers):
+    for c in board_masks.iter_bits(ctx.lockers):
         lockers[c] = 1
     kama_cells = ctx.econ_cells
     watched = False

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from krosbalance.ai import scoring
+from krosbalance.ai import enemy_threat, scoring
 from krosbalance.ai.cast_values import attack_value
 from krosbalance.ai.casts import landing
 from krosbalance.ai.context import _Context, is_melee, route, walk_plan
@@ -25,7 +25,7 @@ def _context(sc: Scenario, fighter, weights: Weights | None = None) -> _Context:
     return _Context(
         view,
         view.active,
-        scoring.ThreatMap.of_values(scoring.threat_map(view, fighter.side)),
+        enemy_threat.ThreatMap.of_values(enemy_threat.threat_map(view, fighter.side)),
         weights or Weights(),
     )  # type: ignore[arg-type]
 
