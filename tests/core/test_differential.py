@@ -74,7 +74,7 @@ def test_fuzz_matches_are_identical_on_both_engines(start):
 @pytest.mark.parametrize("key", sorted(FIXED_IN_BATTERY), ids=lambda key: f"{key[0]}-{key[1]}")
 def test_battery_divergences_stay_fixed(key):
     master_seed, match_id = key
-    found = fuzz.run_specs([fuzz.match_spec(master_seed, match_id)])
+    found = fuzz.run_specs([fuzz_specs.match_spec(master_seed, match_id)])
     assert found.matches == 1
     _check(found)
 
