@@ -17,8 +17,9 @@ from typing import Final, final
 
 from krosbalance.ai import scoring
 from krosbalance.ai.casts import Step, greedy_casts
-from krosbalance.ai.context import _Context, route, walk_plan
+from krosbalance.ai.context import _Context
 from krosbalance.ai.positions import economy_plan, economy_value, position_value
+from krosbalance.ai.walks import route, walk_plan
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE

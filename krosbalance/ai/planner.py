@@ -42,11 +42,12 @@ from mypy_extensions import mypyc_attr
 from krosbalance.ai import enemy_threat, scoring
 from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
-from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
+from krosbalance.ai.context import _Context, _reach, per_turn_damage
 from krosbalance.ai.economy import advise
 from krosbalance.ai.plan_search import Plan, PositionValue, best_plan, best_plans
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
+from krosbalance.ai.walks import bfs_path
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.engine.view import FighterView, MatchView
@@ -282,7 +283,7 @@ class HeuristicAI(AI):
         reach = self._reachable(view, me)
         if dest not in reach:
             return -1
-        return _path(view.board.neighbours, reach, dest)[0]
+        return bfs_path(view.board.neighbours, reach, dest)[0]
 
     def _threat_for(self, view: MatchView) -> enemy_threat.ThreatMap:
         """The threat map of this turn, made again when an enemy moved or was hurt (allies' moves

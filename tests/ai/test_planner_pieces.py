@@ -9,9 +9,10 @@ import pytest
 from krosbalance.ai import enemy_threat, scoring
 from krosbalance.ai.cast_values import attack_value
 from krosbalance.ai.casts import landing
-from krosbalance.ai.context import _Context, is_melee, route, walk_plan
+from krosbalance.ai.context import _Context, is_melee
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.positions import economy_plan, position_value
+from krosbalance.ai.walks import route, walk_plan
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.view import MatchView
 from krosbalance.testing.scenario import Scenario
