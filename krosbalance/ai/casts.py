@@ -1,9 +1,9 @@
-"""Which spells to cast from a cell, and what each cast is worth.
+"""Which spells to cast from a cell.
 
 For one casting cell of a plan the search (:mod:`.plan_search`) asks :func:`greedy_casts` for the
 casts to make there, picked greedily by value per AP among attacks on enemies and bombs, heals on
-injured allies and summons. The valuations are cached on the pass's :class:`.context._Context`
-because the same (spell, target) pair is asked about from many cells.
+injured allies and summons, each valued by :mod:`.cast_values`; a spell that moves its caster ends
+the plan where the caster lands (:func:`landing`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Final, final
 
 from krosbalance.ai import scoring
-from krosbalance.ai.context import CastEntry, Target, _bonus_for, _Context
+from krosbalance.ai.cast_values import attack_value, heal_value, summon_groups, summon_value
+from krosbalance.ai.context import CastEntry, Target, _Context
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import FighterView
@@ -49,51 +50,100 @@ class _Aim:
         self.first: Final = first
 
 
-def summon_groups(weights: Weights, ctx: _Context, summon: str, ap_left: int) -> list[tuple[int, float]]:
-    """Where a new ``summon`` may go, as (cells, worth) groups, best first, worth over 0.2.
+@final
+class _Casting:
+    """What one call of :func:`greedy_casts` knows while it picks casts from one cell: the cell and
+    the AP left, what this plan's casts have done so far, and what the rounds would ask again.
 
-    A summon's worth (:func:`summon_value`) does not depend on the casting cell, only on whether the
-    cell it lands on touches an enemy Krosmaster, lies in a bomb's blast, and is within the
-    creature's walk-and-strike reach of one: at most eight kinds of cell, one value each. Groups of
-    equal worth are merged, so the cast search takes the lowest free cell in range of the first
-    group it meets, as a scan of the cells in order would. (Bombs are scanned cell by cell.) Nor
-    does it depend on ``ap_left``: the groups are kept per summon, under both of its keys."""
-    key = (summon, ap_left >= 3)
-    groups = ctx.summon_ranks.get(key)
-    if groups is None:
-        board = ctx.board
-        free = ((1 << board.n_cells) - 1) & ~ctx.occupied
-        near = 0
-        for c in ctx.enemy_kros:
-            near |= board.neighbour_mask[c]
-        traits = _summon_traits(ctx, summon)
-        reach = traits[3]
-        strike = ctx.geo.dilate(ctx.enemy_kros_mask, reach) if reach >= 0 else 0
-        # (first worth, cells) per worth to 9 decimals, in the order the parts are met
-        merged: list[tuple[float, int]] = []
-        for a in (near, ~near):
-            for b in (ctx.bomb_cells, ~ctx.bomb_cells):
-                for c in (strike, ~strike):
-                    part = free & a & b & c
-                    if not part:
-                        continue
-                    x = (part & -part).bit_length() - 1
-                    value = _placed_worth(weights, ctx, summon, x, traits)
-                    if value > 0.2:
-                        for i, (first, cells) in enumerate(merged):
-                            # worths 2e-9 apart or more never round to one value: round (slow,
-                            # decimal) only the close ones
-                            if abs(first - value) < 2e-9 and round(first, 9) == round(value, 9):
-                                merged[i] = (first, cells | part)
-                                break
-                        else:
-                            merged.append((value, part))
-        # best first: the groups' worths differ to 9 decimals, so their order is that of the
-        # rounded worths (rounding never reverses an order); the worth does not depend on the AP
-        # left (see summon_value), so both keys of this summon get the same groups
-        groups = [(cells, first) for first, cells in sorted(merged, reverse=True)]
-        ctx.summon_ranks[(summon, True)] = ctx.summon_ranks[(summon, False)] = groups
-    return groups
+    Pieces taken out of play, spell indices used up and pieces healed are kept as bits over uids or
+    indices (small ints: no set built per casting cell). ``aims`` holds, per castable entry, its
+    targets in range and in sight from ``cell`` with their worth as a first hit (None until the
+    entry is first looked at, always in the first round: AP only goes down and nothing is used up
+    before a cast); ``sight_known``/``sight_ok`` are bits over the positions in ``ctx.targets``."""
+
+    __slots__ = (
+        "cell",
+        "ap",
+        "castable",
+        "los",
+        "blockers",
+        "remaining",
+        "gone",
+        "used",
+        "healed",
+        "planned",
+        "planned_mask",
+        "steps",
+        "total",
+        "aims",
+        "sight_known",
+        "sight_ok",
+        "free_here",
+    )
+
+    def __init__(self, ctx: _Context, cell: int, ap: int, castable: list[CastEntry]) -> None:
+        self.cell: Final = cell
+        self.ap = ap
+        self.castable: Final = castable
+        self.los: Final = ctx.board.los_path[cell]
+        self.blockers: Final = ctx.blockers
+        self.remaining: Final[dict[int, float]] = {}  # uid -> HP left after this plan's hits
+        self.gone = 0
+        self.used = 0
+        self.healed = 0
+        self.planned: Final[list[tuple[str, int]]] = []  # (summon id, cell) placed by this plan
+        self.planned_mask = 0
+        self.steps: Final[list[Step]] = []
+        self.total = 0.0
+        self.aims: Final[list[list[_Aim] | None]] = [None] * len(castable)
+        self.sight_known = 0
+        self.sight_ok = 0
+        self.free_here = 0  # cells a summon may take from ``cell`` (0 until a summon asks)
+
+
+@final
+class _Pick:
+    """The best cast of one round so far: its position in the castable entries (-1: none), its
+    density (worth per AP), worth, target cell and kind (``attack``, ``virtual``: a hit on a bomb
+    this plan placed, ``heal``, ``summon``), the piece an attack hits, and the AP a summon keeps for
+    a boosted hit made after a walk."""
+
+    __slots__ = ("position", "density", "value", "target", "kind", "victim", "reserved")
+
+    def __init__(self) -> None:
+        self.position = -1
+        self.density = -1.0
+        self.value = 0.0
+        self.target = -1
+        self.kind = ""
+        self.victim: FighterView | None = None
+        self.reserved = 0
+
+    def beaten_by(self, density: float) -> bool:
+        """Whether a cast of this density takes the place of the best so far (the first one met
+        wins a tie)."""
+        return self.position < 0 or density > self.density + 1e-9
+
+    def take(
+        self,
+        position: int,
+        density: float,
+        value: float,
+        target: int,
+        kind: str,
+        victim: FighterView | None = None,
+        reserved: int = 0,
+    ) -> None:
+        """Make this cast the best so far."""
+        self.position, self.density, self.value, self.target, self.kind = (
+            position,
+            density,
+            value,
+            target,
+            kind,
+        )
+        self.victim = victim
+        self.reserved = reserved
 
 
 def greedy_casts(
@@ -107,219 +157,244 @@ def greedy_casts(
     Each round scans the castable spells in order and takes the first best density. What the rounds
     would ask again is worked out once per call: per attack, the targets it reaches from ``cell``
     in sight with their worth as a first hit (a bomb's worth never changes within a call, see
-    :func:`attack_value`; a Krosmaster's only once this plan has hit it or placed a summon next to
-    it)."""
-    view, me = ctx.view, ctx.me
+    :func:`.cast_values.attack_value`; a Krosmaster's only once this plan has hit it or placed a
+    summon next to it)."""
     reach_bonus = bonus + ((ctx.crates >> cell) & 1)
     castable = ctx.by_bonus.get(reach_bonus)
     if castable is None:
         castable = ctx.castable_with(reach_bonus)
-    blockers = ctx.blockers
-    los = ctx.board.los_path[cell]
-    neighbours = ctx.board.neighbour_mask
-    me_uid = ctx.me_uid
-    remaining: dict[int, float] = {}
-    # uids taken out of play by this plan's casts, spell indices used up and uids healed, as bits
-    # (small ints: no set built per casting cell)
-    gone = 0
-    used = 0
-    healed = 0
-    planned: list[tuple[str, int]] = []  # (summon id, cell) placed by this plan
-    planned_mask = 0
-    steps: list[Step] = []
-    total = 0.0
-    # per castable entry, its targets in range and in sight from ``cell`` with their worth as a
-    # first hit (None until the entry is first looked at, always in the first round: AP only goes
-    # down and nothing is used up before a cast)
-    aims: list[list[_Aim] | None] = [None] * len(castable)
-    sight_known = sight_ok = 0  # as bits over the positions in ``ctx.targets``
-    free_here = 0  # cells a summon may take from ``cell`` (0 until a summon asks)
+    state = _Casting(ctx, cell, ap, castable)
     for _ in range(4):
-        best_density = -1.0
-        # the best cast so far: its position in ``castable`` (-1: none), worth, target and kind
-        best = -1
-        best_value = 0.0
-        best_target = -1
-        best_kind = ""
-        best_victim: FighterView | None = None
-        reserved = 0  # AP kept for a boosted hit made after a walk
-        for position, entry in enumerate(castable):
-            index, spell, cost, kind, needs_los, table = (
-                entry.index,
-                entry.spell,
-                entry.cost,
-                entry.kind,
-                entry.needs_los,
-                entry.table,
-            )
-            if cost > ap or (entry.limited and (used >> index) & 1):
-                continue
-            if kind == "attack":
-                aimed = aims[position]
-                if aimed is None:
-                    aimed = []
-                    mask = table[cell]
-                    if mask & ctx.target_mask:
-                        for i, candidate in enumerate(ctx.targets):
-                            t = candidate.cell
-                            if not (mask >> t) & 1:
-                                continue
-                            if needs_los:
-                                if not (sight_known >> i) & 1:
-                                    sight_known |= 1 << i
-                                    if not los[t] & blockers:
-                                        sight_ok |= 1 << i
-                                if not (sight_ok >> i) & 1:
-                                    continue
-                            if candidate.bomb:
-                                first = attack_value(
-                                    weights, ctx, spell, candidate.piece, cell, remaining, planned
-                                )
-                            else:
-                                # a first hit on an untouched target: the same from every cell
-                                key = index << 20 | candidate.uid
-                                cached = ctx.plain.get(key)
-                                if cached is None:
-                                    first = ctx.plain[key] = attack_value(
-                                        weights, ctx, spell, candidate.piece, cell, remaining, planned
-                                    )
-                                else:
-                                    first = cached
-                            aimed.append(_Aim(candidate, first))
-                    aims[position] = aimed
-                for aim in aimed:
-                    uid = aim.uid
-                    if (gone >> uid) & 1:
-                        continue
-                    if aim.bomb or (
-                        uid not in remaining and not (planned_mask and planned_mask & neighbours[aim.cell])
-                    ):
-                        # not hit yet by this plan and no summon placed next to it: as a first hit
-                        value = aim.first
-                    else:
-                        value = attack_value(weights, ctx, spell, aim.piece, cell, remaining, planned)
-                    if value > 0.05 and (best < 0 or value / cost > best_density + 1e-9):
-                        best_density = value / cost
-                        best, best_value, best_target, best_kind = position, value, aim.cell, "attack"
-                        best_victim = aim.piece
-                if planned_mask and planned_mask & table[cell]:
-                    mask = table[cell]
-                    for summon_id, x in planned:
-                        if (
-                            summon_id == "water_bomb"
-                            and (mask >> x) & 1
-                            and not (needs_los and los[x] & blockers)
-                        ):
-                            value = 0.25 * ctx.blast(x)
-                            if value > 0.05 and (best < 0 or value / cost > best_density + 1e-9):
-                                best_density = value / cost
-                                best, best_value, best_target, best_kind = position, value, x, "virtual"
-            elif kind == "heal":
-                mask = table[cell]
-                for ally in ctx.allies:
-                    if ally.injuries <= 0:
-                        continue
-                    mine = ally.uid == me_uid
-                    t = cell if mine else ally.cell
-                    if not (mask >> t) & 1:
-                        continue
-                    if needs_los and t != cell and los[t] & blockers:
-                        continue
-                    value = heal_value(weights, ctx, index, spell, ally, mine)
-                    if (healed >> ally.uid) & 1:
-                        value *= 0.5
-                    if value > 0.05 and (best < 0 or value / cost > best_density + 1e-9):
-                        best_density = value / cost
-                        best, best_value, best_target, best_kind = position, value, t, "heal"
-            else:  # summon
-                summons = spell.summons or ""  # never empty: `castable` keeps spells that summon
-                count = ctx.my_tokens.get(summons, 0)
-                if planned:
-                    count += sum(1 for s, _ in planned if s == summons)
-                if count >= spell.summon_control:
-                    continue
-                if not free_here:
-                    free_here = ~(ctx.occupied | (1 << cell))
-                mask = table[cell] & free_here
-                if planned_mask:
-                    mask &= ~planned_mask
-                if summons == "water_bomb":
-                    mask &= ctx.near_enemies
-                    bombs = ctx.bomb_values
-                    while mask:
-                        low = mask & -mask
-                        mask ^= low
-                        x = low.bit_length() - 1
-                        known = bombs.get(x)  # a bomb's worth depends on its cell only
-                        if known is None:
-                            value = bombs[x] = summon_value(weights, ctx, summons, x, cell, ap - cost)
-                        else:
-                            value = known
-                        if value > 0.2 and (best < 0 or value / cost > best_density + 1e-9):
-                            best_density = value / cost
-                            best, best_value, best_target, best_kind = position, value, x, "summon"
-                            reserved = 0
-                    continue
-                if not mask:
-                    continue
-                groups = ctx.summon_ranks.get((summons, ap - cost >= 3))
-                if groups is None:
-                    groups = summon_groups(weights, ctx, summons, ap - cost)
-                single: tuple[float, int] | None = None
-                for cells, value in groups:
-                    hit = mask & cells
-                    if hit:
-                        single = (value, (hit & -hit).bit_length() - 1)
-                        break
-                combo = _summon_then_hit(
-                    weights, ctx, entry, castable, cell, ap, mask, remaining, gone, planned, mp_left
-                )
-                if combo is not None and (single is None or combo[1] >= single[0]):
-                    # the pair is worth at least the summon alone: take it, at the better density
-                    density = max(combo[0], single[0] / cost if single is not None else 0.0)
-                    if best < 0 or density > best_density + 1e-9:
-                        best_density = density
-                        best, best_value, best_target, best_kind = position, combo[1], combo[2], "summon"
-                        reserved = combo[3]
-                elif single is not None and (best < 0 or single[0] / cost > best_density + 1e-9):
-                    best_density = single[0] / cost
-                    best, best_value, best_target, best_kind = position, single[0], single[1], "summon"
-                    reserved = 0
-        if best < 0:
+        pick = _best_cast(weights, ctx, state, mp_left)
+        if pick.position < 0:
             break
-        entry = castable[best]
-        index, spell, cost = entry.index, entry.spell, entry.cost
-        target = best_target
-        ap -= cost + (reserved if best_kind == "summon" else 0)
-        total += best_value
-        if entry.limited:
-            used |= 1 << index
-        steps.append(Step("cast", index, target))
-        if best_kind == "summon":
-            planned.append((spell.summons or "", target))
-            planned_mask |= 1 << target
+        end = _cast(ctx, state, pick)
+        if end >= 0:
+            return state.steps, state.total, state.ap, end
+    return state.steps, state.total, state.ap, -1
+
+
+def _best_cast(weights: Weights, ctx: _Context, state: _Casting, mp_left: int) -> _Pick:
+    """One round of the greedy search: the castable entries in order, each offering its casts."""
+    pick = _Pick()
+    for position, entry in enumerate(state.castable):
+        if entry.cost > state.ap or (entry.limited and (state.used >> entry.index) & 1):
             continue
-        if best_kind == "heal":
-            healer_target = me if target == cell else view.piece_at(target)
-            if healer_target is not None:
-                healed |= 1 << healer_target.uid
+        kind = entry.kind
+        if kind == "attack":
+            _offer_attacks(weights, ctx, state, pick, position, entry)
+        elif kind == "heal":
+            _offer_heals(weights, ctx, state, pick, position, entry)
+        else:
+            _offer_summons(weights, ctx, state, pick, position, entry, mp_left)
+    return pick
+
+
+def _aims(weights: Weights, ctx: _Context, state: _Casting, entry: CastEntry) -> list[_Aim]:
+    """The targets an attack reaches from the casting cell, in sight, with their worth as a first
+    hit. A Krosmaster's first-hit worth is the same from every cell, so it is cached on ``ctx``."""
+    aimed: list[_Aim] = []
+    cell = state.cell
+    mask = entry.table[cell]
+    if not mask & ctx.target_mask:
+        return aimed
+    los, blockers = state.los, state.blockers
+    index, spell, needs_los = entry.index, entry.spell, entry.needs_los
+    for i, candidate in enumerate(ctx.targets):
+        t = candidate.cell
+        if not (mask >> t) & 1:
             continue
-        # an attack's target is the piece on its cell; a virtual hit's cell holds none yet
-        piece = best_victim if best_kind == "attack" else view.piece_at(target)
-        if piece is not None and best_kind == "attack":
-            uid = piece.uid
-            hurt = ctx.hurts.get((index, uid))
-            if hurt is None:
-                hurt = ctx.hurts[(index, uid)] = scoring.attack_odds(view, me, spell, piece)[0]
-            remaining[uid] = remaining.get(uid, float(piece.remaining_hp)) - hurt
-            if entry.moves_target or piece.kind == "bomb":
-                gone |= 1 << uid
-        if entry.swaps and piece is not None:
-            return steps, total, ap, target
-        if entry.moves_caster:
-            # Retreat/Approach moves us: the plan ends where we land (replanning goes on from there)
-            return steps, total, ap, landing(ctx, spell, cell, target)
-    return steps, total, ap, -1
+        if needs_los:
+            if not (state.sight_known >> i) & 1:
+                state.sight_known |= 1 << i
+                if not los[t] & blockers:
+                    state.sight_ok |= 1 << i
+            if not (state.sight_ok >> i) & 1:
+                continue
+        if candidate.bomb:
+            first = attack_value(weights, ctx, spell, candidate.piece, cell, state.remaining, state.planned)
+        else:
+            # a first hit on an untouched target: the same from every cell
+            key = index << 20 | candidate.uid
+            cached = ctx.plain.get(key)
+            if cached is None:
+                first = ctx.plain[key] = attack_value(
+                    weights, ctx, spell, candidate.piece, cell, state.remaining, state.planned
+                )
+            else:
+                first = cached
+        aimed.append(_Aim(candidate, first))
+    return aimed
+
+
+def _offer_attacks(
+    weights: Weights, ctx: _Context, state: _Casting, pick: _Pick, position: int, entry: CastEntry
+) -> None:
+    """An attack's hits on the targets it reaches, then on the Water Bombs this plan placed."""
+    aimed = state.aims[position]
+    if aimed is None:
+        aimed = _aims(weights, ctx, state, entry)
+        state.aims[position] = aimed
+    cell, cost, spell = state.cell, entry.cost, entry.spell
+    gone, remaining, planned_mask = state.gone, state.remaining, state.planned_mask
+    neighbours = ctx.board.neighbour_mask
+    for aim in aimed:
+        uid = aim.uid
+        if (gone >> uid) & 1:
+            continue
+        if aim.bomb or (uid not in remaining and not (planned_mask and planned_mask & neighbours[aim.cell])):
+            # not hit yet by this plan and no summon placed next to it: as a first hit
+            value = aim.first
+        else:
+            value = attack_value(weights, ctx, spell, aim.piece, cell, remaining, state.planned)
+        if value > 0.05 and pick.beaten_by(value / cost):
+            pick.take(position, value / cost, value, aim.cell, "attack", aim.piece)
+    if planned_mask and planned_mask & entry.table[cell]:
+        _offer_virtual_hits(ctx, state, pick, position, entry)
+
+
+def _offer_virtual_hits(ctx: _Context, state: _Casting, pick: _Pick, position: int, entry: CastEntry) -> None:
+    """A hit on a Water Bomb this plan placed (a cell with no piece yet): a quarter of its blast."""
+    mask = entry.table[state.cell]
+    cost, needs_los, los, blockers = entry.cost, entry.needs_los, state.los, state.blockers
+    for summon_id, x in state.planned:
+        if summon_id == "water_bomb" and (mask >> x) & 1 and not (needs_los and los[x] & blockers):
+            value = 0.25 * ctx.blast(x)
+            if value > 0.05 and pick.beaten_by(value / cost):
+                pick.take(position, value / cost, value, x, "virtual")
+
+
+def _offer_heals(
+    weights: Weights, ctx: _Context, state: _Casting, pick: _Pick, position: int, entry: CastEntry
+) -> None:
+    """A heal on each injured ally in range and in sight (on ourselves where we stand); an ally this
+    plan healed already counts half."""
+    cell, cost, index, spell = state.cell, entry.cost, entry.index, entry.spell
+    mask = entry.table[cell]
+    needs_los, los, blockers = entry.needs_los, state.los, state.blockers
+    me_uid = ctx.me_uid
+    for ally in ctx.allies:
+        if ally.injuries <= 0:
+            continue
+        mine = ally.uid == me_uid
+        t = cell if mine else ally.cell
+        if not (mask >> t) & 1:
+            continue
+        if needs_los and t != cell and los[t] & blockers:
+            continue
+        value = heal_value(weights, ctx, index, spell, ally, mine)
+        if (state.healed >> ally.uid) & 1:
+            value *= 0.5
+        if value > 0.05 and pick.beaten_by(value / cost):
+            pick.take(position, value / cost, value, t, "heal")
+
+
+def _offer_summons(
+    weights: Weights,
+    ctx: _Context,
+    state: _Casting,
+    pick: _Pick,
+    position: int,
+    entry: CastEntry,
+    mp_left: int,
+) -> None:
+    """A summon on a free cell in range while the summoner controls fewer than its limit: a Water
+    Bomb cell by cell next to the enemies, any other creature on the best group of cells, alone or
+    with the hit it boosts (:func:`_summon_then_hit`)."""
+    spell, cost, ap, cell = entry.spell, entry.cost, state.ap, state.cell
+    summons = spell.summons or ""  # never empty: `castable` keeps spells that summon
+    planned = state.planned
+    count = ctx.my_tokens.get(summons, 0)
+    if planned:
+        count += sum(1 for s, _ in planned if s == summons)
+    if count >= spell.summon_control:
+        return
+    if not state.free_here:
+        state.free_here = ~(ctx.occupied | (1 << cell))
+    mask = entry.table[cell] & state.free_here
+    if state.planned_mask:
+        mask &= ~state.planned_mask
+    if summons == "water_bomb":
+        _offer_bomb_cells(weights, ctx, state, pick, position, entry, mask & ctx.near_enemies)
+        return
+    if not mask:
+        return
+    groups = ctx.summon_ranks.get((summons, ap - cost >= 3))
+    if groups is None:
+        groups = summon_groups(weights, ctx, summons, ap - cost)
+    single: tuple[float, int] | None = None
+    for cells, value in groups:
+        hit = mask & cells
+        if hit:
+            single = (value, (hit & -hit).bit_length() - 1)
+            break
+    combo = _summon_then_hit(
+        weights, ctx, entry, state.castable, cell, ap, mask, state.remaining, state.gone, planned, mp_left
+    )
+    if combo is not None and (single is None or combo[1] >= single[0]):
+        # the pair is worth at least the summon alone: take it, at the better density
+        density = max(combo[0], single[0] / cost if single is not None else 0.0)
+        if pick.beaten_by(density):
+            pick.take(position, density, combo[1], combo[2], "summon", reserved=combo[3])
+    elif single is not None and pick.beaten_by(single[0] / cost):
+        pick.take(position, single[0] / cost, single[0], single[1], "summon")
+
+
+def _offer_bomb_cells(
+    weights: Weights, ctx: _Context, state: _Casting, pick: _Pick, position: int, entry: CastEntry, mask: int
+) -> None:
+    """A Water Bomb on each free cell of ``mask`` (those next to an enemy), lowest first."""
+    cost, summons = entry.cost, entry.spell.summons or ""
+    bombs = ctx.bomb_values
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        x = low.bit_length() - 1
+        known = bombs.get(x)  # a bomb's worth depends on its cell only
+        if known is None:
+            value = bombs[x] = summon_value(weights, ctx, summons, x, state.cell, state.ap - cost)
+        else:
+            value = known
+        if value > 0.2 and pick.beaten_by(value / cost):
+            pick.take(position, value / cost, value, x, "summon")
+
+
+def _cast(ctx: _Context, state: _Casting, pick: _Pick) -> int:
+    """Make the round's pick in the plan: its step, worth and AP, and what it leaves behind (a summon
+    placed, an ally healed, a target's HP). Returns the cell where the plan must end (a swap, a
+    spell that moves its caster: replanning goes on from there), or -1 when it goes on."""
+    entry = state.castable[pick.position]
+    index, spell, kind, target = entry.index, entry.spell, pick.kind, pick.target
+    state.ap -= entry.cost + (pick.reserved if kind == "summon" else 0)
+    state.total += pick.value
+    if entry.limited:
+        state.used |= 1 << index
+    state.steps.append(Step("cast", index, target))
+    if kind == "summon":
+        state.planned.append((spell.summons or "", target))
+        state.planned_mask |= 1 << target
+        return -1
+    if kind == "heal":
+        patient = ctx.me if target == state.cell else ctx.view.piece_at(target)
+        if patient is not None:
+            state.healed |= 1 << patient.uid
+        return -1
+    # an attack's target is the piece on its cell; a virtual hit's cell holds none yet
+    piece = pick.victim if kind == "attack" else ctx.view.piece_at(target)
+    if piece is not None and kind == "attack":
+        uid = piece.uid
+        hurt = ctx.hurts.get((index, uid))
+        if hurt is None:
+            hurt = ctx.hurts[(index, uid)] = scoring.attack_odds(ctx.view, ctx.me, spell, piece)[0]
+        state.remaining[uid] = state.remaining.get(uid, float(piece.remaining_hp)) - hurt
+        if entry.moves_target or piece.kind == "bomb":
+            state.gone |= 1 << uid
+    if entry.swaps and piece is not None:
+        return target
+    if entry.moves_caster:
+        # Retreat/Approach moves us: the plan ends where we land (replanning goes on from there)
+        return landing(ctx, spell, state.cell, target)
+    return -1
 
 
 def _summon_then_hit(
@@ -406,125 +481,6 @@ def _can_step_in(ctx: _Context, cell: int, target: int, summon_cell: int, top: i
             return True
         near ^= low
     return False
-
-
-def heal_value(
-    weights: Weights, ctx: _Context, index: int, spell: SpellSpec, ally: FighterView, mine: bool
-) -> float:
-    """Worth of healing ``ally`` once (more when it is in danger), cached per pass."""
-    key = (index, ally.uid)
-    value = ctx.heals.get(key)
-    if value is None:
-        healed, _ = scoring.attack_odds(ctx.view, ctx.me, spell, ally)
-        danger = 0.0 if mine else ctx.threat.at(ally.cell)
-        value = weights.heal * healed * (1.0 + 0.5 * scoring.ko_risk(danger, ally.remaining_hp))
-        ctx.heals[key] = value
-    return value
-
-
-def attack_value(
-    weights: Weights,
-    ctx: _Context,
-    spell: SpellSpec,
-    target: FighterView,
-    cell: int,
-    remaining: dict[int, float],
-    planned: list[tuple[str, int]],
-) -> float:
-    view, me, w = ctx.view, ctx.me, weights
-    if target.kind == "bomb":
-        key = ("bomb", spell.id, target.uid)
-        ko = ctx.values.get(key)
-        if ko is None:
-            ko = ctx.values[key] = scoring.attack_odds(view, me, spell, target)[1]
-        # a swap (Assault) puts the bomb where we cast from, and us where it stood (R-A95)
-        swaps = any(e.kind == "swap_places" for e in spell.effects)
-        at, ours = (cell, target.cell) if swaps else (target.cell, cell)
-        blast = ctx.blast(at)
-        if target.team == ctx.team and target.placed_turn < view.turn:
-            blast *= 0.2  # our bomb goes off this turn anyway (R-A112): only the timing is ours
-        if (view.board.square_mask[at] >> ours) & 1:
-            armour = 2 if me.has("armour") else 1
-            hurt, dies = scoring.hit_odds(1, 1, armour, 0, me.remaining_hp)
-            blast -= hurt + 0.3 + dies * ctx.my_worry
-        return ko * blast
-    left = remaining.get(target.uid)
-    hp_left = target.remaining_hp if left is None else max(1, round(left))
-    extra = 0
-    if planned:
-        near = view.board.neighbour_mask[target.cell]
-        extra = sum(1 for _, x in planned if (near >> x) & 1)
-    cached = ctx.values.get((spell.id, target.uid, hp_left, extra))
-    if cached is not None:
-        return cached
-    hurt, ko = scoring.attack_odds(view, me, spell, target, hp_left, extra)
-    lost = 1.0 - hp_left / max(1, target.hp)
-    value: float = w.damage * hurt * (1.0 + w.focus * lost) + w.kill * ko * scoring.kill_value(view, target)
-    for effect in spell.effects:
-        if effect.kind == "lifesteal" and me.injuries > 0:
-            value += 0.5 * min(hurt, me.injuries)
-        elif effect.kind == "push" and w.kite:
-            value += 0.3
-    if not target.is_krosmaster:
-        value *= 0.6
-    if target.uid == ctx.team_target:
-        # the team's target this turn: each injury is worth its share of the KO the team can make
-        value += w.team * ctx.team_value * hurt
-    if spell.limit == "game":
-        # a once-per-game spell spent here is not there for a Krosmaster later
-        value -= w.keep_limited * w.damage * scoring.average_hit(spell, me.has("critical"))
-    ctx.values[(spell.id, target.uid, hp_left, extra)] = value
-    return value
-
-
-def summon_value(weights: Weights, ctx: _Context, summon: str, x: int, cell: int, ap_left: int) -> float:
-    """Worth of a new ``summon`` on ``x`` (neither the casting ``cell`` nor ``ap_left`` matters; keep
-    :func:`summon_groups` in step when this changes): the token's worth, the summoner's bonus when
-    it stands next to an enemy Krosmaster (To Fu Ti, Gobbolob), the hit a creature makes at once (it
-    acts right after its summoner, R-A31), less the blast of a bomb about to go off around ``x``."""
-    if summon == "water_bomb":
-        return 0.6 * ctx.blast(x) if (ctx.near_enemies >> x) & 1 else 0.0
-    return _placed_worth(weights, ctx, summon, x, _summon_traits(ctx, summon))
-
-
-#: what a summon's worth reads of its card and its summoner (see :func:`_summon_traits`)
-_Traits = tuple[float, int, float, int]
-
-
-def _summon_traits(ctx: _Context, summon: str) -> _Traits:
-    """What :func:`summon_value` reads of a (non-bomb) summon, the same on every cell: (the token's
-    worth, its summoner's damage bonus per adjacent token, the worth of the hit the creature makes
-    at once, and the cells it walks and strikes over, -1 when it strikes no enemy Krosmaster)."""
-    bonus = _bonus_for(ctx.me, summon)
-    strike_worth = 0.0
-    reach = -1
-    spec = ctx.view.summon_spec(summon)
-    if spec is not None and spec.kind == "creature" and ctx.enemy_kros:
-        options = scoring._attack_options(spec.spells, spec.ap, "critical" in {p.kind for p in spec.powers})
-        if options:
-            strike_worth, spell, _ = options[0]
-            top = 1 if spell.range_type == "melee" else spell.range_max
-            reach = spec.mp + top
-    return scoring.SUMMON_WORTH.get(summon, 0.5), bonus, strike_worth, reach
-
-
-def _placed_worth(weights: Weights, ctx: _Context, summon: str, x: int, traits: _Traits) -> float:
-    """:func:`summon_value` of a non-bomb ``summon`` on ``x``, given its :func:`_summon_traits`."""
-    w = weights
-    worth, bonus, strike_worth, reach = traits
-    value = w.summon * worth
-    near_enemy = ctx.board.neighbour_mask[x] & ctx.enemy_kros_mask
-    if bonus and near_enemy:
-        # the bonus serves again next turn (this turn's boosted hit is valued with the hit itself,
-        # see _summon_then_hit)
-        value += 0.5 * w.support * bonus
-    if reach >= 0 and ctx.nearest_kros[x] <= reach:
-        value += 0.5 * w.damage * strike_worth
-    if (ctx.bomb_cells >> x) & 1:
-        value -= w.summon * worth + 0.5
-    if not ctx.enemies:
-        value *= 0.5
-    return value
 
 
 def landing(ctx: _Context, spell: SpellSpec, cell: int, target: int) -> int:

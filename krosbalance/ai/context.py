@@ -1,4 +1,4 @@
-"""What one planning pass of the heuristic planner reads many times, and the walking helpers.
+"""What one planning pass of the heuristic planner reads many times (the walks are :mod:`.walks`).
 
 A :class:`_Context` is built once per pass (see :mod:`krosbalance.ai.planner`) so the inner loops
 read plain ints, tuples and dicts instead of calling view properties: the view's live masks, the
@@ -8,11 +8,11 @@ that do not depend on the casting cell.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final, final
 
-from krosbalance.ai import scoring
-from krosbalance.ai.scoring import ThreatMap, geometry
+from krosbalance.ai import board_masks, enemy_threat, scoring
+from krosbalance.ai.board_masks import geometry
+from krosbalance.ai.enemy_threat import ThreatMap
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
@@ -158,6 +158,34 @@ class _Context:
         team: tuple[int, float] = (-1, 0.0),
     ) -> None:
         w = weights or Weights()
+        everyone = self._read_view(view, me, threat)
+        enemies, allies, bombs = self._sort_pieces(everyone)
+        self.risk: dict[int, float] = {}
+        self.blasts: dict[int, float] = {}
+        self._enemy_reach(enemies)
+        self._read_figure(view, me, w)
+        self._bombs_and_pins(me, enemies, bombs)
+        self.team_target, self.team_value = team
+        self.walks: dict[int, tuple[float, int]] = {}
+        self._purchase_pull(view, me)
+        self.screens: list[float] | None = None  # cover worth per cell, when first asked
+        # per Demon cell, the opponent's next-turn purchase that ending there stops, when first
+        # asked (positions.purchase_denial; only with ``Weights.deny``)
+        self.denial: dict[int, float] | None = None
+        self.support_bonus = 0
+        self.values: dict[ValueKey, float] = {}
+        if not me.is_krosmaster and me.summoner is not None:
+            summoner = next((a for a in allies if a.uid == me.summoner), None)
+            self.support_bonus = _bonus_for(summoner, me.character)
+        # the spells the greedy cast search may pick (costs, limits and kinds checked once)
+        self.castable = castable_spells(me)
+        self._empty_caches(view, me)
+        self._economy_cells(me)
+        # per cell, distances to the nearest Demon cell and kama (positions.objective_distance)
+        self.objective: tuple[list[int], list[int]] | None = None
+
+    def _read_view(self, view: MatchView, me: FighterView, threat: ThreatMap) -> list[FighterView]:
+        """The view's live masks and what this fighter may do; returns every fighter of the view."""
         # the cell a swap with an ally may not target: where this fighter stood before its last swap
         # this activation (swapping back restores the position for 2 AP: never worth it); -1: none
         self.no_swap_back = -1
@@ -165,10 +193,10 @@ class _Context:
         self.may_pick = me.may(PICK_KAMA)
         self.may_buy = me.may(BUY_GG)
         self.view = view
-        self.arena = arena = arena_view(view)  # Arena's holdings, read once per pass
+        self.arena = arena_view(view)  # Arena's holdings, read once per pass
         self.me = me
-        side = self.side = me.side
-        my_team = self.team = me.team
+        self.side = me.side
+        self.team = me.team
         board = self.board = view.board
         self.geo = geometry(board)
         everyone = view.fighters()
@@ -179,6 +207,14 @@ class _Context:
         self.occupied = self.obstacles & ~(1 << me_cell)  # where a summon cannot go (we will move)
         self.crates = view.crates
         self.threat = threat
+        return everyone
+
+    def _sort_pieces(
+        self, everyone: list[FighterView]
+    ) -> tuple[list[FighterView], list[FighterView], list[FighterView]]:
+        """The enemy and allied characters and the bombs, the enemy Krosmasters' cells and the
+        targets of the cast search; returns (enemies, allies, bombs)."""
+        my_team = self.team
         enemies: list[FighterView] = []
         allies: list[FighterView] = []
         bombs: list[FighterView] = []
@@ -201,8 +237,12 @@ class _Context:
         for target in self.targets:
             target_mask |= 1 << target.cell
         self.target_mask = target_mask
-        self.risk: dict[int, float] = {}
-        self.blasts: dict[int, float] = {}
+        return enemies, allies, bombs
+
+    def _enemy_reach(self, enemies: list[FighterView]) -> None:
+        """The cells around the enemies (a bomb placed there blasts one), and those next to an enemy
+        that may lock (block_chance is 0 elsewhere)."""
+        board = self.board
         square = board.square_mask
         near = 0
         lockers = 0
@@ -211,7 +251,10 @@ class _Context:
             if not enemy.has("tiny"):
                 lockers |= board.neighbour_mask[enemy.cell]
         self.near_enemies = near
-        self.lockers = lockers  # cells next to an enemy that may lock (block_chance is 0 elsewhere)
+        self.lockers = lockers
+
+    def _read_figure(self, view: MatchView, me: FighterView, w: Weights) -> None:
+        """This fighter's reach, HP, strike range and worth, and how much its safety weighs."""
         self.my_reach = _reach(me)
         self.hp_left = me.remaining_hp
         self.strike = me.base_mp + self.my_reach
@@ -222,37 +265,31 @@ class _Context:
         # standing next to an enemy (a pin, a strike next turn) is worth something
         self.melee = is_melee(me)
         self.safety = min(w.safety, w.melee_safety) if self.melee else w.safety
+
+    def _bombs_and_pins(self, me: FighterView, enemies: list[FighterView], bombs: list[FighterView]) -> None:
+        """The cells the bombs on the board will blast (R-A112, R-A114); for a melee figure, its
+        damage next turn and the enemies it may pin (:func:`_pins`)."""
+        board = self.board
         bomb_cells = 0
         for bomb in bombs:
             bomb_cells |= board.square_mask[bomb.cell]
-        self.bomb_cells = bomb_cells  # cells a bomb on the board will blast (R-A112, R-A114)
+        self.bomb_cells = bomb_cells
         self.bomb_danger: dict[int, float] = {}
         self.pins: list[tuple[int, float]] = []
         self.strike_next = 0.0
         self.engaged: dict[int, float] = {}
         if self.melee:
             self.strike_next = per_turn_damage(me)
-            lock_dice = 2 if me.has("lock") else 1
             if not me.has("tiny"):
-                for enemy in enemies:
-                    if enemy.has("tiny"):
-                        continue
-                    dodge = 2 if enemy.has("dodge") else 1
-                    # a pinned enemy that walks away risks losing its turn (R-A45); ranged ones must
-                    # walk away to shoot, so their pin is worth their whole output
-                    output = per_turn_damage(enemy)
-                    need = 1.0 if _min_reach(enemy) >= 2 else 0.4
-                    worth = BLOCK_CHANCE[lock_dice][dodge] * output * need
-                    if enemy.is_krosmaster:
-                        worth += 0.05
-                    self.pins.append((enemy.cell, worth))
-        self.team_target, self.team_value = team
-        self.walks: dict[int, tuple[float, int]] = {}
-        # a GG the team can afford: what buying it is worth at today's score (R-A50)
+                self.pins = _pins(me, enemies)
+
+    def _purchase_pull(self, view: MatchView, me: FighterView) -> None:
+        """A GG the team can afford: what buying it is worth at today's score (R-A50), for the one
+        buyer who goes (the Krosmaster fewest turns from a Demon cell, the healthiest on ties)."""
+        board, arena, side = self.board, self.arena, self.side
         self.buy_pull = 0.0
         self.nearest_demon: list[int] = []
         if me.is_krosmaster and self.may_buy and board.demon_cells and arena.kamas[side] >= arena.gg_price:
-            # one buyer goes: the Krosmaster fewest turns from a Demon cell, the healthiest on ties
             nearest = self.geo.nearest(board.demon_cells)
             buyer = min(
                 (k for k in view.krosmasters(side) if k.alive and k.cell >= 0),
@@ -261,46 +298,10 @@ class _Context:
             if buyer.uid == me.uid:
                 self.buy_pull = scoring.GG_UNIT * scoring.gg_swing(view, side, 1) + 0.5
                 self.nearest_demon = nearest
-        self.screens: list[float] | None = None  # cover worth per cell, when first asked
-        # per Demon cell, the opponent's next-turn purchase that ending there stops, when first
-        # asked (positions.purchase_denial; only with ``Weights.deny``)
-        self.denial: dict[int, float] | None = None
-        self.support_bonus = 0
-        self.values: dict[ValueKey, float] = {}
-        if not me.is_krosmaster and me.summoner is not None:
-            summoner = next((a for a in allies if a.uid == me.summoner), None)
-            self.support_bonus = _bonus_for(summoner, me.character)
-        # the spells the greedy cast search may pick (costs, limits and kinds checked once)
-        ap = me.ap
-        castable: list[Castable] = []
-        for index, spell in enumerate(me.spells):
-            cost = spell.ap_cost
-            if cost > ap or cost == 0 or spell.mp_cost or spell.injury_cost:
-                continue
-            limited = spell.limit != "unlimited"
-            if limited and me.spell_used(spell):
-                continue
-            kind = spell.kind
-            if kind == "summon":
-                if not spell.summons:
-                    continue
-            elif kind != "attack" and kind != "heal":
-                continue
-            kinds = {e.kind for e in spell.effects}
-            castable.append(
-                (
-                    index,
-                    spell,
-                    cost,
-                    kind,
-                    limited,
-                    spell.needs_los,
-                    "push" in kinds or "attract" in kinds,
-                    "swap_places" in kinds,
-                    "retreat" in kinds or "approach" in kinds,
-                )
-            )
-        self.castable = castable
+
+    def _empty_caches(self, view: MatchView, me: FighterView) -> None:
+        """The caches the cast search fills as it goes (values that do not depend on the casting
+        cell), and the summons this fighter already controls."""
         self.by_bonus: dict[int, list[CastEntry]] = {}
         self.plain: dict[int, float] = {}  # by spell index << 20 | target uid
         self.bomb_values: dict[int, float] = {}
@@ -310,23 +311,25 @@ class _Context:
         self.my_tokens = tokens
         self.summon_ranks: dict[tuple[str, bool], list[tuple[int, float]]] = {}
         # per (spell index, summon): whether the spell gains damage per adjacent such summon; per
-        # (summon, cell): the summon's worth there (casts.summon_value)
+        # (summon, cell): the summon's worth there (cast_values.summon_value)
         self.boosts: dict[tuple[int, str], bool] = {}
         self.summon_worth: dict[tuple[str, int], float] = {}
         self.heals: dict[tuple[int, int], float] = {}
         self.hurts: dict[tuple[int, int], float] = {}
+
+    def _economy_cells(self, me: FighterView) -> None:
+        """The cells where ending is worth kamas or a GG (Demon cells, kamas on the board) to a
+        Krosmaster allowed to buy or pick up: ``econ_mask``, and as a set ``econ_cells`` (a
+        board-wide mask is a long integer, slow to test bit by bit)."""
         self.econ_mask = 0  # cells where _economy_value may be non-zero
-        # the same cells as a set: a board-wide mask is a long integer, slow to test bit by bit
         self.econ_cells: set[int] = set()
         if me.is_krosmaster:
-            econ = board.demon_cells if self.may_buy else 0
+            econ = self.board.demon_cells if self.may_buy else 0
             if self.may_pick:
-                for c in arena.kama_cells():
+                for c in self.arena.kama_cells():
                     econ |= 1 << c
             self.econ_mask = econ
-            self.econ_cells = set(scoring.iter_bits(econ))
-        # per cell, distances to the nearest Demon cell and kama (positions.objective_distance)
-        self.objective: tuple[list[int], list[int]] | None = None
+            self.econ_cells = set(board_masks.iter_bits(econ))
 
     def castable_with(self, bonus: int) -> list[CastEntry]:
         """``castable`` with each spell's range table for this range bonus appended."""
@@ -420,12 +423,66 @@ class _Context:
         risk = self.risk.get(cell)
         if risk is None:
             locked = (self.lockers >> cell) & 1
-            risk = self.risk[cell] = scoring.block_chance(self.view, self.me, cell) if locked else 0.0
+            risk = self.risk[cell] = enemy_threat.block_chance(self.view, self.me, cell) if locked else 0.0
         return risk
 
 
 # ---------------------------------------------------------------------------------- helpers
 _MELEE: dict[int, tuple[object, bool]] = {}
+
+
+def castable_spells(me: FighterView) -> list[Castable]:
+    """The spells the greedy cast search may pick: affordable now, paid in AP alone, not used up,
+    and an attack, a heal or a summon (costs, limits and kinds checked once per pass)."""
+    ap = me.ap
+    castable: list[Castable] = []
+    for index, spell in enumerate(me.spells):
+        cost = spell.ap_cost
+        if cost > ap or cost == 0 or spell.mp_cost or spell.injury_cost:
+            continue
+        limited = spell.limit != "unlimited"
+        if limited and me.spell_used(spell):
+            continue
+        kind = spell.kind
+        if kind == "summon":
+            if not spell.summons:
+                continue
+        elif kind != "attack" and kind != "heal":
+            continue
+        kinds = {e.kind for e in spell.effects}
+        castable.append(
+            (
+                index,
+                spell,
+                cost,
+                kind,
+                limited,
+                spell.needs_los,
+                "push" in kinds or "attract" in kinds,
+                "swap_places" in kinds,
+                "retreat" in kinds or "approach" in kinds,
+            )
+        )
+    return castable
+
+
+def _pins(me: FighterView, enemies: list[FighterView]) -> list[tuple[int, float]]:
+    """What a (non-Tiny) melee figure's pin on each enemy is worth, as (cell, worth): a pinned enemy
+    that walks away risks losing its turn (R-A45); ranged ones must walk away to shoot, so their pin
+    is worth their whole output."""
+    pins: list[tuple[int, float]] = []
+    lock_dice = 2 if me.has("lock") else 1
+    for enemy in enemies:
+        if enemy.has("tiny"):
+            continue
+        dodge = 2 if enemy.has("dodge") else 1
+        output = per_turn_damage(enemy)
+        need = 1.0 if _min_reach(enemy) >= 2 else 0.4
+        worth = BLOCK_CHANCE[lock_dice][dodge] * output * need
+        if enemy.is_krosmaster:
+            worth += 0.05
+        pins.append((enemy.cell, worth))
+    return pins
 
 
 def is_melee(fighter: FighterView) -> bool:
@@ -463,7 +520,7 @@ def _min_reach(fighter: FighterView) -> int:
 
 def per_turn_damage(fighter: FighterView) -> float:
     """Expected injuries the fighter deals in a turn with its best repeatable attack (plain target)."""
-    options = scoring._attack_options(fighter.spells, fighter.base_ap, fighter.has("critical"))
+    options = enemy_threat._attack_options(fighter.spells, fighter.base_ap, fighter.has("critical"))
     return options[0][0] if options else 0.0
 
 
@@ -500,87 +557,3 @@ def _bonus_for(summoner: FighterView | None, summon: str) -> int:
         ),
         default=0,
     )
-
-
-def _path(board_neighbours: Sequence[Sequence[int]], reach: dict[int, int], dest: int) -> list[int]:
-    """Cells from the start to ``dest`` along decreasing BFS cost (start excluded, dest included)."""
-    path = [dest]
-    cur = dest
-    while reach[cur] > 1:
-        cost = reach[cur] - 1
-        for n in board_neighbours[cur]:
-            if reach.get(n) == cost:
-                cur = n
-                break
-        else:
-            break
-        path.append(cur)
-    path.reverse()
-    return path
-
-
-def walk_plan(ctx: _Context, reach: dict[int, int]) -> tuple[list[float], list[int], list[int]]:
-    """Per cell of the board, the best of its shortest walks: (chance of being blocked on the way,
-    kamas lying on the way, the previous cell of the walk or -1), as lists indexed by cell (read only
-    for the cells of ``reach``).
-
-    Among equally short walks the one least exposed to Lock is taken (every cell left next to an
-    enemy may block, R-A16; a Lock holder rolls two dice), then the one passing over most kamas
-    (picked up on the way, R-A49). ``reach`` is in BFS order (a cell's predecessors come first)."""
-    n_cells = ctx.board.n_cells
-    # the cells next to a locking enemy, and the kama and Demon cells (only Krosmasters pick up
-    # kamas), a byte per cell: a board-wide mask is a long integer, slow to test bit by bit
-    lockers = bytearray(n_cells)
-    for c in scoring.iter_bits(ctx.lockers):
-        lockers[c] = 1
-    kama_cells = ctx.econ_cells
-    watched = False
-    for cell in reach:
-        if lockers[cell] or cell in kama_cells:
-            watched = True
-            break
-    risks = [0.0] * n_cells
-    on_way = [0] * n_cells
-    parent = [-1] * n_cells
-    if not watched:
-        # nothing on any walk can block or be picked up: every walk is as good (callers fall back
-        # on the BFS path)
-        return risks, on_way, parent
-    arena = ctx.arena
-    neighbours = ctx.board.neighbours
-    start = ctx.me_cell
-    free_at = [1.0] * n_cells
-    steps = [-1] * n_cells  # the walk's length to each cell of ``reach`` (-1 elsewhere)
-    for cell, cost in reach.items():
-        steps[cell] = cost
-    for cell, cost in reach.items():
-        if cost == 0:
-            continue
-        best_free, best_kamas, best_parent = -1.0, -1, -1
-        for n in neighbours[cell]:
-            if steps[n] != cost - 1:
-                continue
-            # the chance of walking off ``n`` unblocked (``block`` keeps its answers per cell)
-            go = 1.0 - ctx.block(n) if lockers[n] else 1.0
-            free = free_at[n] * go
-            picked = on_way[n] + (arena.kamas_at(n) if n in kama_cells else 0)
-            if free > best_free + 1e-12 or (abs(free - best_free) <= 1e-12 and picked > best_kamas):
-                best_free, best_kamas, best_parent = free, picked, n
-        free_at[cell] = best_free
-        risks[cell] = 1.0 - best_free
-        on_way[cell] = best_kamas
-        parent[cell] = best_parent
-    on_way[start] = 0
-    return risks, on_way, parent
-
-
-def route(parent: list[int], start: int, dest: int) -> list[int]:
-    """The cells of the walk from ``start`` to ``dest`` chosen by :func:`walk_plan` (start excluded;
-    empty when it chose none)."""
-    path = []
-    cur = dest
-    while cur != start and parent[cur] >= 0:
-        path.append(cur)
-        cur = parent[cur]
-    path.reverse()
-    return path

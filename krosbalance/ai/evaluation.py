@@ -9,7 +9,7 @@ holdings through a ``MatchView`` of it (the search tier plays Arena), and adds:
 - **material**: each Krosmaster in play is worth ``HP_WORTH`` per HP left plus a fixed worth for
   being there (it acts, blocks and threatens), creatures half that per HP plus their token worth;
 - **KO threats**: a Krosmaster the other side could KO on its next turn (its threat map against the
-  HP left, :func:`.scoring.ko_risk`) loses that chance of its KO's GG swing; the side to move next
+  HP left, :func:`.enemy_threat.ko_risk`) loses that chance of its KO's GG swing; the side to move next
   strikes first, so the threats against the side not to move weigh more;
 - **kamas**: each kama is a fraction of a GG (``KAMA_WORTH``: 10 kamas buy one, R-A50).
 
@@ -22,9 +22,10 @@ face-up permanent ones for what is left of their life.
 
 from __future__ import annotations
 
-from krosbalance.ai import scoring
+from krosbalance.ai import enemy_threat, scoring
+from krosbalance.ai.enemy_threat import ThreatCache
 from krosbalance.ai.rewards import kama_rate, reward_value
-from krosbalance.ai.scoring import GG_UNIT, SUMMON_WORTH, ThreatCache
+from krosbalance.ai.scoring import GG_UNIT, SUMMON_WORTH
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.tokens import tokens_of
@@ -118,13 +119,13 @@ def evaluate(
         mover = state.active_side
         for victims in (0, 1):
             view = MatchView(state, victims)
-            danger = scoring.threat_map(view, victims, threat_cache)
+            danger = enemy_threat.threat_map(view, victims, threat_cache)
             weight = THREAT_TO_MOVER if victims == mover else THREAT_TO_OTHER
             sign = -1.0 if victims == side else 1.0
             for k in state.timeline[victims]:
                 if not k.alive or k.cell < 0:
                     continue
-                risk = scoring.ko_risk(danger[k.cell], k.hp - k.injuries)
+                risk = enemy_threat.ko_risk(danger[k.cell], k.hp - k.injuries)
                 if risk > 0:
                     after, wild = scoring.score_after(gg, wild_gg, 1 - victims, k.level)
                     swing = scoring.score_value(after, wild, side) - scoring.score_value(gg, wild_gg, side)

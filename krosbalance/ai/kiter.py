@@ -3,7 +3,7 @@
 Decides with the shared planner (:mod:`krosbalance.ai.planner`). Its weights put safety first:
 
 - every end cell is charged 1.0 per injury the enemy could deal there next turn (each enemy walks its
-  MP and casts its best attack as often as its AP allows, :func:`scoring.threat_map`), plus the KO risk
+  MP and casts its best attack as often as its AP allows, :func:`enemy_threat.threat_map`), plus the KO risk
   times the KO's GG swing, so it prefers "move in, shoot, walk back out of reach" plans and stands
   at its longest range (Bill Tell's Distant Shot and crates included);
 - an attack is worth its expected injuries plus its KO chance times the GG swing; pushes (Puff) get a

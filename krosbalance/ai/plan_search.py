@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final, final
 
 from krosbalance.ai import scoring
 from krosbalance.ai.casts import Step, greedy_casts
-from krosbalance.ai.context import _Context, route, walk_plan
+from krosbalance.ai.context import _Context
 from krosbalance.ai.positions import economy_plan, economy_value, position_value
+from krosbalance.ai.walks import route, walk_plan
 from krosbalance.ai.weights import Weights
 from krosbalance.content.specs import SpellSpec
 from krosbalance.engine.view import BLOCK_CHANCE
@@ -56,22 +58,95 @@ def best_plan(weights: Weights, ctx: _Context, reach: dict[int, int], position_v
     return best_plans(weights, ctx, reach, position_value, 1)[0]
 
 
+@final
+class _Origin:
+    """One way to start a plan: the casting cell, the MP and AP it costs, the range bonus it gives,
+    the MP left there, the cast made first (Distant Shot, Transposition) or None, the chance of a
+    lock block on the way, a penalty (the danger a swap moves onto an ally) and the kamas picked up
+    on the way (bits; a walk only)."""
+
+    __slots__ = ("cell", "mp_cost", "ap_cost", "bonus", "mp_left", "first", "risk", "penalty", "way")
+
+    def __init__(
+        self,
+        cell: int,
+        mp_cost: int,
+        ap_cost: int,
+        bonus: int,
+        mp_left: int,
+        first: Step | None,
+        risk: float,
+        penalty: float,
+        way: int,
+    ) -> None:
+        self.cell: Final = cell
+        self.mp_cost: Final = mp_cost
+        self.ap_cost: Final = ap_cost
+        self.bonus: Final = bonus
+        self.mp_left: Final = mp_left
+        self.first: Final = first
+        self.risk: Final = risk
+        self.penalty: Final = penalty
+        self.way: Final = way
+
+
 def best_plans(
     weights: Weights, ctx: _Context, reach: dict[int, int], position_value: PositionValue, keep: int
 ) -> list[Plan]:
     """The ``keep`` best plans from here, best first, no two with the same casts and end cell (the
-    candidates a lookahead AI tries; see :func:`best_plan`)."""
+    candidates a lookahead AI tries; see :func:`best_plan`).
+
+    Each origin's casts (:func:`_cast_tries`) are followed by the best end for them
+    (:func:`_best_end`); a plan is offered to the search when it beats the best kept so far."""
+    me = ctx.me
+    me_cell, me_ap = ctx.me_cell, me.ap
+    search = _Search(weights, ctx, reach, position_value, keep)
+    # the safest shortest walk to each cell: its chance of a lock block (R-A16) and its kamas
+    risks, on_way, parent = walk_plan(ctx, reach)
+    origins = _origins(weights, ctx, reach, risks, on_way)
+    useful = useful_by_bonus(ctx)
+    stuck = search.pos(me_cell, 0)
+    best_value = search.offer(search.pos(me_cell, me_ap), [_TAIL, _END], me_cell, me_cell)
+    buys = affordable_buys(ctx, reach)
+    for origin in origins:
+        cell, cost, ap_cost, risk, penalty = (
+            origin.cell,
+            origin.mp_cost,
+            origin.ap_cost,
+            origin.risk,
+            origin.penalty,
+        )
+        for casts, value, ap_left, fixed_end in _cast_tries(
+            weights, ctx, search, origin, useful, buys, stuck, best_value
+        ):
+            end, end_value, picks, bought = _best_end(
+                weights, ctx, search, origin, casts, ap_left, fixed_end, risks
+            )
+            total = (1.0 - risk) * (value + end_value) + risk * stuck - penalty - 0.001 * (cost + ap_cost)
+            if total > best_value + 1e-9:
+                steps = _plan_steps(origin, casts, picks, bought, end, fixed_end)
+                dest = cell if cost or origin.first is not None or end == cell else end
+                best_value = search.offer(total, steps, dest, end)
+    plans = []
+    for total, steps, dest, _ in search.leaders:
+        plan = Plan(steps, total)
+        if steps and steps[0].kind == "goto":
+            plan.route = route(parent, me_cell, dest)
+        plans.append(plan)
+    return plans
+
+
+def _origins(
+    weights: Weights, ctx: _Context, reach: dict[int, int], risks: list[float], on_way: list[int]
+) -> list[_Origin]:
+    """Every way to start a plan: a walk to each reachable cell, then Distant Shot cast on each of
+    them (its range bonus, no MP left), then Transposition with each ally it may swap with."""
     view, me = ctx.view, ctx.me
     me_cell, me_ap = ctx.me_cell, me.ap
     mp = 0 if me.blocked else me.mp
-    search = _Search(weights, ctx, reach, position_value, keep)
-    pos_cache = search.pos_cache
-    econ = search.econ
-    # the safest shortest walk to each cell: its chance of a lock block (R-A16) and its kamas
-    risks, on_way, parent = walk_plan(ctx, reach)
-    # (cell, mp cost, ap cost, range bonus, mp left, cast first or None, lock risk, penalty)
-    origins: list[tuple[int, int, int, int, int, Step | None, float, float]] = [
-        (cell, cost, 0, 0, mp - cost, None, risks[cell], 0.0) for cell, cost in reach.items()
+    origins = [
+        _Origin(cell, cost, 0, 0, mp - cost, None, risks[cell], 0.0, on_way[cell])
+        for cell, cost in reach.items()
     ]
     for index, spell in enumerate(me.spells):
         if spell.kind != "special" or spell.ap_cost > me_ap or me.spell_used(spell):
@@ -81,7 +156,9 @@ def best_plans(
             bonus = next(e.params["amount"] for e in spell.effects if e.kind == "range_bonus_this_turn")
             for cell, cost in reach.items():
                 origins.append(
-                    (cell, cost, spell.ap_cost, bonus, 0, Step("cast", index, cell), risks[cell], 0.0)
+                    _Origin(
+                        cell, cost, spell.ap_cost, bonus, 0, Step("cast", index, cell), risks[cell], 0.0, 0
+                    )
                 )
         elif "swap_places" in kinds and spell.target == "ally":
             for target in view.spell_targets(index):
@@ -91,131 +168,173 @@ def best_plans(
                 # the ally lands where we stood: charge the change of its danger
                 shift = ctx.threat.at(me_cell) - ctx.threat.at(target)
                 penalty = weights.safety * 0.5 * max(0.0, shift) if ally.is_krosmaster else 0.0
-                origins.append((target, 0, spell.ap_cost, 0, mp, Step("cast", index, target), 0.0, penalty))
-
-    useful = useful_by_bonus(ctx)
-    wide, exact = useful.wide, useful.masks
-    stuck = search.pos(me_cell, 0)
-    best_value = search.offer(search.pos(me_cell, me_ap), [_TAIL, _END], me_cell, me_cell)
-    distance = ctx.board.distance
-    range_bonus = me.range_bonus
-    crates = ctx.crates
-    no_casts: list[Step] = []
-    buys = affordable_buys(ctx, reach)
-    buy_first, free_escape = weights.buy_first and ctx.may_buy, weights.free_escape
-    neighbour_mask = ctx.board.neighbour_mask
-    demons = ctx.board.demon_cells
-
-    for cell, cost, ap_cost, bonus, mp_left, first, risk, penalty in origins:
-        ap = me_ap - ap_cost
-        reach_bonus = range_bonus + bonus
-        way = on_way[cell] if first is None else 0
-        if wide is None:
-            mask = exact.get(reach_bonus + ((crates >> cell) & 1))
-            if mask is None:
-                mask = useful.get(reach_bonus + ((crates >> cell) & 1))
-        else:
-            mask = wide
-        tries: list[tuple[list[Step], float, int, int]]
-        if (mask >> cell) & 1:
-            tries = [greedy_casts(weights, ctx, cell, ap, reach_bonus, mp_left)]
-            # keep AP for purchases: the same casts with 1, 2... AP fewer
-            for held in range(1, min(buys, ap) + 1):
-                casts, value, ap_left, fixed_end = greedy_casts(
-                    weights, ctx, cell, ap - held, reach_bonus, mp_left
+                origins.append(
+                    _Origin(target, 0, spell.ap_cost, 0, mp, Step("cast", index, target), 0.0, penalty, 0)
                 )
-                tries.append((casts, value, ap_left + held, fixed_end))
-                if not casts:
-                    break
-        else:
-            if mp_left > 0 and cell in pos_cache and not way:
-                # nothing to cast here: the plan is worth at most the best reachable end
-                # (economy and the lock mix never exceed it), so skip it when that cannot win
-                top = -search.ends(ap)[0][0]
-                bound = (1.0 - risk) * top + risk * stuck - penalty - 0.001 * (cost + ap_cost)
-                if bound < best_value - 1e-7:
-                    continue
-            tries = [(no_casts, 0.0, ap, -1)]
-        for casts, value, ap_left, fixed_end in tries:
-            picks = 0
-            placed = 0  # cells the casts put a summon on, as bits
-            pushed = 0  # enemies next to the casting cell that a cast pushes away, as bits
-            for st in casts:
-                cast_spell = me.spells[st.arg]
-                if cast_spell.kind == "summon":
-                    placed |= 1 << st.target
-                elif free_escape and (neighbour_mask[cell] >> st.target) & 1 and pushes(cast_spell):
-                    pushed |= 1 << st.target
-            bought = 0  # GG bought on the casting cell before walking on (Weights.buy_first)
-            if fixed_end >= 0:
-                end, end_value = fixed_end, search.pos(fixed_end, ap_left)
-                if free_escape and mp_left > 0:
-                    # the spell moved us (Retreat Shot): walk on from where we land, a Lock roll
-                    # only if the landing cell is next to a locker
-                    end, end_value = walk_on(search, ctx, fixed_end, end_value, ap_left, mp_left, placed)
+    return origins
+
+
+def _cast_tries(
+    weights: Weights,
+    ctx: _Context,
+    search: _Search,
+    origin: _Origin,
+    useful: _UsefulMasks,
+    buys: int,
+    stuck: float,
+    best_value: float,
+) -> list[tuple[list[Step], float, int, int]]:
+    """The casts to try from an origin, as :func:`.casts.greedy_casts` answers: the greedy casts,
+    then the same with 1, 2... AP held back for purchases; none from a cell where nothing can be
+    cast; nothing at all where even the best reachable end cannot beat ``best_value``."""
+    cell, mp_left = origin.cell, origin.mp_left
+    ap = ctx.me.ap - origin.ap_cost
+    reach_bonus = ctx.me.range_bonus + origin.bonus
+    if (useful.get(reach_bonus + ((ctx.crates >> cell) & 1)) >> cell) & 1:
+        tries = [greedy_casts(weights, ctx, cell, ap, reach_bonus, mp_left)]
+        # keep AP for purchases: the same casts with 1, 2... AP fewer
+        for held in range(1, min(buys, ap) + 1):
+            casts, value, ap_left, fixed_end = greedy_casts(
+                weights, ctx, cell, ap - held, reach_bonus, mp_left
+            )
+            tries.append((casts, value, ap_left + held, fixed_end))
+            if not casts:
+                break
+        return tries
+    if mp_left > 0 and cell in search.pos_cache and not origin.way:
+        # nothing to cast here: the plan is worth at most the best reachable end
+        # (economy and the lock mix never exceed it), so skip it when that cannot win
+        top = -search.ends(ap)[0][0]
+        risk = origin.risk
+        bound = (1.0 - risk) * top + risk * stuck - origin.penalty - 0.001 * (origin.mp_cost + origin.ap_cost)
+        if bound < best_value - 1e-7:
+            return []
+    return [(_NO_CASTS, 0.0, ap, -1)]
+
+
+def _best_end(
+    weights: Weights,
+    ctx: _Context,
+    search: _Search,
+    origin: _Origin,
+    casts: list[Step],
+    ap_left: int,
+    fixed_end: int,
+    risks: list[float],
+) -> tuple[int, float, int, int]:
+    """(end cell, its worth, kamas picked up on the way as bits, GG bought before walking on) after
+    ``casts`` from an origin: where a spell left us (and on from there), or the casting cell with its
+    kamas and GG, a better end cell within the MP left, or GG bought here then a walk on."""
+    cell, mp_left = origin.cell, origin.mp_left
+    free_escape = weights.free_escape
+    placed, pushed = _placed_and_pushed(ctx, cell, casts, free_escape)
+    if fixed_end >= 0:
+        end, end_value = fixed_end, search.pos(fixed_end, ap_left)
+        if free_escape and mp_left > 0:
+            # the spell moved us (Retreat Shot): walk on from where we land, a Lock roll
+            # only if the landing cell is next to a locker
+            end, end_value = walk_on(search, ctx, fixed_end, end_value, ap_left, mp_left, placed)
+        return end, end_value, 0, 0
+    end, picks, bought = cell, 0, 0
+    known = search.pos_cache.get(cell)
+    if known is None:  # a swap lands outside the walk
+        end_value = search.pos(cell, ap_left)
+    else:
+        end_value = known
+        if origin.way:
+            gain, picks = economy_plan(weights, ctx, cell, ap_left, origin.way)
+            end_value += gain
+        elif cell in search.econ:
+            end_value += economy_value(weights, ctx, cell, ap_left)
+    if mp_left > 0:
+        better = _better_end(
+            ctx, search, cell, ap_left, mp_left, placed, pushed, risks, end_value, free_escape
+        )
+        if better is not None:
+            end, end_value, picks = better[0], better[1], 0
+    if (
+        weights.buy_first
+        and ctx.may_buy
+        and mp_left > 0
+        and ap_left > 0
+        and (ctx.board.demon_cells >> cell) & 1
+    ):
+        # buy here, then walk on: a GG bought now is worth no less than the kamas kept
+        count, gain = gg_purchases(ctx, cell, ap_left)
+        if count:
+            leave_risk = risks if cell == ctx.me_cell else None
+            other, mixed = best_walk_from(search, ctx, cell, ap_left - count, mp_left, placed, leave_risk)
+            if other >= 0 and gain + mixed > end_value + 1e-9:
+                end, end_value, picks, bought = other, gain + mixed, 0, count
+    return end, end_value, picks, bought
+
+
+def _placed_and_pushed(ctx: _Context, cell: int, casts: list[Step], free_escape: bool) -> tuple[int, int]:
+    """(cells the casts put a summon on, enemies next to ``cell`` that a cast pushes away), as bits:
+    no end on a summon, and a pushed locker rolls no block (weighed with ``free_escape`` only)."""
+    spells = ctx.me.spells
+    neighbours = ctx.board.neighbour_mask[cell]
+    placed = pushed = 0
+    for st in casts:
+        cast_spell = spells[st.arg]
+        if cast_spell.kind == "summon":
+            placed |= 1 << st.target
+        elif free_escape and (neighbours >> st.target) & 1 and pushes(cast_spell):
+            pushed |= 1 << st.target
+    return placed, pushed
+
+
+def _better_end(
+    ctx: _Context,
+    search: _Search,
+    cell: int,
+    ap_left: int,
+    mp_left: int,
+    placed: int,
+    pushed: int,
+    risks: list[float],
+    end_value: float,
+    free_escape: bool,
+) -> tuple[int, float] | None:
+    """(end cell, worth) of the best end cell within ``mp_left`` of ``cell``, not on a summon just
+    placed, mixed with staying by the chance of a lock block on leaving, when it beats ``end_value``;
+    None otherwise. From the fighter's own cell the walk is the safest shortest one; from a casting
+    cell, only leaving that cell is weighed."""
+    row = ctx.board.distance[cell]
+    bar = -(end_value + 1e-9)
+    from_start = cell == ctx.me_cell
+    for v, other in search.ends(ap_left):
+        if v >= bar:  # -v <= end_value + 1e-9: no better end
+            break
+        if row[other] <= mp_left and not (placed >> other) & 1:
+            v = -v
+            if free_escape and pushed:
+                leave = block_after_push(ctx, cell, pushed)
             else:
-                end = cell
-                known = pos_cache.get(cell)
-                if known is None:  # a swap lands outside the walk
-                    end_value = search.pos(cell, ap_left)
-                else:
-                    end_value = known
-                    if way:
-                        gain, picks = economy_plan(weights, ctx, cell, ap_left, way)
-                        end_value += gain
-                    elif cell in econ:
-                        end_value += economy_value(weights, ctx, cell, ap_left)
-                if mp_left > 0:
-                    order = search.ends(ap_left)
-                    row = distance[cell]
-                    bar = -(end_value + 1e-9)
-                    from_start = cell == me_cell
-                    for v, other in order:
-                        if v >= bar:  # -v <= end_value + 1e-9: no better end
-                            break
-                        if row[other] <= mp_left and not (placed >> other) & 1:
-                            v = -v
-                            # from the start the walk is the safest shortest one; from a casting
-                            # cell, only leaving that cell is weighed
-                            if free_escape and pushed:
-                                leave = block_after_push(ctx, cell, pushed)
-                            else:
-                                leave = risks[other] if from_start else ctx.block(cell)
-                            mixed = (1.0 - leave) * v + leave * search.pos(cell, 0)
-                            if mixed > end_value + 1e-9:
-                                end, end_value, picks = other, mixed, 0
-                            break
-                if buy_first and mp_left > 0 and ap_left > 0 and (demons >> cell) & 1:
-                    # buy here, then walk on: a GG bought now is worth no less than the kamas kept
-                    count, gain = gg_purchases(ctx, cell, ap_left)
-                    if count:
-                        leave_risk = risks if cell == me_cell else None
-                        other, mixed = best_walk_from(
-                            search, ctx, cell, ap_left - count, mp_left, placed, leave_risk
-                        )
-                        if other >= 0 and gain + mixed > end_value + 1e-9:
-                            end, end_value, picks, bought = other, gain + mixed, 0, count
-            total = (1.0 - risk) * (value + end_value) + risk * stuck - penalty - 0.001 * (cost + ap_cost)
-            if total > best_value + 1e-9:
-                steps = [Step("goto", cell, picks)] if cost else []
-                if first is not None:
-                    steps.append(first)
-                steps += casts
-                if bought:
-                    steps.append(Step("buy", bought))
-                if end != cell and fixed_end < 0:
-                    steps.append(Step("goto", end))
-                steps.append(_TAIL)
-                steps.append(_END)
-                dest = cell if cost or first is not None or end == cell else end
-                best_value = search.offer(total, steps, dest, end)
-    plans = []
-    for total, steps, dest, _ in search.leaders:
-        plan = Plan(steps, total)
-        if steps and steps[0].kind == "goto":
-            plan.route = route(parent, me_cell, dest)
-        plans.append(plan)
-    return plans
+                leave = risks[other] if from_start else ctx.block(cell)
+            mixed = (1.0 - leave) * v + leave * search.pos(cell, 0)
+            if mixed > end_value + 1e-9:
+                return other, mixed
+            return None
+    return None
+
+
+def _plan_steps(
+    origin: _Origin, casts: list[Step], picks: int, bought: int, end: int, fixed_end: int
+) -> list[Step]:
+    """A plan's steps: the walk to the casting cell (with the kamas it picks up), the first cast,
+    the casts, the GG bought there, the walk to the end cell, the tail and the end."""
+    steps = [Step("goto", origin.cell, picks)] if origin.mp_cost else []
+    if origin.first is not None:
+        steps.append(origin.first)
+    steps += casts
+    if bought:
+        steps.append(Step("buy", bought))
+    if end != origin.cell and fixed_end < 0:
+        steps.append(Step("goto", end))
+    steps.append(_TAIL)
+    steps.append(_END)
+    return steps
 
 
 def gg_purchases(ctx: _Context, cell: int, ap: int) -> tuple[int, float]:
@@ -296,6 +415,8 @@ def walk_on(
 #: the last two steps of every plan (steps are immutable: plans share them)
 _TAIL = Step("tail")
 _END = Step("end")
+#: the casts of an origin where nothing can be cast (shared: never changed)
+_NO_CASTS: list[Step] = []
 
 
 class _Search:

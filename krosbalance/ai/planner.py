@@ -39,14 +39,15 @@ from __future__ import annotations
 import numpy as np
 from mypy_extensions import mypyc_attr
 
-from krosbalance.ai import scoring
+from krosbalance.ai import enemy_threat, scoring
 from krosbalance.ai.base import AI
 from krosbalance.ai.casts import Step
-from krosbalance.ai.context import _Context, _path, _reach, per_turn_damage
+from krosbalance.ai.context import _Context, _reach, per_turn_damage
 from krosbalance.ai.economy import advise
 from krosbalance.ai.plan_search import Plan, PositionValue, best_plan, best_plans
 from krosbalance.ai.positions import position_value
 from krosbalance.ai.tension import deployment_cells, tension_choice
+from krosbalance.ai.walks import bfs_path
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.engine.view import FighterView, MatchView
@@ -77,8 +78,8 @@ class HeuristicAI(AI):
         self._expect: tuple[int, int, int] | None = None
         self._replans = 0
         self._threat_key: tuple[int, tuple[tuple[int, int, int], ...]] | None = None
-        self._threat: scoring.ThreatMap | None = None
-        self._threat_cache = scoring.ThreatCache()  # threat maps and their per-enemy shares, this match
+        self._threat: enemy_threat.ThreatMap | None = None
+        self._threat_cache = enemy_threat.ThreatCache()  # threat maps and their per-enemy shares, this match
         self._reach: dict[tuple[int, int, int], dict[int, int]] = {}  # for the current activation
         self._route: list[int] = []  # the walk the plan chose to its first cell
         self._picks = 0  # kamas the plan picks up on that walk
@@ -282,15 +283,15 @@ class HeuristicAI(AI):
         reach = self._reachable(view, me)
         if dest not in reach:
             return -1
-        return _path(view.board.neighbours, reach, dest)[0]
+        return bfs_path(view.board.neighbours, reach, dest)[0]
 
-    def _threat_for(self, view: MatchView) -> scoring.ThreatMap:
+    def _threat_for(self, view: MatchView) -> enemy_threat.ThreatMap:
         """The threat map of this turn, made again when an enemy moved or was hurt (allies' moves
         within a turn are not looked at)."""
         key = (view.turn, tuple((f.uid, f.cell, f.injuries) for f in view.enemies()))
         if key != self._threat_key or self._threat is None:
             self._threat_key = key
-            self._threat = scoring.threat_lookup(view, view.side, self._threat_cache)
+            self._threat = enemy_threat.threat_lookup(view, view.side, self._threat_cache)
         return self._threat
 
     # ------------------------------------------------------------------------------ planning
@@ -350,7 +351,7 @@ def team_target(view: MatchView, acted: set[int]) -> tuple[int, float]:
 
     Every ally still to act (the active one included) that can walk to striking range of an enemy
     adds its damage per turn (:func:`.context.per_turn_damage`); the KO chance is read from the total
-    against the enemy's HP left (:func:`.scoring.ko_risk`). Each injury on the chosen target is then
+    against the enemy's HP left (:func:`.enemy_threat.ko_risk`). Each injury on the chosen target is then
     worth half its share of that KO (its GG swing, :func:`.scoring.kill_value`), so the first hits of
     a dive count, not only the last."""
     board = view.board
@@ -373,7 +374,7 @@ def team_target(view: MatchView, acted: set[int]) -> tuple[int, float]:
             if row[target] <= strike:
                 total += damage
         left = enemy.remaining_hp
-        chance = scoring.ko_risk(total, left)
+        chance = enemy_threat.ko_risk(total, left)
         if chance <= 0.2:
             continue
         worth = scoring.kill_value(view, enemy)

@@ -4,7 +4,7 @@ The plan search (:mod:`.plan_search`) scores every reachable end cell with these
 weighs safety, approach, kiting, support and objectives through its :class:`.weights.Weights`
 (and may extend :meth:`HeuristicAI.position_value`, which calls :func:`position_value`).
 
-- **Danger**: the injuries the enemy could deal there next turn (:func:`.scoring.threat_map`, line
+- **Danger**: the injuries the enemy could deal there next turn (:func:`.enemy_threat.threat_map`, line
   of sight and range bonuses included), and the chance they KO us times what the KO would cost at
   the current score; plus the blast of any bomb about to go off around the cell, ours included.
 - **Melee figures** (:func:`.context.is_melee`) weigh their danger at most ``melee_safety`` and value
@@ -26,7 +26,7 @@ weighs safety, approach, kiting, support and objectives through its :class:`.wei
 
 from __future__ import annotations
 
-from krosbalance.ai import scoring
+from krosbalance.ai import enemy_threat, scoring
 from krosbalance.ai.context import _Context
 from krosbalance.ai.scoring import GG_UNIT
 from krosbalance.ai.weights import Weights
@@ -41,7 +41,7 @@ def position_value(weights: Weights, ctx: _Context, cell: int) -> float:
     if danger > 0:
         left = ctx.hp_left
         hurt = danger if danger < left else left
-        value -= ctx.safety * (0.5 * hurt + scoring.ko_risk(danger, left) * ctx.my_worry)
+        value -= ctx.safety * (0.5 * hurt + enemy_threat.ko_risk(danger, left) * ctx.my_worry)
     if (ctx.bomb_cells >> cell) & 1:
         value -= ctx.blast_danger(cell)
     if ctx.enemy_kros:
@@ -147,7 +147,7 @@ def economy_plan(
                 # the KO risk here was priced at today's score; price it at the new one
                 rival = scoring.rival(gg, team_of, side)
                 worry = GG_UNIT * scoring.score_swing(gg, wild, rival, me.level, side, team_of)
-                value += ctx.safety * scoring.ko_risk(danger, ctx.hp_left) * (ctx.my_worry - worry)
+                value += ctx.safety * enemy_threat.ko_risk(danger, ctx.hp_left) * (ctx.my_worry - worry)
         extra = min(picks_max - need, ap_left - need - buys)
         picks = need + extra
         value += weights.kama * extra

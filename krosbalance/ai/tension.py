@@ -6,9 +6,9 @@ follow cell order and the Timeline order of the Krosmasters.
 
 from __future__ import annotations
 
-from krosbalance.ai import scoring
+from krosbalance.ai import board_masks, enemy_threat
 from krosbalance.ai.context import _reach
-from krosbalance.ai.scoring import ThreatMap
+from krosbalance.ai.enemy_threat import ThreatMap
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
 from krosbalance.engine.view import BLOCK_CHANCE, FighterView, MatchView
@@ -21,10 +21,10 @@ def deployment_cells(view: MatchView, fighters: list[FighterView], cells: list[i
     (ties: nearer the board's centre, then lower cell index)."""
     board = view.board
     if view.n_seats == 2:
-        enemy_zone = scoring.iter_bits(board.deploy[1 - view.side]) or [board.n_cells // 2]
+        enemy_zone = board_masks.iter_bits(board.deploy[1 - view.side]) or [board.n_cells // 2]
     else:  # four players: every start zone but the one these cells belong to
         own = sum(1 << c for c in cells)
-        enemy_zone = [c for zone in board.deploy if not zone & own for c in scoring.iter_bits(zone)]
+        enemy_zone = [c for zone in board.deploy if not zone & own for c in board_masks.iter_bits(zone)]
         enemy_zone = enemy_zone or [board.n_cells // 2]
     depth = {c: sum(board.distance[c][e] for e in enemy_zone) for c in cells}
     centre = board.cell(board.width // 2, board.height // 2)
@@ -92,7 +92,7 @@ def inspiration_worth(
     table: list[list[float]] = []
     for k in kros:
         row = [0.0, 0.0, 0.0, 0.0]
-        near = scoring.nearest_distance(view.board, k.cell, [e.cell for e in enemies])
+        near = board_masks.nearest_distance(view.board, k.cell, [e.cell for e in enemies])
         if not k.has("critical"):
             hits = 0.0
             for spell in k.spells:
@@ -102,7 +102,7 @@ def inspiration_worth(
             row[CRITICAL] = w * 0.45 * hits * engaged
         danger = threat.at(k.cell) if k.cell >= 0 else 0.0
         if not k.has("armour"):
-            row[ARMOUR] = w * 0.28 * danger * (1.0 + scoring.ko_risk(danger, k.remaining_hp))
+            row[ARMOUR] = w * 0.28 * danger * (1.0 + enemy_threat.ko_risk(danger, k.remaining_hp))
         adjacent = 0
         lockers = 0.0
         for c in view.board.neighbours[k.cell]:

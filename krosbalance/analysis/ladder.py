@@ -49,12 +49,6 @@ def cross_ai_matches(matches: pd.DataFrame) -> pd.DataFrame:
     return m[m["ai0"].astype(str) != m["ai1"].astype(str)]
 
 
-def is_ladder(matches: pd.DataFrame, min_ais: int = 2) -> bool:
-    """Whether the experiment pairs different AIs (at least ``min_ais`` AIs meet each other)."""
-    m = cross_ai_matches(matches)
-    return len(set(m["ai0"].astype(str)) | set(m["ai1"].astype(str))) >= min_ais if len(m) else False
-
-
 def _design(m: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame]:
     y = (stats.winner_series(m) == 0).to_numpy(dtype=float)
     ai0, ai1 = m["ai0"].astype(str).to_numpy(), m["ai1"].astype(str).to_numpy()

@@ -119,6 +119,14 @@ def folder_study(rs: ResultSet) -> Study | None:
     return recorded if recorded is not None else copy_study(rs.spec_text, rs.root)
 
 
+def folder_is(rs: ResultSet, study_name: str) -> bool:
+    """Whether a result set is the named study's (:func:`folder_study`): how a study's section or
+    verdict knows the folder is its own, from the record rather than from the data (a folder whose
+    study is unknown is no study's)."""
+    study = folder_study(rs)
+    return study is not None and study.name == study_name
+
+
 def copy_experiment(spec_text: str, root: Path | None = None) -> Any:
     """The experiment of the copy beside the results (``experiment.toml`` in ``root``): what the run
     was asked to play, so a study's section reads its arms from the record rather than guessing them
@@ -206,6 +214,7 @@ __all__ = [
     "known_sections",
     "copy_experiment",
     "copy_study",
+    "folder_is",
     "folder_study",
     "played_rulesets",
     "ruleset_sections",

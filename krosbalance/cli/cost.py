@@ -110,9 +110,10 @@ def _planner(experiment: Any) -> Any:
 
 def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
     """What ``krosbalance run`` of ``experiment`` plays and how long it should take here."""
-    planner = _planner(experiment)
-    staged = planner is not None and getattr(planner, "stage_runner", None) is not None
-    staged = staged and planner.stage_runner(experiment) is not None
+    from krosbalance.studies import study_for
+
+    staged = study_for(experiment).stage_runner(experiment) is not None
+    planner = _planner(experiment) if staged else None
     parts: list[tuple[str, int, float]] = []  # (stage, matches, seconds per match)
     guessed: list[str] = []
     at_most = False

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.specs import Frozen
+from krosbalance.engine.events import Moved
 from krosbalance.engine.movement import slide
 from krosbalance.engine.pieces import relocate, swap
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
@@ -196,8 +197,6 @@ def _swap_places(ctx: CastContext, target: Fighter | None) -> None:
     origin = caster.cell
     swap(state, caster, target)
     if state.record >= 2:
-        from krosbalance.engine.events import Moved
-
         state.events.append(Moved(state.turn, caster.uid, origin, caster.cell, "swap"))
     if state.enter_cells:
         for piece, came_from in ((caster, origin), (target, caster.cell)):
@@ -247,8 +246,6 @@ def _move_to_target(ctx: CastContext, target: Fighter | None) -> None:
     origin = caster.cell
     relocate(state, caster, cell)
     if state.record >= 2:
-        from krosbalance.engine.events import Moved
-
         state.events.append(Moved(state.turn, caster.uid, origin, cell, "spell_move"))
     if (state.enter_cells >> cell) & 1:
         state.ruleset.on_enter(state, caster, origin, cell, "spell_move")
@@ -281,8 +278,6 @@ def _carry_ally(ctx: CastContext, target: Fighter | None) -> None:
     origin = ally.cell
     relocate(state, ally, ctx.target_cell)
     if state.record >= 2:
-        from krosbalance.engine.events import Moved
-
         state.events.append(Moved(state.turn, ally.uid, origin, ally.cell, "carry"))
     if ally.cell in state.traps:
         from krosbalance.engine.combat import trigger_trap

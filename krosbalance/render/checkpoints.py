@@ -15,6 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from krosbalance.engine.match import summarise
+from krosbalance.rulesets.blast.state import TERRAIN_NAMES
+
 #: (uid, character id, name, seat, kind, level, cell (-1 off the board), max HP, injuries, alive)
 Piece = tuple[int, str, str, int, str, int, int, int, int, bool]
 
@@ -54,7 +57,6 @@ def _marks(state: Any) -> dict[str, dict[int, int]]:
     owned = getattr(rules, "owned", None)
     if owned is not None and hasattr(rules, "glyph_cells"):  # Blast
         marks["glyph"] = {cell: seat for seat, mask in enumerate(owned) for cell in _cells(mask)}
-        from krosbalance.rulesets.blast.state import TERRAIN_NAMES
 
         for kind, cells in enumerate(rules.tiles):
             marks[TERRAIN_NAMES[kind]] = dict.fromkeys(cells, 1)
@@ -75,8 +77,6 @@ def _cells(mask: int) -> list[int]:
 
 def take_checkpoint(state: Any, seed: int = 0, last: bool = False) -> Checkpoint:
     """The checkpoint of a match state now (``last``: also every spell's display name)."""
-    from krosbalance.engine.match import summarise
-
     pieces = tuple(
         (
             f.uid,

@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from krosbalance.engine.dice import FACE_NAMES
-from krosbalance.render.checkpoints import Checkpoint
-from krosbalance.render.notation import cell_name
+from krosbalance.render.frame_state import SEAT_NAMES, FramePiece
+from krosbalance.render.ruleset_steps import RulesetSteps
+from krosbalance.rulesets.arena.tension import REFUND_KAMAS
+from krosbalance.rulesets.blast.rolls import OUTCOMES
 
 #: events that open a new step; every other event belongs to the step before it
 HEADLINES = frozenset(
@@ -65,21 +67,6 @@ MOVE_VERBS = {
     "recall": "is recalled",
     "spell_move": "moves",
 }
-SEAT_NAMES = ("Blue", "Red", "Green", "Gold")
-
-
-@dataclass
-class _Piece:
-    uid: int
-    character: str
-    name: str
-    seat: int
-    kind: str
-    level: int
-    cell: int
-    hp: int
-    injuries: int
-    alive: bool
 
 
 @dataclass
@@ -128,178 +115,10 @@ def board_json(board: Any) -> dict[str, Any]:
     }
 
 
-def humanize(identifier: str) -> str:
-    """``plaguing_arrow`` -> ``Plaguing Arrow`` (ids of rewards, favors, bonuses without a name)."""
-    tail = identifier.split(":", 1)[-1]
-    return " ".join(
-        word.capitalize() for word in tail.replace("/", " / ").replace("-", "_").split("_") if word
-    )
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-class _Builder:
-    """Walks the events once, keeping the pieces, holdings and markers, and cuts them into steps."""
-
-    def __init__(self, result: Any, board: Any) -> None:
-        checkpoints: Sequence[Checkpoint] = result.checkpoints
-        if not checkpoints:
-            raise ValueError("the match was played without record='full': it has no replay checkpoints")
-        self.result = result
-        self.width = int(board.width)
-        self.checkpoints = list(checkpoints)
-        self.next_checkpoint = 0
-        last = self.checkpoints[-1]
-        self.spells = dict(last.spells)
-        self.roster = {p[0]: p for p in last.pieces}
-        self.pieces: dict[int, _Piece] = {}
-        self.values: dict[str, Any] = {}
-        self.marks: dict[str, dict[int, int]] = {}
-        self.mismatches: list[str] = []
-        self.labels = self._labels()
-        self.summoner: dict[int, int] = {}  # summon uid -> its summoner's uid
-        self.n_seats = len(result.teams)
-        self.frames: list[dict[str, Any]] = []
-        self.step: dict[str, Any] | None = None
-        self.actor: int | None = None
-        self.mp = self.ap = 0
-        self.turn = 0
-        self.seat = -1
-        self._apply_checkpoint(self.checkpoints[0], check=False)
-        self.next_checkpoint = 1
-
-    # -------------------------------------------------------------------------------- naming
-    def _labels(self) -> dict[int, str]:
-        counts: dict[str, int] = {}
-        for piece in self.roster.values():
-            counts[piece[2]] = counts.get(piece[2], 0) + 1
-        return {uid: (p[2] if counts[p[2]] == 1 else f"{p[2]} #{uid}") for uid, p in self.roster.items()}
-
-    def who(self, uid: int) -> str:
-        if uid < 0:
-            return "nobody"
-        return self.labels.get(uid, f"#{uid}")
-
-    def sq(self, cell: int) -> str:
-        return cell_name(cell, self.width)
-
-    def at(self, uid: int) -> str:
-        """A figure with its square: ``Bill Tell (F1)``."""
-        piece = self.pieces.get(uid)
-        return (
-            self.who(uid) if piece is None or piece.cell < 0 else f"{self.who(uid)} ({self.sq(piece.cell)})"
-        )
-
-    def hp(self, uid: int) -> str:
-        piece = self.pieces.get(uid)
-        return "" if piece is None else f"{max(0, piece.hp - piece.injuries)}/{piece.hp} HP"
-
-    def seat_name(self, seat: int) -> str:
-        return f"player {seat} ({SEAT_NAMES[seat % len(SEAT_NAMES)]})"
-
-    def spell(self, uid: int, spell: str) -> tuple[str, int, int]:
-        """The display name, AP cost and MP cost of a figure's spell."""
-        character = self.roster[uid][1] if uid in self.roster else ""
-        return self.spells.get(f"{character}/{spell}") or (humanize(spell), 0, 0)
-
-    # ------------------------------------------------------------------------------ the state
-    def _apply_checkpoint(self, checkpoint: Checkpoint, check: bool = True) -> None:
-        for uid, character, name, seat, kind, level, cell, hp, injuries, alive in checkpoint.pieces:
-            piece = self.pieces.get(uid)
-            if check and piece is not None and (piece.alive or alive):
-                counted = (piece.cell, piece.hp - piece.injuries if piece.alive else 0, piece.alive)
-                exact = (cell, hp - injuries if alive else 0, alive)
-                if counted != exact:
-                    self.mismatches.append(
-                        f"turn {checkpoint.turn}: {self.who(uid)} counted (cell, HP, alive) {counted}, "
-                        f"the engine had {exact}"
-                    )
-            if piece is None and not alive and cell < 0 and uid not in self.pieces and check:
-                pass  # a summon that came and went within the turn: nothing to correct
-            self.pieces[uid] = _Piece(uid, character, name, seat, kind, level, cell, hp, injuries, alive)
-        self.values = {k: (list(v) if isinstance(v, tuple) else v) for k, v in checkpoint.values.items()}
-        self.marks = {name: dict(cells) for name, cells in checkpoint.marks.items()}
-
-    def _maybe_checkpoint(self, done: int) -> None:
-        """Take the checkpoint recorded once ``done`` events had happened, if there is one."""
-        while self.next_checkpoint < len(self.checkpoints):
-            checkpoint = self.checkpoints[self.next_checkpoint]
-            if checkpoint.event_index > done:
-                return
-            self._apply_checkpoint(checkpoint)
-            self.next_checkpoint += 1
-
-    def _seat_of(self, uid: int) -> int:
-        piece = self.pieces.get(uid)
-        if piece is not None:
-            return piece.seat
-        return int(self.roster[uid][3]) if uid in self.roster else -1
-
-    def _bump(self, name: str, seat: int, amount: int) -> None:
-        values = self.values.get(name)
-        if isinstance(values, list) and 0 <= seat < len(values):
-            values[seat] = int(values[seat]) + amount
-
-    # -------------------------------------------------------------------------------- steps
-    def _open(self, kind: str) -> dict[str, Any]:
-        self._close()
-        self.step = {"kind": kind, "text": [], "dice": [], "cells": [], "walker": None}
-        return self.step
-
-    def _current(self) -> dict[str, Any]:
-        return self.step if self.step is not None else self._open("other")
-
-    def _close(self) -> None:
-        step = self.step
-        if step is None:
-            return
-        self.step = None
-        self.frames.append(self._frame(step))
-
-    def _frame(self, step: dict[str, Any]) -> dict[str, Any]:
-        actor = self.actor if self.actor is not None and self.actor in self.pieces else None
-        return {
-            "index": len(self.frames),
-            "kind": step["kind"],
-            "turn": self.turn,
-            "seat": self.seat,
-            "actor": actor,
-            "mp": self.mp if actor is not None else None,
-            "ap": self.ap if actor is not None else None,
-            "text": list(step["text"]),
-            "dice": list(step["dice"]),
-            "cells": list(dict.fromkeys(step["cells"])),
-            "pieces": [
-                [p.uid, p.cell, max(0, p.hp - p.injuries), p.hp]
-                for p in sorted(self.pieces.values(), key=lambda p: p.uid)
-                if p.alive and p.cell >= 0
-            ],
-            "ko": sorted(p.uid for p in self.pieces.values() if not p.alive),
-            "holdings": self._holdings(),
-            "marks": {name: {str(c): v for c, v in cells.items()} for name, cells in self.marks.items()},
-        }
-
-    def _holdings(self) -> list[list[list[Any]]]:
-        """Per seat, ``[label, value]`` pairs of the ruleset's holdings the page shows."""
-        out: list[list[list[Any]]] = []
-        v = self.values
-        for seat in range(self.n_seats):
-            items: list[list[Any]] = []
-            for key, label in (
-                ("gg", "GG"),
-                ("kamas", "kamas"),
-                ("glyphs", "glyphs"),
-                ("favors_used", "favors used"),
-                ("tokens_held", "tokens held"),
-            ):
-                if isinstance(v.get(key), list) and seat < len(v[key]):
-                    items.append([label, v[key][seat]])
-            if v.get("dofus") == seat:
-                items.append(["Dofus", "held"])
-            out.append(items)
-        return out
+class _Builder(RulesetSteps):
+    """Walks the events once, keeping the pieces, holdings and markers, and cuts them into steps
+    (its state: :class:`~krosbalance.render.frame_state.FrameState`; the events of one ruleset:
+    :class:`~krosbalance.render.ruleset_steps.RulesetSteps`)."""
 
     # ------------------------------------------------------------------------------- events
     def run(self) -> None:
@@ -406,8 +225,6 @@ class _Builder:
         self._dice(int(e.uid), "combat", e.faces, f"{int(e.delta):+d}")
 
     def _on_dodge_rolled(self, e: Any) -> None:
-        from krosbalance.rulesets.blast.rolls import OUTCOMES
-
         self._dice(int(e.uid), "dodge", e.faces, str(OUTCOMES[e.outcome]))
 
     def _on_tension_rolled(self, e: Any) -> None:
@@ -422,7 +239,6 @@ class _Builder:
         tail = f"; {'both dice' if refunded == 2 else 'one die'} refunded in kamas" if refunded else ""
         if refunded:  # R-A28: 3 kamas for no die used, 1 for one (the reserve may hold fewer: the
             # turn end's checkpoint then corrects the count)
-            from krosbalance.rulesets.arena.tension import REFUND_KAMAS
 
             self._bump("kamas", int(e.side), REFUND_KAMAS[len(names) - refunded])
         rise = " (a double: tension rises)" if e.double else ""
@@ -472,7 +288,7 @@ class _Builder:
         r = self.roster.get(uid)
         self.summoner[uid] = int(e.summoner)
         if r is not None:
-            self.pieces[uid] = _Piece(uid, r[1], r[2], r[3], r[4], r[5], cell, r[7], 0, True)
+            self.pieces[uid] = FramePiece(uid, r[1], r[2], r[3], r[4], r[5], cell, r[7], 0, True)
         self._current()["text"].append(f"{self.who(e.summoner)} summons {self.who(uid)} on {self.sq(cell)}")
         self._current()["cells"].append(cell)
 
@@ -484,39 +300,6 @@ class _Builder:
             seats = [s for s, team in enumerate(self.result.partnerships) if team == e.winner]
             verdict = " and ".join(self.seat_name(s) for s in seats) + (" win" if len(seats) > 1 else " wins")
         self._current()["text"].append(f"Match over after turn {e.turn}: {verdict} ({e.reason})")
-
-    # Arena
-    def _on_gg_changed(self, e: Any) -> None:
-        self.values["gg"] = list(e.gg)
-        self._current()["text"].append(
-            f"GG: {self.seat_name(e.side)} {int(e.amount):+d} ({e.origin.replace('_', ' ')}) → "
-            + " / ".join(str(g) for g in e.gg)
-        )
-
-    def _on_kama_picked(self, e: Any) -> None:
-        uid, cell, amount = int(e.uid), int(e.cell), int(e.amount)
-        if uid == self.actor:
-            self.ap -= 1
-        kamas = self.marks.setdefault("kamas", {})
-        kamas[cell] = kamas.get(cell, 0) - amount
-        if kamas[cell] <= 0:
-            del kamas[cell]
-        self._bump("kamas", self._seat_of(uid), amount)
-        self._current()["text"].append(
-            f"{self.who(uid)} picks up {_plural(amount, 'kama')} on {self.sq(cell)}"
-        )
-        self._current()["cells"].append(cell)
-
-    def _on_reward_bought(self, e: Any) -> None:
-        if e.buyer == self.actor:
-            self.ap -= 1
-        how = "a face-up" if e.visible else "a random face-down"
-        self._current()["text"].append(
-            f"{self.at(e.buyer)} buys {how} {e.rank} reward ({humanize(e.reward)}) for {self.who(e.holder)}"
-        )
-
-    def _on_reward_revealed(self, e: Any) -> None:
-        self._current()["text"].append(f"{self.who(e.uid)} reveals {humanize(e.reward)} ({e.detail})")
 
     def _turn_end_line(self, e: Any) -> None:
         parts = []
@@ -537,75 +320,6 @@ class _Builder:
     def _on_turn_ended(self, e: Any) -> None:
         if hasattr(e, "gg"):
             self.values["gg"] = list(e.gg)
-
-    # Blast
-    def _on_glyph_count(self, e: Any) -> None:
-        self.values["glyphs"] = list(e.glyphs)
-        self.values["favors_left"] = int(e.favors_left)
-
-    def _on_glyph_captured(self, e: Any) -> None:
-        self.values["glyphs"] = list(e.glyphs)
-        self.marks.setdefault("glyph", {})[int(e.cell)] = int(e.side)
-        how = "takes the opponent's" if e.flipped else "captures the"
-        self._current()["text"].append(
-            f"{self.who(e.uid)} {how} glyph on {self.sq(e.cell)}: glyphs " + " / ".join(map(str, e.glyphs))
-        )
-        self._current()["cells"].append(int(e.cell))
-
-    def _on_favor_revealed(self, e: Any) -> None:
-        where = "left" if e.slot == 0 else "right"
-        self._current()["text"].append(
-            f"{self.seat_name(e.side)} reveals the favor {humanize(e.favor)} ({where})"
-        )
-
-    def _on_bonus_used(self, e: Any) -> None:
-        if e.uid == self.actor:
-            self.ap -= int(e.ap)
-        if str(e.bonus).startswith("favor:"):
-            self._bump("favors_used", self._seat_of(e.uid), 1)
-        target = f" on {self.sq(e.target)}" if e.target >= 0 else ""
-        self._current()["text"].append(f"{self.at(e.uid)} uses {humanize(e.bonus)}{target} ({e.ap} AP)")
-
-    def _on_dofus_taken(self, e: Any) -> None:
-        self.values["dofus"] = int(e.side)
-        self._current()["text"].append(f"{self.seat_name(e.side)} takes the Dofus token")
-
-    def _on_terrain_changed(self, e: Any) -> None:
-        tiles = self.marks.setdefault(str(e.terrain), {})
-        if e.placed:
-            tiles[int(e.cell)] = 1
-        else:
-            tiles.pop(int(e.cell), None)
-        what = "placed on" if e.placed else "removed from"
-        self._current()["text"].append(f"{str(e.terrain).capitalize()} tile {what} {self.sq(e.cell)}")
-
-    # Duel
-    def _on_token_drafted(self, e: Any) -> None:
-        how = "face-up" if e.face_up else "face-down"
-        self._current()["text"].append(
-            f"{self.seat_name(e.side)} drafts a {how} level-{e.level} token for {self.who(e.uid)}"
-        )
-
-    def _on_token_placed(self, e: Any) -> None:
-        self.marks.setdefault("token", {})[int(e.cell)] = int(e.level)
-        self._current()["text"].append(
-            f"{self.seat_name(e.side)} places a level-{e.level} token on {self.sq(e.cell)}"
-        )
-
-    def _on_token_picked(self, e: Any) -> None:
-        self.marks.setdefault("token", {}).pop(int(e.cell), None)
-        self._bump("tokens_held", self._seat_of(e.uid), 1)
-        self._current()["text"].append(
-            f"{self.who(e.uid)} picks up the token on {self.sq(e.cell)} ({e.ap} AP)"
-        )
-
-    def _on_token_revealed(self, e: Any) -> None:
-        piece = self.pieces.get(int(e.uid))
-        if piece is not None:
-            piece.hp += int(e.hp)
-        self._current()["text"].append(
-            f"{self.who(e.uid)} reveals {humanize(e.token)}: +{e.mp} MP, +{e.hp} HP, +{e.ap} AP, +{e.range} range"
-        )
 
 
 def build_replay(result: Any, board: Any, title: str = "", ais: Sequence[str] = ()) -> Replay:

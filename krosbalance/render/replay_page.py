@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.registry import load_board
 from krosbalance.render.frames import Replay, build_replay
 
 TEMPLATE = """<!DOCTYPE html>
@@ -103,8 +104,6 @@ def write_replay_page(
     """Write the replay page of ``result`` (a match played with ``record="full"``) to ``path``.
     ``board`` defaults to the result's board from the default registry."""
     if board is None:
-        from krosbalance.content.registry import load_board
-
         board = load_board(result.board)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from krosbalance.sim.arms import Arm
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.design import DEALT_MODES, Experiment
-from krosbalance.sim.patches import patched_registry
+from krosbalance.sim.patched_cards import patched_registry
 from krosbalance.sim.seeding import deal_seed
 from krosbalance.sim.spec import MatchSpec, Team
 

@@ -47,7 +47,7 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
     activate(spec.content)  # the cards the spec was made with, in whichever process plays it
     extra: dict[str, Any] = {}
     if spec.patch:  # the arm's patched cards (a registry built once per worker and patch)
-        from krosbalance.sim.patches import patched_registry
+        from krosbalance.sim.patched_cards import patched_registry
 
         extra["registry"] = patched_registry(spec.patch)
     if spec.forbid:  # restricted play: what the arm forbids to its figures (sim.restricted)

@@ -36,7 +36,7 @@ A patch's level is never changed: which teams are legal must not differ between 
 experiment (they share their pairings). The arm's cards are a *new* registry
 (``Registry.with_specs``); the shared one is never mutated. A patch travels to the workers as its
 canonical JSON (``Patch.json``, in ``MatchSpec.patch``) and each worker builds the patched registry
-once (:func:`patched_registry`).
+once (:func:`krosbalance.sim.patched_cards.patched_registry`).
 """
 
 from __future__ import annotations
@@ -45,13 +45,18 @@ import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from krosbalance.content.custom import on_content_change
-from krosbalance.errors import ContentError, KrosbalanceError
+from krosbalance.content.blast import blast_cards
+from krosbalance.content.keywords import POWER_KEYWORDS
+from krosbalance.content.loader import normalize_name
+from krosbalance.content.registry import default_registry
+from krosbalance.content.specs import RANKS
+from krosbalance.content.toml_file import read_toml
+from krosbalance.errors import ContentError
 from krosbalance.paths import name_problem
+from krosbalance.rulesets.blast.options import MAX_TIER
 
 PATCH_FOLDER = Path(__file__).resolve().parent.parent / "content" / "data" / "patches"
 CHARACTER_FIELDS: tuple[str, ...] = ("hp", "ap", "mp", "initiative")
@@ -115,7 +120,7 @@ class Patch:
 
     def lines(self, registry: Any = None) -> list[str]:
         """One line per changed value, "Anna Tommy: HP 12 → 13" (the card's printed value first)."""
-        registry = registry or _default_registry()
+        registry = registry or default_registry()
         out: list[str] = []
         for char_id, change in sorted(self.changes.get("characters", {}).items()):
             spec = registry.load_character(char_id)
@@ -147,7 +152,7 @@ class Patch:
                 for key, value in sorted(params.items()):
                     out.append(f"{reward.name}: {effect.kind} {key} {effect.params.get(key)} → {value}")
         for challenge_id, change in sorted(self.changes.get("challenges", {}).items()):
-            challenge = _blast_cards().challenge(challenge_id)
+            challenge = blast_cards().challenge(challenge_id)
             for bonus_id, bonus_change in sorted(change.get("bonuses", {}).items()):
                 bonus = challenge.bonus(bonus_id)
                 out.append(f"{challenge.name}: {bonus.name} tier {bonus.tier} → {bonus_change['tier']}")
@@ -156,18 +161,6 @@ class Patch:
     def summary(self, registry: Any = None) -> str:
         """The lines joined by '; ' (the patch's description when it changes nothing)."""
         return "; ".join(self.lines(registry)) or self.description or "(no change)"
-
-
-def _blast_cards() -> Any:
-    from krosbalance.content.blast import blast_cards
-
-    return blast_cards()
-
-
-def _default_registry() -> Any:
-    from krosbalance.content.registry import default_registry
-
-    return default_registry()
 
 
 # ------------------------------------------------------------------------------------------- parsing
@@ -198,7 +191,7 @@ def parse_patch(data: Mapping[str, Any], file: str, name: str = "", registry: An
     """Validate a patch document (a parsed TOML table) against the content; ``ContentError(file,
     field, reason)`` names the first problem. Names are resolved to ids (a name, an alias or an id
     of another case all work), so two spellings of one patch are one patch."""
-    registry = registry or _default_registry()
+    registry = registry or default_registry()
     for key in data:
         if key not in TOP_KEYS:
             raise ContentError(file, key, f"unknown key; a patch has: {_known(TOP_KEYS)}")
@@ -242,14 +235,18 @@ def parse_patch(data: Mapping[str, Any], file: str, name: str = "", registry: An
     for raw_name, change in challenges.items():
         where = f"challenges.{raw_name}"
         try:
-            challenge = _blast_cards().challenge(raw_name)
+            challenge = blast_cards().challenge(raw_name)
         except ContentError as exc:
             raise ContentError(file, where, exc.reason) from None
         changes.setdefault("challenges", {})[challenge.id] = _parse_challenge_change(
             file, where, challenge, change
         )
     patch = Patch(patch_name, changes, str(data.get("description", "")), file)
-    apply_patch(patch, registry)  # validated like content: the loader re-reads every patched card
+    # validated like content: the loader re-reads every patched card (imported here: applying a
+    # patch reads the Patch this module defines, a real cycle otherwise)
+    from krosbalance.sim.patched_cards import apply_patch
+
+    apply_patch(patch, registry)
     return patch
 
 
@@ -274,8 +271,6 @@ def _parse_character_change(file: str, where: str, spec: Any, change: Any) -> di
 
 
 def _parse_spells(file: str, where: str, spec: Any, spells: Any) -> dict[str, Any]:
-    from krosbalance.content.loader import normalize_name
-
     if not isinstance(spells, dict):
         raise ContentError(file, where, f"must be a table of spells, not {_type(spells)}")
     index = {
@@ -314,8 +309,6 @@ def _parse_spells(file: str, where: str, spec: Any, spells: Any) -> dict[str, An
 
 
 def _parse_powers(file: str, where: str, powers: Any) -> dict[str, Any]:
-    from krosbalance.content.keywords import POWER_KEYWORDS
-
     if not isinstance(powers, dict):
         raise ContentError(
             file, where, f"must be a table of powers (kind = true/false/table), not {_type(powers)}"
@@ -334,8 +327,6 @@ def _parse_powers(file: str, where: str, powers: Any) -> dict[str, Any]:
 
 
 def _parse_reward_change(file: str, where: str, reward: Any, change: Any) -> dict[str, Any]:
-    from krosbalance.content.specs import RANKS
-
     if not isinstance(change, dict):
         raise ContentError(file, where, f"must be a table of changes, not {_type(change)}")
     out: dict[str, Any] = {}
@@ -379,9 +370,6 @@ def _parse_reward_change(file: str, where: str, reward: Any, change: Any) -> dic
 
 def _parse_challenge_change(file: str, where: str, challenge: Any, change: Any) -> dict[str, Any]:
     """``bonuses.<bonus>.tier = n``: the glyph cells a bonus needs (1 to the box's 8 glyph tiles)."""
-    from krosbalance.content.loader import normalize_name
-    from krosbalance.rulesets.blast.options import MAX_TIER
-
     if not isinstance(change, dict):
         raise ContentError(file, where, f"must be a table of changes, not {_type(change)}")
     for key in change:
@@ -447,8 +435,6 @@ def patch_options(options_json: str, patch_json: str) -> str:
 def load_patch(name: str | Path, registry: Any = None, base: Path | None = None) -> Patch:
     """A patch by shipped name (``content/data/patches/NAME.toml``) or by path (relative to ``base``,
     the experiment file's folder, when given); unknown names list the shipped ones."""
-    from krosbalance.content.toml_file import read_toml
-
     text = str(name)
     candidates = [Path(text)] if text.endswith(".toml") else []
     if base is not None and text.endswith(".toml"):
@@ -490,102 +476,6 @@ def merge_patches(name: str, patches: Sequence[Patch]) -> Patch:
     return Patch(name, changes, "; ".join(p.description for p in patches if p.description))
 
 
-# ----------------------------------------------------------------------------------------- applying
-
-
-def _raw_table(file: str, field_path: str, document_key: str) -> dict[str, Any]:
-    """The raw TOML table a card was read from (``characters[2]`` of its file)."""
-    from krosbalance.content.toml_file import read_toml
-
-    index = int(field_path.split("[")[1].rstrip("]"))
-    return copy.deepcopy(read_toml(Path(file))[document_key][index])
-
-
-def _patched_character(registry: Any, char_id: str, change: Mapping[str, Any], patch: Patch) -> Any:
-    from krosbalance.content.loader import parse_document
-
-    spec = registry.load_character(char_id)
-    file, field_path = registry.card_location(char_id)
-    table = _raw_table(file, field_path, "characters")
-    for key in CHARACTER_FIELDS:
-        if key in change:
-            table[key] = change[key]
-    spells = table.get("spells", [])
-    for spell_id, spell_change in change.get("spells", {}).items():
-        for spell_table in spells:
-            if spell_table.get("id") == spell_id:
-                spell_table.update(spell_change)
-    powers = list(table.get("powers", []))
-    for kind, value in change.get("powers", {}).items():
-        powers = [p for p in powers if (p if isinstance(p, str) else p.get("kind")) != kind]
-        if value is True:
-            powers.append(kind)
-        elif isinstance(value, dict):
-            powers.append({"kind": kind, **value})
-    table["powers"] = powers
-    table["version"] = f"{spec.version}+{patch.name}"
-    where = f"characters.{char_id}"
-    try:
-        (patched,) = parse_document({"characters": [table]}, file)
-    except ContentError as exc:
-        reason = exc.reason
-        raise ContentError(
-            patch.file or patch.name, where, f"the patched card does not validate: {exc.field}: {reason}"
-        ) from None
-    return patched
-
-
-def _patched_reward(registry: Any, reward_id: str, change: Mapping[str, Any], patch: Patch) -> Any:
-    from krosbalance.content.reward_loader import parse_reward_document
-
-    reward = registry.load_reward(reward_id)
-    file, field_path = registry.reward_location(reward_id)
-    table = _raw_table(file, field_path, "rewards")
-    if "rank" in change:
-        table["rank"] = change["rank"]
-    for index, params in change.get("effects", {}).items():
-        table["effects"][int(index)].update(params)
-    table["version"] = f"{reward.version}+{patch.name}"
-    try:
-        (patched,) = parse_reward_document({"rewards": [table]}, file)
-    except ContentError as exc:
-        raise ContentError(
-            patch.file or patch.name,
-            f"rewards.{reward_id}",
-            f"the patched token does not validate: {exc.field}: {exc.reason}",
-        ) from None
-    return patched
-
-
-def apply_patch(patch: Patch, registry: Any = None) -> Any:
-    """A new registry holding the patched cards (``registry``, default the shared one, is not changed)."""
-    registry = registry or _default_registry()
-    characters = tuple(
-        _patched_character(registry, cid, change, patch)
-        for cid, change in sorted(patch.changes.get("characters", {}).items())
-    )
-    rewards = tuple(
-        _patched_reward(registry, rid, change, patch)
-        for rid, change in sorted(patch.changes.get("rewards", {}).items())
-    )
-    return registry.with_specs(characters, rewards)
-
-
-@lru_cache(maxsize=64)
-def patched_registry(patch_json: str) -> Any:
-    """The registry of a match spec's patch (its canonical JSON), built once per process; ``None``
-    for no patch (the shared registry)."""
-    if not patch_json:
-        return None
-    try:
-        return apply_patch(patch_from_json(patch_json))
-    except KeyError as exc:  # a hand-edited spec
-        raise KrosbalanceError(f"malformed patch in a match spec: {exc}") from None
-
-
-on_content_change(patched_registry.cache_clear)  # a patch's registry is built over the cards in use
-
-
 def patch_manifest(experiment: Any) -> dict[str, Any]:
     """What a results folder's manifest says of the experiment's patches: ``patches`` = {arm: {"patch":
     name, "changes": [lines]}} for every patched arm ('' for an experiment without arms), and
@@ -608,13 +498,11 @@ def patch_manifest(experiment: Any) -> dict[str, Any]:
 __all__ = [
     "PATCH_FOLDER",
     "Patch",
-    "apply_patch",
     "load_patch",
     "merge_patches",
     "parse_patch",
     "patch_from_json",
     "patch_manifest",
     "patch_options",
-    "patched_registry",
     "shipped_patches",
 ]

@@ -203,7 +203,7 @@ def sweep_held_rewards(sweep_json: str) -> tuple[str, ...]:
 def parse_patch_again(patch: Any, file: str, registry: Any) -> None:
     """A combination of valid single changes may break a card's rules together (range_min above a
     new range_max): the merged patch is applied, hence re-read by the loader, once more."""
-    from krosbalance.sim.patches import apply_patch
+    from krosbalance.sim.patched_cards import apply_patch
 
     apply_patch(patch, registry)
 

@@ -1,7 +1,7 @@
 """Top-k identification by racing: which teams to sample next, and when the top k is known.
 
 The team ladder's ``design = "lucb"`` (:class:`krosbalance.studies.teams.planner.TeamLadderPlanner`) and
-its synthetic check (:func:`krosbalance.studies.teams.ladder.synthetic_lucb`) share these rules, so
+its synthetic check (:func:`krosbalance.studies.teams.design_check.synthetic_lucb`) share these rules, so
 the simulation measures the planner's own decisions.
 
 **Samples.** One sample of a team is one pairing against an opponent drawn uniformly (with

@@ -64,7 +64,7 @@ def _describe(exc: Exception | None) -> str:
 def _trial_exception(spec: MatchSpec, turns_per_seat: int) -> Exception | None:
     """What the match of ``spec`` raises in its first turns or in its table rows (None: nothing)."""
     from krosbalance.play import play_trial
-    from krosbalance.sim.patches import patched_registry
+    from krosbalance.sim.patched_cards import patched_registry
     from krosbalance.sim.restricted import forbid_map
 
     try:

@@ -79,10 +79,17 @@ class StudySection:
     rank: int = 100
 
 
+StageRunner = Callable[..., int]
+"""Runs a staged experiment of a study: ``runner(experiment, source, out, *, patch, echo, jobs, resume,
+**run_options)`` plays its stages (:mod:`krosbalance.sim.stages`) into ``out`` and returns the exit
+status (1 when some matches raised)."""
+
+
 class Study(Protocol):
     """One study: its name and version (written into the manifest), which experiments are its
-    (``claims``), the report sections that are its own (``report_sections``; ``sections`` names
-    those the report shows only for this study's results) and its headline answer (``answer``)."""
+    (``claims``), how ``run`` plays a staged one (``stage_runner``), the report sections that are its
+    own (``report_sections``; ``sections`` names those the report shows only for this study's
+    results) and its headline answer (``answer``)."""
 
     name: str
     version: int
@@ -95,6 +102,13 @@ class Study(Protocol):
 
     def claims(self, experiment: ExperimentShape) -> bool:
         """Whether the experiment is this study's (the default study is asked last)."""
+        ...
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """How ``krosbalance run`` plays an experiment of this study that is staged (planned stage by
+        stage from the results before: the team ladder, the fix finder), None for one experiment
+        played once. A staged study loads its planner here, when ``run`` asks (the planner runs
+        matches through ``sim``, which reads this registry)."""
         ...
 
     def report_sections(self) -> tuple[StudySection, ...]:
@@ -162,12 +176,6 @@ def study_for(experiment: ExperimentShape) -> Study:
     return get_study(names[0] if names else DEFAULT_STUDY)
 
 
-StageRunner = Callable[..., int]
-"""Runs a staged experiment of a study: ``runner(experiment, source, out, *, patch, echo, jobs, resume,
-**run_options)`` plays its stages (:mod:`krosbalance.sim.stages`) into ``out`` and returns the exit
-status (1 when some matches raised)."""
-
-
 def _folder_module(study: Study, name: str) -> Any:
     """A module of a study's folder (``studies/<study>/<name>.py``), None when it has none."""
     module_name = f"{type(study).__module__}.{name}"
@@ -192,18 +200,9 @@ def team_mode_parser(mode: str) -> Callable[..., Any] | None:
 
 
 def stage_runner(study: Study, experiment: ExperimentShape) -> StageRunner | None:
-    """How ``krosbalance run`` plays an experiment of ``study`` that is staged (planned stage by stage
-    from the results before: the team ladder, the fix finder), None for one experiment played once.
-
-    A study provides it as a ``stage_runner(experiment)`` method, or as a ``stage_runner(experiment)``
-    function of its folder's ``planner`` module (``studies/<study>/planner.py``: loaded only by
-    ``run``, as a study's report sections are only by the report)."""
-    own = getattr(study, "stage_runner", None)
-    if own is None:
-        module = _folder_module(study, "planner")  # a study folder's planner, when it has one
-        own = getattr(module, "stage_runner", None) if module is not None else None
-    runner: StageRunner | None = own(experiment) if own is not None else None
-    return runner
+    """How ``krosbalance run`` plays an experiment of ``study`` (:meth:`Study.stage_runner`): its
+    stages' runner, None for one experiment played once."""
+    return study.stage_runner(experiment)
 
 
 def study_record(study: Study) -> dict[str, Any]:

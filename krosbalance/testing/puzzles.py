@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from krosbalance.ai.registry import get_ai
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.dice import ScriptedDice, SeededDice
 from krosbalance.engine.events import LockRolled
@@ -69,8 +70,6 @@ class Puzzle:
 def attempt(puzzle: Puzzle, ai: str | ControllerFactory, seed: int) -> bool:
     """Play the puzzle once with ``ai`` (a registered name or a factory) and judge the end state."""
     if isinstance(ai, str):
-        from krosbalance.ai.registry import get_ai
-
         factory: ControllerFactory = get_ai(ai)
     else:
         factory = ai

@@ -2,9 +2,9 @@
 played by the reference and by the native core from the same position, and both must agree.
 
 Before each step (an action, the start or the end of an activation, a whole game turn) the kit
-exports the reference's position as plain data (:func:`export_position`: every fighter's cell,
-injuries, AP, MP, markers, powers, spells and uses, tokens; GG, kamas, the market; the dice still
-scripted); the core rebuilds it (``krosbalance_core.scenario_step``), plays the same step and hands
+exports the reference's position as plain data (:mod:`krosbalance.testing.position_export`: every
+fighter's cell, injuries, AP, MP, markers, powers, spells and uses, tokens; GG, kamas, the market;
+the dice still scripted); the core rebuilds it (``krosbalance_core.scenario_step``), plays the same step and hands
 back its events and its position in the same plain form. The reference then plays the step and the
 two are compared: the events of the step, the position after it, the dice rolled. The position
 crossing whole before every step is what lets a test write into the reference's state between steps
@@ -27,22 +27,27 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from krosbalance import native
+from krosbalance.engine.dice import ScriptedDice
+from krosbalance.engine.legal import is_legal, legal_actions
+from krosbalance.engine.state import Players
+from krosbalance.rulesets.arena.options import punch
+from krosbalance.rulesets.arena.rewards import reward_creatures
+from krosbalance.testing.differential import _event
+from krosbalance.testing.position_export import Unmirrored, differences, export_position, plain
 
 if TYPE_CHECKING:
     from krosbalance.content.specs import CharacterSpec
-    from krosbalance.engine.state import Fighter, MatchState
+    from krosbalance.engine.state import Fighter
     from krosbalance.testing.scenario import Scenario
 
 __all__ = [
     "ENV",
     "CoreMirror",
     "ScenarioDivergence",
-    "Unmirrored",
-    "export_position",
     "mirroring_wanted",
     "observed",
 ]
@@ -50,10 +55,6 @@ __all__ = [
 #: ``0`` turns the lockstep off for every scenario (``1``, the default, leaves it on when it can run)
 ENV = "KROSBALANCE_SCENARIO_CORE"
 T = TypeVar("T")
-
-
-class Unmirrored(Exception):
-    """What the core cannot rebuild or play; the reason stops the mirroring of one scenario."""
 
 
 class ScenarioDivergence(AssertionError):
@@ -103,198 +104,6 @@ class observed:
 
 
 # ---------------------------------------------------------------------------- the position
-
-
-def _names(values: Any) -> list[str]:
-    return sorted(str(v) for v in values)
-
-
-def _card(fighter: Fighter) -> dict[str, Any] | None:
-    from krosbalance.rulesets.arena.tokens import RewardCard
-
-    extra = fighter.extra
-    if extra is None:
-        return None
-    if not isinstance(extra, RewardCard):
-        raise Unmirrored(f"{fighter!r} holds {type(extra).__name__} (not Arena's reward card)")
-    mods = extra.mods
-    return {
-        "tokens": [(t.spec.id, t.face_up, t.bought_turn, t.seen) for t in extra.tokens],
-        "mods": None
-        if mods is None
-        else {
-            "damage": list(mods.damage),
-            "melee": mods.melee,
-            "melee_lifesteal": mods.melee_lifesteal,
-            "next_spell": [tuple(n) for n in mods.next_spell],
-            "next_elemental": mods.next_elemental,
-        },
-    }
-
-
-_COUNTERS = (
-    "kamas_collected",
-    "gg_won",
-    "rewards_bought",
-    "rewards_revealed",
-    "rewards_held",
-    "rewards_used",
-    "rewards_held_turns",
-    "rewards_used_turns",
-)
-
-
-def _arena_counters(extra: Any) -> dict[str, Any]:
-    """Arena's counters of a fighter (``rulesets.arena.results.ArenaStats``; none yet: zeros)."""
-    if extra is None:
-        from krosbalance.rulesets.arena.results import ArenaStats
-
-        extra = ArenaStats()
-    return {name: list(v) if isinstance(v := getattr(extra, name), list) else v for name in _COUNTERS}
-
-
-def _fighter(f: Fighter) -> dict[str, Any]:
-    if f.banned_targets:
-        raise Unmirrored(f"{f!r} has banned targets (not in the core)")
-    s = f.stats
-    return {
-        "uid": f.uid,
-        "spec": f.spec.id,
-        "side": f.side,
-        "team": f.team,
-        "cell": f.cell,
-        "injuries": f.injuries,
-        "hp": f.hp,
-        "base_mp": f.base_mp,
-        "base_ap": f.base_ap,
-        "mp": f.mp,
-        "ap": f.ap,
-        "level": f.level,
-        "alive": f.alive,
-        "spells": [spell.id for spell in f.spells],
-        "powers": _names(f.powers),
-        "inspired": _names(f.inspired),
-        "resist": _names(f.resist),
-        "immune": _names(f.immune),
-        "summoner": None if f.summoner is None else f.summoner.uid,
-        "summon_spell": f.summon_spell or None,
-        "summons": [t.uid for t in f.summons],
-        "plus_mp": f.plus_mp,
-        "minus_mp": f.minus_mp,
-        "plus_ap": f.plus_ap,
-        "minus_ap": f.minus_ap,
-        "turn_uses": sorted((k, n) for k, n in f.turn_uses.items() if n),
-        "game_uses": _names(f.game_uses),
-        "max_range_bonus": f.max_range_bonus,
-        "forbidden_kinds": sorted(f.forbidden_kinds),
-        "forbidden_powers": _names(f.forbidden_powers),
-        "range_bonus": f.range_bonus,
-        "blocked": f.blocked,
-        "placed_turn": f.placed_turn,
-        "acting": f.acting,
-        "ko_by": None if f.ko_by is None else f.ko_by.uid,
-        "stats": {
-            "damage_dealt": list(s.damage_dealt),
-            "damage_taken": list(s.damage_taken),
-            "heals_given": s.heals_given,
-            "heals_received": s.heals_received,
-            "kills": s.kills,
-            "knocked_out": s.knocked_out,
-            "turns_alive": s.turns_alive,
-            "spells_cast": s.spells_cast,
-            "moves": s.moves,
-            "times_blocked": s.times_blocked,
-            **_arena_counters(s.extra),
-        },
-        "card": _card(f),
-    }
-
-
-def _market(market: Any) -> dict[str, Any] | None:
-    if market is None:
-        return None
-    return {
-        "piles": [[t.id for t in pile] for pile in market.piles],
-        "face_up": [(pile, t.id) for pile, t in market.face_up],
-        "box": [t.id for t in market.box],
-        "hidden_box": [t.id for t in market.hidden_box],
-        "prices": list(market.prices),
-    }
-
-
-def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, Any]:
-    """The reference's position as the core's ``scenario_step`` takes it and gives it back
-    (``dice``: the faces still scripted)."""
-    from krosbalance.rulesets.arena.state import ArenaState
-
-    for what, present in (
-        ("a trap", state.traps),
-        ("an invisible piece", state.invisible),
-        ("cells with an on-enter rule", state.enter_cells),
-        ("an unsettled instant", state.pending_bombs or state.pending_kos or state.unsettled),
-    ):
-        if present:
-            raise Unmirrored(f"the position holds {what} (not in the core)")
-    if any(f.uid != i for i, f in enumerate(state.fighters)):
-        raise Unmirrored("fighters whose uids are not their places")
-    rules = state.rules
-    if not isinstance(rules, ArenaState):
-        raise Unmirrored(f"the ruleset's state is {type(rules).__name__}, not Arena's")
-    return {
-        "record": state.record,
-        "dice": list(dice),
-        "obstacles": state.obstacles,
-        "sight_blockers": state.sight_blockers,
-        "trees": state.trees,
-        "bushes": state.bushes,
-        "crates": state.crates,
-        "fixed_sight": state.fixed_sight,
-        "scenery_injuries": sorted((c, n) for c, n in state.scenery_injuries.items() if n),
-        "turn": state.turn,
-        "active_side": state.active_side,
-        "first_player": state.first_player,
-        "play_order": list(state.play_order),
-        "team_of": list(state.team_of),
-        "edges": list(state.edges),
-        "timeline": [[f.uid for f in line] for line in state.timeline],
-        "lock_holders": [f.uid for f in state.lock_holders],
-        "active": None if state.active is None else state.active.uid,
-        "winner": state.winner,
-        "finished": state.finished,
-        "end_reason": state.end_reason,
-        "occupied": [(c, f.uid) for c, f in enumerate(state.by_cell) if f is not None],
-        "fighters": [_fighter(f) for f in state.fighters],
-        "arena": {
-            "gg": list(rules.gg),
-            "wild_gg": rules.wild_gg,
-            "gg_removed": rules.gg_removed,
-            "kamas": list(rules.kamas),
-            "kama_reserve": rules.kama_reserve,
-            "board_kamas": list(rules.board_kamas),
-            "gg_price": rules.gg_price,
-            "market": _market(rules.market),
-        },
-    }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
-
-
-def _differences(core: Any, reference: Any, path: str = "") -> Iterator[str]:
-    """Where two plain positions differ, as ``path: core != reference`` lines."""
-    if isinstance(core, dict) and isinstance(reference, dict):
-        for key in sorted(set(core) | set(reference)):
-            yield from _differences(core.get(key), reference.get(key), f"{path}.{key}" if path else key)
-    elif isinstance(core, list) and isinstance(reference, list) and len(core) == len(reference):
-        for i, (a, b) in enumerate(zip(core, reference, strict=True)):
-            yield from _differences(a, b, f"{path}[{i}]")
-    elif core != reference:
-        yield f"{path}: core {core!r} != reference {reference!r}"
 
 
 # ---------------------------------------------------------------------------- the players
@@ -372,8 +181,6 @@ _CATALOGS: dict[tuple[tuple[str, int], ...], tuple[Any, list[Any]]] = {}
 
 def _catalog(specs: Mapping[str, CharacterSpec], rewards: Sequence[Any]) -> Any:
     """The core's catalog of a scenario's characters (cached by the spec objects themselves)."""
-    from krosbalance.rulesets.arena.options import punch
-
     key = tuple(sorted((name, id(spec)) for name, spec in specs.items()))
     if key not in _CATALOGS:
         if len(_CATALOGS) > 64:
@@ -420,8 +227,6 @@ class CoreMirror:
         return controller if controller is None or not self.active else _Recording(controller, log)
 
     def _specs(self) -> dict[str, CharacterSpec]:
-        from krosbalance.rulesets.arena.rewards import reward_creatures
-
         state = self.sc.state
         specs: dict[str, CharacterSpec] = {}
         for spec in [f.spec for f in state.fighters] + list(state.summon_specs.values()):
@@ -447,7 +252,6 @@ class CoreMirror:
             return run(log)
         sc = self.sc
         state = sc.state
-        from krosbalance.engine.dice import ScriptedDice
 
         scripted = state.dice is sc.dice and isinstance(sc.dice, ScriptedDice)
         try:
@@ -461,8 +265,6 @@ class CoreMirror:
         seats = state.players
         recording = bool(seats.controllers)
         if recording:
-            from krosbalance.engine.state import Players
-
             state.players = Players(tuple(_Recording(c, log) for c in seats.controllers), seats.views)
         n_events = len(state.events)
         remaining = sc.dice.remaining
@@ -553,7 +355,6 @@ class CoreMirror:
         state = sc.state
         if not self.active or state.active is not fighter:
             return
-        from krosbalance.engine.legal import is_legal, legal_actions
 
         try:
             position = export_position(state)
@@ -603,14 +404,12 @@ class CoreMirror:
         used: int,
         result: Any,
     ) -> None:
-        from krosbalance.testing.differential import _event
-
         sc = self.sc
         theirs = [_event(e) for e in new_events]
-        ours = [[kind, _plain(fields)] for kind, fields in out["events"]]
+        ours = [[kind, plain(fields)] for kind, fields in out["events"]]
         after = export_position(sc.state)
-        core_after = _plain(out["position"])
-        reference_after = _plain({k: v for k, v in after.items() if k != "dice"})
+        core_after = plain(out["position"])
+        reference_after = plain({k: v for k, v in after.items() if k != "dice"})
         problems = list(out["problems"])
         if out["dice_used"] != used:
             problems.append(f"the core rolled {out['dice_used']} dice, the reference {used}")
@@ -638,7 +437,7 @@ class CoreMirror:
             lines.append("  the core gave no position")
         elif core_after != reference_after:
             lines.append("  positions after the step (path: core != reference):")
-            lines += [f"    {d}" for d in _differences(core_after, reference_after)]
+            lines += [f"    {d}" for d in differences(core_after, reference_after)]
         lines.append(f"  position before the step: {before}")
         lines.append(f"  reference position after: {reference_after}")
         lines.append(f"  core position after: {core_after}")

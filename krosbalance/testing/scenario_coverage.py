@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from krosbalance import native
 from krosbalance.testing.scenario_core import ENV, Observed
 
 __all__ = ["LEDGER_ENV", "NO_STEP", "after_test", "classify", "write_report"]
@@ -73,7 +74,6 @@ def after_test(nodeid: str, seen: Observed, committed: Path) -> str | None:
             out.write(line + "\n")
     if nodeid not in _committed(str(committed)) or os.environ.get(ENV, "1").strip() == "0":
         return None
-    from krosbalance import native
 
     if not native.available():
         return None

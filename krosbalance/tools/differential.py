@@ -19,14 +19,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from krosbalance.testing.differential import (
-    ChunkResult,
-    compare,
-    match_spec,
-    play_core,
-    play_reference,
-    run_chunk,
-)
+from krosbalance.testing.differential import ChunkResult, compare, play_core, play_reference, run_chunk
+from krosbalance.testing.fuzz_specs import match_spec
 
 #: the master seed of ``make battery``'s fuzz
 DEFAULT_SEED = 20_261_206

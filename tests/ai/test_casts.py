@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from krosbalance.ai import scoring
-from krosbalance.ai.casts import attack_value, greedy_casts, summon_groups, summon_value
+from krosbalance.ai import board_masks, enemy_threat
+from krosbalance.ai.cast_values import attack_value, summon_groups, summon_value
+from krosbalance.ai.casts import greedy_casts
 from krosbalance.ai.context import _Context
 from krosbalance.ai.weights import Weights
 from krosbalance.content.registry import list_characters, load_character
@@ -67,7 +68,10 @@ def _context(sc: Scenario, fighter) -> _Context:  # type: ignore[no-untyped-def]
     sc.activate(fighter)
     view = MatchView(sc.state, fighter.side)
     return _Context(
-        view, view.active, scoring.ThreatMap.of_values(scoring.threat_map(view, fighter.side)), Weights()
+        view,
+        view.active,
+        enemy_threat.ThreatMap.of_values(enemy_threat.threat_map(view, fighter.side)),
+        Weights(),
     )  # type: ignore[arg-type]
 
 
@@ -95,7 +99,7 @@ def test_summon_groups_are_the_same_whatever_ap_is_left(summoner: str) -> None:
     assert low == high and low
     assert ctx.summon_ranks[(token, True)] is ctx.summon_ranks[(token, False)]
     for cells, worth in high:
-        for x in scoring.iter_bits(cells):
+        for x in board_masks.iter_bits(cells):
             for ap_left in (0, 1, 3, 6):
                 value = summon_value(Weights(), ctx, token, x, ctx.me_cell + 1, ap_left)
                 assert round(value, 9) == round(worth, 9)

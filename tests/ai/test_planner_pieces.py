@@ -6,11 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from krosbalance.ai import scoring
-from krosbalance.ai.casts import attack_value, landing
-from krosbalance.ai.context import _Context, is_melee, route, walk_plan
+from krosbalance.ai import enemy_threat, scoring
+from krosbalance.ai.cast_values import attack_value
+from krosbalance.ai.casts import landing
+from krosbalance.ai.context import _Context, is_melee
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.positions import economy_plan, position_value
+from krosbalance.ai.walks import route, walk_plan
 from krosbalance.ai.weights import Weights
 from krosbalance.engine.view import MatchView
 from krosbalance.testing.scenario import Scenario
@@ -24,7 +26,7 @@ def _context(sc: Scenario, fighter, weights: Weights | None = None) -> _Context:
     return _Context(
         view,
         view.active,
-        scoring.ThreatMap.of_values(scoring.threat_map(view, fighter.side)),
+        enemy_threat.ThreatMap.of_values(enemy_threat.threat_map(view, fighter.side)),
         weights or Weights(),
     )  # type: ignore[arg-type]
 

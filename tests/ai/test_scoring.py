@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from krosbalance.ai import scoring
+from krosbalance.ai import board_masks, enemy_threat, scoring
 from krosbalance.engine.view import MatchView
 from krosbalance.rulesets.arena.view import arena_view
 from krosbalance.testing.scenario import Scenario
@@ -80,7 +80,7 @@ def test_threat_map_melee_enemy_reaches_mp_plus_one() -> None:
     sc = Scenario(ROW7)
     sc.add("anna_tommy", 0, (6, 0))
     sc.add("king_of_the_gobballs", 1, (0, 0))
-    threat = scoring.threat_map(MatchView(sc.state, 0), 0)
+    threat = enemy_threat.threat_map(MatchView(sc.state, 0), 0)
     two_gobbolobs = 2 * scoring.hit_odds(1, 1, 1, 0, 99)[0]  # 7 AP // 3 AP = 2 casts
     assert threat[1:5] == [pytest.approx(two_gobbolobs)] * 4  # walk 3 then hit the next cell
     assert threat[5] == 0.0 and threat[6] == 0.0
@@ -91,15 +91,15 @@ def test_threat_map_sees_distant_shot_and_the_trees() -> None:
     sc = Scenario(". . . . . . . . . . . . .\n. . . . . . . . . . . B .\nT . . . . . . . . . B . B")
     sc.add("bill_tell", 1, (11, 2))
     sc.add("anna_tommy", 0, (0, 0))
-    threat = scoring.threat_map(MatchView(sc.state, 0), 0)
-    one_arrow = scoring.average_hit(sc.state.by_cell[sc.cell(11, 2)].spells[0], False)
+    threat = enemy_threat.threat_map(MatchView(sc.state, 0), 0)
+    one_arrow = enemy_threat.average_hit(sc.state.by_cell[sc.cell(11, 2)].spells[0], False)
     assert threat[sc.cell(3, 2)] == pytest.approx(2 * one_arrow)  # 8 cells: two arrows
     assert threat[sc.cell(1, 2)] == pytest.approx(one_arrow)  # 10 cells: Distant Shot, one arrow
     assert threat[sc.cell(0, 1)] == 0.0  # 12 cells: out of reach
     sc2 = Scenario(". . . . .\n. . T . .\n. . . . .")
     sc2.add("bill_tell", 1, (0, 1))
     sc2.add("anna_tommy", 0, (4, 0))
-    behind = scoring.threat_map(MatchView(sc2.state, 0), 0)
+    behind = enemy_threat.threat_map(MatchView(sc2.state, 0), 0)
     assert behind[sc2.cell(4, 1)] > 0  # Bill walks round the tree
 
 
@@ -110,22 +110,24 @@ def test_threat_map_counts_an_unused_once_per_game_attack_once() -> None:
     view = MatchView(sc.state, 0)
     puff = next(s for s in kassius.spells if s.limit == "game")
     sting = next(s for s in kassius.spells if s.kind == "attack" and s.limit != "game")
-    with_puff = scoring.threat_map(view, 0)
+    with_puff = enemy_threat.threat_map(view, 0)
     # walk 3 then Puff (line 1-3) and a Sting with the AP left (1 + 5 = 6 AP)
-    expected = scoring.average_hit(puff, True) + scoring.average_hit(sting, True)
+    expected = enemy_threat.average_hit(puff, True) + enemy_threat.average_hit(sting, True)
     assert with_puff[sc.cell(4, 0)] == pytest.approx(expected)
     kassius.game_uses.add(puff.id)
-    assert scoring.threat_map(view, 0)[sc.cell(4, 0)] == pytest.approx(scoring.average_hit(sting, True))
+    assert enemy_threat.threat_map(view, 0)[sc.cell(4, 0)] == pytest.approx(
+        enemy_threat.average_hit(sting, True)
+    )
 
 
 def test_threat_map_ranged_enemy_and_allies_do_not_threaten() -> None:
     sc = Scenario(ROW7)
     sc.add("bill_tell", 1, (0, 0))
     sc.add("anna_tommy", 0, (6, 0))
-    threat = scoring.threat_map(MatchView(sc.state, 0), 0)
+    threat = enemy_threat.threat_map(MatchView(sc.state, 0), 0)
     assert all(t > 0 for t in threat)  # 3 MP + range 3-8 covers the whole row
-    assert scoring.threat_map(MatchView(sc.state, 1), 1) != threat  # Anna's threat on Bill's side
-    assert max(scoring.threat_map(MatchView(sc.state, 1), 1)) > 0
+    assert enemy_threat.threat_map(MatchView(sc.state, 1), 1) != threat  # Anna's threat on Bill's side
+    assert max(enemy_threat.threat_map(MatchView(sc.state, 1), 1)) > 0
 
 
 def test_block_chance_follows_r_a16() -> None:
@@ -135,10 +137,10 @@ def test_block_chance_follows_r_a16() -> None:
     bill = sc.add("bill_tell", 0, (0, 0))
     view = MatchView(sc.state, 0)
     views = {f.uid: f for f in view.fighters()}
-    assert scoring.block_chance(view, views[oscar.uid], oscar.cell) == pytest.approx(1 / 3)
-    assert scoring.block_chance(view, views[bill.uid], bill.cell) == 0.0
+    assert enemy_threat.block_chance(view, views[oscar.uid], oscar.cell) == pytest.approx(1 / 3)
+    assert enemy_threat.block_chance(view, views[bill.uid], bill.cell) == 0.0
     # Bill has Dodge (2 dice): against 2 Lock dice on the same cell as Oscar -> 7/36
-    assert scoring.block_chance(view, views[bill.uid], oscar.cell) == pytest.approx(7 / 36)
+    assert enemy_threat.block_chance(view, views[bill.uid], oscar.cell) == pytest.approx(7 / 36)
 
 
 def test_explosion_value_counts_enemies_for_and_allies_against() -> None:
@@ -157,12 +159,12 @@ def test_explosion_value_counts_enemies_for_and_allies_against() -> None:
 
 def test_geometry_masks() -> None:
     sc = Scenario(OPEN5)
-    geo = scoring.geometry(sc.board)
-    assert geo is scoring.geometry(sc.board)
+    geo = board_masks.geometry(sc.board)
+    assert geo is board_masks.geometry(sc.board)
     centre = sc.cell(2, 2)
-    assert sorted(scoring.iter_bits(geo.ring_mask(centre, 1, 1))) == sorted(sc.board.neighbours[centre])
-    assert len(scoring.iter_bits(geo.ring_mask(centre, 0, 2))) == 13
-    line = scoring.iter_bits(geo.ring_mask(centre, 1, 2) & geo.line_mask(centre))
+    assert sorted(board_masks.iter_bits(geo.ring_mask(centre, 1, 1))) == sorted(sc.board.neighbours[centre])
+    assert len(board_masks.iter_bits(geo.ring_mask(centre, 0, 2))) == 13
+    line = board_masks.iter_bits(geo.ring_mask(centre, 1, 2) & geo.line_mask(centre))
     assert len(line) == 8 and all(sc.board.aligned(centre, c) for c in line)
 
 
@@ -172,8 +174,8 @@ def test_sight_blockers_and_obstacles_match_the_engine() -> None:
     sc.add("tofu", 0, (1, 0), summoner=queen)
     sc.add("bill_tell", 1, (4, 4))
     view = MatchView(sc.state, 0)
-    assert scoring.sight_blockers(view) == sc.state.sight_blockers
-    assert scoring.obstacles(view) == sc.state.obstacles
+    assert board_masks.sight_blockers(view) == sc.state.sight_blockers
+    assert board_masks.obstacles(view) == sc.state.obstacles
 
 
 def _naive_threat(view: MatchView, side: int) -> list[float]:
@@ -181,20 +183,20 @@ def _naive_threat(view: MatchView, side: int) -> list[float]:
     (range plus the option's bonus plus a crate's +1) that it sees past the trees (the board's own
     line-of-sight test), and each cell adds up its enemies' best attacks one by one."""
     board = view.board
-    geo = scoring.geometry(board)
+    geo = board_masks.geometry(board)
     total = [0.0] * board.n_cells
     for enemy in view.fighters(1 - side):
         if not enemy.is_character:
             continue
-        options = scoring._attack_options(enemy.spells, enemy.base_ap, enemy.has("critical"))
-        ready = scoring._once_per_game_ready(enemy)
-        options = sorted(options + scoring._once_options(enemy, ready), key=lambda o: -o[0])
+        options = enemy_threat._attack_options(enemy.spells, enemy.base_ap, enemy.has("critical"))
+        ready = enemy_threat._once_per_game_ready(enemy)
+        options = sorted(options + enemy_threat._once_options(enemy, ready), key=lambda o: -o[0])
         reach = view.reachable_cells(enemy, enemy.base_mp)
         best: dict[int, float] = {}
         for worth, spell, bonus in options:
             for origin in reach:
                 perch = (view.crates >> origin) & 1
-                for c in scoring.iter_bits(geo.spell_mask(origin, spell, bonus + perch)):
+                for c in board_masks.iter_bits(geo.spell_mask(origin, spell, bonus + perch)):
                     if spell.needs_los and not board.has_los(origin, c, board.trees):
                         continue
                     best.setdefault(c, worth)
@@ -213,12 +215,12 @@ def test_threat_map_equals_the_naive_sum_with_and_without_cache(seed: int) -> No
         board=("arena-elemental", "arena-pit", "bonta-1")[seed % 3],
         seed=seed,
     )
-    cache = scoring.ThreatCache()
+    cache = enemy_threat.ThreatCache()
     for side in (0, 1):
         expected = _naive_threat(views[side], side)
-        assert scoring.threat_map(views[side], side) == expected
-        assert scoring.threat_map(views[side], side, cache) == expected
-        assert scoring.threat_map(views[side], side, cache) == expected  # from the cache
+        assert enemy_threat.threat_map(views[side], side) == expected
+        assert enemy_threat.threat_map(views[side], side, cache) == expected
+        assert enemy_threat.threat_map(views[side], side, cache) == expected  # from the cache
 
 
 def test_walk_mask_and_reach_union_match_bfs_and_spell_masks() -> None:
@@ -227,21 +229,21 @@ def test_walk_mask_and_reach_union_match_bfs_and_spell_masks() -> None:
     sc.add("oscar_kass", 1, (2, 1))
     sc.add("anna_tommy", 1, (1, 2))
     view = MatchView(sc.state, 0)
-    geo = scoring.geometry(sc.board)
+    geo = board_masks.geometry(sc.board)
     bill = next(f for f in view.fighters(0))
     for mp in range(5):
         walk = geo.walk_mask(bill.cell, mp, view.obstacles)
-        assert sorted(scoring.iter_bits(walk)) == sorted(view.reachable_cells(bill, mp))
+        assert sorted(board_masks.iter_bits(walk)) == sorted(view.reachable_cells(bill, mp))
         for spell in bill.spells:
             expected = 0
-            for origin in scoring.iter_bits(walk):
+            for origin in board_masks.iter_bits(walk):
                 expected |= geo.spell_mask(origin, spell)
             assert geo.reach_union(walk, spell) == expected
 
 
 def _or_over(table: list[int] | tuple[int, ...], origins: int) -> int:
     mask = 0
-    for origin in scoring.iter_bits(origins):
+    for origin in board_masks.iter_bits(origins):
         mask |= table[origin]
     return mask
 
@@ -253,7 +255,7 @@ def test_origin_union_is_the_or_over_origins_and_its_rows_depend_on_the_table_al
     from krosbalance.content.specs import SpellSpec
 
     board = load_board("arena-elemental")
-    geo = scoring.Geometry(board)
+    geo = board_masks.Geometry(board)
     bow = SpellSpec(id="bow", name="Bow", kind="attack", range_min=2, range_max=5)
     union = geo.sight_union(bow)
     assert union.table is geo.sight_table(bow)
@@ -282,7 +284,7 @@ def test_sight_union_is_kept_per_table_key() -> None:
     from krosbalance.content.specs import SpellSpec
 
     board = load_board("arena-elemental")
-    geo = scoring.Geometry(board)
+    geo = board_masks.Geometry(board)
     bow = SpellSpec(id="bow", name="Bow", kind="attack", range_min=2, range_max=5)
     twin = SpellSpec(id="twin", name="Twin", kind="attack", range_min=2, range_max=5, amount=3)
     fixed = SpellSpec(id="fixed", name="Fixed", kind="attack", range_min=2, range_max=5, fixed_range=True)

@@ -1,9 +1,9 @@
-"""The planner's threat-map cache (``scoring.ThreatCache``) gives exactly the map computed without it,
+"""The planner's threat-map cache (``enemy_threat.ThreatCache``) gives exactly the map computed without it,
 and a map is computed again when what it depends on changes (an enemy moves, a piece blocks a walk)."""
 
 from __future__ import annotations
 
-from krosbalance.ai import scoring
+from krosbalance.ai import enemy_threat
 from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.pieces import relocate
@@ -27,19 +27,19 @@ def test_cached_threat_maps_equal_fresh_ones_as_pieces_move() -> None:
     enemy = sc.add(first, 1, (6, 6))
     sc.add(second, 1, (2, 6))
     view = MatchView(sc.state, 0)
-    cache = scoring.ThreatCache()
-    before = scoring.threat_map(view, 0, cache)
-    assert before == scoring.threat_map(view, 0)
-    assert scoring.threat_map(view, 0, cache) is before  # asked again: the kept map
+    cache = enemy_threat.ThreatCache()
+    before = enemy_threat.threat_map(view, 0, cache)
+    assert before == enemy_threat.threat_map(view, 0)
+    assert enemy_threat.threat_map(view, 0, cache) is before  # asked again: the kept map
     relocate(sc.state, enemy, sc.cell(4, 4))  # an enemy moves: its share and the map change
-    moved = scoring.threat_map(view, 0, cache)
-    assert moved == scoring.threat_map(view, 0) and moved != before
+    moved = enemy_threat.threat_map(view, 0, cache)
+    assert moved == enemy_threat.threat_map(view, 0) and moved != before
     relocate(sc.state, mine, sc.cell(2, 5))  # our piece now stands in the other enemy's walk
-    blocked = scoring.threat_map(view, 0, cache)
-    assert blocked == scoring.threat_map(view, 0)
+    blocked = enemy_threat.threat_map(view, 0, cache)
+    assert blocked == enemy_threat.threat_map(view, 0)
     relocate(sc.state, enemy, sc.cell(6, 6))
     relocate(sc.state, mine, sc.cell(0, 0))
-    assert scoring.threat_map(view, 0, cache) == before
+    assert enemy_threat.threat_map(view, 0, cache) == before
 
 
 def _ranged_attacker() -> tuple[CharacterSpec, int]:
@@ -68,10 +68,10 @@ def test_r_a121_a_crate_destroyed_under_the_scenery_option_leaves_no_stale_threa
     sc.add(shooter, 1, (0, 5))
     sc.add(shooter, 0, (15, 0))
     view = MatchView(sc.state, 0)
-    cache = scoring.ThreatCache()
-    with_crate = scoring.threat_map(view, 0, cache)
+    cache = enemy_threat.ThreatCache()
+    with_crate = enemy_threat.threat_map(view, 0, cache)
     assert with_crate[sc.cell(shooter.mp + reach + 1, 5)] > 0  # only from the crate
     sc.state.crates &= ~(1 << sc.cell(*crate))  # smashed (scenery destruction)
-    without = scoring.threat_map(view, 0, cache)
-    assert without == scoring.threat_map(view, 0)
+    without = enemy_threat.threat_map(view, 0, cache)
+    assert without == enemy_threat.threat_map(view, 0)
     assert without[sc.cell(shooter.mp + reach + 1, 5)] == 0

@@ -24,6 +24,7 @@ if not native.available():
     pytest.skip(str(native.why_unavailable()), allow_module_level=True)
 
 from krosbalance.testing import differential as fuzz  # noqa: E402
+from krosbalance.testing import fuzz_specs  # noqa: E402
 
 #: the default suite's master seed (``make battery`` draws from another: tools.differential)
 SEED = 37_2026
@@ -40,7 +41,7 @@ FIXED_IN_BATTERY: dict[tuple[int, int], str] = {
 
 @cache
 def default_specs() -> list[dict[str, Any]]:
-    return fuzz.match_specs(MATCHES, SEED)
+    return fuzz_specs.match_specs(MATCHES, SEED)
 
 
 def _check(found: fuzz.ChunkResult) -> None:
@@ -73,17 +74,17 @@ def test_fuzz_matches_are_identical_on_both_engines(start):
 @pytest.mark.parametrize("key", sorted(FIXED_IN_BATTERY), ids=lambda key: f"{key[0]}-{key[1]}")
 def test_battery_divergences_stay_fixed(key):
     master_seed, match_id = key
-    found = fuzz.run_specs([fuzz.match_spec(master_seed, match_id)])
+    found = fuzz.run_specs([fuzz_specs.match_spec(master_seed, match_id)])
     assert found.matches == 1
     _check(found)
 
 
 def test_specs_are_deterministic_and_drawn_alone():
-    a = fuzz.match_specs(30, 11)
-    assert a == fuzz.match_specs(30, 11)
-    assert fuzz.match_specs(10, 11, start=20) == a[20:]
-    assert fuzz.match_spec(11, 7) == a[7]
-    assert a != fuzz.match_specs(30, 12)
+    a = fuzz_specs.match_specs(30, 11)
+    assert a == fuzz_specs.match_specs(30, 11)
+    assert fuzz_specs.match_specs(10, 11, start=20) == a[20:]
+    assert fuzz_specs.match_spec(11, 7) == a[7]
+    assert a != fuzz_specs.match_specs(30, 12)
     assert json.loads(json.dumps(a)) == a  # plain data: it travels to a worker and into a report
 
 
@@ -92,22 +93,24 @@ def test_specs_cover_every_mode_ai_set_board_and_option_family():
 
     registry = default_registry()
     specs = default_specs()
-    labels = [fuzz.describe(s) for s in specs]
+    labels = [fuzz_specs.describe(s) for s in specs]
     assert {x["mode"] for x in labels} == {"two_player", "free_for_all", "two_vs_two"}
     assert {x["rewards"] for x in labels} == {"off", "market", "study", "market+study"}
     assert {x["turns"] for x in labels} == {"short", "full"}
     assert {x["restricted"] for x in labels} == {"yes", "no"}
     for seats in (2, 4):
         played = {name for s in specs if len(s["teams"]) == seats for name in s["ai"]}
-        assert played == set(fuzz.core_ais(seats)), seats
-    assert "random" in fuzz.core_ais(4)
+        assert played == set(fuzz_specs.core_ais(seats)), seats
+    assert "random" in fuzz_specs.core_ais(4)
     fielded = {registry.load_character(name).set for s in specs for team in s["teams"] for name in team}
-    assert set(fuzz.arena_sets()) <= fielded
+    assert set(fuzz_specs.arena_sets()) <= fielded
     for mode in ("two_player", "free_for_all"):
-        assert set(fuzz.teams_by_set(mode)) == set(fuzz.arena_sets()), mode
-    playable = {b for mode, n in (("two_player", 2), ("free_for_all", 4)) for b in fuzz.boards_for(n, mode)}
+        assert set(fuzz_specs.teams_by_set(mode)) == set(fuzz_specs.arena_sets()), mode
+    playable = {
+        b for mode, n in (("two_player", 2), ("free_for_all", 4)) for b in fuzz_specs.boards_for(n, mode)
+    }
     assert playable >= set(registry.list_boards("arena")) - {
-        b for b, z in fuzz.board_zones().items() if max(z) < 2
+        b for b, z in fuzz_specs.board_zones().items() if max(z) < 2
     }
     assert {s["board"] for s in specs} == playable
     options = {key for s in specs for key in s["options"]}
@@ -147,7 +150,7 @@ def _planted_core() -> None:
 def planted_cases() -> list[tuple[dict[str, Any], Any]]:
     """A short two-player and four-player fuzz match, the random AI in every seat, with the
     reference's result."""
-    specs = fuzz.match_specs(60, 5)
+    specs = fuzz_specs.match_specs(60, 5)
     picked = [next(s for s in specs if len(s["teams"]) == n and "turn_limit" in s["options"]) for n in (2, 4)]
     return [
         (spec, fuzz.play_reference(spec))

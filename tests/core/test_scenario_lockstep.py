@@ -11,8 +11,9 @@ import pytest
 
 from krosbalance import native
 from krosbalance.engine.dice import ARMOUR, CRITICAL
+from krosbalance.testing.position_export import export_position
 from krosbalance.testing.scenario import Scenario, ScriptedController
-from krosbalance.testing.scenario_core import ScenarioDivergence, export_position, observed
+from krosbalance.testing.scenario_core import ScenarioDivergence, observed
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=str(native.why_unavailable()))
 
@@ -45,7 +46,8 @@ def test_a_position_crosses_whole() -> None:
     sc.hold(anna, sc.source.registry.all_rewards()[0].id)
     before = export_position(sc.state, [CRITICAL])
     assert sc.mirror is not None
-    from krosbalance.testing.scenario_core import _catalog, _plain
+    from krosbalance.testing.position_export import plain
+    from krosbalance.testing.scenario_core import _catalog
 
     catalog = _catalog(sc.mirror._specs(), sc.source.registry.all_rewards())
     out = native.core().scenario_step(
@@ -53,7 +55,7 @@ def test_a_position_crosses_whole() -> None:
     )
     assert out["problems"] == [] and out["events"] == []
     del before["dice"]
-    assert _plain(out["position"]) == _plain(before)
+    assert plain(out["position"]) == plain(before)
 
 
 def test_a_divergence_names_the_step_and_both_states() -> None:

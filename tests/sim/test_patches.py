@@ -13,14 +13,13 @@ from krosbalance.cli import main
 from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import ContentError, ExperimentError
 from krosbalance.sim.experiment import expand, loads_experiment
+from krosbalance.sim.patched_cards import apply_patch, patched_registry
 from krosbalance.sim.patches import (
-    apply_patch,
     load_patch,
     merge_patches,
     parse_patch,
     patch_from_json,
     patch_manifest,
-    patched_registry,
     shipped_patches,
 )
 from krosbalance.sim.runner import fingerprint

@@ -10,7 +10,8 @@ import pytest
 from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import expand, loads_experiment
-from krosbalance.sim.patches import patch_from_json, patched_registry
+from krosbalance.sim.patched_cards import patched_registry
+from krosbalance.sim.patches import patch_from_json
 from krosbalance.sim.runner import fingerprint
 from krosbalance.sim.stages import experiment_toml
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, cast
 from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.rulesets.blast.actions import USE_BONUS, USE_FAVOR, decode
 from krosbalance.rulesets.blast.rolls import combat_odds
+from krosbalance.rulesets.blast.view import BlastView
 
 if TYPE_CHECKING:
     from krosbalance.ai.blast.weights import BlastWeights
@@ -46,8 +47,6 @@ EPS = 1e-6
 
 def blast_view(view: MatchView) -> BlastView:
     """The Blast holdings of the match the view looks at."""
-    from krosbalance.rulesets.blast.view import BlastView
-
     return cast(BlastView, view.ruleset_view())
 
 

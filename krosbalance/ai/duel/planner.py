@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, cast
 from krosbalance.content.specs import Frozen
 from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.rulesets.duel.actions import PICK_TOKEN
+from krosbalance.rulesets.duel.view import DuelView
 
 if TYPE_CHECKING:
     from krosbalance.content.duel import DuelTokenSpec
@@ -68,8 +69,6 @@ BRAWLER = DuelWeights()
 
 def duel_view(view: MatchView) -> DuelView:
     """The duel holdings of the match the view looks at."""
-    from krosbalance.rulesets.duel.view import DuelView
-
     return cast(DuelView, view.ruleset_view())
 
 

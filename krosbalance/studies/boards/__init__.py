@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class BoardsStudy:
@@ -22,6 +22,10 @@ class BoardsStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """None by itself: an experiment asks for it by name (``study = "boards"``)."""
         return False
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Boards section, before the report's common ones."""

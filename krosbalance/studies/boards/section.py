@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from krosbalance.analysis.names import board_title, display_name
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.plots import _axes, _errors, _no_data
+from krosbalance.analysis.sections import folder_study
 from krosbalance.analysis.verdict import Verdict, group_label, strongest_tiers, verdict_frame
 from krosbalance.studies.boards.tables import board_favours, figure_rates_by_board, first_player_by_board
 
@@ -22,8 +23,6 @@ SHOWN_FAVOURS = 12
 
 def is_board_study(rs: Any) -> bool:
     """Whether the result set is the board study's (the study its folder records or its file names)."""
-    from krosbalance.analysis.sections import folder_study
-
     study = folder_study(rs)
     return study is not None and study.name == STUDY
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import fair_price_section, ruleset_family
 
 
@@ -22,6 +22,10 @@ class ChallengesStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """A Krosmaster Blast experiment."""
         return ruleset_family(experiment) == "blast"
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """Blast's Divine Challenges (declared by the ruleset) and a tier threshold's crossing."""

@@ -33,6 +33,7 @@ import pandas as pd
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
+from krosbalance.analysis import scan
 from krosbalance.analysis.stats import (
     ALPHA,
     bounded_mean_interval,
@@ -40,6 +41,7 @@ from krosbalance.analysis.stats import (
     ok_matches,
     wilson_interval,
 )
+from krosbalance.content.blast import blast_cards
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -81,8 +83,6 @@ def _columns(rs: ResultSet, columns: list[str]) -> pd.DataFrame:
         present = list(rs.matches.columns)
         return rs.matches[_wanted(columns, present)]
     import pyarrow.dataset as ds
-
-    from krosbalance.analysis import scan
 
     files = scan.shard_files(rs.root / "matches")
     if not files:
@@ -217,8 +217,6 @@ def tier_table(frame: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
 
 def _bonus_uses(g: pd.DataFrame, uses: list[str], arm: str, tier: int) -> list[str]:
     """``bonus: mean uses per game (share of games it acted)`` for the bonuses of ``tier``."""
-    from krosbalance.content.blast import blast_cards
-
     try:
         challenge = blast_cards().challenge(arm)
     except Exception:
@@ -264,8 +262,6 @@ def verdicts(frame: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     and the KO share of endings before and after, their paired difference with its interval, exact
     McNemar p-values Holm-adjusted over the whole table, whether each shift is beyond the noise
     (adjusted p < alpha), and the tiers nobody reached (dead text)."""
-    from krosbalance.content.blast import blast_cards
-
     rows = []
     for (arm, ai), g in frame[frame["arm"] != BASELINE].groupby(["arm", "ai"], sort=True):
         pairs = _paired(frame, str(arm), str(ai))

@@ -7,16 +7,15 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.dependence import ai_tier
 from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.content.blast import blast_cards
+from krosbalance.studies.challenges import tables as challenges
 
 
 def challenge_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A Blast study: each Divine Challenge's shift of the first player's win rate, per AI."""
-    from krosbalance.analysis.crossing import sweep_kind
-    from krosbalance.content.blast import blast_cards
-    from krosbalance.studies.challenges import tables as challenges
-
     if sweep_kind(rs):  # a tier sweep: its own verdict (fair_price_section) answers the question
         return None
     frame = challenges.blast_matches(challenges.study_matches(rs))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import ruleset_family
 
 
@@ -21,6 +21,10 @@ class DuelStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """A Duel Pack experiment."""
         return ruleset_family(experiment) == "duel"
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Duel Pack's section (declared by the duel ruleset)."""

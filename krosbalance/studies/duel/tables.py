@@ -36,8 +36,10 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.contingency_tables import mcnemar
 
+from krosbalance.analysis import scan
 from krosbalance.analysis.dependence import ai_tier, matchup_label
 from krosbalance.analysis.design import CLUSTER, DEAL_KEYS, clusters
+from krosbalance.analysis.names import display_name, team_label
 from krosbalance.analysis.stats import (
     ALPHA,
     character_win_rates,
@@ -45,6 +47,7 @@ from krosbalance.analysis.stats import (
     ok_matches,
     wilson_interval,
 )
+from krosbalance.studies.duel import plots as duel_plots
 
 BASELINE = ""
 #: the baseline arm's label in tables and plots
@@ -87,8 +90,6 @@ def study_matches(rs: Any) -> pd.DataFrame:
         present = list(rs.matches.columns)
         return rs.matches[[c for c in COLUMNS if c in present]]
     import pyarrow.dataset as ds
-
-    from krosbalance.analysis import scan
 
     files = scan.shard_files(root / "matches")
     if not files:
@@ -340,8 +341,6 @@ def _span(values: pd.Series) -> str:
 def headline(rates: pd.DataFrame, value: pd.DataFrame, pick: pd.DataFrame) -> list[str]:
     """The section's summary lines, per AI matchup: strongest and weakest figure, Δ per token
     level, the duels ending before any pick-up, the draws."""
-    from krosbalance.analysis.names import display_name
-
     lines: list[str] = []
     ais = sorted(set(rates["ai"]) if len(rates) else set()) or sorted(set(pick["ai"]) if len(pick) else set())
     for ai in ais:
@@ -444,9 +443,6 @@ def report_section(
     """The Duel Pack section of a report: headline, each figure's win rate and the who-beats-whom
     matrix (baseline arm), the value of each token level, pick-ups and draws. Full tables go to
     ``tables`` (CSV)."""
-    from krosbalance.analysis.names import display_name, team_label
-    from krosbalance.studies.duel import plots as duel_plots
-
     rates = figure_win_rates(frame, alpha)
     matrix = figure_matrix(frame, alpha)
     value = token_value(frame, alpha)

@@ -7,14 +7,13 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
 from krosbalance.studies.duel import tables as duel
 
 
 def duel_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A Duel Pack study: each figure's duel win rate (no token held from the start), per AI."""
-    from krosbalance.analysis.names import display_name
-
     frame = duel.duel_frame(duel.study_matches(rs))
     if frame.empty:
         return None

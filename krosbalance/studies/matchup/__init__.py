@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class MatchupStudy:
@@ -25,6 +25,10 @@ class MatchupStudy:
         ``mode = "pairs"`` file would take shipped experiments (``smoke``, ``rewards-purchase``) from
         the studies that answer them today."""
         return False
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Matchup section, first of the report's sections."""

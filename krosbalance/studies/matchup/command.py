@@ -27,7 +27,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from krosbalance.analysis.names import display_name
 from krosbalance.errors import KrosbalanceError
+from krosbalance.sim.rosters import read_collection
+from krosbalance.sim.study_names import close_names, did_you_mean
 from krosbalance.studies.matchup import api
 from krosbalance.studies.matchup.choice import Choice, choose_ai, ladder_candidates
 
@@ -141,9 +144,6 @@ def _names_in(text: str) -> list[str]:
 
 
 def _unknown(name: str, where: str, known: Sequence[str]) -> KrosbalanceError:
-    from krosbalance.analysis.names import display_name
-    from krosbalance.sim.study_names import close_names
-
     shown = {display_name(c): c for c in known}
     close = close_names(name, list(shown))
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
@@ -159,9 +159,6 @@ def parse_team(text: str, where: str, catalog: Any, ruleset: str) -> Team:
         KrosbalanceError: an unknown figure (with the near names), an unreadable file, or a team the
             rules refuse; one line naming the team and the figure.
     """
-    from krosbalance.analysis.names import display_name
-    from krosbalance.sim.rosters import read_collection
-
     known = catalog.characters(ruleset)
     if text.endswith(".toml"):
         try:
@@ -215,7 +212,6 @@ def parse_teams(texts: Sequence[str], catalog: Any, ruleset: str) -> list[Team]:
 def _one_of(value: str, known: Sequence[str], what: str, listing: str) -> str:
     if value in known:
         return value
-    from krosbalance.sim.study_names import did_you_mean
 
     raise KrosbalanceError(
         f"--{what}: unknown {what} {value!r}{did_you_mean(value, known)} ({listing} lists them)"
@@ -246,8 +242,6 @@ def experiment_text(
 ) -> str:
     """The experiment file of a compare: every pair of teams, ``matches`` per pair (half as many
     deals, each from both sides), one AI for both teams, ``study = "matchup"``."""
-    from krosbalance.analysis.names import display_name
-
     pairs = [(a, b) for i, a in enumerate(teams) for b in teams[i + 1 :]]
     described = " vs ".join("(" + ", ".join(display_name(c) for c in team) + ")" for team in teams)
     pair_lines = ",\n".join(f"    [{json.dumps(list(a))},\n     {json.dumps(list(b))}]" for a, b in pairs)

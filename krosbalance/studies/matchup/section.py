@@ -7,8 +7,10 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.names import board_title, short_name
 from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
 from krosbalance.studies.matchup import tables as t
+from krosbalance.studies.matchup.api import folder_study
 
 STUDY = "matchup"
 MAX_PAIR_LINES = 6
@@ -17,8 +19,6 @@ MAX_PAIR_LINES = 6
 
 def is_matchup_study(rs: Any) -> bool:
     """Whether the result set is the matchup study's (the study its folder records or its file names)."""
-    from krosbalance.studies.matchup.api import folder_study
-
     study = folder_study(rs)
     return study is not None and study.name == STUDY
 
@@ -26,8 +26,6 @@ def is_matchup_study(rs: Any) -> bool:
 def team_name(team: str) -> str:
     """``Tell + Healey + Queen + Kaos``: a team of comma-joined ids as the answer names it."""
     from collections import Counter
-
-    from krosbalance.analysis.names import short_name
 
     counted = Counter(c.strip() for c in str(team).split(",") if c.strip())
     return " + ".join(f"{n}x {short_name(c)}" if n > 1 else short_name(c) for c, n in counted.items())
@@ -182,8 +180,6 @@ def _pairs_table(pairs: pd.DataFrame, by_board: bool) -> pd.DataFrame:
         }
     )
     if by_board:
-        from krosbalance.analysis.names import board_title
-
         out["board"] = pairs["board"].astype(str).map(board_title).to_numpy()
     out["n"] = pairs["n"].astype(int).to_numpy()
     out["A wins / B wins / draws"] = [

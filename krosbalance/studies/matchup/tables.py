@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
+from krosbalance.ai.ladder import load_ladder
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import with_groups
 from krosbalance.analysis.design import CLUSTER, WEIGHT, with_design
@@ -67,8 +68,6 @@ def ai_label(ai_a: str, ai_b: str) -> str:
 def ai_order(ais: list[str]) -> list[str]:
     """AI labels strongest first: the AI ladder's rating (``krosbalance/ai/data/ladder.toml``), the
     labels of one AI for both teams before mixed ones, unknown AIs last."""
-    from krosbalance.ai.ladder import load_ladder
-
     try:
         rating = {name: s.rating for name, s in load_ladder().items()}
     except Exception:  # a broken ladder file is the report's to flag; order by name then

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import sweep_target
 
 #: sweeps that other studies own (a reward's price, a challenge's tier threshold)
@@ -23,6 +23,15 @@ class PatchesStudy:
         if experiment.fix:
             return True
         return bool(experiment.arm_patches) and sweep_target(experiment) not in OTHER_SWEEPS
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """A ``[fix]`` table: the fix finder's rounds (:mod:`.planner`); patched arms without one are played once."""
+        if not experiment.fix:
+            return None
+        # loaded when ``run`` asks: the planner runs matches through ``sim``, which reads the registry
+        from krosbalance.studies.patches.planner import run_fix_study
+
+        return run_fix_study
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The fix finder's rounds (a patched arm's own section is shared: ``balance_patches``)."""

@@ -1,6 +1,6 @@
 """How ``krosbalance run`` (and its alias ``krosbalance fix``) plays a fix file: the fix finder's
-stages (:mod:`krosbalance.studies.patches.fixer`), found by the registry
-(:func:`krosbalance.studies.registry.stage_runner`). A file of patched arms without ``[fix]`` is one
+stages (:mod:`krosbalance.studies.patches.fixer`), the study's
+:meth:`~krosbalance.studies.patches.PatchesStudy.stage_runner`. A file of patched arms without ``[fix]`` is one
 ordinary experiment."""
 
 from __future__ import annotations
@@ -13,11 +13,6 @@ from typing import Any
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.design import Experiment
 from krosbalance.studies.patches.fixer import run_fix
-
-
-def stage_runner(experiment: Experiment) -> Callable[..., int] | None:
-    """The fix finder for an experiment with a ``[fix]`` table; None for any other."""
-    return run_fix_study if experiment.fix else None
 
 
 def planned_stages(experiment: Experiment) -> tuple[list[tuple[str, Experiment]], bool]:

@@ -25,6 +25,7 @@ from scipy import stats as sps
 
 from krosbalance.analysis import dependence
 from krosbalance.analysis.stats import ALPHA
+from krosbalance.content.registry import default_registry
 
 BASELINE = "(shipped cards)"
 ARM_COLUMNS = [
@@ -93,8 +94,6 @@ def _numeric(values: pd.Series) -> pd.Series | None:
 
 def printed_values(sweep: dict[str, Any], registry: Any = None) -> dict[str, float]:
     """The printed value of each swept field of the swept card (the others' level in a root)."""
-    from krosbalance.content.registry import default_registry
-
     registry = registry or default_registry()
     out: dict[str, float] = {}
     if sweep.get("kind") != "figure":

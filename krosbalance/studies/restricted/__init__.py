@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class RestrictedStudy:
@@ -18,6 +18,10 @@ class RestrictedStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """Arms that forbid elements to figures (``[restricted]``, or a variant's ``forbid``)."""
         return bool(experiment.forbids)
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Restricted play section: Δ strength per forbidden element."""

@@ -8,15 +8,14 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.dependence import ai_tier
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.studies.restricted.section import forbids_of
+from krosbalance.studies.restricted.tables import restricted_table
 
 
 def restricted_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """Restricted play: Δ strength of each figure with one element forbidden, per AI."""
-    from krosbalance.analysis.names import display_name
-    from krosbalance.studies.restricted.section import forbids_of
-    from krosbalance.studies.restricted.tables import restricted_table
-
     forbids = forbids_of(rs)
     if not forbids:
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from krosbalance.studies import shapes
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class RewardsStudy:
@@ -25,6 +25,10 @@ class RewardsStudy:
         """``held_rewards`` or ``purchase_rewards`` arms, or a sweep over a reward."""
         held = bool(experiment.held_rewards or experiment.purchase_rewards)
         return held or shapes.sweep_target(experiment) == "reward"
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """Arena's Demonic Rewards (declared by the ruleset), a price's crossing, a purchase's value."""

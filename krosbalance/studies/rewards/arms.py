@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from krosbalance.analysis.sections import copy_experiment
+
 
 @dataclass(frozen=True)
 class RewardArms:
@@ -25,8 +27,6 @@ class RewardArms:
 
 def recorded_arms(rs: Any) -> RewardArms | None:
     """The reward arms of the run of ``rs`` as its experiment copy declares them; None without a copy."""
-    from krosbalance.analysis.sections import copy_experiment
-
     experiment = copy_experiment(getattr(rs, "spec_text", "") or "", getattr(rs, "root", None))
     if experiment is None:
         return None

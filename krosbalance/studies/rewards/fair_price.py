@@ -28,15 +28,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from krosbalance.ai.registry import ai_tier
 from krosbalance.analysis.stats import ok_matches
+from krosbalance.content.blast import blast_cards
+from krosbalance.content.registry import default_registry
+from krosbalance.rulesets.arena.options import default_options
+from krosbalance.studies.challenges.tables import blast_matches
 
 NONE_ARM = "none"
 
 
 def _tier(ai: str) -> str:
     try:
-        from krosbalance.ai.registry import ai_tier
-
         return str(ai_tier(ai))
     except Exception:  # an AI no longer registered: results stay readable
         return "unknown"
@@ -89,8 +92,6 @@ def price_frame(matches: pd.DataFrame) -> pd.DataFrame:
 def threshold_frame(matches: pd.DataFrame, sweep: dict[str, Any]) -> pd.DataFrame:
     """The neutral-threshold study's frame: arms of the sweep get their swept tier as ``x``, the
     ``none`` arm (no challenge) is the baseline; other arms are left out."""
-    from krosbalance.studies.challenges.tables import blast_matches
-
     field = next(iter(sweep.get("fields", [])), "")
     value_of = {p["arm"]: p["values"].get(field) for p in sweep.get("points", [])}
     frame = blast_matches(matches)
@@ -115,24 +116,17 @@ def threshold_frame(matches: pd.DataFrame, sweep: dict[str, Any]) -> pd.DataFram
 
 def printed_price(reward_id: str, registry: Any = None) -> int | None:
     """The token's printed price: its rank's (R-A136, Arena's ``reward_prices``)."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.rulesets.arena.options import default_options
-
     reward = (registry or default_registry()).load_reward(reward_id)
     return default_options().reward_prices.get(reward.rank)
 
 
 def gg_price() -> int:
     """Kamas for one GG (R-A50, Arena's ``gg_price``): the rate between the two currencies."""
-    from krosbalance.rulesets.arena.options import default_options
-
     return int(default_options().gg_price)
 
 
 def printed_tier(challenge_id: str, field: str) -> int | None:
     """The printed tier of the swept bonus (``bonuses.<bonus>.tier``)."""
-    from krosbalance.content.blast import blast_cards
-
     parts = field.split(".")
     if len(parts) != 3 or parts[0] != "bonuses":
         return None

@@ -17,6 +17,10 @@ from matplotlib.figure import Figure
 from krosbalance.analysis import crossing
 from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.narrative import fmt, with_ci
+from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.content.blast import blast_cards
+from krosbalance.content.registry import default_registry
+from krosbalance.studies.challenges.tables import study_matches
 from krosbalance.studies.rewards import fair_price
 
 
@@ -30,8 +34,6 @@ def study(rs: Any) -> tuple[str, dict[str, Any], pd.DataFrame, pd.DataFrame, pd.
     if kind == "price":
         frame = fair_price.price_frame(rs.matches)
     else:
-        from krosbalance.studies.challenges.tables import study_matches
-
         frame = fair_price.threshold_frame(study_matches(rs), sweep)
     points, fits = crossing.fits_by(frame, "ai")
     tiers = frame.groupby("ai")["tier"].first() if len(frame) else pd.Series(dtype=str)
@@ -42,8 +44,6 @@ def study(rs: Any) -> tuple[str, dict[str, Any], pd.DataFrame, pd.DataFrame, pd.
 
 
 def _words(kind: str, sweep: dict[str, Any]) -> dict[str, Any]:
-    from krosbalance.content.registry import default_registry
-
     target = str(sweep.get("target", ""))
     if kind == "price":
         in_gg = sweep.get("price_unit") == "gg"
@@ -64,7 +64,6 @@ def _words(kind: str, sweep: dict[str, Any]) -> dict[str, Any]:
             "unit": unit,
             "rate": fair_price.gg_price() if in_gg else 1,
         }
-    from krosbalance.content.blast import blast_cards
 
     field = str(sweep["fields"][0])
     challenge = blast_cards().challenge(target)
@@ -258,8 +257,6 @@ def report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> None:
 
 def crossing_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Any:
     """The answer picture: Δ log-odds at each swept value, per AI (None without such a sweep)."""
-    from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
-
     kind, sweep, _, points, fits = study(rs)
     if not kind or points.empty:
         return None

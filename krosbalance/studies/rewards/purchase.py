@@ -36,12 +36,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from krosbalance.ai.registry import ai_tier
 from krosbalance.analysis.stats import (
     ALPHA,
     bounded_mean_interval,
     ok_matches,
     wilson_interval,
 )
+from krosbalance.studies.rewards.arms import recorded_arms
 
 BOOTSTRAP = 1000
 """Bootstrap resamples over deals for the log-odds and per-purchase intervals."""
@@ -87,8 +89,6 @@ def arm_of(options_json: Any, swapped: bool) -> tuple[str, str, str]:
 
 def _tier(ai: str) -> str:
     try:
-        from krosbalance.ai.registry import ai_tier
-
         return ai_tier(ai)
     except Exception:  # an AI no longer registered: results stay readable
         return "unknown"
@@ -597,8 +597,6 @@ def report_section(
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
     """The report's hook (a mode section): only for a run its record says has per-holder or purchase arms."""
-    from krosbalance.studies.rewards.arms import recorded_arms
-
     matches, arms = rs.matches, recorded_arms(rs)
     if not (is_priced_experiment(matches) if arms is None else arms.priced):
         return

@@ -34,6 +34,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from krosbalance.ai.registry import ai_tier
+from krosbalance.analysis.scan import shard_files
 from krosbalance.analysis.stats import (
     ALPHA,
     bounded_mean_interval,
@@ -41,7 +43,9 @@ from krosbalance.analysis.stats import (
     ok_matches,
     wilson_interval,
 )
+from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import RANKS, RewardSpec
+from krosbalance.studies.rewards.arms import recorded_arms
 
 BASELINE = ""
 HOW = {
@@ -89,8 +93,6 @@ def held_by_team_a(options_json: Any, swapped: bool) -> str:
 
 def _tier(ai: str) -> str:
     try:
-        from krosbalance.ai.registry import ai_tier
-
         return ai_tier(ai)
     except Exception:  # an AI no longer registered: results stay readable
         return "unknown"
@@ -141,8 +143,6 @@ def is_value_experiment(matches: pd.DataFrame) -> bool:
 
 def _reward_info(rewards: Sequence[RewardSpec] | None) -> dict[str, RewardSpec]:
     if rewards is None:
-        from krosbalance.content.registry import default_registry
-
         rewards = default_registry().all_rewards()
     return {r.id: r for r in rewards}
 
@@ -444,8 +444,6 @@ def _read_columns(directory: Path, columns: Sequence[str], held_only: bool = Fal
     only the fighter rows that ever held a token."""
     import pyarrow.dataset as ds
 
-    from krosbalance.analysis.scan import shard_files
-
     files = shard_files(directory)
     if not files:
         return pd.DataFrame(columns=list(columns))
@@ -470,11 +468,18 @@ def reward_data(rs: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
-    """The report's hook: a "Demonic Rewards" section when the result set has reward data
+    """The report's hook: a "Demonic Rewards" section when the run played value arms (its record
+    says so: :func:`~krosbalance.studies.rewards.arms.recorded_arms`) or tokens were held in play
     (``section(doc, title, build)`` is the report's guarded section builder)."""
     matches, fighters = reward_data(rs)
-    if has_reward_data(matches, fighters):
-        section(doc, "Demonic Rewards", lambda: report_section(doc, matches, fighters, tables))
+    arms = recorded_arms(rs)
+    value_arms = is_value_experiment(matches) if arms is None else arms.value
+    if value_arms or tokens_held(fighters):
+        section(
+            doc,
+            "Demonic Rewards",
+            lambda: report_section(doc, matches, fighters, tables, value_arms=value_arms),
+        )
 
 
 # -------------------------------------------------------------------------------------- report
@@ -488,10 +493,8 @@ def _ci(est: float, lo: float, hi: float) -> str:
     return f"{est:+.1%} [{lo:+.1%}, {hi:+.1%}]"
 
 
-def has_reward_data(matches: pd.DataFrame, fighters: pd.DataFrame) -> bool:
-    """Whether a result set holds anything for the reward section."""
-    if is_value_experiment(matches):
-        return True
+def tokens_held(fighters: pd.DataFrame) -> bool:
+    """Whether any fighter held a token (bought, drawn or held from the start): the tokens in play."""
     return "rewards_held" in fighters.columns and bool((fighters["rewards_held"].fillna("") != "").any())
 
 
@@ -501,11 +504,16 @@ def report_section(
     fighters: pd.DataFrame,
     tables: dict[str, pd.DataFrame],
     rewards: Sequence[RewardSpec] | None = None,
+    *,
+    value_arms: bool | None = None,
 ) -> None:
-    """The report's "Demonic Rewards" section (``analysis.report`` calls it when there is reward data):
+    """The report's "Demonic Rewards" section (its hook calls it for value arms or tokens in play;
+    ``value_arms``: whether the run played them, as its record says; None: as the matches show):
     the headline table, the forest plot by rank, value for money with suggested ranks, value against
     cost, and tokens in play. Full tables go to ``tables`` (CSV)."""
-    measured = controlled_value(matches, rewards) if is_value_experiment(matches) else pd.DataFrame()
+    if value_arms is None:
+        value_arms = is_value_experiment(matches)
+    measured = controlled_value(matches, rewards) if value_arms else pd.DataFrame()
     if not measured.empty:
         value = value_for_money(measured)
         tables["reward_value"] = value

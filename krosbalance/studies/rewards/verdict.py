@@ -7,15 +7,14 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.studies.rewards import value as rewards
+from krosbalance.studies.rewards.arms import recorded_arms
 
 
 def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """A reward-value experiment (``held_rewards``): each token's Δ win rate per AI, paired deals."""
-    from krosbalance.analysis.crossing import sweep_kind
-    from krosbalance.studies.rewards import value as rewards
-    from krosbalance.studies.rewards.arms import recorded_arms
-
     if sweep_kind(rs):  # a price sweep: its own verdict (fair_price_section) answers the question
         return None
     matches, _ = rewards.reward_data(rs)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class SeatsStudy:
@@ -20,6 +20,10 @@ class SeatsStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """Matches of more than two players."""
         return experiment.seats > 2
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Seats section: play order, partnerships and strength at the table."""

@@ -19,6 +19,7 @@ from krosbalance.studies.seats.lines import (
     rotation_line,
     strength_lines,
 )
+from krosbalance.studies.seats.plots import plot_position_rates, plot_seat_strength
 from krosbalance.studies.seats.strength import character_ranking
 from krosbalance.studies.seats.tables import BY, BY_AI, SeatAnalysis, for_result_set
 
@@ -57,8 +58,6 @@ def wide_rates(
 def report_section(doc: Any, analysis: SeatAnalysis, tables: dict[str, pd.DataFrame]) -> None:
     """The Seats section: position rates and tests, partnerships, the rotation-balanced figure, the
     position effects and the characters' strength, each with n, 95% intervals and the AI tier."""
-    from krosbalance.studies.seats.plots import plot_position_rates, plot_seat_strength
-
     a = analysis
     tables.update(a.tables())
     if a.seats.empty:

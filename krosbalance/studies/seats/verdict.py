@@ -7,15 +7,14 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.verdict import Verdict, verdict_frame
+from krosbalance.studies.seats import lines
+from krosbalance.studies.seats import tables as seats
 
 
 def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """Matches of more than two seats: each character's strength at the table, per arm and AI tier."""
-    from krosbalance.analysis.names import display_name
-    from krosbalance.studies.seats import lines
-    from krosbalance.studies.seats import tables as seats
-
     analysis = seats.for_result_set(rs)
     if analysis is None:
         return None

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import DEFAULT_STUDY, ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import (
+    DEFAULT_STUDY,
+    ExperimentShape,
+    StageRunner,
+    StudySection,
+    register_study,
+)
 
 
 class StrengthStudy:
@@ -22,6 +28,10 @@ class StrengthStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """Every experiment: the registry asks the default study only when no other claims it."""
         return True
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """None: an experiment of this study is played once."""
+        return None
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """None of its own: the report's common sections are this study's."""

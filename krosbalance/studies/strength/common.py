@@ -21,8 +21,10 @@ from krosbalance.analysis.ais import ai_table, load_standings
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
+from krosbalance.analysis.sections import copy_experiment
 from krosbalance.analysis.strength import adjusted_strength
 from krosbalance.studies.seats import tables as seats
+from krosbalance.studies.seats.lines import summary_lines
 
 
 @dataclass
@@ -117,8 +119,8 @@ def _two_player_tables(c: Common) -> None:
     c.tau_ai = dependence.rank_stability(c.by_ai) if c.by_ai is not None else pd.DataFrame()
     c.tau_board = dependence.rank_stability(c.by_board) if c.by_board is not None else pd.DataFrame()
     c.verdicts = dependence.verdicts(m, c.standings)
-    c.is_ladder = ladder.is_ladder(m)
-    c.ratings = ladder.ladder_ratings(m) if c.is_ladder else pd.DataFrame()
+    c.ratings = ladder.ladder_ratings(m) if pairs_ais(c.rs, m) else pd.DataFrame()
+    c.is_ladder = not c.ratings.empty  # some finished match rated the AIs the run paired
     c.gate = ladder.validity_gate(c.ratings) if c.is_ladder else pd.DataFrame()
     c.ladder_summary = (
         narrative.ladder_line(c.ratings, c.gate, ladder.gate_passed(c.gate)) if c.is_ladder else ""
@@ -142,6 +144,16 @@ def _two_player_tables(c: Common) -> None:
         c.tables.update(strength_by_board=c.by_board, rank_stability_board=c.tau_board)
 
 
+def pairs_ais(rs: ResultSet, matches: pd.DataFrame) -> bool:
+    """Whether the run pairs different AIs (an AI ladder), as its experiment declares (``ais``:
+    a matchup of two AIs); for results written without the experiment copy, as the matches record
+    each side's AI."""
+    experiment = copy_experiment(rs.spec_text)
+    if experiment is not None:
+        return any(len(set(matchup)) > 1 for matchup in experiment.ais)
+    return not ladder.cross_ai_matches(matches).empty
+
+
 def findings(c: Common) -> list[str]:
     """The Findings' lines (two players: every headline; more: the seats study's summary)."""
     if c.seat is None:
@@ -163,7 +175,6 @@ def findings(c: Common) -> list[str]:
             ],
             ladder=c.ladder_summary,
         )
-    from krosbalance.studies.seats.lines import summary_lines
 
     head = narrative.header_lines(n_total=c.n_total, n_ok=c.n_ok, ais=c.ais)
     return head + (summary_lines(c.seat) + [narrative.ending_finding(c.bal)] if c.n_ok else [])
@@ -178,4 +189,4 @@ def answer_lines(c: Common, answer: Any) -> list[str] | None:
     return narrative.verdict_lines(c.verdicts, c.by_ai)[:1] + ([stability] if stability else [])
 
 
-__all__ = ["Common", "answer_lines", "common_tables", "findings"]
+__all__ = ["Common", "answer_lines", "common_tables", "findings", "pairs_ais"]

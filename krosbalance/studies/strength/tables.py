@@ -15,6 +15,9 @@ from krosbalance.analysis.names import display_name, names_column
 from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
+from krosbalance.board import BOARDS_DIR, load_board_file
+from krosbalance.paths import name_problem
+from krosbalance.render.board_picture import plot_board, positions_at
 
 CELLS_SHOWN = 20  # more cells than this are summarised (n per cell), the full table goes to CSV
 BOARDS_DRAWN = 3
@@ -55,10 +58,6 @@ def board_figures(rs: ResultSet, summary: Summary) -> list[tuple[str, Figure]]:
     """Pictures of the experiment's boards (and pieces at the last recorded turn end, if events exist).
 
     Each picture carries the board's own label when its layout is assumed."""
-    from krosbalance.board import BOARDS_DIR, load_board_file
-    from krosbalance.paths import name_problem
-    from krosbalance.render.board_picture import plot_board, positions_at
-
     figs = []
     for board_id in list(summary.first_match)[:BOARDS_DRAWN]:
         if name_problem(board_id):  # a results folder's board column names a file: never a path

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StudySection, register_study
+from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class TeamsStudy:
@@ -20,6 +20,15 @@ class TeamsStudy:
     def claims(self, experiment: ExperimentShape) -> bool:
         """A ``[teams]`` table with ``mode = "ladder"``."""
         return bool(experiment.ladder)
+
+    def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
+        """A ``[teams]`` table with ``mode = "ladder"``: the ladder's stages (:mod:`.planner`)."""
+        if not experiment.ladder:
+            return None
+        # loaded when ``run`` asks: the planner runs matches through ``sim``, which reads the registry
+        from krosbalance.studies.teams.planner import run_ladder_study
+
+        return run_ladder_study
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Teams section: the ladder's stages, ratings and meta-game."""

@@ -17,7 +17,7 @@ best team's shortfall in score against the field); stopping at ``min_teams`` >= 
 instead of one keeps a true top-k team unless, at some stage, more than (kept - k) teams scored above
 it: the margin between ``min_teams`` and ``top_k`` is what buys the top-k its confidence. It is
 measured on a synthetic field of known strengths (``tests/studies/teams/test_team_ladder.py``,
-:func:`krosbalance.studies.teams.ladder.synthetic_halving`).
+:func:`krosbalance.studies.teams.design_check.synthetic_halving`).
 
 **LUCB design** (``design = "lucb"``, :mod:`krosbalance.sim.topk`): (epsilon, delta)-PAC top-k
 identification by racing. Stage ``lucb-01`` plays every rated team against ``opponents`` field
@@ -54,6 +54,7 @@ from krosbalance.sim import stages
 from krosbalance.sim.design import Experiment
 from krosbalance.sim.stages import FinishedStage, run_stages
 from krosbalance.sim.topk import race_step, stage_opponents
+from krosbalance.studies.teams.ladder import pairing_samples, stage_scores
 
 Team = tuple[str, ...]
 SWAP_SEED_KEY = 1000
@@ -205,8 +206,6 @@ class TeamLadderPlanner:
         )
 
     def next(self, finished: Sequence[FinishedStage]) -> Experiment | None:
-        from krosbalance.studies.teams.ladder import stage_scores
-
         labels = [stage.experiment.name for stage in finished]
         last = labels[-1]
         index = len(finished) + 1
@@ -267,8 +266,6 @@ class TeamLadderPlanner:
     def race_state(self, finished: Sequence[FinishedStage]) -> tuple[Any, np.ndarray, int]:
         """The race's decision (:class:`krosbalance.sim.topk.RaceStep`) after the finished ``lucb-``
         stages, each rated team's samples (pairings) so far, and the matches the stages used."""
-        from krosbalance.studies.teams.ladder import pairing_samples
-
         lucb = [s for s in finished if s.experiment.name.startswith(LUCB_PREFIX)]
         sums, counts = pairing_samples(lucb, self.teams, self._samples)
         s = self.settings
@@ -365,15 +362,11 @@ def run_ladder(
     return 1 if summary.n_errors else 0  # as the CLI: some matches raised (recorded in the stages)
 
 
-def stage_runner(experiment: Experiment) -> Any:
-    """``krosbalance run`` of a team study (``mode = "ladder"``): :func:`run_ladder` (the registry's
-    :func:`~krosbalance.studies.registry.stage_runner`); None for any other experiment."""
-    return _run_ladder_study if experiment.ladder else None
-
-
-def _run_ladder_study(
+def run_ladder_study(
     experiment: Experiment, source: str | Path, out: str | Path, *, patch: Any = None, **options: Any
 ) -> int:
+    """``krosbalance run`` of a team study (``mode = "ladder"``, :meth:`TeamsStudy.stage_runner`):
+    :func:`run_ladder`, which plays the cards as shipped (a ``--patch`` is refused)."""
     if patch:
         raise KrosbalanceError(
             f"{source}: --patch: a team study (mode = 'ladder') plays the cards as shipped; "

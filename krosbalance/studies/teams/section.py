@@ -15,19 +15,22 @@ import numpy as np
 import pandas as pd
 
 from krosbalance.analysis.narrative import fmt, pct, with_ci
+from krosbalance.analysis.sections import folder_is
+from krosbalance.sim.topk import race_step
+from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams import meta as meta_mod
 from krosbalance.studies.teams.collection import buy_next, collection_best, swap_effects
+from krosbalance.studies.teams.design_check import lucb_check, matches_saved, synthetic_halving
 from krosbalance.studies.teams.ladder import (
     field_win_rates,
-    lucb_check,
-    matches_saved,
     pairing_samples_of,
-    synthetic_halving,
     team_key,
     team_label,
     team_ratings,
     tiers_of,
 )
+from krosbalance.studies.teams.planner import max_race_stages
+from krosbalance.studies.teams.plots import plot_meta_weights, plot_team_ladder, plot_win_matrix
 
 HEURISTIC = "heuristic"
 TOP_SHOWN = 10
@@ -68,10 +71,6 @@ class TeamStudy:
         for tier in self.buy:
             out[f"team_buy_next_{tier}"] = self.buy[tier]
         return out
-
-
-def is_team_study(rs: Any) -> bool:
-    return ((rs.manifest or {}).get("meta") or {}).get("kind") == "team_ladder"
 
 
 def _per_pair(matches: pd.DataFrame, stage: str) -> int:
@@ -147,9 +146,6 @@ def _lucb_design(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The race as it ran (the planner's own decision after its last stage: certified or not, the
     epsilon reached, where the samples went) and its synthetic-field check."""
-    from krosbalance.sim.topk import race_step
-    from krosbalance.studies.teams.planner import max_race_stages
-
     teams = [tuple(t) for t in settings["teams"]]
     race = [s for s in stages if s["stage"].startswith("lucb-")]
     lucb = m[m["stage"].str.startswith("lucb-")]
@@ -244,8 +240,6 @@ def _n(x: float | None) -> str:
 
 def _lucb_text(doc: Any, study: TeamStudy) -> None:
     """The lucb design: what it guarantees, what it reached, what it saved (synthetic fields)."""
-    from krosbalance.studies.teams.planner import max_race_stages
-
     s, d, syn = study.settings, study.design, study.synthetic
     k, eps, delta = s["top_k"], s["epsilon"], s["delta"]
     outcome = (
@@ -345,8 +339,6 @@ def _ladder_table(study: TeamStudy, tier: str, top: int = TOP_SHOWN) -> pd.DataF
 
 def _meta_game(doc: Any, study: TeamStudy, tier: str) -> None:
     """The meta-game among a tier's top teams: the win-rate matrix, the Nash equilibrium and alpha-Rank."""
-    from krosbalance.studies.teams.plots import plot_meta_weights, plot_win_matrix
-
     top = study.top[tier]
     doc.p(f"**Meta-game among the top {len(top)} teams, {tier} tier**")
     doc.image(
@@ -381,8 +373,6 @@ def _meta_game(doc: Any, study: TeamStudy, tier: str) -> None:
 
 
 def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) -> None:
-    from krosbalance.studies.teams.plots import plot_team_ladder
-
     s = study.settings
     tables.update(study.tables())
     doc.p(
@@ -507,9 +497,10 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
 
 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
-    """The hook (a mode section): a "Teams" section for a team study's staged results, else nothing."""
-    if is_team_study(rs):
+    """The hook (a mode section): a "Teams" section for the team study's results (the folder's
+    recorded study), else nothing."""
+    if folder_is(rs, TeamsStudy.name):
         section(doc, "Teams", lambda: report_section(doc, team_study(rs), tables))
 
 
-__all__ = ["TeamStudy", "team_study", "is_team_study", "add_report_section", "team_key"]
+__all__ = ["TeamStudy", "team_study", "add_report_section", "team_key"]

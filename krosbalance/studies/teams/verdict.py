@@ -7,13 +7,16 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.sections import folder_is
 from krosbalance.analysis.verdict import Verdict, verdict_frame
+from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams import section as team_section
 
 
 def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
-    """A team study: the ladder's top teams, their Bradley-Terry rating per AI tier."""
-    if not team_section.is_team_study(rs):
+    """The team study's folder (its recorded study): the ladder's top teams, their Bradley-Terry
+    rating per AI tier."""
+    if not folder_is(rs, TeamsStudy.name):
         return None
     study = team_section.team_study(rs)
     ratings = study.ratings.copy()

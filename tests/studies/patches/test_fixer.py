@@ -13,7 +13,8 @@ from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import loads_experiment
 from krosbalance.sim.fix_table import FixSpec, knobs_of, parse_fix, parse_knob_arm
-from krosbalance.sim.patches import Patch, patched_registry
+from krosbalance.sim.patched_cards import patched_registry
+from krosbalance.sim.patches import Patch
 from krosbalance.sim.runner import fingerprint
 from krosbalance.sim.stages import experiment_toml
 from krosbalance.studies.patches.fixer import load_fix, probe_experiment, verify_experiment

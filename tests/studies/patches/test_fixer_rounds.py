@@ -13,7 +13,7 @@ from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import loads_experiment
 from krosbalance.sim.fix_table import FixSpec, changes_patch, parse_fix
-from krosbalance.sim.patches import patched_registry
+from krosbalance.sim.patched_cards import patched_registry
 from krosbalance.sim.stages import read_stages
 from krosbalance.studies.patches.fixer import FixPlanner, load_fix, probe_experiment, run_fix
 from krosbalance.studies.patches.proposal import knob_bounds, solve

@@ -156,7 +156,7 @@ def test_report_section_gives_the_headline_suggestions_and_plots() -> None:
     fighters = pd.DataFrame(
         {"match_id": [0], "character": ["x"], "rewards_held": ["strong:v"], "won": [True]}
     )
-    assert rw.has_reward_data(matches, fighters)
+    assert rw.is_value_experiment(matches) and rw.tokens_held(fighters)
     doc, tables = Doc(), {}
     rw.report_section(doc, matches, fighters, tables, specs())
     kinds = [kind for kind, _ in doc.blocks]

@@ -13,7 +13,8 @@ from krosbalance.analysis.staged import load_staged
 from krosbalance.sim.experiment import check_experiment_text, loads_experiment
 from krosbalance.sim.rosters import collection_teams, read_collection, roster_teams
 from krosbalance.sim.stages import read_stages, run_stages
-from krosbalance.studies.teams.ladder import synthetic_halving, team_key, team_ratings
+from krosbalance.studies.teams.design_check import synthetic_halving
+from krosbalance.studies.teams.ladder import team_key, team_ratings
 from krosbalance.studies.teams.planner import TeamLadderPlanner, halving_sizes, planned_matches, stage_seed
 from krosbalance.studies.teams.section import team_study
 from tests.sim.fakes import CARDS, STAR_ROSTER, STAR_TEAMS, FakeCatalog, strength_play, team_strength

@@ -20,14 +20,13 @@ from krosbalance.analysis.staged import load_staged
 from krosbalance.sim.experiment import check_experiment_text
 from krosbalance.sim.stages import FinishedStage, read_stages, run_stages
 from krosbalance.sim.topk import exploration_rate, kl_bounds, race_step, stage_opponents
-from krosbalance.studies.teams.ladder import (
+from krosbalance.studies.teams.design_check import (
     field_scores,
-    pairing_samples,
     smallest_uniform,
     synthetic_lucb,
     synthetic_round_robin,
-    team_key,
 )
+from krosbalance.studies.teams.ladder import pairing_samples, team_key
 from krosbalance.studies.teams.planner import TeamLadderPlanner, planned_matches
 from krosbalance.studies.teams.section import team_study
 from tests.sim.fakes import STAR_ROSTER, STAR_TEAMS, strength_play, team_strength
@@ -133,7 +132,7 @@ def test_a_smaller_uniform_design_misses_what_the_race_finds_at_its_budget() -> 
     s = field(80, 19)
     n = len(s)
     per_team = 14_000 // (n * 6)
-    from krosbalance.studies.teams.ladder import synthetic_uniform
+    from krosbalance.studies.teams.design_check import synthetic_uniform
 
     rate = np.mean(
         [

@@ -7,6 +7,7 @@ import pytest
 
 from krosbalance.analysis import sections as sections_module
 from krosbalance.studies.teams import section as team_section
+from krosbalance.studies.teams import verdict as verdict_module
 from krosbalance.studies.teams.verdict import team_verdict
 
 
@@ -18,7 +19,7 @@ def test_a_team_study_opens_with_its_top_teams_per_tier(monkeypatch: pytest.Monk
     )
     ratings.attrs["cov"] = {"heuristic": pd.DataFrame([[1.0]])}  # as team_ratings leaves it
     study = team_section.TeamStudy({}, [], ratings, pd.DataFrame())
-    monkeypatch.setattr(team_section, "is_team_study", lambda rs: True)
+    monkeypatch.setattr(verdict_module, "folder_is", lambda rs, name: name == "teams")
     monkeypatch.setattr(team_section, "team_study", lambda rs: study)
     verdict = team_verdict(object(), {})
     assert verdict is not None
