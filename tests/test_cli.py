@@ -229,7 +229,7 @@ def test_replay_prints_turns_and_saves_pictures(
         calls.append((spec.match_id, dict(positions), list(turns), folder))
         return [folder / f"turn-{t:03d}.png" for t in turns]
 
-    monkeypatch.setattr("krosbalance.cli._save_pictures", fake_pictures)
+    monkeypatch.setattr("krosbalance.cli.replay._save_pictures", fake_pictures)
     assert main(["replay", "res", "2", "--turn", "3"]) == 0
     assert capsys.readouterr().out.strip().endswith(str(Path("res/replays/match-2/turn-003.png")))
     assert calls[0][0] == 2 and calls[0][2] == [3] and calls[0][1][3][0] == (0, "big_six", 0, 3, 0)

@@ -1,9 +1,10 @@
-"""The tables ``krosbalance list characters`` and ``krosbalance list ais`` print: a column per thing a
+"""`krosbalance list` and `krosbalance show`, and the tables `list characters` and `list ais` print: a column per thing a
 designer chooses by (a character's set, level, HP, AP and MP; an AI's tier, ladder rating and cost),
 read from the registries, the ladder's standing file and the AIs' measured costs."""
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Sequence
 
@@ -70,3 +71,37 @@ def ai_lines() -> list[str]:
 
 
 __all__ = ["ai_lines", "character_lines", "table"]
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from krosbalance.cards import LISTINGS
+
+    if args.what in LISTINGS:
+        for line in LISTINGS[args.what]():
+            print(line)
+        return 0
+    if args.what in ("characters", "ais"):  # tables of what a designer chooses by
+        print("\n".join(character_lines() if args.what == "characters" else ai_lines()))
+        return 0
+    if args.what == "boards":
+        from krosbalance.content.registry import list_boards
+
+        names = list_boards()
+    elif args.what == "studies":
+        from krosbalance.studies import list_studies
+
+        names = list_studies()
+    else:
+        from krosbalance.rulesets.registry import list_rulesets
+
+        names = list_rulesets()
+    for name in names:
+        print(name)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from krosbalance.cards import show
+
+    print(show(args.name))
+    return 0

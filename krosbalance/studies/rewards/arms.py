@@ -11,9 +11,11 @@ real play (:mod:`krosbalance.sim.reward_arms`). Results written without the copy
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
+from krosbalance.ai.registry import ai_tier
 from krosbalance.analysis.sections import copy_experiment
 
 
@@ -38,3 +40,22 @@ def recorded_arms(rs: Any) -> RewardArms | None:
 
 
 __all__ = ["RewardArms", "recorded_arms"]
+
+
+def row_options(text: Any) -> dict[str, Any]:
+    """A match row's ``options`` column (JSON) as a dict; {} when empty or unreadable (old rows)."""
+    if not isinstance(text, str) or not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def row_tier(ai: str) -> str:
+    """An AI's tier, "unknown" for one no longer registered: old results stay readable."""
+    try:
+        return ai_tier(ai)
+    except Exception:
+        return "unknown"

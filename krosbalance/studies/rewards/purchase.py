@@ -29,36 +29,24 @@ GG only) of the same deal, side and AI. Team A's score is 1 for a win, ½ for a 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from krosbalance.ai.registry import ai_tier
 from krosbalance.analysis.stats import (
     ALPHA,
     bounded_mean_interval,
     ok_matches,
     wilson_interval,
 )
-from krosbalance.studies.rewards.arms import recorded_arms
+from krosbalance.studies.rewards.arms import recorded_arms, row_options, row_tier
 
 BOOTSTRAP = 1000
 """Bootstrap resamples over deals for the log-odds and per-purchase intervals."""
 BOOTSTRAP_SEED = 20261202
 KEYS = ["ai", "seed", "swapped"]
-
-
-def _options(text: Any) -> dict[str, Any]:
-    if not isinstance(text, str) or not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _side_list(options: dict[str, Any], key: str, side: int) -> list[str]:
@@ -72,7 +60,7 @@ def arm_of(options_json: Any, swapped: bool) -> tuple[str, str, str]:
     """(kind, token, holder) of team A in one match: kind '' (baseline: no token, nothing to buy),
     'held' (held from the start, the AI's pick of holder), 'holder' (held by the named Krosmaster),
     'buy' (for sale to team A) or 'other' (several tokens: not an arm of this study)."""
-    options = _options(options_json)
+    options = row_options(options_json)
     side = 1 if swapped else 0
     held = _side_list(options, "start_rewards", side)
     holders = _side_list(options, "start_reward_holders", side)
@@ -87,13 +75,6 @@ def arm_of(options_json: Any, swapped: bool) -> tuple[str, str, str]:
     return "", "", ""
 
 
-def _tier(ai: str) -> str:
-    try:
-        return ai_tier(ai)
-    except Exception:  # an AI no longer registered: results stay readable
-        return "unknown"
-
-
 def arm_scores(matches: pd.DataFrame) -> pd.DataFrame:
     """One row per finished match: AI (team A's; 'a vs b' when the teams differ), tier, seed, swapped,
     arm kind, token, holder, team A's score and side."""
@@ -105,7 +86,7 @@ def arm_scores(matches: pd.DataFrame) -> pd.DataFrame:
     ai_a = np.where(swapped, ok["ai1"].astype(str), ok["ai0"].astype(str))
     ai_b = np.where(swapped, ok["ai0"].astype(str), ok["ai1"].astype(str))
     ai = [a if a == b else f"{a} vs {b}" for a, b in zip(ai_a, ai_b, strict=True)]
-    tiers = {name: _tier(name) for name in set(ai_a) | set(ai_b)}
+    tiers = {name: row_tier(name) for name in set(ai_a) | set(ai_b)}
     arms = [arm_of(o, s) for o, s in zip(ok["options"], swapped, strict=True)]
     winner = ok["winner_team"].fillna("").astype(str).to_numpy()
     return pd.DataFrame(

@@ -24,7 +24,6 @@ rate per token, grouped by rank) and :func:`plot_value_vs_cost`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,6 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from krosbalance.ai.registry import ai_tier
 from krosbalance.analysis.scan import shard_files
 from krosbalance.analysis.stats import (
     ALPHA,
@@ -45,7 +43,7 @@ from krosbalance.analysis.stats import (
 )
 from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import RANKS, RewardSpec
-from krosbalance.studies.rewards.arms import recorded_arms
+from krosbalance.studies.rewards.arms import recorded_arms, row_options, row_tier
 
 BASELINE = ""
 HOW = {
@@ -58,22 +56,12 @@ RANK_COLOURS = {"granite": "#7f7f7f", "jade": "#2ca02c", "gold": "#d4a017"}
 DEFAULT_PRICES = {"granite": 3, "jade": 6, "gold": 12}
 
 
-def _options(text: Any) -> dict[str, Any]:
-    if not isinstance(text, str) or not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
 def held_by_team_a(options_json: Any, swapped: bool) -> str:
     """The tokens team A holds from the start in a match, '+'-joined ('' for none). The arms of the
     priced study (:mod:`krosbalance.studies.rewards.purchase`) are marked so that this module's
     controlled value stays the AI's-pick measure: 'TOKEN@holder' for a named holder, 'buy:TOKEN' for
     a token team A may buy (no token held, but not the baseline either)."""
-    options = _options(options_json)
+    options = row_options(options_json)
     index = 1 if swapped else 0
     shop = options.get("purchasable_rewards")
     if isinstance(shop, list) and len(shop) == 2 and isinstance(shop[index], list) and shop[index]:
@@ -91,13 +79,6 @@ def held_by_team_a(options_json: Any, swapped: bool) -> str:
     return held
 
 
-def _tier(ai: str) -> str:
-    try:
-        return ai_tier(ai)
-    except Exception:  # an AI no longer registered: results stay readable
-        return "unknown"
-
-
 def match_scores(matches: pd.DataFrame) -> pd.DataFrame:
     """One row per finished match: team A's held token(s), score, GG margin and length, with the AI
     matchup (``ai``: one name when both teams had the same AI) and its tier."""
@@ -111,7 +92,7 @@ def match_scores(matches: pd.DataFrame) -> pd.DataFrame:
     ai_a = np.where(swapped, ok["ai1"].astype(str), ok["ai0"].astype(str))
     ai_b = np.where(swapped, ok["ai0"].astype(str), ok["ai1"].astype(str))
     ai = [a if a == b else f"{a} vs {b}" for a, b in zip(ai_a, ai_b, strict=True)]
-    tiers = {name: _tier(name) for name in set(ai_a) | set(ai_b)}
+    tiers = {name: row_tier(name) for name in set(ai_a) | set(ai_b)}
     tier = [
         tiers[a] if tiers[a] == tiers[b] else f"{tiers[a]} vs {tiers[b]}"
         for a, b in zip(ai_a, ai_b, strict=True)
