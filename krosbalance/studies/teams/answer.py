@@ -10,9 +10,11 @@ import pandas as pd
 
 from krosbalance.analysis.dependence import _tier_rank
 from krosbalance.analysis.narrative import with_ci
+from krosbalance.analysis.sections import folder_is
 from krosbalance.analysis.wording import played_by, win_pct_text
+from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams.ladder import team_label, tiers_of
-from krosbalance.studies.teams.section import is_team_study, team_study
+from krosbalance.studies.teams.section import team_study
 
 
 def _rated(row: Any) -> str:
@@ -35,7 +37,7 @@ def _tier_matches(rs: Any, tier: str) -> pd.DataFrame:
 
 def team_answer(rs: Any) -> list[str] | None:
     """The team study's answer (None when ``rs`` is no team study)."""
-    if not is_team_study(rs):
+    if not folder_is(rs, TeamsStudy.name):
         return None
     study = team_study(rs)
     ratings = study.ratings[study.ratings["rating"].notna()] if len(study.ratings) else study.ratings
