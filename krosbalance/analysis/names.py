@@ -17,6 +17,8 @@ import re
 from functools import cache
 from typing import Any
 
+from krosbalance.content.custom import on_content_change
+
 LEVELS = ("assumed", "low", "medium")
 _CONFIRMED = re.compile(r"external[^;]*\bagree", re.IGNORECASE)
 _LEVEL = re.compile(r"\b(assumed|low|medium)\b", re.IGNORECASE)
@@ -216,3 +218,12 @@ def current_ai_ids(df: Any) -> Any:
         elif values.isin(list(former)).any():
             df[col] = values.replace(former)
     return df
+
+
+def _forget_cards() -> None:
+    """Drop the names read from the previous cards when a designer's folder comes or goes."""
+    for cached in (_character, _short_names, _board, low_confidence_values):
+        cached.cache_clear()
+
+
+on_content_change(_forget_cards)

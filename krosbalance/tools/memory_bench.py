@@ -50,7 +50,7 @@ POOL = (  # the eight Krosmasters of the Arena box: 35 splits into two teams of 
     "lil_healey",
     "bad_aboum",
 )
-AIS = ("focus_fire", "kiter", "objective")
+AIS = ("focus-fire", "kiter", "objective")
 BOARD = "arena-elemental"
 SHARD_MATCHES = 2000  # the runner's default flush
 MIB = 1024 * 1024

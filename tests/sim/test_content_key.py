@@ -165,12 +165,14 @@ def test_report_and_answer_read_a_run_with_the_cards_it_was_played_with(
 ) -> None:
     out = project / "out"
     run_experiment(project / "study.toml", out, progress=False)
+    from krosbalance.analysis.names import display_name
+    from krosbalance.content.custom import active_content
+
     use_content(None)  # a later session: no folder chosen
+    assert display_name(FIGURE) == FIGURE  # unknown without the cards, and remembered so
     capsys.readouterr()
     assert main(["answer", str(out)]) == 0
     assert FIGURE not in capsys.readouterr().out
-    from krosbalance.analysis.names import display_name
-    from krosbalance.content.custom import active_content
 
     active = active_content()
     assert active is not None and Path(active.root).resolve() == (out / "content").resolve()
