@@ -37,7 +37,27 @@ def _experiment(ai: str, deals: int) -> str:
 
 
 def seconds_per_match(ai: str, engine: str, deals: int, jobs: int = 1) -> float:
-    """Wall seconds one box match of ``ai`` takes here on ``engine`` (``jobs`` workers)."""
+    """Wall seconds one box match of ``ai`` takes here on ``engine``: ``deals`` deals (each from both
+    sides) played one after the other after a warm-up match, the time of the matches alone. A run's
+    own cost (its files, its workers' start) is :func:`startup_seconds`, apart: timed inside a small
+    run it looked like match time and made a heuristic on the core look fifty times dearer."""
+    if jobs != 1:
+        return _run_seconds_per_match(ai, engine, deals, jobs)
+    from krosbalance.play import play_match
+
+    def one(k: int) -> None:
+        seats = BOX_SPLIT if k % 2 == 0 else BOX_SPLIT[::-1]
+        play_match(*seats, board="arena-elemental", ai=ai, seed=3 + k // 2, engine=engine)
+
+    one(0)
+    start = time.perf_counter()
+    for k in range(2 * deals):
+        one(k)
+    return (time.perf_counter() - start) / (2 * deals)
+
+
+def _run_seconds_per_match(ai: str, engine: str, deals: int, jobs: int) -> float:
+    """Wall seconds per match of a whole small run of ``ai`` (its start and files included)."""
     from krosbalance.sim.runner import run_experiment
 
     with tempfile.TemporaryDirectory(prefix="krosbalance-cost-") as tmp:
@@ -51,8 +71,8 @@ def seconds_per_match(ai: str, engine: str, deals: int, jobs: int = 1) -> float:
 def startup_seconds() -> float:
     """What a run with two workers costs before and beside its matches (the workers' start, the
     trial match, the manifest): a one-deal run of ``random`` on two workers, less its matches."""
-    per_match = seconds_per_match("random", "auto", 1, jobs=1)
-    return max(0.0, 2 * seconds_per_match("random", "auto", 1, jobs=2) - 2 * per_match)
+    per_match = seconds_per_match("random", "auto", 1)
+    return max(0.0, 2 * _run_seconds_per_match("random", "auto", 1, jobs=2) - 2 * per_match)
 
 
 def measure(deals: int, skip_reference: Sequence[str]) -> dict[str, dict[str, float]]:
@@ -79,14 +99,14 @@ def write_costs(costs: dict[str, dict[str, float]], path: Path, note: str, start
     ]
     for engine in ("core", "reference"):
         lines += ["", f"[{engine}]"]
-        lines += [f'"{ai}" = {seconds:.4f}' for ai, seconds in sorted(costs[engine].items())]
+        lines += [f'"{ai}" = {seconds:.5f}' for ai, seconds in sorted(costs[engine].items())]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=2, help="deals timed per AI (two matches each)")
+    parser.add_argument("--deals", type=int, default=4, help="deals timed per AI (two matches each)")
     parser.add_argument("--skip-reference", nargs="*", default=[], metavar="AI")
     parser.add_argument("--out", type=Path, default=COSTS_FILE)
     args = parser.parse_args(argv)

@@ -21,7 +21,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -262,16 +261,30 @@ def experiment_text(
     )
 
 
+#: how long the timing of one AI plays after its warm-up match (it plays at least two matches)
+TIMING_SECONDS = 0.5
+
+
 def measure_seconds(ai: str, teams: Sequence[Team], boards: Sequence[str], seed: int, ruleset: str) -> float:
-    """Seconds one match of ``ai`` takes here: a deal of the first two teams, both sides, timed."""
-    with tempfile.TemporaryDirectory(prefix="krosbalance-compare-") as tmp:
-        source = Path(tmp) / "timing.toml"
-        source.write_text(
-            experiment_text("timing", teams[:2], boards[:1], ai, seed, 2, ruleset), encoding="utf-8"
-        )
-        start = time.perf_counter()
-        summary = api.run_experiment(source, Path(tmp) / "out", jobs=1, progress=False, trial=False)
-        return (time.perf_counter() - start) / max(1, int(summary.n_matches))
+    """Seconds one match of ``ai`` takes here, as the run will play it (the engine ``auto`` picks):
+    one warm-up match first (imports, the native core's catalog: paid once per worker, not per
+    match), then matches of the first two teams, sides alternating, for :data:`TIMING_SECONDS` (at
+    least two). Timing a whole small run instead counted its files and start-up as match time and
+    made a heuristic look fifty times dearer than it is."""
+    from krosbalance.play import play_match
+
+    first, second = list(teams[0]), list(teams[1])
+
+    def one(k: int) -> None:
+        seats = (first, second) if k % 2 == 0 else (second, first)
+        play_match(*seats, board=boards[0], ai=ai, seed=seed + k, ruleset=ruleset)
+
+    one(0)
+    start, played = time.perf_counter(), 0
+    while played < 2 or (time.perf_counter() - start < TIMING_SECONDS and played < 200):
+        played += 1
+        one(played)
+    return (time.perf_counter() - start) / played
 
 
 def resumed_ai(out: Path) -> str | None:

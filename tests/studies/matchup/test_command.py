@@ -223,3 +223,17 @@ def test_a_resume_without_out_finds_the_default_folder_of_the_ai_it_began_with(
     (folder / "experiment.toml").write_text(text, encoding="utf-8")
     choice = command.choose(args, [FIRST, SECOND], boards, CATALOG, 2, None)
     assert choice.ai == began and "resumed" in choice.reason
+
+
+def test_the_timing_warms_up_then_times_matches_not_a_runs_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    import krosbalance.play
+
+    played: list[int] = []
+
+    def fake_play(*teams, **kwargs):  # type: ignore[no-untyped-def]
+        played.append(kwargs["seed"])
+
+    monkeypatch.setattr(krosbalance.play, "play_match", fake_play)
+    seconds = command.measure_seconds("focus-fire", [FIRST, SECOND], ["arena-elemental"], 7, "arena")
+    assert played[0] == 7 and len(played) >= 3  # the warm-up, then at least two timed matches
+    assert played == list(range(7, 7 + len(played))) and 0 <= seconds < command.TIMING_SECONDS
