@@ -77,10 +77,19 @@ def _section(doc: Doc, title: str, build: Callable[[], None]) -> None:
         doc.p(f"This section could not be computed: {type(err).__name__}: {err}", note=True)
 
 
-def _verdict_section(doc: Doc, answer: Verdict, question: str, tables: dict[str, pd.DataFrame]) -> None:
-    """The report's first section: the verdict picture, what it shows and the question it answers."""
+def _verdict_section(
+    doc: Doc,
+    answer: Verdict,
+    question: str,
+    tables: dict[str, pd.DataFrame],
+    headline: list[str] | None = None,
+) -> None:
+    """The report's first section: the verdict picture, the study's answer in words right under it
+    (on the first screen), what the picture shows and the question it answers."""
     doc.h("Verdict")
     doc.image("verdict.png", verdict_mod.plot_verdict(answer), f"verdict: {answer.study} per AI tier")
+    for line in (headline or [])[:1]:
+        doc.p(f"**{line}**")
     conv = verdict_mod.convergence(answer.data, answer.as_pct) if not answer.data.empty else pd.DataFrame()
     tables["verdict"] = (
         answer.data.merge(conv[["figure", "status"]], on="figure", how="left") if len(conv) else answer.data
@@ -141,7 +150,7 @@ def _answer_first(
     n_total = summary.n_matches
     n_ok = int(round(weights(stats.ok_matches(summary.matches)).sum()))
     question = spec_question(rs.spec_text) or str((rs.manifest or {}).get("question") or "")
-    _verdict_section(doc, answer, question, tables)
+    _verdict_section(doc, answer, question, tables, headline)
     incomplete = (
         ["**Incomplete results folder**: some files were not read (see the Results folder check below)."]
         if rs.folder_notes()

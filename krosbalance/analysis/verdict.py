@@ -270,10 +270,12 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
         else "one tier played"
     )
     ax.set_title(f"{title}\n{compared}", fontsize=10)
-    ax.legend(  # below the axis, never over a point
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(  # below the picture, never over a point nor the axis label (the layout makes room)
+        handles,
+        labels,
         fontsize=7,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.16),
+        loc="outside lower center",
         ncol=min(len(groups), 3),
         title="AI (tier)",
         title_fontsize=7,

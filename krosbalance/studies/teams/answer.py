@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.dependence import _tier_rank
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.sections import folder_is
 from krosbalance.analysis.wording import played_by, win_pct_text
@@ -58,7 +59,7 @@ def team_answer(rs: Any) -> list[str] | None:
         if buy is not None and len(buy) and "gain" in buy.columns:
             top = buy.sort_values("gain", ascending=False).iloc[0]
             lines.append(
-                f"Buy next: {top['figure']} (best team then {team_label(str(top['best_team']))}, rating gain "
+                f"Buy next: {display_name(str(top['figure']))} (best team then {team_label(str(top['best_team']))}, rating gain "
                 f"{with_ci(top['gain'], top['gain_ci_low'], top['gain_ci_high'])} log-odds, 95% CI)."
             )
         return lines
