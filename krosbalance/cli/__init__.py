@@ -17,6 +17,7 @@ from typing import Any
 from krosbalance.cli.listing import cmd_list, cmd_show
 from krosbalance.cli.replay import cmd_replay
 from krosbalance.errors import KrosbalanceError
+from krosbalance.sim.backends import available_cores
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -41,14 +42,6 @@ def _jobs(text: str) -> int:
     if value == 0:
         raise argparse.ArgumentTypeError("must be >= 1, or negative to count back from all cores (-1 = all)")
     return value
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system tells it)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def version_text() -> str:

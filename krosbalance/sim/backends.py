@@ -156,3 +156,12 @@ def _ray(address: str | None) -> Iterator[Executor]:
     finally:
         if started:
             ray.shutdown()
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it): what `--jobs`
+    defaults to."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

@@ -19,7 +19,6 @@ import argparse
 import hashlib
 import json
 import math
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from typing import Any
 
 from krosbalance.analysis.names import display_name
 from krosbalance.errors import KrosbalanceError
+from krosbalance.sim.backends import available_cores
 from krosbalance.sim.rosters import read_collection
 from krosbalance.sim.study_names import close_names, did_you_mean
 from krosbalance.studies.matchup import api
@@ -63,14 +63,6 @@ def _seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be > 0, not {text}")
     return value
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def add_compare_parser(sub: Any) -> argparse.ArgumentParser:
