@@ -384,6 +384,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         f"{summary.experiment}: {summary.n_matches} matches ({summary.n_played} played, "
         f"{summary.n_skipped} already done), {summary.n_errors} errors, {summary.seconds:.1f} s -> {summary.out}"
     )
+    for line in summary.target:  # [target]: the half-width each AI reached, or the cap
+        print(f"target: {line}")
     _report_and_answer(args, Path(summary.out), out.name)
     if summary.n_errors:
         print(
@@ -502,7 +504,7 @@ def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from krosbalance.cli.cost import core_installed, effective_jobs, run_cost
+    from krosbalance.cli.cost import core_installed, effective_jobs, run_cost, target_plan_line
     from krosbalance.sim.experiment import check_experiment
     from krosbalance.sim.trial import trial_errors
 
@@ -523,6 +525,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 f"{file}: ok: {experiment.name!r}, {len(experiment.pairings)} pairings, "
                 f"{experiment.n_deals} deals; run plays {cost.line()}"
             )
+            plan = target_plan_line(experiment, jobs, core)
+            if plan:
+                print(f"{file}: target: {plan}")
     return status
 
 

@@ -140,11 +140,40 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
         matches=sum(n for _, n, _ in parts),
         seconds=seconds,
         stages=tuple((label, n) for label, n, _ in parts if label),
-        at_most=at_most,
+        at_most=at_most or bool(getattr(experiment, "target", "")),  # [target]: its cap
         engine=("core" if experiment.ruleset == "arena" else "ruleset") if core else "reference",
         jobs=workers,
         unmeasured=tuple(dict.fromkeys(guessed)),
     )
+
+
+def target_plan_line(experiment: Any, jobs: int, core: bool) -> str:
+    """What a ``[target]`` will do ('' without one): ``plays mcts-race in rounds of 1 deal per pairing
+    and board (210 matches, ~1 min) until every figure's strength's 95% CI half-width <= 0.15
+    log-odds, at most 20 deals (4,200 matches, ~21 min)``, each AI's matches costed alone."""
+    from dataclasses import replace
+
+    from krosbalance.sim.target import deal_step, target_of
+
+    target = target_of(experiment)
+    if target is None:
+        return ""
+    step = deal_step(experiment)
+    workers = max(1, jobs)
+    parts = []
+    for t in target.ais:
+        alone = replace(experiment, ais=(experiment.ais[t.matchup],), ai_deals=())
+        per, _ = seconds_per_match(alone, core)
+
+        def size(deals: int, per: float = per) -> str:
+            return f"{deals * step:,} matches, ~{duration(deals * step * per / workers)}".replace("~under", "under")
+
+        parts.append(
+            f"plays {t.ai} in rounds of {t.round_deals} deal(s) per pairing and board ({size(t.round_deals)}) "
+            f"until every {target.quantity}'s 95% CI half-width <= {target.half_width:g} {target.unit}, "
+            f"at most {t.max_deals} deals ({size(t.max_deals)})"
+        )
+    return "; ".join(parts)
 
 
 def effective_jobs(jobs: int, cores: int) -> int:
@@ -158,4 +187,4 @@ def core_installed() -> bool:
     return bool(native.installed())
 
 
-__all__ = ["Cost", "duration", "effective_jobs", "run_cost", "seconds_per_match"]
+__all__ = ["Cost", "duration", "effective_jobs", "run_cost", "seconds_per_match", "target_plan_line"]

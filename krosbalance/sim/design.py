@@ -56,6 +56,7 @@ TOP_KEYS: tuple[str, ...] = (
     "restricted",
     "study",
     "content",
+    "target",
 )
 TEAM_KEYS: tuple[str, ...] = ("mode", "list", "pool", "pairs", "tables", "include_mirror")
 NAME_MAX = _PATH_NAME_MAX
@@ -116,6 +117,9 @@ class Experiment:
     #: folder and its digest (:mod:`krosbalance.sim.content_key`); '' = the shipped cards only
     content: str = ""
     content_digest: str = ""
+    #: ``[target]``: the AIs whose matches are played in rounds until the headline's CI is as narrow
+    #: as asked, resolved, as JSON (:mod:`krosbalance.sim.target`); '' = every deal is played
+    target: str = ""
 
     def patch_of(self, arm: str) -> str:
         """The canonical patch JSON an arm plays: the experiment's patch with the arm's own over it."""

@@ -11,7 +11,7 @@ every shipped results folder depend on them.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from krosbalance.sim.arms import Arm
@@ -120,15 +120,45 @@ def _cards(patch: str) -> Registry | None:
     return cards
 
 
-def iter_matches(experiment: Experiment) -> Iterator[MatchSpec]:
-    """The match specs of :func:`expand`, one at a time."""
+DealFilter = Callable[[int, int, range], bool]
+"""``keep(matchup, k, ids)``: whether a deal is played: the ``k``-th deal (from 0) of AI matchup
+``matchup`` (its index in ``ais``) of a pairing and board, whose matches have the ids ``ids`` (an
+adaptive sample, :mod:`krosbalance.sim.target`)."""
+
+
+def deal_matchups(experiment: Experiment) -> list[tuple[int, int]]:
+    """(AI matchup index, deal within that matchup) of each deal of a pairing, in the order of
+    ``deal`` (board, AI matchup, deal)."""
+    return [
+        (i, k)
+        for _ in experiment.board_groups
+        for i, n_deals in enumerate(experiment.deals_per_matchup)
+        for k in range(n_deals)
+    ]
+
+
+def matches_per_deal(experiment: Experiment, pairing: Sequence[Team]) -> int:
+    """Matches one deal of ``pairing`` is played as: each arm in each seating."""
+    return len(experiment.arms_of(pairing)) * len(experiment.seatings)
+
+
+def iter_matches(experiment: Experiment, keep: DealFilter | None = None) -> Iterator[MatchSpec]:
+    """The match specs of :func:`expand`, one at a time; with ``keep``, only the deals it keeps (the
+    others are skipped before their teams are dealt; match ids stay those of :func:`expand`)."""
     deals = _Deals(experiment)
-    match_ids = itertools.count()
+    first = 0  # the match id of the deal's first match
     per_pairing = experiment.deals_per_pairing
+    cells = deal_matchups(experiment) if keep is not None else []
     for p, pairing in enumerate(experiment.pairings):
         arms = experiment.arms_of(pairing)
+        per_deal = len(arms) * len(experiment.seatings)
         drawable = deals.rules[experiment.arms[0][0]].all_teams(list(pairing[0])) if deals.drawn else []
         for deal, (boards, table_ais) in enumerate(deals.cells()):
+            ids = range(first, first + per_deal)
+            first += per_deal
+            if keep is not None and not keep(*cells[deal], ids):
+                continue  # skipped before its teams are dealt; the ids stay its own
+            match_ids = iter(ids)
             seed = deal_seed(experiment.master_seed, p * per_pairing + deal)
             # the table of the deal: the pairing's, or drawn from the pool's legal teams
             table = draw_table(drawable, experiment.seats, seed) if deals.drawn else pairing

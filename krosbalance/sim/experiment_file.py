@@ -77,6 +77,12 @@ that list) that the runner hands to workers. Schema (see ``simulations/*.toml`` 
                                   # power:<kind>, action:<name>) the figure may not use in this arm,
                                   # on whichever side fields it (krosbalance.sim.restricted)
 
+    [target]                      # sample size from a target (``krosbalance.sim.target``): the
+    half_width = 0.15             # targeted AI's matches are played in rounds of its deals until
+    ais = ["mcts-race"]           # every headline number's 95% CI half-width is within half_width
+    max_deals = 40                # (default: the strongest AI on the ladder; 20 rounds at most;
+                                  # round_deals, or max_matches as the cap)
+
     [restricted]                  # one arm per spell, power and option of each figure, after the
     figures = ["bill_tell"]       # variants, plus an unrestricted "baseline" arm first
                                   # (kinds, actions, baseline: see krosbalance.sim.restricted)
@@ -132,6 +138,7 @@ from krosbalance.sim.parse_teams import _parse_ais, _parse_arm_teams, _parse_boa
 from krosbalance.sim.restricted import arm_forbids
 from krosbalance.sim.spec import Team
 from krosbalance.sim.study_names import unplayed_names
+from krosbalance.sim.target import parse_target, resolve_target
 from krosbalance.studies.registry import list_studies, team_mode_parser
 
 
@@ -267,6 +274,7 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     )
 
     fix = _parse_fix(data, file, variants, sweep, problems)
+    target = parse_target(data, problems)
 
     mode, pairings, ladder = _parse_teams_table(
         data, problems, catalog, ruleset, options, team_options, master_seed, file, seats, variants
@@ -316,6 +324,8 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
         return None
     for field_name, reason in unplayed_names(experiment, fix):  # a study that would measure nothing
         problems.add(field_name, reason)
+    if target is not None and not problems.errors:  # the AIs' rounds and cap (krosbalance.sim.target)
+        experiment = resolve_target(experiment, target, problems)
     return None if problems.errors else experiment
 
 

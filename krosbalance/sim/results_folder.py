@@ -102,6 +102,8 @@ def fingerprint(experiment: Experiment) -> str:
         payload["arm_patches"] = experiment.arm_patches
     if experiment.content:  # the designer's own cards, by what they hold (not where they are)
         payload["content"] = experiment.content_digest
+    if experiment.target:  # which deals are played depends on it (krosbalance.sim.target)
+        payload["target"] = experiment.target
 
     if experiment.mode in DEALT_MODES or experiment.mode == "random_tables":  # the pairing is the pool
         payload["mode"] = experiment.mode

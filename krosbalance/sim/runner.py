@@ -35,6 +35,7 @@ finished match ids from the intact matches shards and plays only what is missing
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -54,7 +55,7 @@ from krosbalance.errors import EngineError
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.design import Experiment
-from krosbalance.sim.expansion import iter_matches
+from krosbalance.sim.expansion import DealFilter, iter_matches
 from krosbalance.sim.experiment_file import load_experiment
 from krosbalance.sim.match import BatchInterrupted, BatchResult, PlayFn, default_play, run_batch
 from krosbalance.sim.results_folder import (
@@ -76,6 +77,7 @@ from krosbalance.sim.results_folder import (
     write_shards,
 )
 from krosbalance.sim.spec import MatchSpec
+from krosbalance.sim.target import Rounds, study_measure, target_lines, target_of
 
 TARGET_BATCH_SECONDS = 1.0
 MAX_BATCH = 1000
@@ -123,6 +125,7 @@ class RunSummary:
     seconds: float
     first_error: str = ""
     set_aside: tuple[str, ...] = ()  # what the resume moved out of the folder's tables, one line each
+    target: tuple[str, ...] = ()  # with [target]: one line per AI, the half-width reached (sim.target)
 
 
 class ArmWatch:
@@ -175,9 +178,10 @@ def _batches(specs: Iterable[MatchSpec], size: int) -> Iterator[list[MatchSpec]]
         yield batch
 
 
-def _todo(experiment: Experiment, done: Any) -> Iterator[MatchSpec]:
-    """The experiment's specs not yet finished, generated on demand in match-id order."""
-    return (spec for spec in iter_matches(experiment) if not done[spec.match_id])
+def _todo(experiment: Experiment, done: Any, keep: DealFilter | None = None) -> Iterator[MatchSpec]:
+    """The experiment's specs not yet finished (of the deals ``keep`` keeps), generated on demand in
+    match-id order."""
+    return (spec for spec in iter_matches(experiment, keep) if not done[spec.match_id])
 
 
 def _salvage(pending: set[Future[ColumnBatch]], into: ColumnBatch, grace: float) -> None:
@@ -317,15 +321,17 @@ def run_experiment(
     n_matches = experiment.n_matches
     done = finished_mask(out, n_matches)
     n_done = int(done.sum())
-    n_todo = n_matches - n_done
-    todo = _todo(experiment, done)
+    target = target_of(experiment)
+    rounds = Rounds(experiment, target) if target is not None else None
     play_fn = play if play is not None else default_play() if choice == AUTO else default_play(choice)
 
     n_errors = 0
+    n_played = 0
     buffer = ColumnBatch()
     last_flush = time.monotonic()
     arms = ArmWatch(out)
     salvaged = ColumnBatch()  # what batches in flight finished when Ctrl-C came
+    per_match: float | None = None  # seconds of the first match played here (the batch size's measure)
 
     def flush() -> None:
         nonlocal buffer, last_flush
@@ -335,32 +341,58 @@ def run_experiment(
         buffer = ColumnBatch()
         last_flush = time.monotonic()
 
-    bar = _progress(n_matches, n_done, progress, experiment.name)
-    restore_sigterm = _terminate_as_interrupt()  # SIGTERM saves what finished, as Ctrl-C does
-    try:
-        if n_todo and batch_size is None:
+    def take(result: ColumnBatch) -> None:
+        nonlocal n_errors, n_played
+        buffer.extend(result)
+        arms.add(result)
+        arms.check()
+        n_errors += result.n_errors
+        n_played += result.n_matches
+        bar.update(result.n_matches)
+
+    def play_round(todo: Iterator[MatchSpec], n_todo: int) -> None:
+        """Play ``todo`` (``n_todo`` specs), in batches on the workers."""
+        nonlocal per_match, pool
+        if n_todo and batch_size is None and per_match is None:
             # Calibrate on the first match, played here; its rows are kept.
             first = play_columns(list(itertools.islice(todo, 1)), play_fn)
-            buffer.extend(first)
-            arms.add(first)
-            n_errors += first.n_errors
-            bar.update(1)
+            take(first)
             n_todo -= 1
-            batch_size = auto_batch_size(first.seconds, n_todo, _effective_jobs(jobs))
-        size = max(1, batch_size or 1)
-        if n_todo:
-            n_workers = _effective_jobs(jobs)
-            with executor(backend, n_workers, address) as pool:
-                for result in _completed(
-                    pool, _batches(todo, size), play_fn, IN_FLIGHT_PER_WORKER * n_workers, salvaged
-                ):
-                    buffer.extend(result)
-                    arms.add(result)
-                    arms.check()
-                    n_errors += result.n_errors
-                    bar.update(result.n_matches)
-                    if buffer.n_matches >= flush_matches or time.monotonic() - last_flush >= flush_seconds:
-                        flush()
+            per_match = first.seconds
+        if not n_todo:
+            return
+        n_workers = _effective_jobs(jobs)
+        size = max(1, batch_size or auto_batch_size(per_match or 0.0, n_todo, n_workers))
+        if pool is None:  # the workers start when a round first has matches for them
+            pool = pools.enter_context(executor(backend, n_workers, address))
+        window = IN_FLIGHT_PER_WORKER * n_workers
+        for result in _completed(pool, _batches(todo, size), play_fn, window, salvaged):
+            take(result)
+            if buffer.n_matches >= flush_matches or time.monotonic() - last_flush >= flush_seconds:
+                flush()
+
+    bar = _progress(n_matches, n_done, progress, experiment.name)  # a target's: each round's planned
+    restore_sigterm = _terminate_as_interrupt()  # SIGTERM saves what finished, as Ctrl-C does
+    pools = contextlib.ExitStack()
+    pool: Executor | None = None
+    try:
+        with pools:
+            if rounds is None:
+                play_round(_todo(experiment, done), n_matches - n_done)
+            else:
+                measure = study_measure(rounds.target)
+                while True:  # each round: its deals not yet finished, then its measure
+                    ids = rounds.ids()
+                    bar.total, bar.n = len(ids), int(done[ids].sum())
+                    bar.refresh()
+                    play_round(_todo(experiment, done, rounds.keep(done)), int((~done[ids]).sum()))
+                    flush()
+                    done = finished_mask(out, n_matches)
+                    more = rounds.advance(read_table(out, "matches"), measure)
+                    manifest["target"] = rounds.record()
+                    _write_json(out / MANIFEST, manifest)
+                    if not more:
+                        break
     finally:
         # Whatever finished is complete: keep it even when interrupted.
         try:
@@ -375,13 +407,14 @@ def run_experiment(
     return RunSummary(
         out=out,
         experiment=experiment.name,
-        n_matches=n_matches,
-        n_played=n_matches - n_done,
+        n_matches=n_matches if rounds is None else n_played + n_done,
+        n_played=n_played,
         n_skipped=n_done,
         n_errors=n_errors,
         seconds=time.perf_counter() - start,
         first_error=arms.first_error,
         set_aside=tuple(set_aside),
+        target=tuple(target_lines(manifest.get("target"))),
     )
 
 

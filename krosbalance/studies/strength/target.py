@@ -1,0 +1,41 @@
+"""The strength study's headline quantity, as an adaptive sample measures it (``[target]``,
+:mod:`krosbalance.sim.target`): each figure's teammate-adjusted strength, in log-odds, with the 95%
+interval the report gives it (:func:`krosbalance.analysis.strength.adjusted_strength`, the one
+estimator; nothing is re-estimated here).
+
+A study that can size its sample from a target has such a ``target`` module in its folder: a
+``QUANTITY`` (what each number is, read as "every <QUANTITY>'s 95% CI half-width"), its ``UNIT``,
+``problem(experiment)`` (why the target cannot apply to the experiment, '' when it can) and
+``half_widths(matches)`` (the half-width of each headline number from one AI's matches rows)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+QUANTITY = "figure's strength"
+UNIT = "log-odds"
+
+
+def problem(experiment: Any) -> str:
+    """Why a target cannot size this experiment's sample ('' when it can): the strength model reads
+    two-player matches."""
+    if experiment.seats != 2:
+        return f"the figures' strength is measured in two-player matches; this ruleset seats {experiment.seats}"
+    return ""
+
+
+def half_widths(matches: Any) -> dict[str, float]:
+    """Each figure's 95% CI half-width (log-odds) from the matches rows of one AI (both sides), as
+    the report's strength table computes it; ``inf`` for a figure the rows cannot estimate yet."""
+    from krosbalance.analysis.strength import adjusted_strength
+
+    strength = adjusted_strength(matches)
+    if strength.empty:
+        return {}
+    figures = strength[strength["kind"] == "character"]
+    out: dict[str, float] = {}
+    for term, low, high in zip(figures["term"], figures["ci_low"], figures["ci_high"], strict=True):
+        width = (float(high) - float(low)) / 2
+        out[str(term)] = width if math.isfinite(width) else math.inf
+    return out
