@@ -88,6 +88,7 @@ TOP_WORDS = {
     "fix": "`[fix]`: read by `krosbalance fix`, the fix finder (below); `run` plays the file's own matches without it",
     "restricted": "`[restricted]`: one arm per spell, power and option of each named figure (below)",
     "study": 'the study that owns the file (`krosbalance list studies`), e.g. `study = "boards"`; default: found from the file',
+    "target": "`[target]`: the sample size from a target, the strongest AI's matches played in rounds until the headline's 95% CI is as narrow as asked (below)",
     "content": "a folder of your own cards (`characters/`, `rewards/`, `boards/`) played over the shipped ones, relative to the file; in the fingerprint (see [Design a new figure](../how-to/design-a-figure.md))",
 }
 TEAM_WORDS = {
@@ -162,6 +163,45 @@ LADDER_WORDS = {
     "budget": "lucb: race matches at most",
     "batch": "lucb: teams sampled per side of the k-th boundary per stage",
 }
+TARGET_WORDS = {
+    "half_width": "the 95% CI half-width wanted of every headline number, in the study's unit (default 0.15; "
+    "the strength study: every figure's strength, in log-odds)",
+    "ais": "the AIs whose matches grow, each one that plays a matchup of its own in `ais` (the same AI on every side); "
+    "default: the strongest of them on the AI ladder (`krosbalance/ai/data/ladder.toml`)",
+    "round_deals": "deals per pairing and board each round adds (default: the AI's own deals in `ais`, "
+    "`{ai = ..., deals = n}`, else `matches_per_pairing`)",
+    "max_deals": "the cap, in deals per pairing and board (default 20 rounds)",
+    "max_matches": "the cap in the AI's matches instead (one of `max_deals` and `max_matches`)",
+}
+TARGET_TEXT = """
+Round 1 plays the targeted AI's first `round_deals` deals (with every other matchup's deals); after
+each round the study's headline half-widths are computed from that AI's rows so far, with the
+report's own estimator (the strength study: the teammate-adjusted strength,
+`krosbalance.analysis.strength.adjusted_strength`). The AI stops when its widest half-width is
+within `half_width` (*reached*) or at the cap (*cap*); otherwise the next round adds `round_deals`.
+`validate` says what it will do:
+
+```text
+simulations/strength-target.toml: target: plays mcts-race in rounds of 1 deal per pairing and board
+(70 matches, ~11 s) until every figure's strength has a 95% CI half-width ≤ 0.15 log-odds, at most
+60 deals (4,200 matches, ~11 min)
+```
+
+and `run` prints what it reached (`target: mcts-race: ±0.15 reached after 1,540 matches (22 rounds;
+widest: ...)` or `cap reached at ±0.19 after 4,200 matches ...`). The manifest's `target` keeps the
+target, each AI's outcome (`status` `reached` / `cap`, `rounds`, `deals`, `matches`, the
+`half_width` reached and the `widest` number) and every round's half-width.
+
+The targeted matchup is expanded to the cap from the start, so every deal that may be played has its
+match ids and seeds fixed; which deals a round plays depends only on the master seed and the rows of
+the rounds before it. A run resumed mid-round or between rounds, or played with another `--jobs`,
+plays exactly the same matches. The target is in the fingerprint: `--resume` refuses a changed one.
+
+A study sizes its sample from a target when its folder has a `target` module stating its headline
+quantity (`QUANTITY`, `UNIT`, `problem(experiment)`, `half_widths(matches)`: see
+`krosbalance/studies/strength/target.py`); the others refuse `[target]` with the reason, as do
+staged studies (the team ladder, the fix finder), which plan their own stages.
+"""
 SEARCH_WORDS = {"ai": "the search AI", "top": "how many top teams", "deals": "deals per pairing"}
 COLLECTION_WORDS = {
     "figures": "`{id = count}`: the figures you own",
@@ -171,7 +211,7 @@ COLLECTION_WORDS = {
 
 
 def experiment_keys() -> str:
-    from krosbalance.sim import experiment, experiment_file, restricted, rosters, sweep
+    from krosbalance.sim import experiment, experiment_file, restricted, rosters, sweep, target
     from krosbalance.sim import fix_table as fixer
     from krosbalance.studies.teams import experiment as teams
 
@@ -198,6 +238,9 @@ def experiment_keys() -> str:
         table(["key", "meaning"], _checked("RESTRICTED_KEYS", restricted.RESTRICTED_KEYS, RESTRICTED_WORDS)),
         "\n## `[sweep]`\n\n",
         table(["key", "meaning"], _checked("SWEEP_KEYS", sweep.SWEEP_KEYS, SWEEP_WORDS)),
+        "\n## `[target]`\n\n",
+        table(["key", "meaning"], _checked("TARGET_KEYS", target.TARGET_KEYS, TARGET_WORDS)),
+        TARGET_TEXT,
         "\n## `[fix]` (`krosbalance fix`)\n\n",
         table(["key", "meaning"], _checked("FIX_KEYS", fixer.FIX_KEYS, FIX_WORDS)),
         f"\nDefault steps: {fixer.DEFAULT_STEP}; spell knobs: {', '.join(fixer.SPELL_KNOBS)}.\n",

@@ -149,7 +149,7 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
 
 def target_plan_line(experiment: Any, jobs: int, core: bool) -> str:
     """What a ``[target]`` will do ('' without one): ``plays mcts-race in rounds of 1 deal per pairing
-    and board (210 matches, ~1 min) until every figure's strength's 95% CI half-width <= 0.15
+    and board (210 matches, ~1 min) until every figure's strength has a 95% CI half-width ≤ 0.15
     log-odds, at most 20 deals (4,200 matches, ~21 min)``, each AI's matches costed alone."""
     from dataclasses import replace
 
@@ -166,11 +166,14 @@ def target_plan_line(experiment: Any, jobs: int, core: bool) -> str:
         per, _ = seconds_per_match(alone, core)
 
         def size(deals: int, per: float = per) -> str:
-            return f"{deals * step:,} matches, ~{duration(deals * step * per / workers)}".replace("~under", "under")
+            return f"{deals * step:,} matches, ~{duration(deals * step * per / workers)}".replace(
+                "~under", "under"
+            )
 
+        deals = "1 deal" if t.round_deals == 1 else f"{t.round_deals} deals"
         parts.append(
-            f"plays {t.ai} in rounds of {t.round_deals} deal(s) per pairing and board ({size(t.round_deals)}) "
-            f"until every {target.quantity}'s 95% CI half-width <= {target.half_width:g} {target.unit}, "
+            f"plays {t.ai} in rounds of {deals} per pairing and board ({size(t.round_deals)}) until every "
+            f"{target.quantity} has a 95% CI half-width ≤ {target.half_width:g} {target.unit}, "
             f"at most {t.max_deals} deals ({size(t.max_deals)})"
         )
     return "; ".join(parts)

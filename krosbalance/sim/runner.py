@@ -332,6 +332,8 @@ def run_experiment(
     arms = ArmWatch(out)
     salvaged = ColumnBatch()  # what batches in flight finished when Ctrl-C came
     per_match: float | None = None  # seconds of the first match played here (the batch size's measure)
+    pools = contextlib.ExitStack()
+    pool: Executor | None = None  # the workers, started when a round first has matches for them
 
     def flush() -> None:
         nonlocal buffer, last_flush
@@ -363,7 +365,7 @@ def run_experiment(
             return
         n_workers = _effective_jobs(jobs)
         size = max(1, batch_size or auto_batch_size(per_match or 0.0, n_todo, n_workers))
-        if pool is None:  # the workers start when a round first has matches for them
+        if pool is None:
             pool = pools.enter_context(executor(backend, n_workers, address))
         window = IN_FLIGHT_PER_WORKER * n_workers
         for result in _completed(pool, _batches(todo, size), play_fn, window, salvaged):
@@ -373,8 +375,6 @@ def run_experiment(
 
     bar = _progress(n_matches, n_done, progress, experiment.name)  # a target's: each round's planned
     restore_sigterm = _terminate_as_interrupt()  # SIGTERM saves what finished, as Ctrl-C does
-    pools = contextlib.ExitStack()
-    pool: Executor | None = None
     try:
         with pools:
             if rounds is None:

@@ -100,7 +100,9 @@ def parse_target(data: Mapping[str, Any], problems: _Problems) -> dict[str, Any]
         return None
     _unknown_keys(table, TARGET_KEYS, "target.", problems)
     before = len(problems.errors)
-    half_width = _get(table, "half_width", (float, int), problems, prefix="target.", default=DEFAULT_HALF_WIDTH)
+    half_width = _get(
+        table, "half_width", (float, int), problems, prefix="target.", default=DEFAULT_HALF_WIDTH
+    )
     if half_width is not None and not (math.isfinite(half_width) and half_width > 0):
         problems.add("target.half_width", f"must be a number > 0 (a 95% CI half-width), not {half_width!r}")
     ais = _get(table, "ais", (list, str), problems, prefix="target.", default=[])
@@ -189,7 +191,9 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
         )
         return experiment
     if study_for(experiment).stage_runner(experiment) is not None:
-        problems.add("target", f"the {study} study plans its own stages; [target] sizes an experiment played once")
+        problems.add(
+            "target", f"the {study} study plans its own stages; [target] sizes an experiment played once"
+        )
         return experiment
     why = module.problem(experiment)
     if why:
@@ -199,7 +203,9 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     names = list(raw["ais"])
     if not names:
         if not own:
-            problems.add("target", "no AI plays a matchup of its own in ais (the same AI on every side) to target")
+            problems.add(
+                "target", "no AI plays a matchup of its own in ais (the same AI on every side) to target"
+            )
             return experiment
         best, why = strongest_ai(list(own), experiment.ruleset)
         if why:
@@ -321,8 +327,14 @@ class Rounds:
             widths = measure(rows) if len(rows) else {}
             p.rounds += 1
             p.matches = len(rows)
-            p.widest, p.half_width = max(widths.items(), key=lambda kv: (kv[1], kv[0]), default=("", math.inf))
-            entry["ais"][p.spec.ai] = {"deals": p.deals, "matches": p.matches, "half_width": _num(p.half_width)}
+            p.widest, p.half_width = max(
+                widths.items(), key=lambda kv: (kv[1], kv[0]), default=("", math.inf)
+            )
+            entry["ais"][p.spec.ai] = {
+                "deals": p.deals,
+                "matches": p.matches,
+                "half_width": _num(p.half_width),
+            }
             if p.half_width <= self.target.half_width:
                 p.status = REACHED
             elif p.deals >= p.spec.max_deals:
@@ -389,7 +401,9 @@ def target_lines(record: Mapping[str, Any] | None) -> list[str]:
     lines = []
     for ai, r in record.get("ais", {}).items():
         n, rounds = int(r.get("matches", 0)), int(r.get("rounds", 0))
-        widest = f"widest: {r.get('widest')} {_pm(r.get('half_width'))} {unit}".rstrip() if r.get("widest") else ""
+        widest = (
+            f"widest: {r.get('widest')} {_pm(r.get('half_width'))} {unit}".rstrip() if r.get("widest") else ""
+        )
         plural = "s" if rounds != 1 else ""
         if r.get("status") == REACHED:
             lines.append(f"{ai}: {goal} reached after {n:,} matches ({rounds} round{plural}; {widest})")
@@ -399,5 +413,7 @@ def target_lines(record: Mapping[str, Any] | None) -> list[str]:
                 f"({r.get('max_deals')} deals per pairing and board; target {goal}; {widest})"
             )
         else:
-            lines.append(f"{ai}: {goal} not reached yet ({n:,} matches, {rounds} round{plural} so far; {widest})")
+            lines.append(
+                f"{ai}: {goal} not reached yet ({n:,} matches, {rounds} round{plural} so far; {widest})"
+            )
     return lines

@@ -111,7 +111,9 @@ def test_the_fingerprint_holds_the_target() -> None:
         ("rounds = 3", "target.rounds", "unknown key"),
     ],
 )
-def test_a_wrong_target_is_one_line_naming_file_field_and_reason(target: str, field: str, reason: str) -> None:
+def test_a_wrong_target_is_one_line_naming_file_field_and_reason(
+    target: str, field: str, reason: str
+) -> None:
     found = problems(target)
     assert any(line.startswith(f"adaptive.toml: {field}: ") and reason in line for line in found), found
     assert all("\n" not in line for line in found)
@@ -120,7 +122,9 @@ def test_a_wrong_target_is_one_line_naming_file_field_and_reason(target: str, fi
 def test_a_study_without_a_headline_quantity_refuses_a_target() -> None:
     text = adaptive_text("").replace("[teams]", 'held_rewards = ["xelor_style"]\n\n[teams]')
     found = [str(e) for e in check_experiment_text(text, "adaptive.toml", CAT)[1]]
-    assert any("adaptive.toml: target: the rewards study states no headline quantity" in line for line in found), found
+    assert any(
+        "adaptive.toml: target: the rewards study states no headline quantity" in line for line in found
+    ), found
 
 
 def test_the_strongest_ai_is_the_top_of_the_ladder() -> None:
@@ -174,14 +178,18 @@ def test_a_resume_between_rounds_and_mid_round_plays_the_same_matches(tmp_path: 
     reference = run(tmp_path, "reference", TARGET, batch_size=40)
     assert read_manifest(reference)["target"]["ais"]["kiter-race"]["rounds"] >= 3
     source = adaptive_file(tmp_path, TARGET)
-    # batches of 5, one set of shards each: round 1 (140 + 70 matches) is the first 42 sets, round 2
-    # the next 14; stop after round 1 (between rounds) and half-way through round 2 (mid-round)
-    for n_sets in (42, 49):
+    # batches of 35, one set of shards each: round 1 (140 + 70 matches) is the first 6 sets, round 2
+    # the next 2; stop after round 1 (between rounds) and half-way through round 2 (mid-round)
+    for n_sets in (6, 7):
         out = tmp_path / f"cut-{n_sets}"
-        run_experiment(source, out, play=fake_play, catalog=CAT, progress=False, batch_size=5, flush_seconds=0)
+        run_experiment(
+            source, out, play=fake_play, catalog=CAT, progress=False, batch_size=35, flush_seconds=0
+        )
         _keep_sets(out, n_sets)
-        summary = run_experiment(source, out, resume=True, play=fake_play, catalog=CAT, progress=False, jobs=2)
-        assert summary.n_skipped == 5 * n_sets
+        summary = run_experiment(
+            source, out, resume=True, play=fake_play, catalog=CAT, progress=False, jobs=2
+        )
+        assert summary.n_skipped == 35 * n_sets
         for a, b in zip(_rows(reference), _rows(out), strict=True):
             pd.testing.assert_frame_equal(a, b)
         assert read_manifest(out)["target"] == read_manifest(reference)["target"]
@@ -198,7 +206,7 @@ def _keep_sets(out: Path, n_sets: int) -> None:
         for table in entry["files"]:
             (out / table / f"{entry['set']}.parquet").unlink()
     ledger.write_text("".join(f"{line}\n" for line in lines[:n_sets]))
-    assert len(finished_ids(out)) == 5 * n_sets
+    assert len(finished_ids(out)) == 35 * n_sets
 
 
 RESUME_CHILD = """

@@ -21,7 +21,9 @@ def problem(experiment: Any) -> str:
     """Why a target cannot size this experiment's sample ('' when it can): the strength model reads
     two-player matches."""
     if experiment.seats != 2:
-        return f"the figures' strength is measured in two-player matches; this ruleset seats {experiment.seats}"
+        return (
+            f"the figures' strength is measured in two-player matches; this ruleset seats {experiment.seats}"
+        )
     return ""
 
 
