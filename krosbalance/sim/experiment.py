@@ -10,7 +10,9 @@ that list) that the runner hands to workers. Each job is its own module:
 - :mod:`krosbalance.sim.experiment_file`: the file's parsing and validation (its schema is there),
   with :mod:`krosbalance.sim.parse_teams` and :mod:`krosbalance.sim.parse_arms`;
 - :mod:`krosbalance.sim.expansion`: ``expand``, the product of pairings, boards, AI matchups,
-  deals, arms and seatings.
+  deals, arms and seatings;
+- :mod:`krosbalance.sim.target`: ``[target]``, the targeted AI's deals played in rounds until the
+  study's headline is as precise as asked (the runner plays the rounds).
 
 Nothing in ``krosbalance.sim`` imports this module; it re-exports their public names for the
 command line, the studies, the tools and the tests.

@@ -241,3 +241,18 @@ def test_a_run_killed_in_its_rounds_resumes_to_the_same_rows(tmp_path: Path) -> 
         pd.testing.assert_frame_equal(a, b)
     assert read_manifest(out)["target"] == read_manifest(reference)["target"]
     assert read_manifest(out)["status"] == "complete"
+
+
+def test_a_round_plays_the_very_specs_of_the_full_expansion() -> None:
+    from krosbalance.sim.expansion import expand, iter_matches
+    from krosbalance.sim.target import Rounds
+
+    experiment = loads_experiment(adaptive_text("max_deals = 4"), "f", CAT)
+    target = target_of(experiment)
+    assert target is not None
+    rounds = Rounds(experiment, target)
+    full = {spec.match_id: spec for spec in expand(experiment)}
+    planned = list(iter_matches(experiment, rounds.keep()))
+    assert [spec.match_id for spec in planned] == rounds.ids()
+    assert all(spec == full[spec.match_id] for spec in planned)  # same ids, seeds, teams and AIs
+    assert len(planned) == 140 + 70 and {spec.ai_a for spec in planned} == {"focus-fire", "kiter-race"}
