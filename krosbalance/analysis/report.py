@@ -36,6 +36,7 @@ from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import default_study, folder_study, ruleset_sections
 from krosbalance.analysis.verdict import Verdict
+from krosbalance.sim.target import target_lines
 from krosbalance.studies.patches import section as patch_section
 
 
@@ -165,9 +166,11 @@ def _answer_first(
         else body.findings[:5]
     )
     said = {line.replace("**", "") for line in headline or []}
+    target = (rs.manifest or {}).get("target")  # [target]: where each AI's rounds stopped (sim.target)
     doc.ul(
         [f"**Answer:** {line}" for line in headline or []]
         + [line for line in lines if line.replace("**", "") not in said]
+        + [f"**Sample size from a target:** {line}" for line in target_lines(target)]
     )
     _folder_check(doc, rs)  # after the answer, before the detail: what the numbers leave out
 
