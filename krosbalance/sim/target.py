@@ -387,33 +387,34 @@ def study_measure(target: Target) -> Callable[[Any], dict[str, float]]:
 # ------------------------------------------------------------------------------------------- words
 
 
-def _pm(x: float | None) -> str:
-    return "±?" if x is None else f"±{x:.2f}"
+def _pm(x: float | None, digits: int = 2) -> str:
+    return "±?" if x is None else f"±{x:.{digits}f}"
 
 
 def target_lines(record: Mapping[str, Any] | None) -> list[str]:
     """One line per targeted AI of a manifest's ``target`` record: ``mcts-race: ±0.15 reached after
-    1,840 matches (3 rounds; widest: anna_tommy ±0.148 log-odds)`` or ``cap reached at ±0.19``."""
+    1,330 matches (19 rounds of 1 deal per pairing and board; widest: anna_tommy ±0.148 log-odds)`` or
+    ``mcts-race: cap reached at ±0.19 after 4,200 matches (...)``."""
     if not record:
         return []
     goal = _pm(record.get("half_width"))
     unit = record.get("unit", "")
     lines = []
     for ai, r in record.get("ais", {}).items():
-        n, rounds = int(r.get("matches", 0)), int(r.get("rounds", 0))
+        n, rounds, size = int(r.get("matches", 0)), int(r.get("rounds", 0)), int(r.get("round_deals", 1))
+        of = f"{rounds} round{'s' if rounds != 1 else ''} of {size} deal{'s' if size != 1 else ''} per pairing and board"
         widest = (
-            f"widest: {r.get('widest')} {_pm(r.get('half_width'))} {unit}".rstrip() if r.get("widest") else ""
+            f"; widest: {r['widest']} {_pm(r.get('half_width'), 3)} {unit}".rstrip()
+            if r.get("widest")
+            else ""
         )
-        plural = "s" if rounds != 1 else ""
         if r.get("status") == REACHED:
-            lines.append(f"{ai}: {goal} reached after {n:,} matches ({rounds} round{plural}; {widest})")
+            lines.append(f"{ai}: {goal} reached after {n:,} matches ({of}{widest})")
         elif r.get("status") == CAP:
             lines.append(
                 f"{ai}: cap reached at {_pm(r.get('half_width'))} after {n:,} matches "
-                f"({r.get('max_deals')} deals per pairing and board; target {goal}; {widest})"
+                f"({r.get('max_deals')} deals per pairing and board, the cap; target {goal}{widest})"
             )
         else:
-            lines.append(
-                f"{ai}: {goal} not reached yet ({n:,} matches, {rounds} round{plural} so far; {widest})"
-            )
+            lines.append(f"{ai}: {goal} not reached yet ({n:,} matches, {of} so far{widest})")
     return lines
