@@ -256,3 +256,35 @@ def test_a_round_plays_the_very_specs_of_the_full_expansion() -> None:
     assert [spec.match_id for spec in planned] == rounds.ids()
     assert all(spec == full[spec.match_id] for spec in planned)  # same ids, seeds, teams and AIs
     assert len(planned) == 140 + 70 and {spec.ai_a for spec in planned} == {"focus-fire", "kiter-race"}
+
+
+REAL = """
+name = "real-target"
+master_seed = 5
+matches_per_pairing = 1
+boards = ["arena-elemental"]
+ais = ["kiter-race"]
+
+[teams]
+mode = "splits"
+pool = ["queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy",
+        "bill_tell", "kassius_kaos", "lil_healey", "bad_aboum"]
+
+[target]
+half_width = 0.5
+max_deals = 6
+"""
+
+
+def test_the_real_engine_plays_the_same_rounds_on_one_and_two_jobs(tmp_path: Path) -> None:
+    source = tmp_path / "real.toml"
+    source.write_text(textwrap.dedent(REAL), encoding="utf-8")
+    one = run_experiment(source, tmp_path / "one", jobs=1, progress=False)
+    two = run_experiment(source, tmp_path / "two", jobs=2, progress=False, batch_size=7)
+    assert one.n_errors == 0 and one.n_matches == two.n_matches and one.target == two.target
+    for table in ("matches", "fighters"):
+        pd.testing.assert_frame_equal(
+            read_table(tmp_path / "one", table), read_table(tmp_path / "two", table)
+        )
+    record = read_manifest(tmp_path / "one")["target"]
+    assert record == read_manifest(tmp_path / "two")["target"] and record["ais"]["kiter-race"]["rounds"] >= 2
