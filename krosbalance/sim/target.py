@@ -124,18 +124,20 @@ def parse_target(data: Mapping[str, Any], problems: _Problems) -> dict[str, Any]
     return {"half_width": float(half_width), "ais": list(ais or []), **counts}
 
 
-def _study_module(experiment: Experiment) -> tuple[str, Any]:
-    """The experiment's study name and its folder's ``target`` module (None when it has none)."""
+def _study_module(experiment: Experiment) -> tuple[str, str, Any]:
+    """The experiment's study name, the path of its folder's ``target`` module and the module (None
+    when the study has none)."""
     from krosbalance.studies import study_for
 
     study = study_for(experiment)
     name = f"{type(study).__module__}.target"
+    path = name.replace(".", "/") + ".py"
     try:
-        return study.name, importlib.import_module(name)
+        return study.name, path, importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name != name:
             raise
-        return study.name, None
+        return study.name, path, None
 
 
 def own_matchups(experiment: Experiment) -> dict[str, int]:
@@ -148,9 +150,9 @@ def own_matchups(experiment: Experiment) -> dict[str, int]:
 
 
 def strongest_ai(candidates: Sequence[str], ruleset: str) -> tuple[str, str]:
-    """(the strongest of ``candidates``, '') by the AI ladder's rating (Arena's ladder,
-    :func:`krosbalance.ai.ladder.load_ladder`), an AI off the ladder by its tier below those on it;
-    ('', why) when two tie at the top."""
+    """(the strongest of ``candidates``, '') by the AI ladder (Arena's,
+    :func:`krosbalance.ai.ladder.load_ladder`): the validated AIs by rating, then those that failed
+    the gate, then the AIs off the ladder by tier; ('', why) when two tie at the top."""
     from krosbalance.ai.ladder import load_ladder
     from krosbalance.ai.registry import ai_tier
 
@@ -158,10 +160,9 @@ def strongest_ai(candidates: Sequence[str], ruleset: str) -> tuple[str, str]:
     tiers = ("baseline", "heuristic", "search")
 
     def rank(ai: str) -> tuple[int, float, int]:
-        tier = ai_tier(ai)
-        standing = ladder.get(ai)
-        on = standing is not None
-        return (int(on), standing.rating if standing else 0.0, tiers.index(tier) if tier in tiers else -1)
+        standing, tier = ladder.get(ai), ai_tier(ai)
+        place = 0 if standing is None else 2 if standing.validated else 1
+        return (place, standing.rating if standing else 0.0, tiers.index(tier) if tier in tiers else -1)
 
     ranked = sorted(candidates, key=rank, reverse=True)
     if len(ranked) > 1 and rank(ranked[0]) == rank(ranked[1]):
@@ -182,12 +183,11 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     added to ``problems`` (the experiment is returned unchanged then)."""
     from krosbalance.studies import study_for
 
-    study, module = _study_module(experiment)
+    study, path, module = _study_module(experiment)
     if module is None:
         problems.add(
             "target",
-            f"the {study} study states no headline quantity a target can size "
-            f"(no krosbalance/studies/{study}/target.py); remove [target]",
+            f"the {study} study states no headline quantity a target can size (no {path}); remove [target]",
         )
         return experiment
     if study_for(experiment).stage_runner(experiment) is not None:
@@ -199,8 +199,10 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     if why:
         problems.add("target", why)
         return experiment
+    from krosbalance.ai.registry import canonical_ai
+
     own = own_matchups(experiment)
-    names = list(raw["ais"])
+    names = [canonical_ai(name) for name in raw["ais"]]  # a former id (focus_fire) reads as today's
     if not names:
         if not own:
             problems.add(
