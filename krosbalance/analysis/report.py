@@ -90,7 +90,11 @@ def _verdict_section(
     doc.image("verdict.png", verdict_mod.plot_verdict(answer), f"verdict: {answer.study} per AI tier")
     for line in (headline or [])[:1]:
         doc.p(f"**{line}**")
-    conv = verdict_mod.convergence(answer.data, answer.as_pct) if not answer.data.empty else pd.DataFrame()
+    conv = (
+        verdict_mod.convergence(answer.data, answer.as_pct, answer.ruleset)
+        if not answer.data.empty
+        else pd.DataFrame()
+    )
     tables["verdict"] = (
         answer.data.merge(conv[["figure", "status"]], on="figure", how="left") if len(conv) else answer.data
     )

@@ -14,7 +14,7 @@ from krosbalance.analysis.names import board_title, display_name
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.plots import _axes, _errors, _no_data
 from krosbalance.analysis.sections import folder_study
-from krosbalance.analysis.verdict import Verdict, group_label, strongest_tiers, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, strongest_tiers, verdict_frame
 from krosbalance.studies.boards.tables import board_favours, figure_rates_by_board, first_player_by_board
 
 STUDY = "boards"
@@ -106,6 +106,7 @@ def board_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": one_ai(str(r.ai)),
         }
         for r in first.itertuples(index=False)
     ]

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.names import board_title, short_name
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.studies.matchup import tables as t
 from krosbalance.studies.matchup.api import folder_study
 
@@ -142,6 +142,7 @@ def _verdict_rows(found: dict[str, pd.DataFrame], round_robin: bool) -> list[dic
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": one_ai(str(r.ai)),
         }
         for r in found["matchup_pairs"].itertuples(index=False)
     ]

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.crossing import sweep_kind
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.studies.rewards import value as rewards
 from krosbalance.studies.rewards.arms import recorded_arms
 
@@ -33,6 +33,7 @@ def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
             "ci_low": r.delta_low,
             "ci_high": r.delta_high,
             "n": r.n,
+            "ai": one_ai(str(r.ai)),
         }
         for r in value.itertuples(index=False)
     ]
