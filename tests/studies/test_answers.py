@@ -58,18 +58,19 @@ def test_the_mode_sections_stand_in_rank_order() -> None:
     assert [s.name for s in modes if s.name in before] == before
 
 
-def test_the_strength_answer_gives_win_rates_with_n_ci_and_the_ai(smoke: Path) -> None:
+def test_the_strength_answer_is_the_top_ais_with_n_ci_and_win_pct(smoke: Path) -> None:
     study, lines = report_answer(smoke)
     assert study == "strength"
-    assert 1 <= len(lines) <= 2
-    assert all("n=" in line and "%" in line and "random" in line for line in lines)
+    assert len(lines) == 2
+    assert lines[0].startswith("Under random") and "n=" in lines[0] and "%" in lines[0]
     assert "win" in lines[0] and "log-odds" in lines[0]  # the verdict in win % beside log-odds
+    assert lines[1].startswith("Only random measured these figures")  # one AI played: said plainly
 
 
 def test_the_cli_prints_the_answer_and_lists_the_studies(
     smoke: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["answer", str(smoke)]) == 0
-    assert capsys.readouterr().out.startswith("answer (strength):\n  Under baseline (random)")
+    assert capsys.readouterr().out.startswith("answer (strength):\n  Under random, the strongest validated AI")
     assert main(["list", "studies"]) == 0
     assert capsys.readouterr().out.split() == list_studies()
