@@ -416,7 +416,9 @@ class _Accumulator:
 
     def result(self) -> Summary:
         if self.raw:
-            matches = with_side_ais(pd.concat(self.raw, ignore_index=True) if len(self.raw) > 1 else self.raw[0])
+            matches = with_side_ais(
+                pd.concat(self.raw, ignore_index=True) if len(self.raw) > 1 else self.raw[0]
+            )
         else:
             matches = explode_patterns(merge_patterns(self.patterns))
         turns = _merge_turns(self.turns) if self.turns else pd.DataFrame(columns=[*TURN_KEYS, WEIGHT])

@@ -134,7 +134,9 @@ def compared(
     """What the picture compares, strongest first: ``("ai", [top, next])`` when rows name their AI
     (the strongest validated AI played and the next one down, :func:`~.top_ai.top_ais`), else
     ``("tier", the two strongest tiers)``; one name when only one was played."""
-    named = data[(data["ai"].astype(str) != "") & data["est"].notna()] if "ai" in data.columns else data.iloc[0:0]
+    named = (
+        data[(data["ai"].astype(str) != "") & data["est"].notna()] if "ai" in data.columns else data.iloc[0:0]
+    )
     if len(named):
         tiers = dict(zip(named["ai"].astype(str), named["tier"].astype(str), strict=True))
         top = top_ais(tiers, ruleset, standings, tiers)

@@ -3,8 +3,6 @@ when the answer reads another AI's rows."""
 
 from __future__ import annotations
 
-import pandas as pd
-
 from krosbalance.ai.ladder import LadderStanding
 from krosbalance.analysis import headline as hl
 from krosbalance.analysis import verdict as vd
@@ -19,7 +17,9 @@ def standings(strong_rating: float = 1.5, weak_rating: float = 0.2) -> dict[str,
     }
 
 
-def verdict(rows: list[tuple[str, str, float, float, int]], as_pct: bool = False, ruleset: str = "arena") -> vd.Verdict:
+def verdict(
+    rows: list[tuple[str, str, float, float, int]], as_pct: bool = False, ruleset: str = "arena"
+) -> vd.Verdict:
     """Rows of (figure, ai, estimate, interval half-width, n)."""
     data = vd.verdict_frame(
         [
@@ -55,7 +55,10 @@ def test_the_answer_is_measured_on_the_strongest_ais_rows() -> None:
     assert lines[0].startswith("Under strong, the strongest validated AI played")
     assert "highest fig-1 +0.60 [+0.50, +0.70]" in lines[0] and "lowest fig-2 -0.60" in lines[0]
     assert "n=400" in lines[0] and "(≈ 65% [62%, 67%] win)" in lines[0]  # win % beside log-odds
-    assert lines[1].startswith("Next AI down, weak: fig-1 -0.50") and "still moving: strong rates it higher" in lines[1]
+    assert (
+        lines[1].startswith("Next AI down, weak: fig-1 -0.50")
+        and "still moving: strong rates it higher" in lines[1]
+    )
 
 
 def test_the_ladder_decides_which_ai_answers() -> None:
@@ -63,7 +66,10 @@ def test_the_ladder_decides_which_ai_answers() -> None:
     lines = hl.headline_lines(verdict(OPPOSED), standings(strong_rating=0.1, weak_rating=0.3))
     # the tiers still put the search AI on top: validation and tier come before the rating
     assert lines[0].startswith("Under strong")
-    unvalidated = {"strong": LadderStanding("strong", "search", 1.5, 1.4, 1.6, 100, False), **{"weak": standings()["weak"]}}
+    unvalidated = {
+        "strong": LadderStanding("strong", "search", 1.5, 1.4, 1.6, 100, False),
+        **{"weak": standings()["weak"]},
+    }
     lines = hl.headline_lines(verdict(OPPOSED), unvalidated)
     assert lines[0].startswith("Under weak, the strongest validated AI played")
     assert "highest fig-2 +0.50" in lines[0]
@@ -72,7 +78,9 @@ def test_the_ladder_decides_which_ai_answers() -> None:
 
 def test_settled_and_undecided_are_said_with_what_would_tell() -> None:
     agree = [("fig-1", "strong", 0.40, 0.05, 2000), ("fig-1", "weak", 0.41, 0.05, 2000)]
-    assert "settled (the two agree within ±0.15 log-odds)" in hl.headline_lines(verdict(agree), standings())[1]
+    assert (
+        "settled (the two agree within ±0.15 log-odds)" in hl.headline_lines(verdict(agree), standings())[1]
+    )
     wide = [
         ("fig-1", "strong", 0.40, 0.40, 100),
         ("fig-2", "strong", -0.40, 0.40, 100),

@@ -17,7 +17,7 @@ def assert_report_leads_with_the_answer(doc: Any, tables: dict[str, Any], study:
     assert headings[0] == (0, "Verdict"), headings[:3]
     assert kinds.index("img") == 1
     name, _png, alt = doc.blocks[1][1]
-    assert name == "verdict.png" and alt == f"verdict: {study} per AI tier"
+    assert name == "verdict.png" and alt == f"verdict: {study} per AI"
     summary_at = headings[1][0]
     assert headings[1][1] == "Summary"
     assert all(kind in ("note", "p") for kind in kinds[2:summary_at])  # captions only in between

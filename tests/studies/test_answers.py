@@ -71,6 +71,8 @@ def test_the_cli_prints_the_answer_and_lists_the_studies(
     smoke: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["answer", str(smoke)]) == 0
-    assert capsys.readouterr().out.startswith("answer (strength):\n  Under random, the strongest validated AI")
+    assert capsys.readouterr().out.startswith(
+        "answer (strength):\n  Under random, the strongest validated AI"
+    )
     assert main(["list", "studies"]) == 0
     assert capsys.readouterr().out.split() == list_studies()

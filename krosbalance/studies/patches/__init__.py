@@ -42,7 +42,12 @@ class PatchesStudy:
 
         return (
             StudySection(
-                "fix_finder", fix_section.add_report_section, leading=True, mode=True, verdict=fix_verdict, rank=50
+                "fix_finder",
+                fix_section.add_report_section,
+                leading=True,
+                mode=True,
+                verdict=fix_verdict,
+                rank=50,
             ),
         )
 

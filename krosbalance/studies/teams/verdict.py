@@ -28,7 +28,7 @@ def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     lead = "heuristic" if "heuristic" in tiers else tiers[0]
     top = ratings[ratings["tier"] == lead].nlargest(team_section.TOP_SHOWN, "rating")["team"].tolist()
     shown = ratings[ratings["team"].isin(top)]
-    ais = {t: sole_ai(rs.matches, t) for t in tiers}  # a tier played by one AI: that AI's rating
+    ais = {t: sole_ai(rs.summary().matches, t) for t in tiers}  # a tier played by one AI: its rating
     rows = [
         {
             "figure": str(r.label),
