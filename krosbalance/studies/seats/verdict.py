@@ -23,7 +23,9 @@ def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     if chars.empty:
         return None
     arms = sorted(set(chars["arm"].astype(str))) if "arm" in chars.columns else []
-    ais = {t: sole_ai(rs.summary().matches, t) for t in set(chars["tier"].astype(str))}  # a tier of one AI: its rows
+    ais = {
+        t: sole_ai(rs.summary().matches, t) for t in set(chars["tier"].astype(str))
+    }  # a tier of one AI: its rows
     rows = [
         {
             "figure": display_name(str(r.term)),
