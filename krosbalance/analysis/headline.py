@@ -65,7 +65,9 @@ def figure_text(verdict: Verdict, row: Any) -> str:
 
 
 def _unit(verdict: Verdict) -> str:
-    return f"{verdict.measure}, 95% CI"
+    """``teammate-adjusted strength, log-odds vs the average character, 95% CI``: the measure, its
+    own brackets flattened (the unit stands in brackets already)."""
+    return f"{verdict.measure.replace(' (', ', ').replace(')', '')}, 95% CI"
 
 
 def _extremes(rows: pd.DataFrame) -> list[Any]:
@@ -173,13 +175,18 @@ def comparison_lines(verdict: Verdict, standings: Mapping[str, Any] | None = Non
     lines = []
     for ai in top.others() if top is not None else ():
         own = rows[rows["ai"] == ai]
-        shown = ", ".join(figure_text(verdict, r) for r in _extremes(own))
-        lines.append(f"{ai} ({own['tier'].iloc[0]}): {shown}.")
+        lines.append(f"{ai} ({own['tier'].iloc[0]}): {_highest_lowest(verdict, own)}.")
     pooled = verdict.data[(verdict.data["ai"].astype(str) == "") & verdict.data["est"].notna()]
     for group, own in pooled.groupby("group", sort=False):
-        shown = ", ".join(figure_text(verdict, r) for r in _extremes(own))
-        lines.append(f"{group} (several AIs pooled): {shown}.")
+        lines.append(f"{group} (not one AI's): {_highest_lowest(verdict, own)}.")
     return lines
+
+
+def _highest_lowest(verdict: Verdict, rows: pd.DataFrame) -> str:
+    shown = _extremes(rows)
+    if len(shown) == 1:
+        return figure_text(verdict, shown[0])
+    return f"highest {figure_text(verdict, shown[0])}; lowest {figure_text(verdict, shown[1])}"
 
 
 __all__ = [

@@ -386,10 +386,13 @@ def extremes_line(verdict: Verdict) -> str:
 def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = ()) -> list[str]:
     """At most :data:`MAX_SUMMARY` lines: how much data, the study's findings, who is strongest,
     whether the tiers settled, and the first warning (unvalidated AIs, errors)."""
+    from krosbalance.analysis.headline import headline_lines  # it reads this module's picture
+
     head = list(header[:1])
     conv = [] if verdict.empty else [convergence_line(verdict)]
     warn = list(warnings)[:1]
-    extreme = [] if verdict.empty else [line for line in (extremes_line(verdict),) if line]
+    said = not verdict.empty and bool(headline_lines(verdict))  # the answer names them already
+    extreme = [] if verdict.empty or said else [line for line in (extremes_line(verdict),) if line]
     room = MAX_SUMMARY - len(head) - len(conv) - len(warn)
     return head + (list(verdict.lines[:2]) + extreme)[: max(room, 0)] + conv + warn
 
