@@ -48,20 +48,31 @@ def verdict_top(verdict: Verdict, standings: Mapping[str, Any] | None = None) ->
     return top_ais(tiers, verdict.ruleset, standings, tiers)
 
 
-def _value(x: float, as_pct: bool) -> str:
-    return f"{100 * x:.1f}%" if as_pct else f"{x:+.2f}"
+def _value(x: float, as_pct: bool, shift: bool = False) -> str:
+    """A log-odds value signed, a win rate in %, a shift of win rate in signed points."""
+    if as_pct:
+        return f"{100 * x:+.1f} pts" if shift else f"{100 * x:.1f}%"
+    return f"{x:+.2f}"
+
+
+def _is_shift(verdict: Verdict) -> bool:
+    """Whether the verdict's proportions are differences (its "no effect" is 0, not 50%)."""
+    return verdict.as_pct and verdict.reference == 0
 
 
 def figure_text(verdict: Verdict, row: Any) -> str:
     """``Bill Tell +0.52 [+0.20, +0.84] (≈ 63% [55%, 70%] win), n=420``."""
+    shift = _is_shift(verdict)
     ci = (
         ""
         if pd.isna(row.ci_low) or pd.isna(row.ci_high)
-        else f" [{_value(row.ci_low, verdict.as_pct)}, {_value(row.ci_high, verdict.as_pct)}]"
+        else f" [{_value(row.ci_low, verdict.as_pct, shift)}, {_value(row.ci_high, verdict.as_pct, shift)}]".replace(
+            " pts", ""
+        )
     )
     win = f" ({win_pct_text(row.est, row.ci_low, row.ci_high)})" if in_win_pct(verdict) else ""
     n = "" if pd.isna(row.n) else f", n={int(row.n)}"
-    return f"{row.figure} {_value(row.est, verdict.as_pct)}{ci}{win}{n}"
+    return f"{row.figure} {_value(row.est, verdict.as_pct, shift)}{ci}{win}{n}"
 
 
 def _unit(verdict: Verdict) -> str:
@@ -94,7 +105,7 @@ def top_line(verdict: Verdict, top: TopAIs) -> str:
         return f"{who}: {figure_text(verdict, shown[0])} ({_unit(verdict)})."
     best, worst = shown
     if holds_reference(verdict, best) and holds_reference(verdict, worst):
-        ref = _value(verdict.reference, verdict.as_pct).lstrip("+")
+        ref = "no effect" if _is_shift(verdict) else _value(verdict.reference, verdict.as_pct).lstrip("+")
         return (
             f"{who}, no figure can be told from {ref} yet: highest {figure_text(verdict, best)}; lowest "
             f"{figure_text(verdict, worst)} ({_unit(verdict)}). More matches under {top.top} would tell."

@@ -3,7 +3,8 @@ and the next one down (issue 39: the verdict is the strongest validated AI's).
 
 The ladder's order is one rule, kept here: tier first (search > heuristic > baseline), then the
 AI's Bradley-Terry rating on the ladder (``krosbalance/ai/data/ladder.toml``), an AI not on the
-ladder placed at the top of its tier, then its name (:func:`ladder_key`). A run's answer is measured
+ladder placed at the top of its tier, then its name (:func:`ladder_key`; two AIs off the ladder in one tier are told apart by name only,
+and their answer is provisional). A run's answer is measured
 by the strongest AI *validated for its ruleset* that played it; the next AI down is the next one of
 that order that also played (validated or not: the comparison says which). When no AI that played
 is validated for the ruleset, the strongest one played answers, marked provisional.
@@ -122,9 +123,7 @@ def ai_note(top: TopAIs) -> str:
     is validated for the ruleset, that its answer is provisional."""
     if top.top_validated:
         return f"{top.top}, the strongest validated AI played"
-    return (
-        f"{top.top}, the strongest AI played — not validated for {top.ruleset} by the AI ladder: provisional"
-    )
+    return f"{top.top}, the strongest AI played (provisional: not validated for {top.ruleset} by the AI ladder)"
 
 
 __all__ = [

@@ -124,7 +124,7 @@ def test_rows_pooled_over_several_ais_give_no_ai_headline() -> None:
 
 def test_the_comparison_section_holds_the_other_ais() -> None:
     lines = hl.comparison_lines(verdict(OPPOSED), standings())
-    assert len(lines) == 1 and lines[0].startswith("weak (heuristic): fig-2 +0.50")
+    assert len(lines) == 1 and lines[0].startswith("weak (heuristic): highest fig-2 +0.50")
 
 
 def test_the_picture_compares_the_top_two_ais() -> None:
@@ -132,3 +132,29 @@ def test_the_picture_compares_the_top_two_ais() -> None:
     assert vd.compared(data, "arena", standings()) == ("ai", ["strong", "weak"])
     status = vd.convergence(data, False, "arena", standings()).set_index("figure")["status"]
     assert set(status) == {vd.MOVING}
+
+
+def test_a_shift_of_win_rate_reads_in_signed_points() -> None:
+    shifts = verdict(
+        [("fig-1", "strong", 0.10, 0.05, 200), ("fig-2", "strong", -0.02, 0.05, 200)], as_pct=True
+    )
+    shifts.reference = 0.0
+    line = hl.headline_lines(shifts, standings())[0]
+    assert "highest fig-1 +10.0 pts [+5.0, +15.0], n=200" in line
+
+
+def test_within_a_tier_the_ladder_rating_picks_the_answering_ai() -> None:
+    """Two AIs of one tier: the higher rated answers, whichever way the ladder puts them."""
+    rows = [("fig-1", "strong", 0.6, 0.1, 400), ("fig-1", "weak", -0.5, 0.1, 400)]
+    same_tier = {"strong": "heuristic", "weak": "heuristic"}
+    data = verdict(rows)
+    data.data["tier"] = data.data["ai"].map(same_tier)
+
+    def ladder(strong: float, weak: float) -> dict[str, LadderStanding]:
+        return {
+            ai: LadderStanding(ai, "heuristic", r, r - 0.1, r + 0.1, 100, True)
+            for ai, r in (("strong", strong), ("weak", weak))
+        }
+
+    assert hl.headline_lines(data, ladder(0.5, 0.2))[0].startswith("Under strong")
+    assert hl.headline_lines(data, ladder(0.2, 0.5))[0].startswith("Under weak")
