@@ -123,7 +123,9 @@ def ai_note(top: TopAIs) -> str:
     is validated for the ruleset, that its answer is provisional."""
     if top.top_validated:
         return f"{top.top}, the strongest validated AI played"
-    return f"{top.top}, the strongest AI played (provisional: not validated for {top.ruleset} by the AI ladder)"
+    return (
+        f"{top.top}, the strongest AI played (provisional: not validated for {top.ruleset} by the AI ladder)"
+    )
 
 
 __all__ = [

@@ -67,6 +67,26 @@ def test_the_strength_answer_is_the_top_ais_with_n_ci_and_win_pct(smoke: Path) -
     assert lines[1].startswith("Only random measured these figures")  # one AI played: said plainly
 
 
+@pytest.fixture(scope="module")
+def two_ais(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The smoke deals played by random and by a heuristic: the heuristic's figures must answer."""
+    folder = tmp_path_factory.mktemp("two-ais")
+    source = folder / "two-ais.toml"
+    source.write_text(
+        SMOKE.read_text(encoding="utf-8").replace('ais = ["random"]', 'ais = ["random", "focus-fire"]'),
+        encoding="utf-8",
+    )
+    run_experiment(source, folder / "run", jobs=1, progress=False)
+    return folder / "run"
+
+
+def test_the_answer_is_the_stronger_ais_with_the_weaker_one_beside_it(two_ais: Path) -> None:
+    _study, lines = report_answer(two_ais)
+    assert lines[0].startswith("Under focus-fire, the strongest validated AI played")
+    assert "too few" in lines[0]  # a handful of matches: said, not hidden
+    assert lines[1].startswith("Next AI down, random:")
+
+
 def test_the_cli_prints_the_answer_and_lists_the_studies(
     smoke: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
