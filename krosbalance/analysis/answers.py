@@ -43,9 +43,9 @@ def verdict_ruleset(rs: Any) -> str:
     """The ruleset a run's answer is judged in: the one it played, or, when it played several, the
     first the AI ladder was not played in (an Arena standing validates no AI for Blast)."""
     from krosbalance.analysis.sections import played_rulesets
-    from krosbalance.analysis.top_ai import LADDER_RULESETS
+    from krosbalance.analysis.top_ai import LADDER_RULESETS, base_ruleset
 
-    played = played_rulesets(rs)
+    played = list(dict.fromkeys(base_ruleset(r) for r in played_rulesets(rs)))
     outside = [r for r in played if r not in LADDER_RULESETS]
     return outside[0] if outside else (played[0] if played else LADDER_RULESETS[0])
 

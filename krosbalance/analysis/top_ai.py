@@ -37,10 +37,16 @@ def ladder_key(ai: str, standings: Mapping[str, Any], tier: str | None = None) -
     return rank, rating, ai
 
 
+def base_ruleset(ruleset: str) -> str:
+    """The ruleset's name without the options a results row writes beside it
+    (``arena[purchasable_rewards=...]`` -> ``arena``)."""
+    return str(ruleset).split("[", 1)[0].strip()
+
+
 def validated_for(ai: str, ruleset: str, standings: Mapping[str, Any]) -> bool:
     """Whether the ladder validated ``ai`` for ``ruleset`` (its standing says so, and the ladder was
-    played in that ruleset)."""
-    return ruleset in LADDER_RULESETS and bool(getattr(standings.get(ai), "validated", False))
+    played in that ruleset, whatever its options)."""
+    return base_ruleset(ruleset) in LADDER_RULESETS and bool(getattr(standings.get(ai), "validated", False))
 
 
 def strength_order(
@@ -102,7 +108,7 @@ def top_ais(
     return TopAIs(
         top,
         second,
-        ruleset,
+        base_ruleset(ruleset),
         validated_for(top, ruleset, standings),
         bool(second) and validated_for(second, ruleset, standings),
         tuple(order),
@@ -114,7 +120,7 @@ def run_ruleset(matches: Any) -> str:
     column)."""
     if matches is None or len(matches) == 0 or "ruleset" not in matches.columns:
         return "arena"
-    named = matches["ruleset"].dropna().astype(str)
+    named = matches["ruleset"].dropna().astype(str).map(base_ruleset)
     return str(named.value_counts().index[0]) if len(named) else "arena"
 
 
@@ -132,6 +138,7 @@ __all__ = [
     "LADDER_RULESETS",
     "TopAIs",
     "ai_note",
+    "base_ruleset",
     "ladder_key",
     "run_ruleset",
     "strength_order",

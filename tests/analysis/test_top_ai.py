@@ -58,3 +58,12 @@ def test_the_ruleset_of_a_run_is_its_most_played_one() -> None:
 
     assert top_ai.run_ruleset(pd.DataFrame({"ruleset": ["blast", "blast", "arena"]})) == "blast"
     assert top_ai.run_ruleset(pd.DataFrame({"winner": [0]})) == "arena"
+
+
+def test_a_rulesets_options_do_not_hide_it() -> None:
+    """Results rows write the ruleset with its options: still Arena, still validated."""
+    top = top_ai.top_ais(["low", "deep"], "arena[purchasable_rewards=[['x'], []]]", STANDINGS, TIERS)
+    assert top is not None and top.top_validated and top.ruleset == "arena"
+    import pandas as pd
+
+    assert top_ai.run_ruleset(pd.DataFrame({"ruleset": ["blast[challenges=['y']]"]})) == "blast"
