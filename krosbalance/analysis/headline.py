@@ -99,7 +99,7 @@ def top_line(verdict: Verdict, top: TopAIs) -> str:
         n = 0 if pd.isna(n_max) else int(n_max)
         return (
             f"{who}: only n={n} matches behind any figure, too few to tell a figure from another "
-            f"(highest {figure_text(verdict, shown[0])}; {_unit(verdict)}). More matches under {top.top} would tell."
+            f"({_highest_lowest(verdict, rows)}; {_unit(verdict)}). More matches under {top.top} would tell."
         )
     if len(shown) == 1:
         return f"{who}: {figure_text(verdict, shown[0])} ({_unit(verdict)})."
