@@ -1,8 +1,10 @@
 """A study's headline answer: one or two sentences with the numbers (n, 95% interval, the AI that
-measured them), from the same picture the report opens with (:mod:`krosbalance.analysis.verdict`).
+measured them: the strongest validated AI played, :mod:`krosbalance.analysis.top_ai`, with the next
+AI down beside it, :mod:`krosbalance.analysis.headline`), from the same picture the report opens
+with (:mod:`krosbalance.analysis.verdict`).
 
 The report's verdict is the first of its sections' verdicts (leading sections first) that the result
-set holds, else the characters' strength per AI tier (:func:`report_verdict`). A study answers from
+set holds, else the characters' strength per AI (:func:`report_verdict`). A study answers from
 it (:func:`section_answer`) unless it has numbers of its own to give (the strength study's win rates,
 the board study's per-board rates); :func:`headline_answer` asks the study the folder records.
 """

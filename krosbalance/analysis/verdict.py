@@ -1,5 +1,5 @@
-"""The answer a report opens with: one picture of who is strong, per AI tier, with intervals, and
-whether the tiers agree.
+"""The answer a report opens with: one picture of who is strong, per AI, with intervals, and
+whether the strongest AI and the next one down agree.
 
 Every kind of study the report handles answers "which figure is strong?" with one number per
 figure and AI group — a character's teammate-adjusted strength, a Demonic Reward's Δ win rate, a
@@ -9,12 +9,14 @@ strength at a four-player table. A :class:`Verdict` holds those numbers in one t
 the section that explains it in detail (the section registry's ``verdict`` hooks,
 :mod:`krosbalance.analysis.sections`), the character-strength one here.
 
-*Settled*, *still moving* or *undecided* (:func:`convergence`): the figure's estimates in the two
-strongest AI tiers played, compared by two one-sided tests against a margin
-(:mod:`.equivalence`): settled when they agree within it, still moving when stronger play moved the
-answer beyond the noise, undecided when the matches cannot tell (overlapping intervals are not
-agreement: with few matches every interval overlaps). With one tier played it cannot be judged and
-the picture says so.
+A row names the one AI whose matches measured it (``ai``; '' for a row pooled over a tier's AIs):
+the answer is the strongest validated AI's (:mod:`.top_ai`, worded by :mod:`.headline`).
+*Settled*, *still moving* or *undecided* (:func:`convergence`): the figure's estimates under that AI
+and the next AI down (the two strongest tiers, for a picture pooled per tier), compared by two
+one-sided tests against a margin (:mod:`.equivalence`): settled when they agree within it, still
+moving when stronger play moved the answer beyond the noise, undecided when the matches cannot tell
+(overlapping intervals are not agreement: with few matches every interval overlaps). With one AI
+played it cannot be judged and the picture says so.
 """
 
 from __future__ import annotations
