@@ -1,8 +1,10 @@
 """A study's headline answer: one or two sentences with the numbers (n, 95% interval, the AI that
-measured them), from the same picture the report opens with (:mod:`krosbalance.analysis.verdict`).
+measured them: the strongest validated AI played, :mod:`krosbalance.analysis.top_ai`, with the next
+AI down beside it, :mod:`krosbalance.analysis.headline`), from the same picture the report opens
+with (:mod:`krosbalance.analysis.verdict`).
 
 The report's verdict is the first of its sections' verdicts (leading sections first) that the result
-set holds, else the characters' strength per AI tier (:func:`report_verdict`). A study answers from
+set holds, else the characters' strength per AI (:func:`report_verdict`). A study answers from
 it (:func:`section_answer`) unless it has numbers of its own to give (the strength study's win rates,
 the board study's per-board rates); :func:`headline_answer` asks the study the folder records.
 """
@@ -21,7 +23,9 @@ def report_verdict(
     rs: Any, tables: dict[str, pd.DataFrame], own_sections: list[Any], matches: pd.DataFrame | None
 ) -> Verdict:
     """The answer picture's data: the first section (leading ones first) whose study the result set
-    holds gives it; else the characters' strength per AI tier (two-player results: ``matches``)."""
+    holds gives it; else the characters' strength per AI (two-player results: ``matches``). Its
+    ``ruleset`` is the run's (:func:`verdict_ruleset`): which AIs the ladder validated for it."""
+    ruleset = verdict_ruleset(rs)
     for own in sorted(own_sections, key=lambda s: not s.leading):
         if own.verdict is None:
             continue
@@ -30,8 +34,22 @@ def report_verdict(
         except Exception:  # the section itself says what went wrong; fall back on the default
             found = None
         if found is not None and not found.empty:
+            found.ruleset = ruleset
             return found
-    return character_verdict(matches if matches is not None else pd.DataFrame())
+    verdict = character_verdict(matches if matches is not None else pd.DataFrame())
+    verdict.ruleset = ruleset
+    return verdict
+
+
+def verdict_ruleset(rs: Any) -> str:
+    """The ruleset a run's answer is judged in: the one it played, or, when it played several, the
+    first the AI ladder was not played in (an Arena standing validates no AI for Blast)."""
+    from krosbalance.analysis.sections import played_rulesets
+    from krosbalance.analysis.top_ai import LADDER_RULESETS, base_ruleset
+
+    played = list(dict.fromkeys(base_ruleset(r) for r in played_rulesets(rs)))
+    outside = [r for r in played if r not in LADDER_RULESETS]
+    return outside[0] if outside else (played[0] if played else LADDER_RULESETS[0])
 
 
 def _two_player_matches(rs: Any) -> pd.DataFrame | None:
@@ -94,4 +112,4 @@ def headline_answer(rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
     return study.answer(rs, tables)
 
 
-__all__ = ["headline_answer", "report_verdict", "section_answer", "win_rate_line"]
+__all__ = ["headline_answer", "report_verdict", "section_answer", "verdict_ruleset", "win_rate_line"]

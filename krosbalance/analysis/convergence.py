@@ -27,15 +27,15 @@ compared with the strongest validated AI in a *provisional* verdict of its own.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from krosbalance.analysis import equivalence
-from krosbalance.analysis.dependence import POOLED, TIER_ORDER, ai_tier
+from krosbalance.analysis.dependence import POOLED, ai_tier
 from krosbalance.analysis.names import display_name
+from krosbalance.analysis.top_ai import ladder_key
 
 #: the tier excluded from the convergence (uniformly random play measures nothing of the character)
 EXCLUDED_TIER = "baseline"
@@ -45,16 +45,9 @@ ONE_AI = "one AI"
 
 
 def ai_order(ais: list[str], standings: dict[str, Any]) -> list[str]:
-    """``ais`` weakest first: by tier, then ladder rating (unrated: top of its tier), then name."""
-
-    def key(ai: str) -> tuple[int, float, str]:
-        tier = ai_tier(ai)
-        rank = TIER_ORDER.index(tier) if tier in TIER_ORDER else len(TIER_ORDER)
-        standing = standings.get(ai)
-        rating = math.inf if standing is None else float(standing.rating)
-        return rank, rating, ai
-
-    return sorted(ais, key=key)
+    """``ais`` weakest first, in the AI ladder's order (:func:`krosbalance.analysis.top_ai.ladder_key`:
+    tier, then ladder rating (unrated: top of its tier), then name)."""
+    return sorted(ais, key=lambda ai: ladder_key(ai, standings, ai_tier(ai)))
 
 
 def convergence_long(by_ai: pd.DataFrame, standings: dict[str, Any]) -> pd.DataFrame:

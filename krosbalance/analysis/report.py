@@ -10,9 +10,11 @@ Small or degenerate data gives "not enough data" in the affected sections, never
 that fails unexpectedly says so in place and the rest is written.
 
 A report leads with its answer: first the verdict picture (:mod:`krosbalance.analysis.verdict`: the
-first section's study picture the result set holds, else each figure's strength per AI tier with 95%
-intervals, marked settled, still moving or undecided), then a summary of at most five lines, then the detail: the
-question, every finding, the leading sections (a study's own, e.g. Seats, Teams, Boards), the common
+first section's study picture the result set holds, else each figure's strength per AI with 95%
+intervals, marked settled, still moving or undecided), the study's answer under the strongest
+validated AI played with one clause on the next AI down (:mod:`krosbalance.analysis.headline`), then a
+summary of at most five lines, then the detail: the question, every finding, the same figures under
+the other AIs (a comparison, not the answer), the leading sections (a study's own, e.g. Seats, Teams, Boards), the common
 sections, the other sections, the experiment file and the versions.
 """
 
@@ -88,17 +90,23 @@ def _verdict_section(
     """The report's first section: the verdict picture, the study's answer in words right under it
     (on the first screen), what the picture shows and the question it answers."""
     doc.h("Verdict")
-    doc.image("verdict.png", verdict_mod.plot_verdict(answer), f"verdict: {answer.study} per AI tier")
-    for line in (headline or [])[:1]:
+    doc.image("verdict.png", verdict_mod.plot_verdict(answer), f"verdict: {answer.study} per AI")
+    for line in (headline or [])[:2]:  # the top AI's answer and the next AI down's clause
         doc.p(f"**{line}**")
-    conv = verdict_mod.convergence(answer.data, answer.as_pct) if not answer.data.empty else pd.DataFrame()
+    conv = (
+        verdict_mod.convergence(answer.data, answer.as_pct, answer.ruleset)
+        if not answer.data.empty
+        else pd.DataFrame()
+    )
     tables["verdict"] = (
         answer.data.merge(conv[["figure", "status"]], on="figure", how="left") if len(conv) else answer.data
     )
     doc.p(
-        f"{answer.caption} Marked settled when the figure's estimates in the two strongest AI tiers played "
-        "agree within ±0.15 log-odds (two one-sided tests at 5%), still moving when they differ beyond the "
-        "noise, undecided when the matches cannot tell (one tier: not judged).",
+        f"{answer.caption} The answer is the strongest validated AI's (the AI ladder's order, for the ruleset "
+        "played); marked settled when its estimate and the next AI down's agree within ±0.15 log-odds (±3.75 "
+        "points for a win rate; two one-sided tests at 5%), still moving when they differ beyond the noise, "
+        "undecided when the matches cannot tell (one AI: not judged). A picture whose rows pool a tier's AIs "
+        "compares the two strongest tiers.",
         note=True,
     )
     if question:
@@ -187,6 +195,28 @@ def _answer_first(
         "scores simulation intervals. Draws count as non-wins in win rates unless a table says 'decided matches'.",
         note=True,
     )
+    _comparison(doc, answer, tables)
+
+
+def _comparison(doc: Doc, answer: Verdict, tables: dict[str, Any]) -> None:
+    """The cheaper AIs' figures, after the answer and the findings: the same figures under each AI
+    below the strongest (strongest first), the rows pooled over several AIs and the raw win rates
+    (pooled over every AI). A comparison, never the answer (issue 39)."""
+    from krosbalance.analysis.answers import win_rate_line
+    from krosbalance.analysis.headline import comparison_lines
+
+    lines = comparison_lines(answer) if not answer.empty else []
+    raw = win_rate_line(tables) if answer.study == "character strength" else ""
+    lines += [f"Raw win rates, every AI pooled: {raw}"] if raw else []
+    if not lines:
+        return
+    doc.h("Under the other AIs")
+    doc.p(
+        "The answer is measured by the strongest validated AI that played; the same figures under the "
+        "AIs below it (strongest first) and pooled over several AIs, for comparison:",
+        note=True,
+    )
+    doc.ul(lines)
 
 
 @dataclass

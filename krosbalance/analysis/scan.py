@@ -229,6 +229,16 @@ def _normalised(m: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def with_side_ais(m: pd.DataFrame) -> pd.DataFrame:
+    """``m`` with ``ai_a``/``ai_b`` (the AI of the experiment's team A and B, whichever seat each
+    took) when it has the seats' ``ai0``/``ai1`` but not them: the compressed summary has them, so
+    the summary of tables already read must too."""
+    if not {"ai0", "ai1"} <= set(m.columns) or {"ai_a", "ai_b"} <= set(m.columns):
+        return m
+    swapped = m["swapped"].astype(bool) if "swapped" in m.columns else pd.Series(False, index=m.index)
+    return m.assign(ai_a=m["ai0"].where(~swapped, m["ai1"]), ai_b=m["ai1"].where(~swapped, m["ai0"]))
+
+
 def _deal_codes(m: pd.DataFrame) -> np.ndarray:
     if "pairing" in m.columns and "deal" in m.columns:
         keys = m[["pairing", "deal"]].astype("int64")
@@ -406,7 +416,9 @@ class _Accumulator:
 
     def result(self) -> Summary:
         if self.raw:
-            matches = pd.concat(self.raw, ignore_index=True) if len(self.raw) > 1 else self.raw[0]
+            matches = with_side_ais(
+                pd.concat(self.raw, ignore_index=True) if len(self.raw) > 1 else self.raw[0]
+            )
         else:
             matches = explode_patterns(merge_patterns(self.patterns))
         turns = _merge_turns(self.turns) if self.turns else pd.DataFrame(columns=[*TURN_KEYS, WEIGHT])

@@ -1,5 +1,5 @@
-"""The answer a report opens with: one picture of who is strong, per AI tier, with intervals, and
-whether the tiers agree.
+"""The answer a report opens with: one picture of who is strong, per AI, with intervals, and
+whether the strongest AI and the next one down agree.
 
 Every kind of study the report handles answers "which figure is strong?" with one number per
 figure and AI group — a character's teammate-adjusted strength, a Demonic Reward's Δ win rate, a
@@ -9,17 +9,19 @@ strength at a four-player table. A :class:`Verdict` holds those numbers in one t
 the section that explains it in detail (the section registry's ``verdict`` hooks,
 :mod:`krosbalance.analysis.sections`), the character-strength one here.
 
-*Settled*, *still moving* or *undecided* (:func:`convergence`): the figure's estimates in the two
-strongest AI tiers played, compared by two one-sided tests against a margin
-(:mod:`.equivalence`): settled when they agree within it, still moving when stronger play moved the
-answer beyond the noise, undecided when the matches cannot tell (overlapping intervals are not
-agreement: with few matches every interval overlaps). With one tier played it cannot be judged and
-the picture says so.
+A row names the one AI whose matches measured it (``ai``; '' for a row pooled over a tier's AIs):
+the answer is the strongest validated AI's (:mod:`.top_ai`, worded by :mod:`.headline`).
+*Settled*, *still moving* or *undecided* (:func:`convergence`): the figure's estimates under that AI
+and the next AI down (the two strongest tiers, for a picture pooled per tier), compared by two
+one-sided tests against a margin (:mod:`.equivalence`): settled when they agree within it, still
+moving when stronger play moved the answer beyond the noise, undecided when the matches cannot tell
+(overlapping intervals are not agreement: with few matches every interval overlaps). With one AI
+played it cannot be judged and the picture says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,11 +32,14 @@ from matplotlib.figure import Figure
 
 from krosbalance.analysis import equivalence
 from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier
+from krosbalance.analysis.top_ai import top_ais
 from krosbalance.analysis.wording import win_pct_text
 
-COLUMNS = ("figure", "group", "tier", "est", "ci_low", "ci_high", "n")
+COLUMNS = ("figure", "group", "tier", "est", "ci_low", "ci_high", "n", "ai")
 """The verdict table: one row per figure (display name) and AI group (an AI, or a tier's AIs
-pooled) of ``tier``, with the estimate, its 95% interval and n."""
+pooled) of ``tier``, with the estimate, its 95% interval, n and ``ai``: the one AI whose matches
+(both sides played by it) the row measures, '' for a row pooled over several AIs. The headline
+answer is read off the rows of the strongest AI (:mod:`krosbalance.analysis.headline`)."""
 SETTLED, MOVING, UNDECIDED = equivalence.SETTLED, equivalence.MOVING, equivalence.UNDECIDED
 ONE_TIER = "one tier"
 #: the equivalence margin on a proportion scale (win rates): ±0.15 log-odds around 50% is ±3.75 points
@@ -57,6 +62,7 @@ class Verdict:
         as_pct: whether estimates are proportions (shown as percentages).
         lines: the study's own findings for the summary, most important first.
         caption: how the numbers were made (model, interval, design), under the picture.
+        ruleset: the ruleset the figures were played in (which AIs the ladder validated for it).
     """
 
     study: str
@@ -66,6 +72,7 @@ class Verdict:
     as_pct: bool = False
     lines: list[str] = field(default_factory=list)
     caption: str = ""
+    ruleset: str = "arena"
 
     @property
     def empty(self) -> bool:
@@ -73,11 +80,33 @@ class Verdict:
 
 
 def verdict_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """The verdict table from row dicts (missing ``n`` -> NaN), in :data:`COLUMNS` order."""
+    """The verdict table from row dicts (missing ``n`` -> NaN, missing ``ai`` -> '': a pooled row),
+    in :data:`COLUMNS` order."""
     df = pd.DataFrame(rows, columns=list(COLUMNS))
     for col in ("est", "ci_low", "ci_high", "n"):
         df[col] = pd.to_numeric(df[col], errors="coerce")
+    df["ai"] = df["ai"].astype(object).where(df["ai"].notna(), "").astype(str)
     return df
+
+
+def one_ai(label: str) -> str:
+    """The verdict's ``ai`` of a row labelled by its AI matchup: the AI when one AI played both
+    sides, '' for ``a vs b`` (a lopsided matchup measures no one AI)."""
+    return "" if " vs " in str(label) else str(label)
+
+
+def sole_ai(matches: pd.DataFrame, tier: str) -> str:
+    """The one AI of ``tier`` that played ``matches`` (any seat), '' when several did (a row pooled
+    over a tier then measures no one AI) or none."""
+    from krosbalance.analysis.dependence import recorded_tiers
+
+    if matches is None or matches.empty:
+        return ""
+    recorded = recorded_tiers(matches)
+    seats = [c for c in matches.columns if c.startswith("ai") and c[2:].isdigit()]
+    names = {str(a) for c in seats for a in matches[c].dropna().unique()}
+    found = [a for a in names if str(recorded.get(a) or ai_tier(a)) == str(tier)]
+    return found[0] if len(found) == 1 else ""
 
 
 def group_label(ai: str, tier: str | None = None) -> str:
@@ -97,29 +126,52 @@ def strongest_tiers(data: pd.DataFrame) -> list[str]:
 
 
 def _widest_sample(rows: pd.DataFrame) -> Any:
-    """A tier's row with the most matches: its AIs pooled when the table has that group."""
+    """A group's row with the most matches: a tier's AIs pooled when the table has that group."""
     return rows.sort_values("n", ascending=False, na_position="last").iloc[0]
 
 
-def convergence(data: pd.DataFrame, as_pct: bool = False) -> pd.DataFrame:
-    """Per figure: ``status`` (settled / still moving / undecided / one tier), the two ``tiers``
-    compared, the ``difference`` (strongest minus second) and, when undecided, the matches each tier
-    would need (``more_top``, ``more_second``).
+def compared(
+    data: pd.DataFrame, ruleset: str = "arena", standings: Mapping[str, Any] | None = None
+) -> tuple[str, list[str]]:
+    """What the picture compares, strongest first: ``("ai", [top, next])`` when rows name their AI
+    (the strongest validated AI played and the next one down, :func:`~.top_ai.top_ais`), else
+    ``("tier", the two strongest tiers)``; one name when only one was played."""
+    named = (
+        data[(data["ai"].astype(str) != "") & data["est"].notna()] if "ai" in data.columns else data.iloc[0:0]
+    )
+    if len(named):
+        tiers = dict(zip(named["ai"].astype(str), named["tier"].astype(str), strict=True))
+        top = top_ais(tiers, ruleset, standings, tiers)
+        if top is not None:
+            return "ai", [a for a in (top.top, top.second) if a]
+    return "tier", strongest_tiers(data)
 
-    Each tier is its row with the most matches (its AIs pooled when there is that row); the standard
+
+def convergence(
+    data: pd.DataFrame,
+    as_pct: bool = False,
+    ruleset: str = "arena",
+    standings: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Per figure: ``status`` (settled / still moving / undecided / one tier), the two groups
+    compared (``tiers``: the top two AIs when rows name their AI, :func:`compared`, else the two
+    strongest tiers), the ``difference`` (strongest minus second) and, when undecided, the matches
+    each would need (``more_top``, ``more_second``).
+
+    A tier is its row with the most matches (its AIs pooled when there is that row); the standard
     errors are read off the 95% intervals; the margin is ±0.15 log-odds (:data:`PCT_MARGIN` on a
-    proportion scale). A figure missing from either tier, or without an interval there, is
+    proportion scale). A figure missing from either group, or without an interval there, is
     ``one tier``.
     """
-    tiers = strongest_tiers(data)
+    column, tiers = compared(data, ruleset, standings)
     margin = PCT_MARGIN if as_pct else equivalence.MARGIN
     rows = []
     for fig in dict.fromkeys(data["figure"]):
         own = data[(data["figure"] == fig) & data["ci_low"].notna() & data["ci_high"].notna()]
         status, diff, more = ONE_TIER, float("nan"), (0, 0)
         if len(tiers) >= 2:
-            top = own[own["tier"] == tiers[0]]
-            second = own[own["tier"] == tiers[1]]
+            top = own[own[column] == tiers[0]]
+            second = own[own[column] == tiers[1]]
             if not top.empty and not second.empty:
                 a, b = _widest_sample(top), _widest_sample(second)
                 agreement = equivalence.compare(
@@ -147,15 +199,16 @@ def convergence(data: pd.DataFrame, as_pct: bool = False) -> pd.DataFrame:
 
 
 def convergence_line(verdict: Verdict) -> str:
-    """One sentence: how many figures are settled between the two strongest tiers, which still move,
-    and which the matches cannot decide yet."""
-    conv = convergence(verdict.data, verdict.as_pct)
-    tiers = strongest_tiers(verdict.data)
+    """One sentence: how many figures are settled between the two strongest AIs (or tiers, when
+    rows pool a tier's AIs), which still move, and which the matches cannot decide yet."""
+    conv = convergence(verdict.data, verdict.as_pct, verdict.ruleset)
+    column, tiers = compared(verdict.data, verdict.ruleset)
+    kind = "AI" if column == "ai" else "AI tier"
     if len(tiers) < 2:
         played = tiers[0] if tiers else "no"
         return (
-            f"Stronger play cannot be judged: one AI tier played ({played}); a run with a second, stronger tier "
-            "would show whether better play changes these answers."
+            f"Stronger play cannot be judged: one {kind} played ({played}); a run with a second, stronger "
+            f"{kind} would show whether better play changes these answers."
         )
     judged = conv[conv["status"] != ONE_TIER]
     margin = f"±{100 * PCT_MARGIN:.2g} points" if verdict.as_pct else f"±{equivalence.MARGIN:.2f} log-odds"
@@ -168,8 +221,8 @@ def convergence_line(verdict: Verdict) -> str:
 
     settled, moving, open_ = named(SETTLED), named(MOVING), named(UNDECIDED)
     line = (
-        f"{len(settled)} of {len(judged)} figures settled ({tiers[0]} and {tiers[1]}, the two strongest tiers "
-        f"played, agree within {margin})"
+        f"{len(settled)} of {len(judged)} figures settled ({tiers[0]} and {tiers[1]}, the two strongest "
+        f"{'AIs' if column == 'ai' else 'tiers'} played, agree within {margin})"
     )
     if moving:
         line += f"; still moving: {shown(moving)}, whose answer changes with the AI's strength"
@@ -207,14 +260,14 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
         ax = fig.add_subplot()
     else:
         fig = ax.figure  # type: ignore[assignment]
-    title = f"Verdict: {verdict.study} per AI tier (95% CI)"
+    title = f"Verdict: {verdict.study} per AI (95% CI)"
     if not figures:
         ax.text(0.5, 0.5, "not enough data for a verdict", ha="center", va="center", transform=ax.transAxes)
         ax.set_title(title)
         ax.set_axis_off()
         return fig
-    tiers = strongest_tiers(data)
-    top = data[data["tier"] == tiers[0]] if tiers else data
+    column, tiers = compared(data, verdict.ruleset)
+    top = data[data[column] == tiers[0]] if tiers else data
     order = top.groupby("figure")["est"].mean().reindex(figures)
     order = order.fillna(data.groupby("figure")["est"].mean()).sort_values(ascending=True)
     row = {f: i for i, f in enumerate(order.index)}
@@ -244,7 +297,7 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
     ax.axvline(verdict.reference, color="#444", lw=0.8)
     ax.set_yticks(range(len(order)), list(order.index), fontsize=8)
     ax.set_ylim(-0.7, len(order) - 0.3)
-    conv = convergence(data, verdict.as_pct).set_index("figure")["status"]
+    conv = convergence(data, verdict.as_pct, verdict.ruleset).set_index("figure")["status"]
     for f, i in row.items():
         status = str(conv.get(f, ONE_TIER))
         ax.annotate(
@@ -264,12 +317,12 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
         top_axis.set_xlabel("≈ win % against the average", fontsize=8)
         top_axis.tick_params(labelsize=7)
     ax.set_xlabel(verdict.measure)
-    compared = (
+    pair = (
         f"settled = {tiers[0]} and {tiers[1]} agree within the margin (two one-sided tests)"
         if len(tiers) > 1
-        else "one tier played"
+        else f"one {'AI' if column == 'ai' else 'tier'} played"
     )
-    ax.set_title(f"{title}\n{compared}", fontsize=10)
+    ax.set_title(f"{title}\n{pair}", fontsize=10)
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(  # below the picture, never over a point nor the axis label (the layout makes room)
         handles,
@@ -302,10 +355,10 @@ def extremes_line(verdict: Verdict) -> str:
     the win % against the average they mean). When both intervals hold the "no effect" value the
     line says the figures cannot be told from noise instead of naming a strongest one."""
     data = verdict.data.dropna(subset=["est"])
-    tiers = strongest_tiers(data)
+    column, tiers = compared(data, verdict.ruleset) if len(data) else ("tier", [])
     if data.empty or not tiers:
         return ""
-    top = data[data["tier"] == tiers[0]]
+    top = data[data[column] == tiers[0]]
     group = str(top["group"].iloc[0])
     top = top[top["group"] == group].sort_values("est", ascending=False)
 
@@ -335,17 +388,27 @@ def extremes_line(verdict: Verdict) -> str:
 def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = ()) -> list[str]:
     """At most :data:`MAX_SUMMARY` lines: how much data, the study's findings, who is strongest,
     whether the tiers settled, and the first warning (unvalidated AIs, errors)."""
+    from krosbalance.analysis.headline import headline_lines  # it reads this module's picture
+
     head = list(header[:1])
     conv = [] if verdict.empty else [convergence_line(verdict)]
     warn = list(warnings)[:1]
-    extreme = [] if verdict.empty else [line for line in (extremes_line(verdict),) if line]
+    said = not verdict.empty and bool(headline_lines(verdict))  # the answer names them already
+    extreme = [] if verdict.empty or said else [line for line in (extremes_line(verdict),) if line]
     room = MAX_SUMMARY - len(head) - len(conv) - len(warn)
     return head + (list(verdict.lines[:2]) + extreme)[: max(room, 0)] + conv + warn
 
 
 def answer_lines(verdict: Verdict) -> list[str]:
-    """A study's headline answer from its picture: the strongest and weakest figure under the
-    strongest AI group (numbers with 95% interval and n), then the study's first finding."""
+    """A study's headline answer from its picture: under the strongest validated AI played, then one
+    clause on the next AI down (:func:`krosbalance.analysis.headline.headline_lines`); a picture
+    whose rows pool several AIs each: the strongest and weakest figure under the strongest tier,
+    then the study's first finding."""
+    from krosbalance.analysis.headline import headline_lines  # it reads this module's picture
+
+    found = headline_lines(verdict)
+    if found:
+        return found
     extremes = extremes_line(verdict).replace("**", "") if not verdict.empty else ""
     return [line for line in (extremes, *verdict.lines[:1]) if line][:2]
 
@@ -354,9 +417,9 @@ def answer_lines(verdict: Verdict) -> list[str]:
 
 
 def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> Verdict:
-    """The character-strength study: each character's teammate-adjusted strength per AI tier, fitted
-    on the matchups where both sides had the same AI (every AI of the tier pooled, as the report's
-    verdict table pools a tier's AIs), or pooled over every match when no matchup had."""
+    """The character-strength study: each character's teammate-adjusted strength per AI, fitted on
+    the matches where both sides had that AI (the headline reads the strongest AI's rows), or pooled
+    over every match when no matchup had the same AI on both sides."""
     from krosbalance.analysis import stats
     from krosbalance.analysis.dependence import with_groups
     from krosbalance.analysis.names import display_name
@@ -365,19 +428,18 @@ def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> 
     ok = stats.ok_matches(matches) if len(matches) else matches
     grouped = with_groups(ok) if len(ok) else ok
     same = grouped[grouped["symmetric"]] if len(grouped) else grouped
-    parts: list[tuple[str, str, pd.DataFrame]] = []
-    for tier in sorted(set(same["tier"].astype(str)) if len(same) else set(), key=_tier_rank):
-        sub = same[same["tier"] == tier]
-        ais = ", ".join(sorted(set(sub["ai0"].astype(str))))
-        parts.append((tier, f"{tier} ({ais})", character_strengths(adjusted_strength(sub))))
+    parts: list[tuple[str, str, str, pd.DataFrame]] = []
+    ais = same[["ai0", "tier"]].astype(str).drop_duplicates().itertuples(index=False) if len(same) else ()
+    for ai, tier in sorted(ais, key=lambda a: (_tier_rank(a[1]), a[0])):
+        sub = same[same["ai0"].astype(str) == ai]
+        parts.append((tier, group_label(ai, tier), ai, character_strengths(adjusted_strength(sub))))
     caption = (
         "Teammate-adjusted strength: a logistic model of P(side 0 wins) with one log-odds effect per "
-        "character (0 = the average character), fitted per AI tier on the matchups where both sides had the "
-        "same AI (the tier's AIs pooled), deal-clustered 95% intervals, n = decided matches the character "
-        "played in."
+        "character (0 = the average character), fitted per AI on the matches where both sides had that "
+        "AI, deal-clustered 95% intervals, n = decided matches the character played in."
     )
-    if not any(len(p[2]) for p in parts) and len(ok):
-        parts = [("pooled", "pooled (every AI)", character_strengths(adjusted_strength(ok)))]
+    if not any(len(p[3]) for p in parts) and len(ok):
+        parts = [("pooled", "pooled (every AI)", "", character_strengths(adjusted_strength(ok)))]
         caption = (
             "Teammate-adjusted strength pooled over every AI and board (no matchup had the same AI on both "
             "sides): log-odds against the average character, 95% intervals, n = decided matches played in."
@@ -391,8 +453,9 @@ def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> 
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": ai,
         }
-        for tier, group, s in parts
+        for tier, group, ai, s in parts
         if len(s)
         for r in s.itertuples(index=False)
     ]
@@ -416,6 +479,9 @@ __all__ = [
     "Verdict",
     "answer_lines",
     "character_verdict",
+    "compared",
+    "one_ai",
+    "sole_ai",
     "extremes_line",
     "holds_reference",
     "in_win_pct",

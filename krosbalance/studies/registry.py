@@ -9,7 +9,8 @@ true (two claiming is an :class:`~krosbalance.errors.ExperimentError`; none is
 
 A study owns its report sections (:meth:`Study.report_sections`: each a :class:`StudySection`, its
 hook and its verdict picture) and its headline answer (:meth:`Study.answer`: one or two sentences,
-the numbers with n, 95% interval and the AI that measured them). The report shell and the CLI
+the numbers with n, 95% interval and the AI that measured them: the strongest validated AI played,
+with the next AI down beside it). The report shell and the CLI
 iterate the registry (:func:`study_sections`); none of them names a study.
 
 This module reads only the experiment's fields listed in :class:`ExperimentShape` and imports neither
@@ -118,7 +119,9 @@ class Study(Protocol):
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The headline answer, one or two sentences with the numbers (n, 95% interval, the AI that
-        measured them), from the result set and the report's derived tables."""
+        measured them), from the result set and the report's derived tables: measured by the
+        strongest validated AI that played the run (:mod:`krosbalance.analysis.top_ai`), then one
+        clause on the next AI down and whether the two agree (:mod:`krosbalance.analysis.headline`)."""
         ...
 
 

@@ -81,3 +81,18 @@ def test_methods_delegate(small) -> None:
         "dominated_teams",
     ):
         assert isinstance(getattr(rs, method)(), pd.DataFrame), method
+
+
+def test_the_summary_has_each_teams_ai_whether_or_not_the_tables_were_read(tmp_path, small) -> None:
+    """Read lazily the summary is a scan with ``ai_a``/``ai_b``; once ``ok_matches`` has read the
+    tables it is built from them, and must keep the same columns (issue 40)."""
+    m, f = small
+    write_results(tmp_path, m, f)
+    scanned = ResultSet.load(tmp_path).summary().matches
+    read = ResultSet.load(tmp_path)
+    assert len(read.ok_matches)  # reads the tables
+    in_memory = read.summary().matches
+    assert {"ai_a", "ai_b"} <= set(scanned.columns)
+    assert {"ai_a", "ai_b"} <= set(in_memory.columns)
+    swapped = in_memory["swapped"].astype(bool) if "swapped" in in_memory else False
+    assert (in_memory["ai_a"] == in_memory["ai0"].where(~swapped, in_memory["ai1"])).all()

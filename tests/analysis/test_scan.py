@@ -93,7 +93,9 @@ def test_resultset_in_memory_uses_its_tables(small) -> None:
     m, f = small
     rs = ResultSet(m, f)
     _same(rs.character_win_rates(), stats.character_win_rates(m))
-    assert rs.summary().matches is m
+    summary = rs.summary().matches  # the tables themselves, with each team's AI as a scan gives it
+    pd.testing.assert_frame_equal(summary[list(m.columns)], m)
+    assert {"ai_a", "ai_b"} <= set(summary.columns)
 
 
 def test_events_of_one_match_are_read_alone(tmp_path, small) -> None:

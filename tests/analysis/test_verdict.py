@@ -104,7 +104,7 @@ def test_the_markdown_report_opens_with_the_picture(tmp_path: Path) -> None:
     write_report(FIXTURE, tmp_path)
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     body = md.split("\n", 1)[1].lstrip()
-    assert body.startswith("## Verdict\n\n![verdict: character strength per AI tier](verdict.png)")
+    assert body.startswith("## Verdict\n\n![verdict: character strength per AI](verdict.png)")
     summary = md.split("## Summary\n\n")[1].split("\n\n")[0].splitlines()
     rest = [line for line in summary if not line.startswith("- **Answer:** ")]
     assert summary[0].startswith("- **Answer:** ")  # the study's answer leads the summary

@@ -17,7 +17,7 @@ def assert_report_leads_with_the_answer(doc: Any, tables: dict[str, Any], study:
     assert headings[0] == (0, "Verdict"), headings[:3]
     assert kinds.index("img") == 1
     name, _png, alt = doc.blocks[1][1]
-    assert name == "verdict.png" and alt == f"verdict: {study} per AI tier"
+    assert name == "verdict.png" and alt == f"verdict: {study} per AI"
     summary_at = headings[1][0]
     assert headings[1][1] == "Summary"
     assert all(kind in ("note", "p") for kind in kinds[2:summary_at])  # captions only in between
@@ -31,3 +31,19 @@ def assert_report_leads_with_the_answer(doc: Any, tables: dict[str, Any], study:
         verdict.columns
     )
     assert set(verdict["status"]) <= {"settled", "still moving", "undecided", "one tier"}
+    assert_the_answer_is_the_top_ais(verdict, [line.removeprefix("**Answer:** ") for line in answer])
+
+
+def assert_the_answer_is_the_top_ais(verdict: Any, answer: list[str]) -> None:
+    """When the picture's rows name their AI, the answer's first line names the strongest of them
+    (the ladder's order, :mod:`krosbalance.analysis.top_ai`) and no other AI before it."""
+    from krosbalance.analysis.top_ai import top_ais
+
+    named = verdict[verdict["ai"].astype(str) != ""] if "ai" in verdict.columns else verdict.iloc[0:0]
+    if named.empty or not answer:
+        return
+    tiers = dict(zip(named["ai"].astype(str), named["tier"].astype(str), strict=True))
+    top = top_ais(tiers, "arena", tiers=tiers)
+    assert top is not None and top.top in answer[0], (top, answer[0])
+    first = answer[0].index(top.top)
+    assert not any(other in answer[0][:first] for other in top.others() if other not in top.top)

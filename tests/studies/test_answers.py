@@ -58,18 +58,41 @@ def test_the_mode_sections_stand_in_rank_order() -> None:
     assert [s.name for s in modes if s.name in before] == before
 
 
-def test_the_strength_answer_gives_win_rates_with_n_ci_and_the_ai(smoke: Path) -> None:
+def test_the_strength_answer_is_the_top_ais_with_n_ci_and_win_pct(smoke: Path) -> None:
     study, lines = report_answer(smoke)
     assert study == "strength"
-    assert 1 <= len(lines) <= 2
-    assert all("n=" in line and "%" in line and "random" in line for line in lines)
+    assert len(lines) == 2
+    assert lines[0].startswith("Under random") and "n=" in lines[0] and "%" in lines[0]
     assert "win" in lines[0] and "log-odds" in lines[0]  # the verdict in win % beside log-odds
+    assert lines[1].startswith("Only random measured these figures")  # one AI played: said plainly
+
+
+@pytest.fixture(scope="module")
+def two_ais(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The smoke deals played by random and by a heuristic: the heuristic's figures must answer."""
+    folder = tmp_path_factory.mktemp("two-ais")
+    source = folder / "two-ais.toml"
+    source.write_text(
+        SMOKE.read_text(encoding="utf-8").replace('ais = ["random"]', 'ais = ["random", "focus-fire"]'),
+        encoding="utf-8",
+    )
+    run_experiment(source, folder / "run", jobs=1, progress=False)
+    return folder / "run"
+
+
+def test_the_answer_is_the_stronger_ais_with_the_weaker_one_beside_it(two_ais: Path) -> None:
+    _study, lines = report_answer(two_ais)
+    assert lines[0].startswith("Under focus-fire, the strongest validated AI played")
+    assert "too few" in lines[0]  # a handful of matches: said, not hidden
+    assert lines[1].startswith("Next AI down, random:")
 
 
 def test_the_cli_prints_the_answer_and_lists_the_studies(
     smoke: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["answer", str(smoke)]) == 0
-    assert capsys.readouterr().out.startswith("answer (strength):\n  Under baseline (random)")
+    assert capsys.readouterr().out.startswith(
+        "answer (strength):\n  Under random, the strongest validated AI"
+    )
     assert main(["list", "studies"]) == 0
     assert capsys.readouterr().out.split() == list_studies()

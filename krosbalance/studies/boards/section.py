@@ -10,11 +10,13 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from krosbalance.analysis.headline import next_ai_clause, verdict_top
 from krosbalance.analysis.names import board_title, display_name
 from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.plots import _axes, _errors, _no_data
 from krosbalance.analysis.sections import folder_study
-from krosbalance.analysis.verdict import Verdict, group_label, strongest_tiers, verdict_frame
+from krosbalance.analysis.top_ai import ai_note
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.studies.boards.tables import board_favours, figure_rates_by_board, first_player_by_board
 
 STUDY = "boards"
@@ -36,31 +38,72 @@ def board_tables(matches: pd.DataFrame) -> dict[str, pd.DataFrame]:
     }
 
 
-def _lead_ai(first: pd.DataFrame) -> str:
-    """The AI matchup the answer quotes: the strongest tier's, the most decided matches first."""
-    data = first.rename(columns={"board": "figure"}).assign(group=first["ai"], est=first["win_rate"])
-    tiers = strongest_tiers(data)
-    own = first[first["tier"] == tiers[0]] if tiers else first
-    return str(own.groupby("ai")["n"].sum().sort_values(ascending=False).index[0])
+def _first_verdict(first: pd.DataFrame, lines: list[str] | None = None) -> Verdict:
+    """The first player's win rate per board and AI as a verdict picture's rows."""
+    rows = [
+        {
+            "figure": board_title(str(r.board)),
+            "group": group_label(str(r.ai), str(r.tier)),
+            "tier": str(r.tier),
+            "est": r.win_rate,
+            "ci_low": r.ci_low,
+            "ci_high": r.ci_high,
+            "n": r.n,
+            "ai": one_ai(str(r.ai)),
+        }
+        for r in first.itertuples(index=False)
+    ]
+    return Verdict(
+        "first-player win rate per board",
+        "first player's win rate over decided matches",
+        verdict_frame(rows),
+        0.5,
+        True,
+        list(lines or []),
+        "Each deal is played from both seats with the same seed (paired seeds); the first player's win rate over "
+        "the decided matches of each board, Wilson 95% interval on the deal-clustered effective n, n = decided "
+        "matches. Details in the Boards section.",
+    )
+
+
+def _lead(first: pd.DataFrame) -> tuple[str, str]:
+    """The AI the answer quotes (the strongest validated AI played, :mod:`krosbalance.analysis.top_ai`)
+    and how it stands; the most decided matches when no row is one AI's."""
+    top = verdict_top(_first_verdict(first))
+    if top is not None:
+        return top.top, ai_note(top)
+    ai = str(first.groupby("ai")["n"].sum().sort_values(ascending=False).index[0])
+    return ai, group_label(ai, str(first[first["ai"] == ai]["tier"].iloc[0]))
 
 
 def answer_lines(tables: dict[str, pd.DataFrame]) -> list[str]:
-    """Two sentences: the first player's win rate on each board, and the figures a board favours
-    (or the largest gap, when none is beyond the noise), with n, 95% CI and the AI."""
+    """Two sentences: the first player's win rate on each board under the strongest validated AI
+    played (n, 95% CI), then the next AI down's for the highest and lowest board and whether the two
+    agree."""
     first = tables["board_first_player"]
     first = first[first["n"] > 0] if not first.empty else first
     if first.empty:
         return []
-    ai = _lead_ai(first)
+    lines = _board_lines(tables)[:1]
+    verdict = _first_verdict(first)
+    top = verdict_top(verdict)
+    return lines + ([next_ai_clause(verdict, top)] if top is not None else _board_lines(tables)[1:])
+
+
+def _board_lines(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The first player's win rate on each board under the answering AI, and the figures a board
+    favours (or the largest gap, when none is beyond the noise), with n, 95% CI and the AI."""
+    first = tables["board_first_player"]
+    first = first[first["n"] > 0] if not first.empty else first
+    if first.empty:
+        return []
+    ai, who = _lead(first)
     own = first[first["ai"] == ai]
-    tier = str(own["tier"].iloc[0])
     boards = ", ".join(
         f"{board_title(str(r.board))} {with_ci(r.win_rate, r.ci_low, r.ci_high, as_pct=True)} (n={int(r.n)})"
         for r in own.itertuples(index=False)
     )
-    lines = [
-        f"First-player win rate per board under {group_label(ai, tier)}, decided matches, 95% CI: {boards}."
-    ]
+    lines = [f"First-player win rate per board under {who}, decided matches, 95% CI: {boards}."]
     favours = tables["board_favours"]
     favours = favours[(favours["ai"] == ai) & favours["delta"].notna()] if not favours.empty else favours
     if favours.empty:
@@ -97,29 +140,7 @@ def board_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     first = first[first["n"] > 0] if not first.empty else first
     if first.empty:
         return None
-    rows = [
-        {
-            "figure": board_title(str(r.board)),
-            "group": group_label(str(r.ai), str(r.tier)),
-            "tier": str(r.tier),
-            "est": r.win_rate,
-            "ci_low": r.ci_low,
-            "ci_high": r.ci_high,
-            "n": r.n,
-        }
-        for r in first.itertuples(index=False)
-    ]
-    return Verdict(
-        "first-player win rate per board",
-        "first player's win rate over decided matches",
-        verdict_frame(rows),
-        0.5,
-        True,
-        answer_lines(found)[1:],
-        "Each deal is played from both seats with the same seed (paired seeds); the first player's win rate over "
-        "the decided matches of each board, Wilson 95% interval on the deal-clustered effective n, n = decided "
-        "matches. Details in the Boards section.",
-    )
+    return _first_verdict(first, _board_lines(found)[1:])
 
 
 def plot_first_player_by_board(first: pd.DataFrame, ax: Axes | None = None) -> Figure:

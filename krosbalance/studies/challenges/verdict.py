@@ -9,7 +9,7 @@ import pandas as pd
 
 from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.dependence import ai_tier
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.content.blast import blast_cards
 from krosbalance.studies.challenges import tables as challenges
 
@@ -41,6 +41,7 @@ def challenge_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | Non
             "ci_low": r.first_lo,
             "ci_high": r.first_hi,
             "n": r.n_pairs,
+            "ai": one_ai(str(r.ai)),
         }
         for r in table.itertuples(index=False)
     ]

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.names import display_name
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.studies.duel import tables as duel
 
 
@@ -29,6 +29,7 @@ def duel_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": one_ai(str(r.ai)),
         }
         for r in rates.itertuples(index=False)
     ]

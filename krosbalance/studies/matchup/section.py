@@ -7,8 +7,9 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis import equivalence
 from krosbalance.analysis.names import board_title, short_name
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import PCT_MARGIN, Z95, Verdict, group_label, one_ai, verdict_frame
 from krosbalance.studies.matchup import tables as t
 from krosbalance.studies.matchup.api import folder_study
 
@@ -66,15 +67,32 @@ def pair_line(r: Any) -> str:
     return f"{b} beats {a} in {pct_ci(r.b_win_rate, r.b_ci_low, r.b_ci_high)} of {int(r.n):,} matches ({r.ai}){drawn}."
 
 
-def _under_others(rows: pd.DataFrame) -> str:
-    """`` Under focus_fire-2: A wins 55.0% [50.6, 59.3] of 500.``: the pair under the other AIs."""
+def _under_next(top: Any, rows: pd.DataFrame) -> str:
+    """`` Next AI down, kiter-2: A wins 55.0% [50.6, 59.3] of 500 — settled.``: the pair under the
+    next AI down, and whether the two AIs agree on A's win rate (±3.75 points)."""
     if rows.empty:
         return ""
-    said = "; ".join(
-        f"{r.ai}: {team_name(r.team_a)} wins {pct_ci(r.win_rate, r.ci_low, r.ci_high)} of {int(r.n):,}"
-        for r in rows.itertuples(index=False)
+    r = next(rows.itertuples(index=False))
+    said = f"{r.ai}: {team_name(r.team_a)} wins {pct_ci(r.win_rate, r.ci_low, r.ci_high)} of {int(r.n):,}"
+    if pd.isna(top.ci_low) or pd.isna(r.ci_low):
+        return f" Next AI down, {said}."
+    agreed = equivalence.compare(
+        float(top.win_rate),
+        float(top.ci_high - top.ci_low) / (2 * Z95),
+        float(r.win_rate),
+        float(r.ci_high - r.ci_low) / (2 * Z95),
+        int(top.n),
+        int(r.n),
+        PCT_MARGIN,
     )
-    return f" Under {said}."
+    if agreed.verdict == equivalence.SETTLED:
+        status = "settled (the two agree within ±3.75 points)"
+    elif agreed.verdict == equivalence.MOVING:
+        status = f"still moving: {top.ai} gives A {'more' if agreed.direction == 'up' else 'less'}"
+    else:
+        more = max(agreed.more_stronger, agreed.more_weaker)
+        status = "undecided" + (f": about {more:,} more matches under each would tell" if more else "")
+    return f" Next AI down, {said} — {status}."
 
 
 def ranking_line(rank: pd.DataFrame, ai: str) -> str:
@@ -104,13 +122,15 @@ def answer_lines(found: dict[str, pd.DataFrame], round_robin: bool) -> list[str]
     pairs = found["matchup_pairs"]
     if pairs.empty:
         return []
-    ai = _lead_ai(pairs)
+    order = [a for a in t.ai_order(sorted(set(pairs["ai"].astype(str)))) if " vs " not in a]
+    ai = order[0] if order else _lead_ai(pairs)
+    following = order[1] if len(order) > 1 else ""
     rank = found.get("matchup_ranking", pd.DataFrame())
     if round_robin and len(rank) and (rank["ai"] == ai).any():
         return [ranking_line(rank, ai)]
     own = pairs[pairs["ai"] == ai]
     lines = [
-        pair_line(r) + _under_others(pairs[(pairs["pairing"] == r.pairing) & (pairs["ai"] != ai)])
+        pair_line(r) + _under_next(r, pairs[(pairs["pairing"] == r.pairing) & (pairs["ai"] == following)])
         for r in own.head(MAX_PAIR_LINES).itertuples(index=False)
     ]
     if len(own) > MAX_PAIR_LINES:
@@ -142,6 +162,7 @@ def _verdict_rows(found: dict[str, pd.DataFrame], round_robin: bool) -> list[dic
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": one_ai(str(r.ai)),
         }
         for r in found["matchup_pairs"].itertuples(index=False)
     ]

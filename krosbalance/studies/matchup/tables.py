@@ -19,6 +19,7 @@ from krosbalance.ai.ladder import load_ladder
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import with_groups
 from krosbalance.analysis.design import CLUSTER, WEIGHT, with_design
+from krosbalance.analysis.top_ai import strength_order
 
 PAIR_COLUMNS = [
     "pairing",
@@ -65,14 +66,16 @@ def ai_label(ai_a: str, ai_b: str) -> str:
     return str(ai_a) if ai_a == ai_b else f"{ai_a} (A) vs {ai_b} (B)"
 
 
-def ai_order(ais: list[str]) -> list[str]:
-    """AI labels strongest first: the AI ladder's rating (``krosbalance/ai/data/ladder.toml``), the
-    labels of one AI for both teams before mixed ones, unknown AIs last."""
+def ai_order(ais: list[str], ruleset: str = "arena") -> list[str]:
+    """AI labels strongest first: the labels of one AI for both teams in the order that picks the
+    answering AI (:func:`krosbalance.analysis.top_ai.strength_order`: validated first, then tier and
+    ladder rating), then the mixed ones by name."""
     try:
-        rating = {name: s.rating for name, s in load_ladder().items()}
-    except Exception:  # a broken ladder file is the report's to flag; order by name then
-        rating = {}
-    return sorted(ais, key=lambda a: (" vs " in a, -rating.get(a, -np.inf), a))
+        standings = dict(load_ladder())
+    except Exception:  # a broken ladder file is the report's to flag; order by tier and name then
+        standings = {}
+    single = strength_order([a for a in ais if " vs " not in a], ruleset, standings)
+    return single + sorted(a for a in ais if " vs " in a)
 
 
 def _ok(matches: pd.DataFrame) -> pd.DataFrame:

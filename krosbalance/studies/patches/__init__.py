@@ -34,11 +34,22 @@ class PatchesStudy:
         return run_fix_study
 
     def report_sections(self) -> tuple[StudySection, ...]:
-        """The fix finder's rounds (a patched arm's own section is shared: ``balance_patches``)."""
+        """The fix finder's rounds, its picture the patch and why (a patched arm's own section is
+        shared: ``balance_patches``)."""
         # loaded when the report asks (see registry)
         from krosbalance.studies.patches import fix_section
+        from krosbalance.studies.patches.fix_verdict import fix_verdict
 
-        return (StudySection("fix_finder", fix_section.add_report_section, leading=True, mode=True, rank=50),)
+        return (
+            StudySection(
+                "fix_finder",
+                fix_section.add_report_section,
+                leading=True,
+                mode=True,
+                verdict=fix_verdict,
+                rank=50,
+            ),
+        )
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The fix finder leads with its patch and why (:func:`~krosbalance.studies.patches.fix_answer.fix_answer`);

@@ -31,15 +31,15 @@ def fix_meta(rs: Any) -> dict[str, Any] | None:
     return fix if isinstance(fix, dict) else None
 
 
-def round_table(rs: Any, entry: dict[str, Any]) -> pd.DataFrame:
+def round_table(rs: Any, entry: dict[str, Any], by: str = "tier") -> pd.DataFrame:
     """One round's predicted-against-measured table (:func:`verification_table`) on its
-    verification stage's matches, per tier and pooled."""
+    verification stage's matches, per tier (``by="ai_matchup"``: per AI matchup) and pooled."""
     matches = rs.matches
     if "stage" in matches.columns:
         matches = matches[matches["stage"] == entry.get("verify")]
     if matches.empty:
         return pd.DataFrame()
-    return verification_table(entry.get("proposal", {}), patch_study.arm_strengths(matches))
+    return verification_table(entry.get("proposal", {}), patch_study.arm_strengths(matches, by))
 
 
 def _ci(c: Any, lo: Any, hi: Any) -> str:

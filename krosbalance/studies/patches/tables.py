@@ -64,12 +64,13 @@ def arms_of(matches: pd.DataFrame) -> pd.Series:
     return matches["variant"].astype(object).fillna("").astype(str).replace("", BASELINE)
 
 
-def arm_strengths(matches: pd.DataFrame) -> pd.DataFrame:
-    """Every figure's strength in every arm, per AI tier and pooled (``group``): :data:`ARM_COLUMNS`."""
+def arm_strengths(matches: pd.DataFrame, by: str = "tier") -> pd.DataFrame:
+    """Every figure's strength in every arm, per AI tier (``by="ai_matchup"``: per AI matchup) and
+    pooled (``group``): :data:`ARM_COLUMNS`."""
     arms = arms_of(matches)
     frames = []
     for arm in dict.fromkeys(arms):
-        long = dependence.strength_by(matches[(arms == arm).to_numpy()], "tier")
+        long = dependence.strength_by(matches[(arms == arm).to_numpy()], by)
         if not long.empty:
             frames.append(long.assign(arm=arm))
     if not frames:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from krosbalance.analysis.dependence import ai_tier
 from krosbalance.analysis.names import display_name
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.studies.restricted.section import forbids_of
 from krosbalance.studies.restricted.tables import restricted_table
 
@@ -32,6 +32,7 @@ def restricted_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | No
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": one_ai(str(r.tier)),
         }
         for r in table.itertuples(index=False)
     ]

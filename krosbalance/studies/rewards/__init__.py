@@ -38,7 +38,13 @@ class RewardsStudy:
         return (
             StudySection("demonic_rewards", value.add_report_section, verdict=verdict.reward_verdict),
             shapes.fair_price_section(),
-            StudySection("rewards_priced", purchase.add_report_section, mode=True, rank=80),
+            StudySection(
+                "rewards_priced",
+                purchase.add_report_section,
+                mode=True,
+                verdict=verdict.purchase_verdict,
+                rank=80,
+            ),
         )
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:

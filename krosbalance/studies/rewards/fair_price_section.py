@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from krosbalance.analysis import crossing
 from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.narrative import fmt, with_ci
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.content.blast import blast_cards
 from krosbalance.content.registry import default_registry
 from krosbalance.studies.challenges.tables import study_matches
@@ -271,6 +271,7 @@ def crossing_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Any:
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": one_ai(str(r.ai)),
         }
         for r in shown.itertuples(index=False)
     ]

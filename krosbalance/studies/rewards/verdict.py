@@ -8,7 +8,8 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.crossing import sweep_kind
-from krosbalance.analysis.verdict import Verdict, group_label, verdict_frame
+from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
+from krosbalance.content.registry import default_registry
 from krosbalance.studies.rewards import value as rewards
 from krosbalance.studies.rewards.arms import recorded_arms
 
@@ -33,6 +34,7 @@ def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
             "ci_low": r.delta_low,
             "ci_high": r.delta_high,
             "n": r.n,
+            "ai": one_ai(str(r.ai)),
         }
         for r in value.itertuples(index=False)
     ]
@@ -64,4 +66,52 @@ def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     )
 
 
-__all__ = ["reward_verdict"]
+def purchase_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
+    """A priced reward experiment (``buy:`` arms): each token's value as a purchase at its price, per
+    AI: Δ win rate of team A offered the token on a Demon cell against the same deal without the
+    offer (intention to treat, paired deals)."""
+    from krosbalance.studies.rewards import purchase
+
+    arms = recorded_arms(rs)
+    matches = rs.matches
+    if not (purchase.is_priced_experiment(matches) if arms is None else arms.priced):
+        return None
+    bought = purchase.purchase_value(matches, rs.fighters)
+    if bought.empty:
+        return None
+    names = {r.id: r for r in default_registry().all_rewards()}
+    rows = [
+        {
+            "figure": names[str(r.token)].name if str(r.token) in names else str(r.token),
+            "group": group_label(str(r.ai), str(r.tier)),
+            "tier": str(r.tier),
+            "est": r.delta,
+            "ci_low": r.delta_low,
+            "ci_high": r.delta_high,
+            "n": r.n_deals,
+            "ai": one_ai(str(r.ai)),
+        }
+        for r in bought.itertuples(index=False)
+    ]
+    worth = bought[bought["verdict"] == "worth its kamas"]
+    lines = [
+        f"Worth its kamas (Δ's interval above 0) under {group_label(str(ai), str(g['tier'].iloc[0]))}: "
+        + (", ".join(sorted(str(t) for t in g["token"])) if len(g) else "none")
+        + "."
+        for ai, g in worth.groupby("ai", sort=True)
+    ]
+    return Verdict(
+        "Demonic Reward value as a purchase",
+        "Δ win rate of the team offered the token at its price (paired deals)",
+        verdict_frame(rows),
+        0.0,
+        True,
+        lines[:1],
+        "Each deal is played without the offer and once per token offered for sale to team A on a Demon cell at "
+        "its price, its AI choosing whether to buy: Δ is the paired score difference (win 1, draw ½, intention to "
+        "treat), 95% Student-t interval over the deals, n = paired deals. Details in the Rewards priced as real "
+        "play section.",
+    )
+
+
+__all__ = ["purchase_verdict", "reward_verdict"]

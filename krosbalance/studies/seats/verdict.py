@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.names import display_name
-from krosbalance.analysis.verdict import Verdict, verdict_frame
+from krosbalance.analysis.verdict import Verdict, sole_ai, verdict_frame
 from krosbalance.studies.seats import lines
 from krosbalance.studies.seats import tables as seats
 
@@ -23,6 +23,9 @@ def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     if chars.empty:
         return None
     arms = sorted(set(chars["arm"].astype(str))) if "arm" in chars.columns else []
+    ais = {
+        t: sole_ai(rs.summary().matches, t) for t in set(chars["tier"].astype(str))
+    }  # a tier of one AI: its rows
     rows = [
         {
             "figure": display_name(str(r.term)),
@@ -32,6 +35,7 @@ def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": "" if len(arms) > 1 else ais.get(str(r.tier), ""),
         }
         for r in chars.itertuples(index=False)
     ]

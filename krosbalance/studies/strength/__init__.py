@@ -45,13 +45,14 @@ class StrengthStudy:
         return section.report_body(rs, doc, tables)
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
-        """The strongest and weakest figure of the report's picture (teammate-adjusted, in log-odds and
-        win %), then the highest and lowest raw win rate (n, 95% CI, the AIs that played): the raw
-        rate second, as it is confounded with the teammates."""
+        """The strongest and weakest figure under the strongest validated AI played (teammate-adjusted,
+        in log-odds and win %, n, 95% CI), then the next AI down's figures for them and whether the two
+        agree (:mod:`krosbalance.analysis.headline`). The raw win rates, pooled over every AI and
+        confounded with the teammates, are the report's comparison section, not the answer."""
         # loaded when asked (see registry)
         from krosbalance.analysis.answers import section_answer, win_rate_line
 
-        lines = [*section_answer(self, rs, tables)[:1], win_rate_line(tables)]
+        lines = section_answer(self, rs, tables) or [win_rate_line(tables)]
         return [line for line in lines if line][:2]
 
 

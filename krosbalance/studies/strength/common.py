@@ -181,12 +181,13 @@ def findings(c: Common) -> list[str]:
 
 
 def answer_lines(c: Common, answer: Any) -> list[str] | None:
-    """The character-strength picture's lines: the verdicts' first line and the stability over AIs
-    (None: another study's picture keeps its own)."""
+    """The character-strength picture's lines: the stability of the ranking over AIs (None: another
+    study's picture keeps its own). The verdicts pooled per tier are Findings, not the first screen:
+    the answer is the strongest AI's (issue 39)."""
     if c.seat is not None or answer.study != "character strength" or not c.n_ok:
         return None
     stability = narrative.stability_line(c.tau_ai, "AIs")
-    return narrative.verdict_lines(c.verdicts, c.by_ai)[:1] + ([stability] if stability else [])
+    return [stability] if stability else []
 
 
 __all__ = ["Common", "answer_lines", "common_tables", "findings", "pairs_ais"]

@@ -14,7 +14,7 @@ from krosbalance.analysis.document import Doc
 from krosbalance.analysis.names import display_name, names_column
 from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.resultset import ResultSet
-from krosbalance.analysis.scan import Summary
+from krosbalance.analysis.scan import Summary, with_side_ais
 from krosbalance.board import BOARDS_DIR, load_board_file
 from krosbalance.paths import name_problem
 from krosbalance.render.board_picture import plot_board, positions_at
@@ -41,10 +41,8 @@ def cells_table(matches: pd.DataFrame) -> pd.DataFrame:
     m["_n"] = k
     m["ok"] = k * ok
     m["draws"] = k * (ok & stats.winner_series(m).isna().to_numpy())
-    if {"ai0", "ai1", "swapped"} <= set(m.columns) and not {"ai_a", "ai_b"} <= set(m.columns):
-        swapped = m["swapped"].astype(bool)
-        m["ai_a"] = m["ai0"].where(~swapped, m["ai1"])
-        m["ai_b"] = m["ai1"].where(~swapped, m["ai0"])
+    if "swapped" in m.columns:
+        m = with_side_ais(m)
     keys = [c for c in ("pairing", "team_a", "team_b", "board", "ai_a", "ai_b") if c in m.columns]
     for c in keys:
         m[c] = m[c].astype(str) if c != "pairing" else m[c]

@@ -8,10 +8,14 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis import equivalence
+from krosbalance.analysis.answers import verdict_ruleset
 from krosbalance.analysis.dependence import _tier_rank
 from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.sections import folder_is
+from krosbalance.analysis.top_ai import top_ais
+from krosbalance.analysis.verdict import Z95, sole_ai
 from krosbalance.analysis.wording import played_by, win_pct_text
 from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams.ladder import team_label, tiers_of
@@ -36,6 +40,53 @@ def _tier_matches(rs: Any, tier: str) -> pd.DataFrame:
     return m[tiers_of(m["ai0"]) == tier] if len(m) else m
 
 
+def tier_order(rs: Any, tiers: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The rated tiers strongest first, as the AI that played each ranks (each tier of the team
+    ladder is played by one AI: the strongest validated AI's tier answers,
+    :func:`krosbalance.analysis.top_ai.top_ais`), and the AI of each tier ('' when several played
+    it; then the tiers' own order)."""
+    ais = {t: sole_ai(rs.summary().matches, t) for t in tiers}
+    named = {a: t for t, a in ais.items() if a}
+    top = top_ais(named, verdict_ruleset(rs), tiers=named) if named and len(named) == len(tiers) else None
+    if top is None:
+        return sorted(tiers, key=_tier_rank, reverse=True), ais
+    return [named[a] for a in top.order], ais
+
+
+def _who(tier: str, ais: dict[str, str]) -> str:
+    return f"{ais[tier]} ({tier} tier)" if ais.get(tier) else f"the {tier} tier"
+
+
+def next_tier_clause(best: Any, ratings: pd.DataFrame, tier: str, following: str, ais: dict[str, str]) -> str:
+    """One clause: the next AI down's rating of the best team, and whether the two agree (±0.15
+    log-odds), or that only one AI rated teams."""
+    if not following:
+        return f"Only {_who(tier, ais)} rated the teams: no weaker AI to compare."
+    theirs = ratings[(ratings["tier"] == following) & (ratings["team"] == best.team)]
+    if theirs.empty or pd.isna(theirs["rating"].iloc[0]):
+        return f"Next AI down, {_who(following, ais)}: did not rate {team_label(str(best.team))}."
+    other = next(theirs.itertuples(index=False))
+    head = f"Next AI down, {_who(following, ais)}: {team_label(str(best.team))} {with_ci(other.rating, other.ci_low, other.ci_high)}"
+    if pd.isna(best.ci_low) or pd.isna(other.ci_low):
+        return head + "."
+    a = equivalence.compare(
+        float(best.rating),
+        float(best.ci_high - best.ci_low) / (2 * Z95),
+        float(other.rating),
+        float(other.ci_high - other.ci_low) / (2 * Z95),
+        0 if pd.isna(best.n) else int(best.n),
+        0 if pd.isna(other.n) else int(other.n),
+    )
+    if a.verdict == equivalence.SETTLED:
+        status = f"settled (the two agree within ±{equivalence.MARGIN:.2f} log-odds)"
+    elif a.verdict == equivalence.MOVING:
+        status = f"still moving: {_who(tier, ais)} rates it {'higher' if a.direction == 'up' else 'lower'}"
+    else:
+        more = max(a.more_stronger, a.more_weaker)
+        status = "undecided" + (f": about {more:,} more matches under each would tell" if more else "")
+    return f"{head} — {status}."
+
+
 def team_answer(rs: Any) -> list[str] | None:
     """The team study's answer (None when ``rs`` is no team study)."""
     if not folder_is(rs, TeamsStudy.name):
@@ -44,7 +95,7 @@ def team_answer(rs: Any) -> list[str] | None:
     ratings = study.ratings[study.ratings["rating"].notna()] if len(study.ratings) else study.ratings
     if ratings.empty:
         return ["No team could be rated yet."]
-    tiers = sorted(set(ratings["tier"].astype(str)), key=_tier_rank, reverse=True)
+    tiers, ais = tier_order(rs, sorted(set(ratings["tier"].astype(str))))
     mine = [t for t in tiers if t in study.collection and study.collection[t]["rating"].notna().any()]
     if mine:  # a collection study: the best team the collection can field, in the strongest tier
         tier = mine[0]
@@ -66,9 +117,11 @@ def team_answer(rs: Any) -> list[str] | None:
     tier = tiers[0]
     top = ratings[ratings["tier"] == tier].sort_values("rating", ascending=False)
     best = next(top.itertuples())
+    following = tiers[1] if len(tiers) > 1 else ""
     return [
         f"The ladder's best team: {_rated(best)}, first of {top['team'].nunique()} rated ({tier} tier, "
-        f"rated by {played_by(_tier_matches(rs, tier), tier)}; 95% CI)."
+        f"rated by {played_by(_tier_matches(rs, tier), tier)}; 95% CI).",
+        next_tier_clause(best, ratings, tier, following, ais),
     ]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.sections import folder_is
-from krosbalance.analysis.verdict import Verdict, verdict_frame
+from krosbalance.analysis.verdict import Verdict, sole_ai, verdict_frame
 from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams import section as team_section
 
@@ -28,6 +28,7 @@ def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     lead = "heuristic" if "heuristic" in tiers else tiers[0]
     top = ratings[ratings["tier"] == lead].nlargest(team_section.TOP_SHOWN, "rating")["team"].tolist()
     shown = ratings[ratings["team"].isin(top)]
+    ais = {t: sole_ai(rs.summary().matches, t) for t in tiers}  # a tier played by one AI: its rating
     rows = [
         {
             "figure": str(r.label),
@@ -37,6 +38,7 @@ def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
             "n": r.n,
+            "ai": ais.get(str(r.tier), ""),
         }
         for r in shown.itertuples(index=False)
     ]

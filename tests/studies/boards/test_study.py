@@ -46,7 +46,7 @@ def test_a_run_records_the_study_and_its_report_has_the_boards(small_run: Path, 
     assert read_manifest(small_run)["study"] == {"name": "boards", "version": 1}
     out = write_report(small_run, tmp_path / "report")
     text = (out.parent / "report.md").read_text(encoding="utf-8")
-    assert "verdict: first-player win rate per board per AI tier" in text
+    assert "verdict: first-player win rate per board per AI]" in text
     assert "## Boards" in text and text.index("## Boards") < text.index("## AIs")
     for name in ("board_first_player", "board_figure_win_rates", "board_favours"):
         assert (out.parent / "tables" / f"{name}.csv").is_file()
@@ -55,9 +55,9 @@ def test_a_run_records_the_study_and_its_report_has_the_boards(small_run: Path, 
 def test_the_answer_gives_each_boards_first_player_rate_with_n_ci_and_the_ai(small_run: Path) -> None:
     study, lines = report_answer(small_run)
     assert study == "boards" and len(lines) == 2
-    assert lines[0].startswith("First-player win rate per board under focus-fire (heuristic)")
+    assert lines[0].startswith("First-player win rate per board under focus-fire, the strongest validated AI")
     assert lines[0].count("n=140") == 2 and lines[0].count("%") >= 6
-    assert "pts" in lines[1]
+    assert lines[1].startswith("Only focus-fire measured")  # one AI played: said plainly
 
 
 def test_another_studys_report_has_no_boards_section(tmp_path: Path) -> None:

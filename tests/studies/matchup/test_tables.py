@@ -91,7 +91,21 @@ def test_a_coin_flip_says_no_difference_measurable() -> None:
 def test_the_answer_quotes_the_strongest_ai_and_the_others_after() -> None:
     m = frame(deals(0, A, B, 40, 10, 50, "random"), deals(0, A, B, 60, 0, 40, "mcts-race"))
     (line,) = section.answer_lines(section.matchup_tables(m), False)
-    assert "(mcts-race)" in line and line.index("(mcts-race)") < line.index("Under random:")
+    assert "(mcts-race)" in line and line.index("(mcts-race)") < line.index("Next AI down, random:")
+
+
+def test_beside_the_top_ai_only_the_next_one_down_and_whether_they_agree() -> None:
+    """Three AIs: the search AI answers, the heuristic beside it (not random); A's share moves from
+    50% to 80% between them: still moving."""
+    m = frame(
+        deals(0, A, B, 50, 0, 50, "random"),
+        deals(0, A, B, 400, 0, 100, "mcts-race"),
+        deals(0, A, B, 250, 0, 250, "focus-fire"),
+    )
+    (line,) = section.answer_lines(section.matchup_tables(m), False)
+    assert line.startswith(f"{section.team_name(A)} beats {section.team_name(B)} in 80.0%")
+    assert "(mcts-race)" in line and "Next AI down, focus-fire:" in line and "random" not in line
+    assert line.endswith("still moving: mcts-race gives A more.")
 
 
 def test_a_round_robin_ranks_the_teams_and_answers_with_the_top() -> None:

@@ -135,3 +135,32 @@ def test_the_legacy_value_keeps_only_the_ais_pick_and_the_section_renders() -> N
         sum(kind == "img" for kind, _ in doc.blocks) == 2
         and sum(kind == "table" for kind, _ in doc.blocks) == 3
     )
+
+
+def test_the_purchase_answer_is_the_stronger_ais() -> None:
+    """The same deals under a baseline AI that never wins with the offer: the heuristic's Δ answers."""
+    from krosbalance.ai.ladder import LadderStanding
+    from krosbalance.analysis.headline import headline_lines
+    from krosbalance.analysis.resultset import ResultSet
+    from krosbalance.studies.rewards.verdict import purchase_verdict
+
+    matches, fighters = synthetic()
+    weak = matches.assign(ai0="random", ai1="random", match_id=matches["match_id"] + len(matches))
+    weak.loc[weak["variant"] == "buy:tok", ["winner_team", "winner"]] = ("B", 1)
+    weak["winner"] = [
+        (0 if s else 1) if t == "B" else (1 if s else 0)
+        for s, t in zip(weak["swapped"], weak["winner_team"], strict=True)
+    ]
+    both = pd.concat([matches.assign(ai0="focus-fire", ai1="focus-fire"), weak], ignore_index=True)
+    weak_fighters = fighters.assign(
+        match_id=fighters["match_id"] + len(matches), rewards_held="", rewards_held_turns=""
+    )
+    verdict = purchase_verdict(ResultSet(both, pd.concat([fighters, weak_fighters], ignore_index=True)), {})
+    assert verdict is not None and set(verdict.data["ai"]) == {"focus-fire", "random"}
+    ladder = {
+        ai: LadderStanding(ai, tier, r, r - 0.1, r + 0.1, 100, True)
+        for ai, tier, r in (("focus-fire", "heuristic", 0.2), ("random", "baseline", -2.0))
+    }
+    first, beside = headline_lines(verdict, ladder)
+    assert first.startswith("Under focus-fire") and "+50.0 pts" in first
+    assert beside.startswith("Next AI down, random: tok +0.0 pts")

@@ -49,3 +49,26 @@ def test_a_ladder_without_a_collection_answers_with_its_best_team(tmp_path: Path
     lines = team_answer(rs)
     assert lines is not None and lines[0].startswith("The ladder's best team: ")
     assert "n=" in lines[0] and "win against the average team" in lines[0]
+    assert lines[1] == "Only random (baseline tier) rated the teams: no weaker AI to compare."
+
+
+def test_the_next_ai_downs_rating_of_the_best_team_and_whether_they_agree() -> None:
+    import pandas as pd
+
+    from krosbalance.studies.teams.answer import next_tier_clause
+
+    ratings = pd.DataFrame(
+        {
+            "team": ["t1", "t1", "t2"],
+            "tier": ["search", "heuristic", "heuristic"],
+            "rating": [0.9, 0.1, 0.4],
+            "ci_low": [0.8, 0.0, 0.3],
+            "ci_high": [1.0, 0.2, 0.5],
+            "n": [400, 400, 400],
+        }
+    )
+    best = next(ratings.iloc[[0]].itertuples(index=False))
+    ais = {"search": "deep", "heuristic": ""}
+    clause = next_tier_clause(best, ratings, "search", "heuristic", ais)
+    assert clause.startswith("Next AI down, the heuristic tier: ")
+    assert clause.endswith("still moving: deep (search tier) rates it higher.")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pandas as pd
 import pytest
 
@@ -21,7 +23,8 @@ def test_a_team_study_opens_with_its_top_teams_per_tier(monkeypatch: pytest.Monk
     study = team_section.TeamStudy({}, [], ratings, pd.DataFrame())
     monkeypatch.setattr(verdict_module, "folder_is", lambda rs, name: name == "teams")
     monkeypatch.setattr(team_section, "team_study", lambda rs: study)
-    verdict = team_verdict(object(), {})
+    run = SimpleNamespace(summary=lambda: SimpleNamespace(matches=pd.DataFrame()))  # no AI names a tier
+    verdict = team_verdict(run, {})
     assert verdict is not None
     shown = set(verdict.data["figure"])
     assert shown == {f"Team {i}" for i in range(team_section.TOP_SHOWN)}  # Team 13 is not in the top
