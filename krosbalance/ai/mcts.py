@@ -117,6 +117,7 @@ class MCTSAI(PlanSearchAI):
         base: type[HeuristicAI] = KiterAI,
         model: type[HeuristicAI] = KiterAI,
         prior: float = PRIOR,
+        keep_base: bool = False,
     ) -> None:
         if (
             not schedule
@@ -127,10 +128,13 @@ class MCTSAI(PlanSearchAI):
         super().__init__(rng, candidates, base, model)
         self.schedule = schedule
         self.prior = prior
+        self.keep_base = keep_base
         self.transpositions = 0  # rollouts answered by the transposition table
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
-        """Successive halving over the worlds (ties: the heuristic's order)."""
+        """Successive halving over the worlds (ties: the heuristic's order). With ``keep_base`` the
+        heuristic's own plan (the first) is never cut: it meets every world, as the finalists do,
+        and another plan is played only when it is better on the same worlds."""
         self.searches += 1
         worlds = self.schedule[-1]
         faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(worlds)]
@@ -147,6 +151,8 @@ class MCTSAI(PlanSearchAI):
             scored = sorted(alive, key=lambda i: (-(totals[i] / met[i] + self.prior * plans[i].value), i))
             if round_index + 1 < len(self.schedule):
                 alive = sorted(scored[: max(1, (len(scored) + 1) // 2)])
+                if self.keep_base and 0 not in alive:
+                    alive.insert(0, 0)
             else:
                 alive = scored
         return plans[alive[0]]

@@ -89,7 +89,10 @@ pub fn position_key(state: &MatchState<Arena>) -> PositionKey {
     k
 }
 
-/// `MCTSAI.choose_plan`: successive halving over the worlds (ties: the heuristic's order).
+/// `MCTSAI.choose_plan`: successive halving over the worlds (ties: the heuristic's order). With
+/// `keep_base`, the heuristic's own plan (the first) is never cut: it meets every world, as the
+/// finalists do, and the search plays another plan only when that one is better on the same worlds.
+#[allow(clippy::too_many_arguments)]
 pub fn choose(
     ai: &mut PlanSearchAI,
     state: &MatchState<Arena>,
@@ -97,6 +100,7 @@ pub fn choose(
     plans: &[Plan],
     schedule: &[usize],
     prior: f64,
+    keep_base: bool,
     geo: &Geometry,
 ) -> usize {
     let worlds = *schedule.last().expect("a schedule");
@@ -118,7 +122,11 @@ pub fn choose(
             met[i] = upto;
         }
         let value = |i: usize| totals[i] / met[i] as f64 + prior * plans[i].value;
-        alive = rank(&alive, value, round + 1 == schedule.len());
+        let last = round + 1 == schedule.len();
+        alive = rank(&alive, value, last);
+        if keep_base && !last && !alive.contains(&0) {
+            alive.insert(0, 0);
+        }
     }
     alive[0]
 }

@@ -34,28 +34,89 @@ use crate::rulesets::arena::{Arena, ArenaController};
 pub enum Budget {
     /// `LookaheadAI(candidates, dice_sets)`.
     Lookahead { dice_sets: usize },
-    /// `MCTSAI(candidates, schedule, prior)`.
-    Mcts { schedule: Vec<usize>, prior: f64 },
+    /// `MCTSAI(candidates, schedule, prior, keep_base)`.
+    Mcts {
+        schedule: Vec<usize>,
+        prior: f64,
+        keep_base: bool,
+    },
 }
 
-/// The search AIs by registry name: (candidates, budget, the base heuristic's name). The opponent's
-/// model is always `kiter`.
-pub fn search_spec(name: &str) -> Option<(usize, Budget, &'static str)> {
-    let mcts = || Budget::Mcts {
-        schedule: mcts::SCHEDULE.to_vec(),
-        prior: mcts::PRIOR,
+/// A search AI: how many plans its base heuristic offers, how they are judged, the base's name
+/// and the name of the heuristic that models the opponent in the rollouts.
+#[derive(Clone, Debug)]
+pub struct SearchSpec {
+    pub candidates: usize,
+    pub budget: Budget,
+    pub base: String,
+    pub model: String,
+}
+
+/// The search AIs by registry name (`krosbalance/ai/registry.py`); also the screening form
+/// `mcts{base=kiter-race;model=kiter-race;candidates=6;schedule=2-4-8;prior=0.5;keep_base=1}`
+/// (`krosbalance.tools.search_screen --core`: any knob left out keeps `mcts`'s value).
+pub fn search_spec(name: &str) -> Option<SearchSpec> {
+    let mcts = |base: &str, model: &str, keep_base: bool| SearchSpec {
+        candidates: mcts::CANDIDATES,
+        budget: Budget::Mcts {
+            schedule: mcts::SCHEDULE.to_vec(),
+            prior: mcts::PRIOR,
+            keep_base,
+        },
+        base: base.to_string(),
+        model: model.to_string(),
+    };
+    let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
+        candidates,
+        budget: Budget::Lookahead { dice_sets },
+        base: "kiter".to_string(),
+        model: MODEL.to_string(),
     };
     Some(match name {
-        "lookahead-fast" => (3, Budget::Lookahead { dice_sets: 1 }, "kiter"),
-        "lookahead" => (4, Budget::Lookahead { dice_sets: 2 }, "kiter"),
-        "mcts" => (mcts::CANDIDATES, mcts(), "kiter"),
-        "mcts-2" => (mcts::CANDIDATES, mcts(), "kiter-2"),
-        "mcts-race" => (mcts::CANDIDATES, mcts(), "kiter-race"),
-        _ => return None,
+        "lookahead-fast" => lookahead(3, 1),
+        "lookahead" => lookahead(4, 2),
+        "mcts" => mcts("kiter", MODEL, false),
+        "mcts-2" => mcts("kiter-2", MODEL, false),
+        "mcts-race" => mcts("kiter-race", MODEL, false),
+        _ => return screened(name),
     })
 }
 
-/// The heuristic whose model plays the opponent in every search's rollouts.
+/// The screening form of [`search_spec`]: `mcts{knob=value;...}`, or None when `name` is not one.
+fn screened(name: &str) -> Option<SearchSpec> {
+    let body = name.strip_prefix("mcts{")?.strip_suffix('}')?;
+    let mut spec = search_spec("mcts")?;
+    let Budget::Mcts {
+        schedule,
+        prior,
+        keep_base,
+    } = &mut spec.budget
+    else {
+        return None;
+    };
+    for pair in body.split(';').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=')?;
+        match key {
+            "base" => spec.base = value.to_string(),
+            "model" => spec.model = value.to_string(),
+            "candidates" => spec.candidates = value.parse().ok()?,
+            "prior" => *prior = value.parse().ok()?,
+            "keep_base" => *keep_base = value == "1" || value == "true",
+            "schedule" => {
+                *schedule = value
+                    .split('-')
+                    .map(str::parse)
+                    .collect::<Result<Vec<usize>, _>>()
+                    .ok()?;
+            }
+            _ => return None,
+        }
+    }
+    Some(spec)
+}
+
+/// The heuristic whose model plays the opponent in the registered searches' rollouts (a
+/// [`SearchSpec`] may name another).
 pub const MODEL: &str = "kiter";
 
 /// `PlanSearchAI`: the heuristic's plans, one chosen per Krosmaster activation by a search.
@@ -132,9 +193,11 @@ impl PlanSearchAI {
             Budget::Lookahead { dice_sets } => {
                 lookahead::choose(self, state, me, plans, dice_sets, &geo)
             }
-            Budget::Mcts { schedule, prior } => {
-                mcts::choose(self, state, me, plans, &schedule, prior, &geo)
-            }
+            Budget::Mcts {
+                schedule,
+                prior,
+                keep_base,
+            } => mcts::choose(self, state, me, plans, &schedule, prior, keep_base, &geo),
         }
     }
 
