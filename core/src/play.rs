@@ -98,7 +98,13 @@ pub fn controller(
             Ok(ai)
         };
         let (base, model) = (heuristic(&spec.base)?, heuristic(&spec.model)?);
-        let mut ai = PlanSearchAI::new(name, spec.candidates, spec.budget, rng, base, model);
+        let replies = spec
+            .replies
+            .iter()
+            .map(|r| heuristic(r))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut ai = PlanSearchAI::new(name, spec.candidates, spec.budget, rng, base, model)
+            .with_replies(replies);
         if let Some(geo) = geo {
             ai.set_geometry(geo.clone());
         }

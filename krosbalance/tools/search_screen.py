@@ -48,7 +48,7 @@ BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
 VARIANT = "mcts-variant"
 #: the knobs a screen may set: MCTSAI's keyword arguments (written out: a compiled class's signature
 #: cannot be read); ``base`` and ``model`` name a registered heuristic AI
-KNOBS = ("candidates", "schedule", "prior", "base", "model", "keep_base")
+KNOBS = ("candidates", "schedule", "prior", "base", "model", "keep_base", "replies")
 PLAYERS = ("base", "model")
 
 
@@ -94,6 +94,8 @@ def _players(knobs: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(factory, type) and issubclass(factory, HeuristicAI)):
             raise KrosbalanceError(f"knobs: {key} must name a registered heuristic AI, got {name!r}")
         out[key] = factory
+    if "replies" in out:
+        out["replies"] = tuple(_players({"model": name})["model"] for name in out["replies"])
     return out
 
 
@@ -190,13 +192,13 @@ def _played(
 
 def core_name(knobs: dict[str, Any]) -> str:
     """The core's screening form of a variant (``mcts{knob=value;...}``; the schedule's worlds joined
-    by ``-``, a flag as 1 or 0)."""
+    by ``-``, the replies' names by ``+``, a flag as 1 or 0)."""
 
     def text(value: Any) -> str:
         if isinstance(value, bool):
             return str(int(value))
         if isinstance(value, tuple | list):
-            return "-".join(str(v) for v in value)
+            return ("+" if value and isinstance(value[0], str) else "-").join(str(v) for v in value)
         return str(value)
 
     return "mcts{" + ";".join(f"{k}={text(v)}" for k, v in sorted(knobs.items())) + "}"

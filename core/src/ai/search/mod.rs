@@ -50,10 +50,12 @@ pub struct SearchSpec {
     pub budget: Budget,
     pub base: String,
     pub model: String,
+    /// Further models of the opponent's reply (`MCTSAI.replies`), by heuristic name.
+    pub replies: Vec<String>,
 }
 
 /// The search AIs by registry name (`krosbalance/ai/registry.py`); also the screening form
-/// `mcts{base=kiter-race;model=kiter-race;candidates=6;schedule=2-4-8;prior=0.5;keep_base=1}`
+/// `mcts{base=kiter-race;model=kiter;replies=kiter-race;candidates=6;schedule=2-4-8;prior=0.5;keep_base=1}`
 /// (`krosbalance.tools.search_screen --core`: any knob left out keeps `mcts`'s value).
 pub fn search_spec(name: &str) -> Option<SearchSpec> {
     let mcts = |base: &str, model: &str, keep_base: bool| SearchSpec {
@@ -65,12 +67,14 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         },
         base: base.to_string(),
         model: model.to_string(),
+        replies: Vec::new(),
     };
     let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
         candidates,
         budget: Budget::Lookahead { dice_sets },
         base: "kiter".to_string(),
         model: MODEL.to_string(),
+        replies: Vec::new(),
     };
     Some(match name {
         "lookahead-fast" => lookahead(3, 1),
@@ -99,6 +103,7 @@ fn screened(name: &str) -> Option<SearchSpec> {
         match key {
             "base" => spec.base = value.to_string(),
             "model" => spec.model = value.to_string(),
+            "replies" => spec.replies = value.split('+').map(str::to_string).collect(),
             "candidates" => spec.candidates = value.parse().ok()?,
             "prior" => *prior = value.parse().ok()?,
             "keep_base" => *keep_base = value == "1" || value == "true",
@@ -129,6 +134,8 @@ pub struct PlanSearchAI {
     rng: Generator,
     base: HeuristicAI,
     model: HeuristicAI,
+    /// Further models of the opponent (`MCTSAI.replies`): a rollout takes the worst for this side.
+    replies: Vec<HeuristicAI>,
     geo: Option<Arc<Geometry>>,
     key: (i32, i64),
     /// Rollouts played and activations decided by rollouts (for benchmarks).
@@ -162,6 +169,7 @@ impl PlanSearchAI {
             rng,
             base,
             model,
+            replies: Vec::new(),
             geo: None,
             key: (-1, -1),
             rollouts: 0,
@@ -169,10 +177,25 @@ impl PlanSearchAI {
         }
     }
 
+    /// Further models of the opponent's reply (`replies`), sharing the base's caches.
+    pub fn with_replies(mut self, replies: Vec<HeuristicAI>) -> Self {
+        self.replies = replies;
+        for reply in &mut self.replies {
+            reply.share_caches(&self.base);
+            if let Some(geo) = &self.geo {
+                reply.set_geometry(geo.clone());
+            }
+        }
+        self
+    }
+
     /// Use the board's range tables built once for many matches.
     pub fn set_geometry(&mut self, geo: Arc<Geometry>) {
         self.base.set_geometry(geo.clone());
         self.model.set_geometry(geo.clone());
+        for reply in &mut self.replies {
+            reply.set_geometry(geo.clone());
+        }
         self.geo = Some(geo);
     }
 
@@ -180,6 +203,9 @@ impl PlanSearchAI {
         let geo = self.base.geometry_for(state);
         if self.geo.is_none() {
             self.model.set_geometry(geo.clone());
+            for reply in &mut self.replies {
+                reply.set_geometry(geo.clone());
+            }
             self.geo = Some(geo.clone());
         }
         geo
