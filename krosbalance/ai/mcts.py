@@ -217,4 +217,3 @@ class MCTSAI(PlanSearchAI):
         finish_team_turn_after(state, fighter, mine, seen)
         play_turn(state, model.fork())
         return evaluate_holdings(state, side, self.base._threat_cache)
-
