@@ -29,7 +29,11 @@ activation — never a time, so a match stays a pure function of its seed. Named
 registered in :mod:`.registry` (``mcts``, and ``mcts-2`` / ``mcts-race`` with another ``base``).
 Fifteen further search knobs (a re-search on surprises, other horizons, a searched tension roll,
 deployment and reply, other leaves and candidates...) were screened and not kept; their figures are
-in ``reports/ai-ladder-connected/NOTES-2026-12-06-search-knobs.md``.
+in ``reports/ai-ladder-connected/NOTES-2026-12-06-search-knobs.md``. Two knobs of issue 39 stay, off
+in every registered AI: ``keep_base`` (the heuristic's own plan is never cut by the halving, so it
+meets every world the finalists meet) and ``replies`` (further models of the opponent's reply, a
+rollout worth the worst of them); with ``model = kiter-race`` they were screened against mcts-race
+in ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai.md`` (none reached the 60% bar).
 """
 
 from __future__ import annotations
