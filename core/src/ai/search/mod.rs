@@ -331,3 +331,43 @@ impl ArenaController for PlanSearchAI {
         self.base.give_reward(state, side, reward, candidates)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Budget, search_spec};
+
+    #[test]
+    fn the_screening_form_sets_the_knobs_it_names_and_keeps_mcts_for_the_rest() {
+        let spec = search_spec("mcts{base=kiter-race;model=kiter-race;replies=kiter+kiter-2;candidates=10;schedule=4-8-16-32;keep_base=1}")
+            .expect("a screening form");
+        assert_eq!(
+            (spec.base.as_str(), spec.model.as_str()),
+            ("kiter-race", "kiter-race")
+        );
+        assert_eq!(
+            spec.replies,
+            vec!["kiter".to_string(), "kiter-2".to_string()]
+        );
+        assert_eq!(spec.candidates, 10);
+        let Budget::Mcts {
+            schedule,
+            prior,
+            keep_base,
+        } = spec.budget
+        else {
+            panic!("an mcts budget")
+        };
+        assert_eq!(
+            (schedule, prior, keep_base),
+            (vec![4, 8, 16, 32], 0.5, true)
+        );
+        let race = search_spec("mcts-race").expect("registered");
+        assert_eq!(
+            (race.base.as_str(), race.model.as_str()),
+            ("kiter-race", "kiter")
+        );
+        assert!(search_spec("mcts{depth=3}").is_none());
+        assert!(search_spec("mcts{candidates=many}").is_none());
+        assert!(search_spec("mcts-deeper").is_none());
+    }
+}
