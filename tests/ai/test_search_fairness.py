@@ -4,7 +4,7 @@ plan stays among the candidates and is judged fairly.
 The position: a Demon cell the opponent can reach with the 10 kamas of a GG (R-A50) that takes this
 side's last GG, so it wins the match (R-A132; the wild GG is gone). ``kiter-race`` keeps Anna Tommy
 off it; ``mcts-race``, which searches kiter-race's own plans, does not, because its rollouts model the
-opponent by ``kiter``, who in this position does not go for the GG in this position: every plan
+opponent by ``kiter``, who does not go for the GG in this position: every plan
 then looks safe, and the search plays one that opens the way. With the opponent modelled by the base
 itself (``model = kiter-race``) the rollouts lose the match after those plans and the search keeps
 the base's. Found by playing small random positions (a Demon cell, a few box Krosmasters, the
