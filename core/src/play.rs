@@ -60,7 +60,7 @@ pub struct ArenaMatch {
 
 /// The controller of a registered AI name, with its stream: `random`, a heuristic AI the
 /// boundary registered with its weights, or a search AI (`ai::search::search_spec`) over the
-/// registered weights of its base heuristic and of its model of the opponent (`kiter`).
+/// registered weights of its base heuristic and of its model of the opponent.
 pub fn controller(
     name: &str,
     rng: Generator,
@@ -78,7 +78,7 @@ pub fn controller(
         }
         return Ok(Box::new(ai));
     }
-    if let Some((candidates, budget, base)) = crate::ai::search::search_spec(name) {
+    if let Some(spec) = crate::ai::search::search_spec(name) {
         if seats != 2 {
             // the leaf evaluation scores one side against the other (`two_players_only`)
             return Err(format!(
@@ -97,8 +97,14 @@ pub fn controller(
             }
             Ok(ai)
         };
-        let (base, model) = (heuristic(base)?, heuristic(crate::ai::search::MODEL)?);
-        let mut ai = PlanSearchAI::new(name, candidates, budget, rng, base, model);
+        let (base, model) = (heuristic(&spec.base)?, heuristic(&spec.model)?);
+        let replies = spec
+            .replies
+            .iter()
+            .map(|r| heuristic(r))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut ai = PlanSearchAI::new(name, spec.candidates, spec.budget, rng, base, model)
+            .with_replies(replies);
         if let Some(geo) = geo {
             ai.set_geometry(geo.clone());
         }

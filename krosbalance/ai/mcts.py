@@ -29,7 +29,11 @@ activation — never a time, so a match stays a pure function of its seed. Named
 registered in :mod:`.registry` (``mcts``, and ``mcts-2`` / ``mcts-race`` with another ``base``).
 Fifteen further search knobs (a re-search on surprises, other horizons, a searched tension roll,
 deployment and reply, other leaves and candidates...) were screened and not kept; their figures are
-in ``reports/ai-ladder-connected/NOTES-2026-12-06-search-knobs.md``.
+in ``reports/ai-ladder-connected/NOTES-2026-12-06-search-knobs.md``. Two knobs of issue 39 stay, off
+in every registered AI: ``keep_base`` (the heuristic's own plan is never cut by the halving, so it
+meets every world the finalists meet) and ``replies`` (further models of the opponent's reply, a
+rollout worth the worst of them); with ``model = kiter-race`` they were screened against mcts-race
+in ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai.md`` (none reached the 60% bar).
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.rollout import ReplayDice, finish_activation, finish_team_turn_after, play_turn
-from krosbalance.engine.state import MatchState
+from krosbalance.engine.state import Fighter, MatchState
 from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.state import ArenaState
 from krosbalance.rulesets.arena.tokens import tokens_of
@@ -117,6 +121,8 @@ class MCTSAI(PlanSearchAI):
         base: type[HeuristicAI] = KiterAI,
         model: type[HeuristicAI] = KiterAI,
         prior: float = PRIOR,
+        keep_base: bool = False,
+        replies: tuple[type[HeuristicAI], ...] = (),
     ) -> None:
         if (
             not schedule
@@ -127,10 +133,16 @@ class MCTSAI(PlanSearchAI):
         super().__init__(rng, candidates, base, model)
         self.schedule = schedule
         self.prior = prior
+        self.keep_base = keep_base
+        self.replies = [reply(rng) for reply in replies]
+        for reply in self.replies:
+            reply.share_caches(self.base)
         self.transpositions = 0  # rollouts answered by the transposition table
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
-        """Successive halving over the worlds (ties: the heuristic's order)."""
+        """Successive halving over the worlds (ties: the heuristic's order). With ``keep_base`` the
+        heuristic's own plan (the first) is never cut: it meets every world, as the finalists do,
+        and another plan is played only when it is better on the same worlds."""
         self.searches += 1
         worlds = self.schedule[-1]
         faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(worlds)]
@@ -147,6 +159,8 @@ class MCTSAI(PlanSearchAI):
             scored = sorted(alive, key=lambda i: (-(totals[i] / met[i] + self.prior * plans[i].value), i))
             if round_index + 1 < len(self.schedule):
                 alive = sorted(scored[: max(1, (len(scored) + 1) // 2)])
+                if self.keep_base and 0 not in alive:
+                    alive.insert(0, 0)
             else:
                 alive = scored
         return plans[alive[0]]
@@ -162,9 +176,29 @@ class MCTSAI(PlanSearchAI):
     ) -> float:
         """Play ``plan`` in one world (its dice, its deal of the unseen tokens), then the rest of the
         turn by the heuristic and the opponent's reply by its model; evaluate. A position already met
-        in this world (``table``: this world's transpositions) is not played again."""
-        side = view.side
+        in this world (``table``: this world's transpositions) is not played again. With ``replies``,
+        the world is played again with each of them as the opponent's model, and the worst value for
+        this side is the plan's (the reply the opponent would choose among those)."""
         dice = ReplayDice(faces)
+        state, fighter, mine, seen = self._after_activation(view, me, plan, dice, deal)
+        key = position_key(state, dice)
+        known = table.get(key)
+        if known is not None:
+            self.transpositions += 1
+            return known
+        self.rollouts += 1
+        value = self._reply(state, fighter, mine, seen, self.model, view.side)
+        for reply in self.replies:
+            again = self._after_activation(view, me, plan, ReplayDice(faces), deal)
+            value = min(value, self._reply(*again, reply, view.side))
+        table[key] = value
+        return value
+
+    def _after_activation(
+        self, view: MatchView, me: FighterView, plan: Plan, dice: ReplayDice, deal: int
+    ) -> tuple[MatchState, Fighter, HeuristicAI, MatchView]:
+        """A copy of the match in one world (``dice``, ``deal``) with ``plan``'s activation played."""
+        side = view.side
         state = view.clone_state(dice)
         redeal(state, side, np.random.default_rng(deal))
         fighter = state.fighters[me.uid]
@@ -172,14 +206,18 @@ class MCTSAI(PlanSearchAI):
         mine.adopt(plan)
         seen = MatchView(state, side)
         finish_activation(state, fighter, mine, seen)
-        key = position_key(state, dice)
-        known = table.get(key)
-        if known is not None:
-            self.transpositions += 1
-            return known
-        self.rollouts += 1
+        return state, fighter, mine, seen
+
+    def _reply(
+        self,
+        state: MatchState,
+        fighter: Fighter,
+        mine: HeuristicAI,
+        seen: MatchView,
+        model: HeuristicAI,
+        side: int,
+    ) -> float:
+        """The rest of the team's turn, the opponent's reply by ``model``, and the leaf."""
         finish_team_turn_after(state, fighter, mine, seen)
-        play_turn(state, self.model.fork())
-        value = evaluate_holdings(state, side, self.base._threat_cache)
-        table[key] = value
-        return value
+        play_turn(state, model.fork())
+        return evaluate_holdings(state, side, self.base._threat_cache)

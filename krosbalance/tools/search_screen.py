@@ -16,6 +16,14 @@ then made by an experiment on seeds the screen did not use. The knobs screened a
 taken out of ``mcts``) are in ``reports/ai-ladder-connected/NOTES-2026-12-06-search-knobs.md``.
 
     python -m krosbalance.tools.search_screen '{"base": "kiter-race"}' --jobs 2
+
+With ``--core`` the matches are played by the native core (``krosbalance_core``), ~20x faster: the
+variant crosses as the core's screening form of an mcts (``mcts{base=...;model=...;...}``,
+``core/src/ai/search/mod.rs``), the batch on ``--jobs`` threads; the opponent must be an AI the core
+plays, or another variant given as ``--opponent-knobs``. CPU seconds are the batch's process time
+shared out over its matches.
+
+    python -m krosbalance.tools.search_screen '{"model": "kiter-race"}' --core --opponent mcts-race
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
 VARIANT = "mcts-variant"
 #: the knobs a screen may set: MCTSAI's keyword arguments (written out: a compiled class's signature
 #: cannot be read); ``base`` and ``model`` name a registered heuristic AI
-KNOBS = ("candidates", "schedule", "prior", "base", "model")
+KNOBS = ("candidates", "schedule", "prior", "base", "model", "keep_base", "replies")
 PLAYERS = ("base", "model")
 
 
@@ -86,6 +94,8 @@ def _players(knobs: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(factory, type) and issubclass(factory, HeuristicAI)):
             raise KrosbalanceError(f"knobs: {key} must name a registered heuristic AI, got {name!r}")
         out[key] = factory
+    if "replies" in out:
+        out["replies"] = tuple(_players({"model": name})["model"] for name in out["replies"])
     return out
 
 
@@ -180,6 +190,58 @@ def _played(
             yield future.result()
 
 
+def core_name(knobs: dict[str, Any]) -> str:
+    """The core's screening form of a variant (``mcts{knob=value;...}``; the schedule's worlds joined
+    by ``-``, the replies' names by ``+``, a flag as 1 or 0)."""
+
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return str(int(value))
+        if isinstance(value, tuple | list):
+            return ("+" if value and isinstance(value[0], str) else "-").join(str(v) for v in value)
+        return str(value)
+
+    return "mcts{" + ";".join(f"{k}={text(v)}" for k, v in sorted(knobs.items())) + "}"
+
+
+def screen_core(
+    variant: str, opponent: str, jobs: Sequence[Job], threads: int = 1, chunk: int = 24
+) -> Iterator[Standing]:
+    """:func:`screen` played by the native core: ``variant`` and ``opponent`` as the core knows them
+    (a registered search AI or a :func:`core_name`), in batches of ``chunk`` matches on ``threads``
+    threads; the standing after each match."""
+    from krosbalance import native_match
+
+    native_match.IDENTICAL_AIS = native_match.IDENTICAL_AIS | {variant, opponent}
+    points = seconds = 0.0
+    done = 0
+    for start in range(0, len(jobs), chunk):
+        batch = jobs[start : start + chunk]
+        specs = [
+            {
+                "teams": [list(j.team0), list(j.team1)],
+                "board": j.board,
+                "seed": j.seed,
+                "ai": [variant, opponent] if j.variant_first else [opponent, variant],
+            }
+            for j in batch
+        ]
+        began = time.process_time()
+        rows = native_match.play_many_core(specs, threads=threads)
+        cpu = (time.process_time() - began) / len(batch)
+        for job, row in zip(batch, rows, strict=True):
+            if "error" in row:
+                raise KrosbalanceError(f"the core refused {specs[0]['ai']}: {row['error']}")
+            winner = row["winner"]
+            if winner is None:
+                points += 0.5
+            elif (winner == 0) == job.variant_first:
+                points += 1.0
+            seconds += cpu
+            done += 1
+            yield Standing(done, points, seconds)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m krosbalance.tools.search_screen", description=__doc__.split("\n\n")[0]
@@ -191,9 +253,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="stop after this many matches")
     parser.add_argument("--every", type=int, default=12, help="print the standing every N matches")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--core", action="store_true", help="play in the native core (threads)")
+    parser.add_argument("--opponent-knobs", default=None, help="with --core: the opponent as a variant")
     args = parser.parse_args(argv)
     try:
         knobs = parse_knobs(args.knobs)
+        opponent_knobs = None if args.opponent_knobs is None else parse_knobs(args.opponent_knobs)
         get_ai(args.opponent, "arena")
         from krosbalance.content.registry import default_registry
 
@@ -204,7 +269,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     jobs = screen_jobs(args.seed, args.boards)[: args.limit]
     label = json.dumps(knobs, default=list)
-    for standing in screen(knobs, args.opponent, jobs, args.jobs):
+    if args.core:
+        opponent = args.opponent if opponent_knobs is None else core_name(opponent_knobs)
+        standings = screen_core(core_name(knobs), opponent, jobs, args.jobs)
+    else:
+        standings = screen(knobs, args.opponent, jobs, args.jobs)
+    for standing in standings:
         if standing.matches % args.every == 0 or standing.matches == len(jobs):
             print(standing.line(label), flush=True)
     return 0

@@ -89,7 +89,10 @@ pub fn position_key(state: &MatchState<Arena>) -> PositionKey {
     k
 }
 
-/// `MCTSAI.choose_plan`: successive halving over the worlds (ties: the heuristic's order).
+/// `MCTSAI.choose_plan`: successive halving over the worlds (ties: the heuristic's order). With
+/// `keep_base`, the heuristic's own plan (the first) is never cut: it meets every world, as the
+/// finalists do, and the search plays another plan only when that one is better on the same worlds.
+#[allow(clippy::too_many_arguments)]
 pub fn choose(
     ai: &mut PlanSearchAI,
     state: &MatchState<Arena>,
@@ -97,6 +100,7 @@ pub fn choose(
     plans: &[Plan],
     schedule: &[usize],
     prior: f64,
+    keep_base: bool,
     geo: &Geometry,
 ) -> usize {
     let worlds = *schedule.last().expect("a schedule");
@@ -118,7 +122,11 @@ pub fn choose(
             met[i] = upto;
         }
         let value = |i: usize| totals[i] / met[i] as f64 + prior * plans[i].value;
-        alive = rank(&alive, value, round + 1 == schedule.len());
+        let last = round + 1 == schedule.len();
+        alive = rank(&alive, value, last);
+        if keep_base && !last && !alive.contains(&0) {
+            alive.insert(0, 0);
+        }
     }
     alive[0]
 }
@@ -142,7 +150,8 @@ fn rank(alive: &[usize], value: impl Fn(usize) -> f64, last: bool) -> Vec<usize>
 }
 
 /// `_rollout`: `plan` in one world, then the rest of the turn and the opponent's reply; evaluated.
-/// A position already met in this world is not played again.
+/// A position already met in this world is not played again. With `replies`, the world is played
+/// again with each as the opponent's model, and the worst value for this side is the plan's.
 fn rollout(
     ai: &mut PlanSearchAI,
     state: &MatchState<Arena>,
@@ -153,24 +162,57 @@ fn rollout(
     geo: &Geometry,
 ) -> f64 {
     let side = state.fighters[me].side;
+    let (mut copy, mut players) = after_activation(ai, state, me, plan, (faces.clone(), deal));
+    let key = position_key(&copy);
+    if let Some(&known) = table.get(&key) {
+        return known;
+    }
+    ai.rollouts += 1;
+    let model = ai.model.fork();
+    let mut value = reply(ai, &mut copy, me, &mut players, model, side, geo);
+    for k in 0..ai.replies.len() {
+        let (mut copy, mut players) = after_activation(ai, state, me, plan, (faces.clone(), deal));
+        let model = ai.replies[k].fork();
+        value = value.min(reply(ai, &mut copy, me, &mut players, model, side, geo));
+    }
+    table.insert(key, value);
+    value
+}
+
+/// `_after_activation`: a copy of the match in one world with `plan`'s activation played, and the
+/// seats that play the rest of the team's turn.
+fn after_activation(
+    ai: &PlanSearchAI,
+    state: &MatchState<Arena>,
+    me: usize,
+    plan: &Plan,
+    (faces, deal): (Arc<[u8]>, i64),
+) -> (MatchState<Arena>, super::rollout::Seats) {
+    let side = state.fighters[me].side;
     let mut copy = search_copy(state, side, Dice::replay(faces));
     redeal(&mut copy, side, &mut Generator::from_int(deal as u128));
     let mut mine = ai.base.fork();
     mine.adopt(plan);
     let mut players = seats(side, mine);
     finish_activation(&mut copy, me, &mut players);
-    let key = position_key(&copy);
-    if let Some(&known) = table.get(&key) {
-        return known;
-    }
-    ai.rollouts += 1;
-    finish_team_turn_after(&mut copy, me, &mut players);
-    let mut players = seats(copy.active_side, ai.model.fork());
-    play_turn(&mut copy, &mut players);
+    (copy, players)
+}
+
+/// `_reply`: the rest of the team's turn, the opponent's reply by `model`, and the leaf.
+fn reply(
+    ai: &PlanSearchAI,
+    copy: &mut MatchState<Arena>,
+    me: usize,
+    players: &mut super::rollout::Seats,
+    model: crate::ai::planner::HeuristicAI,
+    side: usize,
+    geo: &Geometry,
+) -> f64 {
+    finish_team_turn_after(copy, me, players);
+    let mut players = seats(copy.active_side, model);
+    play_turn(copy, &mut players);
     let cache = ai.base.threat_cache().clone();
-    let value = evaluate_holdings(&copy, geo, side, &mut cache.borrow_mut());
-    table.insert(key, value);
-    value
+    evaluate_holdings(copy, geo, side, &mut cache.borrow_mut())
 }
 
 #[cfg(test)]

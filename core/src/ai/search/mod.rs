@@ -34,28 +34,94 @@ use crate::rulesets::arena::{Arena, ArenaController};
 pub enum Budget {
     /// `LookaheadAI(candidates, dice_sets)`.
     Lookahead { dice_sets: usize },
-    /// `MCTSAI(candidates, schedule, prior)`.
-    Mcts { schedule: Vec<usize>, prior: f64 },
+    /// `MCTSAI(candidates, schedule, prior, keep_base)`.
+    Mcts {
+        schedule: Vec<usize>,
+        prior: f64,
+        keep_base: bool,
+    },
 }
 
-/// The search AIs by registry name: (candidates, budget, the base heuristic's name). The opponent's
-/// model is always `kiter`.
-pub fn search_spec(name: &str) -> Option<(usize, Budget, &'static str)> {
-    let mcts = || Budget::Mcts {
-        schedule: mcts::SCHEDULE.to_vec(),
-        prior: mcts::PRIOR,
+/// A search AI: how many plans its base heuristic offers, how they are judged, the base's name
+/// and the name of the heuristic that models the opponent in the rollouts.
+#[derive(Clone, Debug)]
+pub struct SearchSpec {
+    pub candidates: usize,
+    pub budget: Budget,
+    pub base: String,
+    pub model: String,
+    /// Further models of the opponent's reply (`MCTSAI.replies`), by heuristic name.
+    pub replies: Vec<String>,
+}
+
+/// The search AIs by registry name (`krosbalance/ai/registry.py`); also the screening form
+/// `mcts{base=kiter-race;model=kiter;replies=kiter-race;candidates=6;schedule=2-4-8;prior=0.5;keep_base=1}`
+/// (`krosbalance.tools.search_screen --core`: any knob left out keeps `mcts`'s value).
+pub fn search_spec(name: &str) -> Option<SearchSpec> {
+    let mcts = |base: &str, model: &str, keep_base: bool| SearchSpec {
+        candidates: mcts::CANDIDATES,
+        budget: Budget::Mcts {
+            schedule: mcts::SCHEDULE.to_vec(),
+            prior: mcts::PRIOR,
+            keep_base,
+        },
+        base: base.to_string(),
+        model: model.to_string(),
+        replies: Vec::new(),
+    };
+    let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
+        candidates,
+        budget: Budget::Lookahead { dice_sets },
+        base: "kiter".to_string(),
+        model: MODEL.to_string(),
+        replies: Vec::new(),
     };
     Some(match name {
-        "lookahead-fast" => (3, Budget::Lookahead { dice_sets: 1 }, "kiter"),
-        "lookahead" => (4, Budget::Lookahead { dice_sets: 2 }, "kiter"),
-        "mcts" => (mcts::CANDIDATES, mcts(), "kiter"),
-        "mcts-2" => (mcts::CANDIDATES, mcts(), "kiter-2"),
-        "mcts-race" => (mcts::CANDIDATES, mcts(), "kiter-race"),
-        _ => return None,
+        "lookahead-fast" => lookahead(3, 1),
+        "lookahead" => lookahead(4, 2),
+        "mcts" => mcts("kiter", MODEL, false),
+        "mcts-2" => mcts("kiter-2", MODEL, false),
+        "mcts-race" => mcts("kiter-race", MODEL, false),
+        _ => return screened(name),
     })
 }
 
-/// The heuristic whose model plays the opponent in every search's rollouts.
+/// The screening form of [`search_spec`]: `mcts{knob=value;...}`, or None when `name` is not one.
+fn screened(name: &str) -> Option<SearchSpec> {
+    let body = name.strip_prefix("mcts{")?.strip_suffix('}')?;
+    let mut spec = search_spec("mcts")?;
+    let Budget::Mcts {
+        schedule,
+        prior,
+        keep_base,
+    } = &mut spec.budget
+    else {
+        return None;
+    };
+    for pair in body.split(';').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=')?;
+        match key {
+            "base" => spec.base = value.to_string(),
+            "model" => spec.model = value.to_string(),
+            "replies" => spec.replies = value.split('+').map(str::to_string).collect(),
+            "candidates" => spec.candidates = value.parse().ok()?,
+            "prior" => *prior = value.parse().ok()?,
+            "keep_base" => *keep_base = value == "1" || value == "true",
+            "schedule" => {
+                *schedule = value
+                    .split('-')
+                    .map(str::parse)
+                    .collect::<Result<Vec<usize>, _>>()
+                    .ok()?;
+            }
+            _ => return None,
+        }
+    }
+    Some(spec)
+}
+
+/// The heuristic whose model plays the opponent in the registered searches' rollouts (a
+/// [`SearchSpec`] may name another).
 pub const MODEL: &str = "kiter";
 
 /// `PlanSearchAI`: the heuristic's plans, one chosen per Krosmaster activation by a search.
@@ -68,6 +134,8 @@ pub struct PlanSearchAI {
     rng: Generator,
     base: HeuristicAI,
     model: HeuristicAI,
+    /// Further models of the opponent (`MCTSAI.replies`): a rollout takes the worst for this side.
+    replies: Vec<HeuristicAI>,
     geo: Option<Arc<Geometry>>,
     key: (i32, i64),
     /// Rollouts played and activations decided by rollouts (for benchmarks).
@@ -101,6 +169,7 @@ impl PlanSearchAI {
             rng,
             base,
             model,
+            replies: Vec::new(),
             geo: None,
             key: (-1, -1),
             rollouts: 0,
@@ -108,10 +177,25 @@ impl PlanSearchAI {
         }
     }
 
+    /// Further models of the opponent's reply (`replies`), sharing the base's caches.
+    pub fn with_replies(mut self, replies: Vec<HeuristicAI>) -> Self {
+        self.replies = replies;
+        for reply in &mut self.replies {
+            reply.share_caches(&self.base);
+            if let Some(geo) = &self.geo {
+                reply.set_geometry(geo.clone());
+            }
+        }
+        self
+    }
+
     /// Use the board's range tables built once for many matches.
     pub fn set_geometry(&mut self, geo: Arc<Geometry>) {
         self.base.set_geometry(geo.clone());
         self.model.set_geometry(geo.clone());
+        for reply in &mut self.replies {
+            reply.set_geometry(geo.clone());
+        }
         self.geo = Some(geo);
     }
 
@@ -119,6 +203,9 @@ impl PlanSearchAI {
         let geo = self.base.geometry_for(state);
         if self.geo.is_none() {
             self.model.set_geometry(geo.clone());
+            for reply in &mut self.replies {
+                reply.set_geometry(geo.clone());
+            }
             self.geo = Some(geo.clone());
         }
         geo
@@ -132,9 +219,11 @@ impl PlanSearchAI {
             Budget::Lookahead { dice_sets } => {
                 lookahead::choose(self, state, me, plans, dice_sets, &geo)
             }
-            Budget::Mcts { schedule, prior } => {
-                mcts::choose(self, state, me, plans, &schedule, prior, &geo)
-            }
+            Budget::Mcts {
+                schedule,
+                prior,
+                keep_base,
+            } => mcts::choose(self, state, me, plans, &schedule, prior, keep_base, &geo),
         }
     }
 
@@ -240,5 +329,45 @@ impl ArenaController for PlanSearchAI {
         candidates: &[usize],
     ) -> usize {
         self.base.give_reward(state, side, reward, candidates)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Budget, search_spec};
+
+    #[test]
+    fn the_screening_form_sets_the_knobs_it_names_and_keeps_mcts_for_the_rest() {
+        let spec = search_spec("mcts{base=kiter-race;model=kiter-race;replies=kiter+kiter-2;candidates=10;schedule=4-8-16-32;keep_base=1}")
+            .expect("a screening form");
+        assert_eq!(
+            (spec.base.as_str(), spec.model.as_str()),
+            ("kiter-race", "kiter-race")
+        );
+        assert_eq!(
+            spec.replies,
+            vec!["kiter".to_string(), "kiter-2".to_string()]
+        );
+        assert_eq!(spec.candidates, 10);
+        let Budget::Mcts {
+            schedule,
+            prior,
+            keep_base,
+        } = spec.budget
+        else {
+            panic!("an mcts budget")
+        };
+        assert_eq!(
+            (schedule, prior, keep_base),
+            (vec![4, 8, 16, 32], 0.5, true)
+        );
+        let race = search_spec("mcts-race").expect("registered");
+        assert_eq!(
+            (race.base.as_str(), race.model.as_str()),
+            ("kiter-race", "kiter")
+        );
+        assert!(search_spec("mcts{depth=3}").is_none());
+        assert!(search_spec("mcts{candidates=many}").is_none());
+        assert!(search_spec("mcts-deeper").is_none());
     }
 }

@@ -1,0 +1,64 @@
+"""The core's screening form of an mcts (``mcts{base=...;model=...;keep_base=1;...}``,
+core/src/ai/search/mod.rs) is the reference's ``MCTSAI`` with the same knobs, event for event: what
+``krosbalance.tools.search_screen --core`` measures is the AI it names. The knobs that no registered
+AI used before issue 39 (an opponent model other than ``kiter``, ``keep_base``, ``replies``) are
+covered here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from krosbalance import native
+
+pytest.importorskip("krosbalance_core", reason="the native core (krosbalance_core) is not installed")
+if not native.available():
+    pytest.skip(str(native.why_unavailable()), allow_module_level=True)
+
+from krosbalance import native_match  # noqa: E402
+from krosbalance.ai.mcts import MCTSAI  # noqa: E402
+from krosbalance.ai.registry import register_ai, unregister_ai  # noqa: E402
+from krosbalance.tools.search_screen import _players, core_name, parse_knobs  # noqa: E402
+from tests.core.test_heuristic_identity import check_differential  # noqa: E402
+
+VARIANTS = (
+    '{"base": "kiter-race", "model": "kiter-race"}',
+    '{"base": "kiter-race", "keep_base": true}',
+    '{"base": "kiter-2", "model": "kiter-race", "keep_base": true, "schedule": [1, 3], "prior": 0.2}',
+    '{"base": "kiter-race", "replies": ["kiter-race"], "schedule": [1, 2, 4]}',
+)
+
+
+@pytest.mark.parametrize("text", VARIANTS)
+@pytest.mark.parametrize("rewards", [False, True])
+def test_a_screened_variant_plays_the_same_match_on_both_engines(
+    text: str, rewards: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    knobs = parse_knobs(text)
+    name = core_name(knobs)
+    arguments = _players(knobs)
+
+    def factory(rng: np.random.Generator) -> MCTSAI:
+        return MCTSAI(rng, **arguments)
+
+    register_ai(name, factory, tier="search", rulesets=MCTSAI.rulesets, two_players_only=True)
+    monkeypatch.setattr(native_match, "IDENTICAL_AIS", native_match.IDENTICAL_AIS | {name})
+    options: dict[str, Any] = {"turn_limit": 6}
+    if rewards:
+        options["demonic_rewards"] = True
+    spec = {
+        "teams": [
+            ["queen_of_the_tofus", "bill_tell", "kassius_kaos", "lil_healey"],
+            ["king_of_the_gobballs", "oscar_kass", "anna_tommy", "bad_aboum"],
+        ],
+        "board": "arena-elemental",
+        "ai": [name, "mcts-race"] if rewards else ["kiter", name],
+        "seed": 391 + VARIANTS.index(text),
+        "options": options,
+    }
+    try:
+        check_differential(spec)
+    finally:
+        unregister_ai(name)
