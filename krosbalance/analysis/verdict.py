@@ -114,6 +114,23 @@ def group_label(ai: str, tier: str | None = None) -> str:
     return f"{ai} ({tier or ai_tier(ai)})"
 
 
+def ai_row(
+    figure: str, ai: str, tier: str, est: float, ci_low: float, ci_high: float, n: float
+) -> dict[str, Any]:
+    """One row of a verdict picture measured by the AI matchup ``ai`` of ``tier``: its legend group,
+    and its ``ai`` for the headline ('' for a lopsided ``a vs b`` matchup, which measures no one AI)."""
+    return {
+        "figure": figure,
+        "group": group_label(ai, tier),
+        "tier": tier,
+        "est": est,
+        "ci_low": ci_low,
+        "ci_high": ci_high,
+        "n": n,
+        "ai": one_ai(ai),
+    }
+
+
 # ------------------------------------------------------------------------------------ convergence
 
 

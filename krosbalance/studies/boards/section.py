@@ -16,7 +16,7 @@ from krosbalance.analysis.narrative import fmt, with_ci
 from krosbalance.analysis.plots import _axes, _errors, _no_data
 from krosbalance.analysis.sections import folder_study
 from krosbalance.analysis.top_ai import ai_note
-from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
+from krosbalance.analysis.verdict import Verdict, ai_row, group_label, verdict_frame
 from krosbalance.studies.boards.tables import board_favours, figure_rates_by_board, first_player_by_board
 
 STUDY = "boards"
@@ -41,16 +41,15 @@ def board_tables(matches: pd.DataFrame) -> dict[str, pd.DataFrame]:
 def _first_verdict(first: pd.DataFrame, lines: list[str] | None = None) -> Verdict:
     """The first player's win rate per board and AI as a verdict picture's rows."""
     rows = [
-        {
-            "figure": board_title(str(r.board)),
-            "group": group_label(str(r.ai), str(r.tier)),
-            "tier": str(r.tier),
-            "est": r.win_rate,
-            "ci_low": r.ci_low,
-            "ci_high": r.ci_high,
-            "n": r.n,
-            "ai": one_ai(str(r.ai)),
-        }
+        ai_row(
+            board_title(str(r.board)),
+            str(r.ai),
+            str(r.tier),
+            r.win_rate,
+            r.ci_low,
+            r.ci_high,
+            r.n,
+        )
         for r in first.itertuples(index=False)
     ]
     return Verdict(

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.names import display_name
-from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
+from krosbalance.analysis.verdict import Verdict, ai_row, verdict_frame
 from krosbalance.studies.duel import tables as duel
 
 
@@ -21,16 +21,15 @@ def duel_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     if rates.empty:
         return None
     rows = [
-        {
-            "figure": display_name(str(r.character)),
-            "group": group_label(str(r.ai), str(r.tier)),
-            "tier": str(r.tier),
-            "est": r.win_rate,
-            "ci_low": r.ci_low,
-            "ci_high": r.ci_high,
-            "n": r.n,
-            "ai": one_ai(str(r.ai)),
-        }
+        ai_row(
+            display_name(str(r.character)),
+            str(r.ai),
+            str(r.tier),
+            r.win_rate,
+            r.ci_low,
+            r.ci_high,
+            r.n,
+        )
         for r in rates.itertuples(index=False)
     ]
     value = duel.token_value(frame)

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from krosbalance.analysis import crossing
 from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.narrative import fmt, with_ci
-from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
+from krosbalance.analysis.verdict import Verdict, ai_row, group_label, verdict_frame
 from krosbalance.content.blast import blast_cards
 from krosbalance.content.registry import default_registry
 from krosbalance.studies.challenges.tables import study_matches
@@ -263,16 +263,15 @@ def crossing_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Any:
     words = _words(kind, sweep)
     shown = points[points["x"].notna()]
     rows = [
-        {
-            "figure": f"{words['x']} = {_value_text(r.x)}",
-            "group": group_label(str(r.ai), str(r.tier)),
-            "tier": str(r.tier),
-            "est": r.coef,
-            "ci_low": r.ci_low,
-            "ci_high": r.ci_high,
-            "n": r.n,
-            "ai": one_ai(str(r.ai)),
-        }
+        ai_row(
+            f"{words['x']} = {_value_text(r.x)}",
+            str(r.ai),
+            str(r.tier),
+            r.coef,
+            r.ci_low,
+            r.ci_high,
+            r.n,
+        )
         for r in shown.itertuples(index=False)
     ]
     lines = [

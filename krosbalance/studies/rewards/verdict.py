@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis.crossing import sweep_kind
-from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
+from krosbalance.analysis.verdict import Verdict, ai_row, group_label, verdict_frame
 from krosbalance.content.registry import default_registry
 from krosbalance.studies.rewards import value as rewards
 from krosbalance.studies.rewards.arms import recorded_arms
@@ -26,16 +26,15 @@ def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     if value.empty:
         return None
     rows = [
-        {
-            "figure": r.name,
-            "group": group_label(str(r.ai), str(r.tier)),
-            "tier": str(r.tier),
-            "est": r.delta,
-            "ci_low": r.delta_low,
-            "ci_high": r.delta_high,
-            "n": r.n,
-            "ai": one_ai(str(r.ai)),
-        }
+        ai_row(
+            r.name,
+            str(r.ai),
+            str(r.tier),
+            r.delta,
+            r.delta_low,
+            r.delta_high,
+            r.n,
+        )
         for r in value.itertuples(index=False)
     ]
     ranked = rewards.value_for_money(value)
@@ -81,16 +80,15 @@ def purchase_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None
         return None
     names = {r.id: r for r in default_registry().all_rewards()}
     rows = [
-        {
-            "figure": names[str(r.token)].name if str(r.token) in names else str(r.token),
-            "group": group_label(str(r.ai), str(r.tier)),
-            "tier": str(r.tier),
-            "est": r.delta,
-            "ci_low": r.delta_low,
-            "ci_high": r.delta_high,
-            "n": r.n_deals,
-            "ai": one_ai(str(r.ai)),
-        }
+        ai_row(
+            names[str(r.token)].name if str(r.token) in names else str(r.token),
+            str(r.ai),
+            str(r.tier),
+            r.delta,
+            r.delta_low,
+            r.delta_high,
+            r.n_deals,
+        )
         for r in bought.itertuples(index=False)
     ]
     worth = bought[bought["verdict"] == "worth its kamas"]
