@@ -18,11 +18,20 @@ TINY = {"candidates": 2, "schedule": [1]}
 
 
 def test_every_knob_is_one_mcts_takes() -> None:
-    values = {"candidates": 2, "schedule": [1, 2], "prior": 0.25, "base": "kiter", "model": "kiter-2"}
+    values = {
+        "candidates": 2,
+        "schedule": [1, 2],
+        "prior": 0.25,
+        "base": "kiter",
+        "model": "kiter-2",
+        "keep_base": True,
+        "replies": ["kiter-race"],
+    }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
     assert knobs["schedule"] == (1, 2)
     assert knobs["model"] == "kiter-2"  # a name until the worker builds the variant
+    assert knobs["keep_base"] is True and knobs["replies"] == ("kiter-race",)
 
 
 @pytest.mark.parametrize(
