@@ -52,7 +52,7 @@ BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 CORE_BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 	print(' '.join(tomllib.load(open('core/pyproject.toml', 'rb'))['build-system']['requires']))")
 
-.PHONY: run test build build-pgo bench battery lint format clean notebook membench browser tune docs
+.PHONY: core-tests run test build build-pgo bench battery lint format clean notebook membench browser tune docs
 
 # The venv and the build requirements (maturin too when cargo is on PATH), so that the two compilations
 # below can start from it at the same time.
@@ -79,7 +79,7 @@ ifneq ($(CARGO),)
 $(CORE_WHEEL): $(CORE_SOURCES) | $(BASE)
 	@echo "building the native core (cargo release build: about a minute the first time)"
 	rm -rf $(CORE_DIST)
-	$(BIN)/maturin build --quiet --release --interpreter $(BIN)/python --manifest-path core/Cargo.toml \
+	MAKEFLAGS= $(BIN)/maturin build --quiet --release --interpreter $(BIN)/python --manifest-path core/Cargo.toml \
 		--out $(CORE_DIST)
 	touch $@
 
@@ -155,17 +155,23 @@ APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninterac
 
 browser: /usr/bin/chromium /usr/bin/chromedriver
 
+# The crate's own tests (a debug build in a target folder of its own, so that it does not wait on
+# the wheel's release build for the folder's lock), compiled beside the package's build. Cargo runs
+# its own jobs: MAKEFLAGS is cleared so that it does not look for make's job server.
+core-tests:
+	cd core && MAKEFLAGS= cargo test --quiet --target-dir target/crate-tests
+
 # The whole suite on the installed build (compiled unless KROSBALANCE_PURE=1); its identity test also
 # replays seeded matches of every AI on a pure copy of the sources and compares the event logs. The
 # browser test must run here (KROSBALANCE_REQUIRE_BROWSER: a missing browser fails, never skips).
-# With cargo, the crate's own tests run first and the suite requires the core (KROSBALANCE_EXPECT_CORE:
+# With cargo, the crate's own tests run too (core-tests) and the suite requires the core (KROSBALANCE_EXPECT_CORE:
 # a core that did not build fails tests/core/test_native.py instead of skipping the core's tests).
 # The docs extra is installed too: tests/docs/ builds the site strictly (KROSBALANCE_REQUIRE_DOCS: a
 # missing mkdocs fails, never skips) and runs the README's and the tutorial's Python blocks.
-test: $(DEV_STAMP) $(DOCS_STAMP) browser
 ifneq ($(CARGO),)
-	cd core && cargo test --quiet
+CORE_TESTS := core-tests
 endif
+test: $(CORE_TESTS) $(DEV_STAMP) $(DOCS_STAMP) browser
 	KROSBALANCE_EXPECT_BUILD=$(BUILD) KROSBALANCE_PGO=$(if $(wildcard $(PGO_MARK)),1,0) \
 		KROSBALANCE_EXPECT_CORE=$(if $(CARGO),1,0) \
 		KROSBALANCE_REQUIRE_BROWSER=1 KROSBALANCE_REQUIRE_DOCS=1 $(BIN)/python -m pytest -q -n 2
@@ -194,15 +200,15 @@ lint: $(BIN)/ruff
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy $(addprefix krosbalance/,$(HOT_LAYERS)) krosbalance/build_info.py krosbalance/native.py
 ifneq ($(CARGO),)
-	cd core && cargo fmt --check
-	cd core && cargo clippy --quiet --all-targets -- -D warnings
+	cd core && MAKEFLAGS= cargo fmt --check
+	cd core && MAKEFLAGS= cargo clippy --quiet --all-targets -- -D warnings
 endif
 
 format: $(BIN)/ruff
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 ifneq ($(CARGO),)
-	cd core && cargo fmt
+	cd core && MAKEFLAGS= cargo fmt
 endif
 
 clean:
