@@ -1,68 +1,27 @@
 """Which AI's figures are the answer: the strongest validated AI of the ruleset that played the run,
 and the next one down (issue 39: the verdict is the strongest validated AI's).
 
-The ladder's order is one rule, kept here: tier first (search > heuristic > baseline), then the
-AI's Bradley-Terry rating on the ladder (``krosbalance/ai/data/ladder.toml``), an AI not on the
-ladder placed at the top of its tier, then its name (:func:`ladder_key`; two AIs off the ladder in one tier are told apart by name only,
-and their answer is provisional). A run's answer is measured
-by the strongest AI *validated for its ruleset* that played it; the next AI down is the next one of
-that order that also played (validated or not: the comparison says which). When no AI that played
-is validated for the ruleset, the strongest one played answers, marked provisional.
-
-A ladder standing validates an AI only for the ruleset the ladder was played in: the shipped ladder
-is a two-player Arena round robin (``simulations/ai-ladder-connected.toml``), so a Blast or Duel
-Pack run has no validated AI until a ladder of its own is written, and its answer says so.
+The ladder's order is one rule for every layer, :mod:`krosbalance.ai.ladder_order` (the run's
+adaptive target plays the same AI this module names): the AIs validated for the run's ruleset first,
+then tier, rating and name. A run's answer is measured by the strongest AI *validated for its
+ruleset* that played it; the next AI down is the next one of that order that also played (validated
+or not: the comparison says which). When no AI that played is validated for the ruleset, the
+strongest one played answers, marked provisional.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from krosbalance.analysis.dependence import TIER_ORDER, ai_tier
-
-#: the rulesets the shipped ladder was played in: its standings validate AIs for these only
-LADDER_RULESETS: tuple[str, ...] = ("arena",)
-
-
-def ladder_key(ai: str, standings: Mapping[str, Any], tier: str | None = None) -> tuple[int, float, str]:
-    """The sort key of the AI ladder's order, weakest first: tier, then rating (an AI not on the
-    ladder: the top of its tier), then name. ``tier`` overrides the registry's (results record it)."""
-    tier = tier or ai_tier(ai)
-    rank = TIER_ORDER.index(tier) if tier in TIER_ORDER else -1  # an unknown tier: below the baseline
-    standing = standings.get(ai)
-    rating = math.inf if standing is None else float(standing.rating)
-    return rank, rating, ai
-
-
-def base_ruleset(ruleset: str) -> str:
-    """The ruleset's name without the options a results row writes beside it
-    (``arena[purchasable_rewards=...]`` -> ``arena``)."""
-    return str(ruleset).split("[", 1)[0].strip()
-
-
-def validated_for(ai: str, ruleset: str, standings: Mapping[str, Any]) -> bool:
-    """Whether the ladder validated ``ai`` for ``ruleset`` (its standing says so, and the ladder was
-    played in that ruleset, whatever its options)."""
-    return base_ruleset(ruleset) in LADDER_RULESETS and bool(getattr(standings.get(ai), "validated", False))
-
-
-def strength_order(
-    ais: Iterable[str],
-    ruleset: str,
-    standings: Mapping[str, Any],
-    tiers: Mapping[str, str] | None = None,
-) -> list[str]:
-    """``ais`` strongest first for ``ruleset``: the validated ones (in the ladder's order) before
-    the others (in the ladder's order)."""
-    tiers = tiers or {}
-    return sorted(
-        dict.fromkeys(str(a) for a in ais),
-        key=lambda a: (validated_for(a, ruleset, standings), ladder_key(a, standings, tiers.get(a))),
-        reverse=True,
-    )
+from krosbalance.ai.ladder_order import (
+    LADDER_RULESETS,
+    base_ruleset,
+    ladder_key,
+    strength_order,
+    validated_for,
+)
 
 
 @dataclass(frozen=True)

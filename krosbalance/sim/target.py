@@ -150,24 +150,15 @@ def own_matchups(experiment: Experiment) -> dict[str, int]:
 
 
 def strongest_ai(candidates: Sequence[str], ruleset: str) -> tuple[str, str]:
-    """(the strongest of ``candidates``, '') by the AI ladder (Arena's,
-    :func:`krosbalance.ai.ladder.load_ladder`): the validated AIs by rating, then those that failed
-    the gate, then the AIs off the ladder by tier; ('', why) when two tie at the top."""
+    """(the strongest of ``candidates``, '') by the AI ladder's order
+    (:func:`krosbalance.ai.ladder_order.strength_order`, the order the report's answer follows, so
+    the AI played to the target is the AI that answers); ('', why) when there is no candidate."""
     from krosbalance.ai.ladder import load_ladder
-    from krosbalance.ai.registry import ai_tier
+    from krosbalance.ai.ladder_order import strength_order
 
-    ladder = load_ladder() if ruleset == "arena" else {}
-    tiers = ("baseline", "heuristic", "search")
-
-    def rank(ai: str) -> tuple[int, float, int]:
-        standing, tier = ladder.get(ai), ai_tier(ai)
-        place = 0 if standing is None else 2 if standing.validated else 1
-        return (place, standing.rating if standing else 0.0, tiers.index(tier) if tier in tiers else -1)
-
-    ranked = sorted(candidates, key=rank, reverse=True)
-    if len(ranked) > 1 and rank(ranked[0]) == rank(ranked[1]):
-        where = "the AI ladder" if ruleset == "arena" else f"a ladder of {ruleset} (tiers only)"
-        return "", f"{ranked[0]!r} and {ranked[1]!r} tie at the top of {where}: name the AI in target.ais"
+    ranked = strength_order(candidates, ruleset, load_ladder())
+    if not ranked:
+        return "", "no AI plays a matchup of its own: name the AI in target.ais"
     return ranked[0], ""
 
 

@@ -1,0 +1,74 @@
+"""The AI ladder's order: which AI is the strongest, one rule for every layer that asks.
+
+The run's adaptive target (:mod:`krosbalance.sim.target`) plays the strongest AI until its headline is
+precise enough, and the report's answer (:mod:`krosbalance.analysis.top_ai`) is measured by the
+strongest AI that played: both must mean the same AI, so the order lives here, below them both.
+
+The order: the AIs the ladder validated for the ruleset first; then tier (search > heuristic >
+baseline); then the AI's Bradley-Terry rating on the ladder (``krosbalance/ai/data/ladder.toml``), an
+AI not on the ladder placed at the top of its tier; then its name (two AIs off the ladder in one tier
+are told apart by name only, and an answer by either is provisional).
+
+A ladder standing validates an AI only for the ruleset the ladder was played in: the shipped ladder
+is a two-player Arena round robin, so a Blast or Duel Pack run has no validated AI until a ladder of
+its own is written.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from krosbalance.ai.registry import TIERS, ai_tier
+from krosbalance.errors import ContentError
+
+#: the rulesets the shipped ladder was played in: its standings validate AIs for these only
+LADDER_RULESETS: tuple[str, ...] = ("arena",)
+
+
+def registered_tier(ai: str) -> str:
+    """The registry's tier of ``ai``; ``unknown`` for a name this installation does not register."""
+    try:
+        return ai_tier(ai)
+    except ContentError:
+        return "unknown"
+
+
+def ladder_key(ai: str, standings: Mapping[str, Any], tier: str | None = None) -> tuple[int, float, str]:
+    """The sort key of the ladder's order within the validated or the other AIs, weakest first: tier,
+    then rating (an AI not on the ladder: the top of its tier), then name. ``tier`` overrides the
+    registry's (results record the tier they were played with)."""
+    tier = tier or registered_tier(ai)
+    rank = TIERS.index(tier) if tier in TIERS else -1  # an unknown tier: below the baseline
+    standing = standings.get(ai)
+    rating = math.inf if standing is None else float(standing.rating)
+    return rank, rating, ai
+
+
+def base_ruleset(ruleset: str) -> str:
+    """The ruleset's name without the options a results row writes beside it
+    (``arena[purchasable_rewards=...]`` -> ``arena``)."""
+    return str(ruleset).split("[", 1)[0].strip()
+
+
+def validated_for(ai: str, ruleset: str, standings: Mapping[str, Any]) -> bool:
+    """Whether the ladder validated ``ai`` for ``ruleset`` (its standing says so, and the ladder was
+    played in that ruleset, whatever its options)."""
+    return base_ruleset(ruleset) in LADDER_RULESETS and bool(getattr(standings.get(ai), "validated", False))
+
+
+def strength_order(
+    ais: Iterable[str],
+    ruleset: str,
+    standings: Mapping[str, Any],
+    tiers: Mapping[str, str] | None = None,
+) -> list[str]:
+    """``ais`` strongest first for ``ruleset``: the validated ones (in the ladder's order) before
+    the others (in the ladder's order)."""
+    known = tiers or {}
+    return sorted(
+        dict.fromkeys(str(a) for a in ais),
+        key=lambda a: (validated_for(a, ruleset, standings), ladder_key(a, standings, known.get(a))),
+        reverse=True,
+    )

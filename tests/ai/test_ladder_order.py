@@ -1,0 +1,36 @@
+"""The AI ladder's order is one rule: the AI a run plays to its target (``sim.target``) is the AI whose
+figures the report gives as the answer (``analysis.top_ai``), for any set of AIs a run may hold. The
+AIs are the registry's, never named here."""
+
+from __future__ import annotations
+
+import itertools
+
+from krosbalance.ai.ladder import load_ladder
+from krosbalance.ai.ladder_order import strength_order, validated_for
+from krosbalance.ai.registry import list_ais
+from krosbalance.analysis.top_ai import top_ais
+from krosbalance.sim.target import strongest_ai
+
+
+def test_the_target_plays_the_ai_that_answers_for_every_pair_and_triple_of_arena_ais() -> None:
+    ais = list_ais("arena")
+    standings = load_ladder()
+    for size in (2, 3):
+        for group in itertools.islice(itertools.combinations(ais, size), 400):
+            answer = top_ais(group, "arena", standings)
+            assert answer is not None
+            assert strongest_ai(group, "arena") == (answer.top, ""), group
+
+
+def test_a_validated_ai_comes_before_every_ai_the_ladder_did_not_validate() -> None:
+    standings = load_ladder()
+    order = strength_order(list_ais("arena"), "arena", standings)
+    flags = [validated_for(ai, "arena", standings) for ai in order]
+    assert flags == sorted(flags, reverse=True)
+    assert any(flags), "the shipped ladder validates at least one AI"
+
+
+def test_no_ai_is_validated_for_a_ruleset_the_ladder_was_not_played_in() -> None:
+    standings = load_ladder()
+    assert not any(validated_for(ai, "blast", standings) for ai in list_ais())
