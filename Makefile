@@ -10,8 +10,8 @@
 # when cargo is on PATH, for either build, and rebuilt when its sources change. Without cargo the
 # install goes on without it and says so in one line: the Python reference engine plays.
 PYTHON ?= python3
-# Two jobs: on a fresh clone the package's mypyc compilation and the core's cargo build run side by side
-# (a minute saved of about four); every pip install into the venv stays one after another.
+# Two jobs: on a fresh clone the package's mypyc compilation, the core's cargo build and the crate's tests
+# overlap (each has a single-threaded stretch); every pip install into the venv stays one after another.
 MAKEFLAGS += -j2
 VENV := .venv
 BIN := $(VENV)/bin
