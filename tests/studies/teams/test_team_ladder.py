@@ -197,3 +197,40 @@ def test_a_staged_team_folder_is_the_team_study_and_its_report_shows_the_teams(t
     assert "## Teams" in (write_report(out, tmp_path / "report").parent / "report.md").read_text(
         encoding="utf-8"
     )
+
+
+def test_a_staged_team_folder_whose_copy_names_a_missing_collection_is_still_the_team_study(
+    tmp_path: Path,
+) -> None:
+    # the run's copy of a collection study names its collection beside the original file, so in the
+    # results folder (moved, shared, or the collection since deleted) the copy cannot be read: the
+    # folder is still the team study, as its planner recorded, and its report still leads with Teams
+    from krosbalance.analysis.report import write_report
+    from krosbalance.analysis.sections import copy_study, folder_study
+    from krosbalance.studies.teams.planner import run_ladder
+
+    source = tmp_path / "ladder.toml"
+    source.write_text(
+        LADDER.replace('roster = {set = "arena-box"}', f"roster = {json.dumps(list(STAR_ROSTER))}")
+    )
+    out = tmp_path / "out"
+    run_ladder(
+        ladder(source.read_text()),
+        source,
+        out,
+        play=strength_play,
+        catalog=CAT,
+        progress=False,
+        echo=lambda *a: None,
+    )
+    copy = out / "experiment.toml"
+    unreadable = copy.read_text(encoding="utf-8").replace(
+        "[teams]\n", '[teams]\ncollection = "gone/mine.toml"\n', 1
+    )
+    assert unreadable != copy.read_text(encoding="utf-8")
+    copy.write_text(unreadable, encoding="utf-8")
+    assert copy_study(unreadable, out) is None  # the copy alone no longer says which study ran
+    assert folder_study(load_staged(out)).name == "teams"
+    assert "## Teams" in (write_report(out, tmp_path / "report").parent / "report.md").read_text(
+        encoding="utf-8"
+    )
