@@ -148,7 +148,7 @@ run: $(STAMP) $(CORE_STAMP)
 # Debian's headless Chromium and its driver, for the replay page's browser test and
 # `python -m krosbalance.tools.screenshot` (installed once, when /usr/bin/chromium is missing).
 APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
-/usr/bin/chromium /usr/bin/chromedriver:
+/usr/bin/chromium /usr/bin/chromedriver &:
 	@echo "installing Debian's chromium and chromium-driver (the replay page's browser test)"
 	$(APT_GET) update -qq
 	$(APT_GET) install -y -qq --no-install-recommends chromium chromium-driver

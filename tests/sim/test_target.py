@@ -209,11 +209,18 @@ def _keep_sets(out: Path, n_sets: int) -> None:
     assert len(finished_ids(out)) == 35 * n_sets
 
 
+#: the child plays round 1 (210 matches) and the start of round 2 at full speed, then slows to a
+#: crawl, so the parent kills it inside round 2 without waiting on 230 slow matches
 RESUME_CHILD = """
-import sys
+import itertools, sys, time
 from krosbalance.sim.runner import run_experiment
-from tests.sim.fakes import FakeCatalog, slow_play
-run_experiment(sys.argv[1], sys.argv[2], jobs=1, batch_size=3, flush_seconds=0, play=slow_play,
+from tests.sim.fakes import FakeCatalog, fake_play
+calls = itertools.count()
+def play(*args, **kwargs):
+    if next(calls) >= 240:
+        time.sleep(0.5)
+    return fake_play(*args, **kwargs)
+run_experiment(sys.argv[1], sys.argv[2], jobs=1, batch_size=5, flush_seconds=0, play=play,
                catalog=FakeCatalog(), progress=False)
 """
 
@@ -235,7 +242,8 @@ def test_a_run_killed_in_its_rounds_resumes_to_the_same_rows(tmp_path: Path) -> 
     finally:
         child.wait(timeout=30)
     assert "target" in read_manifest(out)  # round 1 was measured before the kill
-    run_experiment(source, out, resume=True, play=fake_play, catalog=CAT, progress=False, jobs=2)
+    # one job: the job count's independence is the test above's (a second worker pool here cost 6 s)
+    run_experiment(source, out, resume=True, play=fake_play, catalog=CAT, progress=False, jobs=1)
     reference = run(tmp_path, "reference", TARGET, batch_size=64)
     for a, b in zip(_rows(reference), _rows(out), strict=True):
         pd.testing.assert_frame_equal(a, b)
