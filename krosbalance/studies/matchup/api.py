@@ -30,16 +30,13 @@ def run_experiment(source: Path, out: Path, **kwargs: Any) -> Any:
     return run(source, out, **kwargs)
 
 
-def report_answer(out: Path) -> tuple[str, list[str]]:
-    from krosbalance.analysis.report import report_answer as answer
+def write_report(out: Path, report_dir: Path) -> tuple[Path, list[str]]:
+    """The report of ``out`` written into ``report_dir``: its ``report.html`` and the headline answer
+    its Summary opens with (one build of the report gives both)."""
+    from krosbalance.analysis.report import write_report_answer
 
-    return answer(out)
-
-
-def write_report(out: Path, report_dir: Path) -> Path:
-    from krosbalance.analysis.report import write_report as write
-
-    return write(out, report_dir)
+    written = write_report_answer(out, report_dir)
+    return written.path, written.answer
 
 
 def catalog() -> Any:

@@ -377,12 +377,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         f"{summary.n_matches:,} matches ({summary.n_played:,} played, {summary.n_skipped:,} already done), "
         f"{summary.n_errors} errors, {summary.seconds:.1f} s -> {summary.out}"
     )
-    _, lines = api.report_answer(out)
+    path, lines = api.write_report(out, report_dir)  # the answer from the report's own tables, built once
     print()
     for line in lines or ["No answer: no error-free match."]:
         print(line)
     print()
-    path = api.write_report(out, report_dir)
     print(f"report: {path} ({time.perf_counter() - started:.0f} s in all)")
     if summary.n_errors:
         print(
