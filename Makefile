@@ -141,9 +141,10 @@ TUNE_ARGS ?= --trials 40 --deals 60 --finalists 4 --final-deals 100 --seed 18 --
 tune: $(DEV_STAMP)
 	$(BIN)/python -m krosbalance.tools.tuning $(TUNE_ARGS)
 
+# The run writes its report (and prints the answer) itself: one build of the report, not two.
 run: $(STAMP) $(CORE_STAMP)
-	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume
-	$(BIN)/krosbalance report results/box-round-robin
+	$(BIN)/krosbalance run simulations/box-round-robin.toml --jobs 2 --out results/box-round-robin --resume \
+		--report-out reports/box-round-robin
 
 # Debian's headless Chromium and its driver, for the replay page's browser test and
 # `python -m krosbalance.tools.screenshot` (installed once, when /usr/bin/chromium is missing).
