@@ -43,6 +43,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from krosbalance import native
+from krosbalance.content.custom import on_content_change
 from krosbalance.errors import CoreFault, EngineError, KrosbalanceError, TeamError
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ TEAM_ERRORS = ("free deployment cells for player",)
 #: the refused match shapes remembered per process (a cap, so a long sweep never grows it unbounded)
 MAX_REMEMBERED = 4096
 _REFUSED: dict[tuple[Any, ...], str] = {}
+on_content_change(_REFUSED.clear)  # a shape refused for the old cards may play with the new ones
 #: how much slower the reference is where the core plays (``make bench``'s core/pure column, random
 #: AI, box teams: 1,430 against 54 matches a CPU-second, December 2026)
 SLOWER = "about 25x slower"

@@ -187,14 +187,12 @@ _BOARDS: dict[str, Any] = {}
 
 def _forget_content() -> None:
     """Drop what was built from the previous cards when a designer's folder comes or goes
-    (:func:`krosbalance.content.custom.on_content_change`)."""
-    from krosbalance import engine_choice
-
+    (:func:`krosbalance.content.custom.on_content_change`). The match shapes the core refused are
+    forgotten by :mod:`krosbalance.engine_choice`, which remembers them."""
     _BOARDS.clear()
     _validated.cache_clear()
     catalog.cache_clear()
     _LEFT_OUT.clear()
-    engine_choice._REFUSED.clear()  # a shape refused for the old cards may play with the new ones
 
 
 def _check_reward_options(opts: Any) -> None:

@@ -59,7 +59,7 @@ def run_study(
     from krosbalance.sim.experiment import load_experiment, loads_experiment
     from krosbalance.sim.runner import run_experiment
     from krosbalance.studies import study_for
-    from krosbalance.studies.registry import stage_runner
+    from krosbalance.study_registry import stage_runner
 
     home = Path(tempfile.mkdtemp(prefix="krosbalance-")) if out is None else Path(out).resolve().parent
     if isinstance(experiment, str) and "\n" in experiment:

@@ -36,10 +36,9 @@ from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, ReportBody, render_html, render_markdown
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
-from krosbalance.analysis.sections import default_study, folder_study, ruleset_sections
+from krosbalance.analysis.sections import default_study, folder_study, report_headers, ruleset_sections
 from krosbalance.analysis.verdict import Verdict
 from krosbalance.sim.target import target_lines
-from krosbalance.studies.patches import section as patch_section
 
 
 def spec_question(spec_text: str) -> str:
@@ -184,7 +183,8 @@ def _answer_first(
 
     doc.h("Question")
     doc.p(question or "The experiment file states no question.")
-    patch_section.add_header(doc, rs.manifest)
+    for header in report_headers():  # e.g. the patched cards every arm played
+        header(doc, rs.manifest)
 
     doc.h("Findings")
     doc.ul(body.findings)
@@ -232,7 +232,7 @@ class Built:
 
 
 def headline_of(study: Any, rs: ResultSet, tables: dict[str, pd.DataFrame]) -> list[str]:
-    """The study's headline answer (:meth:`krosbalance.studies.registry.Study.answer`); a study that
+    """The study's headline answer (:meth:`krosbalance.study_registry.Study.answer`); a study that
     cannot answer from these results gives none (the report's own sections say why)."""
     try:
         return [str(line) for line in study.answer(rs, tables) if line]

@@ -34,7 +34,7 @@ def load_staged(out: str | Path) -> ResultSet:
     """
     from krosbalance.analysis.sections import copy_study, study_record
     from krosbalance.sim.stages import read_stages, stage_folders
-    from krosbalance.studies import get_study
+    from krosbalance.study_registry import study_of_stage_kind
 
     out = Path(out)
     state = read_stages(out)
@@ -70,10 +70,10 @@ def load_staged(out: str | Path) -> ResultSet:
     spec = out / SPEC_FILE
     spec_text = spec.read_text(encoding="utf-8", errors="replace") if spec.is_file() else ""
     study = copy_study(spec_text, out)
-    if study is None and state.get("meta", {}).get("kind") == "team_ladder":
+    if study is None:
         # the copy names files beside the original (a collection): it cannot always be read here, but
-        # the planner said what it ran
-        study = get_study("teams")
+        # the planner said what it ran (the study that declares the kind: a team ladder's)
+        study = study_of_stage_kind(str(state.get("meta", {}).get("kind", "")))
     manifest = {
         "experiment": state.get("study", out.name),
         "staged": True,

@@ -419,10 +419,10 @@ def cmd_teams(args: argparse.Namespace) -> int:
 
 
 def _stage_runner(experiment: Any) -> Any:
-    """The experiment's study's runner of stages (:func:`krosbalance.studies.registry.stage_runner`),
+    """The experiment's study's runner of stages (:func:`krosbalance.study_registry.stage_runner`),
     None for an experiment played once."""
     from krosbalance.studies import study_for
-    from krosbalance.studies.registry import stage_runner
+    from krosbalance.study_registry import stage_runner
 
     return stage_runner(study_for(experiment), experiment)
 

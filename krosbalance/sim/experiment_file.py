@@ -139,7 +139,7 @@ from krosbalance.sim.restricted import arm_forbids
 from krosbalance.sim.spec import Team
 from krosbalance.sim.study_names import unplayed_names
 from krosbalance.sim.target import parse_target, resolve_target
-from krosbalance.studies.registry import list_studies, team_mode_parser
+from krosbalance.study_registry import list_studies, team_mode_parser
 
 
 def check_experiment(

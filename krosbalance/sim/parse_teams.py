@@ -361,7 +361,7 @@ def _parse_study_teams(
 ) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
     """A ``[teams]`` mode a study owns (``mode = "ladder"``: the team study,
     :mod:`krosbalance.studies.teams.experiment`), parsed by that study's parser (found by the study
-    registry, :func:`krosbalance.studies.registry.team_mode_parser`): (mode, pairings, settings)."""
+    registry, :func:`krosbalance.study_registry.team_mode_parser`): (mode, pairings, settings)."""
     parsed: tuple[str, tuple[tuple[Team, ...], ...] | None, str] = parser(
         teams, problems, catalog, ruleset, options, master_seed, file, seats, variants
     )

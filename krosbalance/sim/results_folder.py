@@ -44,7 +44,7 @@ from krosbalance.sim.tables import (
     package_version,
     ruleset_fighter_columns,
 )
-from krosbalance.studies import study_for, study_record
+from krosbalance.study_registry import study_for, study_record
 
 TABLES: tuple[str, ...] = ("matches", "fighters", "events", "errors")
 MANIFEST = "manifest.json"

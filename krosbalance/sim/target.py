@@ -127,7 +127,7 @@ def parse_target(data: Mapping[str, Any], problems: _Problems) -> dict[str, Any]
 def _study_module(experiment: Experiment) -> tuple[str, str, Any]:
     """The experiment's study name, the path of its folder's ``target`` module and the module (None
     when the study has none)."""
-    from krosbalance.studies import study_for
+    from krosbalance.study_registry import study_for
 
     study = study_for(experiment)
     name = f"{type(study).__module__}.target"
@@ -172,7 +172,7 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     """The experiment with its ``[target]`` resolved: the AIs (the strongest by default), each one's
     round and cap, its matchup expanded to the cap (``ai_deals``), the study's quantity. Problems are
     added to ``problems`` (the experiment is returned unchanged then)."""
-    from krosbalance.studies import study_for
+    from krosbalance.study_registry import study_for
 
     study, path, module = _study_module(experiment)
     if module is None:
@@ -370,7 +370,7 @@ def _num(x: float) -> float | None:
 
 def study_measure(target: Target) -> Callable[[Any], dict[str, float]]:
     """The study's ``half_widths`` (its folder's ``target`` module)."""
-    from krosbalance.studies import get_study
+    from krosbalance.study_registry import get_study
 
     module = importlib.import_module(f"{type(get_study(target.study)).__module__}.target")
     measure: Callable[[Any], dict[str, float]] = module.half_widths

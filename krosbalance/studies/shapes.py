@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from krosbalance.studies.registry import ExperimentShape, StudySection
+from krosbalance.study_registry import ExperimentShape, StudySection
 
 
 def ruleset_family(experiment: ExperimentShape) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import fair_price_section, ruleset_family
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class ChallengesStudy:

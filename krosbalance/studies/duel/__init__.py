@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import ruleset_family
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class DuelStudy:

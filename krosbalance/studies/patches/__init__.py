@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import sweep_target
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 #: sweeps that other studies own (a reward's price, a challenge's tier threshold)
 OTHER_SWEEPS = ("reward", "challenge")
@@ -34,11 +34,13 @@ class PatchesStudy:
         return run_fix_study
 
     def report_sections(self) -> tuple[StudySection, ...]:
-        """The fix finder's rounds, its picture the patch and why (a patched arm's own section is
-        shared: ``balance_patches``)."""
+        """The fix finder's rounds, its picture the patch and why; and the patched arms' section,
+        which no study owns (not in :attr:`sections`): a patch every arm plays shows in any study's
+        report, with a note under its question (``header``)."""
         # loaded when the report asks (see registry)
-        from krosbalance.studies.patches import fix_section
+        from krosbalance.studies.patches import fix_section, section
         from krosbalance.studies.patches.fix_verdict import fix_verdict
+        from krosbalance.studies.patches.verdict import patch_verdict
 
         return (
             StudySection(
@@ -48,6 +50,15 @@ class PatchesStudy:
                 mode=True,
                 verdict=fix_verdict,
                 rank=50,
+            ),
+            StudySection(
+                "balance_patches",
+                section.add_report_section,
+                leading=True,
+                mode=True,
+                verdict=patch_verdict,
+                rank=40,
+                header=section.add_header,
             ),
         )
 

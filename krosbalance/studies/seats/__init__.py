@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class SeatsStudy:

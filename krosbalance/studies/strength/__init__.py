@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import (
+from krosbalance.study_registry import (
     DEFAULT_STUDY,
     ExperimentShape,
     StageRunner,
