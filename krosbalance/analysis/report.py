@@ -20,7 +20,6 @@ sections, the other sections, the experiment file and the versions.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,27 +33,11 @@ from krosbalance.analysis.ais import ai_table
 from krosbalance.analysis.answers import report_verdict
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, ReportBody, render_html, render_markdown
-from krosbalance.analysis.resultset import ResultSet
+from krosbalance.analysis.resultset import ResultSet, spec_question
 from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import default_study, folder_study, report_headers, ruleset_sections
 from krosbalance.analysis.verdict import Verdict
 from krosbalance.sim.target import target_lines
-
-
-def spec_question(spec_text: str) -> str:
-    """The experiment's ``question`` (or ``description``), top level or in any top-level table."""
-    if not spec_text.strip():
-        return ""
-    try:
-        spec = tomllib.loads(spec_text)
-    except tomllib.TOMLDecodeError:
-        return ""
-    tables = [spec] + [v for v in spec.values() if isinstance(v, dict)]
-    for key in ("question", "description"):
-        for table in tables:
-            if isinstance(table.get(key), str) and table[key].strip():
-                return table[key].strip()
-    return ""
 
 
 def _versions(rs: ResultSet, summary: Summary) -> pd.DataFrame:

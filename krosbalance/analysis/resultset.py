@@ -19,6 +19,7 @@ On disk a result directory looks like the runner's output::
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -335,3 +336,19 @@ class ResultSet:
         n_ok = s.n_matches - s.n_errors
         where = f", root={str(self.root)!r}" if self.root is not None else ""
         return f"ResultSet(experiment={name!r}, matches={s.n_matches}, ok={n_ok}{where})"
+
+
+def spec_question(spec_text: str) -> str:
+    """The experiment's ``question`` (or ``description``), top level or in any top-level table."""
+    if not spec_text.strip():
+        return ""
+    try:
+        spec = tomllib.loads(spec_text)
+    except tomllib.TOMLDecodeError:
+        return ""
+    tables = [spec] + [v for v in spec.values() if isinstance(v, dict)]
+    for key in ("question", "description"):
+        for table in tables:
+            if isinstance(table.get(key), str) and table[key].strip():
+                return table[key].strip()
+    return ""

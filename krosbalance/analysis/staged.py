@@ -16,7 +16,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from krosbalance.analysis.resultset import MANIFEST_FILE, SPEC_FILE, ResultSet, _read_manifest, read_shards
+from krosbalance.analysis.resultset import (
+    MANIFEST_FILE,
+    SPEC_FILE,
+    ResultSet,
+    _read_manifest,
+    read_shards,
+    spec_question,
+)
 
 
 def _told(record: object) -> object:
@@ -87,8 +94,6 @@ def load_staged(out: str | Path) -> ResultSet:
     if not spec_text:  # the study's question, as its first stage's experiment file carries it
         first = next((f / SPEC_FILE for f in stage_folders(out) if (f / SPEC_FILE).is_file()), None)
         if first is not None:
-            from krosbalance.analysis.report import spec_question
-
             manifest["question"] = spec_question(first.read_text(encoding="utf-8", errors="replace"))
     return ResultSet(
         pd.concat(matches, ignore_index=True),
