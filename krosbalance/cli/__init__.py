@@ -97,9 +97,9 @@ def _add_report_out(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand per verb, each added by its own function below, then the
+    commands studies bring. Only what ``--help`` shows is imported here (start-up time)."""
     from krosbalance.cli.examples import DESCRIPTION, TOP_EPILOG
-    from krosbalance.engine_choice import ENGINE_CHOICES
-    from krosbalance.sim.backends import BACKENDS
 
     parser = argparse.ArgumentParser(
         prog="krosbalance",
@@ -117,6 +117,16 @@ def build_parser() -> argparse.ArgumentParser:
         "default $KROSBALANCE_CONTENT",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_run, _add_fix, _add_report, _add_lookups, _add_replay):
+        add(sub)
+    _add_study_commands(sub)
+    return parser
+
+
+def _add_run(sub: Any) -> None:
+    """``run``: play an experiment file (or a staged study), then write its report."""
+    from krosbalance.engine_choice import ENGINE_CHOICES
+    from krosbalance.sim.backends import BACKENDS
 
     run = _subparser(
         sub,
@@ -148,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.set_defaults(handler=cmd_run)
 
+
+def _add_fix(sub: Any) -> None:
+    """``fix``: the fix finder's old spelling of ``run`` on a ``[fix]`` file."""
     fix = _subparser(
         sub, "fix", "propose the smallest balance patch for a [fix] file, then verify it (= run)"
     )
@@ -161,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     fix.set_defaults(handler=cmd_fix)
 
+
+def _add_report(sub: Any) -> None:
+    """``report`` and ``answer``: read a finished run."""
     report = _subparser(
         sub, "report", "write report.html and report.md for a finished run and print its answer"
     )
@@ -191,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     answer.add_argument("results", type=Path, metavar="RESULTS", help="the run's results folder")
     answer.set_defaults(handler=cmd_answer)
 
+
+def _add_lookups(sub: Any) -> None:
+    """``teams``, ``validate``, ``list`` and ``show``: look things up without playing."""
     teams = _subparser(sub, "teams", "count and list every legal team of a roster or a collection")
     teams.add_argument(
         "roster",
@@ -232,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.set_defaults(handler=cmd_show)
 
+
+def _add_replay(sub: Any) -> None:
+    """``replay``: one match again, turn by turn."""
     replay = _subparser(sub, "replay", "re-simulate one match turn by turn, with board pictures")
     replay.add_argument(
         "results", type=Path, metavar="RESULTS", help="results folder written by 'krosbalance run'"
@@ -253,9 +275,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--html", action="store_true", help="write the replay viewer, one self-contained HTML page, instead"
     )
     replay.set_defaults(handler=cmd_replay)
-
-    _add_study_commands(sub)
-    return parser
 
 
 def _add_study_commands(sub: Any) -> None:
