@@ -30,13 +30,16 @@ import pandas as pd
 from krosbalance.analysis import stats
 from krosbalance.analysis import verdict as verdict_mod
 from krosbalance.analysis.ais import ai_table
-from krosbalance.analysis.answers import report_verdict
+from krosbalance.analysis.answers import report_verdict, win_rate_line
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, ReportBody, render_html, render_markdown
+from krosbalance.analysis.headline import comparison_lines
 from krosbalance.analysis.resultset import ResultSet, spec_question
 from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import default_study, folder_study, report_headers, ruleset_sections
+from krosbalance.analysis.staged import load_staged
 from krosbalance.analysis.verdict import Verdict
+from krosbalance.sim.stages import is_staged
 from krosbalance.sim.target import target_lines
 
 
@@ -185,9 +188,6 @@ def _comparison(doc: Doc, answer: Verdict, tables: dict[str, Any]) -> None:
     """The cheaper AIs' figures, after the answer and the findings: the same figures under each AI
     below the strongest (strongest first), the rows pooled over several AIs and the raw win rates
     (pooled over every AI). A comparison, never the answer (issue 39)."""
-    from krosbalance.analysis.answers import win_rate_line
-    from krosbalance.analysis.headline import comparison_lines
-
     lines = comparison_lines(answer) if not answer.empty else []
     raw = win_rate_line(tables) if answer.study == "character strength" else ""
     lines += [f"Raw win rates, every AI pooled: {raw}"] if raw else []
@@ -271,11 +271,7 @@ def build_report(rs: ResultSet) -> Built:
 def load_results(results_dir: Path) -> ResultSet:
     """A result directory written by the runner, or a staged study's folder (every stage read:
     :func:`krosbalance.analysis.staged.load_staged`)."""
-    from krosbalance.sim.stages import is_staged
-
     if is_staged(results_dir):  # a staged study: every stage's results, as one result set
-        from krosbalance.analysis.staged import load_staged
-
         return load_staged(results_dir)
     return ResultSet.load(Path(results_dir))
 

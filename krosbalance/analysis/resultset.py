@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis import balance, dependence, ladder, scan, stats, strength
+from krosbalance.analysis.names import current_ai_ids
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim import ledger
 
@@ -43,7 +44,6 @@ def read_shards(directory: Path) -> pd.DataFrame | None:
     frames = [f for f in frames if len(f.columns)]
     if not frames:
         return None
-    from krosbalance.analysis.names import current_ai_ids  # rows of AIs since renamed read as today's
 
     return current_ai_ids(pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0])
 

@@ -33,8 +33,10 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis import convergence, scan
 from krosbalance.analysis.resultset import SPEC_FILE, ResultSet
 from krosbalance.errors import ContentError, KrosbalanceError
+from krosbalance.rulesets.registry import get_ruleset, list_rulesets
 from krosbalance.sim.experiment import loads_experiment
 from krosbalance.study_registry import (
     DEFAULT_STUDY,
@@ -101,8 +103,6 @@ def played_rulesets(rs: ResultSet) -> list[str]:
     else:
         import pyarrow.dataset as ds
 
-        from krosbalance.analysis import scan
-
         files = scan.shard_files(rs.root / "matches")
         if not files:
             return []
@@ -167,8 +167,6 @@ def ruleset_sections(rs: ResultSet, study: Study | None = None) -> list[ReportSe
 
     A ruleset this installation does not know (results from elsewhere) adds none; a declared name
     without a registered analysis is a ``ContentError`` naming the ruleset and the section."""
-    from krosbalance.rulesets.registry import get_ruleset, list_rulesets
-
     sections = _all_sections()
     known = set(list_rulesets())
     found: list[ReportSection] = []
@@ -201,7 +199,6 @@ def _register_builtins() -> None:
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import convergence
 
     register_section("convergence", convergence.add_report_section, mode=True, rank=70)
 

@@ -24,12 +24,13 @@ from krosbalance.analysis.resultset import (
     read_shards,
     spec_question,
 )
+from krosbalance.analysis.sections import copy_study, default_study, study_record
+from krosbalance.sim.stages import read_stages, stage_folders
+from krosbalance.study_registry import study_of_stage_kind
 
 
 def _told(record: object) -> object:
     """A stage's recorded study, unless it is the default (which any plain stage records)."""
-    from krosbalance.analysis.sections import default_study
-
     return record if isinstance(record, dict) and record.get("name") != default_study().name else None
 
 
@@ -39,10 +40,6 @@ def load_staged(out: str | Path) -> ResultSet:
     Raises:
         FileNotFoundError: when no stage has any match.
     """
-    from krosbalance.analysis.sections import copy_study, study_record
-    from krosbalance.sim.stages import read_stages, stage_folders
-    from krosbalance.study_registry import study_of_stage_kind
-
     out = Path(out)
     state = read_stages(out)
     matches: list[pd.DataFrame] = []

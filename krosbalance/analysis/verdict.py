@@ -29,9 +29,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from krosbalance.analysis import equivalence
-from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier
+from krosbalance.analysis import equivalence, stats
+from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier, recorded_tiers, with_groups
 from krosbalance.analysis.headline import headline_lines
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.picture import (
     COLUMNS,
     MOVING,
@@ -46,6 +47,7 @@ from krosbalance.analysis.picture import (
     one_ai,
     verdict_frame,
 )
+from krosbalance.analysis.strength import adjusted_strength, character_strengths
 from krosbalance.analysis.top_ai import top_ais
 from krosbalance.analysis.wording import win_pct_text
 
@@ -57,8 +59,6 @@ _MARK = {SETTLED: "#2a7a2a", MOVING: "#b22222", UNDECIDED: "#b8860b", ONE_TIER: 
 def sole_ai(matches: pd.DataFrame, tier: str) -> str:
     """The one AI of ``tier`` that played ``matches`` (any seat), '' when several did (a row pooled
     over a tier then measures no one AI) or none."""
-    from krosbalance.analysis.dependence import recorded_tiers
-
     if matches is None or matches.empty:
         return ""
     recorded = recorded_tiers(matches)
@@ -382,11 +382,6 @@ def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> 
     """The character-strength study: each character's teammate-adjusted strength per AI, fitted on
     the matches where both sides had that AI (the headline reads the strongest AI's rows), or pooled
     over every match when no matchup had the same AI on both sides."""
-    from krosbalance.analysis import stats
-    from krosbalance.analysis.dependence import with_groups
-    from krosbalance.analysis.names import display_name
-    from krosbalance.analysis.strength import adjusted_strength, character_strengths
-
     ok = stats.ok_matches(matches) if len(matches) else matches
     grouped = with_groups(ok) if len(ok) else ok
     same = grouped[grouped["symmetric"]] if len(grouped) else grouped

@@ -52,6 +52,7 @@ from typing import Any
 from krosbalance import native
 from krosbalance.engine_choice import AUTO, CORE, resolve
 from krosbalance.errors import EngineError
+from krosbalance.sim import trial as trials  # the module: its trial_errors is looked up when a run starts
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.design import Experiment
@@ -401,9 +402,7 @@ def run_experiment(
     if patch:
         experiment = with_patch(experiment, patch)
     if trial and play is None:
-        from krosbalance.sim.trial import trial_errors
-
-        problems = trial_errors(experiment, str(source))
+        problems = trials.trial_errors(experiment, str(source))
         if problems:
             raise problems[0]
     choice = resolve(engine)

@@ -30,7 +30,7 @@ class ChallengesStudy:
     def report_sections(self) -> tuple[StudySection, ...]:
         """Blast's Divine Challenges (declared by the ruleset) and a tier threshold's crossing."""
         # loaded when the report asks (see registry)
-        from krosbalance.studies.challenges import tables, verdict
+        from krosbalance.studies.challenges import tables, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -44,7 +44,7 @@ class ChallengesStudy:
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
 
         return section_answer(self, rs, tables)
 

@@ -29,7 +29,7 @@ class PatchesStudy:
         if not experiment.fix:
             return None
         # loaded when ``run`` asks: the planner runs matches through ``sim``, which reads the registry
-        from krosbalance.studies.patches.planner import run_fix_study
+        from krosbalance.studies.patches.planner import run_fix_study  # heavy: pandas, scipy, statsmodels
 
         return run_fix_study
 
@@ -38,9 +38,9 @@ class PatchesStudy:
         which no study owns (not in :attr:`sections`): a patch every arm plays shows in any study's
         report, with a note under its question (``header``)."""
         # loaded when the report asks (see registry)
-        from krosbalance.studies.patches import fix_section, section
-        from krosbalance.studies.patches.fix_verdict import fix_verdict
-        from krosbalance.studies.patches.verdict import patch_verdict
+        from krosbalance.studies.patches import fix_section, section  # heavy: matplotlib, pandas, scipy
+        from krosbalance.studies.patches.fix_verdict import fix_verdict  # heavy: matplotlib, pandas, scipy
+        from krosbalance.studies.patches.verdict import patch_verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -66,8 +66,8 @@ class PatchesStudy:
         """The fix finder leads with its patch and why (:func:`~krosbalance.studies.patches.fix_answer.fix_answer`);
         any other patch study, with the report's picture in one or two sentences
         (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
-        from krosbalance.studies.patches.fix_answer import fix_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
+        from krosbalance.studies.patches.fix_answer import fix_answer  # heavy: matplotlib, pandas, scipy
 
         return fix_answer(rs) or section_answer(self, rs, tables)
 

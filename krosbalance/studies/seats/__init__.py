@@ -28,7 +28,7 @@ class SeatsStudy:
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Seats section: play order, partnerships and strength at the table."""
         # loaded when the report asks (see registry)
-        from krosbalance.studies.seats import section, verdict
+        from krosbalance.studies.seats import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -43,7 +43,7 @@ class SeatsStudy:
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
 
         return section_answer(self, rs, tables)
 

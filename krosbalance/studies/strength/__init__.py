@@ -40,7 +40,7 @@ class StrengthStudy:
     def report_body(self, rs: Any, doc: Any, tables: dict[str, Any]) -> Any:
         """The common part of every report (:class:`krosbalance.analysis.document.ReportBody`): its
         tables (into ``tables``), Findings and sections, the shell writes after the leading sections."""
-        from krosbalance.studies.strength import section
+        from krosbalance.studies.strength import section  # heavy: matplotlib, pandas, scipy
 
         return section.report_body(rs, doc, tables)
 
@@ -50,7 +50,10 @@ class StrengthStudy:
         agree (:mod:`krosbalance.analysis.headline`). The raw win rates, pooled over every AI and
         confounded with the teammates, are the report's comparison section, not the answer."""
         # loaded when asked (see registry)
-        from krosbalance.analysis.answers import section_answer, win_rate_line
+        from krosbalance.analysis.answers import (  # heavy: matplotlib, pandas, scipy
+            section_answer,
+            win_rate_line,
+        )
 
         lines = section_answer(self, rs, tables) or [win_rate_line(tables)]
         return [line for line in lines if line][:2]

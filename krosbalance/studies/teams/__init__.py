@@ -28,14 +28,14 @@ class TeamsStudy:
         if not experiment.ladder:
             return None
         # loaded when ``run`` asks: the planner runs matches through ``sim``, which reads the registry
-        from krosbalance.studies.teams.planner import run_ladder_study
+        from krosbalance.studies.teams.planner import run_ladder_study  # heavy: pandas, scipy, statsmodels
 
         return run_ladder_study
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Teams section: the ladder's stages, ratings and meta-game."""
         # loaded when the report asks (see registry)
-        from krosbalance.studies.teams import section, verdict
+        from krosbalance.studies.teams import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -52,8 +52,8 @@ class TeamsStudy:
         """The best team the collection can field, or the ladder's best
         (:func:`~krosbalance.studies.teams.answer.team_answer`); else the report's picture in one or two sentences
         (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
-        from krosbalance.studies.teams.answer import team_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
+        from krosbalance.studies.teams.answer import team_answer  # heavy: matplotlib, pandas, scipy
 
         return team_answer(rs) or section_answer(self, rs, tables)
 
