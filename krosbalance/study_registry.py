@@ -20,7 +20,9 @@ sections read results through ``analysis``). So the protocol and the registry im
 :mod:`krosbalance.errors`, and the studies register into them. The built-in studies are found the way
 a plugin is (an entry point): on the first lookup the registry imports each package of
 :data:`STUDY_PACKAGES` once, and importing :mod:`krosbalance.studies` registers every study of its
-folder. Nothing below the studies names a study, and a new study is one new folder.
+folder. Nothing below the studies names a study, and a new study is one new folder. A study's
+package stays light: it loads its planner and its report sections when asked (they pull in the
+statistics and plots), so finding the studies costs the command line nothing it can feel.
 """
 
 from __future__ import annotations
@@ -123,8 +125,8 @@ class Study(Protocol):
     def stage_runner(self, experiment: ExperimentShape) -> StageRunner | None:
         """How ``krosbalance run`` plays an experiment of this study that is staged (planned stage by
         stage from the results before: the team ladder, the fix finder), None for one experiment
-        played once. A staged study loads its planner here, when ``run`` asks (the planner runs
-        matches through ``sim``, which reads this registry)."""
+        played once. A staged study loads its planner here, when ``run`` asks (its statistics are
+        heavy: discovering the studies stays cheap)."""
         ...
 
     def report_sections(self) -> tuple[StudySection, ...]:

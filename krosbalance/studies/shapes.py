@@ -23,7 +23,6 @@ def sweep_target(experiment: ExperimentShape) -> str:
 def fair_price_section() -> StudySection:
     """The crossing of a ``[sweep]`` (a reward's fair price, a challenge's neutral threshold): the
     rewards and the challenges studies both own it."""
-    # loaded when the report asks (see registry)
     from krosbalance.studies.rewards import fair_price_section as crossing  # heavy: matplotlib, pandas, scipy
 
     return StudySection(

@@ -29,7 +29,6 @@ class BoardsStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Boards section, before the report's common ones."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.boards import section  # heavy: matplotlib, pandas, scipy
 
         return (

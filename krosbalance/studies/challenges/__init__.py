@@ -29,7 +29,6 @@ class ChallengesStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """Blast's Divine Challenges (declared by the ruleset) and a tier threshold's crossing."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.challenges import tables, verdict  # heavy: matplotlib, pandas, scipy
 
         return (

@@ -28,7 +28,6 @@ class DuelStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Duel Pack's section (declared by the duel ruleset)."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.duel import tables, verdict  # heavy: matplotlib, pandas, scipy
 
         return (StudySection("duel_tokens", tables.add_report_section, verdict=verdict.duel_verdict),)

@@ -28,7 +28,6 @@ class PatchesStudy:
         """A ``[fix]`` table: the fix finder's rounds (:mod:`.planner`); patched arms without one are played once."""
         if not experiment.fix:
             return None
-        # loaded when ``run`` asks: the planner runs matches through ``sim``, which reads the registry
         from krosbalance.studies.patches.planner import run_fix_study  # heavy: pandas, scipy, statsmodels
 
         return run_fix_study
@@ -37,7 +36,6 @@ class PatchesStudy:
         """The fix finder's rounds, its picture the patch and why; and the patched arms' section,
         which no study owns (not in :attr:`sections`): a patch every arm plays shows in any study's
         report, with a note under its question (``header``)."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.patches import fix_section, section  # heavy: matplotlib, pandas, scipy
         from krosbalance.studies.patches.fix_verdict import fix_verdict  # heavy: matplotlib, pandas, scipy
         from krosbalance.studies.patches.verdict import patch_verdict  # heavy: matplotlib, pandas, scipy

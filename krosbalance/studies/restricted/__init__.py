@@ -25,7 +25,6 @@ class RestrictedStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Restricted play section: Δ strength per forbidden element."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.restricted import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (

@@ -32,7 +32,6 @@ class RewardsStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """Arena's Demonic Rewards (declared by the ruleset), a price's crossing, a purchase's value."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.rewards import purchase, value, verdict  # heavy: matplotlib, pandas, scipy
 
         return (

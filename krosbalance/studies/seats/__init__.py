@@ -27,7 +27,6 @@ class SeatsStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Seats section: play order, partnerships and strength at the table."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.seats import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (

@@ -49,7 +49,6 @@ class StrengthStudy:
         in log-odds and win %, n, 95% CI), then the next AI down's figures for them and whether the two
         agree (:mod:`krosbalance.analysis.headline`). The raw win rates, pooled over every AI and
         confounded with the teammates, are the report's comparison section, not the answer."""
-        # loaded when asked (see registry)
         from krosbalance.analysis.answers import (  # heavy: matplotlib, pandas, scipy
             section_answer,
             win_rate_line,

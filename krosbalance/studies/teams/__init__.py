@@ -27,14 +27,12 @@ class TeamsStudy:
         """A ``[teams]`` table with ``mode = "ladder"``: the ladder's stages (:mod:`.planner`)."""
         if not experiment.ladder:
             return None
-        # loaded when ``run`` asks: the planner runs matches through ``sim``, which reads the registry
         from krosbalance.studies.teams.planner import run_ladder_study  # heavy: pandas, scipy, statsmodels
 
         return run_ladder_study
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Teams section: the ladder's stages, ratings and meta-game."""
-        # loaded when the report asks (see registry)
         from krosbalance.studies.teams import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
