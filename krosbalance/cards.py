@@ -21,6 +21,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from krosbalance.ai.registry import ai_problem, ai_rulesets, ai_tier, get_ai, list_ais
+from krosbalance.analysis.names import _CONFIRMED, field_confidence, spell_flags
+from krosbalance.content.blast import blast_cards
+from krosbalance.content.loader import normalize_name
+from krosbalance.content.registry import (
+    all_characters,
+    all_rewards,
+    list_boards,
+    load_board,
+    load_character,
+    load_reward,
+)
 from krosbalance.errors import ContentError
 
 #: the kinds ``show`` knows, in the order a shared name lists them
@@ -35,8 +47,6 @@ def confidence(note: str) -> str:
     """How far a value's ``source`` note can be trusted: ``assumed``, ``low`` or ``medium`` when the
     note says so (and no outside source agrees), ``confirmed`` when outside sources agree, else
     ``sourced`` (read from the rulebook), ``no source`` when the file gives none."""
-    from krosbalance.analysis.names import _CONFIRMED, field_confidence
-
     if not note.strip():
         return "no source"
     level = field_confidence(note)
@@ -47,8 +57,6 @@ def confidence(note: str) -> str:
 
 def _spell_confidence(note: str) -> str:
     """A spell's note: the values it flags (``3 AP (medium)``), else the note's own level."""
-    from krosbalance.analysis.names import spell_flags
-
     flags = spell_flags(note)
     if flags:
         return "; ".join(f"{value} {level}" for value, level in flags)
@@ -144,15 +152,11 @@ class _Kind:
 
 
 def _characters() -> list[tuple[str, tuple[str, ...]]]:
-    from krosbalance.content.registry import all_characters
-
     return [(c.id, (c.name, *c.aliases)) for c in all_characters()]
 
 
 def show_character(char_id: str) -> str:
     """A character card: characteristics, powers, spells (costs, range, effects) and every source."""
-    from krosbalance.content.registry import all_characters, load_character
-
     spec = load_character(char_id)
     game = "Krosmaster Blast card" if spec.game == "blast" else "Arena card"
     head = f"{spec.name} ({spec.id}): {spec.kind}, {game}, set {spec.set or '(none)'}"
@@ -189,15 +193,11 @@ def show_character(char_id: str) -> str:
 
 
 def _rewards() -> list[tuple[str, tuple[str, ...]]]:
-    from krosbalance.content.registry import all_rewards
-
     return [(r.id, (r.name, *r.aliases)) for r in all_rewards()]
 
 
 def show_reward(reward_id: str) -> str:
     """A Demonic Reward token: type, slot, rank, effects, choices, spell and every source."""
-    from krosbalance.content.registry import load_reward
-
     spec = load_reward(reward_id)
     kind = f"{spec.kind} ({spec.slot})" if spec.slot else spec.kind
     lines = [f"{spec.name} ({spec.id}): Demonic Reward, {kind}, rank {spec.rank}, set {spec.set or '(none)'}"]
@@ -230,15 +230,11 @@ def _action_lines(action: Any, indent: str = "  ") -> list[str]:
 
 
 def _favors() -> list[tuple[str, tuple[str, ...]]]:
-    from krosbalance.content.blast import blast_cards
-
     return [(f.id, (f.name, *f.aliases)) for f in blast_cards().favors()]
 
 
 def show_favor(favor_id: str) -> str:
     """A Krosmic Favor: grade, status (its confidence), card text, action and source."""
-    from krosbalance.content.blast import blast_cards
-
     spec = blast_cards().favor(favor_id)
     lines = [f"{spec.name} ({spec.id}): Krosmic Favor (Krosmaster Blast), {spec.grade}"]
     if spec.aliases:
@@ -250,15 +246,11 @@ def show_favor(favor_id: str) -> str:
 
 
 def _challenges() -> list[tuple[str, tuple[str, ...]]]:
-    from krosbalance.content.blast import blast_cards
-
     return [(c.id, (c.name, *c.aliases)) for c in blast_cards().challenges()]
 
 
 def show_challenge(challenge_id: str) -> str:
     """A Divine Challenge: its god, status, and each tier's bonus with its text, rules and source."""
-    from krosbalance.content.blast import blast_cards
-
     spec = blast_cards().challenge(challenge_id)
     lines = [f"{spec.name} ({spec.id}): Divine Challenge (Krosmaster Blast) of {spec.god}"]
     if spec.aliases:
@@ -278,15 +270,11 @@ def show_challenge(challenge_id: str) -> str:
 
 
 def _boards() -> list[tuple[str, tuple[str, ...]]]:
-    from krosbalance.content.registry import list_boards, load_board
-
     return [(b, (str(load_board(b).name),)) for b in list_boards()]
 
 
 def show_board(board_id: str) -> str:
     """A board: size, rulesets, start zones, its source note and its ASCII grid."""
-    from krosbalance.content.registry import load_board
-
     board = load_board(board_id)
     zones = ", ".join(str(bin(zone).count("1")) for zone in board.deploy)  # cell bitmasks
     lines = [
@@ -301,15 +289,11 @@ def show_board(board_id: str) -> str:
 
 
 def _ais() -> list[tuple[str, tuple[str, ...]]]:
-    from krosbalance.ai.registry import list_ais
-
     return [(name, ()) for name in list_ais()]
 
 
 def show_ai(name: str) -> str:
     """An AI: tier, the rulesets it plays, and what its class says it does."""
-    from krosbalance.ai.registry import ai_problem, ai_rulesets, ai_tier, get_ai
-
     factory = get_ai(name)
     # the class's own docstring (a factory function, or a class that documents nothing, has none)
     doc = inspect.cleandoc(factory.__doc__ or "") if inspect.isclass(factory) else ""
@@ -336,8 +320,6 @@ _KINDS: dict[str, _Kind] = {
 
 def _index(kinds: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
     """Normalised id/name/alias -> every (kind, id) it names."""
-    from krosbalance.content.loader import normalize_name
-
     index: dict[str, list[tuple[str, str]]] = {}
     for kind in kinds:
         for card_id, names in _KINDS[kind].entries():
@@ -351,8 +333,6 @@ def _index(kinds: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
 def find(name: str) -> tuple[str, str]:
     """The (kind, id) of ``name`` (``KIND:NAME`` to choose a kind); a ``ContentError`` when no card
     or several kinds have that name."""
-    from krosbalance.content.loader import normalize_name
-
     kinds: Sequence[str] = KINDS
     text = name
     prefix, sep, rest = name.partition(":")
@@ -411,8 +391,6 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 
 def reward_lines() -> list[str]:
     """One line per Demonic Reward token: id, kind, slot, rank, name, effects."""
-    from krosbalance.content.registry import all_rewards
-
     rows = [
         (
             r.id,
@@ -431,16 +409,12 @@ def reward_lines() -> list[str]:
 
 def favor_lines() -> list[str]:
     """One line per Krosmic Favor: id, grade, status, name, card text."""
-    from krosbalance.content.blast import blast_cards
-
     rows = [(f.id, f.grade, f.status, f.name, f.text) for f in blast_cards().favors()]
     return _table([("id", "grade", "status", "name", "text"), *rows])
 
 
 def challenge_lines() -> list[str]:
     """One line per Divine Challenge: id, god, status, name, its three bonuses by tier."""
-    from krosbalance.content.blast import blast_cards
-
     rows = [
         (
             c.id,

@@ -42,8 +42,15 @@ from dataclasses import fields
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from krosbalance import native
+from krosbalance import native, native_match
+from krosbalance.content.custom import on_content_change
+from krosbalance.content.registry import default_registry
+from krosbalance.content.specs import ELEMENTS
+from krosbalance.engine import events
+from krosbalance.engine.events import LEVELS
+from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
 from krosbalance.errors import CoreFault, EngineError, KrosbalanceError, TeamError
+from krosbalance.rulesets.arena.results import ArenaStats
 
 if TYPE_CHECKING:
     from krosbalance.board import Board
@@ -64,6 +71,7 @@ TEAM_ERRORS = ("free deployment cells for player",)
 #: the refused match shapes remembered per process (a cap, so a long sweep never grows it unbounded)
 MAX_REMEMBERED = 4096
 _REFUSED: dict[tuple[Any, ...], str] = {}
+on_content_change(_REFUSED.clear)  # a shape refused for the old cards may play with the new ones
 #: how much slower the reference is where the core plays (``make bench``'s core/pure column, random
 #: AI, box teams: 1,430 against 54 matches a CPU-second, December 2026)
 SLOWER = "about 25x slower"
@@ -140,11 +148,8 @@ def _cheap_refusal(
         return f"{len(teams)} seats are not in the core (two and four are)"
     if not isinstance(board, str):
         return "the core plays boards named in the registry, not a Board object"
-    if registry is not None:
-        from krosbalance.content.registry import default_registry
-
-        if registry is not default_registry():
-            return "the core plays the default cards, not another registry (a balance patch)"
+    if registry is not None and registry is not default_registry():
+        return "the core plays the default cards, not another registry (a balance patch)"
     if choice == AUTO and record == "full":
         return "record='full' keeps a replay's checkpoints, read from the reference's live state"
     return None
@@ -174,8 +179,7 @@ def play_in_core(
     choice = resolve(engine)
     if choice == REFERENCE:
         return None
-    from krosbalance.engine.events import LEVELS
-    from krosbalance.play import resolve_ruleset
+    from krosbalance.play import resolve_ruleset  # cycle: play imports this module
 
     if record not in LEVELS:
         return None  # the reference says what is wrong with it
@@ -227,10 +231,8 @@ def _play(
     rules: Ruleset,
     forbid: Mapping[str, Sequence[str]] | None,
 ) -> MatchResult:
-    from krosbalance.native_match import play_match_core
-
     try:
-        out = play_match_core(
+        out = native_match.play_match_core(
             *teams,
             board=board,
             ai=ai,
@@ -263,8 +265,6 @@ def core_result(out: Mapping[str, Any], rules: Ruleset) -> MatchResult:
     """The reference's :class:`~krosbalance.engine.results.MatchResult` of a match the core played
     (``play_match_core``'s dict): the same outcome, fighters, holdings, versions and typed events as
     ``summarise`` makes of the reference's state, ``engine="core"``, and no replay checkpoints."""
-    from krosbalance.engine.results import ENGINE_VERSION, MatchResult
-
     first = int(out["first_player"])
     teams = tuple(tuple(team) for team in out["teams"])
     kinds = _event_classes(rules.name)
@@ -298,8 +298,6 @@ def _fighters(rows: Sequence[Any], rules: Ruleset) -> list[FighterRecord]:
 def _compact_fighters(rows: Sequence[tuple[Any, ...]], rules: Ruleset) -> list[FighterRecord]:
     """Compact rows read by position (a tenth of a match's Python time went into reading forty-key
     dicts); :func:`_compact_layout` checks once that the positions mean what is read here."""
-    from krosbalance.engine.results import FighterRecord, FighterStats
-
     names = _compact_layout(rules.name)
     return [
         FighterRecord(
@@ -327,8 +325,6 @@ def _compact_layout(ruleset: str) -> tuple[str, ...]:
     """The ruleset's fighter columns, once it is checked that the core's compact row is laid out as
     ``_compact_fighters`` reads it: the record's fields, the stats' fields in their dataclass order,
     then the ruleset's columns in the reference's order (a mismatch is a fault, not a silent shift)."""
-    from krosbalance.engine.results import FighterRecord, FighterStats
-
     names = tuple(name for name, _ in _nothing_counted(ruleset))
     stats = tuple(f.name for f in fields(FighterStats) if f.name != "extra")
     record = tuple(f.name for f in fields(FighterRecord))
@@ -340,9 +336,6 @@ def _compact_layout(ruleset: str) -> tuple[str, ...]:
 
 
 def _fighter(row: Mapping[str, Any], rules: Ruleset) -> FighterRecord:
-    from krosbalance.content.specs import ELEMENTS
-    from krosbalance.engine.results import FighterRecord, FighterStats
-
     stats = FighterStats(
         damage_dealt=[row[f"damage_dealt_{element}"] for element in ELEMENTS],
         damage_taken=[row[f"damage_taken_{element}"] for element in ELEMENTS],
@@ -383,7 +376,6 @@ def _fighter_values(row: Mapping[str, Any], rules: Ruleset) -> dict[str, Any]:
 def _nothing_counted(ruleset: str) -> tuple[tuple[str, Any], ...]:
     if ruleset != "arena":
         raise CoreFault(f"the core returned a result of the ruleset {ruleset!r}, which it does not play")
-    from krosbalance.rulesets.arena.results import ArenaStats
 
     return tuple(ArenaStats().values().items())
 
@@ -398,8 +390,6 @@ def _event(kinds: Mapping[str, type], kind: str, data: Mapping[str, Any]) -> Any
 @cache
 def _event_classes(ruleset: str) -> dict[str, type]:
     """The reference's event classes by ``kind``: the engine's and the ruleset's own."""
-    from krosbalance.engine import events
-
     modules = [events, importlib.import_module(f"krosbalance.rulesets.{ruleset}.events")]
     out: dict[str, type] = {}
     for module in modules:

@@ -24,7 +24,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from krosbalance import native
+from krosbalance.ai.planner import HeuristicAI
+from krosbalance.ai.registry import ai_tier, canonical_ai, core_ai_id, get_ai
 from krosbalance.content.custom import on_content_change
+from krosbalance.content.registry import default_registry
+from krosbalance.engine.restriction import element_problem
+from krosbalance.errors import ContentError
+from krosbalance.rulesets.arena.options import ArenaOptions, punch
+from krosbalance.rulesets.arena.pregame import check_four_zones
+from krosbalance.rulesets.arena.rewards import build_market, reward_creatures
+from krosbalance.rulesets.base import summonable
+from krosbalance.rulesets.registry import get_ruleset
 
 #: the AIs ported to the core: the heuristic AIs (core/src/ai/planner.rs and its modules), whose
 #: weights cross once, with the catalog (the reference's loader reads skills.toml and tuned.toml: one
@@ -52,16 +62,12 @@ IDENTICAL_AIS: frozenset[str] = frozenset(PORTED_AIS)
 def _core_ids(names: Sequence[str]) -> list[str]:
     """The AI names as the core knows them (:func:`krosbalance.ai.registry.core_ai_id`: the ids it was
     built with, e.g. ``focus_fire`` for ``focus-fire``), normalised before they cross."""
-    from krosbalance.ai.registry import core_ai_id
-
     return [core_ai_id(name) for name in names]
 
 
 def _check_ais(names: Sequence[str], opts: Any) -> None:
     """Refuse, before anything is played, an AI the core does not play identically: not ``random``
     and not in :data:`IDENTICAL_AIS`."""
-    from krosbalance.ai.registry import canonical_ai
-
     for name in names:
         if name != "random" and canonical_ai(name) not in IDENTICAL_AIS:
             raise ValueError(
@@ -89,8 +95,7 @@ def play_match_core(
     :func:`krosbalance.engine_choice.core_result` reads fastest). ``rules``: the Arena ruleset
     object of these ``options`` when the caller holds it already (``engine_choice`` does), so it
     is not built a second time per match."""
-    from krosbalance.play import _ai_names
-    from krosbalance.rulesets.registry import get_ruleset
+    from krosbalance.play import _ai_names  # cycle: play imports this module through engine_choice
 
     if rules is None:
         rules = get_ruleset("arena", dict(options or {}))
@@ -144,8 +149,7 @@ def play_many_core(
     threads. A match the core cannot play, or that faults inside it, comes back as
     ``{"error": message, "seed": ...}`` in its place; the reference's own checks (team rules, names,
     options) raise before anything is played, as for one match."""
-    from krosbalance.play import _ai_names
-    from krosbalance.rulesets.registry import get_ruleset
+    from krosbalance.play import _ai_names  # cycle: play imports this module through engine_choice
 
     batch = []
     heads = []
@@ -187,14 +191,12 @@ _BOARDS: dict[str, Any] = {}
 
 def _forget_content() -> None:
     """Drop what was built from the previous cards when a designer's folder comes or goes
-    (:func:`krosbalance.content.custom.on_content_change`)."""
-    from krosbalance import engine_choice
-
+    (:func:`krosbalance.content.custom.on_content_change`). The match shapes the core refused are
+    forgotten by :mod:`krosbalance.engine_choice`, which remembers them."""
     _BOARDS.clear()
     _validated.cache_clear()
     catalog.cache_clear()
     _LEFT_OUT.clear()
-    engine_choice._REFUSED.clear()  # a shape refused for the old cards may play with the new ones
 
 
 def _check_reward_options(opts: Any) -> None:
@@ -204,19 +206,12 @@ def _check_reward_options(opts: Any) -> None:
         return
     import numpy as np
 
-    from krosbalance.content.registry import default_registry
-    from krosbalance.rulesets.arena.rewards import build_market
-
     build_market(opts, default_registry().all_rewards(), np.random.default_rng(0))
 
 
 def _check_forbid(rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[str, Sequence[str]]) -> None:
     """The reference's check of restricted play (``play._restrict``): every element named for a
     Krosmaster in the match is one of the figure's, else ``ContentError``."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.engine.restriction import element_problem
-    from krosbalance.errors import ContentError
-
     registry = default_registry()
     for team in teams:
         for name in team:
@@ -230,9 +225,7 @@ def _check_forbid(rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[st
 def _validated(team: tuple[str, ...], seat: int, level: int, seats: int) -> list[str]:
     """The ids of a team the Arena ruleset accepts for this seat (its ``validate_team``: R-A146,
     R-A147, R-A150), checked once per team, level and seat count."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.play import _team
-    from krosbalance.rulesets.registry import get_ruleset
+    from krosbalance.play import _team  # cycle: play imports this module through engine_choice
 
     mode = "two_player" if seats == 2 else "free_for_all"
     rules = get_ruleset(
@@ -248,15 +241,9 @@ def catalog() -> Any:
     crosses the boundary by ids). A Krosmaster whose card the core cannot convert yet (a designer's
     own card with a mechanic the core lacks) is left out with its reason in :data:`_LEFT_OUT`, so
     that only the matches fielding it go to the reference (:func:`play_match_core` refuses them)."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.rulesets.arena.options import punch
-    from krosbalance.rulesets.arena.rewards import reward_creatures
-    from krosbalance.rulesets.base import summonable
-
     registry = default_registry()
     specs = [registry.load_character(name) for name in registry.list_characters(game="arena")]
     rewards = registry.all_rewards()
-    from krosbalance.ai.registry import ai_tier, core_ai_id
 
     heuristics = [(core_ai_id(name), _weights(name)) for name in PORTED_AIS if ai_tier(name) == "heuristic"]
 
@@ -305,9 +292,6 @@ def _weights(name: str) -> Any:
     """A heuristic AI's ``Weights`` as the reference builds it (its class, skills.toml, tuned.toml)."""
     import numpy as np
 
-    from krosbalance.ai.planner import HeuristicAI
-    from krosbalance.ai.registry import get_ai
-
     player = get_ai(name)(np.random.default_rng(0))
     if not isinstance(player, HeuristicAI):
         raise TypeError(f"{name} is not a heuristic AI: it has no weights to hand to the core")
@@ -317,11 +301,7 @@ def _weights(name: str) -> Any:
 def _core_board(board_id: str, seats: int = 2) -> Any:
     """The core's Board of a registry board, built once per process; a four-player match on a board
     without four start zones is the reference's ``TeamError`` (R-A156), before anything is played."""
-    from krosbalance.content.registry import default_registry
-
     if seats == 4:
-        from krosbalance.rulesets.arena.pregame import check_four_zones
-
         check_four_zones(default_registry().load_board(board_id))
     if board_id not in _BOARDS:
         _BOARDS[board_id] = native.core_board(default_registry().load_board(board_id))
@@ -333,10 +313,6 @@ def deal_teams_core(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``krosbalance.play.deal_teams`` (R-A17, Arena's default options) drawn by the core: the same
     hands from the same streams."""
-    from krosbalance.ai.registry import core_ai_id
-    from krosbalance.content.registry import default_registry
-    from krosbalance.rulesets.registry import get_ruleset
-
     rules = get_ruleset("arena", {})
     if mode not in rules.team_modes:
         raise ValueError(f"mode must be one of {rules.team_modes}, got {mode!r}")
@@ -361,10 +337,7 @@ def pick_board_core(
     options: Mapping[str, Any] | None = None,
 ) -> str:
     """``krosbalance.play.pick_board`` (R-A19; four players: player 4, R-A154) chosen by the core."""
-    from krosbalance.ai.registry import core_ai_id
-    from krosbalance.content.registry import default_registry
-    from krosbalance.play import _ai_names, _team
-    from krosbalance.rulesets.registry import get_ruleset
+    from krosbalance.play import _ai_names, _team  # cycle: play imports this module through engine_choice
 
     if len(boards) == 1:
         return boards[0]
@@ -373,7 +346,6 @@ def pick_board_core(
     registry = default_registry()
     specs = [list(_team(rules, team, seat, registry)) for seat, team in enumerate(teams)]
     names = _core_ids(_ai_names(ai, len(teams)))
-    from krosbalance.rulesets.arena.options import ArenaOptions
 
     assert isinstance(rules.options, ArenaOptions)
     mode = rules.options.mode

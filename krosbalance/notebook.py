@@ -28,6 +28,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from krosbalance.sim.experiment import load_experiment, loads_experiment
+from krosbalance.sim.runner import run_experiment
+from krosbalance.studies import study_for
+from krosbalance.study_registry import stage_runner
+
 __all__ = ["run_study"]
 
 
@@ -55,11 +60,7 @@ def run_study(
     Raises:
         KrosbalanceError: the experiment is invalid (every problem is one line), or a run refuses it.
     """
-    from krosbalance.analysis.resultset import ResultSet
-    from krosbalance.sim.experiment import load_experiment, loads_experiment
-    from krosbalance.sim.runner import run_experiment
-    from krosbalance.studies import study_for
-    from krosbalance.studies.registry import stage_runner
+    from krosbalance.analysis.resultset import ResultSet  # heavy: pandas, scipy, statsmodels
 
     home = Path(tempfile.mkdtemp(prefix="krosbalance-")) if out is None else Path(out).resolve().parent
     if isinstance(experiment, str) and "\n" in experiment:
@@ -73,7 +74,7 @@ def run_study(
     folder = Path(out) if out is not None else home / loaded.name
     staged = stage_runner(study_for(loaded), loaded)
     if staged is not None:
-        from krosbalance.analysis.staged import load_staged
+        from krosbalance.analysis.staged import load_staged  # heavy: pandas, scipy, statsmodels
 
         staged(loaded, source, folder, jobs=jobs, progress=False, engine=engine)
         return load_staged(folder)

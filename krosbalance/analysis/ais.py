@@ -8,9 +8,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from krosbalance.ai.ladder import load_ladder
 from krosbalance.analysis import dependence, stats
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.seating import MAX_SEATS
+from krosbalance.errors import KrosbalanceError
 
 
 def ai_table(matches: pd.DataFrame, standings: dict[str, Any]) -> pd.DataFrame:
@@ -46,9 +48,6 @@ def ai_table(matches: pd.DataFrame, standings: dict[str, Any]) -> pd.DataFrame:
 
 def load_standings() -> tuple[dict[str, Any], str]:
     """The AI ladder's standings by AI, and the problem reading its file ('' when none)."""
-    from krosbalance.ai.ladder import load_ladder
-    from krosbalance.errors import KrosbalanceError
-
     try:
         return load_ladder(), ""
     except KrosbalanceError as err:

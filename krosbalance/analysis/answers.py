@@ -15,7 +15,11 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import with_ci
+from krosbalance.analysis.seating import more_than_two_seats
+from krosbalance.analysis.sections import default_study, folder_study, played_rulesets, ruleset_sections
+from krosbalance.analysis.top_ai import LADDER_RULESETS, base_ruleset
 from krosbalance.analysis.verdict import Verdict, answer_lines, character_verdict
 
 
@@ -44,9 +48,6 @@ def report_verdict(
 def verdict_ruleset(rs: Any) -> str:
     """The ruleset a run's answer is judged in: the one it played, or, when it played several, the
     first the AI ladder was not played in (an Arena standing validates no AI for Blast)."""
-    from krosbalance.analysis.sections import played_rulesets
-    from krosbalance.analysis.top_ai import LADDER_RULESETS, base_ruleset
-
     played = list(dict.fromkeys(base_ruleset(r) for r in played_rulesets(rs)))
     outside = [r for r in played if r not in LADDER_RULESETS]
     return outside[0] if outside else (played[0] if played else LADDER_RULESETS[0])
@@ -55,16 +56,12 @@ def verdict_ruleset(rs: Any) -> str:
 def _two_player_matches(rs: Any) -> pd.DataFrame | None:
     """The matches the character verdict reads: two-player results only (a four-player table has
     its own picture)."""
-    from krosbalance.analysis.seating import more_than_two_seats
-
     return None if more_than_two_seats(rs) else rs.summary().matches
 
 
 def section_answer(study: Any, rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
     """The answer of a study from its report's picture (:func:`report_verdict` over the sections the
     report shows for ``study``)."""
-    from krosbalance.analysis.sections import ruleset_sections
-
     verdict = report_verdict(rs, tables, ruleset_sections(rs, study), _two_player_matches(rs))
     return answer_lines(verdict)
 
@@ -83,8 +80,6 @@ def win_rate_line(tables: dict[str, pd.DataFrame]) -> str:
     )
 
     def one(r: Any) -> str:
-        from krosbalance.analysis.names import display_name
-
         return f"{display_name(str(r.character))} {with_ci(r.win_rate, r.ci_low, r.ci_high, as_pct=True)} (n={int(r.n)})"
 
     best, worst = next(rates.itertuples()), list(rates.itertuples())[-1]
@@ -106,8 +101,6 @@ def _holds_half(r: Any) -> bool:
 
 def headline_answer(rs: Any, tables: dict[str, pd.DataFrame]) -> list[str]:
     """The answer of the study the folder records (the default study's for an unknown one)."""
-    from krosbalance.analysis.sections import default_study, folder_study
-
     study = folder_study(rs) or default_study()
     return study.answer(rs, tables)
 

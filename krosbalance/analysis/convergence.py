@@ -32,10 +32,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from krosbalance.ai.ladder import load_ladder
 from krosbalance.analysis import equivalence
 from krosbalance.analysis.dependence import POOLED, ai_tier
 from krosbalance.analysis.names import display_name
+from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.top_ai import ladder_key
+from krosbalance.errors import KrosbalanceError
 
 #: the tier excluded from the convergence (uniformly random play measures nothing of the character)
 EXCLUDED_TIER = "baseline"
@@ -286,7 +289,6 @@ def report_section(doc: Any, long: pd.DataFrame, table: pd.DataFrame) -> None:
         "test between an unvalidated AI above them and the strongest validated one.",
         note=True,
     )
-    from krosbalance.analysis.narrative import with_ci
 
     shown = pd.DataFrame(
         {
@@ -351,8 +353,6 @@ def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], secti
     by_ai = tables.get("strength_by_ai")
     if by_ai is None or by_ai.empty:
         return
-    from krosbalance.ai.ladder import load_ladder
-    from krosbalance.errors import KrosbalanceError
 
     try:
         standings: dict[str, Any] = dict(load_ladder())

@@ -31,9 +31,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from krosbalance.ai.ladder import load_ladder
 from krosbalance.ai.registry import ai_tier as registry_tier
 from krosbalance.analysis import stats
 from krosbalance.analysis.design import weights
+from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.strength import adjusted_strength, character_strengths
 from krosbalance.errors import ContentError
 from krosbalance.sim.tables import UNKNOWN_TIER
@@ -140,8 +142,6 @@ def strength_by(matches: pd.DataFrame, by: str, symmetric_only: bool = True) -> 
 
 def strength_pivot(long: pd.DataFrame) -> pd.DataFrame:
     """Characters x groups of :func:`strength_by` as ``coef [lo, hi]`` strings (pooled first)."""
-    from krosbalance.analysis.narrative import with_ci
-
     if long.empty:
         return pd.DataFrame()
     cell = [
@@ -255,8 +255,6 @@ class Basis:
 def verdict_basis(matches: pd.DataFrame, standings: dict[str, Any] | None = None) -> Basis:
     """The tiers and AIs the verdicts use (see the module docstring)."""
     if standings is None:
-        from krosbalance.ai.ladder import load_ladder
-
         standings = load_ladder()
     m = with_groups(matches)
     sym = m[m["symmetric"]] if len(m) else m

@@ -8,7 +8,7 @@ next AI down's figure for the same figures and whether the two agree (:mod:`.equ
 settled, still moving with its direction, or undecided with the matches that would tell). A run of
 one AI says so; a top AI with too few matches says that its numbers cannot carry a verdict yet.
 
-The rows are a :class:`~krosbalance.analysis.verdict.Verdict`'s (its ``ai`` column names the AI of
+The rows are a :class:`~krosbalance.analysis.picture.Verdict`'s (its ``ai`` column names the AI of
 each row); the other AIs' figures are the comparison section's (:func:`comparison_lines`), not the
 answer's.
 """
@@ -21,8 +21,8 @@ from typing import Any
 import pandas as pd
 
 from krosbalance.analysis import equivalence
+from krosbalance.analysis.picture import PCT_MARGIN, Z95, Verdict, holds_reference, in_win_pct
 from krosbalance.analysis.top_ai import TopAIs, ai_note, top_ais
-from krosbalance.analysis.verdict import PCT_MARGIN, Z95, Verdict, holds_reference, in_win_pct
 from krosbalance.analysis.wording import win_pct_text
 
 #: fewer matches than this behind the top AI's figures and they are too wide (about ±0.6 log-odds,

@@ -17,7 +17,9 @@ import re
 from functools import cache
 from typing import Any
 
+from krosbalance.ai.registry import former_ids
 from krosbalance.content.custom import on_content_change
+from krosbalance.content.registry import list_characters, load_board, load_character
 
 LEVELS = ("assumed", "low", "medium")
 _CONFIRMED = re.compile(r"external[^;]*\bagree", re.IGNORECASE)
@@ -28,8 +30,6 @@ _LINE_REF = re.compile(r"\s*\bL\d+(?:[-/]L?\d+)*\b,?")
 @cache
 def _character(char_id: str) -> Any:
     try:
-        from krosbalance.content.registry import load_character
-
         return load_character(char_id)
     except Exception:  # unknown id or no content: show the id
         return None
@@ -51,8 +51,6 @@ def _short_form(name: str) -> str:
 def _short_names() -> dict[str, str]:
     """Short forms of every registered character, the full name wherever two short forms collide."""
     try:
-        from krosbalance.content.registry import list_characters
-
         ids = list_characters(None)
     except Exception:
         return {}
@@ -86,8 +84,6 @@ def names_column(ids: Any) -> list[str]:
 @cache
 def _board(board_id: str) -> Any:
     try:
-        from krosbalance.content.registry import load_board
-
         return load_board(board_id)
     except Exception:
         return None
@@ -110,7 +106,7 @@ def board_is_assumed(board_id: str) -> bool:
 def board_note(board: Any) -> str:
     """One line saying what is assumed about a board's layout ("" when nothing is); see
     :func:`krosbalance.render.board_picture.assumed_note`."""
-    from krosbalance.render.board_picture import assumed_note
+    from krosbalance.render.board_picture import assumed_note  # heavy: matplotlib
 
     return assumed_note(board)
 
@@ -206,8 +202,6 @@ def current_ai_ids(df: Any) -> Any:
     rows written before the AIs were renamed (``focus_fire``) read as ``focus-fire``
     (:func:`krosbalance.ai.registry.canonical_ai`). Other rows are returned as they are."""
     import pandas as pd
-
-    from krosbalance.ai.registry import former_ids
 
     former = former_ids()
     for col in [c for c in df.columns if re.fullmatch(r"ai\d*|ai_[ab]", str(c))]:

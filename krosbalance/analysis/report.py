@@ -20,7 +20,6 @@ sections, the other sections, the experiment file and the versions.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,31 +30,17 @@ import pandas as pd
 from krosbalance.analysis import stats
 from krosbalance.analysis import verdict as verdict_mod
 from krosbalance.analysis.ais import ai_table
-from krosbalance.analysis.answers import report_verdict
+from krosbalance.analysis.answers import report_verdict, win_rate_line
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.document import Doc, ReportBody, render_html, render_markdown
-from krosbalance.analysis.resultset import ResultSet
+from krosbalance.analysis.headline import comparison_lines
+from krosbalance.analysis.resultset import ResultSet, spec_question
 from krosbalance.analysis.scan import Summary
-from krosbalance.analysis.sections import default_study, folder_study, ruleset_sections
+from krosbalance.analysis.sections import default_study, folder_study, report_headers, ruleset_sections
+from krosbalance.analysis.staged import load_staged
 from krosbalance.analysis.verdict import Verdict
+from krosbalance.sim.stages import is_staged
 from krosbalance.sim.target import target_lines
-from krosbalance.studies.patches import section as patch_section
-
-
-def spec_question(spec_text: str) -> str:
-    """The experiment's ``question`` (or ``description``), top level or in any top-level table."""
-    if not spec_text.strip():
-        return ""
-    try:
-        spec = tomllib.loads(spec_text)
-    except tomllib.TOMLDecodeError:
-        return ""
-    tables = [spec] + [v for v in spec.values() if isinstance(v, dict)]
-    for key in ("question", "description"):
-        for table in tables:
-            if isinstance(table.get(key), str) and table[key].strip():
-                return table[key].strip()
-    return ""
 
 
 def _versions(rs: ResultSet, summary: Summary) -> pd.DataFrame:
@@ -184,7 +169,8 @@ def _answer_first(
 
     doc.h("Question")
     doc.p(question or "The experiment file states no question.")
-    patch_section.add_header(doc, rs.manifest)
+    for header in report_headers():  # e.g. the patched cards every arm played
+        header(doc, rs.manifest)
 
     doc.h("Findings")
     doc.ul(body.findings)
@@ -202,9 +188,6 @@ def _comparison(doc: Doc, answer: Verdict, tables: dict[str, Any]) -> None:
     """The cheaper AIs' figures, after the answer and the findings: the same figures under each AI
     below the strongest (strongest first), the rows pooled over several AIs and the raw win rates
     (pooled over every AI). A comparison, never the answer (issue 39)."""
-    from krosbalance.analysis.answers import win_rate_line
-    from krosbalance.analysis.headline import comparison_lines
-
     lines = comparison_lines(answer) if not answer.empty else []
     raw = win_rate_line(tables) if answer.study == "character strength" else ""
     lines += [f"Raw win rates, every AI pooled: {raw}"] if raw else []
@@ -232,7 +215,7 @@ class Built:
 
 
 def headline_of(study: Any, rs: ResultSet, tables: dict[str, pd.DataFrame]) -> list[str]:
-    """The study's headline answer (:meth:`krosbalance.studies.registry.Study.answer`); a study that
+    """The study's headline answer (:meth:`krosbalance.study_registry.Study.answer`); a study that
     cannot answer from these results gives none (the report's own sections say why)."""
     try:
         return [str(line) for line in study.answer(rs, tables) if line]
@@ -288,11 +271,7 @@ def build_report(rs: ResultSet) -> Built:
 def load_results(results_dir: Path) -> ResultSet:
     """A result directory written by the runner, or a staged study's folder (every stage read:
     :func:`krosbalance.analysis.staged.load_staged`)."""
-    from krosbalance.sim.stages import is_staged
-
     if is_staged(results_dir):  # a staged study: every stage's results, as one result set
-        from krosbalance.analysis.staged import load_staged
-
         return load_staged(results_dir)
     return ResultSet.load(Path(results_dir))
 

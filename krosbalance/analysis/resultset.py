@@ -19,12 +19,14 @@ On disk a result directory looks like the runner's output::
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from krosbalance.analysis import balance, dependence, ladder, scan, stats, strength
+from krosbalance.analysis.names import current_ai_ids
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim import ledger
 
@@ -42,7 +44,6 @@ def read_shards(directory: Path) -> pd.DataFrame | None:
     frames = [f for f in frames if len(f.columns)]
     if not frames:
         return None
-    from krosbalance.analysis.names import current_ai_ids  # rows of AIs since renamed read as today's
 
     return current_ai_ids(pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0])
 
@@ -335,3 +336,19 @@ class ResultSet:
         n_ok = s.n_matches - s.n_errors
         where = f", root={str(self.root)!r}" if self.root is not None else ""
         return f"ResultSet(experiment={name!r}, matches={s.n_matches}, ok={n_ok}{where})"
+
+
+def spec_question(spec_text: str) -> str:
+    """The experiment's ``question`` (or ``description``), top level or in any top-level table."""
+    if not spec_text.strip():
+        return ""
+    try:
+        spec = tomllib.loads(spec_text)
+    except tomllib.TOMLDecodeError:
+        return ""
+    tables = [spec] + [v for v in spec.values() if isinstance(v, dict)]
+    for key in ("question", "description"):
+        for table in tables:
+            if isinstance(table.get(key), str) and table[key].strip():
+                return table[key].strip()
+    return ""

@@ -34,6 +34,7 @@ import pandas as pd
 
 from krosbalance.analysis import stats
 from krosbalance.analysis.design import CLUSTER, WEIGHT
+from krosbalance.analysis.names import current_ai_ids
 from krosbalance.sim import ledger
 
 CHUNK_MATCHES = 5_000
@@ -173,7 +174,6 @@ def _read_range(
     dataset = _dataset(overlapping)
     present = [c for c in columns if c in dataset.schema.names]
     flt = (ds.field("match_id") >= lo) & (ds.field("match_id") < hi)
-    from krosbalance.analysis.names import current_ai_ids  # rows of AIs since renamed read as today's
 
     return current_ai_ids(dataset.to_table(columns=present, filter=flt, use_threads=False).to_pandas())
 

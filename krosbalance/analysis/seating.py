@@ -77,7 +77,7 @@ def read_seat_matches(rs: Any) -> pd.DataFrame:
     else:
         import pyarrow.dataset as ds
 
-        from krosbalance.analysis import scan
+        from krosbalance.analysis import scan  # heavy: scipy, statsmodels
 
         files = scan.shard_files(root / "matches")
         if not files:

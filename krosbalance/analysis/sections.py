@@ -2,8 +2,8 @@
 
 A ruleset names its sections (``Ruleset.report_sections``, plain strings: the rules layers know
 nothing of pandas or reports); a study (:mod:`krosbalance.studies`) writes them, and its own,
-through :meth:`~krosbalance.studies.registry.Study.report_sections`; this module adds the sections
-no study owns (a patch every arm plays, convergence over the AIs) and puts them in order. The
+through :meth:`~krosbalance.study_registry.Study.report_sections`; this module adds the sections
+no study owns (convergence over the AIs) and puts them in order. The
 report asks the result set which rulesets it played (its ``ruleset`` column, read alone) and adds
 their sections in the order the rulesets declare them: *leading* sections before the report's
 common ones (a Blast report opens on its Divine Challenges), the others after them. A *mode*
@@ -33,11 +33,22 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis import convergence, scan
 from krosbalance.analysis.resultset import SPEC_FILE, ResultSet
 from krosbalance.errors import ContentError, KrosbalanceError
+from krosbalance.rulesets.registry import get_ruleset, list_rulesets
 from krosbalance.sim.experiment import loads_experiment
-from krosbalance.studies import DEFAULT_STUDY, Study, get_study, recorded_study, study_for, study_record
-from krosbalance.studies.registry import StudySection, owned_sections, study_sections
+from krosbalance.study_registry import (
+    DEFAULT_STUDY,
+    Study,
+    StudySection,
+    get_study,
+    owned_sections,
+    recorded_study,
+    study_for,
+    study_record,
+    study_sections,
+)
 
 GuardedSection = Callable[[Any, str, Callable[[], None]], None]
 SectionHook = Callable[[Any, ResultSet, dict[str, pd.DataFrame], GuardedSection], None]
@@ -91,8 +102,6 @@ def played_rulesets(rs: ResultSet) -> list[str]:
         column = rs.matches["ruleset"]
     else:
         import pyarrow.dataset as ds
-
-        from krosbalance.analysis import scan
 
         files = scan.shard_files(rs.root / "matches")
         if not files:
@@ -158,8 +167,6 @@ def ruleset_sections(rs: ResultSet, study: Study | None = None) -> list[ReportSe
 
     A ruleset this installation does not know (results from elsewhere) adds none; a declared name
     without a registered analysis is a ``ContentError`` naming the ruleset and the section."""
-    from krosbalance.rulesets.registry import get_ruleset, list_rulesets
-
     sections = _all_sections()
     known = set(list_rulesets())
     found: list[ReportSection] = []
@@ -185,25 +192,21 @@ _BUILTINS_DONE = False
 
 
 def _register_builtins() -> None:
-    """The sections no study owns (imported late: each pulls in its own statistics): a balance
-    patch every arm plays shows in any study's report, and so does convergence over the AIs."""
+    """The section no study owns that the analysis writes itself: convergence over the AIs (imported
+    late: it pulls in its own statistics). A patch every arm plays is the patches study's section,
+    shown in any study's report because no study names it as its own."""
     global _BUILTINS_DONE
     if _BUILTINS_DONE:
         return
     _BUILTINS_DONE = True
-    from krosbalance.analysis import convergence
-    from krosbalance.studies.patches import section as patch_section
-    from krosbalance.studies.patches.verdict import patch_verdict
 
-    register_section(
-        "balance_patches",
-        patch_section.add_report_section,
-        leading=True,
-        mode=True,
-        verdict=patch_verdict,
-        rank=40,
-    )
     register_section("convergence", convergence.add_report_section, mode=True, rank=70)
+
+
+def report_headers() -> list[Callable[[Any, dict[str, Any] | None], None]]:
+    """The notes every report writes under its question (:attr:`StudySection.header`), in section
+    order: each writes nothing when the manifest has nothing for it."""
+    return [s.header for s in _all_sections().values() if s.header is not None]
 
 
 __all__ = [
@@ -217,5 +220,6 @@ __all__ = [
     "folder_is",
     "folder_study",
     "played_rulesets",
+    "report_headers",
     "ruleset_sections",
 ]

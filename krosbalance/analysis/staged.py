@@ -16,13 +16,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from krosbalance.analysis.resultset import MANIFEST_FILE, SPEC_FILE, ResultSet, _read_manifest, read_shards
+from krosbalance.analysis.resultset import (
+    MANIFEST_FILE,
+    SPEC_FILE,
+    ResultSet,
+    _read_manifest,
+    read_shards,
+    spec_question,
+)
+from krosbalance.analysis.sections import copy_study, default_study, study_record
+from krosbalance.sim.stages import read_stages, stage_folders
+from krosbalance.study_registry import study_of_stage_kind
 
 
 def _told(record: object) -> object:
     """A stage's recorded study, unless it is the default (which any plain stage records)."""
-    from krosbalance.analysis.sections import default_study
-
     return record if isinstance(record, dict) and record.get("name") != default_study().name else None
 
 
@@ -32,10 +40,6 @@ def load_staged(out: str | Path) -> ResultSet:
     Raises:
         FileNotFoundError: when no stage has any match.
     """
-    from krosbalance.analysis.sections import copy_study, study_record
-    from krosbalance.sim.stages import read_stages, stage_folders
-    from krosbalance.studies import get_study
-
     out = Path(out)
     state = read_stages(out)
     matches: list[pd.DataFrame] = []
@@ -70,10 +74,10 @@ def load_staged(out: str | Path) -> ResultSet:
     spec = out / SPEC_FILE
     spec_text = spec.read_text(encoding="utf-8", errors="replace") if spec.is_file() else ""
     study = copy_study(spec_text, out)
-    if study is None and state.get("meta", {}).get("kind") == "team_ladder":
+    if study is None:
         # the copy names files beside the original (a collection): it cannot always be read here, but
-        # the planner said what it ran
-        study = get_study("teams")
+        # the planner said what it ran (the study that declares the kind: a team ladder's)
+        study = study_of_stage_kind(str(state.get("meta", {}).get("kind", "")))
     manifest = {
         "experiment": state.get("study", out.name),
         "staged": True,
@@ -87,8 +91,6 @@ def load_staged(out: str | Path) -> ResultSet:
     if not spec_text:  # the study's question, as its first stage's experiment file carries it
         first = next((f / SPEC_FILE for f in stage_folders(out) if (f / SPEC_FILE).is_file()), None)
         if first is not None:
-            from krosbalance.analysis.report import spec_question
-
             manifest["question"] = spec_question(first.read_text(encoding="utf-8", errors="replace"))
     return ResultSet(
         pd.concat(matches, ignore_index=True),

@@ -57,7 +57,7 @@ def top_ais(
     next one down that also played (see the module docstring); None when no AI played.
     ``standings`` default to the shipped ladder's (:func:`krosbalance.analysis.ais.load_standings`)."""
     if standings is None:
-        from krosbalance.analysis.ais import load_standings
+        from krosbalance.analysis.ais import load_standings  # heavy: pandas, scipy, statsmodels
 
         standings = load_standings()[0]
     order = strength_order(ais, ruleset, standings, tiers)

@@ -22,7 +22,6 @@ played it cannot be judged and the picture says so.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -30,76 +29,36 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from krosbalance.analysis import equivalence
-from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier
+from krosbalance.analysis import equivalence, stats
+from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier, recorded_tiers, with_groups
+from krosbalance.analysis.headline import headline_lines
+from krosbalance.analysis.names import display_name
+from krosbalance.analysis.picture import (
+    COLUMNS,
+    MOVING,
+    ONE_TIER,
+    PCT_MARGIN,
+    SETTLED,
+    UNDECIDED,
+    Z95,
+    Verdict,
+    holds_reference,
+    in_win_pct,
+    one_ai,
+    verdict_frame,
+)
+from krosbalance.analysis.strength import adjusted_strength, character_strengths
 from krosbalance.analysis.top_ai import top_ais
 from krosbalance.analysis.wording import win_pct_text
 
-COLUMNS = ("figure", "group", "tier", "est", "ci_low", "ci_high", "n", "ai")
-"""The verdict table: one row per figure (display name) and AI group (an AI, or a tier's AIs
-pooled) of ``tier``, with the estimate, its 95% interval, n and ``ai``: the one AI whose matches
-(both sides played by it) the row measures, '' for a row pooled over several AIs. The headline
-answer is read off the rows of the strongest AI (:mod:`krosbalance.analysis.headline`)."""
-SETTLED, MOVING, UNDECIDED = equivalence.SETTLED, equivalence.MOVING, equivalence.UNDECIDED
-ONE_TIER = "one tier"
-#: the equivalence margin on a proportion scale (win rates): ±0.15 log-odds around 50% is ±3.75 points
-PCT_MARGIN = 0.0375
-Z95 = 1.959963984540054
 MAX_SUMMARY = 5
 _COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 _MARK = {SETTLED: "#2a7a2a", MOVING: "#b22222", UNDECIDED: "#b8860b", ONE_TIER: "#777777"}
 
 
-@dataclass
-class Verdict:
-    """A study's answer: the verdict table and how to read it.
-
-    Attributes:
-        study: what was measured, for the title (``character strength``).
-        measure: the x axis (``teammate-adjusted strength, log-odds vs the average character``).
-        data: the rows of :data:`COLUMNS`.
-        reference: the value meaning "no effect" (0, or 0.5 for a win rate), drawn as a line.
-        as_pct: whether estimates are proportions (shown as percentages).
-        lines: the study's own findings for the summary, most important first.
-        caption: how the numbers were made (model, interval, design), under the picture.
-        ruleset: the ruleset the figures were played in (which AIs the ladder validated for it).
-    """
-
-    study: str
-    measure: str
-    data: pd.DataFrame
-    reference: float = 0.0
-    as_pct: bool = False
-    lines: list[str] = field(default_factory=list)
-    caption: str = ""
-    ruleset: str = "arena"
-
-    @property
-    def empty(self) -> bool:
-        return self.data.empty or self.data["est"].notna().sum() == 0
-
-
-def verdict_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """The verdict table from row dicts (missing ``n`` -> NaN, missing ``ai`` -> '': a pooled row),
-    in :data:`COLUMNS` order."""
-    df = pd.DataFrame(rows, columns=list(COLUMNS))
-    for col in ("est", "ci_low", "ci_high", "n"):
-        df[col] = pd.to_numeric(df[col], errors="coerce")
-    df["ai"] = df["ai"].astype(object).where(df["ai"].notna(), "").astype(str)
-    return df
-
-
-def one_ai(label: str) -> str:
-    """The verdict's ``ai`` of a row labelled by its AI matchup: the AI when one AI played both
-    sides, '' for ``a vs b`` (a lopsided matchup measures no one AI)."""
-    return "" if " vs " in str(label) else str(label)
-
-
 def sole_ai(matches: pd.DataFrame, tier: str) -> str:
     """The one AI of ``tier`` that played ``matches`` (any seat), '' when several did (a row pooled
     over a tier then measures no one AI) or none."""
-    from krosbalance.analysis.dependence import recorded_tiers
-
     if matches is None or matches.empty:
         return ""
     recorded = recorded_tiers(matches)
@@ -357,16 +316,6 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
 # -------------------------------------------------------------------------------------- summary
 
 
-def in_win_pct(verdict: Verdict) -> bool:
-    """Whether the verdict's estimates are log-odds a designer reads better as a win %."""
-    return not verdict.as_pct and "log-odds" in verdict.measure
-
-
-def holds_reference(verdict: Verdict, row: Any) -> bool:
-    """Whether a row's 95% interval holds the "no effect" value: it cannot be told from noise."""
-    return bool(pd.isna(row.ci_low) or row.ci_low <= verdict.reference <= row.ci_high)
-
-
 def extremes_line(verdict: Verdict) -> str:
     """The strongest and weakest figure in the strongest tier, with interval and n (and, for log-odds,
     the win % against the average they mean). When both intervals hold the "no effect" value the
@@ -405,8 +354,6 @@ def extremes_line(verdict: Verdict) -> str:
 def summary(verdict: Verdict, header: Sequence[str], warnings: Sequence[str] = ()) -> list[str]:
     """At most :data:`MAX_SUMMARY` lines: how much data, the study's findings, who is strongest,
     whether the tiers settled, and the first warning (unvalidated AIs, errors)."""
-    from krosbalance.analysis.headline import headline_lines  # it reads this module's picture
-
     head = list(header[:1])
     conv = [] if verdict.empty else [convergence_line(verdict)]
     warn = list(warnings)[:1]
@@ -421,8 +368,6 @@ def answer_lines(verdict: Verdict) -> list[str]:
     clause on the next AI down (:func:`krosbalance.analysis.headline.headline_lines`); a picture
     whose rows pool several AIs each: the strongest and weakest figure under the strongest tier,
     then the study's first finding."""
-    from krosbalance.analysis.headline import headline_lines  # it reads this module's picture
-
     found = headline_lines(verdict)
     if found:
         return found
@@ -437,11 +382,6 @@ def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> 
     """The character-strength study: each character's teammate-adjusted strength per AI, fitted on
     the matches where both sides had that AI (the headline reads the strongest AI's rows), or pooled
     over every match when no matchup had the same AI on both sides."""
-    from krosbalance.analysis import stats
-    from krosbalance.analysis.dependence import with_groups
-    from krosbalance.analysis.names import display_name
-    from krosbalance.analysis.strength import adjusted_strength, character_strengths
-
     ok = stats.ok_matches(matches) if len(matches) else matches
     grouped = with_groups(ok) if len(ok) else ok
     same = grouped[grouped["symmetric"]] if len(grouped) else grouped

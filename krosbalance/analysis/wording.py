@@ -26,7 +26,7 @@ def win_pct_text(est: float, lo: float | None = None, hi: float | None = None) -
 
 def played_by(matches: pd.DataFrame, tier: str | None = None) -> str:
     """The AIs that played ``matches`` (those of ``tier`` only, when given), as ``a, b (tier)``."""
-    from krosbalance.analysis.dependence import ai_tier
+    from krosbalance.analysis.dependence import ai_tier  # heavy: scipy, statsmodels
 
     if matches is None or matches.empty or "ai0" not in matches.columns:
         return "unknown AIs"

@@ -46,10 +46,10 @@ def _jobs(text: str) -> int:
 
 def version_text() -> str:
     """``krosbalance 0.1.0 (native core: installed)``: the package's version and its engine."""
-    from krosbalance import __version__
+    from krosbalance import __version__  # start-up: only this command loads it
 
     try:
-        from krosbalance import native
+        from krosbalance import native  # optional: native core (a broken build must not break this)
 
         core = "installed" if native.installed() else "not installed (pure Python reference engine)"
     except Exception:  # a broken native build must not break --version
@@ -59,7 +59,7 @@ def version_text() -> str:
 
 def _subparser(sub: Any, name: str, help: str, **kwargs: Any) -> argparse.ArgumentParser:
     """A subcommand with its examples (:data:`krosbalance.cli.examples.EPILOGS`) under its options."""
-    from krosbalance.cli.examples import EPILOGS
+    from krosbalance.cli.examples import EPILOGS  # start-up: only this command loads it
 
     parser: argparse.ArgumentParser = sub.add_parser(
         name,
@@ -97,9 +97,9 @@ def _add_report_out(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from krosbalance.cli.examples import DESCRIPTION, TOP_EPILOG
-    from krosbalance.engine_choice import ENGINE_CHOICES
-    from krosbalance.sim.backends import BACKENDS
+    """The command line: one subcommand per verb, each added by its own function below, then the
+    commands studies bring. Only what ``--help`` shows is imported here (start-up time)."""
+    from krosbalance.cli.examples import DESCRIPTION, TOP_EPILOG  # start-up: only this command loads it
 
     parser = argparse.ArgumentParser(
         prog="krosbalance",
@@ -117,6 +117,16 @@ def build_parser() -> argparse.ArgumentParser:
         "default $KROSBALANCE_CONTENT",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_run, _add_fix, _add_report, _add_lookups, _add_replay):
+        add(sub)
+    _add_study_commands(sub)
+    return parser
+
+
+def _add_run(sub: Any) -> None:
+    """``run``: play an experiment file (or a staged study), then write its report."""
+    from krosbalance.engine_choice import ENGINE_CHOICES  # start-up: only this command loads it
+    from krosbalance.sim.backends import BACKENDS  # start-up: only this command loads it
 
     run = _subparser(
         sub,
@@ -148,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.set_defaults(handler=cmd_run)
 
+
+def _add_fix(sub: Any) -> None:
+    """``fix``: the fix finder's old spelling of ``run`` on a ``[fix]`` file."""
     fix = _subparser(
         sub, "fix", "propose the smallest balance patch for a [fix] file, then verify it (= run)"
     )
@@ -161,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     fix.set_defaults(handler=cmd_fix)
 
+
+def _add_report(sub: Any) -> None:
+    """``report`` and ``answer``: read a finished run."""
     report = _subparser(
         sub, "report", "write report.html and report.md for a finished run and print its answer"
     )
@@ -191,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     answer.add_argument("results", type=Path, metavar="RESULTS", help="the run's results folder")
     answer.set_defaults(handler=cmd_answer)
 
+
+def _add_lookups(sub: Any) -> None:
+    """``teams``, ``validate``, ``list`` and ``show``: look things up without playing."""
     teams = _subparser(sub, "teams", "count and list every legal team of a roster or a collection")
     teams.add_argument(
         "roster",
@@ -232,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.set_defaults(handler=cmd_show)
 
+
+def _add_replay(sub: Any) -> None:
+    """``replay``: one match again, turn by turn."""
     replay = _subparser(sub, "replay", "re-simulate one match turn by turn, with board pictures")
     replay.add_argument(
         "results", type=Path, metavar="RESULTS", help="results folder written by 'krosbalance run'"
@@ -254,17 +276,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.set_defaults(handler=cmd_replay)
 
-    _add_study_commands(sub)
-    return parser
-
 
 def _add_study_commands(sub: Any) -> None:
     """The commands studies bring (``compare``): the ``add_parser(sub)`` of each registered study's
     ``command`` module (``studies/<study>/command.py``), in registration order."""
     import importlib
 
-    from krosbalance.cli.examples import EPILOGS
-    from krosbalance.studies import get_study, list_studies
+    from krosbalance.cli.examples import EPILOGS  # start-up: only this command loads it
+    from krosbalance.studies import get_study, list_studies  # start-up: only this command loads it
 
     for name in list_studies():
         module_name = f"{type(get_study(name)).__module__}.command"
@@ -308,7 +327,7 @@ def _report_and_answer(args: argparse.Namespace, out: Path, name: str) -> None:
     if args.no_report:
         print(f"report: krosbalance report {out}")
         return
-    from krosbalance.analysis.report import write_report_answer
+    from krosbalance.analysis.report import write_report_answer  # heavy: matplotlib, pandas, scipy
 
     try:
         written = write_report_answer(out, _report_folder(args, out, name))
@@ -330,9 +349,9 @@ def print_answer(study: str, lines: Sequence[str]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from krosbalance.engine_choice import missing_core_warning
-    from krosbalance.sim.experiment import load_experiment
-    from krosbalance.sim.runner import run_experiment
+    from krosbalance.engine_choice import missing_core_warning  # start-up: only this command loads it
+    from krosbalance.sim.experiment import load_experiment  # start-up: only this command loads it
+    from krosbalance.sim.runner import run_experiment  # start-up: only this command loads it
 
     warning = missing_core_warning(args.engine)  # once per run, never per match or worker
     if warning:
@@ -342,10 +361,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if out is None:
         name = experiment.name
         if args.patch:
-            from krosbalance.sim.patches import load_patch
+            from krosbalance.sim.patches import load_patch  # start-up: only this command loads it
 
             name = f"{name}--{load_patch(args.patch).name}"  # the patch's name is checked as it loads
-        from krosbalance.paths import name_problem
+        from krosbalance.paths import name_problem  # start-up: only this command loads it
 
         if name_problem(name):  # never a folder outside results/
             raise KrosbalanceError(f"{args.file}: --patch: results folder {name_problem(name)}; give --out")
@@ -398,12 +417,17 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_teams(args: argparse.Namespace) -> int:
-    from krosbalance.sim.catalog import RegistryCatalog
-    from krosbalance.sim.rosters import collection_teams, parse_roster_argument, roster_teams, teams_listing
+    from krosbalance.sim.catalog import RegistryCatalog  # start-up: only this command loads it
+    from krosbalance.sim.rosters import (  # start-up: only this command loads it
+        collection_teams,
+        parse_roster_argument,
+        roster_teams,
+        teams_listing,
+    )
 
     catalog = RegistryCatalog()
     if args.ruleset not in catalog.rulesets():
-        from krosbalance.rulesets.registry import unknown_ruleset
+        from krosbalance.rulesets.registry import unknown_ruleset  # start-up: only this command loads it
 
         raise KrosbalanceError(f"--ruleset: {unknown_ruleset(args.ruleset, catalog.rulesets())}")
     label, figures, is_collection = parse_roster_argument(args.roster, catalog, args.ruleset)
@@ -419,10 +443,10 @@ def cmd_teams(args: argparse.Namespace) -> int:
 
 
 def _stage_runner(experiment: Any) -> Any:
-    """The experiment's study's runner of stages (:func:`krosbalance.studies.registry.stage_runner`),
+    """The experiment's study's runner of stages (:func:`krosbalance.study_registry.stage_runner`),
     None for an experiment played once."""
-    from krosbalance.studies import study_for
-    from krosbalance.studies.registry import stage_runner
+    from krosbalance.studies import study_for  # start-up: only this command loads it
+    from krosbalance.study_registry import stage_runner  # start-up: only this command loads it
 
     return stage_runner(study_for(experiment), experiment)
 
@@ -430,7 +454,7 @@ def _stage_runner(experiment: Any) -> Any:
 def cmd_fix(args: argparse.Namespace) -> int:
     """``krosbalance fix FILE``: an alias of ``run`` for a file with a ``[fix]`` table (the fix finder
     is the patches study's stage runner)."""
-    from krosbalance.studies.patches.fixer import load_fix
+    from krosbalance.studies.patches.fixer import load_fix  # heavy: pandas, scipy, statsmodels
 
     experiment, _ = load_fix(args.file)  # refuses a file without [fix]
     out = args.out if args.out is not None else Path("results") / experiment.name
@@ -450,10 +474,10 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from krosbalance.sim.content_key import activate_run_content
-    from krosbalance.sim.experiment import folder_name_problem
-    from krosbalance.sim.runner import read_manifest
-    from krosbalance.sim.stages import is_staged, read_stages
+    from krosbalance.sim.content_key import activate_run_content  # start-up: only this command loads it
+    from krosbalance.sim.experiment import folder_name_problem  # start-up: only this command loads it
+    from krosbalance.sim.runner import read_manifest  # start-up: only this command loads it
+    from krosbalance.sim.stages import is_staged, read_stages  # start-up: only this command loads it
 
     results = args.results
     activate_run_content(results)
@@ -468,13 +492,13 @@ def cmd_report(args: argparse.Namespace) -> int:
             "name the report folder with --out"
         )
     report_dir = args.out if args.out is not None else Path("reports") / name
-    from krosbalance.analysis.report import write_report_answer
+    from krosbalance.analysis.report import write_report_answer  # heavy: matplotlib, pandas, scipy
 
     if args.write_ladder is not None:
         # Before the report, so that it already quotes the new standing.
         print(_write_ladder(results, None if str(args.write_ladder) == "-" else args.write_ladder, name))
     written = write_report_answer(results, report_dir, chunk_matches=args.chunk_matches)
-    from krosbalance.sim.ledger import check
+    from krosbalance.sim.ledger import check  # start-up: only this command loads it
 
     for note in check(results).notes():
         print(f"warning: {results}: {note}", file=sys.stderr)
@@ -484,8 +508,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_answer(args: argparse.Namespace) -> int:
-    from krosbalance.analysis.report import report_answer
-    from krosbalance.sim.content_key import activate_run_content
+    from krosbalance.analysis.report import report_answer  # heavy: matplotlib, pandas, scipy
+    from krosbalance.sim.content_key import activate_run_content  # start-up: only this command loads it
 
     activate_run_content(args.results)
     study, lines = report_answer(args.results)
@@ -494,8 +518,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
 
 def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
-    from krosbalance.analysis.ladder import write_ladder
-    from krosbalance.analysis.resultset import ResultSet
+    from krosbalance.analysis.ladder import write_ladder  # heavy: pandas, scipy, statsmodels
+    from krosbalance.analysis.resultset import ResultSet  # heavy: pandas, scipy, statsmodels
 
     try:
         return write_ladder(ResultSet.load(out).summary().matches, path, experiment=experiment)
@@ -504,9 +528,14 @@ def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from krosbalance.cli.cost import core_installed, effective_jobs, run_cost, target_plan_line
-    from krosbalance.sim.experiment import check_experiment
-    from krosbalance.sim.trial import trial_errors
+    from krosbalance.cli.cost import (  # start-up: only this command loads it
+        core_installed,
+        effective_jobs,
+        run_cost,
+        target_plan_line,
+    )
+    from krosbalance.sim.experiment import check_experiment  # start-up: only this command loads it
+    from krosbalance.sim.trial import trial_errors  # start-up: only this command loads it
 
     status = 0
     jobs = effective_jobs(args.jobs, available_cores())
@@ -540,7 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.content is not None:
-            from krosbalance.content.custom import use_content
+            from krosbalance.content.custom import use_content  # start-up: only this command loads it
 
             use_content(args.content)
         return int(args.handler(args))

@@ -74,7 +74,7 @@ def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
     costs, scaled by the seats over two) weighted by its deals, its patched arms costed on the
     reference engine (:func:`patched_share`), as is every match of a ruleset the core does not play
     (Blast, the Duel Pack); and the AIs costed by their tier."""
-    from krosbalance.ai.registry import ai_cost
+    from krosbalance.ai.registry import ai_cost  # start-up: only this command loads it
 
     if getattr(experiment, "ruleset", "arena") != "arena":  # the core plays Arena only
         core = False
@@ -96,7 +96,7 @@ def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
 
 
 def _planner(experiment: Any) -> Any:
-    from krosbalance.studies import study_for
+    from krosbalance.studies import study_for  # start-up: only this command loads it
 
     study = study_for(experiment)
     name = f"{type(study).__module__}.planner"
@@ -110,7 +110,7 @@ def _planner(experiment: Any) -> Any:
 
 def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
     """What ``krosbalance run`` of ``experiment`` plays and how long it should take here."""
-    from krosbalance.studies import study_for
+    from krosbalance.studies import study_for  # start-up: only this command loads it
 
     staged = study_for(experiment).stage_runner(experiment) is not None
     planner = _planner(experiment) if staged else None
@@ -131,7 +131,7 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
     else:
         per, guessed = seconds_per_match(experiment, core)
         parts = [("", int(experiment.n_matches), per)]
-    from krosbalance.ai.registry import run_startup_seconds
+    from krosbalance.ai.registry import run_startup_seconds  # start-up: only this command loads it
 
     workers = max(1, jobs)
     startup = run_startup_seconds() if workers > 1 else 0.0  # the workers' start, once per run or stage
@@ -153,7 +153,7 @@ def target_plan_line(experiment: Any, jobs: int, core: bool) -> str:
     log-odds, at most 20 deals (4,200 matches, ~21 min)``, each AI's matches costed alone."""
     from dataclasses import replace
 
-    from krosbalance.sim.target import deal_step, target_of
+    from krosbalance.sim.target import deal_step, target_of  # start-up: only this command loads it
 
     target = target_of(experiment)
     if target is None:
@@ -185,7 +185,7 @@ def effective_jobs(jobs: int, cores: int) -> int:
 
 
 def core_installed() -> bool:
-    from krosbalance import native
+    from krosbalance import native  # start-up: only this command loads it
 
     return bool(native.installed())
 

@@ -20,7 +20,10 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def character_lines() -> list[str]:
     """Every Krosmaster (Arena and Blast): id, name, game, set, level, HP, AP, MP."""
-    from krosbalance.content.registry import list_characters, load_character
+    from krosbalance.content.registry import (  # start-up: only this command loads it
+        list_characters,
+        load_character,
+    )
 
     rows = []
     for char_id in list_characters("krosmaster", game=None):
@@ -33,8 +36,13 @@ def character_lines() -> list[str]:
 def ai_lines() -> list[str]:
     """Every AI: id, tier, ladder rating [95% CI], seconds per box match (core and reference),
     and the rulesets it plays."""
-    from krosbalance.ai.ladder import load_ladder
-    from krosbalance.ai.registry import ai_cost, ai_rulesets, ai_tier, list_ais
+    from krosbalance.ai.ladder import load_ladder  # start-up: only this command loads it
+    from krosbalance.ai.registry import (  # start-up: only this command loads it
+        ai_cost,
+        ai_rulesets,
+        ai_tier,
+        list_ais,
+    )
 
     ladder = load_ladder()
 
@@ -74,7 +82,7 @@ __all__ = ["ai_lines", "character_lines", "table"]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from krosbalance.cards import LISTINGS
+    from krosbalance.cards import LISTINGS  # start-up: only this command loads it
 
     if args.what in LISTINGS:
         for line in LISTINGS[args.what]():
@@ -84,15 +92,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("\n".join(character_lines() if args.what == "characters" else ai_lines()))
         return 0
     if args.what == "boards":
-        from krosbalance.content.registry import list_boards
+        from krosbalance.content.registry import list_boards  # start-up: only this command loads it
 
         names = list_boards()
     elif args.what == "studies":
-        from krosbalance.studies import list_studies
+        from krosbalance.studies import list_studies  # start-up: only this command loads it
 
         names = list_studies()
     else:
-        from krosbalance.rulesets.registry import list_rulesets
+        from krosbalance.rulesets.registry import list_rulesets  # start-up: only this command loads it
 
         names = list_rulesets()
     for name in names:
@@ -101,7 +109,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from krosbalance.cards import show
+    from krosbalance.cards import show  # start-up: only this command loads it
 
     print(show(args.name))
     return 0

@@ -13,14 +13,14 @@ from krosbalance.errors import KrosbalanceError
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from krosbalance.sim.replay import replay_match
-    from krosbalance.sim.runner import RunError, read_table
+    from krosbalance.sim.replay import replay_match  # start-up: only this command loads it
+    from krosbalance.sim.runner import RunError, read_table  # start-up: only this command loads it
 
     _refuse_staged_folder(args.results, args.match_id)
     replay = replay_match(args.results, args.match_id)
     spec, result, positions = replay.spec, replay.result, replay.positions
     if args.html:
-        from krosbalance.render.replay_page import write_replay_page
+        from krosbalance.render.replay_page import write_replay_page  # start-up: only this command loads it
 
         page = args.out or args.results / "replays" / f"match-{spec.match_id}.html"
         title = f"match {spec.match_id} of {spec.experiment}: {spec.board}, seed {spec.seed}"
@@ -33,9 +33,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"  side {seat} ({ai}): {', '.join(team)}")
     print(f"  board {spec.board}, first player: side {result.first_player}")
     if result.checkpoints:  # names and squares (krosbalance.render.replay_text)
-        from krosbalance.content.registry import load_board
-        from krosbalance.render.frames import build_replay
-        from krosbalance.render.replay_text import replay_lines
+        from krosbalance.content.registry import load_board  # start-up: only this command loads it
+        from krosbalance.render.frames import build_replay  # start-up: only this command loads it
+        from krosbalance.render.replay_text import replay_lines  # start-up: only this command loads it
 
         for line in replay_lines(build_replay(result, load_board(spec.board)), args.turn):
             print(line)
@@ -64,7 +64,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _refuse_staged_folder(results: Path, match_id: int) -> None:
     """A staged study's folder holds one results folder per stage: say which to replay from."""
-    from krosbalance.sim.stages import is_staged, read_stages
+    from krosbalance.sim.stages import is_staged, read_stages  # start-up: only this command loads it
 
     if not is_staged(results):
         return
@@ -102,8 +102,8 @@ def _save_pictures(spec: Any, positions: dict[int, Any], turns: Sequence[int], f
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from krosbalance.content.registry import load_board
-    from krosbalance.render.board_picture import plot_board
+    from krosbalance.content.registry import load_board  # start-up: only this command loads it
+    from krosbalance.render.board_picture import plot_board  # heavy: matplotlib
 
     board = load_board(spec.board)
     folder.mkdir(parents=True, exist_ok=True)

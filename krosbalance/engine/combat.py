@@ -149,7 +149,7 @@ def inflict(
             Damaged(state.turn, -1 if source is None else source.uid, target.uid, amount, ELEMENTS[element])
         )
     if counterable:
-        after_injured(state, target, source, amount)
+        after_injured(state, target, source, amount, inflict)
     if target.alive and target.injuries >= target.hp:
         knock_out(state, target, source)
     return amount

@@ -280,7 +280,9 @@ def _carry_ally(ctx: CastContext, target: Fighter | None) -> None:
     if state.record >= 2:
         state.events.append(Moved(state.turn, ally.uid, origin, ally.cell, "carry"))
     if ally.cell in state.traps:
-        from krosbalance.engine.combat import trigger_trap
+        from krosbalance.engine.combat import (
+            trigger_trap,  # cycle: combat imports this module (a trap casts a spell)
+        )
 
         trigger_trap(state, ally.cell)
 

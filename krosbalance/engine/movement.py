@@ -47,7 +47,9 @@ def walk(state: MatchState, mover: Fighter, destination: int) -> bool:
     if state.record >= FULL:
         state.events.append(Moved(state.turn, mover.uid, origin, destination, "walk"))
     if destination in state.traps:
-        from krosbalance.engine.combat import trigger_trap
+        from krosbalance.engine.combat import (
+            trigger_trap,  # cycle: combat imports effects, which imports this (a trap casts a spell)
+        )
 
         trigger_trap(state, destination)
     if (state.enter_cells >> destination) & 1:

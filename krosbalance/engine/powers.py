@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from krosbalance.content.specs import Frozen
 from krosbalance.engine.dice import ARMOUR, CRITICAL, DODGE, LOCK
@@ -22,7 +22,23 @@ from krosbalance.engine.rules import PLUS_AP, PLUS_MP
 if TYPE_CHECKING:
     from krosbalance.engine.state import Fighter, MatchState
 
-InjuredHook = Callable[["MatchState", "Fighter", "Fighter | None", int], None]
+
+class Injure(Protocol):
+    """How injuries are placed (:func:`krosbalance.engine.combat.inflict`), handed to the hooks that
+    injure in turn (Counter): combat reads the powers, so the powers do not import combat."""
+
+    def __call__(
+        self,
+        state: MatchState,
+        source: Fighter | None,
+        target: Fighter,
+        amount: int,
+        element: int,
+        counterable: bool = True,
+    ) -> int: ...
+
+
+InjuredHook = Callable[["MatchState", "Fighter", "Fighter | None", int, Injure], None]
 GuardHook = Callable[["MatchState", "Fighter", "Fighter | None"], bool]
 TurnEndHook = Callable[["MatchState", "Fighter"], None]
 
@@ -47,12 +63,10 @@ def register(rule: PowerRule) -> PowerRule:
     return rule
 
 
-def _counter(state: MatchState, holder: Fighter, source: Fighter | None, amount: int) -> None:
+def _counter(state: MatchState, holder: Fighter, source: Fighter | None, amount: int, injure: Injure) -> None:
     """R-A104: an enemy character that injures the holder suffers 1 injury (bombs are not characters)."""
-    from krosbalance.engine.combat import inflict
-
     if source is not None and source.alive and source.is_character and source.team != holder.team:
-        inflict(state, holder, source, 1, 0, counterable=False)
+        injure(state, holder, source, 1, 0, counterable=False)
 
 
 def _invisibility(state: MatchState, holder: Fighter, source: Fighter | None) -> bool:
@@ -122,11 +136,15 @@ def dice_for(fighter: Fighter, roll_kind: int) -> int:
     return 2 if fighter.has(_DIE_POWER[roll_kind]) else 1
 
 
-def after_injured(state: MatchState, holder: Fighter, source: Fighter | None, amount: int) -> None:
+def after_injured(
+    state: MatchState, holder: Fighter, source: Fighter | None, amount: int, injure: Injure
+) -> None:
+    """The holder's after-injury hooks (Counter, R-A104); ``injure`` places the injuries they deal
+    (combat's ``inflict``, which calls this)."""
     for kind in tuple(holder.powers) + tuple(holder.inspired):
         hook = POWERS[kind].after_injured if kind in POWERS else None
         if hook is not None:
-            hook(state, holder, source, amount)
+            hook(state, holder, source, amount, injure)
 
 
 def injury_prevented(state: MatchState, holder: Fighter, source: Fighter | None) -> bool:

@@ -17,7 +17,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
+from krosbalance.ai.registry import ai_problem, list_ais
+from krosbalance.content.registry import default_registry, list_boards, list_characters, load_character
+from krosbalance.engine.restriction import elements_of
 from krosbalance.errors import KrosbalanceError
+from krosbalance.rulesets.registry import get_ruleset, list_rulesets
 
 if TYPE_CHECKING:
     from krosbalance.rulesets.base import Ruleset
@@ -40,8 +44,6 @@ def arm_ruleset(ruleset: str, options: str = "{}") -> Ruleset:
     :func:`options_json` writes it), built once per process and reused: the one builder of an
     experiment arm's rules for validation, expansion and play. Unknown names and bad options raise
     ``ContentError`` (not cached, so every caller sees the error)."""
-    from krosbalance.rulesets.registry import get_ruleset
-
     return get_ruleset(ruleset, json.loads(options))
 
 
@@ -125,8 +127,6 @@ class RegistryCatalog:
     are those of the arm's ruleset object (:func:`arm_ruleset`)."""
 
     def resolve_character(self, name: str) -> str:
-        from krosbalance.content.registry import load_character
-
         spec = load_character(name)
         if spec.kind != "krosmaster":
             raise KrosbalanceError(f"{spec.id!r} is a {spec.kind}, not a Krosmaster")
@@ -158,43 +158,28 @@ class RegistryCatalog:
     def characters(
         self, ruleset: str = DEFAULT_RULESET, *, set: str | None = None, tag: str | None = None
     ) -> list[str]:
-        from krosbalance.content.registry import list_characters
-
         return list(list_characters("krosmaster", set=set, tag=tag, game=arm_ruleset(ruleset).card_game))
 
     def boards(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
-        from krosbalance.content.registry import list_boards
-
         return list(list_boards(ruleset))
 
     def ais(self, ruleset: str = DEFAULT_RULESET) -> list[str]:
-        from krosbalance.ai.registry import list_ais
-
         return list(list_ais(ruleset))
 
     def rulesets(self) -> list[str]:
-        from krosbalance.rulesets.registry import list_rulesets
-
         return list_rulesets()
 
     def seats(self, ruleset: str = DEFAULT_RULESET, options: Options = None) -> int:
         return arm_ruleset(ruleset, options_json(options)).seats
 
     def ai_problem(self, name: str, ruleset: str = DEFAULT_RULESET, seats: int = 2) -> str:
-        from krosbalance.ai.registry import ai_problem
-
         return ai_problem(name, ruleset, seats)
 
     def check_options(self, ruleset: str, options: Mapping[str, Any]) -> None:
         arm_ruleset(ruleset, options_json(options))
 
     def rewards(self) -> list[str]:
-        from krosbalance.content.registry import default_registry
-
         return default_registry().list_rewards()
 
     def elements(self, character: str, ruleset: str = DEFAULT_RULESET, options: Options = None) -> list[str]:
-        from krosbalance.content.registry import load_character
-        from krosbalance.engine.restriction import elements_of
-
         return elements_of(load_character(character), arm_ruleset(ruleset, options_json(options)))

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from krosbalance import native
 from krosbalance.content.custom import (
     CONTENT_ENV,
     ContentFolder,
@@ -29,7 +30,10 @@ from krosbalance.content.custom import (
     chosen_content,
     read_content_folder,
 )
+from krosbalance.content.registry import default_registry
+from krosbalance.engine_choice import REFUSALS, SLOWER
 from krosbalance.errors import ContentError
+from krosbalance.native_match import catalog, left_out
 from krosbalance.sim.file_problems import _get, _Problems
 
 __all__ = ["RUN_CONTENT", "experiment_copy_text", "parse_content"]
@@ -65,8 +69,6 @@ def parse_content(
     try:
         found = activate(target.resolve() if target is not None else None, reread=True)
         if found is not None:  # the shipped cards alone are checked where a name asks for them
-            from krosbalance.content.registry import default_registry
-
             default_registry().check()
             _say_once(core_note(found))
     except ContentError as exc:
@@ -84,12 +86,8 @@ def core_note(folder: ContentFolder) -> str:
     plays them all, or when it is not the engine that would play them): the matches fielding them
     are played by the Python reference, the same results, more slowly (:mod:`krosbalance.engine_choice`);
     every other match stays in the core."""
-    from krosbalance import native
-
     if not native.available():  # also KROSBALANCE_ENGINE=reference: the reference plays anyway
         return ""
-    from krosbalance.engine_choice import REFUSALS, SLOWER
-    from krosbalance.native_match import catalog, left_out
 
     try:
         catalog()  # the core's copy of every Arena card in use, the folder's included

@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from krosbalance.play import deal_teams, pick_board
 from krosbalance.sim.arms import Arm
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.design import DEALT_MODES, Experiment
@@ -77,7 +78,6 @@ class _Deals:
         """The teams an option arm plays a deal with: the pairing's, or dealt anew by its rules (R-A17)."""
         if not self.dealt:
             return pairing
-        from krosbalance.play import deal_teams  # the pregame needs the rules and the AIs (heavy)
 
         return deal_teams(
             self.experiment.mode,
@@ -100,7 +100,6 @@ class _Deals:
         """The board of a match: the deal's, or (R-A19; R-A154 with four) the one its first player picks."""
         if len(boards) == 1:
             return boards[0]
-        from krosbalance.play import pick_board  # the pregame needs the rules and the AIs (heavy)
 
         return pick_board(
             boards,

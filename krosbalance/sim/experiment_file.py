@@ -120,6 +120,7 @@ from typing import Any
 
 from krosbalance.content.toml_file import read_toml_text
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError
+from krosbalance.rulesets.registry import unknown_ruleset
 from krosbalance.sim.catalog import DEFAULT_RULESET, Catalog, RegistryCatalog
 from krosbalance.sim.content_key import parse_content
 from krosbalance.sim.design import MAX_MATCHES, RECORD_LEVELS, TOP_KEYS, Experiment, folder_name_problem
@@ -139,7 +140,7 @@ from krosbalance.sim.restricted import arm_forbids
 from krosbalance.sim.spec import Team
 from krosbalance.sim.study_names import unplayed_names
 from krosbalance.sim.target import parse_target, resolve_target
-from krosbalance.studies.registry import list_studies, team_mode_parser
+from krosbalance.study_registry import list_studies, team_mode_parser
 
 
 def check_experiment(
@@ -230,8 +231,6 @@ def _parse(data: Mapping[str, Any], file: str, problems: _Problems, catalog: Cat
     if ruleset is not None:
         known = _ask(catalog.rulesets, "ruleset", problems)
         if known is not None and ruleset not in known:
-            from krosbalance.rulesets.registry import unknown_ruleset
-
             problems.add("ruleset", unknown_ruleset(ruleset, known))
             ruleset = None
 

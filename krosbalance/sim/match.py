@@ -19,8 +19,11 @@ from typing import Any
 from krosbalance.content.custom import activate
 from krosbalance.engine.results import MatchResult
 from krosbalance.errors import CoreFault, EngineError
+from krosbalance.play import play_match
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.collector import bulk_collection
+from krosbalance.sim.patched_cards import patched_registry
+from krosbalance.sim.patches import patch_options
 from krosbalance.sim.restricted import forbid_map
 from krosbalance.sim.spec import MatchSpec
 from krosbalance.sim.tables import error_row, event_rows, failed_match_row, fighter_rows, match_row
@@ -34,8 +37,6 @@ def default_play(engine: str = "auto") -> PlayFn:
     """The engine's ``play_match`` (imported on demand: it is the only link to the rules), playing
     on ``engine`` (``auto``, ``core`` or ``reference``: :mod:`krosbalance.engine_choice`); picklable,
     so process workers play on the engine the parent chose."""
-    from krosbalance.play import play_match
-
     return play_match if engine == "auto" else functools.partial(play_match, engine=engine)
 
 
@@ -47,8 +48,6 @@ def play_spec(spec: MatchSpec, play: PlayFn | None = None, record: str | None = 
     activate(spec.content)  # the cards the spec was made with, in whichever process plays it
     extra: dict[str, Any] = {}
     if spec.patch:  # the arm's patched cards (a registry built once per worker and patch)
-        from krosbalance.sim.patched_cards import patched_registry
-
         extra["registry"] = patched_registry(spec.patch)
     if spec.forbid:  # restricted play: what the arm forbids to its figures (sim.restricted)
         extra["forbid"] = forbid_map(spec.forbid)
@@ -67,7 +66,6 @@ def _options_of(spec: MatchSpec) -> str:
     """The spec's options, with its patch's Divine Challenge tiers (``patches.patch_options``)."""
     if not spec.patch or '"challenges"' not in spec.patch:
         return spec.options_json
-    from krosbalance.sim.patches import patch_options
 
     return patch_options(spec.options_json, spec.patch)
 

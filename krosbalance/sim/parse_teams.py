@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from krosbalance.ai.registry import canonical_ai
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError
 from krosbalance.sim.catalog import DEFAULT_BOARD, DEFAULT_RULESET, Catalog, Options
 from krosbalance.sim.design import DEALT_MODES, TABLE_MODES, TEAM_KEYS, TEAM_MODES
@@ -27,8 +28,6 @@ from krosbalance.sim.spec import Team
 def _ai_id(name: Any) -> Any:
     """Today's id of an AI name (:func:`krosbalance.ai.registry.canonical_ai`); a non-string is left
     for the check that names it."""
-    from krosbalance.ai.registry import canonical_ai
-
     return canonical_ai(name) if isinstance(name, str) else name
 
 
@@ -361,7 +360,7 @@ def _parse_study_teams(
 ) -> tuple[str, tuple[tuple[Team, ...], ...] | None, str]:
     """A ``[teams]`` mode a study owns (``mode = "ladder"``: the team study,
     :mod:`krosbalance.studies.teams.experiment`), parsed by that study's parser (found by the study
-    registry, :func:`krosbalance.studies.registry.team_mode_parser`): (mode, pairings, settings)."""
+    registry, :func:`krosbalance.study_registry.team_mode_parser`): (mode, pairings, settings)."""
     parsed: tuple[str, tuple[tuple[Team, ...], ...] | None, str] = parser(
         teams, problems, catalog, ruleset, options, master_seed, file, seats, variants
     )

@@ -6,7 +6,7 @@ Each patched card is re-read by the content loader from its own TOML table with 
 written in, so a patched card follows every rule a card file must (a patch that breaks one is a
 ``ContentError`` naming the patch and the field); its version says which patch made it. The shared
 registry is never changed (``Registry.with_specs``). What a patch is, and its file, are
-:mod:`krosbalance.sim.patches`.
+:mod:`krosbalance.sim.patch_spec` and :mod:`krosbalance.sim.patches`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from krosbalance.content.registry import default_registry
 from krosbalance.content.reward_loader import parse_reward_document
 from krosbalance.content.toml_file import read_toml
 from krosbalance.errors import ContentError, KrosbalanceError
-from krosbalance.sim.patches import CHARACTER_FIELDS, Patch, patch_from_json
+from krosbalance.sim.patch_spec import CHARACTER_FIELDS, Patch, patch_from_json
 
 
 def _raw_table(file: str, field_path: str, document_key: str) -> dict[str, Any]:

@@ -28,9 +28,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.custom import read_content_folder, snapshot_content
 from krosbalance.engine.results import ENGINE_VERSION
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim import ledger
+from krosbalance.sim.content_key import RUN_CONTENT, experiment_copy_text
 from krosbalance.sim.design import DEALT_MODES, Experiment
 from krosbalance.sim.match import BatchResult
 from krosbalance.sim.patches import load_patch, merge_patches, patch_from_json, patch_manifest
@@ -44,7 +46,7 @@ from krosbalance.sim.tables import (
     package_version,
     ruleset_fighter_columns,
 )
-from krosbalance.studies import study_for, study_record
+from krosbalance.study_registry import study_for, study_record
 
 TABLES: tuple[str, ...] = ("matches", "fighters", "events", "errors")
 MANIFEST = "manifest.json"
@@ -286,9 +288,6 @@ def read_manifest(out: str | Path) -> dict[str, Any]:
 def content_record(experiment: Experiment, source: Path, out: Path) -> dict[str, Any]:
     """Copy the experiment's cards to ``OUT/content/`` and the experiment file beside them, its
     ``content`` key naming that copy; the manifest's record of the cards."""
-    from krosbalance.content.custom import read_content_folder, snapshot_content
-    from krosbalance.sim.content_key import RUN_CONTENT, experiment_copy_text
-
     cards = read_content_folder(experiment.content)
     if cards.digest != experiment.content_digest:
         raise RunError(f"{cards.root}: the cards changed since the experiment was read; run it again")

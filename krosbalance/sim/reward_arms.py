@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from krosbalance.sim.file_problems import unknown_name
+from krosbalance.sim.sweep import held_price
 
 HOLDER_MODES: tuple[str, ...] = ("ai", "each", "each_and_ai")
 BUY_PREFIX = "buy:"
@@ -30,8 +31,6 @@ HOLDER_SEPARATOR = "@"
 
 
 def _names_a_holder(variant: str) -> bool:
-    from krosbalance.sim.sweep import held_price
-
     return HOLDER_SEPARATOR in variant and held_price(variant)[1] is None
 
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.toml_file import parse_toml, read_toml_text
 from krosbalance.errors import ContentError, ExperimentError, KrosbalanceError
 from krosbalance.sim.catalog import DEFAULT_RULESET, Catalog, Options
 
@@ -38,8 +39,6 @@ def read_collection(path: str | Path, catalog: Catalog, ruleset: str = DEFAULT_R
         ContentError: missing or unreadable file, bad TOML, an unknown figure or a bad count (one
             error naming the file, the field and the reason).
     """
-    from krosbalance.content.toml_file import parse_toml, read_toml_text
-
     file = str(path)
     data = parse_toml(read_toml_text(Path(path)), file)
     for key in data:

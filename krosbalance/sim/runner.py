@@ -52,6 +52,7 @@ from typing import Any
 from krosbalance import native
 from krosbalance.engine_choice import AUTO, CORE, resolve
 from krosbalance.errors import EngineError
+from krosbalance.sim import trial as trials  # the module: its trial_errors is looked up when a run starts
 from krosbalance.sim.backends import executor
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.design import Experiment
@@ -245,6 +246,103 @@ def _progress(total: int, initial: int, enabled: bool | None, name: str) -> Any:
     return tqdm(total=total, initial=initial, disable=disable, desc=name, unit="match", dynamic_ncols=True)
 
 
+class _Playing:
+    """What one run holds while it plays (:func:`run_experiment`): the rows not yet written, the
+    counts, each arm's watch, the workers and the progress bar. Batches come back to :meth:`take`,
+    which buffers them; :meth:`flush` writes the buffer as one set of shards."""
+
+    def __init__(
+        self,
+        out: Path,
+        experiment: Experiment,
+        manifest: dict[str, Any],
+        play_fn: PlayFn,
+        bar: Any,
+        jobs: int,
+        batch_size: int | None,
+        backend: str,
+        address: str | None,
+        flush_seconds: float,
+        flush_matches: int,
+    ) -> None:
+        self.out, self.experiment, self.manifest, self.play_fn, self.bar = (
+            out,
+            experiment,
+            manifest,
+            play_fn,
+            bar,
+        )
+        self.jobs, self.batch_size, self.backend, self.address = jobs, batch_size, backend, address
+        self.flush_seconds, self.flush_matches = flush_seconds, flush_matches
+        self.n_errors = 0
+        self.n_played = 0
+        self.buffer = ColumnBatch()
+        self.last_flush = time.monotonic()
+        self.arms = ArmWatch(out)
+        self.salvaged = ColumnBatch()  # what batches in flight finished when Ctrl-C came
+        self.per_match: float | None = (
+            None  # seconds of the first match played here (the batch size's measure)
+        )
+        self.pools = contextlib.ExitStack()
+        self.pool: Executor | None = None  # the workers, started when a round first has matches for them
+
+    def flush(self) -> None:
+        if self.buffer.content_version:
+            self.manifest.setdefault("content_version", self.buffer.content_version)
+        write_shards(self.out, self.buffer, (self.experiment.ruleset,), self.experiment.seats)
+        self.buffer = ColumnBatch()
+        self.last_flush = time.monotonic()
+
+    def take(self, result: ColumnBatch) -> None:
+        self.buffer.extend(result)
+        self.arms.add(result)
+        self.arms.check()
+        self.n_errors += result.n_errors
+        self.n_played += result.n_matches
+        self.bar.update(result.n_matches)
+
+    def play_round(self, todo: Iterator[MatchSpec], n_todo: int) -> None:
+        """Play ``todo`` (``n_todo`` specs), in batches on the workers."""
+        if n_todo and self.batch_size is None and self.per_match is None:
+            # Calibrate on the first match, played here; its rows are kept.
+            first = play_columns(list(itertools.islice(todo, 1)), self.play_fn)
+            self.take(first)
+            n_todo -= 1
+            self.per_match = first.seconds
+        if not n_todo:
+            return
+        n_workers = _effective_jobs(self.jobs)
+        size = max(1, self.batch_size or auto_batch_size(self.per_match or 0.0, n_todo, n_workers))
+        if self.pool is None:
+            self.pool = self.pools.enter_context(executor(self.backend, n_workers, self.address))
+        window = IN_FLIGHT_PER_WORKER * n_workers
+        for result in _completed(self.pool, _batches(todo, size), self.play_fn, window, self.salvaged):
+            self.take(result)
+            if (
+                self.buffer.n_matches >= self.flush_matches
+                or time.monotonic() - self.last_flush >= self.flush_seconds
+            ):
+                self.flush()
+
+    def play_to_target(self, rounds: Rounds, done: Any) -> None:
+        """Each round of a ``[target]``: its deals not yet finished, then its measure, until the
+        target is met or its cap reached; the manifest records each round."""
+        n_matches = self.experiment.n_matches
+        measure = study_measure(rounds.target)
+        while True:
+            ids = rounds.ids()
+            self.bar.total, self.bar.n = len(ids), int(done[ids].sum())
+            self.bar.refresh()
+            self.play_round(_todo(self.experiment, done, rounds.keep(done)), int((~done[ids]).sum()))
+            self.flush()
+            done = finished_mask(self.out, n_matches)
+            more = rounds.advance(read_table(self.out, "matches"), measure)
+            self.manifest["target"] = rounds.record()
+            _write_json(self.out / MANIFEST, self.manifest)
+            if not more:
+                break
+
+
 def run_experiment(
     source: str | Path,
     out: str | Path,
@@ -304,9 +402,7 @@ def run_experiment(
     if patch:
         experiment = with_patch(experiment, patch)
     if trial and play is None:
-        from krosbalance.sim.trial import trial_errors
-
-        problems = trial_errors(experiment, str(source))
+        problems = trials.trial_errors(experiment, str(source))
         if problems:
             raise problems[0]
     choice = resolve(engine)
@@ -325,79 +421,32 @@ def run_experiment(
     rounds = Rounds(experiment, target) if target is not None else None
     play_fn = play if play is not None else default_play() if choice == AUTO else default_play(choice)
 
-    n_errors = 0
-    n_played = 0
-    buffer = ColumnBatch()
-    last_flush = time.monotonic()
-    arms = ArmWatch(out)
-    salvaged = ColumnBatch()  # what batches in flight finished when Ctrl-C came
-    per_match: float | None = None  # seconds of the first match played here (the batch size's measure)
-    pools = contextlib.ExitStack()
-    pool: Executor | None = None  # the workers, started when a round first has matches for them
-
-    def flush() -> None:
-        nonlocal buffer, last_flush
-        if buffer.content_version:
-            manifest.setdefault("content_version", buffer.content_version)
-        write_shards(out, buffer, (experiment.ruleset,), experiment.seats)
-        buffer = ColumnBatch()
-        last_flush = time.monotonic()
-
-    def take(result: ColumnBatch) -> None:
-        nonlocal n_errors, n_played
-        buffer.extend(result)
-        arms.add(result)
-        arms.check()
-        n_errors += result.n_errors
-        n_played += result.n_matches
-        bar.update(result.n_matches)
-
-    def play_round(todo: Iterator[MatchSpec], n_todo: int) -> None:
-        """Play ``todo`` (``n_todo`` specs), in batches on the workers."""
-        nonlocal per_match, pool
-        if n_todo and batch_size is None and per_match is None:
-            # Calibrate on the first match, played here; its rows are kept.
-            first = play_columns(list(itertools.islice(todo, 1)), play_fn)
-            take(first)
-            n_todo -= 1
-            per_match = first.seconds
-        if not n_todo:
-            return
-        n_workers = _effective_jobs(jobs)
-        size = max(1, batch_size or auto_batch_size(per_match or 0.0, n_todo, n_workers))
-        if pool is None:
-            pool = pools.enter_context(executor(backend, n_workers, address))
-        window = IN_FLIGHT_PER_WORKER * n_workers
-        for result in _completed(pool, _batches(todo, size), play_fn, window, salvaged):
-            take(result)
-            if buffer.n_matches >= flush_matches or time.monotonic() - last_flush >= flush_seconds:
-                flush()
-
     bar = _progress(n_matches, n_done, progress, experiment.name)  # a target's: each round's planned
+    playing = _Playing(
+        out,
+        experiment,
+        manifest,
+        play_fn,
+        bar,
+        jobs,
+        batch_size,
+        backend,
+        address,
+        flush_seconds,
+        flush_matches,
+    )
     restore_sigterm = _terminate_as_interrupt()  # SIGTERM saves what finished, as Ctrl-C does
     try:
-        with pools:
+        with playing.pools:
             if rounds is None:
-                play_round(_todo(experiment, done), n_matches - n_done)
+                playing.play_round(_todo(experiment, done), n_matches - n_done)
             else:
-                measure = study_measure(rounds.target)
-                while True:  # each round: its deals not yet finished, then its measure
-                    ids = rounds.ids()
-                    bar.total, bar.n = len(ids), int(done[ids].sum())
-                    bar.refresh()
-                    play_round(_todo(experiment, done, rounds.keep(done)), int((~done[ids]).sum()))
-                    flush()
-                    done = finished_mask(out, n_matches)
-                    more = rounds.advance(read_table(out, "matches"), measure)
-                    manifest["target"] = rounds.record()
-                    _write_json(out / MANIFEST, manifest)
-                    if not more:
-                        break
+                playing.play_to_target(rounds, done)
     finally:
         # Whatever finished is complete: keep it even when interrupted.
         try:
-            buffer.extend(salvaged)
-            flush()
+            playing.buffer.extend(playing.salvaged)
+            playing.flush()
         finally:
             bar.close()
             restore_sigterm()
@@ -407,12 +456,12 @@ def run_experiment(
     return RunSummary(
         out=out,
         experiment=experiment.name,
-        n_matches=n_matches if rounds is None else n_played + n_done,
-        n_played=n_played,
+        n_matches=n_matches if rounds is None else playing.n_played + n_done,
+        n_played=playing.n_played,
         n_skipped=n_done,
-        n_errors=n_errors,
+        n_errors=playing.n_errors,
         seconds=time.perf_counter() - start,
-        first_error=arms.first_error,
+        first_error=playing.arms.first_error,
         set_aside=tuple(set_aside),
         target=tuple(target_lines(manifest.get("target"))),
     )

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from krosbalance.sim.tables import MATCH_COLUMNS, match_columns
+
 #: the key of the run's fingerprint in a shard's Parquet metadata (written by the runner since issue 36)
 FINGERPRINT_KEY = b"krosbalance.fingerprint"
 
@@ -83,8 +85,6 @@ def _experiment_ruleset(root: Path) -> str | None:
 
 def _dtypes(ruleset: str | None) -> tuple[tuple[str, str], ...]:
     """The matches columns the runner writes for ``ruleset`` (the neutral ones when it is unknown)."""
-    from krosbalance.sim.tables import MATCH_COLUMNS, match_columns
-
     try:
         columns = match_columns((ruleset,)) if ruleset else dict(MATCH_COLUMNS)
     except Exception:  # noqa: BLE001 - a ruleset this version does not know: its neutral columns

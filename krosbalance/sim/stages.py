@@ -37,6 +37,7 @@ from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.catalog import Catalog
 from krosbalance.sim.design import DEALT_MODES, Experiment, folder_name_problem
 from krosbalance.sim.experiment_file import loads_experiment
+from krosbalance.sim.runner import RunError, fingerprint, read_manifest, run_experiment
 
 STAGES_FILE = "stages.json"
 STAGE_PREFIX = "stage-"
@@ -195,8 +196,6 @@ def experiment_toml(experiment: Experiment, catalog: Catalog | None = None) -> s
     Pairings are written explicitly (``mode = "pairs"``, or ``"tables"`` for a table of more than
     two); dealt and drawn modes keep their mode and pool. Raises ``StageError`` when the text does
     not load back to the same fingerprint and pairings (a field this writer does not know)."""
-    from krosbalance.sim.runner import fingerprint
-
     lines = [
         f"name = {_toml_value(experiment.name)}",
         f"description = {_toml_value(experiment.description)}",
@@ -288,8 +287,6 @@ def _check_out(out: Path, study: str, resume: bool) -> dict[str, Any]:
 
 
 def _complete(folder: Path) -> bool:
-    from krosbalance.sim.runner import RunError, read_manifest
-
     try:
         return read_manifest(folder).get("status") == "complete"
     except RunError:
@@ -314,8 +311,6 @@ def run_stages(
             written as a file; the planner plans more than ``max_stages`` stages.
         RunError, ExperimentError: from a stage's run.
     """
-    from krosbalance.sim.runner import read_manifest, run_experiment
-
     if folder_name_problem(planner.name):
         raise StageError(f"study name {folder_name_problem(planner.name)}")
     out = Path(out)

@@ -19,7 +19,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from krosbalance.sim.catalog import arm_ruleset
+from krosbalance.sim.design import DEALT_MODES
 from krosbalance.sim.file_problems import MAX_LISTED, close_names, did_you_mean, unknown_name
+from krosbalance.sim.fix_table import knobs_of
+from krosbalance.sim.restricted import KINDS, forbid_map
+from krosbalance.sim.sweep import describe, sweep_points
 
 if TYPE_CHECKING:
     from krosbalance.sim.design import Experiment
@@ -50,8 +55,6 @@ def _not_played(figure: str, figures: set[str], consequence: str = SAME_MATCHES)
 
 def _has_market(experiment: Experiment) -> bool:
     """Whether some arm's matches lay out Demonic Rewards (the market, a held or a bought token)."""
-    from krosbalance.sim.catalog import arm_ruleset
-
     if experiment.held_rewards or experiment.purchase_rewards:
         return True
     return any(
@@ -87,8 +90,6 @@ def _patch_problems(
 
 
 def _sweep_problems(experiment: Experiment, figures: set[str]) -> list[tuple[str, str]]:
-    from krosbalance.sim.sweep import describe
-
     meta = describe(experiment.sweep)
     if meta.get("kind") == "figure" and meta["target"] not in figures:
         return [("sweep.figure", _not_played(meta["target"], figures))]
@@ -105,8 +106,6 @@ def _sweep_problems(experiment: Experiment, figures: set[str]) -> list[tuple[str
 
 def _forbid_problems(experiment: Experiment, figures: set[str]) -> list[tuple[str, str]]:
     """A restricted figure (``forbid`` of a variant, ``[restricted]``) that no team fields."""
-    from krosbalance.sim.restricted import KINDS, forbid_map
-
     out: list[tuple[str, str]] = []
     said: set[str] = set()
     for arm, text in experiment.forbids:
@@ -123,8 +122,6 @@ def _forbid_problems(experiment: Experiment, figures: set[str]) -> list[tuple[st
 def _holder_problems(experiment: Experiment) -> list[tuple[str, str]]:
     """``start_reward_holders`` names, for each side, a Krosmaster of the team on that side: in
     every match, whichever team the seating puts there."""
-    from krosbalance.sim.design import DEALT_MODES
-
     if experiment.ladder:  # a ladder's later stages play other teams: its own checks hold
         return []
     seats = experiment.seats
@@ -163,8 +160,6 @@ def _holder_problems(experiment: Experiment) -> list[tuple[str, str]]:
 
 
 def _fix_problems(experiment: Experiment, fix: FixSpec, figures: set[str]) -> list[tuple[str, str]]:
-    from krosbalance.sim.fix_table import knobs_of
-
     out: list[tuple[str, str]] = []
     for i, figure in enumerate(fix.figures):
         if figure not in figures:
@@ -233,8 +228,6 @@ def _variant(experiment: Experiment, arm: str) -> str:
 
 
 def _sweep_arms(experiment: Experiment) -> list[str]:
-    from krosbalance.sim.sweep import sweep_points
-
     return [point["arm"] for point in sweep_points(experiment.sweep)]
 
 

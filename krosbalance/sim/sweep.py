@@ -33,7 +33,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.blast import blast_cards
+from krosbalance.content.registry import default_registry
 from krosbalance.errors import ContentError
+from krosbalance.sim.patched_cards import apply_patch
+from krosbalance.sim.patches import load_patch, merge_patches, parse_patch
 
 SWEEP_KEYS: tuple[str, ...] = ("figure", "reward", "challenge", "values")
 TARGETS: tuple[str, ...] = ("figure", "reward", "challenge")
@@ -50,8 +54,6 @@ MAX_POINTS = 64
 def arm_patch(raw: Any, arm: str, file: str) -> str:
     """The canonical JSON of an arm's ``patch`` (a name, a path or an inline table); raises
     ``ContentError`` naming the field."""
-    from krosbalance.sim.patches import load_patch, parse_patch
-
     base = Path(file).parent if file and not file.startswith("<") else None
     if isinstance(raw, str):
         return load_patch(raw, base=base).json
@@ -78,9 +80,6 @@ def sweep_arms(sweep: Mapping[str, Any], file: str) -> tuple[list[tuple[str, str
     """The arms of a ``[sweep]`` table, ``[(arm name, patch JSON)]``, and the sweep's description
     (JSON: target, fields, each arm's values); ``ContentError(file, "sweep.<key>", reason)`` for
     the first problem."""
-    from krosbalance.content.registry import default_registry
-    from krosbalance.sim.patches import merge_patches, parse_patch
-
     for key in sweep:
         if key not in SWEEP_KEYS:
             raise ContentError(file, f"sweep.{key}", f"unknown key; expected one of: {', '.join(SWEEP_KEYS)}")
@@ -98,8 +97,6 @@ def sweep_arms(sweep: Mapping[str, Any], file: str) -> tuple[list[tuple[str, str
         elif kind == "reward":
             target = registry.load_reward(name).id
         else:
-            from krosbalance.content.blast import blast_cards
-
             target = blast_cards().challenge(name).id
     except ContentError as exc:
         if exc.file.endswith(".toml"):  # a content file that does not load: not the name's fault
@@ -203,8 +200,6 @@ def sweep_held_rewards(sweep_json: str) -> tuple[str, ...]:
 def parse_patch_again(patch: Any, file: str, registry: Any) -> None:
     """A combination of valid single changes may break a card's rules together (range_min above a
     new range_max): the merged patch is applied, hence re-read by the loader, once more."""
-    from krosbalance.sim.patched_cards import apply_patch
-
     apply_patch(patch, registry)
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from krosbalance.ai.registry import ai_tier as registry_tier
 from krosbalance.engine.results import ENGINE_VERSION, MatchResult, ResultColumn
 from krosbalance.errors import KrosbalanceError
+from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.sim.spec import MatchSpec
 
 if TYPE_CHECKING:  # workers only build dicts; pandas is imported by the parent when writing shards
@@ -99,8 +100,6 @@ def package_version() -> str:
 
 @cache
 def _declared(ruleset: str) -> tuple[tuple[ResultColumn, ...], tuple[ResultColumn, ...]]:
-    from krosbalance.rulesets.registry import get_ruleset
-
     rules = get_ruleset(ruleset)
     return rules.result_columns, rules.fighter_columns
 

@@ -35,9 +35,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from krosbalance.ai.ladder import load_ladder
+from krosbalance.ai.ladder_order import strength_order
+from krosbalance.ai.registry import canonical_ai
 from krosbalance.sim.design import MAX_MATCHES, Experiment
 from krosbalance.sim.expansion import DealFilter, deal_matchups, matches_per_deal
 from krosbalance.sim.file_problems import _get, _Problems, _unknown_keys
+from krosbalance.study_registry import get_study, study_for
 
 TARGET_KEYS: tuple[str, ...] = ("half_width", "ais", "round_deals", "max_deals", "max_matches")
 DEFAULT_HALF_WIDTH = 0.15
@@ -127,8 +131,6 @@ def parse_target(data: Mapping[str, Any], problems: _Problems) -> dict[str, Any]
 def _study_module(experiment: Experiment) -> tuple[str, str, Any]:
     """The experiment's study name, the path of its folder's ``target`` module and the module (None
     when the study has none)."""
-    from krosbalance.studies import study_for
-
     study = study_for(experiment)
     name = f"{type(study).__module__}.target"
     path = name.replace(".", "/") + ".py"
@@ -153,9 +155,6 @@ def strongest_ai(candidates: Sequence[str], ruleset: str) -> tuple[str, str]:
     """(the strongest of ``candidates``, '') by the AI ladder's order
     (:func:`krosbalance.ai.ladder_order.strength_order`, the order the report's answer follows, so
     the AI played to the target is the AI that answers); ('', why) when there is no candidate."""
-    from krosbalance.ai.ladder import load_ladder
-    from krosbalance.ai.ladder_order import strength_order
-
     ranked = strength_order(candidates, ruleset, load_ladder())
     if not ranked:
         return "", "no AI plays a matchup of its own: name the AI in target.ais"
@@ -172,8 +171,6 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     """The experiment with its ``[target]`` resolved: the AIs (the strongest by default), each one's
     round and cap, its matchup expanded to the cap (``ai_deals``), the study's quantity. Problems are
     added to ``problems`` (the experiment is returned unchanged then)."""
-    from krosbalance.studies import study_for
-
     study, path, module = _study_module(experiment)
     if module is None:
         problems.add(
@@ -190,7 +187,6 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     if why:
         problems.add("target", why)
         return experiment
-    from krosbalance.ai.registry import canonical_ai
 
     own = own_matchups(experiment)
     names = [canonical_ai(name) for name in raw["ais"]]  # a former id (focus_fire) reads as today's
@@ -370,8 +366,6 @@ def _num(x: float) -> float | None:
 
 def study_measure(target: Target) -> Callable[[Any], dict[str, float]]:
     """The study's ``half_widths`` (its folder's ``target`` module)."""
-    from krosbalance.studies import get_study
-
     module = importlib.import_module(f"{type(get_study(target.study)).__module__}.target")
     measure: Callable[[Any], dict[str, float]] = module.half_widths
     return measure

@@ -16,10 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from krosbalance.errors import ExperimentError, KrosbalanceError
+from krosbalance.play import play_trial
 from krosbalance.sim.catalog import arm_ruleset
 from krosbalance.sim.design import Experiment
 from krosbalance.sim.expansion import iter_matches
+from krosbalance.sim.file_problems import content_problem
+from krosbalance.sim.patched_cards import patched_registry
+from krosbalance.sim.restricted import forbid_map
 from krosbalance.sim.spec import MatchSpec
+from krosbalance.sim.study_names import unplayed_names
 from krosbalance.sim.tables import (
     fighter_rows,
     fighters_frame,
@@ -63,10 +68,6 @@ def _describe(exc: Exception | None) -> str:
 
 def _trial_exception(spec: MatchSpec, turns_per_seat: int) -> Exception | None:
     """What the match of ``spec`` raises in its first turns or in its table rows (None: nothing)."""
-    from krosbalance.play import play_trial
-    from krosbalance.sim.patched_cards import patched_registry
-    from krosbalance.sim.restricted import forbid_map
-
     try:
         result = play_trial(
             *(list(team) for team in spec.teams),
@@ -101,9 +102,6 @@ def trial_errors(experiment: Experiment, file: str) -> list[ExperimentError]:
     so is a content file that does not load (named once, not once per arm). A name of a study table
     that no arm plays (:mod:`krosbalance.sim.study_names`: what ``run --patch`` adds) is one error
     each, before any match is played."""
-    from krosbalance.sim.file_problems import content_problem
-    from krosbalance.sim.study_names import unplayed_names
-
     unplayed = [ExperimentError(file, where, reason) for where, reason in unplayed_names(experiment)]
     if unplayed:
         return unplayed

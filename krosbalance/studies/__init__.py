@@ -1,12 +1,14 @@
 """Studies: one per question the simulator answers, each a module or package of this folder that
-registers itself when imported (OpenSpiel's ``games/__init__.py``). Importing this package imports
-every one of them (found in the folder, so a new study is one new folder and no edit here) and does
-nothing else."""
+registers itself when imported (OpenSpiel's ``games/__init__.py``) into the registry below ``sim``
+and ``analysis`` (:mod:`krosbalance.study_registry`). Importing this package imports every one of
+them (found in the folder, so a new study is one new folder and no edit here) and does nothing
+else; the registry imports it on its first lookup (:data:`~krosbalance.study_registry.STUDY_PACKAGES`),
+so no layer below has to."""
 
 import importlib
 import pkgutil
 
-from krosbalance.studies.registry import (
+from krosbalance.study_registry import (
     DEFAULT_STUDY,
     Study,
     get_study,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from krosbalance.studies.registry import ExperimentShape, StudySection
+from krosbalance.study_registry import ExperimentShape, StudySection
 
 
 def ruleset_family(experiment: ExperimentShape) -> str:
@@ -23,8 +23,7 @@ def sweep_target(experiment: ExperimentShape) -> str:
 def fair_price_section() -> StudySection:
     """The crossing of a ``[sweep]`` (a reward's fair price, a challenge's neutral threshold): the
     rewards and the challenges studies both own it."""
-    # loaded when the report asks (see registry)
-    from krosbalance.studies.rewards import fair_price_section as crossing
+    from krosbalance.studies.rewards import fair_price_section as crossing  # heavy: matplotlib, pandas, scipy
 
     return StudySection(
         "fair_price",

@@ -19,7 +19,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from krosbalance import play
 from krosbalance.ai.registry import COSTS_FILE, ai_rulesets, list_ais
+from krosbalance.sim.runner import run_experiment
 
 BOX_SPLIT = (
     ("queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy"),
@@ -43,11 +45,10 @@ def seconds_per_match(ai: str, engine: str, deals: int, jobs: int = 1) -> float:
     run it looked like match time and made a heuristic on the core look fifty times dearer."""
     if jobs != 1:
         return _run_seconds_per_match(ai, engine, deals, jobs)
-    from krosbalance.play import play_match
 
     def one(k: int) -> None:
         seats = BOX_SPLIT if k % 2 == 0 else BOX_SPLIT[::-1]
-        play_match(*seats, board="arena-elemental", ai=ai, seed=3 + k // 2, engine=engine)
+        play.play_match(*seats, board="arena-elemental", ai=ai, seed=3 + k // 2, engine=engine)
 
     one(0)
     start = time.perf_counter()
@@ -58,8 +59,6 @@ def seconds_per_match(ai: str, engine: str, deals: int, jobs: int = 1) -> float:
 
 def _run_seconds_per_match(ai: str, engine: str, deals: int, jobs: int) -> float:
     """Wall seconds per match of a whole small run of ``ai`` (its start and files included)."""
-    from krosbalance.sim.runner import run_experiment
-
     with tempfile.TemporaryDirectory(prefix="krosbalance-cost-") as tmp:
         source = Path(tmp) / "cost.toml"
         source.write_text(_experiment(ai, deals), encoding="utf-8")

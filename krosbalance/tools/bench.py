@@ -60,6 +60,8 @@ from krosbalance.errors import EngineError
 from krosbalance.play import DEFAULT_BOARD, DEFAULT_RULESET, play_match
 from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.sim.collector import bulk_collection
+from krosbalance.sim.runner import run_experiment
+from krosbalance.tools.bench_search import search_side_by_side, search_table
 from krosbalance.tools.builds import (
     BASE_SEED,
     BLAST_BOARD,
@@ -416,8 +418,6 @@ pool = {pool}
 def speedup(ai: str, board: str = DEFAULT_BOARD, deals: int = 3) -> tuple[float, float, int]:
     """Wall time of the same box round robin through the runner with 1 and with 2 jobs:
     (seconds with 1 job, seconds with 2 jobs, matches)."""
-    from krosbalance.sim.runner import run_experiment  # pandas and joblib only when asked
-
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "bench.toml"
         pool = "[" + ", ".join(f'"{name}"' for name in list_characters(set=BOX_SET)) + "]"
@@ -552,8 +552,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
     if args.search:
-        from krosbalance.tools.bench_search import search_side_by_side, search_table
-
         problems = [
             ai_problem(name, DEFAULT_RULESET) for name in args.search if ai_problem(name, DEFAULT_RULESET)
         ]

@@ -26,9 +26,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from krosbalance.ai.registry import ai_tier, list_ais
+from krosbalance.content.registry import all_characters, default_registry, list_characters
 from krosbalance.engine.events import Damaged, KnockedOut, LockRolled, SpellCast
 from krosbalance.play import play_match
 from krosbalance.rulesets.arena.events import GGChanged
+from krosbalance.rulesets.arena.options import punch
 
 DEFAULT_WATCH: tuple[str, ...] = ("anna_tommy", "king_of_the_gobballs")
 
@@ -69,9 +72,6 @@ class Diagnosis:
 
 def melee_spells() -> frozenset[str]:
     """Ids of every melee spell in the content and Arena's punch (R-A39)."""
-    from krosbalance.content.registry import all_characters
-    from krosbalance.rulesets.arena.options import punch
-
     ids = {s.id for spec in all_characters() for s in spec.spells if s.range_type == "melee"}
     ids.add(punch().id)
     return frozenset(ids)
@@ -106,8 +106,6 @@ def count_events(events: Sequence[object], melee: frozenset[str]) -> tuple[int, 
 
 def box_deals(deals: int, seed: int) -> list[tuple[list[str], list[str], int]]:
     """``deals`` random splits of the box Krosmasters into two teams of four, each with a match seed."""
-    from krosbalance.content.registry import list_characters
-
     box = list_characters(set="arena-box")
     rng = np.random.default_rng(seed)
     out = []
@@ -126,8 +124,6 @@ def diagnose(
     watch: Sequence[str] = DEFAULT_WATCH,
 ) -> Diagnosis:
     """Play ``deals`` box deals from both seats with ``ai`` on both sides and measure them."""
-    from krosbalance.content.registry import default_registry
-
     the_board = default_registry().load_board(board)
     melee = melee_spells()
     out = Diagnosis(ai, watch_damage={name: [] for name in watch})
@@ -177,7 +173,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--board", default="arena-elemental")
     parser.add_argument("--jobs", type=int, default=1, help="AIs diagnosed in parallel (processes)")
     args = parser.parse_args(argv)
-    from krosbalance.ai.registry import ai_tier, list_ais
 
     names = args.ai or [a for a in list_ais("arena") if ai_tier(a) == "heuristic"]
     if args.jobs > 1:

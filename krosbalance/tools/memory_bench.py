@@ -39,6 +39,9 @@ from typing import Any
 import numpy as np
 
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
+from krosbalance.sim.experiment import iter_matches, loads_experiment
+from krosbalance.sim.match import run_batch
+from krosbalance.sim.tables import fighters_frame, matches_frame, seat_tier
 
 POOL = (  # the eight Krosmasters of the Arena box: 35 splits into two teams of four
     "queen_of_the_tofus",
@@ -60,8 +63,6 @@ MIB = 1024 * 1024
 
 
 def _n_splits() -> int:
-    from krosbalance.sim.experiment import loads_experiment
-
     return len(loads_experiment(experiment_text(2, sized=False)[0]).pairings)
 
 
@@ -134,10 +135,6 @@ def fake_play(
 
 def _reference_frames() -> tuple[Any, Any]:
     """One real matches row and its fighter rows, through the runner's own table builders."""
-    from krosbalance.sim.experiment import iter_matches, loads_experiment
-    from krosbalance.sim.match import run_batch
-    from krosbalance.sim.tables import fighters_frame, matches_frame
-
     text, _ = experiment_text(210)
     spec = next(iter_matches(loads_experiment(text)))
     batch = run_batch([spec], fake_play)
@@ -151,9 +148,6 @@ def synthetic_results(
     and shard layout), with outcomes drawn from fixed character strengths; vectorised, one shard at
     a time (memory does not grow with ``n_matches``)."""
     import pandas as pd
-
-    from krosbalance.sim.experiment import loads_experiment
-    from krosbalance.sim.tables import seat_tier
 
     out = Path(out)
     text, _ = experiment_text(n_matches)

@@ -28,9 +28,14 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from krosbalance.ai.registry import get_ai
+from krosbalance.content.registry import default_registry
 from krosbalance.engine.events import KnockedOut
 from krosbalance.errors import KrosbalanceError
+from krosbalance.play import play_match
 from krosbalance.rulesets.arena.events import GGChanged
+from krosbalance.sim.backends import executor
+from krosbalance.tools.diagnostics import table
 from krosbalance.tools.search_screen import BOARDS, Job, screen_jobs
 
 
@@ -120,7 +125,7 @@ def _rate(hits: float, n: int) -> str:
     """``hits`` of ``n`` as a percentage with its 95% Wilson interval and n."""
     import numpy as np
 
-    from krosbalance.analysis.stats import wilson_interval
+    from krosbalance.analysis.stats import wilson_interval  # heavy: pandas, scipy, statsmodels
 
     if n == 0:
         return "- (n=0)"
@@ -130,8 +135,6 @@ def _rate(hits: float, n: int) -> str:
 
 def play_race(first: str, second: str, job: Job) -> tuple[RaceFacts, int]:
     """One match of the design: its race facts and the seat ``first`` played."""
-    from krosbalance.play import play_match
-
     seats = (first, second) if job.variant_first else (second, first)
     result = play_match(
         list(job.team0), list(job.team1), board=job.board, ai=list(seats), seed=job.seed, record="summary"
@@ -142,8 +145,6 @@ def play_race(first: str, second: str, job: Job) -> tuple[RaceFacts, int]:
 def race(first: str, second: str, jobs: Sequence[Job], n_jobs: int = 1) -> tuple[RaceCounts, RaceCounts]:
     """Both AIs' race counts over ``jobs`` (``first`` plays the seat a job gives the variant), on
     the runner's process pool (``sim.backends``)."""
-    from krosbalance.sim.backends import executor
-
     counts = (RaceCounts(first), RaceCounts(second))
     with executor("loky", n_jobs) as pool:
         futures = [pool.submit(play_race, first, second, job) for job in jobs]
@@ -166,9 +167,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     try:
-        from krosbalance.ai.registry import get_ai
-        from krosbalance.content.registry import default_registry
-
         for name in (args.first, args.second):
             get_ai(name, "arena")
         for board in args.boards:
@@ -179,7 +177,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KrosbalanceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from krosbalance.tools.diagnostics import table
 
     print(table([c.row() for c in race(args.first, args.second, jobs, args.jobs)]))
     return 0

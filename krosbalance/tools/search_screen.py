@@ -39,10 +39,14 @@ from typing import Any
 
 import numpy as np
 
+from krosbalance import native_match
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.registry import get_ai, register_ai, unregister_ai
+from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import KrosbalanceError
+from krosbalance.play import play_match
+from krosbalance.sim.backends import executor
 
 BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
 VARIANT = "mcts-variant"
@@ -101,8 +105,6 @@ def _players(knobs: dict[str, Any]) -> dict[str, Any]:
 
 def screen_jobs(seed: int, boards: Sequence[str] = BOARDS) -> list[Job]:
     """The screen's matches in play order (see the module docstring)."""
-    from krosbalance.content.registry import list_characters
-
     box = sorted(list_characters(set="arena-box"))
     half = len(box) // 2
     splits = [
@@ -125,8 +127,6 @@ def screen_jobs(seed: int, boards: Sequence[str] = BOARDS) -> list[Job]:
 def play(knobs: dict[str, Any], opponent: str, job: Job) -> tuple[float, float]:
     """The variant's points in one match (1, 0.5 or 0) and the match's CPU seconds. The variant is
     registered for the match only (a joblib worker is its own process)."""
-    from krosbalance.play import play_match
-
     arguments = _players(knobs)
 
     def factory(rng: np.random.Generator) -> MCTSAI:
@@ -154,7 +154,7 @@ class Standing:
     cpu_seconds: float
 
     def line(self, label: str) -> str:
-        from krosbalance.analysis.stats import wilson_interval
+        from krosbalance.analysis.stats import wilson_interval  # heavy: pandas, scipy, statsmodels
 
         low, high = wilson_interval(np.asarray(self.points), self.matches, 0.05)
         return (
@@ -182,7 +182,6 @@ def _played(
         for job in jobs:
             yield play(knobs, opponent, job)
         return
-    from krosbalance.sim.backends import executor
 
     with executor("loky", n_jobs) as pool:
         futures = [pool.submit(play, knobs, opponent, job) for job in jobs]
@@ -210,8 +209,6 @@ def screen_core(
     """:func:`screen` played by the native core: ``variant`` and ``opponent`` as the core knows them
     (a registered search AI or a :func:`core_name`), in batches of ``chunk`` matches on ``threads``
     threads; the standing after each match."""
-    from krosbalance import native_match
-
     native_match.IDENTICAL_AIS = native_match.IDENTICAL_AIS | {variant, opponent}
     points = seconds = 0.0
     done = 0
@@ -260,7 +257,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         knobs = parse_knobs(args.knobs)
         opponent_knobs = None if args.opponent_knobs is None else parse_knobs(args.opponent_knobs)
         get_ai(args.opponent, "arena")
-        from krosbalance.content.registry import default_registry
 
         for board in args.boards:
             default_registry().load_board(board)

@@ -23,10 +23,12 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from krosbalance.ai.registry import get_ai
+from krosbalance.content.registry import all_characters
 from krosbalance.engine.events import CharacterTurnStarted, KnockedOut, LockRolled, SpellCast
 from krosbalance.play import play_match
 from krosbalance.rulesets.arena.events import GGChanged
-from krosbalance.tools.diagnostics import box_deals
+from krosbalance.tools.diagnostics import box_deals, table
 
 
 @dataclass(slots=True)
@@ -77,8 +79,6 @@ class SkillCounts:
 
 def escape_spell_holders() -> frozenset[str]:
     """Names of the characters with a spell that moves the caster away (a retreat, R-A83)."""
-    from krosbalance.content.registry import all_characters
-
     return frozenset(
         spec.name
         for spec in all_characters()
@@ -149,7 +149,9 @@ class Versus:
 
     def ci(self) -> tuple[float, float]:
         """Wilson 95% interval of the first AI's win rate over decided matches."""
-        from krosbalance.analysis.stats import wilson_interval  # pandas and scipy only when asked
+        from krosbalance.analysis.stats import (
+            wilson_interval,  # heavy: pandas, scipy, statsmodels; pandas and scipy only when asked
+        )
 
         low, high = wilson_interval(self.wins, self.n, 0.05)
         return float(low), float(high)
@@ -199,8 +201,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--board", default="arena-elemental")
     args = parser.parse_args(argv)
-    from krosbalance.ai.registry import get_ai
-    from krosbalance.tools.diagnostics import table
 
     names = args.versus or args.ai or ["kiter", "kiter-2"]
     for name in names:

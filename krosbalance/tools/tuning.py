@@ -40,10 +40,13 @@ from typing import Any
 import numpy as np
 
 from krosbalance.ai.kiter import KiterAI
-from krosbalance.ai.registry import register_ai, unregister_ai
+from krosbalance.ai.registry import get_ai, register_ai, unregister_ai
 from krosbalance.ai.skilled import skilled_weights
 from krosbalance.ai.tuned import TUNED_FILE
 from krosbalance.ai.weights import Weights
+from krosbalance.play import play_match
+from krosbalance.testing.puzzles import PUZZLES, score_table
+from krosbalance.testing.skill_puzzles import SKILL_PUZZLES
 from krosbalance.tools.diagnostics import box_deals
 
 TUNING_BOARDS: tuple[str, ...] = ("bonta-2", "frigost-1", "frigost-2")
@@ -104,7 +107,7 @@ class Score:
         return (self.wins + 0.5 * self.draws) / max(1, self.n)
 
     def line(self, first: str, second: str) -> str:
-        from krosbalance.analysis.stats import wilson_interval
+        from krosbalance.analysis.stats import wilson_interval  # heavy: pandas, scipy, statsmodels
 
         decided = self.wins + self.losses
         low, high = wilson_interval(self.wins, decided, 0.05)
@@ -160,8 +163,6 @@ def deal_list(deals: int, seed: int, boards: Sequence[str]) -> list[tuple[list[s
 def score(first: str, second: str, deals: Sequence[tuple[list[str], list[str], int, str]]) -> Score:
     """``first`` against ``second``: each deal with both teams on each seat and each AI on each seat
     (four matches, the deal's seed), so team, seat and first-player effects cancel within a deal."""
-    from krosbalance.play import play_match
-
     wins = draws = losses = 0
     for team0, team1, seed, board in deals:
         for t0, t1 in ((team0, team1), (team1, team0)):
@@ -272,9 +273,6 @@ def puzzle_scores(ais: Sequence[str], seeds: int = 8) -> list[str]:
     """Per AI, the puzzles solved (solve rate summed over :data:`krosbalance.testing.puzzles.PUZZLES`)
     and the skill puzzles solved (:data:`krosbalance.testing.skill_puzzles.SKILL_PUZZLES`), over
     ``seeds`` seeds each, one line per AI."""
-    from krosbalance.testing.puzzles import PUZZLES, score_table
-    from krosbalance.testing.skill_puzzles import SKILL_PUZZLES
-
     lines = []
     for puzzles, label in ((PUZZLES, "puzzles"), (SKILL_PUZZLES, "skill puzzles")):
         table = score_table(list(ais), range(seeds), puzzles)
@@ -304,8 +302,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.evaluate:
-        from krosbalance.ai.registry import get_ai
-
         get_ai(args.evaluate, "arena")
         for line in puzzle_scores(("kiter", "kiter-2", args.evaluate)):
             print(line, flush=True)

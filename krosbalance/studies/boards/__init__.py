@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class BoardsStudy:
@@ -29,8 +29,7 @@ class BoardsStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Boards section, before the report's common ones."""
-        # loaded when the report asks (see registry)
-        from krosbalance.studies.boards import section
+        from krosbalance.studies.boards import section  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -45,7 +44,7 @@ class BoardsStudy:
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The first player's win rate per board, then the figures a board favours (n, 95% CI, AI)."""
-        from krosbalance.studies.boards import section
+        from krosbalance.studies.boards import section  # heavy: matplotlib, pandas, scipy
 
         found = tables if "board_first_player" in tables else section.board_tables(rs.summary().matches)
         return section.answer_lines(found)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import fair_price_section, ruleset_family
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class ChallengesStudy:
@@ -29,8 +29,7 @@ class ChallengesStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """Blast's Divine Challenges (declared by the ruleset) and a tier threshold's crossing."""
-        # loaded when the report asks (see registry)
-        from krosbalance.studies.challenges import tables, verdict
+        from krosbalance.studies.challenges import tables, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -44,7 +43,7 @@ class ChallengesStudy:
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
 
         return section_answer(self, rs, tables)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
 from krosbalance.studies.shapes import ruleset_family
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class DuelStudy:
@@ -28,14 +28,13 @@ class DuelStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Duel Pack's section (declared by the duel ruleset)."""
-        # loaded when the report asks (see registry)
-        from krosbalance.studies.duel import tables, verdict
+        from krosbalance.studies.duel import tables, verdict  # heavy: matplotlib, pandas, scipy
 
         return (StudySection("duel_tokens", tables.add_report_section, verdict=verdict.duel_verdict),)
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
 
         return section_answer(self, rs, tables)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class MatchupStudy:
@@ -32,7 +32,7 @@ class MatchupStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Matchup section, first of the report's sections."""
-        from krosbalance.studies.matchup import section
+        from krosbalance.studies.matchup import section  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -48,8 +48,8 @@ class MatchupStudy:
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """One sentence per pair under the strongest AI (A's win %, 95% CI, n, AI), or a round
         robin's ranking top."""
-        from krosbalance.studies.matchup import section
-        from krosbalance.studies.matchup import tables as t
+        from krosbalance.studies.matchup import section  # heavy: matplotlib, pandas, scipy
+        from krosbalance.studies.matchup import tables as t  # heavy: pandas, scipy, statsmodels
 
         matches = rs.summary().matches
         found = tables if "matchup_pairs" in tables else section.matchup_tables(matches)

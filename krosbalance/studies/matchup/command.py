@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from krosbalance import play
 from krosbalance.analysis.names import display_name
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.backends import available_cores
@@ -263,13 +264,11 @@ def measure_seconds(ai: str, teams: Sequence[Team], boards: Sequence[str], seed:
     match), then matches of the first two teams, sides alternating, for :data:`TIMING_SECONDS` (at
     least two). Timing a whole small run instead counted its files and start-up as match time and
     made a heuristic look fifty times dearer than it is."""
-    from krosbalance.play import play_match
-
     first, second = list(teams[0]), list(teams[1])
 
     def one(k: int) -> None:
         seats = (first, second) if k % 2 == 0 else (second, first)
-        play_match(*seats, board=boards[0], ai=ai, seed=seed + k, ruleset=ruleset)
+        play.play_match(*seats, board=boards[0], ai=ai, seed=seed + k, ruleset=ruleset)
 
     one(0)
     start, played = time.perf_counter(), 0

@@ -12,7 +12,7 @@ from typing import Any
 
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim.design import Experiment
-from krosbalance.studies.patches.fixer import run_fix
+from krosbalance.studies.patches.fixer import load_fix, probe_experiment, run_fix, verify_experiment
 
 
 def planned_stages(experiment: Experiment) -> tuple[list[tuple[str, Experiment]], bool]:
@@ -21,8 +21,6 @@ def planned_stages(experiment: Experiment) -> tuple[list[tuple[str, Experiment]]
     bound (a later probe covers only the figures still outside the band). Returns the stages and
     whether the count is an upper bound."""
     from types import SimpleNamespace
-
-    from krosbalance.studies.patches.fixer import load_fix, probe_experiment, verify_experiment
 
     _, spec = load_fix(experiment.file)
     no_patch = SimpleNamespace(patch=SimpleNamespace(empty=True, json=""))  # the verification's size only

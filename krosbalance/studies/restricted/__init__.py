@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class RestrictedStudy:
@@ -25,8 +25,7 @@ class RestrictedStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Restricted play section: Δ strength per forbidden element."""
-        # loaded when the report asks (see registry)
-        from krosbalance.studies.restricted import section, verdict
+        from krosbalance.studies.restricted import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -40,7 +39,7 @@ class RestrictedStudy:
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
 
         return section_answer(self, rs, tables)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from krosbalance.studies import shapes
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class RewardsStudy:
@@ -32,8 +32,7 @@ class RewardsStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """Arena's Demonic Rewards (declared by the ruleset), a price's crossing, a purchase's value."""
-        # loaded when the report asks (see registry)
-        from krosbalance.studies.rewards import purchase, value, verdict
+        from krosbalance.studies.rewards import purchase, value, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection("demonic_rewards", value.add_report_section, verdict=verdict.reward_verdict),
@@ -49,7 +48,7 @@ class RewardsStudy:
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
 
         return section_answer(self, rs, tables)
 

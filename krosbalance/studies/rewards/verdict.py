@@ -10,6 +10,7 @@ import pandas as pd
 from krosbalance.analysis.crossing import sweep_kind
 from krosbalance.analysis.verdict import Verdict, ai_row, group_label, verdict_frame
 from krosbalance.content.registry import default_registry
+from krosbalance.studies.rewards import purchase
 from krosbalance.studies.rewards import value as rewards
 from krosbalance.studies.rewards.arms import recorded_arms
 
@@ -69,8 +70,6 @@ def purchase_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None
     """A priced reward experiment (``buy:`` arms): each token's value as a purchase at its price, per
     AI: Δ win rate of team A offered the token on a Demon cell against the same deal without the
     offer (intention to treat, paired deals)."""
-    from krosbalance.studies.rewards import purchase
-
     arms = recorded_arms(rs)
     matches = rs.matches
     if not (purchase.is_priced_experiment(matches) if arms is None else arms.priced):

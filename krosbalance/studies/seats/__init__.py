@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class SeatsStudy:
@@ -27,8 +27,7 @@ class SeatsStudy:
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Seats section: play order, partnerships and strength at the table."""
-        # loaded when the report asks (see registry)
-        from krosbalance.studies.seats import section, verdict
+        from krosbalance.studies.seats import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -43,7 +42,7 @@ class SeatsStudy:
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
         """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
 
         return section_answer(self, rs, tables)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import (
+from krosbalance.study_registry import (
     DEFAULT_STUDY,
     ExperimentShape,
     StageRunner,
@@ -40,7 +40,7 @@ class StrengthStudy:
     def report_body(self, rs: Any, doc: Any, tables: dict[str, Any]) -> Any:
         """The common part of every report (:class:`krosbalance.analysis.document.ReportBody`): its
         tables (into ``tables``), Findings and sections, the shell writes after the leading sections."""
-        from krosbalance.studies.strength import section
+        from krosbalance.studies.strength import section  # heavy: matplotlib, pandas, scipy
 
         return section.report_body(rs, doc, tables)
 
@@ -49,8 +49,10 @@ class StrengthStudy:
         in log-odds and win %, n, 95% CI), then the next AI down's figures for them and whether the two
         agree (:mod:`krosbalance.analysis.headline`). The raw win rates, pooled over every AI and
         confounded with the teammates, are the report's comparison section, not the answer."""
-        # loaded when asked (see registry)
-        from krosbalance.analysis.answers import section_answer, win_rate_line
+        from krosbalance.analysis.answers import (  # heavy: matplotlib, pandas, scipy
+            section_answer,
+            win_rate_line,
+        )
 
         lines = section_answer(self, rs, tables) or [win_rate_line(tables)]
         return [line for line in lines if line][:2]

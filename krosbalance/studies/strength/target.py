@@ -30,7 +30,7 @@ def problem(experiment: Any) -> str:
 def half_widths(matches: Any) -> dict[str, float]:
     """Each figure's 95% CI half-width (log-odds) from the matches rows of one AI (both sides), as
     the report's strength table computes it; ``inf`` for a figure the rows cannot estimate yet."""
-    from krosbalance.analysis.strength import adjusted_strength
+    from krosbalance.analysis.strength import adjusted_strength  # heavy: pandas, scipy, statsmodels
 
     strength = adjusted_strength(matches)
     if strength.empty:

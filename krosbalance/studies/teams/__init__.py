@@ -3,13 +3,15 @@
 Its home: ``experiment`` (the ``[teams] mode = "ladder"`` table), ``planner`` (the stages it plays),
 ``ladder`` (ratings and stage scores), ``collection`` (a user's best teams, what to buy, swaps),
 ``meta`` (the meta-game of the top teams), ``section``, ``plots`` and ``verdict`` (its report).
-This module registers the study and imports none of them: the runner asks the registry."""
+This module registers the study, its ``[teams]`` mode and the kind its planner writes in a staged
+folder, and imports none of them (each pulls in the ladder's statistics): the runner, the experiment
+parser and the staged loader ask the registry."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from krosbalance.studies.registry import ExperimentShape, StageRunner, StudySection, register_study
+from krosbalance.study_registry import ExperimentShape, StageRunner, StudySection, register_study
 
 
 class TeamsStudy:
@@ -25,15 +27,13 @@ class TeamsStudy:
         """A ``[teams]`` table with ``mode = "ladder"``: the ladder's stages (:mod:`.planner`)."""
         if not experiment.ladder:
             return None
-        # loaded when ``run`` asks: the planner runs matches through ``sim``, which reads the registry
-        from krosbalance.studies.teams.planner import run_ladder_study
+        from krosbalance.studies.teams.planner import run_ladder_study  # heavy: pandas, scipy, statsmodels
 
         return run_ladder_study
 
     def report_sections(self) -> tuple[StudySection, ...]:
         """The Teams section: the ladder's stages, ratings and meta-game."""
-        # loaded when the report asks (see registry)
-        from krosbalance.studies.teams import section, verdict
+        from krosbalance.studies.teams import section, verdict  # heavy: matplotlib, pandas, scipy
 
         return (
             StudySection(
@@ -50,10 +50,19 @@ class TeamsStudy:
         """The best team the collection can field, or the ladder's best
         (:func:`~krosbalance.studies.teams.answer.team_answer`); else the report's picture in one or two sentences
         (:func:`~krosbalance.analysis.answers.section_answer`)."""
-        from krosbalance.analysis.answers import section_answer
-        from krosbalance.studies.teams.answer import team_answer
+        from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
+        from krosbalance.studies.teams.answer import team_answer  # heavy: matplotlib, pandas, scipy
 
         return team_answer(rs) or section_answer(self, rs, tables)
 
 
-register_study(TeamsStudy())
+def _parse_team_mode(*args: Any, **kwargs: Any) -> Any:
+    """``[teams] mode = "ladder"``: :func:`krosbalance.studies.teams.experiment.parse_team_mode`."""
+    from krosbalance.studies.teams.experiment import parse_team_mode  # heavy: scipy (the ladder's ratings)
+
+    return parse_team_mode(*args, **kwargs)
+
+
+#: the ``[teams]`` modes of this study (``experiment.TEAM_MODES``) and the ``meta`` kind its planner
+#: writes in a staged folder (``planner.TeamLadderPlanner``)
+register_study(TeamsStudy(), team_modes={"ladder": _parse_team_mode}, stage_kinds=("team_ladder",))

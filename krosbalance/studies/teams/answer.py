@@ -17,9 +17,8 @@ from krosbalance.analysis.sections import folder_is
 from krosbalance.analysis.top_ai import top_ais
 from krosbalance.analysis.verdict import Z95, sole_ai
 from krosbalance.analysis.wording import played_by, win_pct_text
-from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams.ladder import team_label, tiers_of
-from krosbalance.studies.teams.section import team_study
+from krosbalance.studies.teams.section import STUDY, team_study
 
 
 def _rated(row: Any) -> str:
@@ -89,7 +88,7 @@ def next_tier_clause(best: Any, ratings: pd.DataFrame, tier: str, following: str
 
 def team_answer(rs: Any) -> list[str] | None:
     """The team study's answer (None when ``rs`` is no team study)."""
-    if not folder_is(rs, TeamsStudy.name):
+    if not folder_is(rs, STUDY):
         return None
     study = team_study(rs)
     ratings = study.ratings[study.ratings["rating"].notna()] if len(study.ratings) else study.ratings

@@ -322,7 +322,8 @@ def _parse_swaps(
     return swaps
 
 
-#: the ``[teams]`` modes this study owns (:func:`krosbalance.studies.registry.team_mode_parser`)
+#: the ``[teams]`` modes this study owns, registered with it (``studies/teams/__init__.py``) and asked
+#: for by the experiment file's parser (:func:`krosbalance.study_registry.team_mode_parser`)
 TEAM_MODES: tuple[str, ...] = ("ladder",)
 
 

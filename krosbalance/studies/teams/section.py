@@ -17,7 +17,6 @@ import pandas as pd
 from krosbalance.analysis.narrative import fmt, pct, with_ci
 from krosbalance.analysis.sections import folder_is
 from krosbalance.sim.topk import race_step
-from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams import meta as meta_mod
 from krosbalance.studies.teams.collection import buy_next, collection_best, swap_effects
 from krosbalance.studies.teams.design_check import lucb_check, matches_saved, synthetic_halving
@@ -31,6 +30,9 @@ from krosbalance.studies.teams.ladder import (
 )
 from krosbalance.studies.teams.planner import max_race_stages
 from krosbalance.studies.teams.plots import plot_meta_weights, plot_team_ladder, plot_win_matrix
+
+STUDY = "teams"
+"""The team study's name (:class:`krosbalance.studies.teams.TeamsStudy`), as its manifest records it."""
 
 HEURISTIC = "heuristic"
 TOP_SHOWN = 10
@@ -499,7 +501,7 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
     """The hook (a mode section): a "Teams" section for the team study's results (the folder's
     recorded study), else nothing."""
-    if folder_is(rs, TeamsStudy.name):
+    if folder_is(rs, STUDY):
         section(doc, "Teams", lambda: report_section(doc, team_study(rs), tables))
 
 

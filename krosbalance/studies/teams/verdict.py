@@ -9,14 +9,13 @@ import pandas as pd
 
 from krosbalance.analysis.sections import folder_is
 from krosbalance.analysis.verdict import Verdict, sole_ai, verdict_frame
-from krosbalance.studies.teams import TeamsStudy
 from krosbalance.studies.teams import section as team_section
 
 
 def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     """The team study's folder (its recorded study): the ladder's top teams, their Bradley-Terry
     rating per AI tier."""
-    if not folder_is(rs, TeamsStudy.name):
+    if not folder_is(rs, team_section.STUDY):
         return None
     study = team_section.team_study(rs)
     ratings = study.ratings.copy()
