@@ -145,6 +145,14 @@ class Study(Protocol):
 _STUDIES: dict[str, Study] = {}
 _TEAM_MODES: dict[str, TeamModeParser] = {}
 _STAGE_KINDS: dict[str, str] = {}
+_PARTS: dict[str, dict[str, str]] = {}
+
+PARTS: tuple[str, ...] = ("target", "planner", "command")
+"""The optional parts a study may declare, each a module loaded when asked (:func:`study_part`):
+``target``: its headline quantity for ``[target]`` (``QUANTITY``, ``UNIT``, ``problem(experiment)``,
+``half_widths(matches)``; :mod:`krosbalance.sim.target`); ``planner``: how many matches its stages
+plan (``planned_stages`` or ``planned_matches``, for ``validate``'s cost); ``command``: a command of
+its own (``add_parser(sub)``: ``compare``)."""
 _DISCOVERED = False
 
 
@@ -165,15 +173,42 @@ def _discover() -> None:
 
 
 def register_study(
-    study: Study, *, team_modes: Mapping[str, TeamModeParser] | None = None, stage_kinds: Iterable[str] = ()
+    study: Study,
+    *,
+    team_modes: Mapping[str, TeamModeParser] | None = None,
+    stage_kinds: Iterable[str] = (),
+    parts: Mapping[str, str] | None = None,
 ) -> None:
     """Add (or replace) a study under its name, with the ``[teams]`` modes it owns (``mode = "ladder"``:
-    the team study's parser, asked by the experiment file's parser through :func:`team_mode_parser`)
-    and the kinds its stage planner writes in a staged folder's ``meta`` (``"team_ladder"``: asked
-    by the staged loader through :func:`study_of_stage_kind` when the experiment copy cannot be read)."""
+    the team study's parser, asked by the experiment file's parser through :func:`team_mode_parser`),
+    the kinds its stage planner writes in a staged folder's ``meta`` (``"team_ladder"``: asked
+    by the staged loader through :func:`study_of_stage_kind` when the experiment copy cannot be read)
+    and its optional parts (:data:`PARTS`: ``{"target": "<module>"}``), declared by module name so
+    that finding the studies loads none of them.
+
+    Raises:
+        ValueError: for a part not in :data:`PARTS` (a misspelt part would be silently never asked).
+    """
+    unknown = sorted(set(parts or {}) - set(PARTS))
+    if unknown:
+        raise ValueError(f"study {study.name!r}: unknown part(s) {unknown}; known: {', '.join(PARTS)}")
     _STUDIES[study.name] = study
     _TEAM_MODES.update(team_modes or {})
     _STAGE_KINDS.update(dict.fromkeys(stage_kinds, study.name))
+    _PARTS[study.name] = dict(parts or {})
+
+
+def study_part(study: Study, part: str) -> Any | None:
+    """The module of one of a study's optional parts (:data:`PARTS`), imported now; None when the
+    study declares no such part."""
+    name = _PARTS.get(study.name, {}).get(part)
+    return importlib.import_module(name) if name else None
+
+
+def studies_with(part: str) -> list[Study]:
+    """The registered studies that declare ``part``, in registration order."""
+    _discover()
+    return [_STUDIES[name] for name, parts in _PARTS.items() if part in parts and name in _STUDIES]
 
 
 def list_studies() -> list[str]:
@@ -278,6 +313,7 @@ def study_sections() -> list[StudySection]:
 
 __all__ = [
     "DEFAULT_STUDY",
+    "PARTS",
     "STUDY_PACKAGES",
     "StageRunner",
     "TeamModeParser",
@@ -293,6 +329,8 @@ __all__ = [
     "stage_runner",
     "study_for",
     "study_of_stage_kind",
+    "study_part",
+    "studies_with",
     "team_mode_parser",
     "study_record",
     "study_sections",

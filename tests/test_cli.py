@@ -166,7 +166,9 @@ def test_list_boards_and_characters_from_the_registry() -> None:
 def test_real_smoke_run_and_replay(tmp_path: Path) -> None:
     assert cli("validate", "simulations/smoke.toml").returncode == 0
     out = tmp_path / "smoke"
-    run = cli("run", "simulations/smoke.toml", "--out", str(out), "--jobs", "2", "--no-progress", "--no-report")
+    run = cli(
+        "run", "simulations/smoke.toml", "--out", str(out), "--jobs", "2", "--no-progress", "--no-report"
+    )
     assert run.returncode == 0, run.stderr
     assert len(read_table(out)) == 8
     replay = cli("replay", str(out), "1", "--no-pictures")

@@ -279,21 +279,12 @@ def _add_replay(sub: Any) -> None:
 
 def _add_study_commands(sub: Any) -> None:
     """The commands studies bring (``compare``): the ``add_parser(sub)`` of each registered study's
-    ``command`` module (``studies/<study>/command.py``), in registration order."""
-    import importlib
-
+    ``command`` part (:func:`krosbalance.study_registry.study_part`), in registration order."""
     from krosbalance.cli.examples import EPILOGS  # start-up: only this command loads it
-    from krosbalance.studies import get_study, list_studies  # start-up: only this command loads it
+    from krosbalance.study_registry import studies_with, study_part  # start-up: only this command loads it
 
-    for name in list_studies():
-        module_name = f"{type(get_study(name)).__module__}.command"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        added = module.add_parser(sub)
+    for study in studies_with("command"):
+        added = study_part(study, "command").add_parser(sub)
         if added.epilog is None and added.prog.split()[-1] in EPILOGS:
             added.epilog = EPILOGS[added.prog.split()[-1]]
             added.formatter_class = argparse.RawDescriptionHelpFormatter

@@ -12,7 +12,6 @@ players at a table run longer, and a busy machine slower.
 
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -96,16 +95,10 @@ def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
 
 
 def _planner(experiment: Any) -> Any:
-    from krosbalance.studies import study_for  # start-up: only this command loads it
+    """The ``planner`` part of the experiment's study (None when it declares none)."""
+    from krosbalance.study_registry import study_for, study_part  # start-up: only this command loads it
 
-    study = study_for(experiment)
-    name = f"{type(study).__module__}.planner"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
+    return study_part(study_for(experiment), "planner")
 
 
 def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:

@@ -28,7 +28,6 @@ exactly the matches an uninterrupted run plays; the job count and batch size nev
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -41,7 +40,7 @@ from krosbalance.ai.registry import canonical_ai
 from krosbalance.sim.design import MAX_MATCHES, Experiment
 from krosbalance.sim.expansion import DealFilter, deal_matchups, matches_per_deal
 from krosbalance.sim.file_problems import _get, _Problems, _unknown_keys
-from krosbalance.study_registry import get_study, study_for
+from krosbalance.study_registry import get_study, study_for, study_part
 
 TARGET_KEYS: tuple[str, ...] = ("half_width", "ais", "round_deals", "max_deals", "max_matches")
 DEFAULT_HALF_WIDTH = 0.15
@@ -128,18 +127,11 @@ def parse_target(data: Mapping[str, Any], problems: _Problems) -> dict[str, Any]
     return {"half_width": float(half_width), "ais": list(ais or []), **counts}
 
 
-def _study_module(experiment: Experiment) -> tuple[str, str, Any]:
-    """The experiment's study name, the path of its folder's ``target`` module and the module (None
-    when the study has none)."""
+def _study_module(experiment: Experiment) -> tuple[str, Any]:
+    """The experiment's study name and the module of its ``target`` part (None when the study
+    declares none: :func:`krosbalance.study_registry.study_part`)."""
     study = study_for(experiment)
-    name = f"{type(study).__module__}.target"
-    path = name.replace(".", "/") + ".py"
-    try:
-        return study.name, path, importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return study.name, path, None
+    return study.name, study_part(study, "target")
 
 
 def own_matchups(experiment: Experiment) -> dict[str, int]:
@@ -171,11 +163,10 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     """The experiment with its ``[target]`` resolved: the AIs (the strongest by default), each one's
     round and cap, its matchup expanded to the cap (``ai_deals``), the study's quantity. Problems are
     added to ``problems`` (the experiment is returned unchanged then)."""
-    study, path, module = _study_module(experiment)
+    study, module = _study_module(experiment)
     if module is None:
         problems.add(
-            "target",
-            f"the {study} study states no headline quantity a target can size (no {path}); remove [target]",
+            "target", f"the {study} study states no headline quantity a target can size; remove [target]"
         )
         return experiment
     if study_for(experiment).stage_runner(experiment) is not None:
@@ -365,8 +356,10 @@ def _num(x: float) -> float | None:
 
 
 def study_measure(target: Target) -> Callable[[Any], dict[str, float]]:
-    """The study's ``half_widths`` (its folder's ``target`` module)."""
-    module = importlib.import_module(f"{type(get_study(target.study)).__module__}.target")
+    """The study's ``half_widths`` (its ``target`` part)."""
+    module = study_part(get_study(target.study), "target")
+    if module is None:  # resolve_target refused the file: a target always has its study's part
+        raise ValueError(f"the {target.study} study declares no target part")
     measure: Callable[[Any], dict[str, float]] = module.half_widths
     return measure
 

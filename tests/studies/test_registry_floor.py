@@ -36,3 +36,56 @@ def test_the_old_import_paths_still_serve() -> None:
 
     assert old_get_study is study_registry.get_study
     assert old_parser is study_registry.team_mode_parser
+
+
+#: what each optional part's module must offer (the callers: sim.target, cli.cost, cli)
+PART_INTERFACE = {
+    "target": ("QUANTITY", "UNIT", "problem", "half_widths"),
+    "command": ("add_parser",),
+}
+
+
+def test_every_declared_part_is_a_module_with_its_interface() -> None:
+    from krosbalance.study_registry import PARTS, list_studies, studies_with, study_part
+
+    declared = 0
+    for part in PARTS:
+        for study in studies_with(part):
+            module = study_part(study, part)
+            declared += 1
+            assert module is not None, (study.name, part)
+            if part == "planner":  # validate counts a staged study's matches by one of the two
+                assert hasattr(module, "planned_stages") or hasattr(module, "planned_matches"), study.name
+            for name in PART_INTERFACE.get(part, ()):
+                assert hasattr(module, name), (study.name, part, name)
+    assert declared >= 1
+    for name in list_studies():  # a study without a part is asked for it and has none
+        study = get_study(name)
+        for part in PARTS:
+            if study not in studies_with(part):
+                assert study_part(study, part) is None
+
+
+def test_a_staged_study_declares_its_planner_and_a_target_needs_a_study_played_once() -> None:
+    from krosbalance.study_registry import list_studies, studies_with
+
+    planners = {s.name for s in studies_with("planner")}
+    targets = {s.name for s in studies_with("target")}
+    assert planners and not planners & targets
+    assert set(planners) | set(targets) <= set(list_studies())
+
+
+def test_an_unknown_part_is_refused_when_the_study_registers() -> None:
+    import pytest
+
+    from krosbalance.study_registry import register_study
+
+    class Stray:
+        name = "stray-study-for-a-test"
+        version = 1
+
+    with pytest.raises(ValueError, match="unknown part"):
+        register_study(Stray(), parts={"targett": "x"})  # type: ignore[arg-type]
+    from krosbalance.study_registry import list_studies
+
+    assert Stray.name not in list_studies()

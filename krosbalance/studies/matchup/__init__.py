@@ -56,4 +56,4 @@ class MatchupStudy:
         return section.answer_lines(found, t.is_round_robin(matches))
 
 
-register_study(MatchupStudy())
+register_study(MatchupStudy(), parts={"command": "krosbalance.studies.matchup.command"})

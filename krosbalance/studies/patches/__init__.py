@@ -70,4 +70,4 @@ class PatchesStudy:
         return fix_answer(rs) or section_answer(self, rs, tables)
 
 
-register_study(PatchesStudy())
+register_study(PatchesStudy(), parts={"planner": "krosbalance.studies.patches.planner"})

@@ -58,4 +58,4 @@ class StrengthStudy:
         return [line for line in lines if line][:2]
 
 
-register_study(StrengthStudy())
+register_study(StrengthStudy(), parts={"target": "krosbalance.studies.strength.target"})

@@ -65,4 +65,9 @@ def _parse_team_mode(*args: Any, **kwargs: Any) -> Any:
 
 #: the ``[teams]`` modes of this study (``experiment.TEAM_MODES``) and the ``meta`` kind its planner
 #: writes in a staged folder (``planner.TeamLadderPlanner``)
-register_study(TeamsStudy(), team_modes={"ladder": _parse_team_mode}, stage_kinds=("team_ladder",))
+register_study(
+    TeamsStudy(),
+    team_modes={"ladder": _parse_team_mode},
+    stage_kinds=("team_ladder",),
+    parts={"planner": "krosbalance.studies.teams.planner"},
+)
