@@ -47,10 +47,13 @@ class RewardsStudy:
         )
 
     def answer(self, rs: Any, tables: dict[str, Any]) -> list[str]:
-        """The report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
+        """A price sweep's fair price under the strongest validated AI, the next AI down beside it
+        (:func:`~krosbalance.studies.rewards.fair_price_section.crossing_answer`); otherwise the
+        report's picture in one or two sentences (:func:`~krosbalance.analysis.answers.section_answer`)."""
         from krosbalance.analysis.answers import section_answer  # heavy: matplotlib, pandas, scipy
+        from krosbalance.studies.rewards.fair_price_section import crossing_answer  # heavy: matplotlib
 
-        return section_answer(self, rs, tables)
+        return crossing_answer(rs, tables) or section_answer(self, rs, tables)
 
 
 register_study(RewardsStudy())

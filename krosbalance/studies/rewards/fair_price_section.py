@@ -289,6 +289,59 @@ def crossing_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Any:
     )
 
 
+def _measured(fit: pd.Series) -> bool:
+    """Whether a fit gives a price the points stand behind: a root inside the swept values, from a
+    slope told from 0 (the rows :func:`verdict_line` reads as a fair price)."""
+    note = str(fit.get("note") or "")
+    return bool(np.isfinite(fit.get("root", np.nan)) and fit.get("in_grid") and "not clearly" not in note)
+
+
+def _root_comparison(top: pd.Series, second: pd.Series, unit: str) -> str:
+    """The two AIs' fair prices set side by side: their difference with a 95% interval (the two
+    roots' delta-method errors taken as independent), or which of the two has no price to compare."""
+    if not (_measured(top) and _measured(second)):
+        missing = [str(f["ai"]) for f in (top, second) if not _measured(f)]
+        return f"not comparable: {' and '.join(missing)} measures no fair price within the swept values"
+    z = 1.959964
+    se = [(f["root_ci_high"] - f["root_ci_low"]) / (2 * z) for f in (top, second)]
+    diff = float(top["root"] - second["root"])
+    half = z * float(np.hypot(*se))
+    told = (
+        f"{top['ai']} puts it {'higher' if diff > 0 else 'lower'}"
+        if abs(diff) > half
+        else "the two cannot be told apart at this n"
+    )
+    return f"difference {fmt(diff)} [{fmt(diff - half)}, {fmt(diff + half)}] {unit}: {told}"
+
+
+def crossing_answer(rs: Any, tables: dict[str, pd.DataFrame]) -> list[str] | None:
+    """The headline of a price sweep: the fair price measured by the strongest validated AI that
+    played (with n and its 95% interval, and how it stands to the printed price), then the next AI
+    down's and whether the two differ (None when the run swept no price)."""
+    from krosbalance.analysis.top_ai import ai_note, run_ruleset, top_ais  # heavy: pandas, scipy
+
+    kind, sweep, _, _, fits = study(rs)
+    if kind != "price" or fits.empty:
+        return None
+    top = top_ais(list(fits["ai"]), run_ruleset(rs.matches))
+    if top is None:
+        return None
+    words = _words(kind, sweep)
+    by_ai = {str(f["ai"]): f for _, f in fits.iterrows()}
+    first = by_ai[top.top]
+    lines = [
+        f"Under {ai_note(top)}: {verdict_line(first, words, kind)} (n={int(first['n']):,} matches, "
+        f"{int(first['n_deals']):,} deals)."
+    ]
+    if top.second and top.second in by_ai:
+        second = by_ai[top.second]
+        lines.append(
+            f"Next AI down, {top.second}: {verdict_line(second, words, kind)} (n={int(second['n']):,}) — "
+            f"{_root_comparison(first, second, words['unit'])}."
+        )
+    return lines
+
+
 def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], section: Any) -> None:
     """The report's hook: a section when the run swept a reward's price or a challenge's tier."""
     kind = sweep_kind(rs)
@@ -297,4 +350,11 @@ def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], secti
         section(doc, title, lambda: report_section(doc, rs, tables))
 
 
-__all__ = ["add_report_section", "crossing_verdict", "plot_crossing", "report_section", "study"]
+__all__ = [
+    "add_report_section",
+    "crossing_answer",
+    "crossing_verdict",
+    "plot_crossing",
+    "report_section",
+    "study",
+]

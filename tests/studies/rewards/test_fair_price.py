@@ -149,3 +149,60 @@ def test_a_response_that_rises_then_falls_is_flagged_and_answered_by_its_points(
     fit = fits.iloc[0]
     assert "not monotone" in fit["note"]
     assert fit["closest_x"] in (2.0, 4.0) and fit["closest_holds_zero"]
+
+
+def _two_ais() -> tuple[str, str]:
+    """The strongest validated AI of the ladder and one of another tier below it (not named by hand)."""
+    from krosbalance.ai.ladder import load_ladder
+    from krosbalance.ai.ladder_order import strength_order
+    from krosbalance.ai.registry import ai_tier
+
+    ladder = load_ladder()
+    order = strength_order(list(ladder), "arena", ladder)
+    top = order[0]
+    lower = next(ai for ai in order[1:] if ai_tier(ai) != ai_tier(top))
+    return top, lower
+
+
+def test_a_price_sweep_answers_with_the_strongest_ais_fair_price_and_the_next_one_down() -> None:
+    """The headline of a fair-price run: the top AI's fair price with n and its interval, then the
+    next AI down's and their difference (here a token the strong AI prices at 6, the weak at 20)."""
+    from krosbalance.studies.rewards import fair_price_section
+
+    token = default_registry().all_rewards()[0].id
+    strong, weak = _two_ais()
+    frames = []
+    for ai, root in ((weak, 20.0), (strong, 6.0)):
+        m = _priced_matches(token, root, 700).assign(ai0=ai, ai1=ai)
+        frames.append(
+            m.assign(
+                match_id=m["match_id"] + sum(len(f) for f in frames), seed=m["seed"] + 10_000 * len(frames)
+            )
+        )
+    rs = SimpleNamespace(
+        manifest={
+            "sweep": {
+                "kind": "reward",
+                "target": token,
+                "fields": [],
+                "points": [],
+                "prices": [0, 6, 12, 18, 24],
+            }
+        },
+        matches=pd.concat(frames, ignore_index=True),
+    )
+    lines = fair_price_section.crossing_answer(rs, {})
+    assert lines is not None and len(lines) == 2
+    assert lines[0].startswith(f"Under {strong}") and "fair price (kamas)" in lines[0] and "n=" in lines[0]
+    fits = {f["ai"]: f for _, f in fair_price_section.study(rs)[4].iterrows()}
+    assert fits[strong]["root_ci_low"] <= 6 <= fits[strong]["root_ci_high"]
+    assert lines[1].startswith(f"Next AI down, {weak}") and f"{strong} puts it lower" in lines[1]
+
+
+def test_a_run_without_a_price_sweep_has_no_fair_price_answer() -> None:
+    from krosbalance.studies.rewards import fair_price_section
+
+    rs = SimpleNamespace(
+        manifest={"sweep": {"kind": "figure", "target": "x", "fields": ["hp"]}}, matches=pd.DataFrame()
+    )
+    assert fair_price_section.crossing_answer(rs, {}) is None
