@@ -13,11 +13,13 @@ plays. The choice:
 plays whatever was asked.
 
 What the core can play is decided without playing: first the cheap checks here (Arena for two or four
-seats, the default cards, a board named in the registry; in ``auto``, not ``record="full"``, since a
-replay's checkpoints are read from the reference's live state), then
+seats, a board named in the registry; in ``auto``, not ``record="full"``, since a replay's
+checkpoints are read from the reference's live state), then
 the core's own refusal (``ValueError("not in the core yet: ...")`` or "the core does not play the AI
 ... yet", raised before the match is played), remembered per match shape (teams, board, AIs,
-options) so that a refused shape costs one refusal per process, not one per match.
+options, cards) so that a refused shape costs one refusal per process, not one per match. The cards
+are the shared registry's or a balance patch's: the core converts each registry once per process
+(:func:`krosbalance.native_match.catalog`), so a patched arm plays in the core too.
 
 A core that fails on a match it accepted (a Rust panic, which PyO3 raises as ``PanicException``, a
 ``BaseException``; any other exception from the core; a result the reference cannot read) raises
@@ -44,7 +46,6 @@ from typing import TYPE_CHECKING, Any
 
 from krosbalance import native, native_match
 from krosbalance.content.custom import on_content_change
-from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import ELEMENTS
 from krosbalance.engine import events
 from krosbalance.engine.events import LEVELS
@@ -136,7 +137,6 @@ def _cheap_refusal(
     board: str | Board,
     rules: Ruleset,
     record: str,
-    registry: Registry | None,
     choice: str,
 ) -> str | None:
     """Why the core cannot play this match, from the arguments alone, or None."""
@@ -148,8 +148,6 @@ def _cheap_refusal(
         return f"{len(teams)} seats are not in the core (two and four are)"
     if not isinstance(board, str):
         return "the core plays boards named in the registry, not a Board object"
-    if registry is not None and registry is not default_registry():
-        return "the core plays the default cards, not another registry (a balance patch)"
     if choice == AUTO and record == "full":
         return "record='full' keeps a replay's checkpoints, read from the reference's live state"
     return None
@@ -184,17 +182,17 @@ def play_in_core(
     if record not in LEVELS:
         return None  # the reference says what is wrong with it
     rules = resolve_ruleset(ruleset, options)
-    refusal = _cheap_refusal(teams, board, rules, record, registry, choice)
+    refusal = _cheap_refusal(teams, board, rules, record, choice)
     overrides: dict[str, Any] = {}
     key: tuple[Any, ...] = ()
     if refusal is None:
         # a ruleset built by name without options has every default: nothing to compare
         overrides = {} if not options and isinstance(ruleset, str) else _overrides(rules)
-        key = _shape(teams, str(board), ai, overrides, forbid)
+        key = (*_shape(teams, str(board), ai, overrides, forbid), id(registry) if registry is not None else 0)
         refusal = _REFUSED.get(key)
     if refusal is None:
         try:
-            return _play(teams, str(board), ai, seed, overrides, record, rules, forbid)
+            return _play(teams, str(board), ai, seed, overrides, record, rules, forbid, registry)
         except KrosbalanceError:
             if choice == CORE:
                 raise
@@ -230,6 +228,7 @@ def _play(
     record: str,
     rules: Ruleset,
     forbid: Mapping[str, Sequence[str]] | None,
+    registry: Registry | None,
 ) -> MatchResult:
     try:
         out = native_match.play_match_core(
@@ -242,6 +241,7 @@ def _play(
             forbid=forbid,
             compact=True,
             rules=rules,
+            registry=registry,
         )
         return core_result(out, rules)
     except KrosbalanceError:

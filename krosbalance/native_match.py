@@ -87,8 +87,10 @@ def play_match_core(
     forbid: Mapping[str, Sequence[str]] | None = None,
     compact: bool = False,
     rules: Any = None,
+    registry: Any = None,
 ) -> dict[str, Any]:
-    """Play one match in the core; the arguments are ``play_match``'s (Arena, default registry;
+    """Play one match in the core; the arguments are ``play_match``'s (Arena; ``registry`` the cards,
+    the shared registry by default, or a balance patch's, :mod:`krosbalance.sim.patched_cards`;
     ``forbid`` is restricted play, :mod:`krosbalance.engine.restriction`, checked by its
     ``element_problem`` as the reference checks it). ``compact``: each fighter a tuple of
     ``krosbalance_core.COMPACT_FIGHTER_COLUMNS`` instead of a row dict (what
@@ -101,14 +103,15 @@ def play_match_core(
         rules = get_ruleset("arena", dict(options or {}))
     rules.check_seats(len(teams))
     level = getattr(rules, "team_level", 0)
-    ids = [_validated(tuple(team), seat, level, len(teams)) for seat, team in enumerate(teams)]
+    cards = registry if registry is not None else default_registry()
+    ids = [_validated(tuple(team), seat, level, len(teams), cards) for seat, team in enumerate(teams)]
     core_board = _core_board(board, len(teams))
     if forbid:
-        _check_forbid(rules, ids, forbid)
-    _check_reward_options(rules.options)
+        _check_forbid(rules, ids, forbid, cards)
+    _check_reward_options(rules.options, cards)
     _check_ais(_core_ids(_ai_names(ai, len(teams))), rules.options)
-    core_catalog = catalog()
-    _check_in_catalog(ids)
+    core_catalog = catalog(cards)
+    _check_in_catalog(ids, cards)
     out: dict[str, Any] = core_catalog.play(
         ids,
         core_board,
@@ -154,23 +157,24 @@ def play_many_core(
     batch = []
     heads = []
     refused: dict[int, str] = {}  # position in the batch -> why the core does not play it
-    core_catalog = catalog()
+    cards = default_registry()
+    core_catalog = catalog(cards)
     for spec in specs:
         teams = spec["teams"]
         rules = get_ruleset("arena", dict(spec.get("options") or {}))
         rules.check_seats(len(teams))
         level = getattr(rules, "team_level", 0)
-        ids = [_validated(tuple(team), seat, level, len(teams)) for seat, team in enumerate(teams)]
+        ids = [_validated(tuple(team), seat, level, len(teams), cards) for seat, team in enumerate(teams)]
         forbid = spec.get("forbid") or {}
         if forbid:
-            _check_forbid(rules, ids, forbid)
-        _check_reward_options(rules.options)
+            _check_forbid(rules, ids, forbid, cards)
+        _check_reward_options(rules.options, cards)
         board = _core_board(spec["board"], len(teams))
         names = _core_ids(_ai_names(spec.get("ai", "random"), len(teams)))
         heads.append({"board": board.id, "ruleset": rules.describe(), "seed": spec["seed"]})
         try:
             _check_ais(names, rules.options)
-            _check_in_catalog(ids)
+            _check_in_catalog(ids, cards)
         except ValueError as error:  # not played identically: that match's error row
             refused[len(heads) - 1] = str(error)
             continue
@@ -195,24 +199,26 @@ def _forget_content() -> None:
     forgotten by :mod:`krosbalance.engine_choice`, which remembers them."""
     _BOARDS.clear()
     _validated.cache_clear()
-    catalog.cache_clear()
+    _catalog_of.cache_clear()
     _LEFT_OUT.clear()
 
 
-def _check_reward_options(opts: Any) -> None:
+def _check_reward_options(opts: Any, cards: Any) -> None:
     """The reference's checks of the reward study's options (``rewards.open_market``: ids, lists,
-    prices; a ``ContentError`` naming the option), run on a throwaway market (``rewards.build_market``)."""
+    prices; a ``ContentError`` naming the option), run on a throwaway market (``rewards.build_market``)
+    of the match's cards."""
     if not (any(opts.start_rewards) or any(opts.purchasable_rewards)):
         return
     import numpy as np
 
-    build_market(opts, default_registry().all_rewards(), np.random.default_rng(0))
+    build_market(opts, cards.all_rewards(), np.random.default_rng(0))
 
 
-def _check_forbid(rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[str, Sequence[str]]) -> None:
+def _check_forbid(
+    rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[str, Sequence[str]], registry: Any
+) -> None:
     """The reference's check of restricted play (``play._restrict``): every element named for a
-    Krosmaster in the match is one of the figure's, else ``ContentError``."""
-    registry = default_registry()
+    Krosmaster in the match is one of the figure's (in the match's cards), else ``ContentError``."""
     for team in teams:
         for name in team:
             for element in forbid.get(name, ()):
@@ -222,26 +228,34 @@ def _check_forbid(rules: Any, teams: Sequence[Sequence[str]], forbid: Mapping[st
 
 
 @functools.lru_cache(maxsize=4096)
-def _validated(team: tuple[str, ...], seat: int, level: int, seats: int) -> list[str]:
+def _validated(team: tuple[str, ...], seat: int, level: int, seats: int, registry: Any) -> list[str]:
     """The ids of a team the Arena ruleset accepts for this seat (its ``validate_team``: R-A146,
-    R-A147, R-A150), checked once per team, level and seat count."""
+    R-A147, R-A150) in these cards (a patch may change a level), checked once per team, level, seat
+    count and registry."""
     from krosbalance.play import _team  # cycle: play imports this module through engine_choice
 
     mode = "two_player" if seats == 2 else "free_for_all"
     rules = get_ruleset(
         "arena", {"mode": mode, "team_level" if seats == 2 else "four_player_team_level": level}
     )
-    return [spec.id for spec in _team(rules, team, seat, default_registry())]
+    return [spec.id for spec in _team(rules, team, seat, registry)]
 
 
-@functools.cache
-def catalog() -> Any:
-    """The core's ``ArenaCatalog`` of the default registry: every Arena Krosmaster, every piece they
-    and the Demonic Rewards summon, and every reward token, converted once per process (a match then
-    crosses the boundary by ids). A Krosmaster whose card the core cannot convert yet (a designer's
-    own card with a mechanic the core lacks) is left out with its reason in :data:`_LEFT_OUT`, so
-    that only the matches fielding it go to the reference (:func:`play_match_core` refuses them)."""
-    registry = default_registry()
+def catalog(registry: Any = None) -> Any:
+    """The core's ``ArenaCatalog`` of a registry's cards (the shared registry's by default, or a
+    balance patch's): every Arena Krosmaster, every piece they and the Demonic Rewards summon, and
+    every reward token, converted once per process and registry (a match then crosses the boundary by
+    ids; a patch's registry is itself built once per process, so each arm's cards convert once). A
+    Krosmaster whose card the core cannot convert yet (a designer's own card with a mechanic the core
+    lacks) is left out with its reason (:func:`left_out`), so that only the matches fielding it go to
+    the reference (:func:`play_match_core` refuses them)."""
+    return _catalog_of(registry if registry is not None else default_registry())
+
+
+@functools.lru_cache(maxsize=64)
+def _catalog_of(registry: Any) -> Any:
+    """:func:`catalog` of one registry object (kept while it lives in the cache: at most 64 arms'
+    cards at once, the oldest converted again when a run has more)."""
     specs = [registry.load_character(name) for name in registry.list_characters(game="arena")]
     rewards = registry.all_rewards()
 
@@ -253,7 +267,8 @@ def catalog() -> Any:
             pieces.setdefault(name, registry.load_character(name))
         return native.core().ArenaCatalog([*characters, *pieces.values()], punch(), list(rewards), heuristics)
 
-    _LEFT_OUT.clear()
+    left = _LEFT_OUT.setdefault(registry, {})
+    left.clear()
     try:
         return build(specs)
     except ValueError:
@@ -263,27 +278,31 @@ def catalog() -> Any:
         try:
             native.core().ArenaCatalog([spec, *summonable([spec], registry).values()], punch(), [], [])
         except ValueError as exc:
-            _LEFT_OUT[spec.id] = str(exc)
+            left[spec.id] = str(exc)
         else:
             kept.append(spec)
     return build(kept)
 
 
-#: Krosmasters the core's catalog left out, with the core's reason (filled by :func:`catalog`)
-_LEFT_OUT: dict[str, str] = {}
+#: per registry, the Krosmasters the core's catalog left out, with the core's reason (filled by
+#: :func:`catalog`)
+_LEFT_OUT: dict[Any, dict[str, str]] = {}
 
 
-def left_out() -> dict[str, str]:
-    """The Krosmasters the core's catalog of the cards in use left out, with why (after :func:`catalog`)."""
-    return dict(_LEFT_OUT)
+def left_out(registry: Any = None) -> dict[str, str]:
+    """The Krosmasters the core's catalog of the cards in use (or of ``registry``) left out, with why
+    (after :func:`catalog`)."""
+    return dict(_LEFT_OUT.get(registry if registry is not None else default_registry(), {}))
 
 
-def _check_in_catalog(ids: Sequence[Sequence[str]]) -> None:
-    """Refuse, in the core's words for a refusal, a match fielding a card the catalog left out."""
+def _check_in_catalog(ids: Sequence[Sequence[str]], registry: Any) -> None:
+    """Refuse, in the core's words for a refusal, a match fielding a card the registry's catalog
+    left out."""
+    left = _LEFT_OUT.get(registry, {})
     for team in ids:
         for name in team:
-            if name in _LEFT_OUT:
-                why = _LEFT_OUT[name]
+            if name in left:
+                why = left[name]
                 prefix = "" if why.startswith("not in the core yet") else "not in the core yet: "
                 raise ValueError(f"{prefix}{why}")
 

@@ -54,7 +54,10 @@ def play_core(
         teams = spec["teams"]
         rules = get_ruleset("arena", dict(spec["options"]))
         level = getattr(rules, "team_level", 0)
-        ids = [native_match._validated(tuple(t), seat, level, len(teams)) for seat, t in enumerate(teams)]
+        ids = [
+            native_match._validated(tuple(t), seat, level, len(teams), default_registry())
+            for seat, t in enumerate(teams)
+        ]
         forbid = {k: list(v) for k, v in (spec.get("forbid") or {}).items()}
         names = native_match._core_ids(_ai_names(tuple(spec["ai"]), len(teams)))  # as the core knows them
         batch.append(
