@@ -137,7 +137,7 @@ FIX_WORDS = {
     "max_change": "the largest change of a value",
     "max_share": "the largest change as a share of the printed value (default 0.25, at least 1)",
     "verify_deals": "deals of the verification stage",
-    "verify_ais": "AIs of the verification beside the file's (e.g. `lookahead-fast`)",
+    "verify_ais": "AIs of the verification beside the file's: a name (one deal) or `{ ai, deals }`",
     "slopes": "`shared` (HP one slope for every figure) or `per_figure`",
     "forbid": "changes the finder may not propose",
     "rounds": "probe, propose, verify rounds at most (default 2)",

@@ -19,9 +19,10 @@ part), so it lives here beside :mod:`krosbalance.sim.patches`::
         max_share = 0.25             # ... and by at most this share of the printed value (at least 1):
                                      # a 6-HP figure moves by 1, a 12-HP one by 3 (default 0.25)
         verify_deals = 4             # deals per pairing of the verification run (default: the file's)
-        verify_ais = ["lookahead-fast"]
-                                     # stronger AIs added to the verification only (one deal per
-                                     # pairing and board each): is the fix still a fix under better play?
+        verify_ais = [{ ai = "mcts-race", deals = 10 }, "lookahead-fast"]
+                                     # stronger AIs added to the verification only (a name: one deal per
+                                     # pairing and board; a table: its deals): is the fix still a fix
+                                     # under better play?
         slopes = "shared"            # one slope per field for every figure (default; 8x the data of
                                      # each), or "per_figure"; a spell's slope is always its figure's
         forbid = ["bill_tell.hp"]    # values the designer will not change ("figure.field",
@@ -83,6 +84,7 @@ class FixSpec:
     verify_ais: tuple[str, ...] = ()
     forbid: tuple[tuple[str, str], ...] = ()  # (figure, knob) the designer will not change
     rounds: int = DEFAULT_ROUNDS
+    verify_ai_deals: tuple[int, ...] = ()  # deals of each of ``verify_ais`` (default 1 each)
 
     def step_of(self, name: str) -> int:
         """The probe's step of a field (``hp``) or a spell knob (``spells.<spell>.ap_cost``)."""
@@ -152,7 +154,7 @@ def parse_fix(table: Any, file: str) -> FixSpec:
         raise ExperimentError(
             file, "fix.max_share", f"must be a share of the printed value in (0, 1], not {share!r}"
         )
-    verify_ais = _verify_ais(table.get("verify_ais", []), file)
+    verify_ais, verify_ai_deals = _verify_ais(table.get("verify_ais", []), file)
     deals = table.get("verify_deals", 0)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
         raise ExperimentError(file, "fix.verify_deals", f"must be an integer >= 1, not {deals!r}")
@@ -184,6 +186,7 @@ def parse_fix(table: Any, file: str) -> FixSpec:
         verify_ais,
         _forbid(table.get("forbid", []), tuple(fields), file),
         rounds,
+        verify_ai_deals,
     )
 
 
@@ -224,15 +227,33 @@ def _forbid(raw: Any, fields: tuple[str, ...], file: str) -> tuple[tuple[str, st
     return tuple(dict.fromkeys(out))
 
 
-def _verify_ais(raw: Any, file: str) -> tuple[str, ...]:
-    """The ``verify_ais`` list: registered AIs that play Arena (one clear line otherwise)."""
-    if not isinstance(raw, list) or any(not isinstance(a, str) for a in raw):
+def _verify_ais(raw: Any, file: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The ``verify_ais`` list and each one's deals: registered AIs that play Arena, each a name (one
+    deal per pairing) or ``{ ai = "mcts-race", deals = 10 }`` as in ``ais`` (one clear line
+    otherwise)."""
+    if not isinstance(raw, list):
         raise ExperimentError(file, "fix.verify_ais", f"must be a list of AI names, not {raw!r}")
-    for name in raw:
+    deals_of: dict[str, int] = {}
+    for entry in raw:
+        if isinstance(entry, dict) and set(entry) <= {"ai", "deals"} and isinstance(entry.get("ai"), str):
+            name, deals = entry["ai"], entry.get("deals", 1)
+        elif isinstance(entry, str):
+            name, deals = entry, 1
+        else:
+            raise ExperimentError(
+                file,
+                "fix.verify_ais",
+                f'each entry is an AI name or {{ ai = "...", deals = n }}, not {entry!r}',
+            )
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise ExperimentError(
+                file, "fix.verify_ais", f"{name}: deals must be an integer >= 1, not {deals!r}"
+            )
         problem = ai_problem(name, "arena")
         if problem:
             raise ExperimentError(file, "fix.verify_ais", problem)
-    return tuple(dict.fromkeys(raw))
+        deals_of.setdefault(name, deals)
+    return tuple(deals_of), tuple(deals_of.values())
 
 
 FIX_ARMS = "a fix file plays the shipped cards: no [[variants]], [sweep] or [restricted]"

@@ -17,9 +17,10 @@ stages each, every stage a normal results folder (``OUT/stage-01-<name>-probe``,
     max_share = 0.25             # ... and by at most this share of the printed value (at least 1):
                                  # a 6-HP figure moves by 1, a 12-HP one by 3 (default 0.25)
     verify_deals = 4             # deals per pairing of the verification run (default: the file's)
-    verify_ais = ["lookahead-fast"]
-                                 # stronger AIs added to the verification only (one deal per
-                                 # pairing and board each): is the fix still a fix under better play?
+    verify_ais = [{ ai = "mcts-race", deals = 10 }, "lookahead-fast"]
+                                 # stronger AIs added to the verification only (a name: one deal per
+                                 # pairing and board; a table: its deals): is the fix still a fix
+                                 # under better play?
     slopes = "shared"            # one slope per field for every figure (default; 8x the data of
                                  # each), or "per_figure"; a spell's slope is always its figure's
     forbid = ["bill_tell.hp"]    # values the designer will not change ("figure.field",
@@ -239,12 +240,11 @@ def verify_experiment(
     arms = (("shipped", base), ("proposed", base))
     deals = spec.verify_deals or experiment.matches_per_pairing
     ais, ai_deals = experiment.ais, (() if spec.verify_deals else experiment.ai_deals)
-    extra = tuple(
-        (name,) * experiment.seats for name in spec.verify_ais if (name,) * experiment.seats not in ais
-    )
+    own = dict(zip(spec.verify_ais, spec.verify_ai_deals or (1,) * len(spec.verify_ais), strict=True))
+    extra = [(name, n) for name, n in own.items() if (name,) * experiment.seats not in ais]
     if extra:
-        ai_deals = (ai_deals or (deals,) * len(ais)) + (1,) * len(extra)
-        ais = ais + extra
+        ai_deals = (ai_deals or (deals,) * len(ais)) + tuple(n for _, n in extra)
+        ais = ais + tuple((name,) * experiment.seats for name, _ in extra)
     return replace(
         experiment,
         name=stage_name(experiment, "verify", round_),

@@ -217,3 +217,26 @@ def test_a_slope_of_the_unexpected_sign_is_left_out_as_noise() -> None:
     assert slope_verdict(cov, "c.spells.q.ap_cost", "spells.q.ap_cost") == "unused"
     assert slope_verdict(cov, "hp", "hp") == "use"
     assert slope_verdict(cov, "missing", "hp") == "unused"
+
+
+def test_a_verify_ai_may_ask_for_its_own_deals_as_in_ais() -> None:
+    """``verify_ais = [{ ai = ..., deals = n }, "..."]``: the first verifies on n deals per pairing,
+    a plain name on one; a bad entry is one clear line. AIs are picked by tier, not by name."""
+    from krosbalance.ai.registry import ai_problem, ai_tier, list_ais
+
+    search = [a for a in list_ais() if ai_tier(a) == "search" and not ai_problem(a, "arena")]
+    first, second = search[0], search[1]
+    spec = parse_fix(
+        {"fields": ["hp"], "verify_deals": 2, "verify_ais": [{"ai": first, "deals": 5}, second]}, "fix.toml"
+    )
+    assert spec.verify_ais == (first, second) and spec.verify_ai_deals == (5, 1)
+    exp = loads_experiment(BASE)
+    fig = list_characters(set="arena-box")[0]
+    patch = Patch("p", {"characters": {fig: {"hp": 9}}})
+    verify = verify_experiment(exp, spec, Proposal(patch, ((fig, "hp", 1),), pd.DataFrame(), 0.15, True, "t"))
+    assert verify.ais == (("random", "random"), (first, first), (second, second))
+    assert verify.deals_per_matchup == (2, 5, 1)
+    assert fingerprint(loads_experiment(experiment_toml(verify))) == fingerprint(verify)
+    for bad, words in (({"ai": first, "deals": 0}, "deals must be an integer >= 1"), (3, "each entry is")):
+        with pytest.raises(ExperimentError, match=words):
+            parse_fix({"fields": ["hp"], "verify_ais": [bad]}, "fix.toml")
