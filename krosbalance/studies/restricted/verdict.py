@@ -9,13 +9,16 @@ import pandas as pd
 
 from krosbalance.analysis.dependence import ai_tier
 from krosbalance.analysis.names import display_name
+from krosbalance.analysis.top_ai import ai_note, run_ruleset, top_ais
 from krosbalance.analysis.verdict import Verdict, group_label, one_ai, verdict_frame
 from krosbalance.studies.restricted.section import forbids_of
 from krosbalance.studies.restricted.tables import restricted_table
 
 
 def restricted_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
-    """Restricted play: Δ strength of each figure with one element forbidden, per AI."""
+    """Restricted play: Δ strength of each figure with one element forbidden, per AI; its line names
+    the element the figure misses most under the strongest validated AI that played (the cheaper
+    AIs' are the picture's other rows)."""
     forbids = forbids_of(rs)
     if not forbids:
         return None
@@ -36,11 +39,13 @@ def restricted_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | No
         }
         for r in table.itertuples(index=False)
     ]
-    worst = table.loc[table["delta"].idxmin()]
+    top = top_ais([str(ai) for ai in table["tier"].unique()], run_ruleset(rs.matches))
+    answering = table[table["tier"] == top.top] if top is not None else table
+    worst = answering.loc[answering["delta"].idxmin()]
     lines = [
         f"{display_name(str(worst['figure']))} loses most without {worst['element']}: "
         f"Δ {worst['delta']:+.2f} [{worst['ci_low']:+.2f}, {worst['ci_high']:+.2f}] log-odds under "
-        f"{worst['tier']} (n={int(worst['n'])})."
+        f"{ai_note(top) if top is not None else worst['tier']} (n={int(worst['n'])})."
     ]
     return Verdict(
         "restricted play",

@@ -135,3 +135,26 @@ def test_changed_is_zero_when_the_restricted_arm_plays_the_same_matches():
     same = m[m["variant"] == "unrestricted"].assign(variant="star-power-hat")
     t = restricted_table(pd.concat([m[m["variant"] == "unrestricted"], same]), FORBIDS)
     assert (t["changed"] == 0).all() and (t["delta_win"] == 0).all()
+
+
+def test_the_pictures_line_names_the_loss_under_the_strongest_ai_not_the_largest_under_any(monkeypatch):
+    """Two AIs: the cheaper one (another tier) loses most without the hat, the strongest AI played
+    without the bow (the hat does nothing to it): the line is the strongest AI's."""
+    from krosbalance.ai.ladder import load_ladder
+    from krosbalance.ai.ladder_order import strength_order
+    from krosbalance.ai.registry import ai_tier
+    from krosbalance.studies.restricted.verdict import restricted_verdict
+
+    ladder = load_ladder()
+    order = strength_order(list(ladder), "arena", ladder)
+    strong = order[0]
+    weak = next(ai for ai in order[1:] if ai_tier(ai) != ai_tier(strong))
+    frames = []
+    for ai, planted in ((strong, PLANTED), (weak, {**PLANTED, "star-power-hat": -2.5})):
+        monkeypatch.setattr(f"{__name__}.PLANTED", planted)
+        m = planted_matches(deals=6, seed=len(frames) + 3).assign(ai0=ai, ai1=ai)
+        frames.append(m.assign(match_id=m["match_id"] + 10**6 * len(frames)))
+    verdict = restricted_verdict(_Results(pd.concat(frames, ignore_index=True), {"forbids": FORBIDS}), {})
+    assert verdict is not None
+    (line,) = verdict.lines
+    assert "without bow" in line and f"under {strong}" in line, line
