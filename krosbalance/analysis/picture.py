@@ -21,6 +21,9 @@ pooled) of ``tier``, with the estimate, its 95% interval, n and ``ai``: the one 
 answer is read off the rows of the strongest AI (:mod:`krosbalance.analysis.headline`)."""
 SETTLED, MOVING, UNDECIDED = equivalence.SETTLED, equivalence.MOVING, equivalence.UNDECIDED
 ONE_TIER = "one tier"
+NO_INTERVAL = "no interval"
+"""A figure both compared AIs measured, one of them without an interval (a Δ of exactly 0 from an
+arm that changed no match under it, say): neither judged nor a one-tier figure."""
 #: the equivalence margin on a proportion scale (win rates): ±0.15 log-odds around 50% is ±3.75 points
 PCT_MARGIN = 0.0375
 Z95 = 1.959963984540054

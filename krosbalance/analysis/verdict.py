@@ -36,6 +36,7 @@ from krosbalance.analysis.names import display_name
 from krosbalance.analysis.picture import (
     COLUMNS,
     MOVING,
+    NO_INTERVAL,
     ONE_TIER,
     PCT_MARGIN,
     SETTLED,
@@ -53,7 +54,13 @@ from krosbalance.analysis.wording import win_pct_text
 
 MAX_SUMMARY = 5
 _COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
-_MARK = {SETTLED: "#2a7a2a", MOVING: "#b22222", UNDECIDED: "#b8860b", ONE_TIER: "#777777"}
+_MARK = {
+    SETTLED: "#2a7a2a",
+    MOVING: "#b22222",
+    UNDECIDED: "#b8860b",
+    ONE_TIER: "#777777",
+    NO_INTERVAL: "#777777",
+}
 
 
 def sole_ai(matches: pd.DataFrame, tier: str) -> str:
@@ -136,8 +143,8 @@ def convergence(
 
     A tier is its row with the most matches (its AIs pooled when there is that row); the standard
     errors are read off the 95% intervals; the margin is ±0.15 log-odds (:data:`PCT_MARGIN` on a
-    proportion scale). A figure missing from either group, or without an interval there, is
-    ``one tier``.
+    proportion scale). A figure missing from either group is ``one tier``; one that both groups
+    measured, one of them without an interval, is ``no interval``.
     """
     column, tiers = compared(data, ruleset, standings)
     margin = PCT_MARGIN if as_pct else equivalence.MARGIN
@@ -145,6 +152,8 @@ def convergence(
     for fig in dict.fromkeys(data["figure"]):
         own = data[(data["figure"] == fig) & data["ci_low"].notna() & data["ci_high"].notna()]
         status, diff, more = ONE_TIER, float("nan"), (0, 0)
+        if len(tiers) >= 2 and all(((data["figure"] == fig) & (data[column] == t)).any() for t in tiers[:2]):
+            status = NO_INTERVAL  # both measured it: only an interval is missing
         if len(tiers) >= 2:
             top = own[own[column] == tiers[0]]
             second = own[own[column] == tiers[1]]
@@ -186,7 +195,7 @@ def convergence_line(verdict: Verdict) -> str:
             f"Stronger play cannot be judged: one {kind} played ({played}); a run with a second, stronger "
             f"{kind} would show whether better play changes these answers."
         )
-    judged = conv[conv["status"] != ONE_TIER]
+    judged = conv[~conv["status"].isin([ONE_TIER, NO_INTERVAL])]
     margin = f"±{100 * PCT_MARGIN:.2g} points" if verdict.as_pct else f"±{equivalence.MARGIN:.2f} log-odds"
 
     def named(status: str) -> list[str]:
@@ -277,7 +286,7 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
     for f, i in row.items():
         status = str(conv.get(f, ONE_TIER))
         ax.annotate(
-            status if status != ONE_TIER else "one tier",
+            status,
             xy=(1.0, i),
             xycoords=("axes fraction", "data"),
             xytext=(4, 0),
@@ -430,6 +439,7 @@ def character_verdict(matches: pd.DataFrame, lines: list[str] | None = None) -> 
 __all__ = [
     "COLUMNS",
     "MOVING",
+    "NO_INTERVAL",
     "ONE_TIER",
     "SETTLED",
     "UNDECIDED",

@@ -121,3 +121,20 @@ def test_the_report_of_a_study_with_no_estimate_still_leads_with_the_verdict(see
     _, doc, _ = build_document(ResultSet(m, f))
     assert doc.blocks[0] == ("h2", "Verdict") and doc.blocks[1][0] == "img"
     assert [v for k, v in doc.blocks if k == "h2"][1] == "Summary"
+
+
+def test_a_figure_both_measured_without_an_interval_under_one_is_no_interval_not_one_tier() -> None:
+    """An arm that changes no match under the strong AI (Δ exactly 0, no interval) is measured by
+    both groups: it is 'no interval', kept out of the settled count, and the picture says so."""
+    data = frame(
+        [
+            ("a", "search", 0.50, 0.45, 0.55),
+            ("a", "heuristic", 0.52, 0.47, 0.57),
+            ("b", "search", 0.0, float("nan"), float("nan")),  # the restriction changed nothing
+            ("b", "heuristic", -0.4, -0.6, -0.2),
+            ("c", "heuristic", 0.1, 0.0, 0.2),  # the strong tier never measured it
+        ]
+    )
+    table = vd.convergence(data).set_index("figure")
+    assert table["status"].to_dict() == {"a": vd.SETTLED, "b": vd.NO_INTERVAL, "c": vd.ONE_TIER}
+    assert vd.convergence_line(vd.Verdict("x", "y", data)).startswith("1 of 1 figures settled")
