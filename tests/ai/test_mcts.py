@@ -290,3 +290,23 @@ def test_the_alternatives_are_built_and_alt_plans_must_be_positive() -> None:
     assert len(ai.alternatives) == 1 and ai.alt_plans == 1
     with pytest.raises(ValueError, match="alt_plans must be positive"):
         MCTSAI(np.random.default_rng(5), alternatives=(KiterRaceAI,), alt_plans=0)
+
+
+def test_mcts_deep_is_the_confirmed_screening_form() -> None:
+    """``mcts-deep`` (issue 39, item 4) is the variant confirmed in
+    ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai-2.md`` (row 23): a search AI whose
+    knobs are those of the screening form, which the core plays as ``search_spec("mcts-deep")``."""
+    from krosbalance.ai.focus_fire import FocusFireAI
+    from krosbalance.ai.objective import ObjectiveAI
+
+    ai = get_ai("mcts-deep")(np.random.default_rng(0))
+    assert isinstance(ai, MCTSAI) and ai_tier("mcts-deep") == "search"
+    assert (ai.candidates, ai.schedule, ai.prior, ai.keep_base, ai.alt_plans) == (
+        16,
+        (4, 8, 16, 32),
+        0.0,
+        True,
+        1,
+    )
+    assert type(ai.base) is KiterRaceAI and type(ai.model) is KiterRaceAI and not ai.replies
+    assert [type(a) for a in ai.alternatives] == [KiterAI, FocusFireAI, ObjectiveAI]

@@ -89,6 +89,19 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         "mcts" => mcts("kiter", MODEL, false),
         "mcts-2" => mcts("kiter-2", MODEL, false),
         "mcts-race" => mcts("kiter-race", MODEL, false),
+        // issue 39, item 4 (reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai-2.md)
+        "mcts-deep" => SearchSpec {
+            candidates: 16,
+            budget: Budget::Mcts {
+                schedule: vec![4, 8, 16, 32],
+                prior: 0.0,
+                keep_base: true,
+            },
+            alternatives: ["kiter", "focus_fire", "objective"]
+                .map(str::to_string)
+                .to_vec(),
+            ..mcts("kiter-race", "kiter-race", true)
+        },
         _ => return screened(name),
     })
 }
@@ -449,6 +462,11 @@ mod tests {
         );
         assert_eq!(race.alternatives, Vec::<String>::new());
         assert!(search_spec("mcts{alt_plans=0}").is_none());
+        // the registered mcts-deep is the screening form that was confirmed (issue 39)
+        let deep = search_spec("mcts-deep").expect("registered");
+        let form = search_spec("mcts{alternatives=kiter+focus_fire+objective;base=kiter-race;candidates=16;keep_base=1;model=kiter-race;prior=0;schedule=4-8-16-32}")
+            .expect("a form");
+        assert_eq!(format!("{deep:?}"), format!("{form:?}"));
         assert!(search_spec("mcts{depth=3}").is_none());
         assert!(search_spec("mcts{candidates=many}").is_none());
         assert!(search_spec("mcts-deeper").is_none());
