@@ -103,8 +103,14 @@ pub fn controller(
             .iter()
             .map(|r| heuristic(r))
             .collect::<Result<Vec<_>, _>>()?;
+        let alternatives = spec
+            .alternatives
+            .iter()
+            .map(|a| heuristic(a))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut ai = PlanSearchAI::new(name, spec.candidates, spec.budget, rng, base, model)
-            .with_replies(replies);
+            .with_replies(replies)
+            .with_alternatives(alternatives, spec.alt_plans);
         if let Some(geo) = geo {
             ai.set_geometry(geo.clone());
         }

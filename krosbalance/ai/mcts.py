@@ -33,7 +33,9 @@ in ``reports/ai-ladder-connected/NOTES-2026-12-06-search-knobs.md``. Two knobs o
 in every registered AI: ``keep_base`` (the heuristic's own plan is never cut by the halving, so it
 meets every world the finalists meet) and ``replies`` (further models of the opponent's reply, a
 rollout worth the worst of them); with ``model = kiter-race`` they were screened against mcts-race
-in ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai.md`` (none reached the 60% bar).
+in ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai.md`` (none reached the 60% bar). A
+third, also off: ``alternatives`` (further heuristics; each one's ``alt_plans`` best plans join the
+base's, :func:`.plan_choice.union_of_plans`), screened in ``NOTES-2026-12-07-stronger-ai-2.md``.
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ class MCTSAI(PlanSearchAI):
         prior: float = PRIOR,
         keep_base: bool = False,
         replies: tuple[type[HeuristicAI], ...] = (),
+        alternatives: tuple[type[HeuristicAI], ...] = (),
+        alt_plans: int = 1,
     ) -> None:
         if (
             not schedule
@@ -137,6 +141,12 @@ class MCTSAI(PlanSearchAI):
         self.replies = [reply(rng) for reply in replies]
         for reply in self.replies:
             reply.share_caches(self.base)
+        if alt_plans < 1:
+            raise ValueError(f"alt_plans must be positive, got {alt_plans!r}")
+        self.alternatives = [alternative(rng) for alternative in alternatives]
+        for alternative in self.alternatives:
+            alternative.share_caches(self.base)
+        self.alt_plans = alt_plans
         self.transpositions = 0  # rollouts answered by the transposition table
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:

@@ -5,7 +5,9 @@ the rest is this base: deployment and tension follow the heuristic; at the start
 activation the heuristic (``base``, the kiter's planner by default) offers its ``candidates`` best
 plans, the search chooses, and the heuristic replays the chosen plan (replanning on surprises);
 a creature's activation plays the heuristic's own plan. ``model`` is the heuristic that plays the
-opponent in rollouts, sharing the base's caches.
+opponent in rollouts, sharing the base's caches. ``alternatives`` (off: none) are further heuristics
+whose ``alt_plans`` best plans join the base's for a Krosmaster (:func:`union_of_plans`): plans the
+base does not propose, judged by the same search and replayed by the base.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ class PlanSearchAI(AI):
         self.base = base(rng)
         self.model = model(rng)
         self.model.share_caches(self.base)
+        self.alternatives: list[HeuristicAI] = []
+        self.alt_plans = 1
         self._key: tuple[int, int] = (-1, -1)
         self.rollouts = 0  # rollouts played so far (for benchmarks)
         self.searches = 0  # activations decided by rollouts
@@ -62,8 +66,13 @@ class PlanSearchAI(AI):
         if key != self._key:
             self._key = key
             self.base.begin(view, me)
+            for alternative in self.alternatives:
+                alternative.begin(view, me)
             keep = self.candidates if me.is_krosmaster else 1  # a creature: the heuristic's plan
             plans = self.base.candidates(view, me, keep)
+            if me.is_krosmaster and self.alternatives:
+                offered = [a.candidates(view, me, self.alt_plans) for a in self.alternatives]
+                plans = union_of_plans(plans, offered)
             plan = plans[0] if len(plans) == 1 else self.choose_plan(view, me, plans)
             self.base.adopt(plan)
         return self.base.choose_action(view)
@@ -71,3 +80,24 @@ class PlanSearchAI(AI):
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan to play among several (the heuristic's order); a search overrides this."""
         return plans[0]
+
+
+def union_of_plans(plans: list[Plan], offered: list[list[Plan]]) -> list[Plan]:
+    """The base's ``plans`` (first, in its order), then each alternative's plans in order, a plan
+    left out when one with the same steps and walk is already in. An alternative's plan is valued at
+    the lowest of the base's values, so the prior never favours a plan for coming from another
+    heuristic (the values of two heuristics are not on one scale)."""
+    floor = min(p.value for p in plans)
+    seen = {_signature(p) for p in plans}
+    union = list(plans)
+    for extra in offered:
+        for plan in extra:
+            signature = _signature(plan)
+            if signature not in seen:
+                seen.add(signature)
+                union.append(Plan(list(plan.steps), floor, list(plan.route)))
+    return union
+
+
+def _signature(plan: Plan) -> tuple[object, ...]:
+    return (tuple((s.kind, s.arg, s.target) for s in plan.steps), tuple(plan.route))

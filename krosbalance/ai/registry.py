@@ -96,6 +96,23 @@ def _mcts_race(rng: np.random.Generator) -> AI:
     return MCTSAI(rng, base=KiterRaceAI)
 
 
+def _mcts_deep(rng: np.random.Generator) -> AI:
+    """mcts-race's search made deeper and wider (issue 39, item 4;
+    ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai-2.md``): kiter-race also models the
+    opponent, 16 plans over 4 -> 8 -> 16 -> 32 worlds with the heuristic's own never cut and no
+    prior (the rollouts alone judge), and the best plans of kiter, focus-fire and objective joined to kiter-race's."""
+    return MCTSAI(
+        rng,
+        candidates=16,
+        schedule=(4, 8, 16, 32),
+        base=KiterRaceAI,
+        model=KiterRaceAI,
+        prior=0.0,
+        keep_base=True,
+        alternatives=(KiterAI, FocusFireAI, ObjectiveAI),
+    )
+
+
 def register_ai(
     name: str,
     factory: AIFactory,
@@ -266,7 +283,7 @@ for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _loo
         two_players_only=LookaheadAI.two_players_only,
     )
 register_ai("mcts", MCTSAI, tier="search")
-for _name, _factory in (("mcts-2", _mcts_skilled), ("mcts-race", _mcts_race)):
+for _name, _factory in (("mcts-2", _mcts_skilled), ("mcts-race", _mcts_race), ("mcts-deep", _mcts_deep)):
     register_ai(
         _name,
         _factory,

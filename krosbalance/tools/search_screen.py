@@ -2,7 +2,9 @@
 
 A variant is ``mcts`` with some of its knobs changed (``MCTSAI``'s keyword arguments: the budget,
 ``candidates`` and ``schedule``, the ``prior``, and the heuristics that propose its plans and play
-its rollouts, ``base``, and play the opponent in them, ``model``, by AI name); the screen plays it against an opponent
+its rollouts, ``base``, and play the opponent in them, ``model``, by AI name; ``keep_base``,
+``replies``, and ``alternatives`` whose ``alt_plans`` best plans join the base's); the screen plays
+it against an opponent
 on the design of ``simulations/mcts-vs-lookahead.toml`` — every split of the eight box Krosmasters
 into two teams of four, on each board, each team on each side and the variant on each seat, the
 four matches of a (split, board) sharing one seed — in an order shuffled by the master seed, so that
@@ -42,7 +44,7 @@ import numpy as np
 from krosbalance import native_match
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.planner import HeuristicAI
-from krosbalance.ai.registry import get_ai, register_ai, unregister_ai
+from krosbalance.ai.registry import core_ai_id, get_ai, register_ai, unregister_ai
 from krosbalance.content.registry import default_registry, list_characters
 from krosbalance.errors import KrosbalanceError
 from krosbalance.play import play_match
@@ -52,7 +54,17 @@ BOARDS = ("arena-elemental", "arena-pit", "bonta-1")
 VARIANT = "mcts-variant"
 #: the knobs a screen may set: MCTSAI's keyword arguments (written out: a compiled class's signature
 #: cannot be read); ``base`` and ``model`` name a registered heuristic AI
-KNOBS = ("candidates", "schedule", "prior", "base", "model", "keep_base", "replies")
+KNOBS = (
+    "candidates",
+    "schedule",
+    "prior",
+    "base",
+    "model",
+    "keep_base",
+    "replies",
+    "alternatives",
+    "alt_plans",
+)
 PLAYERS = ("base", "model")
 
 
@@ -98,8 +110,9 @@ def _players(knobs: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(factory, type) and issubclass(factory, HeuristicAI)):
             raise KrosbalanceError(f"knobs: {key} must name a registered heuristic AI, got {name!r}")
         out[key] = factory
-    if "replies" in out:
-        out["replies"] = tuple(_players({"model": name})["model"] for name in out["replies"])
+    for key in ("replies", "alternatives"):
+        if key in out:
+            out[key] = tuple(_players({"model": name})["model"] for name in out[key])
     return out
 
 
@@ -191,13 +204,16 @@ def _played(
 
 def core_name(knobs: dict[str, Any]) -> str:
     """The core's screening form of a variant (``mcts{knob=value;...}``; the schedule's worlds joined
-    by ``-``, the replies' names by ``+``, a flag as 1 or 0)."""
+    by ``-``, the heuristics' names by ``+`` as the core knows them (:func:`.registry.core_ai_id`), a
+    flag as 1 or 0)."""
 
     def text(value: Any) -> str:
         if isinstance(value, bool):
             return str(int(value))
+        if isinstance(value, str):
+            return core_ai_id(value)
         if isinstance(value, tuple | list):
-            return ("+" if value and isinstance(value[0], str) else "-").join(str(v) for v in value)
+            return ("+" if value and isinstance(value[0], str) else "-").join(text(v) for v in value)
         return str(value)
 
     return "mcts{" + ";".join(f"{k}={text(v)}" for k, v in sorted(knobs.items())) + "}"

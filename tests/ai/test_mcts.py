@@ -264,3 +264,49 @@ def test_mcts_race_beats_lookahead_in_60_percent_of_400_paired_matches() -> None
     low, _ = wilson(int(score), n)
     assert n == 400
     assert score / n >= 0.6 and low > 0.5, f"mcts-race scored {score}/{n} (CI low {low:.3f})"
+
+
+def test_the_union_keeps_the_base_plans_first_and_adds_each_other_plan_once_at_the_lowest_value() -> None:
+    """``alternatives`` (issue 39): plans another heuristic proposes join the base's, after them; a
+    plan with the same steps and walk as one already in is left out; an added plan is valued at the
+    lowest of the base's values, so the prior never favours it for its origin."""
+    from krosbalance.ai.casts import Step
+    from krosbalance.ai.plan_choice import union_of_plans
+    from krosbalance.ai.plan_search import Plan
+
+    def plan(cell: int, value: float, route: tuple[int, ...] = ()) -> Plan:
+        return Plan([Step("goto", cell, 0), Step("end")], value, list(route))
+
+    base = [plan(3, 2.0), plan(4, 1.5)]
+    union = union_of_plans(base, [[plan(4, 9.0), plan(5, 7.0)], [plan(5, 1.0), plan(5, 1.0, (1, 5))]])
+    assert [p.steps[0].arg for p in union] == [3, 4, 5, 5]
+    assert [p.value for p in union] == [2.0, 1.5, 1.5, 1.5]
+    assert union[3].route == [1, 5]
+    assert union_of_plans(base, []) == base
+
+
+def test_the_alternatives_are_built_and_alt_plans_must_be_positive() -> None:
+    ai = MCTSAI(np.random.default_rng(5), candidates=2, schedule=(1,), alternatives=(KiterRaceAI,))
+    assert len(ai.alternatives) == 1 and ai.alt_plans == 1
+    with pytest.raises(ValueError, match="alt_plans must be positive"):
+        MCTSAI(np.random.default_rng(5), alternatives=(KiterRaceAI,), alt_plans=0)
+
+
+def test_mcts_deep_is_the_confirmed_screening_form() -> None:
+    """``mcts-deep`` (issue 39, item 4) is the variant confirmed in
+    ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai-2.md`` (row 23): a search AI whose
+    knobs are those of the screening form, which the core plays as ``search_spec("mcts-deep")``."""
+    from krosbalance.ai.focus_fire import FocusFireAI
+    from krosbalance.ai.objective import ObjectiveAI
+
+    ai = get_ai("mcts-deep")(np.random.default_rng(0))
+    assert isinstance(ai, MCTSAI) and ai_tier("mcts-deep") == "search"
+    assert (ai.candidates, ai.schedule, ai.prior, ai.keep_base, ai.alt_plans) == (
+        16,
+        (4, 8, 16, 32),
+        0.0,
+        True,
+        1,
+    )
+    assert type(ai.base) is KiterRaceAI and type(ai.model) is KiterRaceAI and not ai.replies
+    assert [type(a) for a in ai.alternatives] == [KiterAI, FocusFireAI, ObjectiveAI]

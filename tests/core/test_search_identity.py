@@ -2,7 +2,8 @@
 (core/src/ai/search against krosbalance/ai/plan_choice.py, lookahead.py, mcts.py, rollout.py,
 evaluation.py, determinize.py).
 
-Each of ``lookahead-fast``, ``lookahead``, ``mcts``, ``mcts-2`` and ``mcts-race`` plays seeded
+Each search AI the core plays (``lookahead-fast``, ``lookahead``, ``mcts``, ``mcts-2``, ``mcts-race``,
+``mcts-deep``: the search tier of ``PORTED_AIS``) plays seeded
 two-player matches against ``kiter`` and against another search AI, on either seat, with and without
 Demonic Rewards; both engines play each match and the canonical bytes (every event, then the result
 head) must be equal. A search decides every Krosmaster activation by rollouts drawn from its own
@@ -30,11 +31,13 @@ core = pytest.importorskip(
 if not native.available():
     pytest.skip(str(native.why_unavailable()), allow_module_level=True)
 
-from krosbalance.native_match import IDENTICAL_AIS, play_match_core  # noqa: E402
+from krosbalance.ai.registry import ai_tier  # noqa: E402
+from krosbalance.native_match import IDENTICAL_AIS, PORTED_AIS, play_match_core  # noqa: E402
 from tests.core.test_heuristic_identity import VARIANTS, check_differential  # noqa: E402
 from tests.core.test_match_identity import BOARDS, canonical_core  # noqa: E402
 
-SEARCH_AIS = ("lookahead-fast", "lookahead", "mcts", "mcts-2", "mcts-race")
+#: every search AI the core plays, in the order they were ported (a new one adds its specs after)
+SEARCH_AIS = tuple(name for name in PORTED_AIS if ai_tier(name) == "search")
 REWARDS: dict[str, Any] = {"demonic_rewards": True}
 #: the default suite's matches are cut short (the reference's search costs seconds a match)
 SHORT: dict[str, Any] = {"turn_limit": 8}

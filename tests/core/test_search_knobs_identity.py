@@ -1,8 +1,8 @@
 """The core's screening form of an mcts (``mcts{base=...;model=...;keep_base=1;...}``,
 core/src/ai/search/mod.rs) is the reference's ``MCTSAI`` with the same knobs, event for event: what
 ``krosbalance.tools.search_screen --core`` measures is the AI it names. The knobs that no registered
-AI used before issue 39 (an opponent model other than ``kiter``, ``keep_base``, ``replies``) are
-covered here."""
+AI used before issue 39 (an opponent model other than ``kiter``, ``keep_base``, ``replies``, the
+``alternatives`` heuristics' plans joining the base's) are covered here."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ VARIANTS = (
     '{"base": "kiter-race", "keep_base": true}',
     '{"base": "kiter-2", "model": "kiter-race", "keep_base": true, "schedule": [1, 3], "prior": 0.2}',
     '{"base": "kiter-race", "replies": ["kiter-race"], "schedule": [1, 2, 4]}',
+    '{"base": "kiter-race", "model": "kiter-race", "alternatives": ["kiter", "objective"], "alt_plans": 2,'
+    ' "schedule": [1, 2, 4], "prior": 0.0}',
+    '{"base": "kiter-race", "alternatives": ["focus-fire", "kiter-2"], "keep_base": true, "schedule": [1, 3]}',
 )
 
 

@@ -26,12 +26,20 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "model": "kiter-2",
         "keep_base": True,
         "replies": ["kiter-race"],
+        "alternatives": ["focus-fire", "objective"],
+        "alt_plans": 2,
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
     assert knobs["schedule"] == (1, 2)
     assert knobs["model"] == "kiter-2"  # a name until the worker builds the variant
     assert knobs["keep_base"] is True and knobs["replies"] == ("kiter-race",)
+    assert knobs["alternatives"] == ("focus-fire", "objective") and knobs["alt_plans"] == 2
+
+
+def test_the_core_form_names_the_heuristics_as_the_core_knows_them() -> None:
+    knobs = parse_knobs('{"alternatives": ["focus-fire", "kiter"], "alt_plans": 2, "schedule": [1, 2]}')
+    assert search_screen.core_name(knobs) == "mcts{alt_plans=2;alternatives=focus_fire+kiter;schedule=1-2}"
 
 
 @pytest.mark.parametrize(
@@ -40,6 +48,8 @@ def test_every_knob_is_one_mcts_takes() -> None:
         ('{"depth": 3}', "unknown depth"),
         ('{"horizon": 2}', "unknown horizon"),
         ('{"schedule": [2, 2]}', "schedule must be increasing"),
+        ('{"alt_plans": 0}', "alt_plans must be positive"),
+        ('{"alternatives": ["mcts"]}', "must name a registered heuristic AI"),
         ("[1]", "expected a JSON object"),
         ('{"model": "lookahead"}', "model must name a registered heuristic AI"),
         ('{"base": "nobody"}', "unknown AI 'nobody'"),

@@ -52,10 +52,13 @@ pub struct SearchSpec {
     pub model: String,
     /// Further models of the opponent's reply (`MCTSAI.replies`), by heuristic name.
     pub replies: Vec<String>,
+    /// Further heuristics whose `alt_plans` best plans join the base's (`MCTSAI.alternatives`).
+    pub alternatives: Vec<String>,
+    pub alt_plans: usize,
 }
 
 /// The search AIs by registry name (`krosbalance/ai/registry.py`); also the screening form
-/// `mcts{base=kiter-race;model=kiter;replies=kiter-race;candidates=6;schedule=2-4-8;prior=0.5;keep_base=1}`
+/// `mcts{base=kiter-race;model=kiter;replies=kiter-race;candidates=6;schedule=2-4-8;prior=0.5;keep_base=1;alternatives=kiter+objective;alt_plans=2}`
 /// (`krosbalance.tools.search_screen --core`: any knob left out keeps `mcts`'s value).
 pub fn search_spec(name: &str) -> Option<SearchSpec> {
     let mcts = |base: &str, model: &str, keep_base: bool| SearchSpec {
@@ -68,6 +71,8 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         base: base.to_string(),
         model: model.to_string(),
         replies: Vec::new(),
+        alternatives: Vec::new(),
+        alt_plans: 1,
     };
     let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
         candidates,
@@ -75,6 +80,8 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         base: "kiter".to_string(),
         model: MODEL.to_string(),
         replies: Vec::new(),
+        alternatives: Vec::new(),
+        alt_plans: 1,
     };
     Some(match name {
         "lookahead-fast" => lookahead(3, 1),
@@ -82,6 +89,19 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         "mcts" => mcts("kiter", MODEL, false),
         "mcts-2" => mcts("kiter-2", MODEL, false),
         "mcts-race" => mcts("kiter-race", MODEL, false),
+        // issue 39, item 4 (reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai-2.md)
+        "mcts-deep" => SearchSpec {
+            candidates: 16,
+            budget: Budget::Mcts {
+                schedule: vec![4, 8, 16, 32],
+                prior: 0.0,
+                keep_base: true,
+            },
+            alternatives: ["kiter", "focus_fire", "objective"]
+                .map(str::to_string)
+                .to_vec(),
+            ..mcts("kiter-race", "kiter-race", true)
+        },
         _ => return screened(name),
     })
 }
@@ -104,6 +124,10 @@ fn screened(name: &str) -> Option<SearchSpec> {
             "base" => spec.base = value.to_string(),
             "model" => spec.model = value.to_string(),
             "replies" => spec.replies = value.split('+').map(str::to_string).collect(),
+            "alternatives" => {
+                spec.alternatives = value.split('+').map(str::to_string).collect();
+            }
+            "alt_plans" => spec.alt_plans = value.parse().ok().filter(|&n: &usize| n >= 1)?,
             "candidates" => spec.candidates = value.parse().ok()?,
             "prior" => *prior = value.parse().ok()?,
             "keep_base" => *keep_base = value == "1" || value == "true",
@@ -136,6 +160,9 @@ pub struct PlanSearchAI {
     model: HeuristicAI,
     /// Further models of the opponent (`MCTSAI.replies`): a rollout takes the worst for this side.
     replies: Vec<HeuristicAI>,
+    /// Further heuristics whose `alt_plans` best plans join the base's for a Krosmaster.
+    alternatives: Vec<HeuristicAI>,
+    alt_plans: usize,
     geo: Option<Arc<Geometry>>,
     key: (i32, i64),
     /// Rollouts played and activations decided by rollouts (for benchmarks).
@@ -170,6 +197,8 @@ impl PlanSearchAI {
             base,
             model,
             replies: Vec::new(),
+            alternatives: Vec::new(),
+            alt_plans: 1,
             geo: None,
             key: (-1, -1),
             rollouts: 0,
@@ -189,12 +218,33 @@ impl PlanSearchAI {
         self
     }
 
+    /// Further heuristics whose `alt_plans` best plans join the base's for a Krosmaster
+    /// (`alternatives`, sharing the base's caches; see [`union_of_plans`]).
+    pub fn with_alternatives(mut self, alternatives: Vec<HeuristicAI>, alt_plans: usize) -> Self {
+        assert!(
+            alt_plans >= 1,
+            "alt_plans must be positive, got {alt_plans}"
+        );
+        self.alternatives = alternatives;
+        self.alt_plans = alt_plans;
+        for alternative in &mut self.alternatives {
+            alternative.share_caches(&self.base);
+            if let Some(geo) = &self.geo {
+                alternative.set_geometry(geo.clone());
+            }
+        }
+        self
+    }
+
     /// Use the board's range tables built once for many matches.
     pub fn set_geometry(&mut self, geo: Arc<Geometry>) {
         self.base.set_geometry(geo.clone());
         self.model.set_geometry(geo.clone());
         for reply in &mut self.replies {
             reply.set_geometry(geo.clone());
+        }
+        for alternative in &mut self.alternatives {
+            alternative.set_geometry(geo.clone());
         }
         self.geo = Some(geo);
     }
@@ -205,6 +255,9 @@ impl PlanSearchAI {
             self.model.set_geometry(geo.clone());
             for reply in &mut self.replies {
                 reply.set_geometry(geo.clone());
+            }
+            for alternative in &mut self.alternatives {
+                alternative.set_geometry(geo.clone());
             }
             self.geo = Some(geo.clone());
         }
@@ -236,12 +289,25 @@ impl PlanSearchAI {
         if key != self.key {
             self.key = key;
             self.base.begin(state, me);
-            let keep = if state.fighters[me].kind == PieceKind::Krosmaster {
+            for alternative in &mut self.alternatives {
+                alternative.begin(state, me);
+            }
+            let krosmaster = state.fighters[me].kind == PieceKind::Krosmaster;
+            let keep = if krosmaster {
                 self.candidates
             } else {
                 1 // a creature: the heuristic's plan
             };
-            let plans = self.base.candidates(state, me, keep);
+            let mut plans = self.base.candidates(state, me, keep);
+            if krosmaster && !self.alternatives.is_empty() {
+                let n = self.alt_plans;
+                let offered: Vec<Vec<Plan>> = self
+                    .alternatives
+                    .iter_mut()
+                    .map(|a| a.candidates(state, me, n))
+                    .collect();
+                plans = union_of_plans(plans, &offered);
+            }
             let chosen = if plans.len() == 1 {
                 0
             } else {
@@ -251,6 +317,29 @@ impl PlanSearchAI {
         }
         self.base.decide(state, legal)
     }
+}
+
+/// `union_of_plans`: the base's `plans` (first, in its order), then each alternative's in order, a
+/// plan left out when one with the same steps and walk is already in; an alternative's plan valued
+/// at the lowest of the base's values (two heuristics' values are not on one scale).
+pub fn union_of_plans(plans: Vec<Plan>, offered: &[Vec<Plan>]) -> Vec<Plan> {
+    let floor = plans.iter().map(|p| p.value).fold(f64::INFINITY, f64::min);
+    let mut union = plans;
+    for extra in offered {
+        for plan in extra {
+            if !union
+                .iter()
+                .any(|p| p.steps == plan.steps && p.route == plan.route)
+            {
+                union.push(Plan {
+                    steps: plan.steps.clone(),
+                    value: floor,
+                    route: plan.route.clone(),
+                });
+            }
+        }
+    }
+    union
 }
 
 impl Controller<Arena> for PlanSearchAI {
@@ -366,6 +455,18 @@ mod tests {
             (race.base.as_str(), race.model.as_str()),
             ("kiter-race", "kiter")
         );
+        let union = search_spec("mcts{alternatives=kiter+objective;alt_plans=2}").expect("a form");
+        assert_eq!(
+            (union.alternatives, union.alt_plans),
+            (vec!["kiter".to_string(), "objective".to_string()], 2)
+        );
+        assert_eq!(race.alternatives, Vec::<String>::new());
+        assert!(search_spec("mcts{alt_plans=0}").is_none());
+        // the registered mcts-deep is the screening form that was confirmed (issue 39)
+        let deep = search_spec("mcts-deep").expect("registered");
+        let form = search_spec("mcts{alternatives=kiter+focus_fire+objective;base=kiter-race;candidates=16;keep_base=1;model=kiter-race;prior=0;schedule=4-8-16-32}")
+            .expect("a form");
+        assert_eq!(format!("{deep:?}"), format!("{form:?}"));
         assert!(search_spec("mcts{depth=3}").is_none());
         assert!(search_spec("mcts{candidates=many}").is_none());
         assert!(search_spec("mcts-deeper").is_none());
