@@ -34,6 +34,7 @@ from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import MatchView
 from krosbalance.engine_choice import play_in_core
 from krosbalance.errors import ContentError, TeamError
+from krosbalance.render.checkpoints import take_checkpoint
 from krosbalance.rulesets.base import Ruleset
 from krosbalance.rulesets.registry import get_ruleset
 
@@ -184,7 +185,6 @@ def play_match(
         run_to_end(state, controllers, views)
         return summarise(state, seed)
     # A replay's checkpoints: after deployment, after every turn and at the end.
-    from krosbalance.render.checkpoints import take_checkpoint
 
     checkpoints = [take_checkpoint(state, seed)]
     run_to_end(state, controllers, views, lambda s: checkpoints.append(take_checkpoint(s, seed)))

@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from krosbalance.ai.registry import canonical_ai
 from krosbalance.content.specs import Frozen
 from krosbalance.errors import ContentError
 
@@ -43,7 +44,6 @@ def load_ladder(path: Path | None = None) -> dict[str, LadderStanding]:
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(str(path), "toml", str(exc)) from None
     standings: dict[str, LadderStanding] = {}
-    from krosbalance.ai.registry import canonical_ai
 
     for written, entry in data.get("ais", {}).items():
         name = canonical_ai(written)  # a standing written under an AI's former id (focus_fire)

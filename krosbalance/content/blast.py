@@ -22,6 +22,7 @@ from typing import Any
 
 from krosbalance.content.blast_keywords import BONUS_EFFECT_KEYWORDS, BONUS_TARGETS, PASSIVE_KEYWORDS
 from krosbalance.content.loader import _parse_effect, _Table, normalize_name
+from krosbalance.content.registry import _unknown, default_registry
 from krosbalance.content.specs import EffectSpec, Frozen
 from krosbalance.content.toml_file import read_toml
 from krosbalance.errors import ContentError
@@ -339,7 +340,6 @@ class BlastCards:
         hit = self._index.get(normalize_name(name))
         if hit is None or hit[0] != kind:
             known = sorted(self._favors or {}) if kind == "favors" else sorted(self._challenges)
-            from krosbalance.content.registry import _unknown  # the near names, as characters get them
 
             raise ContentError(
                 f"Blast {kind}",
@@ -370,8 +370,6 @@ def blast_cards() -> BlastCards:
     default character registry)."""
     global _CARDS
     if _CARDS is None:
-        from krosbalance.content.registry import default_registry
-
         summons = default_registry().list_characters("creature", game="blast")
         _CARDS = BlastCards(BLAST_DATA, summons)
     return _CARDS

@@ -194,7 +194,7 @@ def use_content(folder: str | Path | None) -> ContentFolder | None:
         os.environ.pop(CONTENT_ENV, None)
         activate(None)
         return None
-    from krosbalance.content.registry import content_registry
+    from krosbalance.content.registry import content_registry  # cycle: registry imports this module
 
     found = read_content_folder(folder)
     content_registry(found).check()  # every card, loaded and validated with the shipped ones

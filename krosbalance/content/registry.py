@@ -16,6 +16,7 @@ import difflib
 from pathlib import Path
 from typing import Any, Protocol
 
+from krosbalance.board.loader import list_board_files, load_board_file
 from krosbalance.content.custom import ContentFolder, active_content
 from krosbalance.content.loader import LoadedCharacter, load_characters, normalize_name
 from krosbalance.content.reward_loader import LoadedReward, load_rewards, summon_refs
@@ -298,8 +299,6 @@ class Registry:
     # ---------------------------------------------------------------------- boards
     def _board_table(self) -> dict[str, Any]:
         if self._boards is None:
-            from krosbalance.board.loader import list_board_files, load_board_file
-
             boards: dict[str, Any] = {}
             files: dict[str, Path] = {}
             for path in list_board_files(self.board_folders):
@@ -332,7 +331,6 @@ class Registry:
         return boards[found]
 
     def _board_by_file_name(self, board_id: str) -> Any:
-        from krosbalance.board.loader import list_board_files, load_board_file
 
         key = normalize_name(board_id)
         cached = self._single_boards.get(key)

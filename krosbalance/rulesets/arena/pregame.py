@@ -26,6 +26,7 @@ from krosbalance.content.specs import CharacterSpec
 from krosbalance.engine.pieces import place, spawn
 from krosbalance.engine.state import KROSMASTER, MatchState
 from krosbalance.errors import IllegalActionError, KrosbalanceError, TeamError
+from krosbalance.rulesets.arena.four_player import CLOCKWISE_ZONES, assign_zones
 from krosbalance.rulesets.arena.teams import draft_splits_evenly, team_problem
 from krosbalance.rulesets.base import PregamePlayer, Ruleset, summonable
 
@@ -175,7 +176,6 @@ def check_four_zones(board: Board) -> None:
     Raises:
         TeamError: the board has fewer.
     """
-    from krosbalance.rulesets.arena.four_player import CLOCKWISE_ZONES
 
     if len(board.deploy) < len(CLOCKWISE_ZONES):
         raise TeamError(
@@ -191,7 +191,6 @@ def choose_zones(
 ) -> None:
     """R-A154, R-A156: player 1 orients the board by picking his start zone among the board's four
     (clockwise from the bottom), and the others sit clockwise from him in play order."""
-    from krosbalance.rulesets.arena.four_player import CLOCKWISE_ZONES, assign_zones
 
     board = state.board
     check_four_zones(board)

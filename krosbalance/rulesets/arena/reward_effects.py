@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.specs import ELEMENTS, EffectSpec, Frozen, RewardSpec
-from krosbalance.engine.events import FULL, SUMMARY, Healed
+from krosbalance.engine.combat import cast, knock_out, trigger_trap
+from krosbalance.engine.events import FULL, SUMMARY, Healed, Moved, Summoned
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.state import ELEMENT_INDEX, Fighter, MatchState
 from krosbalance.rulesets.arena.events import RewardRevealed
@@ -108,7 +109,6 @@ def _remove_injuries(use: RewardUse, amount: int) -> None:
 
 def _self_injuries(use: RewardUse, amount: int) -> None:
     """R-A166: the markers go on even if they KO the holder (it then never casts the boosted spell)."""
-    from krosbalance.engine.combat import knock_out
 
     holder = use.holder
     holder.injuries = min(holder.hp, holder.injuries + amount)
@@ -143,8 +143,6 @@ def _summon(use: RewardUse, summon: str) -> None:
     token.placed_turn = state.turn
     use.holder.summons.append(token)
     if state.record >= FULL:
-        from krosbalance.engine.events import Summoned
-
         state.events.append(Summoned(state.turn, use.holder.uid, token.uid, spec.id, use.target))
 
 
@@ -158,12 +156,8 @@ def _recall(use: RewardUse) -> None:
     origin = holder.cell
     relocate(state, holder, use.target)
     if state.record >= FULL:
-        from krosbalance.engine.events import Moved
-
         state.events.append(Moved(state.turn, holder.uid, origin, holder.cell, "recall"))
     if holder.cell in state.traps:
-        from krosbalance.engine.combat import trigger_trap
-
         trigger_trap(state, holder.cell)
 
 
@@ -171,7 +165,6 @@ def _one_shot_spell(use: RewardUse) -> None:
     """The token's single-use spell is cast now on the target, paying its costs (R-A143). For a spell
     that needs a second cell (Pandawa Style's ally), ``choice`` is the index of the caster's
     neighbour cell holding it."""
-    from krosbalance.engine.combat import cast
 
     spell = use.token.spell
     assert spell is not None  # the loader guarantees it

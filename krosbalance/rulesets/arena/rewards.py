@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from krosbalance.content.registry import _unknown
 from krosbalance.content.specs import RANKS, RewardSpec
 from krosbalance.engine.events import FULL
 from krosbalance.engine.legal import Action, can_pay, spell_targets
@@ -186,8 +187,6 @@ def _check_ids(field_name: str, lists: Any, known: set[str], what: str) -> None:
     for side, names in enumerate(lists):
         for name in names if isinstance(names, list) else [names]:
             if not isinstance(name, str) or name not in known:
-                from krosbalance.content.registry import _unknown  # the near names, as characters get them
-
                 listed = sorted(known)
                 raise ContentError(
                     "options",

@@ -16,13 +16,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.blast_keywords import TERRAINS
+from krosbalance.engine.combat import heal, inflict
 from krosbalance.engine.events import FULL, Moved, Summoned
+from krosbalance.engine.movement import slide
 from krosbalance.engine.pieces import place, relocate, spawn
 from krosbalance.engine.rules import MINUS_AP, MINUS_MP, PLUS_AP, PLUS_MP
 
 # Imported at run time, not under TYPE_CHECKING: the compiled BonusContext dataclass records its
 # field types when this module loads, and a class whose module is not loaded yet is a null pointer.
 from krosbalance.engine.state import Fighter, MatchState
+from krosbalance.rulesets.blast.combat import combat_die
 from krosbalance.rulesets.blast.glyphs import take_glyph
 from krosbalance.rulesets.blast.options import BlastOptions
 from krosbalance.rulesets.blast.state import TERRAIN_INDEX, BlastState
@@ -152,8 +155,6 @@ def resolve(ctx: BonusContext, action: BonusActionSpec) -> None:
 
 
 def _damage(ctx: BonusContext, piece: Fighter, amount: int) -> None:
-    from krosbalance.engine.combat import inflict
-    from krosbalance.rulesets.blast.combat import combat_die
 
     if ctx.opts.bonus_damage_combat_roll:
         if ctx.damage_roll is None:
@@ -185,7 +186,6 @@ def _marker_self(ctx: BonusContext, params: dict[str, Any]) -> None:
 
 @bonus_effect("heal_self")
 def _heal_self(ctx: BonusContext, params: dict[str, Any]) -> None:
-    from krosbalance.engine.combat import heal
 
     heal(ctx.state, ctx.user, ctx.user, int(params["amount"]), from_spell=False)
 
@@ -222,7 +222,6 @@ def _leap(ctx: BonusContext, params: dict[str, Any]) -> None:
 @bonus_effect("push_target")
 def _push_target(ctx: BonusContext, params: dict[str, Any]) -> None:
     """The target is pushed away from the active Krosmaster (R-B28), stopping before an obstacle."""
-    from krosbalance.engine.movement import slide
 
     piece = ctx.state.by_cell[ctx.target]
     step = ctx.state.board.direction(ctx.user.cell, ctx.target)

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING
 
 from krosbalance.engine.events import FULL
 from krosbalance.rulesets.blast.events import CombatRolled
-from krosbalance.rulesets.blast.passives import reroll_source, spell_damage_bonus
+from krosbalance.rulesets.blast.passives import (
+    SPELL_DAMAGE,
+    active_passives,
+    reroll_source,
+    spell_damage_bonus,
+)
 from krosbalance.rulesets.blast.rolls import combat_delta, expected_combat_delta
 
 if TYPE_CHECKING:
@@ -72,7 +77,6 @@ def expected_spell_damage(
         return 0.0
     reroll = bool(reroll_source(bs, caster)[0])
     bonus = bs.spell_bonus.get(caster.uid, 0)
-    from krosbalance.rulesets.blast.passives import SPELL_DAMAGE, active_passives
 
     bonus += sum(
         int(p["amount"]) for _, _, p in active_passives(bs, caster.side, SPELL_DAMAGE, bs.glyphs(caster.side))

@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from krosbalance.content.blast import blast_cards
 from krosbalance.engine.rules import EngineOptions
 from krosbalance.errors import ContentError
 from krosbalance.rulesets.options import RulesetFile, build_options, read_ruleset_file
@@ -97,7 +98,6 @@ def blast_options(overrides: Mapping[str, Any] | None = None, *, file: str = "op
 def _checked(options: BlastOptions, file: str) -> BlastOptions:
     """Value rules a type check cannot see: a positive deck within the favors the box holds, a
     team of at least 2, known challenge names (at most the seven of the box)."""
-    from krosbalance.content.blast import blast_cards
 
     cards = blast_cards()
     available = len(cards.favors("basic")) + (len(cards.favors("superior")) if options.superior_favors else 0)

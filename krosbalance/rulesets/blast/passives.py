@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from krosbalance.content.specs import Frozen
+from krosbalance.engine.combat import heal, inflict
 from krosbalance.engine.rules import PLUS_AP, PLUS_MP
 from krosbalance.engine.state import KROSMASTER
 
@@ -71,7 +72,6 @@ def _capture_heal(
     state: MatchState, bs: BlastState, piece: Fighter, params: dict[str, Any], bonus: int
 ) -> None:
     """Glyphe de soin: the capturing Krosmaster heals."""
-    from krosbalance.engine.combat import heal
 
     heal(state, piece, piece, int(params["amount"]), from_spell=False)
     _count(bs, piece.side, bonus)
@@ -109,7 +109,6 @@ def _on_glyph_heal(
     state: MatchState, bs: BlastState, piece: Fighter, params: dict[str, Any], bonus: int
 ) -> None:
     """Seve: an allied Krosmaster ending its activation on its player's glyph cell heals."""
-    from krosbalance.engine.combat import heal
 
     if (bs.owned[piece.side] >> piece.cell) & 1 and heal(state, piece, piece, int(params["amount"]), False):
         _count(bs, piece.side, bonus)
@@ -189,11 +188,12 @@ def end_of_activation(state: MatchState, bs: BlastState, fighter: Fighter) -> No
     enemy = 1 - fighter.side
     if (bs.owned[enemy] >> fighter.cell) & 1:
         for index, kind, params in active_passives(bs, enemy, ACTIVATION_END, bs.glyphs(enemy)):
-            if kind == "glyph_trap_damage" and fighter.alive:
-                from krosbalance.engine.combat import inflict
-
-                if inflict(state, None, fighter, int(params["amount"]), 0):
-                    _count(bs, enemy, index)
+            if (
+                kind == "glyph_trap_damage"
+                and fighter.alive
+                and inflict(state, None, fighter, int(params["amount"]), 0)
+            ):
+                _count(bs, enemy, index)
 
 
 def spell_damage_bonus(bs: BlastState, caster: Fighter) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from krosbalance.content.blast import blast_cards
 from krosbalance.engine.results import ResultColumn
 from krosbalance.rulesets.blast.glyphs import TIER_GLYPHS
 
@@ -35,8 +36,6 @@ def bonus_name(challenge: str, bonus: str) -> str:
 def blast_columns() -> tuple[ResultColumn, ...]:
     """Every column a Blast match fills (the bonus columns of every shipped challenge), made once."""
     if not _COLUMNS:
-        from krosbalance.content.blast import blast_cards
-
         columns = [
             ResultColumn("glyphs", "int64", True, "glyph cells held at the end"),
             ResultColumn("peak", "int64", True, "most glyph cells held at once"),

@@ -17,8 +17,10 @@ from krosbalance.rulesets.blast import actions as extra
 from krosbalance.rulesets.blast import pregame, terrain, turn
 from krosbalance.rulesets.blast.combat import expected_spell_damage, spell_roll
 from krosbalance.rulesets.blast.events import DodgeRolled
+from krosbalance.rulesets.blast.invariants import blast_problems, blast_snapshot
 from krosbalance.rulesets.blast.options import BlastOptions, blast_file, blast_options, default_options
 from krosbalance.rulesets.blast.passives import end_of_activation, start_of_activation
+from krosbalance.rulesets.blast.results import blast_columns, blast_values
 from krosbalance.rulesets.blast.rolls import FREE, TACKLED, dodge_odds, dodge_outcome
 from krosbalance.rulesets.blast.state import BlastState, blast_state
 from krosbalance.rulesets.blast.view import BlastView
@@ -196,12 +198,10 @@ class BlastRuleset(Ruleset):
 
     @property
     def result_columns(self) -> tuple[ResultColumn, ...]:
-        from krosbalance.rulesets.blast.results import blast_columns
 
         return blast_columns()
 
     def fill_result(self, state: MatchState, result: MatchResult) -> None:
-        from krosbalance.rulesets.blast.results import blast_values
 
         result.values.update(blast_values(state, blast_state(state)))
 
@@ -215,12 +215,10 @@ class BlastRuleset(Ruleset):
 
     # ------------------------------------------------------------------ checks, for the test kit
     def state_problems(self, state: MatchState) -> list[str]:
-        from krosbalance.rulesets.blast.invariants import blast_problems
 
         return blast_problems(state, blast_state(state), self.opts)
 
     def snapshot(self, state: MatchState) -> tuple[Any, ...]:
-        from krosbalance.rulesets.blast.invariants import blast_snapshot
 
         return blast_snapshot(blast_state(state))
 

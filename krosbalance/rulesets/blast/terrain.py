@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from krosbalance.engine.combat import inflict
 from krosbalance.engine.events import FULL, Moved
 from krosbalance.engine.pieces import block_sight, relocate, unblock_sight
 from krosbalance.engine.state import ELEMENT_INDEX
+from krosbalance.rulesets.blast.combat import combat_die
 from krosbalance.rulesets.blast.events import TerrainChanged
 from krosbalance.rulesets.blast.glyphs import SLIDE, WALK, enter_glyph
 from krosbalance.rulesets.blast.state import FIRE, FOG, ICE, TERRAIN_NAMES
@@ -98,8 +100,6 @@ def enter(
 
 def burn(state: MatchState, piece: Fighter, opts: BlastOptions) -> None:
     """Fire injures the piece entering it; a combat roll changes it under ``fire_combat_roll``."""
-    from krosbalance.engine.combat import inflict
-    from krosbalance.rulesets.blast.combat import combat_die
 
     amount = opts.fire_damage
     if opts.fire_combat_roll:

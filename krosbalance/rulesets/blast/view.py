@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from krosbalance.rulesets.blast.actions import favor_cost
+from krosbalance.rulesets.blast.passives import SPELL_DAMAGE, active_passives
 from krosbalance.rulesets.blast.rolls import dodge_odds, expected_combat_delta
 from krosbalance.rulesets.blast.state import FIRE, FOG, ICE, SLOTS
 
@@ -87,7 +88,6 @@ class BlastView:
 
     def damage_bonus(self, side: int) -> int:
         """Damage ``side``'s Krosmasters' damaging spells gain from passives now (Force décuplée)."""
-        from krosbalance.rulesets.blast.passives import SPELL_DAMAGE, active_passives
 
         found = active_passives(self._bs, side, SPELL_DAMAGE, self._bs.glyphs(side))
         return sum(int(params["amount"]) for _, _, params in found)

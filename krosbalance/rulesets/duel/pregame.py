@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from krosbalance.content.duel import with_duel_pack
 from krosbalance.content.registry import Registry, default_registry
 from krosbalance.engine.events import FULL
 from krosbalance.engine.pieces import place, spawn
@@ -365,6 +366,5 @@ def place_tokens(
 def duel_team_registry(registry: Registry | None) -> Registry:
     """The registry a duel team is read from: ``registry`` (default: the package's) plus the Duel
     Pack's cards (``content.duel.with_duel_pack``)."""
-    from krosbalance.content.duel import with_duel_pack
 
     return with_duel_pack(registry if registry is not None else default_registry())
