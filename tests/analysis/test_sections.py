@@ -48,5 +48,6 @@ def test_a_declared_section_without_analysis_is_one_clear_error(monkeypatch: pyt
         return Checkers() if name == "checkers-sections" else real_get_ruleset(name, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(registry, "get_ruleset", get_ruleset_or_checkers)
+    monkeypatch.setattr(sections, "get_ruleset", get_ruleset_or_checkers)  # the name it imported
     with pytest.raises(ContentError, match="ruleset 'checkers-sections'.*no_such_study"):
         sections.ruleset_sections(_result_set(["checkers-sections"]))
