@@ -268,13 +268,12 @@ def _catalog_of(registry: Any) -> Any:
             pieces.setdefault(name, registry.load_character(name))
         return native.core().ArenaCatalog([*characters, *pieces.values()], punch(), list(rewards), heuristics)
 
-    left = _LEFT_OUT.setdefault(registry, {})
-    left.clear()
+    _LEFT_OUT.pop(registry, None)
     try:
         return build(specs)
     except ValueError:
         pass  # some card the core cannot convert: find which, one Krosmaster at a time
-    kept = []
+    kept, left = [], {}
     for spec in specs:
         try:
             native.core().ArenaCatalog([spec, *summonable([spec], registry).values()], punch(), [], [])
@@ -282,11 +281,13 @@ def _catalog_of(registry: Any) -> Any:
             left[spec.id] = str(exc)
         else:
             kept.append(spec)
+    _LEFT_OUT[registry] = left
     return build(kept)
 
 
-#: per registry, the Krosmasters the core's catalog left out, with the core's reason (filled by
-#: :func:`catalog`)
+#: per registry whose catalog left some Krosmaster out, those Krosmasters with the core's reason
+#: (filled by :func:`catalog`; a registry whose every card converts is not kept here, so a run of
+#: many patched arms holds no reference to their cards)
 _LEFT_OUT: dict[Any, dict[str, str]] = {}
 
 
