@@ -62,7 +62,9 @@ class Doc:
 
     def image(self, name: str, fig: Figure, alt: str) -> None:
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
+        # a legend or label wider than the figure (a verdict picture's long AI groups) widens the
+        # picture rather than being cut at its edge
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", pad_inches=0.1)
         self.blocks.append(("img", (name, buf.getvalue(), alt)))
 
 
