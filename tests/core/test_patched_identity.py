@@ -113,3 +113,32 @@ def test_the_patch_changes_the_match_and_auto_plays_it_in_the_core() -> None:
     assert golden.canonical(patched) != golden.canonical(shared)
     summary = {**args, "record": "summary"}
     assert play_match(*spec["teams"], registry=PATCHED, **summary).engine == "core"
+
+
+def _four_teams() -> list[list[str]]:
+    """Four box pairs whose levels sum to the four-player team level (R-A150), the first holding the
+    patched figure."""
+    from itertools import combinations
+
+    from krosbalance.rulesets.registry import get_ruleset
+
+    level = get_ruleset("arena", {"mode": "free_for_all"}).options.four_player_team_level
+    pairs = [
+        list(p) for p in combinations(BOX, 2) if sum(REGISTRY.load_character(c).level for c in p) == level
+    ]
+    first = next(p for p in pairs if BOX[0] in p)
+    return [first, *[p for p in pairs if p != first][:3]]
+
+
+@pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_patched_registry_plays_four_seats_in_the_core_as_on_the_reference(mode: str, seed: int) -> None:
+    teams = _four_teams()
+    if len(teams) < 4:
+        pytest.skip("the box has too few pairs at the four-player team level")
+    args: dict[str, Any] = dict(
+        board=BOARDS[0], ai="focus-fire", seed=seed, options={"mode": mode}, record="full"
+    )
+    ours = canonical_core(play_match_core(*teams, registry=PATCHED, **args))
+    theirs = golden.canonical(play_match(*teams, registry=PATCHED, engine="reference", **args))
+    assert ours == theirs, first_divergence(ours, theirs)
