@@ -150,7 +150,7 @@ _PARTS: dict[str, dict[str, str]] = {}
 PARTS: tuple[str, ...] = ("target", "planner", "command")
 """The optional parts a study may declare, each a module loaded when asked (:func:`study_part`):
 ``target``: its headline quantity for ``[target]`` (``QUANTITY``, ``UNIT``, ``problem(experiment)``,
-``half_widths(matches)``; :mod:`krosbalance.sim.target`); ``planner``: how many matches its stages
+``half_widths(matches, experiment)``; :mod:`krosbalance.sim.target`); ``planner``: how many matches its stages
 plan (``planned_stages`` or ``planned_matches``, for ``validate``'s cost); ``command``: a command of
 its own (``add_parser(sub)``: ``compare``)."""
 _DISCOVERED = False

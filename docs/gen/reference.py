@@ -138,6 +138,9 @@ FIX_WORDS = {
     "max_share": "the largest change as a share of the printed value (default 0.25, at least 1)",
     "verify_deals": "deals of the verification stage",
     "verify_ais": "AIs of the verification beside the file's: a name (one deal) or `{ ai, deals }`",
+    "verify_half_width": "play the strongest of `verify_ais` in rounds of its deals until every figure's strength in "
+    "both arms has this 95% CI half-width (log-odds)",
+    "verify_max_deals": "that AI's cap with `verify_half_width`, in deals per pairing and board (default 20 rounds)",
     "slopes": "`shared` (HP one slope for every figure) or `per_figure`",
     "forbid": "changes the finder may not propose",
     "rounds": "probe, propose, verify rounds at most (default 2)",
@@ -164,14 +167,17 @@ LADDER_WORDS = {
     "batch": "lucb: teams sampled per side of the k-th boundary per stage",
 }
 TARGET_WORDS = {
-    "half_width": "the 95% CI half-width wanted of every headline number, in the study's unit (default 0.15; "
-    "the strength study: every figure's strength, in log-odds)",
+    "half_width": "the 95% CI half-width wanted of every headline number, in the study's unit (default: the "
+    "study's, else 0.15; the strength, patches and restricted studies: log-odds; the rewards study: each "
+    "token's Δ win rate in points, default 4)",
     "ais": "the AIs whose matches grow, each one that plays a matchup of its own in `ais` (the same AI on every side); "
     "default: the strongest of them on the AI ladder (`krosbalance/ai/data/ladder.toml`)",
     "round_deals": "deals per pairing and board each round adds (default: the AI's own deals in `ais`, "
     "`{ai = ..., deals = n}`, else `matches_per_pairing`)",
     "max_deals": "the cap, in deals per pairing and board (default 20 rounds)",
     "max_matches": "the cap in the AI's matches instead (one of `max_deals` and `max_matches`)",
+    "measure": "whose headline quantity: the experiment's own study's (default), or another study's that fits "
+    "it (`teams`: each team's rating, for explicit team pairings)",
 }
 TARGET_TEXT = """
 Round 1 plays the targeted AI's first `round_deals` deals (with every other matchup's deals); after
@@ -197,12 +203,31 @@ match ids and seeds fixed; which deals a round plays depends only on the master 
 the rounds before it. A run resumed mid-round or between rounds, or played with another `--jobs`,
 plays exactly the same matches. The target is in the fingerprint: `--resume` refuses a changed one.
 
-A study sizes its sample from a target when its folder has a `target` module stating its headline
-quantity (`QUANTITY`, `UNIT`, `problem(experiment)`, `half_widths(matches)`: see
-`krosbalance/studies/strength/target.py`); the others refuse `[target]` with the reason, as do
-staged studies (the team ladder, the fix finder), which plan their own stages.
+A study sizes its sample from a target when it declares a `target` part stating its headline
+quantity (`QUANTITY`, `UNIT`, optionally `DEFAULT_HALF_WIDTH`, `problem(experiment)`,
+`half_widths(matches, experiment)`: see `krosbalance/studies/strength/target.py`). Today: strength
+(every figure's strength), rewards (every token's Δ win rate, held or priced; a price sweep is
+refused), patches (every figure's strength in every arm), restricted (every restricted arm's Δ
+strength) and teams (every team's rating). The others refuse `[target]` with the reason.
+
+Staged studies refuse a `[target]` of their own and take it where their stages are played:
+
+- a team ladder's search stage: `search = { ai = "mcts-race", top = 6, deals = 10, half_width =
+  0.15, max_deals = 120 }` plays the top teams' round robin in rounds of `deals` until every top
+  team's rating is that precise (`max_deals` defaults to 20 rounds);
+- a fix file's verification: `verify_half_width = 0.15` (and `verify_max_deals`) in `[fix]` plays the
+  strongest of `verify_ais` in rounds of its deals until every figure's strength in both arms (the
+  shipped cards and the proposed patch) is that precise.
+
+The report's Summary says where the rounds stopped, for a staged folder the last targeted stage's.
 """
-SEARCH_WORDS = {"ai": "the search AI", "top": "how many top teams", "deals": "deals per pairing"}
+SEARCH_WORDS = {
+    "ai": "the search AI",
+    "top": "how many top teams",
+    "deals": "deals per pairing (a round's, with `half_width`)",
+    "half_width": "play rounds until every top team's rating has this 95% CI half-width (log-odds)",
+    "max_deals": "the cap with `half_width`, in deals per pairing (default 20 rounds)",
+}
 COLLECTION_WORDS = {
     "figures": "`{id = count}`: the figures you own",
     "name": "the collection's name",

@@ -13,6 +13,7 @@ roster, rated teams, collection and swaps) and its stages.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -47,6 +48,7 @@ def load_staged(out: str | Path) -> ResultSet:
     stages = []
     id_offset = pairing_offset = 0
     recorded = None
+    targets: list[dict[str, Any]] = []  # each stage played to a target: its record (sim.target)
     for folder in stage_folders(out):
         m = read_shards(folder / "matches")
         if m is None or m.empty:
@@ -54,6 +56,8 @@ def load_staged(out: str | Path) -> ResultSet:
         stage_manifest = _read_manifest(folder / MANIFEST_FILE)
         label = str(stage_manifest.get("experiment", folder.name))
         recorded = recorded or _told(stage_manifest.get("study"))
+        if stage_manifest.get("target"):
+            targets.append(stage_manifest["target"])
         m = m.sort_values("match_id").reset_index(drop=True)
         f = read_shards(folder / "fighters")
         m = m.assign(
@@ -86,6 +90,8 @@ def load_staged(out: str | Path) -> ResultSet:
         "meta": state.get("meta", {}),
         "n_matches": sum(s["n_matches"] for s in stages),
     }
+    if targets:  # the report's Summary says where the last targeted stage's rounds stopped
+        manifest["target"] = targets[-1]
     if study is not None or recorded:
         manifest["study"] = study_record(study) if study is not None else recorded
     if not spec_text:  # the study's question, as its first stage's experiment file carries it

@@ -23,6 +23,9 @@ part), so it lives here beside :mod:`krosbalance.sim.patches`::
                                      # stronger AIs added to the verification only (a name: one deal per
                                      # pairing and board; a table: its deals): is the fix still a fix
                                      # under better play?
+        verify_half_width = 0.15     # the strongest of them plays rounds of its deals until every
+        verify_max_deals = 60        # figure's strength in both arms is this precise (log-odds), or
+                                     # the cap (default 20 rounds)
         slopes = "shared"            # one slope per field for every figure (default; 8x the data of
                                      # each), or "per_figure"; a spell's slope is always its figure's
         forbid = ["bill_tell.hp"]    # values the designer will not change ("figure.field",
@@ -31,6 +34,7 @@ part), so it lives here beside :mod:`krosbalance.sim.patches`::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +54,8 @@ FIX_KEYS: tuple[str, ...] = (
     "max_share",
     "verify_deals",
     "verify_ais",
+    "verify_half_width",
+    "verify_max_deals",
     "slopes",
     "forbid",
     "rounds",
@@ -85,6 +91,10 @@ class FixSpec:
     forbid: tuple[tuple[str, str], ...] = ()  # (figure, knob) the designer will not change
     rounds: int = DEFAULT_ROUNDS
     verify_ai_deals: tuple[int, ...] = ()  # deals of each of ``verify_ais`` (default 1 each)
+    verify_half_width: float = (
+        0.0  # > 0: the strongest verify AI plays rounds until every figure is this precise
+    )
+    verify_max_deals: int = 0  # that AI's cap in deals per pairing and board (0: 20 rounds)
 
     def step_of(self, name: str) -> int:
         """The probe's step of a field (``hp``) or a spell knob (``spells.<spell>.ap_cost``)."""
@@ -167,6 +177,7 @@ def parse_fix(table: Any, file: str) -> FixSpec:
                 raise ExperimentError(
                     file, f"fix.{key}.{name}", f"out of range: {value} is above any printed value ({UPPER})"
                 )
+    width, cap = _verify_target(table, verify_ais, verify_ai_deals, file)
     rounds = table.get("rounds", DEFAULT_ROUNDS)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
         raise ExperimentError(
@@ -187,7 +198,39 @@ def parse_fix(table: Any, file: str) -> FixSpec:
         _forbid(table.get("forbid", []), tuple(fields), file),
         rounds,
         verify_ai_deals,
+        width,
+        cap,
     )
+
+
+def _verify_target(
+    table: Mapping[str, Any], verify_ais: tuple[str, ...], deals: tuple[int, ...], file: str
+) -> tuple[float, int]:
+    """``verify_half_width`` and ``verify_max_deals``: the verification's strongest added AI plays
+    rounds of its deals until every figure's strength in both arms is that precise (log-odds), or
+    the cap (:mod:`krosbalance.sim.target`). (0.0, 0) without a half-width."""
+    width, cap = table.get("verify_half_width"), table.get("verify_max_deals")
+    if width is None:
+        if cap is not None:
+            raise ExperimentError(file, "fix.verify_max_deals", "caps verify_half_width; set that too")
+        return 0.0, 0
+    if (
+        isinstance(width, bool)
+        or not isinstance(width, int | float)
+        or not (math.isfinite(width) and width > 0)
+    ):
+        raise ExperimentError(
+            file, "fix.verify_half_width", f"must be a number > 0 (a 95% CI half-width), not {width!r}"
+        )
+    if not verify_ais:
+        raise ExperimentError(
+            file, "fix.verify_half_width", "sizes the verify_ais' play; name one in verify_ais"
+        )
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < max(deals or (1,))):
+        raise ExperimentError(
+            file, "fix.verify_max_deals", f"must be an integer >= the verify AI's deals, not {cap!r}"
+        )
+    return float(width), int(cap or 0)
 
 
 def _forbid(raw: Any, fields: tuple[str, ...], file: str) -> tuple[tuple[str, str], ...]:

@@ -328,7 +328,7 @@ class _Playing:
         """Each round of a ``[target]``: its deals not yet finished, then its measure, until the
         target is met or its cap reached; the manifest records each round."""
         n_matches = self.experiment.n_matches
-        measure = study_measure(rounds.target)
+        measure = study_measure(rounds.target, self.experiment)
         while True:
             ids = rounds.ids()
             self.bar.total, self.bar.n = len(ids), int(done[ids].sum())

@@ -184,6 +184,27 @@ def _ais_value(experiment: Experiment) -> list[Any]:
     return entries
 
 
+def _target_lines(experiment: Experiment) -> list[str]:
+    """The ``[target]`` table of an experiment with one (a team ladder's search stage plays to its
+    half-width), naming the study whose headline it sizes; [] without one."""
+    if not experiment.target:
+        return []
+    target = json.loads(experiment.target)
+    rounds = {(r, c) for _, _, r, c in target["ais"]}
+    if len(rounds) != 1:  # one [target] table holds one round and one cap
+        raise StageError(f"stage {experiment.name!r}: its targeted AIs have different rounds or caps")
+    ((round_deals, max_deals),) = rounds
+    return [
+        "",
+        "[target]",
+        f"half_width = {_toml_value(float(target['half_width']))}",
+        f"ais = {_toml_value([ai for ai, _, _, _ in target['ais']])}",
+        f"round_deals = {round_deals}",
+        f"max_deals = {max_deals}",
+        f"measure = {_toml_value(target['study'])}",
+    ]
+
+
 def _inline_patch(patch_json: str) -> dict[str, Any]:
     """A patch's canonical JSON as the inline table of a patch (its name and its changes)."""
     data = json.loads(patch_json)
@@ -247,6 +268,7 @@ def experiment_toml(experiment: Experiment, catalog: Catalog | None = None) -> s
         ]
         if name in arm_patches:
             lines.append(f"patch = {_toml_value(_inline_patch(arm_patches[name]))}")
+    lines += _target_lines(experiment)
     text = "\n".join(lines) + "\n"
     try:
         back = loads_experiment(text, f"<stage {experiment.name}>", catalog)

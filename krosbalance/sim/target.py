@@ -4,14 +4,19 @@ precise as asked, instead of a fixed number of deals.
 In the experiment file::
 
     [target]
-    half_width = 0.15       # the 95% CI half-width wanted of every headline number (default 0.15;
-                            # the strength study: every figure's strength, in log-odds)
+    half_width = 0.15       # the 95% CI half-width wanted of every headline number, in the study's
+                            # unit (default: the study's, else 0.15; the strength study: every
+                            # figure's strength, in log-odds; the rewards study: every token's
+                            # Δ win rate, in points, default 4)
     ais = ["mcts-race"]     # the AIs whose matches grow (default: the strongest of the run's same-AI
                             # matchups on the AI ladder, krosbalance/ai/data/ladder.toml)
     round_deals = 2         # deals per pairing and board each round adds (default: the AI's own
                             # deals in ``ais``, ``{ai = ..., deals = n}`` or matches_per_pairing)
     max_deals = 40          # the cap, in deals per pairing and board (default 20 rounds) ...
     max_matches = 8000      # ... or in the AI's matches (one of the two)
+    measure = "teams"       # whose headline quantity: the experiment's own study's (default) or
+                            # another study's that fits it (teams: each team's rating, for
+                            # explicit team pairings; a team ladder's search stage uses this)
 
 The targeted AI's matchup is expanded to the cap (``max_deals`` deals: the match ids and seeds of
 every deal that may be played are fixed from the start) and played a round at a time: round 1 plays
@@ -37,12 +42,13 @@ from typing import Any
 from krosbalance.ai.ladder import load_ladder
 from krosbalance.ai.ladder_order import strength_order
 from krosbalance.ai.registry import canonical_ai
+from krosbalance.errors import ExperimentError
 from krosbalance.sim.design import MAX_MATCHES, Experiment
 from krosbalance.sim.expansion import DealFilter, deal_matchups, matches_per_deal
 from krosbalance.sim.file_problems import _get, _Problems, _unknown_keys
-from krosbalance.study_registry import get_study, study_for, study_part
+from krosbalance.study_registry import get_study, studies_with, study_for, study_part
 
-TARGET_KEYS: tuple[str, ...] = ("half_width", "ais", "round_deals", "max_deals", "max_matches")
+TARGET_KEYS: tuple[str, ...] = ("half_width", "ais", "round_deals", "max_deals", "max_matches", "measure")
 DEFAULT_HALF_WIDTH = 0.15
 DEFAULT_ROUNDS = 20
 """Rounds at most when the file sets no cap (``max_deals`` = 20 x ``round_deals``)."""
@@ -103,9 +109,7 @@ def parse_target(data: Mapping[str, Any], problems: _Problems) -> dict[str, Any]
         return None
     _unknown_keys(table, TARGET_KEYS, "target.", problems)
     before = len(problems.errors)
-    half_width = _get(
-        table, "half_width", (float, int), problems, prefix="target.", default=DEFAULT_HALF_WIDTH
-    )
+    half_width = _get(table, "half_width", (float, int), problems, prefix="target.")
     if half_width is not None and not (math.isfinite(half_width) and half_width > 0):
         problems.add("target.half_width", f"must be a number > 0 (a 95% CI half-width), not {half_width!r}")
     ais = _get(table, "ais", (list, str), problems, prefix="target.", default=[])
@@ -120,18 +124,27 @@ def parse_target(data: Mapping[str, Any], problems: _Problems) -> dict[str, Any]
         if value is not None and value < 1:
             problems.add(f"target.{key}", f"must be an int >= 1, not {value}")
         counts[key] = value
+    measure = _get(table, "measure", str, problems, prefix="target.", default="")
     if counts["max_deals"] is not None and counts["max_matches"] is not None:
         problems.add("target.max_matches", "give the cap once: max_deals or max_matches, not both")
     if len(problems.errors) > before:
         return None
-    return {"half_width": float(half_width), "ais": list(ais or []), **counts}
+    width = None if half_width is None else float(half_width)  # None: the study's default
+    return {"half_width": width, "ais": list(ais or []), "measure": measure or "", **counts}
 
 
-def _study_module(experiment: Experiment) -> tuple[str, Any]:
-    """The experiment's study name and the module of its ``target`` part (None when the study
-    declares none: :func:`krosbalance.study_registry.study_part`)."""
-    study = study_for(experiment)
+def _study_module(experiment: Experiment, measure: str = "") -> tuple[str, Any]:
+    """The name of the study whose headline the target sizes (``measure``, else the experiment's
+    own) and the module of its ``target`` part (None when the study declares none:
+    :func:`krosbalance.study_registry.study_part`). Raises ``ExperimentError`` for an unknown study."""
+    study = get_study(measure) if measure else study_for(experiment)
     return study.name, study_part(study, "target")
+
+
+def study_default_width(module: Any) -> float:
+    """The half-width a study's target part asks for when the file gives none (its
+    ``DEFAULT_HALF_WIDTH``, in its own unit), else :data:`DEFAULT_HALF_WIDTH`."""
+    return float(getattr(module, "DEFAULT_HALF_WIDTH", DEFAULT_HALF_WIDTH))
 
 
 def own_matchups(experiment: Experiment) -> dict[str, int]:
@@ -163,15 +176,27 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
     """The experiment with its ``[target]`` resolved: the AIs (the strongest by default), each one's
     round and cap, its matchup expanded to the cap (``ai_deals``), the study's quantity. Problems are
     added to ``problems`` (the experiment is returned unchanged then)."""
-    study, module = _study_module(experiment)
-    if module is None:
+    measure = raw.get("measure", "")
+    try:
+        study, module = _study_module(experiment, measure)
+    except ExperimentError:
+        known = ", ".join(study.name for study in studies_with("target"))
         problems.add(
-            "target", f"the {study} study states no headline quantity a target can size; remove [target]"
+            "target.measure", f"unknown study {measure!r}; those with a headline a target sizes: {known}"
+        )
+        return experiment
+    if module is None:
+        field = "target.measure" if measure else "target"
+        problems.add(
+            field, f"the {study} study states no headline quantity a target can size; remove [target]"
         )
         return experiment
     if study_for(experiment).stage_runner(experiment) is not None:
+        inside = getattr(module, "IN_STAGES", "")
         problems.add(
-            "target", f"the {study} study plans its own stages; [target] sizes an experiment played once"
+            "target",
+            f"the {study} study plans its own stages; [target] sizes an experiment played once"
+            + (f" ({inside})" if inside else ""),
         )
         return experiment
     why = module.problem(experiment)
@@ -226,7 +251,8 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
         chosen.append(TargetAI(name, matchup, round_deals, cap))
     if not chosen or len(chosen) < len(names):
         return experiment
-    target = Target(raw["half_width"], tuple(chosen), study, module.QUANTITY, module.UNIT)
+    width = raw["half_width"] if raw["half_width"] is not None else study_default_width(module)
+    target = Target(width, tuple(chosen), study, module.QUANTITY, module.UNIT)
     resolved = replace(experiment, ai_deals=tuple(deals), target=target.json)
     if resolved.n_matches > MAX_MATCHES:
         problems.add(
@@ -355,12 +381,16 @@ def _num(x: float) -> float | None:
     return round(x, 4) if math.isfinite(x) else None
 
 
-def study_measure(target: Target) -> Callable[[Any], dict[str, float]]:
-    """The study's ``half_widths`` (its ``target`` part)."""
+def study_measure(target: Target, experiment: Experiment) -> Callable[[Any], dict[str, float]]:
+    """The study's ``half_widths`` (its ``target`` part) over one AI's rows of ``experiment``."""
     module = study_part(get_study(target.study), "target")
     if module is None:  # resolve_target refused the file: a target always has its study's part
         raise ValueError(f"the {target.study} study declares no target part")
-    measure: Callable[[Any], dict[str, float]] = module.half_widths
+
+    def measure(matches: Any) -> dict[str, float]:
+        widths: dict[str, float] = module.half_widths(matches, experiment)
+        return widths
+
     return measure
 
 

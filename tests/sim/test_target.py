@@ -120,11 +120,41 @@ def test_a_wrong_target_is_one_line_naming_file_field_and_reason(
 
 
 def test_a_study_without_a_headline_quantity_refuses_a_target() -> None:
-    text = adaptive_text("").replace("[teams]", 'held_rewards = ["xelor_style"]\n\n[teams]')
-    found = [str(e) for e in check_experiment_text(text, "adaptive.toml", CAT)[1]]
+    found = problems('measure = "seats"')
     assert any(
-        "adaptive.toml: target: the rewards study states no headline quantity" in line for line in found
+        "adaptive.toml: target.measure: the seats study states no headline quantity" in line for line in found
     ), found
+    found = problems('measure = "nonesuch"')
+    assert any(
+        line.startswith("adaptive.toml: target.measure: unknown study 'nonesuch'") and "rewards" in line
+        for line in found
+    ), found
+
+
+def test_a_study_states_its_own_default_half_width_and_unit() -> None:
+    text = adaptive_text("").replace("[teams]", 'held_rewards = ["xelor_style"]\n\n[teams]')
+    target = target_of(loads_experiment(text, "adaptive.toml", CAT))
+    assert target is not None
+    assert (target.study, target.unit, target.half_width) == ("rewards", "points", 4.0)
+    assert target_of(loads_experiment(adaptive_text(""), "adaptive.toml", CAT)).half_width == 0.15
+
+
+def test_a_target_may_size_another_studys_headline() -> None:
+    found = problems('measure = "teams"')
+    assert any("target: teams are rated from explicit team pairings" in line for line in found), found
+    pairs = adaptive_text('measure = "teams"').split("[teams]")[0] + textwrap.dedent(
+        """
+        [teams]
+        mode = "pairs"
+        pairs = [[["queen_of_the_tofus", "king_of_the_gobballs", "oscar_kass", "anna_tommy"],
+                  ["bill_tell", "kassius_kaos", "lil_healey", "bad_aboum"]]]
+
+        [target]
+        measure = "teams"
+        """
+    )
+    target = target_of(loads_experiment(pairs, "adaptive.toml", CAT))
+    assert target is not None and (target.study, target.quantity) == ("teams", "team's rating")
 
 
 def test_the_strongest_ai_is_the_top_of_the_ladder() -> None:

@@ -70,4 +70,7 @@ class PatchesStudy:
         return fix_answer(rs) or section_answer(self, rs, tables)
 
 
-register_study(PatchesStudy(), parts={"planner": "krosbalance.studies.patches.planner"})
+register_study(
+    PatchesStudy(),
+    parts={"planner": "krosbalance.studies.patches.planner", "target": "krosbalance.studies.patches.target"},
+)

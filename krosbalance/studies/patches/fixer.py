@@ -21,6 +21,9 @@ stages each, every stage a normal results folder (``OUT/stage-01-<name>-probe``,
                                  # stronger AIs added to the verification only (a name: one deal per
                                  # pairing and board; a table: its deals): is the fix still a fix
                                  # under better play?
+    verify_half_width = 0.15     # the strongest of them plays rounds of its deals until every
+    verify_max_deals = 60        # figure's strength in both arms is this precise (log-odds), or
+                                 # the cap (default 20 rounds)
     slopes = "shared"            # one slope per field for every figure (default; 8x the data of
                                  # each), or "per_figure"; a spell's slope is always its figure's
     forbid = ["bill_tell.hp"]    # values the designer will not change ("figure.field",
@@ -93,6 +96,9 @@ from krosbalance.sim.fix_table import (
 )
 from krosbalance.sim.runner import read_manifest
 from krosbalance.sim.stages import STAGES_FILE, read_stages, run_stages
+from krosbalance.sim.target import DEFAULT_ROUNDS as TARGET_ROUNDS
+from krosbalance.sim.target import Target, TargetAI, strongest_ai
+from krosbalance.studies.patches import target as patch_target
 from krosbalance.studies.patches.proposal import Proposal, propose, sensitivity, solve
 from krosbalance.studies.patches.tables import arm_strengths
 
@@ -245,6 +251,9 @@ def verify_experiment(
     if extra:
         ai_deals = (ai_deals or (deals,) * len(ais)) + tuple(n for _, n in extra)
         ais = ais + tuple((name,) * experiment.seats for name, _ in extra)
+    target = ""
+    if spec.verify_half_width:
+        ai_deals, target = _verify_target(spec, ais, ai_deals or (deals,) * len(ais), experiment)
     return replace(
         experiment,
         name=stage_name(experiment, "verify", round_),
@@ -254,7 +263,31 @@ def verify_experiment(
         ai_deals=ai_deals,
         variants=arms,
         arm_patches=(("proposed", proposal.patch.json),) if not proposal.patch.empty else (),
+        target=target,
     )
+
+
+def _verify_target(
+    spec: FixSpec, ais: tuple[tuple[str, ...], ...], ai_deals: tuple[int, ...], experiment: Experiment
+) -> tuple[tuple[int, ...], str]:
+    """The verification's target (``verify_half_width``): the strongest of ``verify_ais`` on the
+    ladder plays rounds of its deals, expanded to the cap, until every figure's strength in both
+    arms is that precise (:mod:`krosbalance.studies.patches.target`). Returns the matchups' deals
+    and the target's JSON."""
+    ai, _ = strongest_ai(list(spec.verify_ais), experiment.ruleset)
+    index = ais.index((ai,) * experiment.seats)
+    round_deals = ai_deals[index]
+    cap = spec.verify_max_deals or TARGET_ROUNDS * round_deals
+    planned = Target(
+        spec.verify_half_width,
+        (TargetAI(ai, index, round_deals, cap),),
+        "patches",
+        patch_target.QUANTITY,
+        patch_target.UNIT,
+    )
+    deals = list(ai_deals)
+    deals[index] = cap
+    return tuple(deals), planned.json
 
 
 def run_fix(

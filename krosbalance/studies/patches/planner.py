@@ -18,8 +18,9 @@ from krosbalance.studies.patches.fixer import load_fix, probe_experiment, run_fi
 def planned_stages(experiment: Experiment) -> tuple[list[tuple[str, Experiment]], bool]:
     """The stages ``run`` plays for a fix file, as ``validate`` counts them: round 1's probe and
     verification, and (when the file allows more rounds) as many again per further round, an upper
-    bound (a later probe covers only the figures still outside the band). Returns the stages and
-    whether the count is an upper bound."""
+    bound (a later probe covers only the figures still outside the band; a verification with
+    ``verify_half_width`` counts its cap). Returns the stages and whether the count is an upper
+    bound."""
     from types import SimpleNamespace
 
     _, spec = load_fix(experiment.file)
@@ -29,7 +30,7 @@ def planned_stages(experiment: Experiment) -> tuple[list[tuple[str, Experiment]]
         probe = probe_experiment(experiment, spec, round_=round_)
         verify = verify_experiment(experiment, spec, no_patch, round_=round_)  # type: ignore[arg-type]
         stages += [(probe.name, probe), (verify.name, verify)]
-    return stages, spec.rounds > 1
+    return stages, spec.rounds > 1 or bool(spec.verify_half_width)
 
 
 def run_fix_study(

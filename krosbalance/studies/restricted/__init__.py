@@ -44,4 +44,4 @@ class RestrictedStudy:
         return section_answer(self, rs, tables)
 
 
-register_study(RestrictedStudy())
+register_study(RestrictedStudy(), parts={"target": "krosbalance.studies.restricted.target"})

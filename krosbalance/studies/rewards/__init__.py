@@ -56,4 +56,4 @@ class RewardsStudy:
         return crossing_answer(rs, tables) or section_answer(self, rs, tables)
 
 
-register_study(RewardsStudy())
+register_study(RewardsStudy(), parts={"target": "krosbalance.studies.rewards.target"})

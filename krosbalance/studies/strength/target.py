@@ -3,10 +3,11 @@
 interval the report gives it (:func:`krosbalance.analysis.strength.adjusted_strength`, the one
 estimator; nothing is re-estimated here).
 
-A study that can size its sample from a target has such a ``target`` module in its folder: a
+A study that can size its sample from a target declares such a module as its ``target`` part: a
 ``QUANTITY`` (what each number is, read as "every <QUANTITY>'s 95% CI half-width"), its ``UNIT``,
-``problem(experiment)`` (why the target cannot apply to the experiment, '' when it can) and
-``half_widths(matches)`` (the half-width of each headline number from one AI's matches rows)."""
+optionally a ``DEFAULT_HALF_WIDTH`` in that unit (else 0.15), ``problem(experiment)`` (why the
+target cannot apply to the experiment, '' when it can) and ``half_widths(matches, experiment)``
+(the half-width of each headline number from one AI's matches rows of that experiment)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,10 @@ def problem(experiment: Any) -> str:
     return ""
 
 
-def half_widths(matches: Any) -> dict[str, float]:
+def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     """Each figure's 95% CI half-width (log-odds) from the matches rows of one AI (both sides), as
-    the report's strength table computes it; ``inf`` for a figure the rows cannot estimate yet."""
+    the report's strength table computes it; ``inf`` for a figure the rows cannot estimate yet (the
+    experiment is not needed)."""
     from krosbalance.analysis.strength import adjusted_strength  # heavy: pandas, scipy, statsmodels
 
     strength = adjusted_strength(matches)

@@ -69,5 +69,5 @@ register_study(
     TeamsStudy(),
     team_modes={"ladder": _parse_team_mode},
     stage_kinds=("team_ladder",),
-    parts={"planner": "krosbalance.studies.teams.planner"},
+    parts={"planner": "krosbalance.studies.teams.planner", "target": "krosbalance.studies.teams.target"},
 )

@@ -27,7 +27,9 @@ the field, in stages (:mod:`krosbalance.studies.teams.planner` plans them)::
     batch = 10                     # lucb: teams sampled per side of the boundary per stage
     top_round_robin = 16           # then a round robin of the top N (the meta-game's matrix); 0 = none
     search = { ai = "lookahead-fast", top = 6, deals = 1 }   # optional: a round robin of the top
-                                   # teams under a costlier AI tier
+                                   # teams under a costlier AI tier; with half_width = 0.15 (and
+                                   # max_deals, default 20 rounds) it plays rounds of ``deals``
+                                   # until every top team's rating is that precise (log-odds)
     swaps = [{ team = ["a", "b", "c", "d"], out = "a", in = "e" }]   # optional what-if swaps: the
                                    # team and the swapped one against the same opponents and seeds
 
@@ -38,6 +40,7 @@ seeds. The experiment's own pairings are its first stage (what ``validate`` coun
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -54,6 +57,7 @@ from krosbalance.sim.rosters import (
     roster_teams,
     size_range,
 )
+from krosbalance.sim.target import DEFAULT_ROUNDS
 from krosbalance.studies.teams.planner import first_pairings
 
 LADDER_TEAM_KEYS = ("mode", "roster", "collection", "rule", "ladder")
@@ -74,7 +78,7 @@ LADDER_KEYS = (
 )
 DESIGNS = ("adaptive", "lucb", "round_robin")
 LUCB_KEYS = ("epsilon", "delta", "budget", "batch")
-SEARCH_KEYS = ("ai", "top", "deals")
+SEARCH_KEYS = ("ai", "top", "deals", "half_width", "max_deals")
 DEFAULTS: dict[str, Any] = {
     "design": "adaptive",
     "top_k": 10,
@@ -93,6 +97,35 @@ ROUND_ROBIN_MAX_PAIRS = 5000
 
 def _int(value: Any, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def _parse_search_target(search: Mapping[str, Any], deals: Any, out: dict[str, Any], problems: Any) -> bool:
+    """The search stage's ``half_width`` and ``max_deals`` into ``out`` (only when ``half_width`` is
+    given: a fixed search stage keeps its settings as before); False when one is wrong."""
+    width, cap = search.get("half_width"), search.get("max_deals")
+    if width is None:
+        if cap is not None:
+            problems.add(
+                "teams.ladder.search.max_deals", "caps a search stage with half_width; set half_width too"
+            )
+            return False
+        return True
+    if (
+        isinstance(width, bool)
+        or not isinstance(width, (int, float))
+        or not (math.isfinite(width) and width > 0)
+    ):
+        problems.add(
+            "teams.ladder.search.half_width", f"must be a number > 0 (a 95% CI half-width), not {width!r}"
+        )
+        return False
+    rounds = deals if _int(deals, 1) else 1
+    cap = DEFAULT_ROUNDS * rounds if cap is None else cap
+    if not _int(cap, rounds):
+        problems.add("teams.ladder.search.max_deals", f"must be an integer >= deals ({rounds}), not {cap!r}")
+        return False
+    out.update(half_width=float(width), max_deals=cap)
+    return True
 
 
 def parse_ladder(
@@ -284,6 +317,7 @@ def _parse_settings(
                     )
                     ok = False
             out["search"] = {"ai": ai, "top": top, "deals": deals}
+            ok = _parse_search_target(search, deals, out["search"], problems) and ok
     out["swaps"] = raw.get("swaps", [])
     return out if ok else None
 

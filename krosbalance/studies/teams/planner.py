@@ -49,11 +49,14 @@ from typing import Any
 
 import numpy as np
 
+from krosbalance.ai.registry import canonical_ai
 from krosbalance.errors import KrosbalanceError
 from krosbalance.sim import stages
 from krosbalance.sim.design import Experiment
 from krosbalance.sim.stages import FinishedStage, run_stages
+from krosbalance.sim.target import Target, TargetAI
 from krosbalance.sim.topk import race_step, stage_opponents
+from krosbalance.studies.teams import target as team_target
 from krosbalance.studies.teams.ladder import pairing_samples, stage_scores
 
 Team = tuple[str, ...]
@@ -163,7 +166,9 @@ def planned_matches(experiment: Experiment) -> dict[str, int]:
             out["top-round-robin"] = top * (top - 1) // 2 * per_pair
     if s.get("search"):
         top = min(s["search"]["top"], len(s["teams"]))
-        out["search"] = top * (top - 1) // 2 * s["search"]["deals"] * len(experiment.seatings)
+        deals = s["search"].get("max_deals", s["search"]["deals"])
+        label = "search (at most)" if "half_width" in s["search"] else "search"
+        out[label] = top * (top - 1) // 2 * deals * len(experiment.seatings)
     n_swap = sum(1 for _ in s["swaps"]) * s["opponents"] * 4 * per_pair
     if n_swap:
         out["swap-base"] = out["swap-alt"] = n_swap
@@ -252,8 +257,8 @@ class TeamLadderPlanner:
                     round_robin_pairs(top),
                     seed,
                     ais=((ai, ai),),
-                    ai_deals=(),
                     matches_per_pairing=search["deals"],
+                    **search_target(search),
                 )
             last = "search"
         swaps = self.settings["swaps"]
@@ -305,6 +310,22 @@ class TeamLadderPlanner:
             drawn = field_pairs([tuple(swap["team"])], self.field, opponents, stage_seed(seed, i))
             pairs += [(tuple(swap[which]), opponent) for _, opponent in drawn]
         return self._stage(label, pairs, seed)
+
+
+def search_target(search: Mapping[str, Any]) -> dict[str, Any]:
+    """The search stage's changes for a ``half_width`` (:mod:`krosbalance.studies.teams.target`):
+    its AI's deals expanded to the cap and a target measured by team ratings, played in rounds of
+    ``deals`` (:mod:`krosbalance.sim.target`); a fixed stage's ``ai_deals=()`` without one."""
+    if "half_width" not in search:
+        return {"ai_deals": ()}
+    planned = Target(
+        float(search["half_width"]),
+        (TargetAI(canonical_ai(search["ai"]), 0, search["deals"], search["max_deals"]),),
+        "teams",
+        team_target.QUANTITY,
+        team_target.UNIT,
+    )
+    return {"ai_deals": (search["max_deals"],), "target": planned.json}
 
 
 def rank_teams(teams: Sequence[Team], scores: Mapping[Team, tuple[float, float]]) -> list[Team]:

@@ -234,3 +234,73 @@ def test_a_staged_team_folder_whose_copy_names_a_missing_collection_is_still_the
     assert "## Teams" in (write_report(out, tmp_path / "report").parent / "report.md").read_text(
         encoding="utf-8"
     )
+
+
+def test_a_search_stage_with_a_half_width_plays_rounds_until_the_top_teams_are_that_precise(
+    tmp_path: Path,
+) -> None:
+    """``search = {..., half_width, max_deals}``: the search stage is played in rounds of ``deals``
+    (:mod:`krosbalance.sim.target`, measured by the team ratings the report gives), stopping at the
+    half-width or the cap; its record reaches the staged report's Summary."""
+    from krosbalance.analysis.report import write_report
+    from krosbalance.sim.runner import read_manifest
+    from krosbalance.studies.teams.planner import run_ladder
+
+    roster = f"roster = {json.dumps(list(STAR_ROSTER))}"
+    search = (
+        'top_round_robin = 6\nsearch = { ai = "random", top = 4, deals = 2, half_width = %s, max_deals = 8 }'
+    )
+    for width, status in (("9.0", "reached"), ("0.01", "cap")):
+        source = tmp_path / f"ladder-{status}.toml"
+        source.write_text(
+            LADDER.replace('roster = {set = "arena-box"}', roster).replace(
+                "top_round_robin = 6", search % width
+            )
+        )
+        experiment = ladder(source.read_text())
+        assert "search (at most)" in planned_matches(experiment)
+        out = tmp_path / status
+        run_ladder(
+            experiment, source, out, play=strength_play, catalog=CAT, progress=False, echo=lambda *a: None
+        )
+        folder = next(f for f in (out).iterdir() if f.name.endswith("search"))
+        record = read_manifest(folder)["target"]
+        ai = record["ais"]["random"]
+        assert record["study"] == "teams" and record["quantity"] == "team's rating"
+        assert ai["status"] == status and ai["round_deals"] == 2
+        pairs_and_seats = 4 * 3 // 2 * 2
+        assert ai["matches"] == ai["deals"] * pairs_and_seats
+        assert ai["deals"] == (2 if status == "reached" else 8)
+        summary = (write_report(out, tmp_path / f"report-{status}").parent / "report.md").read_text(
+            encoding="utf-8"
+        )
+        assert "Sample size from a target:** random:" in summary
+
+
+def test_a_bad_search_target_is_one_clear_problem_each(tmp_path: Path) -> None:
+    def problems(search: str) -> list[str]:
+        text = LADDER.replace(
+            "top_round_robin = 6", f"top_round_robin = 6\nsearch = {{ ai = 'random', {search} }}"
+        )
+        _, errors = check_experiment_text(textwrap.dedent(text), str(tmp_path / "x.toml"), CAT)
+        return [f"{e.field}: {e.reason}" for e in errors]
+
+    assert problems("half_width = -1") == [
+        "teams.ladder.search.half_width: must be a number > 0 (a 95% CI half-width), not -1"
+    ]
+    assert problems("max_deals = 4")[0].startswith(
+        "teams.ladder.search.max_deals: caps a search stage with half_width"
+    )
+    assert problems("deals = 3, half_width = 0.2, max_deals = 2")[0].startswith(
+        "teams.ladder.search.max_deals: must be an integer >= deals (3)"
+    )
+    assert problems("deals = 3, half_width = 0.2") == []
+    assert "[teams.ladder] search" in " ".join(
+        problems("deals = 1")
+        + [
+            f"{e.field}: {e.reason}"
+            for e in check_experiment_text(
+                textwrap.dedent(LADDER) + "\n[target]\n", str(tmp_path / "y.toml"), CAT
+            )[1]
+        ]
+    )
