@@ -5,7 +5,8 @@ is installed.
 
 A staged study tells its stages' sizes through its folder's planner module
 (``studies/<study>/planner.py``): ``planned_stages(experiment)`` (the stage experiments, each costed
-with its own AIs) or ``planned_matches(experiment)`` (matches per stage, costed with the file's AIs).
+with its own AIs) or ``planned_matches(experiment)`` (matches per stage, costed with the file's AIs, or a
+stage's own AIs where the planner names them: ``stage_ais(experiment)``).
 The time is an estimate: a box match of four a side is the unit, so larger teams, Blast or four
 players at a table run longer, and a busy machine slower.
 """
@@ -13,7 +14,7 @@ players at a table run longer, and a busy machine slower.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -120,7 +121,16 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
         per, guessed = seconds_per_match(experiment, core)
         planned = planner.planned_matches(experiment)
         at_most = any("at most" in label for label in planned)
-        parts = [(label, int(n), per) for label, n in planned.items()]
+        # a stage played by other AIs than the file's (a team ladder's search stage) is costed with them
+        own_ais = planner.stage_ais(experiment) if hasattr(planner, "stage_ais") else {}
+        for label, n in planned.items():
+            stage_per = per
+            if label in own_ais:
+                stage_per, unknown = seconds_per_match(
+                    replace(experiment, ais=own_ais[label], ai_deals=()), core
+                )
+                guessed += unknown
+            parts.append((label, int(n), stage_per))
     else:
         per, guessed = seconds_per_match(experiment, core)
         parts = [("", int(experiment.n_matches), per)]
@@ -144,7 +154,6 @@ def target_plan_line(experiment: Any, jobs: int, core: bool) -> str:
     """What a ``[target]`` will do ('' without one): ``plays mcts-race in rounds of 1 deal per pairing
     and board (210 matches, ~1 min) until every figure's strength has a 95% CI half-width ≤ 0.15
     log-odds, at most 20 deals (4,200 matches, ~21 min)``, each AI's matches costed alone."""
-    from dataclasses import replace
 
     from krosbalance.sim.target import deal_step, target_of  # start-up: only this command loads it
 

@@ -83,3 +83,22 @@ def test_patched_arms_are_costed_on_the_reference_engine() -> None:
     assert run_cost(patched, 1, core=True).seconds == pytest.approx(
         run_cost(experiment, 1, core=False).seconds
     )
+
+
+def test_a_team_ladders_search_stage_is_costed_with_its_own_ai() -> None:
+    from dataclasses import replace
+
+    from krosbalance.sim.design import Experiment
+
+    experiment: Experiment = load_experiment(ROOT / "simulations" / "team-ladder.toml")
+    cost = run_cost(experiment, 1, core=True)
+    search = next(label for label, _ in cost.stages if label.startswith("search"))
+    n_search = dict(cost.stages)[search]
+    heuristic_per, _ = seconds_per_match(experiment, core=True)
+    import json
+
+    ai = json.loads(experiment.ladder)["search"]["ai"]
+    search_per, _ = seconds_per_match(replace(experiment, ais=((ai, ai),), ai_deals=()), core=True)
+    rest = cost.matches - n_search
+    assert cost.seconds == pytest.approx(rest * heuristic_per + n_search * search_per)
+    assert search_per > heuristic_per  # the search tier is what the estimate was missing

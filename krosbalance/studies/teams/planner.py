@@ -175,6 +175,15 @@ def planned_matches(experiment: Experiment) -> dict[str, int]:
     return out
 
 
+def stage_ais(experiment: Experiment) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The stages played by other AIs than the file's (for ``validate``'s cost): the search stage's."""
+    search = json.loads(experiment.ladder).get("search")
+    if not search:
+        return {}
+    label = "search (at most)" if "half_width" in search else "search"
+    return {label: ((search["ai"], search["ai"]),)}
+
+
 class TeamLadderPlanner:
     """Plans a team study from its experiment (``mode = "ladder"``), stage by stage."""
 
