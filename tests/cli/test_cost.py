@@ -3,7 +3,9 @@ each AI's measured cost, scaled by the workers and the engine."""
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -86,17 +88,11 @@ def test_patched_arms_are_costed_on_the_reference_engine() -> None:
 
 
 def test_a_team_ladders_search_stage_is_costed_with_its_own_ai() -> None:
-    from dataclasses import replace
-
-    from krosbalance.sim.design import Experiment
-
-    experiment: Experiment = load_experiment(ROOT / "simulations" / "team-ladder.toml")
+    experiment = load_experiment(ROOT / "simulations" / "team-ladder.toml")
     cost = run_cost(experiment, 1, core=True)
     search = next(label for label, _ in cost.stages if label.startswith("search"))
     n_search = dict(cost.stages)[search]
     heuristic_per, _ = seconds_per_match(experiment, core=True)
-    import json
-
     ai = json.loads(experiment.ladder)["search"]["ai"]
     search_per, _ = seconds_per_match(replace(experiment, ais=((ai, ai),), ai_deals=()), core=True)
     rest = cost.matches - n_search
