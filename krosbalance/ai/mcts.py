@@ -36,9 +36,13 @@ rollout worth the worst of them); with ``model = kiter-race`` they were screened
 in ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai.md`` (none reached the 60% bar). A
 third, also off: ``alternatives`` (further heuristics; each one's ``alt_plans`` best plans join the
 base's, :func:`.plan_choice.union_of_plans`), screened in ``NOTES-2026-12-07-stronger-ai-2.md``.
+A fourth, ``proof`` (with ``keep_base``): the best plan replaces the base's only when its paired
+advantage over the worlds both met is ``proof`` standard errors above zero.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -63,6 +67,19 @@ PRIOR = 0.5
 #: round of successive halving (cumulative: 6 plans x 2 worlds, the best 3 on 4, the best 2 on 8)
 CANDIDATES = 6
 SCHEDULE: tuple[int, ...] = (2, 4, 8)
+
+
+def proven_better(challenger: list[float], base: list[float], z: float) -> bool:
+    """Whether ``challenger`` beats ``base`` on the worlds both met beyond the noise: the mean of
+    the paired differences above ``z`` standard errors (a one-sided paired test; with ``keep_base``
+    the base met every world the finalists met). Summed in world order, as the core sums."""
+    n = min(len(challenger), len(base))
+    if n < 2:
+        return False
+    diffs = [challenger[w] - base[w] for w in range(n)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(var / n)
 
 
 def position_key(state: MatchState, dice: ReplayDice) -> tuple[object, ...]:
@@ -127,6 +144,7 @@ class MCTSAI(PlanSearchAI):
         replies: tuple[type[HeuristicAI], ...] = (),
         alternatives: tuple[type[HeuristicAI], ...] = (),
         alt_plans: int = 1,
+        proof: float = 0.0,
     ) -> None:
         if (
             not schedule
@@ -147,24 +165,32 @@ class MCTSAI(PlanSearchAI):
         for alternative in self.alternatives:
             alternative.share_caches(self.base)
         self.alt_plans = alt_plans
+        if proof < 0 or (proof and not keep_base):
+            raise ValueError(f"proof needs keep_base and must be >= 0, got {proof!r}")
+        self.proof = proof
         self.transpositions = 0  # rollouts answered by the transposition table
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """Successive halving over the worlds (ties: the heuristic's order). With ``keep_base`` the
         heuristic's own plan (the first) is never cut: it meets every world, as the finalists do,
-        and another plan is played only when it is better on the same worlds."""
+        and another plan is played only when it is better on the same worlds; with ``proof`` as
+        well, only when it is better beyond the noise (:func:`proven_better`), so the search never
+        trades its base's plan for a rollout's luck."""
         self.searches += 1
         worlds = self.schedule[-1]
         faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(worlds)]
         deals = [int(s) for s in self.rng.integers(0, 2**62, size=worlds)]
         totals = [0.0] * len(plans)
         met = [0] * len(plans)
+        values: list[list[float]] = [[] for _ in plans]  # each plan's value in each world it met
         tables: list[dict[tuple[object, ...], float]] = [{} for _ in range(worlds)]
         alive = list(range(len(plans)))
         for round_index, upto in enumerate(self.schedule):
             for i in alive:
                 for w in range(met[i], upto):
-                    totals[i] += self._rollout(view, me, plans[i], faces[w], deals[w], tables[w])
+                    value = self._rollout(view, me, plans[i], faces[w], deals[w], tables[w])
+                    totals[i] += value
+                    values[i].append(value)
                 met[i] = upto
             scored = sorted(alive, key=lambda i: (-(totals[i] / met[i] + self.prior * plans[i].value), i))
             if round_index + 1 < len(self.schedule):
@@ -173,6 +199,8 @@ class MCTSAI(PlanSearchAI):
                     alive.insert(0, 0)
             else:
                 alive = scored
+        if self.proof and alive[0] != 0 and not proven_better(values[alive[0]], values[0], self.proof):
+            return plans[0]
         return plans[alive[0]]
 
     def _rollout(

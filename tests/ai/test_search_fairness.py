@@ -22,7 +22,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from krosbalance.ai.mcts import MCTSAI
+from krosbalance.ai.mcts import MCTSAI, proven_better
 from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.registry import get_ai
 from krosbalance.ai.tuned import KiterRaceAI
@@ -111,3 +111,44 @@ def test_keep_base_the_base_plan_meets_every_world_and_is_played_when_best_there
     else:
         assert ai.worlds[0] == ai.schedule[0]  # cut after the first round
         assert chosen is not ai.order[0]
+
+
+class _Lucky(_Scripted):
+    """Rollouts where plan 1 beats the base (0) only by luck: better on most worlds by a little,
+    far worse on a few; every other plan is worse everywhere."""
+
+    def _rollout(self, view, me, plan, faces, deal, table):  # type: ignore[no-untyped-def]
+        i = next(k for k, p in enumerate(self.order) if p is plan)
+        world = self.worlds[i]
+        self.worlds[i] += 1
+        if i == 0:
+            return 0.0
+        if i == 1:
+            return -3.0 if world % 4 == 3 else 1.1
+        return -5.0
+
+
+def test_proven_better_is_a_one_sided_paired_test() -> None:
+    assert proven_better([1.0, 1.2, 0.9, 1.1], [0.0, 0.1, 0.0, 0.0], 2.0)
+    noisy = [1.0, -1.0, 1.2, -0.9]
+    assert sum(a - b for a, b in zip(noisy, [0.0] * 4, strict=True)) > 0
+    assert not proven_better(noisy, [0.0] * 4, 2.0)  # ahead on average, not beyond the noise
+    assert proven_better(noisy, [0.0] * 4, 0.0)  # proof 0: ahead at all
+    assert not proven_better([5.0], [0.0], 0.0)  # one world cannot tell
+    assert proven_better([2.0, 2.0, 2.0], [1.0, 1.0, 1.0], 3.0)  # no spread: any lead is proof
+
+
+@pytest.mark.parametrize("proof", [0.0, 2.0])
+def test_proof_the_base_plan_is_replaced_only_by_one_better_beyond_the_noise(proof: float) -> None:
+    sc, healey = _anna_races_for_the_demon_cell()
+    sc.activate(healey)
+    ai = _Lucky(np.random.default_rng(3), base=KiterRaceAI, keep_base=True, prior=0.0, proof=proof)
+    ai.choose_action(MatchView(sc.state, 0))
+    # plan 1's mean over the worlds is (3 x 1.1 - 3) / 4 = +0.075 above the base's: it wins the
+    # halving, but its spread makes that lead noise
+    assert (ai.chosen is ai.order[0]) == (proof > 0)
+
+
+def test_proof_needs_keep_base() -> None:
+    with pytest.raises(ValueError, match="keep_base"):
+        MCTSAI(np.random.default_rng(0), proof=2.0)

@@ -91,7 +91,8 @@ pub fn position_key(state: &MatchState<Arena>) -> PositionKey {
 
 /// `MCTSAI.choose_plan`: successive halving over the worlds (ties: the heuristic's order). With
 /// `keep_base`, the heuristic's own plan (the first) is never cut: it meets every world, as the
-/// finalists do, and the search plays another plan only when that one is better on the same worlds.
+/// finalists do, and the search plays another plan only when that one is better on the same worlds;
+/// with `proof` as well, only when better beyond the noise ([`proven_better`]).
 #[allow(clippy::too_many_arguments)]
 pub fn choose(
     ai: &mut PlanSearchAI,
@@ -100,7 +101,7 @@ pub fn choose(
     plans: &[Plan],
     schedule: &[usize],
     prior: f64,
-    keep_base: bool,
+    (keep_base, proof): (bool, f64),
     geo: &Geometry,
 ) -> usize {
     let worlds = *schedule.last().expect("a schedule");
@@ -110,6 +111,7 @@ pub fn choose(
     let deals = ai.rng.integers_vec(0, 1 << 62, worlds);
     let mut totals = vec![0.0f64; plans.len()];
     let mut met = vec![0usize; plans.len()];
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); plans.len()]; // each plan's value per world met
     let mut tables: Vec<FastMap<PositionKey, f64>> =
         (0..worlds).map(|_| FastMap::default()).collect();
     let mut alive: Vec<usize> = (0..plans.len()).collect();
@@ -117,7 +119,9 @@ pub fn choose(
         for &i in &alive {
             for w in met[i]..upto {
                 let world = (faces[w].clone(), deals[w]);
-                totals[i] += rollout(ai, state, me, &plans[i], world, &mut tables[w], geo);
+                let value = rollout(ai, state, me, &plans[i], world, &mut tables[w], geo);
+                totals[i] += value;
+                values[i].push(value);
             }
             met[i] = upto;
         }
@@ -128,7 +132,24 @@ pub fn choose(
             alive.insert(0, 0);
         }
     }
+    if proof > 0.0 && alive[0] != 0 && !proven_better(&values[alive[0]], &values[0], proof) {
+        return 0;
+    }
     alive[0]
+}
+
+/// `proven_better`: whether `challenger` beats `base` on the worlds both met beyond the noise, the
+/// mean of the paired differences above `z` standard errors (summed in world order, as the
+/// reference sums).
+fn proven_better(challenger: &[f64], base: &[f64], z: f64) -> bool {
+    let n = challenger.len().min(base.len());
+    if n < 2 {
+        return false;
+    }
+    let diffs: Vec<f64> = (0..n).map(|w| challenger[w] - base[w]).collect();
+    let mean = diffs.iter().sum::<f64>() / n as f64;
+    let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1) as f64;
+    mean > z * (var / n as f64).sqrt()
 }
 
 /// One round of successive halving: `alive` sorted by `(-value, index)` (best first, ties to the

@@ -34,11 +34,14 @@ use crate::rulesets::arena::{Arena, ArenaController};
 pub enum Budget {
     /// `LookaheadAI(candidates, dice_sets)`.
     Lookahead { dice_sets: usize },
-    /// `MCTSAI(candidates, schedule, prior, keep_base)`.
+    /// `MCTSAI(candidates, schedule, prior, keep_base, proof)`.
     Mcts {
         schedule: Vec<usize>,
         prior: f64,
         keep_base: bool,
+        /// With `keep_base`: another plan replaces the base's only when its paired advantage is
+        /// this many standard errors above zero (0: when it is better at all).
+        proof: f64,
     },
 }
 
@@ -67,6 +70,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             schedule: mcts::SCHEDULE.to_vec(),
             prior: mcts::PRIOR,
             keep_base,
+            proof: 0.0,
         },
         base: base.to_string(),
         model: model.to_string(),
@@ -96,6 +100,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
                 schedule: vec![4, 8, 16, 32],
                 prior: 0.0,
                 keep_base: true,
+                proof: 0.0,
             },
             alternatives: ["kiter", "focus_fire", "objective"]
                 .map(str::to_string)
@@ -114,6 +119,7 @@ fn screened(name: &str) -> Option<SearchSpec> {
         schedule,
         prior,
         keep_base,
+        proof,
     } = &mut spec.budget
     else {
         return None;
@@ -131,6 +137,7 @@ fn screened(name: &str) -> Option<SearchSpec> {
             "candidates" => spec.candidates = value.parse().ok()?,
             "prior" => *prior = value.parse().ok()?,
             "keep_base" => *keep_base = value == "1" || value == "true",
+            "proof" => *proof = value.parse().ok().filter(|&z: &f64| z >= 0.0)?,
             "schedule" => {
                 *schedule = value
                     .split('-')
@@ -276,7 +283,17 @@ impl PlanSearchAI {
                 schedule,
                 prior,
                 keep_base,
-            } => mcts::choose(self, state, me, plans, &schedule, prior, keep_base, &geo),
+                proof,
+            } => mcts::choose(
+                self,
+                state,
+                me,
+                plans,
+                &schedule,
+                prior,
+                (keep_base, proof),
+                &geo,
+            ),
         }
     }
 
@@ -442,14 +459,18 @@ mod tests {
             schedule,
             prior,
             keep_base,
+            proof,
         } = spec.budget
         else {
             panic!("an mcts budget")
         };
         assert_eq!(
-            (schedule, prior, keep_base),
-            (vec![4, 8, 16, 32], 0.5, true)
+            (schedule, prior, keep_base, proof),
+            (vec![4, 8, 16, 32], 0.5, true, 0.0)
         );
+        let proven = search_spec("mcts{keep_base=1;proof=2}").expect("a form");
+        assert!(matches!(proven.budget, Budget::Mcts { proof, .. } if proof == 2.0));
+        assert!(search_spec("mcts{proof=-1}").is_none());
         let race = search_spec("mcts-race").expect("registered");
         assert_eq!(
             (race.base.as_str(), race.model.as_str()),
