@@ -48,4 +48,4 @@ class ChallengesStudy:
         return section_answer(self, rs, tables)
 
 
-register_study(ChallengesStudy())
+register_study(ChallengesStudy(), parts={"target": "krosbalance.studies.challenges.target"})

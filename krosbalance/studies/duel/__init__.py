@@ -39,4 +39,4 @@ class DuelStudy:
         return section_answer(self, rs, tables)
 
 
-register_study(DuelStudy())
+register_study(DuelStudy(), parts={"target": "krosbalance.studies.duel.target"})

@@ -47,4 +47,4 @@ class SeatsStudy:
         return section_answer(self, rs, tables)
 
 
-register_study(SeatsStudy())
+register_study(SeatsStudy(), parts={"target": "krosbalance.studies.seats.target"})
