@@ -143,7 +143,6 @@ def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, An
     (``dice``: the faces still scripted)."""
     for what, present in (
         ("a trap", state.traps),
-        ("an invisible piece", state.invisible),
         ("cells with an on-enter rule", state.enter_cells),
         ("an unsettled instant", state.pending_bombs or state.pending_kos or state.unsettled),
     ):
@@ -163,6 +162,7 @@ def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, An
         "bushes": state.bushes,
         "crates": state.crates,
         "fixed_sight": state.fixed_sight,
+        "invisible": state.invisible,
         "scenery_injuries": sorted((c, n) for c, n in state.scenery_injuries.items() if n),
         "turn": state.turn,
         "active_side": state.active_side,

@@ -34,7 +34,7 @@ use crate::rulesets::arena::tension::TensionChoice;
 use crate::rulesets::arena::{Arena, ArenaController, ArenaState};
 
 /// Every power the core knows, by the reference's name.
-const POWERS: [(&str, Power); 10] = [
+const POWERS: [(&str, Power); 12] = [
     ("critical", Power::Critical),
     ("armour", Power::Armour),
     ("lock", Power::Lock),
@@ -45,6 +45,8 @@ const POWERS: [(&str, Power); 10] = [
     ("unfazed", Power::Unfazed),
     ("krobust", Power::Krobust),
     ("perfect_lock", Power::PerfectLock),
+    ("invisibility", Power::Invisibility),
+    ("stimulus", Power::Stimulus),
 ];
 
 /// The reasons a match ends (`end_match`'s), so a test's own `end_reason` crosses as the core's.
@@ -254,6 +256,7 @@ fn build(
         ("bushes", &mut state.bushes),
         ("crates", &mut state.crates),
         ("fixed_sight", &mut state.fixed_sight),
+        ("invisible", &mut state.invisible),
     ] {
         let value = pos
             .get_item(key)?
@@ -401,6 +404,7 @@ fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'
         ("bushes", state.bushes),
         ("crates", state.crates),
         ("fixed_sight", state.fixed_sight),
+        ("invisible", state.invisible),
     ] {
         out.set_item(name, crate::mask_to_py(py, set)?)?;
     }

@@ -174,11 +174,19 @@ pub fn inflict<R: MatchRules>(
     element: usize,
     counterable: bool,
 ) -> i32 {
-    let t = &mut state.fighters[target];
+    let t = &state.fighters[target];
     let amount = amount.min(t.hp - t.injuries);
     if amount <= 0 {
         return 0;
     }
+    if !state.invisible.is_empty()
+        && t.cell >= 0
+        && state.invisible.contains(t.at())
+        && injury_prevented(state, target, source)
+    {
+        return 0;
+    }
+    let t = &mut state.fighters[target];
     t.injuries += amount;
     t.stats.damage_taken[element] += i64::from(amount);
     if let Some(s) = source {
@@ -201,6 +209,28 @@ pub fn inflict<R: MatchRules>(
         knock_out(state, target, source);
     }
     amount
+}
+
+/// Whether a power of the holder stops this source from injuring it (`injury_prevented`): R-A108
+/// Invisibility (the card's power, not inspiration) stops a character on the board that is not
+/// adjacent to the holder; bombs and traps are not characters, so they still injure it.
+fn injury_prevented<R: MatchRules>(
+    state: &MatchState<R>,
+    holder: usize,
+    source: Option<usize>,
+) -> bool {
+    let h = &state.fighters[holder];
+    if h.powers & Power::Invisibility.bit() == 0 {
+        return false;
+    }
+    let Some(s) = source else {
+        return false;
+    };
+    let s = &state.fighters[s];
+    if !s.is_character() || s.cell < 0 {
+        return false;
+    }
+    !state.board.neighbour_mask(h.at()).contains(s.at())
 }
 
 /// R-A104 Counter: an enemy character that injures the holder suffers 1 injury.

@@ -2,7 +2,7 @@
 //! END, the walks (neighbours N/E/S/W), each payable spell's targets (spell order, targets by
 //! distance ring then cell), then the ruleset's actions.
 
-use crate::board::Cell;
+use crate::board::{Cell, CellSet};
 use crate::content::{Limit, PieceKind, Power, RangeType, SpellSpec, TargetRule};
 use crate::engine::rules::{Action, CAST, MOVE, MatchRules};
 use crate::engine::state::{Fighter, MatchState};
@@ -20,6 +20,17 @@ pub fn max_range<R: MatchRules>(state: &MatchState<R>, f: &Fighter, spell: &Spel
         bonus += 1;
     }
     spell.range_max + bonus
+}
+
+/// What blocks line of sight for a caster on `origin` (R-A78): trees and non-Tiny characters,
+/// except pieces with Invisibility not adjacent to the caster (R-A108).
+#[inline]
+pub fn sight_blockers_from<R: MatchRules>(state: &MatchState<R>, origin: Cell) -> CellSet {
+    let blockers = state.sight_blockers;
+    if state.invisible.is_empty() {
+        return blockers;
+    }
+    blockers & !(state.invisible & !state.board.neighbour_mask(origin))
 }
 
 /// Costs, usage limit and summon control (R-A56, R-A66-R-A69).
@@ -98,7 +109,7 @@ fn ranged_cell_ok<R: MatchRules>(
         return false;
     }
     if spell.needs_los {
-        let blockers = state.sight_blockers;
+        let blockers = sight_blockers_from(state, origin);
         if board.los_path(origin, cell).intersects(blockers) {
             return false;
         }

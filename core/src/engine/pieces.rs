@@ -73,10 +73,14 @@ pub fn place<R: MatchRules>(state: &mut MatchState<R>, uid: usize, cell: Cell) {
     f.cell = i32::from(cell);
     assert!(f.kind != PieceKind::Trap, "traps are not in the core yet");
     let blocks = blocks_sight(f);
+    let invisible = f.powers & Power::Invisibility.bit() != 0;
     state.by_cell[usize::from(cell)] = Some(uid);
     state.obstacles.insert(cell);
     if blocks {
         state.sight_blockers.insert(cell);
+    }
+    if invisible {
+        state.invisible.insert(cell); // R-A108: see legal::sight_blockers_from
     }
 }
 
@@ -91,6 +95,7 @@ pub fn lift<R: MatchRules>(state: &mut MatchState<R>, uid: usize) {
     if !state.fixed_sight.contains(cell) {
         state.sight_blockers.remove(cell);
     }
+    state.invisible.remove(cell);
     state.fighters[uid].cell = -1;
 }
 

@@ -72,6 +72,7 @@ pub fn search_copy(state: &MatchState<Arena>, side: usize, dice: Dice) -> MatchS
         unsettled: state.unsettled,
         edges: state.edges.clone(),
         lock_holders: state.lock_holders.clone(),
+        invisible: state.invisible,
     };
     hide_from(&mut copy, side);
     copy
