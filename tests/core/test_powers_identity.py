@@ -1,12 +1,15 @@
 """The Arena mechanics no shipped Krosmaster uses play in the native core as on the reference.
 
-A designer's card may carry an ``element_bonus`` effect (R-A80), Invisibility or Stimulus (R-A108);
-the core plays them (core/src/engine: effects.rs, legal.rs ``sight_blockers_from``, combat.rs
-``injury_prevented``, turn.rs ``stimulus``). Each mechanic gets a registry of its own, built as a
-balance patch is (:func:`krosbalance.sim.patched_cards.apply_patch`) over the box figures, and whole
-matches on both engines must give the same canonical bytes (every event, then the result head):
-the random AI, the heuristic AIs, a search AI (short matches: the reference's search is slow),
-Demonic Rewards on and off, two and four seats.
+A designer's card may carry an ``element_bonus`` effect (R-A80), Invisibility or Stimulus (R-A108),
+or lay traps (R-A116, R-A171); the core plays them (core/src/engine: effects.rs, legal.rs
+``sight_blockers_from`` and ``lays_trap``, combat.rs ``injury_prevented``, ``trigger_trap`` and
+``settle_traps``, turn.rs ``stimulus``, pieces.rs ``hide_traps_from`` for a search's copy). Each
+mechanic gets a registry of its own, built as a balance patch is
+(:func:`krosbalance.sim.patched_cards.apply_patch`) over the box figures, or with the test
+trap-setter (tests/fixtures/characters/test_trapper.toml), and whole matches on both engines must
+give the same canonical bytes (every event, then the result head): the random AI, the heuristic
+AIs, search AIs (short matches: the reference's search is slow), Demonic Rewards on and off, two
+and four seats.
 
 Each registry changes the matches it plays (checked below against the shared cards), so a core
 that ignored the mechanic would diverge; the rule tests that use these mechanics through the kit
@@ -17,13 +20,14 @@ engines step by step (tests/core/scenario_coverage.json).
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from krosbalance import native
-from krosbalance.content.registry import default_registry
+from krosbalance.content.registry import DEFAULT_CHARACTER_FOLDER, Registry, default_registry
 from krosbalance.play import play_match
 from krosbalance.sim.patch_spec import Patch
 from krosbalance.sim.patched_cards import apply_patch
@@ -84,6 +88,11 @@ MECHANICS: dict[str, dict[str, Any]] = {
 REGISTRIES = {
     name: apply_patch(Patch(f"test-{name}", {"characters": changes})) for name, changes in MECHANICS.items()
 }
+#: the test trap-setter (R-A116): its snare is a trap token
+TRAPPER, SNARE = "test_trapper", "test_snare"
+TRAPS = Registry(DEFAULT_CHARACTER_FOLDER, Path(__file__).resolve().parents[1] / "fixtures" / "characters")
+MECHANICS["traps"] = {TRAPPER: {}}
+REGISTRIES["traps"] = TRAPS
 
 
 def _specs(
@@ -97,8 +106,11 @@ def _specs(
     for i in range(n):
         pool = [str(c) for c in rng.permutation(BOX)]
         first = patched[i % len(patched)]
-        pool.remove(first)
+        if first in pool:
+            pool.remove(first)
         teams = [[first, *pool[:3]], pool[3:7]]
+        if mechanic == "traps" and i % 4 == 3:  # trap-setters on both sides
+            teams[1][0] = TRAPPER
         if i % 3 == 2:
             teams.reverse()
         ai = [ais[i % len(ais)], AIS[(i + 1) % len(AIS)]]
@@ -147,7 +159,7 @@ def test_r_a80_r_a108_search_matches_with_the_mechanic_are_identical(spec: dict[
     assert ours == theirs, first_divergence(ours, theirs)
 
 
-@pytest.mark.parametrize("mechanic", sorted(MECHANICS))
+@pytest.mark.parametrize("mechanic", sorted(m for m in MECHANICS if m != "traps"))
 def test_the_mechanic_changes_the_matches_and_auto_plays_them_in_the_core(mechanic: str) -> None:
     """Each registry's cards are the ones played (the shared cards give other matches on the same
     seeds: a core that skipped the mechanic could not match the reference), and ``auto`` plays
@@ -175,8 +187,10 @@ def _four_teams(mechanic: str) -> list[list[str]]:
     from krosbalance.rulesets.registry import get_ruleset
 
     level = get_ruleset("arena", {"mode": "free_for_all"}).options.four_player_team_level
+    registry = REGISTRIES[mechanic]
+    figures = [*BOX, TRAPPER] if mechanic == "traps" else BOX
     pairs = [
-        list(p) for p in combinations(BOX, 2) if sum(REGISTRY.load_character(c).level for c in p) == level
+        list(p) for p in combinations(figures, 2) if sum(registry.load_character(c).level for c in p) == level
     ]
     patched = set(MECHANICS[mechanic])
     pairs.sort(key=lambda p: -len(patched & set(p)))
@@ -197,3 +211,26 @@ def test_r_a80_r_a108_four_seats_are_identical(mechanic: str, mode: str) -> None
     ours = canonical_core(play_match_core(*teams, registry=registry, **args))
     theirs = golden.canonical(play_match(*teams, registry=registry, engine="reference", **args))
     assert ours == theirs, first_divergence(ours, theirs)
+
+
+def test_r_a116_traps_are_laid_and_sprung_in_these_matches() -> None:
+    """The trap matches above lay and spring traps (so they test the core's traps), and ``auto``
+    plays them in the core."""
+    laid = sprung = 0
+    for spec in [s for s in HEURISTIC if s["mechanic"] == "traps"][:6]:
+        out = play_match_core(
+            *spec["teams"],
+            registry=TRAPS,
+            board=spec["board"],
+            ai=spec["ai"],
+            seed=spec["seed"],
+            options=spec["options"],
+            record="full",
+        )
+        snares = {f["uid"] for kind, f in out["events"] if kind == "summoned" and f["character"] == SNARE}
+        laid += len(snares)
+        sprung += sum(1 for kind, f in out["events"] if kind == "spell_cast" and f["uid"] in snares)
+    assert laid > 0 and sprung > 0
+    spec = HEURISTIC[-1]
+    result = play_match(*spec["teams"], registry=TRAPS, board=spec["board"], ai="kiter", seed=1)
+    assert result.engine == "core"

@@ -171,6 +171,7 @@ fn character_of(
         "krosmaster" => PieceKind::Krosmaster,
         "creature" => PieceKind::Creature,
         "bomb" => PieceKind::Bomb,
+        "trap" => PieceKind::Trap,
         other => return Err(unsupported(format!("{id}: piece kind {other:?}"))),
     };
     let mut powers = 0u16;

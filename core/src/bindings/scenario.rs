@@ -367,6 +367,10 @@ fn build(
     for (cell, uid) in item::<Vec<(usize, usize)>>(pos, "occupied")? {
         state.by_cell[cell] = Some(uid);
     }
+    for (cell, uid) in item::<Vec<(u8, usize)>>(pos, "traps")? {
+        state.trap_at[usize::from(cell)] = Some(uid);
+        state.traps.insert(cell);
+    }
     let rules: Bound<'_, PyDict> = item(pos, "arena")?;
     state.rules.gg = item(&rules, "gg")?;
     state.rules.wild_gg = item(&rules, "wild_gg")?;
@@ -436,6 +440,12 @@ fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'
         .filter_map(|(c, u)| u.map(|u| (c, u)))
         .collect();
     out.set_item("occupied", occupied)?;
+    let traps: Vec<(u8, usize)> = state
+        .traps
+        .iter()
+        .filter_map(|c| state.trap_at[usize::from(c)].map(|u| (c, u)))
+        .collect();
+    out.set_item("traps", traps)?;
     let mut fighters = Vec::with_capacity(state.fighters.len());
     for f in &state.fighters {
         let d = PyDict::new(py);

@@ -153,6 +153,10 @@ fn apply<R: MatchRules>(
                     how: "carry",
                 });
             }
+            // R-A171: a trap there springs once the spell has resolved, which here is at once
+            if state.traps.contains(ctx.target_cell) {
+                crate::engine::combat::trigger_trap(state, ctx.target_cell);
+            }
         }
         Effect::Push { cells } => {
             let t = target.expect("a target effect");

@@ -33,6 +33,13 @@ pub fn sight_blockers_from<R: MatchRules>(state: &MatchState<R>, origin: Cell) -
     blockers & !(state.invisible & !state.board.neighbour_mask(origin))
 }
 
+/// Whether a summon spell puts a trap in play (at most one trap per cell, R-A116).
+pub fn lays_trap<R: MatchRules>(state: &MatchState<R>, spell: &SpellSpec) -> bool {
+    spell
+        .summons
+        .is_some_and(|s| state.content.chars[s].kind == PieceKind::Trap)
+}
+
 /// Costs, usage limit and summon control (R-A56, R-A66-R-A69).
 pub fn can_pay<R: MatchRules>(state: &MatchState<R>, f: &Fighter, spell: &SpellSpec) -> bool {
     if f.ap < spell.ap_cost || f.mp < spell.mp_cost {
@@ -70,7 +77,11 @@ fn target_ok<R: MatchRules>(
 ) -> bool {
     match spell.target {
         TargetRule::Any => true,
-        TargetRule::FreeCell => !state.obstacles.contains(cell),
+        // R-A64, R-A116: a trap's cell stays free; only a second trap may not be put there
+        TargetRule::FreeCell => {
+            !state.obstacles.contains(cell)
+                && (!state.traps.contains(cell) || !lays_trap(state, spell))
+        }
         rule => {
             let Some(p) = state.piece_at(cell) else {
                 return false;

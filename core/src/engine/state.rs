@@ -161,6 +161,11 @@ pub struct MatchState<R: MatchRules> {
     /// Cells of pieces placed with Invisibility (R-A108): line of sight
     /// ([`crate::engine::legal::sight_blockers_from`]) and injuries look further only here.
     pub invisible: CellSet,
+    /// The trap on each cell (R-A116): traps sit on free cells without being obstacles, so they
+    /// are never in `by_cell`; a cell holds at most one (`MatchState.traps`).
+    pub trap_at: Vec<Option<usize>>,
+    /// The cells of `trap_at` that hold one, so "no traps" is one test.
+    pub traps: CellSet,
 }
 
 impl<R: MatchRules> MatchState<R> {
@@ -214,12 +219,24 @@ impl<R: MatchRules> MatchState<R> {
             edges: (0..seats).collect(),
             lock_holders: Vec::new(),
             invisible: CellSet::default(),
+            trap_at: vec![None; n],
+            traps: CellSet::default(),
         }
     }
 
     #[inline]
     pub fn is_free(&self, cell: Cell) -> bool {
         !self.obstacles.contains(cell)
+    }
+
+    /// The trap on a cell, if any (R-A116).
+    #[inline]
+    pub fn trap_on(&self, cell: Cell) -> Option<usize> {
+        if self.traps.contains(cell) {
+            self.trap_at[usize::from(cell)]
+        } else {
+            None
+        }
     }
 
     #[inline]
