@@ -15,6 +15,11 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
   an option like any other), GG and wild GG counts, first-turn tension, the zero-GG variants, lock,
   bombs, scenery destruction, line of sight;
 - **restricted play**: one or two elements (spell, power, action) forbidden to a Krosmaster present;
+- **mechanics no shipped card uses** (a designer's card may): in a tenth of the matches one
+  Krosmaster present carries an ``element_bonus`` on an elemental attack (R-A80), Invisibility or
+  Stimulus (R-A108), as a balance patch (``spec["patch"]``, :class:`krosbalance.sim.patch_spec.Patch`'s
+  JSON; both engines play that registry), drawn from a stream of its own so the other draws of a
+  spec are what they were before;
 - **AIs**: ``random`` and every AI of :data:`krosbalance.native_match.PORTED_AIS`, read when a spec
   is drawn (an AI ported later joins by itself), each seat drawn on its own, an AI that cannot play
   a seat count (the registry's ``ai_problem``: two-player-only AIs) left out of four-player matches;
@@ -26,6 +31,7 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -56,6 +62,18 @@ SEARCH_WEIGHT = 0.1
 
 
 SEARCH_TURNS = (2, 6)
+
+
+#: share of matches in which one Krosmaster present carries a mechanic of :data:`MECHANICS`
+MECHANIC_SHARE = 0.1
+
+
+#: the mechanics a patch gives (R-A80, R-A108; traps need a trap token, which no Arena card summons)
+MECHANICS = ("element_bonus", "invisibility", "stimulus")
+
+
+#: the key of the mechanics' own stream (``default_rng([master_seed, k, MECHANIC_STREAM])``)
+MECHANIC_STREAM = 37
 
 
 #: share of matches with restricted play
@@ -243,10 +261,37 @@ def _forbid(
     return {name: [elements[int(i)] for i in order]}
 
 
+def _mechanic_patch(master_seed: int, k: int, teams: Sequence[Sequence[str]]) -> str | None:
+    """The patch (canonical JSON) that gives one Krosmaster present a mechanic of :data:`MECHANICS`,
+    in :data:`MECHANIC_SHARE` of the specs; None otherwise. An ``element_bonus`` goes on one of its
+    elemental attacks, of that attack's element (+1 or +2); a card without one gets Invisibility."""
+    from krosbalance.sim.patch_spec import Patch
+
+    rng = np.random.default_rng([master_seed, k, MECHANIC_STREAM])
+    if rng.random() >= MECHANIC_SHARE:
+        return None
+    name = str(_pick(rng, _pick(rng, teams)))
+    card = default_registry().load_character(name)
+    mechanic = MECHANICS[int(rng.integers(len(MECHANICS)))]
+    attacks = [s for s in card.spells if s.kind == "attack" and s.element != "neutral"]
+    change: dict[str, Any]
+    if mechanic == "element_bonus" and attacks:
+        spell = _pick(rng, attacks)
+        bonus = {"kind": "element_bonus", "element": spell.element, "amount": 1 + int(rng.integers(2))}
+        effects = [{"kind": e.kind, **e.params} for e in spell.effects]
+        change = {"spells": {spell.id: {"effects": [*effects, bonus]}}}
+    elif mechanic == "stimulus":
+        change = {"powers": {"stimulus": {"marker": "mp" if rng.random() < 0.5 else "ap"}}}
+    else:
+        mechanic = "invisibility"
+        change = {"powers": {"invisibility": True}}
+    return Patch(f"fuzz-{mechanic}", {"characters": {name: change}}).json
+
+
 def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     """Spec ``k`` of the fuzz of ``master_seed``: ``id`` (``k``), ``master_seed``, ``teams``, ``board``, ``ai`` (one name a
-    seat), ``seed``, ``options`` and, under restricted play, ``forbid`` (drawn alone: any slice of
-    the fuzz gives the same specs)."""
+    seat), ``seed``, ``options``, under restricted play ``forbid``, and with a mechanic no shipped
+    card uses ``patch`` (drawn alone: any slice of the fuzz gives the same specs)."""
     rng = np.random.default_rng([master_seed, k])
     mode = str(rng.choice([m for m, _ in MODES], p=[w for _, w in MODES]))
     seats = 2 if mode == "two_player" else 4
@@ -274,6 +319,9 @@ def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     }
     if rng.random() < RESTRICTED_SHARE:
         spec["forbid"] = _forbid(rng, teams, options)
+    patch = _mechanic_patch(master_seed, k, teams)
+    if patch is not None:
+        spec["patch"] = patch
     return spec
 
 
@@ -283,7 +331,7 @@ def match_specs(n: int, master_seed: int, start: int = 0) -> list[dict[str, Any]
 
 
 def describe(spec: Mapping[str, Any]) -> dict[str, str]:
-    """The spec's labels for the counts: mode, AIs, rewards, turn limit, restriction."""
+    """The spec's labels for the counts: mode, AIs, rewards, turn limit, restriction, mechanic."""
     opts = spec["options"]
     rewards = "market" if opts.get("demonic_rewards") else "off"
     if any(opts.get(k) for k in ("start_rewards", "purchasable_rewards")):
@@ -293,4 +341,5 @@ def describe(spec: Mapping[str, Any]) -> dict[str, str]:
         "rewards": rewards,
         "turns": "short" if "turn_limit" in opts else "full",
         "restricted": "yes" if spec.get("forbid") else "no",
+        "mechanic": json.loads(spec["patch"])["name"].removeprefix("fuzz-") if spec.get("patch") else "none",
     }

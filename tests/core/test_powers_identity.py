@@ -148,13 +148,27 @@ SEARCHED = [s for m in MECHANICS for s in _specs(m, 2, 20261208, SEARCH, {"turn_
 
 
 @pytest.mark.parametrize("spec", HEURISTIC, ids=_id)
-def test_r_a80_r_a108_matches_with_the_mechanic_are_identical(spec: dict[str, Any]) -> None:
+def test_r_a80_r_a108_r_a116_matches_with_the_mechanic_are_identical(spec: dict[str, Any]) -> None:
     ours, theirs = _both(spec)
     assert ours == theirs, first_divergence(ours, theirs)
 
 
+def _trap_searches(n: int, seed: int) -> list[dict[str, Any]]:
+    """Trap-setters on both sides and ``mcts-race`` on one seat: the search plays on copies that
+    hold none of the other side's traps (R-A116, ``hide_traps_from``), so its choices move if a
+    copy kept them."""
+    specs = _specs("traps", n, seed, ("lookahead-fast", "mcts-race", "lookahead", "mcts"), {"turn_limit": 10})
+    for spec in specs:
+        spec["ai"] = (spec["ai"][0], "mcts-race" if spec["ai"][0] != "mcts-race" else "lookahead-fast")
+        spec["teams"][1][0] = TRAPPER
+    return specs
+
+
+SEARCHED += _trap_searches(6, 5)
+
+
 @pytest.mark.parametrize("spec", SEARCHED, ids=_id)
-def test_r_a80_r_a108_search_matches_with_the_mechanic_are_identical(spec: dict[str, Any]) -> None:
+def test_r_a80_r_a108_r_a116_search_matches_with_the_mechanic_are_identical(spec: dict[str, Any]) -> None:
     ours, theirs = _both(spec)
     assert ours == theirs, first_divergence(ours, theirs)
 
@@ -199,7 +213,7 @@ def _four_teams(mechanic: str) -> list[list[str]]:
 
 @pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
 @pytest.mark.parametrize("mechanic", sorted(MECHANICS))
-def test_r_a80_r_a108_four_seats_are_identical(mechanic: str, mode: str) -> None:
+def test_r_a80_r_a108_r_a116_four_seats_are_identical(mechanic: str, mode: str) -> None:
     """Four seats: Stimulus reaches the partner's Krosmasters in 2v2 (``allied_krosmasters``)."""
     teams = _four_teams(mechanic)
     if len(teams) < 4:
