@@ -167,6 +167,13 @@ def _trap_searches(n: int, seed: int) -> list[dict[str, Any]]:
 SEARCHED += _trap_searches(6, 5)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [s for m in MECHANICS for s in _specs(m, 40, 20261209, AIS, {})], ids=_id)
+def test_r_a80_r_a108_r_a116_many_matches_with_the_mechanic_are_identical(spec: dict[str, Any]) -> None:
+    ours, theirs = _both(spec)
+    assert ours == theirs, first_divergence(ours, theirs)
+
+
 @pytest.mark.parametrize("spec", SEARCHED, ids=_id)
 def test_r_a80_r_a108_r_a116_search_matches_with_the_mechanic_are_identical(spec: dict[str, Any]) -> None:
     ours, theirs = _both(spec)
