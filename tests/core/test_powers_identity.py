@@ -90,7 +90,14 @@ REGISTRIES = {
 }
 #: the test trap-setter (R-A116): its snare is a trap token
 TRAPPER, SNARE = "test_trapper", "test_snare"
-TRAPS = Registry(DEFAULT_CHARACTER_FOLDER, Path(__file__).resolve().parents[1] / "fixtures" / "characters")
+#: its Jab pushes 2 cells (R-A85), so a pushed character ends a special movement on a trap (R-A171)
+TRAPS = apply_patch(
+    Patch(
+        "test-trap-push",
+        {"characters": {TRAPPER: {"spells": {"jab": {"effects": [{"kind": "push", "cells": 2}]}}}}},
+    ),
+    Registry(DEFAULT_CHARACTER_FOLDER, Path(__file__).resolve().parents[1] / "fixtures" / "characters"),
+)
 MECHANICS["traps"] = {TRAPPER: {}}
 REGISTRIES["traps"] = TRAPS
 
@@ -109,7 +116,7 @@ def _specs(
         if first in pool:
             pool.remove(first)
         teams = [[first, *pool[:3]], pool[3:7]]
-        if mechanic == "traps" and i % 4 == 3:  # trap-setters on both sides
+        if mechanic == "traps" and i % 2:  # trap-setters on both sides
             teams[1][0] = TRAPPER
         if i % 3 == 2:
             teams.reverse()
