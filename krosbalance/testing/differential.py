@@ -32,8 +32,7 @@ from krosbalance.content.registry import default_registry
 from krosbalance.play import _ai_names, play_match
 from krosbalance.render.notation import cell_name
 from krosbalance.rulesets.registry import get_ruleset
-from krosbalance.sim.patched_cards import patched_registry
-from krosbalance.testing.fuzz_specs import describe, match_specs
+from krosbalance.testing.fuzz_specs import describe, match_specs, registry_of
 
 #: events shown before the first differing one
 CONTEXT = 6
@@ -70,20 +69,15 @@ def play_core(
         catalog = native_match.catalog(registry_of(specs[0]))
         return [catalog.play(*one[:5], "full", one[5], plant_divergence_at=plant_divergence_at)]
     out: list[dict[str, Any]] = [{} for _ in specs]
-    by_patch: dict[str, list[int]] = {}
+    by_registry: dict[int, tuple[Any, list[int]]] = {}
     for i, spec in enumerate(specs):
-        by_patch.setdefault(spec.get("patch", ""), []).append(i)
-    for patch, indices in by_patch.items():  # one batch per registry (the shared one first)
-        catalog = native_match.catalog(patched_registry(patch))
+        registry = registry_of(spec)
+        by_registry.setdefault(id(registry), (registry, []))[1].append(i)
+    for registry, indices in by_registry.values():  # one batch per registry
+        catalog = native_match.catalog(registry)
         for i, result in zip(indices, catalog.play_many([batch[i] for i in indices], "full", 1), strict=True):
             out[i] = result
     return out
-
-
-def registry_of(spec: Mapping[str, Any]) -> Any:
-    """The registry a spec plays: its patch's (a mechanic no shipped card uses), else None (the
-    shared one)."""
-    return patched_registry(spec.get("patch", ""))
 
 
 def play_reference(spec: Mapping[str, Any]) -> Any:

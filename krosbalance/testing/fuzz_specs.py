@@ -17,9 +17,9 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
 - **restricted play**: one or two elements (spell, power, action) forbidden to a Krosmaster present;
 - **mechanics no shipped card uses** (a designer's card may): in a tenth of the matches one
   Krosmaster present carries an ``element_bonus`` on an elemental attack (R-A80), Invisibility or
-  Stimulus (R-A108), as a balance patch (``spec["patch"]``, :class:`krosbalance.sim.patch_spec.Patch`'s
-  JSON; both engines play that registry), drawn from a stream of its own so the other draws of a
-  spec are what they were before;
+  Stimulus (R-A108) (``spec["mechanic"]``; both engines play a registry with that card changed,
+  :func:`registry_of`), drawn from a stream of its own so the other draws of a spec are what they
+  were before;
 - **AIs**: ``random`` and every AI of :data:`krosbalance.native_match.PORTED_AIS`, read when a spec
   is drawn (an AI ported later joins by itself), each seat drawn on its own, an AI that cannot play
   a seat count (the registry's ``ai_problem``: two-player-only AIs) left out of four-player matches;
@@ -31,9 +31,10 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ import numpy as np
 from krosbalance import native_match
 from krosbalance.ai.registry import ai_problem, ai_tier, list_ais
 from krosbalance.content.registry import default_registry
+from krosbalance.content.specs import EffectSpec, PowerSpec
 from krosbalance.engine.restriction import elements_of
 from krosbalance.rulesets.registry import get_ruleset
 
@@ -261,37 +263,62 @@ def _forbid(
     return {name: [elements[int(i)] for i in order]}
 
 
-def _mechanic_patch(master_seed: int, k: int, teams: Sequence[Sequence[str]]) -> str | None:
-    """The patch (canonical JSON) that gives one Krosmaster present a mechanic of :data:`MECHANICS`,
-    in :data:`MECHANIC_SHARE` of the specs; None otherwise. An ``element_bonus`` goes on one of its
-    elemental attacks, of that attack's element (+1 or +2); a card without one gets Invisibility."""
-    from krosbalance.sim.patch_spec import Patch
-
+def _mechanic(master_seed: int, k: int, teams: Sequence[Sequence[str]]) -> dict[str, Any] | None:
+    """The mechanic of :data:`MECHANICS` one Krosmaster present carries, in :data:`MECHANIC_SHARE`
+    of the specs (None otherwise), as plain data: ``card``, ``kind`` and, for ``element_bonus``, the
+    elemental attack it goes on (``spell``), of that attack's ``element``, ``amount`` +1 or +2 (a
+    card without one gets Invisibility); for ``stimulus`` its ``marker``."""
     rng = np.random.default_rng([master_seed, k, MECHANIC_STREAM])
     if rng.random() >= MECHANIC_SHARE:
         return None
     name = str(_pick(rng, _pick(rng, teams)))
     card = default_registry().load_character(name)
-    mechanic = MECHANICS[int(rng.integers(len(MECHANICS)))]
+    kind = MECHANICS[int(rng.integers(len(MECHANICS)))]
     attacks = [s for s in card.spells if s.kind == "attack" and s.element != "neutral"]
-    change: dict[str, Any]
-    if mechanic == "element_bonus" and attacks:
+    if kind == "element_bonus" and attacks:
         spell = _pick(rng, attacks)
-        bonus = {"kind": "element_bonus", "element": spell.element, "amount": 1 + int(rng.integers(2))}
-        effects = [{"kind": e.kind, **e.params} for e in spell.effects]
-        change = {"spells": {spell.id: {"effects": [*effects, bonus]}}}
-    elif mechanic == "stimulus":
-        change = {"powers": {"stimulus": {"marker": "mp" if rng.random() < 0.5 else "ap"}}}
+        return {
+            "card": name,
+            "kind": kind,
+            "spell": spell.id,
+            "element": spell.element,
+            "amount": 1 + int(rng.integers(2)),
+        }
+    if kind == "stimulus":
+        return {"card": name, "kind": kind, "marker": "mp" if rng.random() < 0.5 else "ap"}
+    return {"card": name, "kind": "invisibility"}
+
+
+def registry_of(spec: Mapping[str, Any]) -> Any:
+    """The registry a spec plays: the shared one (None) or, with a ``mechanic``, one in which that
+    Krosmaster's card carries it (both engines play it)."""
+    mechanic = spec.get("mechanic")
+    return None if not mechanic else _mechanic_registry(json.dumps(mechanic, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _mechanic_registry(mechanic_json: str) -> Any:
+    """The shared registry with one card given a mechanic (built once per process and mechanic)."""
+    m = json.loads(mechanic_json)
+    registry = default_registry()
+    card = registry.load_character(m["card"])
+    if m["kind"] == "element_bonus":
+        bonus = EffectSpec("element_bonus", {"element": m["element"], "amount": m["amount"]})
+        spells = tuple(
+            dataclasses.replace(s, effects=(*s.effects, bonus)) if s.id == m["spell"] else s
+            for s in card.spells
+        )
+        card = dataclasses.replace(card, spells=spells)
     else:
-        mechanic = "invisibility"
-        change = {"powers": {"invisibility": True}}
-    return Patch(f"fuzz-{mechanic}", {"characters": {name: change}}).json
+        params = {"marker": m["marker"]} if m["kind"] == "stimulus" else {}
+        card = dataclasses.replace(card, powers=(*card.powers, PowerSpec(m["kind"], params)))
+    return registry.with_specs((dataclasses.replace(card, version=f"{card.version}+fuzz-{m['kind']}"),))
 
 
 def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     """Spec ``k`` of the fuzz of ``master_seed``: ``id`` (``k``), ``master_seed``, ``teams``, ``board``, ``ai`` (one name a
     seat), ``seed``, ``options``, under restricted play ``forbid``, and with a mechanic no shipped
-    card uses ``patch`` (drawn alone: any slice of the fuzz gives the same specs)."""
+    card uses ``mechanic`` (drawn alone: any slice of the fuzz gives the same specs)."""
     rng = np.random.default_rng([master_seed, k])
     mode = str(rng.choice([m for m, _ in MODES], p=[w for _, w in MODES]))
     seats = 2 if mode == "two_player" else 4
@@ -319,9 +346,9 @@ def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     }
     if rng.random() < RESTRICTED_SHARE:
         spec["forbid"] = _forbid(rng, teams, options)
-    patch = _mechanic_patch(master_seed, k, teams)
-    if patch is not None:
-        spec["patch"] = patch
+    mechanic = _mechanic(master_seed, k, teams)
+    if mechanic is not None:
+        spec["mechanic"] = mechanic
     return spec
 
 
@@ -341,5 +368,5 @@ def describe(spec: Mapping[str, Any]) -> dict[str, str]:
         "rewards": rewards,
         "turns": "short" if "turn_limit" in opts else "full",
         "restricted": "yes" if spec.get("forbid") else "no",
-        "mechanic": json.loads(spec["patch"])["name"].removeprefix("fuzz-") if spec.get("patch") else "none",
+        "mechanic": spec["mechanic"]["kind"] if spec.get("mechanic") else "none",
     }
