@@ -32,7 +32,7 @@ from krosbalance.content.registry import default_registry
 from krosbalance.play import _ai_names, play_match
 from krosbalance.render.notation import cell_name
 from krosbalance.rulesets.registry import get_ruleset
-from krosbalance.testing.fuzz_specs import describe, match_specs
+from krosbalance.testing.fuzz_specs import describe, match_specs, registry_of
 
 #: events shown before the first differing one
 CONTEXT = 6
@@ -54,8 +54,9 @@ def play_core(
         teams = spec["teams"]
         rules = get_ruleset("arena", dict(spec["options"]))
         level = getattr(rules, "team_level", 0)
+        registry = registry_of(spec) or default_registry()
         ids = [
-            native_match._validated(tuple(t), seat, level, len(teams), default_registry())
+            native_match._validated(tuple(t), seat, level, len(teams), registry)
             for seat, t in enumerate(teams)
         ]
         forbid = {k: list(v) for k, v in (spec.get("forbid") or {}).items()}
@@ -63,11 +64,20 @@ def play_core(
         batch.append(
             (ids, native_match._core_board(spec["board"]), rules.options, names, spec["seed"], forbid)
         )
-    catalog = native_match.catalog()
     if plant_divergence_at is not None:
         (one,) = batch
+        catalog = native_match.catalog(registry_of(specs[0]))
         return [catalog.play(*one[:5], "full", one[5], plant_divergence_at=plant_divergence_at)]
-    return list(catalog.play_many(batch, "full", 1))
+    out: list[dict[str, Any]] = [{} for _ in specs]
+    by_registry: dict[int, tuple[Any, list[int]]] = {}
+    for i, spec in enumerate(specs):
+        registry = registry_of(spec)
+        by_registry.setdefault(id(registry), (registry, []))[1].append(i)
+    for registry, indices in by_registry.values():  # one batch per registry
+        catalog = native_match.catalog(registry)
+        for i, result in zip(indices, catalog.play_many([batch[i] for i in indices], "full", 1), strict=True):
+            out[i] = result
+    return out
 
 
 def play_reference(spec: Mapping[str, Any]) -> Any:
@@ -78,6 +88,7 @@ def play_reference(spec: Mapping[str, Any]) -> Any:
         ai=tuple(spec["ai"]),
         seed=spec["seed"],
         options=spec["options"],
+        registry=registry_of(spec),
         record="full",
         forbid=spec.get("forbid"),
         engine="reference",

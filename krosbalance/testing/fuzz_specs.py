@@ -15,6 +15,11 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
   an option like any other), GG and wild GG counts, first-turn tension, the zero-GG variants, lock,
   bombs, scenery destruction, line of sight;
 - **restricted play**: one or two elements (spell, power, action) forbidden to a Krosmaster present;
+- **mechanics no shipped card uses** (a designer's card may): in a tenth of the matches one
+  Krosmaster present carries an ``element_bonus`` on an elemental attack (R-A80), Invisibility or
+  Stimulus (R-A108) (``spec["mechanic"]``; both engines play a registry with that card changed,
+  :func:`registry_of`), drawn from a stream of its own so the other draws of a spec are what they
+  were before;
 - **AIs**: ``random`` and every AI of :data:`krosbalance.native_match.PORTED_AIS`, read when a spec
   is drawn (an AI ported later joins by itself), each seat drawn on its own, an AI that cannot play
   a seat count (the registry's ``ai_problem``: two-player-only AIs) left out of four-player matches;
@@ -26,8 +31,10 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -35,6 +42,7 @@ import numpy as np
 from krosbalance import native_match
 from krosbalance.ai.registry import ai_problem, ai_tier, list_ais
 from krosbalance.content.registry import default_registry
+from krosbalance.content.specs import EffectSpec, PowerSpec
 from krosbalance.engine.restriction import elements_of
 from krosbalance.rulesets.registry import get_ruleset
 
@@ -56,6 +64,18 @@ SEARCH_WEIGHT = 0.1
 
 
 SEARCH_TURNS = (2, 6)
+
+
+#: share of matches in which one Krosmaster present carries a mechanic of :data:`MECHANICS`
+MECHANIC_SHARE = 0.1
+
+
+#: the mechanics a patch gives (R-A80, R-A108; traps need a trap token, which no Arena card summons)
+MECHANICS = ("element_bonus", "invisibility", "stimulus")
+
+
+#: the key of the mechanics' own stream (``default_rng([master_seed, k, MECHANIC_STREAM])``)
+MECHANIC_STREAM = 37
 
 
 #: share of matches with restricted play
@@ -243,10 +263,62 @@ def _forbid(
     return {name: [elements[int(i)] for i in order]}
 
 
+def _mechanic(master_seed: int, k: int, teams: Sequence[Sequence[str]]) -> dict[str, Any] | None:
+    """The mechanic of :data:`MECHANICS` one Krosmaster present carries, in :data:`MECHANIC_SHARE`
+    of the specs (None otherwise), as plain data: ``card``, ``kind`` and, for ``element_bonus``, the
+    elemental attack it goes on (``spell``), of that attack's ``element``, ``amount`` +1 or +2 (a
+    card without one gets Invisibility); for ``stimulus`` its ``marker``."""
+    rng = np.random.default_rng([master_seed, k, MECHANIC_STREAM])
+    if rng.random() >= MECHANIC_SHARE:
+        return None
+    name = str(_pick(rng, _pick(rng, teams)))
+    card = default_registry().load_character(name)
+    kind = MECHANICS[int(rng.integers(len(MECHANICS)))]
+    attacks = [s for s in card.spells if s.kind == "attack" and s.element != "neutral"]
+    if kind == "element_bonus" and attacks:
+        spell = _pick(rng, attacks)
+        return {
+            "card": name,
+            "kind": kind,
+            "spell": spell.id,
+            "element": spell.element,
+            "amount": 1 + int(rng.integers(2)),
+        }
+    if kind == "stimulus":
+        return {"card": name, "kind": kind, "marker": "mp" if rng.random() < 0.5 else "ap"}
+    return {"card": name, "kind": "invisibility"}
+
+
+def registry_of(spec: Mapping[str, Any]) -> Any:
+    """The registry a spec plays: the shared one (None) or, with a ``mechanic``, one in which that
+    Krosmaster's card carries it (both engines play it)."""
+    mechanic = spec.get("mechanic")
+    return None if not mechanic else _mechanic_registry(json.dumps(mechanic, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _mechanic_registry(mechanic_json: str) -> Any:
+    """The shared registry with one card given a mechanic (built once per process and mechanic)."""
+    m = json.loads(mechanic_json)
+    registry = default_registry()
+    card = registry.load_character(m["card"])
+    if m["kind"] == "element_bonus":
+        bonus = EffectSpec("element_bonus", {"element": m["element"], "amount": m["amount"]})
+        spells = tuple(
+            dataclasses.replace(s, effects=(*s.effects, bonus)) if s.id == m["spell"] else s
+            for s in card.spells
+        )
+        card = dataclasses.replace(card, spells=spells)
+    else:
+        params = {"marker": m["marker"]} if m["kind"] == "stimulus" else {}
+        card = dataclasses.replace(card, powers=(*card.powers, PowerSpec(m["kind"], params)))
+    return registry.with_specs((dataclasses.replace(card, version=f"{card.version}+fuzz-{m['kind']}"),))
+
+
 def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     """Spec ``k`` of the fuzz of ``master_seed``: ``id`` (``k``), ``master_seed``, ``teams``, ``board``, ``ai`` (one name a
-    seat), ``seed``, ``options`` and, under restricted play, ``forbid`` (drawn alone: any slice of
-    the fuzz gives the same specs)."""
+    seat), ``seed``, ``options``, under restricted play ``forbid``, and with a mechanic no shipped
+    card uses ``mechanic`` (drawn alone: any slice of the fuzz gives the same specs)."""
     rng = np.random.default_rng([master_seed, k])
     mode = str(rng.choice([m for m, _ in MODES], p=[w for _, w in MODES]))
     seats = 2 if mode == "two_player" else 4
@@ -274,6 +346,9 @@ def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     }
     if rng.random() < RESTRICTED_SHARE:
         spec["forbid"] = _forbid(rng, teams, options)
+    mechanic = _mechanic(master_seed, k, teams)
+    if mechanic is not None:
+        spec["mechanic"] = mechanic
     return spec
 
 
@@ -283,7 +358,7 @@ def match_specs(n: int, master_seed: int, start: int = 0) -> list[dict[str, Any]
 
 
 def describe(spec: Mapping[str, Any]) -> dict[str, str]:
-    """The spec's labels for the counts: mode, AIs, rewards, turn limit, restriction."""
+    """The spec's labels for the counts: mode, AIs, rewards, turn limit, restriction, mechanic."""
     opts = spec["options"]
     rewards = "market" if opts.get("demonic_rewards") else "off"
     if any(opts.get(k) for k in ("start_rewards", "purchasable_rewards")):
@@ -293,4 +368,5 @@ def describe(spec: Mapping[str, Any]) -> dict[str, str]:
         "rewards": rewards,
         "turns": "short" if "turn_limit" in opts else "full",
         "restricted": "yes" if spec.get("forbid") else "no",
+        "mechanic": spec["mechanic"]["kind"] if spec.get("mechanic") else "none",
     }

@@ -142,8 +142,6 @@ def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, An
     """The reference's position as the core's ``scenario_step`` takes it and gives it back
     (``dice``: the faces still scripted)."""
     for what, present in (
-        ("a trap", state.traps),
-        ("an invisible piece", state.invisible),
         ("cells with an on-enter rule", state.enter_cells),
         ("an unsettled instant", state.pending_bombs or state.pending_kos or state.unsettled),
     ):
@@ -163,6 +161,7 @@ def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, An
         "bushes": state.bushes,
         "crates": state.crates,
         "fixed_sight": state.fixed_sight,
+        "invisible": state.invisible,
         "scenery_injuries": sorted((c, n) for c, n in state.scenery_injuries.items() if n),
         "turn": state.turn,
         "active_side": state.active_side,
@@ -177,6 +176,7 @@ def export_position(state: MatchState, dice: Sequence[int] = ()) -> dict[str, An
         "finished": state.finished,
         "end_reason": state.end_reason,
         "occupied": [(c, f.uid) for c, f in enumerate(state.by_cell) if f is not None],
+        "traps": sorted((c, f.uid) for c, f in state.traps.items()),
         "fighters": [_fighter(f) for f in state.fighters],
         "arena": {
             "gg": list(rules.gg),

@@ -196,7 +196,7 @@ def test_a_mechanic_the_core_lacks_falls_back_to_the_reference(tmp_path: Path) -
     from krosbalance.play import play_match
 
     team_a, team_b = box_split()
-    lacking = '\n[[characters.spells.effects]]\nkind = "element_bonus"\nelement = "earth"\namount = 1\n'
+    lacking = '\n[[characters.spells.effects]]\nkind = "move_to_target"\n'
     use_content(make_folder(tmp_path / "cards", team_a[0], extra_effect=lacking))
     mine = (FIGURE, *team_a[1:])
     result = play_match(mine, team_b, ai="focus_fire", seed=5)
@@ -211,7 +211,7 @@ def test_a_card_the_core_lacks_sends_only_its_own_matches_to_the_reference(tmp_p
     from krosbalance.play import play_match
 
     team_a, team_b = box_split()
-    lacking = '\n[[characters.spells.effects]]\nkind = "element_bonus"\nelement = "earth"\namount = 1\n'
+    lacking = '\n[[characters.spells.effects]]\nkind = "move_to_target"\n'
     use_content(make_folder(tmp_path / "cards", team_a[0], extra_effect=lacking))
     assert play_match((FIGURE, *team_a[1:]), team_b, ai="focus_fire", seed=5).engine == "reference"
     assert play_match(team_a, team_b, ai="focus_fire", seed=5).engine == "core"

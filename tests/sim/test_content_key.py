@@ -150,12 +150,12 @@ def test_the_command_line_option_serves_every_command(
 def test_cards_the_core_cannot_play_are_said_once_and_played_by_the_reference(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lacking = '\n[[characters.spells.effects]]\nkind = "element_bonus"\nelement = "earth"\namount = 1\n'
+    lacking = '\n[[characters.spells.effects]]\nkind = "move_to_target"\n'
     make_folder(tmp_path / "cards", box_split()[0][0], extra_effect=lacking)
     (tmp_path / "study.toml").write_text(experiment_text("cards", deals=1), encoding="utf-8")
     summary = run_experiment(tmp_path / "study.toml", tmp_path / "out", progress=False)
     err = capsys.readouterr().err
-    assert err.count("note: the native core cannot play the cards of") == 1 and "element_bonus" in err
+    assert err.count("note: the native core cannot play the cards of") == 1 and "move_to_target" in err
     assert summary.n_errors == 0
     assert set(read_table(tmp_path / "out", "matches")["engine"]) == {"reference"}
 

@@ -287,7 +287,8 @@ impl<'a> Ctx<'a> {
         let mut my_tokens: Vec<(String, i32)> = Vec::new();
         for &t in &me.summons {
             let token = &state.fighters[t];
-            if !token.alive || token.kind == PieceKind::Trap {
+            // `view.summons_of(me)`: its own traps are seen (R-A116)
+            if !token.alive {
                 continue;
             }
             let id = scoring::character(state, token);

@@ -452,7 +452,7 @@ pub fn spell_bonus(
             bonus += damage * count;
         }
     }
-    bonus
+    bonus + spell.element_bonus() // R-A80
 }
 
 /// Whether a spell pierces Armour.

@@ -76,6 +76,15 @@ fn effect_of(obj: &Bound<'_, PyAny>) -> PyResult<Effect> {
             amount: n("amount")?,
         },
         "lose_all_mp" => Effect::LoseAllMp,
+        "element_bonus" => {
+            let name: String = params.get_item("element")?.extract()?;
+            let element = Element::from_name(&name)
+                .ok_or_else(|| unsupported(format!("effect {kind} of element {name:?}")))?;
+            Effect::ElementBonus {
+                element,
+                amount: n("amount")?,
+            }
+        }
         "carry_ally" => Effect::CarryAlly,
         other => return Err(unsupported(format!("the effect {other:?}"))),
     })
@@ -162,9 +171,11 @@ fn character_of(
         "krosmaster" => PieceKind::Krosmaster,
         "creature" => PieceKind::Creature,
         "bomb" => PieceKind::Bomb,
+        "trap" => PieceKind::Trap,
         other => return Err(unsupported(format!("{id}: piece kind {other:?}"))),
     };
     let mut powers = 0u16;
+    let mut stimulus_ap = false;
     let (mut resist, mut immune) = (0u8, 0u8);
     for p in obj.getattr("powers")?.try_iter()? {
         let p = p?;
@@ -182,6 +193,10 @@ fn character_of(
         }
         let power = Power::from_name(&name)
             .ok_or_else(|| unsupported(format!("{id}: the power {name:?}")))?;
+        if power == Power::Stimulus {
+            let marker: String = p.getattr("params")?.get_item("marker")?.extract()?;
+            stimulus_ap = marker != "mp"; // engine/powers.py's `_stimulus`: "mp", else AP
+        }
         powers |= power.bit();
     }
     let spells = obj
@@ -216,6 +231,7 @@ fn character_of(
         immune,
         spells,
         on_death,
+        stimulus_ap,
     })
 }
 
@@ -265,8 +281,10 @@ fn reward_effect(obj: &Bound<'_, PyAny>, pieces: &[String]) -> PyResult<RewardEf
         "lower_mp" => RewardEffect::LowerMp(n("amount")?),
         "power" => {
             let name: String = params.get_item("power")?.extract()?;
+            // Stimulus reads its marker from the card (engine/powers.py): not a token's power
             RewardEffect::Power(
                 Power::from_name(&name)
+                    .filter(|&p| p != Power::Stimulus)
                     .ok_or_else(|| unsupported(format!("the power {name:?}")))?,
             )
         }
@@ -1030,6 +1048,7 @@ fn arena_pick_board(
                 immune: 0,
                 spells: Vec::new(),
                 on_death: None,
+                stimulus_ap: false,
             });
         }
     }

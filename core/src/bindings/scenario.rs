@@ -34,7 +34,7 @@ use crate::rulesets::arena::tension::TensionChoice;
 use crate::rulesets::arena::{Arena, ArenaController, ArenaState};
 
 /// Every power the core knows, by the reference's name.
-const POWERS: [(&str, Power); 10] = [
+const POWERS: [(&str, Power); 12] = [
     ("critical", Power::Critical),
     ("armour", Power::Armour),
     ("lock", Power::Lock),
@@ -45,6 +45,8 @@ const POWERS: [(&str, Power); 10] = [
     ("unfazed", Power::Unfazed),
     ("krobust", Power::Krobust),
     ("perfect_lock", Power::PerfectLock),
+    ("invisibility", Power::Invisibility),
+    ("stimulus", Power::Stimulus),
 ];
 
 /// The reasons a match ends (`end_match`'s), so a test's own `end_reason` crosses as the core's.
@@ -254,6 +256,7 @@ fn build(
         ("bushes", &mut state.bushes),
         ("crates", &mut state.crates),
         ("fixed_sight", &mut state.fixed_sight),
+        ("invisible", &mut state.invisible),
     ] {
         let value = pos
             .get_item(key)?
@@ -364,6 +367,10 @@ fn build(
     for (cell, uid) in item::<Vec<(usize, usize)>>(pos, "occupied")? {
         state.by_cell[cell] = Some(uid);
     }
+    for (cell, uid) in item::<Vec<(u8, usize)>>(pos, "traps")? {
+        state.trap_at[usize::from(cell)] = Some(uid);
+        state.traps.insert(cell);
+    }
     let rules: Bound<'_, PyDict> = item(pos, "arena")?;
     state.rules.gg = item(&rules, "gg")?;
     state.rules.wild_gg = item(&rules, "wild_gg")?;
@@ -401,6 +408,7 @@ fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'
         ("bushes", state.bushes),
         ("crates", state.crates),
         ("fixed_sight", state.fixed_sight),
+        ("invisible", state.invisible),
     ] {
         out.set_item(name, crate::mask_to_py(py, set)?)?;
     }
@@ -432,6 +440,12 @@ fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'
         .filter_map(|(c, u)| u.map(|u| (c, u)))
         .collect();
     out.set_item("occupied", occupied)?;
+    let traps: Vec<(u8, usize)> = state
+        .traps
+        .iter()
+        .filter_map(|c| state.trap_at[usize::from(c)].map(|u| (c, u)))
+        .collect();
+    out.set_item("traps", traps)?;
     let mut fighters = Vec::with_capacity(state.fighters.len());
     for f in &state.fighters {
         let d = PyDict::new(py);

@@ -101,6 +101,12 @@ pub enum Power {
     Krobust = 1 << 8,
     /// R-A48: adjacent enemies may not walk away (a Demonic Reward upgrade).
     PerfectLock = 1 << 9,
+    /// R-A108 (Etraggy): characters not adjacent to the holder neither see through it nor injure
+    /// it; read from the card's powers (`Fighter::powers`), never from inspiration.
+    Invisibility = 1 << 10,
+    /// R-A108 (Aly Zé): at the end of the holder's turn each adjacent allied Krosmaster gains a
+    /// marker ([`CharacterSpec::stimulus_ap`] says which).
+    Stimulus = 1 << 11,
 }
 
 impl Power {
@@ -116,6 +122,8 @@ impl Power {
             "unfazed" => Power::Unfazed,
             "krobust" => Power::Krobust,
             "perfect_lock" => Power::PerfectLock,
+            "invisibility" => Power::Invisibility,
+            "stimulus" => Power::Stimulus,
 
             _ => return None,
         })
@@ -173,6 +181,12 @@ pub enum Effect {
         amount: i32,
     },
     LoseAllMp,
+    /// R-A80: `+amount` damage to each target when the spell is of `element` (a bonus: Unfazed
+    /// does not stop it, R-A106).
+    ElementBonus {
+        element: Element,
+        amount: i32,
+    },
     /// Pandawa Style: the ally the player picked is carried to the target cell (R-A143).
     CarryAlly,
 }
@@ -195,7 +209,7 @@ impl Effect {
             | Effect::RangeBonusThisTurn { .. }
             | Effect::LoseAllMp
             | Effect::CarryAlly => Phase::Caster,
-            Effect::BonusPerAdjacentSummon { .. } => Phase::Bonus,
+            Effect::BonusPerAdjacentSummon { .. } | Effect::ElementBonus { .. } => Phase::Bonus,
             _ => Phase::Target,
         }
     }
@@ -228,6 +242,20 @@ pub struct SpellSpec {
     pub summon_control: i32,
 }
 
+impl SpellSpec {
+    /// The damage its `element_bonus` effects add to each target (R-A80): the sum of those of the
+    /// spell's own element (`engine/view.py`'s `expected_bonus`, `ai/scoring.py`'s `spell_bonus`).
+    pub fn element_bonus(&self) -> i32 {
+        self.effects
+            .iter()
+            .map(|e| match e {
+                Effect::ElementBonus { element, amount } if *element == self.element => *amount,
+                _ => 0,
+            })
+            .sum()
+    }
+}
+
 /// A Krosmaster card or a summon token (content.specs.CharacterSpec).
 #[derive(Clone, Debug)]
 pub struct CharacterSpec {
@@ -246,6 +274,8 @@ pub struct CharacterSpec {
     pub spells: Vec<SpellSpec>,
     /// Index into `spells` of the spell cast when the piece is KO'd (a bomb's Explosion).
     pub on_death: Option<usize>,
+    /// Stimulus's marker (R-A108): +1 AP when true, +1 MP when false (the card's `marker`).
+    pub stimulus_ap: bool,
 }
 
 /// Everything a match reads of the content: every spec that can be in play (teams and summons)

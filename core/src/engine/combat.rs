@@ -79,7 +79,8 @@ pub fn resolve_spell<R: MatchRules>(
         apply_step_two(state, &mut ctx, spell, &targets);
     }
     if spell.kind == SpellKind::Special {
-        return; // no traps in the core yet: _settle_traps has nothing to do
+        settle_traps(state, caster, &targets, &moved_from);
+        return;
     }
     let element = spell.element;
     let scenery_hit = spell.kind == SpellKind::Attack
@@ -126,6 +127,58 @@ pub fn resolve_spell<R: MatchRules>(
     }
     if scenery_hit {
         damage_scenery(state, caster, spell, target_cell, critical);
+    }
+    settle_traps(state, caster, &targets, &moved_from);
+}
+
+/// A character ended a movement on a trap: the trap casts its spell there and is removed (R-A116).
+/// The trap is not KO'd (no event, no GG): it stops being alive, casts, leaves the board; what its
+/// spell KOs settles with the instant of the movement (`trigger_trap`).
+pub fn trigger_trap<R: MatchRules>(state: &mut MatchState<R>, cell: Cell) {
+    let Some(trap) = state.trap_on(cell) else {
+        return;
+    };
+    if !state.fighters[trap].alive {
+        return;
+    }
+    state.fighters[trap].alive = false;
+    let spec = state.fighters[trap].spec;
+    let content = state.content.clone();
+    if let Some(spell) = content.chars[spec].spells.first() {
+        if state.full() {
+            state.events.push(Event::SpellCast {
+                turn: state.turn,
+                uid: trap,
+                spell: SpellRef::Card(spec as u32, 0),
+                target: i32::from(cell),
+            });
+        }
+        resolve_spell(state, trap, spell, cell, -1, 0, false);
+    }
+    lift(state, trap);
+    explode_pending_bombs(state);
+}
+
+/// Traps fire only where a character's special movement ended, after the spell resolved (R-A171):
+/// the caster's and each target's, in that order, each from the cell it held before step 2; bombs
+/// and other mechanisms never set a trap off (R-A116: "when a character moves onto it").
+fn settle_traps<R: MatchRules>(
+    state: &mut MatchState<R>,
+    caster: usize,
+    targets: &[usize],
+    moved_from: &[i32],
+) {
+    if state.traps.is_empty() {
+        return;
+    }
+    for (&piece, &origin) in std::iter::once(&caster).chain(targets).zip(moved_from) {
+        let p = &state.fighters[piece];
+        if p.alive && p.cell != origin && p.cell >= 0 && p.is_character() {
+            let cell = p.at();
+            if state.traps.contains(cell) {
+                trigger_trap(state, cell);
+            }
+        }
     }
 }
 
@@ -174,11 +227,19 @@ pub fn inflict<R: MatchRules>(
     element: usize,
     counterable: bool,
 ) -> i32 {
-    let t = &mut state.fighters[target];
+    let t = &state.fighters[target];
     let amount = amount.min(t.hp - t.injuries);
     if amount <= 0 {
         return 0;
     }
+    if !state.invisible.is_empty()
+        && t.cell >= 0
+        && state.invisible.contains(t.at())
+        && injury_prevented(state, target, source)
+    {
+        return 0;
+    }
+    let t = &mut state.fighters[target];
     t.injuries += amount;
     t.stats.damage_taken[element] += i64::from(amount);
     if let Some(s) = source {
@@ -201,6 +262,28 @@ pub fn inflict<R: MatchRules>(
         knock_out(state, target, source);
     }
     amount
+}
+
+/// Whether a power of the holder stops this source from injuring it (`injury_prevented`): R-A108
+/// Invisibility (the card's power, not inspiration) stops a character on the board that is not
+/// adjacent to the holder; bombs and traps are not characters, so they still injure it.
+fn injury_prevented<R: MatchRules>(
+    state: &MatchState<R>,
+    holder: usize,
+    source: Option<usize>,
+) -> bool {
+    let h = &state.fighters[holder];
+    if h.powers & Power::Invisibility.bit() == 0 {
+        return false;
+    }
+    let Some(s) = source else {
+        return false;
+    };
+    let s = &state.fighters[s];
+    if !s.is_character() || s.cell < 0 {
+        return false;
+    }
+    !state.board.neighbour_mask(h.at()).contains(s.at())
 }
 
 /// R-A104 Counter: an enemy character that injures the holder suffers 1 injury.

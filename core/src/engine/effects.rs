@@ -98,6 +98,7 @@ fn marker<R: MatchRules>(state: &mut MatchState<R>, target: usize, kind: Marker,
 fn apply<R: MatchRules>(
     state: &mut MatchState<R>,
     ctx: &mut CastContext,
+    spell: &SpellSpec,
     effect: &Effect,
     target: Option<usize>,
 ) {
@@ -151,6 +152,10 @@ fn apply<R: MatchRules>(
                     destination: i32::from(ctx.target_cell),
                     how: "carry",
                 });
+            }
+            // R-A171: a trap there springs once the spell has resolved, which here is at once
+            if state.traps.contains(ctx.target_cell) {
+                crate::engine::combat::trigger_trap(state, ctx.target_cell);
             }
         }
         Effect::Push { cells } => {
@@ -246,6 +251,13 @@ fn apply<R: MatchRules>(
                 ctx.add_bonus(t, count * damage);
             }
         }
+        Effect::ElementBonus { element, amount } => {
+            // R-A80 (`_element_bonus`): the reference adds to the target's entry even when the
+            // amount is 0, which changes no damage
+            if spell.element == *element {
+                ctx.add_bonus(target.expect("target"), *amount);
+            }
+        }
     }
 }
 
@@ -258,11 +270,11 @@ pub fn apply_step_two<R: MatchRules>(
 ) {
     for effect in &spell.effects {
         match effect.phase() {
-            Phase::Flag | Phase::Caster => apply(state, ctx, effect, None),
+            Phase::Flag | Phase::Caster => apply(state, ctx, spell, effect, None),
             Phase::Bonus => {
                 for &t in targets {
                     if state.fighters[t].cell >= 0 {
-                        apply(state, ctx, effect, Some(t));
+                        apply(state, ctx, spell, effect, Some(t));
                     }
                 }
             }
@@ -270,7 +282,7 @@ pub fn apply_step_two<R: MatchRules>(
                 for &t in targets {
                     let f = &state.fighters[t];
                     if f.cell >= 0 && f.alive && !unfazed_against(state, ctx, spell, t) {
-                        apply(state, ctx, effect, Some(t));
+                        apply(state, ctx, spell, effect, Some(t));
                     }
                 }
             }

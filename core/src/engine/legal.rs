@@ -2,7 +2,7 @@
 //! END, the walks (neighbours N/E/S/W), each payable spell's targets (spell order, targets by
 //! distance ring then cell), then the ruleset's actions.
 
-use crate::board::Cell;
+use crate::board::{Cell, CellSet};
 use crate::content::{Limit, PieceKind, Power, RangeType, SpellSpec, TargetRule};
 use crate::engine::rules::{Action, CAST, MOVE, MatchRules};
 use crate::engine::state::{Fighter, MatchState};
@@ -20,6 +20,24 @@ pub fn max_range<R: MatchRules>(state: &MatchState<R>, f: &Fighter, spell: &Spel
         bonus += 1;
     }
     spell.range_max + bonus
+}
+
+/// What blocks line of sight for a caster on `origin` (R-A78): trees and non-Tiny characters,
+/// except pieces with Invisibility not adjacent to the caster (R-A108).
+#[inline]
+pub fn sight_blockers_from<R: MatchRules>(state: &MatchState<R>, origin: Cell) -> CellSet {
+    let blockers = state.sight_blockers;
+    if state.invisible.is_empty() {
+        return blockers;
+    }
+    blockers & !(state.invisible & !state.board.neighbour_mask(origin))
+}
+
+/// Whether a summon spell puts a trap in play (at most one trap per cell, R-A116).
+pub fn lays_trap<R: MatchRules>(state: &MatchState<R>, spell: &SpellSpec) -> bool {
+    spell
+        .summons
+        .is_some_and(|s| state.content.chars[s].kind == PieceKind::Trap)
 }
 
 /// Costs, usage limit and summon control (R-A56, R-A66-R-A69).
@@ -59,7 +77,11 @@ fn target_ok<R: MatchRules>(
 ) -> bool {
     match spell.target {
         TargetRule::Any => true,
-        TargetRule::FreeCell => !state.obstacles.contains(cell),
+        // R-A64, R-A116: a trap's cell stays free; only a second trap may not be put there
+        TargetRule::FreeCell => {
+            !state.obstacles.contains(cell)
+                && (!state.traps.contains(cell) || !lays_trap(state, spell))
+        }
         rule => {
             let Some(p) = state.piece_at(cell) else {
                 return false;
@@ -98,7 +120,7 @@ fn ranged_cell_ok<R: MatchRules>(
         return false;
     }
     if spell.needs_los {
-        let blockers = state.sight_blockers;
+        let blockers = sight_blockers_from(state, origin);
         if board.los_path(origin, cell).intersects(blockers) {
             return false;
         }

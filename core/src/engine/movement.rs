@@ -24,6 +24,9 @@ pub fn walk<R: MatchRules>(state: &mut MatchState<R>, mover: usize, destination:
             how: "walk",
         });
     }
+    if state.traps.contains(destination) {
+        crate::engine::combat::trigger_trap(state, destination); // R-A116
+    }
     true
 }
 

@@ -68,15 +68,24 @@ pub fn blocks_sight(f: &Fighter) -> bool {
     f.is_character() && !f.has(Power::Tiny)
 }
 
+/// Put a piece on a cell. Traps sit on free cells without becoming obstacles (R-A116).
 pub fn place<R: MatchRules>(state: &mut MatchState<R>, uid: usize, cell: Cell) {
     let f = &mut state.fighters[uid];
     f.cell = i32::from(cell);
-    assert!(f.kind != PieceKind::Trap, "traps are not in the core yet");
+    if f.kind == PieceKind::Trap {
+        state.trap_at[usize::from(cell)] = Some(uid);
+        state.traps.insert(cell);
+        return;
+    }
     let blocks = blocks_sight(f);
+    let invisible = f.powers & Power::Invisibility.bit() != 0;
     state.by_cell[usize::from(cell)] = Some(uid);
     state.obstacles.insert(cell);
     if blocks {
         state.sight_blockers.insert(cell);
+    }
+    if invisible {
+        state.invisible.insert(cell); // R-A108: see legal::sight_blockers_from
     }
 }
 
@@ -86,11 +95,20 @@ pub fn lift<R: MatchRules>(state: &mut MatchState<R>, uid: usize) {
         return;
     }
     let cell = cell as Cell;
+    if state.fighters[uid].kind == PieceKind::Trap {
+        if state.trap_at[usize::from(cell)] == Some(uid) {
+            state.trap_at[usize::from(cell)] = None;
+            state.traps.remove(cell);
+        }
+        state.fighters[uid].cell = -1;
+        return;
+    }
     state.by_cell[usize::from(cell)] = None;
     state.obstacles.remove(cell);
     if !state.fixed_sight.contains(cell) {
         state.sight_blockers.remove(cell);
     }
+    state.invisible.remove(cell);
     state.fighters[uid].cell = -1;
 }
 
@@ -116,6 +134,26 @@ pub fn unblock_sight<R: MatchRules>(state: &mut MatchState<R>, cell: Cell) {
         .is_some_and(|p| blocks_sight(&state.fighters[p]));
     if !blocks {
         state.sight_blockers.remove(cell);
+    }
+}
+
+/// The copy a partnership may know holds none of the other partnerships' traps (R-A116,
+/// engine/clone.py's `viewer_team`): each is taken off its cell and no longer alive (its
+/// summoner still lists it, as in the reference's copy).
+pub fn hide_traps_from<R: MatchRules>(state: &mut MatchState<R>, viewer_team: usize) {
+    if state.traps.is_empty() {
+        return;
+    }
+    for cell in state.traps {
+        let Some(trap) = state.trap_at[usize::from(cell)] else {
+            continue;
+        };
+        if state.fighters[trap].team != viewer_team {
+            state.trap_at[usize::from(cell)] = None;
+            state.traps.remove(cell);
+            state.fighters[trap].cell = -1;
+            state.fighters[trap].alive = false;
+        }
     }
 }
 

@@ -158,6 +158,14 @@ pub struct MatchState<R: MatchRules> {
     pub edges: Vec<usize>,
     /// Fighters given Perfect Lock in play (R-A48), for `held_fast`.
     pub lock_holders: Vec<usize>,
+    /// Cells of pieces placed with Invisibility (R-A108): line of sight
+    /// ([`crate::engine::legal::sight_blockers_from`]) and injuries look further only here.
+    pub invisible: CellSet,
+    /// The trap on each cell (R-A116): traps sit on free cells without being obstacles, so they
+    /// are never in `by_cell`; a cell holds at most one (`MatchState.traps`).
+    pub trap_at: Vec<Option<usize>>,
+    /// The cells of `trap_at` that hold one, so "no traps" is one test.
+    pub traps: CellSet,
 }
 
 impl<R: MatchRules> MatchState<R> {
@@ -210,6 +218,9 @@ impl<R: MatchRules> MatchState<R> {
             unsettled: false,
             edges: (0..seats).collect(),
             lock_holders: Vec::new(),
+            invisible: CellSet::default(),
+            trap_at: vec![None; n],
+            traps: CellSet::default(),
         }
     }
 
@@ -218,9 +229,35 @@ impl<R: MatchRules> MatchState<R> {
         !self.obstacles.contains(cell)
     }
 
+    /// The trap on a cell, if any (R-A116).
+    #[inline]
+    pub fn trap_on(&self, cell: Cell) -> Option<usize> {
+        if self.traps.contains(cell) {
+            self.trap_at[usize::from(cell)]
+        } else {
+            None
+        }
+    }
+
     #[inline]
     pub fn piece_at(&self, cell: Cell) -> Option<usize> {
         self.by_cell[usize::from(cell)]
+    }
+
+    /// The Krosmasters of every seat in the fighter's partnership, its own seat's first
+    /// (`MatchState.allied_krosmasters`).
+    pub fn allied_krosmasters(&self, uid: usize) -> Vec<usize> {
+        let side = self.fighters[uid].side;
+        let mut out = self.timeline[side].clone();
+        if self.n_seats != 2 {
+            let team = self.fighters[uid].team;
+            for s in 0..self.n_seats {
+                if s != side && self.team_of[s] == team {
+                    out.extend_from_slice(&self.timeline[s]);
+                }
+            }
+        }
+        out
     }
 
     /// Whether a seat still has a Krosmaster in play.

@@ -1,13 +1,13 @@
 //! A player's game turn and each character's three phases (krosbalance/engine/turn.py), through
 //! the ruleset's hooks; decisions are asked of the player.
 
-use crate::content::PieceKind;
+use crate::content::{PieceKind, Power};
 use crate::engine::combat::{cast, inflict};
 use crate::engine::events::Event;
 use crate::engine::instant::{end_match, settle};
 use crate::engine::legal::LegalActions;
 use crate::engine::movement::walk;
-use crate::engine::rules::{Action, CAST, Controller, END, MOVE, MatchRules, Players};
+use crate::engine::rules::{Action, CAST, Controller, END, MOVE, Marker, MatchRules, Players};
 use crate::engine::state::MatchState;
 
 pub const MAX_ACTIONS_PER_ACTIVATION: usize = 400;
@@ -132,19 +132,43 @@ pub fn begin_activation<R: MatchRules>(
     true
 }
 
-/// End phase: "this turn" effects expire; unspent MP and AP are lost (R-A11, R-A36). The core's
-/// content has no end-of-turn powers (Stimulus is refused at the boundary).
+/// End phase: "this turn" effects expire; end-of-turn powers trigger (R-A36); unspent MP and AP
+/// are lost (R-A11). Stimulus (R-A108) is the only end-of-turn power: one trigger, so no order is
+/// asked of the player (`ordered` keeps a lone trigger), and it only adds markers, so the instant
+/// it is settles nothing (the reference's `settle` after it finds nothing pending).
 pub fn end_activation<R: MatchRules>(state: &mut MatchState<R>, uid: usize) {
     let f = &mut state.fighters[uid];
     f.acting = false;
     f.range_bonus = 0;
     f.mp = 0;
     f.ap = 0;
+    if f.alive && !state.finished && f.powers & Power::Stimulus.bit() != 0 {
+        stimulus(state, uid);
+    }
+    let f = &mut state.fighters[uid];
     if f.alive {
         f.stats.turns_alive += 1;
     }
     R::activation_ended(state, uid);
     state.active = None;
+}
+
+/// R-A108, Stimulus: every allied Krosmaster adjacent to the holder gains +1 MP or +1 AP (the
+/// card's marker), a marker acting at the start of its next activation (R-A35).
+fn stimulus<R: MatchRules>(state: &mut MatchState<R>, holder: usize) {
+    let content = state.content.clone();
+    let kind = if content.chars[state.fighters[holder].spec].stimulus_ap {
+        Marker::PlusAp
+    } else {
+        Marker::PlusMp
+    };
+    let adjacent = state.board.neighbour_mask(state.fighters[holder].at());
+    for ally in state.allied_krosmasters(holder) {
+        let a = &state.fighters[ally];
+        if ally != holder && a.alive && a.cell >= 0 && adjacent.contains(a.at()) {
+            R::add_marker(state, ally, kind, 1);
+        }
+    }
 }
 
 /// Carry out one legal action: one instant, settled before the next decision.

@@ -25,9 +25,9 @@ use super::determinize::hide_from;
 pub type Seats = Vec<Box<dyn ArenaController>>;
 
 /// `MatchView(state, side).clone_state(dice)`: a copy that rolls `dice`, records nothing, keeps
-/// no counters, and deals again the Demonic Rewards `side` has not seen (`hide_from`). The core
-/// plays no traps, so there are none of the opponent's to leave out (R-A116). Every field is
-/// listed: a new one cannot be forgotten.
+/// no counters, holds none of the other partnerships' traps (R-A116, `hide_traps_from`) and deals
+/// again the Demonic Rewards `side` has not seen (`hide_from`). Every field is listed: a new one
+/// cannot be forgotten.
 pub fn search_copy(state: &MatchState<Arena>, side: usize, dice: Dice) -> MatchState<Arena> {
     let fighters = state
         .fighters
@@ -72,7 +72,11 @@ pub fn search_copy(state: &MatchState<Arena>, side: usize, dice: Dice) -> MatchS
         unsettled: state.unsettled,
         edges: state.edges.clone(),
         lock_holders: state.lock_holders.clone(),
+        invisible: state.invisible,
+        trap_at: state.trap_at.clone(),
+        traps: state.traps,
     };
+    crate::engine::pieces::hide_traps_from(&mut copy, state.team_of[side]); // R-A116
     hide_from(&mut copy, side);
     copy
 }

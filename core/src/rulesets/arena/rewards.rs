@@ -653,6 +653,10 @@ fn instant(
                     how: "recall",
                 });
             }
+            // R-A171: a trap on the cell springs, as at the end of any special movement
+            if state.traps.contains(target as Cell) {
+                crate::engine::combat::trigger_trap(state, target as Cell);
+            }
         }
         RewardEffect::OneShotSpell => {
             let neighbours = state.board.neighbours(state.fighters[uid].at());
