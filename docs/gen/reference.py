@@ -168,8 +168,8 @@ LADDER_WORDS = {
 }
 TARGET_WORDS = {
     "half_width": "the 95% CI half-width wanted of every headline number, in the study's unit (default: the "
-    "study's, else 0.15; the strength, patches and restricted studies: log-odds; the rewards study: each "
-    "token's Δ win rate in points, default 4)",
+    "study's, else 0.15; the strength, patches, restricted, teams and seats studies: log-odds; the rewards, "
+    "duel and challenges studies: win-rate points, default 4)",
     "ais": "the AIs whose matches grow, each one that plays a matchup of its own in `ais` (the same AI on every side); "
     "default: the strongest of them on the AI ladder (`krosbalance/ai/data/ladder.toml`)",
     "round_deals": "deals per pairing and board each round adds (default: the AI's own deals in `ais`, "
@@ -206,9 +206,12 @@ plays exactly the same matches. The target is in the fingerprint: `--resume` ref
 A study sizes its sample from a target when it declares a `target` part stating its headline
 quantity (`QUANTITY`, `UNIT`, optionally `DEFAULT_HALF_WIDTH`, `problem(experiment)`,
 `half_widths(matches, experiment)`: see `krosbalance/studies/strength/target.py`). Today: strength
-(every figure's strength), rewards (every token's Δ win rate, held or priced; a price sweep is
-refused), patches (every figure's strength in every arm), restricted (every restricted arm's Δ
-strength) and teams (every team's rating). The others refuse `[target]` with the reason.
+(every figure's strength), rewards (every token's Δ win rate, held or priced, in points; a price
+sweep is refused), patches (every figure's strength in every arm), restricted (every restricted
+arm's Δ strength), teams (every team's rating), seats (every character's strength at the table, per
+arm), duel (every figure's duel win rate, in points) and challenges (every challenge's shift of the
+first player's win rate, in points; a tier sweep is refused). The boards and matchup studies refuse
+`[target]` with the reason.
 
 Staged studies refuse a `[target]` of their own and take it where their stages are played:
 
