@@ -36,6 +36,36 @@ pub fn may(f: &Fighter, kind: u8) -> bool {
     f.forbidden_kinds & (1u32 << kind) == 0
 }
 
+/// A pass's lookup tables and buffers, lent from one pass to the next: each pass empties them,
+/// keeping their capacity (a pass fills a dozen small tables, and growing them again from
+/// nothing on every pass was a tenth of a match in allocation). They are pure per-pass caches,
+/// never iterated, so lending them changes no value.
+#[derive(Debug, Default)]
+pub struct PassTables {
+    risk: FastMap<Cell, f64>,
+    blasts: FastMap<Cell, f64>,
+    bomb_danger: FastMap<Cell, f64>,
+    engaged: FastMap<Cell, f64>,
+    plain: FastMap<u64, f64>,
+    bomb_values: FastMap<Cell, f64>,
+    values: FastMap<(u32, usize, i32, i32), f64>,
+    heals: FastMap<(usize, usize), f64>,
+    hurts: FastMap<(usize, usize), f64>,
+    boosts: FastMap<(usize, String), bool>,
+    summon_worth: FastMap<(String, Cell), f64>,
+    summon_groups: FastMap<(String, bool), Ranks2>,
+    bomb_ko: FastMap<(u32, usize), f64>,
+    walks: FastMap<Cell, (f64, i32)>,
+    cast_scratch: crate::ai::casts::CastScratch,
+}
+
+/// A fork starts with tables of its own, empty (they hold nothing between passes).
+impl Clone for PassTables {
+    fn clone(&self) -> Self {
+        PassTables::default()
+    }
+}
+
 /// One planning pass's reads (context.py's `_Context`).
 pub struct Ctx<'a> {
     pub state: &'a MatchState<Arena>,
@@ -378,6 +408,46 @@ impl<'a> Ctx<'a> {
             walks: FastMap::default(),
             cast_scratch: Default::default(),
         }
+    }
+
+    /// Take `tables` (emptied by the pass that had them) as this pass's tables.
+    pub fn lend(&mut self, tables: &mut PassTables) {
+        let t = tables;
+        std::mem::swap(&mut self.risk, &mut t.risk);
+        std::mem::swap(&mut self.blasts, &mut t.blasts);
+        std::mem::swap(&mut self.bomb_danger, &mut t.bomb_danger);
+        std::mem::swap(&mut self.engaged, &mut t.engaged);
+        std::mem::swap(&mut self.plain, &mut t.plain);
+        std::mem::swap(&mut self.bomb_values, &mut t.bomb_values);
+        std::mem::swap(&mut self.values, &mut t.values);
+        std::mem::swap(&mut self.heals, &mut t.heals);
+        std::mem::swap(&mut self.hurts, &mut t.hurts);
+        std::mem::swap(&mut self.boosts, &mut t.boosts);
+        std::mem::swap(&mut self.summon_worth, &mut t.summon_worth);
+        std::mem::swap(&mut self.summon_groups, &mut t.summon_groups);
+        std::mem::swap(&mut self.bomb_ko, &mut t.bomb_ko);
+        std::mem::swap(&mut self.walks, &mut t.walks);
+        std::mem::swap(&mut self.cast_scratch, &mut t.cast_scratch);
+    }
+
+    /// Give this pass's tables back into `tables`, emptied (their capacity kept) for the next.
+    pub fn give_back(mut self, tables: &mut PassTables) {
+        self.risk.clear();
+        self.blasts.clear();
+        self.bomb_danger.clear();
+        self.engaged.clear();
+        self.plain.clear();
+        self.bomb_values.clear();
+        self.values.clear();
+        self.heals.clear();
+        self.hurts.clear();
+        self.boosts.clear();
+        self.summon_worth.clear();
+        self.summon_groups.clear();
+        self.bomb_ko.clear();
+        self.walks.clear();
+        // the cast search's buffers are refilled on each use
+        self.lend(tables);
     }
 
     /// Kamas lying on `cell` now.

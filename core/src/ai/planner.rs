@@ -11,7 +11,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ai::casts::{Step, StepKind};
-use crate::ai::context::{Ctx, Reach, path, per_turn_damage, reach as reach_of, reachable_cells};
+use crate::ai::context::{
+    Ctx, PassTables, Reach, path, per_turn_damage, reach as reach_of, reachable_cells,
+};
 use crate::ai::plan_search::{Plan, best_plans};
 use crate::ai::scoring::{self, Geometry, ThreatCache, ThreatMap};
 use crate::ai::tension::{deployment_cells, tension_choice};
@@ -51,6 +53,9 @@ pub struct HeuristicAI {
     /// The per-match threat caches, shared with a search AI's forks and its model of the opponent
     /// (`fork`, `share_caches`): their layers are behaviour (a layer outlives a spell an enemy gains).
     threat_cache: Rc<RefCell<ThreatCache>>,
+    /// The planning passes' tables, lent from one pass to the next (`PassTables`); a fork
+    /// starts with its own.
+    tables: PassTables,
     route: Vec<Cell>,
     picks: i32,
     turn: i32,
@@ -74,6 +79,7 @@ impl HeuristicAI {
             threat_key: None,
             threat: None,
             threat_cache: Rc::default(),
+            tables: PassTables::default(),
             route: Vec::new(),
             picks: 0,
             turn: -1,
@@ -165,8 +171,9 @@ impl HeuristicAI {
             vec![(f.at(), 0)]
         };
         let reach = Reach::new(order, state.board.n_cells());
-        let w = self.weights.clone();
-        let plan = best_plans(&w, &mut ctx, &reach, 1).swap_remove(0);
+        ctx.lend(&mut self.tables);
+        let plan = best_plans(&self.weights, &mut ctx, &reach, 1).swap_remove(0);
+        ctx.give_back(&mut self.tables);
         self.picks = match plan.steps.first() {
             Some(s) if s.kind == StepKind::Goto && s.target > 0 => s.target,
             _ => 0,
@@ -193,8 +200,10 @@ impl HeuristicAI {
             vec![(f.at(), 0)]
         };
         let reach = Reach::new(order, state.board.n_cells());
-        let w = self.weights.clone();
-        best_plans(&w, &mut ctx, &reach, keep)
+        ctx.lend(&mut self.tables);
+        let plans = best_plans(&self.weights, &mut ctx, &reach, keep);
+        ctx.give_back(&mut self.tables);
+        plans
     }
 
     /// `adopt`: follow `plan` from now on (replanning on surprises as usual).
