@@ -57,6 +57,7 @@ pub struct PassTables {
     bomb_ko: FastMap<(u32, usize), f64>,
     walks: FastMap<Cell, (f64, i32)>,
     cast_scratch: crate::ai::casts::CastScratch,
+    plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
 
 /// A fork starts with tables of its own, empty (they hold nothing between passes).
@@ -135,6 +136,8 @@ pub struct Ctx<'a> {
     pub walks: FastMap<Cell, (f64, i32)>,
     /// The cast search's buffers, reused from one origin cell to the next.
     pub cast_scratch: crate::ai::casts::CastScratch,
+    /// The plan search's buffers (lent by the player, see [`PassTables`]).
+    pub plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
 
 impl<'a> Ctx<'a> {
@@ -407,6 +410,7 @@ impl<'a> Ctx<'a> {
             bomb_ko: FastMap::default(),
             walks: FastMap::default(),
             cast_scratch: Default::default(),
+            plan_buffers: Default::default(),
         }
     }
 
@@ -428,6 +432,7 @@ impl<'a> Ctx<'a> {
         std::mem::swap(&mut self.bomb_ko, &mut t.bomb_ko);
         std::mem::swap(&mut self.walks, &mut t.walks);
         std::mem::swap(&mut self.cast_scratch, &mut t.cast_scratch);
+        std::mem::swap(&mut self.plan_buffers, &mut t.plan_buffers);
     }
 
     /// Give this pass's tables back into `tables`, emptied (their capacity kept) for the next.
@@ -446,7 +451,7 @@ impl<'a> Ctx<'a> {
         self.summon_groups.clear();
         self.bomb_ko.clear();
         self.walks.clear();
-        // the cast search's buffers are refilled on each use
+        // the cast search's and the plan search's buffers are refilled on each use
         self.lend(tables);
     }
 
@@ -746,8 +751,19 @@ pub fn path(state: &MatchState<Arena>, reach: &Reach, dest: Cell) -> Vec<Cell> {
     out
 }
 
-/// `walk_plan`: per cell, (chance of being blocked on the way, kamas on the way, previous cell).
-pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach) -> (Vec<f64>, Vec<i32>, Vec<i32>) {
+/// `walk_plan`'s answer: per cell, the chance of being blocked on the way, the kamas on the way
+/// and the previous cell (buffers refilled by each pass).
+#[derive(Debug, Default)]
+pub struct Walks {
+    pub risks: Vec<f64>,
+    pub on_way: Vec<i32>,
+    pub parent: Vec<i32>,
+    free_at: Vec<f64>,
+}
+
+/// `walk_plan`: per cell, (chance of being blocked on the way, kamas on the way, previous cell),
+/// into `out`.
+pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach, out: &mut Walks) {
     let n = ctx.state.board.n_cells();
     let lockers = ctx.lockers;
     let kama_cells = ctx.econ_mask;
@@ -755,15 +771,25 @@ pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach) -> (Vec<f64>, Vec<i32>, Vec<i
         .order
         .iter()
         .any(|&(c, _)| lockers.contains(c) || kama_cells.contains(c));
-    let mut risks = vec![0.0f64; n];
-    let mut on_way = vec![0i32; n];
-    let mut parent = vec![-1i32; n];
+    let Walks {
+        risks,
+        on_way,
+        parent,
+        free_at,
+    } = out;
+    risks.clear();
+    risks.resize(n, 0.0);
+    on_way.clear();
+    on_way.resize(n, 0);
+    parent.clear();
+    parent.resize(n, -1);
     if !watched {
-        return (risks, on_way, parent);
+        return;
     }
     let state = ctx.state;
     let start = ctx.me_cell;
-    let mut free_at = vec![1.0f64; n];
+    free_at.clear();
+    free_at.resize(n, 1.0);
     for &(cell, cost) in &reach.order {
         if cost == 0 {
             continue;
@@ -800,7 +826,6 @@ pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach) -> (Vec<f64>, Vec<i32>, Vec<i
         parent[c] = best_parent;
     }
     on_way[usize::from(start)] = 0;
-    (risks, on_way, parent)
 }
 
 /// `route`: the cells of the walk `walk_plan` chose from `start` to `dest` (start excluded).
