@@ -60,13 +60,6 @@ pub struct PassTables {
     plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
 
-/// A fork starts with tables of its own, empty (they hold nothing between passes).
-impl Clone for PassTables {
-    fn clone(&self) -> Self {
-        PassTables::default()
-    }
-}
-
 /// One planning pass's reads (context.py's `_Context`).
 pub struct Ctx<'a> {
     pub state: &'a MatchState<Arena>,

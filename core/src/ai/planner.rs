@@ -53,9 +53,10 @@ pub struct HeuristicAI {
     /// The per-match threat caches, shared with a search AI's forks and its model of the opponent
     /// (`fork`, `share_caches`): their layers are behaviour (a layer outlives a spell an enemy gains).
     threat_cache: Rc<RefCell<ThreatCache>>,
-    /// The planning passes' tables, lent from one pass to the next (`PassTables`); a fork
-    /// starts with its own.
-    tables: PassTables,
+    /// The planning passes' tables, lent from one pass to the next (`PassTables`), shared with
+    /// the forks (a search's rollouts fork the player hundreds of times an activation): passes
+    /// never run inside one another, so one set serves them all.
+    tables: Rc<RefCell<PassTables>>,
     route: Vec<Cell>,
     picks: i32,
     turn: i32,
@@ -79,7 +80,7 @@ impl HeuristicAI {
             threat_key: None,
             threat: None,
             threat_cache: Rc::default(),
-            tables: PassTables::default(),
+            tables: Rc::default(),
             route: Vec::new(),
             picks: 0,
             turn: -1,
@@ -171,9 +172,11 @@ impl HeuristicAI {
             vec![(f.at(), 0)]
         };
         let reach = Reach::new(order, state.board.n_cells());
-        ctx.lend(&mut self.tables);
+        let mut tables = self.tables.borrow_mut();
+        ctx.lend(&mut tables);
         let plan = best_plans(&self.weights, &mut ctx, &reach, 1).swap_remove(0);
-        ctx.give_back(&mut self.tables);
+        ctx.give_back(&mut tables);
+        drop(tables);
         self.picks = match plan.steps.first() {
             Some(s) if s.kind == StepKind::Goto && s.target > 0 => s.target,
             _ => 0,
@@ -200,9 +203,11 @@ impl HeuristicAI {
             vec![(f.at(), 0)]
         };
         let reach = Reach::new(order, state.board.n_cells());
-        ctx.lend(&mut self.tables);
+        let mut tables = self.tables.borrow_mut();
+        ctx.lend(&mut tables);
         let plans = best_plans(&self.weights, &mut ctx, &reach, keep);
-        ctx.give_back(&mut self.tables);
+        ctx.give_back(&mut tables);
+        drop(tables);
         plans
     }
 
