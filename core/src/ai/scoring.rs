@@ -813,6 +813,18 @@ pub fn best_attack_worth(state: &MatchState<Arena>, f: &Fighter) -> f64 {
     // in one pass over the same options, without building and sorting them
     let spells = || f.spells.iter().map(|&s| state.content.resolve(s));
     let (base_ap, critical) = (f.base_ap, f.has(Power::Critical));
+    // `attack_options`' bonuses after (0, 0): each range bonus cheaper than the AP, in spell
+    // order, gathered once (most fighters have none: nothing is allocated)
+    let mut extra: Vec<(i32, i32)> = Vec::new();
+    for b in spells() {
+        for e in &b.effects {
+            if let Effect::RangeBonusThisTurn { amount } = e {
+                if b.ap_cost < base_ap {
+                    extra.push((*amount, b.ap_cost));
+                }
+            }
+        }
+    }
     let mut best: Option<f64> = None;
     for spell in spells() {
         if spell.kind != SpellKind::Attack
@@ -826,16 +838,7 @@ pub fn best_attack_worth(state: &MatchState<Arena>, f: &Fighter) -> f64 {
         let extendable = !(spell.fixed_range
             || !spell.needs_los
             || matches!(spell.range_type, RangeType::Melee | RangeType::Personal));
-        // `attack_options`' bonuses: (0, 0), then each range bonus cheaper than the AP
-        let bonuses = std::iter::once((0, 0)).chain(spells().flat_map(|b| {
-            b.effects.iter().filter_map(move |e| match e {
-                Effect::RangeBonusThisTurn { amount } if b.ap_cost < base_ap => {
-                    Some((*amount, b.ap_cost))
-                }
-                _ => None,
-            })
-        }));
-        for (bonus, cost) in bonuses {
+        for (bonus, cost) in std::iter::once((0, 0)).chain(extra.iter().copied()) {
             if bonus != 0 && !extendable {
                 continue;
             }
