@@ -150,33 +150,32 @@ impl HeuristicAI {
     }
 
     /// `_plan`: replace the plan with the best one from here; false when replanning too often.
-    fn plan(&mut self, state: &MatchState<Arena>, me: usize) -> bool {
+    /// `made`: the plan a pass already made from this very position with this memory in the same
+    /// decision (`decide` replans up to three times before it returns: nothing moved, and a pass
+    /// is a pure function of the match, the threat map, the team target and the swap, so it would
+    /// make that plan again; the threat map's key is unchanged, so asking for it touches no
+    /// cache). A pass made here is kept in `made` for the next.
+    fn plan_again(
+        &mut self,
+        state: &MatchState<Arena>,
+        me: usize,
+        made: &mut Option<Plan>,
+    ) -> bool {
         self.replans += 1;
         self.expect = None;
         if self.replans > MAX_REPLANS {
             self.steps = vec![Step::new(StepKind::End, -1, -1)];
             return false;
         }
-        let f = &state.fighters[me];
-        let side = f.side;
-        let threat = self.threat_for(state, side);
-        let geo = self.geometry(state);
-        let mut ctx = Ctx::new(state, &geo, &self.weights, me, threat, self.team);
-        if i32::from(ctx.me_cell) == self.swap.0 {
-            ctx.no_swap_back = self.swap.1;
-        }
-        let mp = if f.blocked { 0 } else { f.mp };
-        let order = if mp > 0 {
-            reachable_cells(state, f.at(), f.mp)
-        } else {
-            vec![(f.at(), 0)]
+        let plan = match made {
+            Some(plan) => plan.clone(),
+            None => {
+                let threat = self.threat_for(state, state.fighters[me].side);
+                let plan = self.pass(state, me, threat, 1).swap_remove(0);
+                *made = Some(plan.clone());
+                plan
+            }
         };
-        let reach = Reach::new(order, state.board.n_cells());
-        let mut tables = self.tables.borrow_mut();
-        ctx.lend(&mut tables);
-        let plan = best_plans(&self.weights, &mut ctx, &reach, 1).swap_remove(0);
-        ctx.give_back(&mut tables);
-        drop(tables);
         self.picks = match plan.steps.first() {
             Some(s) if s.kind == StepKind::Goto && s.target > 0 => s.target,
             _ => 0,
@@ -189,8 +188,19 @@ impl HeuristicAI {
     /// `candidates`: the `keep` best plans for `me` from here, best first (a search AI's
     /// proposals; `begin` first).
     pub fn candidates(&mut self, state: &MatchState<Arena>, me: usize, keep: usize) -> Vec<Plan> {
+        let threat = self.threat_for(state, state.fighters[me].side);
+        self.pass(state, me, threat, keep)
+    }
+
+    /// One planning pass: the `keep` best plans for `me` from here, against `threat`.
+    fn pass(
+        &mut self,
+        state: &MatchState<Arena>,
+        me: usize,
+        threat: Arc<ThreatMap>,
+        keep: usize,
+    ) -> Vec<Plan> {
         let f = &state.fighters[me];
-        let threat = self.threat_for(state, f.side);
         let geo = self.geometry(state);
         let mut ctx = Ctx::new(state, &geo, &self.weights, me, threat, self.team);
         if i32::from(ctx.me_cell) == self.swap.0 {
@@ -207,7 +217,6 @@ impl HeuristicAI {
         ctx.lend(&mut tables);
         let plans = best_plans(&self.weights, &mut ctx, &reach, keep);
         ctx.give_back(&mut tables);
-        drop(tables);
         plans
     }
 
@@ -413,11 +422,14 @@ impl HeuristicAI {
         };
         let f = &state.fighters[me];
         let key = (state.turn, me as i64);
+        // every pass of this decision plans from the same position with the same memory (nothing
+        // is played before it returns): the first pass's plan serves the retries below
+        let mut made: Option<Plan> = None;
         if key != self.key {
             self.begin(state, me);
-            self.plan(state, me);
+            self.plan_again(state, me, &mut made);
         } else if self.expect.is_some() && self.expect != Some((f.cell, f.mp, f.ap)) {
-            self.plan(state, me);
+            self.plan_again(state, me, &mut made);
         }
         let rewards = f.kind == PieceKind::Krosmaster && state.rules.market.is_some();
         for _ in 0..3 {
@@ -442,7 +454,7 @@ impl HeuristicAI {
                     return action;
                 }
             }
-            if !self.plan(state, me) {
+            if !self.plan_again(state, me, &mut made) {
                 break;
             }
         }
