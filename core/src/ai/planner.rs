@@ -267,11 +267,34 @@ impl HeuristicAI {
                 return i32::from(first);
             }
         }
-        let reach = Reach::new(reachable_cells(state, f.at(), f.mp), state.board.n_cells());
-        if reach.get(dest).is_none() {
+        let Some(geo) = &self.geo else {
+            let reach = Reach::new(reachable_cells(state, f.at(), f.mp), state.board.n_cells());
+            if reach.get(dest).is_none() {
+                return -1;
+            }
+            return i32::from(path(state, &reach, dest)[0]);
+        };
+        // `_path`'s walk back from `dest` along decreasing BFS cost, the costs read from the
+        // walk's layers (cells at 0, 1, 2... steps: the costs `reachable_cells` finds, as masks
+        // grown a step at a time and stopped at `dest`, not a BFS of every cell in reach)
+        let mut layers = Vec::with_capacity(8);
+        if !geo.walk_layers(f.at(), f.mp, state.obstacles, dest, &mut layers) {
             return -1;
         }
-        i32::from(path(state, &reach, dest)[0])
+        let mut cur = dest;
+        for layer in layers[1..layers.len() - 1].iter().rev() {
+            // the first neighbour one step nearer, in the board's order, as `_path` takes it
+            match state
+                .board
+                .neighbours(cur)
+                .iter()
+                .find(|&&n| layer.contains(n))
+            {
+                Some(&n) => cur = n,
+                None => break,
+            }
+        }
+        i32::from(cur)
     }
 
     /// `_next`: the next action of the plan, or `None` when the plan is broken.

@@ -265,6 +265,36 @@ impl Geometry {
         reached
     }
 
+    /// The cells a fighter on `start` reaches in exactly 0, 1, 2... steps around `obstacles`
+    /// (`reachable_cells`' BFS costs, as masks), into `layers`, up to `mp` steps or to the layer
+    /// that holds `stop`; whether `stop` was reached.
+    pub fn walk_layers(
+        &self,
+        start: Cell,
+        mp: i32,
+        obstacles: CellSet,
+        stop: Cell,
+        layers: &mut Vec<CellSet>,
+    ) -> bool {
+        let mut reached = CellSet::single(start);
+        let mut frontier = reached;
+        let free = self.full & !obstacles;
+        layers.clear();
+        layers.push(frontier);
+        for _ in 0..mp.max(0) {
+            frontier = self.shifted(frontier) & free & !reached;
+            if frontier.is_empty() {
+                return false;
+            }
+            layers.push(frontier);
+            if frontier.contains(stop) {
+                return true;
+            }
+            reached |= frontier;
+        }
+        false
+    }
+
     /// Cells within `steps` of some cell of `mask`.
     pub fn dilate(&self, mut mask: CellSet, steps: i32) -> CellSet {
         for _ in 0..steps.max(0) {
