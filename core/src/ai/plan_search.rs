@@ -65,6 +65,8 @@ struct Search {
     pos_cache: Vec<Option<f64>>,
     econ: CellSet,
     reach: Vec<Cell>,
+    /// No cell of the reach is an economy cell (`econ`): `pos` is the same for any AP left.
+    flat: bool,
     ranked: FastMap<i32, Ranked>,
     /// (value, steps, dest, end, signature)
     leaders: Vec<(f64, Vec<Step>, Cell, i32, Signature)>,
@@ -89,7 +91,10 @@ impl Search {
 
     /// Every reachable end cell as (-worth, cell), best first (ties: lower cell).
     fn ends(&mut self, w: &Weights, ctx: &mut Ctx<'_>, ap_left: i32) -> Ranked {
-        if let Some(o) = self.ranked.get(&ap_left) {
+        // with no economy cell in reach, a cell's worth does not depend on the AP left: one
+        // ranking serves every `ap_left` (the same floats, sorted once)
+        let key = if self.flat { -1 } else { ap_left };
+        if let Some(o) = self.ranked.get(&key) {
             return o.clone();
         }
         let reach = std::mem::take(&mut self.reach);
@@ -100,7 +105,7 @@ impl Search {
         self.reach = reach;
         order.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("no NaN").then(a.1.cmp(&b.1)));
         let order = Rc::new(order);
-        self.ranked.insert(ap_left, order.clone());
+        self.ranked.insert(key, order.clone());
         order
     }
 
@@ -191,11 +196,13 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     ranked.clear();
     seen.clear();
     exact.clear();
+    let flat = !reach_cells.iter().any(|&c| ctx.econ_mask.contains(c));
     let mut search = Search {
         keep,
         pos_cache,
         econ: ctx.econ_mask,
         reach: reach_cells,
+        flat,
         ranked,
         leaders: Vec::new(),
         seen,
