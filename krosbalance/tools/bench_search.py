@@ -12,6 +12,9 @@ the same sources, each in processes of its own, in turn (:func:`search_side_by_s
   reference, and the search AI's rollouts are counted (its budget is a count: rollouts per
   activation, never a time).
 
+- ``--core``: the same search matches played in the native core (``play_match(engine="core")``,
+  one at a time), in milliseconds a match.
+
 Times are the process's CPU time (``time.process_time``), which a machine shared with other work
 inflates far less than wall time; the wall time is printed alongside.
 """
@@ -36,13 +39,15 @@ from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.match import run_to_end
 from krosbalance.engine.state import MatchState
 from krosbalance.engine.turn import game_turn
-from krosbalance.play import DEFAULT_BOARD, prepare_match
+from krosbalance.engine_choice import CORE
+from krosbalance.play import DEFAULT_BOARD, play_match, prepare_match
 from krosbalance.tools.builds import BASE_SEED, box_splits, expect_build, pure_copy, pure_python
 
 __all__ = [
     "CopyBench",
     "SearchBench",
     "copies_per_second",
+    "core_seconds_per_match",
     "main",
     "mid_game_state",
     "search_seconds_per_match",
@@ -164,6 +169,35 @@ def search_seconds_per_match(
     return SearchBench(ai, opponent, board, matches, seconds, heuristic, rollouts, activations, wall)
 
 
+def core_seconds_per_match(
+    ai: str = "mcts-race", opponent: str = "kiter", matches: int = 40, board: str = DEFAULT_BOARD
+) -> SearchBench:
+    """The same deals as :func:`search_seconds_per_match` played in the native core, one match at a
+    time through ``play_match(engine="core")`` (what a bulk run pays per match, its Python around
+    the core included), with ``opponent`` against itself on the same deals; the core does not
+    report its rollouts (0)."""
+    splits = box_splits()
+    deals = [
+        (splits[k % len(splits)], BASE_SEED + k, (ai, opponent) if k % 2 == 0 else (opponent, ai))
+        for k in range(matches)
+    ]
+
+    def play(deal: tuple[tuple[tuple[str, ...], tuple[str, ...]], int, tuple[str, str]]) -> None:
+        (team0, team1), seed, seats = deal
+        play_match(team0, team1, board=board, ai=list(seats), seed=seed, engine=CORE)
+
+    play(deals[0])  # warm-up: imports, content and board crossing, the catalog
+    start, wall = time.process_time(), time.perf_counter()
+    for deal in deals:
+        play(deal)
+    seconds, wall = time.process_time() - start, time.perf_counter() - wall
+    start = time.process_time()
+    for teams, seed, _ in deals:
+        play((teams, seed, (opponent, opponent)))
+    heuristic = time.process_time() - start
+    return SearchBench(f"{ai} (core)", opponent, board, matches, seconds, heuristic, 0, 0, wall)
+
+
 @dataclass(frozen=True, slots=True)
 class BuildRound:
     """One process's figures (one build, one round): the copy rate and each search AI's match time."""
@@ -282,8 +316,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--board", default=DEFAULT_BOARD)
     parser.add_argument("--copy-seconds", type=float, default=2.0)
+    parser.add_argument(
+        "--core",
+        action="store_true",
+        help="play the search AIs' matches in the native core instead (one at a time through "
+        "play_match; no state copies)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.core:
+        for name in args.ai or search_ais:
+            bench = core_seconds_per_match(name, args.opponent, args.matches, args.board)
+            print(
+                f"{bench.ai} vs {bench.opponent} on {bench.board}: {bench.matches} matches in "
+                f"{bench.seconds:.2f} CPU s ({bench.wall:.2f} s wall) = {1000 * bench.per_match:.1f} ms/match "
+                f"({bench.opponent} vs {bench.opponent} on the same deals: "
+                f"{1000 * bench.heuristic_seconds / max(1, bench.matches):.2f} ms/match)",
+                flush=True,
+            )
+        return 0
     if args.worker:  # one round in this process, for search_side_by_side
         expect_build()
         done = measure_round(

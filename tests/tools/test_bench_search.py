@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from krosbalance import native
 from krosbalance.tools.bench_search import (
     BuildRound,
     _round_from_json,
     copies_per_second,
+    core_seconds_per_match,
     main,
     mid_game_state,
     search_seconds_per_match,
@@ -35,6 +39,15 @@ def test_cli_prints_both_figures(capsys) -> None:  # type: ignore[no-untyped-def
     assert main(["--ai", "lookahead-fast", "--matches", "1", "--copy-seconds", "0.05"]) == 0
     out = capsys.readouterr().out
     assert "copies/s" in out and "lookahead-fast vs kiter" in out
+
+
+@pytest.mark.skipif(not native.available(), reason="the native core is not installed")
+def test_core_seconds_per_match_plays_the_search_deals_in_the_core(capsys) -> None:  # type: ignore[no-untyped-def]
+    bench = core_seconds_per_match("lookahead-fast", "kiter", matches=2)
+    assert bench.matches == 2 and bench.seconds > 0 and bench.heuristic_seconds > 0
+    assert bench.ai == "lookahead-fast (core)"
+    assert main(["--core", "--ai", "lookahead-fast", "--matches", "1"]) == 0
+    assert "lookahead-fast (core) vs kiter" in capsys.readouterr().out
 
 
 def test_worker_round_trips_through_json_and_the_table_sets_builds_side_by_side(capsys) -> None:  # type: ignore[no-untyped-def]

@@ -191,6 +191,12 @@ fn greedy_casts_over(
     }
     sight.clear();
     sight.resize(ctx.targets.len(), None);
+    let n_targets = ctx.targets.len();
+    if ctx.plain.len() != castable.len() * n_targets {
+        // the pass's first cast search: its table of first values, all unknown
+        ctx.plain.clear();
+        ctx.plain.resize(castable.len() * n_targets, None);
+    }
     let free_here = !(ctx.occupied | CellSet::single(cell));
     let rem_get = |remaining: &Vec<(usize, f64)>, uid: usize| {
         remaining.iter().find(|e| e.0 == uid).map(|e| e.1)
@@ -231,14 +237,16 @@ fn greedy_casts_over(
                                 let first = if piece.kind == PieceKind::Bomb {
                                     attack_value(w, ctx, spell, piece, cell, &remaining, &planned)
                                 } else {
-                                    let key = ((index as u64) << 20) | uid as u64;
-                                    match ctx.plain.get(&key) {
-                                        Some(&v) => v,
+                                    // the pass's table of first values (the spell by its
+                                    // castable position, the target by its index)
+                                    let slot = position * n_targets + i;
+                                    match ctx.plain[slot] {
+                                        Some(v) => v,
                                         None => {
                                             let v = attack_value(
                                                 w, ctx, spell, piece, cell, &remaining, &planned,
                                             );
-                                            ctx.plain.insert(key, v);
+                                            ctx.plain[slot] = Some(v);
                                             v
                                         }
                                     }

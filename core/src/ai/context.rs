@@ -36,6 +36,30 @@ pub fn may(f: &Fighter, kind: u8) -> bool {
     f.forbidden_kinds & (1u32 << kind) == 0
 }
 
+/// A pass's lookup tables and buffers, lent from one pass to the next: each pass empties them,
+/// keeping their capacity (a pass fills a dozen small tables, and growing them again from
+/// nothing on every pass was a tenth of a match in allocation). They are pure per-pass caches,
+/// never iterated, so lending them changes no value.
+#[derive(Debug, Default)]
+pub struct PassTables {
+    risk: FastMap<Cell, f64>,
+    blasts: FastMap<Cell, f64>,
+    bomb_danger: FastMap<Cell, f64>,
+    engaged: FastMap<Cell, f64>,
+    plain: Vec<Option<f64>>,
+    bomb_values: FastMap<Cell, f64>,
+    values: FastMap<(u32, usize, i32, i32), f64>,
+    heals: FastMap<(usize, usize), f64>,
+    hurts: FastMap<(usize, usize), f64>,
+    boosts: FastMap<(usize, String), bool>,
+    summon_worth: FastMap<(String, Cell), f64>,
+    summon_groups: FastMap<(String, bool), Ranks2>,
+    bomb_ko: FastMap<(u32, usize), f64>,
+    walks: FastMap<Cell, (f64, i32)>,
+    cast_scratch: crate::ai::casts::CastScratch,
+    plan_buffers: crate::ai::plan_search::PlanBuffers,
+}
+
 /// One planning pass's reads (context.py's `_Context`).
 pub struct Ctx<'a> {
     pub state: &'a MatchState<Arena>,
@@ -93,7 +117,9 @@ pub struct Ctx<'a> {
     screens: Option<Vec<f64>>,
     pub objective: Option<(Vec<i32>, Vec<i32>)>,
     pub denial: Option<Vec<(Cell, f64)>>,
-    pub plain: FastMap<u64, f64>,
+    /// First attack values (no injuries planned yet) by castable position and target index,
+    /// `castable.len()` rows of `targets.len()` (sized by the first cast search of the pass).
+    pub plain: Vec<Option<f64>>,
     pub bomb_values: FastMap<Cell, f64>,
     pub values: FastMap<(u32, usize, i32, i32), f64>,
     pub heals: FastMap<(usize, usize), f64>,
@@ -105,6 +131,8 @@ pub struct Ctx<'a> {
     pub walks: FastMap<Cell, (f64, i32)>,
     /// The cast search's buffers, reused from one origin cell to the next.
     pub cast_scratch: crate::ai::casts::CastScratch,
+    /// The plan search's buffers (lent by the player, see [`PassTables`]).
+    pub plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
 
 impl<'a> Ctx<'a> {
@@ -367,7 +395,7 @@ impl<'a> Ctx<'a> {
             screens: None,
             objective: None,
             denial: None,
-            plain: FastMap::default(),
+            plain: Vec::new(),
             bomb_values: FastMap::default(),
             values: FastMap::default(),
             heals: FastMap::default(),
@@ -378,7 +406,49 @@ impl<'a> Ctx<'a> {
             bomb_ko: FastMap::default(),
             walks: FastMap::default(),
             cast_scratch: Default::default(),
+            plan_buffers: Default::default(),
         }
+    }
+
+    /// Take `tables` (emptied by the pass that had them) as this pass's tables.
+    pub fn lend(&mut self, tables: &mut PassTables) {
+        let t = tables;
+        std::mem::swap(&mut self.risk, &mut t.risk);
+        std::mem::swap(&mut self.blasts, &mut t.blasts);
+        std::mem::swap(&mut self.bomb_danger, &mut t.bomb_danger);
+        std::mem::swap(&mut self.engaged, &mut t.engaged);
+        std::mem::swap(&mut self.plain, &mut t.plain);
+        std::mem::swap(&mut self.bomb_values, &mut t.bomb_values);
+        std::mem::swap(&mut self.values, &mut t.values);
+        std::mem::swap(&mut self.heals, &mut t.heals);
+        std::mem::swap(&mut self.hurts, &mut t.hurts);
+        std::mem::swap(&mut self.boosts, &mut t.boosts);
+        std::mem::swap(&mut self.summon_worth, &mut t.summon_worth);
+        std::mem::swap(&mut self.summon_groups, &mut t.summon_groups);
+        std::mem::swap(&mut self.bomb_ko, &mut t.bomb_ko);
+        std::mem::swap(&mut self.walks, &mut t.walks);
+        std::mem::swap(&mut self.cast_scratch, &mut t.cast_scratch);
+        std::mem::swap(&mut self.plan_buffers, &mut t.plan_buffers);
+    }
+
+    /// Give this pass's tables back into `tables`, emptied (their capacity kept) for the next.
+    pub fn give_back(mut self, tables: &mut PassTables) {
+        self.risk.clear();
+        self.blasts.clear();
+        self.bomb_danger.clear();
+        self.engaged.clear();
+        self.plain.clear();
+        self.bomb_values.clear();
+        self.values.clear();
+        self.heals.clear();
+        self.hurts.clear();
+        self.boosts.clear();
+        self.summon_worth.clear();
+        self.summon_groups.clear();
+        self.bomb_ko.clear();
+        self.walks.clear();
+        // the cast search's and the plan search's buffers are refilled on each use
+        self.lend(tables);
     }
 
     /// Kamas lying on `cell` now.
@@ -677,8 +747,19 @@ pub fn path(state: &MatchState<Arena>, reach: &Reach, dest: Cell) -> Vec<Cell> {
     out
 }
 
-/// `walk_plan`: per cell, (chance of being blocked on the way, kamas on the way, previous cell).
-pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach) -> (Vec<f64>, Vec<i32>, Vec<i32>) {
+/// `walk_plan`'s answer: per cell, the chance of being blocked on the way, the kamas on the way
+/// and the previous cell (buffers refilled by each pass).
+#[derive(Debug, Default)]
+pub struct Walks {
+    pub risks: Vec<f64>,
+    pub on_way: Vec<i32>,
+    pub parent: Vec<i32>,
+    free_at: Vec<f64>,
+}
+
+/// `walk_plan`: per cell, (chance of being blocked on the way, kamas on the way, previous cell),
+/// into `out`.
+pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach, out: &mut Walks) {
     let n = ctx.state.board.n_cells();
     let lockers = ctx.lockers;
     let kama_cells = ctx.econ_mask;
@@ -686,15 +767,25 @@ pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach) -> (Vec<f64>, Vec<i32>, Vec<i
         .order
         .iter()
         .any(|&(c, _)| lockers.contains(c) || kama_cells.contains(c));
-    let mut risks = vec![0.0f64; n];
-    let mut on_way = vec![0i32; n];
-    let mut parent = vec![-1i32; n];
+    let Walks {
+        risks,
+        on_way,
+        parent,
+        free_at,
+    } = out;
+    risks.clear();
+    risks.resize(n, 0.0);
+    on_way.clear();
+    on_way.resize(n, 0);
+    parent.clear();
+    parent.resize(n, -1);
     if !watched {
-        return (risks, on_way, parent);
+        return;
     }
     let state = ctx.state;
     let start = ctx.me_cell;
-    let mut free_at = vec![1.0f64; n];
+    free_at.clear();
+    free_at.resize(n, 1.0);
     for &(cell, cost) in &reach.order {
         if cost == 0 {
             continue;
@@ -731,7 +822,6 @@ pub fn walk_plan(ctx: &mut Ctx<'_>, reach: &Reach) -> (Vec<f64>, Vec<i32>, Vec<i
         parent[c] = best_parent;
     }
     on_way[usize::from(start)] = 0;
-    (risks, on_way, parent)
 }
 
 /// `route`: the cells of the walk `walk_plan` chose from `start` to `dest` (start excluded).

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use crate::ai::casts::{Step, StepKind, greedy_casts};
-use crate::ai::context::{Ctx, Reach, route, walk_plan};
+use crate::ai::context::{Ctx, Reach, Walks, route, walk_plan};
 use crate::ai::positions::{economy_plan, economy_value, position_value};
 use crate::ai::scoring::{self, BLOCK_CHANCE, FastMap, GG_UNIT, WIN_VALUE};
 use crate::ai::weights::Weights;
@@ -46,12 +46,27 @@ type Signature = Option<(usize, i32)>;
 /// End cells ranked best first, as (-worth, cell): shared, not copied, by every reader.
 type Ranked = Rc<Vec<(f64, Cell)>>;
 
+/// The plan search's buffers, lent from one pass to the next with the context's tables
+/// (`context::PassTables`): emptied and refilled by each pass, their capacity kept.
+#[derive(Debug, Default)]
+pub struct PlanBuffers {
+    pos_cache: Vec<Option<f64>>,
+    reach: Vec<Cell>,
+    ranked: FastMap<i32, Ranked>,
+    seen: FastMap<(usize, i32), f64>,
+    exact: FastMap<i32, CellSet>,
+    origins: Vec<Origin>,
+    walks: Walks,
+}
+
 struct Search {
     keep: usize,
     /// `position_value` by cell (`None`: not asked yet): a table, the board's cells being few.
     pos_cache: Vec<Option<f64>>,
     econ: CellSet,
     reach: Vec<Cell>,
+    /// No cell of the reach is an economy cell (`econ`): `pos` is the same for any AP left.
+    flat: bool,
     ranked: FastMap<i32, Ranked>,
     /// (value, steps, dest, end, signature)
     leaders: Vec<(f64, Vec<Step>, Cell, i32, Signature)>,
@@ -76,7 +91,10 @@ impl Search {
 
     /// Every reachable end cell as (-worth, cell), best first (ties: lower cell).
     fn ends(&mut self, w: &Weights, ctx: &mut Ctx<'_>, ap_left: i32) -> Ranked {
-        if let Some(o) = self.ranked.get(&ap_left) {
+        // with no economy cell in reach, a cell's worth does not depend on the AP left: one
+        // ranking serves every `ap_left` (the same floats, sorted once)
+        let key = if self.flat { -1 } else { ap_left };
+        if let Some(o) = self.ranked.get(&key) {
             return o.clone();
         }
         let reach = std::mem::take(&mut self.reach);
@@ -87,7 +105,7 @@ impl Search {
         self.reach = reach;
         order.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("no NaN").then(a.1.cmp(&b.1)));
         let order = Rc::new(order);
-        self.ranked.insert(ap_left, order.clone());
+        self.ranked.insert(key, order.clone());
         order
     }
 
@@ -162,36 +180,52 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     let me_cell = ctx.me_cell;
     let me_ap = me.ap;
     let mp = if me.blocked { 0 } else { me.mp };
+    let PlanBuffers {
+        mut pos_cache,
+        reach: mut reach_cells,
+        mut ranked,
+        mut seen,
+        mut exact,
+        mut origins,
+        mut walks,
+    } = std::mem::take(&mut ctx.plan_buffers);
+    pos_cache.clear();
+    pos_cache.resize(state.board.n_cells(), None);
+    reach_cells.clear();
+    reach_cells.extend(reach.order.iter().map(|e| e.0));
+    ranked.clear();
+    seen.clear();
+    exact.clear();
+    let flat = !reach_cells.iter().any(|&c| ctx.econ_mask.contains(c));
     let mut search = Search {
         keep,
-        pos_cache: vec![None; state.board.n_cells()],
+        pos_cache,
         econ: ctx.econ_mask,
-        reach: reach.order.iter().map(|e| e.0).collect(),
-        ranked: FastMap::default(),
+        reach: reach_cells,
+        flat,
+        ranked,
         leaders: Vec::new(),
-        seen: FastMap::default(),
+        seen,
     };
     for &(cell, _) in &reach.order {
         let v = position_value(w, ctx, cell);
         search.pos_cache[usize::from(cell)] = Some(v);
     }
-    let (risks, on_way, parent) = walk_plan(ctx, reach);
-    let mut origins: Vec<Origin> = reach
-        .order
-        .iter()
-        .map(|&(cell, cost)| {
-            (
-                cell,
-                cost,
-                0,
-                0,
-                mp - cost,
-                None,
-                risks[usize::from(cell)],
-                0.0,
-            )
-        })
-        .collect();
+    walk_plan(ctx, reach, &mut walks);
+    let (risks, on_way, parent) = (&walks.risks, &walks.on_way, &walks.parent);
+    origins.clear();
+    origins.extend(reach.order.iter().map(|&(cell, cost)| {
+        (
+            cell,
+            cost,
+            0,
+            0,
+            mp - cost,
+            None,
+            risks[usize::from(cell)],
+            0.0,
+        )
+    }));
     for (index, &sref) in me.spells.iter().enumerate() {
         let spell = state.content.resolve(sref);
         if spell.kind != SpellKind::Special || spell.ap_cost > me_ap || spell_used_now(ctx, spell) {
@@ -247,7 +281,6 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     }
 
     let wide = useful_wide(ctx);
-    let mut exact: FastMap<i32, CellSet> = FastMap::default();
     let stuck = search.pos(w, ctx, me_cell, 0);
     let start_value = search.pos(w, ctx, me_cell, me_ap);
     let mut best_value = search.offer(
@@ -267,8 +300,8 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
 
     // (casts, value, AP left, fixed end) of each try from an origin: one buffer for them all
     let mut tries: Vec<(Vec<Step>, f64, i32, i32)> = Vec::with_capacity(4);
-    for (origin, (cell, cost, ap_cost, bonus, mp_left, first, risk, penalty)) in
-        origins.into_iter().enumerate()
+    for (origin, &(cell, cost, ap_cost, bonus, mp_left, first, risk, penalty)) in
+        origins.iter().enumerate()
     {
         let ap = me_ap - ap_cost;
         let reach_bonus = range_bonus + bonus;
@@ -445,12 +478,19 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
             }
         }
     }
-    search
-        .leaders
+    let Search {
+        pos_cache,
+        reach: reach_cells,
+        ranked,
+        leaders,
+        seen,
+        ..
+    } = search;
+    let plans = leaders
         .into_iter()
         .map(|(total, steps, dest, _, _)| {
             let route = if steps.first().is_some_and(|s| s.kind == StepKind::Goto) {
-                route(&parent, me_cell, dest)
+                route(parent, me_cell, dest)
             } else {
                 Vec::new()
             };
@@ -460,7 +500,17 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                 route,
             }
         })
-        .collect()
+        .collect();
+    ctx.plan_buffers = PlanBuffers {
+        pos_cache,
+        reach: reach_cells,
+        ranked,
+        seen,
+        exact,
+        origins,
+        walks,
+    };
+    plans
 }
 
 /// Every cell (the reference's mask -1: a summon may be cast from anywhere).

@@ -11,7 +11,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ai::casts::{Step, StepKind};
-use crate::ai::context::{Ctx, Reach, path, per_turn_damage, reach as reach_of, reachable_cells};
+use crate::ai::context::{
+    Ctx, PassTables, Reach, path, per_turn_damage, reach as reach_of, reachable_cells,
+};
 use crate::ai::plan_search::{Plan, best_plans};
 use crate::ai::scoring::{self, Geometry, ThreatCache, ThreatMap};
 use crate::ai::tension::{deployment_cells, tension_choice};
@@ -51,6 +53,10 @@ pub struct HeuristicAI {
     /// The per-match threat caches, shared with a search AI's forks and its model of the opponent
     /// (`fork`, `share_caches`): their layers are behaviour (a layer outlives a spell an enemy gains).
     threat_cache: Rc<RefCell<ThreatCache>>,
+    /// The planning passes' tables, lent from one pass to the next (`PassTables`), shared with
+    /// the forks (a search's rollouts fork the player hundreds of times an activation): passes
+    /// never run inside one another, so one set serves them all.
+    tables: Rc<RefCell<PassTables>>,
     route: Vec<Cell>,
     picks: i32,
     turn: i32,
@@ -74,6 +80,7 @@ impl HeuristicAI {
             threat_key: None,
             threat: None,
             threat_cache: Rc::default(),
+            tables: Rc::default(),
             route: Vec::new(),
             picks: 0,
             turn: -1,
@@ -143,30 +150,32 @@ impl HeuristicAI {
     }
 
     /// `_plan`: replace the plan with the best one from here; false when replanning too often.
-    fn plan(&mut self, state: &MatchState<Arena>, me: usize) -> bool {
+    /// `made`: the plan a pass already made from this very position with this memory in the same
+    /// decision (`decide` replans up to three times before it returns: nothing moved, and a pass
+    /// is a pure function of the match, the threat map, the team target and the swap, so it would
+    /// make that plan again; the threat map's key is unchanged, so asking for it touches no
+    /// cache). A pass made here is kept in `made` for the next.
+    fn plan_again(
+        &mut self,
+        state: &MatchState<Arena>,
+        me: usize,
+        made: &mut Option<Plan>,
+    ) -> bool {
         self.replans += 1;
         self.expect = None;
         if self.replans > MAX_REPLANS {
             self.steps = vec![Step::new(StepKind::End, -1, -1)];
             return false;
         }
-        let f = &state.fighters[me];
-        let side = f.side;
-        let threat = self.threat_for(state, side);
-        let geo = self.geometry(state);
-        let mut ctx = Ctx::new(state, &geo, &self.weights, me, threat, self.team);
-        if i32::from(ctx.me_cell) == self.swap.0 {
-            ctx.no_swap_back = self.swap.1;
-        }
-        let mp = if f.blocked { 0 } else { f.mp };
-        let order = if mp > 0 {
-            reachable_cells(state, f.at(), f.mp)
-        } else {
-            vec![(f.at(), 0)]
+        let plan = match made {
+            Some(plan) => plan.clone(),
+            None => {
+                let threat = self.threat_for(state, state.fighters[me].side);
+                let plan = self.pass(state, me, threat, 1).swap_remove(0);
+                *made = Some(plan.clone());
+                plan
+            }
         };
-        let reach = Reach::new(order, state.board.n_cells());
-        let w = self.weights.clone();
-        let plan = best_plans(&w, &mut ctx, &reach, 1).swap_remove(0);
         self.picks = match plan.steps.first() {
             Some(s) if s.kind == StepKind::Goto && s.target > 0 => s.target,
             _ => 0,
@@ -179,8 +188,19 @@ impl HeuristicAI {
     /// `candidates`: the `keep` best plans for `me` from here, best first (a search AI's
     /// proposals; `begin` first).
     pub fn candidates(&mut self, state: &MatchState<Arena>, me: usize, keep: usize) -> Vec<Plan> {
+        let threat = self.threat_for(state, state.fighters[me].side);
+        self.pass(state, me, threat, keep)
+    }
+
+    /// One planning pass: the `keep` best plans for `me` from here, against `threat`.
+    fn pass(
+        &mut self,
+        state: &MatchState<Arena>,
+        me: usize,
+        threat: Arc<ThreatMap>,
+        keep: usize,
+    ) -> Vec<Plan> {
         let f = &state.fighters[me];
-        let threat = self.threat_for(state, f.side);
         let geo = self.geometry(state);
         let mut ctx = Ctx::new(state, &geo, &self.weights, me, threat, self.team);
         if i32::from(ctx.me_cell) == self.swap.0 {
@@ -193,8 +213,11 @@ impl HeuristicAI {
             vec![(f.at(), 0)]
         };
         let reach = Reach::new(order, state.board.n_cells());
-        let w = self.weights.clone();
-        best_plans(&w, &mut ctx, &reach, keep)
+        let mut tables = self.tables.borrow_mut();
+        ctx.lend(&mut tables);
+        let plans = best_plans(&self.weights, &mut ctx, &reach, keep);
+        ctx.give_back(&mut tables);
+        plans
     }
 
     /// `adopt`: follow `plan` from now on (replanning on surprises as usual).
@@ -244,11 +267,34 @@ impl HeuristicAI {
                 return i32::from(first);
             }
         }
-        let reach = Reach::new(reachable_cells(state, f.at(), f.mp), state.board.n_cells());
-        if reach.get(dest).is_none() {
+        let Some(geo) = &self.geo else {
+            let reach = Reach::new(reachable_cells(state, f.at(), f.mp), state.board.n_cells());
+            if reach.get(dest).is_none() {
+                return -1;
+            }
+            return i32::from(path(state, &reach, dest)[0]);
+        };
+        // `_path`'s walk back from `dest` along decreasing BFS cost, the costs read from the
+        // walk's layers (cells at 0, 1, 2... steps: the costs `reachable_cells` finds, as masks
+        // grown a step at a time and stopped at `dest`, not a BFS of every cell in reach)
+        let mut layers = Vec::with_capacity(8);
+        if !geo.walk_layers(f.at(), f.mp, state.obstacles, dest, &mut layers) {
             return -1;
         }
-        i32::from(path(state, &reach, dest)[0])
+        let mut cur = dest;
+        for layer in layers[1..layers.len() - 1].iter().rev() {
+            // the first neighbour one step nearer, in the board's order, as `_path` takes it
+            match state
+                .board
+                .neighbours(cur)
+                .iter()
+                .find(|&&n| layer.contains(n))
+            {
+                Some(&n) => cur = n,
+                None => break,
+            }
+        }
+        i32::from(cur)
     }
 
     /// `_next`: the next action of the plan, or `None` when the plan is broken.
@@ -399,11 +445,14 @@ impl HeuristicAI {
         };
         let f = &state.fighters[me];
         let key = (state.turn, me as i64);
+        // every pass of this decision plans from the same position with the same memory (nothing
+        // is played before it returns): the first pass's plan serves the retries below
+        let mut made: Option<Plan> = None;
         if key != self.key {
             self.begin(state, me);
-            self.plan(state, me);
+            self.plan_again(state, me, &mut made);
         } else if self.expect.is_some() && self.expect != Some((f.cell, f.mp, f.ap)) {
-            self.plan(state, me);
+            self.plan_again(state, me, &mut made);
         }
         let rewards = f.kind == PieceKind::Krosmaster && state.rules.market.is_some();
         for _ in 0..3 {
@@ -428,7 +477,7 @@ impl HeuristicAI {
                     return action;
                 }
             }
-            if !self.plan(state, me) {
+            if !self.plan_again(state, me, &mut made) {
                 break;
             }
         }

@@ -265,6 +265,36 @@ impl Geometry {
         reached
     }
 
+    /// The cells a fighter on `start` reaches in exactly 0, 1, 2... steps around `obstacles`
+    /// (`reachable_cells`' BFS costs, as masks), into `layers`, up to `mp` steps or to the layer
+    /// that holds `stop`; whether `stop` was reached.
+    pub fn walk_layers(
+        &self,
+        start: Cell,
+        mp: i32,
+        obstacles: CellSet,
+        stop: Cell,
+        layers: &mut Vec<CellSet>,
+    ) -> bool {
+        let mut reached = CellSet::single(start);
+        let mut frontier = reached;
+        let free = self.full & !obstacles;
+        layers.clear();
+        layers.push(frontier);
+        for _ in 0..mp.max(0) {
+            frontier = self.shifted(frontier) & free & !reached;
+            if frontier.is_empty() {
+                return false;
+            }
+            layers.push(frontier);
+            if frontier.contains(stop) {
+                return true;
+            }
+            reached |= frontier;
+        }
+        false
+    }
+
     /// Cells within `steps` of some cell of `mask`.
     pub fn dilate(&self, mut mask: CellSet, steps: i32) -> CellSet {
         for _ in 0..steps.max(0) {
@@ -813,6 +843,18 @@ pub fn best_attack_worth(state: &MatchState<Arena>, f: &Fighter) -> f64 {
     // in one pass over the same options, without building and sorting them
     let spells = || f.spells.iter().map(|&s| state.content.resolve(s));
     let (base_ap, critical) = (f.base_ap, f.has(Power::Critical));
+    // `attack_options`' bonuses after (0, 0): each range bonus cheaper than the AP, in spell
+    // order, gathered once (most fighters have none: nothing is allocated)
+    let mut extra: Vec<(i32, i32)> = Vec::new();
+    for b in spells() {
+        for e in &b.effects {
+            if let Effect::RangeBonusThisTurn { amount } = e {
+                if b.ap_cost < base_ap {
+                    extra.push((*amount, b.ap_cost));
+                }
+            }
+        }
+    }
     let mut best: Option<f64> = None;
     for spell in spells() {
         if spell.kind != SpellKind::Attack
@@ -826,16 +868,7 @@ pub fn best_attack_worth(state: &MatchState<Arena>, f: &Fighter) -> f64 {
         let extendable = !(spell.fixed_range
             || !spell.needs_los
             || matches!(spell.range_type, RangeType::Melee | RangeType::Personal));
-        // `attack_options`' bonuses: (0, 0), then each range bonus cheaper than the AP
-        let bonuses = std::iter::once((0, 0)).chain(spells().flat_map(|b| {
-            b.effects.iter().filter_map(move |e| match e {
-                Effect::RangeBonusThisTurn { amount } if b.ap_cost < base_ap => {
-                    Some((*amount, b.ap_cost))
-                }
-                _ => None,
-            })
-        }));
-        for (bonus, cost) in bonuses {
+        for (bonus, cost) in std::iter::once((0, 0)).chain(extra.iter().copied()) {
             if bonus != 0 && !extendable {
                 continue;
             }
