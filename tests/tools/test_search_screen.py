@@ -28,6 +28,7 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "replies": ["kiter-race"],
         "alternatives": ["focus-fire", "objective"],
         "alt_plans": 2,
+        "proof": 1.5,
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
@@ -35,6 +36,7 @@ def test_every_knob_is_one_mcts_takes() -> None:
     assert knobs["model"] == "kiter-2"  # a name until the worker builds the variant
     assert knobs["keep_base"] is True and knobs["replies"] == ("kiter-race",)
     assert knobs["alternatives"] == ("focus-fire", "objective") and knobs["alt_plans"] == 2
+    assert knobs["proof"] == 1.5
 
 
 def test_the_core_form_names_the_heuristics_as_the_core_knows_them() -> None:
