@@ -122,7 +122,8 @@ def test_a_wrong_target_is_one_line_naming_file_field_and_reason(
 def test_a_study_without_a_headline_quantity_refuses_a_target() -> None:
     found = problems('measure = "boards"')
     assert any(
-        "adaptive.toml: target.measure: the boards study states no headline quantity" in line for line in found
+        "adaptive.toml: target.measure: the boards study states no headline quantity" in line
+        for line in found
     ), found
     found = problems('measure = "nonesuch"')
     assert any(
