@@ -141,6 +141,26 @@ def _study_module(experiment: Experiment, measure: str = "") -> tuple[str, Any]:
     return study.name, study_part(study, "target")
 
 
+def interval_half_widths(
+    names: Sequence[Any], lows: Sequence[Any], highs: Sequence[Any], scale: float = 1.0
+) -> dict[str, float]:
+    """``{name: scale x (high - low) / 2}`` for a study's ``half_widths``: each headline number's
+    half-width from its interval, ``inf`` where the interval is not finite (not estimable yet)."""
+    out: dict[str, float] = {}
+    for name, low, high in zip(names, lows, highs, strict=True):
+        width = scale * (float(high) - float(low)) / 2
+        out[str(name)] = width if math.isfinite(width) else math.inf
+    return out
+
+
+def two_player_problem(experiment: Any, what: str = "the figures' strength") -> str:
+    """A target part's ``problem`` for an estimate read from two-player matches ('' when it seats
+    two)."""
+    if experiment.seats != 2:
+        return f"{what} is measured in two-player matches; this ruleset seats {experiment.seats}"
+    return ""
+
+
 def study_default_width(module: Any) -> float:
     """The half-width a study's target part asks for when the file gives none (its
     ``DEFAULT_HALF_WIDTH``, in its own unit), else :data:`DEFAULT_HALF_WIDTH`."""

@@ -6,9 +6,9 @@ is 4 points."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from krosbalance.sim.target import interval_half_widths
 from krosbalance.studies import shapes
 
 QUANTITY = "challenge's shift of the first player's win rate"
@@ -37,8 +37,4 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     table = verdicts(frame) if len(frame) else frame
     if table.empty:
         return {}
-    out: dict[str, float] = {}
-    for arm, low, high in zip(table["arm"], table["first_lo"], table["first_hi"], strict=True):
-        width = 100 * (float(high) - float(low)) / 2
-        out[str(arm)] = width if math.isfinite(width) else math.inf
-    return out
+    return interval_half_widths(table["arm"], table["first_lo"], table["first_hi"], scale=100)

@@ -6,8 +6,9 @@ half-width is 4 points, the strength study's ±0.15 log-odds at an even duel."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
+
+from krosbalance.sim.target import interval_half_widths
 
 QUANTITY = "figure's duel win rate"
 UNIT = "points"
@@ -29,8 +30,4 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     rates = figure_win_rates(frame) if len(frame) else frame
     if rates.empty:
         return {}
-    out: dict[str, float] = {}
-    for name, low, high in zip(rates["character"], rates["ci_low"], rates["ci_high"], strict=True):
-        width = 100 * (float(high) - float(low)) / 2
-        out[str(name)] = width if math.isfinite(width) else math.inf
-    return out
+    return interval_half_widths(rates["character"], rates["ci_low"], rates["ci_high"], scale=100)

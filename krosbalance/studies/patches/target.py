@@ -6,9 +6,9 @@ only the patched ones: a patch is judged by the whole box staying within the ban
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from krosbalance.sim.target import interval_half_widths, two_player_problem
 from krosbalance.studies import shapes
 
 QUANTITY = "figure's strength in each arm"
@@ -23,11 +23,7 @@ def problem(experiment: Any) -> str:
     matches."""
     if shapes.sweep_target(experiment):
         return "a sweep answers with a line fitted over its values, which a target does not size; remove [target]"
-    if experiment.seats != 2:
-        return (
-            f"the figures' strength is measured in two-player matches; this ruleset seats {experiment.seats}"
-        )
-    return ""
+    return two_player_problem(experiment)
 
 
 def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
@@ -40,10 +36,5 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     table = table[table["group"] == POOLED]  # the rows are one AI's: its fit is the pooled one
     if table.empty:
         return {}
-    out: dict[str, float] = {}
-    for term, arm, low, high in zip(
-        table["term"], table["arm"], table["ci_low"], table["ci_high"], strict=True
-    ):
-        width = (float(high) - float(low)) / 2
-        out[f"{term} · {arm}"] = width if math.isfinite(width) else math.inf
-    return out
+    keys = [f"{term} · {arm}" for term, arm in zip(table["term"], table["arm"], strict=True)]
+    return interval_half_widths(keys, table["ci_low"], table["ci_high"])

@@ -7,8 +7,9 @@ at any sample size and is left out, as the report leaves it out."""
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
+
+from krosbalance.sim.target import interval_half_widths, two_player_problem
 
 QUANTITY = "restricted arm's Δ strength"
 UNIT = "log-odds"
@@ -17,11 +18,7 @@ UNIT = "log-odds"
 def problem(experiment: Any) -> str:
     """Why a target cannot size this experiment's sample ('' when it can): strength is read from
     two-player matches."""
-    if experiment.seats != 2:
-        return (
-            f"the figures' strength is measured in two-player matches; this ruleset seats {experiment.seats}"
-        )
-    return ""
+    return two_player_problem(experiment)
 
 
 def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
@@ -34,10 +31,9 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     table = restricted_table(matches, forbids)
     if table.empty:
         return {}
-    out: dict[str, float] = {}
-    for r in table.itertuples(index=False):
-        if r.changed == 0:
-            continue
-        width = (float(r.ci_high) - float(r.ci_low)) / 2
-        out[f"{r.figure} without {r.element}"] = width if math.isfinite(width) else math.inf
-    return out
+    moved = table[table["changed"] != 0]
+    keys = [
+        f"{figure} without {element}"
+        for figure, element in zip(moved["figure"], moved["element"], strict=True)
+    ]
+    return interval_half_widths(keys, moved["ci_low"], moved["ci_high"])

@@ -11,9 +11,9 @@ The default half-width is 4 points: about ±0.16 log-odds at an even match, the 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from krosbalance.sim.target import interval_half_widths
 from krosbalance.studies import shapes
 
 QUANTITY = "token's Δ win rate"
@@ -45,8 +45,4 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
         names, lows, highs = "reward", "delta_low", "delta_high"
     if table.empty:
         return {}
-    out: dict[str, float] = {}
-    for name, low, high in zip(table[names], table[lows], table[highs], strict=True):
-        width = 100 * (float(high) - float(low)) / 2
-        out[str(name)] = width if math.isfinite(width) else math.inf
-    return out
+    return interval_half_widths(table[names], table[lows], table[highs], scale=100)

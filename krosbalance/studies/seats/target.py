@@ -5,8 +5,9 @@ log-odds, with the interval the report gives it (a conditional logit grouped by 
 
 from __future__ import annotations
 
-import math
 from typing import Any
+
+from krosbalance.sim.target import interval_half_widths
 
 QUANTITY = "character's strength at the table"
 UNIT = "log-odds"
@@ -29,10 +30,5 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     chars = strength[strength["kind"] == "character"] if len(strength) else strength
     if chars.empty:
         return {}
-    out: dict[str, float] = {}
-    for term, arm, low, high in zip(
-        chars["term"], chars["arm"], chars["ci_low"], chars["ci_high"], strict=True
-    ):
-        width = (float(high) - float(low)) / 2
-        out[f"{term} · {arm}"] = width if math.isfinite(width) else math.inf
-    return out
+    keys = [f"{term} · {arm}" for term, arm in zip(chars["term"], chars["arm"], strict=True)]
+    return interval_half_widths(keys, chars["ci_low"], chars["ci_high"])

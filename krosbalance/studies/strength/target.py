@@ -11,8 +11,9 @@ target cannot apply to the experiment, '' when it can) and ``half_widths(matches
 
 from __future__ import annotations
 
-import math
 from typing import Any
+
+from krosbalance.sim.target import interval_half_widths, two_player_problem
 
 QUANTITY = "figure's strength"
 UNIT = "log-odds"
@@ -21,11 +22,7 @@ UNIT = "log-odds"
 def problem(experiment: Any) -> str:
     """Why a target cannot size this experiment's sample ('' when it can): the strength model reads
     two-player matches."""
-    if experiment.seats != 2:
-        return (
-            f"the figures' strength is measured in two-player matches; this ruleset seats {experiment.seats}"
-        )
-    return ""
+    return two_player_problem(experiment)
 
 
 def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
@@ -38,8 +35,4 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     if strength.empty:
         return {}
     figures = strength[strength["kind"] == "character"]
-    out: dict[str, float] = {}
-    for term, low, high in zip(figures["term"], figures["ci_low"], figures["ci_high"], strict=True):
-        width = (float(high) - float(low)) / 2
-        out[str(term)] = width if math.isfinite(width) else math.inf
-    return out
+    return interval_half_widths(figures["term"], figures["ci_low"], figures["ci_high"])

@@ -7,8 +7,9 @@ until every top team's rating is that precise, instead of a fixed number of deal
 
 from __future__ import annotations
 
-import math
 from typing import Any
+
+from krosbalance.sim.target import interval_half_widths
 
 QUANTITY = "team's rating"
 UNIT = "log-odds"
@@ -34,8 +35,4 @@ def half_widths(matches: Any, experiment: Any = None) -> dict[str, float]:
     ratings = team_ratings(matches)
     if ratings.empty:
         return {}
-    out: dict[str, float] = {}
-    for label, low, high in zip(ratings["label"], ratings["ci_low"], ratings["ci_high"], strict=True):
-        width = (float(high) - float(low)) / 2
-        out[str(label)] = width if math.isfinite(width) else math.inf
-    return out
+    return interval_half_widths(ratings["label"], ratings["ci_low"], ratings["ci_high"])
