@@ -62,30 +62,21 @@ def duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def patched_share(experiment: Any) -> float:
-    """The share of the experiment's arms that play a balance patch: the native core plays the
-    shipped cards only, so those matches are played by the Python reference engine."""
-    arms = [name for name, _ in experiment.arms] or [""]
-    return sum(1 for arm in arms if experiment.patch_of(arm)) / len(arms)
-
-
 def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
     """The mean seconds of one match of ``experiment``: each AI matchup's (the mean of its seats' AI
-    costs, scaled by the seats over two) weighted by its deals, its patched arms costed on the
-    reference engine (:func:`patched_share`), as is every match of a ruleset the core does not play
-    (Blast, the Duel Pack); and the AIs costed by their tier."""
+    costs, scaled by the seats over two) weighted by its deals, on the reference engine for a ruleset
+    the core does not play (Blast, the Duel Pack); and the AIs costed by their tier. A balance
+    patch's arms are costed like the shipped cards': the core plays them (``engine_choice`` converts
+    each patched registry once)."""
     from krosbalance.ai.registry import ai_cost  # start-up: only this command loads it
 
     if getattr(experiment, "ruleset", "arena") != "arena":  # the core plays Arena only
         core = False
-    patched = patched_share(experiment) if core else 0.0
     total, weight, guessed = 0.0, 0, []
     for table_ais, deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
         costs = []
         for ai in table_ais:
             seconds, how = ai_cost(ai, core)
-            if patched:
-                seconds = (1 - patched) * seconds + patched * ai_cost(ai, False)[0]
             costs.append(seconds)
             if how in ("tier", "unknown") and ai not in guessed:
                 guessed.append(ai)
