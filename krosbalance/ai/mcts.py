@@ -37,7 +37,11 @@ in ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai.md`` (none reached
 third, also off: ``alternatives`` (further heuristics; each one's ``alt_plans`` best plans join the
 base's, :func:`.plan_choice.union_of_plans`), screened in ``NOTES-2026-12-07-stronger-ai-2.md``.
 A fourth, ``proof`` (with ``keep_base``): the best plan replaces the base's only when its paired
-advantage over the worlds both met is ``proof`` standard errors above zero.
+advantage over the worlds both met is ``proof`` standard errors above zero. A fifth, ``confirm``
+(with ``keep_base``): the halving's winner is the best of many noisy means, so on the worlds that chose
+it it looks better than it is (the winner's curse); with ``confirm`` it and the base meet that many
+fresh worlds, which chose nothing, and it replaces the base only when it is better there (beyond
+``proof`` standard errors when ``proof`` is set too).
 """
 
 from __future__ import annotations
@@ -145,6 +149,7 @@ class MCTSAI(PlanSearchAI):
         alternatives: tuple[type[HeuristicAI], ...] = (),
         alt_plans: int = 1,
         proof: float = 0.0,
+        confirm: int = 0,
     ) -> None:
         if (
             not schedule
@@ -168,6 +173,9 @@ class MCTSAI(PlanSearchAI):
         if proof < 0 or (proof and not keep_base):
             raise ValueError(f"proof needs keep_base and must be >= 0, got {proof!r}")
         self.proof = proof
+        if confirm < 0 or confirm == 1 or (confirm and not keep_base):
+            raise ValueError(f"confirm needs keep_base and must be 0 or at least 2 worlds, got {confirm!r}")
+        self.confirm = confirm
         self.transpositions = 0  # rollouts answered by the transposition table
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
@@ -175,9 +183,10 @@ class MCTSAI(PlanSearchAI):
         heuristic's own plan (the first) is never cut: it meets every world, as the finalists do,
         and another plan is played only when it is better on the same worlds; with ``proof`` as
         well, only when it is better beyond the noise (:func:`proven_better`), so the search never
-        trades its base's plan for a rollout's luck."""
+        trades its base's plan for a rollout's luck; with ``confirm``, that test is made on fresh
+        worlds (drawn after the halving's), which the winner was not chosen on."""
         self.searches += 1
-        worlds = self.schedule[-1]
+        worlds = self.schedule[-1] + self.confirm
         faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(worlds)]
         deals = [int(s) for s in self.rng.integers(0, 2**62, size=worlds)]
         totals = [0.0] * len(plans)
@@ -199,9 +208,16 @@ class MCTSAI(PlanSearchAI):
                     alive.insert(0, 0)
             else:
                 alive = scored
-        if self.proof and alive[0] != 0 and not proven_better(values[alive[0]], values[0], self.proof):
+        best = alive[0]
+        if self.confirm and best != 0:
+            fresh: list[list[float]] = [[], []]
+            for w in range(self.schedule[-1], worlds):
+                for row, i in zip(fresh, (best, 0), strict=True):
+                    row.append(self._rollout(view, me, plans[i], faces[w], deals[w], tables[w]))
+            return plans[best] if proven_better(fresh[0], fresh[1], self.proof) else plans[0]
+        if self.proof and best != 0 and not proven_better(values[best], values[0], self.proof):
             return plans[0]
-        return plans[alive[0]]
+        return plans[best]
 
     def _rollout(
         self,

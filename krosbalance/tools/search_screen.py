@@ -3,7 +3,8 @@
 A variant is ``mcts`` with some of its knobs changed (``MCTSAI``'s keyword arguments: the budget,
 ``candidates`` and ``schedule``, the ``prior``, and the heuristics that propose its plans and play
 its rollouts, ``base``, and play the opponent in them, ``model``, by AI name; ``keep_base``,
-``replies``, ``alternatives`` whose ``alt_plans`` best plans join the base's, and ``proof``); the screen plays
+``replies``, ``alternatives`` whose ``alt_plans`` best plans join the base's, ``proof`` and ``confirm``);
+the screen plays
 it against an opponent
 on the design of ``simulations/mcts-vs-lookahead.toml`` — every split of the eight box Krosmasters
 into two teams of four, on each board, each team on each side and the variant on each seat, the
@@ -65,6 +66,7 @@ KNOBS = (
     "alternatives",
     "alt_plans",
     "proof",
+    "confirm",
 )
 PLAYERS = ("base", "model")
 

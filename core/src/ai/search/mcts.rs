@@ -92,7 +92,9 @@ pub fn position_key(state: &MatchState<Arena>) -> PositionKey {
 /// `MCTSAI.choose_plan`: successive halving over the worlds (ties: the heuristic's order). With
 /// `keep_base`, the heuristic's own plan (the first) is never cut: it meets every world, as the
 /// finalists do, and the search plays another plan only when that one is better on the same worlds;
-/// with `proof` as well, only when better beyond the noise ([`proven_better`]).
+/// with `proof` as well, only when better beyond the noise ([`proven_better`]); with `confirm`, that
+/// test is made on that many fresh worlds (drawn after the halving's), which the winner was not
+/// chosen on.
 #[allow(clippy::too_many_arguments)]
 pub fn choose(
     ai: &mut PlanSearchAI,
@@ -101,10 +103,11 @@ pub fn choose(
     plans: &[Plan],
     schedule: &[usize],
     prior: f64,
-    (keep_base, proof): (bool, f64),
+    (keep_base, proof, confirm): (bool, f64, usize),
     geo: &Geometry,
 ) -> usize {
-    let worlds = *schedule.last().expect("a schedule");
+    let halving = *schedule.last().expect("a schedule");
+    let worlds = halving + confirm;
     let faces: Vec<Arc<[u8]>> = (0..worlds)
         .map(|_| draw_faces(&mut ai.rng, FACES_PER_WORLD))
         .collect();
@@ -132,10 +135,33 @@ pub fn choose(
             alive.insert(0, 0);
         }
     }
-    if proof > 0.0 && alive[0] != 0 && !proven_better(&values[alive[0]], &values[0], proof) {
+    let best = alive[0];
+    if confirm > 0 && best != 0 {
+        let mut fresh = [Vec::with_capacity(confirm), Vec::with_capacity(confirm)];
+        for w in halving..worlds {
+            for (row, i) in fresh.iter_mut().zip([best, 0]) {
+                let world = (faces[w].clone(), deals[w]);
+                row.push(rollout(
+                    ai,
+                    state,
+                    me,
+                    &plans[i],
+                    world,
+                    &mut tables[w],
+                    geo,
+                ));
+            }
+        }
+        return if proven_better(&fresh[0], &fresh[1], proof) {
+            best
+        } else {
+            0
+        };
+    }
+    if proof > 0.0 && best != 0 && !proven_better(&values[best], &values[0], proof) {
         return 0;
     }
-    alive[0]
+    best
 }
 
 /// `proven_better`: whether `challenger` beats `base` on the worlds both met beyond the noise, the

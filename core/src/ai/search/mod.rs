@@ -34,7 +34,7 @@ use crate::rulesets::arena::{Arena, ArenaController};
 pub enum Budget {
     /// `LookaheadAI(candidates, dice_sets)`.
     Lookahead { dice_sets: usize },
-    /// `MCTSAI(candidates, schedule, prior, keep_base, proof)`.
+    /// `MCTSAI(candidates, schedule, prior, keep_base, proof, confirm)`.
     Mcts {
         schedule: Vec<usize>,
         prior: f64,
@@ -42,6 +42,9 @@ pub enum Budget {
         /// With `keep_base`: another plan replaces the base's only when its paired advantage is
         /// this many standard errors above zero (0: when it is better at all).
         proof: f64,
+        /// With `keep_base`: the fresh worlds on which the halving's winner and the base are
+        /// compared before the winner is played (0: none; the test is then made on the halving's).
+        confirm: usize,
     },
 }
 
@@ -71,6 +74,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             prior: mcts::PRIOR,
             keep_base,
             proof: 0.0,
+            confirm: 0,
         },
         base: base.to_string(),
         model: model.to_string(),
@@ -101,6 +105,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
                 prior: 0.0,
                 keep_base: true,
                 proof: 0.0,
+                confirm: 0,
             },
             alternatives: ["kiter", "focus_fire", "objective"]
                 .map(str::to_string)
@@ -120,6 +125,7 @@ fn screened(name: &str) -> Option<SearchSpec> {
         prior,
         keep_base,
         proof,
+        confirm,
     } = &mut spec.budget
     else {
         return None;
@@ -138,6 +144,7 @@ fn screened(name: &str) -> Option<SearchSpec> {
             "prior" => *prior = value.parse().ok()?,
             "keep_base" => *keep_base = value == "1" || value == "true",
             "proof" => *proof = value.parse().ok().filter(|&z: &f64| z >= 0.0)?,
+            "confirm" => *confirm = value.parse().ok().filter(|&n: &usize| n != 1)?,
             "schedule" => {
                 *schedule = value
                     .split('-')
@@ -284,6 +291,7 @@ impl PlanSearchAI {
                 prior,
                 keep_base,
                 proof,
+                confirm,
             } => mcts::choose(
                 self,
                 state,
@@ -291,7 +299,7 @@ impl PlanSearchAI {
                 plans,
                 &schedule,
                 prior,
-                (keep_base, proof),
+                (keep_base, proof, confirm),
                 &geo,
             ),
         }
@@ -460,17 +468,21 @@ mod tests {
             prior,
             keep_base,
             proof,
+            confirm,
         } = spec.budget
         else {
             panic!("an mcts budget")
         };
         assert_eq!(
-            (schedule, prior, keep_base, proof),
-            (vec![4, 8, 16, 32], 0.5, true, 0.0)
+            (schedule, prior, keep_base, proof, confirm),
+            (vec![4, 8, 16, 32], 0.5, true, 0.0, 0)
         );
         let proven = search_spec("mcts{keep_base=1;proof=2}").expect("a form");
         assert!(matches!(proven.budget, Budget::Mcts { proof, .. } if proof == 2.0));
         assert!(search_spec("mcts{proof=-1}").is_none());
+        let confirmed = search_spec("mcts{keep_base=1;confirm=16}").expect("a form");
+        assert!(matches!(confirmed.budget, Budget::Mcts { confirm: 16, .. }));
+        assert!(search_spec("mcts{confirm=1}").is_none());
         let race = search_spec("mcts-race").expect("registered");
         assert_eq!(
             (race.base.as_str(), race.model.as_str()),
