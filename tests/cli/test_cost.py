@@ -78,7 +78,9 @@ def test_patched_arms_are_costed_on_the_core_that_plays_them() -> None:
 
     experiment = load_experiment(SMOKE)
     patched = replace(experiment, patch='{"name": "p", "changes": {}}')
-    assert run_cost(patched, 1, core=True).seconds == pytest.approx(run_cost(experiment, 1, core=True).seconds)
+    assert run_cost(patched, 1, core=True).seconds == pytest.approx(
+        run_cost(experiment, 1, core=True).seconds
+    )
     assert run_cost(patched, 1, core=True).seconds < run_cost(patched, 1, core=False).seconds
 
 
