@@ -1,0 +1,164 @@
+"""``python -m krosbalance.tools.puzzle_outcomes --ai mcts-deep --base kiter-race``: is a search AI's
+departure from its base's answer to a puzzle a worse position, judged by how the match ends?
+
+A puzzle's judge checks one outcome of one activation (:mod:`krosbalance.testing.puzzles`): "the King
+ends next to the archer". A search AI that plays something else may still leave the better position,
+as its rollouts claim. This tool asks the match instead. For each puzzle and seed, the puzzle's
+activation (or turn) is played once by ``--ai`` and once by ``--base``; from each end position the
+match is played on ``--playouts`` times to its end (at most ``--turns`` more game turns, the rest of
+side 0's turn skipped), both sides by ``--continue`` (the same AI and the same continuation seeds
+from both positions: common random numbers), and side 0's score is counted (a win 1, a draw or the
+turn cap 1/2). The difference of the two scores, paired by continuation, with its 95% interval, says
+whether the search's answer is worse than the base's where it differs; where both answer alike the
+difference is 0 by construction and the row says so.
+
+The continuation AI is the yardstick's weak point: a heuristic continuation may misplay a position
+the search chose for a reason only search sees. Two continuations (``--continue`` repeated) show
+whether the verdict depends on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from krosbalance.ai.registry import get_ai
+from krosbalance.engine.dice import SeededDice
+from krosbalance.engine.turn import positions
+from krosbalance.testing.puzzles import PUZZLES, Position, Puzzle
+from krosbalance.testing.skill_puzzles import SKILL_PUZZLES
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One puzzle under one continuation: side 0's mean score after the AI's and after the base's
+    answer, their paired difference with its 95% interval, and on how many seeds the two answers
+    left different positions."""
+
+    puzzle: str
+    continuation: str
+    ai_score: float
+    base_score: float
+    diff: float
+    ci_low: float
+    ci_high: float
+    n: int
+    differing_seeds: int
+    seeds: int
+
+    def line(self) -> str:
+        if not self.differing_seeds:
+            return f"| {self.puzzle} | {self.continuation} | same answer on every seed | | |"
+        return (
+            f"| {self.puzzle} | {self.continuation} | {self.ai_score:.1%} vs {self.base_score:.1%} | "
+            f"{self.diff:+.1%} [{self.ci_low:+.1%}, {self.ci_high:+.1%}] | {self.n} "
+            f"({self.differing_seeds} of {self.seeds} seeds differ) |"
+        )
+
+
+def answered(puzzle: Puzzle, ai: str, seed: int) -> Position:
+    """The puzzle's position after ``ai``'s answer on ``seed`` (the dice and AI streams of
+    :func:`krosbalance.testing.puzzles.attempt`)."""
+    position = puzzle.setup()
+    position.state.dice = SeededDice(np.random.default_rng([seed, 17]))
+    controller = get_ai(ai)(np.random.default_rng([seed, 23]))
+    if position.actor is None:
+        position.sc.play_turn(controller)
+    else:
+        position.sc.play_character(position.actor, controller)
+    return position
+
+
+def play_on(answer: Position, seed: int, continuation: str, playout: int, turns: int) -> float:
+    """Side 0's score when the match goes on from a copy of ``answer``: the rest of side 0's turn
+    skipped, then whole game turns by ``continuation`` on both sides until the match ends or
+    ``turns`` game turns have passed (a half)."""
+    position = copy.deepcopy(answer)
+    sc, state = position.sc, position.state
+    if state.finished:
+        return _score(state.winner)
+    if state.active is not None:
+        sc.end_turn()
+    state.active_side = 1
+    state.dice = SeededDice(np.random.default_rng([seed, playout, 31]))
+    players = [get_ai(continuation)(np.random.default_rng([seed, playout, side, 37])) for side in (0, 1)]
+    for _ in range(turns):
+        sc.play_turn(players[state.active_side])
+        if state.finished:
+            return _score(state.winner)
+    return 0.5
+
+
+def _score(winner: int | None) -> float:
+    return 0.5 if winner is None else float(winner == 0)
+
+
+def outcome(
+    puzzle: Puzzle, ai: str, base: str, continuation: str, seeds: int, playouts: int, turns: int
+) -> Outcome:
+    """:class:`Outcome` of one puzzle: both answers per seed, each played on ``playouts`` times."""
+    diffs: list[float] = []
+    mine: list[float] = []
+    theirs: list[float] = []
+    differing = 0
+    for seed in range(seeds):
+        after_ai, after_base = answered(puzzle, ai, seed), answered(puzzle, base, seed)
+        if positions(after_ai.state) == positions(after_base.state):
+            continue
+        differing += 1
+        for playout in range(playouts):
+            a = play_on(after_ai, seed, continuation, playout, turns)
+            b = play_on(after_base, seed, continuation, playout, turns)
+            mine.append(a)
+            theirs.append(b)
+            diffs.append(a - b)
+    if not diffs:
+        return Outcome(puzzle.name, continuation, math.nan, math.nan, 0.0, 0.0, 0.0, 0, 0, seeds)
+    d = np.asarray(diffs)
+    half = Z95 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.inf
+    mean = float(d.mean())
+    return Outcome(
+        puzzle.name,
+        continuation,
+        float(np.mean(mine)),
+        float(np.mean(theirs)),
+        mean,
+        mean - half,
+        mean + half,
+        len(d),
+        differing,
+        seeds,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print one Markdown row per puzzle and continuation."""
+    parser = argparse.ArgumentParser(prog="python -m krosbalance.tools.puzzle_outcomes")
+    parser.add_argument("--ai", default="mcts-deep")
+    parser.add_argument("--base", default="kiter-race")
+    parser.add_argument("--continue", dest="continuations", action="append")
+    parser.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
+    parser.add_argument("--seeds", type=int, default=4)
+    parser.add_argument("--playouts", type=int, default=50)
+    parser.add_argument("--turns", type=int, default=20)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("KROSBALANCE_SCENARIO_CORE", "0")  # the reference alone: a study, not a rule test
+    chosen = [p for p in (*PUZZLES, *SKILL_PUZZLES) if not args.puzzle or p.name in args.puzzle]
+    print(f"| puzzle | continued by | side 0 wins after {args.ai} vs after {args.base} | difference | n |")
+    print("|---|---|---|---|---|")
+    for puzzle in chosen:
+        for continuation in args.continuations or ["kiter-race"]:
+            row = outcome(puzzle, args.ai, args.base, continuation, args.seeds, args.playouts, args.turns)
+            print(row.line(), flush=True)
+
+
+if __name__ == "__main__":
+    main()

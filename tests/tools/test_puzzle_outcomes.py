@@ -1,0 +1,47 @@
+"""The puzzle outcome check: the match played on from two answers to a puzzle, paired."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from krosbalance.testing.puzzles import PUZZLES
+from krosbalance.tools.puzzle_outcomes import answered, main, outcome, play_on
+
+
+@pytest.fixture(autouse=True)
+def _reference_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KROSBALANCE_SCENARIO_CORE", "0")
+
+
+def _puzzle(name: str):  # type: ignore[no-untyped-def]
+    return next(p for p in PUZZLES if p.name == name)
+
+
+def test_the_same_answer_twice_differs_on_no_seed() -> None:
+    row = outcome(_puzzle("lethal_ko"), "kiter", "kiter", "focus-fire", seeds=2, playouts=2, turns=4)
+    assert row.differing_seeds == 0 and row.n == 0 and math.isnan(row.ai_score)
+    assert "same answer on every seed" in row.line()
+
+
+def test_different_answers_are_played_on_paired_and_scored() -> None:
+    row = outcome(_puzzle("lethal_ko"), "random", "kiter-race", "focus-fire", seeds=2, playouts=3, turns=6)
+    assert row.differing_seeds >= 1 and row.n == 3 * row.differing_seeds
+    assert 0.0 <= row.ai_score <= 1.0 and 0.0 <= row.base_score <= 1.0
+    assert row.diff == pytest.approx(row.ai_score - row.base_score)
+    assert row.ci_low <= row.diff <= row.ci_high
+
+
+def test_a_playout_is_a_pure_function_of_its_seeds_and_leaves_the_answer_untouched() -> None:
+    answer = answered(_puzzle("lethal_ko"), "kiter-race", 0)
+    before = answer.state.turn
+    first = [play_on(answer, 0, "focus-fire", k, 8) for k in range(3)]
+    assert [play_on(answer, 0, "focus-fire", k, 8) for k in range(3)] == first
+    assert answer.state.turn == before
+
+
+def test_the_tool_prints_a_table_row_per_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--ai", "kiter", "--base", "kiter", "--puzzle", "lethal_ko", "--seeds", "1", "--playouts", "1"])
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("| puzzle |") and "lethal_ko" in out
