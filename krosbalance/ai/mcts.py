@@ -41,7 +41,10 @@ advantage over the worlds both met is ``proof`` standard errors above zero. A fi
 (with ``keep_base``): the halving's winner is the best of many noisy means, so on the worlds that chose
 it it looks better than it is (the winner's curse); with ``confirm`` it and the base meet that many
 fresh worlds, which chose nothing, and it replaces the base only when it is better there (beyond
-``proof`` standard errors when ``proof`` is set too).
+``proof`` standard errors when ``proof`` is set too). With ``confirm_turns`` as well, each of those
+fresh rollouts plays that many more whole game turns after the reply (each side by its heuristic:
+the base for this side, the model for the other) before the leaf is scored, so the judge of the
+base's plan sees past the one reply a halving rollout sees.
 """
 
 from __future__ import annotations
@@ -150,6 +153,7 @@ class MCTSAI(PlanSearchAI):
         alt_plans: int = 1,
         proof: float = 0.0,
         confirm: int = 0,
+        confirm_turns: int = 0,
     ) -> None:
         if (
             not schedule
@@ -176,6 +180,9 @@ class MCTSAI(PlanSearchAI):
         if confirm < 0 or confirm == 1 or (confirm and not keep_base):
             raise ValueError(f"confirm needs keep_base and must be 0 or at least 2 worlds, got {confirm!r}")
         self.confirm = confirm
+        if confirm_turns < 0 or (confirm_turns and not confirm):
+            raise ValueError(f"confirm_turns needs confirm and must be >= 0, got {confirm_turns!r}")
+        self.confirm_turns = confirm_turns
         self.transpositions = 0  # rollouts answered by the transposition table
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
@@ -213,7 +220,10 @@ class MCTSAI(PlanSearchAI):
             fresh: list[list[float]] = [[], []]
             for w in range(self.schedule[-1], worlds):
                 for row, i in zip(fresh, (best, 0), strict=True):
-                    row.append(self._rollout(view, me, plans[i], faces[w], deals[w], tables[w]))
+                    value = self._rollout(
+                        view, me, plans[i], faces[w], deals[w], tables[w], self.confirm_turns
+                    )
+                    row.append(value)
             return plans[best] if proven_better(fresh[0], fresh[1], self.proof) else plans[0]
         if self.proof and best != 0 and not proven_better(values[best], values[0], self.proof):
             return plans[0]
@@ -227,9 +237,11 @@ class MCTSAI(PlanSearchAI):
         faces: list[int],
         deal: int,
         table: dict[tuple[object, ...], float],
+        extra_turns: int = 0,
     ) -> float:
         """Play ``plan`` in one world (its dice, its deal of the unseen tokens), then the rest of the
-        turn by the heuristic and the opponent's reply by its model; evaluate. A position already met
+        turn by the heuristic and the opponent's reply by its model (and ``extra_turns`` more game
+        turns); evaluate. A position already met
         in this world (``table``: this world's transpositions) is not played again. With ``replies``,
         the world is played again with each of them as the opponent's model, and the worst value for
         this side is the plan's (the reply the opponent would choose among those)."""
@@ -241,10 +253,10 @@ class MCTSAI(PlanSearchAI):
             self.transpositions += 1
             return known
         self.rollouts += 1
-        value = self._reply(state, fighter, mine, seen, self.model, view.side)
+        value = self._reply(state, fighter, mine, seen, self.model, view.side, extra_turns)
         for reply in self.replies:
             again = self._after_activation(view, me, plan, ReplayDice(faces), deal)
-            value = min(value, self._reply(*again, reply, view.side))
+            value = min(value, self._reply(*again, reply, view.side, extra_turns))
         table[key] = value
         return value
 
@@ -270,8 +282,14 @@ class MCTSAI(PlanSearchAI):
         seen: MatchView,
         model: HeuristicAI,
         side: int,
+        extra_turns: int = 0,
     ) -> float:
-        """The rest of the team's turn, the opponent's reply by ``model``, and the leaf."""
+        """The rest of the team's turn, the opponent's reply by ``model``, ``extra_turns`` more game
+        turns (this side's by the base, the other's by ``model``), and the leaf."""
         finish_team_turn_after(state, fighter, mine, seen)
         play_turn(state, model.fork())
+        for _ in range(extra_turns):
+            if state.finished:
+                break
+            play_turn(state, (self.base if state.active_side == side else model).fork())
         return evaluate_holdings(state, side, self.base._threat_cache)

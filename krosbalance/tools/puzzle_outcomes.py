@@ -15,6 +15,9 @@ difference is 0 by construction and the row says so.
 The continuation AI is the yardstick's weak point: a heuristic continuation may misplay a position
 the search chose for a reason only search sees. Two continuations (``--continue`` repeated) show
 whether the verdict depends on it.
+
+``--ai`` may be a variant of ``mcts`` written as :mod:`krosbalance.tools.search_screen` reads it (a
+JSON object of ``MCTSAI``'s knobs), to judge a variant before it is registered.
 """
 
 from __future__ import annotations
@@ -23,14 +26,14 @@ import argparse
 import copy
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from krosbalance.ai.registry import get_ai
 from krosbalance.engine.dice import SeededDice
-from krosbalance.engine.turn import positions
+from krosbalance.engine.turn import Controller, positions
 from krosbalance.testing.puzzles import PUZZLES, Position, Puzzle
 from krosbalance.testing.skill_puzzles import SKILL_PUZZLES
 
@@ -69,12 +72,23 @@ def answered(puzzle: Puzzle, ai: str, seed: int) -> Position:
     :func:`krosbalance.testing.puzzles.attempt`)."""
     position = puzzle.setup()
     position.state.dice = SeededDice(np.random.default_rng([seed, 17]))
-    controller = get_ai(ai)(np.random.default_rng([seed, 23]))
+    controller = _factory(ai)(np.random.default_rng([seed, 23]))
     if position.actor is None:
         position.sc.play_turn(controller)
     else:
         position.sc.play_character(position.actor, controller)
     return position
+
+
+def _factory(ai: str) -> Callable[[np.random.Generator], Controller]:
+    """A registered AI by name, or an ``mcts`` variant from its knobs (a JSON object)."""
+    if not ai.lstrip().startswith("{"):
+        return get_ai(ai)
+    from krosbalance.ai.mcts import MCTSAI
+    from krosbalance.tools.search_screen import _players, parse_knobs
+
+    arguments = _players(parse_knobs(ai))
+    return lambda rng: MCTSAI(rng, **arguments)
 
 
 def play_on(answer: Position, seed: int, continuation: str, playout: int, turns: int) -> float:

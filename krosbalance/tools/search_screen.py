@@ -3,7 +3,7 @@
 A variant is ``mcts`` with some of its knobs changed (``MCTSAI``'s keyword arguments: the budget,
 ``candidates`` and ``schedule``, the ``prior``, and the heuristics that propose its plans and play
 its rollouts, ``base``, and play the opponent in them, ``model``, by AI name; ``keep_base``,
-``replies``, ``alternatives`` whose ``alt_plans`` best plans join the base's, ``proof`` and ``confirm``);
+``replies``, ``alternatives`` whose ``alt_plans`` best plans join the base's, ``proof``, ``confirm`` and ``confirm_turns``);
 the screen plays
 it against an opponent
 on the design of ``simulations/mcts-vs-lookahead.toml`` — every split of the eight box Krosmasters
@@ -67,6 +67,7 @@ KNOBS = (
     "alt_plans",
     "proof",
     "confirm",
+    "confirm_turns",
 )
 PLAYERS = ("base", "model")
 

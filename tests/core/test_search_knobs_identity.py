@@ -2,7 +2,8 @@
 core/src/ai/search/mod.rs) is the reference's ``MCTSAI`` with the same knobs, event for event: what
 ``krosbalance.tools.search_screen --core`` measures is the AI it names. The knobs that no registered
 AI used before issue 39 (an opponent model other than ``kiter``, ``keep_base``, ``replies``, the
-``alternatives`` heuristics' plans joining the base's, ``proof``, ``confirm``) are covered here."""
+``alternatives`` heuristics' plans joining the base's, ``proof``, ``confirm``, ``confirm_turns``)
+are covered here."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ VARIANTS = (
     '{"base": "kiter-race", "alternatives": ["objective"], "keep_base": true, "proof": 0.5, "schedule": [2, 3]}',
     '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 3, "schedule": [2, 4], "prior": 0.0}',
     '{"base": "kiter-race", "keep_base": true, "confirm": 2, "proof": 1.0, "schedule": [1, 2]}',
+    '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 2, "confirm_turns": 3,'
+    ' "schedule": [1, 2], "replies": ["focus-fire"]}',
 )
 
 

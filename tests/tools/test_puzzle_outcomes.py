@@ -45,3 +45,9 @@ def test_the_tool_prints_a_table_row_per_puzzle(capsys: pytest.CaptureFixture[st
     main(["--ai", "kiter", "--base", "kiter", "--puzzle", "lethal_ko", "--seeds", "1", "--playouts", "1"])
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("| puzzle |") and "lethal_ko" in out
+
+
+def test_a_variant_of_mcts_may_be_judged_by_its_knobs() -> None:
+    knobs = '{"base": "kiter-race", "candidates": 2, "schedule": [1]}'
+    puzzle = _puzzle("lethal_ko")
+    assert puzzle.judge(answered(puzzle, knobs, 0))  # a KO in reach: the variant takes it

@@ -103,7 +103,7 @@ pub fn choose(
     plans: &[Plan],
     schedule: &[usize],
     prior: f64,
-    (keep_base, proof, confirm): (bool, f64, usize),
+    (keep_base, proof, confirm, confirm_turns): (bool, f64, usize, usize),
     geo: &Geometry,
 ) -> usize {
     let halving = *schedule.last().expect("a schedule");
@@ -122,7 +122,7 @@ pub fn choose(
         for &i in &alive {
             for w in met[i]..upto {
                 let world = (faces[w].clone(), deals[w]);
-                let value = rollout(ai, state, me, &plans[i], world, &mut tables[w], geo);
+                let value = rollout(ai, state, me, &plans[i], world, (&mut tables[w], 0), geo);
                 totals[i] += value;
                 values[i].push(value);
             }
@@ -141,15 +141,8 @@ pub fn choose(
         for w in halving..worlds {
             for (row, i) in fresh.iter_mut().zip([best, 0]) {
                 let world = (faces[w].clone(), deals[w]);
-                row.push(rollout(
-                    ai,
-                    state,
-                    me,
-                    &plans[i],
-                    world,
-                    &mut tables[w],
-                    geo,
-                ));
+                let confirmed = (&mut tables[w], confirm_turns);
+                row.push(rollout(ai, state, me, &plans[i], world, confirmed, geo));
             }
         }
         return if proven_better(&fresh[0], &fresh[1], proof) {
@@ -196,16 +189,17 @@ fn rank(alive: &[usize], value: impl Fn(usize) -> f64, last: bool) -> Vec<usize>
     scored
 }
 
-/// `_rollout`: `plan` in one world, then the rest of the turn and the opponent's reply; evaluated.
-/// A position already met in this world is not played again. With `replies`, the world is played
-/// again with each as the opponent's model, and the worst value for this side is the plan's.
+/// `_rollout`: `plan` in one world, then the rest of the turn and the opponent's reply (and
+/// `extra_turns` more game turns); evaluated. A position already met in this world is not played
+/// again. With `replies`, the world is played again with each as the opponent's model, and the
+/// worst value for this side is the plan's.
 fn rollout(
     ai: &mut PlanSearchAI,
     state: &MatchState<Arena>,
     me: usize,
     plan: &Plan,
     (faces, deal): (Arc<[u8]>, i64),
-    table: &mut FastMap<PositionKey, f64>,
+    (table, extra_turns): (&mut FastMap<PositionKey, f64>, usize),
     geo: &Geometry,
 ) -> f64 {
     let side = state.fighters[me].side;
@@ -215,12 +209,29 @@ fn rollout(
         return known;
     }
     ai.rollouts += 1;
-    let model = ai.model.fork();
-    let mut value = reply(ai, &mut copy, me, &mut players, model, side, geo);
+    let mut value = reply(
+        ai,
+        &mut copy,
+        me,
+        &mut players,
+        None,
+        side,
+        extra_turns,
+        geo,
+    );
     for k in 0..ai.replies.len() {
         let (mut copy, mut players) = after_activation(ai, state, me, plan, (faces.clone(), deal));
-        let model = ai.replies[k].fork();
-        value = value.min(reply(ai, &mut copy, me, &mut players, model, side, geo));
+        let played = reply(
+            ai,
+            &mut copy,
+            me,
+            &mut players,
+            Some(k),
+            side,
+            extra_turns,
+            geo,
+        );
+        value = value.min(played);
     }
     table.insert(key, value);
     value
@@ -245,19 +256,36 @@ fn after_activation(
     (copy, players)
 }
 
-/// `_reply`: the rest of the team's turn, the opponent's reply by `model`, and the leaf.
+/// `_reply`: the rest of the team's turn, the opponent's reply by the model (`ai.model`, or
+/// `ai.replies[k]` for `Some(k)`), `extra_turns` more game turns (this side's by the base, the
+/// other's by that model), and the leaf.
+#[allow(clippy::too_many_arguments)]
 fn reply(
     ai: &PlanSearchAI,
     copy: &mut MatchState<Arena>,
     me: usize,
     players: &mut super::rollout::Seats,
-    model: crate::ai::planner::HeuristicAI,
+    which: Option<usize>,
     side: usize,
+    extra_turns: usize,
     geo: &Geometry,
 ) -> f64 {
+    let model = || which.map_or(&ai.model, |k| &ai.replies[k]).fork();
     finish_team_turn_after(copy, me, players);
-    let mut players = seats(copy.active_side, model);
+    let mut players = seats(copy.active_side, model());
     play_turn(copy, &mut players);
+    for _ in 0..extra_turns {
+        if copy.finished {
+            break;
+        }
+        let player = if copy.active_side == side {
+            ai.base.fork()
+        } else {
+            model()
+        };
+        let mut players = seats(copy.active_side, player);
+        play_turn(copy, &mut players);
+    }
     let cache = ai.base.threat_cache().clone();
     evaluate_holdings(copy, geo, side, &mut cache.borrow_mut())
 }

@@ -45,6 +45,8 @@ pub enum Budget {
         /// With `keep_base`: the fresh worlds on which the halving's winner and the base are
         /// compared before the winner is played (0: none; the test is then made on the halving's).
         confirm: usize,
+        /// With `confirm`: the game turns each confirming rollout plays after the reply.
+        confirm_turns: usize,
     },
 }
 
@@ -75,6 +77,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             keep_base,
             proof: 0.0,
             confirm: 0,
+            confirm_turns: 0,
         },
         base: base.to_string(),
         model: model.to_string(),
@@ -106,6 +109,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
                 keep_base: true,
                 proof: 0.0,
                 confirm: 0,
+                confirm_turns: 0,
             },
             alternatives: ["kiter", "focus_fire", "objective"]
                 .map(str::to_string)
@@ -126,6 +130,7 @@ fn screened(name: &str) -> Option<SearchSpec> {
         keep_base,
         proof,
         confirm,
+        confirm_turns,
     } = &mut spec.budget
     else {
         return None;
@@ -145,6 +150,7 @@ fn screened(name: &str) -> Option<SearchSpec> {
             "keep_base" => *keep_base = value == "1" || value == "true",
             "proof" => *proof = value.parse().ok().filter(|&z: &f64| z >= 0.0)?,
             "confirm" => *confirm = value.parse().ok().filter(|&n: &usize| n != 1)?,
+            "confirm_turns" => *confirm_turns = value.parse().ok()?,
             "schedule" => {
                 *schedule = value
                     .split('-')
@@ -292,6 +298,7 @@ impl PlanSearchAI {
                 keep_base,
                 proof,
                 confirm,
+                confirm_turns,
             } => mcts::choose(
                 self,
                 state,
@@ -299,7 +306,7 @@ impl PlanSearchAI {
                 plans,
                 &schedule,
                 prior,
-                (keep_base, proof, confirm),
+                (keep_base, proof, confirm, confirm_turns),
                 &geo,
             ),
         }
@@ -469,13 +476,14 @@ mod tests {
             keep_base,
             proof,
             confirm,
+            confirm_turns,
         } = spec.budget
         else {
             panic!("an mcts budget")
         };
         assert_eq!(
-            (schedule, prior, keep_base, proof, confirm),
-            (vec![4, 8, 16, 32], 0.5, true, 0.0, 0)
+            (schedule, prior, keep_base, proof, confirm, confirm_turns),
+            (vec![4, 8, 16, 32], 0.5, true, 0.0, 0, 0)
         );
         let proven = search_spec("mcts{keep_base=1;proof=2}").expect("a form");
         assert!(matches!(proven.budget, Budget::Mcts { proof, .. } if proof == 2.0));
@@ -483,6 +491,15 @@ mod tests {
         let confirmed = search_spec("mcts{keep_base=1;confirm=16}").expect("a form");
         assert!(matches!(confirmed.budget, Budget::Mcts { confirm: 16, .. }));
         assert!(search_spec("mcts{confirm=1}").is_none());
+        let longer = search_spec("mcts{keep_base=1;confirm=8;confirm_turns=4}").expect("a form");
+        assert!(matches!(
+            longer.budget,
+            Budget::Mcts {
+                confirm: 8,
+                confirm_turns: 4,
+                ..
+            }
+        ));
         let race = search_spec("mcts-race").expect("registered");
         assert_eq!(
             (race.base.as_str(), race.model.as_str()),
