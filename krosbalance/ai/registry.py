@@ -113,6 +113,26 @@ def _mcts_deep(rng: np.random.Generator) -> AI:
     )
 
 
+def _mcts_fair(rng: np.random.Generator) -> AI:
+    """mcts-deep with a fair judge of its base's plan (issue 39, item 4;
+    ``reports/ai-ladder-connected/NOTES-2026-12-07-fair-judge.md``): the halving's winner replaces
+    kiter-race's plan only when it is also better on 16 fresh worlds, each played 10 game turns past
+    the reply (``confirm``, ``confirm_turns``), so a plan that looks better for one reply but loses
+    the match (the King that walks away from the archer it should pin) is not played."""
+    return MCTSAI(
+        rng,
+        candidates=16,
+        schedule=(4, 8, 16, 32),
+        base=KiterRaceAI,
+        model=KiterRaceAI,
+        prior=0.0,
+        keep_base=True,
+        alternatives=(KiterAI, FocusFireAI, ObjectiveAI),
+        confirm=16,
+        confirm_turns=10,
+    )
+
+
 def register_ai(
     name: str,
     factory: AIFactory,
@@ -283,7 +303,12 @@ for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _loo
         two_players_only=LookaheadAI.two_players_only,
     )
 register_ai("mcts", MCTSAI, tier="search")
-for _name, _factory in (("mcts-2", _mcts_skilled), ("mcts-race", _mcts_race), ("mcts-deep", _mcts_deep)):
+for _name, _factory in (
+    ("mcts-2", _mcts_skilled),
+    ("mcts-race", _mcts_race),
+    ("mcts-deep", _mcts_deep),
+    ("mcts-fair", _mcts_fair),
+):
     register_ai(
         _name,
         _factory,

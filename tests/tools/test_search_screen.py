@@ -29,6 +29,8 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "alternatives": ["focus-fire", "objective"],
         "alt_plans": 2,
         "proof": 1.5,
+        "confirm": 4,
+        "confirm_turns": 2,
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))

@@ -116,6 +116,19 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
                 .to_vec(),
             ..mcts("kiter-race", "kiter-race", true)
         },
+        // issue 39, item 4 (reports/ai-ladder-connected/NOTES-2026-12-07-fair-judge.md)
+        "mcts-fair" => {
+            let mut spec = search_spec("mcts-deep")?;
+            if let Budget::Mcts {
+                confirm,
+                confirm_turns,
+                ..
+            } = &mut spec.budget
+            {
+                (*confirm, *confirm_turns) = (16, 10);
+            }
+            spec
+        }
         _ => return screened(name),
     })
 }
