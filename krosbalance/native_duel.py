@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from krosbalance.content.registry import Registry
 
 #: the duel AIs the core plays (registry ids), proven identical by tests/core/test_duel_identity.py
-DUEL_AIS: tuple[str, ...] = ("random",)
+DUEL_AIS: tuple[str, ...] = ("random", "duel-brawler")
 #: the core's Board of each registry board, with its duel cells, built once per process
 _BOARDS: dict[str, tuple[Any, int]] = {}
 

@@ -33,6 +33,9 @@ pub struct DuelMatch {
 pub fn duel_controller(name: &str, rng: Generator) -> Result<Box<dyn DuelController>, String> {
     match name {
         "random" => Ok(Box::new(RandomAI::new(rng))),
+        "duel_brawler" | "duel-brawler" => {
+            Ok(Box::new(crate::ai::duel::brawler::DuelBrawler::new(rng)))
+        }
         other => Err(format!(
             "the core does not play the AI {other:?} in a duel yet (it plays: random, duel_brawler)"
         )),
