@@ -173,7 +173,7 @@ fn expected_damage(
     } else {
         1
     };
-    if spell.effects.iter().any(|e| *e == Effect::PierceArmour) {
+    if spell.effects.contains(&Effect::PierceArmour) {
         armour -= 1;
     }
     let mut damage = base - EXPECTED_ARMOUR[armour.clamp(0, 2) as usize];
