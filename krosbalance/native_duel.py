@@ -7,7 +7,9 @@ reference's :class:`~krosbalance.engine.results.MatchResult`.
 The core plays the Duel Pack for one and two figures, every option of ``duel.toml``, with the AIs
 of :data:`DUEL_AIS`; anything else is refused in the core's words ("not in the core yet: ..." /
 "the core does not play ..."), so ``engine="auto"`` hands it to the reference
-(:func:`krosbalance.engine_choice.play_in_core` asks :func:`play_duel_in_core`).
+(:func:`krosbalance.engine_choice.play_in_core` asks :func:`play_duel_in_core`). What the core
+refuses, it refuses before playing: an AI it does not play, restricted play (``forbid``), a
+``Board`` object, and under ``auto`` ``record="full"`` (a replay's checkpoints are the reference's).
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from krosbalance import native
 from krosbalance.ai.registry import canonical_ai, get_ai
 from krosbalance.content.registry import default_registry
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
+from krosbalance.errors import CoreFault, EngineError, KrosbalanceError
 from krosbalance.rulesets.arena.options import punch
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.duel.pregame import DUEL_FEATURE, duel_team_registry
 from krosbalance.rulesets.duel.ruleset import FIGHTER_COLUMNS, DuelRuleset
 
 if TYPE_CHECKING:
+    from krosbalance.board import Board
     from krosbalance.content.registry import Registry
 
 #: the duel AIs the core plays (registry ids), proven identical by tests/core/test_duel_identity.py
@@ -66,11 +70,11 @@ def play_duel_core(
     """
     if len(teams) != 2 or len(ais) != 2:
         raise ValueError(f"not in the core yet: a duel of {len(teams)} seats")
+    for name in ais:
+        get_ai(name, "duel", 2)  # the reference's own refusal of an unknown AI
     why = refusal(rules, ais)
     if why is not None:
         raise ValueError(why)
-    for name in ais:
-        get_ai(name, "duel", 2)  # the reference's own refusal of an unknown AI
     cards = duel_team_registry(registry)
     specs = [rules.validate_team(list(team), cards) for team in teams]
     pieces = summonable([*specs[0], *specs[1]], registry or default_registry())
@@ -143,3 +147,55 @@ def _fighter(row: Mapping[str, Any]) -> FighterRecord:
         stats=stats,
         values={column.name: row[column.name] for column in FIGHTER_COLUMNS},
     )
+
+
+def play_duel_in_core(
+    teams: Sequence[Sequence[str]],
+    board: str | Board,
+    ai: str | Sequence[str],
+    seed: int,
+    rules: DuelRuleset,
+    record: str,
+    registry: Registry | None,
+    forbid: Mapping[str, Sequence[str]] | None,
+    choice: str,
+) -> MatchResult | None:
+    """``engine_choice.play_in_core`` for a duel: the match played by the core, or None when the
+    reference is to play it (``choice`` ``auto`` and the core cannot); ``choice`` is the resolved
+    ``auto`` or ``core``.
+
+    Raises:
+        EngineError: ``choice`` is ``core`` and the core cannot play this duel (why, in one line).
+        CoreFault: the core failed on the duel (chained to the core's exception).
+        KrosbalanceError: under ``core``, the reference's own checks (teams, names, AIs).
+    """
+    from krosbalance.engine_choice import AUTO, CORE, REFUSALS, fault_message  # cycle
+    from krosbalance.play import _ai_names  # cycle: play imports engine_choice
+
+    why: str | None = None
+    if not native.available():
+        why = native.why_unavailable()
+    elif not isinstance(board, str):
+        why = "the core plays boards named in the registry, not a Board object"
+    elif choice == AUTO and record == "full":
+        why = "record='full' keeps a replay's checkpoints, read from the reference's live state"
+    elif forbid:
+        why = "not in the core yet: restricted play in a duel"
+    if why is None:
+        try:
+            return play_duel_core(teams, str(board), _ai_names(ai, len(teams)), seed, rules, record, registry)
+        except KrosbalanceError:
+            if choice == CORE:
+                raise
+            return None  # the reference checks the same and says it in its own words
+        except ValueError as exc:
+            if not str(exc).startswith(REFUSALS):
+                raise CoreFault(fault_message(exc, seed)) from exc
+            why = str(exc)
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # a Rust panic is pyo3's PanicException, a BaseException
+            raise CoreFault(fault_message(exc, seed)) from exc
+    if choice == CORE:
+        raise EngineError(f"engine='core': the core cannot play this match: {why}")
+    return None
