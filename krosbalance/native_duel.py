@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from krosbalance import native
 from krosbalance.ai.registry import canonical_ai, get_ai
 from krosbalance.content.registry import default_registry
+from krosbalance.content.specs import ELEMENTS
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
 from krosbalance.errors import CoreFault, EngineError, KrosbalanceError
 from krosbalance.rulesets.arena.options import punch
@@ -68,6 +69,23 @@ def play_duel_core(
         TeamError: a team the reference refuses (R-D14, R-D36).
         ValueError: the core refuses the duel ("not in the core yet" / "the core does not play").
     """
+    out = play_duel_raw(teams, board, ais, seed, rules, record, registry, plant_divergence_at)
+    return _result(out, rules, board, seed)
+
+
+def play_duel_raw(
+    teams: Sequence[Sequence[str]],
+    board: str,
+    ais: Sequence[str],
+    seed: int,
+    rules: DuelRuleset,
+    record: str = "none",
+    registry: Registry | None = None,
+    plant_divergence_at: int | None = None,
+) -> dict[str, Any]:
+    """:func:`play_duel_core`'s match as the core returns it: a dict of plain data (the differential
+    harness reads it as it reads Arena's); ``plant_divergence_at`` (test-only) alters that event of
+    the core's log as a recording bug would."""
     if len(teams) != 2 or len(ais) != 2:
         raise ValueError(f"not in the core yet: a duel of {len(teams)} seats")
     for name in ais:
@@ -92,7 +110,7 @@ def play_duel_core(
         record,
         plant_divergence_at,
     )
-    return _result(out, rules, board, seed)
+    return out
 
 
 def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -> MatchResult:
@@ -124,8 +142,8 @@ def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -
 
 def _fighter(row: Mapping[str, Any]) -> FighterRecord:
     stats = FighterStats(
-        damage_dealt=list(row["damage_dealt"]),
-        damage_taken=list(row["damage_taken"]),
+        damage_dealt=[row[f"damage_dealt_{element}"] for element in ELEMENTS],
+        damage_taken=[row[f"damage_taken_{element}"] for element in ELEMENTS],
         heals_given=row["heals_given"],
         heals_received=row["heals_received"],
         kills=row["kills"],

@@ -166,3 +166,37 @@ def test_auto_plays_a_duel_in_the_core_and_the_reference_what_it_refuses() -> No
     with pytest.raises(EngineError, match="not in the core yet: restricted play"):
         play_match([a], [b], ai="random", forbid=forbid, engine="core", **kwargs)
     assert play_match([a], [b], ai="random", forbid=forbid, **kwargs).engine == "reference"
+
+
+# ---------------------------------------------------------------------------- the differential fuzz
+
+
+def test_the_fuzz_draws_duels_over_every_board_ai_team_size_and_draft() -> None:
+    from krosbalance.testing.fuzz_specs import match_specs
+
+    duels = [s for s in match_specs(2_000, 37_2026) if s.get("ruleset") == "duel"]  # test_differential's
+    assert len(duels) >= 200
+    assert {s["board"] for s in duels} == set(list_boards("duel"))
+    assert {a for s in duels for a in s["ai"]} == set(DUEL_AIS)
+    assert {(s["options"]["figures"], s["options"]["draft"]) for s in duels} == {
+        (f, d) for f in (1, 2) for d in ("plain", "tactical")
+    }
+    drawn = {key for s in duels for key in s["options"]}
+    assert {"start_token_levels", "turn_limit_result", "punch", "draft_overshoot"} <= drawn
+
+
+def test_a_divergence_planted_in_a_fuzz_duel_is_reported_at_its_step() -> None:
+    from krosbalance.testing import differential as fuzz
+    from krosbalance.testing.fuzz_specs import match_specs
+
+    spec = next(s for s in match_specs(200, 5) if s.get("ruleset") == "duel")
+    reference = fuzz.play_reference(spec)
+    (clean,) = fuzz.play_core([spec])
+    assert fuzz.compare(spec, clean, reference) is None
+    kinds = [e.kind for e in reference.events]
+    for k in sorted({0, len(kinds) - 1, kinds.index("token_drafted"), kinds.index("turn_ended")}):
+        (planted,) = fuzz.play_core([spec], plant_divergence_at=k)
+        divergence = fuzz.compare(spec, planted, reference)
+        assert divergence is not None and divergence.index == k, (k, kinds[k])
+        report = divergence.report()
+        assert f"first differing event: step {k} " in report and f"state after step {k}" in report

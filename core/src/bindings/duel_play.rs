@@ -262,8 +262,12 @@ fn fighter_to_py<'py>(
     row.set_item("level", f.level)?;
     row.set_item("is_summon", f.kind != PieceKind::Krosmaster)?;
     row.set_item("summoner", f.summoner.map_or(-1, |u| u as i64))?;
-    row.set_item("damage_dealt", PyList::new(py, s.damage_dealt)?)?;
-    row.set_item("damage_taken", PyList::new(py, s.damage_taken)?)?;
+    for (i, element) in crate::content::ELEMENTS.iter().enumerate() {
+        row.set_item(format!("damage_dealt_{element}"), s.damage_dealt[i])?;
+        row.set_item(format!("damage_taken_{element}"), s.damage_taken[i])?;
+    }
+    row.set_item("damage_dealt", s.damage_dealt.iter().sum::<i64>())?;
+    row.set_item("damage_taken", s.damage_taken.iter().sum::<i64>())?;
     row.set_item("heals_given", s.heals_given)?;
     row.set_item("heals_received", s.heals_received)?;
     row.set_item("kills", s.kills)?;
