@@ -187,7 +187,7 @@ def play_duel_in_core(
         CoreFault: the core failed on the duel (chained to the core's exception).
         KrosbalanceError: under ``core``, the reference's own checks (teams, names, AIs).
     """
-    from krosbalance.engine_choice import AUTO, CORE, REFUSALS, fault_message  # cycle
+    from krosbalance.engine_choice import AUTO, CORE, REFUSALS, fault_message  # cycle: it asks here
     from krosbalance.play import _ai_names  # cycle: play imports engine_choice
 
     why: str | None = None

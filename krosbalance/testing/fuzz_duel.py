@@ -18,6 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from krosbalance.ai.registry import list_ais
+from krosbalance.content.registry import list_boards
+from krosbalance.native_duel import DUEL_AIS
+from krosbalance.rulesets.duel.pregame import legal_teams
+
 #: the share of the fuzz's matches that are duels
 DUEL_SHARE = 0.15
 #: the third word of the stream that decides whether a match is a duel and draws it
@@ -27,7 +32,7 @@ DUEL_STREAM = 41
 @cache
 def duel_pool() -> tuple[str, ...]:
     """Every Krosmaster that may duel: the Duel Pack's, then the Arena box's (by set and game)."""
-    from krosbalance.testing.duel import duel_pack, duel_registry
+    from krosbalance.testing.duel import duel_pack, duel_registry  # cycle: testing.scenario reaches here
 
     registry = duel_registry()
     return tuple(dict.fromkeys([*duel_pack(), *registry.list_characters("krosmaster", game="arena")]))
@@ -35,8 +40,6 @@ def duel_pool() -> tuple[str, ...]:
 
 @cache
 def duel_teams(figures: int) -> tuple[tuple[str, ...], ...]:
-    from krosbalance.rulesets.duel.pregame import legal_teams
-
     return tuple(legal_teams(duel_pool(), figures))
 
 
@@ -71,10 +74,6 @@ def _options(rng: np.random.Generator, figures: int) -> dict[str, Any]:
 
 def duel_spec(master_seed: int, k: int) -> dict[str, Any] | None:
     """Spec ``k`` of the fuzz of ``master_seed`` when it is a duel (``ruleset = "duel"``), else None."""
-    from krosbalance.ai.registry import list_ais
-    from krosbalance.content.registry import list_boards
-    from krosbalance.native_duel import DUEL_AIS
-
     rng = np.random.default_rng([master_seed, k, DUEL_STREAM])
     if rng.random() >= DUEL_SHARE:
         return None
