@@ -44,7 +44,7 @@ from dataclasses import fields
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from krosbalance import native, native_match
+from krosbalance import native, native_duel, native_match
 from krosbalance.content.custom import on_content_change
 from krosbalance.content.specs import ELEMENTS
 from krosbalance.engine import events
@@ -52,6 +52,7 @@ from krosbalance.engine.events import LEVELS
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
 from krosbalance.errors import CoreFault, EngineError, KrosbalanceError, TeamError
 from krosbalance.rulesets.arena.results import ArenaStats
+from krosbalance.rulesets.duel.ruleset import DuelRuleset
 
 if TYPE_CHECKING:
     from krosbalance.board import Board
@@ -182,6 +183,8 @@ def play_in_core(
     if record not in LEVELS:
         return None  # the reference says what is wrong with it
     rules = resolve_ruleset(ruleset, options)
+    if isinstance(rules, DuelRuleset):  # the Duel Pack (issue 41): its own boundary
+        return native_duel.play_duel_in_core(teams, board, ai, seed, rules, record, registry, forbid, choice)
     refusal = _cheap_refusal(teams, board, rules, record, choice)
     overrides: dict[str, Any] = {}
     key: tuple[Any, ...] = ()

@@ -37,7 +37,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # one match played by either engine: play chooses, engine_choice asks the native core
     # (native_match), which reads the teams as play does (a cycle of three, said in their imports);
     # the package's face hands play_match on
-    ("krosbalance.play", "krosbalance.engine_choice", "krosbalance.native_match", "krosbalance"),
+    (
+        "krosbalance.play",
+        "krosbalance.engine_choice",
+        "krosbalance.native_match",
+        "krosbalance.native_duel",
+        "krosbalance",
+    ),
     ("krosbalance.testing",),
     ("krosbalance.study_registry",),
     ("krosbalance.sim",),

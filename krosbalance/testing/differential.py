@@ -1,5 +1,5 @@
-"""The differential fuzz: random legal Arena matches played by the native core and by the Python
-reference, their event logs compared, and the first divergence shown as a readable replay step.
+"""The differential fuzz: random legal Arena matches and Duel Pack duels played by the native core
+and by the Python reference, their event logs compared, and the first divergence shown as a readable replay step.
 
 The core (``krosbalance_core``) is held to the reference event for event (core/README.md). Golden
 rows pin a few thousand fixed matches; this module plays as many new ones as asked, drawn from one
@@ -27,10 +27,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from krosbalance import native_match
+from krosbalance import native_duel, native_match
 from krosbalance.content.registry import default_registry
 from krosbalance.play import _ai_names, play_match
 from krosbalance.render.notation import cell_name
+from krosbalance.rulesets.duel import duel_ruleset
 from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing.fuzz_specs import describe, match_specs, registry_of
 
@@ -49,6 +50,8 @@ def play_core(
     this plays every AI of ``PORTED_AIS`` (ported, maybe not yet proven identical: proving it is
     this harness's job). ``plant_divergence_at`` (test-only) plays one match with the divergence
     planted in the core."""
+    if any(spec.get("ruleset") == "duel" for spec in specs):
+        return _play_core_duels(specs, plant_divergence_at)
     batch = []
     for spec in specs:
         teams = spec["teams"]
@@ -80,6 +83,35 @@ def play_core(
     return out
 
 
+def _play_core_duels(
+    specs: Sequence[Mapping[str, Any]], plant_divergence_at: int | None = None
+) -> list[dict[str, Any]]:
+    """:func:`play_core` of specs among which some are duels: the duels one by one
+    (``native_duel.play_duel_raw``), the Arena matches in one batch."""
+    arena = [i for i, spec in enumerate(specs) if spec.get("ruleset") != "duel"]
+    out: list[dict[str, Any]] = [{} for _ in specs]
+    for i, result in zip(arena, play_core([specs[i] for i in arena]) if arena else [], strict=True):
+        out[i] = result
+    for i, spec in enumerate(specs):
+        if spec.get("ruleset") != "duel":
+            continue
+        try:
+            rules = duel_ruleset(dict(spec["options"]))
+            out[i] = native_duel.play_duel_raw(
+                spec["teams"],
+                spec["board"],
+                spec["ai"],
+                spec["seed"],
+                rules,
+                "full",
+                None,
+                plant_divergence_at,
+            )
+        except Exception as exc:  # noqa: BLE001 - a refusal or a fault is this match's error row
+            out[i] = {"error": f"{type(exc).__name__}: {exc}"}
+    return out
+
+
 def play_reference(spec: Mapping[str, Any]) -> Any:
     """The reference's ``MatchResult`` of a spec (``engine="reference"``, ``record="full"``)."""
     return play_match(
@@ -92,6 +124,7 @@ def play_reference(spec: Mapping[str, Any]) -> Any:
         record="full",
         forbid=spec.get("forbid"),
         engine="reference",
+        ruleset=spec.get("ruleset", "arena"),
     )
 
 
@@ -127,9 +160,15 @@ def _reference_head(result: Any) -> dict[str, Any]:
         "first_player": result.first_player,
         "play_order": _plain(result.play_order),
         "partnerships": _plain(result.partnerships),
-        "gg": _plain(values["gg"]),
-        "kamas": _plain(values["kamas"]),
-        "wild_gg_left": values["wild_gg_left"],
+        **(
+            {
+                "gg": _plain(values["gg"]),
+                "kamas": _plain(values["kamas"]),
+                "wild_gg_left": values["wild_gg_left"],
+            }
+            if "gg" in values
+            else {key: _plain(value) for key, value in values.items()}  # a duel's declared values
+        ),
         "teams": _plain(result.teams),
         "fighters": fighters,
     }
@@ -302,7 +341,7 @@ def fold(checkpoints: Sequence[Any], events: Sequence[Sequence[Any]], index: int
         elif kind == "character_turn_started":
             active = f"#{f['uid']}: {f['ap']} AP, {f['mp']} MP at its activation's start"
         elif kind in ("gg_changed", "turn_ended"):
-            gg = list(f["gg"])
+            gg = list(f.get("gg", gg))  # a duel's turn end holds no GG
             for uid, _cid, _seat, cell, injuries in f.get("positions", ()):
                 if uid in pieces:
                     pieces[uid]["cell"], pieces[uid]["injuries"] = cell, injuries

@@ -45,6 +45,7 @@ from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import EffectSpec, PowerSpec
 from krosbalance.engine.restriction import elements_of
 from krosbalance.rulesets.registry import get_ruleset
+from krosbalance.testing.fuzz_duel import duel_spec
 
 #: the seat counts and Arena modes the fuzz draws, with their weights (two players most often)
 MODES: tuple[tuple[str, float], ...] = (("two_player", 0.6), ("free_for_all", 0.2), ("two_vs_two", 0.2))
@@ -318,7 +319,11 @@ def _mechanic_registry(mechanic_json: str) -> Any:
 def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     """Spec ``k`` of the fuzz of ``master_seed``: ``id`` (``k``), ``master_seed``, ``teams``, ``board``, ``ai`` (one name a
     seat), ``seed``, ``options``, under restricted play ``forbid``, and with a mechanic no shipped
-    card uses ``mechanic`` (drawn alone: any slice of the fuzz gives the same specs)."""
+    card uses ``mechanic`` (drawn alone: any slice of the fuzz gives the same specs). A share of the
+    matches are duels instead (``ruleset = "duel"``, :mod:`krosbalance.testing.fuzz_duel`)."""
+    duel = duel_spec(master_seed, k)
+    if duel is not None:
+        return duel
     rng = np.random.default_rng([master_seed, k])
     mode = str(rng.choice([m for m, _ in MODES], p=[w for _, w in MODES]))
     seats = 2 if mode == "two_player" else 4
@@ -364,7 +369,7 @@ def describe(spec: Mapping[str, Any]) -> dict[str, str]:
     if any(opts.get(k) for k in ("start_rewards", "purchasable_rewards")):
         rewards = "study" if rewards == "off" else "market+study"
     return {
-        "mode": opts.get("mode", "two_player"),
+        "mode": "duel" if spec.get("ruleset") == "duel" else opts.get("mode", "two_player"),
         "rewards": rewards,
         "turns": "short" if "turn_limit" in opts else "full",
         "restricted": "yes" if spec.get("forbid") else "no",

@@ -4,8 +4,9 @@ in parallel.
 
 The matches are cut into chunks of ``--chunk`` specs; each joblib worker draws its chunk's specs
 itself (spec ``k`` depends on the master seed and ``k`` only), plays them in the core in one batch
-and on the reference one by one, and compares the logs. The counts (matches by mode, AI, rewards,
-turn limit, restriction, board, option, end reason), the divergences and the core's errors are
+and on the reference one by one, and compares the logs. About 15% of the matches are Duel Pack
+duels (``mode=duel``, :mod:`krosbalance.testing.fuzz_duel`). The counts (matches by mode, AI,
+rewards, turn limit, restriction, board, option, end reason), the divergences and the core's errors are
 summed over the chunks, and the first divergence kept is the one of the lowest match number: the
 output does not depend on ``--jobs``. Exit status 1, with the first divergence's report, when any
 match diverges or the core fails on one. ``--only K`` replays match K alone and prints its report.

@@ -3,6 +3,7 @@
 pub mod base;
 pub mod casts;
 pub mod context;
+pub mod duel;
 pub mod economy;
 pub mod plan_search;
 pub mod planner;

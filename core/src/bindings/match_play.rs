@@ -24,7 +24,10 @@ pub(super) fn unsupported(what: String) -> PyErr {
     PyValueError::new_err(format!("not in the core yet: {what}"))
 }
 
-fn get<'py, T: for<'a> FromPyObject<'a, 'py>>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<T>
+pub(super) fn get<'py, T: for<'a> FromPyObject<'a, 'py>>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<T>
 where
     for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
 {
@@ -90,7 +93,11 @@ fn effect_of(obj: &Bound<'_, PyAny>) -> PyResult<Effect> {
     })
 }
 
-fn spell_of(obj: &Bound<'_, PyAny>, pieces: &[String], keys: &mut Keys) -> PyResult<SpellSpec> {
+pub(super) fn spell_of(
+    obj: &Bound<'_, PyAny>,
+    pieces: &[String],
+    keys: &mut Keys,
+) -> PyResult<SpellSpec> {
     let id: String = get(obj, "id")?;
     let key = keys.intern(&id);
     let word = |name: &str| -> PyResult<String> { get(obj, name) };
@@ -161,7 +168,7 @@ fn spell_of(obj: &Bound<'_, PyAny>, pieces: &[String], keys: &mut Keys) -> PyRes
     })
 }
 
-fn character_of(
+pub(super) fn character_of(
     obj: &Bound<'_, PyAny>,
     pieces: &[String],
     keys: &mut Keys,
@@ -237,7 +244,7 @@ fn character_of(
 
 /// Interned spell and token ids (`SpellSpec::key`).
 #[derive(Default)]
-struct Keys(Vec<String>);
+pub(super) struct Keys(pub(super) Vec<String>);
 
 impl Keys {
     fn intern(&mut self, id: &str) -> u32 {
@@ -443,7 +450,7 @@ fn mode_of(mode: &str) -> PyResult<Mode> {
     })
 }
 
-fn record_level(record: &str) -> PyResult<u8> {
+pub(super) fn record_level(record: &str) -> PyResult<u8> {
     Ok(match record {
         "none" => NONE,
         "summary" => SUMMARY,

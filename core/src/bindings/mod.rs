@@ -1,6 +1,7 @@
 //! Python bindings beyond lib.rs's: each file one boundary (a match or a batch; scenario.rs
 //! one step of a rule test's hand-built position, for the kit's lockstep).
 
+mod duel_play;
 mod match_play;
 mod scenario;
 
@@ -9,5 +10,6 @@ use pyo3::prelude::*;
 /// Add this folder's functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     match_play::register(m)?;
+    duel_play::register(m)?;
     scenario::register(m)
 }

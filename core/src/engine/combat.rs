@@ -183,7 +183,7 @@ fn settle_traps<R: MatchRules>(
 }
 
 /// Krobust's cap (engine/powers.py's `spell_injury_cap`): 3 from an enemy's spell, else no cap.
-fn spell_injury_cap<R: MatchRules>(state: &MatchState<R>, holder: usize, caster: usize) -> i32 {
+pub fn spell_injury_cap<R: MatchRules>(state: &MatchState<R>, holder: usize, caster: usize) -> i32 {
     let (h, c) = (&state.fighters[holder], &state.fighters[caster]);
     if c.team == h.team || h.powers & Power::Krobust.bit() == 0 {
         return 1 << 30;

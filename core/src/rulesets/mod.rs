@@ -1,3 +1,4 @@
 //! What differs between games (krosbalance/rulesets): one module per ruleset.
 
 pub mod arena;
+pub mod duel;

@@ -1,0 +1,87 @@
+//! The Duel Pack's AIs (krosbalance/ai/duel, and the random AI's duel choices from
+//! krosbalance/ai/random_ai.py): `random` here, `duel_brawler` in `brawler.rs`.
+
+pub mod brawler;
+
+use crate::ai::RandomAI;
+use crate::board::Cell;
+use crate::engine::rules::{Action, Controller};
+use crate::engine::state::MatchState;
+use crate::rulesets::duel::ruleset::{DraftChoice, Duel, DuelController, RevealChoice};
+
+impl Controller<Duel> for RandomAI {
+    fn choose_action(&mut self, _state: &MatchState<Duel>, legal: &[Action]) -> usize {
+        self.rng.integers(0, legal.len() as i64) as usize
+    }
+
+    fn order_triggers(&mut self, _state: &MatchState<Duel>, n: usize) -> Vec<usize> {
+        self.rng.permutation(n)
+    }
+}
+
+impl DuelController for RandomAI {
+    /// The base class's: `permutation(len(cells))[: len(fighters)]`.
+    fn choose_deployment(
+        &mut self,
+        _state: &MatchState<Duel>,
+        _side: usize,
+        n: usize,
+        cells: &[Cell],
+    ) -> Vec<Cell> {
+        let order = self.rng.permutation(cells.len());
+        order[..n].iter().map(|&i| cells[i]).collect()
+    }
+
+    fn order_creatures(
+        &mut self,
+        _state: &MatchState<Duel>,
+        _summoner: usize,
+        creatures: &[usize],
+    ) -> Vec<usize> {
+        self.rng
+            .permutation(creatures.len())
+            .into_iter()
+            .map(|i| creatures[i])
+            .collect()
+    }
+
+    fn choose_duel_draft(
+        &mut self,
+        _state: &MatchState<Duel>,
+        _side: usize,
+        choices: &[DraftChoice],
+        _budget: i32,
+    ) -> usize {
+        self.rng.integers(0, choices.len() as i64) as usize
+    }
+
+    fn choose_token_holder(
+        &mut self,
+        _state: &MatchState<Duel>,
+        _side: usize,
+        _token: usize,
+        candidates: &[usize],
+    ) -> usize {
+        candidates[self.rng.integers(0, candidates.len() as i64) as usize]
+    }
+
+    fn choose_duel_cell(
+        &mut self,
+        _state: &MatchState<Duel>,
+        _side: usize,
+        _level: i32,
+        cells: &[Cell],
+    ) -> Cell {
+        cells[self.rng.integers(0, cells.len() as i64) as usize]
+    }
+
+    /// A token at random, or none (-1), each as likely.
+    fn choose_reveal(
+        &mut self,
+        _state: &MatchState<Duel>,
+        _side: usize,
+        choices: &[RevealChoice],
+    ) -> i64 {
+        self.rng.integers(0, choices.len() as i64 + 1) - 1
+    }
+}

@@ -1,0 +1,219 @@
+"""Duel Pack matches played by the native core (``krosbalance_core.play_duel_match``), from the same
+names ``krosbalance.play.play_match`` takes: the Python loader reads and validates the teams (with the
+Duel Pack's cards), the options and the Duel Token set, the core receives the loaded specs and plays
+the whole duel (the pregame included), and the result comes back as plain data, read here into the
+reference's :class:`~krosbalance.engine.results.MatchResult`.
+
+The core plays the Duel Pack for one and two figures, every option of ``duel.toml``, with the AIs
+of :data:`DUEL_AIS`; anything else is refused in the core's words ("not in the core yet: ..." /
+"the core does not play ..."), so ``engine="auto"`` hands it to the reference
+(:func:`krosbalance.engine_choice.play_in_core` asks :func:`play_duel_in_core`). What the core
+refuses, it refuses before playing: an AI it does not play, restricted play (``forbid``), a
+``Board`` object, and under ``auto`` ``record="full"`` (a replay's checkpoints are the reference's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from krosbalance import native
+from krosbalance.ai.registry import canonical_ai, get_ai
+from krosbalance.content.registry import default_registry
+from krosbalance.content.specs import ELEMENTS
+from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
+from krosbalance.errors import CoreFault, EngineError, KrosbalanceError
+from krosbalance.rulesets.arena.options import punch
+from krosbalance.rulesets.base import summonable
+from krosbalance.rulesets.duel.pregame import DUEL_FEATURE, duel_team_registry
+from krosbalance.rulesets.duel.ruleset import FIGHTER_COLUMNS, DuelRuleset
+
+if TYPE_CHECKING:
+    from krosbalance.board import Board
+    from krosbalance.content.registry import Registry
+
+#: the duel AIs the core plays (registry ids), proven identical by tests/core/test_duel_identity.py
+DUEL_AIS: tuple[str, ...] = ("random", "duel-brawler")
+#: the core's Board of each registry board, with its duel cells, built once per process
+_BOARDS: dict[str, tuple[Any, int]] = {}
+
+
+def _board(board_id: str) -> tuple[Any, int]:
+    if board_id not in _BOARDS:
+        board = default_registry().load_board(board_id)
+        _BOARDS[board_id] = (native.core_board(board), board.features.get(DUEL_FEATURE, 0))
+    return _BOARDS[board_id]
+
+
+def refusal(rules: DuelRuleset, ais: Sequence[str]) -> str | None:
+    """Why the core cannot play this duel, from its options and AIs alone, or None."""
+    for name in ais:
+        if canonical_ai(name) not in DUEL_AIS:
+            return f"the core does not play the AI {name!r} in a duel yet (it plays: {', '.join(DUEL_AIS)})"
+    return None
+
+
+def play_duel_core(
+    teams: Sequence[Sequence[str]],
+    board: str,
+    ais: Sequence[str],
+    seed: int,
+    rules: DuelRuleset,
+    record: str = "none",
+    registry: Registry | None = None,
+    plant_divergence_at: int | None = None,
+) -> MatchResult:
+    """One duel played by the core, as the reference's ``MatchResult`` (``engine="core"``).
+
+    Raises:
+        TeamError: a team the reference refuses (R-D14, R-D36).
+        ValueError: the core refuses the duel ("not in the core yet" / "the core does not play").
+    """
+    out = play_duel_raw(teams, board, ais, seed, rules, record, registry, plant_divergence_at)
+    return _result(out, rules, board, seed)
+
+
+def play_duel_raw(
+    teams: Sequence[Sequence[str]],
+    board: str,
+    ais: Sequence[str],
+    seed: int,
+    rules: DuelRuleset,
+    record: str = "none",
+    registry: Registry | None = None,
+    plant_divergence_at: int | None = None,
+) -> dict[str, Any]:
+    """:func:`play_duel_core`'s match as the core returns it: a dict of plain data (the differential
+    harness reads it as it reads Arena's); ``plant_divergence_at`` (test-only) alters that event of
+    the core's log as a recording bug would."""
+    if len(teams) != 2 or len(ais) != 2:
+        raise ValueError(f"not in the core yet: a duel of {len(teams)} seats")
+    for name in ais:
+        get_ai(name, "duel", 2)  # the reference's own refusal of an unknown AI
+    why = refusal(rules, ais)
+    if why is not None:
+        raise ValueError(why)
+    cards = duel_team_registry(registry)
+    specs = [rules.validate_team(list(team), cards) for team in teams]
+    pieces = summonable([*specs[0], *specs[1]], registry or default_registry())
+    core_board, duel_cells = _board(board)
+    out: dict[str, Any] = native.core().play_duel_match(
+        [list(team) for team in specs],
+        pieces,
+        punch() if rules.opts.punch else None,
+        core_board,
+        duel_cells,
+        rules.opts,
+        list(rules.tokens.tokens),
+        [canonical_ai(name) for name in ais],
+        seed,
+        record,
+        plant_divergence_at,
+    )
+    return out
+
+
+def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -> MatchResult:
+    from krosbalance.engine_choice import _event, _event_classes  # cycle: engine_choice asks here
+
+    kinds = _event_classes(rules.name)
+    pairs = ("drafted", "picked", "revealed", "tokens_held", "held_from_start", "start_revealed")
+    values = {column.name: out[column.name] for column in rules.result_columns}
+    for name in pairs:
+        values[name] = tuple(values[name])
+    return MatchResult(
+        winner=out["winner"],
+        end_reason=out["end_reason"],
+        turns=out["turns"],
+        first_player=int(out["first_player"]),
+        teams=tuple(tuple(team) for team in out["teams"]),
+        board=board,
+        ruleset=str(rules.describe()),
+        seed=seed,
+        fighters=[_fighter(row) for row in out["fighters"]],
+        events=[_event(kinds, kind, data) for kind, data in out["events"]],
+        versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
+        values=values,
+        partnerships=tuple(out["partnerships"]),
+        play_order=tuple(out["play_order"]),
+        engine="core",
+    )
+
+
+def _fighter(row: Mapping[str, Any]) -> FighterRecord:
+    stats = FighterStats(
+        damage_dealt=[row[f"damage_dealt_{element}"] for element in ELEMENTS],
+        damage_taken=[row[f"damage_taken_{element}"] for element in ELEMENTS],
+        heals_given=row["heals_given"],
+        heals_received=row["heals_received"],
+        kills=row["kills"],
+        knocked_out=row["knocked_out"],
+        turns_alive=row["turns_alive"],
+        spells_cast=row["spells_cast"],
+        moves=row["moves"],
+        times_blocked=row["times_blocked"],
+    )
+    summoner = row["summoner"]
+    return FighterRecord(
+        uid=row["uid"],
+        side=row["side"],
+        character=row["character"],
+        name=row["name"],
+        level=row["level"],
+        is_summon=row["is_summon"],
+        summoner=None if summoner < 0 else summoner,
+        stats=stats,
+        values={column.name: row[column.name] for column in FIGHTER_COLUMNS},
+    )
+
+
+def play_duel_in_core(
+    teams: Sequence[Sequence[str]],
+    board: str | Board,
+    ai: str | Sequence[str],
+    seed: int,
+    rules: DuelRuleset,
+    record: str,
+    registry: Registry | None,
+    forbid: Mapping[str, Sequence[str]] | None,
+    choice: str,
+) -> MatchResult | None:
+    """``engine_choice.play_in_core`` for a duel: the match played by the core, or None when the
+    reference is to play it (``choice`` ``auto`` and the core cannot); ``choice`` is the resolved
+    ``auto`` or ``core``.
+
+    Raises:
+        EngineError: ``choice`` is ``core`` and the core cannot play this duel (why, in one line).
+        CoreFault: the core failed on the duel (chained to the core's exception).
+        KrosbalanceError: under ``core``, the reference's own checks (teams, names, AIs).
+    """
+    from krosbalance.engine_choice import AUTO, CORE, REFUSALS, fault_message  # cycle: it asks here
+    from krosbalance.play import _ai_names  # cycle: play imports engine_choice
+
+    why: str | None = None
+    if not native.available():
+        why = native.why_unavailable()
+    elif not isinstance(board, str):
+        why = "the core plays boards named in the registry, not a Board object"
+    elif choice == AUTO and record == "full":
+        why = "record='full' keeps a replay's checkpoints, read from the reference's live state"
+    elif forbid:
+        why = "not in the core yet: restricted play in a duel"
+    if why is None:
+        try:
+            return play_duel_core(teams, str(board), _ai_names(ai, len(teams)), seed, rules, record, registry)
+        except KrosbalanceError:
+            if choice == CORE:
+                raise
+            return None  # the reference checks the same and says it in its own words
+        except ValueError as exc:
+            if not str(exc).startswith(REFUSALS):
+                raise CoreFault(fault_message(exc, seed)) from exc
+            why = str(exc)
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # a Rust panic is pyo3's PanicException, a BaseException
+            raise CoreFault(fault_message(exc, seed)) from exc
+    if choice == CORE:
+        raise EngineError(f"engine='core': the core cannot play this match: {why}")
+    return None
