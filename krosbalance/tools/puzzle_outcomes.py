@@ -36,11 +36,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.registry import get_ai
 from krosbalance.engine.dice import SeededDice
 from krosbalance.engine.turn import Controller, positions
 from krosbalance.testing.puzzles import PUZZLES, Position, Puzzle
 from krosbalance.testing.skill_puzzles import SKILL_PUZZLES
+from krosbalance.tools.search_screen import _players, parse_knobs
 
 Z95 = 1.959963984540054
 
@@ -89,9 +91,6 @@ def _factory(ai: str) -> Callable[[np.random.Generator], Controller]:
     """A registered AI by name, or an ``mcts`` variant from its knobs (a JSON object)."""
     if not ai.lstrip().startswith("{"):
         return get_ai(ai)
-    from krosbalance.ai.mcts import MCTSAI
-    from krosbalance.tools.search_screen import _players, parse_knobs
-
     arguments = _players(parse_knobs(ai))
     return lambda rng: MCTSAI(rng, **arguments)
 
