@@ -21,6 +21,13 @@ options, cards) so that a refused shape costs one refusal per process, not one p
 are the shared registry's or a balance patch's: the core converts each registry once per process
 (:func:`krosbalance.native_match.catalog`), so a patched arm plays in the core too.
 
+A shape the core played is remembered too (``_PREPARED``, keyed on the arguments as given: teams,
+board, AIs, options, restrictions, the ruleset's name or object and the registry object): its next
+matches skip the reference's checks and the building of the core's call, which they would pass
+the same way (content changes forget both). The core builds the fighters' records (``FighterRecord``)
+itself (``ArenaCatalog.play(..., records=...)``), in the compact row's order that
+:func:`_compact_layout` checks once.
+
 A core that fails on a match it accepted (a Rust panic, which PyO3 raises as ``PanicException``, a
 ``BaseException``; any other exception from the core; a result the reference cannot read) raises
 :class:`~krosbalance.errors.CoreFault`, chained to the original, saying how to replay the match on
