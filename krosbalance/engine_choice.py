@@ -21,6 +21,13 @@ options, cards) so that a refused shape costs one refusal per process, not one p
 are the shared registry's or a balance patch's: the core converts each registry once per process
 (:func:`krosbalance.native_match.catalog`), so a patched arm plays in the core too.
 
+A shape the core played is remembered too (``_PREPARED``, keyed on the arguments as given: teams,
+board, AIs, options, restrictions, the ruleset's name or object and the registry object): its next
+matches skip the reference's checks and the building of the core's call, which they would pass
+the same way (content changes forget both). The core builds the fighters' records (``FighterRecord``)
+itself (``ArenaCatalog.play(..., records=...)``), in the compact row's order that
+:func:`_compact_layout` checks once.
+
 A core that fails on a match it accepted (a Rust panic, which PyO3 raises as ``PanicException``, a
 ``BaseException``; any other exception from the core; a result the reference cannot read) raises
 :class:`~krosbalance.errors.CoreFault`, chained to the original, saying how to replay the match on
@@ -39,7 +46,7 @@ import importlib
 import inspect
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -178,10 +185,20 @@ def play_in_core(
     choice = resolve(engine)
     if choice == REFERENCE:
         return None
-    from krosbalance.play import resolve_ruleset  # cycle: play imports this module
-
     if record not in LEVELS:
         return None  # the reference says what is wrong with it
+    fast = _fast_key(teams, board, ai, options, ruleset, registry, forbid)
+    known = _PREPARED.get(fast) if fast is not None else None
+    if (
+        known is not None
+        and known.ruleset is ruleset
+        and known.registry is registry
+        and native.available()
+        and not (choice == AUTO and record == "full")
+    ):
+        return _play(known.prepared, seed, record, known.rules)[0]
+    from krosbalance.play import resolve_ruleset  # cycle: play imports this module
+
     rules = resolve_ruleset(ruleset, options)
     if isinstance(rules, DuelRuleset):  # the Duel Pack (issue 41): its own boundary
         return native_duel.play_duel_in_core(teams, board, ai, seed, rules, record, registry, forbid, choice)
@@ -194,8 +211,20 @@ def play_in_core(
         key = (*_shape(teams, str(board), ai, overrides, forbid), id(registry) if registry is not None else 0)
         refusal = _REFUSED.get(key)
     if refusal is None:
+
+        def prepare() -> native_match.PreparedMatch:
+            return native_match.prepare_core(
+                *teams,
+                board=str(board),
+                ai=ai,
+                options=overrides,
+                forbid=forbid,
+                rules=rules,
+                registry=registry,
+            )
+
         try:
-            return _play(teams, str(board), ai, seed, overrides, record, rules, forbid, registry)
+            result, prepared = _play(prepare, seed, record, rules)
         except KrosbalanceError:
             if choice == CORE:
                 raise
@@ -204,6 +233,12 @@ def play_in_core(
             if len(_REFUSED) >= MAX_REMEMBERED:
                 _REFUSED.clear()
             _REFUSED[key] = refusal = str(refused)
+        else:
+            if fast is not None:
+                if len(_PREPARED) >= MAX_REMEMBERED:
+                    _PREPARED.clear()
+                _PREPARED[fast] = _Known(prepared, rules, ruleset, registry)
+            return result
     if choice == CORE:
         raise EngineError(f"engine='core': the core cannot play this match: {refusal}")
     return None
@@ -211,6 +246,68 @@ def play_in_core(
 
 class _Refused(Exception):
     """The core refused the match before playing it (its ``ValueError`` message)."""
+
+
+class _Known:
+    """A match shape the core played: its checked call (``native_match.prepare_core``) and the
+    ruleset it was read with, with the ``ruleset`` and ``registry`` arguments it was asked with
+    (held, so that the identity a key names cannot pass to another object)."""
+
+    __slots__ = ("prepared", "registry", "rules", "ruleset")
+
+    def __init__(
+        self,
+        prepared: native_match.PreparedMatch,
+        rules: Ruleset,
+        ruleset: str | Ruleset,
+        registry: Registry | None,
+    ) -> None:
+        self.prepared, self.rules, self.ruleset, self.registry = prepared, rules, ruleset, registry
+
+
+#: the match shapes the core played, by :func:`_fast_key`: a shape's next matches skip the
+#: reference's checks and the building of their call (about half of the Python around a match)
+_PREPARED: dict[tuple[Any, ...], _Known] = {}
+on_content_change(_PREPARED.clear)  # checked and built against the old cards
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _fast_key(
+    teams: Sequence[Sequence[str]],
+    board: str | Board,
+    ai: str | Sequence[str],
+    options: Mapping[str, Any] | None,
+    ruleset: str | Ruleset,
+    registry: Registry | None,
+    forbid: Mapping[str, Sequence[str]] | None,
+) -> tuple[Any, ...] | None:
+    """A match shape from ``play_match``'s arguments as given (before anything is built from them),
+    or None when they cannot make one (a ``Board`` object, a built ruleset given options too,
+    unhashable values): every option value with its type, so that ``1`` and ``True`` differ (any
+    other value by its ``repr``)."""
+    if not isinstance(board, str) or (options and not isinstance(ruleset, str)):
+        return None
+    try:
+        key = (
+            tuple(tuple(team) for team in teams),
+            board,
+            ai if isinstance(ai, str) else tuple(ai),
+            tuple(
+                (k, v.__class__, v if isinstance(v, _SCALARS) else repr(v))
+                for k, v in sorted(options.items())
+            )
+            if options
+            else (),
+            tuple((k, tuple(v)) for k, v in sorted(forbid.items())) if forbid else (),
+            ruleset if isinstance(ruleset, str) else id(ruleset),
+            id(registry),
+        )
+        hash(key)
+    except TypeError:  # an unhashable option value (a list): no shortcut for this shape
+        return None
+    return key
 
 
 def fault_message(exc: BaseException, seed: int) -> str:
@@ -223,30 +320,17 @@ def fault_message(exc: BaseException, seed: int) -> str:
 
 
 def _play(
-    teams: Sequence[Sequence[str]],
-    board: str,
-    ai: str | Sequence[str],
+    prepared: native_match.PreparedMatch | Callable[[], native_match.PreparedMatch],
     seed: int,
-    overrides: Mapping[str, Any],
     record: str,
     rules: Ruleset,
-    forbid: Mapping[str, Sequence[str]] | None,
-    registry: Registry | None,
-) -> MatchResult:
+) -> tuple[MatchResult, native_match.PreparedMatch]:
+    """The match played by the core and read (with the shape it was played from): ``prepared``, or
+    what ``prepared()`` checks and builds first."""
     try:
-        out = native_match.play_match_core(
-            *teams,
-            board=board,
-            ai=ai,
-            seed=seed,
-            options=overrides,
-            record=record,
-            forbid=forbid,
-            compact=True,
-            rules=rules,
-            registry=registry,
-        )
-        return core_result(out, rules)
+        call = prepared if isinstance(prepared, native_match.PreparedMatch) else prepared()
+        _compact_layout(rules.name)  # once: the records' positional order is the compact row's
+        return core_result(call.play(seed, record, compact=True, records=_RECORDS), rules), call
     except KrosbalanceError:
         raise  # the reference's checks, run before the core
     except ValueError as exc:
@@ -290,9 +374,16 @@ def core_result(out: Mapping[str, Any], rules: Ruleset) -> MatchResult:
     )
 
 
+#: the classes the core builds each fighter of a result as (what ``_play`` asks for), in the order
+#: of its compact row, which :func:`_compact_layout` checks
+_RECORDS = (FighterRecord, FighterStats)
+
+
 def _fighters(rows: Sequence[Any], rules: Ruleset) -> list[FighterRecord]:
-    """The fighters of the core's result: compact rows (tuples of the core's
-    ``COMPACT_FIGHTER_COLUMNS``, what ``_play`` asks for) or row dicts."""
+    """The fighters of the core's result: records built by the core (what ``_play`` asks for),
+    compact rows (tuples of the core's ``COMPACT_FIGHTER_COLUMNS``) or row dicts."""
+    if rows and isinstance(rows[0], FighterRecord):
+        return list(rows)
     if rows and isinstance(rows[0], tuple):
         return _compact_fighters(rows, rules)
     return [_fighter(row, rules) for row in rows]

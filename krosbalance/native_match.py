@@ -99,6 +99,72 @@ def play_match_core(
     :func:`krosbalance.engine_choice.core_result` reads fastest). ``rules``: the Arena ruleset
     object of these ``options`` when the caller holds it already (``engine_choice`` does), so it
     is not built a second time per match."""
+    prepared = prepare_core(
+        *teams, board=board, ai=ai, options=options, forbid=forbid, rules=rules, registry=registry
+    )
+    return prepared.play(seed, record, compact)
+
+
+class PreparedMatch:
+    """A match shape the core plays, checked: everything :func:`play_match_core` works out of its
+    names before the core plays (the reference's checks of the teams, the restrictions, the reward
+    options and the AIs; the core's catalog, board and ids), so that the matches of one shape
+    (``engine_choice`` keeps them per shape) pay for it once, not once per seed."""
+
+    __slots__ = ("ais", "board", "catalog", "forbid", "ids", "label", "options")
+
+    def __init__(
+        self,
+        catalog: Any,
+        ids: list[list[str]],
+        board: Any,
+        options: Any,
+        ais: list[str],
+        forbid: Any,
+        label: str,
+    ) -> None:
+        self.catalog, self.ids, self.board, self.options = catalog, ids, board, options
+        self.ais, self.forbid, self.label = ais, forbid, label
+
+    def play(
+        self, seed: int, record: str = "none", compact: bool = False, records: tuple[type, type] | None = None
+    ) -> dict[str, Any]:
+        """The match of this shape with this seed, played in the core (``play_match_core``'s dict;
+        ``records``: the reference's ``(FighterRecord, FighterStats)``, each fighter built as a
+        ``FighterRecord`` in the core, in ``compact``'s order)."""
+        out: dict[str, Any] = self.catalog.play(
+            self.ids,
+            self.board,
+            self.options,
+            self.ais,
+            seed,
+            record,
+            self.forbid,
+            compact=compact,
+            records=records,
+        )
+        out["board"] = self.board.id
+        out["ruleset"] = self.label
+        out["seed"] = seed
+        return out
+
+
+def prepare_core(
+    *teams: Sequence[str],
+    board: str = "arena-elemental",
+    ai: str | Sequence[str] = "random",
+    options: Mapping[str, Any] | None = None,
+    forbid: Mapping[str, Sequence[str]] | None = None,
+    rules: Any = None,
+    registry: Any = None,
+) -> PreparedMatch:
+    """The checked shape of the matches :func:`play_match_core` plays with these arguments (every
+    one but the seed and what is recorded).
+
+    Raises:
+        KrosbalanceError: the reference's own checks (teams, names, restrictions, reward options).
+        ValueError: the core does not play this match ("not in the core yet" / "does not play").
+    """
     from krosbalance.play import _ai_names  # cycle: play imports this module through engine_choice
 
     if rules is None:
@@ -111,23 +177,19 @@ def play_match_core(
     if forbid:
         _check_forbid(rules, ids, forbid, cards)
     _check_reward_options(rules.options, cards)
-    _check_ais(_core_ids(_ai_names(ai, len(teams))), rules.options)
+    ais = _core_ids(_ai_names(ai, len(teams)))
+    _check_ais(ais, rules.options)
     core_catalog = catalog(cards)
     _check_in_catalog(ids, cards)
-    out: dict[str, Any] = core_catalog.play(
+    return PreparedMatch(
+        core_catalog,
         ids,
         core_board,
         rules.options,
-        _core_ids(_ai_names(ai, len(teams))),
-        seed,
-        record,
+        ais,
         {name: list(elements) for name, elements in (forbid or {}).items()},
-        compact=compact,
+        _label(rules, options),
     )
-    out["board"] = core_board.id
-    out["ruleset"] = _label(rules, options)
-    out["seed"] = seed
-    return out
 
 
 #: the ruleset's label (``describe()``) when no option is given, by ruleset name: the same for every

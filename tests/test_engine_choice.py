@@ -54,6 +54,7 @@ def experiment_file(tmp_path: Path, text: str = RANDOM) -> Path:
 def _no_engine_override(monkeypatch):
     monkeypatch.delenv(native.ENGINE_ENV, raising=False)
     engine_choice._REFUSED.clear()
+    engine_choice._PREPARED.clear()
 
 
 def same_result(a, b) -> None:
@@ -175,18 +176,33 @@ def test_a_refused_shape_is_asked_of_the_core_once(monkeypatch, user_ai):
     from krosbalance import native_match
 
     calls = []
-    original = native_match.play_match_core
+    original = native_match.prepare_core
 
     def counting(*args, **kwargs):
         calls.append(kwargs["ai"])
         return original(*args, **kwargs)
 
     refused = user_ai
-    monkeypatch.setattr(native_match, "play_match_core", counting)
+    monkeypatch.setattr(native_match, "prepare_core", counting)
     for seed in range(3):
         assert play_match(T0, T1, seed=seed, ai=refused, options={"turn_limit": 4}).engine == "reference"
         assert play_match(T0, T1, seed=seed, options={"turn_limit": 4}).engine == "core"
-    assert calls == [refused, "random", "random", "random"]
+    # a shape played is checked and built once too: its next matches reuse the call
+    assert calls == [refused, "random"]
+
+
+@needs_core
+def test_a_shape_played_again_gives_what_a_fresh_one_gives():
+    first = [play_match(T0, T1, seed=seed, ai="focus_fire", options={"turn_limit": 6}) for seed in range(3)]
+    assert len(engine_choice._PREPARED) == 1
+    for seed, result in enumerate(first):
+        engine_choice._PREPARED.clear()
+        assert play_match(T0, T1, seed=seed, ai="focus_fire", options={"turn_limit": 6}) == result
+    # an option of another type is another shape (1 and True are equal as dict keys)
+    key = engine_choice._fast_key
+    assert key((T0, T1), "arena-elemental", "random", {"x": 1}, "arena", None, None) != key(
+        (T0, T1), "arena-elemental", "random", {"x": True}, "arena", None, None
+    )
 
 
 def test_without_the_core_auto_plays_the_reference_and_core_refuses(monkeypatch):
@@ -245,14 +261,14 @@ def panicking_core(monkeypatch, seeds):
     """The core panics on the matches of these seeds and plays the others."""
     from krosbalance import native_match
 
-    original = native_match.play_match_core
+    original = native_match.PreparedMatch.play
 
-    def core(*args, **kwargs):
-        if kwargs["seed"] in seeds:
+    def core(self, seed, *args, **kwargs):
+        if seed in seeds:
             raise PanicException("index out of bounds: the len is 3 but the index is 7")
-        return original(*args, **kwargs)
+        return original(self, seed, *args, **kwargs)
 
-    monkeypatch.setattr(native_match, "play_match_core", core)
+    monkeypatch.setattr(native_match.PreparedMatch, "play", core)
 
 
 @needs_core

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::PyBoard;
 use crate::board::AreaShape;
@@ -817,6 +817,64 @@ fn fighter_to_tuple<'py>(
     PyTuple::new(py, row)
 }
 
+/// One fighter as the reference's `FighterRecord` (`record`, its class) holding its `FighterStats`
+/// (`stats`, its class) and its dict of Arena's columns (`keys`, the names of
+/// [`COMPACT_FIGHTER_COLUMNS`] after the stats): built here, not read back from a compact row in
+/// Python (a match of twenty-odd fighters spent forty microseconds there). The positional order is
+/// the compact row's, which `engine_choice` checks against the reference's fields once.
+fn fighter_to_record<'py>(
+    py: Python<'py>,
+    state: &MatchState<Arena>,
+    uid: usize,
+    (record, stats, keys): (
+        &Bound<'py, PyAny>,
+        &Bound<'py, PyAny>,
+        &[Bound<'py, PyString>],
+    ),
+) -> PyResult<Bound<'py, PyAny>> {
+    let f = &state.fighters[uid];
+    let c = &state.content.chars[f.spec];
+    let s = &f.stats;
+    let turns = |t: &[i32]| t.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
+    let counters = stats.call1((
+        PyList::new(py, s.damage_dealt)?,
+        PyList::new(py, s.damage_taken)?,
+        s.heals_given,
+        s.heals_received,
+        s.kills,
+        s.knocked_out,
+        s.turns_alive,
+        s.spells_cast,
+        s.moves,
+        s.times_blocked,
+    ))?;
+    let values = PyDict::new(py);
+    let columns: [Bound<'py, PyAny>; 8] = [
+        s.kamas_collected.into_pyobject(py)?.into_any(),
+        s.gg_won.into_pyobject(py)?.into_any(),
+        s.rewards_bought.into_pyobject(py)?.into_any(),
+        s.rewards_revealed.into_pyobject(py)?.into_any(),
+        s.rewards_held.join(" ").into_pyobject(py)?.into_any(),
+        s.rewards_used.join(" ").into_pyobject(py)?.into_any(),
+        turns(&s.rewards_held_turns).into_pyobject(py)?.into_any(),
+        turns(&s.rewards_used_turns).into_pyobject(py)?.into_any(),
+    ];
+    for (key, value) in keys.iter().zip(columns) {
+        values.set_item(key, value)?;
+    }
+    record.call1((
+        f.uid,
+        f.side,
+        c.id.as_str(),
+        c.name.as_str(),
+        f.level,
+        f.kind != PieceKind::Krosmaster,
+        f.summoner,
+        counters,
+        values,
+    ))
+}
+
 /// Play one two-player Arena match in the core.
 ///
 /// `teams`: two lists of loaded `CharacterSpec`s (seat order); `pieces`: the summonable specs
@@ -904,15 +962,25 @@ fn play_arena_match<'py>(
 }
 
 fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'py, PyDict>> {
-    result_to_py_as(py, state, false)
+    result_to_py_as(py, state, false, None)
 }
 
-/// The result dict; `compact`: each fighter a tuple of [`COMPACT_FIGHTER_COLUMNS`] (not a dict).
+/// The result dict; `compact`: each fighter a tuple of [`COMPACT_FIGHTER_COLUMNS`] (not a dict);
+/// `records`: the reference's `(FighterRecord, FighterStats)` classes, each fighter built as one
+/// (before `compact`).
 fn result_to_py_as<'py>(
     py: Python<'py>,
     state: &MatchState<Arena>,
     compact: bool,
+    records: Option<&(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let keys: Vec<Bound<'py, PyString>> = match records {
+        Some(_) => COMPACT_FIGHTER_COLUMNS[17..]
+            .iter()
+            .map(|k| PyString::intern(py, k))
+            .collect(),
+        None => Vec::new(),
+    };
     let out = PyDict::new(py);
     out.set_item("winner", state.winner)?;
     out.set_item("end_reason", state.end_reason)?;
@@ -946,7 +1014,9 @@ fn result_to_py_as<'py>(
                 .filter(|f| f.kind != PieceKind::Krosmaster),
         )
         .map(|f| {
-            Ok(if compact {
+            Ok(if let Some((record, stats)) = records {
+                fighter_to_record(py, state, f.uid, (record, stats, &keys))?
+            } else if compact {
                 fighter_to_tuple(py, state, f.uid)?.into_any()
             } else {
                 fighter_to_py(py, state, f.uid)?.into_any()
@@ -1168,8 +1238,10 @@ impl PyArenaCatalog {
     /// `plant_divergence_at`: test-only, the differential harness's own test
     /// (`krosbalance.testing.differential`): the k-th event of the core's log is altered inside
     /// the core (`play::play_arena_planted`; never an option of a match). `compact`: the fighters
-    /// as tuples of `COMPACT_FIGHTER_COLUMNS` (what `engine_choice` reads), not row dicts.
-    #[pyo3(signature = (teams, board, options, ais, seed, record = "none", forbid = None, plant_divergence_at = None, compact = false))]
+    /// as tuples of `COMPACT_FIGHTER_COLUMNS`, not row dicts; `records`: the reference's
+    /// `(FighterRecord, FighterStats)` classes, the fighters built as records of them in the
+    /// compact row's order (what `engine_choice` asks for).
+    #[pyo3(signature = (teams, board, options, ais, seed, record = "none", forbid = None, plant_divergence_at = None, compact = false, records = None))]
     #[allow(clippy::too_many_arguments)]
     fn play<'py>(
         &self,
@@ -1183,13 +1255,14 @@ impl PyArenaCatalog {
         forbid: Option<std::collections::BTreeMap<String, Vec<String>>>,
         plant_divergence_at: Option<usize>,
         compact: bool,
+        records: Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = self.spec_of(teams, &board, options, ais, seed, record, forbid)?;
         drop(board);
         let state = py
             .detach(|| play_arena_planted(&spec, plant_divergence_at))
             .map_err(PyValueError::new_err)?;
-        result_to_py_as(py, &state, compact)
+        result_to_py_as(py, &state, compact, records.as_ref())
     }
 
     /// A batch of matches, each `(teams, board, options, ais, seed)` or with a sixth item, its
