@@ -96,11 +96,12 @@ def _mcts_race(rng: np.random.Generator) -> AI:
     return MCTSAI(rng, base=KiterRaceAI)
 
 
-def _mcts_deep(rng: np.random.Generator) -> AI:
+def _mcts_deep(rng: np.random.Generator, confirm: int = 0, confirm_turns: int = 0) -> AI:
     """mcts-race's search made deeper and wider (issue 39, item 4;
     ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai-2.md``): kiter-race also models the
     opponent, 16 plans over 4 -> 8 -> 16 -> 32 worlds with the heuristic's own never cut and no
-    prior (the rollouts alone judge), and the best plans of kiter, focus-fire and objective joined to kiter-race's."""
+    prior (the rollouts alone judge), and the best plans of kiter, focus-fire and objective joined to
+    kiter-race's. ``confirm`` and ``confirm_turns``: :func:`_mcts_fair`'s judge."""
     return MCTSAI(
         rng,
         candidates=16,
@@ -110,6 +111,8 @@ def _mcts_deep(rng: np.random.Generator) -> AI:
         prior=0.0,
         keep_base=True,
         alternatives=(KiterAI, FocusFireAI, ObjectiveAI),
+        confirm=confirm,
+        confirm_turns=confirm_turns,
     )
 
 
@@ -119,18 +122,7 @@ def _mcts_fair(rng: np.random.Generator) -> AI:
     kiter-race's plan only when it is also better on 16 fresh worlds, each played 10 game turns past
     the reply (``confirm``, ``confirm_turns``), so a plan that looks better for one reply but loses
     the match (the King that walks away from the archer it should pin) is not played."""
-    return MCTSAI(
-        rng,
-        candidates=16,
-        schedule=(4, 8, 16, 32),
-        base=KiterRaceAI,
-        model=KiterRaceAI,
-        prior=0.0,
-        keep_base=True,
-        alternatives=(KiterAI, FocusFireAI, ObjectiveAI),
-        confirm=16,
-        confirm_turns=10,
-    )
+    return _mcts_deep(rng, confirm=16, confirm_turns=10)
 
 
 def register_ai(
