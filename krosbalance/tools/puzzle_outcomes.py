@@ -28,7 +28,6 @@ JSON object of ``MCTSAI``'s knobs), to judge a variant before it is registered.
 from __future__ import annotations
 
 import argparse
-import copy
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -38,8 +37,10 @@ import numpy as np
 
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.registry import get_ai
+from krosbalance.engine.clone import clone_state
 from krosbalance.engine.dice import SeededDice
-from krosbalance.engine.turn import Controller, positions
+from krosbalance.engine.turn import Controller, game_turn, positions
+from krosbalance.engine.view import MatchView
 from krosbalance.testing.puzzles import PUZZLES, Position, Puzzle
 from krosbalance.testing.skill_puzzles import SKILL_PUZZLES
 from krosbalance.tools.search_screen import _players, parse_knobs
@@ -84,6 +85,8 @@ def answered(puzzle: Puzzle, ai: str, seed: int) -> Position:
         position.sc.play_turn(controller)
     else:
         position.sc.play_character(position.actor, controller)
+    if position.state.active is not None:
+        position.sc.end_turn()
     return position
 
 
@@ -96,20 +99,18 @@ def _factory(ai: str) -> Callable[[np.random.Generator], Controller]:
 
 
 def play_on(answer: Position, seed: int, continuation: str, playout: int, turns: int) -> float:
-    """Side 0's score when the match goes on from a copy of ``answer``: the rest of side 0's turn
-    skipped, then whole game turns by ``continuation`` on both sides until the match ends or
-    ``turns`` game turns have passed (a half)."""
-    position = copy.deepcopy(answer)
-    sc, state = position.sc, position.state
+    """Side 0's score when the match goes on from a copy of ``answer`` (:func:`clone_state`: the
+    compiled build's classes cannot be deep-copied): the rest of side 0's turn skipped, then whole
+    game turns by ``continuation`` on both sides, as ``Scenario.play_turn`` plays them, until the
+    match ends or ``turns`` game turns have passed (a half)."""
+    state = clone_state(answer.state, SeededDice(np.random.default_rng([seed, playout, 31])))
     if state.finished:
         return _score(state.winner)
-    if state.active is not None:
-        sc.end_turn()
     state.active_side = 1
-    state.dice = SeededDice(np.random.default_rng([seed, playout, 31]))
     players = [get_ai(continuation)(np.random.default_rng([seed, playout, side, 37])) for side in (0, 1)]
     for _ in range(turns):
-        sc.play_turn(players[state.active_side])
+        side = state.active_side
+        game_turn(state, players[side], MatchView(state, side))
         if state.finished:
             return _score(state.winner)
     return 0.5
