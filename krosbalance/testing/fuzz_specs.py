@@ -19,7 +19,8 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
   Krosmaster present carries an ``element_bonus`` on an elemental attack (R-A80), Invisibility or
   Stimulus (R-A108) (``spec["mechanic"]``; both engines play a registry with that card changed,
   :func:`registry_of`), drawn from a stream of its own so the other draws of a spec are what they
-  were before;
+  were before; in 5% of the others, one of Blast's effect keywords on an attack (``move_to_target``,
+  ``different_target_next``, :data:`KEYWORDS`), from a stream of its own too;
 - **AIs**: ``random`` and every AI of :data:`krosbalance.native_match.PORTED_AIS`, read when a spec
   is drawn (an AI ported later joins by itself), each seat drawn on its own, an AI that cannot play
   a seat count (the registry's ``ai_problem``: two-player-only AIs) left out of four-player matches;
@@ -77,6 +78,16 @@ MECHANICS = ("element_bonus", "invisibility", "stimulus")
 
 #: the key of the mechanics' own stream (``default_rng([master_seed, k, MECHANIC_STREAM])``)
 MECHANIC_STREAM = 37
+
+
+#: Blast's effect keywords, which an Arena designer's card may print (R-B28 ``move_to_target``,
+#: Roulette de chat's ``different_target_next``): added to an attack of a Krosmaster present that
+#: targets any cell, in :data:`KEYWORD_SHARE` of the specs that drew no mechanic, from a stream of
+#: their own (``default_rng([master_seed, k, KEYWORD_STREAM])``; the duels' is 41), so every spec
+#: drawn before is unchanged
+KEYWORDS = ("move_to_target", "different_target_next")
+KEYWORD_SHARE = 0.05
+KEYWORD_STREAM = 43
 
 
 #: share of matches with restricted play
@@ -271,7 +282,7 @@ def _mechanic(master_seed: int, k: int, teams: Sequence[Sequence[str]]) -> dict[
     card without one gets Invisibility); for ``stimulus`` its ``marker``."""
     rng = np.random.default_rng([master_seed, k, MECHANIC_STREAM])
     if rng.random() >= MECHANIC_SHARE:
-        return None
+        return _keyword(master_seed, k, teams)
     name = str(_pick(rng, _pick(rng, teams)))
     card = default_registry().load_character(name)
     kind = MECHANICS[int(rng.integers(len(MECHANICS)))]
@@ -288,6 +299,22 @@ def _mechanic(master_seed: int, k: int, teams: Sequence[Sequence[str]]) -> dict[
     if kind == "stimulus":
         return {"card": name, "kind": kind, "marker": "mp" if rng.random() < 0.5 else "ap"}
     return {"card": name, "kind": "invisibility"}
+
+
+def _keyword(master_seed: int, k: int, teams: Sequence[Sequence[str]]) -> dict[str, Any] | None:
+    """A keyword of :data:`KEYWORDS` on an attack (``spell``) that targets any cell of a Krosmaster
+    present, in :data:`KEYWORD_SHARE` of the specs (None otherwise, or when the card has none)."""
+    rng = np.random.default_rng([master_seed, k, KEYWORD_STREAM])
+    if rng.random() >= KEYWORD_SHARE:
+        return None
+    name = str(_pick(rng, _pick(rng, teams)))
+    kind = KEYWORDS[int(rng.integers(len(KEYWORDS)))]
+    attacks = [
+        s for s in default_registry().load_character(name).spells if s.kind == "attack" and s.target == "any"
+    ]
+    if not attacks:
+        return None
+    return {"card": name, "kind": kind, "spell": _pick(rng, attacks).id}
 
 
 def registry_of(spec: Mapping[str, Any]) -> Any:
@@ -307,6 +334,13 @@ def _mechanic_registry(mechanic_json: str) -> Any:
         bonus = EffectSpec("element_bonus", {"element": m["element"], "amount": m["amount"]})
         spells = tuple(
             dataclasses.replace(s, effects=(*s.effects, bonus)) if s.id == m["spell"] else s
+            for s in card.spells
+        )
+        card = dataclasses.replace(card, spells=spells)
+    elif m["kind"] in KEYWORDS:
+        keyword = EffectSpec(m["kind"], {})
+        spells = tuple(
+            dataclasses.replace(s, effects=(*s.effects, keyword)) if s.id == m["spell"] else s
             for s in card.spells
         )
         card = dataclasses.replace(card, spells=spells)

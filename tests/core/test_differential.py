@@ -104,7 +104,7 @@ def test_specs_cover_every_mode_ai_set_board_and_option_family():
     assert {x["turns"] for x in labels} == {"short", "full"}
     assert {x["restricted"] for x in labels} == {"yes", "no"}
     # R-A80, R-A108: a designer's mechanic on a Krosmaster present (a patched registry, both engines)
-    assert {x["mechanic"] for x in labels} == {"none", *fuzz_specs.MECHANICS}
+    assert {x["mechanic"] for x in labels} == {"none", *fuzz_specs.MECHANICS, *fuzz_specs.KEYWORDS}
     for seats in (2, 4):
         played = {name for s in specs if len(s["teams"]) == seats for name in s["ai"]}
         assert played == set(fuzz_specs.core_ais(seats)), seats

@@ -89,6 +89,8 @@ fn effect_of(obj: &Bound<'_, PyAny>) -> PyResult<Effect> {
             }
         }
         "carry_ally" => Effect::CarryAlly,
+        "move_to_target" => Effect::MoveToTarget,
+        "different_target_next" => Effect::DifferentTargetNext,
         other => return Err(unsupported(format!("the effect {other:?}"))),
     })
 }

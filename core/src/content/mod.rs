@@ -189,6 +189,10 @@ pub enum Effect {
     },
     /// Pandawa Style: the ally the player picked is carried to the target cell (R-A143).
     CarryAlly,
+    /// R-B28 (Bond imprudent): the caster moves into the targeted cell if it is free.
+    MoveToTarget,
+    /// Roulette de chat: the caster's next cast of this spell may not target this cast's piece.
+    DifferentTargetNext,
 }
 
 /// When an effect applies during step 2 of a spell (`engine/effects.py`'s phases).
@@ -203,12 +207,13 @@ pub enum Phase {
 impl Effect {
     pub fn phase(&self) -> Phase {
         match self {
-            Effect::PierceArmour | Effect::Lifesteal => Phase::Flag,
+            Effect::PierceArmour | Effect::Lifesteal | Effect::DifferentTargetNext => Phase::Flag,
             Effect::Retreat { .. }
             | Effect::Approach { .. }
             | Effect::RangeBonusThisTurn { .. }
             | Effect::LoseAllMp
-            | Effect::CarryAlly => Phase::Caster,
+            | Effect::CarryAlly
+            | Effect::MoveToTarget => Phase::Caster,
             Effect::BonusPerAdjacentSummon { .. } | Effect::ElementBonus { .. } => Phase::Bonus,
             _ => Phase::Target,
         }

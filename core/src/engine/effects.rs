@@ -127,6 +127,35 @@ fn apply<R: MatchRules>(
         }
         Effect::RangeBonusThisTurn { amount } => state.fighters[caster].range_bonus += amount,
         Effect::LoseAllMp => state.fighters[caster].mp = 0,
+        Effect::MoveToTarget => {
+            // R-B28 (Bond imprudent): a special movement, so no Lock and no dodge roll. The
+            // reference's `on_enter` for a cell of `enter_cells` is a Blast hook (no Arena cell).
+            let c = &state.fighters[caster];
+            let cell = ctx.target_cell;
+            if c.cell < 0 || i32::from(cell) == c.cell || state.obstacles.contains(cell) {
+                return;
+            }
+            let origin = c.cell;
+            crate::engine::pieces::relocate(state, caster, cell);
+            if state.full() {
+                state.events.push(Event::Moved {
+                    turn: state.turn,
+                    uid: caster,
+                    origin,
+                    destination: i32::from(cell),
+                    how: "spell_move",
+                });
+            }
+        }
+        Effect::DifferentTargetNext => {
+            let key = spell.key;
+            let piece = state.piece_at(ctx.target_cell);
+            let banned = &mut state.fighters[caster].banned_targets;
+            banned.retain(|&(k, _)| k != key);
+            if let Some(uid) = piece {
+                banned.push((key, uid));
+            }
+        }
         Effect::CarryAlly => {
             let c = &state.fighters[caster];
             if ctx.choice < 0 || c.cell < 0 || state.obstacles.contains(ctx.target_cell) {

@@ -75,6 +75,14 @@ fn target_ok<R: MatchRules>(
     spell: &SpellSpec,
     cell: Cell,
 ) -> bool {
+    if !f.banned_targets.is_empty() {
+        // "your next <spell> must have a different target" (`different_target_next`)
+        if let Some(&(_, banned)) = f.banned_targets.iter().find(|(key, _)| *key == spell.key) {
+            if state.piece_at(cell) == Some(banned) {
+                return false;
+            }
+        }
+    }
     match spell.target {
         TargetRule::Any => true,
         // R-A64, R-A116: a trap's cell stays free; only a second trap may not be put there

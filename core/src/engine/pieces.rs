@@ -45,6 +45,7 @@ pub fn spawn<R: MatchRules>(
         minus_ap: 0,
         turn_uses: Vec::new(),
         game_uses: Vec::new(),
+        banned_targets: Vec::new(),
         max_range_bonus: 0,
         forbidden_kinds: 0,
         forbidden_powers: 0,

@@ -70,6 +70,8 @@ pub struct Fighter {
     /// Spells (by index) cast this turn / this game (blue and red limits, R-A66).
     pub turn_uses: Vec<u32>,
     pub game_uses: Vec<u32>,
+    /// (spell key, uid): the piece the next cast of that spell may not target (`different_target_next`).
+    pub banned_targets: Vec<(u32, usize)>,
     /// +max range from permanent ruleset effects (Arena's Demonic Rewards, R-A145).
     pub max_range_bonus: i32,
     /// Restricted play (engine/restriction.py): ruleset action kinds this piece may not take (bit
