@@ -89,3 +89,22 @@ def shipped_cards(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     use_content(None)
     yield
     use_content(None)
+
+
+#: an effect keyword only the reference knows (registered by :func:`reference_only_effect`): the core
+#: plays every Arena keyword of the shipped vocabulary, so a card it cannot play is made this way
+REFERENCE_ONLY = "test_reference_only_nudge"
+
+
+def reference_only_effect(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The lines of a spell effect the reference plays (it does nothing) and the core refuses ("not
+    in the core yet: the effect ..."), registered for this test alone."""
+    from krosbalance.content.keywords import EFFECT_KEYWORDS
+    from krosbalance.engine.effects import EFFECTS, TARGET, EffectRule
+
+    def nudge(ctx: object, target: object) -> None:
+        """Nothing: the card exists to be refused by the core."""
+
+    monkeypatch.setitem(EFFECT_KEYWORDS, REFERENCE_ONLY, {})
+    monkeypatch.setitem(EFFECTS, REFERENCE_ONLY, EffectRule(REFERENCE_ONLY, TARGET, "test only", nudge))
+    return f'\n[[characters.spells.effects]]\nkind = "{REFERENCE_ONLY}"\n'

@@ -15,7 +15,14 @@ from krosbalance.content import custom
 from krosbalance.content.custom import CONTENT_ENV, active_content, read_content_folder, use_content
 from krosbalance.content.registry import DEFAULT_CHARACTER_FOLDER, Registry, default_registry
 from krosbalance.errors import ContentError
-from tests.content.custom_helpers import BOARD, FIGURE, box_split, make_folder, shipped_cards
+from tests.content.custom_helpers import (
+    BOARD,
+    FIGURE,
+    box_split,
+    make_folder,
+    reference_only_effect,
+    shipped_cards,
+)
 
 __all__ = ["shipped_cards"]  # the fixture, used by name
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,14 +196,16 @@ def test_the_core_plays_a_designers_figure_and_board_as_the_reference_does(folde
 
 
 @pytest.mark.skipif(not native.available(), reason="the native core is not installed")
-def test_a_mechanic_the_core_lacks_falls_back_to_the_reference(tmp_path: Path) -> None:
+def test_a_mechanic_the_core_lacks_falls_back_to_the_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A card whose effect the core does not play yet: ``auto`` plays its matches on the reference
     (never a wrong result), and ``core`` says why in one line."""
     from krosbalance.errors import EngineError
     from krosbalance.play import play_match
 
     team_a, team_b = box_split()
-    lacking = '\n[[characters.spells.effects]]\nkind = "move_to_target"\n'
+    lacking = reference_only_effect(monkeypatch)
     use_content(make_folder(tmp_path / "cards", team_a[0], extra_effect=lacking))
     mine = (FIGURE, *team_a[1:])
     result = play_match(mine, team_b, ai="focus_fire", seed=5)
@@ -206,12 +215,14 @@ def test_a_mechanic_the_core_lacks_falls_back_to_the_reference(tmp_path: Path) -
 
 
 @pytest.mark.skipif(not native.available(), reason="the native core is not installed")
-def test_a_card_the_core_lacks_sends_only_its_own_matches_to_the_reference(tmp_path: Path) -> None:
+def test_a_card_the_core_lacks_sends_only_its_own_matches_to_the_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The core's catalog leaves that one card out: a match without it still plays in the core."""
     from krosbalance.play import play_match
 
     team_a, team_b = box_split()
-    lacking = '\n[[characters.spells.effects]]\nkind = "move_to_target"\n'
+    lacking = reference_only_effect(monkeypatch)
     use_content(make_folder(tmp_path / "cards", team_a[0], extra_effect=lacking))
     assert play_match((FIGURE, *team_a[1:]), team_b, ai="focus_fire", seed=5).engine == "reference"
     assert play_match(team_a, team_b, ai="focus_fire", seed=5).engine == "core"

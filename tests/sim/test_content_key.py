@@ -20,7 +20,15 @@ from krosbalance.sim.experiment import check_experiment, load_experiment
 from krosbalance.sim.replay import replay_match
 from krosbalance.sim.runner import RunError, read_manifest, read_table, run_experiment
 from krosbalance.sim.runner import fingerprint as fingerprint_of
-from tests.content.custom_helpers import BOARD, FIGURE, box_split, make_folder, shipped_cards
+from tests.content.custom_helpers import (
+    BOARD,
+    FIGURE,
+    REFERENCE_ONLY,
+    box_split,
+    make_folder,
+    reference_only_effect,
+    shipped_cards,
+)
 
 __all__ = ["shipped_cards"]
 pytestmark = pytest.mark.usefixtures("shipped_cards")
@@ -148,14 +156,14 @@ def test_the_command_line_option_serves_every_command(
 
 @pytest.mark.skipif(not native.available(), reason="the native core is not installed")
 def test_cards_the_core_cannot_play_are_said_once_and_played_by_the_reference(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lacking = '\n[[characters.spells.effects]]\nkind = "move_to_target"\n'
+    lacking = reference_only_effect(monkeypatch)
     make_folder(tmp_path / "cards", box_split()[0][0], extra_effect=lacking)
     (tmp_path / "study.toml").write_text(experiment_text("cards", deals=1), encoding="utf-8")
     summary = run_experiment(tmp_path / "study.toml", tmp_path / "out", progress=False)
     err = capsys.readouterr().err
-    assert err.count("note: the native core cannot play the cards of") == 1 and "move_to_target" in err
+    assert err.count("note: the native core cannot play the cards of") == 1 and REFERENCE_ONLY in err
     assert summary.n_errors == 0
     assert set(read_table(tmp_path / "out", "matches")["engine"]) == {"reference"}
 
