@@ -151,7 +151,7 @@ def _cheap_refusal(
     if not native.available():
         return native.why_unavailable()
     if rules.name != "arena":
-        return f"the ruleset {rules.name!r} is not in the core (Arena is)"
+        return f"the ruleset {rules.name!r} is not in the core (Arena and the Duel Pack are)"
     if len(teams) not in CORE_SEATS:
         return f"{len(teams)} seats are not in the core (two and four are)"
     if not isinstance(board, str):

@@ -398,7 +398,7 @@ def test_a_run_with_the_core_says_nothing_of_it(tmp_path, monkeypatch, capsys):
 
 def test_every_arena_event_kind_is_its_class_name_in_snake_case():
     """What ``engine_choice`` falls back on where a compiled event class cannot be made without fields
-    (the core plays Arena only: Duel's ``DuelTurnEnded`` is ``turn_ended``)."""
+    (Arena's events; Duel's ``DuelTurnEnded`` is ``turn_ended``, read by the duel bindings)."""
     import re
 
     classes = engine_choice._event_classes("arena")

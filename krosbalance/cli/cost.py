@@ -17,6 +17,9 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+#: the rulesets the native core plays (issues 37 and 41); a Blast match is costed on the reference
+CORE_RULESETS: tuple[str, ...] = ("arena", "duel")
+
 
 @dataclass(frozen=True)
 class Cost:
@@ -41,7 +44,7 @@ class Cost:
         engine = {
             "core": "native core",
             "reference": "Python reference engine: the core is not installed",
-            "ruleset": "Python reference engine: the core plays Arena only",
+            "ruleset": "Python reference engine: the core plays Arena and the Duel Pack only",
         }[self.engine]
         line = f"{bound}{self.matches:,} matches, {time} with {self.jobs} job(s) ({engine})"
         if self.stages:
@@ -65,12 +68,12 @@ def duration(seconds: float) -> str:
 def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
     """The mean seconds of one match of ``experiment``: each AI matchup's (the mean of its seats' AI
     costs, scaled by the seats over two) weighted by its deals, on the reference engine for a ruleset
-    the core does not play (Blast, the Duel Pack); and the AIs costed by their tier. A balance
+    the core does not play (Blast); and the AIs costed by their tier. A balance
     patch's arms are costed like the shipped cards': the core plays them (``engine_choice`` converts
     each patched registry once)."""
     from krosbalance.ai.registry import ai_cost  # start-up: only this command loads it
 
-    if getattr(experiment, "ruleset", "arena") != "arena":  # the core plays Arena only
+    if getattr(experiment, "ruleset", "arena") not in CORE_RULESETS:
         core = False
     total, weight, guessed = 0.0, 0, []
     for table_ais, deals in zip(experiment.ais, experiment.deals_per_matchup, strict=True):
@@ -135,7 +138,7 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
         seconds=seconds,
         stages=tuple((label, n) for label, n, _ in parts if label),
         at_most=at_most or bool(getattr(experiment, "target", "")),  # [target]: its cap
-        engine=("core" if experiment.ruleset == "arena" else "ruleset") if core else "reference",
+        engine=("core" if experiment.ruleset in CORE_RULESETS else "ruleset") if core else "reference",
         jobs=workers,
         unmeasured=tuple(dict.fromkeys(guessed)),
     )
