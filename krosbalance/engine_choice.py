@@ -51,7 +51,7 @@ from dataclasses import fields
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from krosbalance import native, native_duel, native_match
+from krosbalance import native, native_blast, native_duel, native_match
 from krosbalance.content.custom import on_content_change
 from krosbalance.content.specs import ELEMENTS
 from krosbalance.engine import events
@@ -59,6 +59,7 @@ from krosbalance.engine.events import LEVELS
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
 from krosbalance.errors import CoreFault, EngineError, KrosbalanceError, TeamError
 from krosbalance.rulesets.arena.results import ArenaStats
+from krosbalance.rulesets.blast.ruleset import BlastRuleset
 from krosbalance.rulesets.duel.ruleset import DuelRuleset
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ def _cheap_refusal(
     if not native.available():
         return native.why_unavailable()
     if rules.name != "arena":
-        return f"the ruleset {rules.name!r} is not in the core (Arena and the Duel Pack are)"
+        return f"the ruleset {rules.name!r} is not in the core (Arena, the Duel Pack and Blast are)"
     if len(teams) not in CORE_SEATS:
         return f"{len(teams)} seats are not in the core (two and four are)"
     if not isinstance(board, str):
@@ -202,6 +203,10 @@ def play_in_core(
     rules = resolve_ruleset(ruleset, options)
     if isinstance(rules, DuelRuleset):  # the Duel Pack (issue 41): its own boundary
         return native_duel.play_duel_in_core(teams, board, ai, seed, rules, record, registry, forbid, choice)
+    if isinstance(rules, BlastRuleset):  # Krosmaster Blast (issue 41): its own boundary
+        return native_blast.play_blast_in_core(
+            teams, board, ai, seed, rules, record, registry, forbid, choice
+        )
     refusal = _cheap_refusal(teams, board, rules, record, choice)
     overrides: dict[str, Any] = {}
     key: tuple[Any, ...] = ()

@@ -14,14 +14,14 @@ refuses, it refuses before playing: an AI it does not play, restricted play (``f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from krosbalance import native
 from krosbalance.ai.registry import canonical_ai, get_ai
 from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import ELEMENTS
-from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult
+from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult, ResultColumn
 from krosbalance.errors import CoreFault, EngineError, KrosbalanceError
 from krosbalance.rulesets.arena.options import punch
 from krosbalance.rulesets.base import summonable
@@ -130,7 +130,7 @@ def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -
         board=board,
         ruleset=str(rules.describe()),
         seed=seed,
-        fighters=[_fighter(row) for row in out["fighters"]],
+        fighters=[fighter_record(row, FIGHTER_COLUMNS) for row in out["fighters"]],
         events=[_event(kinds, kind, data) for kind, data in out["events"]],
         versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
         values=values,
@@ -140,7 +140,9 @@ def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -
     )
 
 
-def _fighter(row: Mapping[str, Any]) -> FighterRecord:
+def fighter_record(row: Mapping[str, Any], columns: Sequence[ResultColumn]) -> FighterRecord:
+    """A fighter's ``FighterRecord`` from the core's row (Duel and Blast), with the ruleset's
+    fighter ``columns``."""
     stats = FighterStats(
         damage_dealt=[row[f"damage_dealt_{element}"] for element in ELEMENTS],
         damage_taken=[row[f"damage_taken_{element}"] for element in ELEMENTS],
@@ -163,7 +165,7 @@ def _fighter(row: Mapping[str, Any]) -> FighterRecord:
         is_summon=row["is_summon"],
         summoner=None if summoner < 0 else summoner,
         stats=stats,
-        values={column.name: row[column.name] for column in FIGHTER_COLUMNS},
+        values={column.name: row[column.name] for column in columns},
     )
 
 
@@ -180,11 +182,31 @@ def play_duel_in_core(
 ) -> MatchResult | None:
     """``engine_choice.play_in_core`` for a duel: the match played by the core, or None when the
     reference is to play it (``choice`` ``auto`` and the core cannot); ``choice`` is the resolved
-    ``auto`` or ``core``.
+    ``auto`` or ``core`` (:func:`play_in_core_or_none`)."""
+
+    def play(names: Sequence[str]) -> MatchResult:
+        return play_duel_core(teams, str(board), names, seed, rules, record, registry)
+
+    return play_in_core_or_none(play, teams, board, ai, seed, record, forbid, choice, "a duel")
+
+
+def play_in_core_or_none(
+    play: Callable[[Sequence[str]], MatchResult],
+    teams: Sequence[Sequence[str]],
+    board: str | Board,
+    ai: str | Sequence[str],
+    seed: int,
+    record: str,
+    forbid: Mapping[str, Sequence[str]] | None,
+    choice: str,
+    what: str,
+) -> MatchResult | None:
+    """The routing the Duel Pack and Blast share: ``play`` (the match in the core, given the AI
+    names) or None when the reference is to play it (``choice`` ``auto`` and the core cannot).
 
     Raises:
-        EngineError: ``choice`` is ``core`` and the core cannot play this duel (why, in one line).
-        CoreFault: the core failed on the duel (chained to the core's exception).
+        EngineError: ``choice`` is ``core`` and the core cannot play this match (why, in one line).
+        CoreFault: the core failed on the match (chained to the core's exception).
         KrosbalanceError: under ``core``, the reference's own checks (teams, names, AIs).
     """
     from krosbalance.engine_choice import AUTO, CORE, REFUSALS, fault_message  # cycle: it asks here
@@ -198,10 +220,10 @@ def play_duel_in_core(
     elif choice == AUTO and record == "full":
         why = "record='full' keeps a replay's checkpoints, read from the reference's live state"
     elif forbid:
-        why = "not in the core yet: restricted play in a duel"
+        why = f"not in the core yet: restricted play in {what}"
     if why is None:
         try:
-            return play_duel_core(teams, str(board), _ai_names(ai, len(teams)), seed, rules, record, registry)
+            return play(_ai_names(ai, len(teams)))
         except KrosbalanceError:
             if choice == CORE:
                 raise

@@ -10,8 +10,7 @@ own, built as a balance patch over the box figures (:func:`krosbalance.sim.patch
 and whole matches on both engines must give the same canonical bytes (every event, then the result
 head): the random AI (which casts at empty cells too), the heuristic AIs and a search AI, Demonic
 Rewards on and off. Each registry changes the matches it plays, so a core that ignored the keyword
-would diverge. Blast itself is not in the core yet (``engine_choice``: "the ruleset 'blast' is not in
-the core").
+would diverge. Blast matches themselves are tests/core/test_blast_identity.py's.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 //! Decisions (krosbalance/ai): the registered AIs the core plays.
 
 pub mod base;
+pub mod blast;
 pub mod casts;
 pub mod context;
 pub mod duel;

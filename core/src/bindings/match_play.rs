@@ -8,17 +8,21 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use super::convert::{RulesetEvents, event_to_py, fighter_row};
 use crate::PyBoard;
 use crate::board::AreaShape;
 use crate::content::{
     CharacterSpec, Content, Effect, Element, Limit, PieceKind, Power, RANKS, RangeType,
     RewardEffect, RewardKind, RewardSpec, SpellKind, SpellSpec, TargetRule,
 };
-use crate::engine::events::{Event, FULL, NONE, SUMMARY};
+use crate::engine::events::{FULL, NONE, SUMMARY};
 use crate::engine::pieces::Restriction;
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::play::{ArenaMatch, play_arena, play_arena_planted};
 use crate::rulesets::arena::{Arena, ArenaEvent, ArenaOptions, Mode};
+
+/// Card powers only Krosmaster Blast reads, from its own table (`BlastPower`), never the engine.
+pub(super) const BLAST_POWERS: [&str; 2] = ["capture_marker", "combat_reroll"];
 
 pub(super) fn unsupported(what: String) -> PyErr {
     PyValueError::new_err(format!("not in the core yet: {what}"))
@@ -91,6 +95,11 @@ fn effect_of(obj: &Bound<'_, PyAny>) -> PyResult<Effect> {
         "carry_ally" => Effect::CarryAlly,
         "move_to_target" => Effect::MoveToTarget,
         "different_target_next" => Effect::DifferentTargetNext,
+        "minus_marker_if_glyphs" => Effect::MinusMarkerIfGlyphs {
+            glyphs: n("glyphs")?,
+            ap: params.get_item("marker")?.extract::<String>()? != "mp",
+            amount: n("amount")?,
+        },
         other => return Err(unsupported(format!("the effect {other:?}"))),
     })
 }
@@ -199,6 +208,9 @@ pub(super) fn character_of(
                 immune |= 1 << element.index();
             }
             continue;
+        }
+        if BLAST_POWERS.contains(&name.as_str()) {
+            continue; // the Blast ruleset's own (rulesets/blast/passives.py's POWERS)
         }
         let power = Power::from_name(&name)
             .ok_or_else(|| unsupported(format!("{id}: the power {name:?}")))?;
@@ -465,237 +477,106 @@ pub(super) fn record_level(record: &str) -> PyResult<u8> {
     })
 }
 
-/// `(kind, {field: value})` of one event, fields as the reference's dataclass names them.
-pub(super) fn event_to_py<'py>(
-    py: Python<'py>,
-    state: &MatchState<Arena>,
-    event: &Event<ArenaEvent>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let d = PyDict::new(py);
-    let content = &state.content;
-    let kind = match event {
-        Event::TurnStarted { turn, side } => {
-            d.set_item("turn", turn)?;
-            d.set_item("side", side)?;
-            "turn_started"
-        }
-        Event::CharacterTurnStarted {
-            turn,
-            uid,
-            spec,
-            mp,
-            ap,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("uid", uid)?;
-            d.set_item("name", &content.chars[*spec].name)?;
-            d.set_item("mp", mp)?;
-            d.set_item("ap", ap)?;
-            "character_turn_started"
-        }
-        Event::Moved {
-            turn,
-            uid,
-            origin,
-            destination,
-            how,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("uid", uid)?;
-            d.set_item("origin", origin)?;
-            d.set_item("destination", destination)?;
-            d.set_item("how", how)?;
-            "moved"
-        }
-        Event::LockRolled {
-            turn,
-            mover,
-            locker,
-            lock,
-            dodge,
-            blocked,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("mover", mover)?;
-            d.set_item("locker", locker)?;
-            d.set_item("lock", lock)?;
-            d.set_item("dodge", dodge)?;
-            d.set_item("blocked", blocked)?;
-            "lock_rolled"
-        }
-        Event::SpellCast {
-            turn,
-            uid,
-            spell,
-            target,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("uid", uid)?;
-            d.set_item("spell", &content.resolve(*spell).id)?;
-            d.set_item("target", target)?;
-            "spell_cast"
-        }
-        Event::DiceRolled {
-            turn,
-            uid,
-            roll,
-            faces,
-            successes,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("uid", uid)?;
-            d.set_item("roll", roll)?;
-            let faces: Vec<u32> = faces.iter().map(|&f| u32::from(f)).collect();
-            d.set_item("faces", PyTuple::new(py, faces)?)?;
-            d.set_item("successes", successes)?;
-            "dice_rolled"
-        }
-        Event::Damaged {
-            turn,
-            source,
-            target,
-            amount,
-            element,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("source", source)?;
-            d.set_item("target", target)?;
-            d.set_item("amount", amount)?;
-            d.set_item("element", crate::content::ELEMENTS[*element])?;
-            "damaged"
-        }
-        Event::Healed {
-            turn,
-            source,
-            target,
-            amount,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("source", source)?;
-            d.set_item("target", target)?;
-            d.set_item("amount", amount)?;
-            "healed"
-        }
-        Event::KnockedOut { turn, uid, by } => {
-            d.set_item("turn", turn)?;
-            d.set_item("uid", uid)?;
-            d.set_item("by", by)?;
-            "knocked_out"
-        }
-        Event::Summoned {
-            turn,
-            summoner,
-            uid,
-            spec,
-            cell,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("summoner", summoner)?;
-            d.set_item("uid", uid)?;
-            d.set_item("character", &content.chars[*spec].id)?;
-            d.set_item("cell", cell)?;
-            "summoned"
-        }
-        Event::MatchEnded {
-            turn,
-            winner,
-            reason,
-        } => {
-            d.set_item("turn", turn)?;
-            d.set_item("winner", winner)?;
-            d.set_item("reason", reason)?;
-            "match_ended"
-        }
-        Event::Ruleset(ArenaEvent::TensionRolled {
-            turn,
-            side,
-            raw,
-            faces,
-            double,
-            assigned,
-        }) => {
-            d.set_item("turn", turn)?;
-            d.set_item("side", side)?;
-            d.set_item("raw", (u32::from(raw.0), u32::from(raw.1)))?;
-            d.set_item("faces", (u32::from(faces.0), u32::from(faces.1)))?;
-            d.set_item("double", double)?;
-            d.set_item("assigned", *assigned)?;
-            "tension_rolled"
-        }
-        Event::Ruleset(ArenaEvent::GGChanged {
-            turn,
-            side,
-            amount,
-            origin,
-            gg,
-        }) => {
-            d.set_item("turn", turn)?;
-            d.set_item("side", side)?;
-            d.set_item("amount", amount)?;
-            d.set_item("origin", origin)?;
-            d.set_item("gg", PyTuple::new(py, gg)?)?;
-            "gg_changed"
-        }
-        Event::Ruleset(ArenaEvent::KamaPicked {
-            turn,
-            uid,
-            cell,
-            amount,
-        }) => {
-            d.set_item("turn", turn)?;
-            d.set_item("uid", uid)?;
-            d.set_item("cell", cell)?;
-            d.set_item("amount", amount)?;
-            "kama_picked"
-        }
-        Event::Ruleset(ArenaEvent::RewardBought {
-            turn,
-            buyer,
-            holder,
-            reward,
-            rank,
-            visible,
-        }) => {
-            d.set_item("turn", turn)?;
-            d.set_item("buyer", buyer)?;
-            d.set_item("holder", holder)?;
-            d.set_item("reward", &content.rewards[*reward].id)?;
-            d.set_item("rank", RANKS[*rank])?;
-            d.set_item("visible", visible)?;
-            "reward_bought"
-        }
-        Event::Ruleset(ArenaEvent::RewardRevealed {
-            turn,
-            uid,
-            reward,
-            detail,
-        }) => {
-            d.set_item("turn", turn)?;
-            d.set_item("uid", uid)?;
-            d.set_item("reward", &content.rewards[*reward].id)?;
-            d.set_item("detail", detail)?;
-            "reward_revealed"
-        }
-        Event::Ruleset(ArenaEvent::TurnEnded {
-            turn,
-            side,
-            gg,
-            positions,
-        }) => {
-            d.set_item("turn", turn)?;
-            d.set_item("side", side)?;
-            d.set_item("gg", PyTuple::new(py, gg)?)?;
-            let rows = positions
-                .iter()
-                .map(|&(uid, spec, side, cell, injuries)| {
-                    (uid, content.chars[spec].id.as_str(), side, cell, injuries).into_pyobject(py)
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            d.set_item("positions", PyTuple::new(py, rows)?)?;
-            "turn_ended"
-        }
-    };
-    PyTuple::new(py, [kind.into_pyobject(py)?.into_any(), d.into_any()])
+impl RulesetEvents for Arena {
+    fn ruleset_event<'py>(
+        py: Python<'py>,
+        state: &MatchState<Self>,
+        event: &ArenaEvent,
+        d: &Bound<'py, PyDict>,
+    ) -> PyResult<&'static str> {
+        let content = &state.content;
+        Ok(match event {
+            ArenaEvent::TensionRolled {
+                turn,
+                side,
+                raw,
+                faces,
+                double,
+                assigned,
+            } => {
+                d.set_item("turn", turn)?;
+                d.set_item("side", side)?;
+                d.set_item("raw", (u32::from(raw.0), u32::from(raw.1)))?;
+                d.set_item("faces", (u32::from(faces.0), u32::from(faces.1)))?;
+                d.set_item("double", double)?;
+                d.set_item("assigned", *assigned)?;
+                "tension_rolled"
+            }
+            ArenaEvent::GGChanged {
+                turn,
+                side,
+                amount,
+                origin,
+                gg,
+            } => {
+                d.set_item("turn", turn)?;
+                d.set_item("side", side)?;
+                d.set_item("amount", amount)?;
+                d.set_item("origin", origin)?;
+                d.set_item("gg", PyTuple::new(py, gg)?)?;
+                "gg_changed"
+            }
+            ArenaEvent::KamaPicked {
+                turn,
+                uid,
+                cell,
+                amount,
+            } => {
+                d.set_item("turn", turn)?;
+                d.set_item("uid", uid)?;
+                d.set_item("cell", cell)?;
+                d.set_item("amount", amount)?;
+                "kama_picked"
+            }
+            ArenaEvent::RewardBought {
+                turn,
+                buyer,
+                holder,
+                reward,
+                rank,
+                visible,
+            } => {
+                d.set_item("turn", turn)?;
+                d.set_item("buyer", buyer)?;
+                d.set_item("holder", holder)?;
+                d.set_item("reward", &content.rewards[*reward].id)?;
+                d.set_item("rank", RANKS[*rank])?;
+                d.set_item("visible", visible)?;
+                "reward_bought"
+            }
+            ArenaEvent::RewardRevealed {
+                turn,
+                uid,
+                reward,
+                detail,
+            } => {
+                d.set_item("turn", turn)?;
+                d.set_item("uid", uid)?;
+                d.set_item("reward", &content.rewards[*reward].id)?;
+                d.set_item("detail", detail)?;
+                "reward_revealed"
+            }
+            ArenaEvent::TurnEnded {
+                turn,
+                side,
+                gg,
+                positions,
+            } => {
+                d.set_item("turn", turn)?;
+                d.set_item("side", side)?;
+                d.set_item("gg", PyTuple::new(py, gg)?)?;
+                let rows = positions
+                    .iter()
+                    .map(|&(uid, spec, side, cell, injuries)| {
+                        (uid, content.chars[spec].id.as_str(), side, cell, injuries)
+                            .into_pyobject(py)
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                d.set_item("positions", PyTuple::new(py, rows)?)?;
+                "turn_ended"
+            }
+        })
+    }
 }
 
 /// One fighter's row: engine/results.py's `FighterRecord.as_row()` plus Arena's kamas and GG.
@@ -704,31 +585,8 @@ fn fighter_to_py<'py>(
     state: &MatchState<Arena>,
     uid: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let f = &state.fighters[uid];
-    let c = &state.content.chars[f.spec];
-    let s = &f.stats;
-    let row = PyDict::new(py);
-    row.set_item("uid", f.uid)?;
-    row.set_item("side", f.side)?;
-    row.set_item("character", &c.id)?;
-    row.set_item("name", &c.name)?;
-    row.set_item("level", f.level)?;
-    row.set_item("is_summon", f.kind != PieceKind::Krosmaster)?;
-    row.set_item("summoner", f.summoner.map_or(-1, |u| u as i64))?;
-    for (i, element) in crate::content::ELEMENTS.iter().enumerate() {
-        row.set_item(format!("damage_dealt_{element}"), s.damage_dealt[i])?;
-        row.set_item(format!("damage_taken_{element}"), s.damage_taken[i])?;
-    }
-    row.set_item("damage_dealt", s.damage_dealt.iter().sum::<i64>())?;
-    row.set_item("damage_taken", s.damage_taken.iter().sum::<i64>())?;
-    row.set_item("heals_given", s.heals_given)?;
-    row.set_item("heals_received", s.heals_received)?;
-    row.set_item("kills", s.kills)?;
-    row.set_item("knocked_out", s.knocked_out)?;
-    row.set_item("turns_alive", s.turns_alive)?;
-    row.set_item("spells_cast", s.spells_cast)?;
-    row.set_item("moves", s.moves)?;
-    row.set_item("times_blocked", s.times_blocked)?;
+    let row = fighter_row(py, state, uid)?;
+    let s = &state.fighters[uid].stats;
     row.set_item("kamas_collected", s.kamas_collected)?;
     row.set_item("gg_won", s.gg_won)?;
     row.set_item("rewards_bought", s.rewards_bought)?;

@@ -1,6 +1,8 @@
 //! Python bindings beyond lib.rs's: each file one boundary (a match or a batch; scenario.rs
 //! one step of a rule test's hand-built position, for the kit's lockstep).
 
+mod blast_play;
+mod convert;
 mod duel_play;
 mod match_play;
 mod scenario;
@@ -11,5 +13,6 @@ use pyo3::prelude::*;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     match_play::register(m)?;
     duel_play::register(m)?;
+    blast_play::register(m)?;
     scenario::register(m)
 }

@@ -19,7 +19,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::match_play::{PyArenaCatalog, event_to_py, options_of, unsupported};
+use super::convert::event_to_py;
+use super::match_play::{PyArenaCatalog, options_of, unsupported};
 use crate::PyBoard;
 use crate::board::Cell;
 use crate::content::{ELEMENTS, Element, Power, Powers, SpellRef};

@@ -193,6 +193,13 @@ pub enum Effect {
     MoveToTarget,
     /// Roulette de chat: the caster's next cast of this spell may not target this cast's piece.
     DifferentTargetNext,
+    /// R-B29 (Peine capitole): with `glyphs` glyph cells, `amount` minus markers (AP when `ap`,
+    /// else MP) to the target (a Blast keyword: it reads `MatchRules::glyphs`).
+    MinusMarkerIfGlyphs {
+        glyphs: i32,
+        ap: bool,
+        amount: i32,
+    },
 }
 
 /// When an effect applies during step 2 of a spell (`engine/effects.py`'s phases).

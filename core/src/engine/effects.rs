@@ -128,8 +128,8 @@ fn apply<R: MatchRules>(
         Effect::RangeBonusThisTurn { amount } => state.fighters[caster].range_bonus += amount,
         Effect::LoseAllMp => state.fighters[caster].mp = 0,
         Effect::MoveToTarget => {
-            // R-B28 (Bond imprudent): a special movement, so no Lock and no dodge roll. The
-            // reference's `on_enter` for a cell of `enter_cells` is a Blast hook (no Arena cell).
+            // R-B28 (Bond imprudent): a special movement, so no Lock and no dodge roll; entering
+            // a cell of `enter_cells` calls the ruleset's `on_enter`.
             let c = &state.fighters[caster];
             let cell = ctx.target_cell;
             if c.cell < 0 || i32::from(cell) == c.cell || state.obstacles.contains(cell) {
@@ -145,6 +145,26 @@ fn apply<R: MatchRules>(
                     destination: i32::from(cell),
                     how: "spell_move",
                 });
+            }
+            if R::enter_cells(state).contains(cell) {
+                R::on_enter(state, caster, origin as Cell, cell, "spell_move");
+            }
+        }
+        Effect::MinusMarkerIfGlyphs { glyphs, ap, amount } => {
+            // R-B29 (Peine capitole): while the caster's player controls `glyphs` glyph cells,
+            // the target character receives `amount` minus markers.
+            let Some(t) = target else { return };
+            if !state.fighters[t].is_character() {
+                return;
+            }
+            let side = state.fighters[caster].side;
+            if R::glyphs(state, side).is_some_and(|g| g >= *glyphs) {
+                let kind = if *ap {
+                    Marker::MinusAp
+                } else {
+                    Marker::MinusMp
+                };
+                R::add_marker(state, t, kind, *amount);
             }
         }
         Effect::DifferentTargetNext => {
@@ -259,6 +279,16 @@ fn apply<R: MatchRules>(
                     destination: state.fighters[caster].cell,
                     how: "swap",
                 });
+            }
+            let enter = R::enter_cells(state);
+            if !enter.is_empty() {
+                let target_from = state.fighters[caster].cell;
+                for (piece, came_from) in [(caster, origin), (t, target_from)] {
+                    let cell = state.fighters[piece].cell;
+                    if cell >= 0 && R::enter_cells(state).contains(cell as Cell) {
+                        R::on_enter(state, piece, came_from as Cell, cell as Cell, "swap");
+                    }
+                }
             }
         }
         Effect::BonusPerAdjacentSummon { summon, damage } => {

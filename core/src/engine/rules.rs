@@ -2,6 +2,7 @@
 //! state in play. A ruleset is a type (its options) with its own state type and event type; every
 //! hook is a static call on `MatchState<Self>`, so the engine never looks a ruleset up at run time.
 
+use crate::board::{Cell, CellSet};
 use crate::content::SpellSpec;
 use crate::engine::legal::LegalActions;
 use crate::engine::state::MatchState;
@@ -111,8 +112,37 @@ pub trait MatchRules: Sized + std::fmt::Debug {
     /// The rest of a character's preliminary phase, before its MP and AP are set (R-A32).
     fn preliminary_phase(_state: &mut MatchState<Self>, _fighter: usize) {}
 
+    /// A character starts acting, its MP and AP set from its markers (after
+    /// `CharacterTurnStarted`; Blast's start-of-activation passives).
+    fn activation_started(_state: &mut MatchState<Self>, _fighter: usize) {}
+
     /// A character's end phase is over (before `state.active` is cleared).
     fn activation_ended(_state: &mut MatchState<Self>, _fighter: usize) {}
+
+    /// Cells whose entering calls [`MatchRules::on_enter`] (the reference's `state.enter_cells`:
+    /// Blast's glyphs and tiles, kept in its own state; none in Arena and the Duel Pack).
+    #[inline]
+    fn enter_cells(_state: &MatchState<Self>) -> CellSet {
+        CellSet::default()
+    }
+
+    /// A piece entered `cell` (a cell of `enter_cells`) from `origin` by walking or by a
+    /// special movement (`how` as in `Event::Moved`), after any trap there has sprung (Blast's
+    /// glyphs and terrain tiles; no Arena or Duel cell is one).
+    fn on_enter(
+        _state: &mut MatchState<Self>,
+        _piece: usize,
+        _origin: Cell,
+        _cell: Cell,
+        _how: &'static str,
+    ) {
+    }
+
+    /// The glyph cells a side controls, for Blast's `minus_marker_if_glyphs` (None: the ruleset
+    /// has no glyphs, and the effect does nothing).
+    fn glyphs(_state: &MatchState<Self>, _side: usize) -> Option<i32> {
+        None
+    }
 
     fn on_kos(state: &mut MatchState<Self>, kos: &[usize], players: &mut Players<Self>);
     fn check_victory(state: &mut MatchState<Self>) -> bool;

@@ -129,6 +129,7 @@ pub fn begin_activation<R: MatchRules>(
             ap,
         });
     }
+    R::activation_started(state, uid);
     true
 }
 

@@ -1,0 +1,50 @@
+//! Krosmaster Blast's AIs (krosbalance/ai/blast, and the random AI's Blast choices from
+//! krosbalance/ai/random_ai.py): `random` here.
+
+use crate::ai::RandomAI;
+use crate::board::Cell;
+use crate::engine::rules::{Action, Controller};
+use crate::engine::state::MatchState;
+use crate::rulesets::blast::{Blast, BlastController};
+
+impl Controller<Blast> for RandomAI {
+    fn choose_action(&mut self, _state: &MatchState<Blast>, legal: &[Action]) -> usize {
+        self.rng.integers(0, legal.len() as i64) as usize
+    }
+
+    fn order_triggers(&mut self, _state: &MatchState<Blast>, n: usize) -> Vec<usize> {
+        self.rng.permutation(n)
+    }
+}
+
+impl BlastController for RandomAI {
+    /// The base class's: `permutation(len(cells))[: len(fighters)]`.
+    fn choose_deployment(
+        &mut self,
+        _state: &MatchState<Blast>,
+        _side: usize,
+        n: usize,
+        cells: &[Cell],
+    ) -> Vec<Cell> {
+        let order = self.rng.permutation(cells.len());
+        order[..n].iter().map(|&i| cells[i]).collect()
+    }
+
+    fn choose_favor_slot(
+        &mut self,
+        _state: &MatchState<Blast>,
+        _side: usize,
+        _favor: usize,
+    ) -> usize {
+        self.rng.integers(0, 2) as usize
+    }
+
+    fn choose_next(
+        &mut self,
+        _state: &MatchState<Blast>,
+        _side: usize,
+        candidates: &[usize],
+    ) -> usize {
+        candidates[self.rng.integers(0, candidates.len() as i64) as usize]
+    }
+}

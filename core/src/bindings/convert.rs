@@ -1,0 +1,278 @@
+//! What every ruleset's bindings share at the boundary: an event as `(kind, {field: value})`
+//! (the engine's events here, each ruleset's own through [`RulesetEvents`]) and a fighter's
+//! `FighterRecord.as_row()` columns; one definition for Arena, the Duel Pack and Blast.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::content::PieceKind;
+use crate::engine::events::Event;
+use crate::engine::rules::MatchRules;
+use crate::engine::state::MatchState;
+
+/// A ruleset's own events at the boundary.
+pub(super) trait RulesetEvents: MatchRules {
+    /// Fill `d` with the event's fields as the reference's dataclass names them (`turn` first);
+    /// the event's kind.
+    fn ruleset_event<'py>(
+        py: Python<'py>,
+        state: &MatchState<Self>,
+        event: &Self::Event,
+        d: &Bound<'py, PyDict>,
+    ) -> PyResult<&'static str>;
+}
+
+/// `(kind, {field: value})` of one event, fields as the reference's dataclass names them.
+pub(super) fn event_to_py<'py, R: RulesetEvents>(
+    py: Python<'py>,
+    state: &MatchState<R>,
+    event: &Event<R::Event>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let d = PyDict::new(py);
+    let content = &state.content;
+    let kind = match event {
+        Event::TurnStarted { turn, side } => {
+            d.set_item("turn", turn)?;
+            d.set_item("side", side)?;
+            "turn_started"
+        }
+        Event::CharacterTurnStarted {
+            turn,
+            uid,
+            spec,
+            mp,
+            ap,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("name", &content.chars[*spec].name)?;
+            d.set_item("mp", mp)?;
+            d.set_item("ap", ap)?;
+            "character_turn_started"
+        }
+        Event::Moved {
+            turn,
+            uid,
+            origin,
+            destination,
+            how,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("origin", origin)?;
+            d.set_item("destination", destination)?;
+            d.set_item("how", how)?;
+            "moved"
+        }
+        Event::LockRolled {
+            turn,
+            mover,
+            locker,
+            lock,
+            dodge,
+            blocked,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("mover", mover)?;
+            d.set_item("locker", locker)?;
+            d.set_item("lock", lock)?;
+            d.set_item("dodge", dodge)?;
+            d.set_item("blocked", blocked)?;
+            "lock_rolled"
+        }
+        Event::SpellCast {
+            turn,
+            uid,
+            spell,
+            target,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("spell", &content.resolve(*spell).id)?;
+            d.set_item("target", target)?;
+            "spell_cast"
+        }
+        Event::DiceRolled {
+            turn,
+            uid,
+            roll,
+            faces,
+            successes,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("roll", roll)?;
+            let faces: Vec<u32> = faces.iter().map(|&f| u32::from(f)).collect();
+            d.set_item("faces", PyTuple::new(py, faces)?)?;
+            d.set_item("successes", successes)?;
+            "dice_rolled"
+        }
+        Event::Damaged {
+            turn,
+            source,
+            target,
+            amount,
+            element,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("source", source)?;
+            d.set_item("target", target)?;
+            d.set_item("amount", amount)?;
+            d.set_item("element", crate::content::ELEMENTS[*element])?;
+            "damaged"
+        }
+        Event::Healed {
+            turn,
+            source,
+            target,
+            amount,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("source", source)?;
+            d.set_item("target", target)?;
+            d.set_item("amount", amount)?;
+            "healed"
+        }
+        Event::KnockedOut { turn, uid, by } => {
+            d.set_item("turn", turn)?;
+            d.set_item("uid", uid)?;
+            d.set_item("by", by)?;
+            "knocked_out"
+        }
+        Event::Summoned {
+            turn,
+            summoner,
+            uid,
+            spec,
+            cell,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("summoner", summoner)?;
+            d.set_item("uid", uid)?;
+            d.set_item("character", &content.chars[*spec].id)?;
+            d.set_item("cell", cell)?;
+            "summoned"
+        }
+        Event::MatchEnded {
+            turn,
+            winner,
+            reason,
+        } => {
+            d.set_item("turn", turn)?;
+            d.set_item("winner", winner)?;
+            d.set_item("reason", reason)?;
+            "match_ended"
+        }
+        Event::Ruleset(own) => R::ruleset_event(py, state, own, &d)?,
+    };
+    PyTuple::new(py, [kind.into_pyobject(py)?.into_any(), d.into_any()])
+}
+
+/// One fighter's `FighterRecord.as_row()` columns (a ruleset adds its own to the dict).
+pub(super) fn fighter_row<'py, R: MatchRules>(
+    py: Python<'py>,
+    state: &MatchState<R>,
+    uid: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let f = &state.fighters[uid];
+    let c = &state.content.chars[f.spec];
+    let s = &f.stats;
+    let row = PyDict::new(py);
+    row.set_item("uid", f.uid)?;
+    row.set_item("side", f.side)?;
+    row.set_item("character", &c.id)?;
+    row.set_item("name", &c.name)?;
+    row.set_item("level", f.level)?;
+    row.set_item("is_summon", f.kind != PieceKind::Krosmaster)?;
+    row.set_item("summoner", f.summoner.map_or(-1, |u| u as i64))?;
+    for (i, element) in crate::content::ELEMENTS.iter().enumerate() {
+        row.set_item(format!("damage_dealt_{element}"), s.damage_dealt[i])?;
+        row.set_item(format!("damage_taken_{element}"), s.damage_taken[i])?;
+    }
+    row.set_item("damage_dealt", s.damage_dealt.iter().sum::<i64>())?;
+    row.set_item("damage_taken", s.damage_taken.iter().sum::<i64>())?;
+    row.set_item("heals_given", s.heals_given)?;
+    row.set_item("heals_received", s.heals_received)?;
+    row.set_item("kills", s.kills)?;
+    row.set_item("knocked_out", s.knocked_out)?;
+    row.set_item("turns_alive", s.turns_alive)?;
+    row.set_item("spells_cast", s.spells_cast)?;
+    row.set_item("moves", s.moves)?;
+    row.set_item("times_blocked", s.times_blocked)?;
+    Ok(row)
+}
+
+/// Test-only: one field of an engine event changed the way a recording bug would change it;
+/// false for a ruleset's event (its bindings change it).
+pub(super) fn plant_engine_divergence<X>(event: &mut Event<X>) -> bool {
+    match event {
+        Event::Damaged { amount, .. } | Event::Healed { amount, .. } => *amount += 1,
+        Event::Moved {
+            origin,
+            destination,
+            ..
+        } => *destination = *origin,
+        Event::CharacterTurnStarted { mp, ap, .. } => {
+            *mp += 1;
+            *ap += 1;
+        }
+        Event::TurnStarted { turn, .. }
+        | Event::LockRolled { turn, .. }
+        | Event::SpellCast { turn, .. }
+        | Event::DiceRolled { turn, .. }
+        | Event::KnockedOut { turn, .. }
+        | Event::Summoned { turn, .. }
+        | Event::MatchEnded { turn, .. } => *turn += 1,
+        Event::Ruleset(_) => return false,
+    }
+    true
+}
+
+/// A finished match as the dict every ruleset's binding returns: `winner`, `end_reason`,
+/// `turns`, `first_player`, `play_order`, `partnerships`, `teams`, `fighters` (each row from
+/// `fighter`, Krosmasters first) and `events`; the ruleset adds its values to it.
+pub(super) fn match_to_py<'py, R: RulesetEvents>(
+    py: Python<'py>,
+    state: &MatchState<R>,
+    fighter: impl Fn(Python<'py>, &MatchState<R>, usize) -> PyResult<Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("winner", state.winner)?;
+    out.set_item("end_reason", state.end_reason)?;
+    out.set_item("turns", state.turn)?;
+    out.set_item("first_player", state.first_player)?;
+    out.set_item("play_order", PyTuple::new(py, &state.play_order)?)?;
+    out.set_item("partnerships", PyTuple::new(py, &state.team_of)?)?;
+    let teams = (0..state.n_seats)
+        .map(|s| {
+            let ids: Vec<&str> = state
+                .fighters
+                .iter()
+                .filter(|f| f.kind == PieceKind::Krosmaster && f.side == s)
+                .map(|f| state.content.chars[f.spec].id.as_str())
+                .collect();
+            PyTuple::new(py, ids)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("teams", PyTuple::new(py, teams)?)?;
+    let order = state
+        .fighters
+        .iter()
+        .filter(|f| f.kind == PieceKind::Krosmaster)
+        .chain(
+            state
+                .fighters
+                .iter()
+                .filter(|f| f.kind != PieceKind::Krosmaster),
+        )
+        .map(|f| fighter(py, state, f.uid))
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("fighters", PyList::new(py, order)?)?;
+    let events = state
+        .events
+        .iter()
+        .map(|e| event_to_py(py, state, e))
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("events", PyList::new(py, events)?)?;
+    Ok(out)
+}
