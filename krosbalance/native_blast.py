@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from krosbalance.content.registry import Registry
 
 #: the Blast AIs the core plays (registry ids), proven identical by tests/core/test_blast_identity.py
-BLAST_AIS: tuple[str, ...] = ("random",)
+BLAST_AIS: tuple[str, ...] = ("random", "blast-glyph", "blast-brawler")
 #: the board's glyph cells (``features.glyph``)
 GLYPH_FEATURE = "glyph"
 #: the core's Board of each registry board, with its glyph cells, built once per process

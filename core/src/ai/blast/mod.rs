@@ -1,5 +1,10 @@
 //! Krosmaster Blast's AIs (krosbalance/ai/blast, and the random AI's Blast choices from
-//! krosbalance/ai/random_ai.py): `random` here.
+//! krosbalance/ai/random_ai.py): `random` here, `blast_glyph` and `blast_brawler` in
+//! `players.rs` over the planner (`planner.rs`) and their weights (`weights.rs`).
+
+pub mod planner;
+pub mod players;
+pub mod weights;
 
 use crate::ai::RandomAI;
 use crate::board::Cell;

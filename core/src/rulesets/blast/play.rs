@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::ai::RandomAI;
+use crate::ai::blast::players::BlastAI;
 use crate::board::Board;
 use crate::content::Content;
 use crate::engine::dice::Dice;
@@ -28,12 +29,14 @@ pub struct BlastMatch {
 }
 
 /// The AIs the core plays in Blast.
-pub const BLAST_AIS: [&str; 1] = ["random"];
+pub const BLAST_AIS: [&str; 3] = ["random", "blast_glyph", "blast_brawler"];
 
 /// The Blast controller of a registered AI name, with its stream.
 pub fn blast_controller(name: &str, rng: Generator) -> Result<Box<dyn BlastController>, String> {
     match name {
         "random" => Ok(Box::new(RandomAI::new(rng))),
+        "blast_glyph" | "blast-glyph" => Ok(Box::new(BlastAI::glyph())),
+        "blast_brawler" | "blast-brawler" => Ok(Box::new(BlastAI::brawler())),
         other => Err(format!(
             "the core does not play the AI {other:?} in Blast yet (it plays: {})",
             BLAST_AIS.join(", ")

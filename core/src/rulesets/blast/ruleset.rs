@@ -252,8 +252,9 @@ pub fn dodge_odds(n: i32, advanced: bool) -> (f64, f64, f64) {
         return (1.0, 0.0, 0.0);
     }
     let p = if advanced { 3.0 / 6.0 } else { 1.0 / 6.0 };
-    let free = f64::powi(p, n);
-    let no_lock = f64::powi(5.0 / 6.0, n);
+    // powf, not powi: Python's `float ** int` is C's pow, and the AIs compare these odds
+    let free = f64::powf(p, f64::from(n));
+    let no_lock = f64::powf(5.0 / 6.0, f64::from(n));
     (free, no_lock - free, 1.0 - no_lock)
 }
 
@@ -575,7 +576,61 @@ impl MatchRules for Blast {
     }
 }
 
-/// The bonus action of a favor slot or a challenge bonus, for the AIs.
+// ---------------------------------------------------------------------- expectations, for AIs
+
+/// combat.py's `expected_spell_damage`: printed damage, the expected combat die (with a reroll if
+/// the caster has one now), pending and passive bonuses, capped by the target's HP; a heal gives
+/// the injuries it would remove.
+pub fn expected_damage(
+    state: &MatchState<Blast>,
+    caster: usize,
+    spell: &SpellSpec,
+    target: usize,
+) -> f64 {
+    let t = &state.fighters[target];
+    if spell.kind == SpellKind::Heal {
+        return f64::from(spell.amount.min(t.injuries));
+    }
+    if spell.kind != SpellKind::Attack || spell.amount <= 0 {
+        return 0.0;
+    }
+    let c = &state.fighters[caster];
+    let reroll = holdings::reroll_source(state, caster).0;
+    let mut bonus = state.rules.pending_spell_bonus(caster) + holdings::damage_bonus(state, c.side);
+    if c.kind != PieceKind::Krosmaster {
+        bonus = 0;
+    }
+    let base = spell.amount + bonus;
+    let expected = f64::from(base) + expected_combat_delta(state.ruleset.opts.advanced, reroll);
+    expected.min(f64::from(t.hp - t.injuries)).max(0.0)
+}
+
+/// The chance that walking off the mover's cell fails (ruleset.py's `leave_risk`).
+pub fn leave_risk(state: &MatchState<Blast>, mover: usize) -> f64 {
+    let dice = zone_dice(state, mover);
+    if dice == 0 {
+        0.0
+    } else {
+        1.0 - dodge_odds(dice, state.ruleset.opts.advanced).0
+    }
+}
+
+/// The favor in `slot` (None when empty), for the AIs.
+pub fn favor_in(state: &MatchState<Blast>, slot: usize) -> Option<&Favor> {
+    state.rules.slots[slot].map(|f| &state.ruleset.favors[f])
+}
+
+/// view.py's `turns_left`: player turns `side` still has after the current one.
+pub fn turns_left(state: &MatchState<Blast>, side: usize) -> usize {
+    let left = state.rules.deck.len();
+    if side == state.active_side {
+        left / 2
+    } else {
+        left.div_ceil(2)
+    }
+}
+
+/// The bonus action of a favor, for the AIs.
 pub fn favor_action(state: &MatchState<Blast>, favor: usize) -> &BonusAction {
     &state.ruleset.favors[favor].action
 }

@@ -1,0 +1,852 @@
+//! The Blast planner (krosbalance/ai/blast/planner.py): one decision at a time for the active
+//! Combatant, scoring casts (exact combat-die odds), bonus uses (favors and active Divine Challenge
+//! bonuses) and walks (captures on the way times the chance through tackle zones, plus the end
+//! cell's worth), as the reference does; Invocations attack, then walk to guard a glyph cell or
+//! toward the nearest enemy. Every sum and comparison is the reference's, in its order, so the
+//! floating-point values and their ties are the same.
+
+use std::collections::VecDeque;
+
+use crate::ai::blast::weights::BlastWeights;
+use crate::board::Cell;
+use crate::content::{Limit, PieceKind, SpellKind, SpellSpec};
+use crate::engine::rules::{Action, CAST, MOVE};
+use crate::engine::state::{Fighter, MatchState};
+use crate::rulesets::blast::bonus::{USE_BONUS, USE_FAVOR, decode, favor_cost};
+use crate::rulesets::blast::cards::{BonusAction, BonusEffect, FIRE, FOG};
+use crate::rulesets::blast::holdings::damage_bonus;
+use crate::rulesets::blast::ruleset::{
+    Blast, combat_odds, dodge_odds, expected_damage, favor_in, leave_risk, turns_left,
+};
+
+const EPS: f64 = 1e-6;
+
+/// The best walk: its value, first step, end cell and expected captures on the way.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    value: f64,
+    first: Cell,
+    end: Cell,
+    captures: f64,
+}
+
+/// Scores the legal actions of the active Combatant.
+struct Planner<'a> {
+    state: &'a MatchState<Blast>,
+    legal: &'a [Action],
+    w: BlastWeights,
+    side: usize,
+    me: usize,
+    enemies: Vec<usize>,
+    enemy_krosmasters: Vec<usize>,
+    allies: Vec<usize>,
+    advanced: bool,
+    urgency: f64,
+    threat: Vec<Option<f64>>,
+    cells: Vec<[Option<f64>; 2]>,
+    expected: Vec<(usize, usize, f64)>,
+    todo: Vec<Cell>,
+}
+
+/// view.py's `_of_teams`: fighters on the board, traps excluded, of the side's team or not.
+fn of_teams(state: &MatchState<Blast>, team: usize, own: bool) -> Vec<usize> {
+    state
+        .fighters
+        .iter()
+        .filter(|f| f.alive && f.cell >= 0 && f.kind != PieceKind::Trap && (f.team == team) == own)
+        .map(|f| f.uid)
+        .collect()
+}
+
+impl<'a> Planner<'a> {
+    fn new(state: &'a MatchState<Blast>, legal: &'a [Action], w: BlastWeights) -> Self {
+        let me = state.active.expect("an active fighter");
+        let side = state.active_side;
+        let team = state.team_of[side];
+        let enemies = of_teams(state, team, false);
+        let enemy_krosmasters = enemies
+            .iter()
+            .copied()
+            .filter(|&e| state.fighters[e].kind == PieceKind::Krosmaster)
+            .collect();
+        let allies = of_teams(state, team, true);
+        let todo_mask = state.rules.glyph_cells & !state.rules.owned[side];
+        let n = state.board.n_cells();
+        Planner {
+            state,
+            legal,
+            w,
+            side,
+            me,
+            enemies,
+            enemy_krosmasters,
+            allies,
+            advanced: state.ruleset.opts.advanced,
+            urgency: 1.0 + w.urgency / (turns_left(state, side) as f64 + 1.0),
+            threat: vec![None; n],
+            cells: vec![[None; 2]; n],
+            expected: Vec::new(),
+            todo: todo_mask.iter().collect(),
+        }
+    }
+
+    #[inline]
+    fn f(&self, uid: usize) -> &'a Fighter {
+        &self.state.fighters[uid]
+    }
+
+    #[inline]
+    fn me(&self) -> &'a Fighter {
+        &self.state.fighters[self.me]
+    }
+
+    #[inline]
+    fn dist(&self, a: Cell, b: Cell) -> i32 {
+        i32::from(self.state.board.distance(a, b))
+    }
+
+    fn spell(&self, index: i32) -> &'a SpellSpec {
+        let sref = self.me().spells[index as usize];
+        self.state.content.resolve(sref)
+    }
+
+    fn piece_at(&self, cell: i32) -> Option<usize> {
+        if cell < 0 {
+            return None;
+        }
+        self.state
+            .piece_at(cell as Cell)
+            .filter(|&p| self.state.fighters[p].alive)
+    }
+
+    fn is_legal(&self, action: Action) -> bool {
+        self.legal.contains(&action)
+    }
+
+    fn owned(&self, side: usize, cell: Cell) -> bool {
+        self.state.rules.owned[side].contains(cell)
+    }
+
+    // ------------------------------------------------------------------ the decision
+    fn decide(&mut self) -> Action {
+        let legal = self.legal;
+        let mut casts: Vec<(f64, usize, Action)> = Vec::new();
+        for (i, &a) in legal.iter().enumerate() {
+            if a.kind == CAST {
+                casts.push((self.cast_value(a), i, a));
+            }
+        }
+        sort_desc(&mut casts);
+        let cast_values = self.ap_uses(&casts);
+        let mut bonuses: Vec<(f64, usize, Action)> = Vec::new();
+        for (i, &a) in legal.iter().enumerate() {
+            if a.kind == USE_FAVOR || a.kind == USE_BONUS {
+                bonuses.push((self.bonus_value(a, &cast_values), i, a));
+            }
+        }
+        sort_desc(&mut bonuses);
+        let best_cast = casts.first().filter(|c| c.0 > EPS).copied();
+        let best_bonus = bonuses.first().filter(|b| b.0 > EPS).copied();
+        let me = self.me();
+        let plan = if me.mp > 0 && !me.blocked {
+            Some(self.best_plan(me.mp))
+        } else {
+            None
+        };
+        let stay = self.stay_value();
+        let gain = match plan {
+            Some(p) if i32::from(p.end) != me.cell => p.value - stay,
+            _ => 0.0,
+        };
+        if let Some(c) = best_cast
+            && leave_risk(self.state, self.me) > 0.0
+        {
+            return c.2; // cast before a dodge roll can take the AP away (R-B36)
+        }
+        let top = py_max(best_cast.map_or(0.0, |c| c.0), gain);
+        if let Some(b) = best_bonus
+            && (b.0 > top + EPS || self.amplifies(b.2))
+        {
+            return b.2;
+        }
+        if let Some(p) = plan
+            && gain > EPS
+            && (p.captures > EPS || best_cast.is_none_or(|c| gain >= c.0))
+        {
+            let step = Action::new(MOVE, -1, i32::from(p.first));
+            if self.is_legal(step) {
+                return step;
+            }
+        }
+        if let Some(c) = best_cast {
+            return c.2;
+        }
+        if let Some(p) = plan
+            && gain > EPS
+        {
+            let step = Action::new(MOVE, -1, i32::from(p.first));
+            if self.is_legal(step) {
+                return step;
+            }
+        }
+        if let Some(b) = best_bonus {
+            return b.2;
+        }
+        Action::END_TURN
+    }
+
+    // ------------------------------------------------------------------ casts
+    fn ko_chance(&self, base: i32, remaining: i32) -> f64 {
+        let (plus, zero, minus) = combat_odds(self.advanced);
+        let mut total = 0.0;
+        for (d, p) in [(1, plus), (0, zero), (-1, minus)] {
+            if base + d >= remaining {
+                total += p;
+            }
+        }
+        total
+    }
+
+    fn hit_value(&self, target: usize, expected: f64, base: i32) -> f64 {
+        let w = &self.w;
+        let t = self.f(target);
+        let sign = if t.side != self.side { 1.0 } else { -1.0 };
+        let remaining = t.hp - t.injuries;
+        if t.kind != PieceKind::Krosmaster {
+            let ko = if base >= remaining { 1.0 } else { 0.0 };
+            return sign * w.damage * w.minion * (expected + ko);
+        }
+        let ko = if base > 0 {
+            self.ko_chance(base, remaining)
+        } else {
+            0.0
+        };
+        sign * (w.damage * expected + w.ko * ko)
+    }
+
+    fn spell_base(&self, spell: &SpellSpec) -> i32 {
+        if spell.kind != SpellKind::Attack || spell.amount <= 0 {
+            return 0;
+        }
+        let me = self.me();
+        let passive = if me.kind == PieceKind::Krosmaster {
+            damage_bonus(self.state, self.side)
+        } else {
+            0
+        };
+        spell.amount + self.state.rules.pending_spell_bonus(self.me) + passive
+    }
+
+    fn cast_value(&mut self, action: Action) -> f64 {
+        let spell = self.spell(action.spell);
+        let target = self.piece_at(action.target);
+        match spell.kind {
+            SpellKind::Attack => match target {
+                None => 0.0,
+                Some(t) => {
+                    let expected = expected_damage(self.state, self.me, spell, t);
+                    self.hit_value(t, expected, self.spell_base(spell))
+                }
+            },
+            SpellKind::Heal => match target {
+                Some(t) if self.f(t).side == self.side => {
+                    let t = self.f(t);
+                    let healed = spell.amount.min(t.injuries);
+                    let share = if t.kind == PieceKind::Krosmaster {
+                        1.0
+                    } else {
+                        0.3
+                    };
+                    self.w.heal * f64::from(healed) * share
+                }
+                _ => 0.0,
+            },
+            SpellKind::Summon => self.w.summon,
+            SpellKind::Special => {
+                if spell
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e, crate::content::Effect::MoveToTarget))
+                {
+                    self.cell_gain(action.target as Cell) - self.stay_value()
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+
+    /// The worth of the casts the AP left would buy, best first.
+    fn ap_uses(&self, casts: &[(f64, usize, Action)]) -> Vec<f64> {
+        let mut best: Vec<(i32, f64)> = Vec::new();
+        for &(value, _, action) in casts {
+            let known = best.iter().position(|&(s, _)| s == action.spell);
+            let current = known.map_or(0.0, |i| best[i].1);
+            if value > EPS && value > current {
+                match known {
+                    Some(i) => best[i].1 = value,
+                    None => best.push((action.spell, value)),
+                }
+            }
+        }
+        let mut uses = Vec::new();
+        for (index, value) in best {
+            let spell = self.spell(index);
+            let repeat = if spell.limit == Limit::Unlimited && spell.kind == SpellKind::Attack {
+                self.me().ap.max(1)
+            } else {
+                1
+            };
+            uses.extend(std::iter::repeat_n(value, repeat as usize));
+        }
+        uses.sort_by(|a, b| b.partial_cmp(a).expect("no NaN"));
+        uses
+    }
+
+    fn amplifies(&self, action: Action) -> bool {
+        let (spec, _) = self.bonus_spec(action);
+        spec.effects.iter().all(|e| {
+            matches!(
+                e,
+                BonusEffect::NextSpellDamage { .. } | BonusEffect::MarkerSelf { .. }
+            )
+        })
+    }
+
+    // ------------------------------------------------------------------ bonus uses
+    fn bonus_spec(&self, action: Action) -> (&'a BonusAction, i32) {
+        let (index, _) = decode(action.spell);
+        if action.kind == USE_FAVOR {
+            let favor = favor_in(self.state, index).expect("a favor in the slot");
+            (&favor.action, favor_cost(self.state, self.side))
+        } else {
+            let spec = self.state.rules.bonuses[index]
+                .action
+                .as_ref()
+                .expect("an active bonus");
+            (spec, 1)
+        }
+    }
+
+    fn bonus_value(&mut self, action: Action, cast_values: &[f64]) -> f64 {
+        let (spec, cost) = self.bonus_spec(action);
+        let me = self.me();
+        let w = self.w;
+        let mut value = 0.0;
+        for effect in &spec.effects {
+            match effect {
+                BonusEffect::NextSpellDamage { amount } => {
+                    if me.ap - cost >= 1 && !cast_values.is_empty() && self.has_attack() {
+                        value += w.damage * f64::from(*amount);
+                    }
+                }
+                BonusEffect::MarkerSelf { ap, amount } => {
+                    if !*ap {
+                        if !me.blocked {
+                            let now = self.best_plan(me.mp);
+                            let more = self.best_plan(me.mp + amount);
+                            value += py_max(0.0, more.value - now.value);
+                        }
+                    } else {
+                        let start = me.ap - cost;
+                        if start >= 0 {
+                            let s = (start as usize).min(cast_values.len());
+                            let e = ((start + amount) as usize).min(cast_values.len());
+                            let mut total = 0.0;
+                            for v in &cast_values[s..e] {
+                                total += v;
+                            }
+                            value += total;
+                        }
+                    }
+                }
+                BonusEffect::HealSelf { amount } => {
+                    value += w.heal * f64::from((*amount).min(me.injuries));
+                }
+                BonusEffect::Summon { .. } => value += w.summon,
+                BonusEffect::Leap => {
+                    value += self.cell_gain(action.target as Cell) - self.stay_value();
+                }
+                BonusEffect::PushTarget { .. } => {
+                    if self.dist(me.at(), action.target as Cell) == 1 {
+                        value += 0.5 * w.safety;
+                    }
+                }
+                BonusEffect::DamageTarget { amount } => {
+                    if let Some(t) = self.piece_at(action.target) {
+                        let left = f64::from(self.f(t).hp - self.f(t).injuries);
+                        value += self.hit_value(t, f64::from(*amount).min(left), *amount);
+                    }
+                }
+                BonusEffect::DamageAround {
+                    amount,
+                    reach,
+                    allies,
+                } => {
+                    // view.py's `fighters()`: on the board, traps excluded, in uid order
+                    let on_board: Vec<usize> = self
+                        .state
+                        .fighters
+                        .iter()
+                        .filter(|f| f.alive && f.cell >= 0 && f.kind != PieceKind::Trap)
+                        .map(|f| f.uid)
+                        .collect();
+                    for piece in on_board {
+                        let p = self.f(piece);
+                        let d = self.dist(me.at(), p.at());
+                        if piece != self.me
+                            && 1 <= d
+                            && d <= *reach
+                            && (*allies || p.side != self.side)
+                        {
+                            let left = f64::from(p.hp - p.injuries);
+                            value += self.hit_value(piece, f64::from(*amount).min(left), *amount);
+                        }
+                    }
+                }
+                BonusEffect::MinusMarkerTarget { amount, .. } => {
+                    if let Some(t) = self.piece_at(action.target)
+                        && self.f(t).kind == PieceKind::Krosmaster
+                    {
+                        value += w.damage * 1.0 * f64::from(*amount);
+                    }
+                }
+                BonusEffect::CaptureTarget => value += self.glyph_gain(action.target as Cell),
+                BonusEffect::PlaceTerrain { kind } => {
+                    value += self.terrain_value(*kind, action.target as Cell);
+                }
+            }
+        }
+        let lost = me.ap - cost; // the cast the AP paid would have bought
+        if cost != 0 && lost >= 0 && (lost as usize) < cast_values.len() {
+            value -= cast_values[lost as usize];
+        }
+        value
+    }
+
+    fn has_attack(&self) -> bool {
+        self.me().spells.iter().any(|&s| {
+            let s = self.state.content.resolve(s);
+            s.kind == SpellKind::Attack && s.amount > 0
+        })
+    }
+
+    /// A small worth for a tile where it hinders an enemy Krosmaster.
+    fn terrain_value(&self, terrain: usize, cell: Cell) -> f64 {
+        let near = self
+            .enemy_krosmasters
+            .iter()
+            .any(|&e| self.dist(self.f(e).at(), cell) == 1);
+        if terrain == FIRE && near {
+            return 0.25 * self.w.damage * f64::from(self.state.ruleset.opts.fire_damage);
+        }
+        if terrain == FOG {
+            for &ally in &self.allies {
+                for &enemy in &self.enemy_krosmasters {
+                    let path = self
+                        .state
+                        .board
+                        .los_path(self.f(enemy).at(), self.f(ally).at());
+                    if path.contains(cell) {
+                        return 0.5 * self.w.safety;
+                    }
+                }
+            }
+        }
+        0.0
+    }
+
+    // ------------------------------------------------------------------ glyphs and cells
+    fn glyph_gain(&self, cell: Cell) -> f64 {
+        let bs = &self.state.rules;
+        if self.me().kind != PieceKind::Krosmaster || !bs.glyph_cells.contains(cell) {
+            return 0.0;
+        }
+        if self.owned(self.side, cell) {
+            return 0.0;
+        }
+        let worth = if self.owned(1 - self.side, cell) {
+            self.w.flip
+        } else {
+            self.w.capture
+        };
+        worth * self.urgency
+    }
+
+    fn threat(&mut self, cell: Cell) -> f64 {
+        if let Some(t) = self.threat[usize::from(cell)] {
+            return t;
+        }
+        let mut total = 0.0;
+        for &enemy in &self.enemy_krosmasters {
+            let e = self.f(enemy);
+            let attacks: Vec<&SpellSpec> = e
+                .spells
+                .iter()
+                .map(|&s| self.state.content.resolve(s))
+                .filter(|s| s.kind == SpellKind::Attack && s.amount > 0)
+                .collect();
+            if attacks.is_empty() {
+                continue;
+            }
+            let reach = e.base_mp + attacks.iter().map(|s| s.range_max).max().expect("some");
+            if self.dist(e.at(), cell) <= reach {
+                let best = attacks.iter().map(|s| s.amount).max().expect("some");
+                total += f64::from(best * e.base_ap) * 0.6;
+            }
+        }
+        self.threat[usize::from(cell)] = Some(total);
+        total
+    }
+
+    fn attack_from(&mut self, cell: Cell) -> f64 {
+        let me = self.me();
+        if me.ap <= 0 {
+            return 0.0;
+        }
+        let mut blockers = self.state.sight_blockers;
+        blockers.remove(me.at());
+        let mut best = 0.0;
+        for (index, &sref) in me.spells.iter().enumerate() {
+            let spell = self.state.content.resolve(sref);
+            if spell.kind != SpellKind::Attack || spell.amount <= 0 {
+                continue;
+            }
+            let top = spell.range_max + me.range_bonus;
+            for k in 0..self.enemies.len() {
+                let enemy = self.enemies[k];
+                let e = self.f(enemy);
+                let d = self.dist(cell, e.at());
+                if !(spell.range_min <= d && d <= top) {
+                    continue;
+                }
+                if spell.needs_los && self.state.board.los_path(cell, e.at()).intersects(blockers) {
+                    continue;
+                }
+                let expected = match self
+                    .expected
+                    .iter()
+                    .find(|&&(i, u, _)| i == index && u == enemy)
+                {
+                    Some(&(_, _, x)) => x,
+                    None => {
+                        let x = expected_damage(self.state, self.me, spell, enemy);
+                        self.expected.push((index, enemy, x));
+                        x
+                    }
+                };
+                best = py_max(
+                    best,
+                    self.hit_value(enemy, expected, self.spell_base(spell)),
+                );
+            }
+        }
+        best
+    }
+
+    fn cell_value(&mut self, cell: Cell, owned_after: bool) -> f64 {
+        if let Some(v) = self.cells[usize::from(cell)][usize::from(owned_after)] {
+            return v;
+        }
+        let w = self.w;
+        let threat = self.threat(cell);
+        let mut value = self.attack_from(cell) - w.safety * threat;
+        let me = self.me();
+        if me.kind == PieceKind::Krosmaster {
+            if threat >= f64::from(me.hp - me.injuries) {
+                value -= w.danger;
+            }
+            if owned_after
+                && self
+                    .enemy_krosmasters
+                    .iter()
+                    .any(|&e| self.dist(self.f(e).at(), cell) <= self.f(e).base_mp + 1)
+            {
+                value += w.hold;
+            }
+            if !self.enemy_krosmasters.is_empty() && w.approach != 0.0 {
+                let nearest = self
+                    .enemy_krosmasters
+                    .iter()
+                    .map(|&e| self.dist(cell, self.f(e).at()))
+                    .min()
+                    .expect("some");
+                value -= w.approach * f64::from(nearest);
+            }
+            if w.near_glyph != 0.0 {
+                let near = self
+                    .todo
+                    .iter()
+                    .filter(|&&g| g != cell)
+                    .map(|&g| self.dist(cell, g))
+                    .min();
+                if let Some(n) = near {
+                    value -= w.near_glyph * f64::from(n);
+                }
+            }
+        }
+        self.cells[usize::from(cell)][usize::from(owned_after)] = Some(value);
+        value
+    }
+
+    fn cell_gain(&mut self, cell: Cell) -> f64 {
+        let mine = self.owned(self.side, cell);
+        let gain = self.glyph_gain(cell);
+        gain + self.cell_value(cell, mine || gain > 0.0)
+    }
+
+    fn stay_value(&mut self) -> f64 {
+        let cell = self.me().at();
+        let mine = self.owned(self.side, cell);
+        self.cell_value(cell, mine)
+    }
+
+    fn leave_chance(&self, cell: Cell) -> f64 {
+        let opts = &self.state.ruleset.opts;
+        if !opts.tackle_zone {
+            return 1.0;
+        }
+        let enemies = self
+            .enemy_krosmasters
+            .iter()
+            .filter(|&&e| self.dist(self.f(e).at(), cell) == 1)
+            .count() as i32;
+        if enemies <= 0 {
+            return 1.0;
+        }
+        let dice = if enemies == 1 {
+            1
+        } else if opts.per_enemy {
+            enemies
+        } else {
+            2
+        };
+        dodge_odds(dice, opts.advanced).0
+    }
+
+    /// The best end cell within `mp` steps, by expected captures on the way and end worth.
+    fn best_plan(&mut self, mp: i32) -> Plan {
+        let start = self.me().at();
+        let obstacles = self.state.obstacles;
+        let fire = self.state.rules.terrain(FIRE);
+        let fire_damage = f64::from(self.state.ruleset.opts.fire_damage);
+        let board = self.state.board.clone();
+        let n = board.n_cells();
+        let mut dist: Vec<i32> = vec![-1; n];
+        let mut expect = vec![0.0f64; n];
+        let mut reach = vec![0.0f64; n];
+        let mut first: Vec<Cell> = vec![start; n];
+        dist[usize::from(start)] = 0;
+        reach[usize::from(start)] = 1.0;
+        let mut order = vec![start];
+        let mut frontier = VecDeque::from([start]);
+        while let Some(cell) = frontier.pop_front() {
+            let c = usize::from(cell);
+            if dist[c] >= mp {
+                continue;
+            }
+            let leave = reach[c] * self.leave_chance(cell);
+            for &next in board.neighbours(cell) {
+                if obstacles.contains(next) {
+                    continue;
+                }
+                let mut gain = self.glyph_gain(next);
+                if fire.contains(next) {
+                    gain -= self.w.damage * fire_damage;
+                }
+                let value = expect[c] + leave * gain;
+                let x = usize::from(next);
+                let via = if cell == start { next } else { first[c] };
+                if dist[x] < 0 {
+                    dist[x] = dist[c] + 1;
+                    expect[x] = value;
+                    reach[x] = leave;
+                    first[x] = via;
+                    order.push(next);
+                    frontier.push_back(next);
+                } else if dist[x] == dist[c] + 1 && value > expect[x] + EPS {
+                    expect[x] = value;
+                    reach[x] = leave;
+                    first[x] = via;
+                }
+            }
+        }
+        let stay = self.stay_value();
+        let mut best: Option<Plan> = None;
+        for cell in order {
+            let c = usize::from(cell);
+            let mine = self.owned(self.side, cell)
+                || (expect[c] > EPS && self.state.rules.glyph_cells.contains(cell));
+            let value =
+                expect[c] + reach[c] * self.cell_value(cell, mine) + (1.0 - reach[c]) * stay;
+            if best.is_none_or(|b| value > b.value + EPS) {
+                best = Some(Plan {
+                    value,
+                    first: first[c],
+                    end: cell,
+                    captures: expect[c],
+                });
+            }
+        }
+        best.expect("the start cell")
+    }
+
+    // ------------------------------------------------------------------ Invocations
+    fn invocation_action(&mut self) -> Action {
+        let legal = self.legal;
+        let mut best: Option<(f64, usize, Action)> = None;
+        for (i, &a) in legal.iter().enumerate() {
+            if a.kind == CAST {
+                let v = self.cast_value(a);
+                if best.is_none_or(|b| (v, i) > (b.0, b.1)) {
+                    best = Some((v, i, a));
+                }
+            }
+        }
+        if let Some(b) = best
+            && b.0 > EPS
+        {
+            return b.2;
+        }
+        let goal = self.invocation_goal();
+        let me = self.me();
+        if let Some(goal) = goal
+            && me.mp > 0
+            && !me.blocked
+        {
+            let reach = self.reachable_cells(me.mp);
+            let here = self.dist(me.at(), goal);
+            let target = reach
+                .iter()
+                .min_by_key(|&&(c, cost)| (self.dist(c, goal), cost, c))
+                .expect("the start cell")
+                .0;
+            if self.dist(target, goal) < here
+                && let Some(step) = self.first_step(target)
+            {
+                let action = Action::new(MOVE, -1, i32::from(step));
+                if self.is_legal(action) {
+                    return action;
+                }
+            }
+        }
+        Action::END_TURN
+    }
+
+    /// view.py's `reachable_cells`: (cell, MP cost) in breadth-first order.
+    fn reachable_cells(&self, budget: i32) -> Vec<(Cell, i32)> {
+        let board = &self.state.board;
+        let start = self.me().at();
+        let mut seen = vec![false; board.n_cells()];
+        seen[usize::from(start)] = true;
+        let mut out = vec![(start, 0)];
+        let mut k = 0;
+        while k < out.len() {
+            let (cell, cost) = out[k];
+            k += 1;
+            if cost >= budget {
+                continue;
+            }
+            for &next in board.neighbours(cell) {
+                if !seen[usize::from(next)] && !self.state.obstacles.contains(next) {
+                    seen[usize::from(next)] = true;
+                    out.push((next, cost + 1));
+                }
+            }
+        }
+        out
+    }
+
+    fn invocation_goal(&self) -> Option<Cell> {
+        if self.w.guard >= 1.0 && !self.enemy_krosmasters.is_empty() {
+            let free = self.state.rules.owned[self.side] & !self.state.obstacles;
+            let nearest = |c: Cell| {
+                self.enemy_krosmasters
+                    .iter()
+                    .map(|&e| self.dist(c, self.f(e).at()))
+                    .min()
+                    .expect("some")
+            };
+            if let Some(c) = free.iter().min_by_key(|&c| (nearest(c), c)) {
+                return Some(c);
+            }
+        }
+        let me = self.me().at();
+        self.enemies
+            .iter()
+            .min_by_key(|&&e| (self.dist(me, self.f(e).at()), e))
+            .map(|&e| self.f(e).at())
+    }
+
+    /// The first cell of a shortest walk to `goal`.
+    fn first_step(&self, goal: Cell) -> Option<Cell> {
+        let board = &self.state.board;
+        let start = self.me().at();
+        let mut parent: Vec<Option<Cell>> = vec![None; board.n_cells()];
+        parent[usize::from(start)] = Some(start);
+        let mut frontier = VecDeque::from([start]);
+        while let Some(cell) = frontier.pop_front() {
+            if cell == goal {
+                let mut c = cell;
+                while parent[usize::from(c)] != Some(start) {
+                    c = parent[usize::from(c)].expect("a parent");
+                }
+                return Some(c);
+            }
+            for &next in board.neighbours(cell) {
+                if parent[usize::from(next)].is_none() && !self.state.obstacles.contains(next) {
+                    parent[usize::from(next)] = Some(cell);
+                    frontier.push_back(next);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Python's `max(a, b)`: `a` unless `b` is larger.
+#[inline]
+fn py_max(a: f64, b: f64) -> f64 {
+    if b > a { b } else { a }
+}
+
+/// `sorted(..., reverse=True)` of `(value, index, action)`: by value, then index, descending.
+fn sort_desc(items: &mut [(f64, usize, Action)]) {
+    items.sort_by(|a, b| {
+        b.0.partial_cmp(&a.0)
+            .expect("no NaN")
+            .then_with(|| b.1.cmp(&a.1))
+    });
+}
+
+/// The planner's action for the active Combatant (planner.py's `decide`).
+pub fn decide(state: &MatchState<Blast>, legal: &[Action], w: BlastWeights) -> Action {
+    let mut planner = Planner::new(state, legal, w);
+    if planner.me().kind != PieceKind::Krosmaster {
+        return planner.invocation_action();
+    }
+    planner.decide()
+}
+
+/// R-B10: the Krosmaster whose best walk is worth the most goes first; Invocations in the listed
+/// order (planner.py's `next_to_act`).
+pub fn next_to_act(state: &MatchState<Blast>, side: usize, candidates: &[usize]) -> usize {
+    let first = &state.fighters[candidates[0]];
+    if first.kind != PieceKind::Krosmaster {
+        return candidates[0];
+    }
+    let todo = state.rules.glyph_cells & !state.rules.owned[side];
+    let board = &state.board;
+    *candidates
+        .iter()
+        .min_by_key(|&&uid| {
+            let f = &state.fighters[uid];
+            let nearest = todo
+                .iter()
+                .map(|c| i32::from(board.distance(f.at(), c)))
+                .min()
+                .unwrap_or(99);
+            (nearest - f.base_mp, uid)
+        })
+        .expect("a candidate")
+}
