@@ -19,7 +19,8 @@ from krosbalance import native
 from krosbalance.ai.registry import canonical_ai, get_ai
 from krosbalance.content.blast import blast_cards
 from krosbalance.content.registry import default_registry
-from krosbalance.engine.results import ENGINE_VERSION, MatchResult
+from krosbalance.engine.results import MatchResult
+from krosbalance.native_duel import core_result, play_in_core_or_none
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.blast.ruleset import BlastRuleset
 
@@ -125,29 +126,9 @@ def play_blast_core(
     plant_divergence_at: int | None = None,
 ) -> MatchResult:
     """One Blast match played by the core, as the reference's ``MatchResult`` (``engine="core"``)."""
-    from krosbalance.engine_choice import _event, _event_classes  # cycle: engine_choice asks here
-    from krosbalance.native_duel import fighter_record
-
     out = play_blast_raw(teams, board, ais, seed, rules, record, registry, plant_divergence_at)
-    kinds = _event_classes(rules.name)
     values = {name: tuple(v) if isinstance(v, list) else v for name, v in out["values"].items()}
-    return MatchResult(
-        winner=out["winner"],
-        end_reason=out["end_reason"],
-        turns=out["turns"],
-        first_player=int(out["first_player"]),
-        teams=tuple(tuple(team) for team in out["teams"]),
-        board=board,
-        ruleset=str(rules.describe()),
-        seed=seed,
-        fighters=[fighter_record(row, ()) for row in out["fighters"]],
-        events=[_event(kinds, kind, data) for kind, data in out["events"]],
-        versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
-        values=values,
-        partnerships=tuple(out["partnerships"]),
-        play_order=tuple(out["play_order"]),
-        engine="core",
-    )
+    return core_result(out, rules, board, seed, values, ())
 
 
 def play_blast_in_core(
@@ -163,7 +144,6 @@ def play_blast_in_core(
 ) -> MatchResult | None:
     """``engine_choice.play_in_core`` for a Blast match: played by the core, or None when the reference
     is to play it (``choice`` ``auto`` and the core cannot); see ``native_duel.play_in_core_or_none``."""
-    from krosbalance.native_duel import play_in_core_or_none
 
     def play(names: Sequence[str]) -> MatchResult:
         return play_blast_core(teams, str(board), names, seed, rules, record, registry)

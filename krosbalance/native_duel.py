@@ -24,7 +24,7 @@ from krosbalance.content.specs import ELEMENTS
 from krosbalance.engine.results import ENGINE_VERSION, FighterRecord, FighterStats, MatchResult, ResultColumn
 from krosbalance.errors import CoreFault, EngineError, KrosbalanceError
 from krosbalance.rulesets.arena.options import punch
-from krosbalance.rulesets.base import summonable
+from krosbalance.rulesets.base import Ruleset, summonable
 from krosbalance.rulesets.duel.pregame import DUEL_FEATURE, duel_team_registry
 from krosbalance.rulesets.duel.ruleset import FIGHTER_COLUMNS, DuelRuleset
 
@@ -114,13 +114,26 @@ def play_duel_raw(
 
 
 def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -> MatchResult:
-    from krosbalance.engine_choice import _event, _event_classes  # cycle: engine_choice asks here
-
-    kinds = _event_classes(rules.name)
     pairs = ("drafted", "picked", "revealed", "tokens_held", "held_from_start", "start_revealed")
     values = {column.name: out[column.name] for column in rules.result_columns}
     for name in pairs:
         values[name] = tuple(values[name])
+    return core_result(out, rules, board, seed, values, FIGHTER_COLUMNS)
+
+
+def core_result(
+    out: Mapping[str, Any],
+    rules: Ruleset,
+    board: str,
+    seed: int,
+    values: dict[str, Any],
+    columns: Sequence[ResultColumn],
+) -> MatchResult:
+    """The reference's ``MatchResult`` of a match the core played and returned as ``out`` (Duel and
+    Blast): the ruleset's result ``values`` as read, its fighter ``columns``."""
+    from krosbalance.engine_choice import _event, _event_classes  # cycle: engine_choice asks here
+
+    kinds = _event_classes(rules.name)
     return MatchResult(
         winner=out["winner"],
         end_reason=out["end_reason"],
@@ -130,7 +143,7 @@ def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -
         board=board,
         ruleset=str(rules.describe()),
         seed=seed,
-        fighters=[fighter_record(row, FIGHTER_COLUMNS) for row in out["fighters"]],
+        fighters=[fighter_record(row, columns) for row in out["fighters"]],
         events=[_event(kinds, kind, data) for kind, data in out["events"]],
         versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
         values=values,

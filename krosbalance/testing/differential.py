@@ -1,4 +1,4 @@
-"""The differential fuzz: random legal Arena matches and Duel Pack duels played by the native core
+"""The differential fuzz: random legal Arena matches, Duel Pack duels and Krosmaster Blast matches played by the native core
 and by the Python reference, their event logs compared, and the first divergence shown as a readable replay step.
 
 The core (``krosbalance_core``) is held to the reference event for event (core/README.md). Golden
@@ -27,10 +27,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from krosbalance import native_duel, native_match
+from krosbalance import native_blast, native_duel, native_match
 from krosbalance.content.registry import default_registry
 from krosbalance.play import _ai_names, play_match
 from krosbalance.render.notation import cell_name
+from krosbalance.rulesets.blast import blast_ruleset
 from krosbalance.rulesets.duel import duel_ruleset
 from krosbalance.rulesets.registry import get_ruleset
 from krosbalance.testing.fuzz_specs import describe, match_specs, registry_of
@@ -50,8 +51,8 @@ def play_core(
     this plays every AI of ``PORTED_AIS`` (ported, maybe not yet proven identical: proving it is
     this harness's job). ``plant_divergence_at`` (test-only) plays one match with the divergence
     planted in the core."""
-    if any(spec.get("ruleset") == "duel" for spec in specs):
-        return _play_core_duels(specs, plant_divergence_at)
+    if any(spec.get("ruleset", "arena") != "arena" for spec in specs):
+        return _play_core_rulesets(specs, plant_divergence_at)
     batch = []
     for spec in specs:
         teams = spec["teams"]
@@ -83,30 +84,29 @@ def play_core(
     return out
 
 
-def _play_core_duels(
+def _play_core_rulesets(
     specs: Sequence[Mapping[str, Any]], plant_divergence_at: int | None = None
 ) -> list[dict[str, Any]]:
-    """:func:`play_core` of specs among which some are duels: the duels one by one
-    (``native_duel.play_duel_raw``), the Arena matches in one batch."""
-    arena = [i for i, spec in enumerate(specs) if spec.get("ruleset") != "duel"]
+    """:func:`play_core` of specs among which some are duels or Blast matches: those one by one
+    (``native_duel.play_duel_raw``, ``native_blast.play_blast_raw``: Blast's values are flattened
+    into the result as a duel's are), the Arena matches in one batch."""
+    arena = [i for i, spec in enumerate(specs) if spec.get("ruleset", "arena") == "arena"]
     out: list[dict[str, Any]] = [{} for _ in specs]
     for i, result in zip(arena, play_core([specs[i] for i in arena]) if arena else [], strict=True):
         out[i] = result
     for i, spec in enumerate(specs):
-        if spec.get("ruleset") != "duel":
+        ruleset = spec.get("ruleset", "arena")
+        if ruleset == "arena":
             continue
+        args = (spec["teams"], spec["board"], spec["ai"], spec["seed"])
         try:
-            rules = duel_ruleset(dict(spec["options"]))
-            out[i] = native_duel.play_duel_raw(
-                spec["teams"],
-                spec["board"],
-                spec["ai"],
-                spec["seed"],
-                rules,
-                "full",
-                None,
-                plant_divergence_at,
-            )
+            if ruleset == "duel":
+                rules = duel_ruleset(dict(spec["options"]))
+                out[i] = native_duel.play_duel_raw(*args, rules, "full", None, plant_divergence_at)
+            else:
+                blast = blast_ruleset(dict(spec["options"]))
+                raw = native_blast.play_blast_raw(*args, blast, "full", None, plant_divergence_at)
+                out[i] = {**raw, **raw["values"]}
         except Exception as exc:  # noqa: BLE001 - a refusal or a fault is this match's error row
             out[i] = {"error": f"{type(exc).__name__}: {exc}"}
     return out
@@ -167,7 +167,7 @@ def _reference_head(result: Any) -> dict[str, Any]:
                 "wild_gg_left": values["wild_gg_left"],
             }
             if "gg" in values
-            else {key: _plain(value) for key, value in values.items()}  # a duel's declared values
+            else {key: _plain(value) for key, value in values.items()}  # a duel's or Blast's values
         ),
         "teams": _plain(result.teams),
         "fighters": fighters,

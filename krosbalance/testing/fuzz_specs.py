@@ -46,6 +46,7 @@ from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import EffectSpec, PowerSpec
 from krosbalance.engine.restriction import elements_of
 from krosbalance.rulesets.registry import get_ruleset
+from krosbalance.testing.fuzz_blast import blast_spec
 from krosbalance.testing.fuzz_duel import duel_spec
 
 #: the seat counts and Arena modes the fuzz draws, with their weights (two players most often)
@@ -354,10 +355,14 @@ def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     """Spec ``k`` of the fuzz of ``master_seed``: ``id`` (``k``), ``master_seed``, ``teams``, ``board``, ``ai`` (one name a
     seat), ``seed``, ``options``, under restricted play ``forbid``, and with a mechanic no shipped
     card uses ``mechanic`` (drawn alone: any slice of the fuzz gives the same specs). A share of the
-    matches are duels instead (``ruleset = "duel"``, :mod:`krosbalance.testing.fuzz_duel`)."""
+    matches are duels instead (``ruleset = "duel"``, :mod:`krosbalance.testing.fuzz_duel`), and a share
+    of the others Krosmaster Blast matches (``ruleset = "blast"``, :mod:`krosbalance.testing.fuzz_blast`)."""
     duel = duel_spec(master_seed, k)
     if duel is not None:
         return duel
+    blast = blast_spec(master_seed, k)
+    if blast is not None:
+        return blast
     rng = np.random.default_rng([master_seed, k])
     mode = str(rng.choice([m for m, _ in MODES], p=[w for _, w in MODES]))
     seats = 2 if mode == "two_player" else 4
@@ -403,7 +408,9 @@ def describe(spec: Mapping[str, Any]) -> dict[str, str]:
     if any(opts.get(k) for k in ("start_rewards", "purchasable_rewards")):
         rewards = "study" if rewards == "off" else "market+study"
     return {
-        "mode": "duel" if spec.get("ruleset") == "duel" else opts.get("mode", "two_player"),
+        "mode": spec["ruleset"]
+        if spec.get("ruleset", "arena") != "arena"
+        else opts.get("mode", "two_player"),
         "rewards": rewards,
         "turns": "short" if "turn_limit" in opts else "full",
         "restricted": "yes" if spec.get("forbid") else "no",

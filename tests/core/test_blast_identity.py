@@ -16,6 +16,7 @@ krosbalance/ai/blast).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -181,3 +182,96 @@ def test_an_ai_the_core_does_not_play_is_refused_in_one_line() -> None:
     why = refusal(["random", "my-own-blast-ai"])
     assert why is not None and why.startswith("the core does not play the AI 'my-own-blast-ai' in Blast")
     assert "\n" not in why
+
+
+# ---------------------------------------------------------------------------- the differential fuzz
+
+#: the default suite's fuzz seed (tests/core/test_differential.py's) and its Blast matches played here
+FUZZ_SEED = 37_2026
+FUZZ_MATCHES = 2_000
+FUZZ_CHUNK = 200
+
+
+@cache
+def fuzz_blast_specs() -> list[dict[str, Any]]:
+    from krosbalance.testing.fuzz_blast import blast_specs
+
+    return blast_specs(FUZZ_MATCHES, FUZZ_SEED)
+
+
+def test_the_fuzz_draws_blast_over_every_board_ai_and_option_family() -> None:
+    from krosbalance.testing.fuzz_blast import BLAST_SHARE, challenges
+    from krosbalance.testing.fuzz_specs import match_specs
+
+    drawn = match_specs(2_000, FUZZ_SEED)  # test_differential's slice
+    blast = [s for s in drawn if s.get("ruleset") == "blast"]
+    assert len(blast) >= BLAST_SHARE * len(drawn) / 2
+    specs = fuzz_blast_specs()
+    assert all(s in specs for s in blast)  # the slice's Blast matches are the stream's first ones
+    assert {s["board"] for s in specs} == set(list_boards("blast"))
+    assert {canonical_ai(a) for s in specs for a in s["ai"]} == set(BLAST_AIS)
+    named = {c for s in specs for c in s["options"].get("challenges", ()) if c != "random"}
+    assert named == {c for c, _ in challenges()}
+    options = {key for s in specs for key in s["options"]}
+    assert options >= {
+        "challenges",
+        "challenge_tiers",
+        "challenge_tier_reading",
+        "favor_deck_size",
+        "superior_favors",
+        "dice_faces",
+        "tackle_zone",
+        "tackle_dice_several",
+        "fire_combat_roll",
+        "terrain_max_per_type",
+        "terrain_range",
+        "ice_slide_chain",
+        "terrain_on_forced_moves",
+        "glyph_capture_by_effect",
+        "glyph_capture_by_slide",
+        "bonus_damage_combat_roll",
+        "mutual_ko",
+        "turn_limit",
+    }
+
+
+def test_the_blast_stream_leaves_the_duels_and_the_arena_matches_as_they_were(monkeypatch) -> None:
+    from krosbalance.testing import fuzz_specs
+
+    with_blast = fuzz_specs.match_specs(300, 11)
+    monkeypatch.setattr(fuzz_specs, "blast_spec", lambda master_seed, k: None)
+    without = fuzz_specs.match_specs(300, 11)
+    kinds = [s.get("ruleset", "arena") for s in with_blast]
+    assert "blast" in kinds and "duel" in kinds and "arena" in kinds
+    for spec, before in zip(with_blast, without, strict=True):
+        if spec.get("ruleset") == "blast":
+            assert before.get("ruleset", "arena") == "arena"  # a Blast match takes an Arena match's place
+        else:
+            assert spec == before
+
+
+@pytest.mark.parametrize("start", range(0, FUZZ_MATCHES, FUZZ_CHUNK), ids=lambda s: f"{s}-{s + FUZZ_CHUNK}")
+def test_fuzz_blast_matches_are_identical_on_both_engines(start: int) -> None:
+    from krosbalance.testing import differential as fuzz
+
+    found = fuzz.run_specs(fuzz_blast_specs()[start : start + FUZZ_CHUNK])
+    assert found.matches == FUZZ_CHUNK
+    assert not found.errors, "the core failed on fuzz matches:\n" + "\n".join(found.errors)
+    assert found.divergences == 0, found.first_divergence
+
+
+def test_a_divergence_planted_in_a_fuzz_blast_match_is_reported_at_its_step() -> None:
+    from krosbalance.testing import differential as fuzz
+
+    spec = fuzz_blast_specs()[0]
+    reference = fuzz.play_reference(spec)
+    (clean,) = fuzz.play_core([spec])
+    assert fuzz.compare(spec, clean, reference) is None
+    kinds = [e.kind for e in reference.events]
+    blast_kinds = ("favor_revealed", "combat_rolled", "glyph_count")
+    for k in sorted({0, len(kinds) - 1, *(kinds.index(x) for x in blast_kinds if x in kinds)}):
+        (planted,) = fuzz.play_core([spec], plant_divergence_at=k)
+        divergence = fuzz.compare(spec, planted, reference)
+        assert divergence is not None and divergence.index == k, (k, kinds[k])
+        report = divergence.report()
+        assert f"first differing event: step {k} " in report and f"state after step {k}" in report

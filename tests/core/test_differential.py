@@ -97,8 +97,10 @@ def test_specs_cover_every_mode_ai_set_board_and_option_family():
         "free_for_all",
         "two_vs_two",
         "duel",
+        "blast",
     }
-    specs = [s for s in default_specs() if s.get("ruleset") != "duel"]  # the duels: test_duel_identity
+    # the duels: test_duel_identity; the Blast matches: test_blast_identity
+    specs = [s for s in default_specs() if s.get("ruleset", "arena") == "arena"]
     labels = [fuzz_specs.describe(s) for s in specs]
     assert {x["rewards"] for x in labels} == {"off", "market", "study", "market+study"}
     assert {x["turns"] for x in labels} == {"short", "full"}
@@ -157,7 +159,7 @@ def _planted_core() -> None:
 def planted_cases() -> list[tuple[dict[str, Any], Any]]:
     """A short two-player and four-player fuzz match, the random AI in every seat, with the
     reference's result."""
-    specs = [s for s in fuzz_specs.match_specs(60, 5) if s.get("ruleset") != "duel"]
+    specs = [s for s in fuzz_specs.match_specs(60, 5) if s.get("ruleset", "arena") == "arena"]
     picked = [next(s for s in specs if len(s["teams"]) == n and "turn_limit" in s["options"]) for n in (2, 4)]
     return [
         (spec, fuzz.play_reference(spec))

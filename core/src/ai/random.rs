@@ -21,8 +21,14 @@ impl RandomAI {
 
     /// `int(rng.integers(n))`.
     #[inline]
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         self.rng.integers(0, n as i64) as usize
+    }
+
+    /// The base class's deployment, every ruleset's: `permutation(len(cells))[: len(fighters)]`.
+    pub(crate) fn deployment(&mut self, n: usize, cells: &[Cell]) -> Vec<Cell> {
+        let order = self.rng.permutation(cells.len());
+        order[..n].iter().map(|&i| cells[i]).collect()
     }
 }
 
@@ -37,7 +43,6 @@ impl Controller<Arena> for RandomAI {
 }
 
 impl ArenaController for RandomAI {
-    /// The base class's: `permutation(len(cells))[: len(fighters)]`.
     fn choose_deployment(
         &mut self,
         _state: &MatchState<Arena>,
@@ -45,8 +50,7 @@ impl ArenaController for RandomAI {
         n: usize,
         cells: &[Cell],
     ) -> Vec<Cell> {
-        let order = self.rng.permutation(cells.len());
-        order[..n].iter().map(|&i| cells[i]).collect()
+        self.deployment(n, cells)
     }
 
     fn choose_tension(

@@ -9,10 +9,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::convert::{RulesetEvents, fighter_row, match_to_py, plant_engine_divergence};
-use super::match_play::{BLAST_POWERS, Keys, character_of, get, record_level, unsupported};
+use super::convert::{
+    RulesetEvents, engine_options, fighter_row, load_content, match_to_py, plant_engine_divergence,
+};
+use super::match_play::{BLAST_POWERS, get, record_level, unsupported};
 use crate::PyBoard;
-use crate::content::Content;
 use crate::engine::events::Event;
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::rulesets::blast::cards::TERRAIN_NAMES;
@@ -24,23 +25,7 @@ use crate::rulesets::blast::{
 };
 
 fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(BlastOptions, EngineOptions)> {
-    let three = |name: &str| -> PyResult<[i32; 3]> {
-        let d = opts.getattr(name)?;
-        Ok([
-            d.get_item("tree")?.extract()?,
-            d.get_item("bush")?.extract()?,
-            d.get_item("crate")?.extract()?,
-        ])
-    };
-    let engine = EngineOptions {
-        turn_limit: get(opts, "turn_limit")?,
-        strict_corner_los: get(opts, "strict_corner_los")?,
-        caster_in_own_area: get(opts, "caster_in_own_area")?,
-        bombs_unfazed: get(opts, "bombs_unfazed")?,
-        scenery_destruction: get(opts, "scenery_destruction")?,
-        scenery_hp: three("scenery_hp")?,
-        scenery_hit_under_piece: get(opts, "scenery_hit_under_piece")?,
-    };
+    let engine = engine_options(opts)?;
     let word = |name: &str| -> PyResult<String> { get(opts, name) };
     let tiers: Vec<(String, i32)> = opts
         .getattr("challenge_tiers")?
@@ -277,65 +262,30 @@ fn play_blast_match<'py>(
     record: &str,
     plant: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut objs: Vec<Bound<'py, PyAny>> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut keys = Keys::default();
-    for spec in teams.iter().flatten() {
-        let id: String = get(spec, "id")?;
-        if !names.contains(&id) {
-            names.push(id);
-            objs.push(spec.clone());
-        }
-    }
-    for (id, spec) in pieces.iter() {
-        let id: String = id.extract()?;
-        if !names.contains(&id) {
-            names.push(id);
-            objs.push(spec);
-        }
-    }
-    let chars = objs
-        .iter()
-        .map(|o| character_of(o, &names, &mut keys))
-        .collect::<PyResult<Vec<_>>>()?;
-    let powers = objs
+    let loaded = load_content(&teams, pieces, None)?;
+    let powers = loaded
+        .objs
         .iter()
         .map(blast_powers)
         .collect::<PyResult<Vec<_>>>()?;
-    let content = Content {
-        chars,
-        punch: None,
-        rewards: Vec::new(),
-        keys: keys.0,
-    };
-    let team_idx = teams
-        .iter()
-        .map(|team| {
-            team.iter()
-                .map(|s| {
-                    let id: String = get(s, "id")?;
-                    Ok(names.iter().position(|n| *n == id).expect("listed"))
-                })
-                .collect::<PyResult<Vec<_>>>()
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let names = &loaded.names;
     let (opts, engine) = options_of(options)?;
     let favors = favors
         .iter()
         .map(|f| {
             Ok(Favor {
                 id: get(f, "id")?,
-                action: bonus_action(&f.getattr("action")?, &names)?,
+                action: bonus_action(&f.getattr("action")?, names)?,
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
     let challenges = challenges
         .iter()
-        .map(|c| challenge_of(c, &names))
+        .map(|c| challenge_of(c, names))
         .collect::<PyResult<Vec<_>>>()?;
     let spec = BlastMatch {
         board: board.inner.clone(),
-        content: Arc::new(content),
+        content: Arc::new(loaded.content),
         ruleset: Arc::new(Blast {
             opts,
             favors,
@@ -344,7 +294,7 @@ fn play_blast_match<'py>(
             glyph_cells: crate::mask_from_py(glyph_cells, "glyph_cells")?,
         }),
         opts: engine,
-        teams: team_idx,
+        teams: loaded.teams,
         ais,
         seed,
         record: record_level(record)?,

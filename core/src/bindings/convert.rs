@@ -5,10 +5,11 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::content::PieceKind;
+use super::match_play::{Keys, character_of, get, spell_of};
+use crate::content::{Content, PieceKind};
 use crate::engine::events::Event;
 use crate::engine::rules::MatchRules;
-use crate::engine::state::MatchState;
+use crate::engine::state::{EngineOptions, MatchState};
 
 /// A ruleset's own events at the boundary.
 pub(super) trait RulesetEvents: MatchRules {
@@ -228,13 +229,11 @@ pub(super) fn plant_engine_divergence<X>(event: &mut Event<X>) -> bool {
     true
 }
 
-/// A finished match as the dict every ruleset's binding returns: `winner`, `end_reason`,
-/// `turns`, `first_player`, `play_order`, `partnerships`, `teams`, `fighters` (each row from
-/// `fighter`, Krosmasters first) and `events`; the ruleset adds its values to it.
-pub(super) fn match_to_py<'py, R: RulesetEvents>(
+/// The head of a finished match's dict, every ruleset's: `winner`, `end_reason`, `turns`,
+/// `first_player`, `play_order`, `partnerships` and `teams` (Krosmaster ids per seat).
+pub(super) fn result_head<'py, R: MatchRules>(
     py: Python<'py>,
     state: &MatchState<R>,
-    fighter: impl Fn(Python<'py>, &MatchState<R>, usize) -> PyResult<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("winner", state.winner)?;
@@ -255,24 +254,152 @@ pub(super) fn match_to_py<'py, R: RulesetEvents>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     out.set_item("teams", PyTuple::new(py, teams)?)?;
-    let order = state
+    Ok(out)
+}
+
+/// The fighters in the order of a result's rows: Krosmasters first, then the summons, each by uid.
+pub(super) fn fighter_order<R: MatchRules>(state: &MatchState<R>) -> impl Iterator<Item = usize> {
+    let krosmasters = state
         .fighters
         .iter()
-        .filter(|f| f.kind == PieceKind::Krosmaster)
-        .chain(
-            state
-                .fighters
-                .iter()
-                .filter(|f| f.kind != PieceKind::Krosmaster),
-        )
-        .map(|f| fighter(py, state, f.uid))
+        .filter(|f| f.kind == PieceKind::Krosmaster);
+    let others = state
+        .fighters
+        .iter()
+        .filter(|f| f.kind != PieceKind::Krosmaster);
+    krosmasters.chain(others).map(|f| f.uid)
+}
+
+/// A finished match as the dict the Duel Pack's and Blast's bindings return: [`result_head`],
+/// `fighters` (each row from `fighter`, in [`fighter_order`]) and `events`; the ruleset adds its
+/// values to it.
+pub(super) fn match_to_py<'py, R: RulesetEvents>(
+    py: Python<'py>,
+    state: &MatchState<R>,
+    fighter: impl Fn(Python<'py>, &MatchState<R>, usize) -> PyResult<Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = result_head(py, state)?;
+    let rows = fighter_order(state)
+        .map(|uid| fighter(py, state, uid))
         .collect::<PyResult<Vec<_>>>()?;
-    out.set_item("fighters", PyList::new(py, order)?)?;
+    out.set_item("fighters", PyList::new(py, rows)?)?;
+    out.set_item("events", events_to_py(py, state)?)?;
+    Ok(out)
+}
+
+/// Every event of the match's log, as [`event_to_py`] gives each.
+pub(super) fn events_to_py<'py, R: RulesetEvents>(
+    py: Python<'py>,
+    state: &MatchState<R>,
+) -> PyResult<Bound<'py, PyList>> {
     let events = state
         .events
         .iter()
         .map(|e| event_to_py(py, state, e))
         .collect::<PyResult<Vec<_>>>()?;
-    out.set_item("events", PyList::new(py, events)?)?;
-    Ok(out)
+    PyList::new(py, events)
+}
+
+/// A turn end's `positions` (`engine.turn.positions`): `(uid, character id, side, cell,
+/// injuries)` of every piece on the board.
+pub(super) fn positions_to_py<'py>(
+    py: Python<'py>,
+    content: &Content,
+    positions: &[(usize, usize, usize, i32, i32)],
+) -> PyResult<Bound<'py, PyTuple>> {
+    let rows = positions
+        .iter()
+        .map(|&(uid, spec, side, cell, injuries)| {
+            (uid, content.chars[spec].id.as_str(), side, cell, injuries).into_pyobject(py)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, rows)
+}
+
+/// The options every ruleset's object carries (engine/rules.py's `EngineOptions`).
+pub(super) fn engine_options(opts: &Bound<'_, PyAny>) -> PyResult<EngineOptions> {
+    Ok(EngineOptions {
+        turn_limit: get(opts, "turn_limit")?,
+        strict_corner_los: get(opts, "strict_corner_los")?,
+        caster_in_own_area: get(opts, "caster_in_own_area")?,
+        bombs_unfazed: get(opts, "bombs_unfazed")?,
+        scenery_destruction: get(opts, "scenery_destruction")?,
+        scenery_hp: per_scenery(opts, "scenery_hp")?,
+        scenery_hit_under_piece: get(opts, "scenery_hit_under_piece")?,
+    })
+}
+
+/// An option table of one value per scenery kind (`{tree, bush, crate}`), in [`Scenery`] order.
+///
+/// [`Scenery`]: crate::engine::rules::Scenery
+pub(super) fn per_scenery(opts: &Bound<'_, PyAny>, name: &str) -> PyResult<[i32; 3]> {
+    let d = opts.getattr(name)?;
+    Ok([
+        d.get_item("tree")?.extract()?,
+        d.get_item("bush")?.extract()?,
+        d.get_item("crate")?.extract()?,
+    ])
+}
+
+/// A match's content as it crosses: every spec by id (the teams', first seen first, then the
+/// summonable pieces), the teams as indices into it, and the Python objects in that order.
+pub(super) struct Loaded<'py> {
+    pub content: Content,
+    pub names: Vec<String>,
+    pub objs: Vec<Bound<'py, PyAny>>,
+    pub teams: Vec<Vec<usize>>,
+}
+
+/// [`Loaded`] from the teams' `CharacterSpec`s, the summonable pieces by id and the punch
+/// `SpellSpec` a ruleset gives its Krosmasters (None: no punch).
+pub(super) fn load_content<'py>(
+    teams: &[Vec<Bound<'py, PyAny>>],
+    pieces: &Bound<'py, PyDict>,
+    punch: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Loaded<'py>> {
+    let mut objs: Vec<Bound<'py, PyAny>> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut keys = Keys::default();
+    for spec in teams.iter().flatten() {
+        let id: String = get(spec, "id")?;
+        if !names.contains(&id) {
+            names.push(id);
+            objs.push(spec.clone());
+        }
+    }
+    for (id, spec) in pieces.iter() {
+        let id: String = id.extract()?;
+        if !names.contains(&id) {
+            names.push(id);
+            objs.push(spec);
+        }
+    }
+    let chars = objs
+        .iter()
+        .map(|o| character_of(o, &names, &mut keys))
+        .collect::<PyResult<Vec<_>>>()?;
+    let punch = punch.map(|p| spell_of(p, &names, &mut keys)).transpose()?;
+    let teams = teams
+        .iter()
+        .map(|team| {
+            team.iter()
+                .map(|s| {
+                    let id: String = get(s, "id")?;
+                    Ok(names.iter().position(|n| *n == id).expect("listed"))
+                })
+                .collect::<PyResult<Vec<_>>>()
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let content = Content {
+        chars,
+        punch,
+        rewards: Vec::new(),
+        keys: keys.0,
+    };
+    Ok(Loaded {
+        content,
+        names,
+        objs,
+        teams,
+    })
 }

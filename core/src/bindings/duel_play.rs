@@ -7,35 +7,21 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 
-use super::convert::{RulesetEvents, fighter_row, match_to_py, plant_engine_divergence};
-use super::match_play::{Keys, character_of, get, record_level, spell_of};
+use super::convert::{
+    RulesetEvents, engine_options, fighter_row, load_content, match_to_py, plant_engine_divergence,
+    positions_to_py,
+};
+use super::match_play::{get, record_level};
 use crate::PyBoard;
-use crate::content::Content;
 use crate::engine::events::Event;
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::rulesets::duel::play::{DuelMatch, play_duel};
 use crate::rulesets::duel::{Duel, DuelEvent, DuelOptions, DuelToken};
 
 fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(DuelOptions, EngineOptions)> {
-    let three = |name: &str| -> PyResult<[i32; 3]> {
-        let d = opts.getattr(name)?;
-        Ok([
-            d.get_item("tree")?.extract()?,
-            d.get_item("bush")?.extract()?,
-            d.get_item("crate")?.extract()?,
-        ])
-    };
-    let engine = EngineOptions {
-        turn_limit: get(opts, "turn_limit")?,
-        strict_corner_los: get(opts, "strict_corner_los")?,
-        caster_in_own_area: get(opts, "caster_in_own_area")?,
-        bombs_unfazed: get(opts, "bombs_unfazed")?,
-        scenery_destruction: get(opts, "scenery_destruction")?,
-        scenery_hp: three("scenery_hp")?,
-        scenery_hit_under_piece: get(opts, "scenery_hit_under_piece")?,
-    };
+    let engine = engine_options(opts)?;
     let duel = DuelOptions {
         figures: get(opts, "figures")?,
         duel_level_bonus: get(opts, "duel_level_bonus")?,
@@ -88,54 +74,16 @@ fn play_duel_match<'py>(
     record: &str,
     plant: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut objs: Vec<Bound<'py, PyAny>> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut keys = Keys::default();
-    for spec in teams.iter().flatten() {
-        let id: String = get(spec, "id")?;
-        if !names.contains(&id) {
-            names.push(id);
-            objs.push(spec.clone());
-        }
-    }
-    for (id, spec) in pieces.iter() {
-        let id: String = id.extract()?;
-        if !names.contains(&id) {
-            names.push(id);
-            objs.push(spec);
-        }
-    }
-    let chars = objs
-        .iter()
-        .map(|o| character_of(o, &names, &mut keys))
-        .collect::<PyResult<Vec<_>>>()?;
-    let punch = punch.map(|p| spell_of(&p, &names, &mut keys)).transpose()?;
-    let content = Content {
-        chars,
-        punch,
-        rewards: Vec::new(),
-        keys: keys.0,
-    };
-    let team_idx = teams
-        .iter()
-        .map(|team| {
-            team.iter()
-                .map(|s| {
-                    let id: String = get(s, "id")?;
-                    Ok(names.iter().position(|n| *n == id).expect("listed"))
-                })
-                .collect::<PyResult<Vec<_>>>()
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let loaded = load_content(&teams, pieces, punch.as_ref())?;
     let (duel, engine) = options_of(options)?;
     let tokens = tokens.iter().map(token_of).collect::<PyResult<Vec<_>>>()?;
     let spec = DuelMatch {
         board: board.inner.clone(),
         duel_cells: crate::mask_from_py(duel_cells, "duel_cells")?,
-        content: Arc::new(content),
+        content: Arc::new(loaded.content),
         ruleset: Arc::new(Duel { opts: duel, tokens }),
         opts: engine,
-        teams: team_idx,
+        teams: loaded.teams,
         ais,
         seed,
         record: record_level(record)?,
@@ -302,14 +250,7 @@ impl RulesetEvents for Duel {
             } => {
                 d.set_item("turn", turn)?;
                 d.set_item("side", side)?;
-                let rows = positions
-                    .iter()
-                    .map(|&(uid, spec, side, cell, injuries)| {
-                        (uid, content.chars[spec].id.as_str(), side, cell, injuries)
-                            .into_pyobject(py)
-                    })
-                    .collect::<PyResult<Vec<_>>>()?;
-                d.set_item("positions", PyTuple::new(py, rows)?)?;
+                d.set_item("positions", positions_to_py(py, content, positions)?)?;
                 "turn_ended"
             }
         })

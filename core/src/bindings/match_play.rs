@@ -8,7 +8,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::convert::{RulesetEvents, event_to_py, fighter_row};
+use super::convert::{
+    RulesetEvents, engine_options, events_to_py, fighter_order, fighter_row, load_content,
+    per_scenery, positions_to_py, result_head,
+};
 use crate::PyBoard;
 use crate::board::AreaShape;
 use crate::content::{
@@ -400,23 +403,7 @@ pub(super) fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, Eng
             ))),
         }
     }
-    let three = |name: &str| -> PyResult<[i32; 3]> {
-        let d = opts.getattr(name)?;
-        Ok([
-            d.get_item("tree")?.extract()?,
-            d.get_item("bush")?.extract()?,
-            d.get_item("crate")?.extract()?,
-        ])
-    };
-    let engine = EngineOptions {
-        turn_limit: get(opts, "turn_limit")?,
-        strict_corner_los: get(opts, "strict_corner_los")?,
-        caster_in_own_area: get(opts, "caster_in_own_area")?,
-        bombs_unfazed: get(opts, "bombs_unfazed")?,
-        scenery_destruction: get(opts, "scenery_destruction")?,
-        scenery_hp: three("scenery_hp")?,
-        scenery_hit_under_piece: get(opts, "scenery_hit_under_piece")?,
-    };
+    let engine = engine_options(opts)?;
     let prices = opts.getattr("reward_prices")?;
     let reward_prices = [
         prices.get_item("granite")?.extract()?,
@@ -450,7 +437,7 @@ pub(super) fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(ArenaOptions, Eng
         lock_block_ends_turn: get(opts, "lock_block_ends_turn")?,
         bomb_armour_dice: get(opts, "bomb_armour_dice")?,
         zero_gg_draw: get::<String>(opts, "simultaneous_zero_gg")? == "draw",
-        scenery_loot: three("scenery_loot")?,
+        scenery_loot: per_scenery(opts, "scenery_loot")?,
     };
     Ok((arena, engine))
 }
@@ -565,14 +552,7 @@ impl RulesetEvents for Arena {
                 d.set_item("turn", turn)?;
                 d.set_item("side", side)?;
                 d.set_item("gg", PyTuple::new(py, gg)?)?;
-                let rows = positions
-                    .iter()
-                    .map(|&(uid, spec, side, cell, injuries)| {
-                        (uid, content.chars[spec].id.as_str(), side, cell, injuries)
-                            .into_pyobject(py)
-                    })
-                    .collect::<PyResult<Vec<_>>>()?;
-                d.set_item("positions", PyTuple::new(py, rows)?)?;
+                d.set_item("positions", positions_to_py(py, content, positions)?)?;
                 "turn_ended"
             }
         })
@@ -760,53 +740,14 @@ fn play_arena_match<'py>(
     if teams.len() != 2 && teams.len() != 4 {
         return Err(unsupported(format!("{} seats", teams.len())));
     }
-    // every spec by id: the teams' (first seen first), then the summonable pieces
-    let mut objs: Vec<Bound<'py, PyAny>> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut keys = Keys::default();
-    for spec in teams.iter().flatten() {
-        let id: String = get(spec, "id")?;
-        if !names.contains(&id) {
-            names.push(id);
-            objs.push(spec.clone());
-        }
-    }
-    for (id, spec) in pieces.iter() {
-        let id: String = id.extract()?;
-        if !names.contains(&id) {
-            names.push(id);
-            objs.push(spec);
-        }
-    }
-    let chars = objs
-        .iter()
-        .map(|o| character_of(o, &names, &mut keys))
-        .collect::<PyResult<Vec<_>>>()?;
-    let punch = Some(spell_of(punch, &names, &mut keys)?);
-    let content = Content {
-        chars,
-        punch,
-        rewards: Vec::new(),
-        keys: keys.0,
-    };
-    let team_idx = teams
-        .iter()
-        .map(|team| {
-            team.iter()
-                .map(|s| {
-                    let id: String = get(s, "id")?;
-                    Ok(names.iter().position(|n| *n == id).expect("listed"))
-                })
-                .collect::<PyResult<Vec<_>>>()
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let loaded = load_content(&teams, pieces, Some(punch))?;
     let (arena, engine) = options_of(options)?;
     let spec = ArenaMatch {
         board: board.inner.clone(),
-        content: Arc::new(content),
+        content: Arc::new(loaded.content),
         ruleset: Arc::new(Arena { opts: arena }),
         opts: engine,
-        teams: team_idx,
+        teams: loaded.teams,
         ais,
         seed,
         record: record_level(record)?,
@@ -841,55 +782,23 @@ fn result_to_py_as<'py>(
             .collect(),
         None => Vec::new(),
     };
-    let out = PyDict::new(py);
-    out.set_item("winner", state.winner)?;
-    out.set_item("end_reason", state.end_reason)?;
-    out.set_item("turns", state.turn)?;
-    out.set_item("first_player", state.first_player)?;
-    out.set_item("play_order", PyTuple::new(py, &state.play_order)?)?;
-    out.set_item("partnerships", PyTuple::new(py, &state.team_of)?)?;
+    let out = result_head(py, state)?;
     out.set_item("gg", PyTuple::new(py, &state.rules.gg)?)?;
     out.set_item("kamas", PyTuple::new(py, &state.rules.kamas)?)?;
     out.set_item("wild_gg_left", state.rules.wild_gg > 0)?;
-    let teams = (0..state.n_seats)
-        .map(|s| {
-            let ids: Vec<&str> = state
-                .fighters
-                .iter()
-                .filter(|f| f.kind == PieceKind::Krosmaster && f.side == s)
-                .map(|f| state.content.chars[f.spec].id.as_str())
-                .collect();
-            PyTuple::new(py, ids)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    out.set_item("teams", PyTuple::new(py, teams)?)?;
-    let order = state
-        .fighters
-        .iter()
-        .filter(|f| f.kind == PieceKind::Krosmaster)
-        .chain(
-            state
-                .fighters
-                .iter()
-                .filter(|f| f.kind != PieceKind::Krosmaster),
-        )
-        .map(|f| {
+    let order = fighter_order(state)
+        .map(|uid| {
             Ok(if let Some((record, stats)) = records {
-                fighter_to_record(py, state, f.uid, (record, stats, &keys))?
+                fighter_to_record(py, state, uid, (record, stats, &keys))?
             } else if compact {
-                fighter_to_tuple(py, state, f.uid)?.into_any()
+                fighter_to_tuple(py, state, uid)?.into_any()
             } else {
-                fighter_to_py(py, state, f.uid)?.into_any()
+                fighter_to_py(py, state, uid)?.into_any()
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
     out.set_item("fighters", PyList::new(py, order)?)?;
-    let events = state
-        .events
-        .iter()
-        .map(|e| event_to_py(py, state, e))
-        .collect::<PyResult<Vec<_>>>()?;
-    out.set_item("events", PyList::new(py, events)?)?;
+    out.set_item("events", events_to_py(py, state)?)?;
     Ok(out)
 }
 

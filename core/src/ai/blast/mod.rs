@@ -14,7 +14,7 @@ use crate::rulesets::blast::{Blast, BlastController};
 
 impl Controller<Blast> for RandomAI {
     fn choose_action(&mut self, _state: &MatchState<Blast>, legal: &[Action]) -> usize {
-        self.rng.integers(0, legal.len() as i64) as usize
+        self.below(legal.len())
     }
 
     fn order_triggers(&mut self, _state: &MatchState<Blast>, n: usize) -> Vec<usize> {
@@ -23,7 +23,6 @@ impl Controller<Blast> for RandomAI {
 }
 
 impl BlastController for RandomAI {
-    /// The base class's: `permutation(len(cells))[: len(fighters)]`.
     fn choose_deployment(
         &mut self,
         _state: &MatchState<Blast>,
@@ -31,8 +30,7 @@ impl BlastController for RandomAI {
         n: usize,
         cells: &[Cell],
     ) -> Vec<Cell> {
-        let order = self.rng.permutation(cells.len());
-        order[..n].iter().map(|&i| cells[i]).collect()
+        self.deployment(n, cells)
     }
 
     fn choose_favor_slot(
@@ -41,7 +39,7 @@ impl BlastController for RandomAI {
         _side: usize,
         _favor: usize,
     ) -> usize {
-        self.rng.integers(0, 2) as usize
+        self.below(2)
     }
 
     fn choose_next(
@@ -50,6 +48,6 @@ impl BlastController for RandomAI {
         _side: usize,
         candidates: &[usize],
     ) -> usize {
-        candidates[self.rng.integers(0, candidates.len() as i64) as usize]
+        candidates[self.below(candidates.len())]
     }
 }

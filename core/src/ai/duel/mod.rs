@@ -11,7 +11,7 @@ use crate::rulesets::duel::ruleset::{DraftChoice, Duel, DuelController, RevealCh
 
 impl Controller<Duel> for RandomAI {
     fn choose_action(&mut self, _state: &MatchState<Duel>, legal: &[Action]) -> usize {
-        self.rng.integers(0, legal.len() as i64) as usize
+        self.below(legal.len())
     }
 
     fn order_triggers(&mut self, _state: &MatchState<Duel>, n: usize) -> Vec<usize> {
@@ -20,7 +20,6 @@ impl Controller<Duel> for RandomAI {
 }
 
 impl DuelController for RandomAI {
-    /// The base class's: `permutation(len(cells))[: len(fighters)]`.
     fn choose_deployment(
         &mut self,
         _state: &MatchState<Duel>,
@@ -28,8 +27,7 @@ impl DuelController for RandomAI {
         n: usize,
         cells: &[Cell],
     ) -> Vec<Cell> {
-        let order = self.rng.permutation(cells.len());
-        order[..n].iter().map(|&i| cells[i]).collect()
+        self.deployment(n, cells)
     }
 
     fn order_creatures(
@@ -52,7 +50,7 @@ impl DuelController for RandomAI {
         choices: &[DraftChoice],
         _budget: i32,
     ) -> usize {
-        self.rng.integers(0, choices.len() as i64) as usize
+        self.below(choices.len())
     }
 
     fn choose_token_holder(
@@ -62,7 +60,7 @@ impl DuelController for RandomAI {
         _token: usize,
         candidates: &[usize],
     ) -> usize {
-        candidates[self.rng.integers(0, candidates.len() as i64) as usize]
+        candidates[self.below(candidates.len())]
     }
 
     fn choose_duel_cell(
@@ -72,7 +70,7 @@ impl DuelController for RandomAI {
         _level: i32,
         cells: &[Cell],
     ) -> Cell {
-        cells[self.rng.integers(0, cells.len() as i64) as usize]
+        cells[self.below(cells.len())]
     }
 
     /// A token at random, or none (-1), each as likely.
