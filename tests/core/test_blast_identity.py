@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from krosbalance import native
+from tests.core.golden_diff import first_difference
 from tests.fixtures.golden import blast_golden as golden
 
 core = pytest.importorskip(
@@ -47,7 +48,6 @@ from krosbalance.rulesets.registry import get_ruleset  # noqa: E402
 ROWS = golden.load()
 #: the golden rows whose two AIs the core plays
 PLAYED = [row for row in ROWS if {canonical_ai(a) for a in row["ai"]} <= set(BLAST_AIS)]
-CONTEXT = 3
 #: option variants of the differential run, cycled (the golden's, and a few more combinations)
 VARIANTS: tuple[dict[str, Any], ...] = (
     *(v for v in golden.VARIANTS if golden.CHALLENGE not in str(v)),
@@ -70,18 +70,7 @@ def core_bytes(spec: dict[str, Any], plant: int | None = None) -> bytes:
 def difference(spec: dict[str, Any], plant: int | None = None) -> tuple[int, str] | None:
     """Where the core's log first differs from the reference's: (event index, a message with both
     engines' events around it), or None when the bytes are equal."""
-    ours = core_bytes(spec, plant)
-    theirs = golden.play(spec, engine="reference")
-    if ours == theirs:
-        return None
-    a, b = theirs.split(b"\n"), ours.split(b"\n")
-    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    lines = [f"Blast differs at event {k}: {spec}"]
-    for i in range(max(0, k - CONTEXT), k):
-        lines.append(f"  both      {a[i].decode()[:300]}")
-    lines.append(f"  reference {a[k].decode()[:600] if k < len(a) else '(ended)'}")
-    lines.append(f"  core      {b[k].decode()[:600] if k < len(b) else '(ended)'}")
-    return k, "\n".join(lines)
+    return first_difference("Blast", spec, golden.play(spec, engine="reference"), core_bytes(spec, plant))
 
 
 def differential_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
