@@ -14,7 +14,7 @@ difference is 0 by construction and the row says so. A second interval takes the
 (the mean difference of each differing seed's playouts, a t interval over those seeds): the playouts
 of one seed continue one answer and are not independent draws of the search's answer, so the first
 interval is too narrow when few seeds differ (``buy_on_the_demon_cell``: -5.0 [-8.6, -1.4] on seeds
-0-15 with 4 seeds differing, +0.2 [-1.9, +2.4] by seed on seeds 0-63). ``--first-seed`` starts the
+0-15 with 4 seeds differing, +0.2, by seed [-2.1, +2.5], on seeds 0-63). ``--first-seed`` starts the
 seeds elsewhere, to re-measure an alarm on seeds that did not raise it.
 
 Seeds matter more than playouts: the answer's own dice (a Lock roll, an attack's damage) are drawn
