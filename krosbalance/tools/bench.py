@@ -19,7 +19,8 @@ plays an AI's matches, a third process in each round plays the same matches in t
 ``--blast AI`` (repeatable) adds the same figures for Krosmaster Blast matches played by that AI:
 every split into two teams of two of every four of the Blast Krosmasters in turn
 (:func:`krosbalance.tools.builds.blast_splits`), on ``--blast-board``, with a Divine Challenge drawn at
-random.
+random. ``--duel AI`` does the same for the Duel Pack: every one-figure duel between two of its and the
+box's Krosmasters (:func:`krosbalance.tools.builds.duel_splits`) on ``--duel-board``.
 
 ``--speedup AI`` runs the same box round robin through the experiment runner with ``--jobs 1`` and
 ``--jobs 2`` (loky, process start-up included) and prints the ratio of wall times. ``--identity``
@@ -66,10 +67,12 @@ from krosbalance.tools.builds import (
     BASE_SEED,
     BLAST_BOARD,
     BOX_SET,
+    DUEL_BOARD,
     WORKLOADS,
     blast_splits,
     box_splits,
     compare_builds,
+    duel_splits,
     expect_build,
     pure_copy,
     pure_python,
@@ -147,7 +150,7 @@ def measure(
     """Play matches for ``warmup`` seconds (not counted), then for about ``seconds`` seconds, in this
     process (whichever build it runs) on ``engine`` (``reference``: the Python engine of that build,
     or ``core``: the native core, whose result's ``build`` is then ``core``); ``ruleset="blast"``
-    plays Blast matches (:func:`blast_splits`), ``seats=4`` Arena's free-for-all
+    plays Blast matches (:func:`blast_splits`), ``ruleset="duel"`` one-figure duels (:func:`duel_splits`), ``seats=4`` Arena's free-for-all
     (:func:`four_player_tables`)."""
     with bulk_collection():  # as the runner's workers play (krosbalance.sim.match.run_batch)
         return _measure(ai, board, seconds, warmup, ruleset, engine, seats)
@@ -473,6 +476,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--blast-board", default=BLAST_BOARD, help=f"Blast board (default {BLAST_BOARD})")
     parser.add_argument(
+        "--duel",
+        action="append",
+        default=[],
+        metavar="AI",
+        help=f"also benchmark Duel Pack matches of this AI (known: {', '.join(list_ais('duel'))})",
+    )
+    parser.add_argument("--duel-board", default=DUEL_BOARD, help=f"Duel Pack board (default {DUEL_BOARD})")
+    parser.add_argument(
         "--four",
         action="append",
         default=[],
@@ -522,7 +533,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(json.dumps(asdict(result)))
         return 0
-    for ruleset, names in ((DEFAULT_RULESET, ais), ("blast", args.blast)):
+    for ruleset, names in ((DEFAULT_RULESET, ais), ("blast", args.blast), ("duel", args.duel)):
         problems = [ai_problem(name, ruleset) for name in names if ai_problem(name, ruleset)]
         if problems:
             parser.error(problems[0])
@@ -531,15 +542,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         side_by_side_table(side_by_side(ais, args.board, args.seconds, args.warmup, args.rounds)), flush=True
     )
-    if args.blast:
-        print(
-            f"Krosmaster Blast: {len(blast_splits())} team splits in turn on {args.blast_board}, "
-            "a random Divine Challenge"
-        )
-        pairs = side_by_side(
-            args.blast, args.blast_board, args.seconds, args.warmup, args.rounds, ruleset="blast"
-        )
-        print(side_by_side_table(pairs), flush=True)
+    other_rulesets = (
+        (
+            "blast",
+            args.blast,
+            args.blast_board,
+            f"Krosmaster Blast: {len(blast_splits())} team splits in turn",
+        ),
+        ("duel", args.duel, args.duel_board, f"Duel Pack: {len(duel_splits())} one-figure duels in turn"),
+    )
+    for ruleset, names, board, workload in other_rulesets:
+        if names:
+            challenge = ", a random Divine Challenge" if ruleset == "blast" else ""
+            print(f"{workload} on {board}{challenge}")
+            pairs = side_by_side(names, board, args.seconds, args.warmup, args.rounds, ruleset=ruleset)
+            print(side_by_side_table(pairs), flush=True)
     if args.four:
         print(f"four-player Arena (free-for-all): {len(four_player_tables())} tables in turn on {args.board}")
         pairs = side_by_side(args.four, args.board, args.seconds, args.warmup, args.rounds, seats=4)

@@ -10,7 +10,12 @@ side 0's turn skipped), both sides by ``--continue`` (the same AI and the same c
 from both positions: common random numbers), and side 0's score is counted (a win 1, a draw or the
 turn cap 1/2). The difference of the two scores, paired by continuation, with its 95% interval, says
 whether the search's answer is worse than the base's where it differs; where both answer alike the
-difference is 0 by construction and the row says so.
+difference is 0 by construction and the row says so. A second interval takes the seed as the unit
+(the mean difference of each differing seed's playouts, a t interval over those seeds): the playouts
+of one seed continue one answer and are not independent draws of the search's answer, so the first
+interval is too narrow when few seeds differ (``buy_on_the_demon_cell``: -5.0 [-8.6, -1.4] on seeds
+0-15 with 4 seeds differing, +0.2, by seed [-2.1, +2.5], on seeds 0-63). ``--first-seed`` starts the
+seeds elsewhere, to re-measure an alarm on seeds that did not raise it.
 
 Seeds matter more than playouts: the answer's own dice (a Lock roll, an attack's damage) are drawn
 once per seed, and a position played on many times from one unlucky answer says little about the
@@ -34,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats as sps
 
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.registry import get_ai
@@ -64,13 +70,16 @@ class Outcome:
     n: int
     differing_seeds: int
     seeds: int
+    seed_low: float = math.nan
+    seed_high: float = math.nan
 
     def line(self) -> str:
         if not self.differing_seeds:
-            return f"| {self.puzzle} | {self.continuation} | same answer on every seed | | |"
+            return f"| {self.puzzle} | {self.continuation} | same answer on every seed | | | |"
         return (
             f"| {self.puzzle} | {self.continuation} | {self.ai_score:.1%} vs {self.base_score:.1%} | "
-            f"{self.diff:+.1%} [{self.ci_low:+.1%}, {self.ci_high:+.1%}] | {self.n} "
+            f"{self.diff:+.1%} [{self.ci_low:+.1%}, {self.ci_high:+.1%}] | "
+            f"[{self.seed_low:+.1%}, {self.seed_high:+.1%}] | {self.n} "
             f"({self.differing_seeds} of {self.seeds} seeds differ) |"
         )
 
@@ -121,14 +130,22 @@ def _score(winner: int | None) -> float:
 
 
 def outcome(
-    puzzle: Puzzle, ai: str, base: str, continuation: str, seeds: int, playouts: int, turns: int
+    puzzle: Puzzle,
+    ai: str,
+    base: str,
+    continuation: str,
+    seeds: int,
+    playouts: int,
+    turns: int,
+    first_seed: int = 0,
 ) -> Outcome:
     """:class:`Outcome` of one puzzle: both answers per seed, each played on ``playouts`` times."""
     diffs: list[float] = []
     mine: list[float] = []
     theirs: list[float] = []
     differing = 0
-    for seed in range(seeds):
+    by_seed: list[float] = []  # each differing seed's mean difference
+    for seed in range(first_seed, first_seed + seeds):
         after_ai, after_base = answered(puzzle, ai, seed), answered(puzzle, base, seed)
         if positions(after_ai.state) == positions(after_base.state):
             continue
@@ -139,11 +156,16 @@ def outcome(
             mine.append(a)
             theirs.append(b)
             diffs.append(a - b)
+        by_seed.append(float(np.mean(diffs[-playouts:])))
     if not diffs:
         return Outcome(puzzle.name, continuation, math.nan, math.nan, 0.0, 0.0, 0.0, 0, 0, seeds)
     d = np.asarray(diffs)
     half = Z95 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.inf
     mean = float(d.mean())
+    k = len(by_seed)
+    seed_half = (
+        float(sps.t.ppf(0.975, k - 1)) * float(np.std(by_seed, ddof=1)) / math.sqrt(k) if k > 1 else math.inf
+    )
     return Outcome(
         puzzle.name,
         continuation,
@@ -155,6 +177,8 @@ def outcome(
         len(d),
         differing,
         seeds,
+        mean - seed_half,
+        mean + seed_half,
     )
 
 
@@ -166,16 +190,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--continue", dest="continuations", action="append")
     parser.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     parser.add_argument("--seeds", type=int, default=16)
+    parser.add_argument(
+        "--first-seed", type=int, default=0, help="seeds first-seed .. first-seed + seeds - 1 (a fresh range)"
+    )
     parser.add_argument("--playouts", type=int, default=25)
     parser.add_argument("--turns", type=int, default=20)
     args = parser.parse_args(argv)
     os.environ.setdefault("KROSBALANCE_SCENARIO_CORE", "0")  # the reference alone: a study, not a rule test
     chosen = [p for p in (*PUZZLES, *SKILL_PUZZLES) if not args.puzzle or p.name in args.puzzle]
-    print(f"| puzzle | continued by | side 0 wins after {args.ai} vs after {args.base} | difference | n |")
-    print("|---|---|---|---|---|")
+    print(
+        f"| puzzle | continued by | side 0 wins after {args.ai} vs after {args.base} | difference "
+        "| by seed | n |"
+    )
+    print("|---|---|---|---|---|---|")
     for puzzle in chosen:
         for continuation in args.continuations or ["kiter-race"]:
-            row = outcome(puzzle, args.ai, args.base, continuation, args.seeds, args.playouts, args.turns)
+            row = outcome(
+                puzzle,
+                args.ai,
+                args.base,
+                continuation,
+                args.seeds,
+                args.playouts,
+                args.turns,
+                args.first_seed,
+            )
             print(row.line(), flush=True)
 
 

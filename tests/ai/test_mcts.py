@@ -346,3 +346,34 @@ def test_the_fair_judge_keeps_the_pin_that_the_deep_search_gives_up() -> None:
     puzzle = next(p for p in PUZZLES if p.name == "king_pins_the_archer")
     assert not attempt(puzzle, "mcts-deep", 0)
     assert attempt(puzzle, "mcts-fair", 0)
+
+
+FAIR_KNOBS = (
+    '{"candidates": 16, "schedule": [4, 8, 16, 32], "base": "kiter-race", "model": "kiter-race",'
+    ' "prior": 0.0, "keep_base": true, "alternatives": ["kiter", "focus-fire", "objective"],'
+    ' "confirm": 16, "confirm_turns": 10'
+)
+
+
+def test_a_proven_confirmation_keeps_kassius_where_the_base_keeps_him(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``keep_the_puff`` on seed 1 (``reports/ai-ladder-connected/NOTES-2026-12-07-never-worse.md``):
+    both sting the Tofu; mcts-fair then walks Kassius to the corner, which its 16 confirming worlds
+    prefer (none decided within 10 turns, against 1 won and 3 lost after kiter-race's answer: +1,249
+    with a standard error of 1,250, a leaf where a finished match is worth 10,000) and which, played
+    on to the end, scores 4.8 points less (it puts the losses off past the horizon and never wins).
+    mcts-fair's knobs written out give its answer; with ``proof = 1.645`` that advantage is not
+    proven, and kiter-race's answer is played."""
+    from krosbalance.testing.puzzles import PUZZLES
+    from krosbalance.tools.puzzle_outcomes import answered
+
+    monkeypatch.setenv("KROSBALANCE_SCENARIO_CORE", "0")
+    puzzle = next(p for p in PUZZLES if p.name == "keep_the_puff")
+
+    def kassius(ai: str) -> int:
+        return answered(puzzle, ai, 1).pieces["kassius"].cell
+
+    base = kassius("kiter-race")
+    assert kassius("mcts-fair") == kassius(FAIR_KNOBS + "}") != base
+    assert kassius(FAIR_KNOBS + ', "proof": 1.645}') == base

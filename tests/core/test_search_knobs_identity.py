@@ -38,6 +38,9 @@ VARIANTS = (
     '{"base": "kiter-race", "keep_base": true, "confirm": 2, "proof": 1.0, "schedule": [1, 2]}',
     '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 2, "confirm_turns": 3,'
     ' "schedule": [1, 2], "replies": ["focus-fire"]}',
+    # the judge of NOTES-2026-12-07-never-worse.md: confirming rollouts played on, proven beyond 1.645 SE
+    '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 3, "confirm_turns": 2,'
+    ' "proof": 1.645, "schedule": [1, 2], "prior": 0.0, "alternatives": ["kiter"]}',
 )
 
 

@@ -107,3 +107,17 @@ def test_the_four_player_bench_plays_four_seats_on_both_engines(capsys):
     four = capsys.readouterr().out.split("four-player Arena (free-for-all)")[1]
     row = next(line for line in four.splitlines() if line.strip().startswith("focus_fire"))
     assert ", core " in row
+
+
+def test_the_duel_bench_plays_duels_and_puts_the_core_beside_the_builds(capsys):
+    from krosbalance import native
+    from krosbalance.ai.registry import list_ais
+
+    duel_ai = next(ai for ai in list_ais("duel") if ai not in list_ais("arena"))
+    result = bench.measure(duel_ai, board=bench.DUEL_BOARD, seconds=0.1, warmup=0.05, ruleset="duel")
+    assert result.ai == f"duel:{duel_ai}" and result.matches >= 1
+    argv = ["--seconds", "0.2", "--warmup", "0.05", "--rounds", "1", "--duel", duel_ai]
+    assert bench.main(argv) == 0
+    duels = capsys.readouterr().out.split("Duel Pack:")[1]
+    row = next(line for line in duels.splitlines() if line.strip().startswith(duel_ai))
+    assert (", core " in row) == native.available()

@@ -51,3 +51,32 @@ def test_a_variant_of_mcts_may_be_judged_by_its_knobs() -> None:
     knobs = '{"base": "kiter-race", "candidates": 2, "schedule": [1]}'
     puzzle = _puzzle("lethal_ko")
     assert puzzle.judge(answered(puzzle, knobs, 0))  # a KO in reach: the variant takes it
+
+
+def test_the_seeds_may_start_elsewhere_and_the_seed_is_the_unit_of_the_second_interval() -> None:
+    """``first_seed`` plays seeds ``first_seed ..``; the "by seed" interval is a t interval over
+    each differing seed's mean difference (its playouts are one answer's, not independent draws)."""
+    import numpy as np
+    from scipy import stats as sps
+
+    from krosbalance.engine.turn import positions
+
+    puzzle = _puzzle("lethal_ko")
+    row = outcome(puzzle, "random", "kiter-race", "focus-fire", seeds=3, playouts=2, turns=6, first_seed=5)
+    means = []
+    for seed in range(5, 8):
+        mine, theirs = answered(puzzle, "random", seed), answered(puzzle, "kiter-race", seed)
+        if positions(mine.state) == positions(theirs.state):
+            continue
+        means.append(
+            np.mean(
+                [
+                    play_on(mine, seed, "focus-fire", k, 6) - play_on(theirs, seed, "focus-fire", k, 6)
+                    for k in range(2)
+                ]
+            )
+        )
+    assert row.differing_seeds == len(means) >= 2
+    assert row.diff == pytest.approx(float(np.mean(means)))
+    half = sps.t.ppf(0.975, len(means) - 1) * np.std(means, ddof=1) / np.sqrt(len(means))
+    assert (row.seed_low, row.seed_high) == pytest.approx((row.diff - half, row.diff + half))
