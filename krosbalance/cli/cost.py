@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-#: the rulesets the native core plays (issues 37 and 41); a Blast match is costed on the reference
-CORE_RULESETS: tuple[str, ...] = ("arena", "duel")
+#: the rulesets the native core plays (issues 37 and 41): every ruleset the toolkit plays
+CORE_RULESETS: tuple[str, ...] = ("arena", "duel", "blast")
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def duration(seconds: float) -> str:
 def seconds_per_match(experiment: Any, core: bool) -> tuple[float, list[str]]:
     """The mean seconds of one match of ``experiment``: each AI matchup's (the mean of its seats' AI
     costs, scaled by the seats over two) weighted by its deals, on the reference engine for a ruleset
-    the core does not play (Blast); and the AIs costed by their tier. A balance
+    the core does not play (none today: :data:`CORE_RULESETS`); and the AIs costed by their tier. A balance
     patch's arms are costed like the shipped cards': the core plays them (``engine_choice`` converts
     each patched registry once)."""
     from krosbalance.ai.registry import ai_cost  # start-up: only this command loads it

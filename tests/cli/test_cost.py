@@ -95,3 +95,13 @@ def test_a_team_ladders_search_stage_is_costed_with_its_own_ai() -> None:
     rest = cost.matches - n_search
     assert cost.seconds == pytest.approx(rest * heuristic_per + n_search * search_per)
     assert search_per > heuristic_per  # the search tier is what the estimate was missing
+
+
+@pytest.mark.parametrize("study", ["duel.toml", "blast-challenges.toml"])
+def test_a_ruleset_the_core_plays_is_costed_on_the_core(study: str) -> None:
+    """The Duel Pack and Blast play in the core (issue 41), so validate costs them there: cheaper than
+    on the reference engine, as Arena is."""
+    experiment = load_experiment(ROOT / "simulations" / study)
+    on_core, _ = seconds_per_match(experiment, core=True)
+    on_reference, _ = seconds_per_match(experiment, core=False)
+    assert on_core < on_reference
