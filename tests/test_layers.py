@@ -42,6 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "krosbalance.engine_choice",
         "krosbalance.native_match",
         "krosbalance.native_duel",
+        "krosbalance.native_blast",
         "krosbalance",
     ),
     ("krosbalance.testing",),

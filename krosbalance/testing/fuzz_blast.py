@@ -22,8 +22,11 @@ from typing import Any
 import numpy as np
 
 from krosbalance.ai.registry import canonical_ai, list_ais
+from krosbalance.content.blast import blast_cards
 from krosbalance.content.registry import default_registry, list_boards
 from krosbalance.native_blast import BLAST_AIS
+from krosbalance.rulesets.blast.pregame import legal_teams
+from krosbalance.testing.fuzz_duel import duel_spec
 
 #: the share of the fuzz's non-duel matches that are Blast matches
 BLAST_SHARE = 0.10
@@ -35,8 +38,6 @@ BLAST_STREAM = 47
 @cache
 def blast_teams() -> tuple[tuple[str, ...], ...]:
     """Every legal Blast team of two (the Blast Krosmasters, by kind and game)."""
-    from krosbalance.rulesets.blast.pregame import legal_teams
-
     pool = default_registry().list_characters("krosmaster", game="blast")
     return tuple(tuple(team) for team in legal_teams(pool, 2))
 
@@ -44,8 +45,6 @@ def blast_teams() -> tuple[tuple[str, ...], ...]:
 @cache
 def challenges() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The box's Divine Challenges by id, each with its bonuses' ids, in the cards' order."""
-    from krosbalance.content.blast import blast_cards
-
     return tuple((c.id, tuple(b.id for b in c.bonuses)) for c in blast_cards().challenges())
 
 
@@ -132,8 +131,6 @@ def blast_spec(master_seed: int, k: int) -> dict[str, Any] | None:
 def blast_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
     """The first ``n`` Blast matches of the fuzz of ``master_seed`` (the specs ``match_spec`` gives
     for them), in match id order: the fuzz's Blast stream alone."""
-    from krosbalance.testing.fuzz_duel import duel_spec
-
     out: list[dict[str, Any]] = []
     k = 0
     while len(out) < n:
