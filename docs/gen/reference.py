@@ -230,6 +230,7 @@ SEARCH_WORDS = {
     "deals": "deals per pairing (a round's, with `half_width`)",
     "half_width": "play rounds until every top team's rating has this 95% CI half-width (log-odds)",
     "max_deals": "the cap with `half_width`, in deals per pairing (default 20 rounds)",
+    "beside": "`{ai, deals}`: the next AI down on the same pairings, rated on its own (settled / still moving)",
 }
 COLLECTION_WORDS = {
     "figures": "`{id = count}`: the figures you own",

@@ -120,8 +120,9 @@ def run_cost(experiment: Any, jobs: int, core: bool) -> Cost:
         for label, n in planned.items():
             stage_per = per
             if label in own_ais:
+                stage_ais, stage_deals = own_ais[label]
                 stage_per, unknown = seconds_per_match(
-                    replace(experiment, ais=own_ais[label], ai_deals=()), core
+                    replace(experiment, ais=stage_ais, ai_deals=stage_deals), core
                 )
                 guessed += unknown
             parts.append((label, int(n), stage_per))

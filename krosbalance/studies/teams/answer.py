@@ -10,14 +10,14 @@ import pandas as pd
 
 from krosbalance.analysis import equivalence
 from krosbalance.analysis.answers import verdict_ruleset
-from krosbalance.analysis.dependence import _tier_rank
+from krosbalance.analysis.dependence import _tier_rank, ai_tier
 from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.sections import folder_is
 from krosbalance.analysis.top_ai import top_ais
-from krosbalance.analysis.verdict import Z95, sole_ai
+from krosbalance.analysis.verdict import Z95
 from krosbalance.analysis.wording import played_by, win_pct_text
-from krosbalance.studies.teams.ladder import team_label, tiers_of
+from krosbalance.studies.teams.ladder import group_ai, group_title, team_label, tiers_of
 from krosbalance.studies.teams.section import STUDY, team_study
 
 
@@ -40,20 +40,32 @@ def _tier_matches(rs: Any, tier: str) -> pd.DataFrame:
 
 
 def tier_order(rs: Any, tiers: list[str]) -> tuple[list[str], dict[str, str]]:
-    """The rated tiers strongest first, as the AI that played each ranks (each tier of the team
-    ladder is played by one AI: the strongest validated AI's tier answers,
-    :func:`krosbalance.analysis.top_ai.top_ais`), and the AI of each tier ('' when several played
-    it; then the tiers' own order)."""
-    ais = {t: sole_ai(rs.summary().matches, t) for t in tiers}
+    """The rating groups strongest first, and the AI of each ('' when a tier pools several).
+
+    A group played by one AI is placed by that AI's tier, and groups of the same tier (a search stage
+    with the next AI down beside the strongest) by the AI ladder's order
+    (:func:`krosbalance.analysis.top_ai.top_ais`): the strongest validated AI's group answers."""
+    matches = rs.summary().matches
+    ais = {t: group_ai(matches, t) for t in tiers}
     named = {a: t for t, a in ais.items() if a}
-    top = top_ais(named, verdict_ruleset(rs), tiers=named) if named and len(named) == len(tiers) else None
-    if top is None:
-        return sorted(tiers, key=_tier_rank, reverse=True), ais
-    return [named[a] for a in top.order], ais
+    tier_of = {a: ai_tier(a) for a in named}
+    top = top_ais(named, verdict_ruleset(rs), tiers=tier_of) if named else None
+    strength = {named[a]: i for i, a in enumerate(top.order)} if top is not None else {}
+    if len(strength) == len(tiers):  # every group is one AI: the ladder orders them all
+        return sorted(tiers, key=strength.__getitem__), ais
+
+    def rank(group: str) -> tuple[int, int]:
+        tier = tier_of.get(ais[group], group)
+        return (-_tier_rank(tier), strength.get(group, len(strength)))
+
+    return sorted(tiers, key=rank), ais
 
 
 def _who(tier: str, ais: dict[str, str]) -> str:
-    return f"{ais[tier]} ({tier} tier)" if ais.get(tier) else f"the {tier} tier"
+    ai = ais.get(tier)
+    if not ai:
+        return f"the {group_title(tier)}"
+    return ai if group_title(tier) == ai else f"{ai} ({group_title(tier)})"
 
 
 def next_tier_clause(best: Any, ratings: pd.DataFrame, tier: str, following: str, ais: dict[str, str]) -> str:
@@ -103,7 +115,7 @@ def team_answer(rs: Any) -> list[str] | None:
         rated = int(ratings[ratings["tier"] == tier]["team"].nunique())
         lines = [
             f"The best team your collection can field: {_rated(best)}, ladder rank {int(best.rank)} of "
-            f"{rated} ({tier} tier, rated by {played_by(_tier_matches(rs, tier), tier)}; 95% CI)."
+            f"{rated} ({group_title(tier)}, rated by {played_by(_tier_matches(rs, tier))}; 95% CI)."
         ]
         buy = study.buy.get(tier)
         if buy is not None and len(buy) and "gain" in buy.columns:
@@ -118,8 +130,8 @@ def team_answer(rs: Any) -> list[str] | None:
     best = next(top.itertuples())
     following = tiers[1] if len(tiers) > 1 else ""
     return [
-        f"The ladder's best team: {_rated(best)}, first of {top['team'].nunique()} rated ({tier} tier, "
-        f"rated by {played_by(_tier_matches(rs, tier), tier)}; 95% CI).",
+        f"The ladder's best team: {_rated(best)}, first of {top['team'].nunique()} rated ({group_title(tier)}, "
+        f"rated by {played_by(_tier_matches(rs, tier))}; 95% CI).",
         next_tier_clause(best, ratings, tier, following, ais),
     ]
 

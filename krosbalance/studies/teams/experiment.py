@@ -29,7 +29,10 @@ the field, in stages (:mod:`krosbalance.studies.teams.planner` plans them)::
     search = { ai = "lookahead-fast", top = 6, deals = 1 }   # optional: a round robin of the top
                                    # teams under a costlier AI tier; with half_width = 0.15 (and
                                    # max_deals, default 20 rounds) it plays rounds of ``deals``
-                                   # until every top team's rating is that precise (log-odds)
+                                   # until every top team's rating is that precise (log-odds);
+                                   # beside = { ai = "mcts-deep", deals = 20 } plays the next AI
+                                   # down on the same pairings, rated on its own, so the answer
+                                   # says whether the two agree (settled / still moving)
     swaps = [{ team = ["a", "b", "c", "d"], out = "a", in = "e" }]   # optional what-if swaps: the
                                    # team and the swapped one against the same opponents and seeds
 
@@ -78,7 +81,8 @@ LADDER_KEYS = (
 )
 DESIGNS = ("adaptive", "lucb", "round_robin")
 LUCB_KEYS = ("epsilon", "delta", "budget", "batch")
-SEARCH_KEYS = ("ai", "top", "deals", "half_width", "max_deals")
+SEARCH_KEYS = ("ai", "top", "deals", "half_width", "max_deals", "beside")
+BESIDE_KEYS = ("ai", "deals")
 DEFAULTS: dict[str, Any] = {
     "design": "adaptive",
     "top_k": 10,
@@ -318,8 +322,35 @@ def _parse_settings(
                     ok = False
             out["search"] = {"ai": ai, "top": top, "deals": deals}
             ok = _parse_search_target(search, deals, out["search"], problems) and ok
+            if "beside" in search:
+                beside = _parse_beside(search["beside"], ai, known, problems)
+                ok = beside is not None and ok
+                if beside is not None:
+                    out["search"]["beside"] = beside
     out["swaps"] = raw.get("swaps", [])
     return out if ok else None
+
+
+def _parse_beside(raw: Any, lead: Any, known: Sequence[str] | None, problems: Any) -> dict[str, Any] | None:
+    """``search.beside``: the next AI down on the search stage's pairings, ``{ai, deals}`` (its deals
+    fixed: a ``half_width`` sizes the leading AI only). None, with the problems added, when wrong."""
+    field = "teams.ladder.search.beside"
+    if not isinstance(raw, dict):
+        problems.add(field, f"must be a table {{ai, deals}}, not {raw!r}")
+        return None
+    fp._unknown_keys(raw, BESIDE_KEYS, f"{field}.", problems)
+    ai, deals = raw.get("ai"), raw.get("deals", 1)
+    ok = True
+    if not isinstance(ai, str) or (known is not None and ai not in known):
+        problems.add(f"{field}.ai", f"unknown AI {ai!r}; known: {', '.join(known or [])}")
+        ok = False
+    elif ai == lead:
+        problems.add(f"{field}.ai", f"is the search stage's own AI ({ai!r}); name the next AI down")
+        ok = False
+    if not _int(deals, 1):
+        problems.add(f"{field}.deals", f"must be an integer >= 1, not {deals!r}")
+        ok = False
+    return {"ai": ai, "deals": deals} if ok else None
 
 
 def _parse_swaps(

@@ -27,10 +27,12 @@ import pandas as pd
 from scipy import stats as sps
 
 from krosbalance.analysis import stats
-from krosbalance.analysis.dependence import ai_tier
+from krosbalance.analysis.dependence import TIER_ORDER, ai_tier
 from krosbalance.analysis.names import short_name
 from krosbalance.analysis.strength import FIRST_TERM, SIDE_TERM, fit_effects
+from krosbalance.analysis.verdict import sole_ai
 from krosbalance.sim.runner import read_table
+from krosbalance.sim.tables import UNKNOWN_TIER
 
 Team = tuple[str, ...]
 RIDGE = 1.0
@@ -52,11 +54,38 @@ def team_label(key: str) -> str:
     return " + ".join(parts)
 
 
+SPLIT_TIERS = ("search",)
+"""Tiers rated per AI when several of their AIs played: a search stage with the next AI down
+``beside`` the strongest rates the teams once per AI, named by the AI, so that the answer can say
+whether the two agree. The heuristic tier pools its AIs (the race's design)."""
+
+
 def tiers_of(ais: pd.Series) -> np.ndarray:
-    """The AI tier of each row's AI (the registry asked once per AI)."""
+    """The rating group of each row's AI: its AI tier, or the AI's own name for an AI of a
+    :data:`SPLIT_TIERS` tier that other AIs of the tier played beside (the registry asked once per
+    AI)."""
     names = ais.astype(str)
-    tier = {a: ai_tier(a) for a in pd.unique(names)}
-    return names.map(tier).to_numpy()
+    unique = [str(a) for a in pd.unique(names)]
+    group = {a: ai_tier(a) for a in unique}
+    for tier in SPLIT_TIERS:
+        members = [a for a in unique if group[a] == tier]
+        if len(members) > 1:
+            group.update({a: a for a in members})
+    return names.map(group).to_numpy()
+
+
+def group_ai(matches: pd.DataFrame, group: str) -> str:
+    """The one AI behind a rating group: the group itself when it names an AI (a split tier), else
+    the tier's sole AI ('' when the tier pools several)."""
+    if matches is not None and not matches.empty and group in set(matches["ai0"].astype(str)):
+        return group
+    return sole_ai(matches, group)
+
+
+def group_title(group: str) -> str:
+    """How text names a rating group: ``heuristic tier`` for a tier, the AI's name for a group that
+    is one AI of a split tier."""
+    return f"{group} tier" if group in TIER_ORDER or group == UNKNOWN_TIER else group
 
 
 # ------------------------------------------------------------------------------------- deal scores

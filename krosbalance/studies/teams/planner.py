@@ -166,7 +166,7 @@ def planned_matches(experiment: Experiment) -> dict[str, int]:
             out["top-round-robin"] = top * (top - 1) // 2 * per_pair
     if s.get("search"):
         top = min(s["search"]["top"], len(s["teams"]))
-        deals = s["search"].get("max_deals", s["search"]["deals"])
+        deals = sum(search_matchups(s["search"])[1])
         label = "search (at most)" if "half_width" in s["search"] else "search"
         out[label] = top * (top - 1) // 2 * deals * len(experiment.seatings)
     n_swap = sum(1 for _ in s["swaps"]) * s["opponents"] * 4 * per_pair
@@ -175,13 +175,27 @@ def planned_matches(experiment: Experiment) -> dict[str, int]:
     return out
 
 
-def stage_ais(experiment: Experiment) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """The stages played by other AIs than the file's (for ``validate``'s cost): the search stage's."""
+def search_matchups(search: Mapping[str, Any]) -> tuple[tuple[tuple[str, str], ...], tuple[int, ...]]:
+    """The search stage's AI matchups (its AI on both sides, then the ``beside`` AI's) and the deals
+    each plays at most (the leading AI's cap when a ``half_width`` sizes it)."""
+    ai = search["ai"]
+    ais: list[tuple[str, str]] = [(ai, ai)]
+    deals = [int(search.get("max_deals", search["deals"]))]
+    beside = search.get("beside")
+    if beside:
+        ais.append((beside["ai"], beside["ai"]))
+        deals.append(int(beside["deals"]))
+    return tuple(ais), tuple(deals)
+
+
+def stage_ais(experiment: Experiment) -> dict[str, tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]]:
+    """The stages played by other AIs than the file's (for ``validate``'s cost): the search stage's
+    matchups and their deals."""
     search = json.loads(experiment.ladder).get("search")
     if not search:
         return {}
     label = "search (at most)" if "half_width" in search else "search"
-    return {label: ((search["ai"], search["ai"]),)}
+    return {label: search_matchups(search)}
 
 
 class TeamLadderPlanner:
@@ -260,12 +274,12 @@ class TeamLadderPlanner:
             search = self.settings.get("search")
             if search:
                 top = rank_teams(self.teams, scores)[: search["top"]]
-                ai = search["ai"]
+                ais, _ = search_matchups(search)
                 return self._stage(
                     "search",
                     round_robin_pairs(top),
                     seed,
-                    ais=((ai, ai),),
+                    ais=ais,
                     matches_per_pairing=search["deals"],
                     **search_target(search),
                 )
@@ -324,9 +338,11 @@ class TeamLadderPlanner:
 def search_target(search: Mapping[str, Any]) -> dict[str, Any]:
     """The search stage's changes for a ``half_width`` (:mod:`krosbalance.studies.teams.target`):
     its AI's deals expanded to the cap and a target measured by team ratings, played in rounds of
-    ``deals`` (:mod:`krosbalance.sim.target`); a fixed stage's ``ai_deals=()`` without one."""
+    ``deals`` (:mod:`krosbalance.sim.target`; a ``beside`` AI plays its fixed deals in the first
+    round); without one, each matchup's fixed deals (``ai_deals=()`` for the AI alone, as before)."""
+    _, deals = search_matchups(search)
     if "half_width" not in search:
-        return {"ai_deals": ()}
+        return {"ai_deals": deals if len(deals) > 1 else ()}
     planned = Target(
         float(search["half_width"]),
         (TargetAI(canonical_ai(search["ai"]), 0, search["deals"], search["max_deals"]),),
@@ -334,7 +350,7 @@ def search_target(search: Mapping[str, Any]) -> dict[str, Any]:
         team_target.QUANTITY,
         team_target.UNIT,
     )
-    return {"ai_deals": (search["max_deals"],), "target": planned.json}
+    return {"ai_deals": deals, "target": planned.json}
 
 
 def rank_teams(teams: Sequence[Team], scores: Mapping[Team, tuple[float, float]]) -> list[Team]:

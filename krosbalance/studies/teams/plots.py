@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from krosbalance.analysis.plots import _axes, _errors, _height, _no_data
-from krosbalance.studies.teams.ladder import team_label
+from krosbalance.studies.teams.ladder import group_title, team_label
 
 TOP_N = 20
 
@@ -22,9 +22,7 @@ def plot_team_ladder(ratings: pd.DataFrame, tier: str, top: int = TOP_N, ax: Axe
     """The top ``top`` teams of one tier by Bradley-Terry rating, 95% deal-clustered bars, n shown."""
     r = ratings[(ratings["tier"] == tier) & ratings["rating"].notna()].head(top)
     fig, ax = _axes(ax, (7.5, _height(len(r))[1]))
-    title = (
-        f"Team ladder, {tier} tier: top {len(r)} teams\n(Bradley-Terry log-odds vs the average team, 95% CI)"
-    )
+    title = f"Team ladder, {group_title(tier)}: top {len(r)} teams\n(Bradley-Terry log-odds vs the average team, 95% CI)"
     if r.empty:
         _no_data(ax, title)
         return fig
@@ -53,7 +51,7 @@ def plot_win_matrix(square: pd.DataFrame, tier: str, ax: Axes | None = None) -> 
     n = len(square)
     size = max(4.0, 0.32 * n + 2.5)
     fig, ax = _axes(ax, (size + 1.0, size))
-    title = f"Win rate of the row team against the column team ({tier} tier; blank: never met)"
+    title = f"Win rate of the row team against the column team ({group_title(tier)}; blank: never met)"
     if n == 0:
         _no_data(ax, title)
         return fig

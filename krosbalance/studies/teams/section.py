@@ -22,6 +22,7 @@ from krosbalance.studies.teams.collection import buy_next, collection_best, swap
 from krosbalance.studies.teams.design_check import lucb_check, matches_saved, synthetic_halving
 from krosbalance.studies.teams.ladder import (
     field_win_rates,
+    group_title,
     pairing_samples_of,
     team_key,
     team_label,
@@ -342,11 +343,11 @@ def _ladder_table(study: TeamStudy, tier: str, top: int = TOP_SHOWN) -> pd.DataF
 def _meta_game(doc: Any, study: TeamStudy, tier: str) -> None:
     """The meta-game among a tier's top teams: the win-rate matrix, the Nash equilibrium and alpha-Rank."""
     top = study.top[tier]
-    doc.p(f"**Meta-game among the top {len(top)} teams, {tier} tier**")
+    doc.p(f"**Meta-game among the top {len(top)} teams, {group_title(tier)}**")
     doc.image(
         f"team_matrix_{tier}.png",
         plot_win_matrix(meta_mod.square(study.matrices[tier], top), tier),
-        f"win-rate matrix of the top teams, {tier} tier",
+        f"win-rate matrix of the top teams, {group_title(tier)}",
     )
     meta = study.metas[tier]
     support = meta[meta["in_support"]]
@@ -371,7 +372,9 @@ def _meta_game(doc: Any, study: TeamStudy, tier: str) -> None:
         f"alpha-Rank: single population, alpha = {meta_mod.ALPHA_RANK_ALPHA:g}, m = "
         f"{meta_mod.ALPHA_RANK_POPULATION} (OpenSpiel's model); bootstrap: each cell redrawn from its deals.",
     )
-    doc.image(f"team_meta_{tier}.png", plot_meta_weights(meta), f"Nash and alpha-Rank weights, {tier} tier")
+    doc.image(
+        f"team_meta_{tier}.png", plot_meta_weights(meta), f"Nash and alpha-Rank weights, {group_title(tier)}"
+    )
 
 
 def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) -> None:
@@ -420,14 +423,14 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
             f"of {syn['replicates']}), with {syn['deals']:,} deals against {syn['round_robin_deals']:,} for a round robin."
         )
     for tier in sorted(set(study.ratings["tier"])):
-        doc.p(f"**Team ladder, {tier} tier**")
+        doc.p(f"**Team ladder, {group_title(tier)}**")
         doc.p(
             "Bradley-Terry ratings (log-odds of beating the average rated team; every match of the tier, deal-clustered "
             "95% intervals, draws left out) and the win rate against the field (deals against opponents drawn "
             "uniformly from every legal team; a deal is a seed played with sides swapped, draws half).",
             note=True,
         )
-        doc.table(_ladder_table(study, tier), f"Top {TOP_SHOWN} teams, {tier} tier.")
+        doc.table(_ladder_table(study, tier), f"Top {TOP_SHOWN} teams, {group_title(tier)}.")
         if d.get("design") == "lucb":
             if tier == HEURISTIC:
                 doc.p(
@@ -438,12 +441,14 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
                 )
             else:
                 doc.p(
-                    f"Design of this tier: a round robin of the heuristic tier's top teams ({tier} AI, every "
-                    "pair, both seats); no race, so no top-k guarantee: the intervals are the ratings'.",
+                    f"Design of this group: a round robin of the heuristic tier's top teams ({group_title(tier)}, "
+                    "every pair, both seats); no race, so no top-k guarantee: the intervals are the ratings'.",
                     note=True,
                 )
         doc.image(
-            f"team_ladder_{tier}.png", plot_team_ladder(study.ratings, tier), f"team ladder, {tier} tier"
+            f"team_ladder_{tier}.png",
+            plot_team_ladder(study.ratings, tier),
+            f"team ladder, {group_title(tier)}",
         )
         if tier in study.matrices:
             _meta_game(doc, study, tier)
@@ -456,11 +461,14 @@ def report_section(doc: Any, study: TeamStudy, tables: dict[str, pd.DataFrame]) 
             t["its win rate [95% CI]"] = _ci(c, "win_rate", "ci_low", "ci_high", as_pct=True)
             t["deals"] = c["n_deals"].to_numpy()
             doc.table(
-                t.head(TOP_SHOWN), f"The teams that beat the top team ({team_label(best)}) most, {tier} tier."
+                t.head(TOP_SHOWN),
+                f"The teams that beat the top team ({team_label(best)}) most, {group_title(tier)}.",
             )
         if tier in study.collection:
             col = study.collection[tier]
-            doc.p(f"**Your collection, {tier} tier** ({len(s['owned'])} figures: {', '.join(s['owned'])})")
+            doc.p(
+                f"**Your collection, {group_title(tier)}** ({len(s['owned'])} figures: {', '.join(s['owned'])})"
+            )
             t = pd.DataFrame(
                 {"team": [team_label(x) for x in col["team"]], "ladder rank": col["rank"].to_numpy()}
             )

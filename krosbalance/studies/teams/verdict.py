@@ -7,9 +7,11 @@ from typing import Any
 
 import pandas as pd
 
+from krosbalance.analysis.dependence import ai_tier
 from krosbalance.analysis.sections import folder_is
-from krosbalance.analysis.verdict import Verdict, sole_ai, verdict_frame
+from krosbalance.analysis.verdict import Verdict, verdict_frame
 from krosbalance.studies.teams import section as team_section
+from krosbalance.studies.teams.ladder import group_ai, group_title
 
 
 def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
@@ -27,12 +29,12 @@ def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
     lead = "heuristic" if "heuristic" in tiers else tiers[0]
     top = ratings[ratings["tier"] == lead].nlargest(team_section.TOP_SHOWN, "rating")["team"].tolist()
     shown = ratings[ratings["team"].isin(top)]
-    ais = {t: sole_ai(rs.summary().matches, t) for t in tiers}  # a tier played by one AI: its rating
+    ais = {t: group_ai(rs.summary().matches, t) for t in tiers}  # a group played by one AI: its rating
     rows = [
         {
             "figure": str(r.label),
-            "group": f"{r.tier} tier",
-            "tier": str(r.tier),
+            "group": group_title(str(r.tier)),
+            "tier": ai_tier(ais[str(r.tier)]) if ais.get(str(r.tier)) else str(r.tier),
             "est": r.rating,
             "ci_low": r.ci_low,
             "ci_high": r.ci_high,
@@ -42,7 +44,9 @@ def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
         for r in shown.itertuples(index=False)
     ]
     n_rated = int(ratings[ratings["tier"] == lead]["team"].nunique())
-    lines = [f"{n_rated} teams rated under the {lead} tier; the top {len(top)} are shown, best first."]
+    lines = [
+        f"{n_rated} teams rated under the {group_title(lead)}; the top {len(top)} are shown, best first."
+    ]
     return Verdict(
         "team ladder",
         "Bradley-Terry rating (log-odds against the average team)",

@@ -72,3 +72,25 @@ def test_the_next_ai_downs_rating_of_the_best_team_and_whether_they_agree() -> N
     clause = next_tier_clause(best, ratings, "search", "heuristic", ais)
     assert clause.startswith("Next AI down, the heuristic tier: ")
     assert clause.endswith("still moving: deep (search tier) rates it higher.")
+
+
+def test_with_the_next_ai_down_beside_the_answer_is_the_strongest_ais_and_says_if_the_two_agree(
+    tmp_path: Path,
+) -> None:
+    """A search stage with ``beside``: the answer's team is rated by the AI ladder's stronger of the
+    two (whichever the shipped ladder puts first, the file's order aside), and the next clause is the
+    other's rating of that team."""
+    from krosbalance.analysis.top_ai import top_ais
+
+    order = top_ais(["mcts-deep", "mcts-fair"], "arena", tiers={"mcts-deep": "search", "mcts-fair": "search"})
+    assert order is not None
+    stronger, weaker = order.top, order.second
+    search = (
+        f'top_round_robin = 6\nsearch = {{ ai = "{weaker}", top = 4, deals = 4, '
+        f'beside = {{ ai = "{stronger}", deals = 4 }} }}'
+    )
+    rs = load_staged(_run(tmp_path, LADDER.replace("top_round_robin = 6", search)))
+    lines = team_answer(rs)
+    assert lines is not None and f"({stronger}, rated by {stronger} (search); 95% CI)" in lines[0]
+    assert lines[1].startswith(f"Next AI down, {weaker}: ")
+    assert any(word in lines[1] for word in ("settled", "still moving", "undecided"))

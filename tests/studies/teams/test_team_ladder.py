@@ -304,3 +304,83 @@ def test_a_bad_search_target_is_one_clear_problem_each(tmp_path: Path) -> None:
             )[1]
         ]
     )
+
+
+def test_a_search_stage_plays_the_next_ai_down_beside_and_rates_the_teams_once_per_ai(
+    tmp_path: Path,
+) -> None:
+    """``search = {..., beside = {ai, deals}}``: the search stage plays both AIs on the same pairings
+    (the beside AI on its own deals), each search AI's matches are rated on their own (the search
+    tier is split per AI when several of its AIs played), and ``validate`` costs both."""
+    from krosbalance.cli.cost import run_cost
+    from krosbalance.studies.teams.planner import run_ladder, stage_ais
+
+    search = (
+        "top_round_robin = 6\n"
+        'search = { ai = "mcts-fair", top = 4, deals = 3, beside = { ai = "mcts-deep", deals = 2 } }'
+    )
+    text = LADDER.replace(
+        'roster = {set = "arena-box"}', f"roster = {json.dumps(list(STAR_ROSTER))}"
+    ).replace("top_round_robin = 6", search)
+    experiment = ladder(text)
+    pairs_and_seats = 4 * 3 // 2 * 2
+    assert planned_matches(experiment)["search"] == (3 + 2) * pairs_and_seats
+    assert stage_ais(experiment) == {
+        "search": ((("mcts-fair", "mcts-fair"), ("mcts-deep", "mcts-deep")), (3, 2))
+    }
+    alone = ladder(text.replace(', beside = { ai = "mcts-deep", deals = 2 }', ""))
+    assert run_cost(experiment, 1, True).seconds > run_cost(alone, 1, True).seconds
+
+    source = tmp_path / "ladder.toml"
+    source.write_text(text)
+    out = tmp_path / "out"
+    run_ladder(experiment, source, out, play=strength_play, catalog=CAT, progress=False, echo=lambda *a: None)
+    folder = next(f for f in out.iterdir() if f.name.endswith("search"))
+    m = load_staged(out).matches
+    searched = m[m["stage"] == "search"]
+    assert sorted(searched.groupby("ai0").size().items()) == [
+        ("mcts-deep", 2 * pairs_and_seats),
+        ("mcts-fair", 3 * pairs_and_seats),
+    ]
+    assert folder.name.endswith("search")
+    by_ai = searched.groupby("ai0")[["team0", "team1"]].apply(lambda g: set(map(tuple, g.to_numpy())))
+    assert by_ai["mcts-deep"] == by_ai["mcts-fair"]  # the same pairings and seats
+    groups = set(team_ratings(m)["tier"])
+    assert groups == {"baseline", "mcts-deep", "mcts-fair"}
+
+
+def test_rating_groups_split_a_search_tier_only_when_several_of_its_ais_played() -> None:
+    import pandas as pd
+
+    from krosbalance.studies.teams.ladder import group_title, tiers_of
+
+    one = tiers_of(pd.Series(["kiter", "focus-fire", "mcts-fair"]))
+    assert list(one) == ["heuristic", "heuristic", "search"]
+    two = tiers_of(pd.Series(["kiter", "focus-fire", "mcts-fair", "mcts-deep"]))
+    assert list(two) == ["heuristic", "heuristic", "mcts-fair", "mcts-deep"]
+    assert group_title("heuristic") == "heuristic tier" and group_title("mcts-fair") == "mcts-fair"
+
+
+def test_a_bad_beside_ai_is_one_clear_problem_each(tmp_path: Path) -> None:
+    def problems(beside: str) -> list[str]:
+        text = LADDER.replace(
+            "top_round_robin = 6",
+            f"top_round_robin = 6\nsearch = {{ ai = 'mcts-fair', top = 4, deals = 2, beside = {beside} }}",
+        )
+        _, errors = check_experiment_text(textwrap.dedent(text), str(tmp_path / "x.toml"), CAT)
+        return [f"{e.field}: {e.reason}" for e in errors]
+
+    assert problems("{ ai = 'mcts-deep', deals = 2 }") == []
+    assert problems("'mcts-deep'") == [
+        "teams.ladder.search.beside: must be a table {ai, deals}, not 'mcts-deep'"
+    ]
+    assert problems("{ ai = 'mcts-fair', deals = 2 }") == [
+        "teams.ladder.search.beside.ai: is the search stage's own AI ('mcts-fair'); name the next AI down"
+    ]
+    assert problems("{ ai = 'nobody', deals = 2 }")[0].startswith(
+        "teams.ladder.search.beside.ai: unknown AI 'nobody'"
+    )
+    assert problems("{ ai = 'mcts-deep', deals = 0 }") == [
+        "teams.ladder.search.beside.deals: must be an integer >= 1, not 0"
+    ]
+    assert problems("{ ai = 'mcts-deep', rounds = 2 }")[0].startswith("teams.ladder.search.beside.rounds")
