@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from krosbalance.content.blast_keywords import BLAST_POWER_KEYWORDS
 from krosbalance.rulesets.arena.results import ArenaStats
 from krosbalance.rulesets.arena.state import ArenaState
 from krosbalance.rulesets.arena.tokens import RewardCard
@@ -73,9 +74,13 @@ def _arena_counters(extra: Any) -> dict[str, Any]:
     return {name: list(v) if isinstance(v := getattr(extra, name), list) else v for name in _COUNTERS}
 
 
+#: the summon tags of pieces a Blast favor or bonus brought (``favor:<id>``, ``bonus:<i>``,
+#: rulesets/blast/bonus.py): they name the source, never a spell (no spell's summon limit counts
+#: them, engine/legal.py), and the core keeps no tag for them (it counts them by id, R-B27)
+_BONUS_TAGS = ("favor:", "bonus:")
+
+
 def _fighter(f: Fighter) -> dict[str, Any]:
-    if f.banned_targets:
-        raise Unmirrored(f"{f!r} has banned targets (not in the core)")
     s = f.stats
     return {
         "uid": f.uid,
@@ -92,12 +97,14 @@ def _fighter(f: Fighter) -> dict[str, Any]:
         "level": f.level,
         "alive": f.alive,
         "spells": [spell.id for spell in f.spells],
-        "powers": _names(f.powers),
+        # Blast's card powers are read from the card (``spec.powers``), in the core from its own
+        # table (``BlastPower``): never the engine's set, so not the position's
+        "powers": _names(p for p in f.powers if p not in BLAST_POWER_KEYWORDS),
         "inspired": _names(f.inspired),
         "resist": _names(f.resist),
         "immune": _names(f.immune),
         "summoner": None if f.summoner is None else f.summoner.uid,
-        "summon_spell": f.summon_spell or None,
+        "summon_spell": None if not f.summon_spell or f.summon_spell.startswith(_BONUS_TAGS) else f.summon_spell,
         "summons": [t.uid for t in f.summons],
         "plus_mp": f.plus_mp,
         "minus_mp": f.minus_mp,
@@ -107,6 +114,7 @@ def _fighter(f: Fighter) -> dict[str, Any]:
         "game_uses": _names(f.game_uses),
         "max_range_bonus": f.max_range_bonus,
         "forbidden_kinds": sorted(f.forbidden_kinds),
+        "banned_targets": sorted(f.banned_targets.items()),
         "forbidden_powers": _names(f.forbidden_powers),
         "range_bonus": f.range_bonus,
         "blocked": f.blocked,

@@ -474,7 +474,11 @@ class CoreMirror:
         sc = self.sc
         theirs = [_event(e) for e in new_events]
         ours = [[kind, plain(fields)] for kind, fields in out["events"]]
-        after = export_position(sc.state)
+        try:
+            after = export_position(sc.state)
+        except Unmirrored as why:  # the step made what the core cannot rebuild: the step is not compared
+            self.stop(str(why))
+            return
         core_after = plain(out["position"])
         reference_after = plain({k: v for k, v in after.items() if k != "dice"})
         problems = list(out["problems"])

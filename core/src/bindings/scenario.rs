@@ -305,6 +305,10 @@ pub(super) fn build<R: ScenarioRules>(
             .iter()
             .map(|id| key_of(&content, id))
             .collect::<PyResult<Vec<_>>>()?;
+        let banned = item::<Vec<(String, usize)>>(d, "banned_targets")?
+            .iter()
+            .map(|(id, uid)| Ok((key_of(&content, id)?, *uid)))
+            .collect::<PyResult<Vec<_>>>()?;
         let forbidden: Vec<String> = item(d, "forbidden_powers")?;
         let (forbid_resist, forbid_immune) = (
             forbidden.iter().any(|p| p == "resistance"),
@@ -346,6 +350,7 @@ pub(super) fn build<R: ScenarioRules>(
         f.forbidden_kinds = item::<Vec<u32>>(d, "forbidden_kinds")?
             .iter()
             .fold(0, |bits, k| bits | (1 << k));
+        f.banned_targets = banned;
         f.forbidden_powers = powers_of(&forbidden)?;
         f.forbid_resist = forbid_resist;
         f.forbid_immune = forbid_immune;
@@ -470,6 +475,13 @@ fn snapshot<'py, R: ScenarioRules>(
             .filter(|k| f.forbidden_kinds & (1 << k) != 0)
             .collect();
         d.set_item("forbidden_kinds", kinds)?;
+        let mut banned: Vec<(&str, usize)> = f
+            .banned_targets
+            .iter()
+            .map(|&(k, uid)| (key(k), uid))
+            .collect();
+        banned.sort_unstable();
+        d.set_item("banned_targets", banned)?;
         let mut forbidden = power_names(f.forbidden_powers);
         if f.forbid_resist {
             forbidden.push("resistance");
