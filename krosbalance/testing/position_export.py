@@ -104,7 +104,9 @@ def _fighter(f: Fighter) -> dict[str, Any]:
         "resist": _names(f.resist),
         "immune": _names(f.immune),
         "summoner": None if f.summoner is None else f.summoner.uid,
-        "summon_spell": None if not f.summon_spell or f.summon_spell.startswith(_BONUS_TAGS) else f.summon_spell,
+        "summon_spell": None
+        if not f.summon_spell or f.summon_spell.startswith(_BONUS_TAGS)
+        else f.summon_spell,
         "summons": [t.uid for t in f.summons],
         "plus_mp": f.plus_mp,
         "minus_mp": f.minus_mp,

@@ -231,13 +231,19 @@ def _blast_rules(sc: Scenario, specs: Sequence[CharacterSpec]) -> Any:
     """Blast's ruleset in the core: ``specs`` in the catalog's order (its card powers by index),
     every favor and challenge of the box (the scenario's are found among them by id)."""
     cards = blast_cards()
+    rules: Any = sc.rules
     glyphs = sc.board.features.get("glyph", 0)
-    return native.core().BlastScenarioRules(list(specs), sc.rules.opts, cards.favors(), cards.challenges(), glyphs)
+    return native.core().BlastScenarioRules(
+        list(specs), rules.opts, cards.favors(), cards.challenges(), glyphs
+    )
 
 
 #: the core's ruleset object of a Duel or Blast scenario, made from its catalog's specs (Arena's
 #: crosses as its options)
-_RULES: dict[str, Callable[[Scenario, Sequence[CharacterSpec]], Any]] = {"duel": _duel_rules, "blast": _blast_rules}
+_RULES: dict[str, Callable[[Scenario, Sequence[CharacterSpec]], Any]] = {
+    "duel": _duel_rules,
+    "blast": _blast_rules,
+}
 #: each ruleset's step in the core
 _STEPS = {"arena": "scenario_step", "duel": "duel_scenario_step", "blast": "blast_scenario_step"}
 

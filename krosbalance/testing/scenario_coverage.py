@@ -142,7 +142,8 @@ def write_report(rows: Iterable[Mapping[str, Any]], markdown: Path, listing: Pat
         "| --- | ---: | ---: | ---: | ---: |",
     ]
     lines += [
-        f"| {name} | {c['tests']} | {c['both']} | {c['steps']} | {c['checks']} |" for name, c in by_ruleset.items()
+        f"| {name} | {c['tests']} | {c['both']} | {c['steps']} | {c['checks']} |"
+        for name, c in by_ruleset.items()
     ]
     lines += [
         "",

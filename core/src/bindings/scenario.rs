@@ -577,8 +577,8 @@ pub(super) struct Replay {
 }
 
 impl Replay {
-    /// The next answer when it is of the kind asked (`fits`); an action or another question
-    /// whose answer is `strict` that finds no fitting answer is a problem.
+    /// The next answer when it is of the kind asked (`fits`); an action asked that finds no
+    /// fitting answer is a problem (another question's caller decides).
     pub fn next(&mut self, asked: &str, fits: impl Fn(&Answer) -> bool) -> Option<Answer> {
         match self.answers.front() {
             Some(a) if fits(a) => self.answers.pop_front(),

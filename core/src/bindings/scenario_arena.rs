@@ -55,7 +55,9 @@ fn card_of(state: &MatchState<Arena>, d: &Bound<'_, PyDict>) -> PyResult<RewardC
 
 fn market_of(state: &MatchState<Arena>, d: &Bound<'_, PyDict>) -> PyResult<Market> {
     let ids = |v: Vec<String>| -> PyResult<Vec<usize>> {
-        v.iter().map(|id| reward_index(&state.content, id)).collect()
+        v.iter()
+            .map(|id| reward_index(&state.content, id))
+            .collect()
     };
     let piles: Vec<Vec<String>> = item(d, "piles")?;
     if piles.len() != 6 {
@@ -77,8 +79,6 @@ fn market_of(state: &MatchState<Arena>, d: &Bound<'_, PyDict>) -> PyResult<Marke
         prices: item(d, "prices")?,
     })
 }
-
-/// The core's match state for a position the kit exported (`scenario_core.export_position`).
 
 impl ScenarioRules for Arena {
     const KEY: &'static str = "arena";

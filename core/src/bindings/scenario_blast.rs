@@ -261,7 +261,12 @@ impl BlastController for Replay {
         Vec::new()
     }
 
-    fn choose_favor_slot(&mut self, _state: &MatchState<Blast>, side: usize, favor: usize) -> usize {
+    fn choose_favor_slot(
+        &mut self,
+        _state: &MatchState<Blast>,
+        side: usize,
+        favor: usize,
+    ) -> usize {
         match self.next("favor_slot", |a| matches!(a, Answer::FavorSlot(_))) {
             Some(Answer::FavorSlot(slot)) => slot,
             _ => {

@@ -126,7 +126,10 @@ impl ScenarioRules for Duel {
             .collect::<PyResult<_>>()?;
         let start: Vec<Vec<String>> = item(&d, "start_tokens")?;
         if start.len() != 2 {
-            return Err(unsupported(format!("{} players' start tokens", start.len())));
+            return Err(unsupported(format!(
+                "{} players' start tokens",
+                start.len()
+            )));
         }
         ds.start_tokens = [tokens_of(state, &start[0])?, tokens_of(state, &start[1])?];
         ds.duel_level = item(&d, "duel_level")?;
