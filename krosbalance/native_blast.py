@@ -22,6 +22,7 @@ from krosbalance.content.registry import default_registry
 from krosbalance.engine.results import MatchResult
 from krosbalance.native_duel import core_result, play_in_core_or_none
 from krosbalance.rulesets.base import summonable
+from krosbalance.rulesets.blast.pregame import summoned_by
 from krosbalance.rulesets.blast.ruleset import BlastRuleset
 
 if TYPE_CHECKING:
@@ -55,13 +56,7 @@ def refusal(ais: Sequence[str]) -> str | None:
 def _bonus_summons(actions: Sequence[BonusActionSpec], registry: Registry) -> dict[str, Any]:
     """The Invocations any of these bonus actions may bring (``pregame.bonus_summons`` for every
     favor and challenge the match may deal, not only those dealt)."""
-    out: dict[str, Any] = {}
-    for action in actions:
-        for effect in action.effects:
-            if effect.kind == "summon":
-                spec_id = str(effect.params["summon"])
-                out.setdefault(spec_id, registry.load_character(spec_id))
-    return out
+    return {spec_id: registry.load_character(spec_id) for spec_id in summoned_by(actions)}
 
 
 def play_blast_raw(

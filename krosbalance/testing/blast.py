@@ -13,6 +13,9 @@ the two slots, the Divine Challenges in play — then act through the engine's o
 
 By default the scenario is in game turn 2 (the first player's first turn forbids taking the Dofus
 token, R-B15) with side 0 active and side 1 holding the Dofus token.
+
+Every step is played by the native core too, from the same position, glyphs, tiles, favors and
+challenges included, and must agree (:mod:`krosbalance.testing.scenario_core`, issue 41).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ class BlastScenario(Scenario):
         challenges: the Divine Challenges in play (ids or names).
         dofus: the player holding the Dofus token.
         turn, active_side, record: as for ``Scenario``.
+        core: as for ``Scenario``: every step is played by the native core too and compared
+            (:mod:`krosbalance.testing.scenario_core`), unless False or the core is missing.
     """
 
     def __init__(
@@ -64,6 +69,7 @@ class BlastScenario(Scenario):
         turn: int = 2,
         active_side: int = 0,
         record: int = FULL,
+        core: bool | None = None,
     ) -> None:
         grid = (
             board
@@ -71,7 +77,14 @@ class BlastScenario(Scenario):
             else Board.from_ascii(board, id="blast-scenario", glyphs=BLAST_GLYPHS)
         )
         super().__init__(
-            grid, dice, options, turn=turn, active_side=active_side, record=record, ruleset="blast"
+            grid,
+            dice,
+            options,
+            turn=turn,
+            active_side=active_side,
+            record=record,
+            ruleset="blast",
+            core=core,
         )
         cards = blast_cards()
         self.bs.slots = [None if name is None else cards.favor(name) for name in favors]

@@ -12,6 +12,9 @@ a duel cell — always taken out of the supply, so the token conservation invari
     sc.activate(amakna)
     sc.move(amakna, (1, 0))
     sc.pick(amakna)                  # level 6 + level 2 = 8 AP (R-D25)
+
+Every step is played by the native core too, from the same position, tokens and supply included,
+and must agree (:mod:`krosbalance.testing.scenario_core`, issue 41).
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ class DuelScenario(Scenario):
         dice: raw die faces, consumed in order.
         options: duel option overrides (``krosbalance/rulesets/duel/data/duel.toml``).
         turn, active_side, record: as for ``Scenario``.
+        core: as for ``Scenario``: every step is played by the native core too and compared
+            (:mod:`krosbalance.testing.scenario_core`), unless False or the core is missing.
     """
 
     def __init__(
@@ -68,6 +73,7 @@ class DuelScenario(Scenario):
         turn: int = 1,
         active_side: int = 0,
         record: int = FULL,
+        core: bool | None = None,
     ) -> None:
         if isinstance(board, str):
             board = Board.from_ascii(board, id="duel-scenario", glyphs=DUEL_GLYPHS)
@@ -80,6 +86,7 @@ class DuelScenario(Scenario):
             record=record,
             ruleset="duel",
             registry=duel_registry(),
+            core=core,
         )
 
     @property

@@ -20,9 +20,10 @@ Dice faces are the raw faces of :mod:`krosbalance.engine.dice` (CRITICAL, ARMOUR
 CRIT_DODGE, DOFUS); a script that runs out raises ``ScriptExhaustedError``, so a test asserting
 ``sc.dice.remaining == 0`` proves that every roll it scripted was made and no other.
 
-An Arena scenario plays every step on the native core too, when it is installed, and fails when the
-engines disagree (:mod:`krosbalance.testing.scenario_core`; ``core=False`` or
-``KROSBALANCE_SCENARIO_CORE=0`` turns that off).
+A scenario (Arena's, and the Duel Pack's and Blast's kits built on this one) plays every step on the
+native core too, when it is installed, and fails when the engines disagree
+(:mod:`krosbalance.testing.scenario_core`; ``core=False`` or ``KROSBALANCE_SCENARIO_CORE=0`` turns
+that off).
 """
 
 from __future__ import annotations
@@ -210,8 +211,9 @@ class Scenario:
         record: event recording level (default ``FULL``, so tests can look at every step).
         ruleset: the ruleset's name in ``krosbalance.rulesets.registry`` (default ``arena``).
         core: whether the native core plays every step too and must agree
-            (:mod:`krosbalance.testing.scenario_core`); None (the default) mirrors Arena scenarios
-            when the core is available and ``KROSBALANCE_SCENARIO_CORE`` is not ``0``.
+            (:mod:`krosbalance.testing.scenario_core`); None (the default) mirrors Arena, Duel and
+            Blast scenarios when the core is available and ``KROSBALANCE_SCENARIO_CORE`` is not
+            ``0``.
     """
 
     def __init__(

@@ -1,11 +1,16 @@
-"""The scenario kit on both engines (issue 37): every engine step an Arena :class:`Scenario` takes is
-played by the reference and by the native core from the same position, and both must agree.
+"""The scenario kit on both engines (issues 37 and 41): every engine step a :class:`Scenario` takes
+(Arena's, a :class:`~krosbalance.testing.duel.DuelScenario`, a
+:class:`~krosbalance.testing.blast.BlastScenario`) is played by the reference and by the native core
+from the same position, and both must agree.
 
 Before each step (an action, the start or the end of an activation, a whole game turn) the kit
 exports the reference's position as plain data (:mod:`krosbalance.testing.position_export`: every
-fighter's cell, injuries, AP, MP, markers, powers, spells and uses, tokens; GG, kamas, the market;
-the dice still scripted); the core rebuilds it (``krosbalance_core.scenario_step``), plays the same step and hands
-back its events and its position in the same plain form. The reference then plays the step and the
+fighter's cell, injuries, AP, MP, markers, powers, spells and uses; the dice still scripted; the
+ruleset's own state: Arena's GG, kamas, market and reward cards, the Duel Pack's level, supply and
+Duel Tokens on cells and cards, Blast's glyphs, tiles, Dofus token, favors and challenges); the
+core rebuilds it (``krosbalance_core.scenario_step``, ``duel_scenario_step``,
+``blast_scenario_step``: one step generic over the ruleset seam, each ruleset's state its own),
+plays the same step and hands back its events and its position in the same plain form. The reference then plays the step and the
 two are compared: the events of the step, the position after it, the dice rolled. The position
 crossing whole before every step is what lets a test write into the reference's state between steps
 (``anna.injuries = 3``) and still be compared; the players' decisions cross as the reference's own
@@ -17,25 +22,31 @@ or a ruleset outside the core, a reference step that raised) stops the mirroring
 with the reason, and the scenario goes on in the reference alone; :mod:`krosbalance.testing.
 scenario_coverage` lists those tests.
 
-Mirroring is on for Arena scenarios when the core is available (:func:`krosbalance.native.available`)
-and ``KROSBALANCE_SCENARIO_CORE`` is not ``0``; ``Scenario(..., core=False)`` turns it off for one
-scenario. Duel and Blast are not in the core.
+Mirroring is on for Arena, Duel and Blast scenarios (:data:`MIRRORED`) when the core is available
+(:func:`krosbalance.native.available`) and ``KROSBALANCE_SCENARIO_CORE`` is not ``0``;
+``Scenario(..., core=False)`` turns it off for one scenario. The players' decisions a step may ask
+are Arena's (tension, edges, creatures, a player, a reward), the Duel Pack's token to reveal at a
+turn's start (R-D21) and Blast's favor slot (R-B9) and next fighter (R-B10, R-B11); the pregame's
+(deployment, draft, duel cells) are no scenario step.
 """
 
 from __future__ import annotations
 
 import contextvars
 import dataclasses
+import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from krosbalance import native
+from krosbalance.content.blast import blast_cards
 from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.legal import is_legal, legal_actions
 from krosbalance.engine.state import Players
 from krosbalance.rulesets.arena.options import punch
 from krosbalance.rulesets.arena.rewards import reward_creatures
+from krosbalance.rulesets.blast.pregame import summoned_by
 from krosbalance.testing.differential import _event
 from krosbalance.testing.position_export import Unmirrored, differences, export_position, plain
 
@@ -46,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENV",
+    "MIRRORED",
     "CoreMirror",
     "ScenarioDivergence",
     "mirroring_wanted",
@@ -54,6 +66,8 @@ __all__ = [
 
 #: ``0`` turns the lockstep off for every scenario (``1``, the default, leaves it on when it can run)
 ENV = "KROSBALANCE_SCENARIO_CORE"
+#: the rulesets whose scenarios the core plays in lockstep
+MIRRORED = ("arena", "duel", "blast")
 T = TypeVar("T")
 
 
@@ -62,8 +76,9 @@ class ScenarioDivergence(AssertionError):
 
 
 def mirroring_wanted(ruleset: str, core: bool | None) -> bool:
-    """Whether a new scenario is mirrored: Arena, the core available, not turned off."""
-    if core is False or ruleset != "arena":
+    """Whether a new scenario is mirrored: a ruleset of :data:`MIRRORED`, the core available, not
+    turned off."""
+    if core is False or ruleset not in MIRRORED:
         return False
     if os.environ.get(ENV, "1").strip() == "0":
         return False
@@ -78,6 +93,8 @@ class Observed:
     """What the scenarios of one test did: steps compared on both engines, and why any stopped."""
 
     scenarios: int = 0
+    #: the rulesets of those scenarios (``arena``, ``duel``, ``blast``)
+    rulesets: set[str] = dataclasses.field(default_factory=set)
     steps: int = 0
     checks: int = 0
     stopped: list[str] = dataclasses.field(default_factory=list)
@@ -119,6 +136,9 @@ _RECORDED = frozenset(
         "choose_player",
         "give_reward",
         "choose_deployment",
+        "choose_reveal",
+        "choose_favor_slot",
+        "choose_next",
     )
 )
 
@@ -154,6 +174,12 @@ class _Recording:
             entry = ("player", int(args[2][int(answer)]))
         elif name == "give_reward":
             entry = ("reward", int(answer))
+        elif name == "choose_reveal":
+            entry = ("reveal", int(answer))
+        elif name == "choose_favor_slot":
+            entry = ("favor_slot", int(answer))
+        elif name == "choose_next":
+            entry = ("next", int(answer))
         else:
             entry = ("deployment",)
         self._log.setdefault(seat, []).append(entry)
@@ -176,21 +202,50 @@ class _RecordingDice:
 
 # ---------------------------------------------------------------------------- the mirror
 
-_CATALOGS: dict[tuple[tuple[str, int], ...], tuple[Any, list[Any]]] = {}
+_CATALOGS: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
 
 
-def _catalog(specs: Mapping[str, CharacterSpec], rewards: Sequence[Any]) -> Any:
-    """The core's catalog of a scenario's characters (cached by the spec objects themselves)."""
-    key = tuple(sorted((name, id(spec)) for name, spec in specs.items()))
+def _catalog(specs: Mapping[str, CharacterSpec], rewards: Sequence[Any], with_punch: bool = True) -> Any:
+    """The core's catalog of a scenario's characters (cached by the spec objects themselves);
+    ``with_punch``: the ruleset gives its Krosmasters Arena's punch (Arena; the Duel Pack under
+    its ``punch`` option)."""
+    key = (with_punch, len(rewards), *sorted((name, id(spec)) for name, spec in specs.items()))
     if key not in _CATALOGS:
         if len(_CATALOGS) > 64:
             _CATALOGS.clear()
+        ordered = [specs[name] for name in sorted(specs)]  # the order Blast's card powers follow
         try:
-            made = native.core().ArenaCatalog(list(specs.values()), punch(), list(rewards))
+            made = native.core().ArenaCatalog(ordered, punch() if with_punch else None, list(rewards))
         except ValueError as error:
             raise Unmirrored(str(error)) from None
-        _CATALOGS[key] = (made, list(specs.values()))  # the specs kept alive: their ids stay theirs
+        _CATALOGS[key] = (made, ordered)  # the specs kept alive: their ids stay theirs
     return _CATALOGS[key][0]
+
+
+def _duel_rules(sc: Scenario, specs: Sequence[CharacterSpec]) -> Any:
+    rules: Any = sc.rules
+    return native.core().DuelScenarioRules(rules.opts, list(rules.tokens.tokens))
+
+
+def _blast_rules(sc: Scenario, specs: Sequence[CharacterSpec]) -> Any:
+    """Blast's ruleset in the core: ``specs`` in the catalog's order (its card powers by index),
+    every favor and challenge of the box (the scenario's are found among them by id)."""
+    cards = blast_cards()
+    rules: Any = sc.rules
+    glyphs = sc.board.features.get("glyph", 0)
+    return native.core().BlastScenarioRules(
+        list(specs), rules.opts, cards.favors(), cards.challenges(), glyphs
+    )
+
+
+#: the core's ruleset object of a Duel or Blast scenario, made from its catalog's specs (Arena's
+#: crosses as its options)
+_RULES: dict[str, Callable[[Scenario, Sequence[CharacterSpec]], Any]] = {
+    "duel": _duel_rules,
+    "blast": _blast_rules,
+}
+#: each ruleset's step in the core
+_STEPS = {"arena": "scenario_step", "duel": "duel_scenario_step", "blast": "blast_scenario_step"}
 
 
 class CoreMirror:
@@ -206,9 +261,11 @@ class CoreMirror:
         #: event (inside the core), "legal" drops the core's first legal action
         self.plant = ""
         self._board: Any = None
+        self._rules: tuple[Any, Any] | None = None  # (catalog, the core's Duel or Blast ruleset)
         self.observed = _OBSERVED.get()
         if self.observed is not None:
             self.observed.scenarios += 1
+            self.observed.rulesets.add(scenario.rules.name)
             if self.observed.forbid:
                 self.stop(self.observed.forbid)
 
@@ -232,9 +289,42 @@ class CoreMirror:
         for spec in [f.spec for f in state.fighters] + list(state.summon_specs.values()):
             if specs.setdefault(spec.id, spec) is not spec:
                 raise Unmirrored(f"two different specs named {spec.id!r}")
-        for name in reward_creatures(self.sc.source.registry.all_rewards()):
+        ruleset = self.sc.rules.name
+        if ruleset == "arena":
+            extra = reward_creatures(self.sc.source.registry.all_rewards())
+        elif ruleset == "blast":  # what any favor or challenge may summon, dealt or not
+            cards = blast_cards()
+            actions = [f.action for f in cards.favors()]
+            actions += [b.action for c in cards.challenges() for b in c.bonuses if b.action is not None]
+            extra = summoned_by(actions)
+        else:
+            extra = []
+        for name in extra:
             specs.setdefault(name, self.sc.source.load_character(name))
         return specs
+
+    def _core_step(self) -> Callable[..., Any]:
+        """The core's step for this scenario's ruleset, its catalog, ruleset and board bound:
+        called with ``(position, step, answers=None, plant=False)``."""
+        sc = self.sc
+        name = sc.rules.name
+        specs = self._specs()
+        rewards = sc.source.registry.all_rewards() if name == "arena" else ()
+        rules: Any = sc.rules
+        with_punch = name == "arena" or (name == "duel" and bool(rules.opts.punch))
+        catalog = _catalog(specs, rewards, with_punch)
+        if self._board is None:
+            self._board = native.core_board(sc.board)
+        step = getattr(native.core(), _STEPS[name])
+        if name == "arena":
+            return functools.partial(step, catalog, self._board, rules.options)
+        if self._rules is None or self._rules[0] is not catalog:
+            try:
+                made = _RULES[name](sc, [specs[spec_id] for spec_id in sorted(specs)])
+            except ValueError as error:
+                raise Unmirrored(str(error)) from None
+            self._rules = (catalog, made)
+        return functools.partial(step, catalog, self._rules[1], self._board)
 
     def step(
         self,
@@ -256,9 +346,7 @@ class CoreMirror:
         scripted = state.dice is sc.dice and isinstance(sc.dice, ScriptedDice)
         try:
             before = export_position(state, sc.dice.left if scripted else ())
-            catalog = _catalog(self._specs(), sc.source.registry.all_rewards())
-            if self._board is None:
-                self._board = native.core_board(sc.board)
+            core_step = self._core_step()
         except Unmirrored as why:
             self.stop(str(why))
             return run(log)
@@ -276,7 +364,7 @@ class CoreMirror:
         except Exception as error:
             if rolled is not None:
                 before["dice"] = rolled.faces
-            self._refused(name, fighter, action, before, catalog, log, recording or controller, error)
+            self._refused(name, fighter, action, before, core_step, log, recording or controller, error)
             raise
         finally:
             if recording:
@@ -294,15 +382,7 @@ class CoreMirror:
         uid = -1 if fighter is None else fighter.uid
         kind, spell, target = (0, -1, -1) if action is None else (action.kind, action.spell, action.target)
         try:
-            out = native.core().scenario_step(
-                catalog,
-                self._board,
-                sc.rules.options,
-                before,
-                (name, uid, kind, spell, target),
-                answers,
-                self.plant == "step",
-            )
+            out = core_step(before, (name, uid, kind, spell, target), answers, self.plant == "step")
         except ValueError as why:
             self.stop(str(why))
             return result
@@ -319,7 +399,7 @@ class CoreMirror:
         fighter: Fighter | None,
         action: Any,
         before: dict[str, Any],
-        catalog: Any,
+        core_step: Callable[..., Any],
         log: dict[int, list[tuple[Any, ...]]],
         answered: bool,
         error: Exception,
@@ -332,9 +412,7 @@ class CoreMirror:
         uid = -1 if fighter is None else fighter.uid
         kind, spell, target = (0, -1, -1) if action is None else (action.kind, action.spell, action.target)
         try:
-            out = native.core().scenario_step(
-                catalog, self._board, self.sc.rules.options, before, (name, uid, kind, spell, target), answers
-            )
+            out = core_step(before, (name, uid, kind, spell, target), answers)
         except ValueError as why:
             self.stop(str(why))
             return
@@ -358,12 +436,7 @@ class CoreMirror:
 
         try:
             position = export_position(state)
-            catalog = _catalog(self._specs(), sc.source.registry.all_rewards())
-            if self._board is None:
-                self._board = native.core_board(sc.board)
-            out = native.core().scenario_step(
-                catalog, self._board, sc.rules.options, position, ("legal", fighter.uid, 0, -1, -1)
-            )
+            out = self._core_step()(position, ("legal", fighter.uid, 0, -1, -1))
         except (Unmirrored, ValueError) as why:
             self.stop(str(why))
             return
@@ -407,7 +480,11 @@ class CoreMirror:
         sc = self.sc
         theirs = [_event(e) for e in new_events]
         ours = [[kind, plain(fields)] for kind, fields in out["events"]]
-        after = export_position(sc.state)
+        try:
+            after = export_position(sc.state)
+        except Unmirrored as why:  # the step made what the core cannot rebuild: the step is not compared
+            self.stop(str(why))
+            return
         core_after = plain(out["position"])
         reference_after = plain({k: v for k, v in after.items() if k != "dice"})
         problems = list(out["problems"])

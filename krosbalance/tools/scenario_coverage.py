@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         rows, root / "tests/core/SCENARIO_COVERAGE.md", root / "tests/core/scenario_coverage.json"
     )
     print(
-        f"{counts['tests']} kit-based Arena tests: {counts['both']} on both engines "
+        f"{counts['tests']} kit-based tests: {counts['both']} on both engines "
         f"({counts['steps']} steps, {counts['checks']} legality questions compared), "
         f"{counts['reference']} on the reference only"
     )

@@ -24,7 +24,7 @@ use crate::rulesets::blast::{
     Challenge, ChallengeBonus, Favor, Passive,
 };
 
-fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(BlastOptions, EngineOptions)> {
+pub(super) fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(BlastOptions, EngineOptions)> {
     let engine = engine_options(opts)?;
     let word = |name: &str| -> PyResult<String> { get(opts, name) };
     let tiers: Vec<(String, i32)> = opts
@@ -129,7 +129,7 @@ fn bonus_effect(obj: &Bound<'_, PyAny>, names: &[String]) -> PyResult<BonusEffec
     })
 }
 
-fn bonus_action(obj: &Bound<'_, PyAny>, names: &[String]) -> PyResult<BonusAction> {
+pub(super) fn bonus_action(obj: &Bound<'_, PyAny>, names: &[String]) -> PyResult<BonusAction> {
     let target = match get::<String>(obj, "target")?.as_str() {
         "none" => BonusTarget::None,
         "free_cell" => BonusTarget::FreeCell,
@@ -189,7 +189,7 @@ fn passive_of(obj: &Bound<'_, PyAny>) -> PyResult<Passive> {
     })
 }
 
-fn challenge_of(obj: &Bound<'_, PyAny>, names: &[String]) -> PyResult<Challenge> {
+pub(super) fn challenge_of(obj: &Bound<'_, PyAny>, names: &[String]) -> PyResult<Challenge> {
     let bonuses = obj
         .getattr("bonuses")?
         .try_iter()?
@@ -213,7 +213,7 @@ fn challenge_of(obj: &Bound<'_, PyAny>, names: &[String]) -> PyResult<Challenge>
 }
 
 /// The Blast card powers of one character spec (`BLAST_POWER_KEYWORDS`).
-fn blast_powers(obj: &Bound<'_, PyAny>) -> PyResult<Vec<BlastPower>> {
+pub(super) fn blast_powers(obj: &Bound<'_, PyAny>) -> PyResult<Vec<BlastPower>> {
     let mut out = Vec::new();
     for p in obj.getattr("powers")?.try_iter()? {
         let p = p?;

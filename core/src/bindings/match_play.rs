@@ -942,7 +942,7 @@ impl PyArenaCatalog {
     #[pyo3(signature = (specs, punch, rewards = Vec::new(), heuristics = Vec::new()))]
     fn new(
         specs: Vec<Bound<'_, PyAny>>,
-        punch: &Bound<'_, PyAny>,
+        punch: Option<Bound<'_, PyAny>>,
         rewards: Vec<Bound<'_, PyAny>>,
         heuristics: Vec<(String, Bound<'_, PyAny>)>,
     ) -> PyResult<Self> {
@@ -973,7 +973,7 @@ impl PyArenaCatalog {
             .iter()
             .map(|o| character_of(o, &names, &mut keys))
             .collect::<PyResult<Vec<_>>>()?;
-        let punch = Some(spell_of(punch, &names, &mut keys)?);
+        let punch = punch.map(|p| spell_of(&p, &names, &mut keys)).transpose()?;
         let rewards = rewards
             .iter()
             .map(|r| reward_of(r, &names, &mut keys))

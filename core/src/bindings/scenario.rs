@@ -1,14 +1,21 @@
-//! The scenario kit's lockstep (issue 37): a hand-built Arena position (`krosbalance.testing.scenario`)
-//! rebuilt in the core from the plain description the kit exports, one engine step played on it
-//! (an action, the start or the end of an activation, a whole game turn), and the core's events and
-//! its position after the step handed back in the same plain form, so the kit compares both engines
-//! after every step of every rule test.
+//! The scenario kit's lockstep (issues 37 and 41): a hand-built position of a rule test
+//! (`krosbalance.testing.scenario`, `.duel`, `.blast`) rebuilt in the core from the plain
+//! description the kit exports, one engine step played on it (an action, the start or the end of
+//! an activation, a whole game turn), and the core's events and its position after the step
+//! handed back in the same plain form, so the kit compares both engines after every step of every
+//! rule test.
+//!
+//! What every ruleset shares lives here, generic over the [`MatchRules`] seam: the engine's part
+//! of the position (board sets, Timeline, fighters), the replayed players, the step and the
+//! legality question. What is a ruleset's own ([`ScenarioRules`]: its state under the position's
+//! `arena` / `duel` / `blast` key, its players' questions, its pyfunction) is in
+//! `scenario_arena.rs`, `scenario_duel.rs` and `scenario_blast.rs`.
 //!
 //! The position crosses whole before every step, so what a test writes straight into the
-//! reference's state between steps (injuries, AP, GG...) reaches the core too. The decisions a
-//! step asks of the players (the test's `ScriptedController`) are the reference's own answers,
-//! recorded by the kit and replayed here in the order the core asks for them; a question the
-//! reference was not asked gets the answer the reference gives without a player.
+//! reference's state between steps (injuries, AP, GG, tokens, glyphs...) reaches the core too. The
+//! decisions a step asks of the players (the test's `ScriptedController`) are the reference's own
+//! answers, recorded by the kit and replayed here in the order the core asks for them; a question
+//! the reference was not asked gets the answer the reference gives without a player.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -19,20 +26,17 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::convert::event_to_py;
-use super::match_play::{PyArenaCatalog, options_of, unsupported};
+use super::convert::{RulesetEvents, event_to_py};
+use super::match_play::unsupported;
 use crate::PyBoard;
-use crate::board::Cell;
-use crate::content::{ELEMENTS, Element, Power, Powers, SpellRef};
+use crate::board::Board;
+use crate::content::{Content, ELEMENTS, Element, Power, Powers, SpellRef};
 use crate::engine::dice::Dice;
+use crate::engine::events::Event;
 use crate::engine::pieces::spawn;
-use crate::engine::rules::{Action, Controller};
-use crate::engine::state::{FighterStats, MatchState};
+use crate::engine::rules::{Action, Controller, MatchRules};
+use crate::engine::state::{EngineOptions, FighterStats, MatchState};
 use crate::engine::turn::{begin_activation, character_turn, end_activation, game_turn, perform};
-use crate::rulesets::arena::four_player::{Purpose, default_choice};
-use crate::rulesets::arena::rewards::{HeldToken, Market, Mods, RewardCard};
-use crate::rulesets::arena::tension::TensionChoice;
-use crate::rulesets::arena::{Arena, ArenaController, ArenaState};
 
 /// Every power the core knows, by the reference's name.
 const POWERS: [(&str, Power); 12] = [
@@ -50,17 +54,51 @@ const POWERS: [(&str, Power); 12] = [
     ("stimulus", Power::Stimulus),
 ];
 
-/// The reasons a match ends (`end_match`'s), so a test's own `end_reason` crosses as the core's.
-const END_REASONS: [&str; 6] = [
+/// The reasons a match ends (every ruleset's `end_match`), so a test's own `end_reason` crosses
+/// as the core's.
+const END_REASONS: [&str; 9] = [
     "",
     "gg",
     "gg_exhausted",
     "last_standing",
     "mutual_ko",
     "turn_limit",
+    "ko",
+    "glyphs",
+    "glyph_draw",
 ];
 
-fn item<'py, T: for<'a> FromPyObject<'a, 'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T>
+/// What a ruleset adds to the lockstep: its own state in the plain position, and its players.
+pub(super) trait ScenarioRules: RulesetEvents {
+    /// The position's key of the ruleset's state (`arena`, `duel`, `blast`).
+    const KEY: &'static str;
+
+    /// The ruleset's state of a match before anything is placed (its `new_state`).
+    fn fresh(&self, board: &Board, seats: usize) -> Self::State;
+
+    /// Write the ruleset's state from the position (its `KEY`, and the fighters' own entries).
+    fn rebuild(state: &mut MatchState<Self>, pos: &Bound<'_, PyDict>) -> PyResult<()>;
+
+    /// The ruleset's state in the form [`ScenarioRules::rebuild`] reads (`KEY`'s value).
+    fn export<'py>(py: Python<'py>, state: &MatchState<Self>) -> PyResult<Bound<'py, PyDict>>;
+
+    /// A fighter's card of the ruleset's own (Arena's reward tokens); None when it holds none.
+    fn card<'py>(
+        _py: Python<'py>,
+        _state: &MatchState<Self>,
+        _uid: usize,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        Ok(None)
+    }
+
+    /// The ruleset's player that gives back the reference's recorded answers.
+    fn player(replay: Replay) -> Box<Self::Player>;
+}
+
+pub(super) fn item<'py, T: for<'a> FromPyObject<'a, 'py>>(
+    d: &Bound<'py, PyDict>,
+    key: &str,
+) -> PyResult<T>
 where
     for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
 {
@@ -68,6 +106,11 @@ where
         .ok_or_else(|| PyValueError::new_err(format!("the position has no {key:?}")))?
         .extract::<T>()
         .map_err(Into::into)
+}
+
+/// The ruleset's own part of the position (`KEY`'s dict).
+pub(super) fn part<'py>(pos: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyDict>> {
+    item(pos, key)
 }
 
 fn powers_of(names: &[String]) -> PyResult<Powers> {
@@ -109,9 +152,8 @@ fn element_names(bits: u8) -> Vec<&'static str> {
 }
 
 /// The interned key of a spell id (`SpellSpec::key`).
-fn key_of(state: &MatchState<Arena>, id: &str) -> PyResult<u32> {
-    state
-        .content
+fn key_of(content: &Content, id: &str) -> PyResult<u32> {
+    content
         .keys
         .iter()
         .position(|k| k == id)
@@ -119,18 +161,8 @@ fn key_of(state: &MatchState<Arena>, id: &str) -> PyResult<u32> {
         .ok_or_else(|| unsupported(format!("the spell {id:?} is not in the scenario's catalog")))
 }
 
-fn reward_index(state: &MatchState<Arena>, id: &str) -> PyResult<usize> {
-    state
-        .content
-        .rewards
-        .iter()
-        .position(|r| r.id == id)
-        .ok_or_else(|| unsupported(format!("the reward {id:?} is not in the catalog")))
-}
-
 /// A spell a fighter holds, by id: its card's, the punch, a reward's, another card's.
-fn spell_ref(state: &MatchState<Arena>, spec: usize, id: &str) -> PyResult<SpellRef> {
-    let content = &state.content;
+fn spell_ref(content: &Content, spec: usize, id: &str) -> PyResult<SpellRef> {
     if let Some(i) = content.chars[spec].spells.iter().position(|s| s.id == id) {
         return Ok(SpellRef::Card(spec as u32, i as u32));
     }
@@ -175,76 +207,34 @@ fn stats_of(d: &Bound<'_, PyDict>) -> PyResult<FighterStats> {
     })
 }
 
-fn card_of(state: &MatchState<Arena>, d: &Bound<'_, PyDict>) -> PyResult<RewardCard> {
-    let mut tokens = Vec::new();
-    for t in item::<Vec<(String, bool, i32, bool)>>(d, "tokens")? {
-        tokens.push(HeldToken {
-            reward: reward_index(state, &t.0)?,
-            face_up: t.1,
-            bought_turn: t.2,
-            seen: t.3,
-        });
-    }
-    let mods = match d.get_item("mods")? {
-        Some(m) if !m.is_none() => {
-            let m = m.cast::<PyDict>()?;
-            Some(Mods {
-                damage: item(m, "damage")?,
-                melee: item(m, "melee")?,
-                melee_lifesteal: item(m, "melee_lifesteal")?,
-                next_spell: item(m, "next_spell")?,
-                next_elemental: item(m, "next_elemental")?,
-            })
-        }
-        _ => None,
-    };
-    Ok(RewardCard { tokens, mods })
+/// What a scenario step's match is made of besides the position: the catalog's content and
+/// names, the ruleset object, the engine's options, the board.
+pub(super) struct Setting<'a, R> {
+    pub content: Arc<Content>,
+    pub names: &'a [String],
+    pub ruleset: Arc<R>,
+    pub engine: EngineOptions,
+    pub board: &'a PyBoard,
 }
 
-fn market_of(state: &MatchState<Arena>, d: &Bound<'_, PyDict>) -> PyResult<Market> {
-    let ids = |v: Vec<String>| -> PyResult<Vec<usize>> {
-        v.iter().map(|id| reward_index(state, id)).collect()
-    };
-    let piles: Vec<Vec<String>> = item(d, "piles")?;
-    if piles.len() != 6 {
-        return Err(unsupported(format!("{} reward piles", piles.len())));
-    }
-    let mut out: [Vec<usize>; 6] = Default::default();
-    for (slot, pile) in out.iter_mut().zip(piles) {
-        *slot = ids(pile)?;
-    }
-    let face_up = item::<Vec<(usize, String)>>(d, "face_up")?
-        .into_iter()
-        .map(|(pile, id)| Ok((pile, reward_index(state, &id)?)))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(Market {
-        piles: out,
-        face_up,
-        boxed: ids(item(d, "box")?)?,
-        hidden_box: ids(item(d, "hidden_box")?)?,
-        prices: item(d, "prices")?,
-    })
-}
-
-/// The core's match state for a position the kit exported (`scenario_core.export_position`).
-fn build(
-    catalog: &PyArenaCatalog,
-    board: &PyBoard,
-    options: &Bound<'_, PyAny>,
+/// The core's match state for a position the kit exported (`position_export.export_position`),
+/// and how many scripted dice faces it holds.
+pub(super) fn build<R: ScenarioRules>(
+    setting: Setting<'_, R>,
     pos: &Bound<'_, PyDict>,
-) -> PyResult<(MatchState<Arena>, usize)> {
-    let (arena, engine) = options_of(options)?;
+) -> PyResult<(MatchState<R>, usize)> {
+    let board = &setting.board.inner;
     let team_of: Vec<usize> = item(pos, "team_of")?;
-    let rules = ArenaState::start(&board.inner, &arena, team_of.len());
+    let rules = setting.ruleset.fresh(board, team_of.len());
     let faces: Vec<u8> = item(pos, "dice")?;
     let n_faces = faces.len();
     // replay dice cycle; the kit's script does not: the faces used are counted and compared
     let dice = Dice::replay(if faces.is_empty() { vec![0] } else { faces }.into());
     let mut state = MatchState::new(
-        board.inner.clone(),
-        catalog.content.clone(),
-        Arc::new(Arena { opts: arena }),
-        engine,
+        board.clone(),
+        setting.content,
+        setting.ruleset,
+        setting.engine,
         rules,
         dice,
         item(pos, "record")?,
@@ -285,7 +275,7 @@ fn build(
     let fighters: Vec<Bound<'_, PyDict>> = item(pos, "fighters")?;
     for (i, d) in fighters.iter().enumerate() {
         let id: String = item(d, "spec")?;
-        let spec = catalog
+        let spec = setting
             .names
             .iter()
             .position(|n| *n == id)
@@ -296,23 +286,28 @@ fn build(
         }
     }
     for (uid, d) in fighters.iter().enumerate() {
+        let content = state.content.clone();
         let spec = state.fighters[uid].spec;
         let spells = item::<Vec<String>>(d, "spells")?
             .iter()
-            .map(|id| spell_ref(&state, spec, id))
+            .map(|id| spell_ref(&content, spec, id))
             .collect::<PyResult<Vec<_>>>()?;
         let summon_spell = match item::<Option<String>>(d, "summon_spell")? {
-            Some(id) => Some(key_of(&state, &id)?),
+            Some(id) => Some(key_of(&content, &id)?),
             None => None,
         };
         let mut turn_uses = Vec::new();
         for (id, n) in item::<Vec<(String, usize)>>(d, "turn_uses")? {
-            let key = key_of(&state, &id)?;
+            let key = key_of(&content, &id)?;
             turn_uses.extend(std::iter::repeat_n(key, n));
         }
         let game_uses = item::<Vec<String>>(d, "game_uses")?
             .iter()
-            .map(|id| key_of(&state, id))
+            .map(|id| key_of(&content, id))
+            .collect::<PyResult<Vec<_>>>()?;
+        let banned = item::<Vec<(String, usize)>>(d, "banned_targets")?
+            .iter()
+            .map(|(id, uid)| Ok((key_of(&content, id)?, *uid)))
             .collect::<PyResult<Vec<_>>>()?;
         let forbidden: Vec<String> = item(d, "forbidden_powers")?;
         let (forbid_resist, forbid_immune) = (
@@ -355,6 +350,7 @@ fn build(
         f.forbidden_kinds = item::<Vec<u32>>(d, "forbidden_kinds")?
             .iter()
             .fold(0, |bits, k| bits | (1 << k));
+        f.banned_targets = banned;
         f.forbidden_powers = powers_of(&forbidden)?;
         f.forbid_resist = forbid_resist;
         f.forbid_immune = forbid_immune;
@@ -372,35 +368,17 @@ fn build(
         state.trap_at[usize::from(cell)] = Some(uid);
         state.traps.insert(cell);
     }
-    let rules: Bound<'_, PyDict> = item(pos, "arena")?;
-    state.rules.gg = item(&rules, "gg")?;
-    state.rules.wild_gg = item(&rules, "wild_gg")?;
-    state.rules.gg_removed = item(&rules, "gg_removed")?;
-    state.rules.kamas = item(&rules, "kamas")?;
-    state.rules.kama_reserve = item(&rules, "kama_reserve")?;
-    state.rules.board_kamas = item(&rules, "board_kamas")?;
-    state.rules.gg_price = item(&rules, "gg_price")?;
-    state.rules.market = match rules.get_item("market")? {
-        Some(m) if !m.is_none() => Some(market_of(&state, m.cast::<PyDict>()?)?),
-        _ => None,
-    };
-    let mut cards = vec![None; state.fighters.len()];
-    for (uid, d) in fighters.iter().enumerate() {
-        if let Some(card) = d.get_item("card")?
-            && !card.is_none()
-        {
-            cards[uid] = Some(card_of(&state, card.cast::<PyDict>()?)?);
-        }
-    }
-    state.rules.cards = cards;
+    R::rebuild(&mut state, pos)?;
     Ok((state, n_faces))
 }
 
-/// The core's position in the kit's plain form (`scenario_core.export_position`'s keys).
-fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'py, PyDict>> {
+/// The core's position in the kit's plain form (`position_export.export_position`'s keys).
+fn snapshot<'py, R: ScenarioRules>(
+    py: Python<'py>,
+    state: &MatchState<R>,
+) -> PyResult<Bound<'py, PyDict>> {
     let content = &state.content;
     let key = |k: u32| content.keys[k as usize].as_str();
-    let reward = |r: usize| content.rewards[r].id.as_str();
     let out = PyDict::new(py);
     for (name, set) in [
         ("obstacles", state.obstacles),
@@ -497,6 +475,13 @@ fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'
             .filter(|k| f.forbidden_kinds & (1 << k) != 0)
             .collect();
         d.set_item("forbidden_kinds", kinds)?;
+        let mut banned: Vec<(&str, usize)> = f
+            .banned_targets
+            .iter()
+            .map(|&(k, uid)| (key(k), uid))
+            .collect();
+        banned.sort_unstable();
+        d.set_item("banned_targets", banned)?;
         let mut forbidden = power_names(f.forbidden_powers);
         if f.forbid_resist {
             forbidden.push("resistance");
@@ -532,74 +517,30 @@ fn snapshot<'py>(py: Python<'py>, state: &MatchState<Arena>) -> PyResult<Bound<'
         stats.set_item("rewards_held_turns", &s.rewards_held_turns)?;
         stats.set_item("rewards_used_turns", &s.rewards_used_turns)?;
         d.set_item("stats", stats)?;
-        let card = match state.rules.cards.get(f.uid).and_then(Option::as_ref) {
-            None => None,
-            Some(c) => {
-                let cd = PyDict::new(py);
-                let tokens: Vec<(&str, bool, i32, bool)> = c
-                    .tokens
-                    .iter()
-                    .map(|t| (reward(t.reward), t.face_up, t.bought_turn, t.seen))
-                    .collect();
-                cd.set_item("tokens", tokens)?;
-                match &c.mods {
-                    None => cd.set_item("mods", py.None())?,
-                    Some(m) => {
-                        let md = PyDict::new(py);
-                        md.set_item("damage", m.damage.to_vec())?;
-                        md.set_item("melee", m.melee)?;
-                        md.set_item("melee_lifesteal", m.melee_lifesteal)?;
-                        md.set_item("next_spell", &m.next_spell)?;
-                        md.set_item("next_elemental", m.next_elemental)?;
-                        cd.set_item("mods", md)?;
-                    }
-                }
-                Some(cd)
-            }
-        };
-        d.set_item("card", card)?;
+        d.set_item("card", R::card(py, state, f.uid)?)?;
         fighters.push(d);
     }
     out.set_item("fighters", PyList::new(py, fighters)?)?;
-    let r = &state.rules;
-    let rules = PyDict::new(py);
-    rules.set_item("gg", &r.gg)?;
-    rules.set_item("wild_gg", r.wild_gg)?;
-    rules.set_item("gg_removed", r.gg_removed)?;
-    rules.set_item("kamas", &r.kamas)?;
-    rules.set_item("kama_reserve", r.kama_reserve)?;
-    rules.set_item("board_kamas", &r.board_kamas)?;
-    rules.set_item("gg_price", r.gg_price)?;
-    match &r.market {
-        None => rules.set_item("market", py.None())?,
-        Some(m) => {
-            let md = PyDict::new(py);
-            let ids = |v: &[usize]| v.iter().map(|&t| reward(t)).collect::<Vec<_>>();
-            let piles: Vec<Vec<&str>> = m.piles.iter().map(|p| ids(p)).collect();
-            md.set_item("piles", piles)?;
-            let face_up: Vec<(usize, &str)> =
-                m.face_up.iter().map(|&(p, t)| (p, reward(t))).collect();
-            md.set_item("face_up", face_up)?;
-            md.set_item("box", ids(&m.boxed))?;
-            md.set_item("hidden_box", ids(&m.hidden_box))?;
-            md.set_item("prices", m.prices.to_vec())?;
-            rules.set_item("market", md)?;
-        }
-    }
-    out.set_item("arena", rules)?;
+    out.set_item(R::KEY, R::export(py, state)?)?;
     Ok(out)
 }
 
 /// One answer the reference's player gave, in the order given.
 #[derive(Clone, Debug)]
-enum Answer {
+pub(super) enum Answer {
     Action(Action),
     Triggers(Vec<usize>),
-    Tension(TensionChoice),
+    Tension(crate::rulesets::arena::tension::TensionChoice),
     Creatures(Vec<usize>),
     Player(usize),
     Reward(usize),
     Edge(usize),
+    /// Duel: the index of the token revealed at the turn start, or -1 (R-D21).
+    Reveal(i64),
+    /// Blast: the slot of the favor revealed (R-B9).
+    FavorSlot(usize),
+    /// Blast: the uid that acts next (R-B10, R-B11).
+    Next(usize),
 }
 
 fn answer_of(t: &Bound<'_, PyTuple>) -> PyResult<Answer> {
@@ -612,27 +553,33 @@ fn answer_of(t: &Bound<'_, PyTuple>) -> PyResult<Answer> {
         "triggers" => Answer::Triggers(t.get_item(1)?.extract()?),
         "tension" => {
             let (faces, assigned): ((u8, u8), (i64, i64)) = t.get_item(1)?.extract()?;
-            Answer::Tension(TensionChoice { faces, assigned })
+            Answer::Tension(crate::rulesets::arena::tension::TensionChoice { faces, assigned })
         }
         "creatures" => Answer::Creatures(t.get_item(1)?.extract()?),
         "player" => Answer::Player(t.get_item(1)?.extract()?),
         "reward" => Answer::Reward(t.get_item(1)?.extract()?),
         "edge" => Answer::Edge(t.get_item(1)?.extract()?),
+        "reveal" => Answer::Reveal(t.get_item(1)?.extract()?),
+        "favor_slot" => Answer::FavorSlot(t.get_item(1)?.extract()?),
+        "next" => Answer::Next(t.get_item(1)?.extract()?),
         other => return Err(unsupported(format!("a recorded answer {other:?}"))),
     })
 }
 
 /// A seat's player that gives back the reference's recorded answers; what does not fit (a
 /// question the reference was asked differently, an action the core finds illegal) is written to
-/// `problems`, and the step is then reported as a divergence.
-struct Replay {
-    seat: usize,
+/// `problems`, and the step is then reported as a divergence. Each ruleset's controller trait is
+/// implemented beside its [`ScenarioRules`].
+pub(super) struct Replay {
+    pub seat: usize,
     answers: VecDeque<Answer>,
     problems: Rc<RefCell<Vec<String>>>,
 }
 
 impl Replay {
-    fn next(&mut self, asked: &str, fits: impl Fn(&Answer) -> bool) -> Option<Answer> {
+    /// The next answer when it is of the kind asked (`fits`); an action asked that finds no
+    /// fitting answer is a problem (another question's caller decides).
+    pub fn next(&mut self, asked: &str, fits: impl Fn(&Answer) -> bool) -> Option<Answer> {
         match self.answers.front() {
             Some(a) if fits(a) => self.answers.pop_front(),
             Some(a) if asked == "action" => {
@@ -652,10 +599,15 @@ impl Replay {
             _ => None,
         }
     }
+
+    /// Write a problem down (the step is then a divergence).
+    pub fn problem(&self, what: String) {
+        self.problems.borrow_mut().push(what);
+    }
 }
 
-impl Controller<Arena> for Replay {
-    fn choose_action(&mut self, _state: &MatchState<Arena>, legal: &[Action]) -> usize {
+impl<R: MatchRules> Controller<R> for Replay {
+    fn choose_action(&mut self, _state: &MatchState<R>, legal: &[Action]) -> usize {
         let end = legal
             .iter()
             .position(|a| *a == Action::END_TURN)
@@ -663,9 +615,9 @@ impl Controller<Arena> for Replay {
         match self.next("action", |a| matches!(a, Answer::Action(_))) {
             Some(Answer::Action(action)) => {
                 legal.iter().position(|a| *a == action).unwrap_or_else(|| {
-                    self.problems.borrow_mut().push(format!(
-                    "the reference's action {action:?} is not legal in the core (legal: {legal:?})"
-                ));
+                    self.problem(format!(
+                        "the reference's action {action:?} is not legal in the core (legal: {legal:?})"
+                    ));
                     end
                 })
             }
@@ -673,7 +625,7 @@ impl Controller<Arena> for Replay {
         }
     }
 
-    fn order_triggers(&mut self, _state: &MatchState<Arena>, n: usize) -> Vec<usize> {
+    fn order_triggers(&mut self, _state: &MatchState<R>, n: usize) -> Vec<usize> {
         match self.next("triggers", |a| matches!(a, Answer::Triggers(_))) {
             Some(Answer::Triggers(order)) if order.len() == n => order,
             // the reference without a controller keeps the listed order (engine.turn.ordered)
@@ -682,101 +634,12 @@ impl Controller<Arena> for Replay {
     }
 }
 
-impl ArenaController for Replay {
-    fn choose_deployment(
-        &mut self,
-        _state: &MatchState<Arena>,
-        _side: usize,
-        _n: usize,
-        _cells: &[Cell],
-    ) -> Vec<Cell> {
-        self.problems
-            .borrow_mut()
-            .push("the core asked for a deployment".to_string());
-        Vec::new()
-    }
-
-    fn choose_tension(
-        &mut self,
-        _state: &MatchState<Arena>,
-        _side: usize,
-        raw: (u8, u8),
-        options: &[(u8, u8)],
-    ) -> TensionChoice {
-        match self.next("tension", |a| matches!(a, Answer::Tension(_))) {
-            Some(Answer::Tension(choice)) => choice,
-            _ => {
-                self.problems.borrow_mut().push(format!(
-                    "the core asked player {} about a tension roll {raw:?} the reference did not \
-                     roll",
-                    self.seat
-                ));
-                TensionChoice {
-                    faces: options[0],
-                    assigned: (-1, -1),
-                }
-            }
-        }
-    }
-
-    fn choose_edge(&mut self, _state: &MatchState<Arena>, _side: usize, _n: usize) -> usize {
-        match self.next("edge", |a| matches!(a, Answer::Edge(_))) {
-            Some(Answer::Edge(e)) => e,
-            _ => 0,
-        }
-    }
-
-    fn order_creatures(
-        &mut self,
-        _state: &MatchState<Arena>,
-        _summoner: usize,
-        creatures: &[usize],
-    ) -> Vec<usize> {
-        match self.next("creatures", |a| matches!(a, Answer::Creatures(_))) {
-            Some(Answer::Creatures(order)) => order,
-            _ => creatures.to_vec(),
-        }
-    }
-
-    fn choose_player(
-        &mut self,
-        state: &MatchState<Arena>,
-        seat: usize,
-        purpose: Purpose,
-        seats: &[usize],
-    ) -> usize {
-        match self.next("player", |a| matches!(a, Answer::Player(_))) {
-            Some(Answer::Player(s)) => seats.iter().position(|&x| x == s).unwrap_or_else(|| {
-                self.problems.borrow_mut().push(format!(
-                    "the reference chose seat {s}, not among the core's {seats:?}"
-                ));
-                0
-            }),
-            // the reference asks no one when no player is attached (four_player.ask_player)
-            _ => default_choice(state, seat, purpose, seats),
-        }
-    }
-
-    fn give_reward(
-        &mut self,
-        _state: &MatchState<Arena>,
-        _side: usize,
-        _reward: usize,
-        candidates: &[usize],
-    ) -> usize {
-        match self.next("reward", |a| matches!(a, Answer::Reward(_))) {
-            Some(Answer::Reward(uid)) => uid,
-            _ => candidates[0],
-        }
-    }
-}
-
 /// The step a scenario takes, as the kit names it (`legal` changes nothing: the legal actions are
-/// read by `scenario_step`).
-fn run_step(
-    state: &mut MatchState<Arena>,
+/// read by [`play`]).
+fn run_step<R: MatchRules>(
+    state: &mut MatchState<R>,
     step: &(String, i64, u8, i32, i32),
-    players: &mut [Box<dyn ArenaController>],
+    players: &mut [Box<R::Player>],
 ) -> PyResult<Option<bool>> {
     let uid = usize::try_from(step.1).ok();
     let need = || uid.ok_or_else(|| PyValueError::new_err(format!("{} needs a uid", step.0)));
@@ -807,7 +670,11 @@ fn run_step(
 /// kept where the test agrees, then every other walk or cast (each spell slot, one past the last,
 /// every cell and two off the board) the test accepts. Equal to the list exactly when the two
 /// agree, so the kit's comparison with the reference's list checks both.
-fn checked_by_is_legal(state: &MatchState<Arena>, uid: usize, list: &[Action]) -> Vec<Action> {
+fn checked_by_is_legal<R: MatchRules>(
+    state: &MatchState<R>,
+    uid: usize,
+    list: &[Action],
+) -> Vec<Action> {
     use crate::engine::legal::is_legal;
     use crate::engine::rules::{CAST, MOVE};
     let mut out: Vec<Action> = list
@@ -832,29 +699,16 @@ fn checked_by_is_legal(state: &MatchState<Arena>, uid: usize, list: &[Action]) -
     out
 }
 
-/// Rebuild a scenario's position in the core, play one step on it and hand back what happened.
-///
-/// `position`: the kit's plain position (`krosbalance.testing.scenario_core.export_position`);
-/// `step`: `(kind, uid, action kind, spell, target)` with kind `perform`, `begin`, `end`,
-/// `character_turn`, `game_turn`, `legal` (the fighter's legal actions, under `legal`, and nothing
-/// else) or `none` (rebuild only); `answers`: each seat's recorded decisions, or None when
-/// the reference had no player to ask. Returns `{events, position, dice_used, began, problems}`;
-/// a fault in the core (a panic) comes back in `problems`. `plant`: test-only, the kit's own
-/// test: the first event's `turn` is altered so a divergence must be reported.
-#[pyfunction]
-#[pyo3(signature = (catalog, board, options, position, step, answers = None, plant = false))]
-#[allow(clippy::too_many_arguments)]
-fn scenario_step<'py>(
+/// Play one step on a rebuilt position and hand back what happened (see `scenario_step`):
+/// `{events, position, dice_used, began, problems}`, or `{legal}` for the step `legal`.
+pub(super) fn play<'py, R: ScenarioRules>(
     py: Python<'py>,
-    catalog: PyRef<'py, PyArenaCatalog>,
-    board: PyRef<'py, PyBoard>,
-    options: &Bound<'py, PyAny>,
-    position: &Bound<'py, PyDict>,
+    mut state: MatchState<R>,
+    n_faces: usize,
     step: (String, i64, u8, i32, i32),
     answers: Option<Vec<Vec<Bound<'py, PyTuple>>>>,
     plant: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (mut state, n_faces) = build(&catalog, &board, options, position)?;
     let out = PyDict::new(py);
     if step.0 == "legal" {
         // the active character's legal actions in the reference's order (`legal_actions`)
@@ -872,14 +726,14 @@ fn scenario_step<'py>(
         return Ok(out);
     }
     let problems = Rc::new(RefCell::new(Vec::new()));
-    let mut players: Vec<Box<dyn ArenaController>> = Vec::new();
+    let mut players: Vec<Box<R::Player>> = Vec::new();
     if let Some(seats) = answers {
         for (seat, list) in seats.iter().enumerate() {
             let answers = list
                 .iter()
                 .map(answer_of)
                 .collect::<PyResult<VecDeque<_>>>()?;
-            players.push(Box::new(Replay {
+            players.push(R::player(Replay {
                 seat,
                 answers,
                 problems: problems.clone(),
@@ -932,8 +786,7 @@ fn scenario_step<'py>(
 }
 
 /// Test-only: alter one event so the kit's comparison must fail (its own test).
-fn plant_in(event: &mut crate::engine::events::Event<crate::rulesets::arena::ArenaEvent>) {
-    use crate::engine::events::Event;
+fn plant_in<X>(event: &mut Event<X>) {
     match event {
         Event::TurnStarted { turn, .. }
         | Event::CharacterTurnStarted { turn, .. }
@@ -948,8 +801,4 @@ fn plant_in(event: &mut crate::engine::events::Event<crate::rulesets::arena::Are
         | Event::MatchEnded { turn, .. } => *turn += 100,
         Event::Ruleset(_) => *event = Event::TurnStarted { turn: -1, side: 0 },
     }
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(scenario_step, m)?)
 }

@@ -11,7 +11,7 @@ are drawn among those not named. The set-up stream is used in this order: toss, 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from krosbalance.content.blast import blast_cards
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from krosbalance.board.board import Board
-    from krosbalance.content.blast import ChallengeSpec, FavorSpec
+    from krosbalance.content.blast import BonusActionSpec, ChallengeSpec, FavorSpec
     from krosbalance.content.registry import CharacterSource, Registry
     from krosbalance.content.specs import CharacterSpec
     from krosbalance.engine.dice import Dice
@@ -112,16 +112,23 @@ def draw_challenges(opts: BlastOptions, rng: np.random.Generator) -> tuple[Chall
     return tuple(chosen)
 
 
+def summoned_by(actions: Iterable[BonusActionSpec]) -> list[str]:
+    """The ids of the Invocations these bonus actions may bring, in order, each once (R-B21)."""
+    ids: dict[str, None] = {}
+    for action in actions:
+        for effect in action.effects:
+            if effect.kind == "summon":
+                ids.setdefault(str(effect.params["summon"]))
+    return list(ids)
+
+
 def bonus_summons(state: MatchState, source: CharacterSource) -> None:
     """Load the Invocations the deck and the challenges in play can bring (R-B21)."""
     bs = blast_state(state)
     actions = [f.action for f in bs.deck] + [b.action for b in bs.bonuses if b.action is not None]
-    for action in actions:
-        for effect in action.effects:
-            if effect.kind == "summon":
-                spec_id = str(effect.params["summon"])
-                if spec_id not in state.summon_specs:
-                    state.summon_specs[spec_id] = source.load_character(spec_id)
+    for spec_id in summoned_by(actions):
+        if spec_id not in state.summon_specs:
+            state.summon_specs[spec_id] = source.load_character(spec_id)
 
 
 def setup(
