@@ -139,7 +139,7 @@ core-pgo: $(STAMP) | $(BASE)
 	touch $(CORE_WHEEL) $(CORE_STAMP)
 else
 core-pgo: $(CORE_STAMP)
-	@echo "warning: rustc's llvm-profdata is missing (rustup component add llvm-tools): the core is the plain build"
+	@echo "warning: rustc's llvm-profdata is missing (rustup component add llvm-tools): the core is built without a profile"
 endif
 
 # The `notebooks` extra's packages alone: reinstalling the package would compile it again.

@@ -34,13 +34,17 @@ def train(matches: int = 300, four: int = 100, search: int = 6) -> int:
             deals = _matches(TRAINING_START, "arena", 2)
             for _ in range(matches):
                 teams, seed = next(deals)
-                play_match(*teams, board=DEFAULT_BOARD, ai=ai, seed=seed, options=_options("arena", 2), engine=CORE)
+                play_match(
+                    *teams, board=DEFAULT_BOARD, ai=ai, seed=seed, options=_options("arena", 2), engine=CORE
+                )
                 played += 1
         for ai in FOUR_PLAYER:
             deals = _matches(TRAINING_START, "arena", 4)
             for _ in range(four):
                 teams, seed = next(deals)
-                play_match(*teams, board=DEFAULT_BOARD, ai=ai, seed=seed, options=_options("arena", 4), engine=CORE)
+                play_match(
+                    *teams, board=DEFAULT_BOARD, ai=ai, seed=seed, options=_options("arena", 4), engine=CORE
+                )
                 played += 1
         splits = box_splits()
         for k in range(search):
