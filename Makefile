@@ -1,36 +1,23 @@
 # Every target creates and uses .venv itself: a fresh clone needs nothing else.
 #
-# The install is editable and compiled with mypyc (setup.py): the engine, board, content, rulesets
-# and ai layers run as C extensions, and any edit to them is rebuilt by the next `make` target.
-# For an edit-test loop without rebuilds, use the pure-Python build (identical results):
-#   KROSBALANCE_PURE=1 make test     # reinstalls pure once; then `.venv/bin/python -m pytest ...`
-# and `make build` (or any target without KROSBALANCE_PURE) goes back to the compiled build.
-#
-# The native core (the Rust crate in core/, module krosbalance_core) is built into the venv by maturin
-# when cargo is on PATH, for either build, and rebuilt when its sources change. Without cargo the
+# The package installs editable and runs as plain Python (the reference engine): an edit to it is
+# live at once, with nothing to rebuild. The native core (the Rust crate in core/, module
+# krosbalance_core), which plays bulk runs, is built into the venv by maturin when cargo is on PATH
+# and rebuilt when its sources change, so a first build is one cargo build. Without cargo the
 # install goes on without it and says so in one line: the Python reference engine plays.
+# (Until issue 41 the package was also compiled with mypyc; `make bench` still measures a throwaway
+# mypyc copy of the sources, built on demand in a cache folder outside the venv.)
 PYTHON ?= python3
-# Two jobs: on a fresh clone the package's mypyc compilation, the core's cargo build and the crate's tests
-# overlap (each has a single-threaded stretch); every pip install into the venv stays one after another.
+# Two jobs: on a fresh clone the core's release build and the crate's tests (a debug build) overlap,
+# each with a single-threaded stretch; every pip install into the venv stays one after another.
 MAKEFLAGS += -j2
 VENV := .venv
 BIN := $(VENV)/bin
-HOT_LAYERS := engine board content rulesets ai
-# every module of those layers, subpackages included (setup.py compiles the same set)
-HOT_SOURCES := $(shell find $(addprefix krosbalance/,$(HOT_LAYERS)) -name '*.py')
-
-ifneq ($(filter-out 0,$(KROSBALANCE_PURE)),)
-BUILD := pure
-export KROSBALANCE_PURE
-STAMP_DEPS := pyproject.toml setup.py
-else
-BUILD := compiled
-unexport KROSBALANCE_PURE
-STAMP_DEPS := pyproject.toml setup.py krosbalance/build_info.py $(HOT_SOURCES)
-endif
-STAMP := $(VENV)/.installed-$(BUILD)
+# the layers `mypy --strict` checks in `make lint` (tests/test_typing.py too)
+TYPED_LAYERS := engine board content rulesets ai
+STAMP := $(VENV)/.installed
 BASE := $(VENV)/.base
-# The native core: a cargo release build through maturin, installed beside the package (either build).
+# The native core: a cargo release build through maturin, installed beside the package.
 CARGO := $(shell command -v cargo 2>/dev/null)
 CORE_SOURCES := $(shell find core/src -name '*.rs') core/Cargo.toml core/Cargo.lock core/build.rs \
 	core/pyproject.toml
@@ -43,7 +30,6 @@ CORE_STAMP := $(VENV)/.core-missing
 endif
 DEV_STAMP := $(VENV)/.dev-installed
 NOTEBOOK_STAMP := $(VENV)/.notebooks-installed
-PGO_MARK := $(VENV)/.profile-guided
 # pyproject.toml's lists, read by the Python that made the venv
 EXTRA = $$($(BIN)/python -c "import tomllib; \
 	print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['$(1)']))")
@@ -52,28 +38,29 @@ BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 CORE_BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 	print(' '.join(tomllib.load(open('core/pyproject.toml', 'rb'))['build-system']['requires']))")
 
-.PHONY: core-tests run test build build-pgo bench battery lint format clean notebook membench browser tune docs
+.PHONY: core-tests run test build bench battery lint format clean notebook membench browser tune docs
 
-# The venv and the build requirements (maturin too when cargo is on PATH), so that the two compilations
-# below can start from it at the same time.
+# The venv and the build requirements (maturin too when cargo is on PATH), so that the core's build
+# below can start from it while the package installs.
 $(BASE): pyproject.toml core/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check $(BUILD_REQUIRES) wheel $(if $(CARGO),$(CORE_BUILD_REQUIRES))
 	touch $@
 
-# The package and its run-time dependencies only (what `make run` needs), compiled once. The build
-# requirements go into the venv first and pip builds there (--no-build-isolation): a second, isolated
-# environment with its own mypy and numpy would only cost a first run time.
-$(STAMP): $(STAMP_DEPS) | $(BASE)
-	rm -f $(VENV)/.installed-* $(PGO_MARK)
-	@echo "installing the $(BUILD) build (compiling takes a minute or two)"
+# The package and its run-time dependencies only (what `make run` needs): an editable install of
+# plain Python, built in the venv (--no-build-isolation: no second environment to set up). A source
+# tree that an older, mypyc-compiled install left extension modules in would import them instead of
+# the sources (Python prefers an extension to a .py of the same name): they are removed first.
+$(STAMP): pyproject.toml | $(BASE)
+	rm -f $(VENV)/.installed-* $(VENV)/.profile-guided krosbalance/_compiled_sources.json krosbalance__mypyc.*.so
+	find krosbalance -name '*.so' -delete
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-build-isolation -e .
 	touch $@
 
 # The native core, when cargo is on PATH: maturin builds the crate's wheel (cargo release build in
-# core/target, incremental after the first) while mypyc compiles the package (make runs two jobs, and
-# neither writes to the venv); pip installs the wheel after the package. The package is an order-only
-# prerequisite, so reinstalling it does not rebuild the core.
+# core/target, incremental after the first) while pip installs the package (make runs two jobs, and
+# maturin does not write to the venv); pip installs the wheel after the package. The package is an
+# order-only prerequisite, so reinstalling it does not rebuild the core.
 # Without cargo: the core is removed (it could not follow its sources) and one line says so.
 ifneq ($(CARGO),)
 $(CORE_WHEEL): $(CORE_SOURCES) | $(BASE)
@@ -95,20 +82,14 @@ $(CORE_STAMP): | $(STAMP)
 	@touch $@
 endif
 
-# What the tests, the linters and the benchmark need on top (no second compilation), and the core
+# What the tests, the linters and the benchmark need on top (mypy among them: `make lint`, and the
+# benchmark's mypyc copy), and the core
 # (order-only: a rebuilt core does not reinstall the dev extras, but every target on this stamp gets it).
 $(DEV_STAMP): $(STAMP) pyproject.toml | $(CORE_STAMP)
 	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,dev)
 	touch $@
 
 build: $(STAMP) $(CORE_STAMP)
-
-# The compiled build, profile-guided (setup.py: GCC compiles twice around a training run of seeded
-# matches; about 1.07x faster matches for twice the compile time). The next rebuild after an edit of
-# a compiled source is the plain build again.
-build-pgo: $(STAMP) $(CORE_STAMP)
-	KROSBALANCE_PGO=1 $(BIN)/pip install --quiet --disable-pip-version-check --no-build-isolation -e .
-	touch $(PGO_MARK)
 
 # The native core, profile-guided (LLVM PGO; core/README.md has the measurements): an instrumented
 # release build (a target folder of its own), installed and trained on seeded matches
@@ -143,7 +124,7 @@ core-pgo: $(CORE_STAMP)
 	@echo "warning: rustc's llvm-profdata is missing (rustup component add llvm-tools): the core is built without a profile"
 endif
 
-# The `notebooks` extra's packages alone: reinstalling the package would compile it again.
+# The `notebooks` extra's packages alone.
 $(NOTEBOOK_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,notebooks)
 	touch $(NOTEBOOK_STAMP)
@@ -190,14 +171,12 @@ APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninterac
 browser: /usr/bin/chromium /usr/bin/chromedriver
 
 # The crate's own tests (a debug build in a target folder of its own, so that it does not wait on
-# the wheel's release build for the folder's lock), compiled beside the package's build. Cargo runs
+# the wheel's release build for the folder's lock), compiled beside the wheel's build. Cargo runs
 # its own jobs: MAKEFLAGS is cleared so that it does not look for make's job server.
 core-tests:
 	cd core && MAKEFLAGS= cargo test --quiet --target-dir target/crate-tests
 
-# The whole suite on the installed build (compiled unless KROSBALANCE_PURE=1); its identity test also
-# replays seeded matches of every AI on a pure copy of the sources and compares the event logs. The
-# browser test must run here (KROSBALANCE_REQUIRE_BROWSER: a missing browser fails, never skips).
+# The whole suite, on the package (plain Python) and the core. The browser test must run here (KROSBALANCE_REQUIRE_BROWSER: a missing browser fails, never skips).
 # With cargo, the crate's own tests run too (core-tests) and the suite requires the core (KROSBALANCE_EXPECT_CORE:
 # a core that did not build fails tests/core/test_native.py instead of skipping the core's tests).
 # The docs extra is installed too: tests/docs/ builds the site strictly (KROSBALANCE_REQUIRE_DOCS: a
@@ -206,24 +185,27 @@ ifneq ($(CARGO),)
 CORE_TESTS := core-tests
 endif
 test: $(CORE_TESTS) $(DEV_STAMP) $(DOCS_STAMP) browser
-	KROSBALANCE_EXPECT_BUILD=$(BUILD) KROSBALANCE_PGO=$(if $(wildcard $(PGO_MARK)),1,0) \
-		KROSBALANCE_EXPECT_CORE=$(if $(CARGO),1,0) \
-		KROSBALANCE_REQUIRE_BROWSER=1 KROSBALANCE_REQUIRE_DOCS=1 $(BIN)/python -m pytest -q -n 2
+	KROSBALANCE_EXPECT_CORE=$(if $(CARGO),1,0) KROSBALANCE_REQUIRE_BROWSER=1 KROSBALANCE_REQUIRE_DOCS=1 $(BIN)/python -m pytest -q -n 2
 
 battery: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m slow
 	$(BIN)/python -m krosbalance.tools.differential --matches 100000 --seed 20261206 --jobs 2
 
-# Pure vs compiled vs the native core side by side (the pure build runs from a copy of the sources
-# without extensions; two and four seats), the search tier (state copies per second, search AIs' seconds per match, both builds), the 2-job
-# runner speed-up, the identity check and a perf profile of the compiled build.
-# More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the pure build, more rounds).
+# The reference, the mypyc build and the native core side by side (two and four seats, Blast, Duel),
+# the search tier (state copies per second, search AIs' seconds per match, reference and mypyc), the
+# 2-job runner speed-up and a perf profile of the mypyc build. The speed bars are written against
+# the mypyc build, which the package no longer is: --mypyc builds a throwaway mypyc copy of the
+# current sources in ~/.cache/krosbalance/mypyc (once per version of the sources, a few minutes, and
+# it says so; KROSBALANCE_MYPYC_CACHE moves it) and reuses it after. Without the mypyc column:
+#   make bench BENCH_MYPYC=
+# More: make bench BENCH_ARGS="--profile --rounds 3" (cProfile of the reference, more rounds).
 BENCH_ARGS ?=
+BENCH_MYPYC ?= --mypyc --perf
 bench: $(DEV_STAMP)
 	$(BIN)/python -m krosbalance.tools.bench --ai random --ai focus_fire --ai kiter --ai kiter-2 \
 		--ai objective --four focus_fire --four kiter \
 		--search lookahead-fast --search lookahead --blast random --blast blast_glyph --duel duel_brawler \
-		--speedup focus_fire --speedup-deals 24 --identity --perf $(BENCH_ARGS)
+		--speedup focus_fire --speedup-deals 24 $(BENCH_MYPYC) $(BENCH_ARGS)
 
 # Linting needs the tools, not a fresh build of an edited source.
 $(BIN)/ruff:
@@ -232,7 +214,7 @@ $(BIN)/ruff:
 lint: $(BIN)/ruff
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy $(addprefix krosbalance/,$(HOT_LAYERS)) krosbalance/build_info.py krosbalance/native.py
+	$(BIN)/mypy $(addprefix krosbalance/,$(TYPED_LAYERS)) krosbalance/native.py
 ifneq ($(CARGO),)
 	cd core && MAKEFLAGS= cargo fmt --check
 	cd core && MAKEFLAGS= cargo clippy --quiet --all-targets -- -D warnings
@@ -246,6 +228,4 @@ ifneq ($(CARGO),)
 endif
 
 clean:
-	rm -rf $(VENV) .pytest_cache build krosbalance__mypyc.* core/target
-	find krosbalance -name '*.so' -delete
-	rm -f krosbalance/_compiled_sources.json
+	rm -rf $(VENV) .pytest_cache build core/target

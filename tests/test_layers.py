@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "krosbalance"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("krosbalance.errors", "krosbalance.paths", "krosbalance.build_info"),
+    ("krosbalance.errors", "krosbalance.paths"),
     ("krosbalance.board",),
     ("krosbalance.content",),
     ("krosbalance.native",),

@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.rewards import best_holder
 from krosbalance.engine.dice import CRITICAL, DODGE
@@ -69,7 +68,6 @@ def edge_distance(board: Board, edge: int) -> int:
     return sum(count * min(distance[cell][c] for c in cells) for cell, count in objectives)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class AI:
     """Base class: random deployment, tension dice that avoid doubles and inspire the first
     Krosmasters to act, the pregame and ordering defaults below, and ``choose_action`` left to

@@ -17,12 +17,9 @@ greedy by value per AP, then the safest useful end cell. Its weights make it an 
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.ai.planner import HeuristicAI, Weights
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class FocusFireAI(HeuristicAI):
     name = "focus_fire"
     weights = Weights(

@@ -17,12 +17,9 @@ Decides with the shared planner (:mod:`krosbalance.ai.planner`). Its weights put
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.ai.planner import HeuristicAI, Weights
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class KiterAI(HeuristicAI):
     name = "kiter"
     weights = Weights(

@@ -21,7 +21,6 @@ Named budgets are registered in :mod:`.registry` (``lookahead-fast``, ``lookahea
 from __future__ import annotations
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.evaluation import evaluate
 from krosbalance.ai.kiter import KiterAI
@@ -38,7 +37,6 @@ FACES_PER_SET = 512
 PRIOR = 0.5
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class LookaheadAI(PlanSearchAI):
     """Heuristic plans judged by rollouts on copies of the match (see the module docstring)."""
 

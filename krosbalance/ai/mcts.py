@@ -52,7 +52,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import evaluate_holdings
@@ -130,7 +129,6 @@ def position_key(state: MatchState, dice: ReplayDice) -> tuple[object, ...]:
     return (fighters, holdings, board, state.active_side, state.finished, state.winner, dice.position)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class MCTSAI(PlanSearchAI):
     """Heuristic plans judged over determinized worlds by successive halving (see the module
     docstring)."""

@@ -16,12 +16,9 @@ Decides with the shared planner (:mod:`krosbalance.ai.planner`), with weights fo
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.ai.planner import HeuristicAI, Weights
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class ObjectiveAI(HeuristicAI):
     name = "objective"
     weights = Weights(

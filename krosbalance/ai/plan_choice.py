@@ -13,7 +13,6 @@ base does not propose, judged by the same search and replayed by the base.
 from __future__ import annotations
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.base import AI
 from krosbalance.ai.kiter import KiterAI
@@ -24,7 +23,6 @@ from krosbalance.engine.view import FighterView, MatchView
 from krosbalance.rulesets.arena.tension import TensionChoice
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class PlanSearchAI(AI):
     """The heuristic's plans, one chosen per Krosmaster activation (see the module docstring)."""
 

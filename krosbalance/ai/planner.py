@@ -37,7 +37,6 @@ plan, noticing surprises, replanning.
 from __future__ import annotations
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from krosbalance.ai import enemy_threat, scoring
 from krosbalance.ai.base import AI
@@ -63,7 +62,6 @@ _MOVERS = frozenset({"swap_places", "retreat", "approach", "push", "attract", "r
 MAX_REPLANS = 24
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class HeuristicAI(AI):
     """Plan-and-replay heuristic player; personalities set ``weights`` (see the module docstring)."""
 

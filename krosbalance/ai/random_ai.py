@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.ai.base import AI
 from krosbalance.engine.legal import Action
 from krosbalance.engine.turn import Trigger
@@ -31,7 +29,6 @@ if TYPE_CHECKING:
     from krosbalance.rulesets.duel.turn import DraftChoice, RevealChoice
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class RandomAI(AI):
     name = "random"
     #: every ruleset there is: it only picks among the legal actions and choices the engine offers,

@@ -23,7 +23,6 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
@@ -65,19 +64,16 @@ def skilled_weights(name: str) -> Weights:
     return weights_with(base, entry, str(SKILLS_FILE), name, ("base", "source"))
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class FocusFire2AI(FocusFireAI):
     name = "focus_fire-2"
     weights = skilled_weights("focus_fire-2")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Kiter2AI(KiterAI):
     name = "kiter-2"
     weights = skilled_weights("kiter-2")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Objective2AI(ObjectiveAI):
     name = "objective-2"
     weights = skilled_weights("objective-2")

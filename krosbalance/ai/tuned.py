@@ -20,8 +20,6 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.skilled import SKILLS_FILE, skilled_weights
 from krosbalance.ai.weights import Weights, weights_with
@@ -66,13 +64,11 @@ def tuned_weights(name: str, path: Path | None = None) -> Weights:
     return weights_with(start, entry, str(path), name, ("base", "source"))
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Kiter3AI(KiterAI):
     name = "kiter-3"
     weights = tuned_weights("kiter-3")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class KiterRaceAI(KiterAI):
     name = "kiter-race"
     weights = tuned_weights("kiter-race")

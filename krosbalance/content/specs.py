@@ -11,8 +11,6 @@ from dataclasses import dataclass, field, fields
 from types import MemberDescriptorType
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
 ELEMENTS: tuple[str, ...] = ("neutral", "water", "air", "earth", "fire")
 SPELL_KINDS: tuple[str, ...] = ("attack", "heal", "summon", "special")
 RANGE_TYPES: tuple[str, ...] = ("classic", "line", "melee", "personal")
@@ -34,11 +32,11 @@ EQUIPMENT_SLOTS: tuple[str, ...] = ("weapon", "set", "pet", "dofus")
 RANKS: tuple[str, ...] = ("granite", "jade", "gold")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # options classes of rulesets (and tests) extend it
 class Frozen:
-    """Base of the frozen dataclasses of the compiled layers: copies and pickles rebuild them by
-    calling the class with their fields. (Compiled by mypyc, a class would otherwise be unpickled by
-    assigning its fields one by one, which a frozen dataclass refuses.)"""
+    """Base of the frozen dataclasses of the lower layers: copies and pickles rebuild them by
+    calling the class with their fields. (The package runs as plain Python, where this changes
+    nothing; the benchmark's mypyc copy compiles these layers, and compiled by mypyc a class would
+    otherwise be unpickled by assigning its fields one by one, which a frozen dataclass refuses.)"""
 
     __slots__ = ()
 

@@ -6,8 +6,9 @@ match, ``full`` records every step. A ruleset's own events live in its package (
 events.py``, ``rulesets/blast/events.py``), subclasses of :class:`Event`.
 
 Each event's ``kind`` (its name in the events table) is a read-only property rather than a
-``ClassVar`` field: mypyc, which compiles this module, still treats a ``ClassVar`` on a dataclass as a
-field (mypyc/mypyc#1122), so new events should follow the same pattern.
+``ClassVar`` field: mypyc, which compiles this module for the benchmark's mypyc column
+(``krosbalance.tools.mypyc_copy``), still treats a ``ClassVar`` on a dataclass as a field
+(mypyc/mypyc#1122), so new events should follow the same pattern.
 """
 
 from __future__ import annotations

@@ -48,8 +48,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.content.specs import Frozen
 
 if TYPE_CHECKING:
@@ -66,7 +64,6 @@ PLUS_MP, MINUS_MP, PLUS_AP, MINUS_AP = range(4)
 NO_BONUS: tuple[int, bool] = (0, False)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # rulesets (and tests) extend it
 @dataclass(frozen=True, slots=True)
 class EngineOptions(Frozen):
     """The options the shared engine reads; every ruleset's options class extends this one.
@@ -90,7 +87,6 @@ class EngineOptions(Frozen):
     scenery_hit_under_piece: bool
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class RulesetState:
     """The part of a match's state that one ruleset owns (Arena: GG and kamas; Blast: glyphs and
     favors). The engine never reads it; it keeps it in ``MatchState.rules`` and copies it with
@@ -108,7 +104,6 @@ class RulesetState:
         it could have guessed. By default there is nothing hidden."""
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class PieceState:
     """The part of one piece's state that the ruleset owns (e.g. Arena's Demonic Rewards on a
     Krosmaster's card), kept in ``Fighter.extra`` (None while the piece has none), and likewise its
@@ -123,7 +118,6 @@ class PieceState:
         return self
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # each ruleset subclasses it
 class MatchRules:
     """The in-match half of a ruleset: its name, version, options, and the hooks the engine calls.
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.engine.rules import MatchRules
 from krosbalance.errors import TeamError
 
@@ -60,7 +58,6 @@ def summonable(specs: Sequence[CharacterSpec], source: CharacterSource) -> dict[
     return found
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # ruleset authors (and tests) subclass it
 class Ruleset(MatchRules):
     """A whole ruleset: the engine's hooks (``MatchRules``) and the set-up side below.
 

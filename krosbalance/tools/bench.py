@@ -1,20 +1,25 @@
 """``make bench`` / ``python -m krosbalance.tools.bench``: Arena matches per second on one core in the
-compiled and the pure-Python build side by side, and in the native core for the AIs it plays, the
-speed-up of the parallel runner on two cores, the build time, the identity of the two builds, and
-where the time goes.
+Python reference, in the mypyc build of the same sources and in the native core side by side, the
+speed-up of the parallel runner on two cores, and where the time goes.
 
 Plays matches between the box teams (every split of the Krosmasters of the ``arena-box`` set into
 two legal Arena teams, 35 splits of the eight box Krosmasters, in turn:
 :func:`krosbalance.tools.builds.box_splits`) on one board with fixed seeds. Each figure is matches/s of
 whole matches from names to MatchResult (``play_match`` with ``record="none"``), which is what a bulk run pays per match on one
 worker, measured in a fresh process after a warm-up (imports, content and board loading, caches).
-The two builds take turns, ``--rounds`` times per AI, in processes of their own: the installed build
-(compiled unless installed with ``KROSBALANCE_PURE=1``) and a pure copy of the same sources
-(:mod:`krosbalance.tools.builds`); the ratio is the median of the per-round ratios, so a machine that
-speeds up or slows down during the run affects both sides alike. Both builds play on the Python
-reference engine (``engine="reference"``); where the native core (``core/``, :mod:`krosbalance.native`)
-plays an AI's matches, a third process in each round plays the same matches in the core
-(``engine="core"``), and the table adds its rate and its ratios to both builds.
+The sides take turns, ``--rounds`` times per AI, in processes of their own: the installed package on
+the Python reference engine (``engine="reference"``; the package runs as plain Python), with
+``--mypyc`` the same reference compiled by mypyc, and, where the native core (``core/``,
+:mod:`krosbalance.native`) plays the AI, the same matches in the core (``engine="core"``); the
+ratios are the medians of the per-round ratios, so a machine that speeds up or slows down during
+the run affects every side alike.
+
+The mypyc column: the package no longer compiles itself (issue 41), but the core's speed bars are
+written against the mypyc build ("at least 20x the mypyc build per CPU-second"), so ``--mypyc``
+(which ``make bench`` passes) measures a throwaway mypyc copy of the current sources, built on
+demand in a cache folder outside the venv and reused while the sources do not change
+(:mod:`krosbalance.tools.mypyc_copy`; the first ``make bench`` after an edit builds it again, a few
+minutes, and says so). Without ``--mypyc`` the mypyc columns print ``-``.
 
 ``--blast AI`` (repeatable) adds the same figures for Krosmaster Blast matches played by that AI:
 every split into two teams of two of every four of the Blast Krosmasters in turn
@@ -23,12 +28,11 @@ random. ``--duel AI`` does the same for the Duel Pack: every one-figure duel bet
 box's Krosmasters (:func:`krosbalance.tools.builds.duel_splits`) on ``--duel-board``.
 
 ``--speedup AI`` runs the same box round robin through the experiment runner with ``--jobs 1`` and
-``--jobs 2`` (loky, process start-up included) and prints the ratio of wall times. ``--identity``
-compares event logs of seeded matches of every AI in both builds. ``--search AI`` adds the search
-tier's figures, in both builds in turn (:mod:`krosbalance.tools.bench_search`): state copies per
-second and the search AI's seconds per whole match against ``kiter``. ``--profile`` prints a cProfile
-summary of the pure build (cProfile cannot see inside compiled functions); ``--perf`` samples the
-compiled build with Linux ``perf`` and prints its hottest compiled functions.
+``--jobs 2`` (loky, process start-up included) and prints the ratio of wall times. ``--search AI``
+adds the search tier's figures on the reference and, with ``--mypyc``, the mypyc copy in turn
+(:mod:`krosbalance.tools.bench_search`): state copies per second and the search AI's seconds per
+match against ``kiter``. ``--profile`` prints a cProfile summary of the reference; ``--perf``
+samples the mypyc copy with Linux ``perf`` and prints its hottest compiled functions.
 """
 
 from __future__ import annotations
@@ -54,7 +58,6 @@ from typing import Any
 import numpy as np
 
 from krosbalance.ai.registry import ai_problem, list_ais
-from krosbalance.build_info import build_mode, build_seconds
 from krosbalance.content.registry import list_characters
 from krosbalance.engine_choice import CORE, REFERENCE
 from krosbalance.errors import EngineError
@@ -71,12 +74,9 @@ from krosbalance.tools.builds import (
     WORKLOADS,
     blast_splits,
     box_splits,
-    compare_builds,
     duel_splits,
-    expect_build,
-    pure_copy,
-    pure_python,
 )
+from krosbalance.tools.mypyc_copy import build_mode, build_seconds, copy_python, expect_build, mypyc_copy
 
 __all__ = ["BenchResult", "box_splits", "main", "measure", "profile", "side_by_side", "speedup"]
 
@@ -238,8 +238,17 @@ def _result(process: subprocess.Popen[str], build: str) -> BenchResult:
 
 
 Round = tuple[BenchResult, BenchResult | None, BenchResult | None]
-"""One round of an AI: the installed build, the pure copy (None when the installed build is pure) and
-the native core (None when it does not play the AI), each in a process of its own."""
+"""One round of an AI: the reference, the mypyc copy (None without one) and the native core (None
+when it does not play the AI), each in a process of its own."""
+
+
+def _run(args: list[str], build: str, copy: Path | None = None) -> BenchResult:
+    """One measurement in a fresh process: the installed package, or the mypyc copy at ``copy``."""
+    pipes: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    if copy is not None:
+        return _result(copy_python(copy, args, **pipes), build)
+    env = dict(os.environ, KROSBALANCE_EXPECT_BUILD=build_mode())
+    return _result(subprocess.Popen([sys.executable, *args], env=env, text=True, **pipes), build)
 
 
 def side_by_side(
@@ -250,43 +259,24 @@ def side_by_side(
     rounds: int = 2,
     ruleset: str = DEFAULT_RULESET,
     seats: int = 2,
+    copy: Path | None = None,
 ) -> dict[str, list[Round]]:
-    """Per AI, ``rounds`` rounds (installed build, pure copy, native core), each measured in a fresh
-    process, in turn; the pure side is None when the installed build is pure already, the core side
-    None when the core does not play the AI (:func:`core_plays`)."""
-    installed = build_mode()
-    env = dict(os.environ, KROSBALANCE_EXPECT_BUILD=installed)
+    """Per AI, ``rounds`` rounds (reference, mypyc copy at ``copy``, native core), each measured in a
+    fresh process, in turn; the mypyc side is None without ``copy``
+    (:func:`krosbalance.tools.mypyc_copy.mypyc_copy`), the core side None when the core does not
+    play the AI (:func:`core_plays`)."""
     pairs: dict[str, list[Round]] = {}
-    with pure_copy() as root:
-        for ai in ais:
-            pairs[ai] = []
-            in_core = core_plays(ai, board, ruleset, seats)
-            for _ in range(rounds):
-                args = _worker_args(ai, board, seconds, warmup, ruleset, REFERENCE, seats)
-                mine = subprocess.Popen(
-                    [sys.executable, *args],
-                    env=env,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                )
-                first = _result(mine, installed)
-                pure = None
-                if installed != "pure":
-                    child = pure_python(root, args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                    pure = _result(child, "pure")
-                core = None
-                if in_core:
-                    args = _worker_args(ai, board, seconds, warmup, ruleset, CORE, seats)
-                    native = subprocess.Popen(
-                        [sys.executable, *args],
-                        env=env,
-                        stdout=subprocess.PIPE,
-                        stderr=subprocess.PIPE,
-                        text=True,
-                    )
-                    core = _result(native, CORE)
-                pairs[ai].append((first, pure, core))
+    for ai in ais:
+        pairs[ai] = []
+        in_core = core_plays(ai, board, ruleset, seats)
+        for _ in range(rounds):
+            args = _worker_args(ai, board, seconds, warmup, ruleset, REFERENCE, seats)
+            reference = _run(args, "reference")
+            compiled = None if copy is None else _run(args, "mypyc", copy)
+            core = None
+            if in_core:
+                core = _run(_worker_args(ai, board, seconds, warmup, ruleset, CORE, seats), CORE)
+            pairs[ai].append((reference, compiled, core))
     return pairs
 
 
@@ -316,44 +306,43 @@ def _cell(value: float | None, width: int, form: str, suffix: str = "") -> str:
 
 
 def side_by_side_table(pairs: dict[str, list[Round]]) -> str:
-    """Matches per CPU-second (one core's rate) of each build and of the native core, and their
-    ratios, medians over rounds; the wall-clock rates follow for reference (a busy machine lowers
-    them)."""
+    """Matches per CPU-second (one core's rate) of the reference, the mypyc copy and the native
+    core, and their ratios, medians over rounds; the wall-clock rates follow for reference (a busy
+    machine lowers them)."""
     first = next(iter(pairs.values()))
-    installed = first[0][0].build
     lines = [
-        f"{'matches/s, one core':>20} {installed:>10} {'pure':>8} {installed + '/pure':>14} "
-        f"{'core':>9} {'core/' + installed:>14} {'core/pure':>10}   "
-        f"(per CPU-second, median of {len(first)} rounds, builds and core in turn; wall-clock rates after)"
+        f"{'matches/s, one core':>20} {'reference':>10} {'mypyc':>8} {'mypyc/ref':>10} "
+        f"{'core':>9} {'core/mypyc':>11} {'core/ref':>9}   "
+        f"(per CPU-second, median of {len(first)} rounds, sides in turn; wall-clock rates after)"
     ]
     for ai, rounds in pairs.items():
-        fast, slow, core = (_rate(rounds, side) for side in (0, 1, 2))
+        reference, compiled, core = (_rate(rounds, side) for side in (0, 1, 2))
         row = (
-            f"{ai:>20} {_cell(fast, 10, '.1f')} {_cell(slow, 8, '.1f')} "
-            f"{_cell(_ratio(rounds, 0, 1), 14, '.2f', 'x')} {_cell(core, 9, '.1f')} "
-            f"{_cell(_ratio(rounds, 2, 0), 14, '.1f', 'x')} {_cell(_ratio(rounds, 2, 1), 10, '.1f', 'x')}   "
+            f"{ai:>20} {_cell(reference, 10, '.1f')} {_cell(compiled, 8, '.1f')} "
+            f"{_cell(_ratio(rounds, 1, 0), 10, '.2f', 'x')} {_cell(core, 9, '.1f')} "
+            f"{_cell(_ratio(rounds, 2, 1), 11, '.1f', 'x')} {_cell(_ratio(rounds, 2, 0), 9, '.1f', 'x')}   "
             f"wall {_rate(rounds, 0, wall=True) or 0.0:.1f}"
         )
-        for side, name, ratio in ((1, "pure", (0, 1)), (2, "core", (2, 0))):
+        for side, name in ((1, "mypyc"), (2, "core")):
             rate = _rate(rounds, side, wall=True)
             if rate is not None:
-                row += f", {name} {rate:.1f} ({_ratio(rounds, *ratio, wall=True) or 0.0:.2f}x)"
+                row += f", {name} {rate:.1f} ({_ratio(rounds, side, 0, wall=True) or 0.0:.2f}x)"
         lines.append(row)
     return "\n".join(lines)
 
 
 def profile(ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 3.0, top: int = 15) -> str:
     """A cProfile summary of about ``seconds`` of matches in this process: the top functions by
-    cumulative and by own time (compiled functions are invisible to cProfile: profile the pure build)."""
+    cumulative and by own time (the reference: the package runs as plain Python)."""
     source = _matches(10_000)
-    team0, team1, seed = next(source)
+    (team0, team1), seed = next(source)
     play_match(team0, team1, board=board, ai=ai, seed=seed)  # warm-up outside the profile
     profiler = cProfile.Profile()
     matches = 0
     end = time.perf_counter() + seconds
     profiler.enable()
     while matches < 1 or time.perf_counter() < end:
-        team0, team1, seed = next(source)
+        (team0, team1), seed = next(source)
         play_match(team0, team1, board=board, ai=ai, seed=seed)
         matches += 1
     profiler.disable()
@@ -369,9 +358,10 @@ def profile(ai: str = "random", board: str = DEFAULT_BOARD, seconds: float = 3.0
     return out.getvalue()
 
 
-def perf_profile(ai: str, board: str = DEFAULT_BOARD, seconds: float = 5.0, top: int = 25) -> str:
-    """The hottest compiled functions of the installed build under Linux ``perf`` (sampled with DWARF
-    call stacks): the share of samples inside each function and its callees, and in it alone."""
+def perf_profile(ai: str, copy: Path, board: str = DEFAULT_BOARD, seconds: float = 5.0, top: int = 25) -> str:
+    """The hottest compiled functions of the mypyc copy at ``copy`` under Linux ``perf`` (sampled
+    with DWARF call stacks): the share of samples inside each function and its callees, and in it
+    alone."""
     if shutil.which("perf") is None:
         return "perf is not installed (Debian: apt-get install linux-perf): no native profile"
     with tempfile.TemporaryDirectory() as tmp:
@@ -380,7 +370,8 @@ def perf_profile(ai: str, board: str = DEFAULT_BOARD, seconds: float = 5.0, top:
             "perf", "record", "-q", "-F", "499", "--call-graph", "dwarf,16384", "-o", str(data),
             sys.executable, *_worker_args(ai, board, seconds, 0.5),
         ]  # fmt: skip
-        done = subprocess.run(record, capture_output=True, text=True, check=False)
+        env = dict(os.environ, PYTHONPATH=str(copy), KROSBALANCE_EXPECT_BUILD="mypyc")
+        done = subprocess.run(record, cwd=copy, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             return f"perf record failed (exit {done.returncode}): {done.stderr.strip()[:300]}"
         report = [
@@ -401,7 +392,7 @@ def perf_profile(ai: str, board: str = DEFAULT_BOARD, seconds: float = 5.0, top:
         parts = line.split()
         if len(parts) >= 4 and parts[0].endswith("%") and parts[3].startswith("CPyDef_"):
             rows.append(f"{parts[0]:>8} {parts[1]:>8}  {parts[3].removeprefix('CPyDef_')}")
-    head = f"perf profile of {ai} on {board} ({build_mode()} build): % with callees, % alone, function"
+    head = f"perf profile of {ai} on {board} (mypyc copy): % with callees, % alone, function"
     return "\n".join([head, *rows[:top]])
 
 
@@ -439,17 +430,20 @@ def speedup(ai: str, board: str = DEFAULT_BOARD, deals: int = 3) -> tuple[float,
     return times[0], times[1], matches
 
 
-def _build_line() -> str:
-    mode = build_mode()
-    seconds = build_seconds()
-    if not seconds:
-        return f"installed build: {mode}"
-    steps = ", ".join(f"{name} {value:.0f} s" for name, value in sorted(seconds.items()))
-    guided = "profile-guided" if "pgo_training" in seconds else "without a profile"
-    return (
-        f"installed build: {mode} ({guided}); its build took {sum(seconds.values()):.0f} s ({steps}) "
-        "plus pip's set-up"
-    )
+def _build_line(copy: Path | None) -> str:
+    if copy is None:
+        return "reference (plain Python) and core; no mypyc column (--mypyc adds it)"
+    return f"reference (plain Python), mypyc copy in {copy} (built in {build_seconds(copy):.0f} s) and core"
+
+
+def _mypyc_column() -> Path | None:
+    """The mypyc copy of the sources, or None (and why, on stderr) when mypyc cannot compile them:
+    the package no longer has to compile, so the rest of the benchmark goes on without the column."""
+    try:
+        return mypyc_copy()
+    except RuntimeError as exc:
+        print(f"warning: no mypyc column: {exc}", file=sys.stderr, flush=True)
+        return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -494,7 +488,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--speedup-deals", type=int, default=3, help="deals per pairing for --speedup (default 3)"
     )
-    parser.add_argument("--identity", action="store_true", help="also compare both builds' event logs")
+    parser.add_argument(
+        "--mypyc",
+        action="store_true",
+        help="add the mypyc column: a throwaway mypyc copy of the sources, built on demand in a cache "
+        "folder (krosbalance.tools.mypyc_copy)",
+    )
     parser.add_argument(
         "--search",
         action="append",
@@ -508,9 +507,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="matches per search AI and build for --search (default 2)",
     )
     parser.add_argument(
-        "--profile", action="store_true", help="also print a cProfile summary of the pure build"
+        "--profile", action="store_true", help="also print a cProfile summary of the reference"
     )
-    parser.add_argument("--perf", action="store_true", help="also profile the compiled build with Linux perf")
+    parser.add_argument(
+        "--perf", action="store_true", help="also profile the mypyc copy with Linux perf (with --mypyc)"
+    )
     parser.add_argument("--profile-seconds", type=float, default=3.0)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker-ruleset", default=DEFAULT_RULESET, help=argparse.SUPPRESS)
@@ -537,11 +538,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         problems = [ai_problem(name, ruleset) for name in names if ai_problem(name, ruleset)]
         if problems:
             parser.error(problems[0])
-    print(f"{_build_line()}; {os.cpu_count()} cores")
+    copy = _mypyc_column() if args.mypyc else None
+    print(f"{_build_line(copy)}; {os.cpu_count()} cores")
     print(f"box teams ({len(box_splits())} splits in turn) on {args.board}, fixed seeds from {BASE_SEED}")
-    print(
-        side_by_side_table(side_by_side(ais, args.board, args.seconds, args.warmup, args.rounds)), flush=True
-    )
+    pairs = side_by_side(ais, args.board, args.seconds, args.warmup, args.rounds, copy=copy)
+    print(side_by_side_table(pairs), flush=True)
     other_rulesets = (
         (
             "blast",
@@ -555,16 +556,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if names:
             challenge = ", a random Divine Challenge" if ruleset == "blast" else ""
             print(f"{workload} on {board}{challenge}")
-            pairs = side_by_side(names, board, args.seconds, args.warmup, args.rounds, ruleset=ruleset)
+            pairs = side_by_side(
+                names, board, args.seconds, args.warmup, args.rounds, ruleset=ruleset, copy=copy
+            )
             print(side_by_side_table(pairs), flush=True)
     if args.four:
         print(f"four-player Arena (free-for-all): {len(four_player_tables())} tables in turn on {args.board}")
-        pairs = side_by_side(args.four, args.board, args.seconds, args.warmup, args.rounds, seats=4)
+        pairs = side_by_side(
+            args.four, args.board, args.seconds, args.warmup, args.rounds, seats=4, copy=copy
+        )
         print(side_by_side_table(pairs), flush=True)
     if args.speedup:
         one, two, matches = speedup(args.speedup, args.board, args.speedup_deals)
         print(
-            f"runner ({build_mode()} build), {args.speedup} box round robin, {matches} matches: "
+            f"runner (reference), {args.speedup} box round robin, {matches} matches: "
             f"1 job {one:.1f} s, 2 jobs {two:.1f} s, speed-up {one / two:.2f}x",
             flush=True,
         )
@@ -575,24 +580,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problems:  # the search tier's figures are Arena box matches
             parser.error(problems[0])
         searches = search_side_by_side(
-            args.search, matches=args.search_matches, board=args.board, copy_seconds=args.seconds
+            args.search, matches=args.search_matches, board=args.board, copy_seconds=args.seconds, copy=copy
         )
         print(search_table(searches), flush=True)
-    if args.identity:
-        print(compare_builds().line(), flush=True)
-    if args.perf and build_mode() == "compiled":
+    if args.perf and copy is not None:
         for ai in ais:
             print()
-            print(perf_profile(ai, args.board, args.profile_seconds), flush=True)
+            print(perf_profile(ai, copy, args.board, args.profile_seconds), flush=True)
     if args.profile:
-        with pure_copy() as root:
-            for ai in ais:
-                code = (
-                    "from krosbalance.tools.bench import profile; "
-                    f"print(profile({ai!r}, {args.board!r}, {args.profile_seconds!r}))"
-                )
-                print()
-                pure_python(root, ["-c", code]).wait()
+        for ai in ais:
+            print()
+            print(profile(ai, args.board, args.profile_seconds), flush=True)
     return 0
 
 

@@ -1,8 +1,9 @@
 """Benchmarks of the search tier: state copies per second, and a search AI's seconds per match.
 
-``python -m krosbalance.tools.bench_search`` prints both for the installed build; ``make bench``
-(:mod:`krosbalance.tools.bench`, ``--search``) runs them in the compiled build and in a pure copy of
-the same sources, each in processes of its own, in turn (:func:`search_side_by_side`).
+``python -m krosbalance.tools.bench_search`` prints both for the reference (the package runs as plain
+Python); ``make bench`` (:mod:`krosbalance.tools.bench`, ``--search``) runs them on the reference and
+on the mypyc copy of the same sources (:mod:`krosbalance.tools.mypyc_copy`), each in processes of its
+own, in turn (:func:`search_side_by_side`).
 
 - **State copies**: :func:`krosbalance.engine.clone.clone_state` of a mid-game box match (eight
   Krosmasters and their summons after a few heuristic turns), repeated for about ``seconds``.
@@ -29,11 +30,11 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from krosbalance.ai.lookahead import LookaheadAI
 from krosbalance.ai.mcts import MCTSAI
 from krosbalance.ai.registry import ai_tier, list_ais
-from krosbalance.build_info import build_mode
 from krosbalance.engine.clone import clone_state
 from krosbalance.engine.dice import ScriptedDice
 from krosbalance.engine.match import run_to_end
@@ -41,7 +42,8 @@ from krosbalance.engine.state import MatchState
 from krosbalance.engine.turn import game_turn
 from krosbalance.engine_choice import CORE
 from krosbalance.play import DEFAULT_BOARD, play_match, prepare_match
-from krosbalance.tools.builds import BASE_SEED, box_splits, expect_build, pure_copy, pure_python
+from krosbalance.tools.builds import BASE_SEED, box_splits
+from krosbalance.tools.mypyc_copy import build_mode, copy_python, expect_build
 
 __all__ = [
     "CopyBench",
@@ -247,43 +249,42 @@ def search_side_by_side(
     board: str = DEFAULT_BOARD,
     copy_seconds: float = 2.0,
     rounds: int = 1,
+    copy: Path | None = None,
 ) -> list[tuple[BuildRound, BuildRound | None]]:
-    """``rounds`` pairs (installed build, pure copy), each build in a fresh process, in turn; the pure
-    side is None when the installed build is pure already."""
-    installed = build_mode()
+    """``rounds`` pairs (reference, mypyc copy at ``copy``), each in a fresh process, in turn; the
+    mypyc side is None without ``copy``."""
     args = _worker_args(ais, opponent, matches, board, copy_seconds)
     pairs: list[tuple[BuildRound, BuildRound | None]] = []
-    with pure_copy() as root:
-        for _ in range(rounds):
-            mine = subprocess.Popen(
-                [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    for _ in range(rounds):
+        mine = subprocess.Popen(
+            [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        first = _finish(mine, "reference")
+        compiled = None
+        if copy is not None:
+            compiled = _finish(
+                copy_python(copy, args, stdout=subprocess.PIPE, stderr=subprocess.PIPE), "mypyc"
             )
-            first = _finish(mine, installed)
-            pure = None
-            if installed != "pure":
-                pure = _finish(
-                    pure_python(root, args, stdout=subprocess.PIPE, stderr=subprocess.PIPE), "pure"
-                )
-            pairs.append((first, pure))
+        pairs.append((first, compiled))
     return pairs
 
 
 def search_table(pairs: Sequence[tuple[BuildRound, BuildRound | None]]) -> str:
-    """State copies per CPU-second and search AIs' CPU seconds per match in both builds, with their
-    ratios (medians over rounds)."""
+    """State copies per CPU-second and search AIs' CPU seconds per match on the reference and the
+    mypyc copy, with their ratios (medians over rounds)."""
     installed = pairs[0][0].build
     both = [(a, b) for a, b in pairs if b is not None]
     first = pairs[0][0]
     lines = [
         f"search tier, one core (CPU time, median of {len(pairs)} round(s), builds in turn): {installed}"
-        + (" vs pure" if both else "")
+        + (" vs mypyc" if both else "")
     ]
-    fast = statistics.median(a.copies.per_second for a, _ in pairs)
-    line = f"  state copies/s ({first.copies.pieces} pieces): {fast:,.0f}"
+    reference = statistics.median(a.copies.per_second for a, _ in pairs)
+    line = f"  state copies/s ({first.copies.pieces} pieces): {reference:,.0f}"
     if both:
-        slow = statistics.median(b.copies.per_second for _, b in both)
-        ratio = statistics.median(a.copies.per_second / b.copies.per_second for a, b in both)
-        line += f" vs {slow:,.0f} = {ratio:.2f}x"
+        fast = statistics.median(b.copies.per_second for _, b in both)
+        ratio = statistics.median(b.copies.per_second / a.copies.per_second for a, b in both)
+        line += f" vs {fast:,.0f} = {ratio:.2f}x more in mypyc"
     lines.append(line)
     for i, bench in enumerate(first.search):
         mine = statistics.median(a.search[i].per_match for a, _ in pairs)
@@ -293,9 +294,9 @@ def search_table(pairs: Sequence[tuple[BuildRound, BuildRound | None]]) -> str:
         rollouts = statistics.median(a.search[i].rollouts / max(1, a.search[i].matches) for a, _ in pairs)
         line = f"  {bench.ai} vs {bench.opponent}, s/match: {mine:.2f}"
         if both:
-            slow = statistics.median(b.search[i].per_match for _, b in both)
-            ratio = statistics.median(b.search[i].per_match / a.search[i].per_match for a, b in both)
-            line += f" vs {slow:.2f} = {ratio:.2f}x faster"
+            fast = statistics.median(b.search[i].per_match for _, b in both)
+            ratio = statistics.median(a.search[i].per_match / b.search[i].per_match for a, b in both)
+            line += f" vs {fast:.2f} = {ratio:.2f}x faster in mypyc"
         line += (
             f" ({bench.matches} matches, {rollouts:.0f} rollouts/match; "
             f"{bench.opponent} vs {bench.opponent}: {heuristic:.3f} s/match {installed})"

@@ -62,11 +62,8 @@ def _mid_game(
 
 
 def slot_names(cls: type) -> list[str]:
-    """Every slot of a class and its bases: ``__slots__`` in the pure build, the attributes mypyc
-    lists in ``__mypyc_attrs__`` in the compiled build (a compiled class has no ``__slots__``)."""
-    names = [name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())]
-    compiled = [name for klass in cls.__mro__ for name in getattr(klass, "__mypyc_attrs__", ())]
-    return names or [name for name in compiled if name != "__dict__"]
+    """Every slot of a class and its bases (``__slots__``)."""
+    return [name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())]
 
 
 def _slots(obj: object) -> list[str]:

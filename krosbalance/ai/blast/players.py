@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.ai.base import AI
 from krosbalance.ai.blast.planner import blast_view, decide, next_to_act
 from krosbalance.ai.blast.weights import BRAWLER, GLYPH, BlastWeights
@@ -39,7 +37,6 @@ def favor_worth(favor: FavorSpec | None) -> float:
     return sum(EFFECT_WORTH.get(effect.kind, 1.0) for effect in favor.action.effects)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class BlastAI(AI):
     """A heuristic Blast player; subclasses set ``weights``."""
 
@@ -67,13 +64,11 @@ class BlastAI(AI):
         return next_to_act(view, self.weights, candidates)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class GlyphAI(BlastAI):
     name = "blast_glyph"
     weights = GLYPH
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class BrawlerAI(BlastAI):
     name = "blast_brawler"
     weights = BRAWLER

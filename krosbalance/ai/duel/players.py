@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mypy_extensions import mypyc_attr
-
 from krosbalance.ai.base import AI
 from krosbalance.ai.duel.planner import (
     BRAWLER,
@@ -34,7 +32,6 @@ if TYPE_CHECKING:
     from krosbalance.rulesets.duel.turn import DraftChoice, RevealChoice
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class DuelAI(AI):
     """A heuristic Duel Pack player; subclasses set ``weights``."""
 
@@ -98,7 +95,6 @@ class DuelAI(AI):
         return values.index(max(values))
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class DuelBrawlerAI(DuelAI):
     name = "duel_brawler"
     weights = BRAWLER
