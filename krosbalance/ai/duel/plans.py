@@ -43,15 +43,25 @@ class DuelPlan(Frozen):
     value: float
 
 
-def candidate_plans(view: MatchView, weights: DuelWeights, walks: int) -> list[DuelPlan]:
+def candidate_plans(view: MatchView, weights: DuelWeights, walks: int, bands: int = 0) -> list[DuelPlan]:
     """The base plan, then a walk plan to each of the planner's ``walks`` best end cells (ties:
-    breadth-first order), then a hit-and-walk plan to each when a cast is worth making from where
-    the active Krosmaster stands and the end cell is elsewhere."""
+    breadth-first order) and to the best end cell at each of the ``bands`` nearest distances from
+    the enemy Krosmasters not among them (so that keeping away is offered beside closing in), then
+    a hit-and-walk plan to each when a cast is worth making from where the active Krosmaster
+    stands and the end cell is elsewhere."""
     planner = Planner(view, weights)
     me = planner.me
     cells = planner.end_cells() if me.mp > 0 and not me.blocked else [(me.cell, planner.cell_value(me.cell), -1)]
     ranked = sorted(range(len(cells)), key=lambda i: (-cells[i][1], i))[:walks]
-    best = max(cells[i][1] for i in ranked)
+    best = cells[ranked[0]][1]
+    if bands and planner.enemy_krosmasters:
+        distance = view.board.distance
+        best_at: dict[int, int] = {}  # distance to the nearest enemy Krosmaster -> best cell's index
+        for i, (cell, value, _) in enumerate(cells):
+            d = min(distance[cell][e.cell] for e in planner.enemy_krosmasters)
+            if d not in best_at or value > cells[best_at[d]][1] + EPS:
+                best_at[d] = i
+        ranked.extend(i for _, i in sorted(best_at.items())[:bands] if i not in ranked)
     plans = [DuelPlan(BASE, -1, me.cell, best)]
     plans.extend(DuelPlan(WALK, cells[i][0], me.cell, cells[i][1]) for i in ranked)
     if any(planner.cast_value(a) > EPS for a in view.legal_actions() if a.kind == CAST):

@@ -214,7 +214,7 @@ pub(crate) struct Planner<'a> {
     side: usize,
     me: usize,
     enemies: Vec<usize>,
-    enemy_krosmasters: Vec<usize>,
+    pub(crate) enemy_krosmasters: Vec<usize>,
     threat: HashMap<Cell, f64>,
     expected: HashMap<(usize, usize), f64>,
 }

@@ -22,7 +22,7 @@ use super::plans::{DuelPlan, candidate_plans, plan_action};
 /// Raw faces pre-drawn per dice set.
 pub const FACES_PER_SET: usize = 512;
 /// Weight of the planner's value of a plan, added to its mean evaluation.
-pub const PRIOR: f64 = 0.25;
+pub const PRIOR: f64 = 0.0;
 
 /// `DuelLookaheadAI`'s knobs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,14 +31,16 @@ pub struct DuelSearchSpec {
     pub dice_sets: usize,
     pub prior: f64,
     pub turns: usize,
+    pub bands: usize,
 }
 
 /// `duel-lookahead`'s budget.
 pub const DUEL_LOOKAHEAD: DuelSearchSpec = DuelSearchSpec {
-    walks: 3,
-    dice_sets: 2,
+    walks: 2,
+    dice_sets: 8,
     prior: PRIOR,
-    turns: 0,
+    turns: 2,
+    bands: 10,
 };
 
 impl DuelSearchSpec {
@@ -57,6 +59,7 @@ impl DuelSearchSpec {
                 "dice_sets" => spec.dice_sets = value.trim().parse().ok()?,
                 "prior" => spec.prior = value.trim().parse().ok()?,
                 "turns" => spec.turns = value.trim().parse().ok()?,
+                "bands" => spec.bands = value.trim().parse().ok()?,
                 _ => return None,
             }
         }
@@ -153,7 +156,7 @@ impl Controller<Duel> for DuelLookahead {
         let key = (i64::from(state.turn), me);
         if key != self.key {
             self.key = key;
-            let plans = candidate_plans(state, &BRAWLER, me, legal, self.spec.walks);
+            let plans = candidate_plans(state, &BRAWLER, me, legal, self.spec.walks, self.spec.bands);
             let plan = if plans.len() == 1 {
                 plans[0]
             } else {

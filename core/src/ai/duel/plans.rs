@@ -30,7 +30,8 @@ pub struct DuelPlan {
 }
 
 /// `candidate_plans`: the base plan, a walk to each of the planner's `walks` best end cells
-/// (ties: breadth-first order), then a hit-and-walk to each end cell elsewhere when a cast is
+/// (ties: breadth-first order) and to the best end cell at each of the `bands` nearest distances
+/// from the enemy Krosmasters, then a hit-and-walk to each end cell elsewhere when a cast is
 /// worth making from here.
 pub fn candidate_plans(
     state: &MatchState<Duel>,
@@ -38,6 +39,7 @@ pub fn candidate_plans(
     me: usize,
     legal: &[Action],
     walks: usize,
+    bands: usize,
 ) -> Vec<DuelPlan> {
     let mut planner = Planner::new(state, w, me);
     let f = &state.fighters[me];
@@ -57,6 +59,31 @@ pub fn candidate_plans(
     });
     ranked.truncate(walks);
     let best = cells[ranked[0]].1;
+    if bands > 0 && !planner.enemy_krosmasters.is_empty() {
+        // distance to the nearest enemy Krosmaster -> the best cell's index, by distance
+        let mut best_at: std::collections::BTreeMap<u8, usize> = std::collections::BTreeMap::new();
+        for (i, &(cell, value, _)) in cells.iter().enumerate() {
+            let d = planner
+                .enemy_krosmasters
+                .iter()
+                .map(|&e| state.board.distance(cell, state.fighters[e].at()))
+                .min()
+                .expect("an enemy Krosmaster");
+            match best_at.get(&d) {
+                Some(&j) if value <= cells[j].1 + EPS => {}
+                _ => {
+                    best_at.insert(d, i);
+                }
+            }
+        }
+        let extra: Vec<usize> = best_at
+            .values()
+            .take(bands)
+            .copied()
+            .filter(|i| !ranked.contains(i))
+            .collect();
+        ranked.extend(extra);
+    }
     let plan = |kind, i: usize| DuelPlan {
         kind,
         goal: Some(cells[i].0),
