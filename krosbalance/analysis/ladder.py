@@ -276,14 +276,16 @@ def write_ladder(
     path: str | Path | None = None,
     experiment: str = "",
     tier_of: TierOf = ai_tier,
+    ruleset: str | None = None,
 ) -> Path:
     """Fit the ladder on ``matches`` and write their ruleset's standing into the file (default: the
-    shipped one), the other rulesets' ladders kept as they were.
+    shipped one), the other rulesets' ladders kept as they were. ``ruleset``: the matches' ruleset
+    when their table does not say it (a summary table drops the column).
 
     Raises:
         ValueError: if the matches pair no two different AIs, or mix rulesets.
     """
-    ruleset = matches_ruleset(matches)
+    ruleset = ruleset or matches_ruleset(matches)
     table = standings(matches, tier_of)
     if not table:
         raise ValueError("no match pairs two different AIs: there is no ladder to write")
