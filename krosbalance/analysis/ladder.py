@@ -242,7 +242,12 @@ def ladder_toml(
     ]
     for name in sorted(sections):
         standings, source = sections[name]
-        lines += ["", f"[{_name(name)}]", f'experiment = "{source.experiment}"', f"matches = {source.matches}"]
+        lines += [
+            "",
+            f"[{_name(name)}]",
+            f'experiment = "{source.experiment}"',
+            f"matches = {source.matches}",
+        ]
         for ai in sorted(standings, key=lambda a: (-standings[a].rating, a)):
             s = standings[ai]
             lines += [

@@ -79,7 +79,9 @@ def play_deal(deal: dict[str, Any], ai: str, opponent: str, engine: str) -> tupl
     return points[0], points[1], time.process_time() - start
 
 
-def bootstrap_interval(per_deal: Sequence[float], rng: np.random.Generator, n: int = 4000) -> tuple[float, float]:
+def bootstrap_interval(
+    per_deal: Sequence[float], rng: np.random.Generator, n: int = 4000
+) -> tuple[float, float]:
     """A 95% percentile interval of the mean score, resampling whole deals."""
     data = np.asarray(per_deal)
     means = data[rng.integers(0, len(data), size=(n, len(data)))].mean(axis=1)
@@ -114,7 +116,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ai = _register(json.loads(args.knobs))
     todo = deals(args.deals, args.master_seed, args.figures)
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("fork")) as pool:
-        results = list(pool.map(play_deal, todo, [ai] * len(todo), [args.opponent] * len(todo), [args.engine] * len(todo)))
+        results = list(
+            pool.map(
+                play_deal, todo, [ai] * len(todo), [args.opponent] * len(todo), [args.engine] * len(todo)
+            )
+        )
     points = [p for a, b, _ in results for p in (a, b)]
     per_deal = [(a + b) / 2 for a, b, _ in results]
     wins = sum(points)

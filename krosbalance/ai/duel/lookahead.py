@@ -99,7 +99,7 @@ class DuelLookaheadAI(DuelAI):
         side = view.side
         state = view.clone_state(ReplayDice(faces))
         mine = PlanPlayer(self.rng, plan, uid)
-        finish_team_turn(state, state.fighters[uid], mine, MatchView(state, side))  # type: ignore[arg-type]
+        finish_team_turn(state, state.fighters[uid], mine, MatchView(state, side))
         play_turn(state, DuelAI(self.rng))
         for _ in range(self.turns):
             play_turn(state, DuelAI(self.rng))

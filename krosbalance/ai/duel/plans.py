@@ -51,7 +51,9 @@ def candidate_plans(view: MatchView, weights: DuelWeights, walks: int, bands: in
     stands and the end cell is elsewhere."""
     planner = Planner(view, weights)
     me = planner.me
-    cells = planner.end_cells() if me.mp > 0 and not me.blocked else [(me.cell, planner.cell_value(me.cell), -1)]
+    cells = (
+        planner.end_cells() if me.mp > 0 and not me.blocked else [(me.cell, planner.cell_value(me.cell), -1)]
+    )
     ranked = sorted(range(len(cells)), key=lambda i: (-cells[i][1], i))[:walks]
     best = cells[ranked[0]][1]
     if bands and planner.enemy_krosmasters:
@@ -66,7 +68,9 @@ def candidate_plans(view: MatchView, weights: DuelWeights, walks: int, bands: in
     plans.extend(DuelPlan(WALK, cells[i][0], me.cell, cells[i][1]) for i in ranked)
     if any(planner.cast_value(a) > EPS for a in view.legal_actions() if a.kind == CAST):
         plans.extend(
-            DuelPlan(HIT_AND_WALK, cells[i][0], me.cell, cells[i][1]) for i in ranked if cells[i][0] != me.cell
+            DuelPlan(HIT_AND_WALK, cells[i][0], me.cell, cells[i][1])
+            for i in ranked
+            if cells[i][0] != me.cell
         )
     return plans
 

@@ -79,8 +79,14 @@ def searched() -> Iterator[list[dict[str, Any]]]:
             teams = legal_teams(pool(), figures)
             pair = [list(teams[int(rng.integers(len(teams)))]) for _ in range(2)]
             rules = get_ruleset("duel", {"figures": figures, "turn_limit": 4})
-            play_match(*pair, board=boards[k % len(boards)], ai=[PROBE, "duel-brawler"], seed=k,
-                       ruleset=rules, engine="reference")
+            play_match(
+                *pair,
+                board=boards[k % len(boards)],
+                ai=[PROBE, "duel-brawler"],
+                seed=k,
+                ruleset=rules,
+                engine="reference",
+            )
         yield SEEN
     finally:
         unregister_ai(PROBE)

@@ -118,7 +118,10 @@ pub fn hide_from(state: &mut MatchState<Duel>, side: usize) {
     }
     for held in ds.start_tokens.iter_mut() {
         for t in held.iter_mut() {
-            if let Some(&(_, g)) = guessed.iter().find(|(real, _)| tokens[*real].id == tokens[*t].id) {
+            if let Some(&(_, g)) = guessed
+                .iter()
+                .find(|(real, _)| tokens[*real].id == tokens[*t].id)
+            {
                 *t = g;
             }
         }
@@ -153,7 +156,11 @@ pub fn finish_activation(state: &mut MatchState<Duel>, uid: usize, players: &mut
 
 /// `finish_team_turn_after`: once `uid`'s activation has ended, everyone after it in the Timeline
 /// order acts, then the turn ends as `game_turn` ends it and the victory check runs.
-pub fn finish_team_turn_after(state: &mut MatchState<Duel>, uid: usize, players: &mut Players<Duel>) {
+pub fn finish_team_turn_after(
+    state: &mut MatchState<Duel>,
+    uid: usize,
+    players: &mut Players<Duel>,
+) {
     let side = state.fighters[uid].side;
     let owner = state.fighters[uid].summoner.unwrap_or(uid);
     let mut started = false;

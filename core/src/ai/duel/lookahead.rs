@@ -93,7 +93,12 @@ impl DuelLookahead {
     }
 
     /// `choose_plan`: the best mean evaluation over the shared dice sets plus the prior.
-    fn choose_plan(&mut self, state: &MatchState<Duel>, uid: usize, plans: &[DuelPlan]) -> DuelPlan {
+    fn choose_plan(
+        &mut self,
+        state: &MatchState<Duel>,
+        uid: usize,
+        plans: &[DuelPlan],
+    ) -> DuelPlan {
         self.searches += 1;
         let dice: Vec<_> = (0..self.spec.dice_sets)
             .map(|_| draw_faces(&mut self.rng, FACES_PER_SET))
@@ -115,7 +120,13 @@ impl DuelLookahead {
 
     /// `_rollout`: `plan` on a copy, the rest of the turn, the opponent's reply (and `turns` more
     /// game turns by the planner on both sides); evaluated.
-    fn rollout(&mut self, state: &MatchState<Duel>, uid: usize, plan: &DuelPlan, dice: Dice) -> f64 {
+    fn rollout(
+        &mut self,
+        state: &MatchState<Duel>,
+        uid: usize,
+        plan: &DuelPlan,
+        dice: Dice,
+    ) -> f64 {
         self.rollouts += 1;
         let side = state.fighters[uid].side;
         let mut copy = duel_copy(state, side, dice);
@@ -135,11 +146,9 @@ impl DuelLookahead {
             .map(|seat| {
                 let brawler = DuelBrawler::new(self.rng.clone()); // it never draws
                 match planned {
-                    Some((side, uid, plan)) if side == seat => Box::new(PlanPlayer {
-                        brawler,
-                        uid,
-                        plan,
-                    }) as Box<dyn DuelController>,
+                    Some((side, uid, plan)) if side == seat => {
+                        Box::new(PlanPlayer { brawler, uid, plan }) as Box<dyn DuelController>
+                    }
                     _ => Box::new(brawler) as Box<dyn DuelController>,
                 }
             })
@@ -156,7 +165,8 @@ impl Controller<Duel> for DuelLookahead {
         let key = (i64::from(state.turn), me);
         if key != self.key {
             self.key = key;
-            let plans = candidate_plans(state, &BRAWLER, me, legal, self.spec.walks, self.spec.bands);
+            let plans =
+                candidate_plans(state, &BRAWLER, me, legal, self.spec.walks, self.spec.bands);
             let plan = if plans.len() == 1 {
                 plans[0]
             } else {
@@ -234,7 +244,8 @@ macro_rules! duel_setup_by {
                 token: usize,
                 candidates: &[usize],
             ) -> usize {
-                self.$field.choose_token_holder(state, side, token, candidates)
+                self.$field
+                    .choose_token_holder(state, side, token, candidates)
             }
 
             fn choose_duel_cell(
