@@ -1,21 +1,25 @@
-"""``duel-lookahead``: the duel planner's plans, each tried on copies of the match and judged after
-the opponent's reply (the Duel Pack's counterpart of Arena's ``ai/lookahead.py``).
+"""``duel-lookahead``: the duel planner's plans, each tried on copies of the match and judged a few
+game turns later (the Duel Pack's counterpart of Arena's ``ai/lookahead.py``).
 
 At the start of each Krosmaster's activation the AI asks the duel planner for its plans
-(:func:`.plans.candidate_plans`: its own decisions, and walks to its ``walks`` best end cells, with
-or without striking first). Each plan is played on ``dice_sets`` copies of the match
+(:func:`.plans.candidate_plans`: its own decisions; walks to its ``walks`` best end cells and to its
+best end cell at each of the ``bands`` nearest distances from the enemy, each with or without
+striking first). Each plan is played on ``dice_sets`` copies of the match
 (``MatchView.clone_state``: what this side may know, with the AI's own dice, never the match's),
 each copy finishing the player's turn with the plan and then the planner (``ai/rollout.py``: the
-Duel Pack plays Arena's Timeline, R-D40), and the opponent's whole reply by ``duel_brawler``
-(its token reveal included); the copies are then scored by :func:`.evaluation.evaluate` (KO, HP,
-tokens, KO threats). Every plan meets the same pre-drawn dice (common random numbers), so the
-comparison measures the plans, not their luck. The plan with the best mean evaluation plus
-``PRIOR`` times the planner's value of its end cell is played (the first on a tie: the base plan).
+Duel Pack plays Arena's Timeline, R-D40), then the opponent's whole reply (its token reveal
+included) and ``turns`` more game turns, both sides played by ``duel_brawler``; the copies are then
+scored by :func:`.evaluation.evaluate` (KO, HP, tokens, KO threats). Every plan meets the same
+pre-drawn dice (common random numbers), so the comparison measures the plans, not their luck. The
+plan with the best mean evaluation plus ``prior`` times the planner's value of its end cell is
+played (the first on a tie: the base plan, which is always offered).
 
-The budget is a count: up to ``1 + 2 x walks`` plans times ``dice_sets`` rollouts per Krosmaster
-activation (none when only one plan is offered), never a time, so a duel stays a pure function of
-its seed. The draft, token holders, deployment, duel cells, reveals and creatures follow
-``duel_brawler``. It plays one figure a side and two (each Krosmaster's activation searched).
+The budget is a count: up to ``1 + 2 x (walks + bands)`` plans times ``dice_sets`` rollouts per
+Krosmaster activation (none when only one plan is offered), never a time, so a duel stays a pure
+function of its seed. The registered budget (walks 2, bands 10, 8 dice sets, 2 more turns, no
+prior) was screened against ``duel_brawler`` (``reports/ai-ladder-duel/``). The draft, token
+holders, deployment, duel cells, reveals and creatures follow ``duel_brawler``. It plays one figure
+a side and two (each Krosmaster's activation searched).
 """
 
 from __future__ import annotations
