@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from krosbalance.content.registry import Registry
 
 #: the duel AIs the core plays (registry ids), proven identical by tests/core/test_duel_identity.py
-DUEL_AIS: tuple[str, ...] = ("random", "duel-brawler")
+DUEL_AIS: tuple[str, ...] = ("random", "duel-brawler", "duel-lookahead")
 #: the core's Board of each registry board, with its duel cells, built once per process
 _BOARDS: dict[str, tuple[Any, int]] = {}
 
@@ -45,10 +45,16 @@ def _board(board_id: str) -> tuple[Any, int]:
     return _BOARDS[board_id]
 
 
+def is_screened(name: str) -> bool:
+    """Whether ``name`` is the screening form of ``duel-lookahead`` with some knobs set
+    (``duel-lookahead{walks=4;dice_sets=2}``, :mod:`krosbalance.tools.duel_screen`)."""
+    return name.startswith("duel-lookahead{") and name.endswith("}")
+
+
 def refusal(rules: DuelRuleset, ais: Sequence[str]) -> str | None:
     """Why the core cannot play this duel, from its options and AIs alone, or None."""
     for name in ais:
-        if canonical_ai(name) not in DUEL_AIS:
+        if canonical_ai(name) not in DUEL_AIS and not is_screened(name):
             return f"the core does not play the AI {name!r} in a duel yet (it plays: {', '.join(DUEL_AIS)})"
     return None
 

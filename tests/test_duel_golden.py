@@ -2,7 +2,8 @@
 
 ``tests/fixtures/golden/duel-golden.jsonl`` was recorded by ``python -m
 tests.fixtures.golden.duel_golden`` on the reference engine: 96 duels (24 for each ordered pair of
-duel AIs), one figure and two each, the plain and the tactical draft, both duel boards, the duel
+the baseline and heuristic duel AIs) and 10 with the search AI under a 3-turn bound, one figure and
+two each, the plain and the tactical draft, both duel boards, the duel
 options cycled; each hashed over its full event log and its result. The default suite replays every
 third match; ``make battery`` (``slow``) replays them all.
 """

@@ -326,34 +326,37 @@ def ruleset_options() -> str:
 
 
 def ais() -> str:
-    from krosbalance.ai.ladder import load_ladder
+    from krosbalance.ai.ladder import load_ladders
     from krosbalance.ai.registry import ai_problem, ai_rulesets, ai_tier, list_ais
 
-    ladder = load_ladder()
+    ladders = load_ladders()
     rows = []
     for name in list_ais():
-        standing = ladder.get(name)
-        rating = (
-            f"{standing.rating:.2f} [{standing.ci_low:.2f}, {standing.ci_high:.2f}]"
-            if standing
-            else "not rated"
-        )
+        standings = [(r, ladders[r][name]) for r in sorted(ladders) if name in ladders[r]]
+        many = len(standings) > 1  # random has a standing on every ruleset's ladder
+
+        def each(
+            text: Callable[[Any], str], standings: list[tuple[str, Any]] = standings, many: bool = many
+        ) -> str:
+            return "; ".join(f"{r}: {text(s)}" if many else text(s) for r, s in standings)
+
         rows.append(
             (
                 f"`{name}`",
                 ai_tier(name),
                 ", ".join(ai_rulesets(name)),
                 "two only" if ai_problem(name, ai_rulesets(name)[0], 4) else "as its rulesets seat",
-                rating,
-                f"{standing.n:,}" if standing else "",
-                ("yes" if standing.validated else "no") if standing else "no",
+                each(lambda s: f"{s.rating:.2f} [{s.ci_low:.2f}, {s.ci_high:.2f}]") or "not rated",
+                each(lambda s: f"{s.n:,}"),
+                each(lambda s: "yes" if s.validated else "no") or "no",
             )
         )
     return (
         "# AIs\n\n"
         + GENERATED
         + "Every registered AI (`krosbalance list ais`, `krosbalance show ai:NAME`), its tier, the rulesets "
-        "and players it plays, and its standing on the AI ladder (`krosbalance/ai/data/ladder.toml`: "
+        "and players it plays, and its standing on the AI ladder of each ruleset it was rated in "
+        "(`krosbalance/ai/data/ladder.toml`, one ladder per ruleset: "
         "Bradley–Terry rating in log-odds against the field's average AI, 95% deal-clustered interval, "
         "matches behind it, whether it passed the validity gate). Reports quote this file. How the AIs "
         "decide: [How the AIs work](../explanation/ais.md).\n\n"

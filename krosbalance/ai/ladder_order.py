@@ -9,9 +9,9 @@ baseline); then the AI's Bradley-Terry rating on the ladder (``krosbalance/ai/da
 AI not on the ladder placed at the top of its tier; then its name (two AIs off the ladder in one tier
 are told apart by name only, and an answer by either is provisional).
 
-A ladder standing validates an AI only for the ruleset the ladder was played in: the shipped ladder
-is a two-player Arena round robin, so a Blast or Duel Pack run has no validated AI until a ladder of
-its own is written.
+A ladder standing validates an AI only for the ruleset the ladder was played in (the standing's
+``ruleset``): the shipped file holds a two-player Arena ladder and a Duel Pack ladder, so a Blast run
+has no validated AI until a ladder of its own is written.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any
 from krosbalance.ai.registry import TIERS, ai_tier
 from krosbalance.errors import ContentError
 
-#: the rulesets the shipped ladder was played in: its standings validate AIs for these only
-LADDER_RULESETS: tuple[str, ...] = ("arena",)
+#: the rulesets the shipped ladders were played in: their standings validate AIs for these only
+LADDER_RULESETS: tuple[str, ...] = ("arena", "duel")
 
 
 def registered_tier(ai: str) -> str:
@@ -54,8 +54,14 @@ def base_ruleset(ruleset: str) -> str:
 
 def validated_for(ai: str, ruleset: str, standings: Mapping[str, Any]) -> bool:
     """Whether the ladder validated ``ai`` for ``ruleset`` (its standing says so, and the ladder was
-    played in that ruleset, whatever its options)."""
-    return base_ruleset(ruleset) in LADDER_RULESETS and bool(getattr(standings.get(ai), "validated", False))
+    played in that ruleset, whatever its options: a standing without a ruleset is Arena's)."""
+    name = base_ruleset(ruleset)
+    standing = standings.get(ai)
+    return (
+        name in LADDER_RULESETS
+        and getattr(standing, "ruleset", "arena") == name
+        and bool(getattr(standing, "validated", False))
+    )
 
 
 def strength_order(

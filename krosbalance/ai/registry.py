@@ -23,6 +23,7 @@ import numpy as np
 
 from krosbalance.ai.base import AI
 from krosbalance.ai.blast.players import BrawlerAI, GlyphAI
+from krosbalance.ai.duel.lookahead import DuelLookaheadAI
 from krosbalance.ai.duel.players import DuelBrawlerAI
 from krosbalance.ai.focus_fire import FocusFireAI
 from krosbalance.ai.kiter import KiterAI
@@ -308,3 +309,5 @@ for _name, _factory in (
         rulesets=MCTSAI.rulesets,
         two_players_only=MCTSAI.two_players_only,
     )
+# the Duel Pack's search (ai/duel/lookahead.py): the duel planner's plans judged by rollouts
+register_ai("duel-lookahead", DuelLookaheadAI, tier="search")

@@ -46,10 +46,11 @@ def ai_table(matches: pd.DataFrame, standings: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def load_standings() -> tuple[dict[str, Any], str]:
-    """The AI ladder's standings by AI, and the problem reading its file ('' when none)."""
+def load_standings(ruleset: str = "arena") -> tuple[dict[str, Any], str]:
+    """``ruleset``'s AI ladder standings by AI (options after its name ignored), and the problem
+    reading its file ('' when none)."""
     try:
-        return load_ladder(), ""
+        return load_ladder(ruleset=str(ruleset).split("[", 1)[0].strip()), ""
     except KrosbalanceError as err:
         return {}, f"The ladder file could not be read ({err}); no AI counts as validated."
 

@@ -18,21 +18,30 @@
   a baseline is the floor (some stronger AI is above it with confidence). An AI whose tier is
   unknown, or that met no AI of the tier it must be compared with, is not validated.
 
-:func:`write_ladder` writes the standing file that :func:`krosbalance.ai.ladder.load_ladder` reads
-and every report quotes (``krosbalance report RESULTS --write-ladder``).
+:func:`write_ladder` writes the matches' ruleset's ladder into the standing file that
+:func:`krosbalance.ai.ladder.load_ladder` reads and every report quotes (``krosbalance report RESULTS
+--write-ladder``), keeping the other rulesets' ladders.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from krosbalance.ai.ladder import LADDER_FILE, LadderStanding
+from krosbalance.ai.ladder import (
+    DEFAULT_RULESET,
+    LADDER_FILE,
+    LadderSource,
+    LadderStanding,
+    ladder_sources,
+    load_ladders,
+)
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import TIER_ORDER, ai_tier
 from krosbalance.analysis.design import CLUSTER, WEIGHT, clusters, weights, with_design
@@ -208,27 +217,63 @@ def _num(x: float) -> str:
     return "nan" if not np.isfinite(x) else f"{x:.4f}"
 
 
-def ladder_toml(table: Mapping[str, LadderStanding], experiment: str = "", n_matches: int = 0) -> str:
-    """The standing file's text (the schema :func:`krosbalance.ai.ladder.load_ladder` reads)."""
+def _name(name: str) -> str:
+    return name if name.replace("_", "").replace("-", "").isalnum() else f'"{name}"'
+
+
+def ladder_toml(
+    table: Mapping[str, LadderStanding],
+    experiment: str = "",
+    n_matches: int = 0,
+    ruleset: str = DEFAULT_RULESET,
+    others: Mapping[str, tuple[Mapping[str, LadderStanding], LadderSource]] | None = None,
+) -> str:
+    """The standing file's text (the schema :func:`krosbalance.ai.ladder.load_ladders` reads):
+    ``ruleset``'s ladder ``table`` from ``experiment``, beside the ladders of ``others`` (ruleset
+    -> its table and source) kept as they were; rulesets in name order."""
+    sections = dict(others or {})
+    sections[ruleset] = (table, LadderSource(experiment, n_matches))
     lines = [
-        "# The AI ladder's standing, read by every report (krosbalance.ai.ladder.load_ladder).",
-        "# Written by `krosbalance report RESULTS --write-ladder`"
-        + (f" from the experiment {experiment!r} ({n_matches} matches)." if experiment else "."),
+        "# The AI ladders' standings, one per ruleset, read by every report (krosbalance.ai.ladder).",
+        "# Each ruleset's is written by `krosbalance report RESULTS --write-ladder` from its ladder",
+        "# experiment (named below with its decided cross-AI matches); writing one keeps the others.",
         "# rating: Bradley-Terry log-odds against the field's average AI, ci: its 95% deal-clustered",
         "# interval, n: decided matches against other AIs, validated: the AI passed the tier-order gate.",
     ]
-    for name in sorted(table, key=lambda a: (-table[a].rating, a)):
-        s = table[name]
+    for name in sorted(sections):
+        standings, source = sections[name]
         lines += [
             "",
-            f'[ais."{name}"]' if not name.replace("_", "").replace("-", "").isalnum() else f"[ais.{name}]",
-            f'tier = "{s.tier}"',
-            f"rating = {_num(s.rating)}",
-            f"ci = [{_num(s.ci_low)}, {_num(s.ci_high)}]",
-            f"n = {s.n}",
-            f"validated = {'true' if s.validated else 'false'}",
+            f"[{_name(name)}]",
+            f'experiment = "{source.experiment}"',
+            f"matches = {source.matches}",
         ]
+        for ai in sorted(standings, key=lambda a: (-standings[a].rating, a)):
+            s = standings[ai]
+            lines += [
+                "",
+                f"[{_name(name)}.ais.{_name(ai)}]",
+                f'tier = "{s.tier}"',
+                f"rating = {_num(s.rating)}",
+                f"ci = [{_num(s.ci_low)}, {_num(s.ci_high)}]",
+                f"n = {s.n}",
+                f"validated = {'true' if s.validated else 'false'}",
+            ]
     return "\n".join(lines) + "\n"
+
+
+def matches_ruleset(matches: pd.DataFrame) -> str:
+    """The one ruleset of ``matches`` (Arena when they do not say).
+
+    Raises:
+        ValueError: the matches mix rulesets (a ladder is one ruleset's).
+    """
+    if "ruleset" not in matches.columns or matches.empty:
+        return DEFAULT_RULESET
+    names = sorted({str(r).split("(")[0].split()[0] for r in matches["ruleset"].dropna()})
+    if len(names) > 1:
+        raise ValueError(f"the matches mix rulesets ({', '.join(names)}): a ladder is one ruleset's")
+    return names[0] if names else DEFAULT_RULESET
 
 
 def write_ladder(
@@ -236,17 +281,28 @@ def write_ladder(
     path: str | Path | None = None,
     experiment: str = "",
     tier_of: TierOf = ai_tier,
+    ruleset: str | None = None,
 ) -> Path:
-    """Fit the ladder on ``matches`` and write the standing file (default: the shipped one).
+    """Fit the ladder on ``matches`` and write their ruleset's standing into the file (default: the
+    shipped one), the other rulesets' ladders kept as they were. ``ruleset``: the matches' ruleset
+    when their table does not say it (a summary table drops the column).
 
     Raises:
-        ValueError: if the matches pair no two different AIs.
+        ValueError: if the matches pair no two different AIs, or mix rulesets.
     """
+    ruleset = ruleset or matches_ruleset(matches)
     table = standings(matches, tier_of)
     if not table:
         raise ValueError("no match pairs two different AIs: there is no ladder to write")
     out = Path(path) if path is not None else LADDER_FILE
     out.parent.mkdir(parents=True, exist_ok=True)
+    sources = ladder_sources(out)
+    others = {
+        name: (kept, sources.get(name, LadderSource("", 0)))
+        for name, kept in load_ladders(out).items()
+        if name != ruleset
+    }
     n = int(round(weights(cross_ai_matches(matches)).sum()))
-    out.write_text(ladder_toml(table, experiment, n), encoding="utf-8")
+    table = {ai: replace(s, ruleset=ruleset) for ai, s in table.items()}
+    out.write_text(ladder_toml(table, experiment, n, ruleset, others), encoding="utf-8")
     return out

@@ -59,7 +59,7 @@ def top_ais(
     if standings is None:
         from krosbalance.analysis.ais import load_standings  # heavy: pandas, scipy, statsmodels
 
-        standings = load_standings()[0]
+        standings = load_standings(ruleset)[0]
     order = strength_order(ais, ruleset, standings, tiers)
     if not order:
         return None

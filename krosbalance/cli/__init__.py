@@ -509,11 +509,13 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
 
 def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
-    from krosbalance.analysis.ladder import write_ladder  # heavy: pandas, scipy, statsmodels
+    from krosbalance.analysis.ladder import matches_ruleset, write_ladder  # heavy: pandas, scipy
     from krosbalance.analysis.resultset import ResultSet  # heavy: pandas, scipy, statsmodels
 
     try:
-        return write_ladder(ResultSet.load(out).summary().matches, path, experiment=experiment)
+        results = ResultSet.load(out)
+        ruleset = matches_ruleset(results.matches)  # the summary drops the column
+        return write_ladder(results.summary().matches, path, experiment=experiment, ruleset=ruleset)
     except ValueError as exc:
         raise KrosbalanceError(f"{out}: {exc}") from None
 

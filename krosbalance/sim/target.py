@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from krosbalance.ai.ladder import load_ladder
-from krosbalance.ai.ladder_order import strength_order
+from krosbalance.ai.ladder_order import base_ruleset, strength_order
 from krosbalance.ai.registry import canonical_ai
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.design import MAX_MATCHES, Experiment
@@ -180,7 +180,7 @@ def strongest_ai(candidates: Sequence[str], ruleset: str) -> tuple[str, str]:
     """(the strongest of ``candidates``, '') by the AI ladder's order
     (:func:`krosbalance.ai.ladder_order.strength_order`, the order the report's answer follows, so
     the AI played to the target is the AI that answers); ('', why) when there is no candidate."""
-    ranked = strength_order(candidates, ruleset, load_ladder())
+    ranked = strength_order(candidates, ruleset, load_ladder(ruleset=base_ruleset(ruleset)))
     if not ranked:
         return "", "no AI plays a matchup of its own: name the AI in target.ais"
     return ranked[0], ""

@@ -8,7 +8,8 @@ or two figures each from every legal team of the duel pool (the Duel Pack's Kros
 box's, by set and game), a duel board, the plain or the tactical draft, a few of the duel options
 (each drawn on its own: overshoot, draft size, duel level bonus, the reveal's timing, the neutral
 Critical, the punch, short turn bounds decided by HP or a draw, bombs, line of sight, tokens held
-from the start) and the AIs the core plays in a duel (:data:`krosbalance.native_duel.DUEL_AIS`).
+from the start) and the AIs the core plays in a duel (:data:`krosbalance.native_duel.DUEL_AIS`); a
+search AI takes a seat in a share of them (:data:`SEARCH_SHARE`) under a short turn bound.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from krosbalance.ai.registry import list_ais
+from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.content.registry import list_boards
 from krosbalance.native_duel import DUEL_AIS
 from krosbalance.rulesets.duel.pregame import legal_teams
@@ -27,6 +28,10 @@ from krosbalance.rulesets.duel.pregame import legal_teams
 DUEL_SHARE = 0.15
 #: the third word of the stream that decides whether a match is a duel and draws it
 DUEL_STREAM = 41
+#: the share of the duels in which a search AI (``duel-lookahead``) takes one seat, and its turn
+#: bounds: its reference plays a game turn in seconds, a thousand times the heuristic's
+SEARCH_SHARE = 0.1
+SEARCH_TURNS = (2, 4)
 
 
 @cache
@@ -80,8 +85,8 @@ def duel_spec(master_seed: int, k: int) -> dict[str, Any] | None:
     figures = 1 + int(rng.integers(2))
     teams = duel_teams(figures)
     boards = list_boards("duel")
-    ais = [name for name in list_ais("duel") if name in DUEL_AIS]
-    return {
+    ais = [name for name in list_ais("duel") if name in DUEL_AIS and ai_tier(name) != "search"]
+    spec = {
         "id": k,
         "master_seed": master_seed,
         "ruleset": "duel",
@@ -91,3 +96,9 @@ def duel_spec(master_seed: int, k: int) -> dict[str, Any] | None:
         "seed": int(rng.integers(2**40)),
         "options": _options(rng, figures),
     }
+    # drawn last, so the duels without a search AI are the specs they were before it joined
+    searches = [name for name in list_ais("duel") if name in DUEL_AIS and ai_tier(name) == "search"]
+    if searches and rng.random() < SEARCH_SHARE:
+        spec["ai"][int(rng.integers(2))] = searches[int(rng.integers(len(searches)))]
+        spec["options"]["turn_limit"] = int(rng.integers(*SEARCH_TURNS))
+    return spec

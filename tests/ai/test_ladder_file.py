@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from krosbalance.ai.ladder import load_ladder
+from krosbalance.ai.ladder import load_ladder, load_ladders
 from krosbalance.ai.registry import TIERS, ai_tier, list_ais
 from krosbalance.errors import ContentError
 
@@ -35,6 +35,44 @@ def test_malformed_ladder_entry_names_the_field(tmp_path: Path) -> None:
     path.write_text('[ais.kiter]\ntier = "heuristic"\n')
     with pytest.raises(ContentError, match="ais.kiter"):
         load_ladder(path)
+
+
+def test_the_first_format_is_read_as_arena_and_each_ruleset_has_its_own_standing(tmp_path: Path) -> None:
+    entry = 'tier = "baseline"\nrating = {}\nci = [-9.0, 9.0]\nn = 10\nvalidated = true\n'
+    old = tmp_path / "old.toml"
+    old.write_text("[ais.random]\n" + entry.format(-2.5))
+    assert load_ladder(old)["random"].rating == -2.5 and load_ladder(old, "duel") == {}
+    assert load_ladders(old) == {"arena": load_ladder(old)}
+    new = tmp_path / "new.toml"
+    new.write_text(
+        '[arena]\nexperiment = "a"\nmatches = 10\n[arena.ais.random]\n'
+        + entry.format(-2.5)
+        + '[duel]\nexperiment = "d"\nmatches = 10\n[duel.ais.random]\n'
+        + entry.format(-6.0)
+    )
+    assert load_ladder(new)["random"].rating == -2.5
+    duel = load_ladder(new, "duel")["random"]
+    assert (duel.rating, duel.ruleset) == (-6.0, "duel")
+
+
+def test_the_shipped_file_holds_a_ladder_per_ruleset_and_duel_lookahead_is_validated_in_the_duel() -> None:
+    ladders = load_ladders()
+    assert {"arena", "duel"} <= set(ladders)
+    assert set(ladders["duel"]) <= set(list_ais("duel"))
+    assert ladders["duel"]["duel-lookahead"].validated
+    assert "duel-lookahead" not in ladders["arena"]
+
+
+def test_the_duel_ladder_pairs_every_duel_ai_with_every_other_in_both_orders() -> None:
+    from itertools import permutations
+
+    from krosbalance.sim.experiment import check_experiment
+
+    root = Path(__file__).resolve().parents[2]
+    experiment, problems = check_experiment(root / "simulations" / "ai-ladder-duel.toml")
+    assert not problems and experiment is not None
+    assert set(experiment.ais) == set(permutations(list_ais("duel"), 2))
+    assert experiment.paired_seeds
 
 
 def test_ladder_experiment_pairs_every_registered_ai_with_every_other_on_each_team() -> None:

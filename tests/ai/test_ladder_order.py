@@ -34,3 +34,14 @@ def test_a_validated_ai_comes_before_every_ai_the_ladder_did_not_validate() -> N
 def test_no_ai_is_validated_for_a_ruleset_the_ladder_was_not_played_in() -> None:
     standings = load_ladder()
     assert not any(validated_for(ai, "blast", standings) for ai in list_ais())
+
+
+def test_a_standing_validates_an_ai_for_its_own_ruleset_only() -> None:
+    from krosbalance.ai.ladder import load_ladders
+    from krosbalance.ai.ladder_order import LADDER_RULESETS
+
+    assert set(LADDER_RULESETS) == set(load_ladders())
+    duel, arena = load_ladder(ruleset="duel"), load_ladder()
+    assert validated_for("duel-lookahead", "duel", duel)
+    assert strength_order(list_ais("duel"), "duel", duel)[0] == "duel-lookahead"
+    assert not validated_for("random", "duel", arena) and not validated_for("random", "arena", duel)

@@ -71,7 +71,7 @@ def test_an_ai_of_unknown_tier_or_alone_in_its_tier_is_not_validated(matches) ->
 def test_standing_file_round_trips_through_the_reader(tmp_path, matches) -> None:
     path = ladder.write_ladder(matches, tmp_path / "ladder.toml", experiment="planted", tier_of=TIERS.get)
     text = path.read_text(encoding="utf-8")
-    assert "'planted'" in text and "1800 matches" in text
+    assert 'experiment = "planted"' in text and "matches = 1800" in text
     back = load_ladder(path)
     expected = ladder.standings(matches, TIERS.get)
     assert set(back) == set(PLANTED_RATINGS)
@@ -79,6 +79,24 @@ def test_standing_file_round_trips_through_the_reader(tmp_path, matches) -> None
         e = expected[name]
         assert (s.tier, s.n, s.validated) == (e.tier, e.n, e.validated)
         assert (s.rating, s.ci_low, s.ci_high) == pytest.approx((e.rating, e.ci_low, e.ci_high), abs=1e-4)
+
+
+def test_a_ruleset_ladder_is_written_beside_the_others_which_stay_as_they_were(tmp_path, matches) -> None:
+    from krosbalance.ai.ladder import ladder_sources, load_ladders
+
+    path = tmp_path / "ladder.toml"
+    ladder.write_ladder(matches, path, experiment="arena-run", tier_of=TIERS.get)
+    arena = load_ladder(path)
+    ladder.write_ladder(matches.iloc[: len(matches) // 2], path, "duel-run", TIERS.get, ruleset="duel")
+    both = load_ladders(path)
+    assert set(both) == {"arena", "duel"}
+    assert both["arena"] == arena and load_ladder(path, "arena") == arena
+    assert {s.ruleset for s in both["duel"].values()} == {"duel"}
+    assert both["duel"]["plain"].n < arena["plain"].n
+    sources = ladder_sources(path)
+    assert (sources["arena"].experiment, sources["duel"].experiment) == ("arena-run", "duel-run")
+    with pytest.raises(ValueError, match="mix rulesets"):
+        ladder.write_ladder(matches.assign(ruleset=["arena", "duel"] * (len(matches) // 2)), path)
 
 
 def test_names_that_are_not_bare_toml_keys_are_quoted(tmp_path) -> None:

@@ -36,7 +36,7 @@ if not hasattr(core, "play_duel_match"):
 if not native.available():
     pytest.skip(str(native.why_unavailable()), allow_module_level=True)
 
-from krosbalance.ai.registry import list_ais  # noqa: E402
+from krosbalance.ai.registry import ai_tier, list_ais  # noqa: E402
 from krosbalance.content.registry import list_boards  # noqa: E402
 from krosbalance.errors import EngineError  # noqa: E402
 from krosbalance.native_duel import DUEL_AIS, play_duel_core  # noqa: E402
@@ -46,6 +46,8 @@ from krosbalance.rulesets.registry import get_ruleset  # noqa: E402
 from krosbalance.testing.duel import duel_registry  # noqa: E402
 
 ROWS = golden.load()
+#: the duel AIs of the search tier (their differential runs under a turn bound)
+SEARCHES = {name for name in list_ais("duel") if ai_tier(name) == "search"}
 #: option variants of the differential run, cycled (the golden's, and a few more combinations)
 VARIANTS: tuple[dict[str, Any], ...] = (
     *golden.VARIANTS,
@@ -77,7 +79,7 @@ def differential_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
     pool = golden.duel_pool()
     teams = {figures: legal_teams(pool, figures) for figures in (1, 2)}
     boards = list_boards("duel")
-    ais = [name for name in list_ais("duel") if name in DUEL_AIS]
+    ais = [name for name in list_ais("duel") if name in DUEL_AIS and ai_tier(name) != "search"]
     specs = []
     for k in range(n):
         figures = 1 + k % 2
@@ -89,6 +91,36 @@ def differential_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
                 "teams": [list(deck[int(rng.integers(len(deck)))]), list(deck[int(rng.integers(len(deck)))])],
                 "board": boards[(k // 4) % len(boards)],
                 "ai": [ais[int(rng.integers(len(ais)))], ais[int(rng.integers(len(ais)))]],
+                "seed": int(rng.integers(2**32)),
+                "options": options,
+            }
+        )
+    return specs
+
+
+def search_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
+    """``n`` random duels of a search AI against a duel AI of another tier (or itself), seats
+    alternating, under the golden's search bound (``SEARCH_BOUND``: its reference plays a game turn
+    in seconds); teams, boards, figures, drafts and variants drawn as :func:`differential_specs`."""
+    rng = np.random.default_rng(master_seed)
+    pool = golden.duel_pool()
+    teams = {figures: legal_teams(pool, figures) for figures in (1, 2)}
+    boards = list_boards("duel")
+    searches = [name for name in list_ais("duel") if name in DUEL_AIS and ai_tier(name) == "search"]
+    others = [name for name in list_ais("duel") if name in DUEL_AIS]
+    specs = []
+    for k in range(n):
+        figures = 1 + k % 2
+        deck = teams[figures]
+        options = {"figures": figures, "draft": ("plain", "tactical")[(k // 2) % 2]}
+        options.update(VARIANTS[int(rng.integers(len(VARIANTS)))])
+        options.update(golden.SEARCH_BOUND)
+        pair = [searches[int(rng.integers(len(searches)))], others[int(rng.integers(len(others)))]]
+        specs.append(
+            {
+                "teams": [list(deck[int(rng.integers(len(deck)))]), list(deck[int(rng.integers(len(deck)))])],
+                "board": boards[(k // 4) % len(boards)],
+                "ai": pair if k % 4 < 2 else pair[::-1],
                 "seed": int(rng.integers(2**32)),
                 "options": options,
             }
@@ -121,10 +153,27 @@ def test_duel_differential_slow(spec: dict[str, Any]) -> None:
     assert found is None, found[1]
 
 
+@pytest.mark.parametrize("spec", search_specs(4, 41_003), ids=_id)
+def test_duel_search_differential(spec: dict[str, Any]) -> None:
+    found = difference(spec)
+    assert found is None, found[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", search_specs(60, 41_004), ids=_id)
+def test_duel_search_differential_slow(spec: dict[str, Any]) -> None:
+    found = difference(spec)
+    assert found is None, found[1]
+
+
 def test_the_differential_covers_every_duel_board_ai_and_team_size() -> None:
     specs = differential_specs(60, 41_001)
+    searched = search_specs(4, 41_003)
     assert {s["board"] for s in specs} == set(list_boards("duel"))
-    assert {a for s in specs for a in s["ai"]} == set(DUEL_AIS) == set(list_ais("duel"))
+    assert set(DUEL_AIS) == set(list_ais("duel"))
+    assert {a for s in [*specs, *searched] for a in s["ai"]} == set(DUEL_AIS)
+    assert {s["options"]["figures"] for s in searched} == {1, 2}
+    assert {seat for s in searched for seat, a in enumerate(s["ai"]) if a in SEARCHES} == {0, 1}
     assert {(s["options"]["figures"], s["options"]["draft"]) for s in specs} == {
         (f, d) for f in (1, 2) for d in ("plain", "tactical")
     }

@@ -107,7 +107,9 @@ class Planner:
         self.tokens = self.dv.token_levels_on_cells()
 
     # ------------------------------------------------------------------ the decision
-    def decide(self) -> Action:
+    def decide(self, may_move: bool = True) -> Action:
+        """The action to take; without ``may_move``, a token pick-up, a cast or the end (a search's
+        plan has walked where it meant to: ``ai/duel/plans.py``)."""
         actions = self.view.legal_actions()
         casts = sorted(
             ((self.cast_value(a), -i, a) for i, a in enumerate(actions) if a.kind == CAST), reverse=True
@@ -123,7 +125,7 @@ class Planner:
                 return pick
         if best_cast is not None and self.view.lock_risk() > 0.0:
             return best_cast[2]  # a block takes the AP too (R-D24)
-        if self.me.mp > 0 and not self.me.blocked:
+        if may_move and self.me.mp > 0 and not self.me.blocked:
             end, first = self.best_end_cell()
             if end != self.me.cell and first >= 0:
                 step = Action(MOVE, -1, first)
@@ -256,6 +258,18 @@ class Planner:
 
     def best_end_cell(self) -> tuple[int, int]:
         """(end cell, first step) of the best walk within the MP; (own cell, -1) to stay."""
+        walks = self.end_cells()
+        best_cell, best_value, best_first = walks[0]
+        for cell, value, first in walks[1:]:
+            if value > best_value + EPS:
+                best_cell, best_value, best_first = cell, value, first
+        return best_cell, best_first
+
+    def end_cells(self) -> list[tuple[int, float, int]]:
+        """(cell, value, first step) of every end cell within the MP, the own cell first (value: its
+        own, first step -1), then in breadth-first order; a cell's value is weighed by the chance of
+        walking there unblocked (R-D24), a blocked walk being worth staying less an injury. The
+        search (``ai/duel/plans.py``) offers the best few as plans."""
         start = self.me.cell
         obstacles = self.view.obstacles
         reach = {start: 1.0}
@@ -277,12 +291,11 @@ class Planner:
                 order.append(nxt)
                 frontier.append(nxt)
         stay = self.cell_value(start)
-        best_cell, best_value = start, stay
+        walks = [(start, stay, -1)]
         for cell in order[1:]:
             value = reach[cell] * self.cell_value(cell) + (1.0 - reach[cell]) * (stay - self.w.damage)
-            if value > best_value + EPS:
-                best_cell, best_value = cell, value
-        return best_cell, first[best_cell]
+            walks.append((cell, value, first[cell]))
+        return walks
 
 
 def decide(view: MatchView, weights: DuelWeights) -> Action:

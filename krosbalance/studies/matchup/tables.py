@@ -71,7 +71,7 @@ def ai_order(ais: list[str], ruleset: str = "arena") -> list[str]:
     answering AI (:func:`krosbalance.analysis.top_ai.strength_order`: validated first, then tier and
     ladder rating), then the mixed ones by name."""
     try:
-        standings = dict(load_ladder())
+        standings = dict(load_ladder(ruleset=ruleset.split("[", 1)[0].strip()))
     except Exception:  # a broken ladder file is the report's to flag; order by tier and name then
         standings = {}
     single = strength_order([a for a in ais if " vs " not in a], ruleset, standings)

@@ -17,7 +17,7 @@ use crate::rulesets::duel::ruleset::{
     critical_dice, pick_cost,
 };
 
-const EPS: f64 = 1e-6;
+pub(crate) const EPS: f64 = 1e-6;
 /// `engine/view.py`'s expectations: Critical and Armour successes by dice, block chance.
 const EXPECTED_CRITICAL: [f64; 3] = [0.0, 0.5, 1.0];
 const EXPECTED_ARMOUR: [f64; 3] = [0.0, 1.0 / 3.0, 2.0 / 3.0];
@@ -71,7 +71,7 @@ fn is_attack_or_heal(spell: &SpellSpec) -> bool {
 
 /// `token_worth`: bonus points of a token for one Krosmaster (max range counts only for one with
 /// an extendable ranged spell, R-D10).
-fn token_worth(state: &MatchState<Duel>, token: &DuelToken, f: &Fighter) -> f64 {
+pub(crate) fn token_worth(state: &MatchState<Duel>, token: &DuelToken, f: &Fighter) -> f64 {
     let ranged = f.spells.iter().any(|&s| {
         let s = state.content.resolve(s);
         matches!(s.range_type, RangeType::Classic | RangeType::Line) && !s.fixed_range
@@ -208,19 +208,19 @@ fn spell_used(f: &Fighter, spell: &SpellSpec) -> bool {
 }
 
 /// planner.py's `Planner`: the values of the active character's actions.
-struct Planner<'a> {
+pub(crate) struct Planner<'a> {
     state: &'a MatchState<Duel>,
     w: &'a DuelWeights,
     side: usize,
     me: usize,
     enemies: Vec<usize>,
-    enemy_krosmasters: Vec<usize>,
+    pub(crate) enemy_krosmasters: Vec<usize>,
     threat: HashMap<Cell, f64>,
     expected: HashMap<(usize, usize), f64>,
 }
 
 impl<'a> Planner<'a> {
-    fn new(state: &'a MatchState<Duel>, w: &'a DuelWeights, me: usize) -> Self {
+    pub(crate) fn new(state: &'a MatchState<Duel>, w: &'a DuelWeights, me: usize) -> Self {
         let side = state.fighters[me].side;
         let team = state.team_of[side];
         let enemies: Vec<usize> = state
@@ -261,7 +261,9 @@ impl<'a> Planner<'a> {
             .map(|t| self.state.ruleset.tokens[t].level)
     }
 
-    fn decide(&mut self, legal: &[Action]) -> usize {
+    /// The action to take (an index into `legal`); without `may_move`, a token pick-up, a cast or
+    /// the end (a search's plan has walked where it meant to: `plans.rs`).
+    pub(crate) fn decide(&mut self, legal: &[Action], may_move: bool) -> usize {
         let me = self.f();
         let mut best_cast: Option<(f64, usize)> = None;
         for (i, a) in legal.iter().enumerate() {
@@ -288,7 +290,7 @@ impl<'a> Planner<'a> {
         {
             return cast;
         }
-        if me.mp > 0 && !me.blocked {
+        if may_move && me.mp > 0 && !me.blocked {
             let (end, first) = self.best_end_cell();
             if end != me.at()
                 && let Some(first) = first
@@ -346,7 +348,7 @@ impl<'a> Planner<'a> {
         value
     }
 
-    fn cast_value(&self, action: Action) -> f64 {
+    pub(crate) fn cast_value(&self, action: Action) -> f64 {
         let spell = self.spell(action.spell as usize);
         // a target of -1 reads the board's last cell, as the reference's `by_cell[-1]` does
         let n = self.state.board.n_cells() as i32;
@@ -485,7 +487,7 @@ impl<'a> Planner<'a> {
         total
     }
 
-    fn cell_value(&mut self, cell: Cell) -> f64 {
+    pub(crate) fn cell_value(&mut self, cell: Cell) -> f64 {
         let me = self.f();
         let ap = me.ap;
         let mut value = self.attacks_from(cell, ap);
@@ -529,6 +531,19 @@ impl<'a> Planner<'a> {
 
     /// (end cell, first step) of the best walk within the MP; (own cell, None) to stay.
     fn best_end_cell(&mut self) -> (Cell, Option<Cell>) {
+        let walks = self.end_cells();
+        let (mut best_cell, mut best_value, mut best_first) = walks[0];
+        for &(cell, value, first) in &walks[1..] {
+            if value > best_value + EPS {
+                (best_cell, best_value, best_first) = (cell, value, first);
+            }
+        }
+        (best_cell, best_first)
+    }
+
+    /// `end_cells`: (cell, value, first step) of every end cell within the MP, the own cell
+    /// first, then in breadth-first order, each weighed by the chance of walking there unblocked.
+    pub(crate) fn end_cells(&mut self) -> Vec<(Cell, f64, Option<Cell>)> {
         let state = self.state;
         let me = self.f();
         let start = me.at();
@@ -559,23 +574,20 @@ impl<'a> Planner<'a> {
             }
         }
         let stay = self.cell_value(start);
-        let (mut best_cell, mut best_value) = (start, stay);
+        let mut walks = vec![(start, stay, None)];
         for &cell in &order[1..] {
             let r = reach[usize::from(cell)];
             let value = r * self.cell_value(cell) + (1.0 - r) * (stay - self.w.damage);
-            if value > best_value + EPS {
-                best_cell = cell;
-                best_value = value;
-            }
+            walks.push((cell, value, first[usize::from(cell)]));
         }
-        (best_cell, first[usize::from(best_cell)])
+        walks
     }
 }
 
 impl Controller<Duel> for DuelBrawler {
     fn choose_action(&mut self, state: &MatchState<Duel>, legal: &[Action]) -> usize {
         let me = state.active.expect("an active character");
-        Planner::new(state, &self.w, me).decide(legal)
+        Planner::new(state, &self.w, me).decide(legal, true)
     }
 
     /// The base class's: triggers in the order listed.

@@ -1,7 +1,13 @@
 //! The Duel Pack's AIs (krosbalance/ai/duel, and the random AI's duel choices from
-//! krosbalance/ai/random_ai.py): `random` here, `duel_brawler` in `brawler.rs`.
+//! krosbalance/ai/random_ai.py): `random` here, `duel_brawler` in `brawler.rs`, and the search
+//! `duel-lookahead` in `lookahead.rs` (its plans in `plans.rs`, its copies and rollouts in
+//! `copy.rs`, its leaf evaluation in `evaluation.rs`).
 
 pub mod brawler;
+pub mod copy;
+pub mod evaluation;
+pub mod lookahead;
+pub mod plans;
 
 use crate::ai::RandomAI;
 use crate::board::Cell;

@@ -36,9 +36,14 @@ pub fn duel_controller(name: &str, rng: Generator) -> Result<Box<dyn DuelControl
         "duel_brawler" | "duel-brawler" => {
             Ok(Box::new(crate::ai::duel::brawler::DuelBrawler::new(rng)))
         }
-        other => Err(format!(
-            "the core does not play the AI {other:?} in a duel yet (it plays: random, duel_brawler)"
-        )),
+        other => match crate::ai::duel::lookahead::DuelSearchSpec::by_name(other) {
+            Some(spec) => Ok(Box::new(crate::ai::duel::lookahead::DuelLookahead::new(
+                rng, spec,
+            ))),
+            None => Err(format!(
+                "the core does not play the AI {other:?} in a duel yet (it plays: random, duel_brawler, duel-lookahead)"
+            )),
+        },
     }
 }
 

@@ -368,7 +368,7 @@ pub fn reveal(state: &mut MatchState<Duel>, uid: usize, index: usize) {
 }
 
 /// The summoner's creatures in play, in the order its player chooses (Arena's R-A31).
-fn creature_order(
+pub(crate) fn creature_order(
     state: &MatchState<Duel>,
     summoner: usize,
     players: &mut Players<Duel>,
