@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from krosbalance.ai.duel.evaluation import evaluate
 from krosbalance.ai.duel.planner import decide
@@ -46,7 +45,6 @@ FACES_PER_SET = 512
 PRIOR = 0.0
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # users and tests subclass AIs
 class DuelLookaheadAI(DuelAI):
     """The duel planner's plans judged by rollouts on copies of the duel (see the module docstring)."""
 
@@ -110,7 +108,6 @@ class DuelLookaheadAI(DuelAI):
         return evaluate(state, side)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # subclasses DuelAI, whose build allows them
 class PlanPlayer(DuelAI):
     """A rollout's player on the searching side: ``plan`` for Krosmaster ``uid``'s activation under
     way, the duel planner for everything after it. It draws nothing from the stream it is given."""
