@@ -90,8 +90,10 @@ def test_a_team_ladders_search_stage_is_costed_with_its_own_ai() -> None:
     search = next(label for label, _ in cost.stages if label.startswith("search"))
     n_search = dict(cost.stages)[search]
     heuristic_per, _ = seconds_per_match(experiment, core=True)
-    ai = json.loads(experiment.ladder)["search"]["ai"]
-    search_per, _ = seconds_per_match(replace(experiment, ais=((ai, ai),), ai_deals=()), core=True)
+    from krosbalance.studies.teams.planner import search_matchups
+
+    ais, deals = search_matchups(json.loads(experiment.ladder)["search"])  # its AI and any beside it
+    search_per, _ = seconds_per_match(replace(experiment, ais=ais, ai_deals=deals), core=True)
     rest = cost.matches - n_search
     assert cost.seconds == pytest.approx(rest * heuristic_per + n_search * search_per)
     assert search_per > heuristic_per  # the search tier is what the estimate was missing

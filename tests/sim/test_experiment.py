@@ -336,7 +336,11 @@ def test_the_duel_study_file_plays_every_box_and_duel_pack_figure() -> None:
     assert all(len(team) == 1 for pair in exp.pairings for team in pair)
     arms = {name: json.loads(options)["start_token_levels"] for name, options in exp.variants}
     assert arms == {"none": [], **{f"level{level}": [level] for level in TOKEN_LEVELS}}
-    assert exp.paired_seeds and exp.ais == (("duel-brawler", "duel-brawler"),)
+    assert exp.paired_seeds and all(a == b for a, b in exp.ais)  # each AI against itself
+    from krosbalance.analysis.top_ai import top_ais
+
+    order = top_ais([a for a, _ in exp.ais], "duel")
+    assert order is not None and order.top_validated and order.second  # the answer and the next AI down
 
 
 def test_expansion_ids_deals_and_twins() -> None:
