@@ -18,6 +18,7 @@ import pandas as pd
 from krosbalance.analysis import balance as balance_mod
 from krosbalance.analysis import dependence, ladder, narrative, stats
 from krosbalance.analysis.ais import ai_table, load_standings
+from krosbalance.analysis.answers import verdict_ruleset
 from krosbalance.analysis.design import weights
 from krosbalance.analysis.resultset import ResultSet
 from krosbalance.analysis.scan import Summary
@@ -73,7 +74,7 @@ def common_tables(rs: ResultSet, tables: dict[str, pd.DataFrame]) -> Common:
     summary = rs.summary()
     m = summary.matches
     ok = stats.ok_matches(m)
-    standings, ladder_problem = load_standings()
+    standings, ladder_problem = load_standings(verdict_ruleset(rs))  # the played ruleset's ladder
     # more than two seats: the two-player analyses are replaced by the Seats section (a mode section)
     seat = seats.for_result_set(rs)
     c = Common(

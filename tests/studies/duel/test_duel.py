@@ -259,3 +259,9 @@ def test_a_small_real_duel_experiment_builds_the_report_section(tmp_path: Path) 
     assert sorted(tables["duel_figures"]["character"]) == sorted(figures)
     assert (tables["duel_figures"]["n"] == (len(figures) - 1) * 3 * 2).all()
     assert set(tables["duel_pick_ups"]["arm"]) == {"none", "level 4"}
+    from krosbalance.analysis.ais import load_standings
+
+    standing = load_standings("duel")[0].get("duel-brawler")  # the Duel Pack's ladder, not Arena's
+    row = tables["ais"].set_index("ai").loc["duel-brawler"]
+    assert bool(row["validated"]) == bool(standing and standing.validated)
+    assert (pd.isna(row["rating"]) and standing is None) or row["rating"] == pytest.approx(standing.rating)
