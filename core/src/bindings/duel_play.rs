@@ -20,7 +20,8 @@ use crate::engine::state::{EngineOptions, MatchState};
 use crate::rulesets::duel::play::{DuelMatch, play_duel};
 use crate::rulesets::duel::{Duel, DuelEvent, DuelOptions, DuelToken};
 
-fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(DuelOptions, EngineOptions)> {
+/// The duel's options (rulesets/duel/options.py): a match's, and a scenario's (scenario_duel.rs).
+pub(super) fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(DuelOptions, EngineOptions)> {
     let engine = engine_options(opts)?;
     let duel = DuelOptions {
         figures: get(opts, "figures")?,
@@ -37,7 +38,8 @@ fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(DuelOptions, EngineOptions)>
     Ok((duel, engine))
 }
 
-fn token_of(obj: &Bound<'_, PyAny>) -> PyResult<DuelToken> {
+/// One Duel Token's card as the loader built it.
+pub(super) fn token_of(obj: &Bound<'_, PyAny>) -> PyResult<DuelToken> {
     Ok(DuelToken {
         id: get(obj, "id")?,
         level: get(obj, "level")?,

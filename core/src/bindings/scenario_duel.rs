@@ -9,44 +9,15 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::convert::engine_options;
-use super::match_play::{PyArenaCatalog, get, unsupported};
+use super::duel_play::{options_of, token_of};
+use super::match_play::{PyArenaCatalog, unsupported};
 use super::scenario::{Answer, Replay, ScenarioRules, Setting, build, item, part, play};
 use crate::PyBoard;
 use crate::board::{Board, Cell, CellSet};
 use crate::engine::state::{EngineOptions, MatchState};
 use crate::rulesets::duel::LEVELS;
 use crate::rulesets::duel::ruleset::{DraftChoice, RevealChoice};
-use crate::rulesets::duel::{Duel, DuelController, DuelOptions, DuelState, DuelToken};
-
-/// The duel's options (rulesets/duel/options.py), as `duel_play.rs` reads them for a match.
-fn options_of(opts: &Bound<'_, PyAny>) -> PyResult<(DuelOptions, EngineOptions)> {
-    let engine = engine_options(opts)?;
-    let duel = DuelOptions {
-        figures: get(opts, "figures")?,
-        duel_level_bonus: get(opts, "duel_level_bonus")?,
-        tactical: get::<String>(opts, "draft")? == "tactical",
-        draft_max_tokens: get(opts, "draft_max_tokens")?,
-        draft_overshoot: get(opts, "draft_overshoot")?,
-        reveal_applies_this_turn: get(opts, "reveal_applies_this_turn")?,
-        neutral_critical_power: get(opts, "neutral_critical_power")?,
-        turn_limit_hp: get::<String>(opts, "turn_limit_result")? == "hp",
-        bomb_armour_dice: get(opts, "bomb_armour_dice")?,
-        start_token_levels: get(opts, "start_token_levels")?,
-    };
-    Ok((duel, engine))
-}
-
-fn token_of(obj: &Bound<'_, PyAny>) -> PyResult<DuelToken> {
-    Ok(DuelToken {
-        id: get(obj, "id")?,
-        level: get(obj, "level")?,
-        mp: get(obj, "mp")?,
-        hp: get(obj, "hp")?,
-        ap: get(obj, "ap")?,
-        range: get(obj, "range")?,
-    })
-}
+use crate::rulesets::duel::{Duel, DuelController, DuelState};
 
 /// A duel scenario's ruleset, converted once per scenario: the `DuelOptions` and the token set.
 #[pyclass(name = "DuelScenarioRules", module = "krosbalance_core", frozen)]
