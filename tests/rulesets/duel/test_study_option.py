@@ -9,7 +9,7 @@ from typing import cast
 
 import pytest
 
-from krosbalance.ai.registry import list_ais
+from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.content.duel import TOKEN_LEVELS
 from krosbalance.content.registry import list_boards
 from krosbalance.engine.dice import ScriptedDice
@@ -129,6 +129,8 @@ def test_the_default_leaves_every_duel_unchanged() -> None:
         for board in DUEL_BOARDS:
             for figures, teams in ((1, (team0, team1)), (2, ([*team0, low], [*team1, low]))):
                 options = {"figures": figures}
+                if ai_tier(ai) == "search":  # its reference plays a game turn in seconds: 3 turns
+                    options["turn_limit"] = 3
                 runs = [
                     play_match(*teams, board=board, ai=ai, seed=7, ruleset="duel", options=o, record="full")
                     for o in (options, {**options, "start_token_levels": []})
@@ -195,6 +197,8 @@ def test_conformance_with_tokens_held_from_the_start(ai: str) -> None:
     for seed, (figures, draft) in enumerate(((1, "plain"), (1, "tactical"), (2, "plain"))):
         teams = (team0, team1) if figures == 1 else ([*team0, low], [*team1, low])
         options = {"figures": figures, "draft": draft, "start_token_levels": [1, 4]}
+        if ai_tier(ai) == "search":  # its reference plays a game turn in seconds: 3 turns
+            options["turn_limit"] = 3
         for board in DUEL_BOARDS:
             result = run_checked_match(
                 *teams,
