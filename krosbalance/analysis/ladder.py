@@ -148,8 +148,11 @@ def validity_gate(
     cols = ["lower", "lower_tier", "higher", "higher_tier", "diff", "ci_low", "ci_high", "holds"]
     if ratings.empty:
         return pd.DataFrame(columns=cols)
-    tiers = dict(zip(ratings["ai"], ratings["tier"], strict=True)) if tier_of is None else None
-    tier = (lambda a: tiers[a]) if tiers is not None else tier_of
+    if tier_of is None:
+        tiers = dict(zip(ratings["ai"], ratings["tier"], strict=True))
+        tier: TierOf = tiers.__getitem__
+    else:
+        tier = tier_of
     r = ratings.set_index("ai")["rating"]
     cov = rating_covariance(ratings)
     z = float(sps.norm.ppf(1 - alpha / 2))

@@ -42,6 +42,8 @@ class Verdict:
         lines: the study's own findings for the summary, most important first.
         caption: how the numbers were made (model, interval, design), under the picture.
         ruleset: the ruleset the figures were played in (which AIs the ladder validated for it).
+        rows: what one row is, in the plural, for sentences that count them ("3 of 5 prices
+            settled"): a price sweep's rows are prices, not figures.
     """
 
     study: str
@@ -52,6 +54,7 @@ class Verdict:
     lines: list[str] = field(default_factory=list)
     caption: str = ""
     ruleset: str = "arena"
+    rows: str = "figures"
 
     @property
     def empty(self) -> bool:

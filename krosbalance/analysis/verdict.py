@@ -184,7 +184,7 @@ def convergence(
 
 
 def convergence_line(verdict: Verdict) -> str:
-    """One sentence: how many figures are settled between the two strongest AIs (or tiers, when
+    """One sentence: how many rows (figures, prices, teams...) are settled between the two strongest AIs (or tiers, when
     rows pool a tier's AIs), which still move, and which the matches cannot decide yet."""
     conv = convergence(verdict.data, verdict.as_pct, verdict.ruleset)
     column, tiers = compared(verdict.data, verdict.ruleset)
@@ -206,7 +206,7 @@ def convergence_line(verdict: Verdict) -> str:
 
     settled, moving, open_ = named(SETTLED), named(MOVING), named(UNDECIDED)
     line = (
-        f"{len(settled)} of {len(judged)} figures settled ({tiers[0]} and {tiers[1]}, the two strongest "
+        f"{len(settled)} of {len(judged)} {verdict.rows} settled ({tiers[0]} and {tiers[1]}, the two strongest "
         f"{'AIs' if column == 'ai' else 'tiers'} played, agree within {margin})"
     )
     if moving:

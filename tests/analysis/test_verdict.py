@@ -47,6 +47,8 @@ def test_the_two_strongest_tiers_settle_move_or_cannot_tell_yet() -> None:
     assert table.loc["d", "more_top"] > 0 and table.loc["b", "difference"] > 0
     line = vd.convergence_line(vd.Verdict("x", "y", data))
     assert line.startswith("1 of 3 figures settled") and "still moving: b" in line and "undecided: d" in line
+    prices = vd.convergence_line(vd.Verdict("x", "y", data, rows="prices"))
+    assert prices.startswith("1 of 3 prices settled"), "a sweep's rows are counted as what they are"
 
 
 def test_win_rates_are_judged_on_a_margin_of_points() -> None:

@@ -62,6 +62,7 @@ def _first_verdict(first: pd.DataFrame, lines: list[str] | None = None) -> Verdi
         "Each deal is played from both seats with the same seed (paired seeds); the first player's win rate over "
         "the decided matches of each board, Wilson 95% interval on the deal-clustered effective n, n = decided "
         "matches. Details in the Boards section.",
+        rows="boards",
     )
 
 

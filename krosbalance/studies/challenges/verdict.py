@@ -71,6 +71,7 @@ def challenge_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | Non
         "Each deal is played under every arm (no challenge, and each challenge alone): a challenge's effect is "
         "the paired difference of the first player's win rate against 'none' on the same deals, 95% interval, "
         "n = paired deals. Details in the Divine Challenges section.",
+        rows="challenges",
     )
 
 

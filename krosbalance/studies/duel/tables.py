@@ -36,7 +36,9 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.contingency_tables import mcnemar
 
+from krosbalance.ai.ladder_order import strength_order
 from krosbalance.analysis import scan
+from krosbalance.analysis.ais import load_standings
 from krosbalance.analysis.dependence import ai_tier, matchup_label
 from krosbalance.analysis.design import CLUSTER, DEAL_KEYS, clusters
 from krosbalance.analysis.names import display_name, team_label
@@ -338,11 +340,17 @@ def _span(values: pd.Series) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
+def strongest_first(ais: set[str]) -> list[str]:
+    """The AIs played, the Duel Pack ladder's strongest first (the deciding AI's lines lead)."""
+    return strength_order(sorted(ais), "duel", load_standings("duel")[0])
+
+
 def headline(rates: pd.DataFrame, value: pd.DataFrame, pick: pd.DataFrame) -> list[str]:
-    """The section's summary lines, per AI matchup: strongest and weakest figure, Δ per token
-    level, the duels ending before any pick-up, the draws."""
+    """The section's summary lines, per AI matchup, the strongest AI on the Duel Pack's ladder first
+    (the report's summary leads with its lines): strongest and weakest figure, Δ per token level, the
+    duels ending before any pick-up, the draws."""
     lines: list[str] = []
-    ais = sorted(set(rates["ai"]) if len(rates) else set()) or sorted(set(pick["ai"]) if len(pick) else set())
+    ais = strongest_first(set(rates["ai"]) if len(rates) else set(pick["ai"]) if len(pick) else set())
     for ai in ais:
         r = rates[rates["ai"] == ai] if len(rates) else rates
         tier = str(r["tier"].iloc[0]) if len(r) else str(pick.loc[pick["ai"] == ai, "tier"].iloc[0])
@@ -467,7 +475,7 @@ def report_section(
         note=True,
     )
     doc.ul(headline(rates, value, pick))
-    for ai in sorted(set(rates["ai"])) if len(rates) else []:
+    for ai in strongest_first(set(rates["ai"])) if len(rates) else []:
         r = rates[rates["ai"] == ai]
         tier = str(r["tier"].iloc[0])
         shown = pd.DataFrame(

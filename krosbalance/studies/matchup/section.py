@@ -189,6 +189,7 @@ def matchup_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
         "Each deal is played twice on one seed, sides swapped; win rates count draws as non-wins, Wilson 95% "
         "intervals on the deal-clustered effective n, n = matches. A pair differs measurably when the interval "
         "of A's share of the decided matches excludes 50%. Details in the Matchup section.",
+        rows="teams and matchups",
     )
 
 

@@ -286,6 +286,7 @@ def crossing_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Any:
         False,
         lines[:2],
         f"Binomial GLM per AI, deal-clustered 95% intervals, n = matches. Details in the {words['title']} section.",
+        rows="prices",
     )
 
 

@@ -63,6 +63,7 @@ def reward_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
         "Each deal is played without rewards and once per token held face down from the start by team A, "
         "with the same seed: Δ win rate is the paired score difference (win 1, draw ½), 95% Student-t "
         "interval over the deals, n = paired deals. Details in the Demonic Rewards section.",
+        rows="tokens",
     )
 
 
@@ -108,6 +109,7 @@ def purchase_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None
         "its price, its AI choosing whether to buy: Δ is the paired score difference (win 1, draw ½, intention to "
         "treat), 95% Student-t interval over the deals, n = paired deals. Details in the Rewards priced as real "
         "play section.",
+        rows="tokens",
     )
 
 

@@ -56,6 +56,7 @@ def team_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
         lines,
         "Ridge-penalised Bradley-Terry ratings of every rated team from paired deals, per AI tier, 95% "
         "deal-clustered intervals, n = decided matches. Details in the Teams section.",
+        rows="teams",
     )
 
 

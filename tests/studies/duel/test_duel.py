@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -208,6 +209,22 @@ def test_the_report_section_on_synthetic_duels() -> None:
     assert any("strongest figure **ace**" in line and "duel-brawler (heuristic)" in line for line in lines)
     assert any("level 3: +20.0%" in line for line in lines)
     assert sum(kind == "img" for kind, _ in doc.blocks) == 4
+
+
+def test_the_summary_leads_with_the_ladders_strongest_ai(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report's summary reads the section's first lines: they must be the deciding AI's (the
+    ladder's validated strongest), whatever the AIs' names sort as."""
+    search = round_robin(seed=1).assign(ai0="duel-lookahead", ai1="duel-lookahead")
+    frame = duel.duel_frame(pd.concat([round_robin(), search.assign(match_id=search["match_id"] + 10**4)]))
+    standing = {
+        "duel-lookahead": SimpleNamespace(rating=2.0, ruleset="duel", validated=True),
+        "duel-brawler": SimpleNamespace(rating=1.0, ruleset="duel", validated=True),
+    }
+    monkeypatch.setattr(duel, "load_standings", lambda ruleset: (standing, ""))
+    tables = (duel.figure_win_rates(frame), duel.token_value(frame), duel.pick_ups(frame))
+    assert duel.headline(*tables)[0].startswith("AI duel-lookahead"), "sorted by name it would be last"
+    standing["duel-lookahead"] = SimpleNamespace(rating=2.0, ruleset="duel", validated=False)
+    assert duel.headline(*tables)[0].startswith("AI duel-brawler"), "an unvalidated AI does not decide"
 
 
 EXPERIMENT = """
