@@ -18,7 +18,8 @@ on a tie: the base plan, which is always offered).
 The budget is a count: up to ``1 + 2 x (walks + bands)`` plans times ``dice_sets`` rollouts per
 Krosmaster activation (none when only one plan is offered), never a time, so a match stays a pure
 function of its seed. The base personality (the planner's weights, the deployment, the favor slots,
-who acts next) is ``blast_glyph``, the stronger Blast heuristic (``reports/ai-ladder-blast/``).
+who acts next) is ``blast_brawler``, the stronger Blast heuristic (57.9% of 800 matches against
+``blast_glyph``, ``reports/ai-ladder-blast/``).
 
 assumed: the copy does not hide the favor deck's order (Blast's ruleset state hides nothing from a
 copy), so a rollout's new favors are the ones the match will reveal; a rollout looks at most a few
@@ -34,7 +35,7 @@ import numpy as np
 from krosbalance.ai.blast.evaluation import evaluate
 from krosbalance.ai.blast.planner import decide
 from krosbalance.ai.blast.plans import BlastPlan, candidate_plans, plan_action
-from krosbalance.ai.blast.players import GlyphAI
+from krosbalance.ai.blast.players import BrawlerAI
 from krosbalance.ai.rollout import ReplayDice, finish_activation, play_turn
 from krosbalance.engine.state import KROSMASTER
 from krosbalance.engine.view import MatchView
@@ -51,7 +52,7 @@ FACES_PER_SET = 512
 PRIOR = 0.0
 
 
-class BlastLookaheadAI(GlyphAI):
+class BlastLookaheadAI(BrawlerAI):
     """The Blast planner's plans judged by rollouts on copies of the match (see the module
     docstring). It remembers which of its Krosmasters have acted in the current player turn (the
     match does not say), so a rollout finishes the turn with the others."""
@@ -114,7 +115,7 @@ class BlastLookaheadAI(GlyphAI):
         state = view.clone_state(ReplayDice(faces))
         mine = PlanPlayer(self.rng, plan, uid)
         finish_player_turn(state, state.fighters[uid], mine, MatchView(state, side), self._acted)
-        base = GlyphAI(self.rng)
+        base = BrawlerAI(self.rng)
         for _ in range(1 + self.turns):
             play_turn(state, base)
         return evaluate(state, side)
@@ -147,7 +148,7 @@ def finish_player_turn(
     rules.check_victory(state)
 
 
-class PlanPlayer(GlyphAI):
+class PlanPlayer(BrawlerAI):
     """A rollout's player on the searching side: ``plan`` for Krosmaster ``uid``'s activation under
     way, the base personality for everything after it. It draws nothing from its stream."""
 

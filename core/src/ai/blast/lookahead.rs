@@ -2,9 +2,9 @@
 //! activation, the Blast planner's plans (`plans.rs`) are each played on `dice_sets` copies of the
 //! match (`ai::duel::copy::plain_copy`: Blast's state hides nothing more), every plan meeting the
 //! same pre-drawn dice: the rest of the player turn by the plan and the planner in Blast's order
-//! (R-B10, R-B11), the opponent's player turn (and `turns` more) by `blast_glyph`, judged by
+//! (R-B10, R-B11), the opponent's player turn (and `turns` more) by `blast_brawler`, judged by
 //! `evaluation.rs`; the best mean plus `prior` times the planner's value is played. Every set-up
-//! choice is `blast_glyph`'s. A budget is a count, never a time.
+//! choice is `blast_brawler`'s. A budget is a count, never a time.
 
 use crate::ai::duel::copy::{finish_activation, plain_copy, play_turn};
 use crate::ai::search::lookahead::draw_faces;
@@ -90,7 +90,7 @@ impl BlastLookahead {
             spec,
             rollouts: 0,
             searches: 0,
-            base: BlastAI::glyph(),
+            base: BlastAI::brawler(),
             plan: None,
             key: (-1, usize::MAX),
             acted: Vec::new(),
@@ -124,7 +124,7 @@ impl BlastLookahead {
     }
 
     /// `_rollout`: `plan` on a copy, the rest of the player turn, the opponent's (and `turns`
-    /// more player turns by `blast_glyph` on both sides); evaluated.
+    /// more player turns by `blast_brawler` on both sides); evaluated.
     fn rollout(
         &mut self,
         state: &MatchState<Blast>,
@@ -144,7 +144,7 @@ impl BlastLookahead {
         evaluate(&copy, side)
     }
 
-    /// Both seats played by `blast_glyph`; with `planned`, the plan for Krosmaster `uid` at `side`.
+    /// Both seats played by `blast_brawler`; with `planned`, the plan for Krosmaster `uid` at `side`.
     fn seats(&self, planned: Option<(usize, usize, BlastPlan)>) -> Vec<Box<dyn BlastController>> {
         (0..2)
             .map(|seat| {
@@ -262,7 +262,7 @@ impl Controller<Blast> for PlanPlayer {
     }
 }
 
-/// The set-up choices of a Blast search player made by its inner `blast_glyph`.
+/// The set-up choices of a Blast search player made by its inner `blast_brawler`.
 macro_rules! blast_setup_by {
     ($ty:ty) => {
         impl BlastController for $ty {
