@@ -66,7 +66,7 @@ class BlastLookaheadAI(BrawlerAI):
         walks: int = 2,
         dice_sets: int = 8,
         prior: float = PRIOR,
-        turns: int = 1,
+        turns: int = 2,
         bands: int = 10,
     ) -> None:
         super().__init__(rng)

@@ -42,7 +42,7 @@ pub const BLAST_LOOKAHEAD: BlastSearchSpec = BlastSearchSpec {
     walks: 2,
     dice_sets: 8,
     prior: PRIOR,
-    turns: 1,
+    turns: 2,
     bands: 10,
 };
 
