@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from krosbalance.content.registry import Registry
 
 #: the Blast AIs the core plays (registry ids), proven identical by tests/core/test_blast_identity.py
-BLAST_AIS: tuple[str, ...] = ("random", "blast-glyph", "blast-brawler")
+BLAST_AIS: tuple[str, ...] = ("random", "blast-glyph", "blast-brawler", "blast-lookahead")
 #: the board's glyph cells (``features.glyph``)
 GLYPH_FEATURE = "glyph"
 #: the core's Board of each registry board, with its glyph cells, built once per process
@@ -45,10 +45,16 @@ def _board(board_id: str) -> tuple[Any, int]:
     return _BOARDS[board_id]
 
 
+def is_screened(name: str) -> bool:
+    """Whether ``name`` is the screening form of ``blast-lookahead`` with some knobs set
+    (``blast-lookahead{walks=4;dice_sets=2}``, :mod:`krosbalance.tools.blast_screen`)."""
+    return name.startswith("blast-lookahead{") and name.endswith("}")
+
+
 def refusal(ais: Sequence[str]) -> str | None:
     """Why the core cannot play this Blast match, from its AIs alone, or None."""
     for name in ais:
-        if canonical_ai(name) not in BLAST_AIS:
+        if canonical_ai(name) not in BLAST_AIS and not is_screened(name):
             return f"the core does not play the AI {name!r} in Blast yet (it plays: {', '.join(BLAST_AIS)})"
     return None
 

@@ -2,7 +2,8 @@
 
 ``tests/fixtures/golden/blast-golden.jsonl`` was recorded by ``python -m
 tests.fixtures.golden.blast_golden`` on the reference engine: 144 matches (16 for each ordered pair
-of Blast AIs), both Blast boards, the Blast options cycled (favor decks, every Divine Challenge and
+of Blast heuristic and baseline AIs) and 14 with the search ``blast-lookahead`` (2 against each AI on
+either seat and itself, under a 3-turn bound), both Blast boards, the Blast options cycled (favor decks, every Divine Challenge and
 random draws, tier readings and overridden tiers, terrain, tackle, dice faces); each hashed over its
 full event log and its result. The default suite replays every fourth match; ``make battery``
 (``slow``) replays them all.

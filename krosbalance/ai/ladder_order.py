@@ -10,8 +10,7 @@ AI not on the ladder placed at the top of its tier; then its name (two AIs off t
 are told apart by name only, and an answer by either is provisional).
 
 A ladder standing validates an AI only for the ruleset the ladder was played in (the standing's
-``ruleset``): the shipped file holds a two-player Arena ladder and a Duel Pack ladder, so a Blast run
-has no validated AI until a ladder of its own is written.
+``ruleset``): the shipped file holds a two-player Arena ladder, a Duel Pack ladder and a Blast ladder.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from krosbalance.ai.registry import TIERS, ai_tier
 from krosbalance.errors import ContentError
 
 #: the rulesets the shipped ladders were played in: their standings validate AIs for these only
-LADDER_RULESETS: tuple[str, ...] = ("arena", "duel")
+LADDER_RULESETS: tuple[str, ...] = ("arena", "duel", "blast")
 
 
 def registered_tier(ai: str) -> str:

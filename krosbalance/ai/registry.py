@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from krosbalance.ai.base import AI
+from krosbalance.ai.blast.lookahead import BlastLookaheadAI
 from krosbalance.ai.blast.players import BrawlerAI, GlyphAI
 from krosbalance.ai.duel.lookahead import DuelLookaheadAI
 from krosbalance.ai.duel.players import DuelBrawlerAI
@@ -311,3 +312,5 @@ for _name, _factory in (
     )
 # the Duel Pack's search (ai/duel/lookahead.py): the duel planner's plans judged by rollouts
 register_ai("duel-lookahead", DuelLookaheadAI, tier="search")
+# Blast's search (ai/blast/lookahead.py): the Blast planner's plans judged by rollouts
+register_ai("blast-lookahead", BlastLookaheadAI, tier="search")

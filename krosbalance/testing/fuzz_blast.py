@@ -11,7 +11,10 @@ each drawn on its own: the Divine Challenges (none, named from the box's cards, 
 several), the tier reading and overridden tiers, the favor deck (its size, the superior favors),
 the dice faces, tackle (off, two dice or one per enemy), terrain (Fire's damage and roll, the
 tiles' limit and range, Ice chains, forced moves), glyph capture by effect and by slide, bonus
-damage rolls, ``mutual_ko``, short turn bounds and line of sight.
+damage rolls, ``mutual_ko``, short turn bounds and line of sight. The search AI
+(``blast-lookahead``) takes one seat in a share of them (:data:`SEARCH_SHARE`) under a short turn
+bound, drawn after everything else, so the matches without it are the specs they were before it
+joined.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from krosbalance.ai.registry import canonical_ai, list_ais
+from krosbalance.ai.registry import ai_tier, canonical_ai, list_ais
 from krosbalance.content.blast import blast_cards
 from krosbalance.content.registry import default_registry, list_boards
 from krosbalance.native_blast import BLAST_AIS
@@ -33,6 +36,10 @@ BLAST_SHARE = 0.10
 #: the third word of the stream that decides whether a match is a Blast match and draws it (the
 #: duels' is 41, the mechanics' 37, the keywords' 43)
 BLAST_STREAM = 47
+#: the share of the Blast matches in which a search AI takes one seat, and its turn bounds (its
+#: reference plays a player turn in a second or two, so the share is small)
+SEARCH_SHARE = 0.01
+SEARCH_TURNS = (2, 4)
 
 
 @cache
@@ -115,8 +122,10 @@ def blast_spec(master_seed: int, k: int) -> dict[str, Any] | None:
     others = [t for t in teams if set(t).isdisjoint(team0)]
     team1 = others[int(rng.integers(len(others)))]
     boards = list_boards("blast")
-    ais = [name for name in list_ais("blast") if canonical_ai(name) in BLAST_AIS]
-    return {
+    ais = [
+        name for name in list_ais("blast") if canonical_ai(name) in BLAST_AIS and ai_tier(name) != "search"
+    ]
+    spec: dict[str, Any] = {
         "id": k,
         "master_seed": master_seed,
         "ruleset": "blast",
@@ -126,6 +135,12 @@ def blast_spec(master_seed: int, k: int) -> dict[str, Any] | None:
         "seed": int(rng.integers(2**40)),
         "options": _options(rng),
     }
+    # drawn last, so the matches without a search AI are the specs they were before it joined
+    searches = [name for name in list_ais("blast") if name in BLAST_AIS and ai_tier(name) == "search"]
+    if searches and rng.random() < SEARCH_SHARE:
+        spec["ai"][int(rng.integers(2))] = searches[int(rng.integers(len(searches)))]
+        spec["options"]["turn_limit"] = int(rng.integers(*SEARCH_TURNS))
+    return spec
 
 
 def blast_specs(n: int, master_seed: int) -> list[dict[str, Any]]:

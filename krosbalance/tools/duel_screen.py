@@ -11,6 +11,10 @@ matches and a 95% interval from a bootstrap over the deals, and the CPU seconds 
 ``dice_sets``, ``prior``); a screen is for choosing what to register, on master seeds a validation
 does not use (``reports/ai-ladder-duel/NOTES-2026-12-07-duel-lookahead.md`` names them).
 
+The paired-deal machinery (:func:`play_deal`, :func:`bootstrap_interval`, :func:`screen_main`) takes
+the ruleset from each deal, so Blast's screen (``krosbalance.tools.blast_screen``) is this one with
+its own deals and search AI.
+
     python -m krosbalance.tools.duel_screen duel-lookahead --deals 400 --master-seed 41
     python -m krosbalance.tools.duel_screen duel-lookahead --knobs '{"walks": 4}' --deals 60
 """
@@ -21,7 +25,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Any
@@ -58,6 +62,7 @@ def deals(n: int, master_seed: int, figures: int = 1) -> list[dict[str, Any]]:
             {
                 "teams": pair,
                 "board": boards[k % len(boards)],
+                "ruleset": "duel",
                 "options": {"figures": figures, "draft": DRAFTS[(k // len(boards)) % len(DRAFTS)]},
                 "seed": int(rng.integers(2**32)),
             }
@@ -68,7 +73,7 @@ def deals(n: int, master_seed: int, figures: int = 1) -> list[dict[str, Any]]:
 def play_deal(deal: dict[str, Any], ai: str, opponent: str, engine: str) -> tuple[float, float, float]:
     """The AI's points on seat 0 and on seat 1 of ``deal`` (1 a win, 0.5 a draw), and CPU seconds."""
     start = time.process_time()
-    rules = get_ruleset("duel", deal["options"])
+    rules = get_ruleset(deal["ruleset"], deal["options"])
     points = []
     for seat in (0, 1):
         ais = [ai, opponent] if seat == 0 else [opponent, ai]
@@ -88,33 +93,42 @@ def bootstrap_interval(
     return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
-def _register(knobs: dict[str, Any]) -> str:
-    """Register ``duel-lookahead`` with ``knobs`` under its screening form (a name the core reads
-    too: ``duel-lookahead{walks=4;dice_sets=2}``); its name."""
-    name = "duel-lookahead{" + ";".join(f"{k}={v}" for k, v in sorted(knobs.items())) + "}"
+def register_screened(search: str, cls: Callable[..., Any], ruleset: str, knobs: dict[str, Any]) -> str:
+    """Register the search AI ``search`` (class ``cls``) with ``knobs`` under its screening form (a
+    name the core reads too: ``duel-lookahead{walks=4;dice_sets=2}``); its name."""
+    name = search + "{" + ";".join(f"{k}={v}" for k, v in sorted(knobs.items())) + "}"
 
-    def factory(rng: np.random.Generator) -> DuelLookaheadAI:
-        return DuelLookaheadAI(rng, **knobs)
+    def factory(rng: np.random.Generator) -> Any:
+        return cls(rng, **knobs)
 
-    register_ai(name, factory, tier="search", rulesets=("duel",))
+    register_ai(name, factory, tier="search", rulesets=(ruleset,))
     return name
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def screen_main(
+    argv: Sequence[str] | None,
+    description: str,
+    opponent: str,
+    search: tuple[str, Callable[..., Any], str],
+    make_deals: Callable[[int, int, int], list[dict[str, Any]]],
+    figures: int = 1,
+) -> int:
+    """The command line of a paired-deal screen: ``search`` is (the search AI's name, its class,
+    its ruleset) for ``--knobs``; ``make_deals(n, master_seed, figures)`` draws the deals."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("ai", help="the AI under test (ignored with --knobs)")
-    parser.add_argument("--opponent", default="duel-brawler")
-    parser.add_argument("--knobs", default=None, help="duel-lookahead's keyword arguments, JSON")
+    parser.add_argument("--opponent", default=opponent)
+    parser.add_argument("--knobs", default=None, help=f"{search[0]}'s keyword arguments, JSON")
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--master-seed", type=int, required=True)
-    parser.add_argument("--figures", type=int, default=1)
+    parser.add_argument("--figures", type=int, default=figures)
     parser.add_argument("--engine", default="auto")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     ai = args.ai
     if args.knobs:
-        ai = _register(json.loads(args.knobs))
-    todo = deals(args.deals, args.master_seed, args.figures)
+        ai = register_screened(*search, json.loads(args.knobs))
+    todo = make_deals(args.deals, args.master_seed, args.figures)
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("fork")) as pool:
         results = list(
             pool.map(
@@ -137,6 +151,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{1000 * seconds:.1f} CPU ms per match (both sides, engine {args.engine})"
     )
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return screen_main(
+        argv, __doc__.split("\n\n")[0], "duel-brawler", ("duel-lookahead", DuelLookaheadAI, "duel"), deals
+    )
 
 
 if __name__ == "__main__":

@@ -63,6 +63,25 @@ def test_the_shipped_file_holds_a_ladder_per_ruleset_and_duel_lookahead_is_valid
     assert "duel-lookahead" not in ladders["arena"]
 
 
+def test_the_shipped_file_holds_blast_ladder_and_blast_lookahead_is_validated_in_blast() -> None:
+    ladders = load_ladders()
+    assert set(ladders["blast"]) == set(list_ais("blast"))
+    assert ladders["blast"]["blast-lookahead"].validated
+    assert "blast-lookahead" not in ladders["arena"] and "blast-lookahead" not in ladders["duel"]
+
+
+def test_the_blast_ladder_pairs_every_blast_ai_with_every_other_in_both_orders() -> None:
+    from itertools import permutations
+
+    from krosbalance.sim.experiment import check_experiment
+
+    root = Path(__file__).resolve().parents[2]
+    experiment, problems = check_experiment(root / "simulations" / "ai-ladder-blast.toml")
+    assert not problems and experiment is not None
+    assert set(experiment.ais) == set(permutations(list_ais("blast"), 2))
+    assert experiment.paired_seeds
+
+
 def test_the_duel_ladder_pairs_every_duel_ai_with_every_other_in_both_orders() -> None:
     from itertools import permutations
 

@@ -44,4 +44,8 @@ def test_a_standing_validates_an_ai_for_its_own_ruleset_only() -> None:
     duel, arena = load_ladder(ruleset="duel"), load_ladder()
     assert validated_for("duel-lookahead", "duel", duel)
     assert strength_order(list_ais("duel"), "duel", duel)[0] == "duel-lookahead"
+    blast = load_ladder(ruleset="blast")
+    assert validated_for("blast-lookahead", "blast", blast)
+    assert strength_order(list_ais("blast"), "blast", blast)[0] == "blast-lookahead"
+    assert not validated_for("blast-lookahead", "duel", blast) and not validated_for("random", "blast", duel)
     assert not validated_for("random", "duel", arena) and not validated_for("random", "arena", duel)

@@ -8,7 +8,8 @@ krosbalance/ai/blast).
   recorded SHA-256.
 - Differential matches: random disjoint teams of the Blast Krosmasters (by kind and game), both Blast
   boards, option variants, every AI the core plays in Blast, seeds, on both engines; the canonical
-  bytes must be equal. A mismatch names the first differing event with both engines' events around it.
+  bytes must be equal. The search AI (``blast-lookahead``) has differential matches of its own under
+  the golden's search bound (a few by default, more under ``slow``). A mismatch names the first differing event with both engines' events around it.
 - ``engine="auto"`` plays a Blast match in the core; what the core does not play (an AI it does not
   know, restricted play, a full record) is refused in one line and ``auto`` hands it to the reference.
 - A planted divergence (``play_blast_core(..., plant_divergence_at=k)``) is caught at event ``k``.
@@ -37,7 +38,7 @@ if not hasattr(core, "play_blast_match"):
 if not native.available():
     pytest.skip(str(native.why_unavailable()), allow_module_level=True)
 
-from krosbalance.ai.registry import canonical_ai, list_ais  # noqa: E402
+from krosbalance.ai.registry import ai_tier, canonical_ai, list_ais  # noqa: E402
 from krosbalance.content.registry import list_boards  # noqa: E402
 from krosbalance.errors import EngineError  # noqa: E402
 from krosbalance.native_blast import BLAST_AIS, play_blast_core, refusal  # noqa: E402
@@ -79,7 +80,9 @@ def differential_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
     rng = np.random.default_rng(master_seed)
     teams = legal_teams(golden.blast_pool(), 2)
     boards = list_boards("blast")
-    ais = [name for name in list_ais("blast") if canonical_ai(name) in BLAST_AIS]
+    ais = [
+        name for name in list_ais("blast") if canonical_ai(name) in BLAST_AIS and ai_tier(name) != "search"
+    ]
     specs = []
     for k in range(n):
         team0 = teams[int(rng.integers(len(teams)))]
@@ -97,12 +100,40 @@ def differential_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
     return specs
 
 
+def search_specs(n: int, master_seed: int) -> list[dict[str, Any]]:
+    """``n`` random Blast matches of a search AI against a Blast AI (itself included), seats
+    alternating, under the golden's search bound (its reference plays a player turn in a second or
+    two); teams, boards and variants drawn as :func:`differential_specs`."""
+    rng = np.random.default_rng(master_seed)
+    teams = legal_teams(golden.blast_pool(), 2)
+    boards = list_boards("blast")
+    searches = [name for name in list_ais("blast") if name in BLAST_AIS and ai_tier(name) == "search"]
+    others = [name for name in list_ais("blast") if name in BLAST_AIS]
+    specs = []
+    for k in range(n):
+        team0 = teams[int(rng.integers(len(teams)))]
+        team1 = [t for t in teams if set(t).isdisjoint(team0)][0]
+        options = dict(VARIANTS[int(rng.integers(len(VARIANTS)))])
+        options.update(golden.SEARCH_BOUND)
+        pair = [searches[int(rng.integers(len(searches)))], others[int(rng.integers(len(others)))]]
+        specs.append(
+            {
+                "teams": [list(team0), list(team1)],
+                "board": boards[(k // 2) % len(boards)],
+                "ai": pair if k % 2 == 0 else pair[::-1],
+                "seed": int(rng.integers(2**32)),
+                "options": options,
+            }
+        )
+    return specs
+
+
 def _id(spec: dict[str, Any]) -> str:
     return f"{spec['ai'][0]}-{spec['ai'][1]}-{spec['seed']}"
 
 
 def test_the_core_plays_every_golden_row() -> None:
-    assert PLAYED == ROWS and len(ROWS) == 144
+    assert PLAYED == ROWS and len(ROWS) == 158
     assert {row["board"] for row in PLAYED} == set(list_boards("blast"))
     assert {canonical_ai(a) for row in PLAYED for a in row["ai"]} == set(BLAST_AIS) == set(list_ais("blast"))
 
@@ -134,10 +165,27 @@ def test_blast_differential_slow(spec: dict[str, Any]) -> None:
     assert found is None, found[1]
 
 
+@pytest.mark.parametrize("spec", search_specs(4, 41_103), ids=_id)
+def test_blast_search_differential(spec: dict[str, Any]) -> None:
+    found = difference(spec)
+    assert found is None, found[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", search_specs(40, 41_104), ids=_id)
+def test_blast_search_differential_slow(spec: dict[str, Any]) -> None:
+    found = difference(spec)
+    assert found is None, found[1]
+
+
 def test_the_differential_covers_every_blast_board_and_ai_the_core_plays() -> None:
     specs = differential_specs(40, 41_101)
+    searched = search_specs(4, 41_103)
     assert {s["board"] for s in specs} == set(list_boards("blast"))
-    assert {canonical_ai(a) for s in specs for a in s["ai"]} == set(BLAST_AIS)
+    assert {canonical_ai(a) for s in [*specs, *searched] for a in s["ai"]} == set(BLAST_AIS)
+    searches = {name for name in BLAST_AIS if ai_tier(name) == "search"}
+    assert searches == {"blast-lookahead"}
+    assert {seat for s in searched for seat, a in enumerate(s["ai"]) if a in searches} == {0, 1}
 
 
 def test_a_planted_divergence_is_caught_at_its_event() -> None:
@@ -167,7 +215,8 @@ def test_auto_plays_blast_in_the_core_and_the_reference_what_it_refuses() -> Non
 
 
 def test_an_ai_the_core_does_not_play_is_refused_in_one_line() -> None:
-    assert refusal(["random", "blast-glyph", "blast-brawler"]) is None
+    assert refusal(["random", "blast-glyph", "blast-brawler", "blast-lookahead"]) is None
+    assert refusal(["blast-lookahead{dice_sets=2;walks=1}", "random"]) is None  # a screen's form
     why = refusal(["random", "my-own-blast-ai"])
     assert why is not None and why.startswith("the core does not play the AI 'my-own-blast-ai' in Blast")
     assert "\n" not in why

@@ -84,7 +84,8 @@ class Planner:
         self.todo = [c for c in range(self.board.n_cells) if (todo >> c) & 1]  # glyphs not yet ours
 
     # ------------------------------------------------------------------ the decision
-    def decide(self) -> Action:
+    def decide(self, may_move: bool = True) -> Action:
+        """The best action; without ``may_move`` it never walks (a search's plan walks for it)."""
         actions = self.view.legal_actions()
         casts = sorted(
             ((self.cast_value(a), i, a) for i, a in enumerate(actions) if a.kind == CAST), reverse=True
@@ -100,7 +101,7 @@ class Planner:
         )
         best_cast = casts[0] if casts and casts[0][0] > EPS else None
         best_bonus = bonuses[0] if bonuses and bonuses[0][0] > EPS else None
-        plan = self.best_plan(self.me.mp) if self.me.mp > 0 and not self.me.blocked else None
+        plan = self.best_plan(self.me.mp) if may_move and self.me.mp > 0 and not self.me.blocked else None
         stay = self.stay_value()
         gain = plan.value - stay if plan is not None and plan.end != self.me.cell else 0.0
 
@@ -364,6 +365,15 @@ class Planner:
 
     def best_plan(self, mp: int) -> Plan | None:
         """The best end cell within ``mp`` steps, by expected captures on the way and end worth."""
+        best: Plan | None = None
+        for plan in self.walks(mp):
+            if best is None or plan.value > best.value + EPS:
+                best = plan
+        return best
+
+    def walks(self, mp: int) -> list[Plan]:
+        """Every end cell within ``mp`` steps (breadth-first order, the start first), each with its
+        value, the first step of its best walk and the expected captures on the way."""
         start = self.me.cell
         obstacles = self.view.obstacles
         fire = self.bv.fire
@@ -398,7 +408,7 @@ class Planner:
                     reach[nxt] = leave
                     first[nxt] = nxt if cell == start else first[cell]
         stay = self.stay_value()
-        best: Plan | None = None
+        plans = []
         for cell in order:
             mine = (
                 bool((self.bv.owned(self.side) >> cell) & 1)
@@ -406,9 +416,8 @@ class Planner:
                 and bool((self.bv.glyph_cells >> cell) & 1)
             )
             value = expect[cell] + reach[cell] * self.cell_value(cell, mine) + (1.0 - reach[cell]) * stay
-            if best is None or value > best.value + EPS:
-                best = Plan(value, first[cell], cell, expect[cell])
-        return best
+            plans.append(Plan(value, first[cell], cell, expect[cell]))
+        return plans
 
     # ------------------------------------------------------------------ Invocations
     def invocation_action(self) -> Action:

@@ -77,16 +77,16 @@ def play_fighters(state: MatchState, side: int, controller: BlastController, vie
     """Steps 2 and 3 (R-B10, R-B11): every Krosmaster once, in the player's order, then every
     Invocation in play once, in his order; an Invocation summoned this turn acts this turn."""
     krosmasters = [f for f in state.timeline[side] if f.alive]
-    _in_chosen_order(state, krosmasters, controller, view)
+    in_chosen_order(state, krosmasters, controller, view)
     if state.finished:
         return
     invocations = [
         f for f in state.fighters if f.side == side and f.kind != KROSMASTER and f.alive and f.cell >= 0
     ]
-    _in_chosen_order(state, invocations, controller, view)
+    in_chosen_order(state, invocations, controller, view)
 
 
-def _in_chosen_order(
+def in_chosen_order(
     state: MatchState, fighters: list[Fighter], controller: BlastController, view: MatchView
 ) -> None:
     remaining = {f.uid: f for f in fighters}

@@ -1,8 +1,13 @@
 //! Krosmaster Blast's AIs (krosbalance/ai/blast, and the random AI's Blast choices from
 //! krosbalance/ai/random_ai.py): `random` here, `blast_glyph` and `blast_brawler` in
-//! `players.rs` over the planner (`planner.rs`) and their weights (`weights.rs`).
+//! `players.rs` over the planner (`planner.rs`) and their weights (`weights.rs`); the search
+//! `blast-lookahead` in `lookahead.rs` (its plans in `plans.rs`, its leaf evaluation in
+//! `evaluation.rs`; its copies and rollouts share `ai::duel::copy`).
 
+pub mod evaluation;
+pub mod lookahead;
 pub mod planner;
+pub mod plans;
 pub mod players;
 pub mod weights;
 

@@ -19,26 +19,26 @@ use crate::rulesets::blast::ruleset::{
     Blast, combat_odds, dodge_odds, expected_damage, favor_in, leave_risk, turns_left,
 };
 
-const EPS: f64 = 1e-6;
+pub(crate) const EPS: f64 = 1e-6;
 
 /// The best walk: its value, first step, end cell and expected captures on the way.
 #[derive(Clone, Copy, Debug)]
-struct Plan {
-    value: f64,
-    first: Cell,
-    end: Cell,
+pub(crate) struct Plan {
+    pub(crate) value: f64,
+    pub(crate) first: Cell,
+    pub(crate) end: Cell,
     captures: f64,
 }
 
 /// Scores the legal actions of the active Combatant.
-struct Planner<'a> {
+pub(crate) struct Planner<'a> {
     state: &'a MatchState<Blast>,
     legal: &'a [Action],
     w: BlastWeights,
     side: usize,
     me: usize,
     enemies: Vec<usize>,
-    enemy_krosmasters: Vec<usize>,
+    pub(crate) enemy_krosmasters: Vec<usize>,
     allies: Vec<usize>,
     advanced: bool,
     urgency: f64,
@@ -59,7 +59,7 @@ fn of_teams(state: &MatchState<Blast>, team: usize, own: bool) -> Vec<usize> {
 }
 
 impl<'a> Planner<'a> {
-    fn new(state: &'a MatchState<Blast>, legal: &'a [Action], w: BlastWeights) -> Self {
+    pub(crate) fn new(state: &'a MatchState<Blast>, legal: &'a [Action], w: BlastWeights) -> Self {
         let me = state.active.expect("an active fighter");
         let side = state.active_side;
         let team = state.team_of[side];
@@ -96,7 +96,7 @@ impl<'a> Planner<'a> {
     }
 
     #[inline]
-    fn me(&self) -> &'a Fighter {
+    pub(crate) fn me(&self) -> &'a Fighter {
         &self.state.fighters[self.me]
     }
 
@@ -128,7 +128,8 @@ impl<'a> Planner<'a> {
     }
 
     // ------------------------------------------------------------------ the decision
-    fn decide(&mut self) -> Action {
+    /// The best action; without `may_move` it never walks (a search's plan walks for it).
+    pub(crate) fn decide(&mut self, may_move: bool) -> Action {
         let legal = self.legal;
         let mut casts: Vec<(f64, usize, Action)> = Vec::new();
         for (i, &a) in legal.iter().enumerate() {
@@ -148,7 +149,7 @@ impl<'a> Planner<'a> {
         let best_cast = casts.first().filter(|c| c.0 > EPS).copied();
         let best_bonus = bonuses.first().filter(|b| b.0 > EPS).copied();
         let me = self.me();
-        let plan = if me.mp > 0 && !me.blocked {
+        let plan = if may_move && me.mp > 0 && !me.blocked {
             Some(self.best_plan(me.mp))
         } else {
             None
@@ -237,7 +238,7 @@ impl<'a> Planner<'a> {
         spell.amount + self.state.rules.pending_spell_bonus(self.me) + passive
     }
 
-    fn cast_value(&mut self, action: Action) -> f64 {
+    pub(crate) fn cast_value(&mut self, action: Action) -> f64 {
         let spell = self.spell(action.spell);
         let target = self.piece_at(action.target);
         match spell.kind {
@@ -595,7 +596,7 @@ impl<'a> Planner<'a> {
         gain + self.cell_value(cell, mine || gain > 0.0)
     }
 
-    fn stay_value(&mut self) -> f64 {
+    pub(crate) fn stay_value(&mut self) -> f64 {
         let cell = self.me().at();
         let mine = self.owned(self.side, cell);
         self.cell_value(cell, mine)
@@ -626,6 +627,18 @@ impl<'a> Planner<'a> {
 
     /// The best end cell within `mp` steps, by expected captures on the way and end worth.
     fn best_plan(&mut self, mp: i32) -> Plan {
+        let mut best: Option<Plan> = None;
+        for plan in self.walks(mp) {
+            if best.is_none_or(|b| plan.value > b.value + EPS) {
+                best = Some(plan);
+            }
+        }
+        best.expect("the start cell")
+    }
+
+    /// `walks`: every end cell within `mp` steps (breadth-first order, the start first), with its
+    /// value, the first step of its best walk and the expected captures on the way.
+    pub(crate) fn walks(&mut self, mp: i32) -> Vec<Plan> {
         let start = self.me().at();
         let obstacles = self.state.obstacles;
         let fire = self.state.rules.terrain(FIRE);
@@ -672,23 +685,21 @@ impl<'a> Planner<'a> {
             }
         }
         let stay = self.stay_value();
-        let mut best: Option<Plan> = None;
+        let mut plans = Vec::with_capacity(order.len());
         for cell in order {
             let c = usize::from(cell);
             let mine = self.owned(self.side, cell)
                 || (expect[c] > EPS && self.state.rules.glyph_cells.contains(cell));
             let value =
                 expect[c] + reach[c] * self.cell_value(cell, mine) + (1.0 - reach[c]) * stay;
-            if best.is_none_or(|b| value > b.value + EPS) {
-                best = Some(Plan {
-                    value,
-                    first: first[c],
-                    end: cell,
-                    captures: expect[c],
-                });
-            }
+            plans.push(Plan {
+                value,
+                first: first[c],
+                end: cell,
+                captures: expect[c],
+            });
         }
-        best.expect("the start cell")
+        plans
     }
 
     // ------------------------------------------------------------------ Invocations
@@ -825,7 +836,7 @@ pub fn decide(state: &MatchState<Blast>, legal: &[Action], w: BlastWeights) -> A
     if planner.me().kind != PieceKind::Krosmaster {
         return planner.invocation_action();
     }
-    planner.decide()
+    planner.decide(true)
 }
 
 /// R-B10: the Krosmaster whose best walk is worth the most goes first; Invocations in the listed

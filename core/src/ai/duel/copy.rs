@@ -2,13 +2,15 @@
 //! engine/clone.py, then rulesets/duel/state.py's `DuelState.hide_from`), and the rest of a turn
 //! and whole game turns played on it (krosbalance/ai/rollout.py, in the Duel Pack's order: Arena's
 //! Timeline, R-D40). Arena's copies (`ai::search::rollout`) are typed on Arena's state and seats;
-//! these are the same steps on the duel's.
+//! these are the same steps on the duel's. What does not depend on the ruleset (`plain_copy`,
+//! `finish_activation`, `play_turn`) is generic: Blast's search (`ai::blast::lookahead`) uses it
+//! too.
 
 use std::sync::Arc;
 
 use crate::engine::dice::Dice;
 use crate::engine::legal::LegalActions;
-use crate::engine::rules::{END, MatchRules, Players};
+use crate::engine::rules::{Controller, END, MatchRules, Players};
 use crate::engine::state::{FighterStats, MatchState};
 use crate::engine::turn::{
     MAX_ACTIONS_PER_ACTIVATION, character_turn, end_activation, game_turn, perform,
@@ -20,6 +22,15 @@ use crate::rulesets::duel::ruleset::{Duel, creature_order};
 /// no counters, holds none of the other partnership's traps (R-A116) and has every token `side`
 /// has not seen replaced by a guess of its level (`hide_from`). Every field is listed.
 pub fn duel_copy(state: &MatchState<Duel>, side: usize, dice: Dice) -> MatchState<Duel> {
+    let mut copy = plain_copy(state, side, dice);
+    hide_from(&mut copy, side);
+    copy
+}
+
+/// engine/clone.py's `clone_state` for `side` under any two-player ruleset: a copy that rolls
+/// `dice`, records nothing, keeps no counters and holds none of the other partnership's traps
+/// (R-A116); the ruleset's own hiding is the caller's. Every field is listed.
+pub fn plain_copy<R: MatchRules>(state: &MatchState<R>, side: usize, dice: Dice) -> MatchState<R> {
     let fighters = state
         .fighters
         .iter()
@@ -68,7 +79,6 @@ pub fn duel_copy(state: &MatchState<Duel>, side: usize, dice: Dice) -> MatchStat
         traps: state.traps,
     };
     crate::engine::pieces::hide_traps_from(&mut copy, state.team_of[side]); // R-A116
-    hide_from(&mut copy, side);
     copy
 }
 
@@ -138,7 +148,11 @@ pub fn hide_from(state: &mut MatchState<Duel>, side: usize) {
 
 /// `finish_activation`: the active `uid` acts until it ends its activation (the end phase
 /// included).
-pub fn finish_activation(state: &mut MatchState<Duel>, uid: usize, players: &mut Players<Duel>) {
+pub fn finish_activation<R: MatchRules>(
+    state: &mut MatchState<R>,
+    uid: usize,
+    players: &mut Players<R>,
+) {
     let mut legal = Vec::with_capacity(64);
     for _ in 0..MAX_ACTIONS_PER_ACTIVATION {
         if state.finished || !state.fighters[uid].alive {
@@ -202,12 +216,12 @@ pub fn finish_team_turn_after(
 }
 
 /// `play_turn`: one whole game turn of the side to play, then the victory check.
-pub fn play_turn(state: &mut MatchState<Duel>, players: &mut Players<Duel>) {
+pub fn play_turn<R: MatchRules>(state: &mut MatchState<R>, players: &mut Players<R>) {
     if state.finished {
         return;
     }
     game_turn(state, players);
-    Duel::check_victory(state);
+    R::check_victory(state);
 }
 
 fn creatures(state: &mut MatchState<Duel>, tokens: &[usize], players: &mut Players<Duel>) {

@@ -3,6 +3,7 @@
 //! other, in injury units. Every float is worked out in the reference's order.
 
 use crate::content::{PieceKind, SpellKind};
+use crate::engine::rules::MatchRules;
 use crate::engine::state::{Fighter, MatchState};
 use crate::rulesets::duel::ruleset::Duel;
 
@@ -66,8 +67,9 @@ fn held_tokens(state: &MatchState<Duel>, f: &Fighter) -> f64 {
     points
 }
 
-/// `ko_risk`: the other side's rough threat on the victim's cell against its HP left, capped at 1.
-fn ko_risk(state: &MatchState<Duel>, victim: &Fighter, left: i32) -> f64 {
+/// `ko_risk`: the other side's rough threat on the victim's cell against its HP left, capped at 1
+/// (any ruleset: Blast's search weighs it too).
+pub fn ko_risk<R: MatchRules>(state: &MatchState<R>, victim: &Fighter, left: i32) -> f64 {
     if left <= 0 {
         return 1.0;
     }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::ai::RandomAI;
+use crate::ai::blast::lookahead::{BlastLookahead, BlastSearchSpec};
 use crate::ai::blast::players::BlastAI;
 use crate::board::Board;
 use crate::content::Content;
@@ -29,7 +30,7 @@ pub struct BlastMatch {
 }
 
 /// The AIs the core plays in Blast.
-pub const BLAST_AIS: [&str; 3] = ["random", "blast_glyph", "blast_brawler"];
+pub const BLAST_AIS: [&str; 4] = ["random", "blast_glyph", "blast_brawler", "blast-lookahead"];
 
 /// The Blast controller of a registered AI name, with its stream.
 pub fn blast_controller(name: &str, rng: Generator) -> Result<Box<dyn BlastController>, String> {
@@ -37,10 +38,13 @@ pub fn blast_controller(name: &str, rng: Generator) -> Result<Box<dyn BlastContr
         "random" => Ok(Box::new(RandomAI::new(rng))),
         "blast_glyph" | "blast-glyph" => Ok(Box::new(BlastAI::glyph())),
         "blast_brawler" | "blast-brawler" => Ok(Box::new(BlastAI::brawler())),
-        other => Err(format!(
-            "the core does not play the AI {other:?} in Blast yet (it plays: {})",
-            BLAST_AIS.join(", ")
-        )),
+        other => match BlastSearchSpec::by_name(other) {
+            Some(spec) => Ok(Box::new(BlastLookahead::new(rng, spec))),
+            None => Err(format!(
+                "the core does not play the AI {other:?} in Blast yet (it plays: {})",
+                BLAST_AIS.join(", ")
+            )),
+        },
     }
 }
 

@@ -308,7 +308,7 @@ fn glyph_victory(state: &mut MatchState<Blast>) {
 }
 
 /// R-B10, R-B11: the fighters act once each, in the order the player chooses.
-fn in_chosen_order(
+pub fn in_chosen_order(
     state: &mut MatchState<Blast>,
     side: usize,
     fighters: Vec<usize>,
