@@ -18,7 +18,7 @@ from krosbalance.testing.puzzles import PUZZLES, attempt, exposed_to, format_tab
 from krosbalance.testing.scenario import Scenario
 
 HEURISTICS = [name for name in list_ais("arena") if ai_tier(name) == "heuristic"]
-SEARCH = [name for name in list_ais() if ai_tier(name) == "search"]
+SEARCH = [name for name in list_ais("arena") if ai_tier(name) == "search"]
 #: puzzles whose right outcome is to refrain: a player that does nothing passes them
 RESTRAINT = {"keep_the_puff"}
 #: the Demonic Reward puzzles (issue 10): the economy on, the right purchase or reveal
