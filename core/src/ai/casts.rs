@@ -175,7 +175,9 @@ fn greedy_casts_over(
     }));
     let tables = &tables[..];
     let blockers = ctx.blockers;
-    let los = |t: Cell| board.los_path(cell, t);
+    // the path from the target's row of the table (the path is symmetric): a pass's few targets
+    // keep their rows in cache from one origin cell to the next, where each origin's row is new
+    let los = |t: Cell| board.los_path(t, cell);
     let mut remaining: Vec<(usize, f64)> = Vec::new();
     let mut gone: Vec<usize> = Vec::new();
     let mut used: u128 = 0;
@@ -531,7 +533,7 @@ fn summon_then_hit(
                 continue;
             }
             let here = reach.contains(t)
-                && !(entry.needs_los && board.los_path(cell, t).intersects(ctx.blockers));
+                && !(entry.needs_los && board.los_path(t, cell).intersects(ctx.blockers));
             if !here && i32::from(board.distance(cell, t)) > mp_left + top {
                 continue;
             }

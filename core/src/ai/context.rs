@@ -8,7 +8,9 @@ use std::sync::Arc;
 use crate::ai::scoring::{self, BLOCK_CHANCE, FastMap, GG_UNIT, Geometry, ThreatMap};
 use crate::ai::weights::Weights;
 use crate::board::{Cell, CellSet};
-use crate::content::{Effect, Limit, PieceKind, Power, RangeType, SpellKind, SpellSpec};
+use crate::content::{
+    Content, Effect, Limit, PieceKind, Power, RangeType, SpellKind, SpellRef, SpellSpec,
+};
 use crate::engine::state::{Fighter, MatchState};
 use crate::rulesets::arena::Arena;
 use crate::rulesets::arena::ruleset::{BUY_GG, PICK_KAMA};
@@ -36,6 +38,53 @@ pub fn may(f: &Fighter, kind: u8) -> bool {
     f.forbidden_kinds & (1u32 << kind) == 0
 }
 
+/// `per_turn_damage` of each fighter by uid, kept from one pass to the next while what it reads is
+/// unchanged: the fighter's spells, base AP and Critical, and the match's content (a pure function
+/// of them, so a kept value is the value made again). A row is made again when any of them changed.
+#[derive(Debug, Default)]
+pub struct DamageMemo {
+    content: Option<Arc<Content>>,
+    rows: Vec<Option<DamageRow>>,
+}
+
+/// A fighter's base AP, Critical and spells, and its `per_turn_damage` from them.
+type DamageRow = (i32, bool, Vec<SpellRef>, f64);
+
+impl DamageMemo {
+    /// `per_turn_damage(state, f)`, from the memo when `f`'s inputs are those of its row.
+    pub fn get(&mut self, state: &MatchState<Arena>, f: &Fighter) -> f64 {
+        if !self
+            .content
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(c, &state.content))
+        {
+            self.rows.clear();
+            self.content = Some(state.content.clone());
+        }
+        if self.rows.len() <= f.uid {
+            self.rows.resize(f.uid + 1, None);
+        }
+        let critical = f.has(Power::Critical);
+        if let Some((ap, crit, spells, value)) = &self.rows[f.uid] {
+            if *ap == f.base_ap && *crit == critical && spells[..] == f.spells[..] {
+                return *value;
+            }
+        }
+        let value = per_turn_damage(state, f);
+        match &mut self.rows[f.uid] {
+            Some(row) => {
+                row.0 = f.base_ap;
+                row.1 = critical;
+                row.2.clear();
+                row.2.extend_from_slice(&f.spells);
+                row.3 = value;
+            }
+            None => self.rows[f.uid] = Some((f.base_ap, critical, f.spells.clone(), value)),
+        }
+        value
+    }
+}
+
 /// A pass's lookup tables and buffers, lent from one pass to the next: each pass empties them,
 /// keeping their capacity (a pass fills a dozen small tables, and growing them again from
 /// nothing on every pass was a tenth of a match in allocation). They are pure per-pass caches,
@@ -56,6 +105,8 @@ pub struct PassTables {
     summon_groups: FastMap<(String, bool), Ranks2>,
     bomb_ko: FastMap<(u32, usize), f64>,
     walks: FastMap<Cell, (f64, i32)>,
+    /// Kept across passes (never emptied): see [`DamageMemo`].
+    pub damage: DamageMemo,
     cast_scratch: crate::ai::casts::CastScratch,
     plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
@@ -129,6 +180,8 @@ pub struct Ctx<'a> {
     pub summon_groups: FastMap<(String, bool), Ranks2>,
     pub bomb_ko: FastMap<(u32, usize), f64>,
     pub walks: FastMap<Cell, (f64, i32)>,
+    /// The player's `per_turn_damage` memo (lent with the tables, kept across passes).
+    damage: DamageMemo,
     /// The cast search's buffers, reused from one origin cell to the next.
     pub cast_scratch: crate::ai::casts::CastScratch,
     /// The plan search's buffers (lent by the player, see [`PassTables`]).
@@ -143,6 +196,7 @@ impl<'a> Ctx<'a> {
         me_uid: usize,
         threat: Arc<ThreatMap>,
         team: (i64, f64),
+        damage: &mut DamageMemo,
     ) -> Self {
         let me = &state.fighters[me_uid];
         let board = &state.board;
@@ -220,7 +274,7 @@ impl<'a> Ctx<'a> {
         let mut pins = Vec::new();
         let mut strike_next = 0.0;
         if melee {
-            strike_next = per_turn_damage(state, me);
+            strike_next = damage.get(state, me);
             let lock_dice = if me.has(Power::Lock) { 2 } else { 1 };
             if !me.has(Power::Tiny) {
                 for &e in &enemies {
@@ -229,7 +283,7 @@ impl<'a> Ctx<'a> {
                         continue;
                     }
                     let dodge = if enemy.has(Power::Dodge) { 2 } else { 1 };
-                    let output = per_turn_damage(state, enemy);
+                    let output = damage.get(state, enemy);
                     let need = if min_reach(state, enemy) >= 2 {
                         1.0
                     } else {
@@ -405,6 +459,7 @@ impl<'a> Ctx<'a> {
             summon_groups: FastMap::default(),
             bomb_ko: FastMap::default(),
             walks: FastMap::default(),
+            damage: DamageMemo::default(),
             cast_scratch: Default::default(),
             plan_buffers: Default::default(),
         }
@@ -427,6 +482,7 @@ impl<'a> Ctx<'a> {
         std::mem::swap(&mut self.summon_groups, &mut t.summon_groups);
         std::mem::swap(&mut self.bomb_ko, &mut t.bomb_ko);
         std::mem::swap(&mut self.walks, &mut t.walks);
+        std::mem::swap(&mut self.damage, &mut t.damage);
         std::mem::swap(&mut self.cast_scratch, &mut t.cast_scratch);
         std::mem::swap(&mut self.plan_buffers, &mut t.plan_buffers);
     }
@@ -537,7 +593,7 @@ impl<'a> Ctx<'a> {
                     if !shots {
                         continue;
                     }
-                    let output = per_turn_damage(state, enemy);
+                    let output = self.damage.get(state, enemy);
                     for &a in &self.allies {
                         let ally = &state.fighters[a];
                         if ally.uid == self.me_uid || ally.kind != PieceKind::Krosmaster {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::ai::casts::{Step, StepKind};
 use crate::ai::context::{
-    Ctx, PassTables, Reach, path, per_turn_damage, reach as reach_of, reachable_cells,
+    Ctx, DamageMemo, PassTables, Reach, path, reach as reach_of, reachable_cells,
 };
 use crate::ai::plan_search::{Plan, best_plans};
 use crate::ai::scoring::{self, Geometry, ThreatCache, ThreatMap};
@@ -140,7 +140,13 @@ impl HeuristicAI {
         if !self.acted.contains(&me) {
             self.acted.push(me);
         }
-        self.team = team_target(state, state.fighters[me].side, me, &self.acted);
+        self.team = team_target(
+            state,
+            state.fighters[me].side,
+            me,
+            &self.acted,
+            &mut self.tables.borrow_mut().damage,
+        );
         self.key = (state.turn, me as i64);
         self.first = true;
         self.steps.clear();
@@ -202,7 +208,16 @@ impl HeuristicAI {
     ) -> Vec<Plan> {
         let f = &state.fighters[me];
         let geo = self.geometry(state);
-        let mut ctx = Ctx::new(state, &geo, &self.weights, me, threat, self.team);
+        let mut tables = self.tables.borrow_mut();
+        let mut ctx = Ctx::new(
+            state,
+            &geo,
+            &self.weights,
+            me,
+            threat,
+            self.team,
+            &mut tables.damage,
+        );
         if i32::from(ctx.me_cell) == self.swap.0 {
             ctx.no_swap_back = self.swap.1;
         }
@@ -213,7 +228,6 @@ impl HeuristicAI {
             vec![(f.at(), 0)]
         };
         let reach = Reach::new(order, state.board.n_cells());
-        let mut tables = self.tables.borrow_mut();
         ctx.lend(&mut tables);
         let plans = best_plans(&self.weights, &mut ctx, &reach, keep);
         ctx.give_back(&mut tables);
@@ -525,19 +539,14 @@ pub fn team_target(
     side: usize,
     active: usize,
     acted: &[usize],
+    damage: &mut DamageMemo,
 ) -> (i64, f64) {
     let team = state.team_of[side];
     let strikers: Vec<(Cell, i32, f64)> = scoring::on_board(state)
         .filter(|a| {
             a.team == team && a.is_character() && (!acted.contains(&a.uid) || a.uid == active)
         })
-        .map(|a| {
-            (
-                a.at(),
-                a.base_mp + reach_of(state, a),
-                per_turn_damage(state, a),
-            )
-        })
+        .map(|a| (a.at(), a.base_mp + reach_of(state, a), damage.get(state, a)))
         .collect();
     let mut best = (-1i64, 0.0f64);
     let mut best_score = 0.0f64;

@@ -535,13 +535,34 @@ pub fn attack_odds(
 }
 
 // ------------------------------------------------------------------------------ value
+/// `HARMONIC[g]`: 1/1 + 1/2 + ... + 1/g added in that order (the same floats as the loop in
+/// [`gg_worth`], made once at compile time).
+const HARMONIC: [f64; 64] = {
+    let mut table = [0.0f64; 64];
+    let mut i = 1;
+    while i < 64 {
+        table[i] = table[i - 1] + 1.0 / (i as f64);
+        i += 1;
+    }
+    table
+};
+
 /// What holding `gg` GG is worth, in GG.
 pub fn gg_worth(gg: i32) -> f64 {
+    let s = match usize::try_from(gg) {
+        Ok(g) if g < HARMONIC.len() => HARMONIC[g],
+        _ => harmonic(gg),
+    };
+    f64::from(gg) + GG_PREMIUM * s
+}
+
+/// 1/1 + 1/2 + ... + 1/gg, added in that order (0 for gg <= 0).
+fn harmonic(gg: i32) -> f64 {
     let mut s = 0.0f64;
     for i in 1..=gg {
         s += 1.0 / f64::from(i);
     }
-    f64::from(gg) + GG_PREMIUM * s
+    s
 }
 
 /// The opposing seat `side` fears most (the most GG, ties to the lower seat).
@@ -1201,6 +1222,12 @@ mod tests {
     #[test]
     fn gg_worth_and_scores() {
         assert_eq!(gg_worth(3), 4.833333333333333);
+        for g in -2..100 {
+            assert_eq!(
+                gg_worth(g).to_bits(),
+                (f64::from(g) + GG_PREMIUM * harmonic(g)).to_bits()
+            );
+        }
         assert_eq!(score_swing(&[3, 2], 1, 0, 2, None, &[0, 1]), 3.95);
         assert_eq!(ko_risk(4.2, 4), 0.5666666666666668);
     }
