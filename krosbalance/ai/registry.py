@@ -85,6 +85,11 @@ def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
     return factory
 
 
+def _lookahead_four(rng: np.random.Generator) -> AI:
+    """lookahead-fast's budget playing four seats too (``LookaheadAI.four_players``)."""
+    return LookaheadAI(rng, candidates=3, dice_sets=1, four_players=True, against="sum")
+
+
 def _mcts_skilled(rng: np.random.Generator) -> AI:
     """mcts with the ``-2`` skills in its own plans (``kiter-2`` proposes them and finishes its
     team's turns in the rollouts); the opponent's reply is still modelled by ``kiter``."""
@@ -295,6 +300,12 @@ for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _loo
         rulesets=LookaheadAI.rulesets,
         two_players_only=LookaheadAI.two_players_only,
     )
+# four-player Arena (R-A150-R-A159): lookahead-fast's budget, an opponent model per seat, a leaf
+# scored for the partnership (ai/lookahead.py; reports/ai-ladder-arena-4p/); in two players it
+# plays as lookahead-fast
+register_ai(
+    "lookahead-4p", _lookahead_four, tier="search", rulesets=LookaheadAI.rulesets, two_players_only=False
+)
 register_ai("mcts", MCTSAI, tier="search")
 for _name, _factory in (
     ("mcts-2", _mcts_skilled),

@@ -63,6 +63,9 @@ pub struct SearchSpec {
     /// Further heuristics whose `alt_plans` best plans join the base's (`MCTSAI.alternatives`).
     pub alternatives: Vec<String>,
     pub alt_plans: usize,
+    /// Four players (`LookaheadAI.four_players`): how the leaf sets the other partnerships against
+    /// one's own (`against`); None: two-player matches only.
+    pub four: Option<evaluation::Against>,
 }
 
 /// The search AIs by registry name (`krosbalance/ai/registry.py`); also the screening form
@@ -84,6 +87,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         replies: Vec::new(),
         alternatives: Vec::new(),
         alt_plans: 1,
+        four: None,
     };
     let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
         candidates,
@@ -93,6 +97,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         replies: Vec::new(),
         alternatives: Vec::new(),
         alt_plans: 1,
+        four: None,
     };
     Some(match name {
         "lookahead-fast" => lookahead(3, 1),
@@ -129,8 +134,36 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             }
             spec
         }
-        _ => return screened(name),
+        // four-player Arena (reports/ai-ladder-arena-4p/NOTES-2026-12-07-four-player-search.md)
+        "lookahead-4p" => SearchSpec {
+            four: Some(evaluation::Against::Sum),
+            ..lookahead(3, 1)
+        },
+        _ => return screened(name).or_else(|| screened_four(name)),
     })
+}
+
+/// The screening form of `lookahead-4p`: `lookahead-4p{base=...;model=...;candidates=3;dice_sets=1;against=sum}`
+/// (any knob left out keeps `lookahead-4p`'s value), or None when `name` is not one.
+fn screened_four(name: &str) -> Option<SearchSpec> {
+    let body = name.strip_prefix("lookahead-4p{")?.strip_suffix('}')?;
+    let mut spec = search_spec("lookahead-4p")?;
+    for pair in body.split(';').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=')?;
+        match key {
+            "base" => spec.base = value.to_string(),
+            "model" => spec.model = value.to_string(),
+            "candidates" => spec.candidates = value.parse().ok().filter(|&n: &usize| n >= 1)?,
+            "dice_sets" => {
+                spec.budget = Budget::Lookahead {
+                    dice_sets: value.parse().ok().filter(|&n: &usize| n >= 1)?,
+                };
+            }
+            "against" => spec.four = Some(evaluation::Against::parse(value)?),
+            _ => return None,
+        }
+    }
+    Some(spec)
 }
 
 /// The screening form of [`search_spec`]: `mcts{knob=value;...}`, or None when `name` is not one.
@@ -196,6 +229,8 @@ pub struct PlanSearchAI {
     /// Further heuristics whose `alt_plans` best plans join the base's for a Krosmaster.
     alternatives: Vec<HeuristicAI>,
     alt_plans: usize,
+    /// Four players: the leaf's `against` (`SearchSpec::four`); None: the two-player search.
+    pub four: Option<evaluation::Against>,
     geo: Option<Arc<Geometry>>,
     key: (i32, i64),
     /// Rollouts played and activations decided by rollouts (for benchmarks).
@@ -232,6 +267,7 @@ impl PlanSearchAI {
             replies: Vec::new(),
             alternatives: Vec::new(),
             alt_plans: 1,
+            four: None,
             geo: None,
             key: (-1, -1),
             rollouts: 0,
@@ -266,6 +302,13 @@ impl PlanSearchAI {
                 alternative.set_geometry(geo.clone());
             }
         }
+        self
+    }
+
+    /// Play four-player matches too, the leaf setting the other partnerships against one's own by
+    /// `four` (`SearchSpec::four`; None: two players only).
+    pub fn with_four(mut self, four: Option<evaluation::Against>) -> Self {
+        self.four = four;
         self
     }
 
