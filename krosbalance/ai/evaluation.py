@@ -144,6 +144,7 @@ def evaluate_sides(
     threat_cache: ThreatCache | None = None,
     against: str = "sum",
     kama_worth: float = KAMA_WORTH,
+    threats: bool = True,
 ) -> float:
     """:func:`evaluate` generalised to any number of partnerships (four-player Arena, R-A150-R-A159),
     how good ``state`` is for ``side``'s partnership, in injury units:
@@ -187,7 +188,7 @@ def evaluate_sides(
     for seat in range(state.n_seats):
         worth[team_of[seat]] += kama_worth * kamas[seat]
     mover = state.active_side
-    for victims in range(state.n_seats):
+    for victims in range(state.n_seats if threats else 0):
         alive = [k for k in state.timeline[victims] if k.alive and k.cell >= 0]
         if not alive:
             continue

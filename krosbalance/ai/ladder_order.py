@@ -24,7 +24,17 @@ from krosbalance.ai.registry import TIERS, ai_tier
 from krosbalance.errors import ContentError
 
 #: the rulesets the shipped ladders were played in: their standings validate AIs for these only
-LADDER_RULESETS: tuple[str, ...] = ("arena", "duel")
+LADDER_RULESETS: tuple[str, ...] = ("arena", "duel", "arena-4p")
+#: the ladder of four-player Arena (R-A150-R-A159): a two-player standing does not validate an AI
+#: for four seats, so a four-seat Arena run reads this key (:func:`ladder_ruleset`)
+FOUR_PLAYER_LADDER = "arena-4p"
+
+
+def ladder_ruleset(ruleset: str, seats: int) -> str:
+    """The ladder a run is judged by: its ruleset's, or for Arena with more than two seats
+    :data:`FOUR_PLAYER_LADDER`."""
+    name = base_ruleset(ruleset)
+    return FOUR_PLAYER_LADDER if name == "arena" and seats > 2 else name
 
 
 def registered_tier(ai: str) -> str:

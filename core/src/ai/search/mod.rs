@@ -136,14 +136,15 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         }
         // four-player Arena (reports/ai-ladder-arena-4p/NOTES-2026-12-07-four-player-search.md)
         "lookahead-4p" => SearchSpec {
-            four: Some(evaluation::Against::Sum),
-            ..lookahead(3, 1)
+            base: "kiter-2".to_string(),
+            four: Some(evaluation::Against::Max),
+            ..lookahead(6, 4)
         },
         _ => return screened(name).or_else(|| screened_four(name)),
     })
 }
 
-/// The screening form of `lookahead-4p`: `lookahead-4p{base=...;model=...;candidates=3;dice_sets=1;against=sum}`
+/// The screening form of `lookahead-4p`: `lookahead-4p{base=...;model=...;candidates=6;dice_sets=4;against=max}`
 /// (any knob left out keeps `lookahead-4p`'s value), or None when `name` is not one.
 fn screened_four(name: &str) -> Option<SearchSpec> {
     let body = name.strip_prefix("lookahead-4p{")?.strip_suffix('}')?;
