@@ -61,11 +61,13 @@ class LookaheadAI(PlanSearchAI):
         model: type[HeuristicAI] = KiterAI,
         four_players: bool = False,
         against: str = "sum",
+        prior: float = PRIOR,
     ) -> None:
         super().__init__(rng, candidates, base, model)
         self.dice_sets = dice_sets
         self.four_players = four_players
         self.against = against
+        self.prior = prior
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan with the best total evaluation over the shared dice sets (ties: the heuristic's
@@ -75,7 +77,7 @@ class LookaheadAI(PlanSearchAI):
         best, best_value = plans[0], -1e18
         for plan in plans:
             mean = sum(self._rollout(view, me, plan, faces) for faces in dice) / len(dice)
-            total = mean + PRIOR * plan.value
+            total = mean + self.prior * plan.value
             if total > best_value + 1e-9:
                 best, best_value = plan, total
         return best

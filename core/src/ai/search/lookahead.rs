@@ -41,6 +41,7 @@ pub fn choose(
     me: usize,
     plans: &[Plan],
     dice_sets: usize,
+    prior: f64,
     geo: &Geometry,
 ) -> usize {
     let dice: Vec<Arc<[u8]>> = (0..dice_sets)
@@ -53,7 +54,7 @@ pub fn choose(
             sum += rollout(ai, state, me, plan, faces.clone(), geo);
         }
         let mean = sum / dice.len() as f64;
-        let total = mean + PRIOR * plan.value;
+        let total = mean + prior * plan.value;
         if total > best_value + 1e-9 {
             best = i;
             best_value = total;

@@ -33,7 +33,7 @@ use crate::rulesets::arena::{Arena, ArenaController};
 #[derive(Clone, Debug)]
 pub enum Budget {
     /// `LookaheadAI(candidates, dice_sets)`.
-    Lookahead { dice_sets: usize },
+    Lookahead { dice_sets: usize, prior: f64 },
     /// `MCTSAI(candidates, schedule, prior, keep_base, proof, confirm)`.
     Mcts {
         schedule: Vec<usize>,
@@ -91,7 +91,10 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
     };
     let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
         candidates,
-        budget: Budget::Lookahead { dice_sets },
+        budget: Budget::Lookahead {
+            dice_sets,
+            prior: lookahead::PRIOR,
+        },
         base: "kiter".to_string(),
         model: MODEL.to_string(),
         replies: Vec::new(),
@@ -156,9 +159,14 @@ fn screened_four(name: &str) -> Option<SearchSpec> {
             "model" => spec.model = value.to_string(),
             "candidates" => spec.candidates = value.parse().ok().filter(|&n: &usize| n >= 1)?,
             "dice_sets" => {
-                spec.budget = Budget::Lookahead {
-                    dice_sets: value.parse().ok().filter(|&n: &usize| n >= 1)?,
-                };
+                if let Budget::Lookahead { dice_sets, .. } = &mut spec.budget {
+                    *dice_sets = value.parse().ok().filter(|&n: &usize| n >= 1)?;
+                }
+            }
+            "prior" => {
+                if let Budget::Lookahead { prior, .. } = &mut spec.budget {
+                    *prior = value.parse().ok()?;
+                }
             }
             "against" => spec.four = Some(evaluation::Against::parse(value)?),
             _ => return None,
@@ -346,8 +354,8 @@ impl PlanSearchAI {
         self.searches += 1;
         let geo = self.geometry(state);
         match self.budget.clone() {
-            Budget::Lookahead { dice_sets } => {
-                lookahead::choose(self, state, me, plans, dice_sets, &geo)
+            Budget::Lookahead { dice_sets, prior } => {
+                lookahead::choose(self, state, me, plans, dice_sets, prior, &geo)
             }
             Budget::Mcts {
                 schedule,
