@@ -10,8 +10,9 @@ AI not on the ladder placed at the top of its tier; then its name (two AIs off t
 are told apart by name only, and an answer by either is provisional).
 
 A ladder standing validates an AI only for the ruleset the ladder was played in (the standing's
-``ruleset``): the shipped file holds a two-player Arena ladder and a Duel Pack ladder, so a Blast run
-has no validated AI until a ladder of its own is written.
+``ruleset``): the shipped file holds a two-player Arena ladder, a four-player Arena ladder
+(``arena-4p``: a four-seat Arena run is judged by it, :func:`ladder_ruleset`) and a Duel Pack
+ladder, so a Blast run has no validated AI until a ladder of its own is written.
 """
 
 from __future__ import annotations
