@@ -51,7 +51,7 @@ def verdict_ruleset(rs: Any) -> str:
     Arena run is judged by four-player Arena's ladder (``arena-4p``)."""
     played = list(dict.fromkeys(base_ruleset(r) for r in played_rulesets(rs)))
     if played == ["arena"] and more_than_two_seats(rs):
-        return FOUR_PLAYER_LADDER
+        return FOUR_PLAYER_LADDER  # ladder_order.ladder_ruleset("arena", 4)
     outside = [r for r in played if r not in LADDER_RULESETS]
     return outside[0] if outside else (played[0] if played else LADDER_RULESETS[0])
 

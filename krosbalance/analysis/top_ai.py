@@ -20,6 +20,7 @@ from krosbalance.ai.ladder_order import (
     LADDER_RULESETS,
     base_ruleset,
     ladder_key,
+    ladder_ruleset,
     strength_order,
     validated_for,
 )
@@ -83,7 +84,7 @@ def run_ruleset(matches: Any) -> str:
     named = matches["ruleset"].dropna().astype(str).map(base_ruleset)
     name = str(named.value_counts().index[0]) if len(named) else "arena"
     four = "ai2" in matches.columns and bool(matches["ai2"].notna().any())
-    return FOUR_PLAYER_LADDER if name == "arena" and four else name
+    return ladder_ruleset(name, 4 if four else 2)
 
 
 def ai_note(top: TopAIs) -> str:
