@@ -586,4 +586,31 @@ mod tests {
         assert!(search_spec("mcts{candidates=many}").is_none());
         assert!(search_spec("mcts-deeper").is_none());
     }
+
+    #[test]
+    fn the_four_player_search_plays_four_seats_and_its_screening_form_sets_its_knobs() {
+        use super::evaluation::Against;
+        let four = search_spec("lookahead-4p").expect("registered");
+        assert_eq!(four.four, Some(Against::Max));
+        assert_eq!((four.base.as_str(), four.candidates), ("kiter-2", 6));
+        assert!(matches!(four.budget, Budget::Lookahead { dice_sets: 4, prior } if prior == 0.5));
+        let form =
+            search_spec("lookahead-4p{against=mean;base=kiter;candidates=3;dice_sets=2;prior=1.5}")
+                .expect("a form");
+        assert_eq!(form.four, Some(Against::Mean));
+        assert_eq!((form.base.as_str(), form.candidates), ("kiter", 3));
+        assert!(matches!(form.budget, Budget::Lookahead { dice_sets: 2, prior } if prior == 1.5));
+        assert!(search_spec("lookahead-4p{against=min}").is_none());
+        assert!(search_spec("lookahead-4p{dice_sets=0}").is_none());
+        // the two-player searches stay two-player
+        for name in [
+            "lookahead-fast",
+            "lookahead",
+            "mcts",
+            "mcts-race",
+            "mcts-deep",
+        ] {
+            assert_eq!(search_spec(name).expect("registered").four, None, "{name}");
+        }
+    }
 }
