@@ -55,6 +55,7 @@ PORTED_AIS: tuple[str, ...] = (  # the registry's ids; the core knows them by co
     "mcts-race",
     "mcts-deep",
     "mcts-fair",
+    "lookahead-4p",
 )
 #: the ported heuristic AIs proven identical to the reference, event for event (the golden rows
 #: and the differential runs of tests/core/test_heuristic_identity.py); only these are played

@@ -10,10 +10,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.golden.arena4_golden import BOARDS, MODES, four_player_ais, load, plan, play
+from tests.fixtures.golden.arena4_golden import (
+    BOARDS,
+    MODES,
+    four_player_ais,
+    four_player_searches,
+    load,
+    plan,
+    play,
+    search_plan,
+)
 from tests.fixtures.golden.arena_golden import digest
 
-ROWS = load()
+ALL_ROWS = load()
+SEARCH_ROWS = ALL_ROWS[len(ALL_ROWS) - len(search_plan()) :]  # the four-player search's, appended
+ROWS = ALL_ROWS[: len(ALL_ROWS) - len(SEARCH_ROWS)]
 SLICE = ROWS[3::6]  # from the 4th match: board choices are every 8th from it
 
 
@@ -43,6 +54,24 @@ def test_golden_plan_is_the_recorded_plan_and_covers_modes_ais_boards_and_board_
     assert {row["board"] for row in ROWS} == set(BOARDS)
     assert any("board_choice" in row for row in SLICE)
     assert {row["mode"] for row in SLICE} == set(MODES)
+
+
+def test_search_rows_are_the_search_plan_and_seat_the_search_in_both_modes():
+    recorded = [{k: v for k, v in row.items() if k not in ("sha256", "bytes")} for row in SEARCH_ROWS]
+    assert recorded == search_plan()
+    assert {ai for row in SEARCH_ROWS for ai in row["ai"]} >= set(four_player_searches())
+    assert {row["mode"] for row in SEARCH_ROWS} == set(MODES)
+
+
+@pytest.mark.parametrize("row", SEARCH_ROWS[::2], ids=lambda r: f"search-{r['mode']}-{r['seed']}")
+def test_four_player_search_match_identical_to_golden(row):
+    _replay(row)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", SEARCH_ROWS, ids=lambda r: f"search-{r['mode']}-{r['seed']}")
+def test_four_player_search_match_identical_to_golden_all(row):
+    _replay(row)
 
 
 @pytest.mark.parametrize("row", SLICE, ids=lambda r: f"{r['mode']}-{r['seed']}")

@@ -79,7 +79,7 @@ pub fn controller(
         return Ok(Box::new(ai));
     }
     if let Some(spec) = crate::ai::search::search_spec(name) {
-        if seats != 2 {
+        if seats != 2 && spec.four.is_none() {
             // the leaf evaluation scores one side against the other (`two_players_only`)
             return Err(format!(
                 "the core does not play the AI {name:?} with {seats} players: it plays two-player matches only"
@@ -110,7 +110,8 @@ pub fn controller(
             .collect::<Result<Vec<_>, _>>()?;
         let mut ai = PlanSearchAI::new(name, spec.candidates, spec.budget, rng, base, model)
             .with_replies(replies)
-            .with_alternatives(alternatives, spec.alt_plans);
+            .with_alternatives(alternatives, spec.alt_plans)
+            .with_four(spec.four);
         if let Some(geo) = geo {
             ai.set_geometry(geo.clone());
         }

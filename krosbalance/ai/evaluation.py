@@ -132,3 +132,84 @@ def evaluate(
                     swing = max(-scoring.WIN_VALUE, min(scoring.WIN_VALUE, swing))
                     value += weight * risk * abs(GG_UNIT * swing) * sign
     return value
+
+
+#: how the other partnerships' worth is summed up against one's own in :func:`evaluate_sides`
+AGAINST: tuple[str, ...] = ("sum", "mean", "max")
+
+
+def evaluate_sides(
+    state: MatchState,
+    side: int,
+    threat_cache: ThreatCache | None = None,
+    against: str = "sum",
+    kama_worth: float = KAMA_WORTH,
+    threats: bool = True,
+) -> float:
+    """:func:`evaluate` generalised to any number of partnerships (four-player Arena, R-A150-R-A159),
+    how good ``state`` is for ``side``'s partnership, in injury units:
+
+    - **the score**: ``GG_UNIT`` times :func:`.scoring.score_value`, which already sets the
+      partnership's GG against the strongest other partnership's (R-A158), a won or lost match as
+      ``WIN_SCORE``;
+    - **each partnership's worth**: its material (as :func:`evaluate`), its kamas, less the KO
+      threats against its Krosmasters (each seat's threat map; a KO's GG swing as its victim's
+      partnership sees it, the GG going to the victim's rival, :func:`.scoring.rival`), the seat to
+      move next weighing ``THREAT_TO_MOVER``, the others ``THREAT_TO_OTHER``;
+    - own worth less ``against`` of the others' (``sum``: every enemy's loss is a gain, as the
+      heuristics' casts count it; ``mean``: the four-player game as one against the average rival;
+      ``max``: only the strongest rival counts). With two players all three are :func:`evaluate`'s
+      material, kamas and threats (its float order differs: two-player searches keep :func:`evaluate`).
+
+    In two versus two the ally's seat is part of one's own partnership (its figures, kamas and
+    threats count for it); in a free-for-all every other seat is a partnership of its own.
+    """
+    team_of = state.team_of
+    mine = team_of[side]
+    if state.finished:
+        if state.winner is None:
+            return 0.0
+        return WIN_SCORE if state.winner == mine else -WIN_SCORE
+    seen = MatchView(state, side)
+    arena = arena_view(seen)
+    gg, wild_gg, kamas = arena.gg, arena.wild_gg, arena.kamas
+    score = scoring.score_value(gg, wild_gg, side, team_of)
+    if abs(score) >= scoring.WIN_VALUE:
+        return WIN_SCORE if score > 0 else -WIN_SCORE
+    worth = [0.0] * (max(team_of) + 1)
+    for f in state.fighters:
+        if not f.alive or f.cell < 0:
+            continue
+        team = team_of[f.side]
+        if f.kind == KROSMASTER:
+            worth[team] += HP_WORTH * (f.hp - f.injuries) + PRESENCE
+        elif f.kind == "creature":
+            worth[team] += 0.5 * HP_WORTH * (f.hp - f.injuries) + SUMMON_WORTH.get(f.spec.id, 0.5)
+    for seat in range(state.n_seats):
+        worth[team_of[seat]] += kama_worth * kamas[seat]
+    mover = state.active_side
+    for victims in range(state.n_seats if threats else 0):
+        alive = [k for k in state.timeline[victims] if k.alive and k.cell >= 0]
+        if not alive:
+            continue
+        danger = enemy_threat.threat_map(MatchView(state, victims), victims, threat_cache)
+        weight = THREAT_TO_MOVER if victims == mover else THREAT_TO_OTHER
+        gainer = scoring.rival(gg, team_of, victims)
+        before = scoring.score_value(gg, wild_gg, victims, team_of)
+        for k in alive:
+            risk = enemy_threat.ko_risk(danger[k.cell], k.hp - k.injuries)
+            if risk > 0:
+                after, wild = scoring.score_after(gg, wild_gg, gainer, k.level, victims, team_of)
+                swing = scoring.score_value(after, wild, victims, team_of) - before
+                swing = max(-scoring.WIN_VALUE, min(scoring.WIN_VALUE, swing))
+                worth[team_of[victims]] -= weight * risk * abs(GG_UNIT * swing)
+    others = [worth[p] for p in range(len(worth)) if p != mine]
+    if against == "max":
+        rest = max(others)
+    elif against == "mean":
+        rest = sum(others) / len(others)
+    elif against == "sum":
+        rest = sum(others)
+    else:
+        raise ValueError(f"against must be one of {', '.join(AGAINST)}, got {against!r}")
+    return GG_UNIT * score + worth[mine] - rest

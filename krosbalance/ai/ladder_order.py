@@ -10,7 +10,9 @@ AI not on the ladder placed at the top of its tier; then its name (two AIs off t
 are told apart by name only, and an answer by either is provisional).
 
 A ladder standing validates an AI only for the ruleset the ladder was played in (the standing's
-``ruleset``): the shipped file holds a two-player Arena ladder, a Duel Pack ladder and a Blast ladder.
+``ruleset``): the shipped file holds a two-player Arena ladder, a four-player Arena ladder
+(``arena-4p``: a four-seat Arena run is judged by it, :func:`ladder_ruleset`), a Duel Pack ladder
+and a Blast ladder.
 """
 
 from __future__ import annotations
@@ -23,7 +25,17 @@ from krosbalance.ai.registry import TIERS, ai_tier
 from krosbalance.errors import ContentError
 
 #: the rulesets the shipped ladders were played in: their standings validate AIs for these only
-LADDER_RULESETS: tuple[str, ...] = ("arena", "duel", "blast")
+LADDER_RULESETS: tuple[str, ...] = ("arena", "duel", "blast", "arena-4p")
+#: the ladder of four-player Arena (R-A150-R-A159): a two-player standing does not validate an AI
+#: for four seats, so a four-seat Arena run reads this key (:func:`ladder_ruleset`)
+FOUR_PLAYER_LADDER = "arena-4p"
+
+
+def ladder_ruleset(ruleset: str, seats: int) -> str:
+    """The ladder a run is judged by: its ruleset's, or for Arena with more than two seats
+    :data:`FOUR_PLAYER_LADDER`."""
+    name = base_ruleset(ruleset)
+    return FOUR_PLAYER_LADDER if name == "arena" and seats > 2 else name
 
 
 def registered_tier(ai: str) -> str:

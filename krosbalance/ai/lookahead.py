@@ -16,18 +16,26 @@ heuristic.
 The budget is a count: ``candidates x dice_sets`` rollouts per Krosmaster activation (plus none when
 the heuristic offers a single plan), never a time, so a match stays a pure function of its seed.
 Named budgets are registered in :mod:`.registry` (``lookahead-fast``, ``lookahead``).
+
+**Four players** (R-A150-R-A159; ``four_players``, registered as ``lookahead-4p``): the rollout
+plays the rest of the team's turn, then every other seat's turn until this seat is to play again,
+each seat by its own fork of the model (an opponent model per seat; in two versus two the ally's
+seat is played by the same heuristic, which treats it as a partner), and the copy is scored by
+:func:`.evaluation.evaluate_sides`: the partnership against ``against`` of the others (``sum`` by
+default). A two-player match is played exactly as without the flag.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from krosbalance.ai.evaluation import evaluate
+from krosbalance.ai.evaluation import evaluate, evaluate_sides
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
 from krosbalance.ai.planner import HeuristicAI
 from krosbalance.ai.rollout import ReplayDice, finish_team_turn, play_turn
+from krosbalance.engine.state import MatchState
 from krosbalance.engine.view import FighterView, MatchView
 
 #: raw faces pre-drawn per dice set (a rollout that rolls more cycles through them)
@@ -51,9 +59,15 @@ class LookaheadAI(PlanSearchAI):
         dice_sets: int = 2,
         base: type[HeuristicAI] = KiterAI,
         model: type[HeuristicAI] = KiterAI,
+        four_players: bool = False,
+        against: str = "sum",
+        prior: float = PRIOR,
     ) -> None:
         super().__init__(rng, candidates, base, model)
         self.dice_sets = dice_sets
+        self.four_players = four_players
+        self.against = against
+        self.prior = prior
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan with the best total evaluation over the shared dice sets (ties: the heuristic's
@@ -63,7 +77,7 @@ class LookaheadAI(PlanSearchAI):
         best, best_value = plans[0], -1e18
         for plan in plans:
             mean = sum(self._rollout(view, me, plan, faces) for faces in dice) / len(dice)
-            total = mean + PRIOR * plan.value
+            total = mean + self.prior * plan.value
             if total > best_value + 1e-9:
                 best, best_value = plan, total
         return best
@@ -77,5 +91,20 @@ class LookaheadAI(PlanSearchAI):
         mine = self.base.fork()
         mine.adopt(plan)
         finish_team_turn(state, fighter, mine, MatchView(state, side))
+        if self.four_players and state.n_seats > 2:
+            return self._replies(state, side)
         play_turn(state, self.model.fork())
         return evaluate(state, side, self.base._threat_cache)
+
+    def _replies(self, state: MatchState, side: int) -> float:
+        """Four players: every other seat's turn until ``side`` is to play again (at most one round),
+        each seat by its own fork of the model; the copy scored for the partnership."""
+        models: dict[int, HeuristicAI] = {}
+        for _ in range(state.n_seats - 1):
+            if state.finished or state.active_side == side:
+                break
+            seat = state.active_side
+            if seat not in models:
+                models[seat] = self.model.fork()
+            play_turn(state, models[seat])
+        return evaluate_sides(state, side, self.base._threat_cache, self.against)

@@ -86,6 +86,15 @@ def _lookahead(candidates: int, dice_sets: int) -> AIFactory:
     return factory
 
 
+def _lookahead_four(rng: np.random.Generator) -> AI:
+    """The four-player search (``LookaheadAI.four_players``; screened in
+    ``reports/ai-ladder-arena-4p/NOTES-2026-12-07-four-player-search.md``): kiter-2 (the best
+    four-player heuristic) proposes 6 plans per activation, each judged on 4 shared dice sets over
+    the rest of the team's turn and every other seat's turn (kiter models each seat), the
+    partnership scored against the strongest other (``against="max"``)."""
+    return LookaheadAI(rng, candidates=6, dice_sets=4, base=Kiter2AI, four_players=True, against="max")
+
+
 def _mcts_skilled(rng: np.random.Generator) -> AI:
     """mcts with the ``-2`` skills in its own plans (``kiter-2`` proposes them and finishes its
     team's turns in the rollouts); the opponent's reply is still modelled by ``kiter``."""
@@ -296,6 +305,12 @@ for _name, _factory in (("lookahead-fast", _lookahead(3, 1)), ("lookahead", _loo
         rulesets=LookaheadAI.rulesets,
         two_players_only=LookaheadAI.two_players_only,
     )
+# four-player Arena (R-A150-R-A159): an opponent model per seat, a leaf scored for the partnership
+# (ai/lookahead.py; reports/ai-ladder-arena-4p/); with two players it is the two-player lookahead
+# with the same knobs
+register_ai(
+    "lookahead-4p", _lookahead_four, tier="search", rulesets=LookaheadAI.rulesets, two_players_only=False
+)
 register_ai("mcts", MCTSAI, tier="search")
 for _name, _factory in (
     ("mcts-2", _mcts_skilled),

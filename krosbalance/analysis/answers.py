@@ -19,7 +19,7 @@ from krosbalance.analysis.names import display_name
 from krosbalance.analysis.narrative import with_ci
 from krosbalance.analysis.seating import more_than_two_seats
 from krosbalance.analysis.sections import default_study, folder_study, played_rulesets, ruleset_sections
-from krosbalance.analysis.top_ai import LADDER_RULESETS, base_ruleset
+from krosbalance.analysis.top_ai import FOUR_PLAYER_LADDER, LADDER_RULESETS, base_ruleset
 from krosbalance.analysis.verdict import Verdict, answer_lines, character_verdict
 
 
@@ -47,8 +47,11 @@ def report_verdict(
 
 def verdict_ruleset(rs: Any) -> str:
     """The ruleset a run's answer is judged in: the one it played, or, when it played several, the
-    first the AI ladder was not played in (an Arena standing validates no AI for Blast)."""
+    first the AI ladder was not played in (an Arena standing validates no AI for Blast). A four-seat
+    Arena run is judged by four-player Arena's ladder (``arena-4p``)."""
     played = list(dict.fromkeys(base_ruleset(r) for r in played_rulesets(rs)))
+    if played == ["arena"] and more_than_two_seats(rs):
+        return FOUR_PLAYER_LADDER  # ladder_order.ladder_ruleset("arena", 4)
     outside = [r for r in played if r not in LADDER_RULESETS]
     return outside[0] if outside else (played[0] if played else LADDER_RULESETS[0])
 

@@ -42,6 +42,7 @@ from krosbalance.ai.ladder import (
     ladder_sources,
     load_ladders,
 )
+from krosbalance.ai.ladder_order import FOUR_PLAYER_LADDER
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import TIER_ORDER, ai_tier
 from krosbalance.analysis.design import CLUSTER, WEIGHT, clusters, weights, with_design
@@ -50,9 +51,32 @@ from krosbalance.analysis.strength import FIRST_TERM, SIDE_TERM, character_covar
 TierOf = Callable[[str], str]
 
 
+def four_seat_sides(matches: pd.DataFrame) -> pd.DataFrame:
+    """Four-seat matches read as two sides (four-player Arena's ladder, ``arena-4p``): a match whose
+    AIs alternate round the table (seats 0 and 2 one AI, seats 1 and 3 another: one partnership each
+    in two versus two, alternate seats in a free-for-all) becomes side 0 (seats 0 and 2: their AI,
+    their teams joined) against side 1 (seats 1 and 3); the winner and the first player are the side
+    of the winning partnership or seat (partnerships of two versus two are seats ``(0, 1, 0, 1)``,
+    so both modes read ``% 2``). Four-seat matches whose AIs do not alternate are left out; a table
+    without further seats is returned as it is."""
+    if "ai2" not in matches.columns or not matches["ai2"].notna().any():
+        return matches
+    m = matches[
+        (matches["ai2"].astype(str) == matches["ai0"].astype(str))
+        & (matches["ai3"].astype(str) == matches["ai1"].astype(str))
+    ].copy()
+    winner = stats.winner_series(m)
+    m["winner"] = winner % 2
+    m["first_player"] = pd.to_numeric(m["first_player"], errors="coerce") % 2
+    m["team0"] = m["team0"].astype(str) + "," + m["team2"].astype(str)
+    m["team1"] = m["team1"].astype(str) + "," + m["team3"].astype(str)
+    return m
+
+
 def cross_ai_matches(matches: pd.DataFrame) -> pd.DataFrame:
-    """The error-free matches in which the two sides had different AIs."""
-    m = stats.ok_matches(matches)
+    """The error-free matches in which the two sides had different AIs (four seats: read as two
+    sides by :func:`four_seat_sides`)."""
+    m = four_seat_sides(stats.ok_matches(matches))
     if m.empty or "ai0" not in m.columns:
         return m.iloc[0:0]
     return m[m["ai0"].astype(str) != m["ai1"].astype(str)]
@@ -273,10 +297,13 @@ def matches_ruleset(matches: pd.DataFrame) -> str:
     """
     if "ruleset" not in matches.columns or matches.empty:
         return DEFAULT_RULESET
-    names = sorted({str(r).split("(")[0].split()[0] for r in matches["ruleset"].dropna()})
+    names = sorted({str(r).split("(")[0].split("[")[0].split()[0] for r in matches["ruleset"].dropna()})
     if len(names) > 1:
         raise ValueError(f"the matches mix rulesets ({', '.join(names)}): a ladder is one ruleset's")
-    return names[0] if names else DEFAULT_RULESET
+    name = names[0] if names else DEFAULT_RULESET
+    if name == "arena" and "ai2" in matches.columns and matches["ai2"].notna().any():
+        return FOUR_PLAYER_LADDER  # four-player Arena: a ladder of its own
+    return name
 
 
 def write_ladder(

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from krosbalance.ai.ladder_order import (
+    FOUR_PLAYER_LADDER,
     LADDER_RULESETS,
     base_ruleset,
     ladder_key,
+    ladder_ruleset,
     strength_order,
     validated_for,
 )
@@ -76,11 +78,13 @@ def top_ais(
 
 def run_ruleset(matches: Any) -> str:
     """The ruleset of a run's matches (its most played one; Arena for rows written before the
-    column)."""
+    column); four-seat Arena's ladder (``arena-4p``) when the matches seat more than two players."""
     if matches is None or len(matches) == 0 or "ruleset" not in matches.columns:
         return "arena"
     named = matches["ruleset"].dropna().astype(str).map(base_ruleset)
-    return str(named.value_counts().index[0]) if len(named) else "arena"
+    name = str(named.value_counts().index[0]) if len(named) else "arena"
+    four = "ai2" in matches.columns and bool(matches["ai2"].notna().any())
+    return ladder_ruleset(name, 4 if four else 2)
 
 
 def ai_note(top: TopAIs) -> str:
@@ -94,6 +98,7 @@ def ai_note(top: TopAIs) -> str:
 
 
 __all__ = [
+    "FOUR_PLAYER_LADDER",
     "LADDER_RULESETS",
     "TopAIs",
     "ai_note",

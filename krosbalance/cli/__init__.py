@@ -515,7 +515,9 @@ def _write_ladder(out: Path, path: Path | None, experiment: str) -> Path:
     try:
         results = ResultSet.load(out)
         ruleset = matches_ruleset(results.matches)  # the summary drops the column
-        return write_ladder(results.summary().matches, path, experiment=experiment, ruleset=ruleset)
+        # four-player Arena's ladder reads the further seats' AIs, which the summary drops
+        table = results.matches if ruleset == "arena-4p" else results.summary().matches
+        return write_ladder(table, path, experiment=experiment, ruleset=ruleset)
     except ValueError as exc:
         raise KrosbalanceError(f"{out}: {exc}") from None
 

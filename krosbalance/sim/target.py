@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from krosbalance.ai.ladder import load_ladder
-from krosbalance.ai.ladder_order import base_ruleset, strength_order
+from krosbalance.ai.ladder_order import base_ruleset, ladder_ruleset, strength_order
 from krosbalance.ai.registry import canonical_ai
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.design import MAX_MATCHES, Experiment
@@ -232,7 +232,8 @@ def resolve_target(experiment: Experiment, raw: Mapping[str, Any], problems: _Pr
                 "target", "no AI plays a matchup of its own in ais (the same AI on every side) to target"
             )
             return experiment
-        best, why = strongest_ai(list(own), experiment.ruleset)
+        # a four-seat Arena run is judged by four-player Arena's ladder: the target plays that AI
+        best, why = strongest_ai(list(own), ladder_ruleset(experiment.ruleset, experiment.seats))
         if why:
             problems.add("target.ais", why)
             return experiment

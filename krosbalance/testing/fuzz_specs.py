@@ -150,12 +150,21 @@ def rewards_by_set() -> dict[str, tuple[str, ...]]:
     return {name: tuple(registry.list_rewards(set=name)) for name in sets}
 
 
+#: the four-player search AIs, drawn last into a share of the four-player matches (not by
+#: :func:`core_ais`: the specs drawn before they joined stay the same)
+FOUR_SEATS_SEARCH: tuple[str, ...] = ("lookahead-4p",)
+#: the share of the four-player matches in which a four-player search AI takes one seat
+FOUR_SEARCH_SHARE = 0.1
+#: the turn bound of those matches (game turns: one seat's turn each, so one to two rounds)
+FOUR_SEARCH_TURNS = (4, 8)
+
+
 def core_ais(seats: int) -> list[str]:
     """The AIs the core plays for ``seats`` seats: ``random`` and :data:`native_match.PORTED_AIS`
     (read now, so an AI ported later is fuzzed too), less those the registry says cannot play
-    that many seats."""
+    that many seats and the four-player searches (:data:`FOUR_SEATS_SEARCH`, drawn apart)."""
     known = set(list_ais("arena"))
-    names = ["random", *(n for n in native_match.PORTED_AIS if n != "random")]
+    names = ["random", *(n for n in native_match.PORTED_AIS if n not in ("random", *FOUR_SEATS_SEARCH))]
     return [n for n in names if n in known and not ai_problem(n, "arena", seats)]
 
 
@@ -393,6 +402,10 @@ def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     mechanic = _mechanic(master_seed, k, teams)
     if mechanic is not None:
         spec["mechanic"] = mechanic
+    # drawn last, so the four-player matches without it are the specs they were before it joined
+    if seats == 4 and rng.random() < FOUR_SEARCH_SHARE:
+        spec["ai"][int(rng.integers(seats))] = FOUR_SEATS_SEARCH[int(rng.integers(len(FOUR_SEATS_SEARCH)))]
+        options["turn_limit"] = int(rng.integers(FOUR_SEARCH_TURNS[0], FOUR_SEARCH_TURNS[1] + 1))
     return spec
 
 

@@ -259,6 +259,153 @@ def screen_core(
             yield Standing(done, points, seconds)
 
 
+# ---------------------------------------------------------------------- four players
+#: the four-player modes a head-to-head is played in (R-A150-R-A159)
+FOUR_MODES = ("two_vs_two", "free_for_all")
+#: the four-player turn bound of ``simulations/arena-4p.toml`` (80 turns per player)
+FOUR_TURN_LIMIT = 320
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One four-player deal of a head-to-head: a team per seat, the board, the mode and the seed."""
+
+    teams: tuple[tuple[str, ...], ...]
+    board: str
+    mode: str
+    seed: int
+
+
+def four_player_deals(seed: int, mode: str, n: int, boards: Sequence[str] = BOARDS) -> list[Deal]:
+    """``n`` deals of four teams drawn at random from the box's legal four-player teams (as
+    ``simulations/arena-4p.toml`` draws them: two players may field the same team), the boards in
+    turn, each deal's match seed drawn from ``seed`` before anything is played."""
+    from krosbalance.rulesets.registry import get_ruleset  # start-up: only the four-player screen
+
+    rules = get_ruleset("arena", {"mode": mode})
+    legal = [
+        tuple(str(getattr(c, "id", c)) for c in team)
+        for team in rules.all_teams(sorted(list_characters(set="arena-box")))
+    ]
+    rng = np.random.default_rng(seed)
+    deals = []
+    for index in range(n):
+        picks = rng.integers(0, len(legal), size=4)
+        deals.append(
+            Deal(
+                tuple(legal[int(i)] for i in picks),
+                boards[index % len(boards)],
+                mode,
+                int(rng.integers(2**31)),
+            )
+        )
+    return deals
+
+
+def four_player_seats(deal: Deal, first: bool) -> tuple[int, ...]:
+    """The seats the tested AI takes in a deal's match: 0 and 2 when ``first``, else 1 and 3. In two
+    versus two these are one partnership (R-A159: seats 0 and 2 are allies); in a free-for-all they
+    alternate round the table. The paired match gives the other AI the same seats on the same teams
+    and seed, so over a pair both AIs meet the same play positions and 50% means equal."""
+    return (0, 2) if first else (1, 3)
+
+
+def four_player_points(deal: Deal, winner: int | None, first: bool) -> float:
+    """The tested AI's points in one match: 1 when a partnership of its seats wins, 0.5 for a draw,
+    else 0 (the winner is a partnership: a seat in a free-for-all, 0 or 1 in two versus two)."""
+    if winner is None:
+        return 0.5
+    mine = four_player_seats(deal, first)
+    if deal.mode == "two_vs_two":
+        return 1.0 if winner == (0 if first else 1) else 0.0
+    return 1.0 if winner in mine else 0.0
+
+
+def head_to_head_core(
+    tested: str, other: str, deals: Sequence[Deal], threads: int = 1, chunk: int = 24
+) -> Iterator[tuple[Deal, float, float, float]]:
+    """Each deal played twice by the native core, ``tested`` in seats 0 and 2 then in seats 1 and 3
+    (``other`` in the rest): per deal, (the deal, the tested AI's points in each match, the CPU
+    seconds per match of the batch)."""
+    native_match.IDENTICAL_AIS = native_match.IDENTICAL_AIS | {tested, other}
+    for start in range(0, len(deals), chunk):
+        batch = deals[start : start + chunk]
+        specs = []
+        for deal in batch:
+            for first in (True, False):
+                mine = four_player_seats(deal, first)
+                specs.append(
+                    {
+                        "teams": [list(t) for t in deal.teams],
+                        "board": deal.board,
+                        "seed": deal.seed,
+                        "options": {"mode": deal.mode, "turn_limit": FOUR_TURN_LIMIT},
+                        "ai": [tested if seat in mine else other for seat in range(4)],
+                    }
+                )
+        began = time.process_time()
+        rows = native_match.play_many_core(specs, threads=threads)
+        cpu = (time.process_time() - began) / len(specs)
+        for k, deal in enumerate(batch):
+            points = []
+            for j, first in enumerate((True, False)):
+                row = rows[2 * k + j]
+                if "error" in row:
+                    raise KrosbalanceError(f"the core refused {specs[2 * k + j]['ai']}: {row['error']}")
+                points.append(four_player_points(deal, row["winner"], first))
+            yield deal, points[0], points[1], cpu
+
+
+def deal_bootstrap(pairs: Sequence[tuple[float, float]], seed: int, draws: int = 4000) -> tuple[float, float]:
+    """A 95% percentile interval of the tested AI's score, resampling whole deals (both matches of a
+    deal together: they share teams, board and seed)."""
+    per_deal = np.asarray([a + b for a, b in pairs], dtype=float) / 2
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(per_deal), size=(draws, len(per_deal)))
+    means = per_deal[picks].mean(axis=1)
+    return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
+
+
+def four_player_line(label: str, pairs: Sequence[tuple[float, float]], cpu: float, seed: int) -> str:
+    """The head-to-head so far: score, Wilson interval over matches, by-deal bootstrap interval."""
+    from krosbalance.analysis.stats import wilson_interval  # heavy: pandas, scipy, statsmodels
+
+    matches = 2 * len(pairs)
+    points = sum(a + b for a, b in pairs)
+    low, high = wilson_interval(np.asarray(points), matches, 0.05)
+    b_low, b_high = deal_bootstrap(pairs, seed)
+    return (
+        f"{label} {len(pairs)} deals / {matches} matches: {points / matches:.1%} "
+        f"Wilson [{float(low):.1%}, {float(high):.1%}] by-deal bootstrap [{b_low:.1%}, {b_high:.1%}] "
+        f"cpu/match {cpu / matches:.3f} s"
+    )
+
+
+def main_four(argv: Sequence[str]) -> int:
+    """``four TESTED OTHER``: the four-player head-to-head (see :func:`head_to_head_core`)."""
+    parser = argparse.ArgumentParser(prog="python -m krosbalance.tools.search_screen four")
+    parser.add_argument("tested", help="an AI the core plays in four-player Arena")
+    parser.add_argument("other", help="the AI in the other two seats")
+    parser.add_argument("--mode", choices=FOUR_MODES, default="two_vs_two")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=20261207, help="master seed (default 20261207)")
+    parser.add_argument("--every", type=int, default=24)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    deals = four_player_deals(args.seed, args.mode, args.deals)
+    pairs: list[tuple[float, float]] = []
+    cpu = 0.0
+    label = f"{args.tested} vs {args.other} [{args.mode}]"
+    for deal_done, (_, a, b, seconds) in enumerate(
+        head_to_head_core(args.tested, args.other, deals, args.jobs), 1
+    ):
+        pairs.append((a, b))
+        cpu += 2 * seconds
+        if deal_done % args.every == 0 or deal_done == len(deals):
+            print(four_player_line(label, pairs, cpu, args.seed), flush=True)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m krosbalance.tools.search_screen", description=__doc__.split("\n\n")[0]
@@ -272,7 +419,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--core", action="store_true", help="play in the native core (threads)")
     parser.add_argument("--opponent-knobs", default=None, help="with --core: the opponent as a variant")
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["four"]:
+        return main_four(arguments[1:])
+    args = parser.parse_args(arguments)
     try:
         knobs = parse_knobs(args.knobs)
         opponent_knobs = None if args.opponent_knobs is None else parse_knobs(args.opponent_knobs)

@@ -7,8 +7,19 @@ from pathlib import Path
 import pytest
 
 from krosbalance.ai.ladder import load_ladder, load_ladders
-from krosbalance.ai.registry import TIERS, ai_tier, list_ais
+from krosbalance.ai.registry import TIERS, ai_problem, ai_tier, list_ais
 from krosbalance.errors import ContentError
+
+
+def four_player_searches() -> set[str]:
+    """The search AIs that play four-player Arena (``lookahead-4p``): rated on four-player Arena's
+    ladder (``simulations/ai-ladder-arena-4p.toml``), not on the two-player ladders."""
+    return {a for a in list_ais("arena") if ai_tier(a) == "search" and not ai_problem(a, "arena", 4)}
+
+
+def two_player_arena_ais() -> list[str]:
+    """The Arena AIs the two-player ladders rate (all but the four-player searches)."""
+    return [a for a in list_ais("arena") if a not in four_player_searches()]
 
 
 def test_every_registered_ai_has_a_known_tier() -> None:
@@ -106,7 +117,7 @@ def test_ladder_experiment_pairs_every_registered_ai_with_every_other_on_each_te
     experiment, problems = check_experiment(root / "simulations" / "ai-ladder.toml")
     assert not problems and experiment is not None
     assert len(experiment.ais) == len(set(experiment.ais))
-    assert set(experiment.ais) == set(permutations(list_ais("arena"), 2))  # the ladder is Arena
+    assert set(experiment.ais) == set(permutations(two_player_arena_ais(), 2))  # the ladder is Arena
     assert experiment.paired_seeds and len(experiment.boards) >= 3
 
 
@@ -124,7 +135,7 @@ def test_the_connected_ladder_links_every_registered_arena_ai_to_the_others_in_b
     pairs = set(experiment.ais)
     assert all((b, a) in pairs for a, b in pairs)
     ais = {a for pair in pairs for a in pair}
-    assert ais == set(list_ais("arena"))
+    assert ais == set(two_player_arena_ais())
     reached, frontier = set(), [next(iter(ais))]
     while frontier:
         ai = frontier.pop()
@@ -132,3 +143,22 @@ def test_the_connected_ladder_links_every_registered_arena_ai_to_the_others_in_b
             reached.add(ai)
             frontier += [b for a, b in pairs if a == ai]
     assert reached == ais
+
+
+def test_the_four_player_ladder_pairs_its_ais_round_the_table_and_holds_the_four_player_search() -> None:
+    """Four-player Arena's ladder: every pair of its AIs once, one AI in seats 0 and 2 and the other
+    in seats 1 and 3 (the ladder reads a match as those two sides), every four-player search AI in,
+    both modes, the four rotations round the table."""
+    from itertools import combinations
+
+    from krosbalance.sim.experiment import check_experiment
+
+    root = Path(__file__).resolve().parents[2]
+    experiment, problems = check_experiment(root / "simulations" / "ai-ladder-arena-4p.toml")
+    assert not problems and experiment is not None
+    assert all(len(t) == 4 and t[0] == t[2] and t[1] == t[3] and t[0] != t[1] for t in experiment.ais)
+    ais = {a for t in experiment.ais for a in t}
+    assert four_player_searches() <= ais and "random" in ais
+    assert {frozenset(t[:2]) for t in experiment.ais} == {frozenset(p) for p in combinations(sorted(ais), 2)}
+    assert len(experiment.ais) == len(list(combinations(ais, 2)))
+    assert experiment.seats == 4 and len(experiment.seatings) == 4 and experiment.paired_seeds

@@ -49,3 +49,15 @@ def test_a_standing_validates_an_ai_for_its_own_ruleset_only() -> None:
     assert strength_order(list_ais("blast"), "blast", blast)[0] == "blast-lookahead"
     assert not validated_for("blast-lookahead", "duel", blast) and not validated_for("random", "blast", duel)
     assert not validated_for("random", "duel", arena) and not validated_for("random", "arena", duel)
+
+
+def test_a_four_seat_arena_run_is_judged_by_four_player_arenas_ladder() -> None:
+    from krosbalance.ai.ladder_order import FOUR_PLAYER_LADDER, ladder_ruleset
+
+    assert ladder_ruleset("arena", 4) == FOUR_PLAYER_LADDER == "arena-4p"
+    assert ladder_ruleset("arena[mode=two_vs_two]", 4) == "arena-4p"
+    assert ladder_ruleset("arena", 2) == "arena" and ladder_ruleset("duel", 2) == "duel"
+    four = load_ladder(ruleset="arena-4p")
+    assert validated_for("lookahead-4p", "arena-4p", four)
+    assert not validated_for("lookahead-4p", "arena", load_ladder())  # not rated for two players
+    assert strength_order(["kiter-2", "lookahead-4p", "random"], "arena-4p", four)[0] == "lookahead-4p"

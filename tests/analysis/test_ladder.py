@@ -121,3 +121,29 @@ def test_team_composition_is_held_fixed_when_sides_field_different_teams() -> No
     m = m.assign(ai0=np.where(m["swapped"], "b", "a"), ai1=np.where(m["swapped"], "a", "b"))
     r = ladder.ladder_ratings(m, lambda a: "heuristic").set_index("ai")
     assert r.loc["a", "ci_low"] < 0 < r.loc["a", "ci_high"]  # the AIs are equal by construction
+
+
+def test_four_seat_matches_are_read_as_two_sides_on_their_own_ladder(matches) -> None:
+    """Four-player Arena's ladder (``arena-4p``): a four-seat match with one AI in seats 0 and 2 and
+    another in 1 and 3 reads as those two sides (the winning seat or partnership ``% 2``), so the
+    planted ladder told as free-for-all tables gives the ratings it gives as two-seat matches; a
+    table whose AIs do not alternate is left out; the matches' ladder is ``arena-4p``."""
+    from krosbalance.analysis.top_ai import run_ruleset
+
+    rng = np.random.default_rng(3)
+    four = matches.assign(
+        ai2=matches["ai0"],
+        ai3=matches["ai1"],
+        team2=matches["team0"],
+        team3=matches["team1"],
+        winner=matches["winner"] + 2 * rng.integers(0, 2, size=len(matches)),  # seat 0/2 or 1/3
+        first_player=matches["first_player"] + 2 * rng.integers(0, 2, size=len(matches)),
+    )
+    odd = four.iloc[:1].assign(ai2=four["ai1"].iloc[0], match_id=10**6)  # AIs not alternating
+    four = pd.concat([four, odd], ignore_index=True)
+    assert len(ladder.cross_ai_matches(four)) == len(ladder.cross_ai_matches(matches))
+    two_sided = ladder.ladder_ratings(matches, TIERS.get).set_index("ai")["rating"]
+    four_sided = ladder.ladder_ratings(four, TIERS.get).set_index("ai")["rating"]
+    assert np.allclose(four_sided.sort_index(), two_sided.sort_index(), atol=1e-6)
+    assert ladder.matches_ruleset(four) == "arena-4p" and ladder.matches_ruleset(matches) == "arena"
+    assert run_ruleset(four) == "arena-4p" and run_ruleset(matches) == "arena"

@@ -10,6 +10,10 @@ head) must be equal. A search decides every Krosmaster activation by rollouts dr
 stream (dice sets, worlds, deal seeds), its transposition table and successive halving, so one
 differing float or draw moves the match.
 
+The four-player search (``lookahead-4p``) plays four-player matches (free-for-all and two versus
+two) in two seats beside a heuristic or another AI the core plays, and its golden rows (the search
+rows of ``tests/fixtures/golden/arena4-golden.jsonl``) are replayed in the core.
+
 The default suite plays short matches (``turn_limit`` 8: the reference's search is slow, 1-10 s a
 full match); full matches and more seeds, and matches under every option variant of the heuristic
 differential against any AI the core plays, run under ``slow``.
@@ -33,11 +37,16 @@ if not native.available():
 
 from krosbalance.ai.registry import ai_tier  # noqa: E402
 from krosbalance.native_match import IDENTICAL_AIS, PORTED_AIS, play_match_core  # noqa: E402
-from tests.core.test_heuristic_identity import VARIANTS, check_differential  # noqa: E402
+from tests.core.test_heuristic_identity import VARIANTS, _check, _four_bytes, check_differential  # noqa: E402
 from tests.core.test_match_identity import BOARDS, canonical_core  # noqa: E402
+from tests.fixtures.golden.arena4_golden import GOLDEN as FOUR_GOLDEN  # noqa: E402
+from tests.fixtures.golden.arena4_golden import four_player_searches, load, search_plan  # noqa: E402
 
-#: every search AI the core plays, in the order they were ported (a new one adds its specs after)
-SEARCH_AIS = tuple(name for name in PORTED_AIS if ai_tier(name) == "search")
+#: the four-player search AIs (their own specs below; left out of the two-player lists so those
+#: lists, and the specs drawn from them, stay what they were)
+FOUR_SEARCH_AIS = tuple(four_player_searches())
+#: every two-player search AI the core plays, in the order they were ported (a new one adds its specs after)
+SEARCH_AIS = tuple(name for name in PORTED_AIS if ai_tier(name) == "search" and name not in FOUR_SEARCH_AIS)
 REWARDS: dict[str, Any] = {"demonic_rewards": True}
 #: the default suite's matches are cut short (the reference's search costs seconds a match)
 SHORT: dict[str, Any] = {"turn_limit": 8}
@@ -113,7 +122,7 @@ def variant_specs(n: int, seed: int) -> list[dict[str, Any]]:
 
     teams = all_legal_teams()
     rng = np.random.default_rng(seed)
-    others = sorted(IDENTICAL_AIS | {"random"})
+    others = sorted((IDENTICAL_AIS - set(FOUR_SEARCH_AIS)) | {"random"})
     specs = []
     for k in range(n):
         a, b = (teams[int(i)] for i in rng.integers(len(teams), size=2))
@@ -175,3 +184,77 @@ def test_the_core_refuses_a_search_ai_in_a_four_player_match():
             ai=("mcts", "random", "random", "random"),
             options={"mode": "free_for_all"},
         )
+
+
+# ---------------------------------------------------------------------------- four players
+#: the AIs that sit beside the four-player search in its differential, in turn
+FOUR_COMPANIONS = ("kiter-2", "kiter", "focus-fire", "objective", "random", "kiter-3", "focus-fire-2")
+FOUR_MODES = ("free_for_all", "two_vs_two")
+
+
+def four_player_specs(n: int, seed: int, turn_limit: int | None) -> list[dict[str, Any]]:
+    """``n`` four-player specs per four-player search AI: the search in seats 0 and 2 or 1 and 3
+    in turn, a companion AI in the others (another search once in a while: both search seats then
+    differ), both modes, with and without Demonic Rewards, four random legal four-player teams."""
+    from krosbalance.rulesets.registry import get_ruleset
+    from tests.fixtures.golden.arena_golden import BOX_POOL
+
+    rng = np.random.default_rng(seed)
+    specs = []
+    for name in FOUR_SEARCH_AIS:
+        for k in range(n):
+            mode = FOUR_MODES[k % 2]
+            legal = get_ruleset("arena", {"mode": mode}).all_teams(sorted(BOX_POOL))
+            other = FOUR_COMPANIONS[(k // 2) % len(FOUR_COMPANIONS)]
+            mine = (0, 2) if (k // 2) % 2 == 0 else (1, 3)
+            options: dict[str, Any] = {"mode": mode}
+            if (k + k // 2) % 2:
+                options["demonic_rewards"] = True
+            if turn_limit is not None:
+                options["turn_limit"] = turn_limit
+            specs.append(
+                {
+                    "teams": [list(legal[int(i)]) for i in rng.integers(0, len(legal), size=4)],
+                    "board": ("arena-elemental", "arena-pit", "bonta-1")[int(rng.integers(3))],
+                    "ai": [name if seat in mine else other for seat in range(4)],
+                    "seed": int(rng.integers(2**40)),
+                    "options": options,
+                }
+            )
+    return specs
+
+
+def _four_id(spec: dict[str, Any]) -> str:
+    return f"{spec['options']['mode']}-{'-'.join(spec['ai'])}-{spec['seed']}"
+
+
+def test_the_four_player_search_is_played_and_its_specs_cover_it():
+    assert FOUR_SEARCH_AIS and set(FOUR_SEARCH_AIS) <= IDENTICAL_AIS
+    specs = four_player_specs(4, 1, None)
+    for name in FOUR_SEARCH_AIS:
+        mine = [s for s in specs if name in s["ai"]]
+        assert {s["options"]["mode"] for s in mine} == set(FOUR_MODES), name
+        assert {s["ai"].index(name) for s in mine} == {0, 1}, name
+        assert {bool(s["options"].get("demonic_rewards")) for s in mine} == {True, False}, name
+
+
+@pytest.mark.parametrize("spec", four_player_specs(4, 480, 24), ids=_four_id)
+def test_four_player_search_matches_are_identical_on_both_engines(spec):
+    check_differential(spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", four_player_specs(24, 4800, None), ids=_four_id)
+def test_many_full_four_player_search_matches_are_identical_on_both_engines(spec):
+    check_differential(spec)
+
+
+FOUR_SEARCH_ROWS = load(FOUR_GOLDEN)[-len(search_plan()) :]
+
+
+@pytest.mark.parametrize(
+    "spec", FOUR_SEARCH_ROWS, ids=lambda s: f"{s['mode']}-{'-'.join(s['ai'])}-{s['seed']}"
+)
+def test_four_player_search_golden_rows_are_identical_in_the_core(spec):
+    played, ours = _four_bytes(spec)
+    _check(played, ours)

@@ -75,3 +75,56 @@ def test_a_screened_variant_plays_the_same_match_on_both_engines(
         check_differential(spec)
     finally:
         unregister_ai(name)
+
+
+#: the four-player search's screening forms (``lookahead-4p{...}``, core/src/ai/search/mod.rs) and
+#: the reference's ``LookaheadAI`` knobs they stand for (the rest: ``lookahead-4p``'s)
+FOUR_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    (
+        "lookahead-4p{against=sum;candidates=3;dice_sets=1}",
+        {"against": "sum", "candidates": 3, "dice_sets": 1},
+    ),
+    (
+        "lookahead-4p{against=mean;base=kiter;candidates=4;dice_sets=2}",
+        {"against": "mean", "base": "kiter", "candidates": 4, "dice_sets": 2},
+    ),
+    (
+        "lookahead-4p{candidates=3;dice_sets=2;model=kiter-2}",
+        {"model": "kiter-2", "candidates": 3, "dice_sets": 2},
+    ),
+)
+
+
+@pytest.mark.parametrize(("name", "knobs"), FOUR_VARIANTS, ids=[v[0] for v in FOUR_VARIANTS])
+@pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
+def test_a_screened_four_player_variant_plays_the_same_match_on_both_engines(
+    name: str, knobs: dict[str, Any], mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from krosbalance.ai.kiter import KiterAI
+    from krosbalance.ai.lookahead import LookaheadAI
+    from krosbalance.ai.skilled import Kiter2AI
+    from krosbalance.content.registry import list_characters
+    from krosbalance.rulesets.registry import get_ruleset
+
+    heuristics = {"kiter": KiterAI, "kiter-2": Kiter2AI}
+    arguments: dict[str, Any] = {"base": Kiter2AI, "candidates": 6, "dice_sets": 4, "against": "max"}
+    arguments.update({k: heuristics[v] if k in ("base", "model") else v for k, v in knobs.items()})
+
+    def factory(rng: np.random.Generator) -> LookaheadAI:
+        return LookaheadAI(rng, four_players=True, **arguments)
+
+    register_ai(name, factory, tier="search", rulesets=LookaheadAI.rulesets, two_players_only=False)
+    monkeypatch.setattr(native_match, "IDENTICAL_AIS", native_match.IDENTICAL_AIS | {name})
+    legal = get_ruleset("arena", {"mode": mode}).all_teams(sorted(list_characters(set="arena-box")))
+    index = [v[0] for v in FOUR_VARIANTS].index(name)
+    spec = {
+        "teams": [list(legal[(7 * index + 5 * seat) % len(legal)]) for seat in range(4)],
+        "board": "arena-pit",
+        "ai": [name, "kiter", name, "focus-fire"],
+        "seed": 493 + index,
+        "options": {"mode": mode, "turn_limit": 16},
+    }
+    try:
+        check_differential(spec)
+    finally:
+        unregister_ai(name)

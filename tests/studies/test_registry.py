@@ -26,6 +26,7 @@ SHIPPED = sorted((ROOT / "simulations").glob("*.toml"))
 #: or the study the file names: a new study's example names it, so this list needs no entry)
 EXPECTED = {
     "ai-ladder-duel": "duel",  # a duel-ruleset experiment is the Duel study's (its report shows the ladder too)
+    "ai-ladder-arena-4p": "seats",  # a four-seat experiment is the Seats study's (its report quotes the arena-4p ladder)
     "arena-4p": "seats",
     "blast-challenges": "challenges",
     "duel": "duel",

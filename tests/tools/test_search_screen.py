@@ -111,3 +111,44 @@ def test_on_one_job_a_standing_comes_after_each_match_not_after_all(monkeypatch:
 def test_a_standing_line_gives_the_score_its_interval_and_the_cost() -> None:
     line = Standing(matches=40, points=26.0, cpu_seconds=80.0).line("mcts")
     assert line.startswith("mcts 40: 65.0% [") and "cpu/match 2.00 s" in line
+
+
+# ---------------------------------------------------------------------------- four players
+def test_four_player_deals_are_legal_drawn_from_the_seed_and_cycle_the_boards() -> None:
+    from krosbalance.rulesets.registry import get_ruleset
+
+    deals = search_screen.four_player_deals(5, "free_for_all", 6)
+    assert deals == search_screen.four_player_deals(5, "free_for_all", 6)
+    assert deals != search_screen.four_player_deals(6, "free_for_all", 6)
+    legal = {
+        tuple(t)
+        for t in get_ruleset("arena", {"mode": "free_for_all"}).all_teams(
+            sorted(list_characters(set="arena-box"))
+        )
+    }
+    assert all(len(d.teams) == 4 and set(d.teams) <= legal for d in deals)
+    assert [d.board for d in deals[:3]] == list(BOARDS)
+
+
+@pytest.mark.parametrize("mode", ["free_for_all", "two_vs_two"])
+def test_a_four_player_pair_is_symmetric_so_an_ai_against_itself_scores_one_half(mode: str) -> None:
+    """The tested AI sits in seats 0 and 2, then 1 and 3: a winner's seat or partnership counts for
+    whoever holds it, so the same AI on both sides scores exactly 50% over a pair."""
+    deal = search_screen.four_player_deals(1, mode, 1)[0]
+    assert search_screen.four_player_seats(deal, True) == (0, 2)
+    assert search_screen.four_player_seats(deal, False) == (1, 3)
+    winners = (0, 1) if mode == "two_vs_two" else (0, 1, 2, 3)
+    for winner in winners:
+        first = search_screen.four_player_points(deal, winner, True)
+        second = search_screen.four_player_points(deal, winner, False)
+        assert first + second == 1.0
+    assert search_screen.four_player_points(deal, None, True) == 0.5
+
+
+def test_the_four_player_head_to_head_of_a_heuristic_against_itself_is_even() -> None:
+    pytest.importorskip("krosbalance_core")
+    deals = search_screen.four_player_deals(3, "two_vs_two", 4)
+    played = list(search_screen.head_to_head_core("kiter", "kiter", deals))
+    assert [a + b for _, a, b, _ in played] == [1.0] * 4
+    line = search_screen.four_player_line("kiter vs kiter", [(a, b) for _, a, b, _ in played], 0.4, 1)
+    assert "4 deals / 8 matches: 50.0%" in line and "bootstrap" in line

@@ -94,6 +94,112 @@ pub fn evaluate(
     value
 }
 
+/// How the other partnerships' worth is set against one's own (`evaluation.AGAINST`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    Sum,
+    Mean,
+    Max,
+}
+
+impl Against {
+    /// `sum`, `mean` or `max`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "sum" => Some(Against::Sum),
+            "mean" => Some(Against::Mean),
+            "max" => Some(Against::Max),
+            _ => None,
+        }
+    }
+}
+
+/// `evaluate_sides(state, side, cache, against, kama_worth)`: `evaluate` for any number of
+/// partnerships (four-player Arena): the score, then the partnership's worth (material, kamas, less
+/// the KO threats against its Krosmasters) against `against` of the others'.
+pub fn evaluate_sides(
+    state: &MatchState<Arena>,
+    geo: &Geometry,
+    side: usize,
+    cache: &mut ThreatCache,
+    against: Against,
+    kama_worth: f64,
+) -> f64 {
+    let team_of = &state.team_of;
+    let mine = team_of[side];
+    if state.finished {
+        return match state.winner {
+            None => 0.0,
+            Some(w) if w == mine => WIN_SCORE,
+            Some(_) => -WIN_SCORE,
+        };
+    }
+    let arena = &state.rules;
+    let (gg, wild, kamas) = (&arena.gg, arena.wild_gg, &arena.kamas);
+    let score = score_value(gg, wild, side, team_of);
+    if score.abs() >= scoring::WIN_VALUE {
+        return if score > 0.0 { WIN_SCORE } else { -WIN_SCORE };
+    }
+    let parties = team_of.iter().copied().max().unwrap_or(0) + 1;
+    let mut worth = vec![0.0f64; parties];
+    for f in &state.fighters {
+        if !f.alive || f.cell < 0 {
+            continue;
+        }
+        let team = team_of[f.side];
+        let left = f64::from(f.hp - f.injuries);
+        if f.kind == PieceKind::Krosmaster {
+            worth[team] += HP_WORTH * left + PRESENCE;
+        } else if f.kind == PieceKind::Creature {
+            worth[team] += 0.5 * HP_WORTH * left + summon_worth(character(state, f));
+        }
+    }
+    for seat in 0..state.n_seats {
+        worth[team_of[seat]] += kama_worth * f64::from(kamas[seat]);
+    }
+    let mover = state.active_side;
+    for victims in 0..state.n_seats {
+        let alive: Vec<usize> = state.timeline[victims]
+            .iter()
+            .copied()
+            .filter(|&k| state.fighters[k].alive && state.fighters[k].cell >= 0)
+            .collect();
+        if alive.is_empty() {
+            continue;
+        }
+        let danger = scoring::threat_map(state, geo, victims, cache);
+        let weight = if victims == mover {
+            THREAT_TO_MOVER
+        } else {
+            THREAT_TO_OTHER
+        };
+        let gainer = scoring::rival(gg, team_of, victims);
+        let before = score_value(gg, wild, victims, team_of);
+        for k in alive {
+            let k = &state.fighters[k];
+            let risk = ko_risk(danger.at(k.at()), k.hp - k.injuries);
+            if risk > 0.0 {
+                let (after, wild_after) =
+                    score_after(gg, wild, gainer, k.level, Some(victims), team_of);
+                let swing = score_value(&after, wild_after, victims, team_of) - before;
+                let swing = swing.clamp(-scoring::WIN_VALUE, scoring::WIN_VALUE);
+                worth[team_of[victims]] -= weight * risk * (GG_UNIT * swing).abs();
+            }
+        }
+    }
+    let others: Vec<f64> = (0..parties)
+        .filter(|&p| p != mine)
+        .map(|p| worth[p])
+        .collect();
+    let rest = match against {
+        Against::Max => others.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        // Python's `sum` starts from the integer 0
+        Against::Mean => others.iter().fold(0.0, |a, b| a + b) / others.len() as f64,
+        Against::Sum => others.iter().fold(0.0, |a, b| a + b),
+    };
+    GG_UNIT * score + worth[mine] - rest
+}
+
 /// `evaluate_holdings`: `evaluate` with the stock and the cards priced at what they buy.
 pub fn evaluate_holdings(
     state: &MatchState<Arena>,

@@ -1,7 +1,9 @@
 //! Lookahead (krosbalance/ai/lookahead.py): each of the heuristic's best few plans played on
 //! `dice_sets` copies of the match, every plan meeting the same pre-drawn dice (common random
 //! numbers), judged by `evaluation::evaluate` after the rest of the team's turn and the opponent's
-//! reply; the best mean plus `PRIOR` times the heuristic's own value is played.
+//! reply; the best mean plus `PRIOR` times the heuristic's own value is played. With four players
+//! (`PlanSearchAI::four`, `lookahead-4p`) every other seat replies, each by its own fork of the
+//! model, and the copy is scored by `evaluation::evaluate_sides`.
 
 use std::sync::Arc;
 
@@ -13,8 +15,10 @@ use crate::rng::Generator;
 use crate::rulesets::arena::Arena;
 
 use super::PlanSearchAI;
-use super::evaluation::{KAMA_WORTH, evaluate};
-use super::rollout::{finish_activation, finish_team_turn_after, play_turn, search_copy, seats};
+use super::evaluation::{Against, KAMA_WORTH, evaluate, evaluate_sides};
+use super::rollout::{
+    Seats, finish_activation, finish_team_turn_after, play_turn, search_copy, seats,
+};
 
 /// Raw faces pre-drawn per dice set (a rollout that rolls more cycles through them).
 pub const FACES_PER_SET: usize = 512;
@@ -37,6 +41,7 @@ pub fn choose(
     me: usize,
     plans: &[Plan],
     dice_sets: usize,
+    prior: f64,
     geo: &Geometry,
 ) -> usize {
     let dice: Vec<Arc<[u8]>> = (0..dice_sets)
@@ -49,7 +54,7 @@ pub fn choose(
             sum += rollout(ai, state, me, plan, faces.clone(), geo);
         }
         let mean = sum / dice.len() as f64;
-        let total = mean + PRIOR * plan.value;
+        let total = mean + prior * plan.value;
         if total > best_value + 1e-9 {
             best = i;
             best_value = total;
@@ -72,6 +77,9 @@ fn rollout(
     let mut copy = search_copy(state, side, Dice::replay(faces));
     let mut mine = ai.base.fork();
     mine.adopt(plan);
+    if let (Some(against), true) = (ai.four, copy.n_seats > 2) {
+        return four_player_rollout(ai, copy, me, mine, against, geo);
+    }
     let mut players = seats(side, mine);
     finish_activation(&mut copy, me, &mut players);
     finish_team_turn_after(&mut copy, me, &mut players);
@@ -79,4 +87,51 @@ fn rollout(
     play_turn(&mut copy, &mut players);
     let cache = ai.base.threat_cache().clone();
     evaluate(&copy, geo, side, &mut cache.borrow_mut(), KAMA_WORTH)
+}
+
+/// `_rollout` with four players (`four_players`): the rest of the team's turn, then every other
+/// seat's turn until `me`'s seat is to play again (at most one round), each seat by its own fork of
+/// the model; the copy scored for the partnership (`_replies`).
+fn four_player_rollout(
+    ai: &mut PlanSearchAI,
+    mut copy: MatchState<Arena>,
+    me: usize,
+    mine: crate::ai::planner::HeuristicAI,
+    against: Against,
+    geo: &Geometry,
+) -> f64 {
+    let side = copy.fighters[me].side;
+    let n = copy.n_seats;
+    // the other seats answer only the four-player choices (`choose_player`: the default policy, as
+    // the reference's copy without players attached)
+    let mut mine = Some(mine);
+    let mut players: Seats = (0..n)
+        .map(|seat| -> Box<dyn crate::rulesets::arena::ArenaController> {
+            if seat == side {
+                Box::new(mine.take().expect("one player"))
+            } else {
+                Box::new(ai.model.fork())
+            }
+        })
+        .collect();
+    finish_activation(&mut copy, me, &mut players);
+    finish_team_turn_after(&mut copy, me, &mut players);
+    let mut models: Seats = (0..n)
+        .map(|_| Box::new(ai.model.fork()) as Box<dyn crate::rulesets::arena::ArenaController>)
+        .collect();
+    for _ in 0..n - 1 {
+        if copy.finished || copy.active_side == side {
+            break;
+        }
+        play_turn(&mut copy, &mut models);
+    }
+    let cache = ai.base.threat_cache().clone();
+    evaluate_sides(
+        &copy,
+        geo,
+        side,
+        &mut cache.borrow_mut(),
+        against,
+        KAMA_WORTH,
+    )
 }

@@ -33,7 +33,7 @@ use crate::rulesets::arena::{Arena, ArenaController};
 #[derive(Clone, Debug)]
 pub enum Budget {
     /// `LookaheadAI(candidates, dice_sets)`.
-    Lookahead { dice_sets: usize },
+    Lookahead { dice_sets: usize, prior: f64 },
     /// `MCTSAI(candidates, schedule, prior, keep_base, proof, confirm)`.
     Mcts {
         schedule: Vec<usize>,
@@ -63,6 +63,9 @@ pub struct SearchSpec {
     /// Further heuristics whose `alt_plans` best plans join the base's (`MCTSAI.alternatives`).
     pub alternatives: Vec<String>,
     pub alt_plans: usize,
+    /// Four players (`LookaheadAI.four_players`): how the leaf sets the other partnerships against
+    /// one's own (`against`); None: two-player matches only.
+    pub four: Option<evaluation::Against>,
 }
 
 /// The search AIs by registry name (`krosbalance/ai/registry.py`); also the screening form
@@ -84,15 +87,20 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         replies: Vec::new(),
         alternatives: Vec::new(),
         alt_plans: 1,
+        four: None,
     };
     let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
         candidates,
-        budget: Budget::Lookahead { dice_sets },
+        budget: Budget::Lookahead {
+            dice_sets,
+            prior: lookahead::PRIOR,
+        },
         base: "kiter".to_string(),
         model: MODEL.to_string(),
         replies: Vec::new(),
         alternatives: Vec::new(),
         alt_plans: 1,
+        four: None,
     };
     Some(match name {
         "lookahead-fast" => lookahead(3, 1),
@@ -129,8 +137,42 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             }
             spec
         }
-        _ => return screened(name),
+        // four-player Arena (reports/ai-ladder-arena-4p/NOTES-2026-12-07-four-player-search.md)
+        "lookahead-4p" => SearchSpec {
+            base: "kiter-2".to_string(),
+            four: Some(evaluation::Against::Max),
+            ..lookahead(6, 4)
+        },
+        _ => return screened(name).or_else(|| screened_four(name)),
     })
+}
+
+/// The screening form of `lookahead-4p`: `lookahead-4p{base=...;model=...;candidates=6;dice_sets=4;against=max}`
+/// (any knob left out keeps `lookahead-4p`'s value), or None when `name` is not one.
+fn screened_four(name: &str) -> Option<SearchSpec> {
+    let body = name.strip_prefix("lookahead-4p{")?.strip_suffix('}')?;
+    let mut spec = search_spec("lookahead-4p")?;
+    for pair in body.split(';').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=')?;
+        match key {
+            "base" => spec.base = value.to_string(),
+            "model" => spec.model = value.to_string(),
+            "candidates" => spec.candidates = value.parse().ok().filter(|&n: &usize| n >= 1)?,
+            "dice_sets" => {
+                if let Budget::Lookahead { dice_sets, .. } = &mut spec.budget {
+                    *dice_sets = value.parse().ok().filter(|&n: &usize| n >= 1)?;
+                }
+            }
+            "prior" => {
+                if let Budget::Lookahead { prior, .. } = &mut spec.budget {
+                    *prior = value.parse().ok()?;
+                }
+            }
+            "against" => spec.four = Some(evaluation::Against::parse(value)?),
+            _ => return None,
+        }
+    }
+    Some(spec)
 }
 
 /// The screening form of [`search_spec`]: `mcts{knob=value;...}`, or None when `name` is not one.
@@ -196,6 +238,8 @@ pub struct PlanSearchAI {
     /// Further heuristics whose `alt_plans` best plans join the base's for a Krosmaster.
     alternatives: Vec<HeuristicAI>,
     alt_plans: usize,
+    /// Four players: the leaf's `against` (`SearchSpec::four`); None: the two-player search.
+    pub four: Option<evaluation::Against>,
     geo: Option<Arc<Geometry>>,
     key: (i32, i64),
     /// Rollouts played and activations decided by rollouts (for benchmarks).
@@ -232,6 +276,7 @@ impl PlanSearchAI {
             replies: Vec::new(),
             alternatives: Vec::new(),
             alt_plans: 1,
+            four: None,
             geo: None,
             key: (-1, -1),
             rollouts: 0,
@@ -269,6 +314,13 @@ impl PlanSearchAI {
         self
     }
 
+    /// Play four-player matches too, the leaf setting the other partnerships against one's own by
+    /// `four` (`SearchSpec::four`; None: two players only).
+    pub fn with_four(mut self, four: Option<evaluation::Against>) -> Self {
+        self.four = four;
+        self
+    }
+
     /// Use the board's range tables built once for many matches.
     pub fn set_geometry(&mut self, geo: Arc<Geometry>) {
         self.base.set_geometry(geo.clone());
@@ -302,8 +354,8 @@ impl PlanSearchAI {
         self.searches += 1;
         let geo = self.geometry(state);
         match self.budget.clone() {
-            Budget::Lookahead { dice_sets } => {
-                lookahead::choose(self, state, me, plans, dice_sets, &geo)
+            Budget::Lookahead { dice_sets, prior } => {
+                lookahead::choose(self, state, me, plans, dice_sets, prior, &geo)
             }
             Budget::Mcts {
                 schedule,
@@ -533,5 +585,32 @@ mod tests {
         assert!(search_spec("mcts{depth=3}").is_none());
         assert!(search_spec("mcts{candidates=many}").is_none());
         assert!(search_spec("mcts-deeper").is_none());
+    }
+
+    #[test]
+    fn the_four_player_search_plays_four_seats_and_its_screening_form_sets_its_knobs() {
+        use super::evaluation::Against;
+        let four = search_spec("lookahead-4p").expect("registered");
+        assert_eq!(four.four, Some(Against::Max));
+        assert_eq!((four.base.as_str(), four.candidates), ("kiter-2", 6));
+        assert!(matches!(four.budget, Budget::Lookahead { dice_sets: 4, prior } if prior == 0.5));
+        let form =
+            search_spec("lookahead-4p{against=mean;base=kiter;candidates=3;dice_sets=2;prior=1.5}")
+                .expect("a form");
+        assert_eq!(form.four, Some(Against::Mean));
+        assert_eq!((form.base.as_str(), form.candidates), ("kiter", 3));
+        assert!(matches!(form.budget, Budget::Lookahead { dice_sets: 2, prior } if prior == 1.5));
+        assert!(search_spec("lookahead-4p{against=min}").is_none());
+        assert!(search_spec("lookahead-4p{dice_sets=0}").is_none());
+        // the two-player searches stay two-player
+        for name in [
+            "lookahead-fast",
+            "lookahead",
+            "mcts",
+            "mcts-race",
+            "mcts-deep",
+        ] {
+            assert_eq!(search_spec(name).expect("registered").four, None, "{name}");
+        }
     }
 }
