@@ -184,11 +184,15 @@ core-tests:
 ifneq ($(CARGO),)
 CORE_TESTS := core-tests
 endif
+# Two workers that steal each other's queued tests (--dist worksteal): a test of a minute queued
+# behind one worker no longer ends the run alone on it. The slowest tests are listed at the end.
+PYTEST_N := -n 2 --dist worksteal
 test: $(CORE_TESTS) $(DEV_STAMP) $(DOCS_STAMP) browser
-	KROSBALANCE_EXPECT_CORE=$(if $(CARGO),1,0) KROSBALANCE_REQUIRE_BROWSER=1 KROSBALANCE_REQUIRE_DOCS=1 $(BIN)/python -m pytest -q -n 2
+	KROSBALANCE_EXPECT_CORE=$(if $(CARGO),1,0) KROSBALANCE_REQUIRE_BROWSER=1 KROSBALANCE_REQUIRE_DOCS=1 \
+		$(BIN)/python -m pytest -q $(PYTEST_N) --durations=15
 
 battery: $(DEV_STAMP)
-	$(BIN)/python -m pytest -q -n 2 -m slow
+	$(BIN)/python -m pytest -q $(PYTEST_N) -m slow
 	$(BIN)/python -m krosbalance.tools.differential --matches 100000 --seed 20261206 --jobs 2
 
 # The reference, the mypyc build and the native core side by side (two and four seats, Blast, Duel),

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from krosbalance.ai.registry import list_ais
+from krosbalance.ai.registry import ai_tier, list_ais
 from krosbalance.engine.results import MatchResult
-from krosbalance.play import play_match
+from krosbalance.play import play_match, play_trial
 from krosbalance.testing.conformance import first_difference
 from krosbalance.tools.builds import match_digest, match_outcome
 from tests.ai_params import every_ai
@@ -69,21 +69,38 @@ def test_different_seeds_differ() -> None:
     assert len({r.turns for r in results}) > 1
 
 
-def test_a_match_does_not_depend_on_matches_played_before() -> None:
-    """A, B, A in one process (B on another board, teams and AI, to disturb any cache): A twice equal."""
+def _a_b_a(disturb_search: str) -> None:
+    """A, B, A in one process (B on another board, teams and AI, to disturb any cache): A twice equal.
+    B is played with every registered AI; a search AI plays it as ``disturb_search`` says: ``match``
+    (the whole match) or ``opening`` (its first two game turns, ``play_trial``: every seat's planner
+    runs on the reference, its copies, rollouts and caches included)."""
     a1 = play_match(TEAM_A, TEAM_B, board="bonta-2", seed=9, record="full")
     for ai in list_ais("arena"):
-        play_match(TEAM_C, TEAM_D, board="arena-pit", ai=ai, seed=10, record="full")
+        if ai_tier(ai) == "search" and disturb_search == "opening":
+            play_trial(TEAM_C, TEAM_D, board="arena-pit", ai=ai, seed=10, turns=2)
+        else:
+            play_match(TEAM_C, TEAM_D, board="arena-pit", ai=ai, seed=10, record="full")
     play_match(TEAM_B, TEAM_A, board="bonta-2", seed=9, record="summary")
     a2 = play_match(TEAM_A, TEAM_B, board="bonta-2", seed=9, record="full")
     assert_same(a1, a2)
+
+
+def test_a_match_does_not_depend_on_matches_played_before() -> None:
+    """Every AI disturbs; the search AIs for their opening turns (a whole reference match of
+    mcts-fair alone costs a minute and a half: it is ``make battery``'s, below)."""
+    _a_b_a("opening")
+
+
+@pytest.mark.slow
+def test_a_match_does_not_depend_on_whole_matches_of_every_ai_played_before() -> None:
+    _a_b_a("match")
 
 
 _CHILD = """
 import sys
 sys.path.insert(0, {root!r})
 from tests.test_determinism import TEAM_C, TEAM_D, digest
-from krosbalance.play import play_match
+from krosbalance.play import play_match, play_trial
 from krosbalance.tools.builds import match_digest
 print(digest(play_match(TEAM_C, TEAM_D, board="bonta-1", seed=77, record="full")))
 """

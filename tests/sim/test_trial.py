@@ -4,6 +4,7 @@ so an experiment whose every match would fail is refused before any match runs."
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from krosbalance.cli import main
 from krosbalance.errors import ExperimentError
 from krosbalance.sim.experiment import load_experiment
 from krosbalance.sim.runner import run_experiment
-from krosbalance.sim.trial import first_match_of_each_arm, trial_errors
+from krosbalance.sim.trial import first_match_of_each_arm, trial_errors, trial_problem
 
 BOX_SPLIT = """
 name = "y"
@@ -69,7 +70,44 @@ options = { start_rewards = [["no_such_token"], []] }
     assert [e.field for e in errors] == ["variant 'broken'"]
 
 
-def test_every_shipped_experiment_passes_its_trial() -> None:
-    for path in sorted(Path(__file__).resolve().parents[2].glob("simulations/*.toml")):
-        experiment = load_experiment(path)
-        assert trial_errors(experiment, str(path)) == [], path.name
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "simulations").glob("*.toml"))
+#: shipped experiments whose whole trial is long: why-bill-tell's 12 arms (restricted play) are each
+#: mcts-fair's opening on the reference, 140 CPU s in all. ``make battery`` trials them whole; the
+#: default suite trials the slice below.
+LONG_TRIALS = ("why-bill-tell.toml",)
+
+
+def test_the_shipped_experiments_are_found() -> None:
+    assert len(SHIPPED) > 20 and {"box-round-robin.toml", *LONG_TRIALS} <= {path.name for path in SHIPPED}
+
+
+# One case per file, so that `-n 2` spreads them: the trials of the search AIs' arms (mcts-fair's
+# opening on the reference) cost seconds each, the rest milliseconds.
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(path, marks=pytest.mark.slow) if path.name in LONG_TRIALS else path for path in SHIPPED],
+    ids=[path.name for path in SHIPPED],
+)
+def test_every_shipped_experiment_passes_its_trial(path: Path) -> None:
+    experiment = load_experiment(path)
+    assert trial_errors(experiment, str(path)) == [], path.name
+
+
+@pytest.mark.parametrize("name", LONG_TRIALS)
+def test_a_long_trial_passes_on_every_arm_with_a_heuristic_and_on_a_restricted_arm_with_its_own_ais(
+    name: str,
+) -> None:
+    """Every arm's first match (its restriction, options, set-up and table rows) with kiter in its
+    seats, and the first restricted arm's with its own AIs (mcts-fair planning under a restriction;
+    the unrestricted arm's mcts-fair opening is box-round-robin's, and why-bill-tell-search trials
+    these restrictions with lookahead-fast): what the whole trial plays, but 11 of its search AIs'
+    openings."""
+    path = Path(__file__).resolve().parents[2] / "simulations" / name
+    firsts = first_match_of_each_arm(load_experiment(path))
+    restricted = next(spec for spec in firsts if spec.forbid)
+    assert all(spec.ruleset == "arena" for spec in firsts) and len(firsts) > 2
+    cases = [replace(spec, ai_a="kiter", ai_b="kiter") for spec in firsts] + [restricted]
+    assert all(not spec.more_ais for spec in firsts)
+    assert [(spec.variant, spec.ais, trial_problem(spec)) for spec in cases] == [
+        (spec.variant, spec.ais, "") for spec in cases
+    ]
