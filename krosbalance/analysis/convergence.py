@@ -354,8 +354,12 @@ def add_report_section(doc: Any, rs: Any, tables: dict[str, pd.DataFrame], secti
     if by_ai is None or by_ai.empty:
         return
 
-    try:
-        standings: dict[str, Any] = dict(load_ladder())
+    from krosbalance.analysis.answers import verdict_ruleset  # cycle: answers -> sections -> convergence
+
+    try:  # the run's own ladder: an Arena standing ranks no Blast or Duel AI
+        standings: dict[str, Any] = dict(
+            load_ladder(ruleset=verdict_ruleset(rs) if rs is not None else "arena")
+        )
     except KrosbalanceError:
         standings = {}
     long = convergence_long(by_ai, standings)

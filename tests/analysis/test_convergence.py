@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from krosbalance.ai.ladder import LadderStanding
-from krosbalance.analysis import convergence, dependence, sections
+from krosbalance.analysis import answers, convergence, dependence, sections
 from tests.analysis.fixtures import planted_by_ai
 
 TIERS = {
@@ -155,3 +155,18 @@ def test_the_section_shows_only_with_two_ais_above_the_baseline(by_ai, tiers) ->
     one_ai = by_ai[by_ai["group"].isin(["pooled", "sniper"])]
     convergence.add_report_section(Doc(), None, {"strength_by_ai": one_ai}, section)
     assert shown == ["Convergence over AI strength"]
+
+
+def test_the_run_is_judged_on_its_own_rulesets_ladder(by_ai, tiers, monkeypatch) -> None:
+    """A Blast run ranks its AIs on Blast's ladder: on Arena's, every Blast AI is unrated and the
+    two strongest would be picked by name."""
+    asked: list[str] = []
+
+    def ladder(ruleset: str = "arena") -> dict[str, LadderStanding]:
+        asked.append(ruleset)
+        return {}
+
+    monkeypatch.setattr(answers, "verdict_ruleset", lambda rs: "blast")
+    monkeypatch.setattr(convergence, "load_ladder", ladder)
+    convergence.add_report_section(None, object(), {"strength_by_ai": by_ai}, lambda doc, title, build: None)
+    assert asked == ["blast"]
