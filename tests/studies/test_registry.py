@@ -27,6 +27,7 @@ SHIPPED = sorted((ROOT / "simulations").glob("*.toml"))
 EXPECTED = {
     "ai-ladder-duel": "duel",  # a duel-ruleset experiment is the Duel study's (its report shows the ladder too)
     "ai-ladder-arena-4p": "seats",  # a four-seat experiment is the Seats study's (its report quotes the arena-4p ladder)
+    "ai-ladder-blast": "challenges",  # a Blast experiment is the Divine Challenge study's (its report shows the ladder too)
     "arena-4p": "seats",
     "blast-challenges": "challenges",
     "duel": "duel",
