@@ -475,6 +475,7 @@ class SeatAnalysis:
     seat_tests: pd.DataFrame
     stability: pd.DataFrame
     strength: pd.DataFrame
+    strength_by_ai: pd.DataFrame
     cells: pd.DataFrame
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -489,6 +490,7 @@ class SeatAnalysis:
             "seat_by_seat_tests": self.seat_tests,
             "seat_rotations": self.stability,
             "seat_strength": self.strength,
+            "seat_strength_by_ai": self.strength_by_ai,
         }
 
 
@@ -508,6 +510,7 @@ def analyse(matches: pd.DataFrame, alpha: float = ALPHA) -> SeatAnalysis:
         seat_tests=equal_share_tests(seats, BY, "seats"),
         stability=position_stability(seats),
         strength=character_strength(seats, BY, alpha=alpha),
+        strength_by_ai=character_strength(seats, BY_AI, alpha=alpha),
         cells=cells_table(matches),
     )
 

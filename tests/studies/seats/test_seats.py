@@ -467,3 +467,30 @@ def test_a_real_four_player_experiment_gets_a_seats_section_and_one_sentence_rep
     assert "## Seats" in md and "could not be computed" not in md
     assert (out / "tables" / "seat_positions.csv").is_file() and (out / "seat_positions.png").is_file()
     assert not (out / "tables" / "first_player.csv").exists()
+
+
+def test_the_verdict_measures_each_ai_on_its_own_tables_not_its_tier_pooled(monkeypatch) -> None:
+    """The answer is one AI's and the comparison the next AI down's (issue 39), so the verdict's rows
+    are per AI: a star that wins only at the search AI's tables is strong in the search AI's row and
+    average in each heuristic's, and no row pools focus-fire with kiter or counts a mixed table."""
+    from krosbalance.studies.seats import verdict as seat_verdict_module
+
+    pool = (*POOL[:7], "star")
+    search = seat_world(60, _star(0.9), ais=("lookahead-4p",), pool=pool, plant="star", seed=3)
+    cheap = seat_world(
+        60, at_random, ais=("focus-fire", "kiter"), pool=pool, plant="star", seed=4, start=len(search)
+    )
+    mixed = seat_world(4, at_random, ais=("kiter",), pool=pool, seed=5, start=len(search) + len(cheap))
+    mixed["ai3"] = "focus-fire"
+    m = pd.concat([search, cheap, mixed], ignore_index=True)
+    m["deal"] = m["match_id"] // 4
+    monkeypatch.setattr(seats, "for_result_set", lambda rs: seats.analyse(m))
+    verdict = seat_verdict_module.seat_verdict(None, {})
+    assert verdict is not None
+    data = verdict.data
+    assert set(data["ai"]) == {"lookahead-4p", "focus-fire", "kiter"}
+    star = data[data["figure"] == "star"].set_index("ai")
+    assert star.loc["lookahead-4p", "ci_low"] > 0.5
+    for cheap_ai in ("focus-fire", "kiter"):
+        assert star.loc[cheap_ai, "ci_low"] < 0 < star.loc[cheap_ai, "ci_high"]
+        assert star.loc[cheap_ai, "n"] < star.loc["lookahead-4p", "n"]
