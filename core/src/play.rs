@@ -111,7 +111,8 @@ pub fn controller(
         let mut ai = PlanSearchAI::new(name, spec.candidates, spec.budget, rng, base, model)
             .with_replies(replies)
             .with_alternatives(alternatives, spec.alt_plans)
-            .with_four(spec.four);
+            .with_four(spec.four)
+            .with_ffa(spec.ffa);
         if let Some(geo) = geo {
             ai.set_geometry(geo.clone());
         }

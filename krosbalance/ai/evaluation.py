@@ -134,6 +134,12 @@ def evaluate(
     return value
 
 
+def free_for_all(n_seats: int, team_of: tuple[int, ...]) -> bool:
+    """Whether a match of ``n_seats`` with these partnerships is a free-for-all: more than two
+    seats, each its own partnership (R-A152)."""
+    return n_seats > 2 and all(team_of[seat] == seat for seat in range(n_seats))
+
+
 #: how the other partnerships' worth is summed up against one's own in :func:`evaluate_sides`
 AGAINST: tuple[str, ...] = ("sum", "mean", "max")
 
@@ -145,6 +151,7 @@ def evaluate_sides(
     against: str = "sum",
     kama_worth: float = KAMA_WORTH,
     threats: bool = True,
+    own: float = 1.0,
 ) -> float:
     """:func:`evaluate` generalised to any number of partnerships (four-player Arena, R-A150-R-A159),
     how good ``state`` is for ``side``'s partnership, in injury units:
@@ -162,7 +169,9 @@ def evaluate_sides(
       material, kamas and threats (its float order differs: two-player searches keep :func:`evaluate`).
 
     In two versus two the ally's seat is part of one's own partnership (its figures, kamas and
-    threats count for it); in a free-for-all every other seat is a partnership of its own.
+    threats count for it); in a free-for-all every other seat is a partnership of its own, and one's
+    own worth weighs ``own`` times (:func:`free_for_all`; elsewhere 1): a blow one deals to one rival
+    helps the other two as well, while what one loses is lost to all three.
     """
     team_of = state.team_of
     mine = team_of[side]
@@ -212,4 +221,5 @@ def evaluate_sides(
         rest = sum(others)
     else:
         raise ValueError(f"against must be one of {', '.join(AGAINST)}, got {against!r}")
-    return GG_UNIT * score + worth[mine] - rest
+    weight = own if free_for_all(state.n_seats, team_of) else 1.0
+    return GG_UNIT * score + weight * worth[mine] - rest

@@ -22,14 +22,18 @@ plays the rest of the team's turn, then every other seat's turn until this seat 
 each seat by its own fork of the model (an opponent model per seat; in two versus two the ally's
 seat is played by the same heuristic, which treats it as a partner), and the copy is scored by
 :func:`.evaluation.evaluate_sides`: the partnership against ``against`` of the others (``sum`` by
-default). A two-player match is played exactly as without the flag.
+default). A two-player match is played exactly as without the flag. In a free-for-all (every seat
+its own partnership) three knobs apply, two versus two left as it is: ``ffa_rounds`` rounds of the
+other seats' turns (this seat's own turns between them by a fork of the base), ``ffa_dice_sets``
+dice sets per plan (0: ``dice_sets``) and ``ffa_own``, the weight of the seat's own worth in the
+leaf (``evaluate_sides``'s ``own``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from krosbalance.ai.evaluation import evaluate, evaluate_sides
+from krosbalance.ai.evaluation import evaluate, evaluate_sides, free_for_all
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.plan_choice import PlanSearchAI
 from krosbalance.ai.plan_search import Plan
@@ -62,18 +66,31 @@ class LookaheadAI(PlanSearchAI):
         four_players: bool = False,
         against: str = "sum",
         prior: float = PRIOR,
+        ffa_rounds: int = 1,
+        ffa_dice_sets: int = 0,
+        ffa_own: float = 1.0,
     ) -> None:
         super().__init__(rng, candidates, base, model)
+        if ffa_rounds < 1 or ffa_dice_sets < 0:
+            raise ValueError(
+                f"ffa_rounds must be positive and ffa_dice_sets not negative, got {ffa_rounds}, {ffa_dice_sets}"
+            )
         self.dice_sets = dice_sets
         self.four_players = four_players
         self.against = against
         self.prior = prior
+        self.ffa_rounds = ffa_rounds
+        self.ffa_dice_sets = ffa_dice_sets
+        self.ffa_own = ffa_own
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
         """The plan with the best total evaluation over the shared dice sets (ties: the heuristic's
         order)."""
         self.searches += 1
-        dice = [self.rng.integers(0, 6, size=FACES_PER_SET).tolist() for _ in range(self.dice_sets)]
+        sets = self.dice_sets
+        if self.four_players and self.ffa_dice_sets and free_for_all(view.n_seats, view.team_of):
+            sets = self.ffa_dice_sets
+        dice = [self.rng.integers(0, 6, size=FACES_PER_SET).tolist() for _ in range(sets)]
         best, best_value = plans[0], -1e18
         for plan in plans:
             mean = sum(self._rollout(view, me, plan, faces) for faces in dice) / len(dice)
@@ -97,14 +114,21 @@ class LookaheadAI(PlanSearchAI):
         return evaluate(state, side, self.base._threat_cache)
 
     def _replies(self, state: MatchState, side: int) -> float:
-        """Four players: every other seat's turn until ``side`` is to play again (at most one round),
-        each seat by its own fork of the model; the copy scored for the partnership."""
+        """Four players: every other seat's turn until ``side`` is to play again, each seat by its own
+        fork of the model; in a free-for-all ``ffa_rounds`` such rounds, ``side``'s own turns between
+        them by a fork of the base. The copy is scored for the partnership."""
+        rounds = self.ffa_rounds if free_for_all(state.n_seats, state.team_of) else 1
         models: dict[int, HeuristicAI] = {}
-        for _ in range(state.n_seats - 1):
-            if state.finished or state.active_side == side:
+        round_ = 1
+        for _ in range(rounds * state.n_seats - 1):
+            if state.finished:
                 break
             seat = state.active_side
+            if seat == side:
+                if round_ >= rounds:
+                    break
+                round_ += 1
             if seat not in models:
-                models[seat] = self.model.fork()
+                models[seat] = self.base.fork() if seat == side else self.model.fork()
             play_turn(state, models[seat])
-        return evaluate_sides(state, side, self.base._threat_cache, self.against)
+        return evaluate_sides(state, side, self.base._threat_cache, self.against, own=self.ffa_own)

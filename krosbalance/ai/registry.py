@@ -91,8 +91,20 @@ def _lookahead_four(rng: np.random.Generator) -> AI:
     ``reports/ai-ladder-arena-4p/NOTES-2026-12-07-four-player-search.md``): kiter-2 (the best
     four-player heuristic) proposes 6 plans per activation, each judged on 4 shared dice sets over
     the rest of the team's turn and every other seat's turn (kiter models each seat), the
-    partnership scored against the strongest other (``against="max"``)."""
-    return LookaheadAI(rng, candidates=6, dice_sets=4, base=Kiter2AI, four_players=True, against="max")
+    partnership scored against the strongest other (``against="max"``). In a free-for-all
+    (``reports/ai-ladder-arena-4p/NOTES-2026-12-07-ffa-search.md``) two rounds of the others'
+    turns on 2 dice sets, one's own worth weighing 1.5 times in the leaf."""
+    return LookaheadAI(
+        rng,
+        candidates=6,
+        dice_sets=4,
+        base=Kiter2AI,
+        four_players=True,
+        against="max",
+        ffa_rounds=2,
+        ffa_dice_sets=2,
+        ffa_own=1.5,
+    )
 
 
 def _mcts_skilled(rng: np.random.Generator) -> AI:

@@ -4,6 +4,8 @@ two-player lookahead with the same knobs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -124,3 +126,65 @@ def test_with_two_players_the_four_player_flag_changes_nothing() -> None:
         return [repr(e) for e in result.events]
 
     assert run(True) == run(False)
+
+
+def test_in_a_free_for_all_own_worth_weighs_own_times_and_in_two_versus_two_not_at_all() -> None:
+    ffa = _four_state("free_for_all")
+    base = evaluate_sides(ffa, 0, None, "max", kama_worth=0.0, threats=False)
+    heavier = evaluate_sides(ffa, 0, None, "max", kama_worth=0.0, threats=False, own=1.5)
+    assert heavier > base  # our material is positive: it now weighs more
+    pair = _four_state("two_vs_two")
+    assert evaluate_sides(pair, 0, None, own=1.5) == evaluate_sides(pair, 0, None)
+
+
+def test_in_a_free_for_all_a_rollout_plays_ffa_rounds_of_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ffa_rounds=2``: the three other seats, the search's own seat (a fork of the base), the three
+    others again; ``ffa_dice_sets`` dice sets per plan."""
+    played: list[tuple[int, int]] = []
+    real = lookahead_module.play_turn
+
+    def spy(state, controller):  # type: ignore[no-untyped-def]
+        played.append((state.active_side, id(controller)))
+        real(state, controller)
+
+    monkeypatch.setattr(lookahead_module, "play_turn", spy)
+    ai = LookaheadAI(
+        np.random.default_rng(3),
+        candidates=2,
+        dice_sets=4,
+        base=Kiter2AI,
+        four_players=True,
+        ffa_rounds=2,
+        ffa_dice_sets=1,
+    )
+    _play(
+        ai,
+        _teams("free_for_all"),
+        ("me", "kiter", "kiter", "kiter"),
+        board="arena-pit",
+        seed=11,
+        options={"mode": "free_for_all", "turn_limit": 8},
+    )
+    assert ai.searches > 0 and ai.searches <= ai.rollouts <= 2 * ai.searches  # one dice set a plan
+    assert any(seat == 0 for seat, _ in played)  # the search's own seat between the rounds
+    with pytest.raises(ValueError, match="ffa_rounds"):
+        LookaheadAI(np.random.default_rng(0), ffa_rounds=0)
+
+
+def test_in_two_versus_two_the_free_for_all_knobs_change_nothing() -> None:
+    teams = _teams("two_vs_two")
+
+    def run(**knobs: Any) -> list[str]:
+        ai = LookaheadAI(np.random.default_rng(9), candidates=2, dice_sets=1, four_players=True, **knobs)
+        result = _play(
+            ai,
+            teams,
+            ("me", "kiter", "kiter", "kiter"),
+            board="arena-pit",
+            seed=21,
+            options={"mode": "two_vs_two", "turn_limit": 6},
+            record="full",
+        )
+        return [repr(e) for e in result.events]
+
+    assert run() == run(ffa_rounds=2, ffa_dice_sets=3, ffa_own=2.0)

@@ -92,6 +92,10 @@ FOUR_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
         "lookahead-4p{candidates=3;dice_sets=2;model=kiter-2}",
         {"model": "kiter-2", "candidates": 3, "dice_sets": 2},
     ),
+    (
+        "lookahead-4p{candidates=3;ffa_dice_sets=1;ffa_own=2;ffa_rounds=3}",
+        {"candidates": 3, "ffa_dice_sets": 1, "ffa_own": 2.0, "ffa_rounds": 3},
+    ),
 )
 
 
@@ -107,7 +111,15 @@ def test_a_screened_four_player_variant_plays_the_same_match_on_both_engines(
     from krosbalance.rulesets.registry import get_ruleset
 
     heuristics = {"kiter": KiterAI, "kiter-2": Kiter2AI}
-    arguments: dict[str, Any] = {"base": Kiter2AI, "candidates": 6, "dice_sets": 4, "against": "max"}
+    arguments: dict[str, Any] = {
+        "base": Kiter2AI,
+        "candidates": 6,
+        "dice_sets": 4,
+        "against": "max",
+        "ffa_rounds": 2,
+        "ffa_dice_sets": 2,
+        "ffa_own": 1.5,
+    }
     arguments.update({k: heuristics[v] if k in ("base", "model") else v for k, v in knobs.items()})
 
     def factory(rng: np.random.Generator) -> LookaheadAI:

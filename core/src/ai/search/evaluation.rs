@@ -102,6 +102,36 @@ pub enum Against {
     Max,
 }
 
+/// The free-for-all knobs of the four-player search (`LookaheadAI.ffa_*`): how many rounds of the
+/// other seats' turns a rollout plays, on how many dice sets, and how much one's own worth weighs
+/// in the leaf. The defaults are the search as it was; none applies in two versus two.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ffa {
+    /// Rounds of the other seats' turns a rollout plays (one's own turns between them by the base).
+    pub rounds: usize,
+    /// Dice sets per plan (0: the budget's).
+    pub dice_sets: usize,
+    /// Weight of one's own worth (material, kamas, less threats) against the others'.
+    pub own: f64,
+}
+
+impl Ffa {
+    /// `evaluation.free_for_all`: more than two seats, each its own partnership (R-A152).
+    pub fn applies(state: &MatchState<Arena>) -> bool {
+        state.n_seats > 2 && (0..state.n_seats).all(|s| state.team_of[s] == s)
+    }
+}
+
+impl Default for Ffa {
+    fn default() -> Self {
+        Ffa {
+            rounds: 1,
+            dice_sets: 0,
+            own: 1.0,
+        }
+    }
+}
+
 impl Against {
     /// `sum`, `mean` or `max`.
     pub fn parse(text: &str) -> Option<Self> {
@@ -114,7 +144,7 @@ impl Against {
     }
 }
 
-/// `evaluate_sides(state, side, cache, against, kama_worth)`: `evaluate` for any number of
+/// `evaluate_sides(state, side, cache, against, kama_worth, own=ffa.own)`: `evaluate` for any number of
 /// partnerships (four-player Arena): the score, then the partnership's worth (material, kamas, less
 /// the KO threats against its Krosmasters) against `against` of the others'.
 pub fn evaluate_sides(
@@ -124,6 +154,7 @@ pub fn evaluate_sides(
     cache: &mut ThreatCache,
     against: Against,
     kama_worth: f64,
+    ffa: &Ffa,
 ) -> f64 {
     let team_of = &state.team_of;
     let mine = team_of[side];
@@ -197,7 +228,10 @@ pub fn evaluate_sides(
         Against::Mean => others.iter().fold(0.0, |a, b| a + b) / others.len() as f64,
         Against::Sum => others.iter().fold(0.0, |a, b| a + b),
     };
-    GG_UNIT * score + worth[mine] - rest
+    // a free-for-all: one's own worth weighs `ffa.own` times (a blow dealt to one rival helps the
+    // other two as well; what one loses is lost to all three)
+    let own = if Ffa::applies(state) { ffa.own } else { 1.0 };
+    GG_UNIT * score + own * worth[mine] - rest
 }
 
 /// `evaluate_holdings`: `evaluate` with the stock and the cards priced at what they buy.

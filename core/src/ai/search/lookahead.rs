@@ -3,7 +3,8 @@
 //! numbers), judged by `evaluation::evaluate` after the rest of the team's turn and the opponent's
 //! reply; the best mean plus `PRIOR` times the heuristic's own value is played. With four players
 //! (`PlanSearchAI::four`, `lookahead-4p`) every other seat replies, each by its own fork of the
-//! model, and the copy is scored by `evaluation::evaluate_sides`.
+//! model, and the copy is scored by `evaluation::evaluate_sides`; in a free-for-all the knobs of
+//! `evaluation::Ffa` apply (rounds of replies, dice sets, the weight of one's own worth).
 
 use std::sync::Arc;
 
@@ -15,7 +16,7 @@ use crate::rng::Generator;
 use crate::rulesets::arena::Arena;
 
 use super::PlanSearchAI;
-use super::evaluation::{Against, KAMA_WORTH, evaluate, evaluate_sides};
+use super::evaluation::{Against, Ffa, KAMA_WORTH, evaluate, evaluate_sides};
 use super::rollout::{
     Seats, finish_activation, finish_team_turn_after, play_turn, search_copy, seats,
 };
@@ -44,6 +45,10 @@ pub fn choose(
     prior: f64,
     geo: &Geometry,
 ) -> usize {
+    let dice_sets = match ai.four {
+        Some(_) if ai.ffa.dice_sets > 0 && Ffa::applies(state) => ai.ffa.dice_sets,
+        _ => dice_sets,
+    };
     let dice: Vec<Arc<[u8]>> = (0..dice_sets)
         .map(|_| draw_faces(&mut ai.rng, FACES_PER_SET))
         .collect();
@@ -116,12 +121,28 @@ fn four_player_rollout(
         .collect();
     finish_activation(&mut copy, me, &mut players);
     finish_team_turn_after(&mut copy, me, &mut players);
+    let ffa = ai.ffa;
+    let rounds = if Ffa::applies(&copy) { ffa.rounds } else { 1 };
     let mut models: Seats = (0..n)
-        .map(|_| Box::new(ai.model.fork()) as Box<dyn crate::rulesets::arena::ArenaController>)
+        .map(|seat| -> Box<dyn crate::rulesets::arena::ArenaController> {
+            if seat == side {
+                // one's own turns between the rounds (`rounds` > 1) by the base
+                Box::new(ai.base.fork())
+            } else {
+                Box::new(ai.model.fork())
+            }
+        })
         .collect();
-    for _ in 0..n - 1 {
-        if copy.finished || copy.active_side == side {
+    let mut round = 1;
+    for _ in 0..rounds * n - 1 {
+        if copy.finished {
             break;
+        }
+        if copy.active_side == side {
+            if round >= rounds {
+                break;
+            }
+            round += 1;
         }
         play_turn(&mut copy, &mut models);
     }
@@ -133,5 +154,6 @@ fn four_player_rollout(
         &mut cache.borrow_mut(),
         against,
         KAMA_WORTH,
+        &ffa,
     )
 }

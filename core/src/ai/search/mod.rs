@@ -66,6 +66,8 @@ pub struct SearchSpec {
     /// Four players (`LookaheadAI.four_players`): how the leaf sets the other partnerships against
     /// one's own (`against`); None: two-player matches only.
     pub four: Option<evaluation::Against>,
+    /// Four players, free-for-all only: the leaf's and the rollout's knobs (`evaluation::Ffa`).
+    pub ffa: evaluation::Ffa,
 }
 
 /// The search AIs by registry name (`krosbalance/ai/registry.py`); also the screening form
@@ -88,6 +90,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         alternatives: Vec::new(),
         alt_plans: 1,
         four: None,
+        ffa: evaluation::Ffa::default(),
     };
     let lookahead = |candidates: usize, dice_sets: usize| SearchSpec {
         candidates,
@@ -101,6 +104,7 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         alternatives: Vec::new(),
         alt_plans: 1,
         four: None,
+        ffa: evaluation::Ffa::default(),
     };
     Some(match name {
         "lookahead-fast" => lookahead(3, 1),
@@ -141,13 +145,19 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
         "lookahead-4p" => SearchSpec {
             base: "kiter-2".to_string(),
             four: Some(evaluation::Against::Max),
+            // free-for-all (reports/ai-ladder-arena-4p/NOTES-2026-12-07-ffa-search.md)
+            ffa: evaluation::Ffa {
+                rounds: 2,
+                dice_sets: 2,
+                own: 1.5,
+            },
             ..lookahead(6, 4)
         },
         _ => return screened(name).or_else(|| screened_four(name)),
     })
 }
 
-/// The screening form of `lookahead-4p`: `lookahead-4p{base=...;model=...;candidates=6;dice_sets=4;against=max}`
+/// The screening form of `lookahead-4p`: `lookahead-4p{base=...;model=...;candidates=6;dice_sets=4;against=max;ffa_rounds=2;ffa_dice_sets=2;ffa_own=1.5}`
 /// (any knob left out keeps `lookahead-4p`'s value), or None when `name` is not one.
 fn screened_four(name: &str) -> Option<SearchSpec> {
     let body = name.strip_prefix("lookahead-4p{")?.strip_suffix('}')?;
@@ -169,6 +179,9 @@ fn screened_four(name: &str) -> Option<SearchSpec> {
                 }
             }
             "against" => spec.four = Some(evaluation::Against::parse(value)?),
+            "ffa_own" => spec.ffa.own = value.parse().ok()?,
+            "ffa_rounds" => spec.ffa.rounds = value.parse().ok().filter(|&n: &usize| n >= 1)?,
+            "ffa_dice_sets" => spec.ffa.dice_sets = value.parse().ok()?,
             _ => return None,
         }
     }
@@ -240,6 +253,8 @@ pub struct PlanSearchAI {
     alt_plans: usize,
     /// Four players: the leaf's `against` (`SearchSpec::four`); None: the two-player search.
     pub four: Option<evaluation::Against>,
+    /// Four players, free-for-all only: the leaf's and the rollout's knobs.
+    pub ffa: evaluation::Ffa,
     geo: Option<Arc<Geometry>>,
     key: (i32, i64),
     /// Rollouts played and activations decided by rollouts (for benchmarks).
@@ -277,6 +292,7 @@ impl PlanSearchAI {
             alternatives: Vec::new(),
             alt_plans: 1,
             four: None,
+            ffa: evaluation::Ffa::default(),
             geo: None,
             key: (-1, -1),
             rollouts: 0,
@@ -318,6 +334,12 @@ impl PlanSearchAI {
     /// `four` (`SearchSpec::four`; None: two players only).
     pub fn with_four(mut self, four: Option<evaluation::Against>) -> Self {
         self.four = four;
+        self
+    }
+
+    /// The free-for-all knobs of the four-player search (`SearchSpec::ffa`).
+    pub fn with_ffa(mut self, ffa: evaluation::Ffa) -> Self {
+        self.ffa = ffa;
         self
     }
 
@@ -600,6 +622,17 @@ mod tests {
         assert_eq!(form.four, Some(Against::Mean));
         assert_eq!((form.base.as_str(), form.candidates), ("kiter", 3));
         assert!(matches!(form.budget, Budget::Lookahead { dice_sets: 2, prior } if prior == 1.5));
+        assert_eq!(
+            (four.ffa.rounds, four.ffa.dice_sets, four.ffa.own),
+            (2, 2, 1.5)
+        );
+        let ffa =
+            search_spec("lookahead-4p{ffa_rounds=3;ffa_dice_sets=1;ffa_own=2}").expect("a form");
+        assert_eq!(
+            (ffa.ffa.rounds, ffa.ffa.dice_sets, ffa.ffa.own),
+            (3, 1, 2.0)
+        );
+        assert!(search_spec("lookahead-4p{ffa_rounds=0}").is_none());
         assert!(search_spec("lookahead-4p{against=min}").is_none());
         assert!(search_spec("lookahead-4p{dice_sets=0}").is_none());
         // the two-player searches stay two-player
