@@ -203,12 +203,17 @@ def core_result(
     )
 
 
+#: the core's row keys of the damage dealt and taken, by element
+_DEALT = tuple(f"damage_dealt_{element}" for element in ELEMENTS)
+_TAKEN = tuple(f"damage_taken_{element}" for element in ELEMENTS)
+
+
 def fighter_record(row: Mapping[str, Any], columns: Sequence[ResultColumn]) -> FighterRecord:
     """A fighter's ``FighterRecord`` from the core's row (Duel and Blast), with the ruleset's
     fighter ``columns``."""
     stats = FighterStats(
-        damage_dealt=[row[f"damage_dealt_{element}"] for element in ELEMENTS],
-        damage_taken=[row[f"damage_taken_{element}"] for element in ELEMENTS],
+        damage_dealt=[row[key] for key in _DEALT],
+        damage_taken=[row[key] for key in _TAKEN],
         heals_given=row["heals_given"],
         heals_received=row["heals_received"],
         kills=row["kills"],
