@@ -208,7 +208,8 @@ BENCH_MYPYC ?= --mypyc --perf
 bench: $(DEV_STAMP)
 	$(BIN)/python -m krosbalance.tools.bench --ai random --ai focus_fire --ai kiter --ai kiter-2 \
 		--ai objective --four focus_fire --four kiter \
-		--search lookahead-fast --search lookahead --blast random --blast blast_glyph --duel duel_brawler \
+		--search lookahead-fast --search lookahead --blast random --blast blast_glyph --blast blast_brawler \
+		--duel duel_brawler \
 		--speedup focus_fire --speedup-deals 24 $(BENCH_MYPYC) $(BENCH_ARGS)
 
 # Linting needs the tools, not a fresh build of an edited source.

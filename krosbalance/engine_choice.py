@@ -197,15 +197,26 @@ def play_in_core(
         and native.available()
         and not (choice == AUTO and record == "full")
     ):
+        if isinstance(known.prepared, native_duel.CorePrepared):
+            return native_duel.play_prepared(known.prepared, seed, record, choice)
         return _play(known.prepared, seed, record, known.rules)[0]
     from krosbalance.play import resolve_ruleset  # cycle: play imports this module
 
     rules = resolve_ruleset(ruleset, options)
-    if isinstance(rules, DuelRuleset):  # the Duel Pack (issue 41): its own boundary
-        return native_duel.play_duel_in_core(teams, board, ai, seed, rules, record, registry, forbid, choice)
-    if isinstance(rules, BlastRuleset):  # Krosmaster Blast (issue 41): its own boundary
-        return native_blast.play_blast_in_core(
-            teams, board, ai, seed, rules, record, registry, forbid, choice
+    if isinstance(rules, DuelRuleset | BlastRuleset):  # the Duel Pack and Blast (issue 41)
+
+        def remember(prepared: native_duel.CorePrepared) -> None:
+            if fast is not None:
+                if len(_PREPARED) >= MAX_REMEMBERED:
+                    _PREPARED.clear()
+                _PREPARED[fast] = _Known(prepared, rules, ruleset, registry)
+
+        if isinstance(rules, DuelRuleset):  # its own boundary
+            return native_duel.play_duel_in_core(
+                teams, board, ai, seed, rules, record, registry, forbid, choice, remember
+            )
+        return native_blast.play_blast_in_core(  # its own boundary
+            teams, board, ai, seed, rules, record, registry, forbid, choice, remember
         )
     refusal = _cheap_refusal(teams, board, rules, record, choice)
     overrides: dict[str, Any] = {}
@@ -262,7 +273,7 @@ class _Known:
 
     def __init__(
         self,
-        prepared: native_match.PreparedMatch,
+        prepared: native_match.PreparedMatch | native_duel.CorePrepared,
         rules: Ruleset,
         ruleset: str | Ruleset,
         registry: Registry | None,
@@ -271,7 +282,8 @@ class _Known:
 
 
 #: the match shapes the core played, by :func:`_fast_key`: a shape's next matches skip the
-#: reference's checks and the building of their call (about half of the Python around a match)
+#: reference's checks and the building of their call (about half of the Python around a match);
+#: a Duel or Blast shape keeps its specs converted for the core too (``native_duel.CorePrepared``)
 _PREPARED: dict[tuple[Any, ...], _Known] = {}
 on_content_change(_PREPARED.clear)  # checked and built against the old cards
 

@@ -12,7 +12,7 @@ else is refused in the core's words ("not in the core yet: ..." / "the core does
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from krosbalance import native
@@ -20,7 +20,7 @@ from krosbalance.ai.registry import canonical_ai, get_ai
 from krosbalance.content.blast import blast_cards
 from krosbalance.content.registry import default_registry
 from krosbalance.engine.results import MatchResult
-from krosbalance.native_duel import core_result, play_in_core_or_none
+from krosbalance.native_duel import CorePrepared, core_result, play_in_core_or_none
 from krosbalance.rulesets.base import summonable
 from krosbalance.rulesets.blast.pregame import summoned_by
 from krosbalance.rulesets.blast.ruleset import BlastRuleset
@@ -83,6 +83,24 @@ def play_blast_raw(
         TeamError: a team the reference refuses (R-B5).
         ValueError: the core refuses the match ("not in the core yet" / "the core does not play").
     """
+    return prepare_blast(teams, board, ais, rules, registry).raw(seed, record, plant_divergence_at)
+
+
+def prepare_blast(
+    teams: Sequence[Sequence[str]],
+    board: str,
+    ais: Sequence[str],
+    rules: BlastRuleset,
+    registry: Registry | None = None,
+) -> CorePrepared:
+    """A Blast match's shape checked (the reference's checks of the teams and AIs, the core's
+    refusals) and converted for the core once: its matches of any seed are
+    :meth:`~krosbalance.native_duel.CorePrepared.result`.
+
+    Raises:
+        TeamError: a team the reference refuses (R-B5).
+        ValueError: the core refuses the match ("not in the core yet" / "the core does not play").
+    """
     if len(teams) != 2 or len(ais) != 2:
         raise ValueError(f"not in the core yet: a Blast match of {len(teams)} seats")
     for name in ais:
@@ -100,7 +118,7 @@ def play_blast_raw(
     ]
     pieces = {**summonable([*specs[0], *specs[1]], source), **_bonus_summons(actions, source)}
     core_board, glyphs = _board(board)
-    out: dict[str, Any] = native.core().play_blast_match(
+    call = native.core().BlastPrepared(
         [list(team) for team in specs],
         pieces,
         core_board,
@@ -109,11 +127,18 @@ def play_blast_raw(
         favors,
         challenges,
         [canonical_ai(name) for name in ais],
-        seed,
-        record,
-        plant_divergence_at,
     )
-    return out
+    label = str(rules.describe())
+
+    def read(out: Mapping[str, Any], seed: int) -> MatchResult:
+        return _result(out, rules, board, seed, label)
+
+    return CorePrepared(call, read)
+
+
+def _result(out: Mapping[str, Any], rules: BlastRuleset, board: str, seed: int, label: str) -> MatchResult:
+    values = {name: tuple(v) if isinstance(v, list) else v for name, v in out["values"].items()}
+    return core_result(out, rules, board, seed, values, (), label)
 
 
 def play_blast_core(
@@ -128,8 +153,7 @@ def play_blast_core(
 ) -> MatchResult:
     """One Blast match played by the core, as the reference's ``MatchResult`` (``engine="core"``)."""
     out = play_blast_raw(teams, board, ais, seed, rules, record, registry, plant_divergence_at)
-    values = {name: tuple(v) if isinstance(v, list) else v for name, v in out["values"].items()}
-    return core_result(out, rules, board, seed, values, ())
+    return _result(out, rules, board, seed, str(rules.describe()))
 
 
 def play_blast_in_core(
@@ -142,11 +166,17 @@ def play_blast_in_core(
     registry: Registry | None,
     forbid: Mapping[str, Sequence[str]] | None,
     choice: str,
+    remember: Callable[[CorePrepared], None] | None = None,
 ) -> MatchResult | None:
     """``engine_choice.play_in_core`` for a Blast match: played by the core, or None when the reference
-    is to play it (``choice`` ``auto`` and the core cannot); see ``native_duel.play_in_core_or_none``."""
+    is to play it (``choice`` ``auto`` and the core cannot); see ``native_duel.play_in_core_or_none``;
+    ``remember`` is handed the match's shape once the core has played it."""
 
     def play(names: Sequence[str]) -> MatchResult:
-        return play_blast_core(teams, str(board), names, seed, rules, record, registry)
+        prepared = prepare_blast(teams, str(board), names, rules, registry)
+        result = prepared.result(seed, record)
+        if remember is not None:
+            remember(prepared)
+        return result
 
     return play_in_core_or_none(play, teams, board, ai, seed, record, forbid, choice, "a Blast match")

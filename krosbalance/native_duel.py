@@ -92,6 +92,23 @@ def play_duel_raw(
     """:func:`play_duel_core`'s match as the core returns it: a dict of plain data (the differential
     harness reads it as it reads Arena's); ``plant_divergence_at`` (test-only) alters that event of
     the core's log as a recording bug would."""
+    return prepare_duel(teams, board, ais, rules, registry).raw(seed, record, plant_divergence_at)
+
+
+def prepare_duel(
+    teams: Sequence[Sequence[str]],
+    board: str,
+    ais: Sequence[str],
+    rules: DuelRuleset,
+    registry: Registry | None = None,
+) -> CorePrepared:
+    """A duel's shape checked (the reference's checks of the teams and AIs, the core's refusals)
+    and converted for the core once: its duels of any seed are :meth:`CorePrepared.result`.
+
+    Raises:
+        TeamError: a team the reference refuses (R-D14, R-D36).
+        ValueError: the core refuses the duel ("not in the core yet" / "the core does not play").
+    """
     if len(teams) != 2 or len(ais) != 2:
         raise ValueError(f"not in the core yet: a duel of {len(teams)} seats")
     for name in ais:
@@ -103,7 +120,7 @@ def play_duel_raw(
     specs = [rules.validate_team(list(team), cards) for team in teams]
     pieces = summonable([*specs[0], *specs[1]], registry or default_registry())
     core_board, duel_cells = _board(board)
-    out: dict[str, Any] = native.core().play_duel_match(
+    call = native.core().DuelPrepared(
         [list(team) for team in specs],
         pieces,
         punch() if rules.opts.punch else None,
@@ -112,19 +129,44 @@ def play_duel_raw(
         rules.opts,
         list(rules.tokens.tokens),
         [canonical_ai(name) for name in ais],
-        seed,
-        record,
-        plant_divergence_at,
     )
-    return out
+    label = str(rules.describe())
+
+    def read(out: Mapping[str, Any], seed: int) -> MatchResult:
+        return _result(out, rules, board, seed, label)
+
+    return CorePrepared(call, read)
 
 
-def _result(out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int) -> MatchResult:
+class CorePrepared:
+    """A Duel or Blast match shape the core plays, checked and converted once (the core's
+    ``DuelPrepared`` or ``BlastPrepared``, and how its dict is read): ``engine_choice`` keeps it per
+    shape, as it keeps Arena's ``PreparedMatch``, so the matches of one shape pay for the
+    reference's checks and the specs' crossing once, not once per seed."""
+
+    __slots__ = ("call", "read")
+
+    def __init__(self, call: Any, read: Callable[[Mapping[str, Any], int], MatchResult]) -> None:
+        self.call, self.read = call, read
+
+    def raw(self, seed: int, record: str = "none", plant_divergence_at: int | None = None) -> dict[str, Any]:
+        """The match of this shape with ``seed`` as the core returns it (a dict of plain data)."""
+        out: dict[str, Any] = self.call.play(seed, record, plant_divergence_at)
+        return out
+
+    def result(self, seed: int, record: str = "none") -> MatchResult:
+        """The match of this shape with ``seed``, as the reference's ``MatchResult``."""
+        return self.read(self.raw(seed, record), seed)
+
+
+def _result(
+    out: Mapping[str, Any], rules: DuelRuleset, board: str, seed: int, label: str | None = None
+) -> MatchResult:
     pairs = ("drafted", "picked", "revealed", "tokens_held", "held_from_start", "start_revealed")
     values = {column.name: out[column.name] for column in rules.result_columns}
     for name in pairs:
         values[name] = tuple(values[name])
-    return core_result(out, rules, board, seed, values, FIGHTER_COLUMNS)
+    return core_result(out, rules, board, seed, values, FIGHTER_COLUMNS, label)
 
 
 def core_result(
@@ -134,9 +176,11 @@ def core_result(
     seed: int,
     values: dict[str, Any],
     columns: Sequence[ResultColumn],
+    label: str | None = None,
 ) -> MatchResult:
     """The reference's ``MatchResult`` of a match the core played and returned as ``out`` (Duel and
-    Blast): the ruleset's result ``values`` as read, its fighter ``columns``."""
+    Blast): the ruleset's result ``values`` as read, its fighter ``columns``; ``label`` is
+    ``str(rules.describe())`` when the caller has it already."""
     from krosbalance.engine_choice import _event, _event_classes  # cycle: engine_choice asks here
 
     kinds = _event_classes(rules.name)
@@ -147,7 +191,7 @@ def core_result(
         first_player=int(out["first_player"]),
         teams=tuple(tuple(team) for team in out["teams"]),
         board=board,
-        ruleset=str(rules.describe()),
+        ruleset=str(rules.describe()) if label is None else label,
         seed=seed,
         fighters=[fighter_record(row, columns) for row in out["fighters"]],
         events=[_event(kinds, kind, data) for kind, data in out["events"]],
@@ -159,12 +203,17 @@ def core_result(
     )
 
 
+#: the core's row keys of the damage dealt and taken, by element
+_DEALT = tuple(f"damage_dealt_{element}" for element in ELEMENTS)
+_TAKEN = tuple(f"damage_taken_{element}" for element in ELEMENTS)
+
+
 def fighter_record(row: Mapping[str, Any], columns: Sequence[ResultColumn]) -> FighterRecord:
     """A fighter's ``FighterRecord`` from the core's row (Duel and Blast), with the ruleset's
     fighter ``columns``."""
     stats = FighterStats(
-        damage_dealt=[row[f"damage_dealt_{element}"] for element in ELEMENTS],
-        damage_taken=[row[f"damage_taken_{element}"] for element in ELEMENTS],
+        damage_dealt=[row[key] for key in _DEALT],
+        damage_taken=[row[key] for key in _TAKEN],
         heals_given=row["heals_given"],
         heals_received=row["heals_received"],
         kills=row["kills"],
@@ -198,15 +247,34 @@ def play_duel_in_core(
     registry: Registry | None,
     forbid: Mapping[str, Sequence[str]] | None,
     choice: str,
+    remember: Callable[[CorePrepared], None] | None = None,
 ) -> MatchResult | None:
     """``engine_choice.play_in_core`` for a duel: the match played by the core, or None when the
     reference is to play it (``choice`` ``auto`` and the core cannot); ``choice`` is the resolved
-    ``auto`` or ``core`` (:func:`play_in_core_or_none`)."""
+    ``auto`` or ``core`` (:func:`play_in_core_or_none`); ``remember`` is handed the duel's shape
+    once the core has played it."""
 
     def play(names: Sequence[str]) -> MatchResult:
-        return play_duel_core(teams, str(board), names, seed, rules, record, registry)
+        prepared = prepare_duel(teams, str(board), names, rules, registry)
+        result = prepared.result(seed, record)
+        if remember is not None:
+            remember(prepared)
+        return result
 
     return play_in_core_or_none(play, teams, board, ai, seed, record, forbid, choice, "a duel")
+
+
+def play_prepared(prepared: CorePrepared, seed: int, record: str, choice: str) -> MatchResult | None:
+    """A match of a shape the core has played already (``engine_choice`` keeps them): as
+    :func:`play_in_core_or_none` plays it, with the same answers to a failure."""
+    result, why = _attempt(lambda: prepared.result(seed, record), seed, choice)
+    if why is None:
+        return result
+    from krosbalance.engine_choice import CORE  # cycle: it asks here
+
+    if choice == CORE:
+        raise EngineError(f"engine='core': the core cannot play this match: {why}")
+    return None
 
 
 def play_in_core_or_none(
@@ -228,7 +296,7 @@ def play_in_core_or_none(
         CoreFault: the core failed on the match (chained to the core's exception).
         KrosbalanceError: under ``core``, the reference's own checks (teams, names, AIs).
     """
-    from krosbalance.engine_choice import AUTO, CORE, REFUSALS, fault_message  # cycle: it asks here
+    from krosbalance.engine_choice import AUTO, CORE  # cycle: it asks here
     from krosbalance.play import _ai_names  # cycle: play imports engine_choice
 
     why: str | None = None
@@ -241,20 +309,37 @@ def play_in_core_or_none(
     elif forbid:
         why = f"not in the core yet: restricted play in {what}"
     if why is None:
-        try:
-            return play(_ai_names(ai, len(teams)))
-        except KrosbalanceError:
-            if choice == CORE:
-                raise
-            return None  # the reference checks the same and says it in its own words
-        except ValueError as exc:
-            if not str(exc).startswith(REFUSALS):
-                raise CoreFault(fault_message(exc, seed)) from exc
-            why = str(exc)
-        except (KeyboardInterrupt, SystemExit, GeneratorExit):
-            raise
-        except BaseException as exc:  # a Rust panic is pyo3's PanicException, a BaseException
-            raise CoreFault(fault_message(exc, seed)) from exc
+        result, why = _attempt(lambda: play(_ai_names(ai, len(teams))), seed, choice)
+        if why is None:
+            return result
     if choice == CORE:
         raise EngineError(f"engine='core': the core cannot play this match: {why}")
     return None
+
+
+def _attempt(
+    play: Callable[[], MatchResult], seed: int, choice: str
+) -> tuple[MatchResult | None, str | None]:
+    """``play()``'s match, or (None, None) when the reference is to say what is wrong with it, or
+    (None, why) when the core refuses it.
+
+    Raises:
+        CoreFault: the core failed on the match (chained to the core's exception).
+        KrosbalanceError: under ``core``, the reference's own checks (teams, names, AIs).
+    """
+    from krosbalance.engine_choice import CORE, REFUSALS, fault_message  # cycle: it asks here
+
+    try:
+        return play(), None
+    except KrosbalanceError:
+        if choice == CORE:
+            raise
+        return None, None  # the reference checks the same and says it in its own words
+    except ValueError as exc:
+        if not str(exc).startswith(REFUSALS):
+            raise CoreFault(fault_message(exc, seed)) from exc
+        return None, str(exc)
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as exc:  # a Rust panic is pyo3's PanicException, a BaseException
+        raise CoreFault(fault_message(exc, seed)) from exc

@@ -262,53 +262,106 @@ fn play_blast_match<'py>(
     record: &str,
     plant: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let loaded = load_content(&teams, pieces, None)?;
-    let powers = loaded
-        .objs
-        .iter()
-        .map(blast_powers)
-        .collect::<PyResult<Vec<_>>>()?;
-    let names = &loaded.names;
-    let (opts, engine) = options_of(options)?;
-    let favors = favors
-        .iter()
-        .map(|f| {
-            Ok(Favor {
-                id: get(f, "id")?,
-                action: bonus_action(&f.getattr("action")?, names)?,
-            })
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let challenges = challenges
-        .iter()
-        .map(|c| challenge_of(c, names))
-        .collect::<PyResult<Vec<_>>>()?;
-    let spec = BlastMatch {
-        board: board.inner.clone(),
-        content: Arc::new(loaded.content),
-        ruleset: Arc::new(Blast {
-            opts,
-            favors,
-            challenges,
-            powers,
-            glyph_cells: crate::mask_from_py(glyph_cells, "glyph_cells")?,
-        }),
-        opts: engine,
-        teams: loaded.teams,
+    let prepared = BlastPrepared::new(
+        teams,
+        pieces,
+        board,
+        glyph_cells,
+        options,
+        favors,
+        challenges,
         ais,
-        seed,
-        record: record_level(record)?,
-    };
-    drop(board);
-    let mut state = py
-        .detach(|| play_blast(&spec))
-        .map_err(PyValueError::new_err)?;
-    if let Some(event) = plant.and_then(|k| state.events.get_mut(k)) {
-        plant_divergence(event);
+    )?;
+    prepared.play(py, seed, record, plant)
+}
+
+/// A Blast match shape, converted once (`play_blast_match`'s arguments but the seed): the matches
+/// of one shape pay for the specs' crossing once, not once per seed (`native_blast.prepare_blast`).
+#[pyclass(name = "BlastPrepared", module = "krosbalance_core", frozen)]
+pub struct BlastPrepared {
+    spec: BlastMatch,
+}
+
+#[pymethods]
+impl BlastPrepared {
+    /// `play_blast_match`'s arguments but `seed`, `record` and `plant`.
+    #[new]
+    #[pyo3(signature = (teams, pieces, board, glyph_cells, options, favors, challenges, ais))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        teams: Vec<Vec<Bound<'py, PyAny>>>,
+        pieces: &Bound<'py, PyDict>,
+        board: PyRef<'py, PyBoard>,
+        glyph_cells: &Bound<'py, PyAny>,
+        options: &Bound<'py, PyAny>,
+        favors: Vec<Bound<'py, PyAny>>,
+        challenges: Vec<Bound<'py, PyAny>>,
+        ais: Vec<String>,
+    ) -> PyResult<Self> {
+        let loaded = load_content(&teams, pieces, None)?;
+        let powers = loaded
+            .objs
+            .iter()
+            .map(blast_powers)
+            .collect::<PyResult<Vec<_>>>()?;
+        let names = &loaded.names;
+        let (opts, engine) = options_of(options)?;
+        let favors = favors
+            .iter()
+            .map(|f| {
+                Ok(Favor {
+                    id: get(f, "id")?,
+                    action: bonus_action(&f.getattr("action")?, names)?,
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let challenges = challenges
+            .iter()
+            .map(|c| challenge_of(c, names))
+            .collect::<PyResult<Vec<_>>>()?;
+        let spec = BlastMatch {
+            board: board.inner.clone(),
+            content: Arc::new(loaded.content),
+            ruleset: Arc::new(Blast {
+                opts,
+                favors,
+                challenges,
+                powers,
+                glyph_cells: crate::mask_from_py(glyph_cells, "glyph_cells")?,
+            }),
+            opts: engine,
+            teams: loaded.teams,
+            ais,
+            seed: 0,
+            record: 0,
+        };
+        Ok(BlastPrepared { spec })
     }
-    let out = match_to_py(py, &state, fighter_row)?;
-    out.set_item("values", values(py, &state)?)?;
-    Ok(out)
+
+    /// The match of this shape with `seed`: `play_blast_match`'s dict.
+    #[pyo3(signature = (seed, record = "none", plant = None))]
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        seed: u128,
+        record: &str,
+        plant: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let spec = BlastMatch {
+            seed,
+            record: record_level(record)?,
+            ..self.spec.clone()
+        };
+        let mut state = py
+            .detach(|| play_blast(&spec))
+            .map_err(PyValueError::new_err)?;
+        if let Some(event) = plant.and_then(|k| state.events.get_mut(k)) {
+            plant_divergence(event);
+        }
+        let out = match_to_py(py, &state, fighter_row)?;
+        out.set_item("values", values(py, &state)?)?;
+        Ok(out)
+    }
 }
 
 /// Test-only: one field of an event changed the way a bug would change it.
@@ -472,5 +525,6 @@ impl RulesetEvents for Blast {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(play_blast_match, m)?)
+    m.add_function(wrap_pyfunction!(play_blast_match, m)?)?;
+    m.add_class::<BlastPrepared>()
 }

@@ -169,6 +169,22 @@ pub(super) fn event_to_py<'py, R: RulesetEvents>(
     PyTuple::new(py, [kind.into_pyobject(py)?.into_any(), d.into_any()])
 }
 
+/// A fighter row's keys of the damage dealt and taken, in [`crate::content::ELEMENTS`] order.
+const DAMAGE_DEALT: [&str; 5] = [
+    "damage_dealt_neutral",
+    "damage_dealt_water",
+    "damage_dealt_air",
+    "damage_dealt_earth",
+    "damage_dealt_fire",
+];
+const DAMAGE_TAKEN: [&str; 5] = [
+    "damage_taken_neutral",
+    "damage_taken_water",
+    "damage_taken_air",
+    "damage_taken_earth",
+    "damage_taken_fire",
+];
+
 /// One fighter's `FighterRecord.as_row()` columns (a ruleset adds its own to the dict).
 pub(super) fn fighter_row<'py, R: MatchRules>(
     py: Python<'py>,
@@ -186,9 +202,9 @@ pub(super) fn fighter_row<'py, R: MatchRules>(
     row.set_item("level", f.level)?;
     row.set_item("is_summon", f.kind != PieceKind::Krosmaster)?;
     row.set_item("summoner", f.summoner.map_or(-1, |u| u as i64))?;
-    for (i, element) in crate::content::ELEMENTS.iter().enumerate() {
-        row.set_item(format!("damage_dealt_{element}"), s.damage_dealt[i])?;
-        row.set_item(format!("damage_taken_{element}"), s.damage_taken[i])?;
+    for (i, (dealt, taken)) in DAMAGE_DEALT.iter().zip(DAMAGE_TAKEN).enumerate() {
+        row.set_item(*dealt, s.damage_dealt[i])?;
+        row.set_item(taken, s.damage_taken[i])?;
     }
     row.set_item("damage_dealt", s.damage_dealt.iter().sum::<i64>())?;
     row.set_item("damage_taken", s.damage_taken.iter().sum::<i64>())?;
@@ -402,4 +418,18 @@ pub(super) fn load_content<'py>(
         objs,
         teams,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DAMAGE_DEALT, DAMAGE_TAKEN};
+    use crate::content::ELEMENTS;
+
+    #[test]
+    fn damage_keys_follow_the_elements() {
+        for (i, element) in ELEMENTS.iter().enumerate() {
+            assert_eq!(DAMAGE_DEALT[i], format!("damage_dealt_{element}"));
+            assert_eq!(DAMAGE_TAKEN[i], format!("damage_taken_{element}"));
+        }
+    }
 }

@@ -76,28 +76,74 @@ fn play_duel_match<'py>(
     record: &str,
     plant: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let loaded = load_content(&teams, pieces, punch.as_ref())?;
-    let (duel, engine) = options_of(options)?;
-    let tokens = tokens.iter().map(token_of).collect::<PyResult<Vec<_>>>()?;
-    let spec = DuelMatch {
-        board: board.inner.clone(),
-        duel_cells: crate::mask_from_py(duel_cells, "duel_cells")?,
-        content: Arc::new(loaded.content),
-        ruleset: Arc::new(Duel { opts: duel, tokens }),
-        opts: engine,
-        teams: loaded.teams,
-        ais,
-        seed,
-        record: record_level(record)?,
-    };
-    drop(board);
-    let mut state = py
-        .detach(|| play_duel(&spec))
-        .map_err(PyValueError::new_err)?;
-    if let Some(event) = plant.and_then(|k| state.events.get_mut(k)) {
-        plant_divergence(event);
+    let prepared = DuelPrepared::new(
+        teams, pieces, punch, board, duel_cells, options, tokens, ais,
+    )?;
+    prepared.play(py, seed, record, plant)
+}
+
+/// A duel's shape, converted once (`play_duel_match`'s arguments but the seed): the duels of one
+/// shape pay for the specs' crossing once, not once per seed (`native_duel.prepare_duel`).
+#[pyclass(name = "DuelPrepared", module = "krosbalance_core", frozen)]
+pub struct DuelPrepared {
+    spec: DuelMatch,
+}
+
+#[pymethods]
+impl DuelPrepared {
+    /// `play_duel_match`'s arguments but `seed`, `record` and `plant`.
+    #[new]
+    #[pyo3(signature = (teams, pieces, punch, board, duel_cells, options, tokens, ais))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        teams: Vec<Vec<Bound<'py, PyAny>>>,
+        pieces: &Bound<'py, PyDict>,
+        punch: Option<Bound<'py, PyAny>>,
+        board: PyRef<'py, PyBoard>,
+        duel_cells: &Bound<'py, PyAny>,
+        options: &Bound<'py, PyAny>,
+        tokens: Vec<Bound<'py, PyAny>>,
+        ais: Vec<String>,
+    ) -> PyResult<Self> {
+        let loaded = load_content(&teams, pieces, punch.as_ref())?;
+        let (duel, engine) = options_of(options)?;
+        let tokens = tokens.iter().map(token_of).collect::<PyResult<Vec<_>>>()?;
+        let spec = DuelMatch {
+            board: board.inner.clone(),
+            duel_cells: crate::mask_from_py(duel_cells, "duel_cells")?,
+            content: Arc::new(loaded.content),
+            ruleset: Arc::new(Duel { opts: duel, tokens }),
+            opts: engine,
+            teams: loaded.teams,
+            ais,
+            seed: 0,
+            record: 0,
+        };
+        Ok(DuelPrepared { spec })
     }
-    result_to_py(py, &state)
+
+    /// The duel of this shape with `seed`: `play_duel_match`'s dict.
+    #[pyo3(signature = (seed, record = "none", plant = None))]
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        seed: u128,
+        record: &str,
+        plant: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let spec = DuelMatch {
+            seed,
+            record: record_level(record)?,
+            ..self.spec.clone()
+        };
+        let mut state = py
+            .detach(|| play_duel(&spec))
+            .map_err(PyValueError::new_err)?;
+        if let Some(event) = plant.and_then(|k| state.events.get_mut(k)) {
+            plant_divergence(event);
+        }
+        result_to_py(py, &state)
+    }
 }
 
 /// Test-only: one field of an event changed the way a bug would change it.
@@ -260,5 +306,6 @@ impl RulesetEvents for Duel {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(play_duel_match, m)?)
+    m.add_function(wrap_pyfunction!(play_duel_match, m)?)?;
+    m.add_class::<DuelPrepared>()
 }

@@ -42,10 +42,19 @@ pub(crate) struct Planner<'a> {
     allies: Vec<usize>,
     advanced: bool,
     urgency: f64,
+    /// What a spell of the active fighter adds to its damage: the pending bonus and, for a
+    /// Krosmaster, the passives' (`spell_base`'s terms; the same for the whole decision).
+    spell_bonus: i32,
     threat: Vec<Option<f64>>,
+    /// `threat`'s terms, made at the first ask (`threat_terms`).
+    threat_terms: Option<Vec<(Cell, i32, f64)>>,
     cells: Vec<[Option<f64>; 2]>,
     expected: Vec<(usize, usize, f64)>,
     todo: Vec<Cell>,
+    /// `best_plan`'s answers by MP.
+    best_plans: Vec<(i32, Plan)>,
+    /// `attack_from`'s spells, made at the first ask (`attacks`).
+    attacks: Option<Vec<(usize, &'a SpellSpec, i32, i32)>>,
 }
 
 /// view.py's `_of_teams`: fighters on the board, traps excluded, of the side's team or not.
@@ -72,6 +81,11 @@ impl<'a> Planner<'a> {
         let allies = of_teams(state, team, true);
         let todo_mask = state.rules.glyph_cells & !state.rules.owned[side];
         let n = state.board.n_cells();
+        let passive = if state.fighters[me].kind == PieceKind::Krosmaster {
+            damage_bonus(state, side)
+        } else {
+            0
+        };
         Planner {
             state,
             legal,
@@ -83,10 +97,14 @@ impl<'a> Planner<'a> {
             allies,
             advanced: state.ruleset.opts.advanced,
             urgency: 1.0 + w.urgency / (turns_left(state, side) as f64 + 1.0),
+            spell_bonus: state.rules.pending_spell_bonus(me) + passive,
             threat: vec![None; n],
+            threat_terms: None,
             cells: vec![[None; 2]; n],
             expected: Vec::new(),
             todo: todo_mask.iter().collect(),
+            best_plans: Vec::new(),
+            attacks: None,
         }
     }
 
@@ -131,23 +149,32 @@ impl<'a> Planner<'a> {
     /// The best action; without `may_move` it never walks (a search's plan walks for it).
     pub(crate) fn decide(&mut self, may_move: bool) -> Action {
         let legal = self.legal;
-        let mut casts: Vec<(f64, usize, Action)> = Vec::new();
+        // the reference sorts the casts and the bonus uses (by value, then index, descending) and
+        // reads the first of each, and each spell's best cast: the same without the sorts
+        let mut first_cast: Option<(f64, usize, Action)> = None;
+        let mut spell_best: Vec<(i32, f64)> = Vec::new();
         for (i, &a) in legal.iter().enumerate() {
             if a.kind == CAST {
-                casts.push((self.cast_value(a), i, a));
+                let value = self.cast_value(a);
+                keep_first(&mut first_cast, (value, i, a));
+                if value > EPS {
+                    match spell_best.iter_mut().find(|(s, _)| *s == a.spell) {
+                        Some((_, best)) => *best = py_max(*best, value),
+                        None => spell_best.push((a.spell, value)),
+                    }
+                }
             }
         }
-        sort_desc(&mut casts);
-        let cast_values = self.ap_uses(&casts);
-        let mut bonuses: Vec<(f64, usize, Action)> = Vec::new();
+        let cast_values = self.ap_uses(spell_best);
+        let mut first_bonus: Option<(f64, usize, Action)> = None;
         for (i, &a) in legal.iter().enumerate() {
             if a.kind == USE_FAVOR || a.kind == USE_BONUS {
-                bonuses.push((self.bonus_value(a, &cast_values), i, a));
+                let value = self.bonus_value(a, &cast_values);
+                keep_first(&mut first_bonus, (value, i, a));
             }
         }
-        sort_desc(&mut bonuses);
-        let best_cast = casts.first().filter(|c| c.0 > EPS).copied();
-        let best_bonus = bonuses.first().filter(|b| b.0 > EPS).copied();
+        let best_cast = first_cast.filter(|c| c.0 > EPS);
+        let best_bonus = first_bonus.filter(|b| b.0 > EPS);
         let me = self.me();
         let plan = if may_move && me.mp > 0 && !me.blocked {
             Some(self.best_plan(me.mp))
@@ -229,13 +256,7 @@ impl<'a> Planner<'a> {
         if spell.kind != SpellKind::Attack || spell.amount <= 0 {
             return 0;
         }
-        let me = self.me();
-        let passive = if me.kind == PieceKind::Krosmaster {
-            damage_bonus(self.state, self.side)
-        } else {
-            0
-        };
-        spell.amount + self.state.rules.pending_spell_bonus(self.me) + passive
+        spell.amount + self.spell_bonus
     }
 
     pub(crate) fn cast_value(&mut self, action: Action) -> f64 {
@@ -277,19 +298,9 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// The worth of the casts the AP left would buy, best first.
-    fn ap_uses(&self, casts: &[(f64, usize, Action)]) -> Vec<f64> {
-        let mut best: Vec<(i32, f64)> = Vec::new();
-        for &(value, _, action) in casts {
-            let known = best.iter().position(|&(s, _)| s == action.spell);
-            let current = known.map_or(0.0, |i| best[i].1);
-            if value > EPS && value > current {
-                match known {
-                    Some(i) => best[i].1 = value,
-                    None => best.push((action.spell, value)),
-                }
-            }
-        }
+    /// The worth of the casts the AP left would buy, best first, from each spell's best cast
+    /// (`(spell, value)`, the values above `EPS`).
+    fn ap_uses(&self, best: Vec<(i32, f64)>) -> Vec<f64> {
         let mut uses = Vec::new();
         for (index, value) in best {
             let spell = self.spell(index);
@@ -300,7 +311,8 @@ impl<'a> Planner<'a> {
             };
             uses.extend(std::iter::repeat_n(value, repeat as usize));
         }
-        uses.sort_by(|a, b| b.partial_cmp(a).expect("no NaN"));
+        // equal values are the same value: an unstable sort orders them alike
+        uses.sort_unstable_by(|a, b| b.partial_cmp(a).expect("no NaN"));
         uses
     }
 
@@ -478,26 +490,38 @@ impl<'a> Planner<'a> {
         if let Some(t) = self.threat[usize::from(cell)] {
             return t;
         }
+        if self.threat_terms.is_none() {
+            self.threat_terms = Some(self.threat_terms());
+        }
         let mut total = 0.0;
-        for &enemy in &self.enemy_krosmasters {
-            let e = self.f(enemy);
-            let attacks: Vec<&SpellSpec> = e
-                .spells
-                .iter()
-                .map(|&s| self.state.content.resolve(s))
-                .filter(|s| s.kind == SpellKind::Attack && s.amount > 0)
-                .collect();
-            if attacks.is_empty() {
-                continue;
-            }
-            let reach = e.base_mp + attacks.iter().map(|s| s.range_max).max().expect("some");
-            if self.dist(e.at(), cell) <= reach {
-                let best = attacks.iter().map(|s| s.amount).max().expect("some");
-                total += f64::from(best * e.base_ap) * 0.6;
+        for &(at, reach, term) in self.threat_terms.as_deref().unwrap_or_default() {
+            if self.dist(at, cell) <= reach {
+                total += term;
             }
         }
         self.threat[usize::from(cell)] = Some(total);
         total
+    }
+
+    /// `threat`'s terms: per enemy Krosmaster with an attack (in their order), its cell, its
+    /// reach (MP + range) and the injuries it could deal, times 0.6.
+    fn threat_terms(&self) -> Vec<(Cell, i32, f64)> {
+        let mut terms = Vec::with_capacity(self.enemy_krosmasters.len());
+        for &enemy in &self.enemy_krosmasters {
+            let e = self.f(enemy);
+            let attacks = || {
+                e.spells
+                    .iter()
+                    .map(|&s| self.state.content.resolve(s))
+                    .filter(|s| s.kind == SpellKind::Attack && s.amount > 0)
+            };
+            let Some(range) = attacks().map(|s| s.range_max).max() else {
+                continue;
+            };
+            let best = attacks().map(|s| s.amount).max().expect("some");
+            terms.push((e.at(), e.base_mp + range, f64::from(best * e.base_ap) * 0.6));
+        }
+        terms
     }
 
     fn attack_from(&mut self, cell: Cell) -> f64 {
@@ -505,15 +529,14 @@ impl<'a> Planner<'a> {
         if me.ap <= 0 {
             return 0.0;
         }
+        let attacks = match self.attacks.take() {
+            Some(a) => a,
+            None => self.attacks(),
+        };
         let mut blockers = self.state.sight_blockers;
         blockers.remove(me.at());
         let mut best = 0.0;
-        for (index, &sref) in me.spells.iter().enumerate() {
-            let spell = self.state.content.resolve(sref);
-            if spell.kind != SpellKind::Attack || spell.amount <= 0 {
-                continue;
-            }
-            let top = spell.range_max + me.range_bonus;
+        for &(index, spell, top, base) in &attacks {
             for k in 0..self.enemies.len() {
                 let enemy = self.enemies[k];
                 let e = self.f(enemy);
@@ -536,13 +559,30 @@ impl<'a> Planner<'a> {
                         x
                     }
                 };
-                best = py_max(
-                    best,
-                    self.hit_value(enemy, expected, self.spell_base(spell)),
-                );
+                best = py_max(best, self.hit_value(enemy, expected, base));
             }
         }
+        self.attacks = Some(attacks);
         best
+    }
+
+    /// `attack_from`'s spells, in spell order: (index, spec, top of the range, `spell_base`).
+    fn attacks(&self) -> Vec<(usize, &'a SpellSpec, i32, i32)> {
+        let me = self.me();
+        let mut out = Vec::with_capacity(me.spells.len());
+        for (index, &sref) in me.spells.iter().enumerate() {
+            let spell = self.state.content.resolve(sref);
+            if spell.kind != SpellKind::Attack || spell.amount <= 0 {
+                continue;
+            }
+            out.push((
+                index,
+                spell,
+                spell.range_max + me.range_bonus,
+                self.spell_base(spell),
+            ));
+        }
+        out
     }
 
     fn cell_value(&mut self, cell: Cell, owned_after: bool) -> f64 {
@@ -627,13 +667,18 @@ impl<'a> Planner<'a> {
 
     /// The best end cell within `mp` steps, by expected captures on the way and end worth.
     fn best_plan(&mut self, mp: i32) -> Plan {
+        if let Some(&(_, plan)) = self.best_plans.iter().find(|&&(m, _)| m == mp) {
+            return plan; // the same walks: nothing they read changes within a decision
+        }
         let mut best: Option<Plan> = None;
         for plan in self.walks(mp) {
             if best.is_none_or(|b| plan.value > b.value + EPS) {
                 best = Some(plan);
             }
         }
-        best.expect("the start cell")
+        let best = best.expect("the start cell");
+        self.best_plans.push((mp, best));
+        best
     }
 
     /// `walks`: every end cell within `mp` steps (breadth-first order, the start first), with its
@@ -821,13 +866,20 @@ fn py_max(a: f64, b: f64) -> f64 {
     if b > a { b } else { a }
 }
 
-/// `sorted(..., reverse=True)` of `(value, index, action)`: by value, then index, descending.
-fn sort_desc(items: &mut [(f64, usize, Action)]) {
-    items.sort_by(|a, b| {
-        b.0.partial_cmp(&a.0)
-            .expect("no NaN")
-            .then_with(|| b.1.cmp(&a.1))
-    });
+/// The first of `sorted(..., reverse=True)` over `(value, index, action)` so far: the largest
+/// value, of equal values the largest index.
+fn keep_first(first: &mut Option<(f64, usize, Action)>, item: (f64, usize, Action)) {
+    let better = match first {
+        None => true,
+        Some(f) => match item.0.partial_cmp(&f.0).expect("no NaN") {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => item.1 > f.1,
+            std::cmp::Ordering::Less => false,
+        },
+    };
+    if better {
+        *first = Some(item);
+    }
 }
 
 /// The planner's action for the active Combatant (planner.py's `decide`).

@@ -3,7 +3,7 @@
 //! hit, one decision at a time from what its side may see. Every float is worked out in the
 //! reference's order, so ties and comparisons fall the same way.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::board::Cell;
 use crate::content::{Effect, PieceKind, Power, RangeType, SpellKind, SpellSpec};
@@ -215,8 +215,14 @@ pub(crate) struct Planner<'a> {
     me: usize,
     enemies: Vec<usize>,
     pub(crate) enemy_krosmasters: Vec<usize>,
-    threat: HashMap<Cell, f64>,
-    expected: HashMap<(usize, usize), f64>,
+    /// Per enemy Krosmaster with an attack: its cell, its reach (MP + range) and the injuries it
+    /// could deal, times 0.6 (`threat`'s terms, in the enemies' order); made at the first ask.
+    threats: Option<Vec<(Cell, i32, f64)>>,
+    /// `attacks_from`'s castable spells (index, spec, top of its range, unlimited); made at the
+    /// first ask (none of it changes within a decision).
+    castable: Option<Vec<(usize, &'a SpellSpec, i32, bool)>>,
+    /// `(spell index, target, expected damage)` already worked out.
+    expected: Vec<(usize, usize, f64)>,
 }
 
 impl<'a> Planner<'a> {
@@ -241,8 +247,9 @@ impl<'a> Planner<'a> {
             me,
             enemies,
             enemy_krosmasters,
-            threat: HashMap::new(),
-            expected: HashMap::new(),
+            threats: None,
+            castable: None,
+            expected: Vec::new(),
         }
     }
 
@@ -368,12 +375,33 @@ impl<'a> Planner<'a> {
     }
 
     fn expected(&mut self, index: usize, target: usize) -> f64 {
-        if let Some(&v) = self.expected.get(&(index, target)) {
+        if let Some(&(_, _, v)) = self
+            .expected
+            .iter()
+            .find(|&&(i, t, _)| i == index && t == target)
+        {
             return v;
         }
         let v = expected_damage(self.state, self.me, self.spell(index), target);
-        self.expected.insert((index, target), v);
+        self.expected.push((index, target, v));
         v
+    }
+
+    /// The spells `attacks_from` may count, in spell order: no MP cost, not used up, an attack or
+    /// a heal; with the top of the range and whether it repeats.
+    fn castable(&self) -> Vec<(usize, &'a SpellSpec, i32, bool)> {
+        let state = self.state;
+        let me = self.f();
+        let mut out = Vec::with_capacity(me.spells.len());
+        for index in 0..me.spells.len() {
+            let spell = self.spell(index);
+            if spell.mp_cost != 0 || spell_used(me, spell) || !is_attack_or_heal(spell) {
+                continue;
+            }
+            let repeatable = spell.limit == crate::content::Limit::Unlimited;
+            out.push((index, spell, max_range(state, me, spell), repeatable));
+        }
+        out
     }
 
     /// The worth of the casts `ap` buys from `cell` this turn (greedy).
@@ -381,23 +409,24 @@ impl<'a> Planner<'a> {
         if ap <= 0 {
             return 0.0;
         }
+        let castable = match self.castable.take() {
+            Some(c) => c,
+            None => self.castable(),
+        };
         let state = self.state;
         let me = self.f();
         let board = &state.board;
         let mut blockers = state.sight_blockers;
         blockers.remove(me.at());
-        let mut options: Vec<(f64, i32, usize)> = Vec::new();
-        for index in 0..me.spells.len() {
-            let spell = self.spell(index);
-            if spell.ap_cost > ap
-                || spell.mp_cost != 0
-                || spell_used(me, spell)
-                || !is_attack_or_heal(spell)
-            {
+        // (value, AP cost, spell index, repeatable); a fighter has a handful of spells
+        let mut options: [(f64, i32, usize, bool); 16] = [(0.0, 0, 0, false); 16];
+        let mut n_options = 0;
+        let mut extra: Vec<(f64, i32, usize, bool)> = Vec::new();
+        for &(index, spell, top, repeatable) in &castable {
+            if spell.ap_cost > ap {
                 continue;
             }
             let mut best: f64 = 0.0;
-            let top = max_range(state, me, spell);
             if spell.range_type == RangeType::Personal {
                 if spell.kind == SpellKind::Heal {
                     let healed = f64::from(spell.amount).min(f64::from(me.injuries));
@@ -422,17 +451,31 @@ impl<'a> Planner<'a> {
                 }
             }
             if best > EPS {
-                options.push((best, spell.ap_cost, index));
+                let option = (best, spell.ap_cost, index, repeatable);
+                if n_options < options.len() {
+                    options[n_options] = option;
+                    n_options += 1;
+                } else {
+                    extra.push(option);
+                }
             }
         }
+        self.castable = Some(castable);
+        let all = || options[..n_options].iter().chain(extra.iter());
         let mut total = 0.0;
         let mut left = ap;
-        let mut used: Vec<usize> = Vec::new();
+        // the spells used so far, by index (at most one pick per AP spent)
+        let mut used: u64 = 0;
+        let mut used_more: Vec<usize> = Vec::new();
         loop {
-            let mut pick: Option<(f64, i32, usize)> = None;
-            for &o in &options {
-                let repeatable = self.spell(o.2).limit == crate::content::Limit::Unlimited;
-                if o.1 > left || (used.contains(&o.2) && !repeatable) {
+            let mut pick: Option<(f64, i32, usize, bool)> = None;
+            for &o in all() {
+                let was_used = if o.2 < 64 {
+                    used & (1 << o.2) != 0
+                } else {
+                    used_more.contains(&o.2)
+                };
+                if o.1 > left || (was_used && !o.3) {
                     continue;
                 }
                 let better = match pick {
@@ -446,45 +489,57 @@ impl<'a> Planner<'a> {
                     pick = Some(o);
                 }
             }
-            let Some((value, cost, index)) = pick else {
+            let Some((value, cost, index, _)) = pick else {
                 return total;
             };
             total += value;
             left -= cost.max(1);
-            used.push(index);
+            if index < 64 {
+                used |= 1 << index;
+            } else {
+                used_more.push(index);
+            }
         }
     }
 
     /// Injuries the enemy Krosmasters could deal on `cell` next turn (reach = MP + range).
     fn threat(&mut self, cell: Cell) -> f64 {
-        if let Some(&v) = self.threat.get(&cell) {
-            return v;
+        if self.threats.is_none() {
+            self.threats = Some(self.threat_terms());
         }
-        let state = self.state;
+        let board = &self.state.board;
         let mut total = 0.0;
+        for &(at, reach, term) in self.threats.as_deref().unwrap_or_default() {
+            if i32::from(board.distance(at, cell)) <= reach {
+                total += term;
+            }
+        }
+        total
+    }
+
+    /// `threat`'s terms: per enemy Krosmaster with an attack, its cell, reach and injuries * 0.6.
+    fn threat_terms(&self) -> Vec<(Cell, i32, f64)> {
+        let state = self.state;
+        let mut terms = Vec::with_capacity(self.enemy_krosmasters.len());
         for &e in &self.enemy_krosmasters {
             let enemy = &state.fighters[e];
-            let attacks: Vec<&SpellSpec> = enemy
-                .spells
-                .iter()
-                .map(|&s| state.content.resolve(s))
-                .filter(|s| s.kind == SpellKind::Attack && s.amount > 0)
-                .collect();
-            if attacks.is_empty() {
-                continue;
-            }
-            let reach = enemy.base_mp + attacks.iter().map(|s| s.range_max).max().unwrap_or(0);
-            if i32::from(state.board.distance(enemy.at(), cell)) <= reach {
-                let most = attacks
+            let attacks = || {
+                enemy
+                    .spells
                     .iter()
-                    .map(|s| s.amount * 1.max(enemy.base_ap.div_euclid(s.ap_cost.max(1))))
-                    .max()
-                    .unwrap_or(0);
-                total += f64::from(most) * 0.6;
-            }
+                    .map(|&s| state.content.resolve(s))
+                    .filter(|s| s.kind == SpellKind::Attack && s.amount > 0)
+            };
+            let Some(range) = attacks().map(|s| s.range_max).max() else {
+                continue;
+            };
+            let most = attacks()
+                .map(|s| s.amount * 1.max(enemy.base_ap.div_euclid(s.ap_cost.max(1))))
+                .max()
+                .unwrap_or(0);
+            terms.push((enemy.at(), enemy.base_mp + range, f64::from(most) * 0.6));
         }
-        self.threat.insert(cell, total);
-        total
+        terms
     }
 
     pub(crate) fn cell_value(&mut self, cell: Cell) -> f64 {

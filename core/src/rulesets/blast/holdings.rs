@@ -32,16 +32,21 @@ pub fn active_passives(
     moment: Moment,
     glyphs: i32,
 ) -> Vec<(usize, Passive)> {
+    passives_at(state, moment, glyphs).collect()
+}
+
+/// [`active_passives`] as they come, for a reader that changes nothing on the way.
+fn passives_at(
+    state: &MatchState<Blast>,
+    moment: Moment,
+    glyphs: i32,
+) -> impl Iterator<Item = (usize, Passive)> + '_ {
     let bs = &state.rules;
-    bs.bonuses
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            b.passive
-                .filter(|p| p.moment() == moment && glyphs >= bs.tiers[i])
-                .map(|p| (i, p))
-        })
-        .collect()
+    bs.bonuses.iter().enumerate().filter_map(move |(i, b)| {
+        b.passive
+            .filter(|p| p.moment() == moment && glyphs >= bs.tiers[i])
+            .map(|p| (i, p))
+    })
 }
 
 fn apply_passive(state: &mut MatchState<Blast>, piece: usize, passive: Passive, bonus: i32) {
@@ -170,10 +175,9 @@ pub fn spell_damage_bonus(state: &mut MatchState<Blast>, caster: usize) -> i32 {
 
 /// The passives' damage bonus for a side now, uncounted (for expectations).
 pub fn damage_bonus(state: &MatchState<Blast>, side: usize) -> i32 {
-    active_passives(state, Moment::SpellDamage, state.rules.glyphs(side))
-        .iter()
+    passives_at(state, Moment::SpellDamage, state.rules.glyphs(side))
         .map(|(_, p)| match p {
-            Passive::SpellDamageBonus { amount } => *amount,
+            Passive::SpellDamageBonus { amount } => amount,
             _ => 0,
         })
         .sum()
@@ -188,10 +192,9 @@ pub fn refresh_range(state: &mut MatchState<Blast>) {
     if f.kind != PieceKind::Krosmaster {
         return;
     }
-    let bonus = active_passives(state, Moment::SpellRange, state.rules.glyphs(f.side))
-        .iter()
+    let bonus = passives_at(state, Moment::SpellRange, state.rules.glyphs(f.side))
         .map(|(_, p)| match p {
-            Passive::SpellRangeBonus { amount } => *amount,
+            Passive::SpellRangeBonus { amount } => amount,
             _ => 0,
         })
         .sum();
@@ -216,7 +219,7 @@ pub fn reroll_source(state: &MatchState<Blast>, caster: usize) -> (bool, i32) {
             return (true, POWER_REROLL);
         }
     }
-    for (index, _) in active_passives(state, Moment::Reroll, glyphs) {
+    for (index, _) in passives_at(state, Moment::Reroll, glyphs) {
         if !bs.rerolled.contains(&(caster, index as i32)) {
             return (true, index as i32);
         }
