@@ -17,7 +17,7 @@ import pytest
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import evaluate, evaluate_holdings, holdings_value
 from krosbalance.ai.kiter import KiterAI
-from krosbalance.ai.mcts import MCTSAI, position_key
+from krosbalance.ai.mcts import MCTSAI, position_key, undecided
 from krosbalance.ai.registry import ai_tier, get_ai
 from krosbalance.ai.rewards import kama_rate
 from krosbalance.ai.rollout import ReplayDice
@@ -319,6 +319,27 @@ def test_confirm_and_confirm_turns_are_checked() -> None:
         MCTSAI(np.random.default_rng(0), keep_base=True, confirm=1)
     with pytest.raises(ValueError, match="confirm_turns needs confirm"):
         MCTSAI(np.random.default_rng(0), keep_base=True, confirm_turns=3)
+
+
+def test_the_sequential_confirmation_is_checked_and_waits_out_close_calls_only() -> None:
+    """``confirm_max`` needs ``confirm`` and lies above it; more fresh worlds are drawn while the
+    paired mean is within ``confirm_band`` standard errors of the margin (:func:`undecided`)."""
+    with pytest.raises(ValueError, match="confirm_max needs confirm"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm_max=32)
+    with pytest.raises(ValueError, match="confirm_max needs confirm"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm=16, confirm_max=16)
+    with pytest.raises(ValueError, match="confirm_step must be positive"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm=16, confirm_max=32, confirm_step=0)
+    with pytest.raises(ValueError, match="confirm_band must be >= 0"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm=16, confirm_max=32, confirm_band=-1.0)
+    ai = MCTSAI(np.random.default_rng(0))
+    assert (ai.confirm_max, ai.confirm_step, ai.confirm_band) == (0, 8, 1.0)  # off
+    base = [0.0] * 4
+    assert undecided([1.0, -1.0, 1.0, -1.0], base, 0.0, 1.0)  # mean 0: a coin flip
+    assert not undecided([1.0, 2.0, 3.0, 2.0], base, 0.0, 1.0)  # 2 against an SE of 0.41
+    assert undecided([1.0, 2.0, 3.0, 2.0], base, 4.0, 1.0)  # near a margin of 4 SE (1.63)
+    assert not undecided([1.0, 1.0, 1.0, 1.0], base, 0.0, 1.0)  # no noise to wait out
+    assert not undecided([1.0], [0.0], 0.0, 1.0)  # one world: no standard error
 
 
 def test_mcts_fair_is_mcts_deep_with_the_confirming_judge() -> None:
