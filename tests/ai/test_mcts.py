@@ -398,3 +398,33 @@ def test_a_proven_confirmation_keeps_kassius_where_the_base_keeps_him(
     base = kassius("kiter-race")
     assert kassius("mcts-fair") == kassius(FAIR_KNOBS + "}") != base
     assert kassius(FAIR_KNOBS + ', "proof": 1.645}') == base
+
+
+def test_mcts_sure_is_mcts_deep_with_a_sequential_proven_judge() -> None:
+    """``mcts-sure`` (``NOTES-2026-12-07-sequential-confirmation.md``): mcts-deep's knobs; the
+    halving's winner must be 1.645 standard errors better on 16 fresh worlds of 20 game turns past
+    the reply, 16 more at a time up to 64 while within one standard error of that margin."""
+    deep = get_ai("mcts-deep")(np.random.default_rng(0))
+    sure = get_ai("mcts-sure")(np.random.default_rng(0))
+    assert isinstance(sure, MCTSAI) and ai_tier("mcts-sure") == "search"
+    assert (sure.candidates, sure.schedule, sure.prior, sure.keep_base) == (
+        deep.candidates,
+        deep.schedule,
+        deep.prior,
+        deep.keep_base,
+    )
+    assert [type(a) for a in sure.alternatives] == [type(a) for a in deep.alternatives]
+    assert (sure.confirm, sure.confirm_turns, sure.proof) == (16, 20, 1.645)
+    assert (sure.confirm_max, sure.confirm_step, sure.confirm_band) == (64, 16, 1.0)
+
+
+def test_the_sequential_judge_keeps_kassius_where_the_base_keeps_him(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``keep_the_puff`` on seed 1, where mcts-fair walks Kassius to the corner (above): mcts-sure
+    keeps kiter-race's cell (on seeds 0-63 it departs from kiter-race on none)."""
+    from krosbalance.testing.puzzles import PUZZLES
+    from krosbalance.tools.puzzle_outcomes import answered
+
+    monkeypatch.setenv("KROSBALANCE_SCENARIO_CORE", "0")
+    puzzle = next(p for p in PUZZLES if p.name == "keep_the_puff")
+    cell = answered(puzzle, "mcts-sure", 1).pieces["kassius"].cell
+    assert cell == answered(puzzle, "kiter-race", 1).pieces["kassius"].cell

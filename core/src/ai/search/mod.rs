@@ -152,6 +152,23 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             }
             spec
         }
+        // issue 39, item 4 (reports/ai-ladder-connected/NOTES-2026-12-07-sequential-confirmation.md)
+        "mcts-sure" => {
+            let mut spec = search_spec("mcts-deep")?;
+            if let Budget::Mcts {
+                proof,
+                confirm,
+                confirm_turns,
+                confirm_max,
+                confirm_step,
+                ..
+            } = &mut spec.budget
+            {
+                (*proof, *confirm, *confirm_turns) = (1.645, 16, 20);
+                (*confirm_max, *confirm_step) = (64, 16);
+            }
+            spec
+        }
         // four-player Arena (reports/ai-ladder-arena-4p/NOTES-2026-12-07-four-player-search.md)
         "lookahead-4p" => SearchSpec {
             base: "kiter-2".to_string(),
@@ -630,6 +647,11 @@ mod tests {
         let form = search_spec("mcts{alternatives=kiter+focus_fire+objective;base=kiter-race;candidates=16;keep_base=1;model=kiter-race;prior=0;schedule=4-8-16-32}")
             .expect("a form");
         assert_eq!(format!("{deep:?}"), format!("{form:?}"));
+        // and mcts-sure the one of the sequential confirmation's note
+        let sure = search_spec("mcts-sure").expect("registered");
+        let form = search_spec("mcts{alternatives=kiter+focus_fire+objective;base=kiter-race;candidates=16;confirm=16;confirm_band=1.0;confirm_max=64;confirm_step=16;confirm_turns=20;keep_base=1;model=kiter-race;prior=0;proof=1.645;schedule=4-8-16-32}")
+            .expect("a form");
+        assert_eq!(format!("{sure:?}"), format!("{form:?}"));
         assert!(search_spec("mcts{depth=3}").is_none());
         assert!(search_spec("mcts{candidates=many}").is_none());
         assert!(search_spec("mcts-deeper").is_none());
