@@ -6,7 +6,7 @@ as plain data (no per-action crossing).
 So far the core plays Arena for two and four players (free-for-all, two versus two), with the
 Demonic Reward market, with the ``random`` AI, the heuristic AIs of :data:`IDENTICAL_AIS`
 (``focus_fire``, ``kiter``, ``objective``, their ``-2`` variants, ``kiter-3``, ``kiter-race``) and the
-search AIs (``lookahead-fast``, ``lookahead``, ``mcts``, ``mcts-2``, ``mcts-race``, ``mcts-deep``, ``mcts-fair``: two players, the
+search AIs (``lookahead-fast``, ``lookahead``, ``mcts``, ``mcts-2``, ``mcts-race``, ``mcts-deep``, ``mcts-fair``, ``mcts-sure``: two players, the
 whole search in the core); anything else is refused with ``ValueError`` ("not in the core yet: ..." /
 "does not play the AI").
 
@@ -56,6 +56,7 @@ PORTED_AIS: tuple[str, ...] = (  # the registry's ids; the core knows them by co
     "mcts-deep",
     "mcts-fair",
     "lookahead-4p",
+    "mcts-sure",
 )
 #: the ported heuristic AIs proven identical to the reference, event for event (the golden rows
 #: and the differential runs of tests/core/test_heuristic_identity.py); only these are played

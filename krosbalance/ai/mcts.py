@@ -44,7 +44,11 @@ fresh worlds, which chose nothing, and it replaces the base only when it is bett
 ``proof`` standard errors when ``proof`` is set too). With ``confirm_turns`` as well, each of those
 fresh rollouts plays that many more whole game turns after the reply (each side by its heuristic:
 the base for this side, the model for the other) before the leaf is scored, so the judge of the
-base's plan sees past the one reply a halving rollout sees.
+base's plan sees past the one reply a halving rollout sees. With ``confirm_max`` as well (off in
+every registered AI before ``mcts-sure``), the confirmation is sequential: while its paired mean is
+within ``confirm_band`` standard errors of the margin (``proof`` SE, or 0) and it has met fewer than
+``confirm_max`` fresh worlds, ``confirm_step`` more are drawn (from the AI's stream, after the
+halving's) and both plans meet them, so the extra rollouts go to the close calls only.
 """
 
 from __future__ import annotations
@@ -75,17 +79,35 @@ CANDIDATES = 6
 SCHEDULE: tuple[int, ...] = (2, 4, 8)
 
 
-def proven_better(challenger: list[float], base: list[float], z: float) -> bool:
-    """Whether ``challenger`` beats ``base`` on the worlds both met beyond the noise: the mean of
-    the paired differences above ``z`` standard errors (a one-sided paired test; with ``keep_base``
-    the base met every world the finalists met). Summed in world order, as the core sums."""
+def paired(challenger: list[float], base: list[float]) -> tuple[float, float] | None:
+    """The mean of the paired differences ``challenger - base`` over the worlds both met and its
+    standard error, or None under two worlds. Summed in world order, as the core sums."""
     n = min(len(challenger), len(base))
     if n < 2:
-        return False
+        return None
     diffs = [challenger[w] - base[w] for w in range(n)]
     mean = sum(diffs) / n
     var = sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
-    return mean > z * math.sqrt(var / n)
+    return mean, math.sqrt(var / n)
+
+
+def proven_better(challenger: list[float], base: list[float], z: float) -> bool:
+    """Whether ``challenger`` beats ``base`` on the worlds both met beyond the noise: the mean of
+    the paired differences above ``z`` standard errors (a one-sided paired test; with ``keep_base``
+    the base met every world the finalists met)."""
+    test = paired(challenger, base)
+    return test is not None and test[0] > z * test[1]
+
+
+def undecided(challenger: list[float], base: list[float], z: float, band: float) -> bool:
+    """Whether :func:`proven_better`'s test is a close call: the paired mean less than ``band``
+    standard errors from the margin (``z`` standard errors). Not under two worlds, nor when every
+    world gives the same difference (no noise to wait out)."""
+    test = paired(challenger, base)
+    if test is None:
+        return False
+    mean, se = test
+    return abs(mean - z * se) < band * se
 
 
 def position_key(state: MatchState, dice: ReplayDice) -> tuple[object, ...]:
@@ -152,6 +174,9 @@ class MCTSAI(PlanSearchAI):
         proof: float = 0.0,
         confirm: int = 0,
         confirm_turns: int = 0,
+        confirm_max: int = 0,
+        confirm_step: int = 8,
+        confirm_band: float = 1.0,
     ) -> None:
         if (
             not schedule
@@ -181,6 +206,15 @@ class MCTSAI(PlanSearchAI):
         if confirm_turns < 0 or (confirm_turns and not confirm):
             raise ValueError(f"confirm_turns needs confirm and must be >= 0, got {confirm_turns!r}")
         self.confirm_turns = confirm_turns
+        if confirm_max < 0 or (confirm_max and (not confirm or confirm_max <= confirm)):
+            raise ValueError(f"confirm_max needs confirm and must be 0 or above it, got {confirm_max!r}")
+        self.confirm_max = confirm_max
+        if confirm_step < 1:
+            raise ValueError(f"confirm_step must be positive, got {confirm_step!r}")
+        self.confirm_step = confirm_step
+        if not confirm_band >= 0:
+            raise ValueError(f"confirm_band must be >= 0, got {confirm_band!r}")
+        self.confirm_band = confirm_band
         self.transpositions = 0  # rollouts answered by the transposition table
 
     def choose_plan(self, view: MatchView, me: FighterView, plans: list[Plan]) -> Plan:
@@ -189,7 +223,8 @@ class MCTSAI(PlanSearchAI):
         and another plan is played only when it is better on the same worlds; with ``proof`` as
         well, only when it is better beyond the noise (:func:`proven_better`), so the search never
         trades its base's plan for a rollout's luck; with ``confirm``, that test is made on fresh
-        worlds (drawn after the halving's), which the winner was not chosen on."""
+        worlds (drawn after the halving's), which the winner was not chosen on, and with
+        ``confirm_max``, more of them while the test is a close call (:func:`undecided`)."""
         self.searches += 1
         worlds = self.schedule[-1] + self.confirm
         faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(worlds)]
@@ -222,6 +257,19 @@ class MCTSAI(PlanSearchAI):
                         view, me, plans[i], faces[w], deals[w], tables[w], self.confirm_turns
                     )
                     row.append(value)
+            while len(fresh[0]) < self.confirm_max and undecided(
+                fresh[0], fresh[1], self.proof, self.confirm_band
+            ):
+                more = min(self.confirm_step, self.confirm_max - len(fresh[0]))
+                extra_faces = [self.rng.integers(0, 6, size=FACES_PER_WORLD).tolist() for _ in range(more)]
+                extra_deals = [int(s) for s in self.rng.integers(0, 2**62, size=more)]
+                for world_faces, deal in zip(extra_faces, extra_deals, strict=True):
+                    table: dict[tuple[object, ...], float] = {}
+                    for row, i in zip(fresh, (best, 0), strict=True):
+                        value = self._rollout(
+                            view, me, plans[i], world_faces, deal, table, self.confirm_turns
+                        )
+                        row.append(value)
             return plans[best] if proven_better(fresh[0], fresh[1], self.proof) else plans[0]
         if self.proof and best != 0 and not proven_better(values[best], values[0], self.proof):
             return plans[0]

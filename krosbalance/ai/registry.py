@@ -119,12 +119,20 @@ def _mcts_race(rng: np.random.Generator) -> AI:
     return MCTSAI(rng, base=KiterRaceAI)
 
 
-def _mcts_deep(rng: np.random.Generator, confirm: int = 0, confirm_turns: int = 0) -> AI:
+def _mcts_deep(
+    rng: np.random.Generator,
+    confirm: int = 0,
+    confirm_turns: int = 0,
+    proof: float = 0.0,
+    confirm_max: int = 0,
+    confirm_step: int = 8,
+) -> AI:
     """mcts-race's search made deeper and wider (issue 39, item 4;
     ``reports/ai-ladder-connected/NOTES-2026-12-07-stronger-ai-2.md``): kiter-race also models the
     opponent, 16 plans over 4 -> 8 -> 16 -> 32 worlds with the heuristic's own never cut and no
     prior (the rollouts alone judge), and the best plans of kiter, focus-fire and objective joined to
-    kiter-race's. ``confirm`` and ``confirm_turns``: :func:`_mcts_fair`'s judge."""
+    kiter-race's. ``confirm`` and ``confirm_turns``: :func:`_mcts_fair`'s judge; ``proof``,
+    ``confirm_max`` and ``confirm_step``: :func:`_mcts_sure`'s."""
     return MCTSAI(
         rng,
         candidates=16,
@@ -136,6 +144,9 @@ def _mcts_deep(rng: np.random.Generator, confirm: int = 0, confirm_turns: int = 
         alternatives=(KiterAI, FocusFireAI, ObjectiveAI),
         confirm=confirm,
         confirm_turns=confirm_turns,
+        proof=proof,
+        confirm_max=confirm_max,
+        confirm_step=confirm_step,
     )
 
 
@@ -146,6 +157,17 @@ def _mcts_fair(rng: np.random.Generator) -> AI:
     the reply (``confirm``, ``confirm_turns``), so a plan that looks better for one reply but loses
     the match (the King that walks away from the archer it should pin) is not played."""
     return _mcts_deep(rng, confirm=16, confirm_turns=10)
+
+
+def _mcts_sure(rng: np.random.Generator) -> AI:
+    """mcts-fair with a sequential judge (issue 39, item 4;
+    ``reports/ai-ladder-connected/NOTES-2026-12-07-sequential-confirmation.md``): the halving's winner
+    replaces kiter-race's plan only when its advantage on fresh worlds, each played 20 game turns past
+    the reply, is 1.645 standard errors above zero (``proof``); while the test is within one standard
+    error of that margin, 16 more fresh worlds are drawn, up to 64 (``confirm_max``), so a small edge
+    is proven on more worlds instead of being given up, and a plan that only puts the losses off
+    (``keep_the_puff``'s corner) is not played."""
+    return _mcts_deep(rng, confirm=16, confirm_turns=20, proof=1.645, confirm_max=64, confirm_step=16)
 
 
 def register_ai(
@@ -329,6 +351,7 @@ for _name, _factory in (
     ("mcts-race", _mcts_race),
     ("mcts-deep", _mcts_deep),
     ("mcts-fair", _mcts_fair),
+    ("mcts-sure", _mcts_sure),
 ):
     register_ai(
         _name,

@@ -3,7 +3,8 @@
 A variant is ``mcts`` with some of its knobs changed (``MCTSAI``'s keyword arguments: the budget,
 ``candidates`` and ``schedule``, the ``prior``, and the heuristics that propose its plans and play
 its rollouts, ``base``, and play the opponent in them, ``model``, by AI name; ``keep_base``,
-``replies``, ``alternatives`` whose ``alt_plans`` best plans join the base's, ``proof``, ``confirm`` and ``confirm_turns``);
+``replies``, ``alternatives`` whose ``alt_plans`` best plans join the base's, ``proof``, ``confirm``,
+``confirm_turns``, and the sequential confirmation's ``confirm_max``, ``confirm_step`` and ``confirm_band``);
 the screen plays
 it against an opponent
 on the design of ``simulations/mcts-vs-lookahead.toml`` — every split of the eight box Krosmasters
@@ -68,6 +69,9 @@ KNOBS = (
     "proof",
     "confirm",
     "confirm_turns",
+    "confirm_max",
+    "confirm_step",
+    "confirm_band",
 )
 PLAYERS = ("base", "model")
 

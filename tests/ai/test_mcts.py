@@ -17,7 +17,7 @@ import pytest
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import evaluate, evaluate_holdings, holdings_value
 from krosbalance.ai.kiter import KiterAI
-from krosbalance.ai.mcts import MCTSAI, position_key
+from krosbalance.ai.mcts import MCTSAI, position_key, undecided
 from krosbalance.ai.registry import ai_tier, get_ai
 from krosbalance.ai.rewards import kama_rate
 from krosbalance.ai.rollout import ReplayDice
@@ -321,6 +321,27 @@ def test_confirm_and_confirm_turns_are_checked() -> None:
         MCTSAI(np.random.default_rng(0), keep_base=True, confirm_turns=3)
 
 
+def test_the_sequential_confirmation_is_checked_and_waits_out_close_calls_only() -> None:
+    """``confirm_max`` needs ``confirm`` and lies above it; more fresh worlds are drawn while the
+    paired mean is within ``confirm_band`` standard errors of the margin (:func:`undecided`)."""
+    with pytest.raises(ValueError, match="confirm_max needs confirm"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm_max=32)
+    with pytest.raises(ValueError, match="confirm_max needs confirm"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm=16, confirm_max=16)
+    with pytest.raises(ValueError, match="confirm_step must be positive"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm=16, confirm_max=32, confirm_step=0)
+    with pytest.raises(ValueError, match="confirm_band must be >= 0"):
+        MCTSAI(np.random.default_rng(0), keep_base=True, confirm=16, confirm_max=32, confirm_band=-1.0)
+    ai = MCTSAI(np.random.default_rng(0))
+    assert (ai.confirm_max, ai.confirm_step, ai.confirm_band) == (0, 8, 1.0)  # off
+    base = [0.0] * 4
+    assert undecided([1.0, -1.0, 1.0, -1.0], base, 0.0, 1.0)  # mean 0: a coin flip
+    assert not undecided([1.0, 2.0, 3.0, 2.0], base, 0.0, 1.0)  # 2 against an SE of 0.41
+    assert undecided([1.0, 2.0, 3.0, 2.0], base, 4.0, 1.0)  # near a margin of 4 SE (1.63)
+    assert not undecided([1.0, 1.0, 1.0, 1.0], base, 0.0, 1.0)  # no noise to wait out
+    assert not undecided([1.0], [0.0], 0.0, 1.0)  # one world: no standard error
+
+
 def test_mcts_fair_is_mcts_deep_with_the_confirming_judge() -> None:
     """``mcts-fair`` (issue 39, item 4): mcts-deep's knobs, and the halving's winner confirmed on 16
     fresh worlds played 10 game turns past the reply; the core plays it as ``search_spec("mcts-fair")``."""
@@ -377,3 +398,33 @@ def test_a_proven_confirmation_keeps_kassius_where_the_base_keeps_him(
     base = kassius("kiter-race")
     assert kassius("mcts-fair") == kassius(FAIR_KNOBS + "}") != base
     assert kassius(FAIR_KNOBS + ', "proof": 1.645}') == base
+
+
+def test_mcts_sure_is_mcts_deep_with_a_sequential_proven_judge() -> None:
+    """``mcts-sure`` (``NOTES-2026-12-07-sequential-confirmation.md``): mcts-deep's knobs; the
+    halving's winner must be 1.645 standard errors better on 16 fresh worlds of 20 game turns past
+    the reply, 16 more at a time up to 64 while within one standard error of that margin."""
+    deep = get_ai("mcts-deep")(np.random.default_rng(0))
+    sure = get_ai("mcts-sure")(np.random.default_rng(0))
+    assert isinstance(sure, MCTSAI) and ai_tier("mcts-sure") == "search"
+    assert (sure.candidates, sure.schedule, sure.prior, sure.keep_base) == (
+        deep.candidates,
+        deep.schedule,
+        deep.prior,
+        deep.keep_base,
+    )
+    assert [type(a) for a in sure.alternatives] == [type(a) for a in deep.alternatives]
+    assert (sure.confirm, sure.confirm_turns, sure.proof) == (16, 20, 1.645)
+    assert (sure.confirm_max, sure.confirm_step, sure.confirm_band) == (64, 16, 1.0)
+
+
+def test_the_sequential_judge_keeps_kassius_where_the_base_keeps_him(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``keep_the_puff`` on seed 1, where mcts-fair walks Kassius to the corner (above): mcts-sure
+    keeps kiter-race's cell (on seeds 0-63 it departs from kiter-race on none)."""
+    from krosbalance.testing.puzzles import PUZZLES
+    from krosbalance.tools.puzzle_outcomes import answered
+
+    monkeypatch.setenv("KROSBALANCE_SCENARIO_CORE", "0")
+    puzzle = next(p for p in PUZZLES if p.name == "keep_the_puff")
+    cell = answered(puzzle, "mcts-sure", 1).pieces["kassius"].cell
+    assert cell == answered(puzzle, "kiter-race", 1).pieces["kassius"].cell

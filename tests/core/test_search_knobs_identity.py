@@ -2,8 +2,8 @@
 core/src/ai/search/mod.rs) is the reference's ``MCTSAI`` with the same knobs, event for event: what
 ``krosbalance.tools.search_screen --core`` measures is the AI it names. The knobs that no registered
 AI used before issue 39 (an opponent model other than ``kiter``, ``keep_base``, ``replies``, the
-``alternatives`` heuristics' plans joining the base's, ``proof``, ``confirm``, ``confirm_turns``)
-are covered here."""
+``alternatives`` heuristics' plans joining the base's, ``proof``, ``confirm``, ``confirm_turns``,
+``confirm_max`` with ``confirm_step`` and ``confirm_band``) are covered here."""
 
 from __future__ import annotations
 
@@ -41,6 +41,12 @@ VARIANTS = (
     # the judge of NOTES-2026-12-07-never-worse.md: confirming rollouts played on, proven beyond 1.645 SE
     '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 3, "confirm_turns": 2,'
     ' "proof": 1.645, "schedule": [1, 2], "prior": 0.0, "alternatives": ["kiter"]}',
+    # the sequential confirmation of NOTES-2026-12-07-sequential-confirmation.md: fresh worlds drawn
+    # two at a time while the test is within 1.5 SE of its margin, up to 8 (a check found that the
+    # extra worlds change a decision in the match with rewards)
+    '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 2, "confirm_turns": 1,'
+    ' "confirm_max": 8, "confirm_step": 2, "confirm_band": 1.5, "proof": 0.5, "schedule": [1, 2],'
+    ' "prior": 0.0, "alternatives": ["kiter"]}',
 )
 
 

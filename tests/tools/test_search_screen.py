@@ -31,6 +31,9 @@ def test_every_knob_is_one_mcts_takes() -> None:
         "proof": 1.5,
         "confirm": 4,
         "confirm_turns": 2,
+        "confirm_max": 12,
+        "confirm_step": 4,
+        "confirm_band": 0.5,
     }
     assert set(values) == set(KNOBS)
     knobs = parse_knobs(json.dumps(values))
@@ -39,6 +42,7 @@ def test_every_knob_is_one_mcts_takes() -> None:
     assert knobs["keep_base"] is True and knobs["replies"] == ("kiter-race",)
     assert knobs["alternatives"] == ("focus-fire", "objective") and knobs["alt_plans"] == 2
     assert knobs["proof"] == 1.5
+    assert (knobs["confirm_max"], knobs["confirm_step"], knobs["confirm_band"]) == (12, 4, 0.5)
 
 
 def test_the_core_form_names_the_heuristics_as_the_core_knows_them() -> None:
@@ -53,6 +57,10 @@ def test_the_core_form_names_the_heuristics_as_the_core_knows_them() -> None:
         ('{"horizon": 2}', "unknown horizon"),
         ('{"schedule": [2, 2]}', "schedule must be increasing"),
         ('{"alt_plans": 0}', "alt_plans must be positive"),
+        ('{"keep_base": true, "confirm": 4, "confirm_max": 4}', "confirm_max needs confirm"),
+        ('{"confirm_max": 8}', "confirm_max needs confirm"),
+        ('{"confirm_step": 0}', "confirm_step must be positive"),
+        ('{"confirm_band": -1}', "confirm_band must be >= 0"),
         ('{"alternatives": ["mcts"]}', "must name a registered heuristic AI"),
         ("[1]", "expected a JSON object"),
         ('{"model": "lookahead"}', "model must name a registered heuristic AI"),

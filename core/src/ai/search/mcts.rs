@@ -28,6 +28,10 @@ pub const PRIOR: f64 = 0.5;
 /// round (cumulative).
 pub const CANDIDATES: usize = 6;
 pub const SCHEDULE: [usize; 3] = [2, 4, 8];
+/// The sequential confirmation's defaults (off while `confirm_max` is 0): fresh worlds drawn at a
+/// time, and the standard errors from the margin within which the test is a close call.
+pub const CONFIRM_STEP: usize = 8;
+pub const CONFIRM_BAND: f64 = 1.0;
 
 /// `position_key`: what the rest of a rollout depends on after the searched activation, as flat
 /// numbers, every list after its length; spells used once a game and tokens by their interned ids
@@ -94,7 +98,8 @@ pub fn position_key(state: &MatchState<Arena>) -> PositionKey {
 /// finalists do, and the search plays another plan only when that one is better on the same worlds;
 /// with `proof` as well, only when better beyond the noise ([`proven_better`]); with `confirm`, that
 /// test is made on that many fresh worlds (drawn after the halving's), which the winner was not
-/// chosen on.
+/// chosen on, and with `confirm_max`, on `confirm_step` more at a time (drawn from the AI's stream
+/// after the halving's) while the test is a close call ([`undecided`]), up to `confirm_max`.
 #[allow(clippy::too_many_arguments)]
 pub fn choose(
     ai: &mut PlanSearchAI,
@@ -104,6 +109,7 @@ pub fn choose(
     schedule: &[usize],
     prior: f64,
     (keep_base, proof, confirm, confirm_turns): (bool, f64, usize, usize),
+    (confirm_max, confirm_step, confirm_band): (usize, usize, f64),
     geo: &Geometry,
 ) -> usize {
     let halving = *schedule.last().expect("a schedule");
@@ -145,6 +151,21 @@ pub fn choose(
                 row.push(rollout(ai, state, me, &plans[i], world, confirmed, geo));
             }
         }
+        while fresh[0].len() < confirm_max && undecided(&fresh[0], &fresh[1], proof, confirm_band) {
+            let more = confirm_step.min(confirm_max - fresh[0].len());
+            let extra_faces: Vec<Arc<[u8]>> = (0..more)
+                .map(|_| draw_faces(&mut ai.rng, FACES_PER_WORLD))
+                .collect();
+            let extra_deals = ai.rng.integers_vec(0, 1 << 62, more);
+            for (world_faces, deal) in extra_faces.into_iter().zip(extra_deals) {
+                let mut table = FastMap::default();
+                for (row, i) in fresh.iter_mut().zip([best, 0]) {
+                    let world = (world_faces.clone(), deal);
+                    let confirmed = (&mut table, confirm_turns);
+                    row.push(rollout(ai, state, me, &plans[i], world, confirmed, geo));
+                }
+            }
+        }
         return if proven_better(&fresh[0], &fresh[1], proof) {
             best
         } else {
@@ -157,18 +178,30 @@ pub fn choose(
     best
 }
 
-/// `proven_better`: whether `challenger` beats `base` on the worlds both met beyond the noise, the
-/// mean of the paired differences above `z` standard errors (summed in world order, as the
-/// reference sums).
-fn proven_better(challenger: &[f64], base: &[f64], z: f64) -> bool {
+/// `paired`: the mean of the paired differences `challenger - base` over the worlds both met and
+/// its standard error, or None under two worlds (summed in world order, as the reference sums).
+fn paired(challenger: &[f64], base: &[f64]) -> Option<(f64, f64)> {
     let n = challenger.len().min(base.len());
     if n < 2 {
-        return false;
+        return None;
     }
     let diffs: Vec<f64> = (0..n).map(|w| challenger[w] - base[w]).collect();
     let mean = diffs.iter().sum::<f64>() / n as f64;
     let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1) as f64;
-    mean > z * (var / n as f64).sqrt()
+    Some((mean, (var / n as f64).sqrt()))
+}
+
+/// `proven_better`: whether `challenger` beats `base` on the worlds both met beyond the noise, the
+/// mean of the paired differences above `z` standard errors.
+fn proven_better(challenger: &[f64], base: &[f64], z: f64) -> bool {
+    paired(challenger, base).is_some_and(|(mean, se)| mean > z * se)
+}
+
+/// `undecided`: whether [`proven_better`]'s test is a close call, the paired mean less than `band`
+/// standard errors from the margin (`z` standard errors); not under two worlds, nor when every
+/// world gives the same difference.
+fn undecided(challenger: &[f64], base: &[f64], z: f64, band: f64) -> bool {
+    paired(challenger, base).is_some_and(|(mean, se)| (mean - z * se).abs() < band * se)
 }
 
 /// One round of successive halving: `alive` sorted by `(-value, index)` (best first, ties to the

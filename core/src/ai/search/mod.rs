@@ -34,7 +34,8 @@ use crate::rulesets::arena::{Arena, ArenaController};
 pub enum Budget {
     /// `LookaheadAI(candidates, dice_sets)`.
     Lookahead { dice_sets: usize, prior: f64 },
-    /// `MCTSAI(candidates, schedule, prior, keep_base, proof, confirm)`.
+    /// `MCTSAI(candidates, schedule, prior, keep_base, proof, confirm, confirm_turns, confirm_max,
+    /// confirm_step, confirm_band)`.
     Mcts {
         schedule: Vec<usize>,
         prior: f64,
@@ -47,6 +48,14 @@ pub enum Budget {
         confirm: usize,
         /// With `confirm`: the game turns each confirming rollout plays after the reply.
         confirm_turns: usize,
+        /// With `confirm`: the most fresh worlds a sequential confirmation meets (0: `confirm`
+        /// only); more are drawn while the test is a close call.
+        confirm_max: usize,
+        /// With `confirm_max`: the fresh worlds drawn at a time.
+        confirm_step: usize,
+        /// With `confirm_max`: a close call is a paired mean less than this many standard errors
+        /// from the margin.
+        confirm_band: f64,
     },
 }
 
@@ -83,6 +92,9 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             proof: 0.0,
             confirm: 0,
             confirm_turns: 0,
+            confirm_max: 0,
+            confirm_step: mcts::CONFIRM_STEP,
+            confirm_band: mcts::CONFIRM_BAND,
         },
         base: base.to_string(),
         model: model.to_string(),
@@ -122,6 +134,9 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
                 proof: 0.0,
                 confirm: 0,
                 confirm_turns: 0,
+                confirm_max: 0,
+                confirm_step: mcts::CONFIRM_STEP,
+                confirm_band: mcts::CONFIRM_BAND,
             },
             alternatives: ["kiter", "focus_fire", "objective"]
                 .map(str::to_string)
@@ -138,6 +153,23 @@ pub fn search_spec(name: &str) -> Option<SearchSpec> {
             } = &mut spec.budget
             {
                 (*confirm, *confirm_turns) = (16, 10);
+            }
+            spec
+        }
+        // issue 39, item 4 (reports/ai-ladder-connected/NOTES-2026-12-07-sequential-confirmation.md)
+        "mcts-sure" => {
+            let mut spec = search_spec("mcts-deep")?;
+            if let Budget::Mcts {
+                proof,
+                confirm,
+                confirm_turns,
+                confirm_max,
+                confirm_step,
+                ..
+            } = &mut spec.budget
+            {
+                (*proof, *confirm, *confirm_turns) = (1.645, 16, 20);
+                (*confirm_max, *confirm_step) = (64, 16);
             }
             spec
         }
@@ -199,6 +231,9 @@ fn screened(name: &str) -> Option<SearchSpec> {
         proof,
         confirm,
         confirm_turns,
+        confirm_max,
+        confirm_step,
+        confirm_band,
     } = &mut spec.budget
     else {
         return None;
@@ -219,6 +254,9 @@ fn screened(name: &str) -> Option<SearchSpec> {
             "proof" => *proof = value.parse().ok().filter(|&z: &f64| z >= 0.0)?,
             "confirm" => *confirm = value.parse().ok().filter(|&n: &usize| n != 1)?,
             "confirm_turns" => *confirm_turns = value.parse().ok()?,
+            "confirm_max" => *confirm_max = value.parse().ok()?,
+            "confirm_step" => *confirm_step = value.parse().ok().filter(|&n: &usize| n >= 1)?,
+            "confirm_band" => *confirm_band = value.parse().ok().filter(|&z: &f64| z >= 0.0)?,
             "schedule" => {
                 *schedule = value
                     .split('-')
@@ -228,6 +266,9 @@ fn screened(name: &str) -> Option<SearchSpec> {
             }
             _ => return None,
         }
+    }
+    if *confirm_max != 0 && *confirm_max <= *confirm {
+        return None;
     }
     Some(spec)
 }
@@ -386,6 +427,9 @@ impl PlanSearchAI {
                 proof,
                 confirm,
                 confirm_turns,
+                confirm_max,
+                confirm_step,
+                confirm_band,
             } => mcts::choose(
                 self,
                 state,
@@ -394,6 +438,7 @@ impl PlanSearchAI {
                 &schedule,
                 prior,
                 (keep_base, proof, confirm, confirm_turns),
+                (confirm_max, confirm_step, confirm_band),
                 &geo,
             ),
         }
@@ -564,6 +609,9 @@ mod tests {
             proof,
             confirm,
             confirm_turns,
+            confirm_max,
+            confirm_step,
+            confirm_band,
         } = spec.budget
         else {
             panic!("an mcts budget")
@@ -572,6 +620,23 @@ mod tests {
             (schedule, prior, keep_base, proof, confirm, confirm_turns),
             (vec![4, 8, 16, 32], 0.5, true, 0.0, 0, 0)
         );
+        assert_eq!((confirm_max, confirm_step, confirm_band), (0, 8, 1.0));
+        let sequential = search_spec(
+            "mcts{keep_base=1;confirm=16;confirm_max=64;confirm_step=16;confirm_band=0.5}",
+        )
+        .expect("a form");
+        assert!(matches!(
+            sequential.budget,
+            Budget::Mcts {
+                confirm_max: 64,
+                confirm_step: 16,
+                confirm_band,
+                ..
+            } if confirm_band == 0.5
+        ));
+        assert!(search_spec("mcts{keep_base=1;confirm=16;confirm_max=16}").is_none());
+        assert!(search_spec("mcts{confirm_step=0}").is_none());
+        assert!(search_spec("mcts{confirm_band=-1}").is_none());
         let proven = search_spec("mcts{keep_base=1;proof=2}").expect("a form");
         assert!(matches!(proven.budget, Budget::Mcts { proof, .. } if proof == 2.0));
         assert!(search_spec("mcts{proof=-1}").is_none());
@@ -604,6 +669,11 @@ mod tests {
         let form = search_spec("mcts{alternatives=kiter+focus_fire+objective;base=kiter-race;candidates=16;keep_base=1;model=kiter-race;prior=0;schedule=4-8-16-32}")
             .expect("a form");
         assert_eq!(format!("{deep:?}"), format!("{form:?}"));
+        // and mcts-sure the one of the sequential confirmation's note
+        let sure = search_spec("mcts-sure").expect("registered");
+        let form = search_spec("mcts{alternatives=kiter+focus_fire+objective;base=kiter-race;candidates=16;confirm=16;confirm_band=1.0;confirm_max=64;confirm_step=16;confirm_turns=20;keep_base=1;model=kiter-race;prior=0;proof=1.645;schedule=4-8-16-32}")
+            .expect("a form");
+        assert_eq!(format!("{sure:?}"), format!("{form:?}"));
         assert!(search_spec("mcts{depth=3}").is_none());
         assert!(search_spec("mcts{candidates=many}").is_none());
         assert!(search_spec("mcts-deeper").is_none());
