@@ -29,21 +29,42 @@ def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
         if not s.empty
         else s
     )
+    caption = (
+        "Conditional logit grouped by match, per AI (the tables all of whose seats it played): a "
+        "partnership's chance of winning from the characters it fields, play positions held fixed; "
+        "log-odds against the average character, 95% intervals, n = decided matches the character "
+        "played in. Details in the Seats section."
+    )
+    pooled = chars.empty
+    if pooled:  # no table of one AI (an AI ladder's): every table pooled, as a comparison only
+        s = seats.character_strength(analysis.seats, ("arm",))
+        chars = s[(s["kind"] == "character") & s["coef"].notna()] if not s.empty else s
+        caption = (
+            "Conditional logit grouped by match, pooled over every AI (no table had one AI in every "
+            "seat): log-odds against the average character, 95% intervals, n = decided matches the "
+            "character played in. Details in the Seats section."
+        )
     if chars.empty:
         return None
     several_arms = chars["arm"].astype(str).nunique() > 1
-    rows = [
-        ai_row(
-            display_name(str(r.term)) + (f" · {r.arm}" if several_arms else ""),
-            str(r.table_ai),
-            ai_tier(str(r.table_ai)),
-            r.coef,
-            r.ci_low,
-            r.ci_high,
-            r.n,
-        )
-        for r in chars.itertuples(index=False)
-    ]
+
+    def row(r: Any) -> dict[str, Any]:
+        figure = display_name(str(r.term)) + (f" · {r.arm}" if several_arms else "")
+        if pooled:
+            return {
+                "figure": figure,
+                "group": "pooled (every AI)",
+                "tier": "pooled",
+                "est": r.coef,
+                "ci_low": r.ci_low,
+                "ci_high": r.ci_high,
+                "n": r.n,
+                "ai": "",
+            }
+        ai = str(r.table_ai)
+        return ai_row(figure, ai, ai_tier(ai), r.coef, r.ci_low, r.ci_high, r.n)
+
+    rows = [row(r) for r in chars.itertuples(index=False)]
     return Verdict(
         "character strength at the table",
         "strength at the table (conditional logit, log-odds vs the average character)",
@@ -51,10 +72,7 @@ def seat_verdict(rs: Any, tables: dict[str, pd.DataFrame]) -> Verdict | None:
         0.0,
         False,
         lines.summary_lines(analysis)[:2],
-        "Conditional logit grouped by match, per AI (the tables all of whose seats it played): a "
-        "partnership's chance of winning from the characters it fields, play positions held fixed; "
-        "log-odds against the average character, 95% intervals, n = decided matches the character "
-        "played in. Details in the Seats section.",
+        caption,
     )
 
 

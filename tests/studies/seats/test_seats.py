@@ -494,3 +494,21 @@ def test_the_verdict_measures_each_ai_on_its_own_tables_not_its_tier_pooled(monk
     for cheap_ai in ("focus-fire", "kiter"):
         assert star.loc[cheap_ai, "ci_low"] < 0 < star.loc[cheap_ai, "ci_high"]
         assert star.loc[cheap_ai, "n"] < star.loc["lookahead-4p", "n"]
+
+
+def test_with_no_table_of_one_ai_the_verdict_pools_every_table_as_the_two_player_one_does(
+    monkeypatch,
+) -> None:
+    """An AI ladder seats different AIs at every table: no row measures one AI, so the picture pools
+    them (named so), as the two-player character verdict does, rather than saying nothing."""
+    from krosbalance.studies.seats import verdict as seat_verdict_module
+
+    m = seat_world(30, at_random, ais=("kiter",))
+    m["ai1"] = m["ai3"] = "lookahead-4p"
+    monkeypatch.setattr(seats, "for_result_set", lambda rs: seats.analyse(m))
+    verdict = seat_verdict_module.seat_verdict(None, {})
+    assert verdict is not None
+    assert set(verdict.data["group"]) == {"pooled (every AI)"}
+    assert set(verdict.data["ai"]) == {""}
+    assert len(verdict.data) == len(POOL)
+    assert "pooled over every AI" in verdict.caption
