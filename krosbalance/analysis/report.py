@@ -39,6 +39,7 @@ from krosbalance.analysis.scan import Summary
 from krosbalance.analysis.sections import default_study, folder_study, report_headers, ruleset_sections
 from krosbalance.analysis.staged import load_staged
 from krosbalance.analysis.verdict import Verdict
+from krosbalance.analysis.verdict_plot import plot_verdict
 from krosbalance.sim.stages import is_staged
 from krosbalance.sim.target import target_lines
 
@@ -75,7 +76,7 @@ def _verdict_section(
     """The report's first section: the verdict picture, the study's answer in words right under it
     (on the first screen), what the picture shows and the question it answers."""
     doc.h("Verdict")
-    doc.image("verdict.png", verdict_mod.plot_verdict(answer), f"verdict: {answer.study} per AI")
+    doc.image("verdict.png", plot_verdict(answer), f"verdict: {answer.study} per AI")
     for line in (headline or [])[:2]:  # the top AI's answer and the next AI down's clause
         doc.p(f"**{line}**")
     conv = (

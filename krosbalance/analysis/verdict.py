@@ -5,7 +5,7 @@ Every kind of study the report handles answers "which figure is strong?" with on
 figure and AI group — a character's teammate-adjusted strength, a Demonic Reward's Δ win rate, a
 Divine Challenge's shift of the first player's edge, a duel figure's win rate, a character's
 strength at a four-player table. A :class:`Verdict` holds those numbers in one tidy table
-(:data:`COLUMNS`), so one plot and one summary serve every study; each study's builder lives with
+(:data:`COLUMNS`), so one picture (:mod:`.verdict_plot`) and one summary serve every study; each study's builder lives with
 the section that explains it in detail (the section registry's ``verdict`` hooks,
 :mod:`krosbalance.analysis.sections`), the character-strength one here.
 
@@ -24,10 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 
 from krosbalance.analysis import equivalence, stats
 from krosbalance.analysis.dependence import TIER_ORDER, _tier_rank, ai_tier, recorded_tiers, with_groups
@@ -53,7 +50,6 @@ from krosbalance.analysis.top_ai import top_ais
 from krosbalance.analysis.wording import win_pct_text
 
 MAX_SUMMARY = 5
-_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 _MARK = {
     SETTLED: "#2a7a2a",
     MOVING: "#b22222",
@@ -217,109 +213,11 @@ def convergence_line(verdict: Verdict) -> str:
     return line + "."
 
 
-# ----------------------------------------------------------------------------------------- plot
+# ------------------------------------------------------------------------------------- numbers
 
 
 def _fmt(x: float, as_pct: bool) -> str:
     return f"{100 * x:.1f}%" if as_pct else f"{x:+.2f}"
-
-
-def _to_win_pct(x: Any) -> Any:
-    """Log-odds against the average -> win % (the top axis of a log-odds verdict)."""
-    return 100.0 / (1.0 + np.exp(-np.asarray(x, dtype=float)))
-
-
-def _from_win_pct(p: Any) -> Any:
-    q = np.clip(np.asarray(p, dtype=float), 1e-6, 100 - 1e-6)
-    return np.log(q / (100.0 - q))
-
-
-def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
-    """Forest plot: one row per figure (strongest first in the strongest tier), one marker and 95%
-    interval per AI group, and each figure's convergence mark at the right."""
-    data = verdict.data.dropna(subset=["est"]) if not verdict.data.empty else verdict.data
-    figures = list(dict.fromkeys(data["figure"])) if len(data) else []
-    height = max(2.6, 0.32 * len(figures) + 1.6)
-    if ax is None:
-        fig = Figure(figsize=(8.0, height), layout="constrained")
-        ax = fig.add_subplot()
-    else:
-        fig = ax.figure  # type: ignore[assignment]
-    title = f"Verdict: {verdict.study} per AI (95% CI)"
-    if not figures:
-        ax.text(0.5, 0.5, "not enough data for a verdict", ha="center", va="center", transform=ax.transAxes)
-        ax.set_title(title)
-        ax.set_axis_off()
-        return fig
-    column, tiers = compared(data, verdict.ruleset)
-    top = data[data[column] == tiers[0]] if tiers else data
-    order = top.groupby("figure")["est"].mean().reindex(figures)
-    order = order.fillna(data.groupby("figure")["est"].mean()).sort_values(ascending=True)
-    row = {f: i for i, f in enumerate(order.index)}
-    groups = sorted(
-        dict.fromkeys(zip(data["group"], data["tier"], strict=True)), key=lambda g: (_tier_rank(g[1]), g[0])
-    )
-    step = 0.7 / max(len(groups), 1)
-    for i, (group, tier) in enumerate(groups):
-        sub = data[(data["group"] == group) & (data["tier"] == tier)]
-        y = np.array([row[f] for f in sub["figure"]], dtype=float) + (i - (len(groups) - 1) / 2) * step
-        est = sub["est"].to_numpy(float)
-        lo = np.nan_to_num(est - sub["ci_low"].to_numpy(float))
-        hi = np.nan_to_num(sub["ci_high"].to_numpy(float) - est)
-        n = sub["n"].dropna()
-        label = f"{group}" + (f", n={int(n.median())}" if len(n) else "")
-        colour = _COLOURS[i % len(_COLOURS)]
-        ax.errorbar(
-            est,
-            y,
-            xerr=[np.maximum(lo, 0), np.maximum(hi, 0)],
-            fmt="o",
-            ms=4,
-            lw=1.2,
-            color=colour,
-            label=label,
-        )
-    ax.axvline(verdict.reference, color="#444", lw=0.8)
-    ax.set_yticks(range(len(order)), list(order.index), fontsize=8)
-    ax.set_ylim(-0.7, len(order) - 0.3)
-    conv = convergence(data, verdict.as_pct, verdict.ruleset).set_index("figure")["status"]
-    for f, i in row.items():
-        status = str(conv.get(f, ONE_TIER))
-        ax.annotate(
-            status,
-            xy=(1.0, i),
-            xycoords=("axes fraction", "data"),
-            xytext=(4, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=7,
-            color=_MARK[status],
-        )
-    if verdict.as_pct:
-        ax.xaxis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
-    elif in_win_pct(verdict):  # the same axis read as a win % against the average, on top
-        top_axis = ax.secondary_xaxis("top", functions=(_to_win_pct, _from_win_pct))
-        top_axis.set_xlabel("≈ win % against the average", fontsize=8)
-        top_axis.tick_params(labelsize=7)
-    ax.set_xlabel(verdict.measure)
-    pair = (
-        f"settled = {tiers[0]} and {tiers[1]} agree within the margin (two one-sided tests)"
-        if len(tiers) > 1
-        else f"one {'AI' if column == 'ai' else 'tier'} played"
-    )
-    ax.set_title(f"{title}\n{pair}", fontsize=10)
-    handles, labels = ax.get_legend_handles_labels()
-    fig.legend(  # below the picture, never over a point nor the axis label (the layout makes room)
-        handles,
-        labels,
-        fontsize=7,
-        loc="outside lower center",
-        ncol=min(len(groups), 3),
-        title="AI (tier)",
-        title_fontsize=7,
-        frameon=False,
-    )
-    return fig
 
 
 # -------------------------------------------------------------------------------------- summary
@@ -455,7 +353,6 @@ __all__ = [
     "convergence",
     "convergence_line",
     "group_label",
-    "plot_verdict",
     "strongest_tiers",
     "summary",
     "verdict_frame",

@@ -11,7 +11,6 @@ matplotlib.use("Agg")
 
 import pandas as pd
 import pytest
-from matplotlib.figure import Figure
 
 from krosbalance.analysis import verdict as vd
 from krosbalance.analysis.report import build_document, write_report
@@ -73,19 +72,6 @@ def test_the_summary_has_at_most_five_lines_and_keeps_the_warning() -> None:
     assert len(lines) == vd.MAX_SUMMARY and lines[0] == "Based on 10 matches."
     assert lines[1:3] == ["one", "two"] and lines[-1].startswith("**Warning")
     assert any("settled" in line for line in lines)
-
-
-def test_the_picture_marks_every_figure_and_handles_no_data() -> None:
-    data = frame(
-        [("a", "search", 0.5, 0.3, 0.7), ("a", "heuristic", 0.6, 0.4, 0.8), ("b", "search", 0, -1, 1)]
-    )
-    fig = vd.plot_verdict(vd.Verdict("strength", "log-odds", data))
-    assert isinstance(fig, Figure)
-    texts = [t.get_text() for t in fig.axes[0].texts]
-    assert texts.count(vd.UNDECIDED) == 1 and texts.count("one tier") == 1
-    assert "search and heuristic" in fig.axes[0].get_title()
-    empty = vd.plot_verdict(vd.Verdict("strength", "log-odds", vd.verdict_frame([])))
-    assert "not enough data" in empty.axes[0].texts[0].get_text()
 
 
 # ---------------------------------------------------------------------------------- the reports
