@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.ai.rewards import (
     GG_VALUE,
     TURNS_LEFT,
@@ -373,7 +374,7 @@ def _best_purchase(view: MatchView, me: FighterView, buys: list[Action]) -> Acti
         holder_uid = holders[best_holder(spec, holders)].uid
     else:
         unseen = arena.unseen_rewards(rank)
-        means = [sum(reward_value(s, h) for s in unseen) / max(1, len(unseen)) for h in holders]
+        means = [plain_sum(reward_value(s, h) for s in unseen) / max(1, len(unseen)) for h in holders]
         holder_uid = holders[means.index(max(means))].uid
     for action in buys:
         purchase = purchase_of(action)

@@ -23,6 +23,7 @@ face-up permanent ones for what is left of their life.
 from __future__ import annotations
 
 from krosbalance.ai import enemy_threat, scoring
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.ai.enemy_threat import ThreatCache
 from krosbalance.ai.rewards import kama_rate, reward_value
 from krosbalance.ai.scoring import GG_UNIT, SUMMON_WORTH
@@ -216,9 +217,9 @@ def evaluate_sides(
     if against == "max":
         rest = max(others)
     elif against == "mean":
-        rest = sum(others) / len(others)
+        rest = plain_sum(others) / len(others)
     elif against == "sum":
-        rest = sum(others)
+        rest = plain_sum(others)
     else:
         raise ValueError(f"against must be one of {', '.join(AGAINST)}, got {against!r}")
     weight = own if free_for_all(state.n_seats, team_of) else 1.0

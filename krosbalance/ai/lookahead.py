@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.ai.evaluation import evaluate, evaluate_sides, free_for_all
 from krosbalance.ai.kiter import KiterAI
 from krosbalance.ai.plan_choice import PlanSearchAI
@@ -93,7 +94,7 @@ class LookaheadAI(PlanSearchAI):
         dice = [self.rng.integers(0, 6, size=FACES_PER_SET).tolist() for _ in range(sets)]
         best, best_value = plans[0], -1e18
         for plan in plans:
-            mean = sum(self._rollout(view, me, plan, faces) for faces in dice) / len(dice)
+            mean = plain_sum(self._rollout(view, me, plan, faces) for faces in dice) / len(dice)
             total = mean + self.prior * plan.value
             if total > best_value + 1e-9:
                 best, best_value = plan, total

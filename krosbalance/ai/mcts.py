@@ -57,6 +57,7 @@ import math
 
 import numpy as np
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.ai.determinize import redeal
 from krosbalance.ai.evaluation import evaluate_holdings
 from krosbalance.ai.kiter import KiterAI
@@ -86,8 +87,8 @@ def paired(challenger: list[float], base: list[float]) -> tuple[float, float] | 
     if n < 2:
         return None
     diffs = [challenger[w] - base[w] for w in range(n)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
+    mean = plain_sum(diffs) / n
+    var = plain_sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
     return mean, math.sqrt(var / n)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.content.specs import EffectSpec, RewardSpec, SpellSpec
 
 #: one GG in injury equivalents: a level-3 Krosmaster (3 GG) takes about 10 injuries
@@ -234,9 +235,9 @@ def reward_value(spec: RewardSpec, holder: HolderFacts, turns_left: float = TURN
     """What a token is worth to this holder over its life, in injury equivalents. A "choose one"
     token is worth its best alternative."""
     turns = turns_left if spec.kind == "equipment" else 1.0
-    value = sum(effect_value(e, holder, turns) for e in spec.effects)
+    value = plain_sum(effect_value(e, holder, turns) for e in spec.effects)
     if spec.choices:
-        value += max(sum(effect_value(e, holder, turns) for e in alt) for alt in spec.choices)
+        value += max(plain_sum(effect_value(e, holder, turns) for e in alt) for alt in spec.choices)
     if spec.spell is not None:
         value += spell_value(spec.spell, holder, turns if spec.kind == "equipment" else 1.0)
     return value
@@ -256,5 +257,5 @@ def expected_draw_value(
     ``holders`` it helps most."""
     if not candidates or not holders:
         return 0.0
-    total = sum(max(reward_value(spec, h, turns_left) for h in holders) for spec in candidates)
+    total = plain_sum(max(reward_value(spec, h, turns_left) for h in holders) for spec in candidates)
     return total / len(candidates)

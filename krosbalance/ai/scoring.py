@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.ai.board_masks import iter_bits
 from krosbalance.rulesets.arena.view import arena_view
 
@@ -120,7 +121,7 @@ def gg_worth(gg: int) -> float:
     so a GG near zero (the one that decides the match) weighs more than one in a full stock."""
     value = _GG_WORTH.get(gg)
     if value is None:
-        value = _GG_WORTH[gg] = gg + GG_PREMIUM * sum(1.0 / i for i in range(1, gg + 1))
+        value = _GG_WORTH[gg] = gg + GG_PREMIUM * plain_sum(1.0 / i for i in range(1, gg + 1))
     return value
 
 

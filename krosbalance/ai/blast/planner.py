@@ -29,6 +29,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.rulesets.blast.actions import USE_BONUS, USE_FAVOR, decode
 from krosbalance.rulesets.blast.rolls import combat_odds
@@ -131,7 +132,7 @@ class Planner:
     # ------------------------------------------------------------------ casts
     def ko_chance(self, base: int, remaining: int) -> float:
         plus, zero, minus = combat_odds(self.advanced)
-        return sum(p for d, p in ((1, plus), (0, zero), (-1, minus)) if base + d >= remaining)
+        return plain_sum(p for d, p in ((1, plus), (0, zero), (-1, minus)) if base + d >= remaining)
 
     def hit_value(self, target: FighterView, expected: float, base: int) -> float:
         """What injuring ``target`` is worth: expected injuries, and a KO's worth times its chance."""
@@ -218,7 +219,7 @@ class Planner:
                         value += max(0.0, (more.value if more else 0.0) - (now.value if now else 0.0))
                 else:
                     start = me.ap - cost
-                    value += sum(cast_values[start : start + amount]) if start >= 0 else 0.0
+                    value += plain_sum(cast_values[start : start + amount]) if start >= 0 else 0.0
             elif kind == "heal_self":
                 value += w.heal * min(int(params["amount"]), me.injuries)
             elif kind == "summon":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.ai.base import AI
 from krosbalance.ai.blast.planner import blast_view, decide, next_to_act
 from krosbalance.ai.blast.weights import BRAWLER, GLYPH, BlastWeights
@@ -34,7 +35,7 @@ EFFECT_WORTH: dict[str, float] = {
 def favor_worth(favor: FavorSpec | None) -> float:
     if favor is None:
         return -1.0
-    return sum(EFFECT_WORTH.get(effect.kind, 1.0) for effect in favor.action.effects)
+    return plain_sum(EFFECT_WORTH.get(effect.kind, 1.0) for effect in favor.action.effects)
 
 
 class BlastAI(AI):

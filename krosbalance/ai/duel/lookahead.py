@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.ai.duel.evaluation import evaluate
 from krosbalance.ai.duel.planner import decide
 from krosbalance.ai.duel.plans import DuelPlan, candidate_plans, plan_action
@@ -89,7 +90,7 @@ class DuelLookaheadAI(DuelAI):
         dice = [self.rng.integers(0, 6, size=FACES_PER_SET).tolist() for _ in range(self.dice_sets)]
         best, best_value = plans[0], -1e18
         for plan in plans:
-            mean = sum(self._rollout(view, uid, plan, faces) for faces in dice) / len(dice)
+            mean = plain_sum(self._rollout(view, uid, plan, faces) for faces in dice) / len(dice)
             total = mean + self.prior * plan.value
             if total > best_value + 1e-9:
                 best, best_value = plan, total

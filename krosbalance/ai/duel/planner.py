@@ -24,6 +24,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
+from krosbalance.ai.arithmetic import plain_sum
 from krosbalance.content.specs import Frozen
 from krosbalance.engine.legal import CAST, END, MOVE, Action
 from krosbalance.rulesets.duel.actions import PICK_TOKEN
@@ -85,7 +86,7 @@ def expected_token_worth(dv: DuelView, level: int, fighter: FighterView) -> floa
     unseen = dv.unseen(level)
     if not unseen:
         return float(level)
-    return sum(token_worth(t, fighter) for t in unseen) / len(unseen)
+    return plain_sum(token_worth(t, fighter) for t in unseen) / len(unseen)
 
 
 class Planner:
