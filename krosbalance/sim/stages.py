@@ -63,8 +63,8 @@ class StagePlanner(Protocol):
     stage's experiment, or None when the study is done; it must be deterministic."""
 
     name: str  # the study's name (folder-safe); an optional ``meta`` (JSON-able mapping) is kept
-    # in stages.json for the study's report
-    name: str  # the study's name (folder-safe)
+    # in stages.json for the study's report, and an optional ``meta_after(finished)`` rewrites it
+    # after every finished stage (so a study stopped between stages reports what it finished)
 
     def first(self) -> Experiment: ...
 
@@ -375,6 +375,10 @@ def run_stages(
         state["stages"][-1]["status"] = "complete"
         _write_json(out / STAGES_FILE, state)
         finished.append(FinishedStage(experiment, folder))
+        refresh = getattr(planner, "meta_after", None)
+        if refresh is not None:
+            state["meta"] = json.loads(json.dumps(refresh(tuple(finished))))
+            _write_json(out / STAGES_FILE, state)
         experiment = planner.next(tuple(finished))
     state.update(status="complete", finished=_now())
     _write_json(out / STAGES_FILE, state)

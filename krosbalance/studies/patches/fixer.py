@@ -95,7 +95,7 @@ from krosbalance.sim.fix_table import (
     parse_knob_arm,
 )
 from krosbalance.sim.runner import read_manifest
-from krosbalance.sim.stages import STAGES_FILE, read_stages, run_stages
+from krosbalance.sim.stages import run_stages
 from krosbalance.sim.target import DEFAULT_ROUNDS as TARGET_ROUNDS
 from krosbalance.sim.target import Target, TargetAI, strongest_ai
 from krosbalance.studies.patches import target as patch_target
@@ -177,7 +177,7 @@ class FixPlanner:
     @property
     def meta(self) -> dict[str, Any]:
         """What the report's Fix finder section needs beyond the stages (``stages.json``); the
-        rounds' proposals are added by :func:`run_fix` once they exist."""
+        rounds' proposals are added by :meth:`meta_after` as each verification finishes."""
         return {
             "fix": {
                 "band": self.spec.band,
@@ -186,6 +186,13 @@ class FixPlanner:
                 "rounds": [],
             }
         }
+
+    def meta_after(self, finished: Sequence[Any]) -> dict[str, Any]:
+        """:attr:`meta` with a round for every verification finished so far (the stage runner
+        writes it after each stage, so a run stopped between rounds reports its finished rounds)."""
+        meta = self.meta
+        meta["fix"]["rounds"] = finished_rounds(finished)
+        return meta
 
     def first(self) -> Experiment:
         return probe_experiment(self.experiment, self.spec)
@@ -297,11 +304,15 @@ def run_fix(
     each round's proposal (``proposal.json``) is written beside its probe's results and its
     verification's (what the report reads)."""
     experiment, spec = load_fix(path)
-    planner = FixPlanner(experiment, spec)
-    summary = run_stages(planner, out, jobs=jobs, resume=resume, **run_options)
-    stages = summary.stages
+    return run_stages(FixPlanner(experiment, spec), out, jobs=jobs, resume=resume, **run_options)
+
+
+def finished_rounds(finished: Sequence[Any]) -> list[dict[str, Any]]:
+    """One entry per finished (probe, verification) pair of stages (anything with a ``folder``):
+    the round, both stages' names and the proposal, which is copied beside the verification's
+    results (what the report reads)."""
     rounds = []
-    for r, (probe, verify) in enumerate(zip(stages[::2], stages[1::2], strict=False), start=1):
+    for r, (probe, verify) in enumerate(zip(finished[::2], finished[1::2], strict=False), start=1):
         shutil.copyfile(probe.folder / "proposal.json", verify.folder / "proposal.json")
         rounds.append(
             {
@@ -311,12 +322,7 @@ def run_fix(
                 "proposal": json.loads((probe.folder / "proposal.json").read_text(encoding="utf-8")),
             }
         )
-    state = read_stages(out)
-    meta = planner.meta
-    meta["fix"]["rounds"] = rounds
-    state["meta"] = meta
-    (Path(out) / STAGES_FILE).write_text(json.dumps(state, indent=2, sort_keys=True), encoding="utf-8")
-    return summary
+    return rounds
 
 
 def read_stage_name(folder: Path) -> str:

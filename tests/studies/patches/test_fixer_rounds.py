@@ -194,3 +194,18 @@ def test_milp_leaves_balanced_figures_alone_and_moves_each_changed_figure_toward
         moved = _moved(strengths, slopes, changes)
         assert moved["strong"] >= -band - 1e-9 and moved["weak"] <= band + 1e-9
     assert "fine" not in {f for f, _ in solve(strengths, slopes, bounds, 0.15)[0]}
+
+
+def test_a_study_stopped_between_rounds_reports_the_rounds_it_finished(
+    tiny_file: Path, tmp_path: Path
+) -> None:
+    from krosbalance.sim.stages import StageError
+
+    out = tmp_path / "out"
+    with pytest.raises(StageError, match="more than 2 stages"):  # stopped after round 1's verification
+        run_fix(tiny_file, out, progress=False, max_stages=2)
+    meta = read_stages(out)["meta"]["fix"]
+    assert [r["round"] for r in meta["rounds"]] == [1]
+    assert meta["rounds"][0]["verify"] == "tiny-fix-verify"
+    verify = out / read_stages(out)["stages"][1]["folder"]
+    assert (verify / "proposal.json").is_file()  # beside the verification, as the report reads it
