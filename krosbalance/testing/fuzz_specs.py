@@ -25,7 +25,8 @@ everything the native core plays (:mod:`krosbalance.testing.differential` plays 
   is drawn (an AI ported later joins by itself), each seat drawn on its own, an AI that cannot play
   a seat count (the registry's ``ai_problem``: two-player-only AIs) left out of four-player matches;
   30% of the matches seat one AI everywhere. A search-tier AI (whose reference plays a hundred times
-  slower) is drawn a tenth as often as another and always plays a match of 2 to 6 game turns;
+  slower) is drawn a tenth as often as another and always plays a match of 2 to 6 game turns (2 to 3
+  for a deep search: :data:`DEEP_SEARCH_TURNS`);
 - **seeds**: spec ``k`` is drawn from ``default_rng([master_seed, k])``, so any slice of the fuzz is
   drawn alone, in any process, with the same result (parallel runs do not depend on the job count).
 """
@@ -41,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from krosbalance import native_match
-from krosbalance.ai.registry import ai_problem, ai_tier, list_ais
+from krosbalance.ai.registry import ai_cost, ai_problem, ai_tier, list_ais
 from krosbalance.content.registry import default_registry
 from krosbalance.content.specs import EffectSpec, PowerSpec
 from krosbalance.engine.restriction import elements_of
@@ -67,6 +68,13 @@ SEARCH_WEIGHT = 0.1
 
 
 SEARCH_TURNS = (2, 6)
+
+
+#: the turn limits of a match seating a search AI whose core box match costs more than
+#: :data:`DEEP_SEARCH_COST` seconds (the registry's measured costs, ``ai_cost``): its reference
+#: spends seconds on a game turn, ten times mcts-race's, and the default fuzz cannot pay six of them
+DEEP_SEARCH_TURNS = (2, 3)
+DEEP_SEARCH_COST = 1.0
 
 
 #: share of matches in which one Krosmaster present carries a mechanic of :data:`MECHANICS`
@@ -170,6 +178,14 @@ def core_ais(seats: int) -> list[str]:
 
 def _is_search(name: str) -> bool:
     return ai_tier(name) == "search"
+
+
+@cache
+def _is_deep_search(name: str) -> bool:
+    """A search AI whose measured box match costs more than :data:`DEEP_SEARCH_COST` in the core
+    (one never timed on a box match, a four-player or Duel search, is not)."""
+    cost, how = ai_cost(name)
+    return _is_search(name) and how == "measured" and cost > DEEP_SEARCH_COST
 
 
 def _pick(rng: np.random.Generator, items: Sequence[Any]) -> Any:
@@ -383,8 +399,10 @@ def match_spec(master_seed: int, k: int) -> dict[str, Any]:
     weights = np.array([SEARCH_WEIGHT if _is_search(n) else 1.0 for n in ais])
     drawn = rng.choice(len(ais), size=1 if rng.random() < 0.3 else seats, p=weights / weights.sum())
     names = [ais[int(i)] for i in np.resize(drawn, seats)]  # 30%: one AI in every seat
-    if any(_is_search(n) for n in names):
-        limits: tuple[int, int] | None = SEARCH_TURNS
+    if any(_is_deep_search(n) for n in names):
+        limits: tuple[int, int] | None = DEEP_SEARCH_TURNS
+    elif any(_is_search(n) for n in names):
+        limits = SEARCH_TURNS
     else:
         limits = SHORT_TURNS if rng.random() < SHORT_SHARE else None
     options = _options(rng, mode, teams, limits)
