@@ -49,12 +49,23 @@ pub(crate) struct Planner<'a> {
     /// `threat`'s terms, made at the first ask (`threat_terms`).
     threat_terms: Option<Vec<(Cell, i32, f64)>>,
     cells: Vec<[Option<f64>; 2]>,
-    expected: Vec<(usize, usize, f64)>,
     todo: Vec<Cell>,
     /// `best_plan`'s answers by MP.
     best_plans: Vec<(i32, Plan)>,
-    /// `attack_from`'s spells, made at the first ask (`attacks`).
-    attacks: Option<Vec<(usize, &'a SpellSpec, i32, i32)>>,
+    /// `attack_from`'s hits worth something, made at the first ask (`hits`).
+    hits: Option<Vec<Hit>>,
+}
+
+/// One attack spell on one enemy as `attack_from` weighs it: the hit's worth (the same from every
+/// cell: the expected damage and the KO chance read the caster and the target, not where it
+/// stands), and where it reaches from.
+#[derive(Clone, Copy, Debug)]
+struct Hit {
+    value: f64,
+    enemy_cell: Cell,
+    range_min: i32,
+    range_max: i32,
+    needs_los: bool,
 }
 
 /// view.py's `_of_teams`: fighters on the board, traps excluded, of the side's team or not.
@@ -101,10 +112,9 @@ impl<'a> Planner<'a> {
             threat: vec![None; n],
             threat_terms: None,
             cells: vec![[None; 2]; n],
-            expected: Vec::new(),
             todo: todo_mask.iter().collect(),
             best_plans: Vec::new(),
-            attacks: None,
+            hits: None,
         }
     }
 
@@ -524,65 +534,61 @@ impl<'a> Planner<'a> {
         terms
     }
 
+    /// The best hit from `cell`: the largest worth of an attack spell on an enemy in its range
+    /// (and line of sight) from there, at least 0 (the reference's `max(0.0, ...)` over spells and
+    /// enemies: a maximum, so the hits are read best first and the first that reaches is it).
     fn attack_from(&mut self, cell: Cell) -> f64 {
-        let me = self.me();
-        if me.ap <= 0 {
+        if self.me().ap <= 0 {
             return 0.0;
         }
-        let attacks = match self.attacks.take() {
-            Some(a) => a,
-            None => self.attacks(),
-        };
-        let mut blockers = self.state.sight_blockers;
-        blockers.remove(me.at());
-        let mut best = 0.0;
-        for &(index, spell, top, base) in &attacks {
-            for k in 0..self.enemies.len() {
-                let enemy = self.enemies[k];
-                let e = self.f(enemy);
-                let d = self.dist(cell, e.at());
-                if !(spell.range_min <= d && d <= top) {
-                    continue;
-                }
-                if spell.needs_los && self.state.board.los_path(cell, e.at()).intersects(blockers) {
-                    continue;
-                }
-                let expected = match self
-                    .expected
-                    .iter()
-                    .find(|&&(i, u, _)| i == index && u == enemy)
-                {
-                    Some(&(_, _, x)) => x,
-                    None => {
-                        let x = expected_damage(self.state, self.me, spell, enemy);
-                        self.expected.push((index, enemy, x));
-                        x
-                    }
-                };
-                best = py_max(best, self.hit_value(enemy, expected, base));
-            }
+        if self.hits.is_none() {
+            self.hits = Some(self.hits());
         }
-        self.attacks = Some(attacks);
-        best
+        let mut blockers = self.state.sight_blockers;
+        blockers.remove(self.me().at());
+        let board = &self.state.board;
+        for hit in self.hits.as_deref().unwrap_or_default() {
+            let d = i32::from(board.distance(cell, hit.enemy_cell));
+            if !(hit.range_min <= d && d <= hit.range_max) {
+                continue;
+            }
+            // the enemy's row of the table (the path is the same both ways): one cache line
+            // for neighbouring cells
+            if hit.needs_los && board.los_path(hit.enemy_cell, cell).intersects(blockers) {
+                continue;
+            }
+            return hit.value;
+        }
+        0.0
     }
 
-    /// `attack_from`'s spells, in spell order: (index, spec, top of the range, `spell_base`).
-    fn attacks(&self) -> Vec<(usize, &'a SpellSpec, i32, i32)> {
+    /// `attack_from`'s hits worth more than 0 (no other can raise its maximum), best first (a
+    /// stable sort: equal worths keep the spell, then enemy, order).
+    fn hits(&self) -> Vec<Hit> {
         let me = self.me();
-        let mut out = Vec::with_capacity(me.spells.len());
-        for (index, &sref) in me.spells.iter().enumerate() {
+        let mut hits = Vec::new();
+        for &sref in &me.spells {
             let spell = self.state.content.resolve(sref);
             if spell.kind != SpellKind::Attack || spell.amount <= 0 {
                 continue;
             }
-            out.push((
-                index,
-                spell,
-                spell.range_max + me.range_bonus,
-                self.spell_base(spell),
-            ));
+            let base = self.spell_base(spell);
+            for &enemy in &self.enemies {
+                let expected = expected_damage(self.state, self.me, spell, enemy);
+                let value = self.hit_value(enemy, expected, base);
+                if value > 0.0 {
+                    hits.push(Hit {
+                        value,
+                        enemy_cell: self.f(enemy).at(),
+                        range_min: spell.range_min,
+                        range_max: spell.range_max + me.range_bonus,
+                        needs_los: spell.needs_los,
+                    });
+                }
+            }
         }
-        out
+        hits.sort_by(|a, b| b.value.partial_cmp(&a.value).expect("no NaN"));
+        hits
     }
 
     fn cell_value(&mut self, cell: Cell, owned_after: bool) -> f64 {
