@@ -330,8 +330,8 @@ pub(super) fn fighter_order<R: MatchRules>(state: &MatchState<R>) -> impl Iterat
 }
 
 /// A finished match as the dict the Duel Pack's and Blast's bindings return: [`result_head`],
-/// `fighters` (each a row dict or a record from `fighter`, in [`fighter_order`]) and `events`; the ruleset adds its
-/// values to it.
+/// `fighters` (each a row dict or a record from `fighter`, in [`fighter_order`]) and `events`;
+/// the ruleset adds its values to it.
 pub(super) fn match_to_py<'py, R: RulesetEvents>(
     py: Python<'py>,
     state: &MatchState<R>,

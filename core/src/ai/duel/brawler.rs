@@ -57,12 +57,29 @@ pub const BRAWLER: DuelWeights = DuelWeights {
 pub struct DuelBrawler {
     pub rng: Generator,
     pub w: DuelWeights,
+    /// the planner's walk tables, kept between decisions (their room, not their contents)
+    tables: WalkTables,
 }
 
 impl DuelBrawler {
     pub fn new(rng: Generator) -> Self {
-        DuelBrawler { rng, w: BRAWLER }
+        DuelBrawler {
+            rng,
+            w: BRAWLER,
+            tables: WalkTables::default(),
+        }
     }
+}
+
+/// `end_cells`'s breadth-first work space by cell, kept by the player between decisions so that
+/// a decision clears it rather than allocating it afresh (a duel makes hundreds of decisions).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WalkTables {
+    reach: Vec<f64>,
+    first: Vec<Option<Cell>>,
+    dist: Vec<i32>,
+    order: Vec<Cell>,
+    frontier: VecDeque<Cell>,
 }
 
 fn is_attack_or_heal(spell: &SpellSpec) -> bool {
@@ -221,6 +238,7 @@ pub(crate) struct Planner<'a> {
     /// `attacks_from`'s castable spells and their hits; made at the first ask (none of it
     /// changes within a decision).
     castable: Option<Vec<Castable<'a>>>,
+    tables: WalkTables,
 }
 
 /// A spell `attacks_from` may count, as it weighs it from any cell: a cast's worth reads the
@@ -262,7 +280,26 @@ impl<'a> Planner<'a> {
             enemy_krosmasters,
             threats: None,
             castable: None,
+            tables: WalkTables::default(),
         }
+    }
+
+    /// A planner whose walks reuse `tables`'s room (their contents are cleared at each walk).
+    pub(crate) fn with_tables(
+        state: &'a MatchState<Duel>,
+        w: &'a DuelWeights,
+        me: usize,
+        tables: WalkTables,
+    ) -> Self {
+        Planner {
+            tables,
+            ..Self::new(state, w, me)
+        }
+    }
+
+    /// The walk tables, for the next decision's planner.
+    pub(crate) fn into_tables(self) -> WalkTables {
+        self.tables
     }
 
     fn f(&self) -> &'a Fighter {
@@ -621,13 +658,25 @@ impl<'a> Planner<'a> {
         let me = self.f();
         let start = me.at();
         let n = state.board.n_cells();
-        let mut reach = vec![0.0f64; n];
-        let mut first: Vec<Option<Cell>> = vec![None; n];
-        let mut dist: Vec<i32> = vec![-1; n];
+        let WalkTables {
+            mut reach,
+            mut first,
+            mut dist,
+            mut order,
+            mut frontier,
+        } = std::mem::take(&mut self.tables);
+        reach.clear();
+        reach.resize(n, 0.0);
+        first.clear();
+        first.resize(n, None);
+        dist.clear();
+        dist.resize(n, -1);
+        order.clear();
+        frontier.clear();
         reach[usize::from(start)] = 1.0;
         dist[usize::from(start)] = 0;
-        let mut order = vec![start];
-        let mut frontier = VecDeque::from([start]);
+        order.push(start);
+        frontier.push_back(start);
         // a cell has at most four neighbours: the powers once a walk, not once a cell
         let powers: [f64; 5] = std::array::from_fn(|k| (5.0f64 / 6.0).powf(k as f64));
         while let Some(cell) = frontier.pop_front() {
@@ -655,6 +704,13 @@ impl<'a> Planner<'a> {
             let value = r * self.cell_value(cell) + (1.0 - r) * (stay - self.w.damage);
             walks.push((cell, value, first[usize::from(cell)]));
         }
+        self.tables = WalkTables {
+            reach,
+            first,
+            dist,
+            order,
+            frontier,
+        };
         walks
     }
 }
@@ -662,7 +718,11 @@ impl<'a> Planner<'a> {
 impl Controller<Duel> for DuelBrawler {
     fn choose_action(&mut self, state: &MatchState<Duel>, legal: &[Action]) -> usize {
         let me = state.active.expect("an active character");
-        Planner::new(state, &self.w, me).decide(legal, true)
+        let tables = std::mem::take(&mut self.tables);
+        let mut planner = Planner::with_tables(state, &self.w, me, tables);
+        let choice = planner.decide(legal, true);
+        self.tables = planner.into_tables();
+        choice
     }
 
     /// The base class's: triggers in the order listed.
