@@ -194,7 +194,7 @@ def play_in_core(
         known is not None
         and known.ruleset is ruleset
         and known.registry is registry
-        and native.available()
+        and native.installed()  # `available()` less the environment, which `resolve` has read
         and not (choice == AUTO and record == "full")
     ):
         if isinstance(known.prepared, native_duel.CorePrepared):
@@ -308,7 +308,7 @@ def _fast_key(
         return None
     try:
         key = (
-            tuple(tuple(team) for team in teams),
+            tuple(map(tuple, teams)),
             board,
             ai if isinstance(ai, str) else tuple(ai),
             tuple(

@@ -137,8 +137,9 @@ def prepare_blast(
 
 
 def _result(out: Mapping[str, Any], rules: BlastRuleset, board: str, seed: int, label: str) -> MatchResult:
-    values = {name: tuple(v) if isinstance(v, list) else v for name, v in out["values"].items()}
-    return core_result(out, rules, board, seed, values, (), label)
+    # the core's per-seat values are tuples already (blast_play.rs's `values`): its dict as it
+    # comes, a new one every match
+    return core_result(out, rules, board, seed, out["values"], (), label)
 
 
 def play_blast_core(

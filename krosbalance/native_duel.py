@@ -15,6 +15,8 @@ refuses, it refuses before playing: an AI it does not play, restricted play (``f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from krosbalance import native
@@ -155,8 +157,40 @@ class CorePrepared:
         return out
 
     def result(self, seed: int, record: str = "none") -> MatchResult:
-        """The match of this shape with ``seed``, as the reference's ``MatchResult``."""
-        return self.read(self.raw(seed, record), seed)
+        """The match of this shape with ``seed``, as the reference's ``MatchResult`` (its fighters
+        built as ``FighterRecord``s by the core, :func:`record_classes`)."""
+        return self.read(self.call.play(seed, record, None, record_classes()), seed)
+
+
+#: ``FighterRecord``'s and ``FighterStats``'s fields in the order the core passes them positionally
+#: (``bindings/convert.rs``'s ``fighter_record``; the stats' ``extra`` after them keeps its default)
+RECORD_FIELDS = ("uid", "side", "character", "name", "level", "is_summon", "summoner", "stats", "values")
+STATS_FIELDS = (
+    "damage_dealt",
+    "damage_taken",
+    "heals_given",
+    "heals_received",
+    "kills",
+    "knocked_out",
+    "turns_alive",
+    "spells_cast",
+    "moves",
+    "times_blocked",
+)
+
+
+@cache
+def record_classes() -> tuple[type[FighterRecord], type[FighterStats]]:
+    """The classes the core builds a Duel or Blast result's fighters as, once it is checked that
+    their fields are in the order the core passes them (a mismatch is a fault, not a silent shift):
+    reading ten row dicts back in Python was a tenth of a Blast match."""
+    record = tuple(f.name for f in fields(FighterRecord))
+    stats = tuple(f.name for f in fields(FighterStats))
+    if record != RECORD_FIELDS or stats[: len(STATS_FIELDS)] != STATS_FIELDS:
+        raise CoreFault(
+            f"the core builds FighterRecord{RECORD_FIELDS} and FighterStats{STATS_FIELDS}, not {record}, {stats}"
+        )
+    return FighterRecord, FighterStats
 
 
 def _result(
@@ -193,7 +227,7 @@ def core_result(
         board=board,
         ruleset=str(rules.describe()) if label is None else label,
         seed=seed,
-        fighters=[fighter_record(row, columns) for row in out["fighters"]],
+        fighters=_fighters(out["fighters"], columns),
         events=[_event(kinds, kind, data) for kind, data in out["events"]],
         versions={"engine": ENGINE_VERSION, "ruleset": f"{rules.name}-{rules.version}"},
         values=values,
@@ -201,6 +235,14 @@ def core_result(
         play_order=tuple(out["play_order"]),
         engine="core",
     )
+
+
+def _fighters(rows: Sequence[Any], columns: Sequence[ResultColumn]) -> list[FighterRecord]:
+    """The result's fighters: records the core built (``CorePrepared.result``), or its row dicts
+    read (``raw``'s dict, which the differential harness reads too)."""
+    if rows and isinstance(rows[0], FighterRecord):
+        return list(rows)
+    return [fighter_record(row, columns) for row in rows]
 
 
 #: the core's row keys of the damage dealt and taken, by element

@@ -10,7 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::convert::{
-    RulesetEvents, engine_options, fighter_row, load_content, match_to_py, plant_engine_divergence,
+    RecordClasses, RulesetEvents, engine_options, fighter_record, fighter_row, load_content,
+    match_to_py, plant_engine_divergence,
 };
 use super::match_play::{BLAST_POWERS, get, record_level, unsupported};
 use crate::PyBoard;
@@ -272,7 +273,7 @@ fn play_blast_match<'py>(
         challenges,
         ais,
     )?;
-    prepared.play(py, seed, record, plant)
+    prepared.play(py, seed, record, plant, None)
 }
 
 /// A Blast match shape, converted once (`play_blast_match`'s arguments but the seed): the matches
@@ -338,14 +339,17 @@ impl BlastPrepared {
         Ok(BlastPrepared { spec })
     }
 
-    /// The match of this shape with `seed`: `play_blast_match`'s dict.
-    #[pyo3(signature = (seed, record = "none", plant = None))]
+    /// The match of this shape with `seed`: `play_blast_match`'s dict; with `records` (the
+    /// reference's `(FighterRecord, FighterStats)` classes) its fighters are built as records
+    /// (Blast has no fighter columns: `values` empty), not row dicts.
+    #[pyo3(signature = (seed, record = "none", plant = None, records = None))]
     fn play<'py>(
         &self,
         py: Python<'py>,
         seed: u128,
         record: &str,
         plant: Option<usize>,
+        records: Option<RecordClasses<'py>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = BlastMatch {
             seed,
@@ -358,7 +362,10 @@ impl BlastPrepared {
         if let Some(event) = plant.and_then(|k| state.events.get_mut(k)) {
             plant_divergence(event);
         }
-        let out = match_to_py(py, &state, fighter_row)?;
+        let out = match_to_py(py, &state, |py, state, uid| match &records {
+            Some(classes) => fighter_record(py, state, uid, classes, PyDict::new(py)),
+            None => Ok(fighter_row(py, state, uid)?.into_any()),
+        })?;
         out.set_item("values", values(py, &state)?)?;
         Ok(out)
     }

@@ -219,6 +219,49 @@ pub(super) fn fighter_row<'py, R: MatchRules>(
     Ok(row)
 }
 
+/// The reference's `FighterRecord` and `FighterStats` classes, handed over by a caller that wants
+/// each fighter built as a record here (`records=`) rather than as a row dict read back in Python.
+pub(super) type RecordClasses<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+
+/// One fighter as the reference's `FighterRecord` holding its `FighterStats` and `values` (the
+/// ruleset's fighter columns): the positional order is the dataclasses' own, which
+/// `native_duel.record_classes` checks once. Built here because reading ten row dicts back in
+/// Python was a tenth of a Blast match.
+pub(super) fn fighter_record<'py, R: MatchRules>(
+    py: Python<'py>,
+    state: &MatchState<R>,
+    uid: usize,
+    (record, stats): &RecordClasses<'py>,
+    values: Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let f = &state.fighters[uid];
+    let c = &state.content.chars[f.spec];
+    let s = &f.stats;
+    let counters = stats.call1((
+        PyList::new(py, s.damage_dealt)?,
+        PyList::new(py, s.damage_taken)?,
+        s.heals_given,
+        s.heals_received,
+        s.kills,
+        s.knocked_out,
+        s.turns_alive,
+        s.spells_cast,
+        s.moves,
+        s.times_blocked,
+    ))?;
+    record.call1((
+        f.uid,
+        f.side,
+        c.id.as_str(),
+        c.name.as_str(),
+        f.level,
+        f.kind != PieceKind::Krosmaster,
+        f.summoner,
+        counters,
+        values,
+    ))
+}
+
 /// Test-only: one field of an engine event changed the way a recording bug would change it;
 /// false for a ruleset's event (its bindings change it).
 pub(super) fn plant_engine_divergence<X>(event: &mut Event<X>) -> bool {
@@ -287,12 +330,12 @@ pub(super) fn fighter_order<R: MatchRules>(state: &MatchState<R>) -> impl Iterat
 }
 
 /// A finished match as the dict the Duel Pack's and Blast's bindings return: [`result_head`],
-/// `fighters` (each row from `fighter`, in [`fighter_order`]) and `events`; the ruleset adds its
-/// values to it.
+/// `fighters` (each a row dict or a record from `fighter`, in [`fighter_order`]) and `events`;
+/// the ruleset adds its values to it.
 pub(super) fn match_to_py<'py, R: RulesetEvents>(
     py: Python<'py>,
     state: &MatchState<R>,
-    fighter: impl Fn(Python<'py>, &MatchState<R>, usize) -> PyResult<Bound<'py, PyDict>>,
+    fighter: impl Fn(Python<'py>, &MatchState<R>, usize) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let out = result_head(py, state)?;
     let rows = fighter_order(state)

@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::convert::{
-    RulesetEvents, engine_options, fighter_row, load_content, match_to_py, plant_engine_divergence,
-    positions_to_py,
+    RecordClasses, RulesetEvents, engine_options, fighter_record, fighter_row, load_content,
+    match_to_py, plant_engine_divergence, positions_to_py,
 };
 use super::match_play::{get, record_level};
 use crate::PyBoard;
@@ -79,7 +79,7 @@ fn play_duel_match<'py>(
     let prepared = DuelPrepared::new(
         teams, pieces, punch, board, duel_cells, options, tokens, ais,
     )?;
-    prepared.play(py, seed, record, plant)
+    prepared.play(py, seed, record, plant, None)
 }
 
 /// A duel's shape, converted once (`play_duel_match`'s arguments but the seed): the duels of one
@@ -122,14 +122,17 @@ impl DuelPrepared {
         Ok(DuelPrepared { spec })
     }
 
-    /// The duel of this shape with `seed`: `play_duel_match`'s dict.
-    #[pyo3(signature = (seed, record = "none", plant = None))]
+    /// The duel of this shape with `seed`: `play_duel_match`'s dict; with `records` (the
+    /// reference's `(FighterRecord, FighterStats)` classes) its fighters are built as records
+    /// (their `values` the duel's fighter columns), not row dicts.
+    #[pyo3(signature = (seed, record = "none", plant = None, records = None))]
     fn play<'py>(
         &self,
         py: Python<'py>,
         seed: u128,
         record: &str,
         plant: Option<usize>,
+        records: Option<RecordClasses<'py>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let spec = DuelMatch {
             seed,
@@ -142,7 +145,7 @@ impl DuelPrepared {
         if let Some(event) = plant.and_then(|k| state.events.get_mut(k)) {
             plant_divergence(event);
         }
-        result_to_py(py, &state)
+        result_to_py(py, &state, records.as_ref())
     }
 }
 
@@ -164,8 +167,23 @@ fn plant_divergence(event: &mut Event<DuelEvent>) {
     }
 }
 
-fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Duel>) -> PyResult<Bound<'py, PyDict>> {
-    let out = match_to_py(py, state, fighter_to_py)?;
+fn result_to_py<'py>(
+    py: Python<'py>,
+    state: &MatchState<Duel>,
+    records: Option<&RecordClasses<'py>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = match_to_py(py, state, |py, state, uid| match records {
+        Some(classes) => {
+            let values = PyDict::new(py);
+            put_fighter_columns(&values, state, uid)?;
+            fighter_record(py, state, uid, classes, values)
+        }
+        None => {
+            let row = fighter_row(py, state, uid)?;
+            put_fighter_columns(&row, state, uid)?;
+            Ok(row.into_any())
+        }
+    })?;
     let ds = &state.rules;
     let tokens = &state.ruleset.tokens;
     out.set_item("duel_level", ds.duel_level)?;
@@ -191,13 +209,13 @@ fn result_to_py<'py>(py: Python<'py>, state: &MatchState<Duel>) -> PyResult<Boun
     Ok(out)
 }
 
-/// One fighter's row: engine/results.py's `FighterRecord.as_row()` plus the duel's columns.
-fn fighter_to_py<'py>(
-    py: Python<'py>,
+/// The duel's fighter columns (`FIGHTER_COLUMNS`) of one fighter, put in its row dict (beside
+/// engine/results.py's `FighterRecord.as_row()`) or in its record's `values`.
+fn put_fighter_columns(
+    row: &Bound<'_, PyDict>,
     state: &MatchState<Duel>,
     uid: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let row = fighter_row(py, state, uid)?;
+) -> PyResult<()> {
     let f = &state.fighters[uid];
     let ds = &state.rules;
     let (hidden, shown) = (ds.hidden_of(uid), ds.shown_of(uid));
@@ -212,7 +230,7 @@ fn fighter_to_py<'py>(
             .filter(|t| start.contains(t))
             .count(),
     )?;
-    Ok(row)
+    Ok(())
 }
 
 impl RulesetEvents for Duel {

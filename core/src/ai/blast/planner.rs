@@ -8,13 +8,13 @@
 use std::collections::VecDeque;
 
 use crate::ai::blast::weights::BlastWeights;
-use crate::board::Cell;
+use crate::board::{Cell, CellSet};
 use crate::content::{Limit, PieceKind, SpellKind, SpellSpec};
 use crate::engine::rules::{Action, CAST, MOVE};
 use crate::engine::state::{Fighter, MatchState};
 use crate::rulesets::blast::bonus::{USE_BONUS, USE_FAVOR, decode, favor_cost};
 use crate::rulesets::blast::cards::{BonusAction, BonusEffect, FIRE, FOG};
-use crate::rulesets::blast::holdings::damage_bonus;
+use crate::rulesets::blast::holdings::{damage_bonus, reroll_source};
 use crate::rulesets::blast::ruleset::{
     Blast, combat_odds, dodge_odds, expected_damage, favor_in, leave_risk, turns_left,
 };
@@ -45,16 +45,63 @@ pub(crate) struct Planner<'a> {
     /// What a spell of the active fighter adds to its damage: the pending bonus and, for a
     /// Krosmaster, the passives' (`spell_base`'s terms; the same for the whole decision).
     spell_bonus: i32,
-    threat: Vec<Option<f64>>,
+    /// `threat`'s and `cell_value`'s answers by cell, and `walks`'s work space
+    tables: PlannerTables,
     /// `threat`'s terms, made at the first ask (`threat_terms`).
     threat_terms: Option<Vec<(Cell, i32, f64)>>,
-    cells: Vec<[Option<f64>; 2]>,
-    expected: Vec<(usize, usize, f64)>,
     todo: Vec<Cell>,
     /// `best_plan`'s answers by MP.
     best_plans: Vec<(i32, Plan)>,
-    /// `attack_from`'s spells, made at the first ask (`attacks`).
-    attacks: Option<Vec<(usize, &'a SpellSpec, i32, i32)>>,
+}
+
+/// One attack spell on one enemy as `attack_from` weighs it: the hit's worth (the same from every
+/// cell: the expected damage and the KO chance read the caster and the target, not where it
+/// stands), and where it reaches from.
+#[derive(Clone, Copy, Debug)]
+struct Hit {
+    value: f64,
+    enemy_cell: Cell,
+    range_min: i32,
+    range_max: i32,
+    needs_los: bool,
+}
+
+/// The planner's tables by cell, kept by its player between decisions so that a decision clears
+/// them rather than allocating them afresh (a Blast match makes a few hundred decisions): what
+/// `threat` and `cell_value` found, and `walks`'s breadth-first work space.
+#[derive(Clone, Debug, Default)]
+pub struct PlannerTables {
+    /// what the cell values below were worked out from: while it holds, the next decision reads
+    /// them as they are (a walk's next step: the mover's cell and MP change, nothing they read)
+    inputs: Option<CellInputs>,
+    threat: Vec<Option<f64>>,
+    cells: Vec<[Option<f64>; 2]>,
+    hits: Option<Vec<Hit>>,
+    dist: Vec<i32>,
+    expect: Vec<f64>,
+    reach: Vec<f64>,
+    first: Vec<Cell>,
+    frontier: VecDeque<Cell>,
+}
+
+/// Everything `cell_value` and `threat` read but the cell asked about (the weights, the mover
+/// but its cell and MP, its passives' bonuses, the enemies where they stand and their state, the
+/// sight blockers but the mover, the glyph cells still to take), and the turn: two decisions with
+/// the same inputs value every cell alike, so the second reads the first's values.
+#[derive(Clone, Debug, PartialEq)]
+struct CellInputs {
+    w: BlastWeights,
+    turn: i32,
+    me: usize,
+    can_attack: bool,
+    range_bonus: i32,
+    left: (i32, i32),
+    spell_bonus: i32,
+    reroll: (bool, i32),
+    /// per enemy: uid, cell, HP, injuries, base MP and AP
+    enemies: Vec<(usize, i32, i32, i32, i32, i32)>,
+    blockers: CellSet,
+    todo: CellSet,
 }
 
 /// view.py's `_of_teams`: fighters on the board, traps excluded, of the side's team or not.
@@ -69,6 +116,16 @@ fn of_teams(state: &MatchState<Blast>, team: usize, own: bool) -> Vec<usize> {
 
 impl<'a> Planner<'a> {
     pub(crate) fn new(state: &'a MatchState<Blast>, legal: &'a [Action], w: BlastWeights) -> Self {
+        Self::with_tables(state, legal, w, PlannerTables::default())
+    }
+
+    /// A planner whose tables reuse `tables`'s room (their contents are cleared).
+    pub(crate) fn with_tables(
+        state: &'a MatchState<Blast>,
+        legal: &'a [Action],
+        w: BlastWeights,
+        mut tables: PlannerTables,
+    ) -> Self {
         let me = state.active.expect("an active fighter");
         let side = state.active_side;
         let team = state.team_of[side];
@@ -86,6 +143,37 @@ impl<'a> Planner<'a> {
         } else {
             0
         };
+        let spell_bonus = state.rules.pending_spell_bonus(me) + passive;
+        let f = &state.fighters[me];
+        let mut blockers = state.sight_blockers;
+        blockers.remove(f.at());
+        let inputs = CellInputs {
+            w,
+            turn: state.turn,
+            me,
+            can_attack: f.ap > 0,
+            range_bonus: f.range_bonus,
+            left: (f.hp, f.injuries),
+            spell_bonus,
+            reroll: reroll_source(state, me),
+            enemies: enemies
+                .iter()
+                .map(|&e| {
+                    let e = &state.fighters[e];
+                    (e.uid, e.cell, e.hp, e.injuries, e.base_mp, e.base_ap)
+                })
+                .collect(),
+            blockers,
+            todo: todo_mask,
+        };
+        if tables.inputs.as_ref() != Some(&inputs) {
+            tables.threat.clear();
+            tables.threat.resize(n, None);
+            tables.cells.clear();
+            tables.cells.resize(n, [None; 2]);
+            tables.hits = None;
+            tables.inputs = Some(inputs);
+        }
         Planner {
             state,
             legal,
@@ -97,15 +185,17 @@ impl<'a> Planner<'a> {
             allies,
             advanced: state.ruleset.opts.advanced,
             urgency: 1.0 + w.urgency / (turns_left(state, side) as f64 + 1.0),
-            spell_bonus: state.rules.pending_spell_bonus(me) + passive,
-            threat: vec![None; n],
+            spell_bonus,
+            tables,
             threat_terms: None,
-            cells: vec![[None; 2]; n],
-            expected: Vec::new(),
             todo: todo_mask.iter().collect(),
             best_plans: Vec::new(),
-            attacks: None,
         }
+    }
+
+    /// The tables, for the next decision's planner.
+    pub(crate) fn into_tables(self) -> PlannerTables {
+        self.tables
     }
 
     #[inline]
@@ -487,7 +577,7 @@ impl<'a> Planner<'a> {
     }
 
     fn threat(&mut self, cell: Cell) -> f64 {
-        if let Some(t) = self.threat[usize::from(cell)] {
+        if let Some(t) = self.tables.threat[usize::from(cell)] {
             return t;
         }
         if self.threat_terms.is_none() {
@@ -499,7 +589,7 @@ impl<'a> Planner<'a> {
                 total += term;
             }
         }
-        self.threat[usize::from(cell)] = Some(total);
+        self.tables.threat[usize::from(cell)] = Some(total);
         total
     }
 
@@ -524,69 +614,65 @@ impl<'a> Planner<'a> {
         terms
     }
 
+    /// The best hit from `cell`: the largest worth of an attack spell on an enemy in its range
+    /// (and line of sight) from there, at least 0 (the reference's `max(0.0, ...)` over spells and
+    /// enemies: a maximum, so the hits are read best first and the first that reaches is it).
     fn attack_from(&mut self, cell: Cell) -> f64 {
-        let me = self.me();
-        if me.ap <= 0 {
+        if self.me().ap <= 0 {
             return 0.0;
         }
-        let attacks = match self.attacks.take() {
-            Some(a) => a,
-            None => self.attacks(),
-        };
-        let mut blockers = self.state.sight_blockers;
-        blockers.remove(me.at());
-        let mut best = 0.0;
-        for &(index, spell, top, base) in &attacks {
-            for k in 0..self.enemies.len() {
-                let enemy = self.enemies[k];
-                let e = self.f(enemy);
-                let d = self.dist(cell, e.at());
-                if !(spell.range_min <= d && d <= top) {
-                    continue;
-                }
-                if spell.needs_los && self.state.board.los_path(cell, e.at()).intersects(blockers) {
-                    continue;
-                }
-                let expected = match self
-                    .expected
-                    .iter()
-                    .find(|&&(i, u, _)| i == index && u == enemy)
-                {
-                    Some(&(_, _, x)) => x,
-                    None => {
-                        let x = expected_damage(self.state, self.me, spell, enemy);
-                        self.expected.push((index, enemy, x));
-                        x
-                    }
-                };
-                best = py_max(best, self.hit_value(enemy, expected, base));
-            }
+        if self.tables.hits.is_none() {
+            self.tables.hits = Some(self.hits());
         }
-        self.attacks = Some(attacks);
-        best
+        let mut blockers = self.state.sight_blockers;
+        blockers.remove(self.me().at());
+        let board = &self.state.board;
+        for hit in self.tables.hits.as_deref().unwrap_or_default() {
+            let d = i32::from(board.distance(cell, hit.enemy_cell));
+            if !(hit.range_min <= d && d <= hit.range_max) {
+                continue;
+            }
+            // the enemy's row of the table (the path is the same both ways): one cache line
+            // for neighbouring cells
+            if hit.needs_los && board.los_path(hit.enemy_cell, cell).intersects(blockers) {
+                continue;
+            }
+            return hit.value;
+        }
+        0.0
     }
 
-    /// `attack_from`'s spells, in spell order: (index, spec, top of the range, `spell_base`).
-    fn attacks(&self) -> Vec<(usize, &'a SpellSpec, i32, i32)> {
+    /// `attack_from`'s hits worth more than 0 (no other can raise its maximum), best first (a
+    /// stable sort: equal worths keep the spell, then enemy, order).
+    fn hits(&self) -> Vec<Hit> {
         let me = self.me();
-        let mut out = Vec::with_capacity(me.spells.len());
-        for (index, &sref) in me.spells.iter().enumerate() {
+        let mut hits = Vec::new();
+        for &sref in &me.spells {
             let spell = self.state.content.resolve(sref);
             if spell.kind != SpellKind::Attack || spell.amount <= 0 {
                 continue;
             }
-            out.push((
-                index,
-                spell,
-                spell.range_max + me.range_bonus,
-                self.spell_base(spell),
-            ));
+            let base = self.spell_base(spell);
+            for &enemy in &self.enemies {
+                let expected = expected_damage(self.state, self.me, spell, enemy);
+                let value = self.hit_value(enemy, expected, base);
+                if value > 0.0 {
+                    hits.push(Hit {
+                        value,
+                        enemy_cell: self.f(enemy).at(),
+                        range_min: spell.range_min,
+                        range_max: spell.range_max + me.range_bonus,
+                        needs_los: spell.needs_los,
+                    });
+                }
+            }
         }
-        out
+        hits.sort_by(|a, b| b.value.partial_cmp(&a.value).expect("no NaN"));
+        hits
     }
 
     fn cell_value(&mut self, cell: Cell, owned_after: bool) -> f64 {
-        if let Some(v) = self.cells[usize::from(cell)][usize::from(owned_after)] {
+        if let Some(v) = self.tables.cells[usize::from(cell)][usize::from(owned_after)] {
             return v;
         }
         let w = self.w;
@@ -626,7 +712,7 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        self.cells[usize::from(cell)][usize::from(owned_after)] = Some(value);
+        self.tables.cells[usize::from(cell)][usize::from(owned_after)] = Some(value);
         value
     }
 
@@ -690,14 +776,24 @@ impl<'a> Planner<'a> {
         let fire_damage = f64::from(self.state.ruleset.opts.fire_damage);
         let board = self.state.board.clone();
         let n = board.n_cells();
-        let mut dist: Vec<i32> = vec![-1; n];
-        let mut expect = vec![0.0f64; n];
-        let mut reach = vec![0.0f64; n];
-        let mut first: Vec<Cell> = vec![start; n];
+        let mut dist = std::mem::take(&mut self.tables.dist);
+        let mut expect = std::mem::take(&mut self.tables.expect);
+        let mut reach = std::mem::take(&mut self.tables.reach);
+        let mut first = std::mem::take(&mut self.tables.first);
+        let mut frontier = std::mem::take(&mut self.tables.frontier);
+        for (table, empty) in [(&mut expect, 0.0f64), (&mut reach, 0.0)] {
+            table.clear();
+            table.resize(n, empty);
+        }
+        dist.clear();
+        dist.resize(n, -1);
+        first.clear();
+        first.resize(n, start);
+        frontier.clear();
+        frontier.push_back(start);
         dist[usize::from(start)] = 0;
         reach[usize::from(start)] = 1.0;
         let mut order = vec![start];
-        let mut frontier = VecDeque::from([start]);
         while let Some(cell) = frontier.pop_front() {
             let c = usize::from(cell);
             if dist[c] >= mp {
@@ -744,6 +840,11 @@ impl<'a> Planner<'a> {
                 captures: expect[c],
             });
         }
+        self.tables.dist = dist;
+        self.tables.expect = expect;
+        self.tables.reach = reach;
+        self.tables.first = first;
+        self.tables.frontier = frontier;
         plans
     }
 
@@ -884,11 +985,24 @@ fn keep_first(first: &mut Option<(f64, usize, Action)>, item: (f64, usize, Actio
 
 /// The planner's action for the active Combatant (planner.py's `decide`).
 pub fn decide(state: &MatchState<Blast>, legal: &[Action], w: BlastWeights) -> Action {
-    let mut planner = Planner::new(state, legal, w);
-    if planner.me().kind != PieceKind::Krosmaster {
-        return planner.invocation_action();
-    }
-    planner.decide(true)
+    decide_with(state, legal, w, &mut PlannerTables::default())
+}
+
+/// [`decide`] with the tables a player keeps between its decisions.
+pub fn decide_with(
+    state: &MatchState<Blast>,
+    legal: &[Action],
+    w: BlastWeights,
+    tables: &mut PlannerTables,
+) -> Action {
+    let mut planner = Planner::with_tables(state, legal, w, std::mem::take(tables));
+    let action = if planner.me().kind != PieceKind::Krosmaster {
+        planner.invocation_action()
+    } else {
+        planner.decide(true)
+    };
+    *tables = planner.into_tables();
+    action
 }
 
 /// R-B10: the Krosmaster whose best walk is worth the most goes first; Invocations in the listed

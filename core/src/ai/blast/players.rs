@@ -1,7 +1,7 @@
 //! The Blast personalities (krosbalance/ai/blast/players.py): `blast_glyph` races for glyph cells
 //! against the favor clock, `blast_brawler` hunts the KO; both are the planner with their weights.
 
-use crate::ai::blast::planner::{decide, next_to_act};
+use crate::ai::blast::planner::{PlannerTables, decide_with, next_to_act};
 use crate::ai::blast::weights::{BRAWLER, BlastWeights, GLYPH};
 use crate::board::Cell;
 use crate::engine::rules::{Action, Controller};
@@ -14,15 +14,23 @@ use crate::rulesets::blast::{Blast, BlastController};
 #[derive(Clone, Debug)]
 pub struct BlastAI {
     pub weights: BlastWeights,
+    /// the planner's tables, kept between decisions (their room, not their contents)
+    tables: PlannerTables,
 }
 
 impl BlastAI {
     pub fn glyph() -> Self {
-        BlastAI { weights: GLYPH }
+        BlastAI {
+            weights: GLYPH,
+            tables: PlannerTables::default(),
+        }
     }
 
     pub fn brawler() -> Self {
-        BlastAI { weights: BRAWLER }
+        BlastAI {
+            weights: BRAWLER,
+            tables: PlannerTables::default(),
+        }
     }
 }
 
@@ -43,7 +51,7 @@ fn effect_worth(effect: &BonusEffect) -> f64 {
 
 impl Controller<Blast> for BlastAI {
     fn choose_action(&mut self, state: &MatchState<Blast>, legal: &[Action]) -> usize {
-        let action = decide(state, legal, self.weights);
+        let action = decide_with(state, legal, self.weights, &mut self.tables);
         legal
             .iter()
             .position(|&a| a == action)

@@ -57,12 +57,29 @@ pub const BRAWLER: DuelWeights = DuelWeights {
 pub struct DuelBrawler {
     pub rng: Generator,
     pub w: DuelWeights,
+    /// the planner's walk tables, kept between decisions (their room, not their contents)
+    tables: WalkTables,
 }
 
 impl DuelBrawler {
     pub fn new(rng: Generator) -> Self {
-        DuelBrawler { rng, w: BRAWLER }
+        DuelBrawler {
+            rng,
+            w: BRAWLER,
+            tables: WalkTables::default(),
+        }
     }
+}
+
+/// `end_cells`'s breadth-first work space by cell, kept by the player between decisions so that
+/// a decision clears it rather than allocating it afresh (a duel makes hundreds of decisions).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WalkTables {
+    reach: Vec<f64>,
+    first: Vec<Option<Cell>>,
+    dist: Vec<i32>,
+    order: Vec<Cell>,
+    frontier: VecDeque<Cell>,
 }
 
 fn is_attack_or_heal(spell: &SpellSpec) -> bool {
@@ -218,11 +235,25 @@ pub(crate) struct Planner<'a> {
     /// Per enemy Krosmaster with an attack: its cell, its reach (MP + range) and the injuries it
     /// could deal, times 0.6 (`threat`'s terms, in the enemies' order); made at the first ask.
     threats: Option<Vec<(Cell, i32, f64)>>,
-    /// `attacks_from`'s castable spells (index, spec, top of its range, unlimited); made at the
-    /// first ask (none of it changes within a decision).
-    castable: Option<Vec<(usize, &'a SpellSpec, i32, bool)>>,
-    /// `(spell index, target, expected damage)` already worked out.
-    expected: Vec<(usize, usize, f64)>,
+    /// `attacks_from`'s castable spells and their hits; made at the first ask (none of it
+    /// changes within a decision).
+    castable: Option<Vec<Castable<'a>>>,
+    tables: WalkTables,
+}
+
+/// A spell `attacks_from` may count, as it weighs it from any cell: a cast's worth reads the
+/// caster and the target, not where the caster stands, so only the range test is per cell.
+struct Castable<'a> {
+    index: usize,
+    spell: &'a SpellSpec,
+    /// the top of its range
+    top: i32,
+    repeatable: bool,
+    /// a personal spell's worth (0 but for a heal): the same from every cell
+    personal: f64,
+    /// the worth of each enemy it may hit and the enemy's cell, those above `EPS`, best first (a
+    /// stable sort: equal worths keep the enemies' order)
+    hits: Vec<(f64, Cell)>,
 }
 
 impl<'a> Planner<'a> {
@@ -249,8 +280,26 @@ impl<'a> Planner<'a> {
             enemy_krosmasters,
             threats: None,
             castable: None,
-            expected: Vec::new(),
+            tables: WalkTables::default(),
         }
+    }
+
+    /// A planner whose walks reuse `tables`'s room (their contents are cleared at each walk).
+    pub(crate) fn with_tables(
+        state: &'a MatchState<Duel>,
+        w: &'a DuelWeights,
+        me: usize,
+        tables: WalkTables,
+    ) -> Self {
+        Planner {
+            tables,
+            ..Self::new(state, w, me)
+        }
+    }
+
+    /// The walk tables, for the next decision's planner.
+    pub(crate) fn into_tables(self) -> WalkTables {
+        self.tables
     }
 
     fn f(&self) -> &'a Fighter {
@@ -356,7 +405,6 @@ impl<'a> Planner<'a> {
     }
 
     pub(crate) fn cast_value(&self, action: Action) -> f64 {
-        let spell = self.spell(action.spell as usize);
         // a target of -1 reads the board's last cell, as the reference's `by_cell[-1]` does
         let n = self.state.board.n_cells() as i32;
         let cell = if action.target < 0 {
@@ -365,8 +413,9 @@ impl<'a> Planner<'a> {
             action.target
         };
         let Some(target) = self.state.piece_at(cell as Cell) else {
-            return 0.0;
+            return 0.0; // most casts listed are of an empty cell: no spell read for them
         };
+        let spell = self.spell(action.spell as usize);
         if !self.state.fighters[target].alive || !is_attack_or_heal(spell) {
             return 0.0;
         }
@@ -374,22 +423,9 @@ impl<'a> Planner<'a> {
         self.spell_value(spell, target, expected)
     }
 
-    fn expected(&mut self, index: usize, target: usize) -> f64 {
-        if let Some(&(_, _, v)) = self
-            .expected
-            .iter()
-            .find(|&&(i, t, _)| i == index && t == target)
-        {
-            return v;
-        }
-        let v = expected_damage(self.state, self.me, self.spell(index), target);
-        self.expected.push((index, target, v));
-        v
-    }
-
     /// The spells `attacks_from` may count, in spell order: no MP cost, not used up, an attack or
-    /// a heal; with the top of the range and whether it repeats.
-    fn castable(&self) -> Vec<(usize, &'a SpellSpec, i32, bool)> {
+    /// a heal; with the top of the range, whether it repeats and its worths.
+    fn castable(&self) -> Vec<Castable<'a>> {
         let state = self.state;
         let me = self.f();
         let mut out = Vec::with_capacity(me.spells.len());
@@ -398,13 +434,38 @@ impl<'a> Planner<'a> {
             if spell.mp_cost != 0 || spell_used(me, spell) || !is_attack_or_heal(spell) {
                 continue;
             }
-            let repeatable = spell.limit == crate::content::Limit::Unlimited;
-            out.push((index, spell, max_range(state, me, spell), repeatable));
+            let mut personal = 0.0;
+            let mut hits = Vec::new();
+            if spell.range_type == RangeType::Personal {
+                if spell.kind == SpellKind::Heal {
+                    let healed = f64::from(spell.amount).min(f64::from(me.injuries));
+                    personal = 0.0f64.max(self.spell_value(spell, self.me, healed));
+                }
+            } else {
+                for &target in &self.enemies {
+                    let expected = expected_damage(state, self.me, spell, target);
+                    let value = self.spell_value(spell, target, expected);
+                    if value > EPS {
+                        hits.push((value, state.fighters[target].at()));
+                    }
+                }
+                hits.sort_by(|a, b| b.0.partial_cmp(&a.0).expect("no NaN"));
+            }
+            out.push(Castable {
+                index,
+                spell,
+                top: max_range(state, me, spell),
+                repeatable: spell.limit == crate::content::Limit::Unlimited,
+                personal,
+                hits,
+            });
         }
         out
     }
 
-    /// The worth of the casts `ap` buys from `cell` this turn (greedy).
+    /// The worth of the casts `ap` buys from `cell` this turn (greedy). A spell's worth from a
+    /// cell is the largest of its hits that reach from there (the reference's maximum over the
+    /// enemies: the hits are read best first, and the first that reaches is it).
     fn attacks_from(&mut self, cell: Cell, ap: i32) -> f64 {
         if ap <= 0 {
             return 0.0;
@@ -422,36 +483,26 @@ impl<'a> Planner<'a> {
         let mut options: [(f64, i32, usize, bool); 16] = [(0.0, 0, 0, false); 16];
         let mut n_options = 0;
         let mut extra: Vec<(f64, i32, usize, bool)> = Vec::new();
-        for &(index, spell, top, repeatable) in &castable {
+        for c in &castable {
+            let spell = c.spell;
             if spell.ap_cost > ap {
                 continue;
             }
-            let mut best: f64 = 0.0;
-            if spell.range_type == RangeType::Personal {
-                if spell.kind == SpellKind::Heal {
-                    let healed = f64::from(spell.amount).min(f64::from(me.injuries));
-                    best = best.max(self.spell_value(spell, self.me, healed));
-                }
+            let best = if spell.range_type == RangeType::Personal {
+                c.personal
             } else {
-                for k in 0..self.enemies.len() {
-                    let target = self.enemies[k];
-                    let tc = state.fighters[target].at();
+                let reaches = |&&(_, tc): &&(f64, Cell)| {
                     let d = i32::from(board.distance(cell, tc));
-                    if !(spell.range_min <= d && d <= top) {
-                        continue;
-                    }
-                    if spell.range_type == RangeType::Line && !board.aligned(cell, tc) {
-                        continue;
-                    }
-                    if spell.needs_los && !(board.los_path(cell, tc) & blockers).is_empty() {
-                        continue;
-                    }
-                    let expected = self.expected(index, target);
-                    best = best.max(self.spell_value(spell, target, expected));
-                }
-            }
+                    spell.range_min <= d
+                        && d <= c.top
+                        && (spell.range_type != RangeType::Line || board.aligned(cell, tc))
+                        // the enemy's row of the table (the path is the same both ways)
+                        && !(spell.needs_los && board.los_path(tc, cell).intersects(blockers))
+                };
+                c.hits.iter().find(reaches).map_or(0.0, |h| h.0)
+            };
             if best > EPS {
-                let option = (best, spell.ap_cost, index, repeatable);
+                let option = (best, spell.ap_cost, c.index, c.repeatable);
                 if n_options < options.len() {
                     options[n_options] = option;
                     n_options += 1;
@@ -570,8 +621,9 @@ impl<'a> Planner<'a> {
         value
     }
 
-    /// Rough chance of walking off `cell` (R-D24): 5/6 per adjacent enemy character.
-    fn leave_chance(&self, cell: Cell) -> f64 {
+    /// Rough chance of walking off `cell` (R-D24): 5/6 per adjacent enemy character; `powers`
+    /// holds (5/6)^k by count, worked out as the reference's power is.
+    fn leave_chance(&self, cell: Cell, powers: &[f64; 5]) -> f64 {
         let board = &self.state.board;
         let near = self
             .enemies
@@ -581,7 +633,10 @@ impl<'a> Planner<'a> {
                 e.is_character() && board.distance(e.at(), cell) == 1
             })
             .count();
-        (5.0f64 / 6.0).powf(near as f64)
+        match powers.get(near) {
+            Some(&p) => p,
+            None => (5.0f64 / 6.0).powf(near as f64),
+        }
     }
 
     /// (end cell, first step) of the best walk within the MP; (own cell, None) to stay.
@@ -603,19 +658,33 @@ impl<'a> Planner<'a> {
         let me = self.f();
         let start = me.at();
         let n = state.board.n_cells();
-        let mut reach = vec![0.0f64; n];
-        let mut first: Vec<Option<Cell>> = vec![None; n];
-        let mut dist: Vec<i32> = vec![-1; n];
+        let WalkTables {
+            mut reach,
+            mut first,
+            mut dist,
+            mut order,
+            mut frontier,
+        } = std::mem::take(&mut self.tables);
+        reach.clear();
+        reach.resize(n, 0.0);
+        first.clear();
+        first.resize(n, None);
+        dist.clear();
+        dist.resize(n, -1);
+        order.clear();
+        frontier.clear();
         reach[usize::from(start)] = 1.0;
         dist[usize::from(start)] = 0;
-        let mut order = vec![start];
-        let mut frontier = VecDeque::from([start]);
+        order.push(start);
+        frontier.push_back(start);
+        // a cell has at most four neighbours: the powers once a walk, not once a cell
+        let powers: [f64; 5] = std::array::from_fn(|k| (5.0f64 / 6.0).powf(k as f64));
         while let Some(cell) = frontier.pop_front() {
             let c = usize::from(cell);
             if dist[c] >= me.mp {
                 continue;
             }
-            let leave = reach[c] * self.leave_chance(cell);
+            let leave = reach[c] * self.leave_chance(cell, &powers);
             for &next in state.board.neighbours(cell) {
                 let x = usize::from(next);
                 if state.obstacles.contains(next) || dist[x] >= 0 {
@@ -635,6 +704,13 @@ impl<'a> Planner<'a> {
             let value = r * self.cell_value(cell) + (1.0 - r) * (stay - self.w.damage);
             walks.push((cell, value, first[usize::from(cell)]));
         }
+        self.tables = WalkTables {
+            reach,
+            first,
+            dist,
+            order,
+            frontier,
+        };
         walks
     }
 }
@@ -642,7 +718,11 @@ impl<'a> Planner<'a> {
 impl Controller<Duel> for DuelBrawler {
     fn choose_action(&mut self, state: &MatchState<Duel>, legal: &[Action]) -> usize {
         let me = state.active.expect("an active character");
-        Planner::new(state, &self.w, me).decide(legal, true)
+        let tables = std::mem::take(&mut self.tables);
+        let mut planner = Planner::with_tables(state, &self.w, me, tables);
+        let choice = planner.decide(legal, true);
+        self.tables = planner.into_tables();
+        choice
     }
 
     /// The base class's: triggers in the order listed.

@@ -86,28 +86,34 @@ fn summon_room(state: &MatchState<Blast>, user: usize, action: &BonusAction) -> 
     })
 }
 
-/// Every target cell the action may take now (`[NO_TARGET]` for one without a target).
-pub fn targets(state: &MatchState<Blast>, user: usize, action: &BonusAction) -> Vec<i32> {
+/// Every target cell the action may take now (`NO_TARGET` for one without a target), each handed
+/// to `out` in its order (no list made: the legal actions are listed every decision, a bonus use
+/// per target cell).
+fn for_each_target(
+    state: &MatchState<Blast>,
+    user: usize,
+    action: &BonusAction,
+    mut out: impl FnMut(i32),
+) {
     if !summon_room(state, user, action) {
-        return Vec::new();
+        return;
     }
     let board = &state.board;
     let f = &state.fighters[user];
     let origin = f.at();
     match action.target {
-        BonusTarget::None => return vec![NO_TARGET],
+        BonusTarget::None => return out(NO_TARGET),
         BonusTarget::TerrainCell => {
             let range = state.ruleset.opts.terrain_range;
-            return placeable(state)
+            placeable(state)
                 .iter()
                 .filter(|&c| range == 0 || i32::from(board.distance(origin, c)) <= range)
-                .map(i32::from)
-                .collect();
+                .for_each(|c| out(i32::from(c)));
+            return;
         }
         _ => {}
     }
     let free_glyphs = state.rules.glyph_cells & !state.rules.owned[f.side];
-    let mut out = Vec::new();
     for d in action.range_min..=action.range_max {
         for &c in board.ring(origin, d as usize) {
             let wanted = match action.target {
@@ -127,26 +133,37 @@ pub fn targets(state: &MatchState<Blast>, user: usize, action: &BonusAction) -> 
                         state.opts.strict_corner_los,
                     ))
             {
-                out.push(i32::from(c));
+                out(i32::from(c));
             }
         }
     }
-    out
 }
 
-/// Every legal (target, removed tile) of the action now (R-B45).
-pub fn choices(state: &MatchState<Blast>, user: usize, action: &BonusAction) -> Vec<(i32, i32)> {
-    let cells = targets(state, user, action);
+/// Every legal (target, removed tile) of the action now (R-B45), appended to `actions` as uses
+/// of `kind` (a favor's slot or a bonus's `index`).
+fn push_choices(
+    state: &MatchState<Blast>,
+    user: usize,
+    action: &BonusAction,
+    (kind, index): (u8, usize),
+    actions: &mut Vec<Action>,
+) {
     let limit = state.ruleset.opts.terrain_max_per_type;
     match action.terrain_kind() {
-        Some(kind) if state.rules.tiles[kind].len() >= limit => {
-            let tiles = &state.rules.tiles[kind];
-            cells
-                .iter()
-                .flat_map(|&c| tiles.iter().map(move |&r| (c, i32::from(r))))
-                .collect()
+        Some(terrain) if state.rules.tiles[terrain].len() >= limit => {
+            let tiles = &state.rules.tiles[terrain];
+            for_each_target(state, user, action, |c| {
+                for &r in tiles {
+                    actions.push(Action::new(kind, encode(index, i32::from(r)), c));
+                }
+            });
         }
-        _ => cells.into_iter().map(|c| (c, -1)).collect(),
+        _ => {
+            let spell = encode(index, -1);
+            for_each_target(state, user, action, |c| {
+                actions.push(Action::new(kind, spell, c));
+            });
+        }
     }
 }
 
@@ -157,16 +174,12 @@ pub fn add_actions(state: &MatchState<Blast>, uid: usize, actions: &mut Vec<Acti
     }
     for slot in 0..SLOTS {
         if let Some(action) = favor_action(state, uid, slot) {
-            for (target, removed) in choices(state, uid, action) {
-                actions.push(Action::new(USE_FAVOR, encode(slot, removed), target));
-            }
+            push_choices(state, uid, action, (USE_FAVOR, slot), actions);
         }
     }
     for index in 0..state.rules.bonuses.len() {
         if let Some(action) = bonus_action(state, uid, index) {
-            for (target, removed) in choices(state, uid, action) {
-                actions.push(Action::new(USE_BONUS, encode(index, removed), target));
-            }
+            push_choices(state, uid, action, (USE_BONUS, index), actions);
         }
     }
 }
