@@ -145,6 +145,10 @@ def source_key() -> str:
     return digest.hexdigest()
 
 
+#: finished copies kept in the cache (the newest; each is the package compiled, some tens of MB)
+KEEP_COPIES = 3
+
+
 def cache_root() -> Path:
     """Where the copies live: ``$KROSBALANCE_MYPYC_CACHE``, else the user's cache folder (outside
     the venv and the source tree, so that nothing the package imports is compiled)."""
@@ -193,13 +197,23 @@ def mypyc_copy(quiet: bool = False) -> Path:
             raise RuntimeError(f"the mypyc copy did not build:\n{(done.stdout + done.stderr)[-4000:]}")
         shutil.rmtree(work / "build", ignore_errors=True)  # the C files and objects
         (work / DONE).write_text(f"{time.perf_counter() - start:.1f}\n")
-        for old in root.iterdir():  # throwaway: only the copy of the current sources is kept
-            if old.is_dir() and old != work:
-                shutil.rmtree(old, ignore_errors=True)
         work.rename(target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    prune(root, KEEP_COPIES)
     return target
+
+
+def prune(root: Path, keep: int) -> list[Path]:
+    """Remove all but the ``keep`` newest finished copies in ``root`` (returned: the removed).
+
+    Several are kept, not one: two worktrees benchmarking different sources at the same time each
+    need theirs, and a copy another process is still building (no ``DONE`` yet) is never touched."""
+    finished = [d for d in root.iterdir() if d.is_dir() and (d / DONE).is_file()]
+    finished.sort(key=lambda d: (d / DONE).stat().st_mtime, reverse=True)
+    for old in finished[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
+    return finished[keep:]
 
 
 def build_seconds(copy: Path) -> float:

@@ -64,3 +64,18 @@ def test_the_copy_builds_compiles_every_hot_module_and_plays_the_same_matches(tm
     pairs = bench.side_by_side(["random"], seconds=0.2, warmup=0.05, rounds=1, copy=copy)
     (round_,) = pairs["random"]
     assert round_[1] is not None and round_[1].build == "mypyc" and round_[1].matches >= 1
+
+
+def test_the_cache_keeps_the_newest_finished_copies_and_never_one_being_built(tmp_path):
+    import os
+
+    for age, name in enumerate(["d", "c", "b", "a"]):  # a is the oldest
+        copy = tmp_path / name
+        copy.mkdir()
+        (copy / mypyc_copy.DONE).write_text("1\n")
+        os.utime(copy / mypyc_copy.DONE, (1_000_000 - age, 1_000_000 - age))
+    building = tmp_path / "building-x"
+    building.mkdir()
+    removed = mypyc_copy.prune(tmp_path, keep=3)
+    assert removed == [tmp_path / "a"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b", "building-x", "c", "d"]
