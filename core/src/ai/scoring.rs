@@ -998,33 +998,38 @@ impl ThreatShares {
 
 /// A threat map: per cell, injuries the enemies could deal next turn (each enemy's share added in
 /// the view's order of the enemies).
+///
+/// Each cell is summed on its first reading and kept: a map is made again at each turn's start
+/// (the enemies moved) and its readers ask a few dozen of the board's cells, so summing every
+/// cell up front cost more than the readings. The sum is `ThreatShares::at`'s: for each enemy in
+/// order, the worth of the one layer holding the cell, the same floats added in the same order
+/// as the whole map summed enemy by enemy.
 #[derive(Clone, Debug)]
 pub struct ThreatMap {
-    values: Vec<f64>,
+    shares: ThreatShares,
+    /// Per cell, the sum once read (NaN: not yet; a sum of finite worths is never NaN).
+    values: Vec<std::cell::Cell<f64>>,
 }
 
 impl ThreatMap {
-    fn of_shares(n_cells: usize, shares: &[std::sync::Arc<Layers>]) -> Self {
-        // an enemy's layers are disjoint (`enemy_threat`), so adding each layer's worth to its
-        // cells, enemy by enemy, adds to every cell the same floats in the same order as summing
-        // cell by cell over the enemies
-        let mut values = vec![0.0f64; n_cells];
-        for layers in shares {
-            for &(layer, worth) in layers.iter() {
-                for cell in layer.iter() {
-                    if let Some(v) = values.get_mut(usize::from(cell)) {
-                        *v += worth;
-                    }
-                }
-            }
+    fn of_shares(n_cells: usize, shares: Vec<std::sync::Arc<Layers>>) -> Self {
+        ThreatMap {
+            shares: ThreatShares { shares },
+            values: vec![std::cell::Cell::new(f64::NAN); n_cells],
         }
-        ThreatMap { values }
     }
 
     /// Injuries the enemies could deal next turn to a piece on `cell`.
     #[inline]
     pub fn at(&self, cell: Cell) -> f64 {
-        self.values[usize::from(cell)]
+        let slot = &self.values[usize::from(cell)];
+        let known = slot.get();
+        if !known.is_nan() {
+            return known;
+        }
+        let value = self.shares.at(cell);
+        slot.set(value);
+        value
     }
 }
 
@@ -1098,7 +1103,7 @@ pub fn threat_lookup(
         cache.lookups.clear();
     }
     let shares = shares_of(state, geo, &enemies, &keys, cache);
-    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), &shares));
+    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), shares));
     cache.lookups.insert(keys, map.clone());
     map
 }
