@@ -209,6 +209,7 @@ impl HeuristicAI {
         let f = &state.fighters[me];
         let geo = self.geometry(state);
         let mut tables = self.tables.borrow_mut();
+        let memos = &mut *tables;
         let mut ctx = Ctx::new(
             state,
             &geo,
@@ -216,7 +217,8 @@ impl HeuristicAI {
             me,
             threat,
             self.team,
-            &mut tables.damage,
+            &mut memos.damage,
+            &mut memos.nearest,
         );
         if i32::from(ctx.me_cell) == self.swap.0 {
             ctx.no_swap_back = self.swap.1;
