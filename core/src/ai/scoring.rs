@@ -332,14 +332,6 @@ impl Geometry {
         }
     }
 
-    /// The OR of `sight_mask` over the cells of `origins` (`sight_union(...).union(origins)`).
-    pub fn sight_union(&self, origins: CellSet, spell: &SpellSpec, bonus: i32) -> CellSet {
-        let mut mask = CellSet::EMPTY;
-        for o in origins.iter() {
-            mask |= self.sight_mask(o, spell, bonus);
-        }
-        mask
-    }
 
     /// Cells `spell` reaches from some cell of `cells` (a connected set) by range and line alone.
     pub fn reach_union(&self, cells: CellSet, spell: &SpellSpec) -> CellSet {
@@ -962,6 +954,62 @@ pub struct EnemyKey {
 /// One enemy's share: disjoint (cells, injuries) layers, best first.
 pub type Layers = Vec<(CellSet, f64)>;
 
+/// What `Geometry::sight_mask` reads of a spell and its bonus: (range type, range min, range max,
+/// fixed range, needs line of sight, bonus).
+type SightShape = (u8, i32, i32, bool, bool, i32);
+
+/// Per spell shape, `sight_mask` of the board's cells, each made on its first use: an enemy's
+/// share ORs the masks of every cell it may walk to, and a match asks a few shapes over and over
+/// (each enemy's spells, after each of its moves) from cells it asked before. A pure cache (a
+/// row is the mask `sight_mask` makes), so it changes no value; it serves one board, the one it
+/// was made on (a threat cache serves one match). Made whole on a shape's first use instead, a
+/// table cost more than it saved (a shape is asked about fifteen times a match).
+#[derive(Clone, Debug, Default)]
+struct SightTables {
+    /// The address of the board's tables the rows were made on (checked, never read through).
+    board: usize,
+    /// Per shape, the cells whose masks are made, and the masks by cell.
+    rows: FastMap<SightShape, (CellSet, Vec<CellSet>)>,
+}
+
+impl SightTables {
+    /// The OR of `geo.sight_mask(o, spell, bonus)` over the cells `o` of `origins`.
+    fn union(&mut self, geo: &Geometry, origins: CellSet, spell: &SpellSpec, bonus: i32) -> CellSet {
+        let board = std::ptr::from_ref(geo) as usize;
+        if self.board != board {
+            self.rows.clear();
+            self.board = board;
+        }
+        let range_type = match spell.range_type {
+            RangeType::Classic => 0,
+            RangeType::Line => 1,
+            RangeType::Melee => 2,
+            RangeType::Personal => 3,
+        };
+        let shape = (
+            range_type,
+            spell.range_min,
+            spell.range_max,
+            spell.fixed_range,
+            spell.needs_los,
+            bonus,
+        );
+        let (made, rows) = self
+            .rows
+            .entry(shape)
+            .or_insert_with(|| (CellSet::EMPTY, vec![CellSet::EMPTY; geo.n]));
+        for o in (origins & !*made).iter() {
+            rows[usize::from(o)] = geo.sight_mask(o, spell, bonus);
+        }
+        *made |= origins;
+        let mut mask = CellSet::EMPTY;
+        for o in origins.iter() {
+            mask |= rows[usize::from(o)];
+        }
+        mask
+    }
+}
+
 /// The caller's threat caches for one match (scoring.py's `ThreatCache`).
 #[derive(Clone, Debug, Default)]
 pub struct ThreatCache {
@@ -971,6 +1019,8 @@ pub struct ThreatCache {
     /// lookups, as the reference keeps them; each as the shares it was summed from (the same
     /// floats, read only where asked).
     maps: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatShares>>,
+    /// The sight masks the shares are made from (a pure cache: see [`SightTables`]).
+    sights: SightTables,
 }
 
 /// A whole threat map as its enemies' shares, each cell summed when read (in the view's order of
@@ -1056,7 +1106,13 @@ fn enemy_keys(state: &MatchState<Arena>, geo: &Geometry, enemies: &[usize]) -> V
 }
 
 /// `_enemy_threat`: one enemy's share as disjoint (cells, injuries) layers, best first.
-fn enemy_threat(state: &MatchState<Arena>, geo: &Geometry, f: &Fighter, ready: &[u32]) -> Layers {
+fn enemy_threat(
+    state: &MatchState<Arena>,
+    geo: &Geometry,
+    f: &Fighter,
+    ready: &[u32],
+    sights: &mut SightTables,
+) -> Layers {
     let spells = spells_of(state, f);
     let critical = f.has(Power::Critical);
     let mut options = attack_options(&spells, f.base_ap, critical);
@@ -1074,9 +1130,9 @@ fn enemy_threat(state: &MatchState<Arena>, geo: &Geometry, f: &Fighter, ready: &
     let mut covered = CellSet::EMPTY;
     for (worth, si, bonus) in options {
         let spell = spells[si];
-        let mut mask = geo.sight_union(ground, spell, bonus);
+        let mut mask = sights.union(geo, ground, spell, bonus);
         if !perched.is_empty() {
-            mask |= geo.sight_union(perched, spell, bonus + 1);
+            mask |= sights.union(geo, perched, spell, bonus + 1);
         }
         let fresh = mask & !covered;
         covered |= mask;
@@ -1147,8 +1203,13 @@ fn shares_of(
                 if cache.layers.len() > 4096 {
                     cache.layers.clear();
                 }
-                let s =
-                    std::sync::Arc::new(enemy_threat(state, geo, &state.fighters[e], &key.ready));
+                let s = std::sync::Arc::new(enemy_threat(
+                    state,
+                    geo,
+                    &state.fighters[e],
+                    &key.ready,
+                    &mut cache.sights,
+                ));
                 cache.layers.insert(key.clone(), s.clone());
                 s
             }
