@@ -332,7 +332,6 @@ impl Geometry {
         }
     }
 
-
     /// Cells `spell` reaches from some cell of `cells` (a connected set) by range and line alone.
     pub fn reach_union(&self, cells: CellSet, spell: &SpellSpec) -> CellSet {
         let (lo, hi) = match spell.range_type {
@@ -974,7 +973,13 @@ struct SightTables {
 
 impl SightTables {
     /// The OR of `geo.sight_mask(o, spell, bonus)` over the cells `o` of `origins`.
-    fn union(&mut self, geo: &Geometry, origins: CellSet, spell: &SpellSpec, bonus: i32) -> CellSet {
+    fn union(
+        &mut self,
+        geo: &Geometry,
+        origins: CellSet,
+        spell: &SpellSpec,
+        bonus: i32,
+    ) -> CellSet {
         let board = std::ptr::from_ref(geo) as usize;
         if self.board != board {
             self.rows.clear();
@@ -1014,7 +1019,7 @@ impl SightTables {
 #[derive(Clone, Debug, Default)]
 pub struct ThreatCache {
     layers: FastMap<EnemyKey, std::sync::Arc<Layers>>,
-    lookups: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatMap>>,
+    lookups: FastMap<Vec<EnemyKey>, std::rc::Rc<ThreatMap>>,
     /// Whole maps (`threat_map`'s, the search's leaf evaluation): kept and cleared apart from the
     /// lookups, as the reference keeps them; each as the shares it was summed from (the same
     /// floats, read only where asked).
@@ -1149,7 +1154,7 @@ pub fn threat_lookup(
     geo: &Geometry,
     side: usize,
     cache: &mut ThreatCache,
-) -> std::sync::Arc<ThreatMap> {
+) -> std::rc::Rc<ThreatMap> {
     let enemies = enemies_of(state, side);
     let keys = enemy_keys(state, geo, &enemies);
     if let Some(found) = cache.lookups.get(&keys) {
@@ -1159,7 +1164,7 @@ pub fn threat_lookup(
         cache.lookups.clear();
     }
     let shares = shares_of(state, geo, &enemies, &keys, cache);
-    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), shares));
+    let map = std::rc::Rc::new(ThreatMap::of_shares(state.board.n_cells(), shares));
     cache.lookups.insert(keys, map.clone());
     map
 }
