@@ -54,11 +54,15 @@ fn summon_id<'a>(ctx: &Ctx<'a>, summon: usize) -> &'a str {
 }
 
 /// `summon_groups`: where a new `summon` may go, as (cells, worth) groups, best first.
-pub fn summon_groups(w: &Weights, ctx: &mut Ctx<'_>, summon: usize, ap_left: i32) -> Ranks2 {
-    let id = summon_id(ctx, summon).to_string();
-    if let Some(g) = ctx.summon_groups.get(&(id.clone(), ap_left >= 3)) {
+///
+/// Kept per pass by the summon's character index (one id per index: no string built per call);
+/// the reference's key also holds `ap_left >= 3`, but it stores the groups under both flags, so
+/// the AP left never changes the answer.
+pub fn summon_groups(w: &Weights, ctx: &mut Ctx<'_>, summon: usize) -> Ranks2 {
+    if let Some(g) = ctx.summon_groups.get(&summon) {
         return g.clone();
     }
+    let id = summon_id(ctx, summon);
     let board = &ctx.state.board;
     let free = ctx.geo.full & !ctx.occupied;
     let mut near = CellSet::EMPTY;
@@ -80,7 +84,7 @@ pub fn summon_groups(w: &Weights, ctx: &mut Ctx<'_>, summon: usize, ap_left: i32
                 let Some(x) = part.iter().next() else {
                     continue;
                 };
-                let value = placed_worth(w, ctx, &id, x, traits);
+                let value = placed_worth(w, ctx, id, x, traits);
                 if value > 0.2 {
                     let mut found = false;
                     for m in merged.iter_mut() {
@@ -105,8 +109,7 @@ pub fn summon_groups(w: &Weights, ctx: &mut Ctx<'_>, summon: usize, ap_left: i32
             .then_with(|| y.1.cmp(&x.1))
     });
     let groups: Ranks2 = Arc::new(merged.into_iter().map(|(v, c)| (c, v)).collect());
-    ctx.summon_groups.insert((id.clone(), true), groups.clone());
-    ctx.summon_groups.insert((id, false), groups.clone());
+    ctx.summon_groups.insert(summon, groups.clone());
     groups
 }
 
@@ -366,7 +369,7 @@ fn greedy_casts_over(
                     if mask.is_empty() {
                         continue;
                     }
-                    let groups = summon_groups(w, ctx, summon, ap - cost);
+                    let groups = summon_groups(w, ctx, summon);
                     let mut single: Option<(f64, Cell)> = None;
                     for &(cells, value) in groups.iter() {
                         let hit = mask & cells;
@@ -498,7 +501,7 @@ fn summon_then_hit(
 ) -> Option<(f64, f64, Cell, i32)> {
     let state = ctx.state;
     let summon = summon_entry.spell.summons.expect("summons");
-    let sid = summon_id(ctx, summon).to_string();
+    let sid = summon_id(ctx, summon);
     let cost = summon_entry.cost;
     let board = &state.board;
     let mut best: Option<(f64, f64, Cell, i32)> = None;
@@ -507,11 +510,11 @@ fn summon_then_hit(
         if entry.kind != SpellKind::Attack || cost + hit_cost > ap {
             continue;
         }
-        let boosted = *ctx.boosts.entry((index, sid.clone())).or_insert_with(|| {
+        let boosted = *ctx.boosts.entry((index, summon)).or_insert_with(|| {
             spell
                 .effects
                 .iter()
-                .any(|e| matches!(e, Effect::BonusPerAdjacentSummon { summon: s, .. } if *s == sid))
+                .any(|e| matches!(e, Effect::BonusPerAdjacentSummon { summon: s, .. } if s == sid))
         });
         if !boosted {
             continue;
@@ -544,11 +547,11 @@ fn summon_then_hit(
             if !here && !can_step_in(ctx, cell, t, x, top, mp_left) {
                 continue;
             }
-            let alone = match ctx.summon_worth.get(&(sid.clone(), x)) {
+            let alone = match ctx.summon_worth.get(&(summon, x)) {
                 Some(&v) => v,
                 None => {
                     let v = summon_value(w, ctx, summon, x);
-                    ctx.summon_worth.insert((sid.clone(), x), v);
+                    ctx.summon_worth.insert((summon, x), v);
                     v
                 }
             };

@@ -3,6 +3,7 @@
 //! values that do not change during the pass, so filling them eagerly or lazily gives the same
 //! numbers.
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::ai::scoring::{self, BLOCK_CHANCE, FastMap, GG_UNIT, Geometry, ThreatMap};
@@ -36,6 +37,29 @@ pub struct Castable<'a> {
 #[inline]
 pub fn may(f: &Fighter, kind: u8) -> bool {
     f.forbidden_kinds & (1u32 << kind) == 0
+}
+
+/// `Geometry::nearest` of the enemy Krosmasters' cells, kept from one pass to the next while they
+/// stand where they stood (a pure function of the board's tables and the cells, so a kept table
+/// is the table made again). It holds the tables it was made on, so it never answers for another
+/// board.
+#[derive(Debug, Default)]
+pub struct NearestMemo {
+    made: Option<(Arc<Geometry>, CellSet, Rc<Vec<i32>>)>,
+}
+
+impl NearestMemo {
+    /// `geo.nearest(cells)`, from the memo when `cells` and the board are those it was made on.
+    pub fn get(&mut self, geo: &Arc<Geometry>, cells: CellSet) -> Rc<Vec<i32>> {
+        if let Some((made_on, made_for, table)) = &self.made {
+            if Arc::ptr_eq(made_on, geo) && *made_for == cells {
+                return table.clone();
+            }
+        }
+        let table = Rc::new(geo.nearest(cells));
+        self.made = Some((geo.clone(), cells, table.clone()));
+        table
+    }
 }
 
 /// `per_turn_damage` of each fighter by uid, kept from one pass to the next while what it reads is
@@ -100,13 +124,15 @@ pub struct PassTables {
     values: FastMap<(u32, usize, i32, i32), f64>,
     heals: FastMap<(usize, usize), f64>,
     hurts: FastMap<(usize, usize), f64>,
-    boosts: FastMap<(usize, String), bool>,
-    summon_worth: FastMap<(String, Cell), f64>,
-    summon_groups: FastMap<(String, bool), Ranks2>,
+    boosts: FastMap<(usize, usize), bool>,
+    summon_worth: FastMap<(usize, Cell), f64>,
+    summon_groups: FastMap<usize, Ranks2>,
     bomb_ko: FastMap<(u32, usize), f64>,
     walks: FastMap<Cell, (f64, i32)>,
     /// Kept across passes (never emptied): see [`DamageMemo`].
     pub damage: DamageMemo,
+    /// Kept across passes (never emptied): see [`NearestMemo`].
+    pub nearest: NearestMemo,
     cast_scratch: crate::ai::casts::CastScratch,
     plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
@@ -116,7 +142,7 @@ pub struct Ctx<'a> {
     pub state: &'a MatchState<Arena>,
     pub geo: &'a Geometry,
     pub w: &'a Weights,
-    pub threat: Arc<ThreatMap>,
+    pub threat: Rc<ThreatMap>,
     pub me: &'a Fighter,
     pub side: usize,
     pub team: usize,
@@ -134,7 +160,7 @@ pub struct Ctx<'a> {
     pub bombs: Vec<usize>,
     pub enemy_kros: Vec<Cell>,
     pub enemy_kros_mask: CellSet,
-    pub nearest_kros: Vec<i32>,
+    pub nearest_kros: Rc<Vec<i32>>,
     /// Enemy characters then bombs (uids).
     pub targets: Vec<usize>,
     pub target_mask: CellSet,
@@ -175,9 +201,9 @@ pub struct Ctx<'a> {
     pub values: FastMap<(u32, usize, i32, i32), f64>,
     pub heals: FastMap<(usize, usize), f64>,
     pub hurts: FastMap<(usize, usize), f64>,
-    pub boosts: FastMap<(usize, String), bool>,
-    pub summon_worth: FastMap<(String, Cell), f64>,
-    pub summon_groups: FastMap<(String, bool), Ranks2>,
+    pub boosts: FastMap<(usize, usize), bool>,
+    pub summon_worth: FastMap<(usize, Cell), f64>,
+    pub summon_groups: FastMap<usize, Ranks2>,
     pub bomb_ko: FastMap<(u32, usize), f64>,
     pub walks: FastMap<Cell, (f64, i32)>,
     /// The player's `per_turn_damage` memo (lent with the tables, kept across passes).
@@ -189,15 +215,18 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         state: &'a MatchState<Arena>,
-        geo: &'a Geometry,
+        geo_arc: &'a Arc<Geometry>,
         w: &'a Weights,
         me_uid: usize,
-        threat: Arc<ThreatMap>,
+        threat: Rc<ThreatMap>,
         team: (i64, f64),
         damage: &mut DamageMemo,
+        nearest: &mut NearestMemo,
     ) -> Self {
+        let geo: &'a Geometry = geo_arc;
         let me = &state.fighters[me_uid];
         let board = &state.board;
         let arena = &state.rules;
@@ -231,9 +260,9 @@ impl<'a> Ctx<'a> {
             kros_mask.insert(c);
         }
         let nearest_kros = if kros_mask.is_empty() {
-            Vec::new()
+            Rc::default()
         } else {
-            geo.nearest(kros_mask)
+            nearest.get(geo_arc, kros_mask)
         };
         let targets: Vec<usize> = enemies.iter().chain(bombs.iter()).copied().collect();
         let mut target_mask = CellSet::EMPTY;

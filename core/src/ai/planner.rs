@@ -49,7 +49,7 @@ pub struct HeuristicAI {
     expect: Option<(i32, i32, i32)>,
     replans: i32,
     threat_key: Option<ThreatKey>,
-    threat: Option<Arc<ThreatMap>>,
+    threat: Option<Rc<ThreatMap>>,
     /// The per-match threat caches, shared with a search AI's forks and its model of the opponent
     /// (`fork`, `share_caches`): their layers are behaviour (a layer outlives a spell an enemy gains).
     threat_cache: Rc<RefCell<ThreatCache>>,
@@ -103,7 +103,7 @@ impl HeuristicAI {
     }
 
     /// `_threat_for`: the threat map of this turn, made again when an enemy moved or was hurt.
-    fn threat_for(&mut self, state: &MatchState<Arena>, side: usize) -> Arc<ThreatMap> {
+    fn threat_for(&mut self, state: &MatchState<Arena>, side: usize) -> Rc<ThreatMap> {
         let team = state.team_of[side];
         let enemies = || {
             scoring::on_board(state)
@@ -203,12 +203,13 @@ impl HeuristicAI {
         &mut self,
         state: &MatchState<Arena>,
         me: usize,
-        threat: Arc<ThreatMap>,
+        threat: Rc<ThreatMap>,
         keep: usize,
     ) -> Vec<Plan> {
         let f = &state.fighters[me];
         let geo = self.geometry(state);
         let mut tables = self.tables.borrow_mut();
+        let memos = &mut *tables;
         let mut ctx = Ctx::new(
             state,
             &geo,
@@ -216,7 +217,8 @@ impl HeuristicAI {
             me,
             threat,
             self.team,
-            &mut tables.damage,
+            &mut memos.damage,
+            &mut memos.nearest,
         );
         if i32::from(ctx.me_cell) == self.swap.0 {
             ctx.no_swap_back = self.swap.1;

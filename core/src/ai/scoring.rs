@@ -332,15 +332,6 @@ impl Geometry {
         }
     }
 
-    /// The OR of `sight_mask` over the cells of `origins` (`sight_union(...).union(origins)`).
-    pub fn sight_union(&self, origins: CellSet, spell: &SpellSpec, bonus: i32) -> CellSet {
-        let mut mask = CellSet::EMPTY;
-        for o in origins.iter() {
-            mask |= self.sight_mask(o, spell, bonus);
-        }
-        mask
-    }
-
     /// Cells `spell` reaches from some cell of `cells` (a connected set) by range and line alone.
     pub fn reach_union(&self, cells: CellSet, spell: &SpellSpec) -> CellSet {
         let (lo, hi) = match spell.range_type {
@@ -962,15 +953,79 @@ pub struct EnemyKey {
 /// One enemy's share: disjoint (cells, injuries) layers, best first.
 pub type Layers = Vec<(CellSet, f64)>;
 
+/// What `Geometry::sight_mask` reads of a spell and its bonus: (range type, range min, range max,
+/// fixed range, needs line of sight, bonus).
+type SightShape = (u8, i32, i32, bool, bool, i32);
+
+/// Per spell shape, `sight_mask` of the board's cells, each made on its first use: an enemy's
+/// share ORs the masks of every cell it may walk to, and a match asks a few shapes over and over
+/// (each enemy's spells, after each of its moves) from cells it asked before. A pure cache (a
+/// row is the mask `sight_mask` makes), so it changes no value; it serves one board, the one it
+/// was made on (a threat cache serves one match). Made whole on a shape's first use instead, a
+/// table cost more than it saved (a shape is asked about fifteen times a match).
+#[derive(Clone, Debug, Default)]
+struct SightTables {
+    /// The address of the board's tables the rows were made on (checked, never read through).
+    board: usize,
+    /// Per shape, the cells whose masks are made, and the masks by cell.
+    rows: FastMap<SightShape, (CellSet, Vec<CellSet>)>,
+}
+
+impl SightTables {
+    /// The OR of `geo.sight_mask(o, spell, bonus)` over the cells `o` of `origins`.
+    fn union(
+        &mut self,
+        geo: &Geometry,
+        origins: CellSet,
+        spell: &SpellSpec,
+        bonus: i32,
+    ) -> CellSet {
+        let board = std::ptr::from_ref(geo) as usize;
+        if self.board != board {
+            self.rows.clear();
+            self.board = board;
+        }
+        let range_type = match spell.range_type {
+            RangeType::Classic => 0,
+            RangeType::Line => 1,
+            RangeType::Melee => 2,
+            RangeType::Personal => 3,
+        };
+        let shape = (
+            range_type,
+            spell.range_min,
+            spell.range_max,
+            spell.fixed_range,
+            spell.needs_los,
+            bonus,
+        );
+        let (made, rows) = self
+            .rows
+            .entry(shape)
+            .or_insert_with(|| (CellSet::EMPTY, vec![CellSet::EMPTY; geo.n]));
+        for o in (origins & !*made).iter() {
+            rows[usize::from(o)] = geo.sight_mask(o, spell, bonus);
+        }
+        *made |= origins;
+        let mut mask = CellSet::EMPTY;
+        for o in origins.iter() {
+            mask |= rows[usize::from(o)];
+        }
+        mask
+    }
+}
+
 /// The caller's threat caches for one match (scoring.py's `ThreatCache`).
 #[derive(Clone, Debug, Default)]
 pub struct ThreatCache {
     layers: FastMap<EnemyKey, std::sync::Arc<Layers>>,
-    lookups: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatMap>>,
+    lookups: FastMap<Vec<EnemyKey>, std::rc::Rc<ThreatMap>>,
     /// Whole maps (`threat_map`'s, the search's leaf evaluation): kept and cleared apart from the
     /// lookups, as the reference keeps them; each as the shares it was summed from (the same
     /// floats, read only where asked).
     maps: FastMap<Vec<EnemyKey>, std::sync::Arc<ThreatShares>>,
+    /// The sight masks the shares are made from (a pure cache: see [`SightTables`]).
+    sights: SightTables,
 }
 
 /// A whole threat map as its enemies' shares, each cell summed when read (in the view's order of
@@ -998,33 +1053,38 @@ impl ThreatShares {
 
 /// A threat map: per cell, injuries the enemies could deal next turn (each enemy's share added in
 /// the view's order of the enemies).
+///
+/// Each cell is summed on its first reading and kept: a map is made again at each turn's start
+/// (the enemies moved) and its readers ask a few dozen of the board's cells, so summing every
+/// cell up front cost more than the readings. The sum is `ThreatShares::at`'s: for each enemy in
+/// order, the worth of the one layer holding the cell, the same floats added in the same order
+/// as the whole map summed enemy by enemy.
 #[derive(Clone, Debug)]
 pub struct ThreatMap {
-    values: Vec<f64>,
+    shares: ThreatShares,
+    /// Per cell, the sum once read (NaN: not yet; a sum of finite worths is never NaN).
+    values: Vec<std::cell::Cell<f64>>,
 }
 
 impl ThreatMap {
-    fn of_shares(n_cells: usize, shares: &[std::sync::Arc<Layers>]) -> Self {
-        // an enemy's layers are disjoint (`enemy_threat`), so adding each layer's worth to its
-        // cells, enemy by enemy, adds to every cell the same floats in the same order as summing
-        // cell by cell over the enemies
-        let mut values = vec![0.0f64; n_cells];
-        for layers in shares {
-            for &(layer, worth) in layers.iter() {
-                for cell in layer.iter() {
-                    if let Some(v) = values.get_mut(usize::from(cell)) {
-                        *v += worth;
-                    }
-                }
-            }
+    fn of_shares(n_cells: usize, shares: Vec<std::sync::Arc<Layers>>) -> Self {
+        ThreatMap {
+            shares: ThreatShares { shares },
+            values: vec![std::cell::Cell::new(f64::NAN); n_cells],
         }
-        ThreatMap { values }
     }
 
     /// Injuries the enemies could deal next turn to a piece on `cell`.
     #[inline]
     pub fn at(&self, cell: Cell) -> f64 {
-        self.values[usize::from(cell)]
+        let slot = &self.values[usize::from(cell)];
+        let known = slot.get();
+        if !known.is_nan() {
+            return known;
+        }
+        let value = self.shares.at(cell);
+        slot.set(value);
+        value
     }
 }
 
@@ -1051,7 +1111,13 @@ fn enemy_keys(state: &MatchState<Arena>, geo: &Geometry, enemies: &[usize]) -> V
 }
 
 /// `_enemy_threat`: one enemy's share as disjoint (cells, injuries) layers, best first.
-fn enemy_threat(state: &MatchState<Arena>, geo: &Geometry, f: &Fighter, ready: &[u32]) -> Layers {
+fn enemy_threat(
+    state: &MatchState<Arena>,
+    geo: &Geometry,
+    f: &Fighter,
+    ready: &[u32],
+    sights: &mut SightTables,
+) -> Layers {
     let spells = spells_of(state, f);
     let critical = f.has(Power::Critical);
     let mut options = attack_options(&spells, f.base_ap, critical);
@@ -1069,9 +1135,9 @@ fn enemy_threat(state: &MatchState<Arena>, geo: &Geometry, f: &Fighter, ready: &
     let mut covered = CellSet::EMPTY;
     for (worth, si, bonus) in options {
         let spell = spells[si];
-        let mut mask = geo.sight_union(ground, spell, bonus);
+        let mut mask = sights.union(geo, ground, spell, bonus);
         if !perched.is_empty() {
-            mask |= geo.sight_union(perched, spell, bonus + 1);
+            mask |= sights.union(geo, perched, spell, bonus + 1);
         }
         let fresh = mask & !covered;
         covered |= mask;
@@ -1088,7 +1154,7 @@ pub fn threat_lookup(
     geo: &Geometry,
     side: usize,
     cache: &mut ThreatCache,
-) -> std::sync::Arc<ThreatMap> {
+) -> std::rc::Rc<ThreatMap> {
     let enemies = enemies_of(state, side);
     let keys = enemy_keys(state, geo, &enemies);
     if let Some(found) = cache.lookups.get(&keys) {
@@ -1098,7 +1164,7 @@ pub fn threat_lookup(
         cache.lookups.clear();
     }
     let shares = shares_of(state, geo, &enemies, &keys, cache);
-    let map = std::sync::Arc::new(ThreatMap::of_shares(state.board.n_cells(), &shares));
+    let map = std::rc::Rc::new(ThreatMap::of_shares(state.board.n_cells(), shares));
     cache.lookups.insert(keys, map.clone());
     map
 }
@@ -1142,8 +1208,13 @@ fn shares_of(
                 if cache.layers.len() > 4096 {
                     cache.layers.clear();
                 }
-                let s =
-                    std::sync::Arc::new(enemy_threat(state, geo, &state.fighters[e], &key.ready));
+                let s = std::sync::Arc::new(enemy_threat(
+                    state,
+                    geo,
+                    &state.fighters[e],
+                    &key.ready,
+                    &mut cache.sights,
+                ));
                 cache.layers.insert(key.clone(), s.clone());
                 s
             }
