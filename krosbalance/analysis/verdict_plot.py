@@ -77,13 +77,17 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
     groups = sorted(
         dict.fromkeys(zip(data["group"], data["tier"], strict=True)), key=lambda g: (_tier_rank(g[1]), g[0])
     )
+    labels = {g: _group_label(data, *g) for g in groups}  # one legend entry a group, whatever the panel
     if arms:
         for panel, arm in zip(axes, arms, strict=True):
             rows = data[data["figure"].astype(str).str.endswith(ARM_SEPARATOR + arm)]
-            _draw_panel(panel, rows, verdict, column, tiers, groups, status, suffix=ARM_SEPARATOR + arm)
+            _draw_panel(panel, rows, verdict, column, tiers, labels, status, suffix=ARM_SEPARATOR + arm)
             panel.set_title(arm.replace("_", " "), fontsize=9)
     else:
-        _draw_panel(axes[0], data, verdict, column, tiers, groups, status)
+        _draw_panel(axes[0], data, verdict, column, tiers, labels, status)
+    limits = _scale(data, verdict, column, tiers)
+    if limits is not None:
+        axes[0].set_xlim(*limits)  # shared by every panel
     pair = (
         f"settled = {tiers[0]} and {tiers[1]} agree within the margin (two one-sided tests)"
         if len(tiers) > 1
@@ -112,13 +116,33 @@ def plot_verdict(verdict: Verdict, ax: Axes | None = None) -> Figure:
     return fig
 
 
+def _group_label(data: pd.DataFrame, group: Any, tier: Any) -> str:
+    """``kiter (heuristic), n=1534``: the group and its median n over every row it measured."""
+    n = data[(data["group"] == group) & (data["tier"] == tier)]["n"].dropna()
+    return f"{group}" + (f", n={int(n.median())}" if len(n) else "")
+
+
+def _scale(data: pd.DataFrame, verdict: Verdict, column: str, tiers: list[str]) -> tuple[float, float] | None:
+    """The x range the compared AIs' (or tiers') intervals need, with the no-effect line and a
+    margin: a weaker AI's much wider interval runs off the edge instead of squeezing the answer's
+    (four-player focus-fire at 50 tables spans ±10 log-odds against lookahead-4p's ±0.15)."""
+    shown = data[data[column].isin(tiers[:2])] if tiers else data
+    lows = pd.concat([shown["ci_low"], shown["est"]]).dropna()
+    highs = pd.concat([shown["ci_high"], shown["est"]]).dropna()
+    if lows.empty or highs.empty:
+        return None
+    lo, hi = min(float(lows.min()), verdict.reference), max(float(highs.max()), verdict.reference)
+    pad = 0.08 * (hi - lo) or 0.1
+    return lo - pad, hi + pad
+
+
 def _draw_panel(
     ax: Axes,
     data: pd.DataFrame,
     verdict: Verdict,
     column: str,
     tiers: list[str],
-    groups: list[tuple[Any, Any]],
+    labels: Mapping[tuple[Any, Any], str],
     status: Mapping[Any, Any],
     suffix: str = "",
 ) -> None:
@@ -129,6 +153,7 @@ def _draw_panel(
     order = top.groupby("figure")["est"].mean().reindex(figures)
     order = order.fillna(data.groupby("figure")["est"].mean()).sort_values(ascending=True)
     row = {f: i for i, f in enumerate(order.index)}
+    groups = list(labels)
     step = 0.7 / max(len(groups), 1)
     for i, (group, tier) in enumerate(groups):
         sub = data[(data["group"] == group) & (data["tier"] == tier)]
@@ -138,7 +163,6 @@ def _draw_panel(
         est = sub["est"].to_numpy(float)
         lo = np.nan_to_num(est - sub["ci_low"].to_numpy(float))
         hi = np.nan_to_num(sub["ci_high"].to_numpy(float) - est)
-        n = sub["n"].dropna()
         ax.errorbar(
             est,
             y,
@@ -147,7 +171,7 @@ def _draw_panel(
             ms=4,
             lw=1.2,
             color=_COLOURS[i % len(_COLOURS)],
-            label=f"{group}" + (f", n={int(n.median())}" if len(n) else ""),
+            label=labels[(group, tier)],
         )
     ax.axvline(verdict.reference, color="#444", lw=0.8)
     labels = [str(f).removesuffix(suffix) for f in order.index]

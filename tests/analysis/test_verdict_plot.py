@@ -51,3 +51,23 @@ def test_rows_named_per_arm_are_drawn_one_panel_per_arm_on_one_scale() -> None:
 def test_arms_need_every_row_named_and_two_arms() -> None:
     assert arms_of(["a · x", "b · y"]) == ["x", "y"]
     assert arms_of(["a · x", "b · x"]) == [] and arms_of(["a · x", "b"]) == [] and arms_of([]) == []
+
+
+def test_the_compared_ais_intervals_set_the_scale_and_each_group_has_one_legend_entry() -> None:
+    rows = [
+        ("a · x", "search", 0.5, 0.4, 0.6),
+        ("a · x", "heuristic", 0.3, 0.1, 0.5),
+        ("a · x", "baseline", -5.0, -12.0, 3.0),  # a weak AI's wide interval runs off the edge
+        ("b · y", "search", -0.2, -0.3, -0.1),
+        ("b · y", "heuristic", -0.4, -0.6, -0.2),
+        ("b · y", "baseline", 2.0, -6.0, 9.0),
+    ]
+    fig = plot_verdict(vd.Verdict("strength", "log-odds", frame(rows)))
+    lo, hi = fig.axes[0].get_xlim()
+    assert -0.8 < lo < -0.6 and 0.6 < hi < 0.8
+    legend = fig.legends[0]
+    assert sorted(t.get_text() for t in legend.get_texts()) == [
+        "baseline, n=50",
+        "heuristic, n=50",
+        "search, n=50",
+    ]
