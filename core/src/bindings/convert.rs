@@ -9,7 +9,7 @@ use super::match_play::{Keys, character_of, get, spell_of};
 use crate::content::{Content, PieceKind};
 use crate::engine::events::Event;
 use crate::engine::rules::MatchRules;
-use crate::engine::state::{EngineOptions, MatchState};
+use crate::engine::state::{EngineOptions, FighterStats, MatchState};
 
 /// A ruleset's own events at the boundary.
 pub(super) trait RulesetEvents: MatchRules {
@@ -223,6 +223,27 @@ pub(super) fn fighter_row<'py, R: MatchRules>(
 /// each fighter built as a record here (`records=`) rather than as a row dict read back in Python.
 pub(super) type RecordClasses<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
+/// A fighter's counters as the reference's `FighterStats` (`stats`, the class), in its fields'
+/// order: every ruleset's record holds one.
+pub(super) fn stats_record<'py>(
+    py: Python<'py>,
+    stats: &Bound<'py, PyAny>,
+    s: &FighterStats,
+) -> PyResult<Bound<'py, PyAny>> {
+    stats.call1((
+        PyList::new(py, s.damage_dealt)?,
+        PyList::new(py, s.damage_taken)?,
+        s.heals_given,
+        s.heals_received,
+        s.kills,
+        s.knocked_out,
+        s.turns_alive,
+        s.spells_cast,
+        s.moves,
+        s.times_blocked,
+    ))
+}
+
 /// One fighter as the reference's `FighterRecord` holding its `FighterStats` and `values` (the
 /// ruleset's fighter columns): the positional order is the dataclasses' own, which
 /// `native_duel.record_classes` checks once. Built here because reading ten row dicts back in
@@ -236,19 +257,7 @@ pub(super) fn fighter_record<'py, R: MatchRules>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let f = &state.fighters[uid];
     let c = &state.content.chars[f.spec];
-    let s = &f.stats;
-    let counters = stats.call1((
-        PyList::new(py, s.damage_dealt)?,
-        PyList::new(py, s.damage_taken)?,
-        s.heals_given,
-        s.heals_received,
-        s.kills,
-        s.knocked_out,
-        s.turns_alive,
-        s.spells_cast,
-        s.moves,
-        s.times_blocked,
-    ))?;
+    let counters = stats_record(py, stats, &f.stats)?;
     record.call1((
         f.uid,
         f.side,

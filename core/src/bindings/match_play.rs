@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert::{
     RulesetEvents, engine_options, events_to_py, fighter_order, fighter_row, load_content,
-    per_scenery, positions_to_py, result_head,
+    per_scenery, positions_to_py, result_head, stats_record,
 };
 use crate::PyBoard;
 use crate::board::AreaShape;
@@ -676,18 +676,7 @@ fn fighter_to_record<'py>(
     let c = &state.content.chars[f.spec];
     let s = &f.stats;
     let turns = |t: &[i32]| t.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
-    let counters = stats.call1((
-        PyList::new(py, s.damage_dealt)?,
-        PyList::new(py, s.damage_taken)?,
-        s.heals_given,
-        s.heals_received,
-        s.kills,
-        s.knocked_out,
-        s.turns_alive,
-        s.spells_cast,
-        s.moves,
-        s.times_blocked,
-    ))?;
+    let counters = stats_record(py, stats, s)?;
     let values = PyDict::new(py);
     let columns: [Bound<'py, PyAny>; 8] = [
         s.kamas_collected.into_pyobject(py)?.into_any(),
