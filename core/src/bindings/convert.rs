@@ -6,10 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::match_play::{Keys, character_of, get, spell_of};
-use crate::content::{Content, PieceKind};
+use crate::content::{CharacterSpec, Content, PieceKind};
 use crate::engine::events::Event;
 use crate::engine::rules::MatchRules;
-use crate::engine::state::{EngineOptions, FighterStats, MatchState};
+use crate::engine::state::{EngineOptions, Fighter, FighterStats, MatchState};
 
 /// A ruleset's own events at the boundary.
 pub(super) trait RulesetEvents: MatchRules {
@@ -258,6 +258,18 @@ pub(super) fn fighter_record<'py, R: MatchRules>(
     let f = &state.fighters[uid];
     let c = &state.content.chars[f.spec];
     let counters = stats_record(py, stats, &f.stats)?;
+    record_of(f, c, record, counters, values)
+}
+
+/// The reference's `FighterRecord` (`record`, the class) of fighter `f` playing character `c`,
+/// in the class's fields' order, with its counters and ruleset columns already built.
+pub(super) fn record_of<'py>(
+    f: &Fighter,
+    c: &CharacterSpec,
+    record: &Bound<'py, PyAny>,
+    counters: Bound<'py, PyAny>,
+    values: Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
     record.call1((
         f.uid,
         f.side,

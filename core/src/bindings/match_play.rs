@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert::{
     RulesetEvents, engine_options, events_to_py, fighter_order, fighter_row, load_content,
-    per_scenery, positions_to_py, result_head, stats_record,
+    per_scenery, positions_to_py, record_of, result_head, stats_record,
 };
 use crate::PyBoard;
 use crate::board::AreaShape;
@@ -691,17 +691,7 @@ fn fighter_to_record<'py>(
     for (key, value) in keys.iter().zip(columns) {
         values.set_item(key, value)?;
     }
-    record.call1((
-        f.uid,
-        f.side,
-        c.id.as_str(),
-        c.name.as_str(),
-        f.level,
-        f.kind != PieceKind::Krosmaster,
-        f.summoner,
-        counters,
-        values,
-    ))
+    record_of(f, c, record, counters, values)
 }
 
 /// Play one two-player Arena match in the core.
