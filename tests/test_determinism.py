@@ -72,12 +72,12 @@ def test_different_seeds_differ() -> None:
 def _a_b_a(disturb_search: str) -> None:
     """A, B, A in one process (B on another board, teams and AI, to disturb any cache): A twice equal.
     B is played with every registered AI; a search AI plays it as ``disturb_search`` says: ``match``
-    (the whole match) or ``opening`` (its first two game turns, ``play_trial``: every seat's planner
-    runs on the reference, its copies, rollouts and caches included)."""
+    (the whole match) or ``opening`` (its first game turn, ``play_trial``: every figure's activation is
+    decided by the search on the reference, its copies, rollouts and caches included)."""
     a1 = play_match(TEAM_A, TEAM_B, board="bonta-2", seed=9, record="full")
     for ai in list_ais("arena"):
         if ai_tier(ai) == "search" and disturb_search == "opening":
-            play_trial(TEAM_C, TEAM_D, board="arena-pit", ai=ai, seed=10, turns=2)
+            play_trial(TEAM_C, TEAM_D, board="arena-pit", ai=ai, seed=10, turns=1)
         else:
             play_match(TEAM_C, TEAM_D, board="arena-pit", ai=ai, seed=10, record="full")
     play_match(TEAM_B, TEAM_A, board="bonta-2", seed=9, record="summary")

@@ -14,8 +14,8 @@ The four-player search (``lookahead-4p``) plays four-player matches (free-for-al
 two) in two seats beside a heuristic or another AI the core plays, and its golden rows (the search
 rows of ``tests/fixtures/golden/arena4-golden.jsonl``) are replayed in the core.
 
-The default suite plays short matches (``turn_limit`` 8: the reference's search is slow, 1-10 s a
-full match); full matches and more seeds, and matches under every option variant of the heuristic
+The default suite plays short matches (``turn_limit`` 8, 4 with a deep search: the reference's
+search is slow, 1-90 s a full match); full matches and more seeds, and matches under every option variant of the heuristic
 differential against any AI the core plays, run under ``slow``.
 """
 
@@ -37,6 +37,7 @@ if not native.available():
 
 from krosbalance.ai.registry import ai_tier  # noqa: E402
 from krosbalance.native_match import IDENTICAL_AIS, PORTED_AIS, play_match_core  # noqa: E402
+from krosbalance.testing.fuzz_specs import is_deep_search  # noqa: E402
 from tests.core.test_heuristic_identity import VARIANTS, _check, _four_bytes, check_differential  # noqa: E402
 from tests.core.test_match_identity import BOARDS, canonical_core  # noqa: E402
 from tests.fixtures.golden.arena4_golden import GOLDEN as FOUR_GOLDEN  # noqa: E402
@@ -50,6 +51,10 @@ SEARCH_AIS = tuple(name for name in PORTED_AIS if ai_tier(name) == "search" and 
 REWARDS: dict[str, Any] = {"demonic_rewards": True}
 #: the default suite's matches are cut short (the reference's search costs seconds a match)
 SHORT: dict[str, Any] = {"turn_limit": 8}
+#: shorter still for a match seating a deep search (``fuzz_specs.is_deep_search``: mcts-deep, -fair,
+#: -sure), whose reference spends 5-10 s on a game turn: 4 game turns are every figure's decisions
+#: four times over, openings and first exchanges; its full matches run under ``slow`` below
+DEEP_SHORT: dict[str, Any] = {"turn_limit": 4}
 
 
 def _opponent(k: int, name: str) -> str:
@@ -74,7 +79,7 @@ def search_specs(n: int, seed: int, short: bool) -> list[dict[str, Any]]:
                 ai.reverse()
             options = dict(REWARDS) if (k + k // 2) % 2 else {}
             if short:
-                options.update(SHORT)
+                options.update(DEEP_SHORT if any(is_deep_search(a) for a in ai) else SHORT)
             specs.append(
                 {
                     "teams": [list(a), list(b)],

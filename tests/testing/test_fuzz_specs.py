@@ -8,7 +8,7 @@ from krosbalance.testing import fuzz_specs
 
 def test_search_matches_are_short_and_deep_searches_shorter() -> None:
     specs = fuzz_specs.match_specs(1500, 372026)
-    deep = [s for s in specs if any(fuzz_specs._is_deep_search(a) for a in s["ai"])]
+    deep = [s for s in specs if any(fuzz_specs.is_deep_search(a) for a in s["ai"])]
     search = [s for s in specs if s not in deep and any(ai_tier(a) == "search" for a in s["ai"][:2])]
     assert deep and search
     lo, hi = fuzz_specs.DEEP_SEARCH_TURNS
