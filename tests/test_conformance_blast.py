@@ -91,14 +91,15 @@ def test_blast_conformance_battery(board: str, chunk: int) -> None:
     assert "turn_limit" not in ends
 
 
-@pytest.mark.parametrize("ai", list_ais("blast"))
-def test_every_blast_ai_passes_checked_matches_and_leaves_the_state_untouched(ai: str) -> None:
+def _checked_matches(ai: str, search_turns: int | None) -> None:
     """Each AI on both seats, with and without Divine Challenges, on every board; a search AI (its
-    reference costs seconds a match) takes one seat per variant, both seats over the variants."""
+    reference costs seconds a match) takes one seat per variant, both seats over the variants, and
+    plays ``search_turns`` game turns when given (whole matches otherwise)."""
     search = ai_tier(ai) == "search"
     for k, board in enumerate(BLAST_BOARDS):
         team0, team1, seed = battery_plan(board, 1, start=k, teams=TEAMS)[0]
-        for v, options in enumerate(({}, {"challenges": ["random", "random"]})):
+        for v, variant in enumerate(({}, {"challenges": ["random", "random"]})):
+            options = {**variant, "turn_limit": search_turns} if search and search_turns else variant
             seatings = [(ai, "random"), ("random", ai)]
             for seating in [seatings[(k + v) % 2]] if search else seatings:
                 run_checked_match(
@@ -111,3 +112,16 @@ def test_every_blast_ai_passes_checked_matches_and_leaves_the_state_untouched(ai
                     options=options,
                     check_untouched=True,
                 )
+
+
+@pytest.mark.parametrize("ai", list_ais("blast"))
+def test_every_blast_ai_passes_checked_matches_and_leaves_the_state_untouched(ai: str) -> None:
+    """Whole matches for the heuristics and random; a search AI's first 2 game turns (its whole
+    matches: below, ``slow``)."""
+    _checked_matches(ai, search_turns=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ai", [name for name in list_ais("blast") if ai_tier(name) == "search"])
+def test_every_blast_search_ai_passes_whole_checked_matches(ai: str) -> None:
+    _checked_matches(ai, search_turns=None)

@@ -23,6 +23,7 @@ from krosbalance.ai.mcts import MCTSAI  # noqa: E402
 from krosbalance.ai.registry import register_ai, unregister_ai  # noqa: E402
 from krosbalance.tools.search_screen import _players, core_name, parse_knobs  # noqa: E402
 from tests.core.test_heuristic_identity import check_differential  # noqa: E402
+from tests.core.test_match_identity import canonical_core  # noqa: E402
 
 VARIANTS = (
     '{"base": "kiter-race", "model": "kiter-race"}',
@@ -42,8 +43,8 @@ VARIANTS = (
     '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 3, "confirm_turns": 2,'
     ' "proof": 1.645, "schedule": [1, 2], "prior": 0.0, "alternatives": ["kiter"]}',
     # the sequential confirmation of NOTES-2026-12-07-sequential-confirmation.md: fresh worlds drawn
-    # two at a time while the test is within 1.5 SE of its margin, up to 8 (a check found that the
-    # extra worlds change a decision in the match with rewards)
+    # two at a time while the test is within 1.5 SE of its margin, up to 8 (the extra worlds change
+    # a decision in the match with rewards: test_the_sequential_worlds_change_the_match_with_rewards)
     '{"base": "kiter-race", "model": "kiter-race", "keep_base": true, "confirm": 2, "confirm_turns": 1,'
     ' "confirm_max": 8, "confirm_step": 2, "confirm_band": 1.5, "proof": 0.5, "schedule": [1, 2],'
     ' "prior": 0.0, "alternatives": ["kiter"]}',
@@ -64,10 +65,23 @@ def test_a_screened_variant_plays_the_same_match_on_both_engines(
 
     register_ai(name, factory, tier="search", rulesets=MCTSAI.rulesets, two_players_only=True)
     monkeypatch.setattr(native_match, "IDENTICAL_AIS", native_match.IDENTICAL_AIS | {name})
-    options: dict[str, Any] = {"turn_limit": 6}
+    try:
+        check_differential(_spec(text, name, rewards))
+    finally:
+        unregister_ai(name)
+
+
+#: the game turns of a variant's match: 4, the openings and first exchanges (the reference's search
+#: against mcts-race with rewards costs seconds a game turn)
+TURNS = 4
+
+
+def _spec(text: str, name: str, rewards: bool) -> dict[str, Any]:
+    """The variant's match: against kiter, or with Demonic Rewards against mcts-race."""
+    options: dict[str, Any] = {"turn_limit": TURNS}
     if rewards:
         options["demonic_rewards"] = True
-    spec = {
+    return {
         "teams": [
             ["queen_of_the_tofus", "bill_tell", "kassius_kaos", "lil_healey"],
             ["king_of_the_gobballs", "oscar_kass", "anna_tommy", "bad_aboum"],
@@ -77,10 +91,33 @@ def test_a_screened_variant_plays_the_same_match_on_both_engines(
         "seed": 391 + VARIANTS.index(text),
         "options": options,
     }
-    try:
-        check_differential(spec)
-    finally:
-        unregister_ai(name)
+
+
+def test_the_sequential_worlds_change_the_match_with_rewards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sequential variant's identity match is one its extra worlds decide: without them
+    (``confirm_max`` 0) the core plays another match, so the identity above covers them."""
+    sequential = VARIANTS[-1]
+    logs = []
+    for text in (sequential, sequential.replace('"confirm_max": 8', '"confirm_max": 0')):
+        knobs = parse_knobs(text)
+        name = core_name(knobs)
+        arguments = _players(knobs)
+        register_ai(name, lambda rng, a=arguments: MCTSAI(rng, **a), tier="search", rulesets=MCTSAI.rulesets)
+        monkeypatch.setattr(native_match, "IDENTICAL_AIS", native_match.IDENTICAL_AIS | {name})
+        try:
+            spec = _spec(sequential, name, rewards=True)
+            out = native_match.play_match_core(
+                *spec["teams"],
+                board=spec["board"],
+                ai=tuple(spec["ai"]),
+                seed=spec["seed"],
+                options=spec["options"],
+                record="full",
+            )
+            logs.append(canonical_core(out))
+        finally:
+            unregister_ai(name)
+    assert logs[0] != logs[1]
 
 
 #: the four-player search's screening forms (``lookahead-4p{...}``, core/src/ai/search/mod.rs) and
