@@ -16,6 +16,7 @@ import pandas as pd
 
 from krosbalance.analysis.narrative import fmt, pct, with_ci
 from krosbalance.analysis.sections import folder_is
+from krosbalance.analysis.shared_attrs import SharedFrames
 from krosbalance.sim.topk import race_step
 from krosbalance.studies.teams import meta as meta_mod
 from krosbalance.studies.teams.collection import buy_next, collection_best, swap_effects
@@ -94,7 +95,7 @@ def team_study(rs: Any) -> TeamStudy:
     covs = ratings.attrs.get("cov", {})
     ratings = ratings[ratings["team"].isin(rated_keys)].reset_index(drop=True)
     ratings["rank"] = ratings.groupby("tier").cumcount() + 1
-    ratings.attrs["cov"] = covs
+    ratings.attrs["cov"] = SharedFrames(covs)
     study = TeamStudy(settings, stages, ratings, field_win_rates(heuristic))
     n_teams = len(settings["teams"])
     halving = [s for s in stages if s["stage"].startswith("halving-")]
