@@ -106,3 +106,25 @@ def test_a_long_trial_passes_on_every_arm_with_a_heuristic_and_on_a_restricted_a
     assert [(spec.variant, spec.ais, trial_problem(spec)) for spec in cases] == [
         (spec.variant, spec.ais, "") for spec in cases
     ]
+
+
+def test_a_trial_is_the_arms_first_match_with_its_turn_bound_lowered_to_one_turn_per_player(
+    tmp_path: Path,
+) -> None:
+    from krosbalance.play import play_match
+    from krosbalance.sim.catalog import arm_ruleset
+    from krosbalance.sim.trial import trial_ruleset
+
+    (spec,) = first_match_of_each_arm(load_experiment(_file(tmp_path, "")))
+    rules = trial_ruleset(spec)
+    assert arm_ruleset(spec.ruleset, spec.options_json).opts.turn_limit > spec.n_seats  # the arm's own
+    assert rules.opts.turn_limit == spec.n_seats and rules.name == spec.ruleset
+    result = play_match(
+        *(list(t) for t in spec.teams), board=spec.board, ai=spec.ais, seed=spec.seed, ruleset=rules
+    )
+    assert result.turns <= spec.n_seats
+    # an arm whose own bound is lower than the trial's keeps it
+    short = _file(tmp_path, "turn_limit = 1")
+    (spec,) = first_match_of_each_arm(load_experiment(short))
+    assert trial_ruleset(spec).opts.turn_limit == 1
+    assert trial_errors(load_experiment(short), str(short)) == []
