@@ -43,6 +43,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from krosbalance.analysis.design import cluster_sandwich, clusters, weights
+from krosbalance.analysis.shared_attrs import shared_tuple
 from krosbalance.analysis.stats import ALPHA, ok_matches, split_team, winner_series
 
 COLUMNS = ["term", "kind", "coef", "se", "ci_low", "ci_high", "p_value", "n", "method", "interval", "note"]
@@ -180,8 +181,9 @@ def adjusted_strength(
         played in; the model's n for covariates), ``method`` (``mle`` / ``ridge`` / ``none``),
         ``interval`` (``deal-clustered`` / ``model``) and a ``note``. Characters sorted by coef,
         descending, then covariates. The covariance matrix of the character effects is in
-        ``attrs["character_cov"]`` as ``(terms, rows)`` tuples (plain tuples so pandas can compare
-        attrs); see :func:`character_covariance`.
+        ``attrs["character_cov"]`` as ``(terms, rows)`` tuples (tuples so pandas can compare attrs;
+        shared, not copied, by derived frames: :mod:`krosbalance.analysis.shared_attrs`); see
+        :func:`character_covariance`.
     """
     x, y, cov_df = strength_design(matches)
     m = _decided(matches)
@@ -228,7 +230,7 @@ def fit_effects(
     """
     if len(y) == 0 or x.shape[1] == 0:
         empty = pd.DataFrame(columns=COLUMNS)
-        empty.attrs["character_cov"] = ((), ())
+        empty.attrs["character_cov"] = shared_tuple(((), ()))
         return empty
     estimable = [c for c in x.columns if np.any(x[c].to_numpy() != 0)]
     k = len(estimable)
@@ -325,7 +327,9 @@ def fit_effects(
     covs = out[out["kind"] == "covariate"]
     result = pd.concat([effects, covs], ignore_index=True)
     effect_cov = cov[n_cov:, n_cov:] if k else np.zeros((0, 0))
-    result.attrs["character_cov"] = (tuple(estimable), tuple(tuple(map(float, r)) for r in effect_cov))
+    result.attrs["character_cov"] = shared_tuple(
+        (tuple(estimable), tuple(tuple(map(float, r)) for r in effect_cov))
+    )
     return result
 
 

@@ -4,20 +4,26 @@
 that would make every match of an arm fail (an option the rules cannot use, a reward the ruleset
 does not know, a card the ruleset cannot play) is one clear line naming the file and the arm before
 any match runs, not thousands of identical errors after the run "succeeded". A trial is the arm's
-own first match (its teams, board, AIs, seed and ruleset object, pre-game included) stopped after
-:data:`TRIAL_TURNS_PER_SEAT` turns per player as the turn bound stops a match, then written as the
-runner writes a match (every result column of the ruleset), so each stage a full match passes is
-passed once. A mistake that strikes later in a match is the runner's to catch (it stops an arm
-whose first matches all fail).
+own first match (its teams, board, AIs, seed and ruleset options, pre-game included) with its turn
+bound lowered to :data:`TRIAL_TURNS_PER_SEAT` turns per player, played as ``run`` plays a match (the
+native core when it plays the arm, the reference otherwise), then written as the runner writes a match
+(every result column of the ruleset), so each stage a full match passes is passed once. A mistake
+that strikes later in a match is the runner's to catch (it stops an arm whose first matches all
+fail). The lowered bound is a real option of the match, so a search AI plans to it; the trial proves
+that the arm plays, not which moves its first match makes. Played on the core, a search AI's opening
+is a fraction of a second where the reference took seconds (``validate`` of box-round-robin: 12 s to
+about 1 s).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from krosbalance.errors import ExperimentError, KrosbalanceError
-from krosbalance.play import play_trial
-from krosbalance.sim.catalog import arm_ruleset
+from krosbalance.play import play_match
+from krosbalance.rulesets.base import Ruleset
+from krosbalance.sim.catalog import arm_ruleset, options_json
 from krosbalance.sim.design import Experiment
 from krosbalance.sim.expansion import iter_matches
 from krosbalance.sim.file_problems import content_problem
@@ -66,17 +72,29 @@ def _describe(exc: Exception | None) -> str:
     return str(exc) if isinstance(exc, KrosbalanceError) else f"{type(exc).__name__}: {exc}"
 
 
+def trial_ruleset(spec: MatchSpec, turns_per_seat: int = TRIAL_TURNS_PER_SEAT) -> Ruleset:
+    """The arm's ruleset object with its turn bound lowered to ``turns_per_seat`` game turns per
+    player (kept when the arm's own bound is lower). Unknown names and bad options raise as
+    :func:`krosbalance.sim.catalog.arm_ruleset` does."""
+    rules = arm_ruleset(spec.ruleset, spec.options_json)
+    bound = turns_per_seat * spec.n_seats
+    if rules.opts.turn_limit <= bound:
+        return rules
+    options = json.loads(spec.options_json)
+    options["turn_limit"] = bound
+    return arm_ruleset(spec.ruleset, options_json(options))
+
+
 def _trial_exception(spec: MatchSpec, turns_per_seat: int) -> Exception | None:
     """What the match of ``spec`` raises in its first turns or in its table rows (None: nothing)."""
     try:
-        result = play_trial(
+        result = play_match(
             *(list(team) for team in spec.teams),
             registry=patched_registry(spec.patch),
             board=spec.board,
             ai=spec.ais,
             seed=spec.seed,
-            ruleset=arm_ruleset(spec.ruleset, spec.options_json),
-            turns=turns_per_seat * spec.n_seats,
+            ruleset=trial_ruleset(spec, turns_per_seat),
             forbid=forbid_map(spec.forbid),
         )
         row = match_row(spec, result)
@@ -132,4 +150,10 @@ def trial_errors(experiment: Experiment, file: str) -> list[ExperimentError]:
     return errors
 
 
-__all__ = ["TRIAL_TURNS_PER_SEAT", "first_match_of_each_arm", "trial_problem", "trial_errors"]
+__all__ = [
+    "TRIAL_TURNS_PER_SEAT",
+    "first_match_of_each_arm",
+    "trial_errors",
+    "trial_problem",
+    "trial_ruleset",
+]

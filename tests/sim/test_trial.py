@@ -71,37 +71,32 @@ options = { start_rewards = [["no_such_token"], []] }
 
 
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "simulations").glob("*.toml"))
-#: shipped experiments whose whole trial is long: why-bill-tell's 12 arms (restricted play) are each
-#: mcts-fair's opening on the reference, 140 CPU s in all. ``make battery`` trials them whole; the
-#: default suite trials the slice below.
-LONG_TRIALS = ("why-bill-tell.toml",)
+#: shipped experiments of restricted play: each arm's first match is also tried with a heuristic AI
+#: in its seats (below). Their whole trial is in the default suite: why-bill-tell's 12 arms are each
+#: mcts-fair's opening, 140 CPU s on the reference, ~3 s now that the core plays trials.
+RESTRICTED_TRIALS = ("why-bill-tell.toml",)
 
 
 def test_the_shipped_experiments_are_found() -> None:
-    assert len(SHIPPED) > 20 and {"box-round-robin.toml", *LONG_TRIALS} <= {path.name for path in SHIPPED}
+    assert len(SHIPPED) > 20 and {"box-round-robin.toml", *RESTRICTED_TRIALS} <= {
+        path.name for path in SHIPPED
+    }
 
 
-# One case per file, so that `-n 2` spreads them: the trials of the search AIs' arms (mcts-fair's
-# opening on the reference) cost seconds each, the rest milliseconds.
-@pytest.mark.parametrize(
-    "path",
-    [pytest.param(path, marks=pytest.mark.slow) if path.name in LONG_TRIALS else path for path in SHIPPED],
-    ids=[path.name for path in SHIPPED],
-)
+# One case per file, so that `-n 2` spreads them.
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
 def test_every_shipped_experiment_passes_its_trial(path: Path) -> None:
     experiment = load_experiment(path)
     assert trial_errors(experiment, str(path)) == [], path.name
 
 
-@pytest.mark.parametrize("name", LONG_TRIALS)
+@pytest.mark.parametrize("name", RESTRICTED_TRIALS)
 def test_a_long_trial_passes_on_every_arm_with_a_heuristic_and_on_a_restricted_arm_with_its_own_ais(
     name: str,
 ) -> None:
     """Every arm's first match (its restriction, options, set-up and table rows) with kiter in its
-    seats, and the first restricted arm's with its own AIs (mcts-fair planning under a restriction;
-    the unrestricted arm's mcts-fair opening is box-round-robin's, and why-bill-tell-search trials
-    these restrictions with lookahead-fast): what the whole trial plays, but 11 of its search AIs'
-    openings."""
+    seats, and the first restricted arm's with its own AIs (mcts-fair planning under a restriction):
+    a heuristic's play under each restriction beside the search AI's of the whole trial."""
     path = Path(__file__).resolve().parents[2] / "simulations" / name
     firsts = first_match_of_each_arm(load_experiment(path))
     restricted = next(spec for spec in firsts if spec.forbid)
@@ -111,3 +106,25 @@ def test_a_long_trial_passes_on_every_arm_with_a_heuristic_and_on_a_restricted_a
     assert [(spec.variant, spec.ais, trial_problem(spec)) for spec in cases] == [
         (spec.variant, spec.ais, "") for spec in cases
     ]
+
+
+def test_a_trial_is_the_arms_first_match_with_its_turn_bound_lowered_to_one_turn_per_player(
+    tmp_path: Path,
+) -> None:
+    from krosbalance.play import play_match
+    from krosbalance.sim.catalog import arm_ruleset
+    from krosbalance.sim.trial import trial_ruleset
+
+    (spec,) = first_match_of_each_arm(load_experiment(_file(tmp_path, "")))
+    rules = trial_ruleset(spec)
+    assert arm_ruleset(spec.ruleset, spec.options_json).opts.turn_limit > spec.n_seats  # the arm's own
+    assert rules.opts.turn_limit == spec.n_seats and rules.name == spec.ruleset
+    result = play_match(
+        *(list(t) for t in spec.teams), board=spec.board, ai=spec.ais, seed=spec.seed, ruleset=rules
+    )
+    assert result.turns <= spec.n_seats
+    # an arm whose own bound is lower than the trial's keeps it
+    short = _file(tmp_path, "turn_limit = 1")
+    (spec,) = first_match_of_each_arm(load_experiment(short))
+    assert trial_ruleset(spec).opts.turn_limit == 1
+    assert trial_errors(load_experiment(short), str(short)) == []

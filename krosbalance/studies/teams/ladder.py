@@ -29,6 +29,7 @@ from scipy import stats as sps
 from krosbalance.analysis import stats
 from krosbalance.analysis.dependence import TIER_ORDER, ai_tier
 from krosbalance.analysis.names import short_name
+from krosbalance.analysis.shared_attrs import SharedFrames
 from krosbalance.analysis.strength import FIRST_TERM, SIDE_TERM, fit_effects
 from krosbalance.analysis.verdict import sole_ai
 from krosbalance.sim.runner import read_table
@@ -217,7 +218,7 @@ def team_ratings(matches: pd.DataFrame, alpha: float = stats.ALPHA) -> pd.DataFr
     covs: dict[str, pd.DataFrame] = {}
     if m.empty:
         empty = pd.DataFrame(columns=cols)
-        empty.attrs["cov"] = covs
+        empty.attrs["cov"] = SharedFrames(covs)
         return empty
     tiers = tiers_of(m["ai0"])
     for tier in sorted(set(tiers)):
@@ -230,7 +231,7 @@ def team_ratings(matches: pd.DataFrame, alpha: float = stats.ALPHA) -> pd.DataFr
         out.append(table)
         covs[tier] = cov
     result = pd.concat(out, ignore_index=True)[cols] if out else pd.DataFrame(columns=cols)
-    result.attrs["cov"] = covs
+    result.attrs["cov"] = SharedFrames(covs)
     return result
 
 

@@ -7,6 +7,8 @@ interval and the AI tier. :func:`team_study` computes the tables (the notebook u
 
 from __future__ import annotations
 
+import copy
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +18,7 @@ import pandas as pd
 
 from krosbalance.analysis.narrative import fmt, pct, with_ci
 from krosbalance.analysis.sections import folder_is
+from krosbalance.analysis.shared_attrs import SharedFrames
 from krosbalance.sim.topk import race_step
 from krosbalance.studies.teams import meta as meta_mod
 from krosbalance.studies.teams.collection import buy_next, collection_best, swap_effects
@@ -82,8 +85,26 @@ def _per_pair(matches: pd.DataFrame, stage: str) -> int:
     return int(m.groupby("pairing").size().max()) if len(m) else 0
 
 
+#: each result set's team study, computed once: a report asks for it three times (its section, its
+#: answer, its verdict), and the Bradley-Terry fits behind it take seconds on a real ladder
+_STUDIES: weakref.WeakKeyDictionary[Any, TeamStudy] = weakref.WeakKeyDictionary()
+
+
 def team_study(rs: Any) -> TeamStudy:
-    """The team study's tables from a staged result set (:func:`krosbalance.analysis.staged.load_staged`)."""
+    """The team study's tables from a staged result set (:func:`krosbalance.analysis.staged.load_staged`).
+
+    Computed once per result set object; each call returns its own copy, so a caller that changes
+    a table changes no other caller's."""
+    try:
+        known = _STUDIES.get(rs)
+    except TypeError:  # a result set that cannot be weakly referenced: computed every time
+        return _team_study(rs)
+    if known is None:
+        known = _STUDIES[rs] = _team_study(rs)
+    return copy.deepcopy(known)
+
+
+def _team_study(rs: Any) -> TeamStudy:
     settings = dict(rs.manifest["meta"]["settings"])
     stages = list(rs.manifest.get("stages", []))
     m = rs.matches
@@ -94,7 +115,7 @@ def team_study(rs: Any) -> TeamStudy:
     covs = ratings.attrs.get("cov", {})
     ratings = ratings[ratings["team"].isin(rated_keys)].reset_index(drop=True)
     ratings["rank"] = ratings.groupby("tier").cumcount() + 1
-    ratings.attrs["cov"] = covs
+    ratings.attrs["cov"] = SharedFrames(covs)
     study = TeamStudy(settings, stages, ratings, field_win_rates(heuristic))
     n_teams = len(settings["teams"])
     halving = [s for s in stages if s["stage"].startswith("halving-")]
