@@ -109,6 +109,18 @@ impl DamageMemo {
     }
 }
 
+/// The pass's lists of pieces (`Ctx`'s), lent from one pass to the next: each pass fills them
+/// from empty, keeping their capacity.
+#[derive(Debug, Default)]
+pub struct CtxLists {
+    enemies: Vec<usize>,
+    allies: Vec<usize>,
+    bombs: Vec<usize>,
+    targets: Vec<usize>,
+    enemy_kros: Vec<Cell>,
+    pins: Vec<(Cell, f64)>,
+}
+
 /// A pass's lookup tables and buffers, lent from one pass to the next: each pass empties them,
 /// keeping their capacity (a pass fills a dozen small tables, and growing them again from
 /// nothing on every pass was a tenth of a match in allocation). They are pure per-pass caches,
@@ -133,6 +145,10 @@ pub struct PassTables {
     pub damage: DamageMemo,
     /// Kept across passes (never emptied): see [`NearestMemo`].
     pub nearest: NearestMemo,
+    /// The pass's lists of pieces, refilled by each pass.
+    pub lists: CtxLists,
+    /// The pass's reach, refilled by each pass.
+    pub reach: Reach,
     cast_scratch: crate::ai::casts::CastScratch,
     plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
@@ -184,7 +200,7 @@ pub struct Ctx<'a> {
     pub support_bonus: i32,
     pub castable: Vec<Castable<'a>>,
     /// The caster's tokens in play by character id, in first-summoned order.
-    pub my_tokens: Vec<(String, i32)>,
+    pub my_tokens: Vec<(&'a str, i32)>,
     pub econ_mask: CellSet,
     // lazily filled
     risk: FastMap<Cell, f64>,
@@ -225,6 +241,7 @@ impl<'a> Ctx<'a> {
         team: (i64, f64),
         damage: &mut DamageMemo,
         nearest: &mut NearestMemo,
+        lists: &mut CtxLists,
     ) -> Self {
         let geo: &'a Geometry = geo_arc;
         let me = &state.fighters[me_uid];
@@ -234,9 +251,12 @@ impl<'a> Ctx<'a> {
         let my_team = me.team;
         let me_cell = me.at();
         let obstacles = state.obstacles;
-        let mut enemies = Vec::new();
-        let mut allies = Vec::new();
-        let mut bombs = Vec::new();
+        let mut enemies = std::mem::take(&mut lists.enemies);
+        let mut allies = std::mem::take(&mut lists.allies);
+        let mut bombs = std::mem::take(&mut lists.bombs);
+        enemies.clear();
+        allies.clear();
+        bombs.clear();
         for f in scoring::on_board(state) {
             if f.is_character() {
                 if f.team == my_team {
@@ -249,12 +269,15 @@ impl<'a> Ctx<'a> {
                 bombs.push(f.uid);
             }
         }
-        let enemy_kros: Vec<Cell> = enemies
-            .iter()
-            .map(|&e| &state.fighters[e])
-            .filter(|f| f.kind == PieceKind::Krosmaster)
-            .map(Fighter::at)
-            .collect();
+        let mut enemy_kros = std::mem::take(&mut lists.enemy_kros);
+        enemy_kros.clear();
+        enemy_kros.extend(
+            enemies
+                .iter()
+                .map(|&e| &state.fighters[e])
+                .filter(|f| f.kind == PieceKind::Krosmaster)
+                .map(Fighter::at),
+        );
         let mut kros_mask = CellSet::EMPTY;
         for &c in &enemy_kros {
             kros_mask.insert(c);
@@ -264,7 +287,9 @@ impl<'a> Ctx<'a> {
         } else {
             nearest.get(geo_arc, kros_mask)
         };
-        let targets: Vec<usize> = enemies.iter().chain(bombs.iter()).copied().collect();
+        let mut targets = std::mem::take(&mut lists.targets);
+        targets.clear();
+        targets.extend(enemies.iter().chain(bombs.iter()).copied());
         let mut target_mask = CellSet::EMPTY;
         for &t in &targets {
             target_mask.insert(state.fighters[t].at());
@@ -300,7 +325,8 @@ impl<'a> Ctx<'a> {
         for &b in &bombs {
             bomb_cells |= board.square_mask(state.fighters[b].at());
         }
-        let mut pins = Vec::new();
+        let mut pins = std::mem::take(&mut lists.pins);
+        pins.clear();
         let mut strike_next = 0.0;
         if melee {
             strike_next = damage.get(state, me);
@@ -395,7 +421,7 @@ impl<'a> Ctx<'a> {
                 }),
             });
         }
-        let mut my_tokens: Vec<(String, i32)> = Vec::new();
+        let mut my_tokens: Vec<(&'a str, i32)> = Vec::new();
         for &t in &me.summons {
             let token = &state.fighters[t];
             // `view.summons_of(me)`: its own traps are seen (R-A116)
@@ -405,7 +431,7 @@ impl<'a> Ctx<'a> {
             let id = scoring::character(state, token);
             match my_tokens.iter_mut().find(|e| e.0 == id) {
                 Some(e) => e.1 += 1,
-                None => my_tokens.push((id.to_string(), 1)),
+                None => my_tokens.push((id, 1)),
             }
         }
         let mut econ_mask = CellSet::EMPTY;
@@ -518,6 +544,14 @@ impl<'a> Ctx<'a> {
 
     /// Give this pass's tables back into `tables`, emptied (their capacity kept) for the next.
     pub fn give_back(mut self, tables: &mut PassTables) {
+        tables.lists = CtxLists {
+            enemies: std::mem::take(&mut self.enemies),
+            allies: std::mem::take(&mut self.allies),
+            bombs: std::mem::take(&mut self.bombs),
+            targets: std::mem::take(&mut self.targets),
+            enemy_kros: std::mem::take(&mut self.enemy_kros),
+            pins: std::mem::take(&mut self.pins),
+        };
         self.risk.clear();
         self.blasts.clear();
         self.bomb_danger.clear();
@@ -764,10 +798,17 @@ pub fn bonus_for(state: &MatchState<Arena>, summoner: &Fighter, summon: &str) ->
 /// `view.reachable_cells(fighter, mp)`: cells within `mp` steps around the obstacles, with their
 /// cost, in BFS order (the reference's dict order).
 pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(Cell, i32)> {
+    let mut costs = Vec::with_capacity(32);
+    reachable_into(state, start, mp, &mut costs);
+    costs
+}
+
+/// `reachable_cells` into `costs` (emptied first).
+fn reachable_into(state: &MatchState<Arena>, start: Cell, mp: i32, costs: &mut Vec<(Cell, i32)>) {
     // a cell seen or blocked is never queued: one bitmask for both
     let mut closed = state.obstacles;
     closed.insert(start);
-    let mut costs = Vec::with_capacity(32);
+    costs.clear();
     costs.push((start, 0));
     let mut i = 0;
     while i < costs.len() {
@@ -783,11 +824,10 @@ pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(
             }
         }
     }
-    costs
 }
 
 /// A reach in BFS order with a per-cell cost lookup (-1 where unreached).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Reach {
     pub order: Vec<(Cell, i32)>,
     pub cost: Vec<i32>,
@@ -800,6 +840,22 @@ impl Reach {
             cost[usize::from(c)] = k;
         }
         Reach { order, cost }
+    }
+
+    /// Made again in place: the cells within `mp` steps of `start` (`reachable_cells`), or
+    /// `start` alone when `mp` is 0 or less.
+    pub fn refill(&mut self, state: &MatchState<Arena>, start: Cell, mp: i32) {
+        if mp > 0 {
+            reachable_into(state, start, mp, &mut self.order);
+        } else {
+            self.order.clear();
+            self.order.push((start, 0));
+        }
+        self.cost.clear();
+        self.cost.resize(state.board.n_cells(), -1);
+        for &(c, k) in &self.order {
+            self.cost[usize::from(c)] = k;
+        }
     }
 
     #[inline]
