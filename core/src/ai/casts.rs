@@ -367,8 +367,8 @@ fn greedy_casts_over(
                     if id == "water_bomb" {
                         mask &= ctx.near_enemies;
                         for x in mask.iter() {
-                            let value = match ctx.bomb_values.get(&x) {
-                                Some(&v) => v,
+                            let value = match ctx.bomb_values.get(x) {
+                                Some(v) => v,
                                 None => {
                                     let v = summon_value(w, ctx, summon, x);
                                     ctx.bomb_values.insert(x, v);

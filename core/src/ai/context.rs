@@ -109,6 +109,41 @@ impl DamageMemo {
     }
 }
 
+/// A pass's cache of one value per cell, each row stamped with the pass that wrote it: a new
+/// pass (`start`) leaves the old rows unread instead of clearing them, and a lookup is an index
+/// where a hash map hashed the cell. A pure per-pass cache, as the maps it replaces.
+#[derive(Debug, Default)]
+pub struct CellMemo {
+    rows: Vec<(u32, f64)>,
+    pass: u32,
+}
+
+impl CellMemo {
+    /// A new pass on a board of `n` cells: every row unknown.
+    fn start(&mut self, n: usize) {
+        self.pass = self.pass.wrapping_add(1);
+        if self.pass == 0 {
+            self.rows.iter_mut().for_each(|r| r.0 = 0);
+            self.pass = 1;
+        }
+        if self.rows.len() < n {
+            self.rows.resize(n, (0, 0.0));
+        }
+    }
+
+    /// The value this pass wrote for `cell`, if any.
+    #[inline]
+    pub fn get(&self, cell: Cell) -> Option<f64> {
+        let row = self.rows[usize::from(cell)];
+        (row.0 == self.pass).then_some(row.1)
+    }
+
+    #[inline]
+    pub fn insert(&mut self, cell: Cell, value: f64) {
+        self.rows[usize::from(cell)] = (self.pass, value);
+    }
+}
+
 /// The pass's lists of pieces (`Ctx`'s), lent from one pass to the next: each pass fills them
 /// from empty, keeping their capacity.
 #[derive(Debug, Default)]
@@ -127,12 +162,12 @@ pub struct CtxLists {
 /// never iterated, so lending them changes no value.
 #[derive(Debug, Default)]
 pub struct PassTables {
-    risk: FastMap<Cell, f64>,
-    blasts: FastMap<Cell, f64>,
-    bomb_danger: FastMap<Cell, f64>,
-    engaged: FastMap<Cell, f64>,
+    risk: CellMemo,
+    blasts: CellMemo,
+    bomb_danger: CellMemo,
+    engaged: CellMemo,
     plain: Vec<Option<f64>>,
-    bomb_values: FastMap<Cell, f64>,
+    bomb_values: CellMemo,
     values: FastMap<(u32, usize, i32, i32), f64>,
     heals: FastMap<(usize, usize), f64>,
     hurts: FastMap<(usize, usize), f64>,
@@ -203,17 +238,17 @@ pub struct Ctx<'a> {
     pub my_tokens: Vec<(&'a str, i32)>,
     pub econ_mask: CellSet,
     // lazily filled
-    risk: FastMap<Cell, f64>,
-    blasts: FastMap<Cell, f64>,
-    bomb_danger: FastMap<Cell, f64>,
-    engaged: FastMap<Cell, f64>,
+    risk: CellMemo,
+    blasts: CellMemo,
+    bomb_danger: CellMemo,
+    engaged: CellMemo,
     screens: Option<Vec<f64>>,
     pub objective: Option<(Vec<i32>, Vec<i32>)>,
     pub denial: Option<Vec<(Cell, f64)>>,
     /// First attack values (no injuries planned yet) by castable position and target index,
     /// `castable.len()` rows of `targets.len()` (sized by the first cast search of the pass).
     pub plain: Vec<Option<f64>>,
-    pub bomb_values: FastMap<Cell, f64>,
+    pub bomb_values: CellMemo,
     pub values: FastMap<(u32, usize, i32, i32), f64>,
     pub heals: FastMap<(usize, usize), f64>,
     pub hurts: FastMap<(usize, usize), f64>,
@@ -497,15 +532,15 @@ impl<'a> Ctx<'a> {
             castable,
             my_tokens,
             econ_mask,
-            risk: FastMap::default(),
-            blasts: FastMap::default(),
-            bomb_danger: FastMap::default(),
-            engaged: FastMap::default(),
+            risk: CellMemo::default(),
+            blasts: CellMemo::default(),
+            bomb_danger: CellMemo::default(),
+            engaged: CellMemo::default(),
             screens: None,
             objective: None,
             denial: None,
             plain: Vec::new(),
-            bomb_values: FastMap::default(),
+            bomb_values: CellMemo::default(),
             values: FastMap::default(),
             heals: FastMap::default(),
             hurts: FastMap::default(),
@@ -542,6 +577,16 @@ impl<'a> Ctx<'a> {
         std::mem::swap(&mut self.plan_buffers, &mut t.plan_buffers);
     }
 
+    /// Start this pass's per-cell caches (after `lend`): every cell unknown.
+    pub fn start_cells(&mut self) {
+        let n = self.state.board.n_cells();
+        self.risk.start(n);
+        self.blasts.start(n);
+        self.bomb_danger.start(n);
+        self.engaged.start(n);
+        self.bomb_values.start(n);
+    }
+
     /// Give this pass's tables back into `tables`, emptied (their capacity kept) for the next.
     pub fn give_back(mut self, tables: &mut PassTables) {
         tables.lists = CtxLists {
@@ -552,12 +597,7 @@ impl<'a> Ctx<'a> {
             enemy_kros: std::mem::take(&mut self.enemy_kros),
             pins: std::mem::take(&mut self.pins),
         };
-        self.risk.clear();
-        self.blasts.clear();
-        self.bomb_danger.clear();
-        self.engaged.clear();
         self.plain.clear();
-        self.bomb_values.clear();
         self.values.clear();
         self.heals.clear();
         self.hurts.clear();
@@ -578,7 +618,7 @@ impl<'a> Ctx<'a> {
 
     /// Worth to us of a bomb exploding on `cell` (our fighter counted where it stands now).
     pub fn blast(&mut self, cell: Cell) -> f64 {
-        if let Some(&v) = self.blasts.get(&cell) {
+        if let Some(v) = self.blasts.get(cell) {
             return v;
         }
         let v = scoring::explosion_value(
@@ -597,7 +637,7 @@ impl<'a> Ctx<'a> {
         if !self.bomb_cells.contains(cell) || !self.me.is_character() {
             return 0.0;
         }
-        if let Some(&v) = self.bomb_danger.get(&cell) {
+        if let Some(v) = self.bomb_danger.get(cell) {
             return v;
         }
         let mut hits = 0;
@@ -619,7 +659,7 @@ impl<'a> Ctx<'a> {
         if self.pins.is_empty() {
             return 0.0;
         }
-        if let Some(&v) = self.engaged.get(&cell) {
+        if let Some(v) = self.engaged.get(cell) {
             return v;
         }
         let mut value = 0.0f64;
@@ -692,7 +732,7 @@ impl<'a> Ctx<'a> {
 
     /// The chance of being blocked walking off `cell` (0 away from locking enemies).
     pub fn block(&mut self, cell: Cell) -> f64 {
-        if let Some(&v) = self.risk.get(&cell) {
+        if let Some(v) = self.risk.get(cell) {
             return v;
         }
         let v = if self.lockers.contains(cell) {

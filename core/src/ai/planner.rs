@@ -228,6 +228,7 @@ impl HeuristicAI {
         let mut reach = std::mem::take(&mut memos.reach);
         reach.refill(state, f.at(), mp);
         ctx.lend(&mut tables);
+        ctx.start_cells();
         let plans = best_plans(&self.weights, &mut ctx, &reach, keep);
         ctx.give_back(&mut tables);
         tables.reach = reach;
