@@ -119,34 +119,23 @@ fn better(value: f64, cost: i32, best: i64, best_density: f64) -> bool {
 }
 
 /// `greedy_casts`: casts from `cell` chosen greedily by value per AP, their steps into `steps`
-/// (emptied first): (value, AP left, end cell or -1).
+/// (emptied first): (value, AP left, end cell or -1). `castable` and `scratch` are the pass's
+/// castable list and the cast search's buffers, taken out of the context once a pass by the plan
+/// search (`Ctx::take_casts`: nothing the search reads from the context reads them), not moved
+/// out and back for each origin cell.
+#[allow(clippy::too_many_arguments)]
 pub fn greedy_casts(
     w: &Weights,
     ctx: &mut Ctx<'_>,
+    castable: &[Castable<'_>],
+    scratch: &mut CastScratch,
     cell: Cell,
     ap: i32,
     bonus: i32,
     mp_left: i32,
     steps: &mut Vec<Step>,
 ) -> (f64, i32, i32) {
-    // the castable list and the pass's buffers are lent out of the context for the search
-    // (nothing in it reads them there) and put back: no copy or fresh buffer per origin cell
-    let castable = std::mem::take(&mut ctx.castable);
-    let mut scratch = std::mem::take(&mut ctx.cast_scratch);
-    let out = greedy_casts_over(
-        w,
-        ctx,
-        &castable,
-        &mut scratch,
-        cell,
-        ap,
-        bonus,
-        mp_left,
-        steps,
-    );
-    ctx.castable = castable;
-    ctx.cast_scratch = scratch;
-    out
+    greedy_casts_over(w, ctx, castable, scratch, cell, ap, bonus, mp_left, steps)
 }
 
 /// Buffers one cast search fills and the next reuses (kept on the [`Ctx`]): per castable spell

@@ -577,6 +577,25 @@ impl<'a> Ctx<'a> {
         std::mem::swap(&mut self.plan_buffers, &mut t.plan_buffers);
     }
 
+    /// The castable list and the cast search's buffers, taken out for a plan search (which puts
+    /// them back with `put_casts`): nothing the cast search reads from the context reads them.
+    pub fn take_casts(&mut self) -> (Vec<Castable<'a>>, crate::ai::casts::CastScratch) {
+        (
+            std::mem::take(&mut self.castable),
+            std::mem::take(&mut self.cast_scratch),
+        )
+    }
+
+    /// Put back what `take_casts` took.
+    pub fn put_casts(
+        &mut self,
+        castable: Vec<Castable<'a>>,
+        scratch: crate::ai::casts::CastScratch,
+    ) {
+        self.castable = castable;
+        self.cast_scratch = scratch;
+    }
+
     /// Start this pass's per-cell caches (after `lend`): every cell unknown.
     pub fn start_cells(&mut self) {
         let n = self.state.board.n_cells();

@@ -192,6 +192,8 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
         mut walks,
         mut casts_pool,
     } = std::mem::take(&mut ctx.plan_buffers);
+    // the castable list and the cast search's buffers, out of the context for the whole search
+    let (castable, mut scratch) = ctx.take_casts();
     pos_cache.clear();
     pos_cache.resize(state.board.n_cells(), None);
     reach_cells.clear();
@@ -328,8 +330,17 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
             if casts_pool.is_empty() {
                 casts_pool.push(Vec::new());
             }
-            let (value, ap_left, fixed_end) =
-                greedy_casts(w, ctx, cell, ap, reach_bonus, mp_left, &mut casts_pool[0]);
+            let (value, ap_left, fixed_end) = greedy_casts(
+                w,
+                ctx,
+                &castable,
+                &mut scratch,
+                cell,
+                ap,
+                reach_bonus,
+                mp_left,
+                &mut casts_pool[0],
+            );
             tries.push((0, value, ap_left, fixed_end));
             for held in 1..=buys.min(ap) {
                 let k = tries.len();
@@ -339,6 +350,8 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                 let (value, ap_left, fixed_end) = greedy_casts(
                     w,
                     ctx,
+                    &castable,
+                    &mut scratch,
                     cell,
                     ap - held,
                     reach_bonus,
@@ -536,6 +549,7 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
         walks,
         casts_pool,
     };
+    ctx.put_casts(castable, scratch);
     plans
 }
 
