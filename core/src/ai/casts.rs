@@ -118,34 +118,39 @@ fn better(value: f64, cost: i32, best: i64, best_density: f64) -> bool {
     best < 0 || value / f64::from(cost) > best_density + 1e-9
 }
 
-/// `greedy_casts`: casts from `cell` chosen greedily by value per AP: (steps, value, AP left, end
-/// cell or -1).
+/// `greedy_casts`: casts from `cell` chosen greedily by value per AP, their steps into `steps`
+/// (emptied first): (value, AP left, end cell or -1). `castable` and `scratch` are the pass's
+/// castable list and the cast search's buffers, taken out of the context once a pass by the plan
+/// search (`Ctx::take_casts`: nothing the search reads from the context reads them), not moved
+/// out and back for each origin cell.
+#[allow(clippy::too_many_arguments)]
 pub fn greedy_casts(
     w: &Weights,
     ctx: &mut Ctx<'_>,
+    castable: &[Castable<'_>],
+    scratch: &mut CastScratch,
     cell: Cell,
     ap: i32,
     bonus: i32,
     mp_left: i32,
-) -> (Vec<Step>, f64, i32, i32) {
-    // the castable list and the pass's buffers are lent out of the context for the search
-    // (nothing in it reads them there) and put back: no copy or fresh buffer per origin cell
-    let castable = std::mem::take(&mut ctx.castable);
-    let mut scratch = std::mem::take(&mut ctx.cast_scratch);
-    let out = greedy_casts_over(w, ctx, &castable, &mut scratch, cell, ap, bonus, mp_left);
-    ctx.castable = castable;
-    ctx.cast_scratch = scratch;
-    out
+    steps: &mut Vec<Step>,
+) -> (f64, i32, i32) {
+    greedy_casts_over(w, ctx, castable, scratch, cell, ap, bonus, mp_left, steps)
 }
 
 /// Buffers one cast search fills and the next reuses (kept on the [`Ctx`]): per castable spell
 /// its reach from the cell and its aims (filled yet, (target, first value)), per target whether
-/// the cell sees it (unknown yet: `None`).
+/// the cell sees it (unknown yet: `None`), and the search's own lists (injuries left per target,
+/// targets gone, allies healed, summons planned), emptied by each search.
 #[derive(Debug, Default)]
 pub struct CastScratch {
     tables: Vec<CellSet>,
     aims: Vec<(bool, Vec<(usize, f64)>)>,
     sight: Vec<Option<bool>>,
+    remaining: Vec<(usize, f64)>,
+    gone: Vec<usize>,
+    healed: Vec<usize>,
+    planned: Vec<(usize, Cell)>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -158,7 +163,8 @@ fn greedy_casts_over(
     mut ap: i32,
     bonus: i32,
     mp_left: i32,
-) -> (Vec<Step>, f64, i32, i32) {
+    steps: &mut Vec<Step>,
+) -> (f64, i32, i32) {
     let state = ctx.state;
     let board = &state.board;
     let reach_bonus = bonus + i32::from(ctx.crates.contains(cell));
@@ -166,7 +172,16 @@ fn greedy_casts_over(
         tables,
         aims,
         sight,
+        remaining,
+        gone,
+        healed,
+        planned,
     } = scratch;
+    remaining.clear();
+    gone.clear();
+    healed.clear();
+    planned.clear();
+    steps.clear();
     tables.clear();
     tables.extend(castable.iter().map(|e| {
         let b = if e.kind == SpellKind::Summon {
@@ -181,13 +196,8 @@ fn greedy_casts_over(
     // the path from the target's row of the table (the path is symmetric): a pass's few targets
     // keep their rows in cache from one origin cell to the next, where each origin's row is new
     let los = |t: Cell| board.los_path(t, cell);
-    let mut remaining: Vec<(usize, f64)> = Vec::new();
-    let mut gone: Vec<usize> = Vec::new();
     let mut used: u128 = 0;
-    let mut healed: Vec<usize> = Vec::new();
-    let mut planned: Vec<(usize, Cell)> = Vec::new();
     let mut planned_mask = CellSet::EMPTY;
-    let mut steps = Vec::new();
     let mut total = 0.0f64;
     aims.resize_with(castable.len(), Default::default);
     for aim in aims.iter_mut() {
@@ -203,9 +213,8 @@ fn greedy_casts_over(
         ctx.plain.resize(castable.len() * n_targets, None);
     }
     let free_here = !(ctx.occupied | CellSet::single(cell));
-    let rem_get = |remaining: &Vec<(usize, f64)>, uid: usize| {
-        remaining.iter().find(|e| e.0 == uid).map(|e| e.1)
-    };
+    let rem_get =
+        |remaining: &[(usize, f64)], uid: usize| remaining.iter().find(|e| e.0 == uid).map(|e| e.1);
     for _ in 0..4 {
         let mut best_density = -1.0f64;
         let mut best: i64 = -1;
@@ -240,7 +249,7 @@ fn greedy_casts_over(
                                 }
                                 let piece = &state.fighters[uid];
                                 let first = if piece.kind == PieceKind::Bomb {
-                                    attack_value(w, ctx, spell, piece, cell, &remaining, &planned)
+                                    attack_value(w, ctx, spell, piece, cell, remaining, planned)
                                 } else {
                                     // the pass's table of first values (the spell by its
                                     // castable position, the target by its index)
@@ -249,7 +258,7 @@ fn greedy_casts_over(
                                         Some(v) => v,
                                         None => {
                                             let v = attack_value(
-                                                w, ctx, spell, piece, cell, &remaining, &planned,
+                                                w, ctx, spell, piece, cell, remaining, planned,
                                             );
                                             ctx.plain[slot] = Some(v);
                                             v
@@ -269,12 +278,12 @@ fn greedy_casts_over(
                         let piece = &state.fighters[uid];
                         let is_bomb = piece.kind == PieceKind::Bomb;
                         let value = if is_bomb
-                            || (rem_get(&remaining, uid).is_none()
+                            || (rem_get(remaining, uid).is_none()
                                 && !planned_mask.intersects(board.neighbour_mask(piece.at())))
                         {
                             first
                         } else {
-                            attack_value(w, ctx, spell, piece, cell, &remaining, &planned)
+                            attack_value(w, ctx, spell, piece, cell, remaining, planned)
                         };
                         if value > 0.05 && better(value, cost, best, best_density) {
                             best_density = value / f64::from(cost);
@@ -287,7 +296,7 @@ fn greedy_casts_over(
                     }
                     aims[position].1 = aimed;
                     if !planned_mask.is_empty() && planned_mask.intersects(table) {
-                        for &(summon, x) in &planned {
+                        for &(summon, x) in planned.iter() {
                             if summon_id(ctx, summon) == "water_bomb"
                                 && table.contains(x)
                                 && !(entry.needs_los && los(x).intersects(blockers))
@@ -347,8 +356,8 @@ fn greedy_casts_over(
                     if id == "water_bomb" {
                         mask &= ctx.near_enemies;
                         for x in mask.iter() {
-                            let value = match ctx.bomb_values.get(&x) {
-                                Some(&v) => v,
+                            let value = match ctx.bomb_values.get(x) {
+                                Some(v) => v,
                                 None => {
                                     let v = summon_value(w, ctx, summon, x);
                                     ctx.bomb_values.insert(x, v);
@@ -379,8 +388,8 @@ fn greedy_casts_over(
                         }
                     }
                     let combo = summon_then_hit(
-                        w, ctx, entry, castable, tables, cell, ap, mask, &remaining, &gone,
-                        &planned, mp_left,
+                        w, ctx, entry, castable, tables, cell, ap, mask, remaining, gone, planned,
+                        mp_left,
                     );
                     match (combo, single) {
                         (Some(combo), _) if single.is_none_or(|s| combo.1 >= s.0) => {
@@ -451,8 +460,8 @@ fn greedy_casts_over(
                     h
                 }
             };
-            let before = rem_get(&remaining, uid)
-                .unwrap_or_else(|| f64::from(scoring::remaining_hp(victim)));
+            let before =
+                rem_get(remaining, uid).unwrap_or_else(|| f64::from(scoring::remaining_hp(victim)));
             match remaining.iter_mut().find(|e| e.0 == uid) {
                 Some(e) => e.1 = before - hurt,
                 None => remaining.push((uid, before - hurt)),
@@ -462,18 +471,17 @@ fn greedy_casts_over(
             }
         }
         if entry.swaps && piece.is_some() {
-            return (steps, total, ap, target);
+            return (total, ap, target);
         }
         if entry.moves_caster {
             return (
-                steps,
                 total,
                 ap,
                 i32::from(landing(ctx, spell, cell, target as Cell)),
             );
         }
     }
-    (steps, total, ap, -1)
+    (total, ap, -1)
 }
 
 /// `view.piece_at(cell)` (alive pieces only), as a uid.

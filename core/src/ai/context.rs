@@ -109,18 +109,65 @@ impl DamageMemo {
     }
 }
 
+/// A pass's cache of one value per cell, each row stamped with the pass that wrote it: a new
+/// pass (`start`) leaves the old rows unread instead of clearing them, and a lookup is an index
+/// where a hash map hashed the cell. A pure per-pass cache, as the maps it replaces.
+#[derive(Debug, Default)]
+pub struct CellMemo {
+    rows: Vec<(u32, f64)>,
+    pass: u32,
+}
+
+impl CellMemo {
+    /// A new pass on a board of `n` cells: every row unknown.
+    fn start(&mut self, n: usize) {
+        self.pass = self.pass.wrapping_add(1);
+        if self.pass == 0 {
+            self.rows.iter_mut().for_each(|r| r.0 = 0);
+            self.pass = 1;
+        }
+        if self.rows.len() < n {
+            self.rows.resize(n, (0, 0.0));
+        }
+    }
+
+    /// The value this pass wrote for `cell`, if any.
+    #[inline]
+    pub fn get(&self, cell: Cell) -> Option<f64> {
+        let row = self.rows[usize::from(cell)];
+        (row.0 == self.pass).then_some(row.1)
+    }
+
+    #[inline]
+    pub fn insert(&mut self, cell: Cell, value: f64) {
+        self.rows[usize::from(cell)] = (self.pass, value);
+    }
+}
+
+/// The pass's lists of pieces (`Ctx`'s), lent from one pass to the next: each pass fills them
+/// from empty, keeping their capacity.
+#[derive(Debug, Default)]
+pub struct CtxLists {
+    enemies: Vec<usize>,
+    allies: Vec<usize>,
+    bombs: Vec<usize>,
+    targets: Vec<usize>,
+    enemy_kros: Vec<Cell>,
+    pins: Vec<(Cell, f64)>,
+}
+
 /// A pass's lookup tables and buffers, lent from one pass to the next: each pass empties them,
 /// keeping their capacity (a pass fills a dozen small tables, and growing them again from
 /// nothing on every pass was a tenth of a match in allocation). They are pure per-pass caches,
 /// never iterated, so lending them changes no value.
 #[derive(Debug, Default)]
 pub struct PassTables {
-    risk: FastMap<Cell, f64>,
-    blasts: FastMap<Cell, f64>,
-    bomb_danger: FastMap<Cell, f64>,
-    engaged: FastMap<Cell, f64>,
+    risk: CellMemo,
+    blasts: CellMemo,
+    bomb_danger: CellMemo,
+    engaged: CellMemo,
     plain: Vec<Option<f64>>,
-    bomb_values: FastMap<Cell, f64>,
+    bomb_values: CellMemo,
     values: FastMap<(u32, usize, i32, i32), f64>,
     heals: FastMap<(usize, usize), f64>,
     hurts: FastMap<(usize, usize), f64>,
@@ -133,6 +180,10 @@ pub struct PassTables {
     pub damage: DamageMemo,
     /// Kept across passes (never emptied): see [`NearestMemo`].
     pub nearest: NearestMemo,
+    /// The pass's lists of pieces, refilled by each pass.
+    pub lists: CtxLists,
+    /// The pass's reach, refilled by each pass.
+    pub reach: Reach,
     cast_scratch: crate::ai::casts::CastScratch,
     plan_buffers: crate::ai::plan_search::PlanBuffers,
 }
@@ -184,20 +235,20 @@ pub struct Ctx<'a> {
     pub support_bonus: i32,
     pub castable: Vec<Castable<'a>>,
     /// The caster's tokens in play by character id, in first-summoned order.
-    pub my_tokens: Vec<(String, i32)>,
+    pub my_tokens: Vec<(&'a str, i32)>,
     pub econ_mask: CellSet,
     // lazily filled
-    risk: FastMap<Cell, f64>,
-    blasts: FastMap<Cell, f64>,
-    bomb_danger: FastMap<Cell, f64>,
-    engaged: FastMap<Cell, f64>,
+    risk: CellMemo,
+    blasts: CellMemo,
+    bomb_danger: CellMemo,
+    engaged: CellMemo,
     screens: Option<Vec<f64>>,
     pub objective: Option<(Vec<i32>, Vec<i32>)>,
     pub denial: Option<Vec<(Cell, f64)>>,
     /// First attack values (no injuries planned yet) by castable position and target index,
     /// `castable.len()` rows of `targets.len()` (sized by the first cast search of the pass).
     pub plain: Vec<Option<f64>>,
-    pub bomb_values: FastMap<Cell, f64>,
+    pub bomb_values: CellMemo,
     pub values: FastMap<(u32, usize, i32, i32), f64>,
     pub heals: FastMap<(usize, usize), f64>,
     pub hurts: FastMap<(usize, usize), f64>,
@@ -225,6 +276,7 @@ impl<'a> Ctx<'a> {
         team: (i64, f64),
         damage: &mut DamageMemo,
         nearest: &mut NearestMemo,
+        lists: &mut CtxLists,
     ) -> Self {
         let geo: &'a Geometry = geo_arc;
         let me = &state.fighters[me_uid];
@@ -234,9 +286,12 @@ impl<'a> Ctx<'a> {
         let my_team = me.team;
         let me_cell = me.at();
         let obstacles = state.obstacles;
-        let mut enemies = Vec::new();
-        let mut allies = Vec::new();
-        let mut bombs = Vec::new();
+        let mut enemies = std::mem::take(&mut lists.enemies);
+        let mut allies = std::mem::take(&mut lists.allies);
+        let mut bombs = std::mem::take(&mut lists.bombs);
+        enemies.clear();
+        allies.clear();
+        bombs.clear();
         for f in scoring::on_board(state) {
             if f.is_character() {
                 if f.team == my_team {
@@ -249,12 +304,15 @@ impl<'a> Ctx<'a> {
                 bombs.push(f.uid);
             }
         }
-        let enemy_kros: Vec<Cell> = enemies
-            .iter()
-            .map(|&e| &state.fighters[e])
-            .filter(|f| f.kind == PieceKind::Krosmaster)
-            .map(Fighter::at)
-            .collect();
+        let mut enemy_kros = std::mem::take(&mut lists.enemy_kros);
+        enemy_kros.clear();
+        enemy_kros.extend(
+            enemies
+                .iter()
+                .map(|&e| &state.fighters[e])
+                .filter(|f| f.kind == PieceKind::Krosmaster)
+                .map(Fighter::at),
+        );
         let mut kros_mask = CellSet::EMPTY;
         for &c in &enemy_kros {
             kros_mask.insert(c);
@@ -264,7 +322,9 @@ impl<'a> Ctx<'a> {
         } else {
             nearest.get(geo_arc, kros_mask)
         };
-        let targets: Vec<usize> = enemies.iter().chain(bombs.iter()).copied().collect();
+        let mut targets = std::mem::take(&mut lists.targets);
+        targets.clear();
+        targets.extend(enemies.iter().chain(bombs.iter()).copied());
         let mut target_mask = CellSet::EMPTY;
         for &t in &targets {
             target_mask.insert(state.fighters[t].at());
@@ -300,7 +360,8 @@ impl<'a> Ctx<'a> {
         for &b in &bombs {
             bomb_cells |= board.square_mask(state.fighters[b].at());
         }
-        let mut pins = Vec::new();
+        let mut pins = std::mem::take(&mut lists.pins);
+        pins.clear();
         let mut strike_next = 0.0;
         if melee {
             strike_next = damage.get(state, me);
@@ -395,7 +456,7 @@ impl<'a> Ctx<'a> {
                 }),
             });
         }
-        let mut my_tokens: Vec<(String, i32)> = Vec::new();
+        let mut my_tokens: Vec<(&'a str, i32)> = Vec::new();
         for &t in &me.summons {
             let token = &state.fighters[t];
             // `view.summons_of(me)`: its own traps are seen (R-A116)
@@ -405,7 +466,7 @@ impl<'a> Ctx<'a> {
             let id = scoring::character(state, token);
             match my_tokens.iter_mut().find(|e| e.0 == id) {
                 Some(e) => e.1 += 1,
-                None => my_tokens.push((id.to_string(), 1)),
+                None => my_tokens.push((id, 1)),
             }
         }
         let mut econ_mask = CellSet::EMPTY;
@@ -471,15 +532,15 @@ impl<'a> Ctx<'a> {
             castable,
             my_tokens,
             econ_mask,
-            risk: FastMap::default(),
-            blasts: FastMap::default(),
-            bomb_danger: FastMap::default(),
-            engaged: FastMap::default(),
+            risk: CellMemo::default(),
+            blasts: CellMemo::default(),
+            bomb_danger: CellMemo::default(),
+            engaged: CellMemo::default(),
             screens: None,
             objective: None,
             denial: None,
             plain: Vec::new(),
-            bomb_values: FastMap::default(),
+            bomb_values: CellMemo::default(),
             values: FastMap::default(),
             heals: FastMap::default(),
             hurts: FastMap::default(),
@@ -516,14 +577,46 @@ impl<'a> Ctx<'a> {
         std::mem::swap(&mut self.plan_buffers, &mut t.plan_buffers);
     }
 
+    /// The castable list and the cast search's buffers, taken out for a plan search (which puts
+    /// them back with `put_casts`): nothing the cast search reads from the context reads them.
+    pub fn take_casts(&mut self) -> (Vec<Castable<'a>>, crate::ai::casts::CastScratch) {
+        (
+            std::mem::take(&mut self.castable),
+            std::mem::take(&mut self.cast_scratch),
+        )
+    }
+
+    /// Put back what `take_casts` took.
+    pub fn put_casts(
+        &mut self,
+        castable: Vec<Castable<'a>>,
+        scratch: crate::ai::casts::CastScratch,
+    ) {
+        self.castable = castable;
+        self.cast_scratch = scratch;
+    }
+
+    /// Start this pass's per-cell caches (after `lend`): every cell unknown.
+    pub fn start_cells(&mut self) {
+        let n = self.state.board.n_cells();
+        self.risk.start(n);
+        self.blasts.start(n);
+        self.bomb_danger.start(n);
+        self.engaged.start(n);
+        self.bomb_values.start(n);
+    }
+
     /// Give this pass's tables back into `tables`, emptied (their capacity kept) for the next.
     pub fn give_back(mut self, tables: &mut PassTables) {
-        self.risk.clear();
-        self.blasts.clear();
-        self.bomb_danger.clear();
-        self.engaged.clear();
+        tables.lists = CtxLists {
+            enemies: std::mem::take(&mut self.enemies),
+            allies: std::mem::take(&mut self.allies),
+            bombs: std::mem::take(&mut self.bombs),
+            targets: std::mem::take(&mut self.targets),
+            enemy_kros: std::mem::take(&mut self.enemy_kros),
+            pins: std::mem::take(&mut self.pins),
+        };
         self.plain.clear();
-        self.bomb_values.clear();
         self.values.clear();
         self.heals.clear();
         self.hurts.clear();
@@ -544,7 +637,7 @@ impl<'a> Ctx<'a> {
 
     /// Worth to us of a bomb exploding on `cell` (our fighter counted where it stands now).
     pub fn blast(&mut self, cell: Cell) -> f64 {
-        if let Some(&v) = self.blasts.get(&cell) {
+        if let Some(v) = self.blasts.get(cell) {
             return v;
         }
         let v = scoring::explosion_value(
@@ -563,7 +656,7 @@ impl<'a> Ctx<'a> {
         if !self.bomb_cells.contains(cell) || !self.me.is_character() {
             return 0.0;
         }
-        if let Some(&v) = self.bomb_danger.get(&cell) {
+        if let Some(v) = self.bomb_danger.get(cell) {
             return v;
         }
         let mut hits = 0;
@@ -585,7 +678,7 @@ impl<'a> Ctx<'a> {
         if self.pins.is_empty() {
             return 0.0;
         }
-        if let Some(&v) = self.engaged.get(&cell) {
+        if let Some(v) = self.engaged.get(cell) {
             return v;
         }
         let mut value = 0.0f64;
@@ -658,7 +751,7 @@ impl<'a> Ctx<'a> {
 
     /// The chance of being blocked walking off `cell` (0 away from locking enemies).
     pub fn block(&mut self, cell: Cell) -> f64 {
-        if let Some(&v) = self.risk.get(&cell) {
+        if let Some(v) = self.risk.get(cell) {
             return v;
         }
         let v = if self.lockers.contains(cell) {
@@ -764,10 +857,17 @@ pub fn bonus_for(state: &MatchState<Arena>, summoner: &Fighter, summon: &str) ->
 /// `view.reachable_cells(fighter, mp)`: cells within `mp` steps around the obstacles, with their
 /// cost, in BFS order (the reference's dict order).
 pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(Cell, i32)> {
+    let mut costs = Vec::with_capacity(32);
+    reachable_into(state, start, mp, &mut costs);
+    costs
+}
+
+/// `reachable_cells` into `costs` (emptied first).
+fn reachable_into(state: &MatchState<Arena>, start: Cell, mp: i32, costs: &mut Vec<(Cell, i32)>) {
     // a cell seen or blocked is never queued: one bitmask for both
     let mut closed = state.obstacles;
     closed.insert(start);
-    let mut costs = Vec::with_capacity(32);
+    costs.clear();
     costs.push((start, 0));
     let mut i = 0;
     while i < costs.len() {
@@ -783,11 +883,10 @@ pub fn reachable_cells(state: &MatchState<Arena>, start: Cell, mp: i32) -> Vec<(
             }
         }
     }
-    costs
 }
 
 /// A reach in BFS order with a per-cell cost lookup (-1 where unreached).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Reach {
     pub order: Vec<(Cell, i32)>,
     pub cost: Vec<i32>,
@@ -800,6 +899,22 @@ impl Reach {
             cost[usize::from(c)] = k;
         }
         Reach { order, cost }
+    }
+
+    /// Made again in place: the cells within `mp` steps of `start` (`reachable_cells`), or
+    /// `start` alone when `mp` is 0 or less.
+    pub fn refill(&mut self, state: &MatchState<Arena>, start: Cell, mp: i32) {
+        if mp > 0 {
+            reachable_into(state, start, mp, &mut self.order);
+        } else {
+            self.order.clear();
+            self.order.push((start, 0));
+        }
+        self.cost.clear();
+        self.cost.resize(state.board.n_cells(), -1);
+        for &(c, k) in &self.order {
+            self.cost[usize::from(c)] = k;
+        }
     }
 
     #[inline]

@@ -57,6 +57,8 @@ pub struct PlanBuffers {
     exact: FastMap<i32, CellSet>,
     origins: Vec<Origin>,
     walks: Walks,
+    /// The cast searches' steps, one buffer per try from an origin.
+    casts_pool: Vec<Vec<Step>>,
 }
 
 struct Search {
@@ -188,7 +190,10 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
         mut exact,
         mut origins,
         mut walks,
+        mut casts_pool,
     } = std::mem::take(&mut ctx.plan_buffers);
+    // the castable list and the cast search's buffers, out of the context for the whole search
+    let (castable, mut scratch) = ctx.take_casts();
     pos_cache.clear();
     pos_cache.resize(state.board.n_cells(), None);
     reach_cells.clear();
@@ -298,8 +303,9 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
     let board = &state.board;
     let demons = board.demon_cells();
 
-    // (casts, value, AP left, fixed end) of each try from an origin: one buffer for them all
-    let mut tries: Vec<(Vec<Step>, f64, i32, i32)> = Vec::with_capacity(4);
+    // (casts' buffer, value, AP left, fixed end) of each try from an origin: one list for them
+    // all, the casts' steps in buffers of `casts_pool` reused from one origin to the next
+    let mut tries: Vec<(usize, f64, i32, i32)> = Vec::with_capacity(4);
     for (origin, &(cell, cost, ap_cost, bonus, mp_left, first, risk, penalty)) in
         origins.iter().enumerate()
     {
@@ -321,12 +327,39 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
         };
         tries.clear();
         if mask.contains(cell) {
-            tries.push(greedy_casts(w, ctx, cell, ap, reach_bonus, mp_left));
+            if casts_pool.is_empty() {
+                casts_pool.push(Vec::new());
+            }
+            let (value, ap_left, fixed_end) = greedy_casts(
+                w,
+                ctx,
+                &castable,
+                &mut scratch,
+                cell,
+                ap,
+                reach_bonus,
+                mp_left,
+                &mut casts_pool[0],
+            );
+            tries.push((0, value, ap_left, fixed_end));
             for held in 1..=buys.min(ap) {
-                let (casts, value, ap_left, fixed_end) =
-                    greedy_casts(w, ctx, cell, ap - held, reach_bonus, mp_left);
-                let empty = casts.is_empty();
-                tries.push((casts, value, ap_left + held, fixed_end));
+                let k = tries.len();
+                if casts_pool.len() <= k {
+                    casts_pool.push(Vec::new());
+                }
+                let (value, ap_left, fixed_end) = greedy_casts(
+                    w,
+                    ctx,
+                    &castable,
+                    &mut scratch,
+                    cell,
+                    ap - held,
+                    reach_bonus,
+                    mp_left,
+                    &mut casts_pool[k],
+                );
+                let empty = casts_pool[k].is_empty();
+                tries.push((k, value, ap_left + held, fixed_end));
                 if empty {
                     break;
                 }
@@ -340,13 +373,18 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
                     continue;
                 }
             }
-            tries.push((Vec::new(), 0.0, ap, -1));
+            if casts_pool.is_empty() {
+                casts_pool.push(Vec::new());
+            }
+            casts_pool[0].clear();
+            tries.push((0, 0.0, ap, -1));
         }
-        for (casts, value, ap_left, fixed_end) in tries.drain(..) {
+        for &(k, value, ap_left, fixed_end) in &tries {
+            let casts = &casts_pool[k];
             let mut picks = 0;
             let mut placed = CellSet::EMPTY;
             let mut pushed = CellSet::EMPTY;
-            for st in &casts {
+            for st in casts.iter() {
                 let cast_spell = state.content.resolve(me.spells[st.arg as usize]);
                 if cast_spell.kind == SpellKind::Summon {
                     placed.insert(st.target as Cell);
@@ -509,7 +547,9 @@ pub fn best_plans(w: &Weights, ctx: &mut Ctx<'_>, reach: &Reach, keep: usize) ->
         exact,
         origins,
         walks,
+        casts_pool,
     };
+    ctx.put_casts(castable, scratch);
     plans
 }
 

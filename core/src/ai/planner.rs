@@ -219,20 +219,19 @@ impl HeuristicAI {
             self.team,
             &mut memos.damage,
             &mut memos.nearest,
+            &mut memos.lists,
         );
         if i32::from(ctx.me_cell) == self.swap.0 {
             ctx.no_swap_back = self.swap.1;
         }
         let mp = if f.blocked { 0 } else { f.mp };
-        let order = if mp > 0 {
-            reachable_cells(state, f.at(), f.mp)
-        } else {
-            vec![(f.at(), 0)]
-        };
-        let reach = Reach::new(order, state.board.n_cells());
+        let mut reach = std::mem::take(&mut memos.reach);
+        reach.refill(state, f.at(), mp);
         ctx.lend(&mut tables);
+        ctx.start_cells();
         let plans = best_plans(&self.weights, &mut ctx, &reach, keep);
         ctx.give_back(&mut tables);
+        tables.reach = reach;
         plans
     }
 
