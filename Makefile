@@ -8,14 +8,18 @@
 # (Until issue 41 the package was also compiled with mypyc; `make bench` still measures a throwaway
 # mypyc copy of the sources, built on demand in a cache folder outside the venv.)
 PYTHON ?= python3
-# Two jobs: on a fresh clone the core's release build and the crate's tests (a debug build) overlap,
-# each with a single-threaded stretch; every pip install into the venv stays one after another.
-MAKEFLAGS += -j2
+# Three jobs: on a fresh clone the core's release build and the crate's tests (a debug build) overlap,
+# each with a single-threaded stretch, beside the installs (mostly unpacking: the browser's Debian
+# packages, the extras' wheels). Every pip install into the venv takes the venv's lock ($(PIP)), so
+# two never run at once whatever make starts together.
+MAKEFLAGS += -j3
 VENV := .venv
 BIN := $(VENV)/bin
 # the layers `mypy --strict` checks in `make lint` (tests/test_typing.py too)
 TYPED_LAYERS := engine board content rulesets ai
 STAMP := $(VENV)/.installed
+# pip into the venv, one at a time (flock, util-linux): make may start two installs together
+PIP := flock $(VENV)/.pip-lock $(BIN)/pip install --quiet --disable-pip-version-check
 BASE := $(VENV)/.base
 # The native core: a cargo release build through maturin, installed beside the package.
 CARGO := $(shell command -v cargo 2>/dev/null)
@@ -44,7 +48,7 @@ CORE_BUILD_REQUIRES = $$($(BIN)/python -c "import tomllib; \
 # below can start from it while the package installs.
 $(BASE): pyproject.toml core/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check $(BUILD_REQUIRES) wheel $(if $(CARGO),$(CORE_BUILD_REQUIRES))
+	$(PIP) $(BUILD_REQUIRES) wheel $(if $(CARGO),$(CORE_BUILD_REQUIRES))
 	touch $@
 
 # The package and its run-time dependencies only (what `make run` needs): an editable install of
@@ -54,12 +58,12 @@ $(BASE): pyproject.toml core/pyproject.toml
 $(STAMP): pyproject.toml | $(BASE)
 	rm -f $(VENV)/.installed-* $(VENV)/.profile-guided krosbalance/_compiled_sources.json krosbalance__mypyc.*.so
 	find krosbalance -name '*.so' -delete
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-build-isolation -e .
+	$(PIP) --no-build-isolation -e .
 	touch $@
 
 # The native core, when cargo is on PATH: maturin builds the crate's wheel (cargo release build in
-# core/target, incremental after the first) while pip installs the package (make runs two jobs, and
-# maturin does not write to the venv); pip installs the wheel after the package. The package is an
+# core/target, incremental after the first) while pip installs the package and the extras (make runs
+# several jobs, and maturin does not write to the venv); pip installs the wheel after the package. The package is an
 # order-only prerequisite, so reinstalling it does not rebuild the core.
 # Without cargo: the core is removed (it could not follow its sources) and one line says so.
 ifneq ($(CARGO),)
@@ -72,7 +76,7 @@ $(CORE_WHEEL): $(CORE_SOURCES) | $(BASE)
 
 $(CORE_STAMP): $(CORE_WHEEL) | $(STAMP)
 	rm -f $(VENV)/.core-missing
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(CORE_DIST)/*.whl
+	$(PIP) --no-deps --force-reinstall $(CORE_DIST)/*.whl
 	touch $@
 else
 $(CORE_STAMP): | $(STAMP)
@@ -83,10 +87,14 @@ $(CORE_STAMP): | $(STAMP)
 endif
 
 # What the tests, the linters and the benchmark need on top (mypy among them: `make lint`, and the
-# benchmark's mypyc copy), and the core
+# benchmark's mypyc copy), installed while the core builds; and the core
 # (order-only: a rebuilt core does not reinstall the dev extras, but every target on this stamp gets it).
-$(DEV_STAMP): $(STAMP) pyproject.toml | $(CORE_STAMP)
-	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,dev)
+EXTRAS_STAMP := $(VENV)/.dev-extras-installed
+$(EXTRAS_STAMP): $(STAMP) pyproject.toml
+	$(PIP) $(call EXTRA,dev)
+	touch $@
+
+$(DEV_STAMP): $(EXTRAS_STAMP) | $(CORE_STAMP)
 	touch $@
 
 build: $(STAMP) $(CORE_STAMP)
@@ -112,12 +120,12 @@ core-pgo: $(STAMP) | $(BASE)
 	rm -rf $(CORE_PGO) $(CORE_STAMP) $(CORE_DIST)
 	RUSTFLAGS="-Cprofile-generate=$(abspath $(CORE_PGO))/unused" $(CORE_MATURIN) \
 		--target-dir core/target/pgo-generate --out $(CORE_PGO)/instrumented
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(CORE_PGO)/instrumented/*.whl
+	$(PIP) --no-deps --force-reinstall $(CORE_PGO)/instrumented/*.whl
 	LLVM_PROFILE_FILE="$(abspath $(CORE_PGO))/training/%m_%p.profraw" $(BIN)/python -m krosbalance.tools.core_training
 	$(LLVM_PROFDATA) merge -o $(CORE_PGO)/merged.profdata $(CORE_PGO)/training
 	RUSTFLAGS="-Cprofile-use=$(abspath $(CORE_PGO))/merged.profdata" $(CORE_MATURIN) \
 		--target-dir core/target/pgo-use --out $(CORE_DIST)
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall $(CORE_DIST)/*.whl
+	$(PIP) --no-deps --force-reinstall $(CORE_DIST)/*.whl
 	touch $(CORE_WHEEL) $(CORE_STAMP)
 else
 core-pgo: $(CORE_STAMP)
@@ -126,15 +134,15 @@ endif
 
 # The `notebooks` extra's packages alone.
 $(NOTEBOOK_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,notebooks)
+	$(PIP) $(call EXTRA,notebooks)
 	touch $(NOTEBOOK_STAMP)
 
 # The documentation site (mkdocs.yml, docs/): the `docs` extra's packages alone, then a strict build
 # into site/ (a warning fails it). The reference pages are generated from the installed package at
 # build time (docs/gen/reference.py), so the build needs the package itself. About 7 s.
 DOCS_STAMP := $(VENV)/.docs-installed
-$(DOCS_STAMP): $(STAMP) pyproject.toml | $(DEV_STAMP)
-	$(BIN)/pip install --quiet --disable-pip-version-check $(call EXTRA,docs)
+$(DOCS_STAMP): $(STAMP) pyproject.toml | $(EXTRAS_STAMP)
+	$(PIP) $(call EXTRA,docs)
 	touch $@
 
 docs: $(DOCS_STAMP)
