@@ -73,7 +73,7 @@ SEARCH_TURNS = (2, 6)
 #: the turn limits of a match seating a search AI whose core box match costs more than
 #: :data:`DEEP_SEARCH_COST` seconds (the registry's measured costs, ``ai_cost``): its reference
 #: spends seconds on a game turn, ten times mcts-race's, and the default fuzz cannot pay six of
-#: them: at 2 to 3 game turns the 23 such specs of the default 1,000 took half its reference time.
+#: them: at 2 to 3 game turns the 23 such specs of the default 1,000 took 115 of its 187 reference CPU s.
 #: Two, not one: in a first game turn the teams seldom meet, and the search then keeps its base's plan
 #: without searching (a few hundredths of a second), so the second turn is where it decides
 DEEP_SEARCH_TURNS = (2, 2)
